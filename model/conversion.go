@@ -1,0 +1,419 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// ConversionKind is the cheapest mechanism that turns one layout of a
+// tensor into another.
+type ConversionKind int
+
+const (
+	ConvNone     ConversionKind = iota // the layouts are equal
+	ConvRegister                       // every lane already holds what it needs
+	ConvShuffle                        // data moves between lanes of one subgroup
+	ConvShared                         // data moves between subgroups (or blocks): through shared memory
+)
+
+var convNames = [...]string{"none", "register", "shuffle", "shared"}
+
+func (k ConversionKind) String() string {
+	if k >= 0 && int(k) < len(convNames) {
+		return convNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", int(k))
+}
+
+// Conversion is the analysis of converting a tensor held in layout Src to
+// layout Dst. Counts are per lane, the largest over all lanes, except the
+// byte counts, which are for the whole tensor.
+//
+// Registers hold 32-bit words: elements narrower than 32 bits pack into a
+// word when their value indices differ only in the lowest binary digits of
+// the register axis (two f16 per word, as the mma fragments pack them);
+// a 64-bit element takes two words.
+type Conversion struct {
+	Kind     ConversionKind
+	ElemBits int
+
+	// Words is the number of 32-bit words of the destination per lane.
+	Words int
+	// Moves counts destination words that are not an intact copy of a
+	// source word and must be assembled (prmt/mov) from pieces.
+	Moves int
+	// Rounds counts the 32-bit words a lane must read from other lanes of
+	// its subgroup: one shuffle (shfl.sync, ds_bpermute, sub-group
+	// shuffle) each.
+	Rounds int
+
+	// For a round trip through shared memory: the scratch buffer holds the
+	// tensor once, row major with ScratchOrder's first dimension fastest;
+	// each lane writes its elements with StoreVector-element stores and
+	// reads with LoadVector-element loads.
+	ScratchBytes  int
+	ScratchOrder  []int
+	StoreVector   int
+	LoadVector    int
+	Stores, Loads int // instructions per lane
+	StoreBytes    int // distinct elements written, in bytes
+	LoadBytes     int // elements read by all lanes, in bytes
+	CrossesBlocks bool
+
+	// Reason names one destination element whose source forces the kind:
+	// a destination hardware digit and where the source holds its data.
+	Reason string
+}
+
+// Analyze classifies the conversion from src to dst for elements of
+// elemBits bits, from the layouts alone. Layouts whose tensor, lane,
+// subgroup and block digits agree are analysed with linear algebra over
+// their images; others element by element, with the same definitions.
+func Analyze(src, dst *Layout, elemBits int) (*Conversion, error) {
+	if err := checkConvertible(src, dst, elemBits); err != nil {
+		return nil, err
+	}
+	if !comparableDigits(src, dst) {
+		return analyzeByElements(src, dst, elemBits), nil
+	}
+	return analyzeLinear(src, dst, elemBits), nil
+}
+
+func checkConvertible(src, dst *Layout, elemBits int) error {
+	if !slices.Equal(src.shape, dst.shape) {
+		return errorf(CodeShapeMismatch, "", "the layouts cover different shapes: %v and %v", src.shape, dst.shape)
+	}
+	for _, h := range []HwDim{Lane, Subgroup, Block} {
+		if src.Size(h) != dst.Size(h) {
+			return errorf(CodeIncompatible, "", "the layouts have different %s counts: %d and %d", h, src.Size(h), dst.Size(h))
+		}
+	}
+	switch {
+	case elemBits <= 0 || elemBits > 64:
+		return errorf(CodeBadValue, "dtype", "element width %d bits is outside 1..64", elemBits)
+	case elemBits < 32 && 32%elemBits != 0, elemBits > 32 && elemBits != 64:
+		return errorf(CodeBadValue, "dtype", "element width %d bits does not pack into 32-bit registers", elemBits)
+	}
+	return nil
+}
+
+// comparableDigits reports whether the two layouts read the tensor and the
+// lane, subgroup and block ids in the same digits.
+func comparableDigits(a, b *Layout) bool {
+	return sameAxes(a.m.out.axes, b.m.out.axes) && sameAxes(a.m.in.axes[Lane:], b.m.in.axes[Lane:])
+}
+
+// packing is the number of lowest register digits whose values share a
+// 32-bit word.
+func packing(l *Layout, elemBits int) int {
+	if elemBits >= 32 {
+		return 0
+	}
+	want := log2(32 / elemBits)
+	p := 0
+	for _, r := range l.Radices(Register) {
+		if r != 2 || p == want {
+			break
+		}
+		p++
+	}
+	return p
+}
+
+// wordsPerLane is the number of 32-bit words a lane of l uses.
+func wordsPerLane(l *Layout, elemBits int) int {
+	if elemBits > 32 {
+		return l.Size(Register) * 2
+	}
+	return l.Size(Register) >> uint(packing(l, elemBits))
+}
+
+func wordFactor(elemBits int) int {
+	if elemBits > 32 {
+		return 2
+	}
+	return 1
+}
+
+// hwBits returns the images of the binary digits of axis h, in digit order,
+// and their positions in the axis.
+func (l *Layout) hwBits(h HwDim) (imgs []uint64, pos []int) {
+	for p, r := range l.m.in.axes[h].Radices {
+		if r == 2 {
+			imgs = append(imgs, l.m.bitImg[l.m.in.digits[l.m.in.first[h]+p].flat])
+			pos = append(pos, p)
+		}
+	}
+	return imgs, pos
+}
+
+// oddSource maps each tensor repetition digit (flat) to the hardware digit
+// that produces it.
+func (l *Layout) oddSource() []hwDigit {
+	src := make([]hwDigit, l.m.out.nOdd)
+	for _, d := range l.m.in.digits {
+		if d.radix != 2 {
+			if o := l.m.oddImg[d.flat]; o >= 0 {
+				src[o] = hwDigit{HwDim(d.axis), d.pos}
+			}
+		}
+	}
+	return src
+}
+
+// describeBits names the tensor digits in a bit vector of l's binary
+// tensor digits.
+func (l *Layout) describeBits(v uint64) string {
+	if v == 0 {
+		return "nothing"
+	}
+	var parts []string
+	for _, d := range l.m.out.digits {
+		if d.radix == 2 && v>>uint(d.flat)&1 == 1 {
+			parts = append(parts, fmt.Sprintf("dim%d bit %d", d.axis, d.pos))
+		}
+	}
+	return strings.Join(parts, " ^ ")
+}
+
+func analyzeLinear(src, dst *Layout, elemBits int) *Conversion {
+	c := &Conversion{ElemBits: elemBits, Words: wordsPerLane(dst, elemBits)}
+	if src.Equal(dst) {
+		c.Kind = ConvNone
+		return c
+	}
+	// level[h] is the span of source images of axes up to h: a destination
+	// digit needing data outside the span of registers, lanes, … stays
+	// within a lane, subgroup, … only if the source holds it there.
+	var spans [NumHwDims]*span
+	acc := &span{}
+	for h := range NumHwDims {
+		imgs, _ := src.hwBits(h)
+		for _, v := range imgs {
+			acc.add(v)
+		}
+		spans[h] = spanOf(acc.rows...)
+	}
+	level := Register
+	reason := ""
+	for h := range NumHwDims {
+		dImgs, dPos := dst.hwBits(h)
+		sImgs, _ := src.hwBits(h)
+		for i, y := range dImgs {
+			need := Register
+			for need < NumHwDims {
+				t := y
+				if h > need {
+					// The destination point and the source holder share
+					// this digit of axis h.
+					t ^= sImgs[i]
+				}
+				if spans[need].contains(t) {
+					break
+				}
+				need++
+			}
+			if need > level {
+				level = need
+				reason = fmt.Sprintf("destination %s bit %d selects %s, which the source holds only in another %s", h, dPos[i], dst.describeBits(y), need)
+			}
+		}
+	}
+	// Repetition digits: a tensor repetition digit produced by a subgroup
+	// or block digit of the source stays put only if the destination
+	// produces it from the same digit.
+	sOdd, dOdd := src.oddSource(), dst.oddSource()
+	for o := range sOdd {
+		s, d := sOdd[o], dOdd[o]
+		if s.h == Register || s == d {
+			continue
+		}
+		if s.h > level {
+			level = s.h
+			reason = fmt.Sprintf("a repeat the source spreads over %ss is held by %s digits in the destination", s.h, d.h)
+		}
+	}
+	c.Reason = reason
+	switch level {
+	case Register:
+		c.Kind = ConvRegister
+		c.Moves = linearMoves(src, dst, elemBits, Register)
+	case Lane:
+		c.Kind = ConvShuffle
+		c.Moves = linearMoves(src, dst, elemBits, Lane)
+		c.Rounds = linearRounds(src, dst, elemBits)
+	default:
+		c.Kind = ConvShared
+		c.CrossesBlocks = level == Block
+		sharedCounts(c, src, dst, elemBits)
+	}
+	return c
+}
+
+// oddRegisterFactor is the product of the radices of the tensor repetition
+// digits that dst holds in registers: a lane needs every value of them.
+func oddRegisterFactor(dst *Layout) int {
+	f := 1
+	for _, d := range dst.m.in.digits {
+		if d.radix != 2 && HwDim(d.axis) == Register && dst.m.oddImg[d.flat] >= 0 {
+			f *= d.radix
+		}
+	}
+	return f
+}
+
+// linearMoves counts destination words that are not intact copies of a
+// source word held in the lane (region Register) or anywhere in the
+// subgroup (region Lane).
+func linearMoves(src, dst *Layout, elemBits int, region HwDim) int {
+	words := wordsPerLane(dst, elemBits)
+	ps, pd := packing(src, elemBits), packing(dst, elemBits)
+	sReg, _ := src.hwBits(Register)
+	dReg, _ := dst.hwBits(Register)
+	if ps != pd || !slices.Equal(sReg[:ps], dReg[:pd]) {
+		return words
+	}
+	// Words are intact when their first element is the first element of a
+	// source word in the region: an affine subspace of the tensor.
+	bases := spanOf(sReg[ps:]...)
+	for h := Lane; h <= region; h++ {
+		imgs, _ := src.hwBits(h)
+		for _, v := range imgs {
+			bases.add(v)
+		}
+	}
+	dHi := dReg[pd:]
+	n := len(dHi)
+	// Destination words whose base falls in the source bases: the kernel
+	// of dHi modulo the bases.
+	quot := &span{}
+	for _, v := range dHi {
+		r, _ := bases.reduce(v)
+		quot.add(r)
+	}
+	matched := 1 << uint(n-quot.dim())
+	// Lanes whose offset leaves the bases match nothing; is there one?
+	all := union(bases, spanOf(dHi...))
+	for h := Lane; h < NumHwDims; h++ {
+		dImgs, _ := dst.hwBits(h)
+		sImgs, _ := src.hwBits(h)
+		for i := range dImgs {
+			if !all.contains(dImgs[i] ^ sImgs[i]) {
+				return words
+			}
+		}
+	}
+	return (1<<uint(n) - matched) * oddRegisterFactor(dst) * wordFactor(elemBits) * oddDupFactor(dst)
+}
+
+// oddDupFactor is the product of the radices of destination register
+// repetition digits that select nothing (repeated values in a lane).
+func oddDupFactor(dst *Layout) int {
+	f := 1
+	for _, d := range dst.m.in.digits {
+		if d.radix != 2 && HwDim(d.axis) == Register && dst.m.oddImg[d.flat] < 0 {
+			f *= d.radix
+		}
+	}
+	return f
+}
+
+// linearRounds counts, for the worst lane, the source words it must read
+// from other lanes. Source words are cosets of Q (the span of the source's
+// packed digits); a lane needs the cosets that meet its destination
+// elements and are not among its own source elements.
+func linearRounds(src, dst *Layout, elemBits int) int {
+	ps := packing(src, elemBits)
+	sReg, _ := src.hwBits(Register)
+	dReg, _ := dst.hwBits(Register)
+	q := spanOf(sReg[:ps]...)
+	e := spanOf(dReg...)
+	s := spanOf(sReg...)
+	eq := union(e, q)
+	total := 1 << uint(eq.dim()-q.dim())
+	local := 1 << uint(intersectDim(eq, s)-q.dim())
+	reach := union(e, s)
+	for h := Lane; h < NumHwDims; h++ {
+		dImgs, _ := dst.hwBits(h)
+		sImgs, _ := src.hwBits(h)
+		for i := range dImgs {
+			if !reach.contains(dImgs[i] ^ sImgs[i]) {
+				local = 0
+			}
+		}
+	}
+	return (total - local) * oddRegisterFactor(dst) * wordFactor(elemBits)
+}
+
+// vectorWidth is the number of consecutive values of a lane that hold
+// consecutive, aligned elements along dimension dim, up to 128 bits: the
+// lowest register digits must select the lowest digits of dim, one each,
+// and no other hardware digit may touch those.
+func vectorWidth(l *Layout, dim, elemBits int) int {
+	limit := max(128/elemBits, 1)
+	rad := l.m.out.axes[dim].Radices
+	regs := l.m.in.axes[Register].Radices
+	k := 0
+	for k < len(regs) && k < len(rad) && regs[k] == 2 && rad[k] == 2 && 1<<uint(k+1) <= limit {
+		img := l.Image(Register, k)
+		if len(img) != 1 || img[0] != (DigitRef{dim, k}) {
+			break
+		}
+		k++
+	}
+	for ; k > 0; k-- {
+		var mask uint64
+		for _, d := range l.m.out.digits {
+			if d.axis == dim && d.pos < k {
+				mask |= 1 << uint(d.flat)
+			}
+		}
+		clean := true
+		for _, d := range l.m.in.digits {
+			if d.radix != 2 || (HwDim(d.axis) == Register && d.pos < k) {
+				continue
+			}
+			if l.m.bitImg[d.flat]&mask != 0 {
+				clean = false
+				break
+			}
+		}
+		if clean {
+			break
+		}
+	}
+	return 1 << uint(k)
+}
+
+// sharedCounts fills in the round trip through shared memory.
+func sharedCounts(c *Conversion, src, dst *Layout, elemBits int) {
+	bytes := func(n int) int { return (n*elemBits + 7) / 8 }
+	c.ScratchBytes = bytes(src.Elements())
+	c.StoreBytes = bytes(src.Elements())
+	lanes := dst.Size(Lane) * dst.Size(Subgroup) * dst.Size(Block)
+	c.LoadBytes = bytes(lanes * distinctPerLane(dst))
+	best := -1
+	for dim := dst.Rank() - 1; dim >= 0; dim-- {
+		sv, lv := vectorWidth(src, dim, elemBits), vectorWidth(dst, dim, elemBits)
+		st, ld := ceilDiv(src.Size(Register), sv), ceilDiv(dst.Size(Register), lv)
+		if best < 0 || st+ld < c.Stores+c.Loads {
+			best = dim
+			c.StoreVector, c.LoadVector, c.Stores, c.Loads = sv, lv, st, ld
+		}
+	}
+	c.ScratchOrder = []int{best}
+	for d := dst.Rank() - 1; d >= 0; d-- {
+		if d != best {
+			c.ScratchOrder = append(c.ScratchOrder, d)
+		}
+	}
+}
+
+// distinctPerLane is the number of distinct elements a lane of l holds.
+func distinctPerLane(l *Layout) int {
+	imgs, _ := l.hwBits(Register)
+	return 1 << uint(spanOf(imgs...).dim()) * oddRegisterFactor(l)
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }

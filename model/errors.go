@@ -1,0 +1,175 @@
+package model
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Pos is a position in an input file. Line and Col count from 1; a zero Line
+// means the position is unknown.
+type Pos struct {
+	File string
+	Line int
+	Col  int
+}
+
+func (p Pos) String() string {
+	switch {
+	case p.File == "" && p.Line == 0:
+		return "-"
+	case p.Line == 0:
+		return p.File
+	case p.Col == 0:
+		return fmt.Sprintf("%s:%d", p.File, p.Line)
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// Code classifies an error. Codes are stable: tests and callers branch on
+// them, never on message text. New codes are appended, never renumbered.
+type Code int
+
+const (
+	CodeNone           Code = iota
+	CodeSyntax              // the file is not valid TOML
+	CodeUnknownKey          // a key the format does not define
+	CodeMissingKey          // a required key is absent
+	CodeBadType             // a value of the wrong TOML type
+	CodeBadValue            // a value out of its allowed range
+	CodeUnknownName         // a name that refers to nothing known
+	CodeRankMismatch        // lists that must have one entry per dimension do not
+	CodeShapeMismatch       // tile or extent products that must agree do not
+	CodeNotPowerOfTwo       // a size the notation needs as a power of two is not
+	CodeOverlap             // two fields select the same hardware index bits
+	CodeNotCovered          // some tensor element is held by no hardware index
+	CodeNotLinear           // a table that is not a GF(2)-linear map
+	CodeNotExpressible      // a layout that a notation cannot write
+	CodeTooLarge            // a size beyond the planner's limits
+	CodeDuplicate           // the same name or entry given twice
+	CodeIncompatible        // two layouts that cannot be compared
+)
+
+var codeNames = [...]string{
+	CodeNone:           "none",
+	CodeSyntax:         "syntax",
+	CodeUnknownKey:     "unknown-key",
+	CodeMissingKey:     "missing-key",
+	CodeBadType:        "bad-type",
+	CodeBadValue:       "bad-value",
+	CodeUnknownName:    "unknown-name",
+	CodeRankMismatch:   "rank-mismatch",
+	CodeShapeMismatch:  "shape-mismatch",
+	CodeNotPowerOfTwo:  "not-power-of-two",
+	CodeOverlap:        "overlap",
+	CodeNotCovered:     "not-covered",
+	CodeNotLinear:      "not-linear",
+	CodeNotExpressible: "not-expressible",
+	CodeTooLarge:       "too-large",
+	CodeDuplicate:      "duplicate",
+	CodeIncompatible:   "incompatible",
+}
+
+func (c Code) String() string {
+	if c >= 0 && int(c) < len(codeNames) {
+		return codeNames[c]
+	}
+	return fmt.Sprintf("code(%d)", int(c))
+}
+
+// Error is one positioned problem in the input. Field names the key the
+// problem is about (for example "thread_strides"), Index the list entry when
+// the problem is one element of a list (-1 otherwise). Loaders fill Pos from
+// Field; code in this package leaves Pos empty.
+type Error struct {
+	Pos   Pos
+	Code  Code
+	Field string
+	Index int
+	Msg   string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.Pos.Line > 0 || e.Pos.File != "" {
+		b.WriteString(e.Pos.String())
+		b.WriteString(": ")
+	}
+	if e.Pos.Line == 0 && e.Field != "" {
+		b.WriteString(e.Field)
+		if e.Index >= 0 {
+			fmt.Fprintf(&b, "[%d]", e.Index)
+		}
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// errorf makes an Error about a whole field.
+func errorf(code Code, field string, format string, args ...any) *Error {
+	return &Error{Code: code, Field: field, Index: -1, Msg: fmt.Sprintf(format, args...)}
+}
+
+// errorAt makes an Error about entry i of a list field.
+func errorAt(code Code, field string, i int, format string, args ...any) *Error {
+	return &Error{Code: code, Field: field, Index: i, Msg: fmt.Sprintf(format, args...)}
+}
+
+// ErrorList collects errors so that a loader can report every problem of a
+// file at once.
+type ErrorList []*Error
+
+func (l ErrorList) Error() string {
+	switch len(l) {
+	case 0:
+		return "no errors"
+	case 1:
+		return l[0].Error()
+	}
+	var b strings.Builder
+	for i, e := range l {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.Error())
+	}
+	return b.String()
+}
+
+// Sort orders the list by file, line and column, keeping the original order
+// of errors at the same position.
+func (l ErrorList) Sort() {
+	sort.SliceStable(l, func(i, j int) bool {
+		a, b := l[i].Pos, l[j].Pos
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+}
+
+// Err returns nil for an empty list and the list otherwise.
+func (l ErrorList) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}
+
+// AsError returns the *Error inside err, if err is one or is a list whose
+// first entry is one.
+func AsError(err error) (*Error, bool) {
+	switch e := err.(type) {
+	case *Error:
+		return e, true
+	case ErrorList:
+		if len(e) > 0 {
+			return e[0], true
+		}
+	}
+	return nil, false
+}

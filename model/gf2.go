@@ -1,0 +1,86 @@
+package model
+
+import "math/bits"
+
+// span is a subspace of GF(2)^64 in fully reduced echelon form: every row has
+// a distinct pivot (its highest set bit) and no other row has that bit set.
+// Each row remembers which of the generators added so far sum to it, so the
+// span can also solve "which generators give v".
+type span struct {
+	rows  []uint64
+	combo []uint64 // combo[i]: generators (by insertion order) whose sum is rows[i]
+	n     int      // generators added
+}
+
+// add inserts generator number s.n and reports whether it was independent of
+// the generators before it.
+func (s *span) add(v uint64) bool {
+	c := uint64(1) << uint(s.n)
+	s.n++
+	v, cc := s.reduce(v)
+	c ^= cc
+	if v == 0 {
+		return false
+	}
+	p := uint64(1) << uint(63-bits.LeadingZeros64(v))
+	for i, r := range s.rows {
+		if r&p != 0 {
+			s.rows[i] ^= v
+			s.combo[i] ^= c
+		}
+	}
+	s.rows = append(s.rows, v)
+	s.combo = append(s.combo, c)
+	return true
+}
+
+// reduce returns the smallest element of v + span and the generators whose
+// sum was added to v to reach it.
+func (s *span) reduce(v uint64) (uint64, uint64) {
+	var c uint64
+	for i, r := range s.rows {
+		p := uint64(1) << uint(63-bits.LeadingZeros64(r))
+		if v&p != 0 {
+			v ^= r
+			c ^= s.combo[i]
+		}
+	}
+	return v, c
+}
+
+func (s *span) contains(v uint64) bool {
+	r, _ := s.reduce(v)
+	return r == 0
+}
+
+// dim is the dimension of the span.
+func (s *span) dim() int { return len(s.rows) }
+
+// spanOf builds the span of vs, generators numbered in order.
+func spanOf(vs ...uint64) *span {
+	s := &span{}
+	for _, v := range vs {
+		s.add(v)
+	}
+	return s
+}
+
+// union returns a new span of the rows of s and t. Generator bookkeeping is
+// not kept: use it only for dimension and membership questions.
+func union(s, t *span) *span {
+	u := &span{}
+	for _, r := range s.rows {
+		u.add(r)
+	}
+	for _, r := range t.rows {
+		u.add(r)
+	}
+	return u
+}
+
+// intersectDim is dim(s ∩ t).
+func intersectDim(s, t *span) int {
+	return s.dim() + t.dim() - union(s, t).dim()
+}
+
+func parity(v uint64) int { return bits.OnesCount64(v) & 1 }

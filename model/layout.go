@@ -1,0 +1,551 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// HwDim is a hardware index a distributed layout maps from.
+type HwDim int
+
+const (
+	Register HwDim = iota // the value's position in a lane's fragment
+	Lane                  // the lane (thread, work-item) in its subgroup
+	Subgroup              // the subgroup (warp, wave) in the block
+	Block                 // the block (CTA, workgroup) in a cluster
+	NumHwDims
+)
+
+var hwNames = [NumHwDims]string{"register", "lane", "subgroup", "block"}
+
+func (h HwDim) String() string {
+	if h >= 0 && h < NumHwDims {
+		return hwNames[h]
+	}
+	return fmt.Sprintf("hw(%d)", int(h))
+}
+
+// HwPoint is one hardware location: value Value of lane Lane of subgroup
+// Subgroup of block Block.
+type HwPoint struct {
+	Value, Lane, Subgroup, Block int
+}
+
+func (p HwPoint) coords() []int { return []int{p.Value, p.Lane, p.Subgroup, p.Block} }
+
+func hwPointOf(c []int) HwPoint { return HwPoint{c[0], c[1], c[2], c[3]} }
+
+func (p HwPoint) String() string {
+	return fmt.Sprintf("subgroup %d lane %d value %d", p.Subgroup, p.Lane, p.Value)
+}
+
+// Limits on what a layout may describe. A register tile is far smaller; the
+// limits keep absurd inputs from exhausting memory.
+const (
+	MaxElements = 1 << 24 // tensor elements
+	MaxHwPoints = 1 << 24 // register × lane × subgroup × block
+	MaxRank     = 8
+)
+
+// Layout is a distributed layout: a Map from the hardware axes register,
+// lane, subgroup and block (in that order) onto the axes dim0, dim1, … of a
+// tensor, under which every element is held by at least one hardware point.
+type Layout struct {
+	m     *Map
+	shape []int
+}
+
+// HwAxes builds the four hardware axes from their radices.
+func HwAxes(hw [NumHwDims]Radices) []Axis {
+	axes := make([]Axis, NumHwDims)
+	for h := range NumHwDims {
+		axes[h] = Axis{h.String(), slices.Clone(hw[h])}
+	}
+	return axes
+}
+
+// TensorAxes builds the tensor axes dim0, dim1, … from their radices.
+func TensorAxes(dims []Radices) []Axis {
+	axes := make([]Axis, len(dims))
+	for d, r := range dims {
+		axes[d] = Axis{fmt.Sprintf("dim%d", d), slices.Clone(r)}
+	}
+	return axes
+}
+
+// NewLayout builds a layout from the digits of each hardware axis, the digits
+// of each tensor dimension and one Image per hardware digit.
+func NewLayout(hw [NumHwDims]Radices, dims []Radices, images [NumHwDims][]Image) (*Layout, error) {
+	m, err := NewMap(HwAxes(hw), TensorAxes(dims), images[:])
+	if err != nil {
+		return nil, err
+	}
+	return layoutOf(m)
+}
+
+// layoutOf checks that m is a layout: four hardware axes, sizes within the
+// limits, every element held.
+func layoutOf(m *Map) (*Layout, error) {
+	if len(m.in.axes) != int(NumHwDims) {
+		return nil, fmt.Errorf("a layout needs the %d hardware axes, got %d", NumHwDims, len(m.in.axes))
+	}
+	if len(m.out.axes) > MaxRank {
+		return nil, errorf(CodeTooLarge, "shape", "rank %d is more than the %d dimensions the planner handles", len(m.out.axes), MaxRank)
+	}
+	shape := make([]int, len(m.out.axes))
+	elems, points := 1, 1
+	for d, ax := range m.out.axes {
+		shape[d] = ax.Size()
+		elems *= shape[d]
+		if elems > MaxElements {
+			return nil, errorf(CodeTooLarge, "shape", "the tensor has more than %d elements", MaxElements)
+		}
+	}
+	for _, ax := range m.in.axes {
+		points *= ax.Size()
+		if points > MaxHwPoints {
+			return nil, errorf(CodeTooLarge, "layout", "more than %d hardware points (values × lanes × subgroups × blocks)", MaxHwPoints)
+		}
+	}
+	l := &Layout{m: m, shape: shape}
+	if !m.IsSurjective() {
+		idx := l.firstUnheld()
+		return nil, errorf(CodeNotCovered, "layout", "element %v is held by no lane: the layout does not cover the %v tensor", idx, shape)
+	}
+	return l, nil
+}
+
+// firstUnheld returns the smallest element (in row-major order) that no
+// hardware point holds. Call it only on a map that is not surjective.
+func (l *Layout) firstUnheld() []int {
+	s := spanOf(l.m.bitImg...)
+	hitOdd := make([]bool, l.m.out.nOdd)
+	for _, o := range l.m.oddImg {
+		if o >= 0 {
+			hitOdd[o] = true
+		}
+	}
+	best := []int(nil)
+	// An element is unheld if its binary part is outside the image or one of
+	// its repetition digits is never produced. Walk the binary digits of
+	// each dimension from the most significant dimension down and take the
+	// first unit that fails.
+	for _, d := range l.m.out.digits {
+		var bad bool
+		if d.radix == 2 {
+			bad = !s.contains(1 << uint(d.flat))
+		} else {
+			bad = !hitOdd[d.flat]
+		}
+		if !bad {
+			continue
+		}
+		idx := make([]int, len(l.shape))
+		idx[d.axis] = d.place
+		if best == nil || rowMajorLess(idx, best) {
+			best = idx
+		}
+	}
+	if best == nil {
+		best = make([]int, len(l.shape))
+	}
+	return best
+}
+
+func rowMajorLess(a, b []int) bool { return slices.Compare(a, b) < 0 }
+
+// Shape returns the tensor's extents.
+func (l *Layout) Shape() []int { return slices.Clone(l.shape) }
+
+// Rank is the number of tensor dimensions.
+func (l *Layout) Rank() int { return len(l.shape) }
+
+// Elements is the number of tensor elements.
+func (l *Layout) Elements() int {
+	n := 1
+	for _, s := range l.shape {
+		n *= s
+	}
+	return n
+}
+
+// Size is the extent of a hardware axis: values per lane, lanes per subgroup,
+// subgroups per block, blocks.
+func (l *Layout) Size(h HwDim) int { return l.m.in.axes[h].Size() }
+
+// Radices returns the digits of a hardware axis.
+func (l *Layout) Radices(h HwDim) Radices { return slices.Clone(l.m.in.axes[h].Radices) }
+
+// DimRadices returns the digits of tensor dimension d.
+func (l *Layout) DimRadices(d int) Radices { return slices.Clone(l.m.out.axes[d].Radices) }
+
+// Image returns where digit p of hardware axis h goes (axis numbers in the
+// result are tensor dimensions).
+func (l *Layout) Image(h HwDim, p int) Image { return l.m.Image(int(h), p) }
+
+// Map returns the underlying map from hardware axes to tensor axes.
+func (l *Layout) Map() *Map { return l.m }
+
+// Index returns the tensor element held at a hardware point.
+func (l *Layout) Index(p HwPoint) []int { return l.m.Apply(p.coords()) }
+
+// Each calls fn for every hardware point in order of block, subgroup, lane
+// and value, with the element it holds.
+func (l *Layout) Each(fn func(p HwPoint, idx []int)) {
+	var p HwPoint
+	for p.Block = 0; p.Block < l.Size(Block); p.Block++ {
+		for p.Subgroup = 0; p.Subgroup < l.Size(Subgroup); p.Subgroup++ {
+			for p.Lane = 0; p.Lane < l.Size(Lane); p.Lane++ {
+				for p.Value = 0; p.Value < l.Size(Register); p.Value++ {
+					fn(p, l.Index(p))
+				}
+			}
+		}
+	}
+}
+
+// Held is one value of a lane's fragment.
+type Held struct {
+	Value int
+	Index []int
+}
+
+// Held lists the elements a lane holds, by value index.
+func (l *Layout) Held(block, subgroup, lane int) []Held {
+	out := make([]Held, l.Size(Register))
+	for v := range out {
+		out[v] = Held{v, l.Index(HwPoint{v, lane, subgroup, block})}
+	}
+	return out
+}
+
+// Holders lists every hardware point that holds element idx, in order of
+// block, subgroup, lane and value.
+func (l *Layout) Holders(idx []int) []HwPoint {
+	p := l.m.PseudoInverse()
+	base := hwPointOf(p.Apply(idx))
+	if !slices.Equal(l.Index(base), idx) {
+		return nil
+	}
+	// Every holder is base plus a kernel vector of the binary part, with
+	// free choice of the repetition digits that map nowhere.
+	v0, odd0 := l.m.in.point(base.coords())
+	kernel := l.kernel()
+	var free []int
+	for i, o := range l.m.oddImg {
+		if o < 0 {
+			free = append(free, i)
+		}
+	}
+	var out []HwPoint
+	for mask := 0; mask < 1<<len(kernel); mask++ {
+		v := v0
+		for i, k := range kernel {
+			if mask>>i&1 == 1 {
+				v ^= k
+			}
+		}
+		odd := slices.Clone(odd0)
+		var walk func(i int)
+		walk = func(i int) {
+			if i == len(free) {
+				out = append(out, hwPointOf(l.m.in.coords(v, odd)))
+				return
+			}
+			d := l.oddDigit(free[i])
+			for q := range d.radix {
+				odd[free[i]] = q
+				walk(i + 1)
+			}
+		}
+		walk(0)
+	}
+	slices.SortFunc(out, compareHwPoints)
+	return out
+}
+
+func compareHwPoints(a, b HwPoint) int {
+	return slices.Compare([]int{a.Block, a.Subgroup, a.Lane, a.Value}, []int{b.Block, b.Subgroup, b.Lane, b.Value})
+}
+
+func (l *Layout) oddDigit(flat int) digit {
+	for _, d := range l.m.in.digits {
+		if d.radix != 2 && d.flat == flat {
+			return d
+		}
+	}
+	panic("no such repetition digit")
+}
+
+// kernel returns a basis of the binary input vectors that map to zero.
+func (l *Layout) kernel() []uint64 { return kernelOf(l.m.bitImg) }
+
+// kernelOf returns a basis of {x : Σ x_i·cols[i] = 0}.
+func kernelOf(cols []uint64) []uint64 {
+	s := &span{}
+	var ker []uint64
+	for i, c := range cols {
+		r, combo := s.reduce(c)
+		if r == 0 {
+			ker = append(ker, combo|1<<uint(i))
+		}
+		s.add(c)
+	}
+	return ker
+}
+
+// Equal reports whether two layouts put every element at the same hardware
+// points. Layouts with the same digits are compared by their images; others
+// point by point.
+func (l *Layout) Equal(o *Layout) bool {
+	if !slices.Equal(l.shape, o.shape) {
+		return false
+	}
+	for h := range NumHwDims {
+		if l.Size(h) != o.Size(h) {
+			return false
+		}
+	}
+	if sameAxes(l.m.in.axes, o.m.in.axes) && sameAxes(l.m.out.axes, o.m.out.axes) {
+		return l.m.Equal(o.m)
+	}
+	equal := true
+	l.Each(func(p HwPoint, idx []int) {
+		if equal && !slices.Equal(idx, o.Index(p)) {
+			equal = false
+		}
+	})
+	return equal
+}
+
+// Inverse returns a map from tensor coordinates to hardware coordinates that
+// sends every element to one of its holders (the one with the smallest
+// register, then lane, subgroup and block digits): l.Index(inverse(x)) = x.
+func (l *Layout) Inverse() *Map { return l.m.PseudoInverse() }
+
+// Duplicated reports whether some element is held by more than one point.
+func (l *Layout) Duplicated() bool { return !l.m.IsInjective() }
+
+// remap rebuilds l with new tensor axes: fn maps a tensor digit reference to
+// its new place, or reports false when the digit disappears.
+func (l *Layout) remap(dims []Radices, fn func(DigitRef) (DigitRef, bool)) (*Layout, error) {
+	var hw [NumHwDims]Radices
+	var images [NumHwDims][]Image
+	for h := range NumHwDims {
+		hw[h] = l.Radices(h)
+		for p := range hw[h] {
+			var img Image
+			for _, ref := range l.Image(h, p) {
+				if r, ok := fn(ref); ok {
+					img = append(img, r)
+				}
+			}
+			images[h] = append(images[h], img)
+		}
+	}
+	return NewLayout(hw, dims, images)
+}
+
+// Transpose permutes the tensor dimensions: dimension i of the result is
+// dimension perm[i] of l.
+func (l *Layout) Transpose(perm []int) (*Layout, error) {
+	if !isPermutation(perm, l.Rank()) {
+		return nil, errorf(CodeBadValue, "permutation", "%v is not a permutation of the %d dimensions", perm, l.Rank())
+	}
+	inv := make([]int, len(perm))
+	dims := make([]Radices, len(perm))
+	for i, p := range perm {
+		inv[p] = i
+		dims[i] = l.DimRadices(p)
+	}
+	return l.remap(dims, func(r DigitRef) (DigitRef, bool) { return DigitRef{inv[r.Axis], r.Digit}, true })
+}
+
+func isPermutation(perm []int, n int) bool {
+	if len(perm) != n {
+		return false
+	}
+	seen := make([]bool, n)
+	for _, p := range perm {
+		if p < 0 || p >= n || seen[p] {
+			return false
+		}
+		seen[p] = true
+	}
+	return true
+}
+
+// Slice removes tensor dimension d, as a reduction along d does: hardware
+// digits that selected positions along d now duplicate, and register digits
+// left without an image are dropped (the values they told apart were
+// combined).
+func (l *Layout) Slice(d int) (*Layout, error) {
+	if d < 0 || d >= l.Rank() {
+		return nil, errorf(CodeBadValue, "dim", "dimension %d is out of range for rank %d", d, l.Rank())
+	}
+	var dims []Radices
+	for i := range l.Rank() {
+		if i != d {
+			dims = append(dims, l.DimRadices(i))
+		}
+	}
+	var hw [NumHwDims]Radices
+	var images [NumHwDims][]Image
+	for h := range NumHwDims {
+		for p, r := range l.m.in.axes[h].Radices {
+			var img Image
+			if r == 2 {
+				// XOR of the surviving bits: a bit listed twice cancels.
+				v := l.m.bitImg[l.m.in.digits[l.m.in.first[h]+p].flat]
+				for _, od := range l.m.out.digits {
+					if od.radix == 2 && od.axis != d && v>>uint(od.flat)&1 == 1 {
+						img = append(img, DigitRef{od.axis - b2i(od.axis > d), od.pos})
+					}
+				}
+			} else {
+				for _, ref := range l.Image(h, p) {
+					if ref.Axis != d {
+						img = append(img, DigitRef{ref.Axis - b2i(ref.Axis > d), ref.Digit})
+					}
+				}
+			}
+			if h == Register && len(img) == 0 {
+				continue
+			}
+			hw[h] = append(hw[h], r)
+			images[h] = append(images[h], img)
+		}
+	}
+	return NewLayout(hw, dims, images)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// ExpandDims inserts a dimension of extent 1 at position d.
+func (l *Layout) ExpandDims(d int) (*Layout, error) {
+	if d < 0 || d > l.Rank() {
+		return nil, errorf(CodeBadValue, "dim", "position %d is out of range for rank %d", d, l.Rank())
+	}
+	dims := make([]Radices, 0, l.Rank()+1)
+	for i := range l.Rank() {
+		if i == d {
+			dims = append(dims, nil)
+		}
+		dims = append(dims, l.DimRadices(i))
+	}
+	if d == l.Rank() {
+		dims = append(dims, nil)
+	}
+	return l.remap(dims, func(r DigitRef) (DigitRef, bool) {
+		return DigitRef{r.Axis + b2i(r.Axis >= d), r.Digit}, true
+	})
+}
+
+// Broadcast inserts a dimension of extent n at position d whose positions
+// each lane holds in new registers above the existing ones: the layout of
+// broadcasting a value of l along a new dimension without moving data.
+func (l *Layout) Broadcast(d, n int) (*Layout, error) {
+	if n < 1 {
+		return nil, errorf(CodeBadValue, "extent", "broadcast extent %d is not positive", n)
+	}
+	e, err := l.ExpandDims(d)
+	if err != nil {
+		return nil, err
+	}
+	reps := RadicesOf(n)
+	var hw [NumHwDims]Radices
+	var images [NumHwDims][]Image
+	for h := range NumHwDims {
+		hw[h] = e.Radices(h)
+		for p := range hw[h] {
+			images[h] = append(images[h], e.Image(h, p))
+		}
+	}
+	for i, r := range reps {
+		hw[Register] = append(hw[Register], r)
+		images[Register] = append(images[Register], Image{{d, i}})
+	}
+	dims := make([]Radices, e.Rank())
+	for i := range dims {
+		dims[i] = e.DimRadices(i)
+	}
+	dims[d] = reps
+	return NewLayout(hw, dims, images)
+}
+
+// Reshape views the tensor with a new shape of the same element count, in
+// row-major order. Repetition digits cannot be split: reshaping a 96-wide
+// dimension (32 × 3) into 32 × 3 with the 3 innermost is not expressible.
+func (l *Layout) Reshape(shape []int) (*Layout, error) {
+	n := 1
+	for _, s := range shape {
+		if s < 1 {
+			return nil, errorf(CodeBadValue, "shape", "extent %d is not positive", s)
+		}
+		n *= s
+		if n > MaxElements {
+			return nil, errorf(CodeTooLarge, "shape", "more than %d elements", MaxElements)
+		}
+	}
+	if n != l.Elements() {
+		return nil, errorf(CodeShapeMismatch, "shape", "%v has %d elements, the tensor %v has %d", shape, n, l.shape, l.Elements())
+	}
+	// The flat digit sequence, least significant first: the last dimension's
+	// digits, then the one before it, and so on.
+	var flat []DigitRef
+	var radix []int
+	for d := l.Rank() - 1; d >= 0; d-- {
+		for p, r := range l.m.out.axes[d].Radices {
+			flat = append(flat, DigitRef{d, p})
+			radix = append(radix, r)
+		}
+	}
+	newDims := make([]Radices, len(shape))
+	moved := map[DigitRef]DigitRef{}
+	k := 0
+	for d := len(shape) - 1; d >= 0; d-- {
+		size := 1
+		for size < shape[d] {
+			if k >= len(flat) || shape[d]%(size*radix[k]) != 0 {
+				return nil, errorf(CodeNotExpressible, "shape", "reshape %v -> %v would split a digit of the layout: extent %d of dimension %d does not end on a digit boundary", l.shape, shape, shape[d], d)
+			}
+			moved[flat[k]] = DigitRef{d, len(newDims[d])}
+			newDims[d] = append(newDims[d], radix[k])
+			size *= radix[k]
+			k++
+		}
+	}
+	return l.remap(newDims, func(r DigitRef) (DigitRef, bool) { return moved[r], true })
+}
+
+// Product tiles l by o: hardware axes and tensor dimensions are matched, o's
+// digits above l's, so element (i, j) of the result is l's element within a
+// tile of l's shape placed by o. Both must have the same rank.
+func (l *Layout) Product(o *Layout) (*Layout, error) {
+	if l.Rank() != o.Rank() {
+		return nil, errorf(CodeRankMismatch, "layout", "product of rank %d and rank %d layouts", l.Rank(), o.Rank())
+	}
+	m, err := l.m.Product(o.m)
+	if err != nil {
+		return nil, err
+	}
+	return layoutOf(m)
+}
+
+// String writes the layout as its images, one hardware digit per line.
+func (l *Layout) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "layout %v:", l.shape)
+	for h := range NumHwDims {
+		fmt.Fprintf(&b, " %s%v", h, l.Radices(h))
+	}
+	b.WriteByte('\n')
+	b.WriteString(l.m.String())
+	return b.String()
+}

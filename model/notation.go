@@ -1,0 +1,393 @@
+package model
+
+import (
+	"fmt"
+	"math/bits"
+	"sort"
+	"strings"
+)
+
+// Frame is what a layout is written for: the tensor's shape and the
+// hardware's lanes per subgroup, subgroups per block and blocks.
+type Frame struct {
+	Shape        []int
+	SubgroupSize int
+	Subgroups    int
+	Blocks       int // 0 means 1
+}
+
+func (f Frame) blocks() int {
+	if f.Blocks == 0 {
+		return 1
+	}
+	return f.Blocks
+}
+
+// FrameOf returns the frame a layout is written for.
+func FrameOf(l *Layout) Frame {
+	return Frame{Shape: l.Shape(), SubgroupSize: l.Size(Lane), Subgroups: l.Size(Subgroup), Blocks: l.Size(Block)}
+}
+
+// Check validates the frame on its own.
+func (f Frame) Check() error {
+	if len(f.Shape) == 0 {
+		return errorf(CodeBadValue, "shape", "the shape is empty: a layout needs at least one dimension")
+	}
+	if len(f.Shape) > MaxRank {
+		return errorf(CodeTooLarge, "shape", "rank %d is more than the %d dimensions the planner handles", len(f.Shape), MaxRank)
+	}
+	n := 1
+	for i, s := range f.Shape {
+		if s < 1 {
+			return errorAt(CodeBadValue, "shape", i, "extent %d is not positive", s)
+		}
+		n *= s
+		if n > MaxElements {
+			return errorf(CodeTooLarge, "shape", "the tensor %v has more than %d elements", f.Shape, MaxElements)
+		}
+	}
+	if f.SubgroupSize < 1 || f.SubgroupSize > 1024 {
+		return errorf(CodeBadValue, "subgroup_size", "%d lanes per subgroup is outside 1..1024", f.SubgroupSize)
+	}
+	if !isPow2(f.SubgroupSize) {
+		return errorf(CodeNotPowerOfTwo, "subgroup_size", "%d lanes per subgroup is not a power of two: lane ids are read bit by bit", f.SubgroupSize)
+	}
+	if f.Subgroups < 1 || f.Subgroups > 1024 {
+		return errorf(CodeBadValue, "subgroups", "%d subgroups is outside 1..1024", f.Subgroups)
+	}
+	if f.Blocks < 0 || f.Blocks > 1024 {
+		return errorf(CodeBadValue, "blocks", "%d blocks is outside 1..1024", f.Blocks)
+	}
+	return nil
+}
+
+func isPow2(n int) bool { return n > 0 && n&(n-1) == 0 }
+
+func log2(n int) int { return bits.Len(uint(n)) - 1 }
+
+// Notation is a way users write a distributed layout: the attributes of
+// IREE, XeGPU and Triton, explicit bases, or an explicit table. Each is a
+// view of the canonical Layout: Layout builds it, and Express<Kind> recovers
+// a notation from a Layout or says what stands in the way.
+type Notation interface {
+	// Kind is the notation's name in layout files: "nested", "xegpu",
+	// "blocked", "linear" or "table".
+	Kind() string
+	// Layout builds the canonical layout for a frame.
+	Layout(f Frame) (*Layout, error)
+	// Attr prints the notation in its compiler's attribute syntax.
+	Attr() string
+	// Fields lists the notation's keys and values in the order a layout
+	// file writes them.
+	Fields() []Field
+}
+
+// Field is one key of a notation with its value: an int list, a list of int
+// lists, or nothing when the key is omitted.
+type Field struct {
+	Key   string
+	Ints  []int
+	Lists [][]int
+	// IsList marks a list-of-lists value (Lists may be empty).
+	IsList bool
+}
+
+// Kinds lists the notations in the order tools show them.
+var Kinds = []string{"nested", "xegpu", "blocked", "linear", "table"}
+
+// Express writes l in the notation kind, or explains why it cannot.
+func Express(kind string, l *Layout) (Notation, error) {
+	switch kind {
+	case "nested":
+		return ExpressNested(l)
+	case "xegpu":
+		return ExpressXeGPU(l)
+	case "blocked":
+		return ExpressBlocked(l)
+	case "linear":
+		return ExpressLinear(l)
+	case "table":
+		return ExpressTable(l)
+	}
+	return nil, errorf(CodeUnknownName, "notation", "unknown notation %q (known: %s)", kind, strings.Join(Kinds, ", "))
+}
+
+// notExpressible makes the error Express functions return.
+func notExpressible(kind string, format string, args ...any) *Error {
+	return &Error{Code: CodeNotExpressible, Index: -1, Msg: fmt.Sprintf("not expressible as %s: ", kind) + fmt.Sprintf(format, args...)}
+}
+
+// idOwner is what one digit of a hardware id selects: digit Digit of the
+// tile of tensor dimension Dim, or nothing (Dim < 0) when ids that differ
+// only in this digit hold the same data.
+type idOwner struct {
+	Dim, Digit int
+}
+
+// idField is one tensor dimension's share of a hardware id, in the form
+// used by IREE's nested layout: virtual id = (id / stride) % tile.
+type idField struct {
+	dim, stride, tile int
+}
+
+// idDigits splits a hardware id of size n into digits from strides and
+// tiles (virtual_id[d] = (id / stride[d]) % tile[d]). Ids between the
+// fields or above them select nothing: their holders repeat. It fails when
+// two fields overlap, when a stride does not continue the digits below it,
+// or when the fields need more ids than there are.
+func idDigits(fields []idField, n int, strideKey string, what string) (Radices, []idOwner, error) {
+	sort.SliceStable(fields, func(i, j int) bool { return fields[i].stride < fields[j].stride })
+	var rad Radices
+	var own []idOwner
+	place := 1
+	prev := -1
+	for i, f := range fields {
+		if f.stride < place {
+			return nil, nil, errorAt(CodeOverlap, strideKey, f.dim,
+				"stride %d reuses the %s ids of dimension %d (stride %d spans up to %d): two dimensions would read the same id digits",
+				f.stride, what, fields[prev].dim, fields[prev].stride, place)
+		}
+		if f.stride%place != 0 {
+			return nil, nil, errorAt(CodeBadValue, strideKey, f.dim,
+				"stride %d is not a multiple of %d, the span of the fields below it", f.stride, place)
+		}
+		for _, r := range RadicesOf(f.stride / place) {
+			rad = append(rad, r)
+			own = append(own, idOwner{-1, 0})
+		}
+		for k, r := range RadicesOf(f.tile) {
+			rad = append(rad, r)
+			own = append(own, idOwner{f.dim, k})
+		}
+		place = f.stride * f.tile
+		prev = i
+	}
+	if place > n {
+		return nil, nil, errorf(CodeShapeMismatch, strideKey, "the %s tiles and strides span %d ids but there are only %d", what, place, n)
+	}
+	if n%place != 0 {
+		return nil, nil, errorf(CodeShapeMismatch, strideKey, "the %s tiles and strides span %d ids, which does not divide the %d there are, so the repeats would be uneven", what, place, n)
+	}
+	for _, r := range RadicesOf(n / place) {
+		rad = append(rad, r)
+		own = append(own, idOwner{-1, 0})
+	}
+	return rad, own, nil
+}
+
+// owners describes a monomial layout: every hardware digit selects at most
+// one tensor digit (a binary digit one bit, never an XOR of several) and
+// every tensor digit is selected by exactly one hardware digit. The
+// tile-based notations (nested, xegpu, blocked) can only write such layouts.
+type owners struct {
+	l  *Layout
+	of [][]hwDigit           // of[d][k]: the hardware digit selecting digit k of dimension d
+	hw [NumHwDims][]DigitRef // hw[h][p]: the tensor digit hardware digit p selects, Axis < 0 if none
+}
+
+type hwDigit struct {
+	h HwDim
+	p int
+}
+
+func (o *owners) ownerOf(d, k int) hwDigit { return o.of[d][k] }
+
+func monomialOwners(l *Layout, kind string) (*owners, error) {
+	o := &owners{l: l, of: make([][]hwDigit, l.Rank())}
+	for d := range l.Rank() {
+		o.of[d] = make([]hwDigit, len(l.DimRadices(d)))
+		for k := range o.of[d] {
+			o.of[d][k] = hwDigit{-1, -1}
+		}
+	}
+	for h := range NumHwDims {
+		for p := range l.Radices(h) {
+			img := l.Image(h, p)
+			switch len(img) {
+			case 0:
+				o.hw[h] = append(o.hw[h], DigitRef{-1, -1})
+				continue
+			case 1:
+			default:
+				return nil, notExpressible(kind, "%s digit %d selects the XOR of %s; %s gives each hardware bit a single tensor position", h, p, refsString(img), kind)
+			}
+			ref := img[0]
+			if prev := o.of[ref.Axis][ref.Digit]; prev.h >= 0 {
+				return nil, notExpressible(kind, "dim%d digit %d is selected by both %s digit %d and %s digit %d", ref.Axis, ref.Digit, prev.h, prev.p, h, p)
+			}
+			o.of[ref.Axis][ref.Digit] = hwDigit{h, p}
+			o.hw[h] = append(o.hw[h], ref)
+		}
+	}
+	return o, nil
+}
+
+func refsString(img Image) string {
+	parts := make([]string, len(img))
+	for i, r := range img {
+		parts[i] = fmt.Sprintf("dim%d digit %d", r.Axis, r.Digit)
+	}
+	return strings.Join(parts, " and ")
+}
+
+// run is a maximal stretch of one dimension's digits selected by one
+// hardware axis.
+type run struct {
+	h          HwDim
+	start, end int // tensor digits [start, end)
+}
+
+// runs splits dimension d's digits into runs by hardware axis.
+func (o *owners) runs(d int) []run {
+	var rs []run
+	for k, hd := range o.of[d] {
+		if len(rs) > 0 && rs[len(rs)-1].h == hd.h {
+			rs[len(rs)-1].end = k + 1
+			continue
+		}
+		rs = append(rs, run{hd.h, k, k + 1})
+	}
+	return rs
+}
+
+// matchRuns checks that dimension d's runs follow pattern (a sequence of
+// hardware axes, each run optional, in order) and returns, per pattern
+// entry, the tensor digits [start, end) it covers.
+func (o *owners) matchRuns(d int, pattern []HwDim) ([][2]int, bool) {
+	rs := o.runs(d)
+	out := make([][2]int, len(pattern))
+	i := 0
+	pos := 0
+	for j, h := range pattern {
+		out[j] = [2]int{pos, pos}
+		if i < len(rs) && rs[i].h == h {
+			out[j] = [2]int{rs[i].start, rs[i].end}
+			pos = rs[i].end
+			i++
+		}
+	}
+	return out, i == len(rs)
+}
+
+func runsString(rs []run) string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = r.h.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// productOf is the product of radices [start, end) of dimension d.
+func (o *owners) productOf(d, start, end int) int {
+	n := 1
+	for _, r := range o.l.DimRadices(d)[start:end] {
+		n *= r
+	}
+	return n
+}
+
+// consecutive checks that tensor digits [start, end) of dimension d are
+// selected by consecutive increasing digits of one hardware axis and returns
+// the first of them.
+func (o *owners) consecutive(d, start, end int) (first int, ok bool) {
+	if start == end {
+		return 0, true
+	}
+	first = o.of[d][start].p
+	for k := start; k < end; k++ {
+		if o.of[d][k].p != first+k-start {
+			return first, false
+		}
+	}
+	return first, true
+}
+
+// placeOf is the value of a unit in digit p of hardware axis h.
+func (o *owners) placeOf(h HwDim, p int) int {
+	place := 1
+	for _, r := range o.l.Radices(h)[:p] {
+		place *= r
+	}
+	return place
+}
+
+// factorDigits checks that the product of dimension d's digits
+// [start, end) is laid out as RadicesOf(product) (binary digits first).
+func (o *owners) factorDigits(d, start, end int) bool {
+	n := o.productOf(d, start, end)
+	want := RadicesOf(n)
+	got := o.l.DimRadices(d)[start:end]
+	if len(want) != len(got) {
+		return false
+	}
+	for i := range want {
+		if want[i] != got[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func intsString(xs []int) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = fmt.Sprint(x)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// segment is one step of reading a lane's values: a run of consecutive
+// register digits selecting consecutive digits of dimension dim.
+type segment struct {
+	dim   int
+	jump  int  // when ≥ 0, the dimension's cursor moves here first (past lane or subgroup digits)
+	limit int  // the run may not pass this digit of the dimension
+	lazy  bool // try the shortest run first instead of the longest
+}
+
+// parseSegments reads the register axis (the tensor digit each register
+// digit selects) as the given segments in order, backtracking over run
+// lengths, and returns the first reading that consumes every digit and that
+// accept approves: for each segment, the tensor digits [start, end) it took.
+func parseSegments(regs []DigitRef, segs []segment, rank int, accept func([][2]int) bool) ([][2]int, bool) {
+	out := make([][2]int, len(segs))
+	cursor := make([]int, rank)
+	steps := 0
+	var rec func(i, pos int) bool
+	rec = func(i, pos int) bool {
+		steps++
+		if steps > 100000 {
+			return false
+		}
+		if i == len(segs) {
+			return pos == len(regs) && accept(out)
+		}
+		s := segs[i]
+		saved := cursor[s.dim]
+		if s.jump >= 0 {
+			cursor[s.dim] = s.jump
+		}
+		from := cursor[s.dim]
+		m := 0
+		for pos+m < len(regs) && regs[pos+m].Axis == s.dim && regs[pos+m].Digit == from+m && from+m < s.limit {
+			m++
+		}
+		for j := range m + 1 {
+			k := m - j
+			if s.lazy {
+				k = j
+			}
+			cursor[s.dim] = from + k
+			out[i] = [2]int{from, from + k}
+			if rec(i+1, pos+k) {
+				return true
+			}
+		}
+		cursor[s.dim] = saved
+		return false
+	}
+	if !rec(0, 0) {
+		return nil, false
+	}
+	return out, true
+}

@@ -1,0 +1,188 @@
+package model
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+)
+
+// Every notation that can express a layout prints fields that build the
+// same layout again.
+func TestRoundTripEveryNotation(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	counts := map[string]int{}
+	for i := range 600 {
+		f := randomFrame(r, i%3 == 0)
+		l, src := randomLayout(r, f)
+		if l == nil {
+			continue
+		}
+		for _, kind := range Kinds {
+			n, err := Express(kind, l)
+			if err != nil {
+				if e, ok := err.(*Error); !ok || e.Code != CodeNotExpressible {
+					t.Fatalf("%s from %s: unexpected error %v", kind, src, err)
+				}
+				continue
+			}
+			back, err := n.Layout(f)
+			if err != nil {
+				t.Fatalf("%s from %s: the printed fields %s do not build: %v", kind, src, n.Attr(), err)
+			}
+			if !back.Equal(l) {
+				t.Fatalf("%s from %s: %s builds a different layout", kind, src, n.Attr())
+			}
+			counts[kind]++
+		}
+	}
+	// Each notation must have been exercised; a generator change that
+	// stops producing some notation's layouts would make this test weak.
+	for _, kind := range Kinds {
+		if counts[kind] < 50 {
+			t.Errorf("only %d layouts round-tripped through %s", counts[kind], kind)
+		}
+	}
+	t.Logf("round trips: %v", counts)
+}
+
+// The source notation itself must always be able to express what it built.
+func TestNotationExpressesItself(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range 400 {
+		f := randomFrame(r, i%2 == 0)
+		var n Notation
+		switch i % 3 {
+		case 0:
+			n = randomNested(r, f)
+		case 1:
+			n = randomXeGPU(r, f)
+		default:
+			n = randomBlocked(r, f)
+		}
+		l, err := n.Layout(f)
+		if err != nil {
+			continue
+		}
+		if _, err := Express(n.Kind(), l); err != nil {
+			t.Fatalf("%s cannot express its own %s over %v: %v", n.Kind(), n.Attr(), f.Shape, err)
+		}
+	}
+}
+
+// Composing a layout with its inverse is the identity on what is held, and
+// the inverse sends every element to one of its holders.
+func TestInverseIdentity(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := range 300 {
+		f := randomFrame(r, i%2 == 0)
+		l, src := randomLayout(r, f)
+		if l == nil {
+			continue
+		}
+		inv := l.Inverse()
+		back, err := inv.Compose(l.Map())
+		if err != nil {
+			t.Fatal(err)
+		}
+		// back: tensor -> tensor must be the identity.
+		forEachIndex(l.Shape(), func(idx []int) {
+			if got := back.Apply(idx); !slices.Equal(got, idx) {
+				t.Fatalf("%s: L(L⁻¹(%v)) = %v", src, idx, got)
+			}
+		})
+		// L⁻¹∘L is a projection: L∘L⁻¹∘L = L.
+		proj, err := l.Map().Compose(inv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := proj.Compose(l.Map())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !again.Equal(l.Map()) {
+			t.Fatalf("%s: L∘L⁻¹∘L != L", src)
+		}
+	}
+}
+
+func forEachIndex(shape []int, fn func(idx []int)) {
+	idx := make([]int, len(shape))
+	for {
+		fn(slices.Clone(idx))
+		d := len(shape) - 1
+		for d >= 0 {
+			idx[d]++
+			if idx[d] < shape[d] {
+				break
+			}
+			idx[d] = 0
+			d--
+		}
+		if d < 0 {
+			return
+		}
+	}
+}
+
+// Holders lists exactly the points that hold an element.
+func TestHoldersMatchEnumeration(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for i := range 100 {
+		f := randomFrame(r, i%2 == 0)
+		l, src := randomLayout(r, f)
+		if l == nil || l.Elements() > 256 {
+			continue
+		}
+		want := map[int][]HwPoint{}
+		l.Each(func(p HwPoint, idx []int) {
+			e := linearIndex(idx, l.shape)
+			want[e] = append(want[e], p)
+		})
+		forEachIndex(l.Shape(), func(idx []int) {
+			got := l.Holders(idx)
+			w := want[linearIndex(idx, l.shape)]
+			slices.SortFunc(w, compareHwPoints)
+			if !slices.Equal(got, w) {
+				t.Fatalf("%s: holders of %v = %v, want %v", src, idx, got, w)
+			}
+		})
+	}
+}
+
+// The conversion analysis from linear algebra agrees with walking every
+// element, on random pairs of layouts of one tensor.
+func TestConversionAgreesWithElements(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	kinds := map[ConversionKind]int{}
+	compared := 0
+	for i := range 1500 {
+		f := randomFrame(r, i%4 == 0)
+		a, sa := randomLayout(r, f)
+		b, sb := randomLayout(r, f)
+		if a == nil || b == nil {
+			continue
+		}
+		if i%5 == 0 {
+			b = a // equal layouts too
+		}
+		if !comparableDigits(a, b) {
+			continue
+		}
+		bits := pick(r, 8, 16, 32, 64)
+		lin := analyzeLinear(a, b, bits)
+		el := analyzeByElements(a, b, bits)
+		lin.Reason, el.Reason = "", ""
+		if !reflect.DeepEqual(lin, el) {
+			t.Fatalf("%d-bit conversion\n from %s\n to   %s\nlinear:   %+v\nelements: %+v", bits, sa, sb, *lin, *el)
+		}
+		kinds[lin.Kind]++
+		compared++
+	}
+	for k := ConvNone; k <= ConvShared; k++ {
+		if kinds[k] < 20 {
+			t.Errorf("only %d conversions of kind %s compared", kinds[k], k)
+		}
+	}
+	t.Logf("compared %d conversions: %v", compared, kinds)
+}
