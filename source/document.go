@@ -1,0 +1,357 @@
+package source
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"planner/model"
+)
+
+// Document is a parsed TOML file with the positions of its keys. Readers
+// take values through Tables, which record every problem in Errs.
+type Document struct {
+	File string
+	Errs model.ErrorList
+	root map[string]any
+	pos  positions
+}
+
+// MaxFileBytes bounds what the planner reads: a layout or graph file of more
+// is almost surely a mistake.
+const MaxFileBytes = 64 << 20
+
+// Parse reads TOML text. A syntax error is returned as a positioned
+// model.Error; the Document is nil then.
+func Parse(file string, data []byte) (*Document, error) {
+	if len(data) > MaxFileBytes {
+		return nil, &model.Error{Pos: model.Pos{File: file}, Code: model.CodeTooLarge, Index: -1,
+			Msg: fmt.Sprintf("the file has %d bytes, more than the %d the planner reads", len(data), MaxFileBytes)}
+	}
+	root := map[string]any{}
+	if _, err := toml.Decode(string(data), &root); err != nil {
+		return nil, syntaxError(file, err)
+	}
+	return &Document{File: file, root: root, pos: scanPositions(file, string(data))}, nil
+}
+
+func syntaxError(file string, err error) *model.Error {
+	e := &model.Error{Pos: model.Pos{File: file}, Code: model.CodeSyntax, Index: -1}
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		e.Pos.Line, e.Pos.Col = pe.Position.Line, pe.Position.Col
+		e.Msg = "invalid TOML: " + pe.Message
+		if pe.Usage != "" {
+			e.Msg += " (" + strings.TrimSpace(pe.Usage) + ")"
+		}
+		return e
+	}
+	e.Msg = "invalid TOML: " + err.Error()
+	return e
+}
+
+// Root returns the top-level table.
+func (d *Document) Root() *Table { return &Table{doc: d, path: "", m: d.root, used: map[string]bool{}} }
+
+// Err returns the collected errors sorted by position, or nil.
+func (d *Document) Err() error {
+	d.Errs.Sort()
+	return d.Errs.Err()
+}
+
+// posOf finds where path is written, falling back to its parents.
+func (d *Document) posOf(path string) model.Pos {
+	for path != "" {
+		if p, ok := d.pos[path]; ok {
+			return p
+		}
+		// Drop the last index or key.
+		if i := strings.LastIndexAny(path, ".["); i >= 0 {
+			path = path[:i]
+		} else {
+			break
+		}
+	}
+	return model.Pos{File: d.File, Line: 1, Col: 1}
+}
+
+// Table is one TOML table being read.
+type Table struct {
+	doc  *Document
+	path string
+	m    map[string]any
+	used map[string]bool
+}
+
+// Path is the table's dotted path ("" for the top level).
+func (t *Table) Path() string { return t.path }
+
+func (t *Table) keyPath(key string) string { return join(t.path, key) }
+
+// Pos returns where key (or the table itself, for "") is written.
+func (t *Table) Pos(key string) model.Pos {
+	if key == "" {
+		return t.doc.posOf(t.path)
+	}
+	return t.doc.posOf(t.keyPath(key))
+}
+
+// PosAt returns where entry i of the list key is written.
+func (t *Table) PosAt(key string, i int) model.Pos {
+	return t.doc.posOf(fmt.Sprintf("%s[%d]", t.keyPath(key), i))
+}
+
+// Errorf records a problem with key (the table itself for "").
+func (t *Table) Errorf(key string, code model.Code, format string, args ...any) {
+	t.doc.Errs = append(t.doc.Errs, &model.Error{Pos: t.Pos(key), Code: code, Field: t.keyPath(key), Index: -1, Msg: fmt.Sprintf(format, args...)})
+}
+
+// ErrorfAt records a problem with entry i of the list key.
+func (t *Table) ErrorfAt(key string, i int, code model.Code, format string, args ...any) {
+	t.doc.Errs = append(t.doc.Errs, &model.Error{Pos: t.PosAt(key, i), Code: code, Field: t.keyPath(key), Index: i, Msg: fmt.Sprintf(format, args...)})
+}
+
+// Report records err, placing a model.Error by its field, relative to this
+// table.
+func (t *Table) Report(err error) {
+	var list model.ErrorList
+	switch e := err.(type) {
+	case nil:
+		return
+	case model.ErrorList:
+		list = e
+	case *model.Error:
+		list = model.ErrorList{e}
+	default:
+		t.Errorf("", model.CodeBadValue, "%v", err)
+		return
+	}
+	for _, e := range list {
+		c := *e
+		if c.Pos.Line == 0 {
+			if c.Index >= 0 {
+				c.Pos = t.PosAt(c.Field, c.Index)
+			} else {
+				c.Pos = t.Pos(c.Field)
+			}
+			c.Field = t.keyPath(c.Field)
+		}
+		t.doc.Errs = append(t.doc.Errs, &c)
+	}
+}
+
+// Has reports whether key is present.
+func (t *Table) Has(key string) bool {
+	_, ok := t.m[key]
+	return ok
+}
+
+func (t *Table) get(key string) (any, bool) {
+	v, ok := t.m[key]
+	if ok {
+		t.used[key] = true
+	}
+	return v, ok
+}
+
+func typeName(v any) string {
+	switch v.(type) {
+	case int64:
+		return "an integer"
+	case float64:
+		return "a float"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "a table"
+	case []map[string]any:
+		return "an array of tables"
+	}
+	return fmt.Sprintf("a %T", v)
+}
+
+// MaxInt bounds integers in inputs: larger ones are rejected as absurd.
+const MaxInt = 1 << 30
+
+func (t *Table) intValue(v any, report func(code model.Code, format string, args ...any)) (int, bool) {
+	n, ok := v.(int64)
+	if !ok {
+		if f, isFloat := v.(float64); isFloat && f == math.Trunc(f) {
+			report(model.CodeBadType, "expected an integer, found the float %v", f)
+			return 0, false
+		}
+		report(model.CodeBadType, "expected an integer, found %s", typeName(v))
+		return 0, false
+	}
+	if n > MaxInt || n < -MaxInt {
+		report(model.CodeTooLarge, "%d is out of range (at most %d in magnitude)", n, MaxInt)
+		return 0, false
+	}
+	return int(n), true
+}
+
+// Int reads an integer key. A missing key is an error when required.
+func (t *Table) Int(key string, required bool) (int, bool) {
+	v, ok := t.get(key)
+	if !ok {
+		if required {
+			t.Errorf("", model.CodeMissingKey, "missing key %q", key)
+		}
+		return 0, false
+	}
+	return t.intValue(v, func(code model.Code, format string, args ...any) { t.Errorf(key, code, format, args...) })
+}
+
+// String reads a string key.
+func (t *Table) String(key string, required bool) (string, bool) {
+	v, ok := t.get(key)
+	if !ok {
+		if required {
+			t.Errorf("", model.CodeMissingKey, "missing key %q", key)
+		}
+		return "", false
+	}
+	s, ok := v.(string)
+	if !ok {
+		t.Errorf(key, model.CodeBadType, "expected a string, found %s", typeName(v))
+		return "", false
+	}
+	return s, true
+}
+
+// Ints reads an array of integers.
+func (t *Table) Ints(key string, required bool) ([]int, bool) {
+	v, ok := t.get(key)
+	if !ok {
+		if required {
+			t.Errorf("", model.CodeMissingKey, "missing key %q", key)
+		}
+		return nil, false
+	}
+	arr, ok := v.([]any)
+	if !ok {
+		t.Errorf(key, model.CodeBadType, "expected an array of integers, found %s", typeName(v))
+		return nil, false
+	}
+	out := make([]int, len(arr))
+	good := true
+	for i, e := range arr {
+		n, ok := t.intValue(e, func(code model.Code, format string, args ...any) { t.ErrorfAt(key, i, code, format, args...) })
+		out[i] = n
+		good = good && ok
+	}
+	return out, good
+}
+
+// IntLists reads an array of arrays of integers.
+func (t *Table) IntLists(key string, required bool) ([][]int, bool) {
+	v, ok := t.get(key)
+	if !ok {
+		if required {
+			t.Errorf("", model.CodeMissingKey, "missing key %q", key)
+		}
+		return nil, false
+	}
+	arr, ok := v.([]any)
+	if !ok {
+		t.Errorf(key, model.CodeBadType, "expected an array of integer arrays, found %s", typeName(v))
+		return nil, false
+	}
+	out := make([][]int, len(arr))
+	good := true
+	for i, e := range arr {
+		inner, ok := e.([]any)
+		if !ok {
+			t.ErrorfAt(key, i, model.CodeBadType, "expected an array of integers, found %s", typeName(e))
+			good = false
+			continue
+		}
+		out[i] = make([]int, len(inner))
+		for j, x := range inner {
+			n, ok := t.intValue(x, func(code model.Code, format string, args ...any) { t.ErrorfAt(key, i, code, format, args...) })
+			out[i][j] = n
+			good = good && ok
+		}
+	}
+	return out, good
+}
+
+// Sub reads a sub-table.
+func (t *Table) Sub(key string, required bool) (*Table, bool) {
+	v, ok := t.get(key)
+	if !ok {
+		if required {
+			t.Errorf("", model.CodeMissingKey, "missing table [%s]", t.keyPath(key))
+		}
+		return nil, false
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		t.Errorf(key, model.CodeBadType, "expected a table, found %s", typeName(v))
+		return nil, false
+	}
+	return &Table{doc: t.doc, path: t.keyPath(key), m: m, used: map[string]bool{}}, true
+}
+
+// CheckUnknown reports every key of the table that was not read, with the
+// closest known key as a suggestion.
+func (t *Table) CheckUnknown(known ...string) {
+	var keys []string
+	for k := range t.m {
+		if !t.used[k] {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		msg := fmt.Sprintf("unknown key %q", k)
+		if t.path != "" {
+			msg += fmt.Sprintf(" in [%s]", t.path)
+		}
+		if s := closest(k, known); s != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", s)
+		} else if len(known) > 0 {
+			msg += fmt.Sprintf(" (expected one of %s)", strings.Join(known, ", "))
+		}
+		t.Errorf(k, model.CodeUnknownKey, "%s", msg)
+	}
+}
+
+// closest returns the known word within edit distance 2 of w, if any.
+func closest(w string, known []string) string {
+	best, bestD := "", 3
+	for _, k := range known {
+		if d := editDistance(w, k); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,208 @@
+package source
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"planner/model"
+)
+
+// LayoutFile is a layout file: the frame (shape, lanes, subgroups, blocks),
+// an optional element type, and one layout in some notation.
+type LayoutFile struct {
+	File     string
+	Frame    model.Frame
+	DType    model.DType // zero when the file gives none
+	Notation model.Notation
+	Layout   *model.Layout
+}
+
+var layoutFileKeys = []string{"shape", "subgroup_size", "subgroups", "blocks", "dtype", "layout"}
+
+// ReadLayoutFile reads and checks a layout file from disk.
+func ReadLayoutFile(path string) (*LayoutFile, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLayoutFile(path, data)
+}
+
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &model.Error{Pos: model.Pos{File: path}, Code: model.CodeUnknownName, Index: -1, Msg: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, &model.Error{Pos: model.Pos{File: path}, Code: model.CodeUnknownName, Index: -1, Msg: fmt.Sprintf("cannot read: %v", err)}
+	}
+	return data, nil
+}
+
+func unwrapPathError(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// ParseLayoutFile reads a layout file's text.
+func ParseLayoutFile(file string, data []byte) (*LayoutFile, error) {
+	doc, err := Parse(file, data)
+	if err != nil {
+		return nil, err
+	}
+	root := doc.Root()
+	lf := &LayoutFile{File: file}
+	f, ok := ReadFrame(root)
+	lf.Frame = f
+	if name, has := root.String("dtype", false); has {
+		dt, known := model.ParseDType(name)
+		if !known {
+			root.Errorf("dtype", model.CodeUnknownName, "unknown element type %q (known: %s)", name, strings.Join(model.DTypeNames(), ", "))
+		}
+		lf.DType = dt
+	}
+	tbl, hasLayout := root.Sub("layout", true)
+	root.CheckUnknown(layoutFileKeys...)
+	if hasLayout && ok {
+		lf.Notation, lf.Layout = DecodeLayout(tbl, f)
+	}
+	if err := doc.Err(); err != nil {
+		return nil, err
+	}
+	return lf, nil
+}
+
+// ReadFrame reads shape, subgroup_size, subgroups and blocks from a table
+// and checks them.
+func ReadFrame(t *Table) (model.Frame, bool) {
+	var f model.Frame
+	shape, ok1 := t.Ints("shape", true)
+	size, ok2 := t.Int("subgroup_size", true)
+	sgs, ok3 := t.Int("subgroups", true)
+	blocks, ok4 := t.Int("blocks", false)
+	if !t.Has("blocks") {
+		ok4 = true
+		blocks = 1
+	}
+	f = model.Frame{Shape: shape, SubgroupSize: size, Subgroups: sgs, Blocks: blocks}
+	if !(ok1 && ok2 && ok3 && ok4) {
+		return f, false
+	}
+	if err := f.Check(); err != nil {
+		t.Report(err)
+		return f, false
+	}
+	return f, true
+}
+
+// notationKeys lists each notation's keys; aliases map alternative
+// spellings to them.
+var (
+	notationKeys = map[string][]string{
+		"nested":  {"subgroup_tile", "batch_tile", "outer_tile", "thread_tile", "element_tile", "subgroup_strides", "thread_strides"},
+		"xegpu":   {"sg_layout", "sg_data", "inst_data", "lane_layout", "lane_data", "order"},
+		"blocked": {"size_per_thread", "threads_per_warp", "warps_per_cta", "order"},
+		"linear":  {"register", "lane", "warp", "block"},
+		"table":   {"rows"},
+	}
+	// XeGPU's earlier names (seed 003 uses both).
+	aliases = map[string]map[string]string{
+		"xegpu": {"wi_layout": "lane_layout", "wi_data": "lane_data"},
+	}
+)
+
+// DecodeLayout reads a [layout] table (notation plus that notation's keys)
+// and builds the layout for frame f. Problems are recorded in the table's
+// document; the results are nil then.
+func DecodeLayout(t *Table, f model.Frame) (model.Notation, *model.Layout) {
+	kind, ok := t.String("notation", true)
+	if !ok {
+		return nil, nil
+	}
+	keys, known := notationKeys[kind]
+	if !known {
+		t.Errorf("notation", model.CodeUnknownName, "unknown notation %q (expected one of %s)", kind, strings.Join(model.Kinds, ", "))
+		return nil, nil
+	}
+	before := len(t.doc.Errs)
+	get := func(key string, required bool) []int {
+		for alias, real := range aliases[kind] {
+			if real == key && t.Has(alias) {
+				if t.Has(key) {
+					t.Errorf(alias, model.CodeDuplicate, "%q and %q name the same field; give one", alias, key)
+				}
+				v, _ := t.Ints(alias, required)
+				return v
+			}
+		}
+		v, _ := t.Ints(key, required)
+		return v
+	}
+	var n model.Notation
+	switch kind {
+	case "nested":
+		n = &model.Nested{
+			SubgroupTile: get("subgroup_tile", true), BatchTile: get("batch_tile", true), OuterTile: get("outer_tile", true),
+			ThreadTile: get("thread_tile", true), ElementTile: get("element_tile", true),
+			SubgroupStrides: get("subgroup_strides", true), ThreadStrides: get("thread_strides", true),
+		}
+	case "xegpu":
+		n = &model.XeGPU{
+			SgLayout: get("sg_layout", false), SgData: get("sg_data", false), InstData: get("inst_data", false),
+			LaneLayout: get("lane_layout", false), LaneData: get("lane_data", false), Order: get("order", false),
+		}
+	case "blocked":
+		n = &model.Blocked{
+			SizePerThread: get("size_per_thread", true), ThreadsPerWarp: get("threads_per_warp", true),
+			WarpsPerCTA: get("warps_per_cta", true), Order: get("order", true),
+		}
+	case "linear":
+		lists := func(key string, required bool) [][]int {
+			v, _ := t.IntLists(key, required)
+			if v == nil && !required {
+				v = [][]int{}
+			}
+			return v
+		}
+		n = &model.Linear{Register: lists("register", true), Lane: lists("lane", true), Warp: lists("warp", true), Block: lists("block", false)}
+	case "table":
+		rows, _ := t.IntLists("rows", true)
+		n = &model.Table{Rows: rows}
+	}
+	var all []string
+	all = append(all, "notation")
+	all = append(all, keys...)
+	for alias := range aliases[kind] {
+		t.get(alias)
+	}
+	t.CheckUnknown(all...)
+	if len(t.doc.Errs) > before {
+		return nil, nil
+	}
+	l, err := n.Layout(f)
+	if err != nil {
+		// Problems with the frame's own keys are reported where those
+		// keys are written, at the top of the file.
+		if e, ok := err.(*model.Error); ok && isFrameKey(e.Field) {
+			t.doc.Root().Report(err)
+		} else {
+			t.Report(err)
+		}
+		return nil, nil
+	}
+	return n, l
+}
+
+func isFrameKey(k string) bool {
+	switch k {
+	case "shape", "subgroup_size", "subgroups", "blocks":
+		return true
+	}
+	return false
+}
