@@ -1,0 +1,62 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"planner/model"
+)
+
+// Exit codes.
+const (
+	exitOK             = 0
+	exitBadInput       = 1 // bad input or usage: the message says what and where
+	exitUnsat          = 2 // no plan satisfies the constraints
+	exitNotExpressible = 3 // the layout has no form in the requested notation
+)
+
+// Main runs the command line and returns the exit code. It is the only
+// place that prints errors.
+func Main(args []string, stdout, stderr io.Writer) int {
+	root := newRoot(stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	code := exitBadInput
+	var list model.ErrorList
+	var one *model.Error
+	switch {
+	case errors.As(err, &list):
+		for _, e := range list {
+			fmt.Fprintln(stderr, e.Error())
+		}
+		if len(list) > 0 && list[0].Code == model.CodeNotExpressible {
+			code = exitNotExpressible
+		}
+		return code
+	case errors.As(err, &one):
+		if one.Code == model.CodeNotExpressible {
+			code = exitNotExpressible
+		}
+	}
+	fmt.Fprintln(stderr, err.Error())
+	return code
+}
+
+func newRoot(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "planner",
+		Short:         "choose GPU data layouts: registers, shared memory, conversions",
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.AddCommand(newLayoutCmd())
+	return root
+}

@@ -1,0 +1,67 @@
+package plans
+
+import (
+	"fmt"
+	"strings"
+
+	"planner/model"
+)
+
+// DescribeConversion writes a conversion in words and numbers.
+func DescribeConversion(c *model.Conversion) string {
+	var b strings.Builder
+	switch c.Kind {
+	case model.ConvNone:
+		b.WriteString("conversion: none, the layouts are equal\n")
+	case model.ConvRegister:
+		b.WriteString("conversion: register permutation (every lane already holds the elements it needs)\n")
+		fmt.Fprintf(&b, "  moves: %d of %d destination words per lane are assembled (prmt/mov); the rest are renamed\n", c.Moves, c.Words)
+	case model.ConvShuffle:
+		b.WriteString("conversion: shuffles within each subgroup\n")
+		fmt.Fprintf(&b, "  rounds: %d (a lane reads %d 32-bit words from other lanes, one shuffle each)\n", c.Rounds, c.Rounds)
+		fmt.Fprintf(&b, "  moves: %d of %d destination words per lane are assembled after the exchange\n", c.Moves, c.Words)
+	case model.ConvShared:
+		across := "subgroups"
+		if c.CrossesBlocks {
+			across = "blocks (distributed shared memory)"
+		}
+		fmt.Fprintf(&b, "conversion: round trip through shared memory (data crosses %s)\n", across)
+		fmt.Fprintf(&b, "  scratch: %d bytes, row major with dim%d fastest\n", c.ScratchBytes, c.ScratchOrder[0])
+		fmt.Fprintf(&b, "  store: %d bytes in %d-element vectors, %d stores per lane\n", c.StoreBytes, c.StoreVector, c.Stores)
+		fmt.Fprintf(&b, "  load: %d bytes in %d-element vectors, %d loads per lane\n", c.LoadBytes, c.LoadVector, c.Loads)
+	}
+	if c.Reason != "" {
+		fmt.Fprintf(&b, "  why: %s\n", c.Reason)
+	}
+	return b.String()
+}
+
+// ConversionJSON is the conversion analysis for tools.
+type ConversionJSON struct {
+	From         string `json:"from"`
+	To           string `json:"to"`
+	DType        string `json:"dtype"`
+	Kind         string `json:"kind"`
+	Words        int    `json:"words"`
+	Moves        int    `json:"moves"`
+	Rounds       int    `json:"rounds"`
+	ScratchBytes int    `json:"scratch_bytes,omitempty"`
+	ScratchOrder []int  `json:"scratch_order,omitempty"`
+	StoreVector  int    `json:"store_vector,omitempty"`
+	LoadVector   int    `json:"load_vector,omitempty"`
+	Stores       int    `json:"stores,omitempty"`
+	Loads        int    `json:"loads,omitempty"`
+	StoreBytes   int    `json:"store_bytes,omitempty"`
+	LoadBytes    int    `json:"load_bytes,omitempty"`
+	CrossBlocks  bool   `json:"crosses_blocks,omitempty"`
+	Reason       string `json:"reason,omitempty"`
+}
+
+// NewConversionJSON builds the JSON view of a conversion.
+func NewConversionJSON(from, to string, dt model.DType, c *model.Conversion) *ConversionJSON {
+	return &ConversionJSON{
+		From: from, To: to, DType: dt.Name, Kind: c.Kind.String(), Words: c.Words, Moves: c.Moves, Rounds: c.Rounds,
+		ScratchBytes: c.ScratchBytes, ScratchOrder: c.ScratchOrder, StoreVector: c.StoreVector, LoadVector: c.LoadVector,
+		Stores: c.Stores, Loads: c.Loads, StoreBytes: c.StoreBytes, LoadBytes: c.LoadBytes, CrossBlocks: c.CrossesBlocks, Reason: c.Reason,
+	}
+}
