@@ -66,12 +66,13 @@ func isPow2(n int) bool { return n > 0 && n&(n-1) == 0 }
 func log2(n int) int { return bits.Len(uint(n)) - 1 }
 
 // Notation is a way users write a distributed layout: the attributes of
-// IREE, XeGPU and Triton, explicit bases, or an explicit table. Each is a
+// IREE, XeGPU and Triton, explicit bases, CuTe's thread-value layouts, or
+// an explicit table. Each is a
 // view of the canonical Layout: Layout builds it, and Express<Kind> recovers
 // a notation from a Layout or says what stands in the way.
 type Notation interface {
 	// Kind is the notation's name in layout files: "nested", "xegpu",
-	// "blocked", "linear" or "table".
+	// "blocked", "linear", "cute" or "table".
 	Kind() string
 	// Layout builds the canonical layout for a frame.
 	Layout(f Frame) (*Layout, error)
@@ -93,7 +94,7 @@ type Field struct {
 }
 
 // Kinds lists the notations in the order tools show them.
-var Kinds = []string{"nested", "xegpu", "blocked", "linear", "table"}
+var Kinds = []string{"nested", "xegpu", "blocked", "linear", "cute", "table"}
 
 // Express writes l in the notation kind, or explains why it cannot.
 func Express(kind string, l *Layout) (Notation, error) {
@@ -106,6 +107,8 @@ func Express(kind string, l *Layout) (Notation, error) {
 		return ExpressBlocked(l)
 	case "linear":
 		return ExpressLinear(l)
+	case "cute":
+		return ExpressCuTe(l)
 	case "table":
 		return ExpressTable(l)
 	}

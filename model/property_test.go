@@ -1,10 +1,13 @@
-package model
+package model_test
 
 import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
 	"testing"
+
+	. "planner/model"
+	"planner/model/modeltest"
 )
 
 // Every notation that can express a layout prints fields that build the
@@ -13,8 +16,8 @@ func TestRoundTripEveryNotation(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	counts := map[string]int{}
 	for i := range 600 {
-		f := randomFrame(r, i%3 == 0)
-		l, src := randomLayout(r, f)
+		f := modeltest.Frame(r, i%3 == 0)
+		l, src := modeltest.Layout(r, f)
 		if l == nil {
 			continue
 		}
@@ -50,15 +53,15 @@ func TestRoundTripEveryNotation(t *testing.T) {
 func TestNotationExpressesItself(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := range 400 {
-		f := randomFrame(r, i%2 == 0)
+		f := modeltest.Frame(r, i%2 == 0)
 		var n Notation
 		switch i % 3 {
 		case 0:
-			n = randomNested(r, f)
+			n = modeltest.Nested(r, f)
 		case 1:
-			n = randomXeGPU(r, f)
+			n = modeltest.XeGPU(r, f)
 		default:
-			n = randomBlocked(r, f)
+			n = modeltest.Blocked(r, f)
 		}
 		l, err := n.Layout(f)
 		if err != nil {
@@ -75,8 +78,8 @@ func TestNotationExpressesItself(t *testing.T) {
 func TestInverseIdentity(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for i := range 300 {
-		f := randomFrame(r, i%2 == 0)
-		l, src := randomLayout(r, f)
+		f := modeltest.Frame(r, i%2 == 0)
+		l, src := modeltest.Layout(r, f)
 		if l == nil {
 			continue
 		}
@@ -129,20 +132,20 @@ func forEachIndex(shape []int, fn func(idx []int)) {
 func TestHoldersMatchEnumeration(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for i := range 100 {
-		f := randomFrame(r, i%2 == 0)
-		l, src := randomLayout(r, f)
+		f := modeltest.Frame(r, i%2 == 0)
+		l, src := modeltest.Layout(r, f)
 		if l == nil || l.Elements() > 256 {
 			continue
 		}
 		want := map[int][]HwPoint{}
 		l.Each(func(p HwPoint, idx []int) {
-			e := linearIndex(idx, l.shape)
+			e := linearIndex(idx, l.Shape())
 			want[e] = append(want[e], p)
 		})
 		forEachIndex(l.Shape(), func(idx []int) {
 			got := l.Holders(idx)
-			w := want[linearIndex(idx, l.shape)]
-			slices.SortFunc(w, compareHwPoints)
+			w := want[linearIndex(idx, l.Shape())]
+			slices.SortFunc(w, comparePoints)
 			if !slices.Equal(got, w) {
 				t.Fatalf("%s: holders of %v = %v, want %v", src, idx, got, w)
 			}
@@ -157,21 +160,21 @@ func TestConversionAgreesWithElements(t *testing.T) {
 	kinds := map[ConversionKind]int{}
 	compared := 0
 	for i := range 1500 {
-		f := randomFrame(r, i%4 == 0)
-		a, sa := randomLayout(r, f)
-		b, sb := randomLayout(r, f)
+		f := modeltest.Frame(r, i%4 == 0)
+		a, sa := modeltest.Layout(r, f)
+		b, sb := modeltest.Layout(r, f)
 		if a == nil || b == nil {
 			continue
 		}
 		if i%5 == 0 {
 			b = a // equal layouts too
 		}
-		if !comparableDigits(a, b) {
+		if !ComparableDigits(a, b) {
 			continue
 		}
-		bits := pick(r, 8, 16, 32, 64)
-		lin := analyzeLinear(a, b, bits)
-		el := analyzeByElements(a, b, bits)
+		bits := []int{8, 16, 32, 64}[r.IntN(4)]
+		lin := AnalyzeLinear(a, b, bits)
+		el := AnalyzeByElements(a, b, bits)
 		lin.Reason, el.Reason = "", ""
 		if !reflect.DeepEqual(lin, el) {
 			t.Fatalf("%d-bit conversion\n from %s\n to   %s\nlinear:   %+v\nelements: %+v", bits, sa, sb, *lin, *el)
@@ -185,4 +188,16 @@ func TestConversionAgreesWithElements(t *testing.T) {
 		}
 	}
 	t.Logf("compared %d conversions: %v", compared, kinds)
+}
+
+func linearIndex(idx, shape []int) int {
+	e := 0
+	for d, i := range idx {
+		e = e*shape[d] + i
+	}
+	return e
+}
+
+func comparePoints(a, b HwPoint) int {
+	return slices.Compare([]int{a.Block, a.Subgroup, a.Lane, a.Value}, []int{b.Block, b.Subgroup, b.Lane, b.Value})
 }

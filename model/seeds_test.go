@@ -192,3 +192,35 @@ func TestSeedsExpressBack(t *testing.T) {
 		}
 	}
 }
+
+// The mma.sync.m16n8k16 accumulator as CUTLASS writes its TV layout:
+// SM80_16x8_Row in include/cute/atom/mma_traits_sm80.hpp is
+// ((_4,_8),(_2,_2)):((_32,_1),(_16,_8)) over a 16x8 tile. Written from
+// the PTX ISA instead (groupID = lane >> 2 picks the row, 2 ×
+// threadID_in_group + (i & 1) the column, c2 and c3 add 8 rows), the two
+// must agree.
+func TestCuTeMatchesPTXAccumulator(t *testing.T) {
+	c := &CuTe{ThreadShape: []int{4, 8}, ThreadStride: []int{32, 1}, ValueShape: []int{2, 2}, ValueStride: []int{16, 8}}
+	f := Frame{Shape: []int{16, 8}, SubgroupSize: 32, Subgroups: 1}
+	l, err := c.Layout(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for lane := range 32 {
+		group, inGroup := lane>>2, lane%4
+		for i, h := range l.Held(0, 0, lane) {
+			row := group + 8*(i/2)
+			col := inGroup*2 + i&1
+			if !slices.Equal(h.Index, []int{row, col}) {
+				t.Fatalf("lane %d value %d holds %v, PTX says [%d %d]", lane, i, h.Index, row, col)
+			}
+		}
+	}
+	back, err := ExpressCuTe(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := back.Attr(); got != "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))" {
+		t.Fatalf("printed %s", got)
+	}
+}

@@ -27,10 +27,18 @@ func holdersByElement(l *model.Layout) [][]model.HwPoint {
 
 // cellText names the holders of one element: "s:l:v" for one holder,
 // "{s1,s2}:l:v" when only the subgroup differs, "s:l:v+n" when n more
-// points hold it; a block prefix "b/" when there are several blocks.
-func cellText(hs []model.HwPoint, blocks bool) string {
+// points hold it; a block prefix "b/" when there are several blocks, and
+// just "l:v" when there is one subgroup.
+func cellText(hs []model.HwPoint, blocks, oneSubgroup bool) string {
 	if len(hs) == 0 {
 		return "-"
+	}
+	if oneSubgroup && !blocks {
+		s := fmt.Sprintf("%d:%d", hs[0].Lane, hs[0].Value)
+		if len(hs) > 1 {
+			s += fmt.Sprintf("+%d", len(hs)-1)
+		}
+		return s
 	}
 	first := hs[0]
 	sameButSubgroup := true
@@ -107,12 +115,19 @@ func Header(l *model.Layout, n model.Notation) string {
 		}
 		fmt.Fprintf(&b, "layout %s\n", attr)
 	}
-	fmt.Fprintf(&b, "tensor %s; %d lanes per subgroup, %d subgroups", dimsString(l.Shape()), l.Size(model.Lane), l.Size(model.Subgroup))
+	fmt.Fprintf(&b, "tensor %s; %s per subgroup, %s", dimsString(l.Shape()), plural(l.Size(model.Lane), "lane"), plural(l.Size(model.Subgroup), "subgroup"))
 	if l.Size(model.Block) > 1 {
-		fmt.Fprintf(&b, ", %d blocks", l.Size(model.Block))
+		fmt.Fprintf(&b, ", %s", plural(l.Size(model.Block), "block"))
 	}
-	fmt.Fprintf(&b, "; %d values per lane\n", l.Size(model.Register))
+	fmt.Fprintf(&b, "; %s per lane\n", plural(l.Size(model.Register), "value"))
 	return b.String()
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 func dimsString(shape []int) string {
@@ -129,18 +144,22 @@ func WriteLayoutText(w io.Writer, l *model.Layout, n model.Notation) error {
 	var b strings.Builder
 	b.WriteString(Header(l, n))
 	blocks := l.Size(model.Block) > 1
-	if blocks {
-		b.WriteString("cell = block/subgroup:lane:value")
-	} else {
-		b.WriteString("cell = subgroup:lane:value")
+	one := l.Size(model.Subgroup) == 1
+	switch {
+	case blocks:
+		b.WriteString("cell = block/subgroup:lane:value; {a,b} = the same lane and value in several subgroups")
+	case one:
+		b.WriteString("cell = lane:value")
+	default:
+		b.WriteString("cell = subgroup:lane:value; {a,b} = the same lane and value in several subgroups")
 	}
-	b.WriteString("; {a,b} = the same lane and value in several subgroups; +n = n more holders\n")
+	b.WriteString("; +n = n more holders\n")
 	hs := holdersByElement(l)
 	captions, rows, cols, base := panels(l.Shape())
 	texts := make([]string, len(hs))
 	width := 1
 	for e := range hs {
-		texts[e] = cellText(hs[e], blocks)
+		texts[e] = cellText(hs[e], blocks, one)
 		width = max(width, len(texts[e]))
 	}
 	rowLabel := len(fmt.Sprint(rows - 1))

@@ -34,16 +34,20 @@ func Parse(file string, data []byte) (*Document, error) {
 	}
 	root := map[string]any{}
 	if _, err := toml.Decode(string(data), &root); err != nil {
-		return nil, syntaxError(file, err)
+		return nil, syntaxError(file, data, err)
 	}
 	return &Document{File: file, root: root, pos: scanPositions(file, string(data))}, nil
 }
 
-func syntaxError(file string, err error) *model.Error {
-	e := &model.Error{Pos: model.Pos{File: file}, Code: model.CodeSyntax, Index: -1}
+func syntaxError(file string, data []byte, err error) *model.Error {
+	e := &model.Error{Pos: model.Pos{File: file, Line: 1, Col: 1}, Code: model.CodeSyntax, Index: -1}
 	var pe toml.ParseError
 	if errors.As(err, &pe) {
 		e.Pos.Line, e.Pos.Col = pe.Position.Line, pe.Position.Col
+		if e.Pos.Line < 1 {
+			// Some errors carry only a byte offset.
+			e.Pos.Line, e.Pos.Col = lineCol(data, pe.Position.Start)
+		}
 		e.Msg = "invalid TOML: " + pe.Message
 		if pe.Usage != "" {
 			e.Msg += " (" + strings.TrimSpace(pe.Usage) + ")"
@@ -52,6 +56,20 @@ func syntaxError(file string, err error) *model.Error {
 	}
 	e.Msg = "invalid TOML: " + err.Error()
 	return e
+}
+
+// lineCol turns a byte offset into a line and column counted from 1.
+func lineCol(data []byte, off int) (int, int) {
+	line, col := 1, 1
+	for i := 0; i < off && i < len(data); i++ {
+		if data[i] == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return line, col
 }
 
 // Root returns the top-level table.
@@ -81,10 +99,36 @@ func (d *Document) posOf(path string) model.Pos {
 
 // Table is one TOML table being read.
 type Table struct {
-	doc  *Document
-	path string
-	m    map[string]any
-	used map[string]bool
+	doc   *Document
+	path  string
+	m     map[string]any
+	used  map[string]bool
+	known []string // the keys the table may have, when declared
+}
+
+// Expect declares the keys the table may have. A required key that is
+// missing while a present unknown key is a near miss of it is then left to
+// CheckUnknown, which reports the misspelling with a suggestion.
+func (t *Table) Expect(keys ...string) { t.known = keys }
+
+// missing reports a required key that is absent, unless it looks
+// misspelled.
+func (t *Table) missing(key, what string) {
+	for k := range t.m {
+		if k != key && !containsString(t.known, k) && editDistance(k, key) <= 2 {
+			return
+		}
+	}
+	t.Errorf("", model.CodeMissingKey, "missing %s", what)
+}
+
+func containsString(xs []string, x string) bool {
+	for _, y := range xs {
+		if x == y {
+			return true
+		}
+	}
+	return false
 }
 
 // Path is the table's dotted path ("" for the top level).
@@ -203,7 +247,7 @@ func (t *Table) Int(key string, required bool) (int, bool) {
 	v, ok := t.get(key)
 	if !ok {
 		if required {
-			t.Errorf("", model.CodeMissingKey, "missing key %q", key)
+			t.missing(key, fmt.Sprintf("key %q", key))
 		}
 		return 0, false
 	}
@@ -215,7 +259,7 @@ func (t *Table) String(key string, required bool) (string, bool) {
 	v, ok := t.get(key)
 	if !ok {
 		if required {
-			t.Errorf("", model.CodeMissingKey, "missing key %q", key)
+			t.missing(key, fmt.Sprintf("key %q", key))
 		}
 		return "", false
 	}
@@ -232,7 +276,7 @@ func (t *Table) Ints(key string, required bool) ([]int, bool) {
 	v, ok := t.get(key)
 	if !ok {
 		if required {
-			t.Errorf("", model.CodeMissingKey, "missing key %q", key)
+			t.missing(key, fmt.Sprintf("key %q", key))
 		}
 		return nil, false
 	}
@@ -256,7 +300,7 @@ func (t *Table) IntLists(key string, required bool) ([][]int, bool) {
 	v, ok := t.get(key)
 	if !ok {
 		if required {
-			t.Errorf("", model.CodeMissingKey, "missing key %q", key)
+			t.missing(key, fmt.Sprintf("key %q", key))
 		}
 		return nil, false
 	}
@@ -289,7 +333,7 @@ func (t *Table) Sub(key string, required bool) (*Table, bool) {
 	v, ok := t.get(key)
 	if !ok {
 		if required {
-			t.Errorf("", model.CodeMissingKey, "missing table [%s]", t.keyPath(key))
+			t.missing(key, fmt.Sprintf("table [%s]", t.keyPath(key)))
 		}
 		return nil, false
 	}
@@ -304,6 +348,9 @@ func (t *Table) Sub(key string, required bool) (*Table, bool) {
 // CheckUnknown reports every key of the table that was not read, with the
 // closest known key as a suggestion.
 func (t *Table) CheckUnknown(known ...string) {
+	if len(known) == 0 {
+		known = t.known
+	}
 	var keys []string
 	for k := range t.m {
 		if !t.used[k] {

@@ -57,6 +57,7 @@ func ParseLayoutFile(file string, data []byte) (*LayoutFile, error) {
 		return nil, err
 	}
 	root := doc.Root()
+	root.Expect(layoutFileKeys...)
 	lf := &LayoutFile{File: file}
 	f, ok := ReadFrame(root)
 	lf.Frame = f
@@ -68,9 +69,13 @@ func ParseLayoutFile(file string, data []byte) (*LayoutFile, error) {
 		lf.DType = dt
 	}
 	tbl, hasLayout := root.Sub("layout", true)
-	root.CheckUnknown(layoutFileKeys...)
+	root.CheckUnknown()
 	if hasLayout && ok {
 		lf.Notation, lf.Layout = DecodeLayout(tbl, f)
+	}
+	if lf.Layout == nil && len(doc.Errs) == 0 {
+		// Every path that yields no layout records why; this guards the rule.
+		root.Errorf("layout", model.CodeMissingKey, "the [layout] table gives no layout")
 	}
 	if err := doc.Err(); err != nil {
 		return nil, err
@@ -109,6 +114,7 @@ var (
 		"xegpu":   {"sg_layout", "sg_data", "inst_data", "lane_layout", "lane_data", "order"},
 		"blocked": {"size_per_thread", "threads_per_warp", "warps_per_cta", "order"},
 		"linear":  {"register", "lane", "warp", "block"},
+		"cute":    {"thread_shape", "thread_stride", "value_shape", "value_stride"},
 		"table":   {"rows"},
 	}
 	// XeGPU's earlier names (seed 003 uses both).
@@ -121,8 +127,10 @@ var (
 // and builds the layout for frame f. Problems are recorded in the table's
 // document; the results are nil then.
 func DecodeLayout(t *Table, f model.Frame) (model.Notation, *model.Layout) {
+	t.Expect("notation")
 	kind, ok := t.String("notation", true)
 	if !ok {
+		t.CheckUnknown()
 		return nil, nil
 	}
 	keys, known := notationKeys[kind]
@@ -131,11 +139,17 @@ func DecodeLayout(t *Table, f model.Frame) (model.Notation, *model.Layout) {
 		return nil, nil
 	}
 	before := len(t.doc.Errs)
+	all := append([]string{"notation"}, keys...)
+	for alias := range aliases[kind] {
+		all = append(all, alias)
+	}
+	t.Expect(all...)
 	get := func(key string, required bool) []int {
 		for alias, real := range aliases[kind] {
 			if real == key && t.Has(alias) {
 				if t.Has(key) {
 					t.Errorf(alias, model.CodeDuplicate, "%q and %q name the same field; give one", alias, key)
+					t.get(key)
 				}
 				v, _ := t.Ints(alias, required)
 				return v
@@ -171,17 +185,14 @@ func DecodeLayout(t *Table, f model.Frame) (model.Notation, *model.Layout) {
 			return v
 		}
 		n = &model.Linear{Register: lists("register", true), Lane: lists("lane", true), Warp: lists("warp", true), Block: lists("block", false)}
+	case "cute":
+		n = &model.CuTe{ThreadShape: get("thread_shape", true), ThreadStride: get("thread_stride", true),
+			ValueShape: get("value_shape", true), ValueStride: get("value_stride", true)}
 	case "table":
 		rows, _ := t.IntLists("rows", true)
 		n = &model.Table{Rows: rows}
 	}
-	var all []string
-	all = append(all, "notation")
-	all = append(all, keys...)
-	for alias := range aliases[kind] {
-		t.get(alias)
-	}
-	t.CheckUnknown(all...)
+	t.CheckUnknown(append([]string{"notation"}, keys...)...)
 	if len(t.doc.Errs) > before {
 		return nil, nil
 	}
