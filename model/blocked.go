@@ -1,6 +1,9 @@
 package model
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // Blocked is Triton's #ttg.blocked: each thread holds size_per_thread
 // contiguous elements, threads_per_warp lanes and warps_per_cta warps tile
@@ -52,10 +55,10 @@ func (b *Blocked) Layout(f Frame) (*Layout, error) {
 		}
 		for i, v := range fl.Ints {
 			if v < 1 {
-				return nil, errorAt(CodeBadValue, fl.Key, i, "%d is not positive", v)
+				return nil, errorAt(CodeBadValue, fl.Key, i, "%s %d is not positive", fl.Key, v)
 			}
 			if !isPow2(v) {
-				return nil, errorAt(CodeNotPowerOfTwo, fl.Key, i, "%d is not a power of two (Triton's blocked layouts need powers of two)", v)
+				return nil, errorAt(CodeNotPowerOfTwo, fl.Key, i, "%s %d is not a power of two (Triton's blocked layouts need powers of two)", fl.Key, v)
 			}
 		}
 	}
@@ -189,7 +192,65 @@ func ExpressBlocked(l *Layout) (*Blocked, error) {
 			}
 		}
 	}
+	if why := blockedOrderConflict(o); why != "" {
+		return nil, notExpressible(kind, "%s; a blocked layout uses one order, fastest dimension first, for registers, lanes, warps and repeats", why)
+	}
 	return nil, notExpressible(kind, "no size_per_thread, threads_per_warp, warps_per_cta and order reproduce it (each hardware axis must take the dimensions in one order, fastest first, with copies only at the top of a dimension's share)")
+}
+
+// blockedOrderConflict names two levels of l that take two dimensions in
+// opposite orders, or returns "".
+func blockedOrderConflict(o *owners) string {
+	r := o.l.Rank()
+	// A register digit below the dimension's first lane or warp digit is
+	// size_per_thread, one above is a repeat; dimensions without lanes or
+	// warps are left out (their registers could be either).
+	firstThread := make([]int, r)
+	for d := range r {
+		firstThread[d] = -1
+		for k, hd := range o.of[d] {
+			if hd.h == Lane || hd.h == Subgroup {
+				firstThread[d] = k
+				break
+			}
+		}
+	}
+	type level struct {
+		name string
+		dims []int
+	}
+	seq := func(name string, h HwDim, keep func(ref DigitRef) bool) level {
+		lv := level{name: name}
+		for _, ref := range o.hw[h] {
+			if ref.Axis >= 0 && keep(ref) && !slices.Contains(lv.dims, ref.Axis) {
+				lv.dims = append(lv.dims, ref.Axis)
+			}
+		}
+		return lv
+	}
+	all := func(DigitRef) bool { return true }
+	levels := []level{
+		seq("size_per_thread registers", Register, func(ref DigitRef) bool {
+			return firstThread[ref.Axis] >= 0 && ref.Digit < firstThread[ref.Axis]
+		}),
+		seq("lanes", Lane, all),
+		seq("warps", Subgroup, all),
+		seq("register repeats", Register, func(ref DigitRef) bool {
+			return firstThread[ref.Axis] >= 0 && ref.Digit > firstThread[ref.Axis]
+		}),
+	}
+	for i, a := range levels {
+		for _, b := range levels[i+1:] {
+			for x, d := range a.dims {
+				for _, e := range a.dims[x+1:] {
+					if ib, ie := slices.Index(b.dims, d), slices.Index(b.dims, e); ib >= 0 && ie >= 0 && ie < ib {
+						return fmt.Sprintf("its %s take dimension %d before %d but its %s take %d before %d", a.name, d, e, b.name, e, d)
+					}
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // splitAxis cuts a hardware axis (the tensor digit each digit selects, or

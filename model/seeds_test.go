@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"slices"
 	"sort"
 	"testing"
@@ -188,7 +187,7 @@ func TestSeedsExpressBack(t *testing.T) {
 			t.Fatalf("%s: round trip differs", kind)
 		}
 		if kind != "table" {
-			fmt.Println(kind, nt.Attr())
+			t.Log(kind, nt.Attr())
 		}
 	}
 }
@@ -221,6 +220,38 @@ func TestCuTeMatchesPTXAccumulator(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := back.Attr(); got != "((_4,_8),(_2,_2)):((_32,_1),(_16,_8))" {
+		t.Fatalf("printed %s", got)
+	}
+}
+
+// The A operand of mma.sync.m16n8k16, typed in from the PTX ISA
+// ("Matrix Fragments for mma.m16n8k16 with floating point type": row =
+// groupID for a0, a1, a4, a5 and groupID + 8 for a2, a3, a6, a7; col =
+// 2 × threadID_in_group + (i & 1), + 8 for a4..a7), written as CuTe gives
+// MMA_Traits<SM80_16x8x16_F16F16F16F16_TN>::ALayout in NVIDIA/cutlass
+// include/cute/atom/mma_traits_sm80.hpp. The two sources must agree.
+func TestCuTeMatchesCUTLASSALayout(t *testing.T) {
+	f := Frame{Shape: []int{16, 16}, SubgroupSize: 32, Subgroups: 1}
+	cutlass := &CuTe{ThreadShape: []int{4, 8}, ThreadStride: []int{32, 1}, ValueShape: []int{2, 2, 2}, ValueStride: []int{16, 8, 128}}
+	l, err := cutlass.Layout(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for lane := range 32 {
+		group, inGroup := lane>>2, lane%4
+		for i, h := range l.Held(0, 0, lane) {
+			row := group + 8*(i/2%2)
+			col := inGroup*2 + i&1 + 8*(i/4)
+			if !slices.Equal(h.Index, []int{row, col}) {
+				t.Fatalf("lane %d a%d: CUTLASS gives %v, PTX [%d %d]", lane, i, h.Index, row, col)
+			}
+		}
+	}
+	back, err := ExpressCuTe(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := back.Attr(); got != "((_4,_8),(_2,_2,_2)):((_32,_1),(_16,_8,_128))" {
 		t.Fatalf("printed %s", got)
 	}
 }

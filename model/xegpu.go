@@ -75,7 +75,7 @@ func (x *XeGPU) resolve(f Frame) (*xegpuTiles, error) {
 				continue
 			}
 			if v < 1 {
-				return nil, errorAt(CodeBadValue, fl.Key, i, "%d is not positive", v)
+				return nil, errorAt(CodeBadValue, fl.Key, i, "%s %d is not positive", fl.Key, v)
 			}
 		}
 	}

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files that differ")
+
+// A CLI case is a file under testdata/cli: its first line is the command
+// ("planner layout show FILE", paths relative to the repository root), then
+// "exit N", then the expected stdout and stderr after "-- stdout --" and
+// "-- stderr --" lines. The command runs in process.
+type cliCase struct {
+	args           []string
+	exit           int
+	stdout, stderr string
+}
+
+func parseCase(text string) (cliCase, error) {
+	var c cliCase
+	lines := strings.SplitN(text, "\n", 3)
+	if len(lines) < 2 || !strings.HasPrefix(lines[0], "planner ") {
+		return c, fmt.Errorf("first line must be the command")
+	}
+	c.args = strings.Fields(strings.TrimPrefix(lines[0], "planner "))
+	n, err := strconv.Atoi(strings.TrimPrefix(lines[1], "exit "))
+	if err != nil {
+		return c, fmt.Errorf("second line must be exit N")
+	}
+	c.exit = n
+	rest := ""
+	if len(lines) == 3 {
+		rest = lines[2]
+	}
+	out, errText, ok := strings.Cut(strings.TrimPrefix(rest, "-- stdout --\n"), "-- stderr --\n")
+	if !ok {
+		return c, fmt.Errorf("missing -- stderr -- section")
+	}
+	c.stdout, c.stderr = out, errText
+	return c, nil
+}
+
+func (c cliCase) String() string {
+	return fmt.Sprintf("planner %s\nexit %d\n-- stdout --\n%s-- stderr --\n%s", strings.Join(c.args, " "), c.exit, c.stdout, c.stderr)
+}
+
+func TestCLI(t *testing.T) {
+	files, err := filepath.Glob("testdata/cli/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no CLI cases: %v", err)
+	}
+	root, _ := filepath.Abs("../..")
+	for _, path := range files {
+		path, _ := filepath.Abs(path)
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".txt"), func(t *testing.T) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := parseCase(string(data))
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			t.Chdir(root)
+			var stdout, stderr bytes.Buffer
+			got := cliCase{args: want.args}
+			got.exit = Main(want.args, &stdout, &stderr)
+			got.stdout, got.stderr = stdout.String(), stderr.String()
+			if got.String() == want.String() {
+				return
+			}
+			if *update {
+				if err := os.WriteFile(path, []byte(got.String()), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			t.Errorf("%s differs (go test -update to accept):\n--- want\n%s\n--- got\n%s", path, want, got)
+		})
+	}
+}
