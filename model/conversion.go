@@ -393,9 +393,17 @@ func sharedCounts(c *Conversion, src, dst *Layout, elemBits int) {
 	c.StoreBytes = bytes(src.Elements())
 	lanes := dst.Size(Lane) * dst.Size(Subgroup) * dst.Size(Block)
 	c.LoadBytes = bytes(lanes * distinctPerLane(dst))
+	chooseScratch(c, src, dst, func(l *Layout, dim int) int { return vectorWidth(l, dim, elemBits) })
+}
+
+// chooseScratch picks the scratch buffer's fastest dimension: the one that
+// needs the fewest store and load instructions per lane with the vector
+// widths width gives (the last dimension on a tie), and fills in the
+// vectors and counts.
+func chooseScratch(c *Conversion, src, dst *Layout, width func(l *Layout, dim int) int) {
 	best := -1
 	for dim := dst.Rank() - 1; dim >= 0; dim-- {
-		sv, lv := vectorWidth(src, dim, elemBits), vectorWidth(dst, dim, elemBits)
+		sv, lv := width(src, dim), width(dst, dim)
 		st, ld := ceilDiv(src.Size(Register), sv), ceilDiv(dst.Size(Register), lv)
 		if best < 0 || st+ld < c.Stores+c.Loads {
 			best = dim

@@ -196,21 +196,7 @@ func elementShared(c *Conversion, src, dst *Layout, elemBits int) {
 		}
 	}
 	c.LoadBytes = bytes(loads)
-	best := -1
-	for dim := dst.Rank() - 1; dim >= 0; dim-- {
-		sv, lv := elementVector(src, dim, elemBits), elementVector(dst, dim, elemBits)
-		st, ld := ceilDiv(src.Size(Register), sv), ceilDiv(dst.Size(Register), lv)
-		if best < 0 || st+ld < c.Stores+c.Loads {
-			best = dim
-			c.StoreVector, c.LoadVector, c.Stores, c.Loads = sv, lv, st, ld
-		}
-	}
-	c.ScratchOrder = []int{best}
-	for d := dst.Rank() - 1; d >= 0; d-- {
-		if d != best {
-			c.ScratchOrder = append(c.ScratchOrder, d)
-		}
-	}
+	chooseScratch(c, src, dst, func(l *Layout, dim int) int { return elementVector(l, dim, elemBits) })
 }
 
 // elementVector is the largest power of two w (up to 128 bits of elements)

@@ -50,12 +50,15 @@ func (r Radices) Bits() int {
 // IsPow2 reports whether every digit is binary.
 func (r Radices) IsPow2() bool { return r.Bits() == len(r) }
 
-func (r Radices) String() string {
-	parts := make([]string, len(r))
-	for i, x := range r {
+func (r Radices) String() string { return joinInts(r, " ") }
+
+// joinInts writes a bracketed list of ints with a separator.
+func joinInts(xs []int, sep string) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
 		parts[i] = fmt.Sprint(x)
 	}
-	return "[" + strings.Join(parts, " ") + "]"
+	return "[" + strings.Join(parts, sep) + "]"
 }
 
 // Axis is one named coordinate of a space, read in mixed radix.

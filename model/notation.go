@@ -331,13 +331,7 @@ func (o *owners) factorDigits(d, start, end int) bool {
 	return true
 }
 
-func intsString(xs []int) string {
-	parts := make([]string, len(xs))
-	for i, x := range xs {
-		parts[i] = fmt.Sprint(x)
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
-}
+func intsString(xs []int) string { return joinInts(xs, ", ") }
 
 // segment is one step of reading a lane's values: a run of consecutive
 // register digits selecting consecutive digits of dimension dim.
