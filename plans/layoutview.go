@@ -260,7 +260,7 @@ func WriteLayoutSVG(w io.Writer, l *model.Layout, n model.Notation) error {
 		fmt.Fprintf(&b, `<text x="10" y="%d" font-size="12">%s</text>`+"\n", 18+16*i, xmlEscape(line))
 	}
 	fmt.Fprintf(&b, `<text x="10" y="%d" font-size="11" fill="#555">cell: s subgroup, l lane, v value; colour: hue by lane, shade by subgroup; +n: more holders</text>`+"\n", 18+16*len(lines))
-	lanes, sgs := l.Size(model.Lane), l.Size(model.Subgroup)
+	sgs := l.Size(model.Subgroup)
 	for p, caption := range captions {
 		y0 := top + p*panelH + 20
 		if caption != "" {
@@ -279,7 +279,8 @@ func WriteLayoutSVG(w io.Writer, l *model.Layout, n model.Notation) error {
 				fill := "#eeeeee"
 				label1, label2 := "-", ""
 				if len(h) > 0 {
-					hue := h[0].Lane * 360 / lanes
+					// The golden angle keeps neighbouring lanes apart in hue.
+					hue := h[0].Lane * 137 % 360
 					light := 88 - 30*h[0].Subgroup/max(sgs, 1)
 					fill = fmt.Sprintf("hsl(%d,65%%,%d%%)", hue, light)
 					label1 = fmt.Sprintf("s%d l%d", h[0].Subgroup, h[0].Lane)
