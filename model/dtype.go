@@ -19,6 +19,7 @@ var dtypes = map[string]int{
 	"i64": 64, "i32": 32, "i16": 16, "i8": 8, "i4": 4, "i1": 1,
 	"s64": 64, "s32": 32, "s16": 16, "s8": 8, "s4": 4,
 	"u64": 64, "u32": 32, "u16": 16, "u8": 8, "u4": 4,
+	"b64": 64, "b32": 32, "b16": 16, "b8": 8, // untyped bits, as PTX loads name them
 }
 
 // ParseDType looks an element type up by name.

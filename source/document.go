@@ -402,3 +402,58 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// Bool reads a boolean key.
+func (t *Table) Bool(key string, required bool) (bool, bool) {
+	v, ok := t.get(key)
+	if !ok {
+		if required {
+			t.missing(key, fmt.Sprintf("key %q", key))
+		}
+		return false, false
+	}
+	b, ok := v.(bool)
+	if !ok {
+		t.Errorf(key, model.CodeBadType, "expected true or false, found %s", typeName(v))
+		return false, false
+	}
+	return b, true
+}
+
+// Strings reads an array of strings.
+func (t *Table) Strings(key string, required bool) ([]string, bool) {
+	v, ok := t.get(key)
+	if !ok {
+		if required {
+			t.missing(key, fmt.Sprintf("key %q", key))
+		}
+		return nil, false
+	}
+	arr, ok := v.([]any)
+	if !ok {
+		t.Errorf(key, model.CodeBadType, "expected an array of strings, found %s", typeName(v))
+		return nil, false
+	}
+	out := make([]string, 0, len(arr))
+	good := true
+	for i, e := range arr {
+		s, ok := e.(string)
+		if !ok {
+			t.ErrorfAt(key, i, model.CodeBadType, "expected a string, found %s", typeName(e))
+			good = false
+			continue
+		}
+		out = append(out, s)
+	}
+	return out, good
+}
+
+// Keys lists the keys of the table, sorted.
+func (t *Table) Keys() []string {
+	keys := make([]string, 0, len(t.m))
+	for k := range t.m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,203 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+)
+
+// OpKind names what an op of a kernel graph does.
+type OpKind string
+
+const (
+	OpLoad         OpKind = "load"           // global memory -> registers
+	OpStore        OpKind = "store"          // registers -> global memory
+	OpCopyToShared OpKind = "copy_to_shared" // registers -> a shared-memory buffer
+	OpLoadShared   OpKind = "load_shared"    // a shared-memory buffer -> registers
+	OpMMA          OpKind = "mma"            // D = A·B + C
+	OpElementwise  OpKind = "elementwise"    // any arity; operands and result share a layout
+	OpCast         OpKind = "cast"           // extf, truncf, bitcast: same elements, new width
+	OpReduce       OpKind = "reduce"         // along one axis, optionally combined with an init
+	OpBroadcast    OpKind = "broadcast"      // new dimensions
+	OpTranspose    OpKind = "transpose"
+	OpShapeCast    OpKind = "shape_cast"
+	OpConstant     OpKind = "constant"
+	OpLoop         OpKind = "loop"
+)
+
+// Value is a tensor of a kernel graph: a result of an op, a loop's carried
+// value (an iter arg), or a loop's result.
+type Value struct {
+	Name  string
+	Shape []int
+	DType DType
+	Pos   Pos // where it is defined
+	Def   *Op // the op producing it (the loop, for loop results); nil for iter args
+	Arg   *Loop
+	Pin   *Pin
+	Uses  []Use
+}
+
+func (v *Value) String() string { return fmt.Sprintf("%%%s: %v x %s", v.Name, v.Shape, v.DType.Name) }
+
+// Elements is the number of elements of v.
+func (v *Value) Elements() int {
+	n := 1
+	for _, s := range v.Shape {
+		n *= s
+	}
+	return n
+}
+
+// Use is one operand slot that reads a value: operand Index of Op, or, for
+// a loop, its init (Index < len(Inits)) or yield (Yield set).
+type Use struct {
+	Op    *Op
+	Index int
+	Yield bool
+}
+
+// Pin fixes a value's layout (an anchor), written in some notation.
+type Pin struct {
+	Layout   *Layout
+	Notation Notation
+	Pos      Pos
+}
+
+// Buffer is a shared-memory buffer.
+type Buffer struct {
+	Name  string
+	Shape []int
+	DType DType
+	Pos   Pos
+}
+
+// Bytes is the buffer's size.
+func (b *Buffer) Bytes() int {
+	n := (b.DType.Bits + 7) / 8
+	for _, s := range b.Shape {
+		n *= s
+	}
+	return n
+}
+
+// Op is one operation. Which fields matter depends on Kind.
+type Op struct {
+	Name       string
+	Kind       OpKind
+	Fn         string // element-wise function, reduce combiner, cast kind
+	Operands   []*Value
+	Result     *Value // nil for store, copy_to_shared and loops
+	Buffer     *Buffer
+	Axis       int   // reduce
+	Perm       []int // transpose
+	Dims       []int // broadcast: the new dimensions of the result
+	Contiguous int   // load, store: the dimension contiguous in memory
+	Intrinsic  string
+	NoConvert  []bool // per operand: the edge may not convert
+	Pos        Pos
+	In         *Loop // the loop whose body holds the op; nil at top level
+	Body       *Loop // for OpLoop
+}
+
+func (o *Op) String() string { return o.Name }
+
+// Loop is a loop region: Trips iterations of Ops. Args are the carried
+// values inside the body, initialised from Inits and updated from Yields;
+// Results are the carried values after the loop.
+type Loop struct {
+	Name    string
+	Trips   int
+	Args    []*Value
+	Inits   []*Value
+	Yields  []*Value
+	Results []*Value
+	Ops     []*Op
+	Parent  *Loop
+	Op      *Op
+	Pos     Pos
+}
+
+// Graph is a kernel's dataflow graph: ops in program order (loops hold
+// theirs), the values they define, the shared-memory buffers, the target
+// and the subgroup count, and the user's constraints.
+type Graph struct {
+	File          string
+	Target        string
+	TargetPos     Pos
+	Subgroups     int
+	SharedBudget  int // bytes; 0: the target's capacity
+	BudgetPos     Pos
+	NoConversions bool
+	NoConvPos     Pos
+	Notation      string // the notation plans print layouts in, unless asked otherwise
+	Ops           []*Op
+	Values        []*Value
+	Buffers       []*Buffer
+}
+
+// Trips is how many times an op inside loops l (innermost) runs per
+// kernel: the product of the trip counts of l and its parents.
+func Trips(l *Loop) int64 {
+	n := int64(1)
+	for ; l != nil; l = l.Parent {
+		n *= int64(l.Trips)
+	}
+	return n
+}
+
+// ValueTrips is how many times v is produced: the trips of the loop
+// around its definition (iter args count as defined in their loop).
+func ValueTrips(v *Value) int64 {
+	switch {
+	case v.Arg != nil:
+		return Trips(v.Arg)
+	case v.Def != nil && v.Def.Kind == OpLoop:
+		return Trips(v.Def.In)
+	case v.Def != nil:
+		return Trips(v.Def.In)
+	}
+	return 1
+}
+
+// Walk calls fn for every op of the graph in program order, loops before
+// their bodies.
+func (g *Graph) Walk(fn func(*Op)) {
+	var walk func(ops []*Op)
+	walk = func(ops []*Op) {
+		for _, op := range ops {
+			fn(op)
+			if op.Body != nil {
+				walk(op.Body.Ops)
+			}
+		}
+	}
+	walk(g.Ops)
+}
+
+// Value looks a value up by name.
+func (g *Graph) Value(name string) *Value {
+	i := slices.IndexFunc(g.Values, func(v *Value) bool { return v.Name == name })
+	if i < 0 {
+		return nil
+	}
+	return g.Values[i]
+}
+
+// ElementwiseCost is the relative cost of an element-wise function per
+// value of a lane, in ALU instructions (transcendentals run on the special
+// function unit).
+func ElementwiseIsSFU(fn string) bool {
+	switch fn {
+	case "exp", "exp2", "log", "log2", "sin", "cos", "rsqrt", "sqrt", "tanh", "div", "recip", "sigmoid":
+		return true
+	}
+	return false
+}
+
+// ElementwiseFns lists the element-wise functions a graph may use, with
+// their arity (0: any).
+var ElementwiseFns = map[string]int{
+	"add": 0, "sub": 2, "mul": 0, "div": 2, "max": 0, "min": 0, "neg": 1, "abs": 1,
+	"exp": 1, "exp2": 1, "log": 1, "log2": 1, "sqrt": 1, "rsqrt": 1, "recip": 1, "tanh": 1, "sigmoid": 1,
+	"relu": 1, "select": 3, "fma": 3, "sin": 1, "cos": 1,
+}
