@@ -4,6 +4,7 @@ go 1.26
 
 require (
 	github.com/BurntSushi/toml v1.6.0
+	github.com/irifrance/gini v1.0.1
 	github.com/spf13/cobra v1.10.2
 )
 

@@ -166,7 +166,7 @@ func (lib *Library) parseFile(file string, data []byte) error {
 }
 
 var targetKeys = []string{"name", "vendor", "source", "subgroup_size", "max_subgroups", "shared_memory", "banks", "bank_bytes", "records", "cost"}
-var weightKeys = []string{"alu", "move", "shuffle", "sfu", "shared_wavefront", "barrier", "global_sector"}
+var weightKeys = []string{"alu", "move", "shuffle", "sfu", "shared_wavefront", "barrier", "global_sector", "issue"}
 
 func parseTarget(root *source.Table) *model.Target {
 	root.Expect(targetKeys...)
@@ -190,7 +190,7 @@ func parseTarget(root *source.Table) *model.Target {
 			return int64(v)
 		}
 		t.Weights = model.Weights{ALU: get("alu"), Move: get("move"), Shuffle: get("shuffle"), SFU: get("sfu"),
-			SharedWavefront: get("shared_wavefront"), Barrier: get("barrier"), GlobalSector: get("global_sector")}
+			SharedWavefront: get("shared_wavefront"), Barrier: get("barrier"), GlobalSector: get("global_sector"), Issue: get("issue")}
 		c.CheckUnknown()
 	}
 	if t.SubgroupSize > 0 && t.SubgroupSize&(t.SubgroupSize-1) != 0 {

@@ -17,9 +17,9 @@ func wavefronts(t *Target, lanes, bytesPerLane int) int64 {
 }
 
 // ConversionCost prices a conversion: register moves, shuffle rounds, or a
-// round trip through shared memory (the stores' and loads' wavefronts,
-// assumed conflict-free, and the barrier between them; one more barrier
-// when the data crosses blocks).
+// round trip through shared memory (the stores' and loads' issue and
+// wavefronts, assumed conflict-free, and the barrier between them; one
+// more barrier when the data crosses blocks).
 func ConversionCost(c *Conversion, t *Target, lanes int) int64 {
 	w := t.Weights
 	switch c.Kind {
@@ -29,8 +29,8 @@ func ConversionCost(c *Conversion, t *Target, lanes int) int64 {
 		return int64(c.Rounds)*w.Shuffle + int64(c.Moves)*w.Move
 	case ConvShared:
 		bytes := (c.ElemBits + 7) / 8
-		cost := int64(c.Stores)*wavefronts(t, lanes, c.StoreVector*bytes)*w.SharedWavefront +
-			int64(c.Loads)*wavefronts(t, lanes, c.LoadVector*bytes)*w.SharedWavefront + w.Barrier
+		cost := int64(c.Stores)*(wavefronts(t, lanes, c.StoreVector*bytes)*w.SharedWavefront+w.Issue) +
+			int64(c.Loads)*(wavefronts(t, lanes, c.LoadVector*bytes)*w.SharedWavefront+w.Issue) + w.Barrier
 		if c.CrossesBlocks {
 			cost += w.Barrier
 		}
@@ -110,7 +110,7 @@ func ReduceCost(l *Layout, axis int, elemBits int, t *Target) int64 {
 	cost += rounds * int64(r.Results) * (w.Shuffle + w.ALU)
 	if r.Subgroups > 1 {
 		bytes := (elemBits + 7) / 8
-		cost += 2*int64(r.Results)*wavefronts(t, l.Size(Lane), bytes)*w.SharedWavefront + w.Barrier
+		cost += 2*int64(r.Results)*(wavefronts(t, l.Size(Lane), bytes)*w.SharedWavefront+w.Issue) + w.Barrier
 		cost += int64(r.Subgroups-1) * int64(r.Results) * w.ALU
 	}
 	return cost
@@ -119,19 +119,89 @@ func ReduceCost(l *Layout, axis int, elemBits int, t *Target) int64 {
 // GlobalAccessCost prices a load or store of global memory in layout l:
 // each lane moves the widest aligned vector (up to 16 bytes) of values
 // consecutive along the contiguous dimension, and every warp-wide
-// instruction costs the distinct 32-byte sectors its lanes touch. The
+// instruction costs its issue and the distinct 32-byte sectors its lanes
+// touch. The
 // tensor is stored with dimension contiguous fastest, then the others in
 // row-major order.
 func GlobalAccessCost(l *Layout, contiguous int, elemBits int, t *Target) (cost int64, vector int) {
 	v := vectorWidth(l, contiguous, elemBits)
-	bytes := (elemBits + 7) / 8
-	shape := l.Shape()
+	n := int64(ceilDiv(l.Size(Register), v))
+	sectors, ok := sectorsLinear(l, contiguous, elemBits, v)
+	if !ok {
+		sectors = sectorsByElements(l, contiguous, elemBits, v)
+	}
+	return sectors*t.Weights.GlobalSector + n*t.Weights.Issue, v
+}
+
+// storageOrder lists the dimensions from the fastest in memory: the
+// contiguous one, then the others from the last.
+func storageOrder(rank, contiguous int) []int {
 	order := []int{contiguous}
-	for d := len(shape) - 1; d >= 0; d-- {
+	for d := rank - 1; d >= 0; d-- {
 		if d != contiguous {
 			order = append(order, d)
 		}
 	}
+	return order
+}
+
+// sectorsLinear counts the sectors one warp touches when every extent is
+// a power of two: the element's address is then a concatenation of its
+// coordinates' bits, so the sectors of one instruction (all lanes, one
+// vector of registers) are an affine image whose size is a rank, the same
+// for every instruction and every warp.
+func sectorsLinear(l *Layout, contiguous, elemBits, v int) (int64, bool) {
+	if elemBits%8 != 0 || elemBits > 256 {
+		return 0, false
+	}
+	for d := range l.Rank() {
+		if !l.DimRadices(d).IsPow2() {
+			return 0, false
+		}
+	}
+	if !l.Radices(Register).IsPow2() {
+		return 0, false
+	}
+	// Address bit of every binary tensor digit.
+	addrBit := make([]int, l.m.out.nBits)
+	pos := 0
+	for _, d := range storageOrder(l.Rank(), contiguous) {
+		for _, dg := range l.m.out.digits {
+			if dg.axis == d {
+				addrBit[dg.flat] = pos + dg.pos
+			}
+		}
+		pos += len(l.m.out.axes[d].Radices)
+	}
+	shift := 5 - log2(elemBits/8) // element-address bits below a 32-byte sector
+	toSector := func(img uint64) uint64 {
+		var s uint64
+		for f := 0; f < len(addrBit); f++ {
+			if img>>uint(f)&1 == 1 && addrBit[f] >= shift {
+				s |= 1 << uint(addrBit[f]-shift)
+			}
+		}
+		return s
+	}
+	sp := &span{}
+	lanes, _ := l.hwBits(Lane)
+	for _, img := range lanes {
+		sp.add(toSector(img))
+	}
+	regs, _ := l.hwBits(Register)
+	for _, img := range regs[:log2(v)] {
+		sp.add(toSector(img))
+	}
+	instructions := int64(l.Size(Register) / v)
+	return instructions << uint(sp.dim()), true
+}
+
+// sectorsByElements counts the sectors of the worst warp by walking every
+// element.
+func sectorsByElements(l *Layout, contiguous, elemBits, v int) int64 {
+	bytes := (elemBits + 7) / 8
+	shape := l.Shape()
+	order := storageOrder(len(shape), contiguous)
 	addr := func(idx []int) int {
 		a, stride := 0, 1
 		for _, d := range order {
@@ -156,16 +226,16 @@ func GlobalAccessCost(l *Layout, contiguous int, elemBits int, t *Target) (cost 
 			worst = max(worst, sectors)
 		}
 	}
-	return worst * t.Weights.GlobalSector, v
+	return worst
 }
 
 // SharedAccessCost prices plain vector loads or stores of a row-major
 // shared buffer in layout l: the widest aligned vector along the last
-// dimension, each warp-wide access its wavefronts (free of bank
-// conflicts).
+// dimension, each warp-wide access its issue and its wavefronts (free of
+// bank conflicts).
 func SharedAccessCost(l *Layout, elemBits int, t *Target) (cost int64, vector int) {
 	v := vectorWidth(l, l.Rank()-1, elemBits)
 	bytes := (elemBits + 7) / 8
 	n := int64(ceilDiv(l.Size(Register), v))
-	return n * wavefronts(t, l.Size(Lane), v*bytes) * t.Weights.SharedWavefront, v
+	return n * (wavefronts(t, l.Size(Lane), v*bytes)*t.Weights.SharedWavefront + t.Weights.Issue), v
 }

@@ -54,6 +54,7 @@ const (
 type Layout struct {
 	m     *Map
 	shape []int
+	key   string // computed on first use: layouts never change
 }
 
 // HwAxes builds the four hardware axes from their radices.
@@ -547,5 +548,35 @@ func (l *Layout) String() string {
 	}
 	b.WriteByte('\n')
 	b.WriteString(l.m.String())
+	return b.String()
+}
+
+// Key identifies a layout by its digits and images: layouts with equal
+// keys are equal. (Equal layouts read in different digits have different
+// keys; Equal tells those apart.)
+func (l *Layout) Key() string {
+	if l.key == "" {
+		l.key = l.computeKey()
+	}
+	return l.key
+}
+
+func (l *Layout) computeKey() string {
+	var b strings.Builder
+	for _, ax := range l.m.in.axes {
+		b.WriteString(ax.Radices.String())
+	}
+	b.WriteByte('>')
+	for _, ax := range l.m.out.axes {
+		b.WriteString(ax.Radices.String())
+	}
+	b.WriteByte(':')
+	for _, v := range l.m.bitImg {
+		fmt.Fprintf(&b, "%x,", v)
+	}
+	b.WriteByte('/')
+	for _, o := range l.m.oddImg {
+		fmt.Fprintf(&b, "%d,", o)
+	}
 	return b.String()
 }

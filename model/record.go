@@ -12,6 +12,7 @@ type Weights struct {
 	SharedWavefront int64 // one shared-memory wavefront (a conflict-free 128-byte access)
 	Barrier         int64 // one block-wide barrier
 	GlobalSector    int64 // one 32-byte global-memory sector
+	Issue           int64 // issuing one memory instruction (a load, a store, an ldmatrix)
 }
 
 // Target is a GPU: its subgroups, shared memory, bank geometry, cost

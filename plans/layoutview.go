@@ -239,6 +239,7 @@ func NewLayoutJSON(l *model.Layout, n model.Notation) *LayoutJSON {
 func WriteLayoutJSON(w io.Writer, l *model.Layout, n model.Notation) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(NewLayoutJSON(l, n))
 }
 

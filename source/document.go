@@ -457,3 +457,21 @@ func (t *Table) Keys() []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// TableArray reads an array of tables ([[key]]).
+func (t *Table) TableArray(key string) ([]*Table, bool) {
+	v, ok := t.get(key)
+	if !ok {
+		return nil, false
+	}
+	arr, ok := v.([]map[string]any)
+	if !ok {
+		t.Errorf(key, model.CodeBadType, "expected an array of tables ([[%s]]), found %s", t.keyPath(key), typeName(v))
+		return nil, false
+	}
+	out := make([]*Table, len(arr))
+	for i, m := range arr {
+		out[i] = &Table{doc: t.doc, path: fmt.Sprintf("%s[%d]", t.keyPath(key), i), m: m, used: map[string]bool{}}
+	}
+	return out, true
+}

@@ -103,10 +103,23 @@ func (s *scanner) header() {
 		array = true
 	}
 	s.skipSpace(false)
-	path := s.keyPath()
+	raw := s.keyPath()
 	s.skipSpace(false)
 	for !s.eof() && s.peek() == ']' {
 		s.next()
+	}
+	// Resolve arrays of tables along the way: [[op.body]] adds to the body
+	// of the latest [[op]].
+	parts := strings.Split(raw, ".")
+	path := ""
+	for i, p := range parts {
+		path = join(path, p)
+		if i == len(parts)-1 && array {
+			break
+		}
+		if n, ok := s.arrays[path]; ok {
+			path = fmt.Sprintf("%s[%d]", path, n-1)
+		}
 	}
 	if array {
 		n := s.arrays[path]

@@ -28,6 +28,11 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	code := exitBadInput
+	var unsat *unsatError
+	if errors.As(err, &unsat) {
+		fmt.Fprintln(stderr, unsat.Error())
+		return exitUnsat
+	}
 	var list model.ErrorList
 	var one *model.Error
 	switch {
@@ -57,6 +62,6 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newLayoutCmd())
+	root.AddCommand(newSolveCmd(), newLayoutCmd())
 	return root
 }

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"planner/intrinsics"
+	"planner/model"
+	"planner/plans"
+	"planner/solver"
+	"planner/source"
+)
+
+// unsatError reports a graph no plan satisfies; Main exits with exitUnsat.
+type unsatError struct{ msg string }
+
+func (e *unsatError) Error() string { return e.msg }
+
+func newSolveCmd() *cobra.Command {
+	var format, notation string
+	var timeLimit time.Duration
+	var records []string
+	cmd := &cobra.Command{
+		Use:   "solve GRAPH",
+		Short: "choose every value's layout and every op's intrinsic, with the proven minimum cost",
+		Long: `Reads a kernel graph (docs/graphs.md), builds the constraint problem from the
+target's intrinsic records, and prints the cheapest plan: the layout of every
+value, the intrinsic and warp arrangement of every matrix op, the conversions
+that remain with their mechanism and cost, and whether the cost is proven
+minimal. Exit codes: 0 a plan, 1 bad input, 2 no plan exists.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			lib, err := intrinsics.Load(records...)
+			if err != nil {
+				return err
+			}
+			plan, res, err := solveGraph(lib, args[0], notation, timeLimit)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			switch format {
+			case "text":
+				err = plan.WriteText(out)
+			case "json":
+				err = plan.WriteJSON(out)
+			case "toml":
+				err = plan.WriteTOML(out)
+			case "dot":
+				err = plan.WriteDOT(out, plans.ShapeOf(res.Problem.Graph))
+			default:
+				return badFlag("format", format, "text", "json", "toml", "dot")
+			}
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "text, json, toml or dot")
+	cmd.Flags().StringVar(&notation, "notation", "", "write layouts in this notation (default: the graph's own)")
+	cmd.Flags().DurationVar(&timeLimit, "time-limit", 0, "stop the search after this long and report the best plan with its lower bound")
+	cmd.Flags().StringSliceVar(&records, "records", nil, "a folder of intrinsic and target records to use beside the built-in ones")
+	return cmd
+}
+
+// solveGraph reads, solves and plans a graph.
+func solveGraph(lib *intrinsics.Library, path, notation string, timeLimit time.Duration) (*plans.Plan, *solver.Result, error) {
+	if notation != "" && !isKind(notation) {
+		return nil, nil, badFlag("notation", notation, model.Kinds...)
+	}
+	g, err := readGraph(lib, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	t := lib.Targets[g.Target]
+	var recs []*model.Record
+	for _, n := range t.Records {
+		recs = append(recs, lib.Records[n])
+	}
+	p, err := solver.Build(g, t, recs)
+	if err != nil {
+		return nil, nil, err
+	}
+	res := solver.Solve(p, solver.Options{TimeLimit: timeLimit})
+	switch res.Status {
+	case solver.StatusInfeasible:
+		return nil, res, &unsatError{fmt.Sprintf("%s: no plan satisfies the graph's constraints on %s", path, t.Name)}
+	case solver.StatusUnknown:
+		return nil, res, &unsatError{fmt.Sprintf("%s: the time limit of %v ran out before any plan was found (lower bound %d)", path, timeLimit, res.LowerBound)}
+	}
+	plan, err := plans.Build(g, t, res.Assignment, notation)
+	if err != nil {
+		return nil, res, err
+	}
+	if plan.Cost != res.Cost {
+		return nil, res, fmt.Errorf("internal error: the plan's costs add up to %d but the search found %d", plan.Cost, res.Cost)
+	}
+	plan.Status = res.Status.String()
+	plan.LowerBound = res.LowerBound
+	s := res.Stats
+	plan.Stats = plans.Stats{Candidates: res.Candidates, Nodes: s.Nodes, Edges: s.Edges, CoreNodes: s.CoreNodes, Reduced: s.Reduced,
+		Variables: s.Variables, Clauses: s.Clauses, Solves: s.Solves}
+	return plan, res, nil
+}
+
+func readGraph(lib *intrinsics.Library, path string) (*model.Graph, error) {
+	return source.ReadGraph(path, lib.Targets)
+}
+
+func isKind(k string) bool {
+	for _, x := range model.Kinds {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,33 @@
+package model
+
+// Assignment is what a solver decides for a graph: the layout of every
+// value, the layout every operand use requires (a conversion sits on each
+// use whose required layout differs from its value's), and for every op
+// the intrinsic, warp arrangement or execution layout chosen.
+type Assignment struct {
+	Layouts  map[*Value]*Layout
+	Required map[Use]*Layout
+	Ops      map[*Op]*OpChoice
+}
+
+// OpChoice is what was chosen for one op.
+type OpChoice struct {
+	Record *Record // the mma, or the shared-memory load intrinsic (nil: plain vector loads)
+	// For an mma: warps along M and along N, and whether warp ids run
+	// along N first.
+	WarpsM, WarpsN int
+	NFirst         bool
+	// The layout a reduce, store or copy_to_shared runs in.
+	Exec *Layout
+	// How a load or load_shared moves data, in words ("ldmatrix_x4 × 8",
+	// "16-byte vectors").
+	Method string
+	// Every way the op could have run, for the plan to show what the
+	// chosen one was picked from.
+	Considered []string
+}
+
+// NewAssignment returns an empty assignment.
+func NewAssignment() *Assignment {
+	return &Assignment{Layouts: map[*Value]*Layout{}, Required: map[Use]*Layout{}, Ops: map[*Op]*OpChoice{}}
+}

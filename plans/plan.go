@@ -1,0 +1,289 @@
+package plans
+
+import (
+	"fmt"
+	"strings"
+
+	"planner/model"
+)
+
+// Plan is a solved graph: every value's layout, every op's intrinsic or
+// execution layout, every conversion left with its mechanism and cost, the
+// total and how sure it is. Build recomputes every cost from the model, so
+// a plan's numbers do not depend on the search that chose it.
+type Plan struct {
+	File       string
+	Target     string
+	Subgroups  int
+	Notation   string
+	Status     string
+	Cost       int64
+	LowerBound int64
+	Values     []ValuePlan
+	Ops        []OpPlan
+	Conv       []ConvPlan
+	Shared     SharedPlan
+	Stats      Stats
+}
+
+// ValuePlan is one value's layout.
+type ValuePlan struct {
+	Name     string
+	Shape    []int
+	DType    string
+	Notation string // the notation Layout is written in
+	Layout   string // the layout in that notation's attribute syntax
+	Values   int    // values per lane
+	Note     string // why the requested notation was not used
+	layout   *model.Layout
+}
+
+// OpPlan is one op's choices and cost.
+type OpPlan struct {
+	Name      string
+	Kind      string
+	Intrinsic string
+	Warps     string // an mma's arrangement
+	Exec      string // the layout a reduce, store or copy runs in
+	Method    string
+	Lanes     int // a reduction: lanes taking part in each result
+	Subgroups int // a reduction: subgroups taking part in each result
+	Cost      int64
+	// The ways the op could have run (an mma's records and warp
+	// arrangements), among which the plan's is the cheapest overall.
+	Considered []string
+	Pos        model.Pos
+}
+
+// ConvPlan is one conversion: a value converted before a consumer uses it.
+type ConvPlan struct {
+	Value    string
+	Consumer string
+	Operand  string
+	Kind     string
+	Detail   string
+	Cost     int64
+	Because  string
+	Why      string // the hardware bit that forces the mechanism
+	// Free: every lane already holds the values in registers in the
+	// needed order; the consumer just reads other registers.
+	Free bool
+	Pos  model.Pos
+	conv *model.Conversion
+}
+
+// SharedPlan is the shared memory the plan uses.
+type SharedPlan struct {
+	Buffers int // bytes of the graph's buffers
+	Scratch int // the largest conversion scratch (conversions reuse it)
+	Budget  int
+}
+
+// Stats are the search's numbers, as the solver reports them.
+type Stats struct {
+	Candidates, Nodes, Edges, CoreNodes, Reduced, Variables, Clauses, Solves int
+	Millis                                                                   float64
+}
+
+// Build makes the plan of an assignment. notation picks how layouts are
+// written ("" for the graph's own).
+func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string) (*Plan, error) {
+	if notation == "" {
+		notation = g.Notation
+	}
+	p := &Plan{File: g.File, Target: t.Name, Subgroups: g.Subgroups, Notation: notation}
+	p.Shared.Budget = t.SharedMemory
+	if g.SharedBudget > 0 {
+		p.Shared.Budget = g.SharedBudget
+	}
+	for _, b := range g.Buffers {
+		p.Shared.Buffers += b.Bytes()
+	}
+	for _, v := range g.Values {
+		l := a.Layouts[v]
+		if l == nil {
+			return nil, fmt.Errorf("the plan gives %s no layout", v.Name)
+		}
+		vp := ValuePlan{Name: v.Name, Shape: v.Shape, DType: v.DType.Name, Values: l.Size(model.Register), layout: l}
+		vp.Notation, vp.Layout, vp.Note = write(l, notation)
+		p.Values = append(p.Values, vp)
+	}
+	var err error
+	g.Walk(func(op *model.Op) {
+		if err != nil {
+			return
+		}
+		var res *model.Layout
+		if op.Result != nil {
+			res = a.Layouts[op.Result]
+		}
+		ch := a.Ops[op]
+		cost, method, e := model.OpCost(op, res, ch, t)
+		if e != nil {
+			err = e
+			return
+		}
+		name := op.Name
+		if op.Kind == model.OpElementwise || op.Kind == model.OpCast {
+			name = op.Name
+		}
+		opp := OpPlan{Name: name, Kind: opKindName(op), Cost: cost, Method: method, Pos: op.Pos}
+		if ch != nil {
+			if ch.Record != nil {
+				opp.Intrinsic = ch.Record.Name
+			}
+			if op.Kind == model.OpMMA {
+				opp.Considered = ch.Considered
+				opp.Warps = fmt.Sprintf("%d×%d", ch.WarpsM, ch.WarpsN)
+				if ch.WarpsM > 1 && ch.WarpsN > 1 {
+					if ch.NFirst {
+						opp.Warps += " (warp ids along N first)"
+					} else {
+						opp.Warps += " (warp ids along M first)"
+					}
+				}
+			}
+			if ch.Exec != nil {
+				_, opp.Exec, _ = write(ch.Exec, notation)
+			}
+			if op.Kind == model.OpReduce && ch.Exec != nil {
+				r := model.DescribeReduction(ch.Exec, op.Axis)
+				opp.Lanes, opp.Subgroups = r.Lanes, r.Subgroups
+			}
+		}
+		p.Ops = append(p.Ops, opp)
+		p.Cost += cost
+		// The conversions on the op's uses.
+		uses := []model.Use{}
+		for i := range op.Operands {
+			uses = append(uses, model.Use{Op: op, Index: i})
+		}
+		if op.Kind == model.OpLoop {
+			for i := range op.Body.Args {
+				uses = append(uses, model.Use{Op: op, Index: i}, model.Use{Op: op, Index: i, Yield: true})
+			}
+		}
+		for _, u := range uses {
+			v := useValue(u)
+			req := a.Required[u]
+			if req == nil {
+				continue
+			}
+			c, conv, e := model.UseCost(v, a.Layouts[v], req, t)
+			if e != nil {
+				err = e
+				return
+			}
+			p.Cost += c
+			if conv.Kind == model.ConvNone {
+				continue
+			}
+			if conv.Kind == model.ConvShared {
+				p.Shared.Scratch = max(p.Shared.Scratch, conv.ScratchBytes)
+			}
+			p.Conv = append(p.Conv, ConvPlan{
+				Value: v.Name, Consumer: op.Name, Operand: operandName(u), Kind: conv.Kind.String(),
+				Detail: convDetail(conv), Cost: c, Because: because(u, a), Why: conv.Reason,
+				Free: c == 0 && conv.Kind == model.ConvRegister && conv.Moves == 0, Pos: op.Pos, conv: conv,
+			})
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func opKindName(op *model.Op) string {
+	if op.Fn != "" && (op.Kind == model.OpElementwise || op.Kind == model.OpCast) {
+		return op.Fn
+	}
+	if op.Kind == model.OpReduce {
+		return "reduce " + op.Fn
+	}
+	return string(op.Kind)
+}
+
+func useValue(u model.Use) *model.Value {
+	if u.Op.Kind == model.OpLoop {
+		if u.Yield {
+			return u.Op.Body.Yields[u.Index]
+		}
+		return u.Op.Body.Inits[u.Index]
+	}
+	return u.Op.Operands[u.Index]
+}
+
+func operandName(u model.Use) string {
+	switch {
+	case u.Op.Kind == model.OpLoop && u.Yield:
+		return "yield of " + u.Op.Body.Args[u.Index].Name
+	case u.Op.Kind == model.OpLoop:
+		return "init of " + u.Op.Body.Args[u.Index].Name
+	case u.Op.Kind == model.OpMMA:
+		return []string{"a", "b", "c"}[u.Index]
+	case u.Op.Kind == model.OpReduce && u.Index == 1:
+		return "init"
+	}
+	return fmt.Sprintf("operand %d", u.Index)
+}
+
+// because says why the consumer needs the layout it does.
+func because(u model.Use, a *model.Assignment) string {
+	op := u.Op
+	switch op.Kind {
+	case model.OpMMA:
+		ch := a.Ops[op]
+		return fmt.Sprintf("the %s fragment of operand %s, %d×%d warps (record %s)", ch.Record.Name, operandName(u), ch.WarpsM, ch.WarpsN, ch.Record.Pos)
+	case model.OpElementwise, model.OpCast:
+		return fmt.Sprintf("%s computes in the layout of %%%s", opKindName(op), op.Result.Name)
+	case model.OpReduce:
+		if u.Index == 1 {
+			return fmt.Sprintf("the init combines with the result %%%s", op.Result.Name)
+		}
+		return "the layout the reduction runs in"
+	case model.OpStore, model.OpCopyToShared:
+		return "the layout the " + string(op.Kind) + " runs in"
+	case model.OpLoop:
+		return fmt.Sprintf("the loop carries %%%s in one layout", op.Body.Args[u.Index].Name)
+	case model.OpTranspose, model.OpBroadcast, model.OpShapeCast:
+		return fmt.Sprintf("%s relabels the layout of %%%s", op.Kind, op.Result.Name)
+	}
+	return ""
+}
+
+func convDetail(c *model.Conversion) string {
+	switch c.Kind {
+	case model.ConvRegister:
+		return fmt.Sprintf("%d of %d words assembled per lane", c.Moves, c.Words)
+	case model.ConvShuffle:
+		return fmt.Sprintf("%d shuffle rounds, %d words assembled per lane", c.Rounds, c.Moves)
+	case model.ConvShared:
+		s := fmt.Sprintf("%d scratch bytes; %d stores of %d, %d loads of %d elements per lane", c.ScratchBytes, c.Stores, c.StoreVector, c.Loads, c.LoadVector)
+		if c.CrossesBlocks {
+			s += "; across blocks"
+		}
+		return s
+	}
+	return ""
+}
+
+// write expresses a layout in the notation, falling back to linear, cute
+// and table when the notation cannot write it.
+func write(l *model.Layout, notation string) (kind, text, note string) {
+	for _, k := range []string{notation, "linear", "cute", "table"} {
+		n, err := model.Express(k, l)
+		if err != nil {
+			if k == notation {
+				note = err.Error()
+			}
+			continue
+		}
+		text = n.Attr()
+		if k == "table" {
+			text = strings.ReplaceAll(strings.TrimSpace(text), "\n", "; ")
+		}
+		return k, text, note
+	}
+	return "", "", note
+}

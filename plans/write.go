@@ -1,0 +1,292 @@
+package plans
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"planner/model"
+)
+
+func dims(shape []int) string {
+	parts := make([]string, len(shape))
+	for i, s := range shape {
+		parts[i] = strconv.Itoa(s)
+	}
+	return strings.Join(parts, "x")
+}
+
+// Verdict says in words how sure the cost is.
+func (p *Plan) Verdict() string {
+	switch p.Status {
+	case "optimal":
+		return fmt.Sprintf("cost %d, proven minimal: no plan costs less", p.Cost)
+	case "feasible":
+		return fmt.Sprintf("cost %d, not proven minimal: the time limit stopped the search; no plan costs less than %d", p.Cost, p.LowerBound)
+	}
+	return p.Status
+}
+
+// WriteText writes the plan for people.
+func (p *Plan) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "plan for %s on %s, %s\n", p.File, p.Target, plural(p.Subgroups, "subgroup"))
+	fmt.Fprintf(&b, "status %s: %s\n", p.Status, p.Verdict())
+	fmt.Fprintf(&b, "shared memory: %d bytes of buffers, %d of conversion scratch, budget %d\n", p.Shared.Buffers, p.Shared.Scratch, p.Shared.Budget)
+	fmt.Fprintf(&b, "\nvalues (layouts in %s notation):\n", p.Notation)
+	nameW := 0
+	for _, v := range p.Values {
+		nameW = max(nameW, len(v.Name)+1)
+	}
+	for _, v := range p.Values {
+		fmt.Fprintf(&b, "  %-*s %s %s, %d per lane: %s\n", nameW, "%"+v.Name, dims(v.Shape), v.DType, v.Values, v.Layout)
+		if v.Notation != p.Notation {
+			fmt.Fprintf(&b, "  %-*s   (in %s: %s)\n", nameW, "", v.Notation, v.Note)
+		}
+	}
+	opW := nameW
+	for _, o := range p.Ops {
+		opW = max(opW, len(o.Name))
+	}
+	b.WriteString("\nops:\n")
+	for _, o := range p.Ops {
+		var parts []string
+		switch {
+		case o.Intrinsic != "" && strings.HasPrefix(o.Method, o.Intrinsic):
+			parts = append(parts, o.Method)
+		case o.Intrinsic != "":
+			parts = append(parts, o.Intrinsic)
+			if o.Method != "" {
+				parts = append(parts, o.Method)
+			}
+		case o.Method != "":
+			parts = append(parts, o.Method)
+		}
+		if o.Warps != "" {
+			parts = append(parts, o.Warps+" warps")
+		}
+		fmt.Fprintf(&b, "  %-*s %-14s cost %d", opW, o.Name, o.Kind, o.Cost)
+		if len(parts) > 0 {
+			fmt.Fprintf(&b, ": %s", strings.Join(parts, ", "))
+		}
+		b.WriteByte('\n')
+		pad := strings.Repeat(" ", opW+18)
+		if o.Lanes > 0 {
+			fmt.Fprintf(&b, "%seach result combines %s and %s\n", pad, plural(o.Lanes, "lane"), plural(o.Subgroups, "subgroup"))
+		}
+		if o.Exec != "" {
+			fmt.Fprintf(&b, "%sruns in %s\n", pad, o.Exec)
+		}
+		if len(o.Considered) > 1 {
+			fmt.Fprintf(&b, "%schosen among %d arrangements: %s\n", pad, len(o.Considered), strings.Join(o.Considered, "; "))
+		}
+	}
+	var costly, free []ConvPlan
+	for _, c := range p.Conv {
+		if c.Free {
+			free = append(free, c)
+		} else {
+			costly = append(costly, c)
+		}
+	}
+	b.WriteString("\nconversions:\n")
+	if len(costly) == 0 {
+		b.WriteString("  none\n")
+	}
+	for _, c := range costly {
+		fmt.Fprintf(&b, "  %%%s -> %s (%s): %s, cost %d: %s\n", c.Value, c.Consumer, c.Operand, c.Kind, c.Cost, c.Detail)
+		fmt.Fprintf(&b, "      needed because %s requires %s\n", c.Consumer, c.Because)
+		if c.Why != "" {
+			fmt.Fprintf(&b, "      %s\n", c.Why)
+		}
+	}
+	if len(free) > 0 {
+		b.WriteString("\nfree register selections (the consumer reads the registers it needs; no instruction):\n")
+		for _, c := range free {
+			fmt.Fprintf(&b, "  %%%s -> %s (%s)\n", c.Value, c.Consumer, c.Operand)
+		}
+	}
+	s := p.Stats
+	fmt.Fprintf(&b, "\nsearch: %d candidate layouts, %d nodes, %d edges; %d nodes reduced exactly, %d left for SAT (%d variables, %d clauses, %d solves)\n",
+		s.Candidates, s.Nodes, s.Edges, s.Reduced, s.CoreNodes, s.Variables, s.Clauses, s.Solves)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// JSON is the plan for tools.
+type JSON struct {
+	Status      string               `json:"status"`
+	Cost        int64                `json:"cost"`
+	LowerBound  int64                `json:"lower_bound"`
+	File        string               `json:"file"`
+	Target      string               `json:"target"`
+	Subgroups   int                  `json:"subgroups"`
+	Values      map[string]ValueJSON `json:"values"`
+	Ops         map[string]OpJSON    `json:"ops"`
+	Conversions []ConvJSON           `json:"conversions"`
+	Shared      SharedPlan           `json:"shared_memory"`
+	Stats       Stats                `json:"stats"`
+}
+
+// ValueJSON is one value in the JSON plan.
+type ValueJSON struct {
+	Layout   string `json:"layout"`
+	Notation string `json:"notation"`
+	Shape    []int  `json:"shape"`
+	DType    string `json:"dtype"`
+	Values   int    `json:"values_per_lane"`
+}
+
+// OpJSON is one op in the JSON plan.
+type OpJSON struct {
+	Kind      string `json:"kind"`
+	Intrinsic string `json:"intrinsic,omitempty"`
+	Warps     string `json:"warps,omitempty"`
+	Exec      string `json:"layout,omitempty"`
+	Method    string `json:"method,omitempty"`
+	Lanes     int    `json:"lanes,omitempty"`
+	Subgroups int    `json:"subgroups,omitempty"`
+	Cost      int64  `json:"cost"`
+}
+
+// ConvJSON is one conversion in the JSON plan.
+type ConvJSON struct {
+	Value    string `json:"value"`
+	Consumer string `json:"consumer"`
+	Operand  string `json:"operand"`
+	Kind     string `json:"kind"`
+	Cost     int64  `json:"cost"`
+	Free     bool   `json:"free,omitempty"`
+	Detail   string `json:"detail"`
+	Because  string `json:"because"`
+	Why      string `json:"why,omitempty"`
+}
+
+// JSON builds the tools' view.
+func (p *Plan) JSON() *JSON {
+	j := &JSON{Status: p.Status, Cost: p.Cost, LowerBound: p.LowerBound, File: p.File, Target: p.Target, Subgroups: p.Subgroups,
+		Values: map[string]ValueJSON{}, Ops: map[string]OpJSON{}, Conversions: []ConvJSON{}, Shared: p.Shared, Stats: p.Stats}
+	for _, v := range p.Values {
+		j.Values[v.Name] = ValueJSON{Layout: v.Layout, Notation: v.Notation, Shape: v.Shape, DType: v.DType, Values: v.Values}
+	}
+	for _, o := range p.Ops {
+		j.Ops[o.Name] = OpJSON{Kind: o.Kind, Intrinsic: o.Intrinsic, Warps: o.Warps, Exec: o.Exec, Method: o.Method, Lanes: o.Lanes, Subgroups: o.Subgroups, Cost: o.Cost}
+	}
+	for _, c := range p.Conv {
+		j.Conversions = append(j.Conversions, ConvJSON{Value: c.Value, Consumer: c.Consumer, Operand: c.Operand, Kind: c.Kind, Cost: c.Cost, Free: c.Free, Detail: c.Detail, Because: c.Because, Why: c.Why})
+	}
+	return j
+}
+
+// WriteJSON writes the plan for tools, indented.
+func (p *Plan) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(p.JSON())
+}
+
+// WriteTOML writes the plan as TOML.
+func (p *Plan) WriteTOML(w io.Writer) error {
+	var b strings.Builder
+	q := strconv.Quote
+	fmt.Fprintf(&b, "file = %s\ntarget = %s\nsubgroups = %d\nstatus = %s\ncost = %d\nlower_bound = %d\n", q(p.File), q(p.Target), p.Subgroups, q(p.Status), p.Cost, p.LowerBound)
+	fmt.Fprintf(&b, "\n[shared_memory]\nbuffers = %d\nscratch = %d\nbudget = %d\n", p.Shared.Buffers, p.Shared.Scratch, p.Shared.Budget)
+	for _, v := range p.Values {
+		fmt.Fprintf(&b, "\n[values.%s]\nshape = %s\ndtype = %s\nnotation = %s\nlayout = %s\n", q(v.Name), intList(v.Shape), q(v.DType), q(v.Notation), q(v.Layout))
+	}
+	for _, o := range p.Ops {
+		fmt.Fprintf(&b, "\n[ops.%s]\nkind = %s\ncost = %d\n", q(o.Name), q(o.Kind), o.Cost)
+		for _, kv := range [][2]string{{"intrinsic", o.Intrinsic}, {"warps", o.Warps}, {"layout", o.Exec}, {"method", o.Method}} {
+			if kv[1] != "" {
+				fmt.Fprintf(&b, "%s = %s\n", kv[0], q(kv[1]))
+			}
+		}
+		if o.Lanes > 0 {
+			fmt.Fprintf(&b, "lanes = %d\nsubgroups = %d\n", o.Lanes, o.Subgroups)
+		}
+	}
+	for _, c := range p.Conv {
+		fmt.Fprintf(&b, "\n[[conversions]]\nvalue = %s\nconsumer = %s\noperand = %s\nkind = %s\ncost = %d\nfree = %v\ndetail = %s\nbecause = %s\nwhy = %s\n",
+			q(c.Value), q(c.Consumer), q(c.Operand), q(c.Kind), c.Cost, c.Free, q(c.Detail), q(c.Because), q(c.Why))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func intList(xs []int) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.Itoa(x)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// WriteDOT writes the plan as a Graphviz graph: ops as boxes, values as
+// edges from their producer to each consumer, conversions in red with
+// their mechanism and cost.
+func (p *Plan) WriteDOT(w io.Writer, g GraphShape) error {
+	var b strings.Builder
+	b.WriteString("digraph plan {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n  edge [fontname=\"monospace\", fontsize=9];\n")
+	for _, o := range p.Ops {
+		label := o.Name + "\\n" + o.Kind
+		if o.Intrinsic != "" {
+			label += "\\n" + o.Intrinsic
+		}
+		fmt.Fprintf(&b, "  %s [label=%s];\n", strconv.Quote(o.Name), strconv.Quote(label))
+	}
+	conv := map[[2]string]ConvPlan{}
+	for _, c := range p.Conv {
+		conv[[2]string{c.Value, c.Consumer}] = c
+	}
+	for _, e := range g.Edges {
+		attrs := fmt.Sprintf("label=%s", strconv.Quote("%"+e.Value))
+		if c, ok := conv[[2]string{e.Value, e.Consumer}]; ok && !c.Free {
+			attrs = fmt.Sprintf("label=%s, color=red, fontcolor=red, penwidth=2", strconv.Quote(fmt.Sprintf("%%%s\\n%s, cost %d", e.Value, c.Kind, c.Cost)))
+		}
+		fmt.Fprintf(&b, "  %s -> %s [%s];\n", strconv.Quote(e.Producer), strconv.Quote(e.Consumer), attrs)
+	}
+	b.WriteString("}\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// GraphShape lists a graph's data edges for drawing: a value from the op
+// producing it to an op using it.
+type GraphShape struct {
+	Edges []GraphEdge
+}
+
+// GraphEdge is one value flowing between two ops.
+type GraphEdge struct {
+	Value, Producer, Consumer string
+}
+
+// ShapeOf lists the data edges of a graph: each use of a value, from the
+// op producing it (the loop, for carried values and loop results).
+func ShapeOf(g *model.Graph) GraphShape {
+	var s GraphShape
+	producer := func(v *model.Value) string {
+		switch {
+		case v.Arg != nil:
+			return v.Arg.Op.Name
+		case v.Def != nil:
+			return v.Def.Name
+		}
+		return v.Name
+	}
+	g.Walk(func(op *model.Op) {
+		for _, v := range op.Operands {
+			s.Edges = append(s.Edges, GraphEdge{Value: v.Name, Producer: producer(v), Consumer: op.Name})
+		}
+		if op.Body != nil {
+			for i := range op.Body.Args {
+				s.Edges = append(s.Edges, GraphEdge{Value: op.Body.Inits[i].Name, Producer: producer(op.Body.Inits[i]), Consumer: op.Name})
+				s.Edges = append(s.Edges, GraphEdge{Value: op.Body.Yields[i].Name, Producer: producer(op.Body.Yields[i]), Consumer: op.Name})
+			}
+		}
+	})
+	return s
+}

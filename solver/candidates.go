@@ -1,0 +1,240 @@
+package solver
+
+import (
+	"fmt"
+	"slices"
+
+	"planner/model"
+)
+
+// MaxCandidates bounds the candidate layouts of one value. Seeds come
+// first (intrinsic fragments, memory-friendly layouts, pins), then what the
+// ops' transfer rules derive from the neighbours' candidates.
+const MaxCandidates = 48
+
+// candSet is an ordered set of candidate layouts with where each came from.
+type candSet struct {
+	list   []*model.Layout
+	origin []string
+	keys   map[string]bool
+}
+
+func (c *candSet) add(l *model.Layout, origin string) bool {
+	if l == nil || len(c.list) >= MaxCandidates {
+		return false
+	}
+	k := l.Key()
+	if c.keys[k] {
+		return false
+	}
+	c.keys[k] = true
+	c.list = append(c.list, l)
+	c.origin = append(c.origin, origin)
+	return true
+}
+
+// MMAChoice is one way to run an mma op: a record and an arrangement of
+// the warps over the output, with the operand layouts it implies.
+type MMAChoice struct {
+	Record         *model.Record
+	WarpsM, WarpsN int
+	NFirst         bool
+	A, B, C        *model.Layout
+}
+
+func (m *MMAChoice) String() string {
+	order := "warps along M first"
+	if m.NFirst {
+		order = "warps along N first"
+	}
+	return fmt.Sprintf("%s, %d×%d warps (%s)", m.Record.Name, m.WarpsM, m.WarpsN, order)
+}
+
+// mmaChoices lists the ways to run op with the target's mma records: the
+// element types must match, the record's tile must divide the operands,
+// and the warps must split M and N evenly.
+func mmaChoices(op *model.Op, records []*model.Record, warps int) []*MMAChoice {
+	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
+	m, k, n := a.Shape[0], a.Shape[1], b.Shape[1]
+	var out []*MMAChoice
+	for _, r := range records {
+		if op.Intrinsic != "" && op.Intrinsic != r.Name {
+			continue
+		}
+		ra, rb, rc, rd := r.Operands["a"], r.Operands["b"], r.Operands["c"], r.Operands["d"]
+		if ra == nil || rb == nil || rc == nil || rd == nil || ra.Layout == nil || rb.Layout == nil || rc.Layout == nil {
+			continue
+		}
+		if ra.DType.Name != a.DType.Name || rb.DType.Name != b.DType.Name || rc.DType.Name != c.DType.Name || rd.DType.Name != op.Result.DType.Name {
+			continue
+		}
+		if m%r.M != 0 || n%r.N != 0 || k%r.K != 0 {
+			continue
+		}
+		for wm := 1; wm <= warps; wm++ {
+			if warps%wm != 0 {
+				continue
+			}
+			wn := warps / wm
+			if (m/r.M)%wm != 0 || (n/r.N)%wn != 0 {
+				continue
+			}
+			for _, nFirst := range []bool{true, false} {
+				if !nFirst && (wm == 1 || wn == 1) {
+					continue // the same layouts as N first
+				}
+				ch, err := tileMMA(r, m, n, k, wm, wn, nFirst)
+				if err == nil {
+					out = append(out, ch)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// tileMMA repeats a record's fragments over the operands: warps wm along M
+// and wn along N (the operand that lacks a dimension repeats over those
+// warps), then register repeats, the N (or K) repeats innermost.
+func tileMMA(r *model.Record, m, n, k, wm, wn int, nFirst bool) (*MMAChoice, error) {
+	sg := model.Subgroup
+	reg := model.Register
+	order := func(first, second model.TileFactor) []model.TileFactor {
+		if nFirst {
+			return []model.TileFactor{first, second}
+		}
+		return []model.TileFactor{second, first}
+	}
+	cf := append(order(model.TileFactor{Dim: 1, Count: wn, Hw: sg}, model.TileFactor{Dim: 0, Count: wm, Hw: sg}),
+		model.TileFactor{Dim: 1, Count: n / (r.N * wn), Hw: reg}, model.TileFactor{Dim: 0, Count: m / (r.M * wm), Hw: reg})
+	af := append(order(model.TileFactor{Dim: -1, Count: wn, Hw: sg}, model.TileFactor{Dim: 0, Count: wm, Hw: sg}),
+		model.TileFactor{Dim: 1, Count: k / r.K, Hw: reg}, model.TileFactor{Dim: 0, Count: m / (r.M * wm), Hw: reg})
+	bf := append(order(model.TileFactor{Dim: 1, Count: wn, Hw: sg}, model.TileFactor{Dim: -1, Count: wm, Hw: sg}),
+		model.TileFactor{Dim: 0, Count: k / r.K, Hw: reg}, model.TileFactor{Dim: 1, Count: n / (r.N * wn), Hw: reg})
+	c, err := model.Tile(r.Operands["c"].Layout, []int{m, n}, cf)
+	if err != nil {
+		return nil, err
+	}
+	a, err := model.Tile(r.Operands["a"].Layout, []int{m, k}, af)
+	if err != nil {
+		return nil, err
+	}
+	b, err := model.Tile(r.Operands["b"].Layout, []int{k, n}, bf)
+	if err != nil {
+		return nil, err
+	}
+	return &MMAChoice{Record: r, WarpsM: wm, WarpsN: wn, NFirst: nFirst, A: a, B: b, C: c}, nil
+}
+
+// vectorLayouts lists blocked layouts that move a tensor with each lane
+// holding v consecutive elements of the contiguous dimension, for vectors
+// of 16, 8 and 4 bytes and of one element: lanes fill the contiguous
+// dimension first, warps the slowest.
+func vectorLayouts(shape []int, contiguous, elemBits, lanes, warps int) []*model.Layout {
+	r := len(shape)
+	order := []int{contiguous}
+	for d := r - 1; d >= 0; d-- {
+		if d != contiguous {
+			order = append(order, d)
+		}
+	}
+	f := model.Frame{Shape: shape, SubgroupSize: lanes, Subgroups: warps}
+	bytes := max((elemBits+7)/8, 1)
+	var out []*model.Layout
+	seen := map[int]bool{}
+	for _, vb := range []int{16, 8, 4, bytes} {
+		v := max(vb/bytes, 1)
+		for v > 1 && (shape[contiguous]%v != 0 || !pow2(v)) {
+			v /= 2
+		}
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		b := &model.Blocked{SizePerThread: ones(r), ThreadsPerWarp: ones(r), WarpsPerCTA: ones(r), Order: order}
+		b.SizePerThread[contiguous] = v
+		rest := make([]int, r)
+		for d := range shape {
+			rest[d] = pow2Floor(shape[d] / b.SizePerThread[d])
+		}
+		left := lanes
+		for _, d := range order {
+			t := min(rest[d], left)
+			b.ThreadsPerWarp[d] = t
+			rest[d] /= t
+			left /= t
+		}
+		b.ThreadsPerWarp[order[len(order)-1]] *= left
+		left = warps
+		for i := len(order) - 1; i >= 0; i-- {
+			d := order[i]
+			w := min(max(rest[d], 1), left)
+			b.WarpsPerCTA[d] = w
+			rest[d] /= w
+			left /= w
+		}
+		b.WarpsPerCTA[order[len(order)-1]] *= left
+		if l, err := b.Layout(f); err == nil {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func ones(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = 1
+	}
+	return out
+}
+
+func pow2(n int) bool { return n > 0 && n&(n-1) == 0 }
+
+func pow2Floor(n int) int {
+	p := 1
+	for p*2 <= n {
+		p *= 2
+	}
+	return p
+}
+
+// transfer rules: what a candidate of one value implies for another.
+
+func transposeInverse(perm []int) []int {
+	inv := make([]int, len(perm))
+	for i, p := range perm {
+		inv[p] = i
+	}
+	return inv
+}
+
+// broadcastFrom gives the result layout of broadcasting l into the new
+// dimensions dims (ascending) of shape: each lane holds the new positions
+// in registers.
+func broadcastFrom(l *model.Layout, dims []int, shape []int) *model.Layout {
+	ds := slices.Clone(dims)
+	slices.Sort(ds)
+	for _, d := range ds {
+		var err error
+		l, err = l.Broadcast(d, shape[d])
+		if err != nil {
+			return nil
+		}
+	}
+	return l
+}
+
+// sliceDims removes the dimensions dims of l, the highest first.
+func sliceDims(l *model.Layout, dims []int) *model.Layout {
+	ds := slices.Clone(dims)
+	slices.Sort(ds)
+	for i := len(ds) - 1; i >= 0; i-- {
+		var err error
+		l, err = l.Slice(ds[i])
+		if err != nil {
+			return nil
+		}
+	}
+	return l
+}

@@ -1,0 +1,124 @@
+package solver
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Inf marks a forbidden choice or pair of choices.
+const Inf = int64(1) << 60
+
+// PBQP is a partitioned boolean quadratic problem: every node picks one of
+// its choices; a node's choice costs Cost[node][choice] and every edge
+// adds M[choice of A][choice of B]. Inf forbids.
+type PBQP struct {
+	Cost  [][]int64
+	Edges []PEdge
+}
+
+// PEdge is a cost matrix between the choices of nodes A and B.
+type PEdge struct {
+	A, B int
+	M    [][]int64
+}
+
+// Status says how far the search got.
+type Status int
+
+const (
+	StatusOptimal    Status = iota // the cost is the minimum
+	StatusFeasible                 // a plan was found; the time limit stopped the proof
+	StatusInfeasible               // no choice satisfies every constraint
+	StatusUnknown                  // the time limit stopped the search before any plan
+)
+
+func (s Status) String() string {
+	return [...]string{"optimal", "feasible", "unsat", "unknown"}[s]
+}
+
+// PSolution is the answer to a PBQP.
+type PSolution struct {
+	Status     Status
+	Choice     []int
+	Cost       int64
+	LowerBound int64
+	Stats      PStats
+}
+
+// PStats counts what the search did.
+type PStats struct {
+	Nodes, Edges, Choices int   // of the problem
+	Reduced               int   // nodes removed by the degree-0/1/2 reductions
+	Pruned                int   // choices removed as forbidden or dominated
+	CoreNodes             int   // nodes left for the SAT search
+	Variables, Clauses    int   // of the SAT encoding
+	Solves                int   // SAT calls
+	Duration              time.Duration
+}
+
+// addSat returns a+b, saturating at Inf.
+func addSat(a, b int64) int64 {
+	if a >= Inf || b >= Inf {
+		return Inf
+	}
+	if s := a + b; s < Inf {
+		return s
+	}
+	return Inf
+}
+
+// Evaluate returns the cost of a full assignment (Inf if forbidden).
+func (p *PBQP) Evaluate(choice []int) int64 {
+	var c int64
+	for n, i := range choice {
+		c = addSat(c, p.Cost[n][i])
+	}
+	for _, e := range p.Edges {
+		c = addSat(c, e.M[choice[e.A]][choice[e.B]])
+	}
+	return c
+}
+
+// Check reports a malformed problem.
+func (p *PBQP) Check() error {
+	for _, e := range p.Edges {
+		if e.A == e.B || e.A < 0 || e.B < 0 || e.A >= len(p.Cost) || e.B >= len(p.Cost) {
+			return fmt.Errorf("edge between %d and %d", e.A, e.B)
+		}
+		if len(e.M) != len(p.Cost[e.A]) {
+			return fmt.Errorf("edge %d-%d: %d rows for %d choices", e.A, e.B, len(e.M), len(p.Cost[e.A]))
+		}
+		for _, row := range e.M {
+			if len(row) != len(p.Cost[e.B]) {
+				return fmt.Errorf("edge %d-%d: %d columns for %d choices", e.A, e.B, len(row), len(p.Cost[e.B]))
+			}
+		}
+	}
+	return nil
+}
+
+// BruteForce finds the minimum by trying every assignment. For tests.
+func (p *PBQP) BruteForce() (int64, []int) {
+	n := len(p.Cost)
+	choice := make([]int, n)
+	best := Inf
+	var bestChoice []int
+	for {
+		if c := p.Evaluate(choice); c < best {
+			best = c
+			bestChoice = slices.Clone(choice)
+		}
+		i := 0
+		for ; i < n; i++ {
+			choice[i]++
+			if choice[i] < len(p.Cost[i]) {
+				break
+			}
+			choice[i] = 0
+		}
+		if i == n {
+			return best, bestChoice
+		}
+	}
+}

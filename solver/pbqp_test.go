@@ -1,0 +1,74 @@
+package solver
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// randomPBQP draws a problem: a few nodes with small domains, random costs,
+// some forbidden entries, edges forming cycles so that a core remains.
+func randomPBQP(r *rand.Rand, nodes, maxK int, density float64) *PBQP {
+	p := &PBQP{}
+	for range nodes {
+		k := 1 + r.IntN(maxK)
+		c := make([]int64, k)
+		for i := range c {
+			c[i] = int64(r.IntN(20))
+			if r.IntN(10) == 0 {
+				c[i] = Inf
+			}
+		}
+		p.Cost = append(p.Cost, c)
+	}
+	for a := range nodes {
+		for b := a + 1; b < nodes; b++ {
+			if r.Float64() > density {
+				continue
+			}
+			m := make([][]int64, len(p.Cost[a]))
+			for i := range m {
+				m[i] = make([]int64, len(p.Cost[b]))
+				for j := range m[i] {
+					m[i][j] = int64(r.IntN(30))
+					if r.IntN(6) == 0 {
+						m[i][j] = Inf
+					}
+				}
+			}
+			p.Edges = append(p.Edges, PEdge{A: a, B: b, M: m})
+		}
+	}
+	return p
+}
+
+// The solver's optimum equals brute-force enumeration, with and without
+// the reductions, and its choice costs what it says.
+func TestPBQPAgainstBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	var optimal, infeasible, cores int
+	for i := range 600 {
+		p := randomPBQP(r, 2+r.IntN(6), 1+r.IntN(5), []float64{0.3, 0.6, 1}[i%3])
+		want, _ := p.BruteForce()
+		for _, noReduce := range []bool{false, true} {
+			sol := SolvePBQP(p, PBQPOptions{NoReduce: noReduce})
+			if want >= Inf {
+				if sol.Status != StatusInfeasible {
+					t.Fatalf("problem %d: brute force finds no assignment, solver says %v cost %d", i, sol.Status, sol.Cost)
+				}
+				infeasible++
+				continue
+			}
+			if sol.Status != StatusOptimal || sol.Cost != want || p.Evaluate(sol.Choice) != want {
+				t.Fatalf("problem %d (noReduce %v): solver %v cost %d (evaluates to %d), brute force %d", i, noReduce, sol.Status, sol.Cost, p.Evaluate(sol.Choice), want)
+			}
+			if sol.Stats.CoreNodes > 0 {
+				cores++
+			}
+			optimal++
+		}
+	}
+	if infeasible < 20 || cores < 100 {
+		t.Fatalf("weak sample: %d infeasible, %d with a SAT core", infeasible, cores)
+	}
+	t.Logf("%d optimal, %d infeasible, %d with a SAT core", optimal, infeasible, cores)
+}

@@ -1,0 +1,316 @@
+package solver
+
+import "slices"
+
+// reducer applies the exact PBQP reductions of register allocators
+// (Scholz and Eckstein; Hames and Scholz): forbidden and dominated choices
+// are pruned, a node with no edges takes its cheapest choice (R0), a node
+// with one edge folds its costs into its neighbour (R1), a node with two
+// edges becomes an edge between its neighbours (R2). What remains has
+// nodes of degree three or more: the core that SAT search decides.
+type reducer struct {
+	nodes  []*rnode
+	offset int64
+	steps  []step
+	pruned int
+}
+
+type rnode struct {
+	cost  []int64
+	alive []int // choices still possible, ascending
+	adj   map[int]*redge
+	gone  bool
+}
+
+type redge struct {
+	a, b int
+	m    [][]int64 // by choice of a, choice of b (original numbering)
+}
+
+// at is the edge's cost for choice i of node n and choice j of its other
+// end.
+func (e *redge) at(n, i, j int) int64 {
+	if n == e.a {
+		return e.m[i][j]
+	}
+	return e.m[j][i]
+}
+
+type step struct {
+	kind     int // 0, 1 or 2 neighbours
+	node     int
+	fixed    int
+	nb, nb2  int
+	pick     []int   // R1: best choice of node per choice of nb
+	pickPair [][]int // R2: per choice of nb, nb2
+}
+
+func newReducer(p *PBQP) *reducer {
+	r := &reducer{}
+	for _, c := range p.Cost {
+		n := &rnode{cost: slices.Clone(c), adj: map[int]*redge{}}
+		for i := range c {
+			n.alive = append(n.alive, i)
+		}
+		r.nodes = append(r.nodes, n)
+	}
+	for _, e := range p.Edges {
+		r.addEdge(e.A, e.B, e.M)
+	}
+	return r
+}
+
+// addEdge adds a matrix to the edge between a and b, creating it.
+func (r *reducer) addEdge(a, b int, m [][]int64) {
+	if e, ok := r.nodes[a].adj[b]; ok {
+		for i := range m {
+			for j := range m[i] {
+				if e.a == a {
+					e.m[i][j] = addSat(e.m[i][j], m[i][j])
+				} else {
+					e.m[j][i] = addSat(e.m[j][i], m[i][j])
+				}
+			}
+		}
+		return
+	}
+	cp := make([][]int64, len(m))
+	for i := range m {
+		cp[i] = slices.Clone(m[i])
+	}
+	e := &redge{a: a, b: b, m: cp}
+	r.nodes[a].adj[b] = e
+	r.nodes[b].adj[a] = e
+}
+
+func (r *reducer) removeNode(n int) {
+	for nb := range r.nodes[n].adj {
+		delete(r.nodes[nb].adj, n)
+	}
+	r.nodes[n].adj = nil
+	r.nodes[n].gone = true
+}
+
+// prune removes choices that cost Inf or that some edge forbids against
+// every remaining choice of the neighbour, until nothing changes. It
+// reports false when a node has no choice left.
+func (r *reducer) prune(queue []int) bool {
+	in := make([]bool, len(r.nodes))
+	for _, n := range queue {
+		in[n] = true
+	}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		in[n] = false
+		node := r.nodes[n]
+		if node.gone {
+			continue
+		}
+		keep := node.alive[:0]
+		changed := false
+		for _, i := range node.alive {
+			ok := node.cost[i] < Inf
+			for nb, e := range node.adj {
+				if !ok {
+					break
+				}
+				any := false
+				for _, j := range r.nodes[nb].alive {
+					if e.at(n, i, j) < Inf {
+						any = true
+						break
+					}
+				}
+				ok = any
+			}
+			if ok {
+				keep = append(keep, i)
+			} else {
+				changed = true
+				r.pruned++
+			}
+		}
+		node.alive = keep
+		if len(keep) == 0 {
+			return false
+		}
+		if changed {
+			for nb := range node.adj {
+				if !in[nb] {
+					in[nb] = true
+					queue = append(queue, nb)
+				}
+			}
+		}
+	}
+	return true
+}
+
+func (r *reducer) neighbours(n int) []int {
+	var nbs []int
+	for nb := range r.nodes[n].adj {
+		nbs = append(nbs, nb)
+	}
+	slices.Sort(nbs)
+	return nbs
+}
+
+// reduce applies R0, R1 and R2 until only nodes of degree three or more
+// remain. maxR2 bounds the work of one R2 (choices of the three nodes
+// multiplied); larger ones are left to the core.
+func (r *reducer) reduce(maxR2 int) bool {
+	for changed := true; changed; {
+		changed = false
+		for n, node := range r.nodes {
+			if node.gone {
+				continue
+			}
+			nbs := r.neighbours(n)
+			switch len(nbs) {
+			case 0:
+				best, bi := Inf, -1
+				for _, i := range node.alive {
+					if node.cost[i] < best {
+						best, bi = node.cost[i], i
+					}
+				}
+				if bi < 0 {
+					return false
+				}
+				r.offset = addSat(r.offset, best)
+				r.steps = append(r.steps, step{kind: 0, node: n, fixed: bi})
+				r.removeNode(n)
+				changed = true
+			case 1:
+				m := nbs[0]
+				e := node.adj[m]
+				pick := make([]int, len(r.nodes[m].cost))
+				for _, j := range r.nodes[m].alive {
+					best, bi := Inf, -1
+					for _, i := range node.alive {
+						if c := addSat(node.cost[i], e.at(n, i, j)); c < best {
+							best, bi = c, i
+						}
+					}
+					pick[j] = bi
+					r.nodes[m].cost[j] = addSat(r.nodes[m].cost[j], best)
+				}
+				r.steps = append(r.steps, step{kind: 1, node: n, nb: m, pick: pick})
+				r.removeNode(n)
+				if !r.prune([]int{m}) {
+					return false
+				}
+				changed = true
+			case 2:
+				m1, m2 := nbs[0], nbs[1]
+				if len(node.alive)*len(r.nodes[m1].alive)*len(r.nodes[m2].alive) > maxR2 {
+					continue
+				}
+				e1, e2 := node.adj[m1], node.adj[m2]
+				k1, k2 := len(r.nodes[m1].cost), len(r.nodes[m2].cost)
+				mat := make([][]int64, k1)
+				pick := make([][]int, k1)
+				for a := range mat {
+					mat[a] = make([]int64, k2)
+					pick[a] = make([]int, k2)
+					for b := range mat[a] {
+						mat[a][b] = Inf
+						pick[a][b] = -1
+					}
+				}
+				for _, a := range r.nodes[m1].alive {
+					for _, b := range r.nodes[m2].alive {
+						best, bi := Inf, -1
+						for _, i := range node.alive {
+							c := addSat(addSat(node.cost[i], e1.at(n, i, a)), e2.at(n, i, b))
+							if c < best {
+								best, bi = c, i
+							}
+						}
+						mat[a][b], pick[a][b] = best, bi
+					}
+				}
+				r.steps = append(r.steps, step{kind: 2, node: n, nb: m1, nb2: m2, pickPair: pick})
+				r.removeNode(n)
+				r.addEdge(m1, m2, mat)
+				if !r.prune([]int{m1, m2}) {
+					return false
+				}
+				changed = true
+			}
+		}
+	}
+	return true
+}
+
+// pruneDominated removes choices no better than another choice of the same
+// node on every cost: keeping the other loses no optimum.
+func (r *reducer) pruneDominated(maxChoices int) {
+	for n, node := range r.nodes {
+		if node.gone || len(node.alive) > maxChoices {
+			continue
+		}
+		nbs := r.neighbours(n)
+		dominated := func(i, k int) bool { // k at least as good as i everywhere
+			if node.cost[k] > node.cost[i] {
+				return false
+			}
+			for _, nb := range nbs {
+				e := node.adj[nb]
+				for _, j := range r.nodes[nb].alive {
+					if e.at(n, k, j) > e.at(n, i, j) {
+						return false
+					}
+				}
+			}
+			return true
+		}
+		var keep []int
+		for x, i := range node.alive {
+			drop := false
+			for y, k := range node.alive {
+				if x == y {
+					continue
+				}
+				// Among equal choices keep the first.
+				if dominated(i, k) && (!dominated(k, i) || y < x) {
+					drop = true
+					break
+				}
+			}
+			if drop {
+				r.pruned++
+			} else {
+				keep = append(keep, i)
+			}
+		}
+		node.alive = keep
+	}
+}
+
+// core lists the nodes left.
+func (r *reducer) core() []int {
+	var out []int
+	for n, node := range r.nodes {
+		if !node.gone {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// backSubstitute fills in the choices of the reduced nodes, given the core's.
+func (r *reducer) backSubstitute(choice []int) {
+	for k := len(r.steps) - 1; k >= 0; k-- {
+		s := r.steps[k]
+		switch s.kind {
+		case 0:
+			choice[s.node] = s.fixed
+		case 1:
+			choice[s.node] = s.pick[choice[s.nb]]
+		case 2:
+			choice[s.node] = s.pickPair[choice[s.nb]][choice[s.nb2]]
+		}
+	}
+}

@@ -1,0 +1,83 @@
+package solver
+
+import (
+	"time"
+
+	"planner/model"
+)
+
+// Options bound a solve.
+type Options struct {
+	TimeLimit time.Duration // 0: none
+}
+
+// Result is a solve's answer: the status, the plan's choices, its cost
+// and the proven lower bound, and statistics.
+type Result struct {
+	Status     Status
+	Assignment *model.Assignment
+	Cost       int64
+	LowerBound int64
+	Stats      PStats
+	Candidates int // candidate layouts over all values
+	Problem    *Problem
+}
+
+// Solve finds the cheapest assignment of a problem.
+func Solve(p *Problem, opt Options) *Result {
+	var po PBQPOptions
+	if opt.TimeLimit > 0 {
+		po.Deadline = time.Now().Add(opt.TimeLimit)
+	}
+	res := &Result{Problem: p}
+	for _, n := range p.Nodes {
+		if n.Kind == NodeValue {
+			res.Candidates += n.Choices()
+		}
+	}
+	if p.Buffers > p.Budget {
+		res.Status, res.Cost, res.LowerBound = StatusInfeasible, Inf, Inf
+		return res
+	}
+	sol := SolvePBQP(p.PBQP, po)
+	res.Status, res.Cost, res.LowerBound, res.Stats = sol.Status, sol.Cost, sol.LowerBound, sol.Stats
+	if sol.Status == StatusOptimal || sol.Status == StatusFeasible {
+		before := append([]int(nil), sol.Choice...)
+		p.tidy(sol.Choice)
+		if p.PBQP.Evaluate(sol.Choice) != sol.Cost {
+			copy(sol.Choice, before) // tidy takes only moves of equal cost; keep the search's plan otherwise
+		}
+		res.Assignment = p.Assignment(sol.Choice)
+	}
+	return res
+}
+
+// Assignment reads a PBQP choice as the graph's plan choices.
+func (p *Problem) Assignment(choice []int) *model.Assignment {
+	a := model.NewAssignment()
+	for _, n := range p.Nodes {
+		i := choice[n.ID]
+		switch n.Kind {
+		case NodeValue:
+			a.Layouts[n.Value] = n.Layouts[i]
+			if op := n.Value.Def; op != nil && op.Kind == model.OpLoadShared {
+				a.Ops[op] = &model.OpChoice{Record: n.Loads[i]}
+			}
+		case NodeMMA:
+			ch := n.MMA[i]
+			oc := &model.OpChoice{Record: ch.Record, WarpsM: ch.WarpsM, WarpsN: ch.WarpsN, NFirst: ch.NFirst}
+			for _, alt := range n.MMA {
+				oc.Considered = append(oc.Considered, alt.String())
+			}
+			a.Ops[n.Op] = oc
+		case NodeExec:
+			a.Ops[n.Op] = &model.OpChoice{Exec: n.Layouts[i]}
+		}
+	}
+	for _, e := range p.Edges {
+		if e.Kind == EdgeConversion {
+			a.Required[e.Use] = e.Required[choice[e.To]]
+		}
+	}
+	return a
+}

@@ -1,0 +1,83 @@
+package solver
+
+import "time"
+
+// PBQPOptions bound the search.
+type PBQPOptions struct {
+	Deadline time.Time // zero: no limit
+	MaxR2    int       // largest R2 (product of the three domains); 0: 1<<20
+	NoReduce bool      // skip the reductions (for tests of the SAT search)
+}
+
+// SolvePBQP finds a minimum-cost assignment: reductions, then SAT on the
+// core, then the reduced nodes' choices by back-substitution.
+func SolvePBQP(p *PBQP, opt PBQPOptions) PSolution {
+	start := time.Now()
+	sol := PSolution{Choice: make([]int, len(p.Cost))}
+	sol.Stats.Nodes, sol.Stats.Edges = len(p.Cost), len(p.Edges)
+	for _, c := range p.Cost {
+		sol.Stats.Choices += len(c)
+	}
+	defer func() { sol.Stats.Duration = time.Since(start) }()
+	r := newReducer(p)
+	all := make([]int, len(p.Cost))
+	for i := range all {
+		all[i] = i
+	}
+	infeasible := func() PSolution {
+		sol.Status, sol.Cost, sol.LowerBound = StatusInfeasible, Inf, Inf
+		sol.Stats.Duration = time.Since(start)
+		return sol
+	}
+	if !r.prune(all) {
+		return infeasible()
+	}
+	maxR2 := opt.MaxR2
+	if maxR2 == 0 {
+		maxR2 = 1 << 20
+	}
+	if !opt.NoReduce {
+		for {
+			before := r.pruned + len(r.steps)
+			if !r.reduce(maxR2) {
+				return infeasible()
+			}
+			r.pruneDominated(64)
+			if !r.prune(r.core()) {
+				return infeasible()
+			}
+			if r.pruned+len(r.steps) == before {
+				break
+			}
+		}
+	}
+	core := r.core()
+	sol.Stats.Reduced = len(r.steps)
+	sol.Stats.Pruned = r.pruned
+	sol.Stats.CoreNodes = len(core)
+	var coreCost, coreLB int64
+	status := StatusOptimal
+	if len(core) > 0 {
+		s := newSatCore(r, core)
+		sol.Stats.Variables = s.c.Len()
+		status, coreCost, coreLB = s.minimize(sol.Choice, opt.Deadline)
+		sol.Stats.Clauses = s.clauses
+		sol.Stats.Solves = s.solves
+		switch status {
+		case StatusInfeasible:
+			return infeasible()
+		case StatusUnknown:
+			sol.Status, sol.Cost, sol.LowerBound = StatusUnknown, Inf, addSat(r.offset, coreLB)
+			return sol
+		}
+	}
+	r.backSubstitute(sol.Choice)
+	sol.Status = status
+	sol.Cost = p.Evaluate(sol.Choice)
+	sol.LowerBound = addSat(r.offset, coreLB)
+	if status == StatusOptimal {
+		sol.LowerBound = sol.Cost
+	}
+	_ = coreCost
+	return sol
+}

@@ -1,0 +1,64 @@
+package solver
+
+import "planner/model"
+
+// tidy breaks ties among equally cheap plans in favour of fewer
+// conversions: it moves one node at a time to another choice when that
+// keeps the total cost and removes conversions, until no move does. Every
+// move is checked against the exact cost, so the plan stays optimal.
+func (p *Problem) tidy(choice []int) {
+	incident := make([][]int, len(p.Nodes))
+	for k, e := range p.PBQP.Edges {
+		incident[e.A] = append(incident[e.A], k)
+		incident[e.B] = append(incident[e.B], k)
+	}
+	local := func(n int) (int64, int) {
+		c := p.PBQP.Cost[n][choice[n]]
+		conv := 0
+		for _, k := range incident[n] {
+			e := p.PBQP.Edges[k]
+			c = addSat(c, e.M[choice[e.A]][choice[e.B]])
+			if p.converts(k, choice[e.A], choice[e.B]) {
+				conv++
+			}
+		}
+		return c, conv
+	}
+	for pass := 0; pass < 8; pass++ {
+		changed := false
+		for n := range p.Nodes {
+			cost, conv := local(n)
+			orig := choice[n]
+			best := orig
+			for i := range p.PBQP.Cost[n] {
+				if i == orig {
+					continue
+				}
+				choice[n] = i
+				c, k := local(n)
+				if c == cost && k < conv {
+					best, conv = i, k
+				}
+			}
+			choice[n] = best
+			changed = changed || best != orig
+		}
+		if !changed {
+			return
+		}
+	}
+}
+
+// converts reports whether edge k converts between choices i and j.
+func (p *Problem) converts(k, i, j int) bool {
+	e := p.Edges[k]
+	if e.Kind != EdgeConversion {
+		return false
+	}
+	from, to := p.Nodes[e.From].Layouts[i], e.Required[j]
+	if to == nil {
+		return true
+	}
+	c, ok := p.convs[convKey{from.Key(), to.Key(), e.Value.DType.Bits}]
+	return ok && c.Kind != model.ConvNone
+}
