@@ -48,12 +48,12 @@ type PSolution struct {
 
 // PStats counts what the search did.
 type PStats struct {
-	Nodes, Edges, Choices int   // of the problem
-	Reduced               int   // nodes removed by the degree-0/1/2 reductions
-	Pruned                int   // choices removed as forbidden or dominated
-	CoreNodes             int   // nodes left for the SAT search
-	Variables, Clauses    int   // of the SAT encoding
-	Solves                int   // SAT calls
+	Nodes, Edges, Choices int // of the problem
+	Reduced               int // nodes removed by the degree-0/1/2 reductions
+	Pruned                int // choices removed as forbidden or dominated
+	CoreNodes             int // nodes left for the SAT search
+	Variables, Clauses    int // of the SAT encoding
+	Solves                int // SAT calls
 	Duration              time.Duration
 }
 

@@ -24,7 +24,7 @@ type Node struct {
 	Op      *model.Op
 	Layouts []*model.Layout // value and exec nodes
 	Origins []string
-	MMA     []*MMAChoice   // mma nodes
+	MMA     []*MMAChoice    // mma nodes
 	Loads   []*model.Record // load_shared values: the intrinsic per choice (nil: plain loads)
 	Pos     model.Pos
 }

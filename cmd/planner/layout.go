@@ -132,7 +132,7 @@ func newLayoutDiffCmd() *cobra.Command {
 			case "json":
 				enc := json.NewEncoder(out)
 				enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
+				enc.SetEscapeHTML(false)
 				return enc.Encode(plans.NewConversionJSON(args[0], args[1], dt, c))
 			}
 			return badFlag("format", format, "text", "json")
