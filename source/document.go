@@ -372,6 +372,33 @@ func (t *Table) CheckUnknown(known ...string) {
 	}
 }
 
+// CheckUnused reports keys the table may have but that this reading did not
+// use: keys that mean nothing for what the table turned out to describe.
+func (t *Table) CheckUnused(what string) {
+	var keys []string
+	for k := range t.m {
+		if !t.used[k] && containsString(t.known, k) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t.Errorf(k, model.CodeUnknownKey, "key %q has no meaning for %s", k, what)
+		t.used[k] = true
+	}
+}
+
+// CheckNotKnown reports only the keys outside the declared ones: for a
+// table whose reading stopped early, unread known keys say nothing.
+func (t *Table) CheckNotKnown() {
+	for k := range t.m {
+		if containsString(t.known, k) {
+			t.used[k] = true
+		}
+	}
+	t.CheckUnknown()
+}
+
 // closest returns the known word within edit distance 2 of w, if any.
 func closest(w string, known []string) string {
 	best, bestD := "", 3
@@ -467,6 +494,19 @@ func (t *Table) TableArray(key string) ([]*Table, bool) {
 	arr, ok := v.([]map[string]any)
 	if !ok {
 		t.Errorf(key, model.CodeBadType, "expected an array of tables ([[%s]]), found %s", t.keyPath(key), typeName(v))
+		return nil, false
+	}
+	out := make([]*Table, len(arr))
+	for i, m := range arr {
+		out[i] = &Table{doc: t.doc, path: fmt.Sprintf("%s[%d]", t.keyPath(key), i), m: m, used: map[string]bool{}}
+	}
+	return out, true
+}
+
+// peekTableArray reads an array of tables without marking it read.
+func (t *Table) peekTableArray(key string) ([]*Table, bool) {
+	arr, ok := t.m[key].([]map[string]any)
+	if !ok {
 		return nil, false
 	}
 	out := make([]*Table, len(arr))

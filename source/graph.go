@@ -52,7 +52,37 @@ type graphReader struct {
 	target *model.Target
 	values map[string]*model.Value
 	names  map[string]model.Pos // op names
+	later  map[string]model.Pos // every value name some op defines, for use-before-definition errors
 	depth  int
+}
+
+// definitions finds where every value name is defined, before the ops are
+// read in order, so that a use before its definition can say where the
+// definition is.
+func (r *graphReader) definitions(t *Table, key string) {
+	tables, ok := t.peekTableArray(key)
+	if !ok {
+		return
+	}
+	for _, ot := range tables {
+		if name, ok := ot.m["result"].(string); ok {
+			if _, seen := r.later[name]; !seen {
+				r.later[name] = ot.Pos("result")
+			}
+		}
+		for _, k := range []string{"iter_args", "results"} {
+			if names, ok := ot.m[k].([]any); ok {
+				for i, n := range names {
+					if name, ok := n.(string); ok {
+						if _, seen := r.later[name]; !seen {
+							r.later[name] = ot.PosAt(k, i)
+						}
+					}
+				}
+			}
+		}
+		r.definitions(ot, "body")
+	}
 }
 
 // MaxLoopDepth bounds loop nesting.
@@ -66,7 +96,8 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 	}
 	root := doc.Root()
 	root.Expect(graphKeys...)
-	r := &graphReader{doc: doc, g: &model.Graph{File: file}, values: map[string]*model.Value{}, names: map[string]model.Pos{}}
+	r := &graphReader{doc: doc, g: &model.Graph{File: file}, values: map[string]*model.Value{}, names: map[string]model.Pos{}, later: map[string]model.Pos{}}
+	r.definitions(root, "op")
 	g := r.g
 	g.Target, _ = root.String("target", true)
 	g.TargetPos = root.Pos("target")
@@ -223,7 +254,9 @@ func (r *graphReader) lookup(t *Table, key string, i int, name string) *model.Va
 	v, ok := r.values[name]
 	if !ok {
 		msg := fmt.Sprintf("unknown value %q", name)
-		if s := closest(name, sortedNames(r.values)); s != "" {
+		if at, defined := r.later[name]; defined {
+			msg = fmt.Sprintf("%q is used before its definition at %s (or outside the loop that defines it)", name, at)
+		} else if s := closest(name, sortedNames(r.values)); s != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", s)
 		}
 		msg += "; a value must be defined by an earlier op (only a loop's yields feed back)"
@@ -272,7 +305,7 @@ func (r *graphReader) define(t *Table, key string, i int, name string, shape []i
 }
 
 func (r *graphReader) operands(t *Table, op *model.Op, key string) []*model.Value {
-	names, ok := t.Strings(key, false)
+	names, ok := t.Strings(key, true)
 	if !ok {
 		return nil
 	}
@@ -316,7 +349,7 @@ func (r *graphReader) op(t *Table, loop *model.Loop) *model.Op {
 
 	needResult := func() bool {
 		if !hasResult {
-			t.Errorf("", model.CodeMissingKey, "a %s op needs a result name (key \"result\")", kindName)
+			t.Errorf("kind", model.CodeMissingKey, "a %s op needs a result name (key \"result\")", kindName)
 			return false
 		}
 		return true
@@ -457,10 +490,12 @@ func (r *graphReader) op(t *Table, loop *model.Loop) *model.Op {
 			}
 		}
 		if len(r.doc.Errs) == before && hasAxis && needResult() {
+			if len(op.Operands) == 0 || len(op.Operands) > 2 {
+				t.Errorf("operands", model.CodeBadValue, "reduce takes one operand (and an init)")
+				break
+			}
 			src := op.Operands[0]
 			switch {
-			case len(op.Operands) == 0 || len(op.Operands) > 2:
-				t.Errorf("operands", model.CodeBadValue, "reduce takes one operand (and an init)")
 			case axis < 0 || axis >= len(src.Shape):
 				t.Errorf("axis", model.CodeBadValue, "axis %d is out of range for %s %v", axis, src.Name, src.Shape)
 			case len(src.Shape) == 1:
@@ -552,7 +587,12 @@ func (r *graphReader) op(t *Table, loop *model.Loop) *model.Op {
 	for i, v := range op.Operands {
 		v.Uses = append(v.Uses, model.Use{Op: op, Index: i})
 	}
-	t.CheckUnknown()
+	if len(r.doc.Errs) == before {
+		t.CheckUnknown()
+		t.CheckUnused("a " + kindName + " op")
+	} else {
+		t.CheckNotKnown()
+	}
 	return op
 }
 

@@ -1,0 +1,91 @@
+package source
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"planner/model"
+)
+
+// testTargets is a stand-in target map for graph parsing tests: the
+// parser needs only a target's name, subgroup size and limits.
+var testTargets = map[string]*model.Target{
+	"sm_80": {Name: "sm_80", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 166912},
+}
+
+// TestBadGraphFiles runs every file of testdata/bad/graphs: each must fail
+// with exactly the errors its # want comments name, on their lines, and the
+// full text must match testdata/bad/graphs.golden.
+func TestBadGraphFiles(t *testing.T) {
+	files, err := filepath.Glob("../testdata/bad/graphs/*.toml")
+	if err != nil || len(files) < 25 {
+		t.Fatalf("%d bad graph files: %v", len(files), err)
+	}
+	var golden strings.Builder
+	for _, path := range files {
+		name := filepath.ToSlash(strings.TrimPrefix(path, "../"))
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, perr := ParseGraph(name, data, testTargets)
+			checkWants(t, perr, readWants(t, data))
+			fmt.Fprintf(&golden, "%v\n", perr)
+		})
+	}
+	compareGolden(t, "../testdata/bad/graphs.golden", golden.String())
+}
+
+// Every test graph parses.
+func TestGoodGraphFiles(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/graphs/*.toml")
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ParseGraph(path, data, testTargets); err != nil {
+			t.Errorf("%s: %v", path, err)
+		}
+	}
+}
+
+// FuzzParseGraph: any input gives positioned errors or a graph; nothing
+// panics.
+func FuzzParseGraph(f *testing.F) {
+	for _, glob := range []string{"../testdata/graphs/*.toml", "../testdata/bad/graphs/*.toml"} {
+		files, _ := filepath.Glob(glob)
+		for _, path := range files {
+			if data, err := os.ReadFile(path); err == nil {
+				f.Add(data)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		g, err := ParseGraph("fuzz.toml", data, testTargets)
+		if err != nil {
+			var list model.ErrorList
+			switch e := err.(type) {
+			case *model.Error:
+				list = model.ErrorList{e}
+			case model.ErrorList:
+				list = e
+			default:
+				t.Fatalf("error %T without a position: %v", err, err)
+			}
+			for _, e := range list {
+				if e.Pos.File != "fuzz.toml" || e.Pos.Line < 1 || e.Code == model.CodeNone {
+					t.Fatalf("error without a position or code: %#v", e)
+				}
+			}
+			return
+		}
+		if g == nil || len(g.Ops) == 0 {
+			t.Fatal("no error and no graph")
+		}
+	})
+}
