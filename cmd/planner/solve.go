@@ -1,7 +1,11 @@
 package main
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -37,10 +41,16 @@ minimal. Exit codes: 0 a plan, 1 bad input, 2 no plan exists.`,
 				return err
 			}
 			plan, res, err := solveGraph(lib, args[0], notation, timeLimit)
+			out := cmd.OutOrStdout()
+			var unsat *unsatError
+			if errors.As(err, &unsat) && format == "json" {
+				if e := writeUnsatJSON(out, args[0], res, unsat); e != nil {
+					return e
+				}
+			}
 			if err != nil {
 				return err
 			}
-			out := cmd.OutOrStdout()
 			switch format {
 			case "text":
 				err = plan.WriteText(out)
@@ -84,7 +94,7 @@ func solveGraph(lib *intrinsics.Library, path, notation string, timeLimit time.D
 	res := solver.Solve(p, solver.Options{TimeLimit: timeLimit})
 	switch res.Status {
 	case solver.StatusInfeasible:
-		return nil, res, &unsatError{fmt.Sprintf("%s: no plan satisfies the graph's constraints on %s", path, t.Name)}
+		return nil, res, &unsatError{fmt.Sprintf("%s: no plan satisfies the graph's constraints on %s%s", path, t.Name, hardFacts(g))}
 	case solver.StatusUnknown:
 		return nil, res, &unsatError{fmt.Sprintf("%s: the time limit of %v ran out before any plan was found (lower bound %d)", path, timeLimit, res.LowerBound)}
 	}
@@ -101,6 +111,47 @@ func solveGraph(lib *intrinsics.Library, path, notation string, timeLimit time.D
 	plan.Stats = plans.Stats{Candidates: res.Candidates, Nodes: s.Nodes, Edges: s.Edges, CoreNodes: s.CoreNodes, Reduced: s.Reduced,
 		Variables: s.Variables, Clauses: s.Clauses, Solves: s.Solves}
 	return plan, res, nil
+}
+
+// hardFacts lists the graph's constraints that can rule plans out, for the
+// message of an unsat graph.
+func hardFacts(g *model.Graph) string {
+	var facts []string
+	for _, v := range g.Values {
+		if v.Pin != nil {
+			facts = append(facts, fmt.Sprintf("%s: %%%s is pinned to %s", v.Pin.Pos, v.Name, v.Pin.Notation.Attr()))
+		}
+	}
+	if g.NoConversions {
+		facts = append(facts, fmt.Sprintf("%s: no conversions anywhere", g.NoConvPos))
+	}
+	g.Walk(func(op *model.Op) {
+		for i, nc := range op.NoConvert {
+			if nc {
+				facts = append(facts, fmt.Sprintf("%s: no conversion of %%%s into %s", op.Pos, op.Operands[i].Name, op.Name))
+			}
+		}
+	})
+	if g.SharedBudget > 0 {
+		facts = append(facts, fmt.Sprintf("%s: shared memory budget %d bytes", g.BudgetPos, g.SharedBudget))
+	}
+	if len(facts) == 0 {
+		return ""
+	}
+	return "; the constraints that rule plans out are among:\n  " + strings.Join(facts, "\n  ")
+}
+
+// writeUnsatJSON writes the JSON answer for a graph with no plan.
+func writeUnsatJSON(w io.Writer, path string, res *solver.Result, err *unsatError) error {
+	out := map[string]any{"status": "unsat", "file": path, "message": err.Error()}
+	if res != nil && res.Status == solver.StatusUnknown {
+		out["status"] = "unknown"
+		out["lower_bound"] = res.LowerBound
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
 }
 
 func readGraph(lib *intrinsics.Library, path string) (*model.Graph, error) {
