@@ -73,6 +73,9 @@ func SolvePBQP(p *PBQP, opt PBQPOptions) PSolution {
 	}
 	r.backSubstitute(sol.Choice)
 	sol.Status = status
+	if status == StatusFeasible {
+		improve(p, sol.Choice)
+	}
 	sol.Cost = p.Evaluate(sol.Choice)
 	sol.LowerBound = addSat(r.offset, coreLB)
 	if status == StatusOptimal {
@@ -80,4 +83,41 @@ func SolvePBQP(p *PBQP, opt PBQPOptions) PSolution {
 	}
 	_ = coreCost
 	return sol
+}
+
+// improve lowers the cost of a plan the time limit cut short by moving one
+// node at a time to its cheapest choice given its neighbours' (iterated
+// conditional modes) until no move helps. It never raises the cost.
+func improve(p *PBQP, choice []int) {
+	incident := make([][]int, len(p.Cost))
+	for k, e := range p.Edges {
+		incident[e.A] = append(incident[e.A], k)
+		incident[e.B] = append(incident[e.B], k)
+	}
+	local := func(n int) int64 {
+		c := p.Cost[n][choice[n]]
+		for _, k := range incident[n] {
+			e := p.Edges[k]
+			c = addSat(c, e.M[choice[e.A]][choice[e.B]])
+		}
+		return c
+	}
+	for pass := 0; pass < 16; pass++ {
+		changed := false
+		for n := range p.Cost {
+			orig := choice[n]
+			best, bestCost := orig, local(n)
+			for i := range p.Cost[n] {
+				choice[n] = i
+				if c := local(n); c < bestCost {
+					best, bestCost = i, c
+				}
+			}
+			choice[n] = best
+			changed = changed || best != orig
+		}
+		if !changed {
+			return
+		}
+	}
 }
