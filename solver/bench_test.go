@@ -14,22 +14,9 @@ import (
 // testdata/graphs: the time a user waits for `planner solve`, without
 // reading the records.
 func BenchmarkSolveTestdata(b *testing.B) {
-	lib, err := intrinsics.Builtin()
-	if err != nil {
-		b.Fatal(err)
-	}
-	files, _ := filepath.Glob("../testdata/graphs/*.toml")
-	for _, f := range files {
-		g, err := source.ReadGraph(f, lib.Targets)
-		if err != nil {
-			b.Fatal(err)
-		}
-		tg := lib.Targets[g.Target]
-		var recs []*model.Record
-		for _, n := range tg.Records {
-			recs = append(recs, lib.Records[n])
-		}
-		b.Run(strings.TrimSuffix(filepath.Base(f), ".toml"), func(b *testing.B) {
+	for _, c := range testGraphs(b) {
+		g, tg, recs := c.graph, c.target, c.records
+		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
 				p, err := Build(g, tg, recs)
 				if err != nil {
@@ -41,4 +28,35 @@ func BenchmarkSolveTestdata(b *testing.B) {
 			}
 		})
 	}
+}
+
+type testGraph struct {
+	name    string
+	graph   *model.Graph
+	target  *model.Target
+	records []*model.Record
+}
+
+// testGraphs reads every graph under testdata/graphs with the built-in
+// records of its target.
+func testGraphs(tb testing.TB) []testGraph {
+	lib, err := intrinsics.Builtin()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	files, _ := filepath.Glob("../testdata/graphs/*.toml")
+	var out []testGraph
+	for _, f := range files {
+		g, err := source.ReadGraph(f, lib.Targets)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tg := lib.Targets[g.Target]
+		var recs []*model.Record
+		for _, n := range tg.Records {
+			recs = append(recs, lib.Records[n])
+		}
+		out = append(out, testGraph{strings.TrimSuffix(filepath.Base(f), ".toml"), g, tg, recs})
+	}
+	return out
 }

@@ -314,3 +314,39 @@ func (r *reducer) backSubstitute(choice []int) {
 		}
 	}
 }
+
+// corePBQP returns the core as a problem of its own, for a backend other
+// than the SAT search: node k is core[k], its choice c is alive[k][c].
+func (r *reducer) corePBQP(core []int) (*PBQP, [][]int) {
+	p := &PBQP{}
+	alive := make([][]int, len(core))
+	index := map[int]int{}
+	for k, n := range core {
+		index[n] = k
+		node := r.nodes[n]
+		alive[k] = slices.Clone(node.alive)
+		cost := make([]int64, len(node.alive))
+		for c, i := range node.alive {
+			cost[c] = node.cost[i]
+		}
+		p.Cost = append(p.Cost, cost)
+	}
+	for k, n := range core {
+		for _, nb := range r.neighbours(n) {
+			kb, ok := index[nb]
+			if !ok || nb < n {
+				continue
+			}
+			e := r.nodes[n].adj[nb]
+			m := make([][]int64, len(alive[k]))
+			for c, i := range alive[k] {
+				m[c] = make([]int64, len(alive[kb]))
+				for d, j := range alive[kb] {
+					m[c][d] = e.at(n, i, j)
+				}
+			}
+			p.Edges = append(p.Edges, PEdge{A: k, B: kb, M: m})
+		}
+	}
+	return p, alive
+}

@@ -4,10 +4,16 @@ import "time"
 
 // PBQPOptions bound the search.
 type PBQPOptions struct {
-	Deadline time.Time // zero: no limit
-	MaxR2    int       // largest R2 (product of the three domains); 0: 1<<20
-	NoReduce bool      // skip the reductions (for tests of the SAT search)
+	Deadline time.Time  // zero: no limit
+	MaxR2    int        // largest R2 (product of the three domains); 0: 1<<20
+	NoReduce bool       // skip the reductions (for tests of the SAT search)
+	Core     CoreSolver // decides the core; nil: the gini MaxSAT search
 }
+
+// CoreSolver minimises the problem the reductions leave. It returns the
+// status, a choice per node when it found one, and a lower bound on the
+// cost that holds when the status is not optimal.
+type CoreSolver func(core *PBQP, deadline time.Time) (Status, []int, int64)
 
 // SolvePBQP finds a minimum-cost assignment: reductions, then SAT on the
 // core, then the reduced nodes' choices by back-substitution.
@@ -55,21 +61,31 @@ func SolvePBQP(p *PBQP, opt PBQPOptions) PSolution {
 	sol.Stats.Reduced = len(r.steps)
 	sol.Stats.Pruned = r.pruned
 	sol.Stats.CoreNodes = len(core)
-	var coreCost, coreLB int64
+	var coreLB int64
 	status := StatusOptimal
-	if len(core) > 0 {
+	switch {
+	case len(core) > 0 && opt.Core != nil:
+		cp, alive := r.corePBQP(core)
+		var choice []int
+		status, choice, coreLB = opt.Core(cp, opt.Deadline)
+		if status == StatusOptimal || status == StatusFeasible {
+			for k, n := range core {
+				sol.Choice[n] = alive[k][choice[k]]
+			}
+		}
+	case len(core) > 0:
 		s := newSatCore(r, core)
 		sol.Stats.Variables = s.c.Len()
-		status, coreCost, coreLB = s.minimize(sol.Choice, opt.Deadline)
+		status, _, coreLB = s.minimize(sol.Choice, opt.Deadline)
 		sol.Stats.Clauses = s.clauses
 		sol.Stats.Solves = s.solves
-		switch status {
-		case StatusInfeasible:
-			return infeasible()
-		case StatusUnknown:
-			sol.Status, sol.Cost, sol.LowerBound = StatusUnknown, Inf, addSat(r.offset, coreLB)
-			return sol
-		}
+	}
+	switch status {
+	case StatusInfeasible:
+		return infeasible()
+	case StatusUnknown:
+		sol.Status, sol.Cost, sol.LowerBound = StatusUnknown, Inf, addSat(r.offset, coreLB)
+		return sol
 	}
 	r.backSubstitute(sol.Choice)
 	sol.Status = status
@@ -81,7 +97,6 @@ func SolvePBQP(p *PBQP, opt PBQPOptions) PSolution {
 	if status == StatusOptimal {
 		sol.LowerBound = sol.Cost
 	}
-	_ = coreCost
 	return sol
 }
 
