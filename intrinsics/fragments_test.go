@@ -56,18 +56,28 @@ func ptxLdmatrixTrans(lane, i int) [2]int { return [2]int{2*(lane%4) + i, lane /
 
 func checkFragment(t *testing.T, what string, l *model.Layout, values int, want func(lane, i int) [2]int) {
 	t.Helper()
+	checkTable(t, what, l, values, 32, 1, func(lane, i int) []int { w := want(lane, i); return w[:] })
+}
+
+// checkTable compares a layout with a vendor table over `threads` threads
+// (lane + subgroup size × subgroup, for instructions that several
+// subgroups execute together) and `values` values per thread: want gives
+// the element's coordinates, as many as the operand has dimensions.
+func checkTable(t *testing.T, what string, l *model.Layout, values, lanes, subgroups int, want func(thread, i int) []int) {
+	t.Helper()
 	if l == nil {
 		t.Fatalf("%s: no layout", what)
 	}
-	if l.Size(model.Register) != values || l.Size(model.Lane) != 32 || l.Size(model.Subgroup) != 1 {
-		t.Fatalf("%s: %d values, %d lanes, %d subgroups; the table has %d values, 32 lanes, 1 warp",
-			what, l.Size(model.Register), l.Size(model.Lane), l.Size(model.Subgroup), values)
+	if l.Size(model.Register) != values || l.Size(model.Lane) != lanes || l.Size(model.Subgroup) != subgroups {
+		t.Fatalf("%s: %d values, %d lanes, %d subgroups; the table has %d values, %d lanes, %d subgroups",
+			what, l.Size(model.Register), l.Size(model.Lane), l.Size(model.Subgroup), values, lanes, subgroups)
 	}
-	for lane := range 32 {
+	for thread := range lanes * subgroups {
 		for i := range values {
-			w := want(lane, i)
-			if got := l.Index(model.HwPoint{Value: i, Lane: lane}); !slices.Equal(got, w[:]) {
-				t.Fatalf("%s: lane %d value %d holds %v, the vendor table says %v", what, lane, i, got, w)
+			w := want(thread, i)
+			p := model.HwPoint{Value: i, Lane: thread % lanes, Subgroup: thread / lanes}
+			if got := l.Index(p); !slices.Equal(got, w) {
+				t.Fatalf("%s: thread %d value %d holds %v, the vendor table says %v", what, thread, i, got, w)
 			}
 		}
 	}

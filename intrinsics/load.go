@@ -4,8 +4,10 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -13,8 +15,8 @@ import (
 	"planner/source"
 )
 
-//go:embed nvidia/*.toml targets/*.toml
-var builtin embed.FS
+//go:embed */*.toml
+var builtinFS embed.FS
 
 // Library is a set of targets and intrinsic records.
 type Library struct {
@@ -38,6 +40,13 @@ func (lib *Library) TargetNames() []string {
 	return out
 }
 
+// RecordNames lists the records, sorted by vendor, then name.
+func (lib *Library) RecordNames() []string {
+	names := sortedKeys(lib.Records)
+	sort.SliceStable(names, func(i, j int) bool { return lib.Records[names[i]].Vendor < lib.Records[names[j]].Vendor })
+	return names
+}
+
 // RecordsOf lists the records a target offers of one kind, in the order
 // the target lists them.
 func (lib *Library) RecordsOf(t *model.Target, kind model.RecordKind) []*model.Record {
@@ -50,10 +59,41 @@ func (lib *Library) RecordsOf(t *model.Target, kind model.RecordKind) []*model.R
 	return out
 }
 
-// Load reads the built-in records and those in dirs (each a folder of
-// *.toml files, searched recursively). A record or target defined twice is
-// an error naming both places.
-func Load(dirs ...string) (*Library, error) {
+// Load reads the built-in records and those in paths (each a *.toml file
+// or a folder of them, searched recursively). A record or target defined
+// twice is an error naming both places.
+func Load(paths ...string) (*Library, error) {
+	lib, errs := read(true, paths)
+	errs = append(errs, lib.resolveExtends(lib)...)
+	errs = append(errs, lib.crossCheck(lib)...)
+	errs.Sort()
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return lib, nil
+}
+
+// Check reads the records and targets in paths alone, as a linter for
+// new ones: every finding of every file, each with its position and the
+// rule it breaks (its Code). Records are checked against the built-in
+// targets that offer them, and targets against the built-in records,
+// where the checked files do not define them themselves.
+func Check(paths ...string) (*Library, model.ErrorList) {
+	lib, errs := read(false, paths)
+	builtin, _ := read(true, nil)
+	both := &Library{Targets: map[string]*model.Target{}, Records: map[string]*model.Record{}}
+	for _, src := range []*Library{builtin, lib} {
+		maps.Copy(both.Targets, src.Targets)
+		maps.Copy(both.Records, src.Records)
+	}
+	errs = append(errs, lib.resolveExtends(both)...)
+	errs = append(errs, lib.crossCheck(both)...)
+	errs.Sort()
+	return lib, errs
+}
+
+// read parses the built-in files (when builtin) and those in paths.
+func read(builtin bool, paths []string) (*Library, model.ErrorList) {
 	lib := &Library{Targets: map[string]*model.Target{}, Records: map[string]*model.Record{}}
 	var errs model.ErrorList
 	add := func(file string, data []byte) {
@@ -61,24 +101,35 @@ func Load(dirs ...string) (*Library, error) {
 			appendErr(&errs, err)
 		}
 	}
-	err := fs.WalkDir(builtin, ".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".toml") {
-			return err
-		}
-		data, err := builtin.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		add("intrinsics/"+path, data)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	for _, dir := range dirs {
-		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+	if builtin {
+		_ = fs.WalkDir(builtinFS, ".", func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".toml") {
+				return err
+			}
+			data, err := builtinFS.ReadFile(path)
 			if err != nil {
-				errs = append(errs, &model.Error{Pos: model.Pos{File: path}, Code: model.CodeUnknownName, Index: -1, Msg: fmt.Sprintf("cannot read: %v", err)})
+				return err
+			}
+			add("intrinsics/"+path, data)
+			return nil
+		})
+	}
+	cannotRead := func(path string, err error) {
+		errs = append(errs, &model.Error{Pos: model.Pos{File: path}, Code: model.CodeUnknownName, Index: -1, Msg: fmt.Sprintf("cannot read: %v", err)})
+	}
+	for _, root := range paths {
+		st, err := os.Stat(root)
+		if err != nil {
+			cannotRead(root, err)
+			continue
+		}
+		if !st.IsDir() && !strings.HasSuffix(root, ".toml") {
+			cannotRead(root, fmt.Errorf("a record or target file ends in .toml"))
+			continue
+		}
+		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				cannotRead(path, err)
 				return nil
 			}
 			if d.IsDir() || !strings.HasSuffix(path, ".toml") {
@@ -86,30 +137,114 @@ func Load(dirs ...string) (*Library, error) {
 			}
 			data, err := os.ReadFile(path)
 			if err != nil {
-				errs = append(errs, &model.Error{Pos: model.Pos{File: path}, Code: model.CodeUnknownName, Index: -1, Msg: fmt.Sprintf("cannot read: %v", err)})
+				cannotRead(path, err)
 				return nil
 			}
 			add(path, data)
 			return nil
 		})
-		if err != nil {
-			return nil, err
-		}
 	}
+	return lib, errs
+}
+
+// resolveExtends completes every target of lib that extends another
+// (looked up in all): what the target does not give comes from its base,
+// and its records are added to the base's.
+func (lib *Library) resolveExtends(all *Library) model.ErrorList {
+	var errs model.ErrorList
 	for _, name := range sortedKeys(lib.Targets) {
 		t := lib.Targets[name]
-		for _, r := range t.Records {
-			if _, ok := lib.Records[r]; !ok {
-				errs = append(errs, &model.Error{Pos: t.Pos, Code: model.CodeUnknownName, Index: -1,
-					Msg: fmt.Sprintf("target %s offers record %q, which no record file defines", t.Name, r)})
+		if t.Extends == "" {
+			continue
+		}
+		base, ok := all.Targets[t.Extends]
+		switch {
+		case !ok:
+			errs = append(errs, &model.Error{Pos: t.ExtendsPos, Code: model.CodeUnknownName, Index: -1,
+				Msg: fmt.Sprintf("target %s extends %q, which no target file defines (known: %s)", t.Name, t.Extends, strings.Join(all.TargetNames(), ", "))})
+			continue
+		case base.Extends != "":
+			errs = append(errs, &model.Error{Pos: t.ExtendsPos, Code: model.CodeBadValue, Index: -1,
+				Msg: fmt.Sprintf("target %s extends %s, which itself extends %s: extend the base target directly", t.Name, base.Name, base.Extends)})
+			continue
+		}
+		given := map[string]bool{}
+		for _, k := range t.Given {
+			given[k] = true
+		}
+		own := *t
+		*t = *base
+		t.Name, t.Pos, t.Extends, t.ExtendsPos, t.Given = own.Name, own.Pos, own.Extends, own.ExtendsPos, own.Given
+		t.Records = slices.Clone(base.Records)
+		t.RecordPos = slices.Clone(base.RecordPos)
+		for i, r := range own.Records {
+			if !slices.Contains(t.Records, r) {
+				t.Records = append(t.Records, r)
+				t.RecordPos = append(t.RecordPos, own.RecordPos[i])
+			}
+		}
+		for _, f := range []struct {
+			key      string
+			dst, src any
+		}{
+			{"vendor", &t.Vendor, &own.Vendor}, {"source", &t.Source, &own.Source},
+			{"subgroup_size", &t.SubgroupSize, &own.SubgroupSize}, {"max_subgroups", &t.MaxSubgroups, &own.MaxSubgroups},
+			{"shared_memory", &t.SharedMemory, &own.SharedMemory}, {"banks", &t.Banks, &own.Banks},
+			{"bank_bytes", &t.BankBytes, &own.BankBytes}, {"cost", &t.Weights, &own.Weights},
+		} {
+			if !given[f.key] {
+				continue
+			}
+			switch d := f.dst.(type) {
+			case *string:
+				*d = *f.src.(*string)
+			case *int:
+				*d = *f.src.(*int)
+			case *model.Weights:
+				*d = *f.src.(*model.Weights)
 			}
 		}
 	}
-	errs.Sort()
-	if len(errs) > 0 {
-		return nil, errs
+	return errs
+}
+
+// crossCheck checks lib's targets and records against each other, looking
+// names up in all: every record a target offers exists and is written for
+// the target's subgroup size.
+func (lib *Library) crossCheck(all *Library) model.ErrorList {
+	var errs model.ErrorList
+	for _, name := range sortedKeys(all.Targets) {
+		t := all.Targets[name]
+		_, ownTarget := lib.Targets[name]
+		for i, rn := range t.Records {
+			r, ok := all.Records[rn]
+			_, ownRecord := lib.Records[rn]
+			switch {
+			case !ok && ownTarget:
+				errs = append(errs, &model.Error{Pos: t.Pos, Code: model.CodeUnknownName, Index: -1,
+					Msg: fmt.Sprintf("target %s offers record %q, which no record file defines", t.Name, rn)})
+			case !ok || !ownTarget && !ownRecord:
+			case r.SubgroupSize != 0 && t.SubgroupSize != 0 && r.SubgroupSize != t.SubgroupSize && ownRecord:
+				errs = append(errs, &model.Error{Pos: r.SubgroupPos, Code: model.CodeRecordSubgroup, Index: -1,
+					Msg: fmt.Sprintf("record %s is written for subgroups of %d lanes, but target %s (%s), which offers it, has %d", r.Name, r.SubgroupSize, t.Name, t.Pos, t.SubgroupSize)})
+			case r.SubgroupSize != 0 && t.SubgroupSize != 0 && r.SubgroupSize != t.SubgroupSize:
+				errs = append(errs, &model.Error{Pos: t.RecordPos[i], Code: model.CodeRecordSubgroup, Index: -1,
+					Msg: fmt.Sprintf("target %s has subgroups of %d lanes, but record %s (%s) is written for %d", t.Name, t.SubgroupSize, r.Name, r.SubgroupPos, r.SubgroupSize)})
+			}
+		}
 	}
-	return lib, nil
+	return errs
+}
+
+// OfferedBy lists the targets that offer a record, sorted.
+func (lib *Library) OfferedBy(record string) []string {
+	var out []string
+	for _, name := range lib.TargetNames() {
+		if slices.Contains(lib.Targets[name].Records, record) {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 func appendErr(errs *model.ErrorList, err error) {
@@ -165,22 +300,34 @@ func (lib *Library) parseFile(file string, data []byte) error {
 	return doc.Err()
 }
 
-var targetKeys = []string{"name", "vendor", "source", "subgroup_size", "max_subgroups", "shared_memory", "banks", "bank_bytes", "records", "cost"}
+var targetKeys = []string{"name", "extends", "vendor", "source", "subgroup_size", "max_subgroups", "shared_memory", "banks", "bank_bytes", "records", "cost"}
 var weightKeys = []string{"alu", "move", "shuffle", "sfu", "shared_wavefront", "barrier", "global_sector", "issue"}
 
 func parseTarget(root *source.Table) *model.Target {
 	root.Expect(targetKeys...)
 	t := &model.Target{Pos: root.Pos("name")}
 	t.Name, _ = root.String("name", true)
-	t.Vendor, _ = root.String("vendor", true)
-	t.Source, _ = root.String("source", true)
-	t.SubgroupSize, _ = root.Int("subgroup_size", true)
-	t.MaxSubgroups, _ = root.Int("max_subgroups", true)
-	t.SharedMemory, _ = root.Int("shared_memory", true)
-	t.Banks, _ = root.Int("banks", true)
-	t.BankBytes, _ = root.Int("bank_bytes", true)
-	t.Records, _ = root.Strings("records", true)
-	if c, ok := root.Sub("cost", true); ok {
+	var extends bool
+	t.Extends, extends = root.String("extends", false)
+	t.ExtendsPos = root.Pos("extends")
+	req := !extends // a target that extends another takes what it does not give from it
+	t.Vendor, _ = root.String("vendor", req)
+	t.Source, _ = root.String("source", req)
+	t.SubgroupSize, _ = root.Int("subgroup_size", req)
+	t.MaxSubgroups, _ = root.Int("max_subgroups", req)
+	t.SharedMemory, _ = root.Int("shared_memory", req)
+	t.Banks, _ = root.Int("banks", req)
+	t.BankBytes, _ = root.Int("bank_bytes", req)
+	t.Records, _ = root.Strings("records", req)
+	for i := range t.Records {
+		t.RecordPos = append(t.RecordPos, root.PosAt("records", i))
+	}
+	for _, k := range targetKeys {
+		if root.Has(k) {
+			t.Given = append(t.Given, k)
+		}
+	}
+	if c, ok := root.Sub("cost", req); ok {
 		c.Expect(weightKeys...)
 		get := func(key string) int64 {
 			v, ok := c.Int(key, true)
@@ -208,7 +355,22 @@ func parseTarget(root *source.Table) *model.Target {
 	return t
 }
 
-var recordKeys = []string{"name", "kind", "vendor", "instruction", "source", "subgroup_size", "shape", "cost", "matrices", "trans", "a", "b", "c", "d", "fragment", "memory"}
+var recordKeys = []string{"name", "kind", "vendor", "instruction", "source", "notes", "subgroup_size", "subgroups",
+	"shape", "blocks", "cost", "matrices", "trans", "transform", "a", "b", "c", "d", "fragment", "memory"}
+
+var operandKeys = []string{"dtype", "shape", "layout", "registers", "duplicated", "in", "specified"}
+
+// memoryKeys lists the keys each memory rule takes besides "rule".
+var memoryKeys = map[string][]string{
+	"row_pointers":    {"row_bytes", "alignment"},
+	"constant_stride": {"stride_multiple", "alignment"},
+	"swizzle":         {"modes", "alignment"},
+	"vector":          {"bytes", "alignment"},
+	"block_2d": {"base_alignment", "pitch_min", "pitch_max", "pitch_multiple", "width_min", "width_max",
+		"width_multiple", "height_max", "x_alignment", "block_width_bytes", "block_height", "array_length"},
+}
+
+var memoryRules = []string{"row_pointers", "constant_stride", "swizzle", "vector", "block_2d"}
 
 func parseRecord(root *source.Table) *model.Record {
 	root.Expect(recordKeys...)
@@ -219,85 +381,312 @@ func parseRecord(root *source.Table) *model.Record {
 	r.Vendor, _ = root.String("vendor", true)
 	r.Instruction, _ = root.String("instruction", true)
 	r.Source, _ = root.String("source", true)
+	r.Notes, _ = root.String("notes", false)
 	r.SubgroupSize, _ = root.Int("subgroup_size", true)
+	r.SubgroupPos = root.Pos("subgroup_size")
+	if root.Has("subgroup_size") && (r.SubgroupSize < 1 || r.SubgroupSize&(r.SubgroupSize-1) != 0 || r.SubgroupSize > 1024) {
+		root.Errorf("subgroup_size", model.CodeNotPowerOfTwo, "a subgroup size is a power of two from 1 to 1024, found %d", r.SubgroupSize)
+		r.SubgroupSize = 0
+	}
+	r.Subgroups = 1
+	if v, ok := root.Int("subgroups", false); ok {
+		if v < 1 || v > 64 {
+			root.Errorf("subgroups", model.CodeBadValue, "subgroups is from 1 to 64, found %d", v)
+		} else {
+			r.Subgroups = v
+		}
+	}
 	cost, _ := root.Int("cost", true)
 	r.Cost = int64(cost)
 	if root.Has("cost") && cost < 0 {
 		root.Errorf("cost", model.CodeBadValue, "cost cannot be negative, found %d", cost)
 	}
-	frame := func(shape []int) model.Frame {
-		return model.Frame{Shape: shape, SubgroupSize: r.SubgroupSize, Subgroups: 1}
-	}
-	operand := func(name string, shape []int) *model.Operand {
-		t, ok := root.Sub(name, true)
-		if !ok {
-			return nil
-		}
-		t.Expect("dtype", "shape", "layout")
-		op := &model.Operand{Name: name, Shape: shape, Pos: t.Pos("")}
-		if dt, ok := t.String("dtype", true); ok {
-			d, known := model.ParseDType(dt)
-			if !known {
-				t.Errorf("dtype", model.CodeUnknownName, "unknown element type %q", dt)
-			}
-			op.DType = d
-		}
-		if shape == nil {
-			op.Shape, _ = t.Ints("shape", true)
-		}
-		if lt, ok := t.Sub("layout", true); ok && op.Shape != nil && r.SubgroupSize > 0 {
-			if f := frame(op.Shape); f.Check() == nil {
-				op.Notation, op.Layout = source.DecodeLayout(lt, f)
-			} else {
-				t.Report(f.Check())
-			}
-		}
-		t.CheckUnknown()
-		return op
-	}
+	complete := false
 	switch r.Kind {
 	case model.RecordMMA:
-		shape, ok := root.Ints("shape", true)
-		if ok && len(shape) != 3 {
-			root.Errorf("shape", model.CodeRankMismatch, "an mma shape is [M, N, K], found %d entries", len(shape))
-			ok = false
-		}
-		if ok {
-			r.M, r.N, r.K = shape[0], shape[1], shape[2]
-			for _, n := range []string{"a", "b", "c", "d"} {
-				if op := operand(n, r.OperandShape(n)); op != nil {
-					r.Operands[n] = op
-				}
-			}
-			if c, d := r.Operands["c"], r.Operands["d"]; c != nil && d != nil && c.Layout != nil && d.Layout != nil && !c.Layout.Equal(d.Layout) {
-				root.Errorf("d", model.CodeBadValue, "the accumulator's input c and output d have different layouts; the planner chains accumulators in one layout")
-			}
-		}
-	case model.RecordLoadShared:
-		r.Matrices, _ = root.Int("matrices", true)
-		if root.Has("matrices") && r.Matrices < 1 {
-			root.Errorf("matrices", model.CodeBadValue, "matrices must be positive, found %d", r.Matrices)
-		}
-		r.Trans, _ = root.Bool("trans", false)
-		r.Fragment = operand("fragment", nil)
-		if m, ok := root.Sub("memory", true); ok {
-			m.Expect("rule", "row_bytes", "alignment", "stride_multiple")
-			r.Memory.Pos = m.Pos("")
-			r.Memory.Rule, _ = m.String("rule", true)
-			r.Memory.RowBytes, _ = m.Int("row_bytes", false)
-			r.Memory.Alignment, _ = m.Int("alignment", false)
-			r.Memory.StrideMultiple, _ = m.Int("stride_multiple", false)
-			switch r.Memory.Rule {
-			case "row_pointers", "constant_stride", "":
-			default:
-				m.Errorf("rule", model.CodeUnknownName, "unknown memory rule %q (expected row_pointers or constant_stride)", r.Memory.Rule)
-			}
-			m.CheckUnknown()
-		}
+		complete = parseMMA(root, r)
+	case model.RecordLoadShared, model.RecordStoreShared, model.RecordLoadGlobal, model.RecordStoreGlobal:
+		parseMove(root, r)
+		complete = true
 	case "":
 	default:
-		root.Errorf("kind", model.CodeUnknownName, "unknown record kind %q (expected mma or load_shared)", kind)
+		root.Errorf("kind", model.CodeUnknownName, "unknown record kind %q (expected %s)", kind, kindList())
 	}
-	root.CheckUnknown()
+	if complete {
+		root.CheckUnused("a " + kind + " record")
+		root.CheckUnknown()
+	} else {
+		root.CheckNotKnown()
+	}
 	return r
+}
+
+func kindList() string {
+	var names []string
+	for _, k := range model.RecordKinds {
+		names = append(names, string(k))
+	}
+	return strings.Join(names, ", ")
+}
+
+// parseOperand reads one operand table; shape is the shape the record
+// implies (nil for a fragment, which gives its own).
+func parseOperand(root *source.Table, r *model.Record, name string, shape []int) *model.Operand {
+	t, ok := root.Sub(name, true)
+	if !ok {
+		return nil
+	}
+	t.Expect(operandKeys...)
+	op := &model.Operand{Name: name, Shape: shape, Pos: t.Pos("")}
+	if dt, ok := t.String("dtype", true); ok {
+		d, known := model.ParseDType(dt)
+		if !known {
+			t.Errorf("dtype", model.CodeUnknownName, "unknown element type %q", dt)
+		}
+		op.DType = d
+	}
+	if given, ok := t.Ints("shape", shape == nil); ok {
+		switch {
+		case shape == nil:
+			op.Shape = given
+		case !slices.Equal(given, shape):
+			t.Errorf("shape", model.CodeRecordShape, "operand %s of an mma of shape [M, N, K] = [%d, %d, %d] is %v, found %v", name, r.M, r.N, r.K, shape, given)
+		}
+	}
+	op.Registers, _ = t.Int("registers", false)
+	if t.Has("registers") && op.Registers < 1 {
+		t.Errorf("registers", model.CodeBadValue, "registers must be positive, found %d", op.Registers)
+	}
+	op.Duplicated, _ = t.Bool("duplicated", false)
+	specified := true
+	if t.Has("specified") {
+		specified, _ = t.Bool("specified", false)
+	}
+	op.Unspecified = !specified
+	if in, ok := t.String("in", false); ok {
+		switch in {
+		case "registers":
+		case "shared":
+			op.Shared = true
+		default:
+			t.Errorf("in", model.CodeUnknownName, "an operand is in \"registers\" or \"shared\", found %q", in)
+		}
+	}
+	lt, hasLayout := t.Sub("layout", false)
+	switch {
+	case op.Shared && hasLayout:
+		t.Errorf("layout", model.CodeUnknownKey, "operand %s is read from shared memory: it has no register layout (its [memory] rule says what it accepts)", name)
+	case !hasLayout && !op.Shared && specified:
+		t.Errorf("layout", model.CodeMissingKey, "operand %s needs a [%s.layout] table (or specified = false when the architecture leaves it unspecified)", name, name)
+	case hasLayout && op.Shape != nil && r.SubgroupSize > 0:
+		f := model.Frame{Shape: op.Shape, SubgroupSize: r.SubgroupSize, Subgroups: r.Subgroups}
+		if err := f.Check(); err != nil {
+			t.Report(err)
+			break
+		}
+		op.Notation, op.Layout = source.DecodeLayout(lt, f)
+		checkOperandLayout(t, op)
+	}
+	t.CheckUnknown()
+	return op
+}
+
+// checkOperandLayout applies the record rules an operand's layout must
+// keep: every element held once unless duplication is declared, and the
+// registers agreeing with the values per lane and the element width.
+func checkOperandLayout(t *source.Table, op *model.Operand) {
+	l := op.Layout
+	if l == nil {
+		return
+	}
+	dup := l.Duplicated()
+	switch {
+	case dup && !op.Duplicated:
+		t.Errorf("layout", model.CodeRecordCoverage, "operand %s's layout holds some element in more than one place; declare duplicated = true if the instruction requires it", op.Name)
+	case !dup && op.Duplicated:
+		t.Errorf("duplicated", model.CodeRecordCoverage, "operand %s is declared duplicated but its layout holds every element exactly once", op.Name)
+	}
+	bits := op.DType.Bits
+	if op.Registers > 0 && bits > 0 {
+		values := l.Size(model.Register)
+		if values*bits != op.Registers*32 {
+			t.Errorf("registers", model.CodeRecordPacking, "operand %s holds %d %s values per lane, %d bits, which is not %d 32-bit registers", op.Name, values, op.DType.Name, values*bits, op.Registers)
+		}
+	}
+}
+
+func parseMMA(root *source.Table, r *model.Record) bool {
+	shape, ok := root.Ints("shape", true)
+	if ok && len(shape) != 3 {
+		root.Errorf("shape", model.CodeRankMismatch, "an mma shape is [M, N, K], found %d entries", len(shape))
+		ok = false
+	}
+	for i, v := range shape {
+		if ok && (v < 1 || v > 1024) {
+			root.ErrorfAt("shape", i, model.CodeBadValue, "an mma extent is from 1 to 1024, found %d", v)
+			ok = false
+		}
+	}
+	r.Blocks = 1
+	if v, has := root.Int("blocks", false); has {
+		if v < 1 || v > 64 {
+			root.Errorf("blocks", model.CodeBadValue, "blocks is from 1 to 64, found %d", v)
+			ok = false
+		}
+		r.Blocks = v
+	}
+	if !ok {
+		return false
+	}
+	r.M, r.N, r.K = shape[0], shape[1], shape[2]
+	for _, n := range []string{"a", "b", "c", "d"} {
+		if op := parseOperand(root, r, n, r.OperandShape(n)); op != nil {
+			r.Operands[n] = op
+		}
+	}
+	if c, d := r.Operands["c"], r.Operands["d"]; c != nil && d != nil && c.Layout != nil && d.Layout != nil && !c.Layout.Equal(d.Layout) {
+		root.Errorf("d", model.CodeBadValue, "the accumulator's input c and output d have different layouts; the planner chains accumulators in one layout")
+	}
+	for _, n := range []string{"c", "d"} {
+		if op := r.Operands[n]; op != nil && op.Shared {
+			root.Errorf(n, model.CodeBadValue, "the accumulator %s cannot be read from shared memory", n)
+		}
+	}
+	if r.Operands["a"] != nil && r.Operands["a"].Shared || r.Operands["b"] != nil && r.Operands["b"].Shared {
+		if !root.Has("memory") {
+			root.Errorf("memory", model.CodeMissingKey, "an operand in shared memory needs a [memory] table saying what layouts the instruction accepts")
+		}
+	}
+	if root.Has("memory") {
+		parseMemory(root, r)
+	}
+	return true
+}
+
+func parseMove(root *source.Table, r *model.Record) {
+	r.Matrices = 1
+	if v, ok := root.Int("matrices", false); ok {
+		if v < 1 || v > 64 {
+			root.Errorf("matrices", model.CodeBadValue, "matrices is from 1 to 64, found %d", v)
+		} else {
+			r.Matrices = v
+		}
+	}
+	r.Trans, _ = root.Bool("trans", false)
+	r.Transform = "none"
+	if v, ok := root.String("transform", false); ok {
+		switch v {
+		case "none", "transpose", "vnni":
+			r.Transform = v
+		default:
+			root.Errorf("transform", model.CodeUnknownName, "unknown transform %q (expected none, transpose or vnni)", v)
+		}
+	}
+	parseMemory(root, r)
+	if r.Memory.Rule == "vector" {
+		if root.Has("fragment") {
+			root.Errorf("fragment", model.CodeUnknownKey, "a vector access has no fixed fragment: each lane moves its own bytes")
+			root.Sub("fragment", false)
+		}
+	} else {
+		r.Fragment = parseOperand(root, r, "fragment", nil)
+	}
+	f := r.Fragment
+	if f != nil && len(f.Shape) == 2 && f.DType.Bits > 0 && r.Memory.Rule == "row_pointers" && r.Memory.RowBytes > 0 {
+		if rb := f.Shape[1] * f.DType.Bits / 8; rb != r.Memory.RowBytes && !r.Trans {
+			root.Errorf("memory", model.CodeRecordShape, "a fragment row is %d x %d bits = %d bytes, but the memory rule gives rows of %d bytes", f.Shape[1], f.DType.Bits, rb, r.Memory.RowBytes)
+		}
+	}
+}
+
+// parseMemory reads the [memory] table: the rule and its own keys.
+func parseMemory(root *source.Table, r *model.Record) {
+	m, ok := root.Sub("memory", true)
+	if !ok {
+		return
+	}
+	r.Memory.Pos = m.Pos("")
+	rule, ok := m.String("rule", true)
+	if !ok {
+		m.CheckUnknown()
+		return
+	}
+	keys, known := memoryKeys[rule]
+	if !known {
+		m.Errorf("rule", model.CodeRecordMemory, "unknown memory rule %q (expected %s)", rule, strings.Join(memoryRules, ", "))
+		return
+	}
+	r.Memory.Rule = rule
+	m.Expect(append([]string{"rule"}, keys...)...)
+	positive := func(key string, required bool) int {
+		v, ok := m.Int(key, required)
+		if ok && v < 1 {
+			m.Errorf(key, model.CodeRecordMemory, "%s must be positive, found %d", key, v)
+			return 0
+		}
+		return v
+	}
+	pow2 := func(key string, required bool) int {
+		v := positive(key, required)
+		if v > 0 && v&(v-1) != 0 {
+			m.Errorf(key, model.CodeRecordMemory, "%s must be a power of two, found %d", key, v)
+			return 0
+		}
+		return v
+	}
+	mem := &r.Memory
+	switch rule {
+	case "row_pointers":
+		mem.RowBytes = positive("row_bytes", true)
+		mem.Alignment = pow2("alignment", true)
+	case "constant_stride":
+		mem.StrideMultiple = positive("stride_multiple", true)
+		mem.Alignment = pow2("alignment", true)
+	case "swizzle":
+		mem.Modes, _ = m.Strings("modes", true)
+		if m.Has("modes") && len(mem.Modes) == 0 {
+			m.Errorf("modes", model.CodeRecordMemory, "a swizzle rule names at least one mode (%s)", strings.Join(model.SwizzleModes, ", "))
+		}
+		seen := map[string]bool{}
+		for i, mode := range mem.Modes {
+			switch {
+			case !slices.Contains(model.SwizzleModes, mode):
+				m.ErrorfAt("modes", i, model.CodeRecordMemory, "unknown swizzle mode %q (expected %s)", mode, strings.Join(model.SwizzleModes, ", "))
+			case seen[mode]:
+				m.ErrorfAt("modes", i, model.CodeRecordMemory, "swizzle mode %q is listed twice", mode)
+			}
+			seen[mode] = true
+		}
+		mem.Alignment = pow2("alignment", true)
+	case "vector":
+		mem.Bytes = pow2("bytes", true)
+		mem.Alignment = pow2("alignment", true)
+		if mem.Bytes > 0 && mem.Alignment > mem.Bytes {
+			m.Errorf("alignment", model.CodeRecordMemory, "an alignment of %d bytes is more than the %d bytes accessed", mem.Alignment, mem.Bytes)
+		}
+	case "block_2d":
+		b := &mem.Block2D
+		b.BaseAlignment = pow2("base_alignment", true)
+		b.PitchMin = positive("pitch_min", true)
+		b.PitchMax = positive("pitch_max", true)
+		b.PitchMultiple = positive("pitch_multiple", true)
+		b.WidthMin = positive("width_min", true)
+		b.WidthMax = positive("width_max", true)
+		b.WidthMultiple = positive("width_multiple", true)
+		b.HeightMax = positive("height_max", true)
+		b.XAlignment = positive("x_alignment", true)
+		b.BlockWidthBytes = positive("block_width_bytes", true)
+		b.BlockHeight = positive("block_height", true)
+		b.ArrayLength = pow2("array_length", true)
+		if b.PitchMax > 0 && b.PitchMin > b.PitchMax {
+			m.Errorf("pitch_max", model.CodeRecordMemory, "pitch_max %d is below pitch_min %d", b.PitchMax, b.PitchMin)
+		}
+		if b.WidthMax > 0 && b.WidthMin > b.WidthMax {
+			m.Errorf("width_max", model.CodeRecordMemory, "width_max %d is below width_min %d", b.WidthMax, b.WidthMin)
+		}
+	}
+	if mem.Alignment > 0 && mem.RowBytes > 0 && mem.Alignment > mem.RowBytes {
+		m.Errorf("alignment", model.CodeRecordMemory, "an alignment of %d bytes is more than the %d-byte rows", mem.Alignment, mem.RowBytes)
+	}
+	m.CheckUnknown()
 }

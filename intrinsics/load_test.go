@@ -2,6 +2,8 @@ package intrinsics
 
 import (
 	"testing"
+
+	"planner/model"
 )
 
 func TestBuiltinLoads(t *testing.T) {
@@ -9,11 +11,26 @@ func TestBuiltinLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sm80, ok := lib.Target("sm_80")
-	if !ok {
-		t.Fatal("no sm_80")
-	}
-	if len(lib.RecordsOf(sm80, "mma")) != 3 || len(lib.RecordsOf(sm80, "load_shared")) != 6 {
-		t.Fatalf("sm_80 offers %d mma and %d load records", len(lib.RecordsOf(sm80, "mma")), len(lib.RecordsOf(sm80, "load_shared")))
+	for _, c := range []struct {
+		target                     string
+		mma, loadShared, storeShrd int
+	}{
+		// sm_80: three m16n8k16, m16n8k8 f16, m16n8k32 s8, m16n8k8 tf32 and
+		// wmma m16n16k16; six ldmatrix and two wmma loads; one wmma store.
+		{"sm_80", 7, 8, 1},
+		// sm_90: three wgmma and the six mma.sync; six ldmatrix; six stmatrix.
+		{"sm_90", 9, 6, 6},
+	} {
+		tg, ok := lib.Target(c.target)
+		if !ok {
+			t.Fatalf("no %s", c.target)
+		}
+		mma := len(lib.RecordsOf(tg, model.RecordMMA))
+		ld := len(lib.RecordsOf(tg, model.RecordLoadShared))
+		st := len(lib.RecordsOf(tg, model.RecordStoreShared))
+		if mma != c.mma || ld != c.loadShared || st != c.storeShrd {
+			t.Fatalf("%s offers %d mma, %d load and %d store records, want %d, %d and %d",
+				c.target, mma, ld, st, c.mma, c.loadShared, c.storeShrd)
+		}
 	}
 }

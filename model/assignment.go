@@ -25,6 +25,9 @@ type OpChoice struct {
 	// Every way the op could have run, for the plan to show what the
 	// chosen one was picked from.
 	Considered []string
+	// Records the op could not use, each with the reason (a load record
+	// whose memory rule rejects the buffer's placement).
+	Rejected []string
 }
 
 // NewAssignment returns an empty assignment.

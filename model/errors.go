@@ -48,6 +48,11 @@ const (
 	CodeTooLarge            // a size beyond the planner's limits
 	CodeDuplicate           // the same name or entry given twice
 	CodeIncompatible        // two layouts that cannot be compared
+	CodeRecordShape         // a record's operand shape disagrees with its M, N, K or memory rule
+	CodeRecordCoverage      // an operand layout holds an element twice without declaring duplication
+	CodeRecordPacking       // an operand's registers disagree with its values and element width
+	CodeRecordSubgroup      // a record's subgroup size differs from a target that offers it
+	CodeRecordMemory        // a record's memory constraint is malformed
 )
 
 var codeNames = [...]string{
@@ -68,6 +73,11 @@ var codeNames = [...]string{
 	CodeTooLarge:       "too-large",
 	CodeDuplicate:      "duplicate",
 	CodeIncompatible:   "incompatible",
+	CodeRecordShape:    "record-shape",
+	CodeRecordCoverage: "record-coverage",
+	CodeRecordPacking:  "record-packing",
+	CodeRecordSubgroup: "record-subgroup",
+	CodeRecordMemory:   "record-memory",
 }
 
 func (c Code) String() string {

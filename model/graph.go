@@ -68,11 +68,17 @@ type Buffer struct {
 	Name  string
 	Shape []int
 	DType DType
-	Pos   Pos
+	// Layout is where a two-dimensional buffer's elements lie (dense row
+	// major unless the graph pads or swizzles it); nil for other ranks.
+	Layout *SharedLayout
+	Pos    Pos
 }
 
-// Bytes is the buffer's size.
+// Bytes is the buffer's size, padding included.
 func (b *Buffer) Bytes() int {
+	if b.Layout != nil {
+		return b.Layout.Bytes()
+	}
 	n := (b.DType.Bits + 7) / 8
 	for _, s := range b.Shape {
 		n *= s

@@ -27,17 +27,32 @@ type Target struct {
 	BankBytes    int
 	Weights      Weights
 	Records      []string
-	Source       string
-	Pos          Pos
+	RecordPos    []Pos // where each entry of Records is written
+	// Extends names the target this one is based on: what it does not
+	// give comes from there, and its records add to the base's.
+	Extends    string
+	ExtendsPos Pos
+	Given      []string // the keys the target's file gives
+	Source     string
+	Pos        Pos
 }
 
 // RecordKind says what an intrinsic record describes.
 type RecordKind string
 
 const (
-	RecordMMA        RecordKind = "mma"         // a matrix multiply-accumulate: operands a, b, c, d
-	RecordLoadShared RecordKind = "load_shared" // a load from shared memory into a register fragment
+	RecordMMA         RecordKind = "mma"          // a matrix multiply-accumulate: operands a, b, c, d
+	RecordLoadShared  RecordKind = "load_shared"  // a load from shared memory into a register fragment
+	RecordStoreShared RecordKind = "store_shared" // a store of a register fragment to shared memory
+	RecordLoadGlobal  RecordKind = "load_global"  // a block load from global memory (Intel 2D block)
+	RecordStoreGlobal RecordKind = "store_global" // a block store to global memory
 )
+
+// RecordKinds lists the kinds a record may have.
+var RecordKinds = []RecordKind{RecordMMA, RecordLoadShared, RecordStoreShared, RecordLoadGlobal, RecordStoreGlobal}
+
+// Moves reports whether the kind moves data between memory and registers.
+func (k RecordKind) Moves() bool { return k != RecordMMA && k != "" }
 
 // Operand is one operand of an intrinsic: its element type and the
 // fragment layout the instruction needs or produces, over the operand's
@@ -48,20 +63,60 @@ type Operand struct {
 	Shape    []int
 	Layout   *Layout
 	Notation Notation
-	Pos      Pos
+	// Registers is the 32-bit registers one lane uses, 0 when the record
+	// does not say.
+	Registers int
+	// Duplicated: several hardware points may hold one element.
+	Duplicated bool
+	// Shared: the operand is read from shared memory through a descriptor
+	// (wgmma's B), so it has no register layout.
+	Shared bool
+	// Unspecified: the architecture leaves the layout unspecified (WMMA);
+	// the planner reaches the operand only through the record's own loads
+	// and stores.
+	Unspecified bool
+	Pos         Pos
 }
 
-// MemoryRule is what a load intrinsic needs of a shared-memory buffer:
-// "row_pointers" (each lane supplies the address of one RowBytes-byte row,
-// aligned to Alignment: ldmatrix), "constant_stride" (one leading stride
-// for the whole tile, a multiple of StrideMultiple elements: wmma.load).
+// MemoryRule is what a load or store intrinsic needs of memory: a
+// constraint on addresses, not a list of layouts (docs/records.md).
 type MemoryRule struct {
+	// Rule is "row_pointers" (each lane gives the address of one
+	// RowBytes-byte row aligned to Alignment: ldmatrix), "constant_stride"
+	// (one leading stride for the tile, a multiple of StrideMultiple
+	// elements, the base aligned to Alignment: wmma.load), "swizzle" (a
+	// descriptor names one of Modes: wgmma), "vector" (each lane moves
+	// Bytes contiguous bytes aligned to Alignment: ds_read_b128) or
+	// "block_2d" (an Intel 2D block message on a surface).
 	Rule           string
 	RowBytes       int
 	Alignment      int
 	StrideMultiple int
+	Modes          []string
+	Bytes          int
+	Block2D        Block2DRule
 	Pos            Pos
 }
+
+// Block2DRule is what an Intel 2D block message needs of its surface, in
+// bytes (widths, pitch, alignments) and rows (heights).
+type Block2DRule struct {
+	BaseAlignment   int
+	PitchMin        int
+	PitchMax        int
+	PitchMultiple   int
+	WidthMin        int
+	WidthMax        int
+	WidthMultiple   int
+	HeightMax       int
+	XAlignment      int
+	BlockWidthBytes int
+	BlockHeight     int
+	ArrayLength     int
+}
+
+// SwizzleModes are the swizzle modes a "swizzle" memory rule may name.
+var SwizzleModes = []string{"none", "32B", "64B", "128B"}
 
 // Record is one intrinsic, as a TOML file describes it.
 type Record struct {
@@ -70,28 +125,40 @@ type Record struct {
 	Vendor       string
 	Instruction  string
 	SubgroupSize int
+	SubgroupPos  Pos
+	Subgroups    int // subgroups executing it together (a wgmma warpgroup: 4)
 	M, N, K      int // mma: the instruction's tile
+	Blocks       int // mma: independent products computed at once (MFMA 4x4x4 16-block)
 	Cost         int64
 	// An mma's operands a, b, c and d; a load's fragment, the register
 	// layout of one matrix that Matrices such matrices repeat.
-	Operands map[string]*Operand
-	Fragment *Operand
-	Matrices int
-	Trans    bool
-	Memory   MemoryRule
-	Source   string
-	File     string
-	Pos      Pos
+	Operands  map[string]*Operand
+	Fragment  *Operand
+	Matrices  int
+	Trans     bool
+	Transform string // none, transpose or vnni (2D block loads)
+	Memory    MemoryRule
+	Notes     string
+	Source    string
+	File      string
+	Pos       Pos
 }
 
 // OperandShape is the shape of an mma operand: a is M×K, b K×N, c and d
 // M×N.
+// With Blocks > 1 every shape gains a leading block dimension.
 func (r *Record) OperandShape(name string) []int {
+	var s []int
 	switch name {
 	case "a":
-		return []int{r.M, r.K}
+		s = []int{r.M, r.K}
 	case "b":
-		return []int{r.K, r.N}
+		s = []int{r.K, r.N}
+	default:
+		s = []int{r.M, r.N}
 	}
-	return []int{r.M, r.N}
+	if r.Blocks > 1 {
+		s = append([]int{r.Blocks}, s...)
+	}
+	return s
 }

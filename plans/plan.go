@@ -52,7 +52,9 @@ type OpPlan struct {
 	// The ways the op could have run (an mma's records and warp
 	// arrangements), among which the plan's is the cheapest overall.
 	Considered []string
-	Pos        model.Pos
+	// Records rejected by their memory rule, with the reason.
+	Rejected []string
+	Pos      model.Pos
 }
 
 // ConvPlan is one conversion: a value converted before a consumer uses it.
@@ -132,6 +134,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 			if ch.Record != nil {
 				opp.Intrinsic = ch.Record.Name
 			}
+			opp.Rejected = ch.Rejected
 			if op.Kind == model.OpMMA {
 				opp.Considered = ch.Considered
 				opp.Warps = fmt.Sprintf("%d×%d", ch.WarpsM, ch.WarpsN)

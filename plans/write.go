@@ -79,6 +79,9 @@ func (p *Plan) WriteText(w io.Writer) error {
 		if o.Exec != "" {
 			fmt.Fprintf(&b, "%sruns in %s\n", pad, o.Exec)
 		}
+		for _, r := range o.Rejected {
+			fmt.Fprintf(&b, "%snot %s\n", pad, r)
+		}
 		if len(o.Considered) > 1 {
 			fmt.Fprintf(&b, "%schosen among %d arrangements: %s\n", pad, len(o.Considered), strings.Join(o.Considered, "; "))
 		}
@@ -141,14 +144,15 @@ type ValueJSON struct {
 
 // OpJSON is one op in the JSON plan.
 type OpJSON struct {
-	Kind      string `json:"kind"`
-	Intrinsic string `json:"intrinsic,omitempty"`
-	Warps     string `json:"warps,omitempty"`
-	Exec      string `json:"layout,omitempty"`
-	Method    string `json:"method,omitempty"`
-	Lanes     int    `json:"lanes,omitempty"`
-	Subgroups int    `json:"subgroups,omitempty"`
-	Cost      int64  `json:"cost"`
+	Kind      string   `json:"kind"`
+	Intrinsic string   `json:"intrinsic,omitempty"`
+	Warps     string   `json:"warps,omitempty"`
+	Exec      string   `json:"layout,omitempty"`
+	Method    string   `json:"method,omitempty"`
+	Lanes     int      `json:"lanes,omitempty"`
+	Subgroups int      `json:"subgroups,omitempty"`
+	Cost      int64    `json:"cost"`
+	Rejected  []string `json:"rejected,omitempty"`
 }
 
 // ConvJSON is one conversion in the JSON plan.
@@ -172,7 +176,7 @@ func (p *Plan) JSON() *JSON {
 		j.Values[v.Name] = ValueJSON{Layout: v.Layout, Notation: v.Notation, Shape: v.Shape, DType: v.DType, Values: v.Values}
 	}
 	for _, o := range p.Ops {
-		j.Ops[o.Name] = OpJSON{Kind: o.Kind, Intrinsic: o.Intrinsic, Warps: o.Warps, Exec: o.Exec, Method: o.Method, Lanes: o.Lanes, Subgroups: o.Subgroups, Cost: o.Cost}
+		j.Ops[o.Name] = OpJSON{Kind: o.Kind, Intrinsic: o.Intrinsic, Warps: o.Warps, Exec: o.Exec, Method: o.Method, Lanes: o.Lanes, Subgroups: o.Subgroups, Cost: o.Cost, Rejected: o.Rejected}
 	}
 	for _, c := range p.Conv {
 		j.Conversions = append(j.Conversions, ConvJSON{Value: c.Value, Consumer: c.Consumer, Operand: c.Operand, Kind: c.Kind, Cost: c.Cost, Free: c.Free, Detail: c.Detail, Because: c.Because, Why: c.Why})

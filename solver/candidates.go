@@ -63,6 +63,11 @@ func mmaChoices(op *model.Op, records []*model.Record, warps int) []*MMAChoice {
 		}
 		ra, rb, rc, rd := r.Operands["a"], r.Operands["b"], r.Operands["c"], r.Operands["d"]
 		if ra == nil || rb == nil || rc == nil || rd == nil || ra.Layout == nil || rb.Layout == nil || rc.Layout == nil {
+			continue // an operand in shared memory or left unspecified (wgmma's B, WMMA)
+		}
+		if r.Blocks > 1 || r.Subgroups > 1 || ra.Duplicated || rb.Duplicated {
+			// Multi-block products, warpgroup instructions and operands
+			// held twice are described but not tiled by this planner.
 			continue
 		}
 		if ra.DType.Name != a.DType.Name || rb.DType.Name != b.DType.Name || rc.DType.Name != c.DType.Name || rd.DType.Name != op.Result.DType.Name {

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"fmt"
+	"strings"
 
 	"planner/model"
 )
@@ -84,6 +85,7 @@ type Problem struct {
 
 	valueNode map[*model.Value]*Node
 	opNode    map[*model.Op]*Node
+	rejected  map[*model.Op][]string // load records a buffer's placement rules out
 }
 
 type convKey struct {
@@ -330,7 +332,7 @@ func (p *Problem) valueCost(v *model.Value, l *model.Layout, loadRecs []*model.R
 			return 0, nil, err
 		}
 		var rec *model.Record
-		for _, r := range loadRecs {
+		for _, r := range p.admitted(op, loadRecs) {
 			if r.Fragment == nil || r.Fragment.DType.Bits != v.DType.Bits {
 				continue
 			}
@@ -345,4 +347,45 @@ func (p *Problem) valueCost(v *model.Value, l *model.Layout, loadRecs []*model.R
 		return best, rec, nil
 	}
 	return 0, nil, nil
+}
+
+// admitted lists the load records whose memory rule accepts the placement
+// of op's buffer, noting the others with the reason once per op.
+func (p *Problem) admitted(op *model.Op, recs []*model.Record) []*model.Record {
+	b := op.Buffer
+	if b == nil || b.Layout == nil {
+		return recs
+	}
+	if p.rejected == nil {
+		p.rejected = map[*model.Op][]string{}
+	}
+	_, noted := p.rejected[op]
+	var out []*model.Record
+	var reasons []string
+	names := map[string][]string{}
+	for _, r := range recs {
+		if r.Fragment == nil || r.Fragment.DType.Bits != b.DType.Bits {
+			continue
+		}
+		tile := [2]int{1, 1}
+		if len(r.Fragment.Shape) == 2 {
+			tile = [2]int{r.Fragment.Shape[0], r.Fragment.Shape[1]}
+		}
+		if err := r.Memory.Admits(b.Layout, tile); err != nil {
+			why := err.Error()
+			if names[why] == nil {
+				reasons = append(reasons, why)
+			}
+			names[why] = append(names[why], r.Name)
+			continue
+		}
+		out = append(out, r)
+	}
+	if !noted {
+		p.rejected[op] = nil
+		for _, why := range reasons {
+			p.rejected[op] = append(p.rejected[op], fmt.Sprintf("%s: buffer %s (%s): %s", strings.Join(names[why], ", "), b.Name, b.Layout, why))
+		}
+	}
+	return out
 }

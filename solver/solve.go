@@ -61,7 +61,7 @@ func (p *Problem) Assignment(choice []int) *model.Assignment {
 		case NodeValue:
 			a.Layouts[n.Value] = n.Layouts[i]
 			if op := n.Value.Def; op != nil && op.Kind == model.OpLoadShared {
-				a.Ops[op] = &model.OpChoice{Record: n.Loads[i]}
+				a.Ops[op] = &model.OpChoice{Record: n.Loads[i], Rejected: p.rejected[op]}
 			}
 		case NodeMMA:
 			ch := n.MMA[i]

@@ -145,10 +145,11 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 			if !ok {
 				continue
 			}
-			bt.Expect("shape", "dtype")
+			bt.Expect("shape", "dtype", "row_stride", "pad", "pad_every", "swizzle")
 			b := &model.Buffer{Name: name, Pos: bt.Pos("")}
 			b.Shape = r.shape(bt, "shape")
 			b.DType = r.dtype(bt, "dtype")
+			b.Layout = bufferLayout(bt, b)
 			bt.CheckUnknown()
 			g.Buffers = append(g.Buffers, b)
 		}
@@ -715,4 +716,48 @@ func forgetBody(r *graphReader, op *model.Op) {
 			delete(r.values, res.Name)
 		}
 	}
+}
+
+// bufferLayout reads a two-dimensional buffer's placement in shared
+// memory: row_stride, pad elements every pad_every rows, and a swizzle
+// mode. With none of them the buffer is dense, row major.
+func bufferLayout(bt *Table, b *model.Buffer) *model.SharedLayout {
+	given := false
+	for _, k := range []string{"row_stride", "pad", "pad_every", "swizzle"} {
+		given = given || bt.Has(k)
+	}
+	if len(b.Shape) != 2 || b.DType.Bits == 0 {
+		if given {
+			bt.Errorf("", model.CodeRankMismatch, "a shared-memory placement (row_stride, pad, pad_every, swizzle) is for two-dimensional buffers; %s has %d dimensions", b.Name, len(b.Shape))
+		}
+		return nil
+	}
+	l := &model.SharedLayout{Rows: b.Shape[0], Cols: b.Shape[1], ElemBits: b.DType.Bits, Swizzle: "none"}
+	nonNegative := func(key string, limit int) int {
+		v, ok := bt.Int(key, false)
+		if ok && (v < 0 || v > limit) {
+			bt.Errorf(key, model.CodeBadValue, "%s is from 0 to %d, found %d", key, limit, v)
+			return 0
+		}
+		return v
+	}
+	l.Stride = nonNegative("row_stride", 1<<20)
+	if l.Stride != 0 && l.Stride < l.Cols {
+		bt.Errorf("row_stride", model.CodeBadValue, "rows of %d elements cannot be %d elements apart", l.Cols, l.Stride)
+		l.Stride = 0
+	}
+	l.Pad = nonNegative("pad", 1<<16)
+	l.PadEvery = nonNegative("pad_every", 1<<16)
+	if (l.Pad > 0) != (l.PadEvery > 0) {
+		bt.Errorf("pad", model.CodeMissingKey, "pad and pad_every go together: pad elements after every pad_every rows")
+		l.Pad, l.PadEvery = 0, 0
+	}
+	if sw, ok := bt.String("swizzle", false); ok {
+		if !slices.Contains(model.SwizzleModes, sw) {
+			bt.Errorf("swizzle", model.CodeUnknownName, "unknown swizzle %q (expected %s)", sw, strings.Join(model.SwizzleModes, ", "))
+		} else {
+			l.Swizzle = sw
+		}
+	}
+	return l
 }

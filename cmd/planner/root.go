@@ -62,6 +62,8 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newSolveCmd(), newLayoutCmd())
+	var records []string
+	root.PersistentFlags().StringSliceVar(&records, "records", nil, "a folder or file of intrinsic and target records to use beside the built-in ones (repeatable)")
+	root.AddCommand(newSolveCmd(&records), newLayoutCmd(), newIntrinsicsCmd(&records))
 	return root
 }

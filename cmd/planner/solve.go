@@ -22,10 +22,9 @@ type unsatError struct{ msg string }
 
 func (e *unsatError) Error() string { return e.msg }
 
-func newSolveCmd() *cobra.Command {
+func newSolveCmd(records *[]string) *cobra.Command {
 	var format, notation string
 	var timeLimit time.Duration
-	var records []string
 	cmd := &cobra.Command{
 		Use:   "solve GRAPH",
 		Short: "choose every value's layout and every op's intrinsic, with the proven minimum cost",
@@ -36,7 +35,7 @@ that remain with their mechanism and cost, and whether the cost is proven
 minimal. Exit codes: 0 a plan, 1 bad input, 2 no plan exists.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			lib, err := intrinsics.Load(records...)
+			lib, err := intrinsics.Load(*records...)
 			if err != nil {
 				return err
 			}
@@ -69,7 +68,6 @@ minimal. Exit codes: 0 a plan, 1 bad input, 2 no plan exists.`,
 	cmd.Flags().StringVar(&format, "format", "text", "text, json, toml or dot")
 	cmd.Flags().StringVar(&notation, "notation", "", "write layouts in this notation (default: the graph's own)")
 	cmd.Flags().DurationVar(&timeLimit, "time-limit", 0, "stop the search after this long and report the best plan with its lower bound")
-	cmd.Flags().StringSliceVar(&records, "records", nil, "a folder of intrinsic and target records to use beside the built-in ones")
 	return cmd
 }
 

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"planner/intrinsics"
+	"planner/model"
+	"planner/plans"
+)
+
+func newIntrinsicsCmd(records *[]string) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "intrinsics",
+		Short: "list, draw and check intrinsic records",
+	}
+	cmd.AddCommand(newIntrinsicsListCmd(records), newIntrinsicsShowCmd(records), newIntrinsicsCheckCmd())
+	return cmd
+}
+
+func newIntrinsicsListCmd(records *[]string) *cobra.Command {
+	var target string
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "list the intrinsic records, or those one target offers",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			lib, err := intrinsics.Load(*records...)
+			if err != nil {
+				return err
+			}
+			var names []string
+			if target != "" {
+				t, ok := lib.Target(target)
+				if !ok {
+					return fmt.Errorf("unknown target %q (known: %s)", target, strings.Join(lib.TargetNames(), ", "))
+				}
+				names = t.Records
+			} else {
+				names = lib.RecordNames()
+			}
+			return writeRecordList(cmd.OutOrStdout(), lib, names)
+		},
+	}
+	cmd.Flags().StringVar(&target, "target", "", "only the records this target offers")
+	return cmd
+}
+
+func writeRecordList(w io.Writer, lib *intrinsics.Library, names []string) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tKIND\tVENDOR\tLANES\tSHAPE\tTYPES\tTARGETS")
+	for _, n := range names {
+		r := lib.Records[n]
+		lanes := fmt.Sprint(r.SubgroupSize)
+		if r.Subgroups > 1 {
+			lanes = fmt.Sprintf("%dx%d", r.Subgroups, r.SubgroupSize)
+		}
+		var shape, types string
+		if r.Kind == model.RecordMMA {
+			shape = fmt.Sprintf("%dx%dx%d", r.M, r.N, r.K)
+			if r.Blocks > 1 {
+				shape += fmt.Sprintf(" x%d blocks", r.Blocks)
+			}
+			var ts []string
+			for _, op := range plans.RecordOperands(r) {
+				if op.Name != "c" {
+					ts = append(ts, op.DType.Name)
+				}
+			}
+			types = strings.Join(ts, ",")
+		} else if f := r.Fragment; f != nil {
+			shape = strings.Trim(strings.ReplaceAll(fmt.Sprint(f.Shape), " ", "x"), "[]")
+			if r.Matrices > 1 {
+				shape += fmt.Sprintf(" x%d", r.Matrices)
+			}
+			types = f.DType.Name
+		} else {
+			shape = fmt.Sprintf("%d B/lane", r.Memory.Bytes)
+		}
+		offered := strings.Join(lib.OfferedBy(n), ",")
+		if offered == "" {
+			offered = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", n, r.Kind, r.Vendor, lanes, shape, types, offered)
+	}
+	return tw.Flush()
+}
+
+func newIntrinsicsShowCmd(records *[]string) *cobra.Command {
+	var format, operand string
+	cmd := &cobra.Command{
+		Use:   "show NAME",
+		Short: "describe a record and draw each operand's layout",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			lib, err := intrinsics.Load(*records...)
+			if err != nil {
+				return err
+			}
+			r, ok := lib.Records[args[0]]
+			if !ok {
+				return fmt.Errorf("unknown record %q; `planner intrinsics list` lists them", args[0])
+			}
+			out := cmd.OutOrStdout()
+			offered := lib.OfferedBy(r.Name)
+			switch format {
+			case "text":
+				return plans.WriteRecordText(out, r, offered)
+			case "json":
+				return plans.WriteRecordJSON(out, r, offered)
+			case "svg":
+				op, err := svgOperand(r, operand)
+				if err != nil {
+					return err
+				}
+				return plans.WriteLayoutSVG(out, op.Layout, op.Notation)
+			}
+			return badFlag("format", format, "text", "svg", "json")
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "text, svg or json")
+	cmd.Flags().StringVar(&operand, "operand", "", "with --format svg: the operand to draw (a, b, c, d or fragment)")
+	return cmd
+}
+
+// svgOperand picks the one operand an SVG drawing shows.
+func svgOperand(r *model.Record, name string) (*model.Operand, error) {
+	var drawn []string
+	for _, op := range plans.RecordOperands(r) {
+		if op.Layout == nil {
+			continue
+		}
+		if op.Name == name {
+			return op, nil
+		}
+		drawn = append(drawn, op.Name)
+	}
+	switch {
+	case len(drawn) == 0:
+		return nil, fmt.Errorf("record %s has no operand with a layout to draw", r.Name)
+	case name == "" && len(drawn) == 1:
+		return svgOperand(r, drawn[0])
+	case name == "":
+		return nil, fmt.Errorf("an SVG shows one operand: pass --operand, one of %s", strings.Join(drawn, ", "))
+	}
+	return nil, fmt.Errorf("record %s has no operand %q with a layout (operands with layouts: %s)", r.Name, name, strings.Join(drawn, ", "))
+}
+
+func newIntrinsicsCheckCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "check FILE|DIR...",
+		Short: "check new records and targets: schema, shapes, coverage, packing, subgroup sizes, memory rules",
+		Long: `Checks record and target files (a file, or a folder searched recursively) as a
+linter: every finding is printed as file:line:col: [rule] message, where the
+rule is one of the record rules (record-shape, record-coverage, record-packing,
+record-subgroup, record-memory) or a schema rule (unknown-key, missing-key,
+bad-type, bad-value, unknown-name, ...). Records are checked against the
+built-in targets that offer them. Exit code 1 when there is any finding.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			lib, errs := intrinsics.Check(args...)
+			if len(errs) > 0 {
+				return findings(errs)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s and %s checked: no findings\n", plural(len(lib.Records), "record"), plural(len(lib.Targets), "target"))
+			return nil
+		},
+	}
+}
+
+// findings is a checker's report: each error with its rule.
+type findings model.ErrorList
+
+func (f findings) Error() string {
+	var b strings.Builder
+	for i, e := range f {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if e.Pos.Line > 0 || e.Pos.File != "" {
+			fmt.Fprintf(&b, "%s: ", e.Pos)
+		}
+		fmt.Fprintf(&b, "[%s] %s", e.Code, e.Msg)
+	}
+	return b.String()
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", what)
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}

@@ -1,0 +1,98 @@
+package intrinsics
+
+import (
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"planner/model"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// Each deliberately broken record under testdata/bad/records breaks one
+// rule; the checker must report exactly that rule, on a line of the file.
+func TestCheckBrokenRecords(t *testing.T) {
+	want := map[string]model.Code{
+		"bad_type.toml":                      model.CodeBadType,
+		"bad_value.toml":                     model.CodeBadValue,
+		"coverage_declared_duplicated.toml":  model.CodeRecordCoverage,
+		"coverage_undeclared_duplicate.toml": model.CodeRecordCoverage,
+		"memory_alignment.toml":              model.CodeRecordMemory,
+		"memory_swizzle_mode.toml":           model.CodeRecordMemory,
+		"memory_unknown_rule.toml":           model.CodeRecordMemory,
+		"missing_key.toml":                   model.CodeMissingKey,
+		"packing_registers.toml":             model.CodeRecordPacking,
+		"shape_operand.toml":                 model.CodeRecordShape,
+		"shape_row_bytes.toml":               model.CodeRecordShape,
+		"subgroup_target.toml":               model.CodeRecordSubgroup,
+		"syntax.toml":                        model.CodeSyntax,
+		"unknown_key.toml":                   model.CodeUnknownKey,
+		"unknown_kind.toml":                  model.CodeUnknownName,
+	}
+	dir := "../testdata/bad/records"
+	files, _ := filepath.Glob(filepath.Join(dir, "*.toml"))
+	if len(files) != len(want) {
+		t.Fatalf("%d broken records, %d in the table", len(files), len(want))
+	}
+	var golden strings.Builder
+	for _, f := range files {
+		base := filepath.Base(f)
+		_, errs := Check(f)
+		if len(errs) != 1 {
+			t.Errorf("%s: %d findings, want exactly one:\n%v", base, len(errs), errs)
+			continue
+		}
+		e := errs[0]
+		if e.Code != want[base] {
+			t.Errorf("%s: rule %s, want %s: %v", base, e.Code, want[base], e)
+		}
+		if e.Pos.Line == 0 || filepath.Base(e.Pos.File) != base {
+			t.Errorf("%s: the finding is not on a line of the file: %v", base, e)
+		}
+		golden.WriteString("[" + e.Code.String() + "] " + e.Error() + "\n")
+	}
+	path := filepath.Join(dir, "records.golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(golden.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(g) != golden.String() {
+		t.Errorf("findings differ from %s (run with -update to accept):\n%s", path, golden.String())
+	}
+}
+
+// The built-in records pass their own checker.
+func TestCheckBuiltin(t *testing.T) {
+	if _, errs := Check("."); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+}
+
+// Nothing panics on any TOML: the record and target parser returns errors.
+func FuzzParseRecord(f *testing.F) {
+	_ = fs.WalkDir(builtinFS, ".", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			data, _ := builtinFS.ReadFile(path)
+			f.Add(data)
+		}
+		return nil
+	})
+	bad, _ := filepath.Glob("../testdata/bad/records/*.toml")
+	for _, p := range bad {
+		data, _ := os.ReadFile(p)
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lib := &Library{Targets: map[string]*model.Target{}, Records: map[string]*model.Record{}}
+		_ = lib.parseFile("fuzz.toml", data)
+	})
+}

@@ -1,0 +1,193 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+)
+
+// SharedLayout places a two-dimensional buffer in shared memory: element
+// (i, j) lies Offset(i, j) elements from the buffer's start. Rows are
+// Stride elements apart, Pad more elements follow every PadEvery rows
+// (seed 002's "pad m elements every n lines"), and Swizzle, when not
+// "none", permutes 16-byte chunks within each row the way the Hopper
+// swizzle modes do.
+type SharedLayout struct {
+	Rows, Cols int
+	Stride     int // elements from one row to the next; Cols when 0
+	Pad        int // elements added after every PadEvery rows
+	PadEvery   int
+	Swizzle    string // "none", "32B", "64B" or "128B"
+	ElemBits   int
+}
+
+// swizzleBits is the number of address bits a swizzle mode XORs: the
+// 16-byte chunk index (address bits 4 and up) is XORed with the bits
+// three above it, as the PTX ISA's "Shared Memory Matrix Layout" swizzle
+// modes and the CUDA driver's CU_TENSOR_MAP_SWIZZLE_* modes do (a 128-byte
+// swizzle spans 8 rows of 128 bytes).
+func swizzleBits(mode string) int {
+	switch mode {
+	case "32B":
+		return 1
+	case "64B":
+		return 2
+	case "128B":
+		return 3
+	}
+	return 0
+}
+
+func (s *SharedLayout) stride() int {
+	if s.Stride == 0 {
+		return s.Cols
+	}
+	return s.Stride
+}
+
+// Offset is where element (i, j) lies, in elements.
+func (s *SharedLayout) Offset(i, j int) int {
+	o := i*s.stride() + j
+	if s.PadEvery > 0 {
+		o += (i / s.PadEvery) * s.Pad
+	}
+	if b := swizzleBits(s.Swizzle); b > 0 && s.ElemBits > 0 {
+		bytes := o * s.ElemBits / 8
+		bytes ^= ((bytes >> 7) & (1<<b - 1)) << 4
+		o = bytes * 8 / s.ElemBits
+	}
+	return o
+}
+
+// Bytes is the buffer's footprint: one past its last byte.
+func (s *SharedLayout) Bytes() int {
+	last := 0
+	for i := range s.Rows {
+		last = max(last, s.Offset(i, s.Cols-1)+1)
+	}
+	return last * s.ElemBits / 8
+}
+
+func (s *SharedLayout) String() string {
+	out := fmt.Sprintf("%dx%d, rows %d elements apart", s.Rows, s.Cols, s.stride())
+	if s.PadEvery > 0 && s.Pad > 0 {
+		out += fmt.Sprintf(", %d elements of padding every %d rows", s.Pad, s.PadEvery)
+	}
+	if swizzleBits(s.Swizzle) > 0 {
+		out += ", swizzle " + s.Swizzle
+	}
+	return out
+}
+
+// Admits reports whether an instruction with this memory rule can access
+// a tile of the given shape (rows x columns, elements) at every
+// tile-aligned position of buffer s, and if not, the first place where it
+// cannot and why.
+func (m *MemoryRule) Admits(s *SharedLayout, tile [2]int) error {
+	bytesOf := func(elems int) int { return elems * s.ElemBits / 8 }
+	switch m.Rule {
+	case "row_pointers", "vector":
+		width := m.RowBytes
+		if m.Rule == "vector" {
+			width = m.Bytes
+		}
+		n := width * 8 / s.ElemBits
+		if n < 1 || s.Cols%n != 0 {
+			return fmt.Errorf("rows of %d bytes do not divide the buffer's %d columns of %d-bit elements", width, s.Cols, s.ElemBits)
+		}
+		for i := range s.Rows {
+			for c0 := 0; c0 < s.Cols; c0 += n {
+				base := s.Offset(i, c0)
+				for j := 1; j < n; j++ {
+					if s.Offset(i, c0+j) != base+j {
+						return fmt.Errorf("row %d, columns %d..%d are not contiguous: a %d-byte access needs them together", i, c0, c0+n-1, width)
+					}
+				}
+				if a := bytesOf(base); m.Alignment > 0 && a%m.Alignment != 0 {
+					return fmt.Errorf("row %d, column %d starts at byte %d, which is not %d-byte aligned", i, c0, a, m.Alignment)
+				}
+			}
+		}
+	case "constant_stride":
+		if s.Rows%tile[0] != 0 || s.Cols%tile[1] != 0 {
+			return fmt.Errorf("the %dx%d tile does not divide the %dx%d buffer", tile[0], tile[1], s.Rows, s.Cols)
+		}
+		for r0 := 0; r0 < s.Rows; r0 += tile[0] {
+			for c0 := 0; c0 < s.Cols; c0 += tile[1] {
+				base := s.Offset(r0, c0)
+				ld := s.Offset(r0+1, c0) - base
+				for i := range tile[0] {
+					for j := range tile[1] {
+						if got := s.Offset(r0+i, c0+j); got != base+i*ld+j {
+							if j == 0 {
+								prev := s.Offset(r0+i-1, c0)
+								return fmt.Errorf("in the tile at (%d, %d), rows %d and %d are %d elements apart but rows %d and %d are %d: the instruction takes one leading stride",
+									r0, c0, r0, r0+1, ld, r0+i-1, r0+i, got-prev)
+							}
+							return fmt.Errorf("in the tile at (%d, %d), row %d is not contiguous at column %d: the instruction reads rows of consecutive elements", r0, c0, r0+i, c0+j)
+						}
+					}
+				}
+				if m.StrideMultiple > 0 && ld%m.StrideMultiple != 0 {
+					return fmt.Errorf("the leading stride is %d elements, not a multiple of %d", ld, m.StrideMultiple)
+				}
+				if a := bytesOf(base); m.Alignment > 0 && a%m.Alignment != 0 {
+					return fmt.Errorf("the tile at (%d, %d) starts at byte %d, which is not %d-byte aligned", r0, c0, a, m.Alignment)
+				}
+			}
+		}
+	case "swizzle":
+		mode := s.Swizzle
+		if mode == "" {
+			mode = "none"
+		}
+		if !slices.Contains(m.Modes, mode) {
+			return fmt.Errorf("the buffer's swizzle is %s; the instruction's descriptor names one of %v", mode, m.Modes)
+		}
+		if s.PadEvery > 0 && s.Pad > 0 {
+			return fmt.Errorf("a descriptor describes a dense swizzled tile: padding every %d rows cannot be named", s.PadEvery)
+		}
+		if b := swizzleBits(mode); b > 0 && bytesOf(s.stride()) != 16<<b {
+			return fmt.Errorf("swizzle %s lays out rows of %d bytes; the buffer's rows are %d bytes", mode, 16<<b, bytesOf(s.stride()))
+		}
+	case "block_2d":
+		return fmt.Errorf("a 2D block message reads a global surface, not shared memory")
+	default:
+		return fmt.Errorf("the record has no memory rule")
+	}
+	return nil
+}
+
+// Surface is a 2D global-memory surface a block message reads: bytes per
+// row of data (Width), rows (Height), bytes from one row to the next
+// (Pitch), the alignment of its base address and the byte offset of the
+// block's first column.
+type Surface struct {
+	Width, Height, Pitch, BaseAlignment, X int
+}
+
+// AdmitsSurface checks a surface against a block_2d rule.
+func (m *MemoryRule) AdmitsSurface(s Surface) error {
+	if m.Rule != "block_2d" {
+		return fmt.Errorf("rule %s does not describe a global surface", m.Rule)
+	}
+	b := m.Block2D
+	switch {
+	case s.BaseAlignment%b.BaseAlignment != 0:
+		return fmt.Errorf("the base is %d-byte aligned; the message needs %d", s.BaseAlignment, b.BaseAlignment)
+	case s.Pitch < b.PitchMin || s.Pitch > b.PitchMax:
+		return fmt.Errorf("a pitch of %d bytes is outside %d..%d", s.Pitch, b.PitchMin, b.PitchMax)
+	case s.Pitch%b.PitchMultiple != 0:
+		return fmt.Errorf("a pitch of %d bytes is not a multiple of %d", s.Pitch, b.PitchMultiple)
+	case s.Width < b.WidthMin || s.Width > b.WidthMax:
+		return fmt.Errorf("a width of %d bytes is outside %d..%d", s.Width, b.WidthMin, b.WidthMax)
+	case s.Width%b.WidthMultiple != 0:
+		return fmt.Errorf("a width of %d bytes is not a multiple of %d", s.Width, b.WidthMultiple)
+	case s.Width > s.Pitch:
+		return fmt.Errorf("a width of %d bytes is more than the %d-byte pitch", s.Width, s.Pitch)
+	case s.Height < 1 || s.Height > b.HeightMax:
+		return fmt.Errorf("a height of %d rows is outside 1..%d", s.Height, b.HeightMax)
+	case s.X%b.XAlignment != 0:
+		return fmt.Errorf("the block starts %d bytes into its row, not a multiple of %d", s.X, b.XAlignment)
+	}
+	return nil
+}

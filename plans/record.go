@@ -1,0 +1,194 @@
+package plans
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"planner/model"
+)
+
+// RecordOperands lists a record's operands in the order they are shown:
+// a, b, c, d for an mma, the fragment for a load or store.
+func RecordOperands(r *model.Record) []*model.Operand {
+	var out []*model.Operand
+	for _, n := range []string{"a", "b", "c", "d"} {
+		if op := r.Operands[n]; op != nil {
+			out = append(out, op)
+		}
+	}
+	if r.Fragment != nil {
+		out = append(out, r.Fragment)
+	}
+	return out
+}
+
+// MemoryText says a record's memory rule in words.
+func MemoryText(m model.MemoryRule) string {
+	switch m.Rule {
+	case "row_pointers":
+		return fmt.Sprintf("one pointer per lane to a %d-byte row, %d-byte aligned; rows may lie anywhere", m.RowBytes, m.Alignment)
+	case "constant_stride":
+		return fmt.Sprintf("one base pointer, %d-byte aligned, and one leading stride for the whole tile, a multiple of %d elements", m.Alignment, m.StrideMultiple)
+	case "swizzle":
+		return fmt.Sprintf("a descriptor naming one swizzle mode of %s; the tile's start %d-byte aligned", strings.Join(m.Modes, ", "), m.Alignment)
+	case "vector":
+		return fmt.Sprintf("each lane moves %d contiguous bytes, %d-byte aligned", m.Bytes, m.Alignment)
+	case "block_2d":
+		b := m.Block2D
+		return fmt.Sprintf("a 2D block on a surface: base %d-byte aligned, pitch %d..%d bytes in multiples of %d, width %d..%d bytes in multiples of %d, height up to %d rows, start column aligned to %d bytes; blocks up to %d bytes x %d rows, %d side by side",
+			b.BaseAlignment, b.PitchMin, b.PitchMax, b.PitchMultiple, b.WidthMin, b.WidthMax, b.WidthMultiple, b.HeightMax, b.XAlignment, b.BlockWidthBytes, b.BlockHeight, b.ArrayLength)
+	}
+	return ""
+}
+
+// WriteRecordText describes a record and draws each operand's layout as
+// `planner layout show` does. offeredBy lists the targets offering it.
+func WriteRecordText(w io.Writer, r *model.Record, offeredBy []string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s (%s)\n", r.Name, r.Kind, r.Vendor)
+	fmt.Fprintf(&b, "  instruction  %s\n", r.Instruction)
+	fmt.Fprintf(&b, "  defined at   %s\n", r.Pos)
+	fmt.Fprintf(&b, "  source       %s\n", r.Source)
+	sg := plural(r.SubgroupSize, "lane")
+	if r.Subgroups > 1 {
+		sg = fmt.Sprintf("%d subgroups of %s", r.Subgroups, sg)
+	}
+	fmt.Fprintf(&b, "  subgroup     %s\n", sg)
+	if r.Kind == model.RecordMMA {
+		fmt.Fprintf(&b, "  shape        M %d, N %d, K %d", r.M, r.N, r.K)
+		if r.Blocks > 1 {
+			fmt.Fprintf(&b, ", %d independent blocks", r.Blocks)
+		}
+		b.WriteByte('\n')
+	} else {
+		fmt.Fprintf(&b, "  matrices     %d", r.Matrices)
+		if r.Trans {
+			b.WriteString(", transposed")
+		}
+		if r.Transform != "" && r.Transform != "none" {
+			fmt.Fprintf(&b, ", transform %s", r.Transform)
+		}
+		b.WriteByte('\n')
+	}
+	if r.Memory.Rule != "" {
+		fmt.Fprintf(&b, "  memory       %s: %s\n", r.Memory.Rule, MemoryText(r.Memory))
+	}
+	fmt.Fprintf(&b, "  cost         %d\n", r.Cost)
+	if len(offeredBy) > 0 {
+		fmt.Fprintf(&b, "  targets      %s\n", strings.Join(offeredBy, ", "))
+	} else {
+		b.WriteString("  targets      none offers it\n")
+	}
+	if r.Notes != "" {
+		fmt.Fprintf(&b, "  notes        %s\n", r.Notes)
+	}
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+	for _, op := range RecordOperands(r) {
+		fmt.Fprintf(w, "\noperand %s: %s %s%s\n", op.Name, dimsString(op.Shape), op.DType.Name, operandNote(op))
+		if op.Layout != nil {
+			if err := WriteLayoutText(w, op.Layout, op.Notation); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func operandNote(op *model.Operand) string {
+	var parts []string
+	if op.Registers > 0 {
+		parts = append(parts, plural(op.Registers, "32-bit register")+" per lane")
+	}
+	if op.Duplicated {
+		parts = append(parts, "duplicated across lanes")
+	}
+	if op.Shared {
+		parts = append(parts, "read from shared memory (see memory)")
+	}
+	if op.Unspecified {
+		if op.Layout != nil {
+			parts = append(parts, "layout unspecified by the architecture; the one drawn is one implementation's")
+		} else {
+			parts = append(parts, "layout unspecified by the architecture: reached only through the record's loads and stores")
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ", " + strings.Join(parts, ", ")
+}
+
+// RecordJSON is the machine-readable view of a record.
+type RecordJSON struct {
+	Name         string                  `json:"name"`
+	Kind         string                  `json:"kind"`
+	Vendor       string                  `json:"vendor"`
+	Instruction  string                  `json:"instruction"`
+	Source       string                  `json:"source"`
+	File         string                  `json:"file"`
+	Line         int                     `json:"line"`
+	SubgroupSize int                     `json:"subgroup_size"`
+	Subgroups    int                     `json:"subgroups"`
+	Shape        []int                   `json:"shape,omitempty"`
+	Blocks       int                     `json:"blocks,omitempty"`
+	Matrices     int                     `json:"matrices,omitempty"`
+	Trans        bool                    `json:"trans,omitempty"`
+	Transform    string                  `json:"transform,omitempty"`
+	Cost         int64                   `json:"cost"`
+	Memory       *MemoryJSON             `json:"memory,omitempty"`
+	Targets      []string                `json:"targets"`
+	Operands     map[string]*OperandJSON `json:"operands"`
+}
+
+// MemoryJSON is a memory rule.
+type MemoryJSON struct {
+	Rule string `json:"rule"`
+	Text string `json:"text"`
+}
+
+// OperandJSON is one operand; Layout follows `planner layout show --format json`.
+type OperandJSON struct {
+	DType       string      `json:"dtype"`
+	Shape       []int       `json:"shape"`
+	Registers   int         `json:"registers,omitempty"`
+	Duplicated  bool        `json:"duplicated,omitempty"`
+	Shared      bool        `json:"shared,omitempty"`
+	Unspecified bool        `json:"unspecified,omitempty"`
+	Layout      *LayoutJSON `json:"layout,omitempty"`
+}
+
+// WriteRecordJSON writes the JSON view of a record, indented.
+func WriteRecordJSON(w io.Writer, r *model.Record, offeredBy []string) error {
+	j := &RecordJSON{Name: r.Name, Kind: string(r.Kind), Vendor: r.Vendor, Instruction: r.Instruction, Source: r.Source,
+		File: r.Pos.File, Line: r.Pos.Line, SubgroupSize: r.SubgroupSize, Subgroups: r.Subgroups, Cost: r.Cost,
+		Matrices: r.Matrices, Trans: r.Trans, Targets: offeredBy, Operands: map[string]*OperandJSON{}}
+	if j.Targets == nil {
+		j.Targets = []string{}
+	}
+	if r.Kind == model.RecordMMA {
+		j.Shape = []int{r.M, r.N, r.K}
+		if r.Blocks > 1 {
+			j.Blocks = r.Blocks
+		}
+	} else if r.Transform != "none" {
+		j.Transform = r.Transform
+	}
+	if r.Memory.Rule != "" {
+		j.Memory = &MemoryJSON{Rule: r.Memory.Rule, Text: MemoryText(r.Memory)}
+	}
+	for _, op := range RecordOperands(r) {
+		oj := &OperandJSON{DType: op.DType.Name, Shape: op.Shape, Registers: op.Registers, Duplicated: op.Duplicated, Shared: op.Shared, Unspecified: op.Unspecified}
+		if op.Layout != nil {
+			oj.Layout = NewLayoutJSON(op.Layout, op.Notation)
+		}
+		j.Operands[op.Name] = oj
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(j)
+}
