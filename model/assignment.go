@@ -17,6 +17,7 @@ type OpChoice struct {
 	// along N first.
 	WarpsM, WarpsN int
 	NFirst         bool
+	Outer          bool // the warps split the tile outermost
 	// The layout a reduce, store or copy_to_shared runs in.
 	Exec *Layout
 	// How a load or load_shared moves data, in words ("ldmatrix_x4 × 8",

@@ -138,12 +138,19 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 			if op.Kind == model.OpMMA {
 				opp.Considered = ch.Considered
 				opp.Warps = fmt.Sprintf("%d×%d", ch.WarpsM, ch.WarpsN)
+				var notes []string
 				if ch.WarpsM > 1 && ch.WarpsN > 1 {
 					if ch.NFirst {
-						opp.Warps += " (warp ids along N first)"
+						notes = append(notes, "warp ids along N first")
 					} else {
-						opp.Warps += " (warp ids along M first)"
+						notes = append(notes, "warp ids along M first")
 					}
+				}
+				if ch.Outer {
+					notes = append(notes, "each warp one contiguous block")
+				}
+				if len(notes) > 0 {
+					opp.Warps += " (" + strings.Join(notes, "; ") + ")"
 				}
 			}
 			if ch.Exec != nil {

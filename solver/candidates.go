@@ -39,7 +39,11 @@ type MMAChoice struct {
 	Record         *model.Record
 	WarpsM, WarpsN int
 	NFirst         bool
-	A, B, C        *model.Layout
+	// Outer: the warps split the tile outermost (each warp one contiguous
+	// block of the tile, as IREE's nested subgroup tiles do) instead of
+	// just above one fragment (as Triton's layouts do).
+	Outer   bool
+	A, B, C *model.Layout
 }
 
 func (m *MMAChoice) String() string {
@@ -47,13 +51,36 @@ func (m *MMAChoice) String() string {
 	if m.NFirst {
 		order = "warps along N first"
 	}
+	if m.Outer {
+		order += ", outermost"
+	}
 	return fmt.Sprintf("%s, %d×%d warps (%s)", m.Record.Name, m.WarpsM, m.WarpsN, order)
 }
 
 // mmaChoices lists the ways to run op with the target's mma records: the
 // element types must match, the record's tile must divide the operands,
-// and the warps must split M and N evenly.
-func mmaChoices(op *model.Op, records []*model.Record, warps int) []*MMAChoice {
+// and the warps must split M and N evenly. When the graph writes its
+// layouts in a notation other than linear and some choices give an
+// accumulator that notation can write, only those are kept: the plan must
+// be one the user's compiler can represent.
+func mmaChoices(op *model.Op, records []*model.Record, warps int, notation string) []*MMAChoice {
+	all := allMMAChoices(op, records, warps)
+	if notation == "" || notation == "linear" || notation == "table" {
+		return all
+	}
+	var fit []*MMAChoice
+	for _, ch := range all {
+		if _, err := model.Express(notation, ch.C); err == nil {
+			fit = append(fit, ch)
+		}
+	}
+	if len(fit) == 0 {
+		return all
+	}
+	return fit
+}
+
+func allMMAChoices(op *model.Op, records []*model.Record, warps int) []*MMAChoice {
 	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
 	m, k, n := a.Shape[0], a.Shape[1], b.Shape[1]
 	var out []*MMAChoice
@@ -84,13 +111,18 @@ func mmaChoices(op *model.Op, records []*model.Record, warps int) []*MMAChoice {
 			if (m/r.M)%wm != 0 || (n/r.N)%wn != 0 {
 				continue
 			}
-			for _, nFirst := range []bool{true, false} {
-				if !nFirst && (wm == 1 || wn == 1) {
-					continue // the same layouts as N first
+			for _, outer := range []bool{false, true} {
+				if outer && (m/(r.M*wm) == 1 && n/(r.N*wn) == 1 || wm*wn == 1) {
+					continue // no register repeats or one warp: the same layouts
 				}
-				ch, err := tileMMA(r, m, n, k, wm, wn, nFirst)
-				if err == nil {
-					out = append(out, ch)
+				for _, nFirst := range []bool{true, false} {
+					if !nFirst && (wm == 1 || wn == 1) {
+						continue // the same layouts as N first
+					}
+					ch, err := tileMMA(r, m, n, k, wm, wn, nFirst, outer)
+					if err == nil {
+						out = append(out, ch)
+					}
 				}
 			}
 		}
@@ -101,7 +133,7 @@ func mmaChoices(op *model.Op, records []*model.Record, warps int) []*MMAChoice {
 // tileMMA repeats a record's fragments over the operands: warps wm along M
 // and wn along N (the operand that lacks a dimension repeats over those
 // warps), then register repeats, the N (or K) repeats innermost.
-func tileMMA(r *model.Record, m, n, k, wm, wn int, nFirst bool) (*MMAChoice, error) {
+func tileMMA(r *model.Record, m, n, k, wm, wn int, nFirst, outer bool) (*MMAChoice, error) {
 	sg := model.Subgroup
 	reg := model.Register
 	order := func(first, second model.TileFactor) []model.TileFactor {
@@ -110,12 +142,19 @@ func tileMMA(r *model.Record, m, n, k, wm, wn int, nFirst bool) (*MMAChoice, err
 		}
 		return []model.TileFactor{second, first}
 	}
-	cf := append(order(model.TileFactor{Dim: 1, Count: wn, Hw: sg}, model.TileFactor{Dim: 0, Count: wm, Hw: sg}),
-		model.TileFactor{Dim: 1, Count: n / (r.N * wn), Hw: reg}, model.TileFactor{Dim: 0, Count: m / (r.M * wm), Hw: reg})
-	af := append(order(model.TileFactor{Dim: -1, Count: wn, Hw: sg}, model.TileFactor{Dim: 0, Count: wm, Hw: sg}),
-		model.TileFactor{Dim: 1, Count: k / r.K, Hw: reg}, model.TileFactor{Dim: 0, Count: m / (r.M * wm), Hw: reg})
-	bf := append(order(model.TileFactor{Dim: 1, Count: wn, Hw: sg}, model.TileFactor{Dim: -1, Count: wm, Hw: sg}),
-		model.TileFactor{Dim: 0, Count: k / r.K, Hw: reg}, model.TileFactor{Dim: 1, Count: n / (r.N * wn), Hw: reg})
+	// Warps then register repeats, or register repeats then warps.
+	arrange := func(warps, regs []model.TileFactor) []model.TileFactor {
+		if outer {
+			return append(slices.Clone(regs), warps...)
+		}
+		return append(slices.Clone(warps), regs...)
+	}
+	cf := arrange(order(model.TileFactor{Dim: 1, Count: wn, Hw: sg}, model.TileFactor{Dim: 0, Count: wm, Hw: sg}),
+		[]model.TileFactor{{Dim: 1, Count: n / (r.N * wn), Hw: reg}, {Dim: 0, Count: m / (r.M * wm), Hw: reg}})
+	af := arrange(order(model.TileFactor{Dim: -1, Count: wn, Hw: sg}, model.TileFactor{Dim: 0, Count: wm, Hw: sg}),
+		[]model.TileFactor{{Dim: 1, Count: k / r.K, Hw: reg}, {Dim: 0, Count: m / (r.M * wm), Hw: reg}})
+	bf := arrange(order(model.TileFactor{Dim: 1, Count: wn, Hw: sg}, model.TileFactor{Dim: -1, Count: wm, Hw: sg}),
+		[]model.TileFactor{{Dim: 0, Count: k / r.K, Hw: reg}, {Dim: 1, Count: n / (r.N * wn), Hw: reg}})
 	c, err := model.Tile(r.Operands["c"].Layout, []int{m, n}, cf)
 	if err != nil {
 		return nil, err
@@ -128,7 +167,7 @@ func tileMMA(r *model.Record, m, n, k, wm, wn int, nFirst bool) (*MMAChoice, err
 	if err != nil {
 		return nil, err
 	}
-	return &MMAChoice{Record: r, WarpsM: wm, WarpsN: wn, NFirst: nFirst, A: a, B: b, C: c}, nil
+	return &MMAChoice{Record: r, WarpsM: wm, WarpsN: wn, NFirst: nFirst, Outer: outer, A: a, B: b, C: c}, nil
 }
 
 // vectorLayouts lists blocked layouts that move a tensor with each lane

@@ -139,7 +139,7 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 	g.Walk(func(op *model.Op) {
 		switch op.Kind {
 		case model.OpMMA:
-			for _, ch := range mmaChoices(op, mmaRecs, warps) {
+			for _, ch := range mmaChoices(op, mmaRecs, warps, g.Notation) {
 				why := fmt.Sprintf("mma %s: %s", op.Name, ch)
 				cands[op.Operands[0]].add(ch.A, why+", operand a")
 				cands[op.Operands[1]].add(ch.B, why+", operand b")
@@ -276,7 +276,7 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 		}
 		switch op.Kind {
 		case model.OpMMA:
-			n := &Node{Kind: NodeMMA, Op: op, Pos: op.Pos, MMA: mmaChoices(op, mmaRecs, g.Subgroups)}
+			n := &Node{Kind: NodeMMA, Op: op, Pos: op.Pos, MMA: mmaChoices(op, mmaRecs, g.Subgroups, g.Notation)}
 			var costs []int64
 			for _, ch := range n.MMA {
 				c, _, e := model.OpCost(op, nil, &model.OpChoice{Record: ch.Record, WarpsM: ch.WarpsM, WarpsN: ch.WarpsN}, t)

@@ -65,7 +65,7 @@ func (p *Problem) Assignment(choice []int) *model.Assignment {
 			}
 		case NodeMMA:
 			ch := n.MMA[i]
-			oc := &model.OpChoice{Record: ch.Record, WarpsM: ch.WarpsM, WarpsN: ch.WarpsN, NFirst: ch.NFirst}
+			oc := &model.OpChoice{Record: ch.Record, WarpsM: ch.WarpsM, WarpsN: ch.WarpsN, NFirst: ch.NFirst, Outer: ch.Outer}
 			for _, alt := range n.MMA {
 				oc.Considered = append(oc.Considered, alt.String())
 			}

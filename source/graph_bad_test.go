@@ -13,7 +13,9 @@ import (
 // testTargets is a stand-in target map for graph parsing tests: the
 // parser needs only a target's name, subgroup size and limits.
 var testTargets = map[string]*model.Target{
-	"sm_80": {Name: "sm_80", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 166912},
+	"sm_80":  {Name: "sm_80", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 166912},
+	"gfx942": {Name: "gfx942", SubgroupSize: 64, MaxSubgroups: 16, SharedMemory: 65536},
+	"pvc":    {Name: "pvc", SubgroupSize: 16, MaxSubgroups: 64, SharedMemory: 131072},
 }
 
 // TestBadGraphFiles runs every file of testdata/bad/graphs: each must fail

@@ -155,3 +155,57 @@ func goldenCompare(t *testing.T, path, got string) {
 	}
 	t.Errorf("%s differs (go test -update to accept):\n--- want\n%s\n--- got\n%s", path, want, got)
 }
+
+func valuePlan(t *testing.T, p *plans.Plan, name string) plans.ValuePlan {
+	t.Helper()
+	for _, v := range p.Values {
+		if v.Name == name {
+			return v
+		}
+	}
+	t.Fatalf("no value %s", name)
+	return plans.ValuePlan{}
+}
+
+// Seed 001: the 256x128x64 f16 tile on gfx942 runs on a 2x2 subgroup grid
+// with 32x32x8 MFMA, nothing converts, and the accumulator prints in IREE's
+// nested notation as the MFMA_F32_32x32x8 layout tiled over the grid.
+func TestSeed001MFMA(t *testing.T) {
+	p := solveFile(t, "../../testdata/graphs/seed001_mfma_gemm.toml")
+	if p.Status != "optimal" {
+		t.Fatalf("status %s", p.Status)
+	}
+	mma := opPlan(t, p, "acc_next")
+	if mma.Intrinsic != "mfma_f32_32x32x8_f16" || !strings.HasPrefix(mma.Warps, "2×2") {
+		t.Errorf("mma runs %s on %s warps, want mfma_f32_32x32x8_f16 on 2×2", mma.Intrinsic, mma.Warps)
+	}
+	if len(p.Conv) != 0 {
+		t.Errorf("%d conversions, want none", len(p.Conv))
+	}
+	acc := valuePlan(t, p, "acc")
+	want := "#iree_vector_ext.nested_layout<subgroup_tile = [2, 2], batch_tile = [4, 2], outer_tile = [4, 1], thread_tile = [2, 32], element_tile = [4, 1], subgroup_strides = [2, 1], thread_strides = [32, 1]>"
+	if acc.Notation != "nested" || acc.Layout != want {
+		t.Errorf("accumulator printed as %s %s, want nested %s", acc.Notation, acc.Layout, want)
+	}
+}
+
+// Seed 003: the DPAS GEMM on pvc keeps the seed's pinned accumulator
+// (sg_layout [8, 4], sg_data [32, 64]) and prints it in the xegpu
+// notation; the row reduction combines 16 lanes and the 4 subgroups of a
+// row of the grid.
+func TestSeed003DPAS(t *testing.T) {
+	p := solveFile(t, "../../testdata/graphs/seed003_dpas_gemm.toml")
+	if p.Status != "optimal" {
+		t.Fatalf("status %s", p.Status)
+	}
+	if mma := opPlan(t, p, "d"); mma.Intrinsic != "dpas_m8n16k16_f32_bf16" {
+		t.Errorf("mma runs %s", mma.Intrinsic)
+	}
+	d := valuePlan(t, p, "d")
+	if d.Notation != "xegpu" || !strings.Contains(d.Layout, "sg_layout = [8, 4], sg_data = [32, 64]") {
+		t.Errorf("accumulator printed as %s %s", d.Notation, d.Layout)
+	}
+	if r := opPlan(t, p, "row_max"); r.Lanes != 16 || r.Subgroups != 4 {
+		t.Errorf("the row reduction combines %d lanes and %d subgroups, want 16 and 4", r.Lanes, r.Subgroups)
+	}
+}
