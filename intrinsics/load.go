@@ -270,6 +270,16 @@ func sortedKeys[T any](m map[string]T) []string {
 // Builtin loads the built-in library alone.
 func Builtin() (*Library, error) { return Load() }
 
+// define adds a record or target under its name, or reports where the
+// name was defined first.
+func define[T any](root *source.Table, defs map[string]T, what, name string, v T, posOf func(T) model.Pos) {
+	if prev, ok := defs[name]; ok {
+		root.Errorf("name", model.CodeDuplicate, "%s %q is also defined at %s", what, name, posOf(prev))
+		return
+	}
+	defs[name] = v
+}
+
 // parseFile reads one record or target file: a file with a [cost] table
 // or subgroup limits is a target, one with a kind is a record.
 func (lib *Library) parseFile(file string, data []byte) error {
@@ -280,22 +290,10 @@ func (lib *Library) parseFile(file string, data []byte) error {
 	root := doc.Root()
 	if root.Has("kind") {
 		r := parseRecord(root)
-		if r != nil {
-			if prev, ok := lib.Records[r.Name]; ok {
-				root.Errorf("name", model.CodeDuplicate, "record %q is also defined at %s", r.Name, prev.Pos)
-			} else {
-				lib.Records[r.Name] = r
-			}
-		}
+		define(root, lib.Records, "record", r.Name, r, func(r *model.Record) model.Pos { return r.Pos })
 	} else {
 		t := parseTarget(root)
-		if t != nil {
-			if prev, ok := lib.Targets[t.Name]; ok {
-				root.Errorf("name", model.CodeDuplicate, "target %q is also defined at %s", t.Name, prev.Pos)
-			} else {
-				lib.Targets[t.Name] = t
-			}
-		}
+		define(root, lib.Targets, "target", t.Name, t, func(t *model.Target) model.Pos { return t.Pos })
 	}
 	return doc.Err()
 }

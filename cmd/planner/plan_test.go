@@ -24,15 +24,27 @@ func solveFile(t *testing.T, path string) *plans.Plan {
 	return plan
 }
 
-func opPlan(t *testing.T, p *plans.Plan, name string) plans.OpPlan {
+// named finds the entry of a plan's list with the given name.
+func named[T any](t *testing.T, items []T, nameOf func(T) string, name string) T {
 	t.Helper()
-	for _, o := range p.Ops {
-		if o.Name == name {
-			return o
+	for _, it := range items {
+		if nameOf(it) == name {
+			return it
 		}
 	}
-	t.Fatalf("no op %s", name)
-	return plans.OpPlan{}
+	t.Fatalf("no %s in the plan", name)
+	var zero T
+	return zero
+}
+
+func opPlan(t *testing.T, p *plans.Plan, name string) plans.OpPlan {
+	t.Helper()
+	return named(t, p.Ops, func(o plans.OpPlan) string { return o.Name }, name)
+}
+
+func valuePlan(t *testing.T, p *plans.Plan, name string) plans.ValuePlan {
+	t.Helper()
+	return named(t, p.Values, func(v plans.ValuePlan) string { return v.Name }, name)
 }
 
 // Seed 004's questions, with 2 warps splitting the rows: everything stays
@@ -154,17 +166,6 @@ func goldenCompare(t *testing.T, path, got string) {
 		return
 	}
 	t.Errorf("%s differs (go test -update to accept):\n--- want\n%s\n--- got\n%s", path, want, got)
-}
-
-func valuePlan(t *testing.T, p *plans.Plan, name string) plans.ValuePlan {
-	t.Helper()
-	for _, v := range p.Values {
-		if v.Name == name {
-			return v
-		}
-	}
-	t.Fatalf("no value %s", name)
-	return plans.ValuePlan{}
 }
 
 // Seed 001: the 256x128x64 f16 tile on gfx942 runs on a 2x2 subgroup grid
