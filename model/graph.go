@@ -58,9 +58,16 @@ type Use struct {
 
 // Pin fixes a value's layout (an anchor), written in some notation.
 type Pin struct {
-	Layout   *Layout
+	Layout   *Layout // nil when Unrealisable
 	Notation Notation
 	Pos      Pos
+	// Unrealisable is set, and Layout nil, when the pin is a well-formed
+	// layout for another subgroup count or subgroup size than the graph's
+	// subgroups and the target's lanes: one sentence saying what the pin
+	// needs and what the graph has, e.g. "the layout spreads over 4
+	// subgroups, but the graph has subgroups = 2". No plan can meet such
+	// a pin; the graph is still read, so that the solver can explain why.
+	Unrealisable string
 }
 
 // Buffer is a shared-memory buffer.
@@ -98,11 +105,16 @@ type Op struct {
 	Perm       []int // transpose
 	Dims       []int // broadcast: the new dimensions of the result
 	Contiguous int   // load, store: the dimension contiguous in memory
-	Intrinsic  string
-	NoConvert  []bool // per operand: the edge may not convert
-	Pos        Pos
-	In         *Loop // the loop whose body holds the op; nil at top level
-	Body       *Loop // for OpLoop
+	// Intrinsic names the record the op must use: an mma record for an
+	// mma, a load_shared record (ldmatrix, wmma_load...) for a
+	// load_shared; "" leaves the choice to the solver.
+	Intrinsic    string
+	IntrinsicPos Pos    // where the intrinsic key is written; zero when absent
+	NoConvert    []bool // per operand: the edge may not convert
+	NoConvertPos Pos    // where the no_convert key is written; zero when absent
+	Pos          Pos
+	In           *Loop // the loop whose body holds the op; nil at top level
+	Body         *Loop // for OpLoop
 }
 
 func (o *Op) String() string { return o.Name }
@@ -127,18 +139,37 @@ type Loop struct {
 // theirs), the values they define, the shared-memory buffers, the target
 // and the subgroup count, and the user's constraints.
 type Graph struct {
-	File          string
-	Target        string
-	TargetPos     Pos
-	Subgroups     int
-	SharedBudget  int // bytes; 0: the target's capacity
+	File         string
+	Target       string
+	TargetPos    Pos
+	Subgroups    int
+	SubgroupsPos Pos
+	// HasBudget is true when the graph gives shared_memory: SharedBudget
+	// bytes (0: no shared memory may be used at all) bound buffers plus
+	// conversion scratch. Without it the bound is the target's capacity
+	// and SharedBudget is 0.
+	HasBudget     bool
+	SharedBudget  int
 	BudgetPos     Pos
 	NoConversions bool
 	NoConvPos     Pos
 	Notation      string // the notation plans print layouts in, unless asked otherwise
-	Ops           []*Op
-	Values        []*Value
-	Buffers       []*Buffer
+	// Hard names the facts an explanation must never offer to relax, as
+	// `planner explain` prints them in brackets ("pin:a",
+	// "no_convert:a->d", "intrinsic:d", "shared_memory", "buffer:A"). The
+	// reader checks only that each is a non-empty word; the solver checks
+	// that it names a fact of the graph.
+	Hard    []HardMark
+	Ops     []*Op
+	Values  []*Value
+	Buffers []*Buffer
+}
+
+// HardMark is one entry of a graph's hard list: the name of a fact that
+// is never offered for relaxation, and where the entry is written.
+type HardMark struct {
+	Name string
+	Pos  Pos
 }
 
 // Trips is how many times an op inside loops l (innermost) runs per

@@ -95,7 +95,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 	}
 	p := &Plan{File: g.File, Target: t.Name, Subgroups: g.Subgroups, Notation: notation}
 	p.Shared.Budget = t.SharedMemory
-	if g.SharedBudget > 0 {
+	if g.HasBudget {
 		p.Shared.Budget = g.SharedBudget
 	}
 	for _, b := range g.Buffers {

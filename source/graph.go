@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"planner/model"
 )
@@ -18,7 +19,7 @@ func ReadGraph(path string, targets map[string]*model.Target) (*model.Graph, err
 	return ParseGraph(path, data, targets)
 }
 
-var graphKeys = []string{"target", "subgroups", "shared_memory", "no_conversions", "notation", "buffers", "pins", "op"}
+var graphKeys = []string{"target", "subgroups", "shared_memory", "no_conversions", "notation", "hard", "buffers", "pins", "op"}
 
 // opKinds maps the kind key of an op to its model kind; element-wise
 // functions and casts are kinds of their own in the file.
@@ -115,6 +116,7 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 	}
 	g.Subgroups, _ = root.Int("subgroups", true)
 	if root.Has("subgroups") {
+		g.SubgroupsPos = root.Pos("subgroups")
 		switch {
 		case g.Subgroups < 1:
 			root.Errorf("subgroups", model.CodeBadValue, "subgroups must be positive, found %d", g.Subgroups)
@@ -122,9 +124,11 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 			root.Errorf("subgroups", model.CodeBadValue, "%s allows at most %d subgroups per block, found %d", r.target.Name, r.target.MaxSubgroups, g.Subgroups)
 		}
 	}
-	g.SharedBudget, _ = root.Int("shared_memory", false)
+	g.SharedBudget, g.HasBudget = root.Int("shared_memory", false)
 	g.BudgetPos = root.Pos("shared_memory")
-	if root.Has("shared_memory") {
+	if g.HasBudget {
+		// 0 is a budget like any other: no buffers and no conversion
+		// through shared memory.
 		if g.SharedBudget < 0 {
 			root.Errorf("shared_memory", model.CodeBadValue, "the shared-memory budget cannot be negative, found %d", g.SharedBudget)
 		} else if r.target != nil && g.SharedBudget > r.target.SharedMemory {
@@ -139,6 +143,7 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 		}
 		g.Notation = n
 	}
+	g.Hard = hardMarks(root)
 	if bufs, ok := root.Sub("buffers", false); ok {
 		for _, name := range bufs.Keys() {
 			bt, ok := bufs.Sub(name, true)
@@ -172,12 +177,25 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 				continue
 			}
 			f := model.Frame{Shape: v.Shape, SubgroupSize: r.target.SubgroupSize, Subgroups: g.Subgroups}
-			n, l := DecodeLayout(pt, f)
-			if l != nil {
-				v.Pin = &model.Pin{Layout: l, Notation: n, Pos: pt.Pos("")}
-				if g.Notation == "" {
-					g.Notation = n.Kind()
+			n := decodeNotation(pt)
+			if n == nil {
+				continue
+			}
+			l, err := n.Layout(f)
+			var why string
+			if err != nil {
+				// A layout written for another subgroup count or size is
+				// read, as a pin no plan can meet; any other problem is an
+				// error.
+				if why = unrealisable(n, f, r.target.Name); why == "" {
+					reportLayoutError(pt, err)
+					continue
 				}
+				l = nil
+			}
+			v.Pin = &model.Pin{Layout: l, Notation: n, Pos: pt.Pos(""), Unrealisable: why}
+			if g.Notation == "" {
+				g.Notation = n.Kind()
 			}
 		}
 	}
@@ -389,7 +407,6 @@ func (r *graphReader) op(t *Table, loop *model.Loop) *model.Op {
 				}
 			}
 		}
-		op.Intrinsic, _ = t.String("intrinsic", false)
 		if len(r.doc.Errs) == before && arity(3) && needResult() {
 			a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
 			switch {
@@ -403,6 +420,7 @@ func (r *graphReader) op(t *Table, loop *model.Loop) *model.Op {
 				op.Result = r.define(t, "result", -1, result, slices.Clone(c.Shape), c.DType, op)
 			}
 		}
+		r.intrinsic(t, op)
 	case model.OpLoad:
 		if needResult() {
 			shape := r.shape(t, "shape")
@@ -440,6 +458,7 @@ func (r *graphReader) op(t *Table, loop *model.Loop) *model.Op {
 		if needResult() && op.Buffer != nil {
 			op.Result = r.define(t, "result", -1, result, slices.Clone(op.Buffer.Shape), op.Buffer.DType, op)
 		}
+		r.intrinsic(t, op)
 	case model.OpElementwise:
 		op.Operands = r.operands(t, op, "operands")
 		if len(r.doc.Errs) == before && needResult() {
@@ -574,6 +593,9 @@ func (r *graphReader) op(t *Table, loop *model.Loop) *model.Op {
 	case model.OpLoop:
 		r.loop(t, op, loop)
 	}
+	if t.Has("no_convert") {
+		op.NoConvertPos = t.Pos("no_convert")
+	}
 	if nc, ok := t.Strings("no_convert", false); ok {
 		op.NoConvert = make([]bool, len(op.Operands))
 		for i, n := range nc {
@@ -595,6 +617,51 @@ func (r *graphReader) op(t *Table, loop *model.Loop) *model.Op {
 		t.CheckNotKnown()
 	}
 	return op
+}
+
+// intrinsic reads the record an op names (an mma record for an mma, a
+// load record for a load_shared). The name must be one the graph's target
+// offers, when the reader has the target's record list; whether the record
+// is of the op's kind is for the solver, which has the records.
+func (r *graphReader) intrinsic(t *Table, op *model.Op) {
+	name, ok := t.String("intrinsic", false)
+	if !ok {
+		return
+	}
+	op.Intrinsic, op.IntrinsicPos = name, t.Pos("intrinsic")
+	if r.target != nil && r.target.Records != nil && !slices.Contains(r.target.Records, name) {
+		t.Errorf("intrinsic", model.CodeUnknownName, "target %s offers no record named %q", r.target.Name, name)
+	}
+}
+
+// hardMarks reads the graph's hard list: the names of the facts an
+// explanation never offers to relax. Only their form is checked here; the
+// solver checks that each names a fact of the graph.
+func hardMarks(root *Table) []model.HardMark {
+	v, ok := root.get("hard")
+	if !ok {
+		return nil
+	}
+	arr, ok := v.([]any)
+	if !ok {
+		root.Errorf("hard", model.CodeBadType, "expected an array of strings, found %s", typeName(v))
+		return nil
+	}
+	var out []model.HardMark
+	for i, e := range arr {
+		s, ok := e.(string)
+		switch {
+		case !ok:
+			root.ErrorfAt("hard", i, model.CodeBadType, "expected a string, found %s", typeName(e))
+		case s == "":
+			root.ErrorfAt("hard", i, model.CodeBadValue, "a hard entry cannot be empty: write a fact's name as `planner explain` prints it in brackets, e.g. \"pin:a\"")
+		case strings.ContainsFunc(s, unicode.IsSpace):
+			root.ErrorfAt("hard", i, model.CodeBadValue, "%q has a space: write a fact's name as `planner explain` prints it in brackets, e.g. \"pin:a\" or \"no_convert:a->d\"", s)
+		default:
+			out = append(out, model.HardMark{Name: s, Pos: root.PosAt("hard", i)})
+		}
+	}
+	return out
 }
 
 func (r *graphReader) contiguous(t *Table, shape []int) int {

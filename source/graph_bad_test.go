@@ -11,9 +11,18 @@ import (
 )
 
 // testTargets is a stand-in target map for graph parsing tests: the
-// parser needs only a target's name, subgroup size and limits.
+// parser needs only a target's name, subgroup size, limits and record
+// names (sm_80's are its real list; the others give none, so the names
+// their graphs use go unchecked).
 var testTargets = map[string]*model.Target{
-	"sm_80":  {Name: "sm_80", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 166912},
+	"sm_80": {Name: "sm_80", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 166912, Records: []string{
+		"mma_m16n8k16_f32_f16", "mma_m16n8k16_f16_f16", "mma_m16n8k16_f32_bf16",
+		"mma_m16n8k8_f32_f16", "mma_m16n8k32_s32_s8", "mma_m16n8k8_f32_tf32",
+		"ldmatrix_x1", "ldmatrix_x2", "ldmatrix_x4",
+		"ldmatrix_x1_trans", "ldmatrix_x2_trans", "ldmatrix_x4_trans",
+		"wmma_load_a_m16n16k16_f16", "wmma_load_b_m16n16k16_f16",
+		"wmma_mma_m16n16k16_f32_f16", "wmma_store_d_m16n16k16_f32",
+	}},
 	"gfx942": {Name: "gfx942", SubgroupSize: 64, MaxSubgroups: 16, SharedMemory: 65536},
 	"pvc":    {Name: "pvc", SubgroupSize: 16, MaxSubgroups: 64, SharedMemory: 131072},
 }

@@ -127,16 +127,32 @@ var (
 // and builds the layout for frame f. Problems are recorded in the table's
 // document; the results are nil then.
 func DecodeLayout(t *Table, f model.Frame) (model.Notation, *model.Layout) {
+	n := decodeNotation(t)
+	if n == nil {
+		return nil, nil
+	}
+	l, err := n.Layout(f)
+	if err != nil {
+		reportLayoutError(t, err)
+		return nil, nil
+	}
+	return n, l
+}
+
+// decodeNotation reads a layout table's notation and that notation's keys,
+// without building the layout. Problems are recorded in the table's
+// document; the result is nil then.
+func decodeNotation(t *Table) model.Notation {
 	t.Expect("notation")
 	kind, ok := t.String("notation", true)
 	if !ok {
 		t.CheckUnknown()
-		return nil, nil
+		return nil
 	}
 	keys, known := notationKeys[kind]
 	if !known {
 		t.Errorf("notation", model.CodeUnknownName, "unknown notation %q (expected one of %s)", kind, strings.Join(model.Kinds, ", "))
-		return nil, nil
+		return nil
 	}
 	before := len(t.doc.Errs)
 	all := append([]string{"notation"}, keys...)
@@ -194,20 +210,20 @@ func DecodeLayout(t *Table, f model.Frame) (model.Notation, *model.Layout) {
 	}
 	t.CheckUnknown(append([]string{"notation"}, keys...)...)
 	if len(t.doc.Errs) > before {
-		return nil, nil
+		return nil
 	}
-	l, err := n.Layout(f)
-	if err != nil {
-		// Problems with the frame's own keys are reported where those
-		// keys are written, at the top of the file.
-		if e, ok := err.(*model.Error); ok && isFrameKey(e.Field) {
-			t.doc.Root().Report(err)
-		} else {
-			t.Report(err)
-		}
-		return nil, nil
+	return n
+}
+
+// reportLayoutError records the error of building a layout table's layout.
+func reportLayoutError(t *Table, err error) {
+	// Problems with the frame's own keys are reported where those keys
+	// are written, at the top of the file.
+	if e, ok := err.(*model.Error); ok && isFrameKey(e.Field) {
+		t.doc.Root().Report(err)
+	} else {
+		t.Report(err)
 	}
-	return n, l
 }
 
 func isFrameKey(k string) bool {
