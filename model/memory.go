@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // SharedLayout places a two-dimensional buffer in shared memory: element
@@ -190,4 +191,23 @@ func (m *MemoryRule) AdmitsSurface(s Surface) error {
 		return fmt.Errorf("the block starts %d bytes into its row, not a multiple of %d", s.X, b.XAlignment)
 	}
 	return nil
+}
+
+// Describe says what the rule asks of memory, in words.
+func (m MemoryRule) Describe() string {
+	switch m.Rule {
+	case "row_pointers":
+		return fmt.Sprintf("one pointer per lane to a %d-byte row, %d-byte aligned; rows may lie anywhere", m.RowBytes, m.Alignment)
+	case "constant_stride":
+		return fmt.Sprintf("one base pointer, %d-byte aligned, and one leading stride for the whole tile, a multiple of %d elements", m.Alignment, m.StrideMultiple)
+	case "swizzle":
+		return fmt.Sprintf("a descriptor naming one swizzle mode of %s; the tile's start %d-byte aligned", strings.Join(m.Modes, ", "), m.Alignment)
+	case "vector":
+		return fmt.Sprintf("each lane moves %d contiguous bytes, %d-byte aligned", m.Bytes, m.Alignment)
+	case "block_2d":
+		b := m.Block2D
+		return fmt.Sprintf("a 2D block on a surface: base %d-byte aligned, pitch %d..%d bytes in multiples of %d, width %d..%d bytes in multiples of %d, height up to %d rows, start column aligned to %d bytes; blocks up to %d bytes x %d rows, %d side by side",
+			b.BaseAlignment, b.PitchMin, b.PitchMax, b.PitchMultiple, b.WidthMin, b.WidthMax, b.WidthMultiple, b.HeightMax, b.XAlignment, b.BlockWidthBytes, b.BlockHeight, b.ArrayLength)
+	}
+	return ""
 }

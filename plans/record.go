@@ -24,25 +24,6 @@ func RecordOperands(r *model.Record) []*model.Operand {
 	return out
 }
 
-// MemoryText says a record's memory rule in words.
-func MemoryText(m model.MemoryRule) string {
-	switch m.Rule {
-	case "row_pointers":
-		return fmt.Sprintf("one pointer per lane to a %d-byte row, %d-byte aligned; rows may lie anywhere", m.RowBytes, m.Alignment)
-	case "constant_stride":
-		return fmt.Sprintf("one base pointer, %d-byte aligned, and one leading stride for the whole tile, a multiple of %d elements", m.Alignment, m.StrideMultiple)
-	case "swizzle":
-		return fmt.Sprintf("a descriptor naming one swizzle mode of %s; the tile's start %d-byte aligned", strings.Join(m.Modes, ", "), m.Alignment)
-	case "vector":
-		return fmt.Sprintf("each lane moves %d contiguous bytes, %d-byte aligned", m.Bytes, m.Alignment)
-	case "block_2d":
-		b := m.Block2D
-		return fmt.Sprintf("a 2D block on a surface: base %d-byte aligned, pitch %d..%d bytes in multiples of %d, width %d..%d bytes in multiples of %d, height up to %d rows, start column aligned to %d bytes; blocks up to %d bytes x %d rows, %d side by side",
-			b.BaseAlignment, b.PitchMin, b.PitchMax, b.PitchMultiple, b.WidthMin, b.WidthMax, b.WidthMultiple, b.HeightMax, b.XAlignment, b.BlockWidthBytes, b.BlockHeight, b.ArrayLength)
-	}
-	return ""
-}
-
 // WriteRecordText describes a record and draws each operand's layout as
 // `planner layout show` does. offeredBy lists the targets offering it.
 func WriteRecordText(w io.Writer, r *model.Record, offeredBy []string) error {
@@ -73,7 +54,7 @@ func WriteRecordText(w io.Writer, r *model.Record, offeredBy []string) error {
 		b.WriteByte('\n')
 	}
 	if r.Memory.Rule != "" {
-		fmt.Fprintf(&b, "  memory       %s: %s\n", r.Memory.Rule, MemoryText(r.Memory))
+		fmt.Fprintf(&b, "  memory       %s: %s\n", r.Memory.Rule, r.Memory.Describe())
 	}
 	fmt.Fprintf(&b, "  cost         %d\n", r.Cost)
 	if len(offeredBy) > 0 {
@@ -178,7 +159,7 @@ func WriteRecordJSON(w io.Writer, r *model.Record, offeredBy []string) error {
 		j.Transform = r.Transform
 	}
 	if r.Memory.Rule != "" {
-		j.Memory = &MemoryJSON{Rule: r.Memory.Rule, Text: MemoryText(r.Memory)}
+		j.Memory = &MemoryJSON{Rule: r.Memory.Rule, Text: r.Memory.Describe()}
 	}
 	for _, op := range RecordOperands(r) {
 		oj := &OperandJSON{DType: op.DType.Name, Shape: op.Shape, Registers: op.Registers, Duplicated: op.Duplicated, Shared: op.Shared, Unspecified: op.Unspecified}

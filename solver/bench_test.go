@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -39,12 +40,23 @@ type testGraph struct {
 
 // testGraphs reads every graph under testdata/graphs with the built-in
 // records of its target.
-func testGraphs(tb testing.TB) []testGraph {
+func testGraphs(tb testing.TB) []testGraph { return readGraphs(tb, "testdata/graphs/*.toml") }
+
+// readGraphs reads the graphs a glob names, relative to the repository's
+// root (the test's working directory from here on, so that positions read
+// as users see them), with the built-in records of their targets.
+func readGraphs(tb testing.TB, glob string) []testGraph {
+	if _, err := os.Stat("go.mod"); err != nil {
+		tb.Chdir("..")
+	}
 	lib, err := intrinsics.Builtin()
 	if err != nil {
 		tb.Fatal(err)
 	}
-	files, _ := filepath.Glob("../testdata/graphs/*.toml")
+	files, _ := filepath.Glob(glob)
+	if len(files) == 0 {
+		tb.Fatalf("no graphs match %s", glob)
+	}
 	var out []testGraph
 	for _, f := range files {
 		g, err := source.ReadGraph(f, lib.Targets)

@@ -47,6 +47,9 @@ type MMAChoice struct {
 }
 
 func (m *MMAChoice) String() string {
+	if m.Record == nil {
+		return "no record"
+	}
 	order := "warps along M first"
 	if m.NFirst {
 		order = "warps along N first"
@@ -85,9 +88,6 @@ func allMMAChoices(op *model.Op, records []*model.Record, warps int) []*MMAChoic
 	m, k, n := a.Shape[0], a.Shape[1], b.Shape[1]
 	var out []*MMAChoice
 	for _, r := range records {
-		if op.Intrinsic != "" && op.Intrinsic != r.Name {
-			continue
-		}
 		ra, rb, rc, rd := r.Operands["a"], r.Operands["b"], r.Operands["c"], r.Operands["d"]
 		if ra == nil || rb == nil || rc == nil || rd == nil || ra.Layout == nil || rb.Layout == nil || rc.Layout == nil {
 			continue // an operand in shared memory or left unspecified (wgmma's B, WMMA)
@@ -195,34 +195,60 @@ func vectorLayouts(shape []int, contiguous, elemBits, lanes, warps int) []*model
 			continue
 		}
 		seen[v] = true
-		b := &model.Blocked{SizePerThread: ones(r), ThreadsPerWarp: ones(r), WarpsPerCTA: ones(r), Order: order}
-		b.SizePerThread[contiguous] = v
-		rest := make([]int, r)
-		for d := range shape {
-			rest[d] = pow2Floor(shape[d] / b.SizePerThread[d])
-		}
-		left := lanes
-		for _, d := range order {
-			t := min(rest[d], left)
-			b.ThreadsPerWarp[d] = t
-			rest[d] /= t
-			left /= t
-		}
-		b.ThreadsPerWarp[order[len(order)-1]] *= left
-		left = warps
-		for i := len(order) - 1; i >= 0; i-- {
-			d := order[i]
-			w := min(max(rest[d], 1), left)
-			b.WarpsPerCTA[d] = w
-			rest[d] /= w
-			left /= w
-		}
-		b.WarpsPerCTA[order[len(order)-1]] *= left
-		if l, err := b.Layout(f); err == nil {
-			out = append(out, l)
+		// Lanes and warps over the largest powers of two below each
+		// extent, or, where those do not tile it, dividing it.
+		for _, fit := range []func(int) int{pow2Floor, pow2Divisor} {
+			if l := spreadVectors(f, shape, order, contiguous, v, fit); l != nil {
+				out = append(out, l)
+				break
+			}
 		}
 	}
 	return out
+}
+
+// spreadVectors is the blocked layout with v-element vectors along the
+// contiguous dimension, lanes filling the dimensions in order (fit(n)
+// lanes or warps over n positions), warps the slowest; nil if that does
+// not tile the shape.
+func spreadVectors(f model.Frame, shape, order []int, contiguous, v int, fit func(int) int) *model.Layout {
+	r := len(shape)
+	lanes, warps := f.SubgroupSize, f.Subgroups
+	b := &model.Blocked{SizePerThread: ones(r), ThreadsPerWarp: ones(r), WarpsPerCTA: ones(r), Order: order}
+	b.SizePerThread[contiguous] = v
+	rest := make([]int, r)
+	for d := range shape {
+		rest[d] = fit(shape[d] / b.SizePerThread[d])
+	}
+	left := lanes
+	for _, d := range order {
+		t := min(rest[d], left)
+		b.ThreadsPerWarp[d] = t
+		rest[d] /= t
+		left /= t
+	}
+	b.ThreadsPerWarp[order[len(order)-1]] *= left
+	left = warps
+	for i := len(order) - 1; i >= 0; i-- {
+		d := order[i]
+		w := min(max(rest[d], 1), left)
+		b.WarpsPerCTA[d] = w
+		rest[d] /= w
+		left /= w
+	}
+	b.WarpsPerCTA[order[len(order)-1]] *= left
+	if l, err := b.Layout(f); err == nil {
+		return l
+	}
+	return nil
+}
+
+// pow2Divisor is the largest power of two dividing n.
+func pow2Divisor(n int) int {
+	if n <= 0 {
+		return 1
+	}
+	return n & -n
 }
 
 func ones(n int) []int {

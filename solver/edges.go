@@ -44,7 +44,7 @@ func (p *Problem) edges() error {
 			p.link(exec, res(), func(i, j int) bool {
 				s, e := exec.Layouts[i].Slice(op.Axis)
 				return e == nil && s.Equal(res().Layouts[j])
-			}, op.Pos)
+			}, op, fmt.Sprintf("%s leaves %%%s in the slice of the layout it reduces in", opText(op), op.Result.Name))
 		case model.OpStore, model.OpCopyToShared:
 			exec := p.opNode[op]
 			err = p.conversion(op.Operands[0], model.Use{Op: op}, exec, same(exec))
@@ -61,7 +61,8 @@ func (p *Problem) edges() error {
 					return
 				}
 			}
-			p.link(n, res(), func(i, j int) bool { return n.MMA[i].C.Equal(res().Layouts[j]) }, op.Pos)
+			p.link(n, res(), func(i, j int) bool { return n.MMA[i].C.Equal(res().Layouts[j]) }, op,
+				fmt.Sprintf("%s produces %%%s in the accumulator fragment of its record", opText(op), op.Result.Name))
 		case model.OpLoop:
 			lp := op.Body
 			for i, arg := range lp.Args {
@@ -73,7 +74,8 @@ func (p *Problem) edges() error {
 					return
 				}
 				rn := p.valueNode[lp.Results[i]]
-				p.link(an, rn, func(a, b int) bool { return an.Layouts[a].Equal(rn.Layouts[b]) }, op.Pos)
+				p.link(an, rn, func(a, b int) bool { return an.Layouts[a].Equal(rn.Layouts[b]) }, op,
+					fmt.Sprintf("loop %s leaves its results in the layouts it carries them in", op.Name))
 			}
 		}
 	})
@@ -82,70 +84,100 @@ func (p *Problem) edges() error {
 
 // conversion adds the edge for one use of v: the consumer node to, whose
 // choice j requires layout required(j) (nil: no layout of v can serve).
+// The consumer's rule guards every pair it rules out; a no-conversion fact
+// or the shared-memory budget guard the conversions it forbids.
 func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required func(j int) *model.Layout) error {
 	from := p.valueNode[v]
-	e := &Edge{Kind: EdgeConversion, From: from.ID, To: to.ID, Value: v, Use: use, Pos: use.Op.Pos}
-	switch {
-	case p.Graph.NoConversions:
-		e.Forbid = fmt.Sprintf("conversions are forbidden everywhere (%s)", p.Graph.NoConvPos)
-	case use.Index < len(use.Op.NoConvert) && use.Op.NoConvert[use.Index] && !use.Yield:
-		e.Forbid = fmt.Sprintf("%s allows no conversion of %s (%s)", use.Op.Name, v.Name, use.Op.Pos)
-	}
+	rule := p.useRule(v, use, to)
+	noconv := p.noConvertFact(v, use)
+	e := &Edge{Kind: EdgeConversion, From: from.ID, To: to.ID, Value: v, Use: use, Pos: use.Op.Pos, Rule: rule, NoConv: noconv}
 	m := make([][]int64, len(from.Layouts))
+	placeholder := func(j int) bool { return to.Kind == NodeMMA && to.MMA[j].Record == nil }
 	for j := range to.Choices() {
+		if placeholder(j) {
+			e.Required = append(e.Required, nil)
+			continue
+		}
 		e.Required = append(e.Required, required(j))
 	}
+	var forbids []forbid
 	for i, l := range from.Layouts {
 		m[i] = make([]int64, to.Choices())
 		for j, r := range e.Required {
-			c, err := p.useCost(v, l, r, e.Forbid != "")
-			if err != nil {
-				return err
+			if placeholder(j) {
+				continue // an mma with no record requires nothing
 			}
-			m[i][j] = c
+			var guards []int32
+			if r == nil {
+				guards = append(guards, p.guard(rule))
+			} else {
+				c, conv, err := p.useCost(v, l, r)
+				if err != nil {
+					return err
+				}
+				m[i][j] = c
+				if conv != nil && noconv != nil {
+					guards = append(guards, p.guard(noconv, rule))
+				}
+				if conv != nil && conv.Kind == model.ConvShared {
+					guards = append(guards, p.overBudget(conv.ScratchBytes, rule)...)
+				}
+			}
+			for _, g := range guards {
+				forbids = append(forbids, forbid{I: int32(i), J: int32(j), Guard: g})
+				if p.inForce(g) {
+					m[i][j] = Inf
+				}
+			}
 		}
 	}
 	p.Edges = append(p.Edges, e)
 	p.PBQP.Edges = append(p.PBQP.Edges, PEdge{A: from.ID, B: to.ID, M: m})
+	p.facts.edgeForbid = append(p.facts.edgeForbid, forbids)
 	return nil
 }
 
-// useCost prices converting v from one layout to another, Inf when no
-// conversion may be made or the scratch would overflow shared memory.
-func (p *Problem) useCost(v *model.Value, from, to *model.Layout, forbid bool) (int64, error) {
-	if to == nil {
-		return Inf, nil
-	}
+// useCost prices converting v from one layout to another, with the
+// conversion (nil when the layouts agree).
+func (p *Problem) useCost(v *model.Value, from, to *model.Layout) (int64, *model.Conversion, error) {
 	k := convKey{from.Key(), to.Key(), v.DType.Bits}
 	c, ok := p.convs[k]
 	if !ok {
 		var err error
 		c, err = model.Analyze(from, to, v.DType.Bits)
 		if err != nil {
-			return 0, fmt.Errorf("%s: converting %s: %v", v.Pos, v.Name, err)
+			return 0, nil, fmt.Errorf("%s: converting %s: %v", v.Pos, v.Name, err)
 		}
 		p.convs[k] = c
 	}
 	if c.Kind == model.ConvNone {
-		return 0, nil
+		return 0, nil, nil
 	}
-	if forbid || (c.Kind == model.ConvShared && p.Buffers+c.ScratchBytes > p.Budget) {
-		return Inf, nil
-	}
-	return model.ConversionCost(c, p.Target, from.Size(model.Lane)) * model.ValueTrips(v), nil
+	return model.ConversionCost(c, p.Target, from.Size(model.Lane)) * model.ValueTrips(v), c, nil
 }
 
-// link forbids every pair of choices of a and b that ok rejects.
-func (p *Problem) link(a, b *Node, ok func(i, j int) bool, pos model.Pos) {
+// link forbids every pair of choices of a and b that ok rejects, under the
+// op's rule for its result.
+func (p *Problem) link(a, b *Node, ok func(i, j int) bool, op *model.Op, text string) {
+	rule := p.ruleFact(op, "result", text)
 	m := make([][]int64, a.Choices())
+	var forbids []forbid
 	for i := range m {
 		m[i] = make([]int64, b.Choices())
+		if a.Kind == NodeMMA && a.MMA[i].Record == nil {
+			continue // an mma with no record makes nothing
+		}
 		for j := range m[i] {
 			if !ok(i, j) {
-				m[i][j] = Inf
+				g := p.guard(rule)
+				forbids = append(forbids, forbid{I: int32(i), J: int32(j), Guard: g})
+				if p.inForce(g) {
+					m[i][j] = Inf
+				}
 			}
 		}
 	}
-	p.Edges = append(p.Edges, &Edge{Kind: EdgeLink, From: a.ID, To: b.ID, Pos: pos})
+	p.Edges = append(p.Edges, &Edge{Kind: EdgeLink, From: a.ID, To: b.ID, Pos: op.Pos, Rule: rule})
 	p.PBQP.Edges = append(p.PBQP.Edges, PEdge{A: a.ID, B: b.ID, M: m})
+	p.facts.edgeForbid = append(p.facts.edgeForbid, forbids)
 }

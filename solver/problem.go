@@ -25,7 +25,7 @@ type Node struct {
 	Op      *model.Op
 	Layouts []*model.Layout // value and exec nodes
 	Origins []string
-	MMA     []*MMAChoice    // mma nodes
+	MMA     []*MMAChoice    // mma nodes (a choice with no record: the mma has none that fits)
 	Loads   []*model.Record // load_shared values: the intrinsic per choice (nil: plain loads)
 	Pos     model.Pos
 }
@@ -67,7 +67,8 @@ type Edge struct {
 	Value    *model.Value
 	Use      model.Use
 	Required []*model.Layout
-	Forbid   string // why conversions are forbidden on this edge, if they are
+	Rule     *model.Fact // what the consumer needs of the value (a link: how it makes its result)
+	NoConv   *model.Fact // the fact forbidding conversions on this use, if any
 	Pos      model.Pos
 }
 
@@ -82,6 +83,8 @@ type Problem struct {
 	Edges   []*Edge
 	PBQP    *PBQP
 	convs   map[convKey]*model.Conversion
+	facts   facts
+	edgeOf  map[string]model.Use // no_convert fact names to their use
 
 	valueNode map[*model.Value]*Node
 	opNode    map[*model.Op]*Node
@@ -95,13 +98,39 @@ type convKey struct {
 
 // Build turns a graph into a problem for a target with the given records.
 func Build(g *model.Graph, t *model.Target, records []*model.Record) (*Problem, error) {
-	p := &Problem{Graph: g, Target: t, PBQP: &PBQP{}, convs: map[convKey]*model.Conversion{}, opNode: map[*model.Op]*Node{}}
-	p.Budget = t.SharedMemory
-	if g.SharedBudget > 0 {
-		p.Budget = g.SharedBudget
-	}
+	return BuildRelaxed(g, t, records, nil)
+}
+
+// BuildRelaxed builds the problem with the named facts left out: what they
+// forbid is allowed at its cost. Every build makes the same facts and
+// guards; only the PBQP differs.
+func BuildRelaxed(g *model.Graph, t *model.Target, records []*model.Record, relax map[string]bool) (*Problem, error) {
+	p := &Problem{Graph: g, Target: t, PBQP: &PBQP{}, convs: map[convKey]*model.Conversion{}, opNode: map[*model.Op]*Node{},
+		edgeOf: map[string]model.Use{}}
+	p.facts = facts{byName: map[string]*model.Fact{}, relax: relax, keys: map[string]int{}}
 	for _, b := range g.Buffers {
-		p.Buffers += b.Bytes()
+		p.Buffers += p.bufferLayoutBytes(b)
+	}
+	budget, capacity := p.budgetFacts()
+	p.Budget = t.SharedMemory
+	if p.relaxed(capacity) {
+		p.Budget = Inf32
+	}
+	if budget != nil && !p.relaxed(budget) {
+		p.Budget = min(p.Budget, g.SharedBudget)
+	}
+	for _, f := range []*model.Fact{budget, capacity} {
+		if f == nil {
+			continue
+		}
+		lim := t.SharedMemory
+		if f == budget {
+			lim = g.SharedBudget
+		}
+		if p.Buffers > lim {
+			f.Text += fmt.Sprintf(", but the buffers alone take %s", bytesText(p.Buffers))
+			p.facts.global = append(p.facts.global, p.guard(f))
+		}
 	}
 	var mmaRecs, loadRecs []*model.Record
 	for _, r := range records {
@@ -119,7 +148,42 @@ func Build(g *model.Graph, t *model.Target, records []*model.Record) (*Problem, 
 	if err := p.edges(); err != nil {
 		return nil, err
 	}
+	if err := p.markHard(); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// Inf32 stands for an unlimited byte count.
+const Inf32 = 1<<31 - 1
+
+// Feasible reports whether the build's global guards allow any plan (the
+// buffers fit the budget).
+func (p *Problem) Feasible() bool {
+	for _, g := range p.facts.global {
+		if p.inForce(g) {
+			return false
+		}
+	}
+	return true
+}
+
+// bufferLayoutBytes is a buffer's footprint in this build: dense row major
+// when its placement is relaxed.
+func (p *Problem) bufferLayoutBytes(b *model.Buffer) int {
+	if l := p.bufferLayout(b); l != nil {
+		return l.Bytes()
+	}
+	return b.Bytes()
+}
+
+// bufferLayout is where a buffer's elements lie in this build: the graph's
+// placement, or dense row major when that is relaxed.
+func (p *Problem) bufferLayout(b *model.Buffer) *model.SharedLayout {
+	if b.Layout == nil || !p.facts.relax["buffer:"+b.Name] {
+		return b.Layout
+	}
+	return &model.SharedLayout{Rows: b.Layout.Rows, Cols: b.Layout.Cols, ElemBits: b.Layout.ElemBits}
 }
 
 // candidates seeds every value's candidate layouts and closes them under
@@ -132,14 +196,18 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 	}
 	// Seeds: pins first, then intrinsic fragments, then memory layouts.
 	for _, v := range g.Values {
-		if v.Pin != nil {
+		if v.Pin != nil && v.Pin.Layout != nil {
 			cands[v].add(v.Pin.Layout, fmt.Sprintf("pinned at %s", v.Pin.Pos))
 		}
 	}
 	g.Walk(func(op *model.Op) {
 		switch op.Kind {
 		case model.OpMMA:
-			for _, ch := range mmaChoices(op, mmaRecs, warps, g.Notation) {
+			recs := mmaRecs
+			if f := p.intrinsicFact(op); f != nil && !p.relaxed(f) {
+				recs = named(mmaRecs, op.Intrinsic)
+			}
+			for _, ch := range mmaChoices(op, recs, warps, g.Notation) {
 				why := fmt.Sprintf("mma %s: %s", op.Name, ch)
 				cands[op.Operands[0]].add(ch.A, why+", operand a")
 				cands[op.Operands[1]].add(ch.B, why+", operand b")
@@ -224,49 +292,60 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 }
 
 // nodes makes one node per value, one per mma, one per op that runs in a
-// layout of its own, with their costs.
+// layout of its own, with their costs and the facts that forbid choices.
 func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*model.Record) error {
 	g, t := p.Graph, p.Target
 	valueNode := map[*model.Value]*Node{}
-	addNode := func(n *Node, costs []int64) {
+	addNode := func(n *Node, costs []int64, forbids []forbid) {
 		n.ID = len(p.Nodes)
 		p.Nodes = append(p.Nodes, n)
+		for _, f := range forbids {
+			if p.inForce(f.Guard) {
+				costs[f.I] = Inf
+			}
+		}
 		p.PBQP.Cost = append(p.PBQP.Cost, costs)
+		p.facts.nodeForbid = append(p.facts.nodeForbid, forbids)
 	}
 	for _, v := range g.Values {
 		cs := cands[v]
 		n := &Node{Kind: NodeValue, Value: v, Pos: v.Pos}
-		var costs []int64
-		for i, l := range cs.list {
-			if v.Pin != nil && !l.Equal(v.Pin.Layout) {
-				continue // a pinned value has one choice
+		list, origins := cs.list, cs.origin
+		if len(list) == 0 {
+			// No candidate at all: the value is unconstrained; give it the
+			// first vector layout so that the problem stays well formed.
+			list = vectorLayouts(v.Shape, len(v.Shape)-1, v.DType.Bits, t.SubgroupSize, g.Subgroups)
+			if len(list) == 0 {
+				return &model.Error{Pos: v.Pos, Code: model.CodeShapeMismatch, Index: -1,
+					Msg: fmt.Sprintf("no layout of %%%s (%s) over %d subgroups of %d lanes could be built", v.Name, dims(v.Shape), g.Subgroups, t.SubgroupSize)}
 			}
-			c, rec, err := p.valueCost(v, l, loadRecs)
+			list = list[:1]
+			origins = []string{"default: vectors along the last dimension"}
+		}
+		var costs []int64
+		var forbids []forbid
+		pin := p.pinFact(v)
+		for i, l := range list {
+			c, rec, guards, err := p.valueCost(v, l, loadRecs)
 			if err != nil {
 				return err
 			}
+			switch {
+			case pin != nil && v.Pin.Layout == nil:
+				guards = append(guards, p.guard(pin, p.subgroupsFact()))
+			case pin != nil && !l.Equal(v.Pin.Layout):
+				guards = append(guards, p.guard(pin))
+			}
+			for _, gd := range guards {
+				forbids = append(forbids, forbid{I: int32(i), Guard: gd})
+			}
 			n.Layouts = append(n.Layouts, l)
-			n.Origins = append(n.Origins, cs.origin[i])
+			n.Origins = append(n.Origins, origins[i])
 			n.Loads = append(n.Loads, rec)
 			costs = append(costs, c)
 		}
-		if len(n.Layouts) == 0 {
-			// No candidate at all: the value is unconstrained; give it the
-			// first vector layout so that the problem stays well formed.
-			for _, l := range vectorLayouts(v.Shape, len(v.Shape)-1, v.DType.Bits, t.SubgroupSize, g.Subgroups) {
-				n.Layouts = append(n.Layouts, l)
-				n.Origins = append(n.Origins, "default: vectors along the last dimension")
-				n.Loads = append(n.Loads, nil)
-				c, _, err := p.valueCost(v, l, loadRecs)
-				if err != nil {
-					return err
-				}
-				costs = append(costs, c)
-				break
-			}
-		}
 		valueNode[v] = n
-		addNode(n, costs)
+		addNode(n, costs, forbids)
 	}
 	p.valueNode = valueNode
 	var err error
@@ -276,9 +355,35 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 		}
 		switch op.Kind {
 		case model.OpMMA:
-			n := &Node{Kind: NodeMMA, Op: op, Pos: op.Pos, MMA: mmaChoices(op, mmaRecs, g.Subgroups, g.Notation)}
+			n := &Node{Kind: NodeMMA, Op: op, Pos: op.Pos}
 			var costs []int64
-			for _, ch := range n.MMA {
+			var forbids []forbid
+			intr := p.intrinsicFact(op)
+			chs := mmaChoices(op, mmaRecs, g.Subgroups, g.Notation)
+			if intr != nil {
+				// The named record's choices as the notation allows them,
+				// then the others, which the fact forbids.
+				chs = mmaChoices(op, named(mmaRecs, op.Intrinsic), g.Subgroups, g.Notation)
+				for _, ch := range mmaChoices(op, mmaRecs, g.Subgroups, g.Notation) {
+					if ch.Record.Name != op.Intrinsic {
+						chs = append(chs, ch)
+					}
+				}
+			}
+			records := p.recordsFact(op, mmaRecs)
+			if len(chs) == 0 {
+				chs = []*MMAChoice{{}} // no record fits: a placeholder the records fact forbids
+			}
+			n.MMA = chs
+			for i, ch := range chs {
+				if ch.Record == nil {
+					forbids = append(forbids, forbid{I: int32(i), Guard: p.guard(records)})
+					costs = append(costs, 0)
+					continue
+				}
+				if intr != nil && ch.Record.Name != op.Intrinsic {
+					forbids = append(forbids, forbid{I: int32(i), Guard: p.guard(intr)})
+				}
 				c, _, e := model.OpCost(op, nil, &model.OpChoice{Record: ch.Record, WarpsM: ch.WarpsM, WarpsN: ch.WarpsN}, t)
 				if e != nil {
 					err = e
@@ -286,17 +391,24 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 				}
 				costs = append(costs, c)
 			}
-			addNode(n, costs)
+			addNode(n, costs, forbids)
 			p.opNode[op] = n
 		case model.OpReduce, model.OpStore, model.OpCopyToShared:
 			src := op.Operands[0]
 			n := &Node{Kind: NodeExec, Op: op, Pos: op.Pos}
 			var costs []int64
+			var forbids []forbid
 			vn := valueNode[src]
 			for i, l := range vn.Layouts {
 				var res *model.Layout
 				if op.Kind == model.OpReduce {
 					res, _ = l.Slice(op.Axis)
+					if scratch := reduceScratch(l, op.Axis, src.DType.Bits); scratch > 0 {
+						rule := p.ruleFact(op, "shared", fmt.Sprintf("%s combines the partial results of its subgroups through shared memory", opText(op)))
+						for _, gd := range p.overBudget(scratch, rule) {
+							forbids = append(forbids, forbid{I: int32(i), Guard: gd})
+						}
+					}
 				}
 				c, _, e := model.OpCost(op, res, &model.OpChoice{Exec: l}, t)
 				if e != nil {
@@ -307,29 +419,55 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 				n.Origins = append(n.Origins, vn.Origins[i])
 				costs = append(costs, c)
 			}
-			addNode(n, costs)
+			addNode(n, costs, forbids)
 			p.opNode[op] = n
 		}
 	})
 	return err
 }
 
+// named keeps the record of that name.
+func named(recs []*model.Record, name string) []*model.Record {
+	var out []*model.Record
+	for _, r := range recs {
+		if r.Name == name {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// reduceScratch is the shared memory a reduction along axis needs when it
+// runs in layout l: one partial result per subgroup that shares a result.
+func reduceScratch(l *model.Layout, axis, elemBits int) int {
+	r := model.DescribeReduction(l, axis)
+	if r.Subgroups <= 1 {
+		return 0
+	}
+	res, err := l.Slice(axis)
+	if err != nil {
+		return 0
+	}
+	return res.Elements() * r.Subgroups * max((elemBits+7)/8, 1)
+}
+
 // valueCost is the cost of producing v in layout l: the cost of its
 // defining op when the op's cost depends on the result's layout. For a
-// shared-memory load it picks the cheapest way to load l.
-func (p *Problem) valueCost(v *model.Value, l *model.Layout, loadRecs []*model.Record) (int64, *model.Record, error) {
+// shared-memory load it picks the cheapest way to load l, or the record
+// the op names; the guards forbid what the named record cannot do.
+func (p *Problem) valueCost(v *model.Value, l *model.Layout, loadRecs []*model.Record) (int64, *model.Record, []int32, error) {
 	op := v.Def
 	if op == nil || op.Kind == model.OpLoop {
-		return 0, nil, nil
+		return 0, nil, nil, nil
 	}
 	switch op.Kind {
 	case model.OpLoad, model.OpElementwise, model.OpCast:
 		c, _, err := model.OpCost(op, l, nil, p.Target)
-		return c, nil, err
+		return c, nil, nil, err
 	case model.OpLoadShared:
 		best, _, err := model.OpCost(op, l, nil, p.Target)
 		if err != nil {
-			return 0, nil, err
+			return 0, nil, nil, err
 		}
 		var rec *model.Record
 		for _, r := range p.admitted(op, loadRecs) {
@@ -344,18 +482,97 @@ func (p *Problem) valueCost(v *model.Value, l *model.Layout, loadRecs []*model.R
 				best, rec = c, r
 			}
 		}
-		return best, rec, nil
+		intr := p.intrinsicFact(op)
+		if intr == nil {
+			return best, rec, nil, nil
+		}
+		r := p.namedLoad(op, loadRecs)
+		if r == nil {
+			return 0, nil, nil, &model.Error{Pos: intr.Pos, Code: model.CodeUnknownName, Index: -1,
+				Msg: fmt.Sprintf("%s is not a shared-memory load record of %s", op.Intrinsic, p.Target.Name)}
+		}
+		// The same guards in every build: what the placement as written
+		// and as dense row major refuse, and the layouts r cannot make.
+		var guards []int32
+		placed, dense := p.refusals(op, r)
+		if placed != "" {
+			guards = append(guards, p.guard(intr, p.memoryFact(r, placed, false), p.bufferFact(op.Buffer)))
+		}
+		if dense != "" {
+			guards = append(guards, p.guard(intr, p.memoryFact(r, dense, true)))
+		}
+		switch {
+		case r.Fragment == nil || r.Fragment.Layout == nil:
+			guards = append(guards, p.guard(intr, p.fragmentFact(r)))
+		default:
+			if _, ok := model.LoadInstructions(l, r); !ok || r.Fragment.DType.Bits != v.DType.Bits {
+				guards = append(guards, p.guard(intr))
+			}
+		}
+		if p.relaxed(intr) || len(guards) > 0 {
+			return best, rec, guards, nil
+		}
+		c, _, err := model.OpCost(op, l, &model.OpChoice{Record: r}, p.Target)
+		if err != nil {
+			return 0, nil, nil, err
+		}
+		return c, r, nil, nil
 	}
-	return 0, nil, nil
+	return 0, nil, nil, nil
+}
+
+// namedLoad is the load record an op names, nil if the target has none of
+// that name.
+func (p *Problem) namedLoad(op *model.Op, loadRecs []*model.Record) *model.Record {
+	for _, r := range loadRecs {
+		if r.Name == op.Intrinsic {
+			return r
+		}
+	}
+	return nil
+}
+
+// refusals say why record r's memory rule rejects op's buffer as the
+// graph places it and as dense row major ("" where it accepts it).
+func (p *Problem) refusals(op *model.Op, r *model.Record) (placed, dense string) {
+	b := op.Buffer
+	if b == nil || b.Layout == nil {
+		return "", ""
+	}
+	why := func(l *model.SharedLayout) string {
+		if err := r.Memory.Admits(l, recordTile(r)); err != nil {
+			return fmt.Sprintf("%s. Buffer %s (%s) breaks this: %v", r.Memory.Describe(), b.Name, l, err)
+		}
+		return ""
+	}
+	placed = why(b.Layout)
+	if p.bufferFact(b) != nil {
+		dense = why(&model.SharedLayout{Rows: b.Layout.Rows, Cols: b.Layout.Cols, ElemBits: b.Layout.ElemBits})
+	} else {
+		placed, dense = "", placed
+	}
+	return placed, dense
+}
+
+// recordTile is the tile a load record moves, for its memory rule.
+func recordTile(r *model.Record) [2]int {
+	tile := [2]int{1, 1}
+	if r.Fragment != nil && len(r.Fragment.Shape) == 2 {
+		tile = [2]int{r.Fragment.Shape[0], r.Fragment.Shape[1]}
+	} else if op := r.Operands["a"]; op != nil && len(op.Shape) == 2 {
+		tile = [2]int{op.Shape[0], op.Shape[1]}
+	}
+	return tile
 }
 
 // admitted lists the load records whose memory rule accepts the placement
 // of op's buffer, noting the others with the reason once per op.
 func (p *Problem) admitted(op *model.Op, recs []*model.Record) []*model.Record {
 	b := op.Buffer
-	if b == nil || b.Layout == nil {
+	if b == nil || p.bufferLayout(b) == nil {
 		return recs
 	}
+	layout := p.bufferLayout(b)
 	if p.rejected == nil {
 		p.rejected = map[*model.Op][]string{}
 	}
@@ -367,11 +584,7 @@ func (p *Problem) admitted(op *model.Op, recs []*model.Record) []*model.Record {
 		if r.Fragment == nil || r.Fragment.DType.Bits != b.DType.Bits {
 			continue
 		}
-		tile := [2]int{1, 1}
-		if len(r.Fragment.Shape) == 2 {
-			tile = [2]int{r.Fragment.Shape[0], r.Fragment.Shape[1]}
-		}
-		if err := r.Memory.Admits(b.Layout, tile); err != nil {
+		if err := r.Memory.Admits(layout, recordTile(r)); err != nil {
 			why := err.Error()
 			if names[why] == nil {
 				reasons = append(reasons, why)
@@ -384,7 +597,7 @@ func (p *Problem) admitted(op *model.Op, recs []*model.Record) []*model.Record {
 	if !noted {
 		p.rejected[op] = nil
 		for _, why := range reasons {
-			p.rejected[op] = append(p.rejected[op], fmt.Sprintf("%s: buffer %s (%s): %s", strings.Join(names[why], ", "), b.Name, b.Layout, why))
+			p.rejected[op] = append(p.rejected[op], fmt.Sprintf("%s: buffer %s (%s): %s", strings.Join(names[why], ", "), b.Name, layout, why))
 		}
 	}
 	return out

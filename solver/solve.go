@@ -19,7 +19,8 @@ type Result struct {
 	Cost       int64
 	LowerBound int64
 	Stats      PStats
-	Candidates int // candidate layouts over all values
+	Candidates int   // candidate layouts over all values
+	Choice     []int // the plan's choice per node
 	Problem    *Problem
 }
 
@@ -32,10 +33,14 @@ func Solve(p *Problem, opt Options) *Result {
 	res := &Result{Problem: p}
 	for _, n := range p.Nodes {
 		if n.Kind == NodeValue {
-			res.Candidates += n.Choices()
+			for _, c := range p.PBQP.Cost[n.ID] {
+				if c < Inf {
+					res.Candidates++
+				}
+			}
 		}
 	}
-	if p.Buffers > p.Budget {
+	if !p.Feasible() {
 		res.Status, res.Cost, res.LowerBound = StatusInfeasible, Inf, Inf
 		return res
 	}
@@ -48,6 +53,7 @@ func Solve(p *Problem, opt Options) *Result {
 			copy(sol.Choice, before) // tidy takes only moves of equal cost; keep the search's plan otherwise
 		}
 		res.Assignment = p.Assignment(sol.Choice)
+		res.Choice = sol.Choice
 	}
 	return res
 }
@@ -66,8 +72,10 @@ func (p *Problem) Assignment(choice []int) *model.Assignment {
 		case NodeMMA:
 			ch := n.MMA[i]
 			oc := &model.OpChoice{Record: ch.Record, WarpsM: ch.WarpsM, WarpsN: ch.WarpsN, NFirst: ch.NFirst, Outer: ch.Outer}
-			for _, alt := range n.MMA {
-				oc.Considered = append(oc.Considered, alt.String())
+			for k, alt := range n.MMA {
+				if p.PBQP.Cost[n.ID][k] < Inf {
+					oc.Considered = append(oc.Considered, alt.String())
+				}
 			}
 			a.Ops[n.Op] = oc
 		case NodeExec:

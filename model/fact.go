@@ -1,0 +1,131 @@
+package model
+
+import "strconv"
+
+// FactKind says where a constraint of a plan came from.
+type FactKind string
+
+const (
+	// Graph facts: a user wrote them and may relax them.
+	FactPin       FactKind = "pin"           // [pins.NAME] fixes a value's layout
+	FactNoConvert FactKind = "no_convert"    // one use of a value allows no conversion
+	FactIntrinsic FactKind = "intrinsic"     // an op names the record it must use
+	FactBudget    FactKind = "shared_memory" // the graph's shared-memory budget
+	FactBuffer    FactKind = "buffer"        // a buffer's placement: padding, stride, swizzle
+
+	// Facts of the kernel, the ops and the hardware: always hard.
+	FactRule      FactKind = "rule"      // what an op needs of an operand or how it makes its result
+	FactRecords   FactKind = "records"   // an mma needs a record of the target that fits it
+	FactMemory    FactKind = "memory"    // a load record's rule on addresses
+	FactFragment  FactKind = "fragment"  // a load record whose register fragment is unspecified
+	FactCapacity  FactKind = "capacity"  // the target's shared memory per block
+	FactSubgroups FactKind = "subgroups" // the graph's subgroup count
+)
+
+// Relaxable reports whether facts of this kind come from the user's
+// choices (pins, budgets, forbidden conversions) rather than from the
+// kernel or the hardware.
+func (k FactKind) Relaxable() bool {
+	switch k {
+	case FactPin, FactNoConvert, FactIntrinsic, FactBudget, FactBuffer:
+		return true
+	}
+	return false
+}
+
+// Fact is one thing a person would name as a reason: "%a is pinned to
+// layout X", "mma %d reads a in its record's A fragment", "the budget is
+// 48 KiB". Every constraint of a problem belongs to one or more facts, so
+// an unsat answer can be explained as a few facts and a relaxation as
+// dropping some.
+type Fact struct {
+	ID   int
+	Kind FactKind
+	// Name identifies the fact in a graph's `hard` list and in
+	// explanations: "pin:a", "no_convert:a->d", "rule:d.a".
+	Name string
+	Text string // one sentence
+	Pos  Pos    // the line that states it
+	Also []Pos  // further lines it rests on (the records' operand layouts)
+	// Hard facts are never offered for relaxation: the kernel's ops, the
+	// hardware, and the facts the graph marks hard.
+	Hard bool
+	// Marked: the graph's `hard` list names it.
+	Marked bool
+	// Layouts a clash between this fact and another can be drawn with:
+	// the layout a pin fixes, or the layouts an operand rule admits.
+	Layouts []*Layout
+	Caption []string // one per layout
+}
+
+// Relaxation is a minimal set of facts whose removal lets a plan exist,
+// with the cost of the cheapest plan it then allows.
+type Relaxation struct {
+	Drop   []*Fact
+	Cost   int64
+	Status string // "optimal", or "feasible" when a time limit cut the search
+}
+
+// Clash is two layouts that cannot both hold, drawn side by side in an
+// explanation.
+type Clash struct {
+	Value         string // the value they are layouts of
+	Left, Right   *Layout
+	LeftCaption   string
+	RightCaption  string
+	LeftNotation  Notation
+	RightNotation Notation
+}
+
+// ConversionWhy explains one conversion of a plan: whether some plan
+// avoids it, and if not, the facts that force it.
+type ConversionWhy struct {
+	Value    string
+	Consumer string
+	Operand  string
+	Kind     ConversionKind
+	Cost     int64
+	// Forced: no plan at all lets this use go without a conversion; Facts
+	// is a minimal set of facts that forces it.
+	Forced bool
+	Facts  []*Fact
+	// When not forced: the cheapest plan without this conversion costs
+	// Without, and Instead lists the conversions it makes.
+	Without int64
+	Instead []string
+}
+
+// Explanation answers "why no plan?" or "why this conversion?".
+type Explanation struct {
+	File   string
+	Target string
+	// Status is "unsat" (Core and Relaxations are set) or the plan's
+	// status (Conversions is set).
+	Status string
+	Cost   int64
+	// Core is a minimal set of facts that cannot all hold: dropping any
+	// one leaves a graph with a plan.
+	Core        []*Fact
+	Collision   []string // sentences on how the core's facts collide
+	Clash       *Clash
+	Relaxations []Relaxation
+	// More is how many further relaxations were found than were kept.
+	More        int
+	Conversions []ConversionWhy
+}
+
+// OperandName names the operand slot a use reads: "a" of an mma, "init of
+// acc" of a loop, "operand 1" of an element-wise op.
+func OperandName(u Use) string {
+	switch {
+	case u.Op.Kind == OpLoop && u.Yield:
+		return "yield of " + u.Op.Body.Args[u.Index].Name
+	case u.Op.Kind == OpLoop:
+		return "init of " + u.Op.Body.Args[u.Index].Name
+	case u.Op.Kind == OpMMA:
+		return []string{"a", "b", "c"}[u.Index]
+	case u.Op.Kind == OpReduce && u.Index == 1:
+		return "init"
+	}
+	return "operand " + strconv.Itoa(u.Index)
+}

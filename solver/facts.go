@@ -1,0 +1,396 @@
+package solver
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"planner/model"
+)
+
+// Every forbidden choice and pair of choices of a problem carries a guard:
+// the set of facts that together forbid it. The PBQP holds Inf there while
+// every fact of one of its guards is in force; a relaxed fact lifts what it
+// guards back to its cost. The explanations encode the same guards in SAT
+// with one selector per fact.
+
+// forbid is one guarded entry: choice I of a node (J unused) or the pair
+// (I, J) of an edge.
+type forbid struct {
+	I, J  int32
+	Guard int32
+}
+
+// facts is a problem's register of facts and guards.
+type facts struct {
+	list   []*model.Fact
+	byName map[string]*model.Fact
+	relax  map[string]bool // facts this build leaves out
+	guards [][]int         // interned sorted sets of fact IDs
+	keys   map[string]int
+
+	nodeForbid [][]forbid // per node
+	edgeForbid [][]forbid // per PBQP edge
+	global     []int32    // guards that rule out every plan
+}
+
+// Facts lists the problem's facts in the order they were made.
+func (p *Problem) Facts() []*model.Fact { return p.facts.list }
+
+// Fact looks a fact up by name.
+func (p *Problem) Fact(name string) *model.Fact { return p.facts.byName[name] }
+
+// fact returns the fact of that name, making it on first use.
+func (p *Problem) fact(kind model.FactKind, name string, pos model.Pos, text string) *model.Fact {
+	if f := p.facts.byName[name]; f != nil {
+		return f
+	}
+	f := &model.Fact{ID: len(p.facts.list), Kind: kind, Name: name, Pos: pos, Text: text, Hard: !kind.Relaxable()}
+	p.facts.list = append(p.facts.list, f)
+	p.facts.byName[name] = f
+	return f
+}
+
+// guard interns a set of facts (nil entries are skipped).
+func (p *Problem) guard(fs ...*model.Fact) int32 {
+	var ids []int
+	for _, f := range fs {
+		if f != nil && !slices.Contains(ids, f.ID) {
+			ids = append(ids, f.ID)
+		}
+	}
+	slices.Sort(ids)
+	var b strings.Builder
+	for _, id := range ids {
+		b.WriteString(strconv.Itoa(id))
+		b.WriteByte(',')
+	}
+	k := b.String()
+	if g, ok := p.facts.keys[k]; ok {
+		return int32(g)
+	}
+	p.facts.guards = append(p.facts.guards, ids)
+	p.facts.keys[k] = len(p.facts.guards) - 1
+	return int32(len(p.facts.guards) - 1)
+}
+
+// inForce reports whether every fact of guard g is in force in this build.
+func (p *Problem) inForce(g int32) bool {
+	for _, id := range p.facts.guards[g] {
+		if p.facts.relax[p.facts.list[id].Name] {
+			return false
+		}
+	}
+	return true
+}
+
+// relaxed reports whether the build leaves fact f out.
+func (p *Problem) relaxed(f *model.Fact) bool { return f != nil && p.facts.relax[f.Name] }
+
+// markHard applies the graph's `hard` list.
+func (p *Problem) markHard() error {
+	for _, h := range p.Graph.Hard {
+		f := p.facts.byName[h.Name]
+		if f == nil {
+			return &model.Error{Pos: h.Pos, Code: model.CodeUnknownName, Index: -1,
+				Msg: fmt.Sprintf("hard names %q, which is no fact of this graph (%s)", h.Name, p.relaxableNames())}
+		}
+		if f.Hard && !f.Marked {
+			continue // already hard
+		}
+		f.Hard, f.Marked = true, true
+	}
+	return nil
+}
+
+// relaxableNames lists the names a graph's hard list may use.
+func (p *Problem) relaxableNames() string {
+	var names []string
+	for _, f := range p.facts.list {
+		if f.Kind.Relaxable() {
+			names = append(names, f.Name)
+		}
+	}
+	if len(names) == 0 {
+		return "it has no facts a user may relax"
+	}
+	if len(names) > 12 {
+		names = append(names[:12], "...")
+	}
+	return "its facts: " + strings.Join(names, ", ")
+}
+
+// The graph's facts.
+
+func (p *Problem) pinFact(v *model.Value) *model.Fact {
+	if v.Pin == nil {
+		return nil
+	}
+	text := fmt.Sprintf("%%%s is pinned to %s", v.Name, pinText(v.Pin))
+	f := p.fact(model.FactPin, "pin:"+v.Name, v.Pin.Pos, text)
+	if v.Pin.Layout != nil && len(f.Layouts) == 0 {
+		f.Layouts = []*model.Layout{v.Pin.Layout}
+		f.Caption = []string{fmt.Sprintf("%%%s as pinned", v.Name)}
+	}
+	return f
+}
+
+func pinText(pin *model.Pin) string {
+	if pin.Layout == nil {
+		return fmt.Sprintf("a %s layout that cannot be realised: %s", pin.Notation.Kind(), pin.Unrealisable)
+	}
+	return pin.Notation.Attr()
+}
+
+func (p *Problem) subgroupsFact() *model.Fact {
+	g := p.Graph
+	return p.fact(model.FactSubgroups, "subgroups", g.SubgroupsPos,
+		fmt.Sprintf("the block runs %d subgroups of %d lanes (%s)", g.Subgroups, p.Target.SubgroupSize, p.Target.Name))
+}
+
+// noConvertFact is the fact forbidding conversions on one use, nil when
+// the use may convert.
+func (p *Problem) noConvertFact(v *model.Value, use model.Use) *model.Fact {
+	op := use.Op
+	own := use.Index < len(op.NoConvert) && op.NoConvert[use.Index] && !use.Yield
+	if !own && !p.Graph.NoConversions {
+		return nil
+	}
+	name := fmt.Sprintf("no_convert:%s->%s", v.Name, op.Name)
+	if use.Yield {
+		name = fmt.Sprintf("no_convert:%s->%s.yield", v.Name, op.Name)
+	}
+	if f := p.facts.byName[name]; f != nil && p.edgeOf[name] != use {
+		name = fmt.Sprintf("%s#%d", name, use.Index)
+	}
+	text := fmt.Sprintf("the use of %%%s by %s allows no conversion", v.Name, opText(op))
+	pos := op.NoConvertPos
+	if pos.Line == 0 {
+		pos = op.Pos
+	}
+	if !own {
+		text += " (no_conversions = true)"
+		pos = p.Graph.NoConvPos
+	}
+	if use.Yield {
+		text = fmt.Sprintf("%%%s, yielded by %s, allows no conversion into the carried value (no_conversions = true)", v.Name, opText(op))
+	}
+	f := p.fact(model.FactNoConvert, name, pos, text)
+	p.edgeOf[name] = use
+	return f
+}
+
+// budgetFacts are the facts that bound shared memory: the graph's budget
+// (when it gives one) and the target's capacity.
+func (p *Problem) budgetFacts() (budget, capacity *model.Fact) {
+	g, t := p.Graph, p.Target
+	capacity = p.fact(model.FactCapacity, "capacity:"+t.Name, t.Pos,
+		fmt.Sprintf("%s has %s of shared memory per block", t.Name, bytesText(t.SharedMemory)))
+	if g.HasBudget {
+		budget = p.fact(model.FactBudget, "shared_memory", g.BudgetPos,
+			fmt.Sprintf("the graph limits shared memory to %s", bytesText(g.SharedBudget)))
+	}
+	return budget, capacity
+}
+
+// overBudget lists the guards that forbid needing extra bytes of shared
+// memory on top of the buffers, each with the rule fact that needs them.
+func (p *Problem) overBudget(extra int, rule *model.Fact) []int32 {
+	budget, capacity := p.budgetFacts()
+	var out []int32
+	if budget != nil && p.Buffers+extra > p.Graph.SharedBudget {
+		out = append(out, p.guard(budget, rule))
+	}
+	if p.Buffers+extra > p.Target.SharedMemory {
+		out = append(out, p.guard(capacity, rule))
+	}
+	return out
+}
+
+func bytesText(n int) string {
+	if n >= 1024 && n%1024 == 0 {
+		return fmt.Sprintf("%d KiB (%d bytes)", n/1024, n)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+func (p *Problem) intrinsicFact(op *model.Op) *model.Fact {
+	if op.Intrinsic == "" {
+		return nil
+	}
+	pos := op.IntrinsicPos
+	if pos.Line == 0 {
+		pos = op.Pos
+	}
+	return p.fact(model.FactIntrinsic, "intrinsic:"+op.Name, pos, fmt.Sprintf("%s must use %s", opText(op), op.Intrinsic))
+}
+
+func (p *Problem) bufferFact(b *model.Buffer) *model.Fact {
+	if b == nil || b.Layout == nil || b.Layout.Stride == 0 && b.Layout.PadEvery == 0 && (b.Layout.Swizzle == "" || b.Layout.Swizzle == "none") {
+		return nil // dense row major: nothing the user chose
+	}
+	return p.fact(model.FactBuffer, "buffer:"+b.Name, b.Pos, fmt.Sprintf("buffer %s is placed as %s", b.Name, b.Layout))
+}
+
+// memoryFact is a load record's memory rule as it refuses a buffer's
+// placement (dense: the dense row-major placement a relaxation falls back
+// to).
+func (p *Problem) memoryFact(r *model.Record, why string, dense bool) *model.Fact {
+	name := "memory:" + r.Name
+	if dense {
+		name += ":dense"
+	}
+	return p.fact(model.FactMemory, name, r.Memory.Pos, fmt.Sprintf("%s needs %s", r.Name, why))
+}
+
+// fragmentFact is the fact that a load record's register fragment is left
+// unspecified by its architecture, so no value can be planned from it.
+func (p *Problem) fragmentFact(r *model.Record) *model.Fact {
+	pos := r.Pos
+	if r.Fragment != nil {
+		pos = r.Fragment.Pos
+	}
+	return p.fact(model.FactFragment, "fragment:"+r.Name, pos,
+		fmt.Sprintf("%s leaves the lanes and registers of its result unspecified, so no register layout of it can be planned", r.Name))
+}
+
+// ruleFact is what an op needs of one operand slot (or, for slot
+// "result", how it makes its result): a fact of the kernel, always hard.
+func (p *Problem) ruleFact(op *model.Op, slot, text string) *model.Fact {
+	return p.fact(model.FactRule, fmt.Sprintf("rule:%s.%s", op.Name, slot), op.Pos, text)
+}
+
+// opText names an op for people: "mma %d", "loop l".
+func opText(op *model.Op) string {
+	if op.Kind == model.OpLoop {
+		return "loop " + op.Name
+	}
+	k := string(op.Kind)
+	if op.Kind == model.OpElementwise || op.Kind == model.OpCast {
+		k = op.Fn
+	}
+	if op.Result != nil && op.Result.Name == op.Name {
+		return fmt.Sprintf("%s %%%s", k, op.Name)
+	}
+	return fmt.Sprintf("%s %s", k, op.Name)
+}
+
+// useRule is the rule fact of one use: what the consumer needs of the
+// value it reads.
+func (p *Problem) useRule(v *model.Value, use model.Use, to *Node) *model.Fact {
+	op := use.Op
+	switch op.Kind {
+	case model.OpMMA:
+		slot := []string{"a", "b", "c"}[use.Index]
+		f := p.ruleFact(op, slot, fmt.Sprintf("%s reads %s (%%%s) in the %s fragment of its record, tiled over the warps: %s",
+			opText(op), slot, v.Name, strings.ToUpper(slot), mmaRecordList(to.MMA)))
+		if len(f.Layouts) == 0 {
+			for _, ch := range to.MMA {
+				if ch.Record == nil || len(f.Layouts) == 4 {
+					continue
+				}
+				l := []*model.Layout{ch.A, ch.B, ch.C}[use.Index]
+				if !slices.ContainsFunc(f.Layouts, l.Equal) {
+					f.Layouts = append(f.Layouts, l)
+					f.Caption = append(f.Caption, fmt.Sprintf("%s %s of %s", opText(op), slot, ch))
+				}
+			}
+			seen := map[string]bool{}
+			for _, ch := range to.MMA {
+				if ch.Record != nil && !seen[ch.Record.Name] {
+					seen[ch.Record.Name] = true
+					f.Also = append(f.Also, ch.Record.Operands[slot].Pos)
+				}
+			}
+		}
+		return f
+	case model.OpLoop:
+		lp := op.Body
+		if use.Yield {
+			return p.ruleFact(op, fmt.Sprintf("yield%d", use.Index), fmt.Sprintf("loop %s carries %%%s into the next iteration as %%%s, in one layout", op.Name, v.Name, lp.Args[use.Index].Name))
+		}
+		return p.ruleFact(op, fmt.Sprintf("init%d", use.Index), fmt.Sprintf("loop %s starts %%%s from %%%s, in one layout", op.Name, lp.Args[use.Index].Name, v.Name))
+	case model.OpReduce:
+		if use.Index == 1 {
+			return p.ruleFact(op, "init", fmt.Sprintf("%s combines its init %%%s in its result's layout", opText(op), v.Name))
+		}
+		return p.ruleFact(op, "0", fmt.Sprintf("%s reduces %%%s along dimension %d in the layout %%%s has", opText(op), v.Name, op.Axis, v.Name))
+	case model.OpStore, model.OpCopyToShared:
+		return p.ruleFact(op, "0", fmt.Sprintf("%s writes %%%s from the layout it has", opText(op), v.Name))
+	case model.OpTranspose:
+		return p.ruleFact(op, "0", fmt.Sprintf("%s gives %%%s transposed by %v, each element staying in its lane and register", opText(op), v.Name, op.Perm))
+	case model.OpBroadcast:
+		return p.ruleFact(op, "0", fmt.Sprintf("%s repeats %%%s along new dimensions %v, in the lanes that hold it", opText(op), v.Name, op.Dims))
+	case model.OpShapeCast:
+		return p.ruleFact(op, "0", fmt.Sprintf("%s views %%%s in a new shape, each element staying in its lane and register", opText(op), v.Name))
+	}
+	return p.ruleFact(op, strconv.Itoa(use.Index), fmt.Sprintf("%s needs %%%s in its result's layout", opText(op), v.Name))
+}
+
+// mmaRecordList names the records an mma's choices use, with their files.
+func mmaRecordList(chs []*MMAChoice) string {
+	var names []string
+	seen := map[string]bool{}
+	for _, ch := range chs {
+		if ch.Record != nil && !seen[ch.Record.Name] {
+			seen[ch.Record.Name] = true
+			names = append(names, ch.Record.Name)
+		}
+	}
+	if len(names) == 0 {
+		return "none fits"
+	}
+	return strings.Join(names, " or ")
+}
+
+// recordsFact is the fact that an mma has some record of the target to
+// run on; its text says why each record does not fit when none does.
+func (p *Problem) recordsFact(op *model.Op, mmaRecs []*model.Record) *model.Fact {
+	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
+	text := fmt.Sprintf("%s (A %s %s, B %s %s, C %s %s) runs on a record of %s that fits it",
+		opText(op), dims(a.Shape), a.DType.Name, dims(b.Shape), b.DType.Name, dims(c.Shape), c.DType.Name, p.Target.Name)
+	f := p.fact(model.FactRecords, "records:"+op.Name, op.Pos, text)
+	if len(mmaChoices(op, mmaRecs, p.Graph.Subgroups, "")) == 0 {
+		var why []string
+		for _, r := range mmaRecs {
+			why = append(why, fmt.Sprintf("%s: %s", r.Name, misfit(op, r, p.Graph.Subgroups)))
+			f.Also = append(f.Also, r.Pos)
+		}
+		if len(why) == 0 {
+			why = append(why, "the target offers no mma records")
+		}
+		f.Text += "; none does (" + strings.Join(why, "; ") + ")"
+	}
+	return f
+}
+
+// misfit says why record r cannot run op.
+func misfit(op *model.Op, r *model.Record, warps int) string {
+	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
+	m, k, n := a.Shape[0], a.Shape[1], b.Shape[1]
+	ra, rb, rc, rd := r.Operands["a"], r.Operands["b"], r.Operands["c"], r.Operands["d"]
+	switch {
+	case ra == nil || rb == nil || rc == nil || rd == nil || ra.Layout == nil || rb.Layout == nil || rc.Layout == nil:
+		return "its operands are not all register fragments"
+	case r.Blocks > 1 || r.Subgroups > 1 || ra.Duplicated || rb.Duplicated:
+		return "multi-block, warpgroup and duplicated-operand records are not tiled"
+	case ra.DType.Name != a.DType.Name || rb.DType.Name != b.DType.Name || rc.DType.Name != c.DType.Name || rd.DType.Name != op.Result.DType.Name:
+		return fmt.Sprintf("it multiplies %s by %s into %s, not %s by %s into %s", ra.DType.Name, rb.DType.Name, rc.DType.Name, a.DType.Name, b.DType.Name, c.DType.Name)
+	case m%r.M != 0:
+		return fmt.Sprintf("M = %d is not a multiple of %d", m, r.M)
+	case n%r.N != 0:
+		return fmt.Sprintf("N = %d is not a multiple of %d", n, r.N)
+	case k%r.K != 0:
+		return fmt.Sprintf("K = %d is not a multiple of %d", k, r.K)
+	}
+	return fmt.Sprintf("the %d×%d tiles of %d×%d do not split evenly over %d warps", m/r.M, n/r.N, r.M, r.N, warps)
+}
+
+func dims(shape []int) string {
+	var parts []string
+	for _, s := range shape {
+		parts = append(parts, strconv.Itoa(s))
+	}
+	return strings.Join(parts, "×")
+}
