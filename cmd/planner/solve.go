@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -39,13 +39,14 @@ minimal. Exit codes: 0 a plan, 1 bad input, 2 no plan exists.`,
 			if err != nil {
 				return err
 			}
+			if !slices.Contains([]string{"text", "json", "toml", "dot"}, format) {
+				return badFlag("format", format, "text", "json", "toml", "dot")
+			}
 			plan, res, err := solveGraph(lib, args[0], notation, timeLimit)
 			out := cmd.OutOrStdout()
 			var unsat *unsatError
-			if errors.As(err, &unsat) && format == "json" {
-				if e := writeUnsatJSON(out, args[0], res, unsat); e != nil {
-					return e
-				}
+			if errors.As(err, &unsat) {
+				return explainUnsat(out, format, args[0], res, unsat, lib, 5, timeLimit)
 			}
 			if err != nil {
 				return err
@@ -59,8 +60,6 @@ minimal. Exit codes: 0 a plan, 1 bad input, 2 no plan exists.`,
 				err = plan.WriteTOML(out)
 			case "dot":
 				err = plan.WriteDOT(out, plans.ShapeOf(res.Problem.Graph))
-			default:
-				return badFlag("format", format, "text", "json", "toml", "dot")
 			}
 			return err
 		},
@@ -80,11 +79,7 @@ func solveGraph(lib *intrinsics.Library, path, notation string, timeLimit time.D
 	if err != nil {
 		return nil, nil, err
 	}
-	t := lib.Targets[g.Target]
-	var recs []*model.Record
-	for _, n := range t.Records {
-		recs = append(recs, lib.Records[n])
-	}
+	t, recs := targetRecords(lib, g)
 	p, err := solver.Build(g, t, recs)
 	if err != nil {
 		return nil, nil, err
@@ -92,9 +87,9 @@ func solveGraph(lib *intrinsics.Library, path, notation string, timeLimit time.D
 	res := solver.Solve(p, solver.Options{TimeLimit: timeLimit})
 	switch res.Status {
 	case solver.StatusInfeasible:
-		return nil, res, &unsatError{fmt.Sprintf("%s: no plan satisfies the graph's constraints on %s%s", path, t.Name, hardFacts(g))}
+		return nil, res, &unsatError{msg: fmt.Sprintf("%s: no plan satisfies the graph's constraints on %s", path, t.Name)}
 	case solver.StatusUnknown:
-		return nil, res, &unsatError{fmt.Sprintf("%s: the time limit of %v ran out before any plan was found (lower bound %d)", path, timeLimit, res.LowerBound)}
+		return nil, res, &unsatError{msg: fmt.Sprintf("%s: the time limit of %v ran out before any plan was found (lower bound %d)", path, timeLimit, res.LowerBound)}
 	}
 	plan, err := plans.Build(g, t, res.Assignment, notation)
 	if err != nil {
@@ -111,41 +106,20 @@ func solveGraph(lib *intrinsics.Library, path, notation string, timeLimit time.D
 	return plan, res, nil
 }
 
-// hardFacts lists the graph's constraints that can rule plans out, for the
-// message of an unsat graph.
-func hardFacts(g *model.Graph) string {
-	var facts []string
-	for _, v := range g.Values {
-		if v.Pin != nil {
-			facts = append(facts, fmt.Sprintf("%s: %%%s is pinned to %s", v.Pin.Pos, v.Name, v.Pin.Notation.Attr()))
-		}
+// targetRecords is the graph's target and the records it offers.
+func targetRecords(lib *intrinsics.Library, g *model.Graph) (*model.Target, []*model.Record) {
+	t := lib.Targets[g.Target]
+	var recs []*model.Record
+	for _, n := range t.Records {
+		recs = append(recs, lib.Records[n])
 	}
-	if g.NoConversions {
-		facts = append(facts, fmt.Sprintf("%s: no conversions anywhere", g.NoConvPos))
-	}
-	g.Walk(func(op *model.Op) {
-		for i, nc := range op.NoConvert {
-			if nc {
-				facts = append(facts, fmt.Sprintf("%s: no conversion of %%%s into %s", op.Pos, op.Operands[i].Name, op.Name))
-			}
-		}
-	})
-	if g.SharedBudget > 0 {
-		facts = append(facts, fmt.Sprintf("%s: shared memory budget %d bytes", g.BudgetPos, g.SharedBudget))
-	}
-	if len(facts) == 0 {
-		return ""
-	}
-	return "; the constraints that rule plans out are among:\n  " + strings.Join(facts, "\n  ")
+	return t, recs
 }
 
-// writeUnsatJSON writes the JSON answer for a graph with no plan.
+// writeUnsatJSON writes the JSON answer for a graph whose search ran out
+// of time before any plan.
 func writeUnsatJSON(w io.Writer, path string, res *solver.Result, err *unsatError) error {
-	out := map[string]any{"status": "unsat", "file": path, "message": err.Error()}
-	if res != nil && res.Status == solver.StatusUnknown {
-		out["status"] = "unknown"
-		out["lower_bound"] = res.LowerBound
-	}
+	out := map[string]any{"status": "unknown", "file": path, "message": err.Error(), "lower_bound": res.LowerBound}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"planner/intrinsics"
+	"planner/model"
+	"planner/plans"
+	"planner/solver"
+)
+
+func newExplainCmd(records *[]string) *cobra.Command {
+	var format string
+	var maxRelax int
+	var timeLimit time.Duration
+	cmd := &cobra.Command{
+		Use:   "explain GRAPH",
+		Short: "say why a graph has no plan, or why each conversion of its plan is there",
+		Long: `For a graph with no plan: a minimal set of conflicting facts (drop any one and
+a plan exists), each with the line it comes from, how they collide, and the
+smallest sets of facts whose removal allows a plan, cheapest first, with the
+cost of the best plan each allows. Facts the graph lists under hard are never
+offered. For a graph with a plan: for each conversion, the facts that force
+it, or the cost of the cheapest plan without it.
+Exit codes: 0 the graph has a plan, 1 bad input, 2 no plan exists.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !slices.Contains([]string{"text", "json"}, format) {
+				return badFlag("format", format, "text", "json")
+			}
+			if maxRelax < 0 {
+				return fmt.Errorf("--max must be at least 0, found %d", maxRelax)
+			}
+			lib, err := intrinsics.Load(*records...)
+			if err != nil {
+				return err
+			}
+			_, res, err := solveGraph(lib, args[0], "", timeLimit)
+			out := cmd.OutOrStdout()
+			var unsat *unsatError
+			if errors.As(err, &unsat) {
+				return explainUnsat(out, format, args[0], res, unsat, lib, maxRelax, timeLimit)
+			}
+			if err != nil {
+				return err
+			}
+			e, err := solver.ExplainPlan(res.Problem, res, solver.Options{TimeLimit: timeLimit})
+			if err != nil {
+				return err
+			}
+			return writeExplanation(out, format, e)
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "text or json")
+	cmd.Flags().IntVar(&maxRelax, "max", 5, "show at most this many relaxations")
+	cmd.Flags().DurationVar(&timeLimit, "time-limit", 0, "bound each search (the plan's and each relaxation's)")
+	return cmd
+}
+
+// explainUnsat writes why a graph has no plan and returns the error that
+// makes the command exit with exitUnsat.
+func explainUnsat(out io.Writer, format, path string, res *solver.Result, unsat *unsatError, lib *intrinsics.Library, maxRelax int, timeLimit time.Duration) error {
+	if res == nil || res.Status == solver.StatusUnknown {
+		if format == "json" && res != nil {
+			if err := writeUnsatJSON(out, path, res, unsat); err != nil {
+				return err
+			}
+		}
+		return unsat
+	}
+	p := res.Problem
+	_, recs := targetRecords(lib, p.Graph)
+	e, err := solver.Explain(p, recs, maxRelax, solver.Options{TimeLimit: timeLimit})
+	if err != nil {
+		return err
+	}
+	if format != "json" {
+		format = "text"
+	}
+	if err := writeExplanation(out, format, e); err != nil {
+		return err
+	}
+	what := fmt.Sprintf("%d facts conflict", len(e.Core))
+	if len(e.Core) == 1 {
+		what = "one fact rules out every plan"
+	}
+	return &unsatError{msg: fmt.Sprintf("%s: no plan exists on %s; %s", path, e.Target, what)}
+}
+
+func writeExplanation(w io.Writer, format string, e *model.Explanation) error {
+	if format == "json" {
+		return plans.WriteExplanationJSON(w, e)
+	}
+	return plans.WriteExplanationText(w, e)
+}

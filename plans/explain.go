@@ -1,0 +1,335 @@
+package plans
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"planner/model"
+)
+
+// WriteExplanationText writes an explanation for people: the conflicting
+// facts numbered with their lines, how they collide (with the two layouts
+// drawn side by side where a layout clash is the reason) and the cheapest
+// relaxations; or, for a graph with a plan, why each conversion is there.
+func WriteExplanationText(w io.Writer, e *model.Explanation) error {
+	var b strings.Builder
+	if e.Status != "unsat" {
+		writeConversionsWhy(&b, e)
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	fmt.Fprintf(&b, "%s: no plan exists on %s.\n\n", e.File, e.Target)
+	if len(e.Core) == 1 {
+		b.WriteString("This fact alone rules out every plan:\n")
+	} else {
+		fmt.Fprintf(&b, "These %d facts cannot all hold; drop any one and a plan exists:\n", len(e.Core))
+	}
+	for i, f := range e.Core {
+		writeFact(&b, fmt.Sprintf("%2d. ", i+1), f)
+	}
+	b.WriteString("\nHow they collide:\n")
+	for _, s := range e.Collision {
+		b.WriteString(wrap(s, "  ", 96))
+	}
+	if e.Clash != nil {
+		b.WriteByte('\n')
+		b.WriteString(drawClash(e.Clash))
+	}
+	b.WriteString("\nRelaxations, cheapest first:\n")
+	switch {
+	case len(e.Relaxations) == 0 && hasRelaxable(e.Core):
+		b.WriteString("  none of at most three facts makes the graph solvable\n")
+	case len(e.Relaxations) == 0:
+		b.WriteString("  none: every fact of the conflict is hard (the kernel's ops, the hardware, or marked hard in the graph)\n")
+	}
+	for i, r := range e.Relaxations {
+		var names []string
+		for _, f := range r.Drop {
+			names = append(names, "["+f.Name+"] ("+f.Pos.String()+")")
+		}
+		fmt.Fprintf(&b, "%2d. drop %s: the best plan then costs %d (%s)\n", i+1, strings.Join(names, " and "), r.Cost, r.Status)
+	}
+	switch {
+	case e.More > 0:
+		fmt.Fprintf(&b, "  (%d more; --max shows them)\n", e.More)
+	case e.More < 0:
+		b.WriteString("  (more exist; only the first ones found were priced)\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func hasRelaxable(core []*model.Fact) bool {
+	for _, f := range core {
+		if !f.Hard {
+			return true
+		}
+	}
+	return false
+}
+
+func writeFact(b *strings.Builder, lead string, f *model.Fact) {
+	hard := ""
+	if f.Hard {
+		hard = " (hard)"
+		if f.Marked {
+			hard = " (marked hard)"
+		}
+	}
+	fmt.Fprintf(b, "%s[%s] %s%s\n", lead, f.Name, f.Pos, hard)
+	indent := strings.Repeat(" ", len(lead))
+	b.WriteString(wrap(f.Text, indent, 96))
+	if len(f.Also) > 0 {
+		var ps []string
+		for _, p := range f.Also {
+			ps = append(ps, p.String())
+		}
+		b.WriteString(wrap("from "+strings.Join(ps, ", "), indent, 96))
+	}
+}
+
+// wrap breaks s into lines of at most width characters after indent.
+func wrap(s, indent string, width int) string {
+	var b strings.Builder
+	line := indent
+	for _, word := range strings.Fields(s) {
+		if len(line) > len(indent) && len(line)+1+len(word) > width {
+			b.WriteString(line + "\n")
+			line = indent + "  "
+		}
+		if len(line) > len(indent) && !strings.HasSuffix(line, " ") {
+			line += " "
+		}
+		line += word
+	}
+	b.WriteString(line + "\n")
+	return b.String()
+}
+
+// clashWindow bounds the part of a clash that is drawn.
+const clashWindow = 16
+
+// drawClash draws two layouts of one matrix side by side, cell =
+// subgroup:lane:value (lane:value with one subgroup), marking with * the
+// cells of the right one held elsewhere than in the left one.
+func drawClash(c *model.Clash) string {
+	shape := c.Left.Shape()
+	if len(shape) != 2 || len(c.Right.Shape()) != 2 {
+		return ""
+	}
+	rows, cols := min(shape[0], clashWindow), min(shape[1], clashWindow)
+	one := c.Left.Size(model.Subgroup) == 1 && c.Right.Size(model.Subgroup) == 1
+	blocks := c.Left.Size(model.Block) > 1 || c.Right.Size(model.Block) > 1
+	cells := func(l *model.Layout) [][]string {
+		hs := holdersByElement(l)
+		out := make([][]string, rows)
+		for r := range rows {
+			for col := range cols {
+				out[r] = append(out[r], cellText(hs[r*shape[1]+col], blocks, one))
+			}
+		}
+		return out
+	}
+	left, right := cells(c.Left), cells(c.Right)
+	// Fewer columns while the two grids would pass 160 characters.
+	for w := cellWidth(left, right); cols > 4 && 2*(4+cols*(w+2))+5 > 160; {
+		cols /= 2
+		for r := range rows {
+			left[r], right[r] = left[r][:cols], right[r][:cols]
+		}
+	}
+	width := 1
+	for r := range rows {
+		for col := range cols {
+			if left[r][col] != right[r][col] {
+				right[r][col] += "*"
+			}
+			width = max(width, len(left[r][col]), len(right[r][col]))
+		}
+	}
+	grid := func(g [][]string) []string {
+		var lines []string
+		head := "   "
+		for col := range cols {
+			head += fmt.Sprintf(" %*d", width, col)
+		}
+		lines = append(lines, head)
+		for r := range rows {
+			line := fmt.Sprintf("%3d", r)
+			for col := range cols {
+				line += fmt.Sprintf(" %*s", width, g[r][col])
+			}
+			lines = append(lines, line)
+		}
+		return lines
+	}
+	l, r := grid(left), grid(right)
+	pad := len(l[0])
+	var b strings.Builder
+	cell := "cell = subgroup:lane:value"
+	if one {
+		cell = "cell = lane:value"
+	}
+	window := ""
+	if rows < shape[0] || cols < shape[1] {
+		window = fmt.Sprintf("; rows 0..%d, columns 0..%d of %dx%d", rows-1, cols-1, shape[0], shape[1])
+	}
+	fmt.Fprintf(&b, "  %s%s; * = held elsewhere than on the left\n", cell, window)
+	fmt.Fprintf(&b, "  %-*s   | %s\n", pad, clip(c.LeftCaption, pad), c.RightCaption)
+	for i := range l {
+		fmt.Fprintf(&b, "  %-*s   | %s\n", pad, l[i], r[i])
+	}
+	return b.String()
+}
+
+func cellWidth(grids ...[][]string) int {
+	w := 1
+	for _, g := range grids {
+		for _, row := range g {
+			for _, c := range row {
+				w = max(w, len(c))
+			}
+		}
+	}
+	return w
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n-1] + "…"
+}
+
+func writeConversionsWhy(b *strings.Builder, e *model.Explanation) {
+	fmt.Fprintf(b, "%s: the plan on %s costs %d (%s).\n", e.File, e.Target, e.Cost, e.Status)
+	if len(e.Conversions) == 0 {
+		b.WriteString("It has no conversions.\n")
+		return
+	}
+	fmt.Fprintf(b, "Why each of its %d conversions is there:\n", len(e.Conversions))
+	for i, c := range e.Conversions {
+		fmt.Fprintf(b, "\n%2d. %%%s into %s (%s): %s, cost %d\n", i+1, c.Value, c.Consumer, c.Operand, kindName(c.Kind), c.Cost)
+		if !c.Forced {
+			if c.Without == e.Cost {
+				fmt.Fprintf(b, "    avoidable at no extra cost: another plan of cost %d goes without it\n", c.Without)
+			} else {
+				fmt.Fprintf(b, "    avoidable, but the cheapest plan without it costs %d (%+d)\n", c.Without, c.Without-e.Cost)
+			}
+			if len(c.Instead) == 0 {
+				b.WriteString("    and makes no conversion at all\n")
+			} else {
+				b.WriteString("    and converts instead:\n")
+			}
+			for _, s := range c.Instead {
+				fmt.Fprintf(b, "      %s\n", s)
+			}
+			continue
+		}
+		b.WriteString("    no plan goes without it; these facts force it:\n")
+		for _, f := range c.Facts {
+			writeFact(b, "      - ", f)
+		}
+	}
+}
+
+func kindName(k model.ConversionKind) string {
+	switch k {
+	case model.ConvRegister:
+		return "register permutation"
+	case model.ConvShuffle:
+		return "shuffles"
+	case model.ConvShared:
+		return "round trip through shared memory"
+	}
+	return "conversion"
+}
+
+// ExplanationJSON is an explanation for tools.
+type ExplanationJSON struct {
+	Status      string           `json:"status"`
+	File        string           `json:"file"`
+	Target      string           `json:"target"`
+	Cost        *int64           `json:"cost,omitempty"`
+	Core        []FactJSON       `json:"core,omitempty"`
+	Collision   []string         `json:"collision,omitempty"`
+	Relaxations []RelaxationJSON `json:"relaxations"`
+	Conversions []WhyJSON        `json:"conversions,omitempty"`
+}
+
+// FactJSON is one fact: its name, where it is written and what it says.
+type FactJSON struct {
+	Fact string   `json:"fact"`
+	File string   `json:"file"`
+	Line int      `json:"line"`
+	Text string   `json:"text"`
+	Hard bool     `json:"hard"`
+	Also []string `json:"also,omitempty"`
+}
+
+// RelaxationJSON is one minimal relaxation and the cost of the best plan
+// it allows.
+type RelaxationJSON struct {
+	Drop   []string `json:"drop"`
+	Cost   int64    `json:"cost"`
+	Status string   `json:"status"`
+}
+
+// WhyJSON explains one conversion.
+type WhyJSON struct {
+	Value    string     `json:"value"`
+	Consumer string     `json:"consumer"`
+	Operand  string     `json:"operand"`
+	Kind     string     `json:"kind"`
+	Cost     int64      `json:"cost"`
+	Forced   bool       `json:"forced"`
+	Facts    []FactJSON `json:"facts,omitempty"`
+	Without  *int64     `json:"without,omitempty"`
+	Instead  []string   `json:"instead,omitempty"`
+}
+
+func factJSON(f *model.Fact) FactJSON {
+	j := FactJSON{Fact: f.Name, File: f.Pos.File, Line: f.Pos.Line, Text: f.Text, Hard: f.Hard}
+	for _, p := range f.Also {
+		j.Also = append(j.Also, p.String())
+	}
+	return j
+}
+
+// WriteExplanationJSON writes the explanation as JSON.
+func WriteExplanationJSON(w io.Writer, e *model.Explanation) error {
+	j := ExplanationJSON{Status: e.Status, File: e.File, Target: e.Target, Collision: e.Collision, Relaxations: []RelaxationJSON{}}
+	for _, f := range e.Core {
+		j.Core = append(j.Core, factJSON(f))
+	}
+	for _, r := range e.Relaxations {
+		rj := RelaxationJSON{Cost: r.Cost, Status: r.Status}
+		for _, f := range r.Drop {
+			rj.Drop = append(rj.Drop, f.Name)
+		}
+		j.Relaxations = append(j.Relaxations, rj)
+	}
+	if e.Status != "unsat" {
+		cost := e.Cost
+		j.Cost = &cost
+		j.Relaxations = nil
+	}
+	for _, c := range e.Conversions {
+		wj := WhyJSON{Value: c.Value, Consumer: c.Consumer, Operand: c.Operand, Kind: c.Kind.String(), Cost: c.Cost, Forced: c.Forced}
+		for _, f := range c.Facts {
+			wj.Facts = append(wj.Facts, factJSON(f))
+		}
+		if !c.Forced {
+			without := c.Without
+			wj.Without = &without
+			wj.Instead = c.Instead
+		}
+		j.Conversions = append(j.Conversions, wj)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(j)
+}

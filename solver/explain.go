@@ -1,0 +1,348 @@
+package solver
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/irifrance/gini"
+	"github.com/irifrance/gini/logic"
+	"github.com/irifrance/gini/z"
+
+	"planner/model"
+)
+
+// feasibility is a problem's constraints in SAT, costs left out: one
+// literal per choice, at least one choice per node, and for every guarded
+// entry a clause that holds unless one of its facts' selectors is false.
+// Solving under assumptions on the selectors asks whether the facts
+// assumed leave a plan; gini's Why names assumptions that suffice for a
+// conflict, which deletion shrinks to a minimal core.
+type feasibility struct {
+	p     *Problem
+	c     *logic.C
+	g     *gini.Gini
+	x     [][]z.Lit
+	sel   []z.Lit
+	mark  []int8
+	bySel map[z.Lit]int
+	// solves counts the SAT calls, for benchmarks and tests.
+	solves int
+}
+
+func newFeasibility(p *Problem) *feasibility {
+	f := &feasibility{p: p, c: logic.NewC(), g: gini.New()}
+	for range p.facts.list {
+		f.sel = append(f.sel, f.c.Lit())
+	}
+	for _, n := range p.Nodes {
+		lits := make([]z.Lit, n.Choices())
+		for i := range lits {
+			lits[i] = f.c.Lit()
+		}
+		f.x = append(f.x, lits)
+		f.add(lits...)
+	}
+	guardLits := func(g int32, lits []z.Lit) []z.Lit {
+		for _, id := range p.facts.guards[g] {
+			lits = append(lits, f.sel[id].Not())
+		}
+		return lits
+	}
+	for n, fs := range p.facts.nodeForbid {
+		for _, fb := range fs {
+			f.add(guardLits(fb.Guard, []z.Lit{f.x[n][fb.I].Not()})...)
+		}
+	}
+	for k, fs := range p.facts.edgeForbid {
+		e := p.PBQP.Edges[k]
+		for _, fb := range fs {
+			f.add(guardLits(fb.Guard, []z.Lit{f.x[e.A][fb.I].Not(), f.x[e.B][fb.J].Not()})...)
+		}
+	}
+	for _, g := range p.facts.global {
+		f.add(guardLits(g, nil)...)
+	}
+	return f
+}
+
+func (f *feasibility) add(lits ...z.Lit) {
+	for _, m := range lits {
+		f.g.Add(m)
+	}
+	f.g.Add(0)
+}
+
+// holds reports whether the facts (and the extra literals) leave a plan.
+func (f *feasibility) holds(facts []int, extra ...z.Lit) bool {
+	f.solves++
+	f.g.Assume(extra...)
+	for _, id := range facts {
+		f.g.Assume(f.sel[id])
+	}
+	return f.g.Solve() == 1
+}
+
+// why lists the facts among the last failed assumptions.
+func (f *feasibility) why() []int {
+	if f.bySel == nil {
+		f.bySel = map[z.Lit]int{}
+		for id, s := range f.sel {
+			f.bySel[s] = id
+		}
+	}
+	var out []int
+	for _, m := range f.g.Why(nil) {
+		if id, ok := f.bySel[m]; ok {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// core finds a minimal set of facts that, with the extra literals, leave
+// no plan; nil if all facts together leave one. Deletion: each fact of
+// gini's core is tried without; if the rest still conflict it goes, and
+// the core shrinks to the new Why.
+func (f *feasibility) core(extra ...z.Lit) []int {
+	all := make([]int, len(f.sel))
+	for i := range all {
+		all[i] = i
+	}
+	if f.holds(all, extra...) {
+		return nil
+	}
+	// Deletion, hard facts tried first so that the core keeps the facts
+	// a user can act on where several cores exist. A fact shown necessary
+	// stays necessary in every subset, so every later Why contains it.
+	todo := f.why()
+	hard := func(id int) bool { return f.p.facts.list[id].Hard }
+	slices.SortStableFunc(todo, func(a, b int) int {
+		switch {
+		case hard(a) && !hard(b):
+			return -1
+		case !hard(a) && hard(b):
+			return 1
+		}
+		return a - b
+	})
+	var core []int
+	for len(todo) > 0 {
+		rest := todo[1:]
+		trial := append(slices.Clone(core), rest...)
+		if f.holds(trial, extra...) {
+			core = append(core, todo[0])
+			todo = rest
+			continue
+		}
+		why := f.why()
+		todo = slices.DeleteFunc(slices.Clone(rest), func(id int) bool { return !slices.Contains(why, id) })
+	}
+	slices.Sort(core)
+	return core
+}
+
+// corrections enumerates minimal correction sets over the relaxable facts:
+// sets whose removal, with every hard fact kept, leaves a plan, smallest
+// first, at most limit of them and none larger than maxSize.
+func (f *feasibility) corrections(limit, maxSize int) (sets [][]int, more bool) {
+	var hard, soft []int
+	for _, fact := range f.p.facts.list {
+		if fact.Hard {
+			hard = append(hard, fact.ID)
+		} else {
+			soft = append(soft, fact.ID)
+		}
+	}
+	if len(soft) == 0 || !f.holds(hard) {
+		return nil, false
+	}
+	dropped := make([]z.Lit, len(soft))
+	for i, id := range soft {
+		dropped[i] = f.sel[id].Not()
+	}
+	cs := logic.NewCardSort(dropped, f.c)
+	var roots []z.Lit
+	for k := 0; k <= min(maxSize, len(soft)); k++ {
+		roots = append(roots, cs.Leq(k))
+	}
+	f.mark, _ = f.c.CnfSince(f.g, f.mark, roots...)
+	for k := 1; k <= min(maxSize, len(soft)); k++ {
+		for {
+			if !f.holds(hard, cs.Leq(k)) {
+				break
+			}
+			var set []int
+			var block []z.Lit
+			for _, id := range soft {
+				if !f.g.Value(f.sel[id]) {
+					set = append(set, id)
+					block = append(block, f.sel[id])
+				}
+			}
+			if len(sets) == limit {
+				return sets, true
+			}
+			sets = append(sets, set)
+			f.add(block...) // later sets keep at least one of these facts
+		}
+	}
+	return sets, false
+}
+
+// Explain explains why a graph has no plan: a minimal core of facts, what
+// the core's facts say about each other, and the cheapest minimal
+// relaxations (at most maxRelax), each priced by solving the graph without
+// them with the same records.
+func Explain(p *Problem, records []*model.Record, maxRelax int, opt Options) (*model.Explanation, error) {
+	e := &model.Explanation{File: p.Graph.File, Target: p.Target.Name, Status: StatusInfeasible.String()}
+	f := newFeasibility(p)
+	core := f.core()
+	if core == nil {
+		return nil, errNotUnsat
+	}
+	for _, id := range core {
+		e.Core = append(e.Core, p.facts.list[id])
+	}
+	sortFacts(p.Graph.File, e.Core)
+	e.Collision, e.Clash = p.collide(e.Core)
+	sets, more := f.corrections(maxRelaxSearch, 3)
+	for _, set := range sets {
+		r := model.Relaxation{}
+		relax := map[string]bool{}
+		for _, id := range set {
+			r.Drop = append(r.Drop, p.facts.list[id])
+			relax[p.facts.list[id].Name] = true
+		}
+		rp, err := BuildRelaxed(p.Graph, p.Target, records, relax)
+		if err != nil {
+			return nil, err
+		}
+		res := Solve(rp, opt)
+		if res.Status == StatusInfeasible || res.Status == StatusUnknown {
+			continue // cannot happen for a correction set; skip rather than print a wrong cost
+		}
+		r.Cost, r.Status = res.Cost, res.Status.String()
+		e.Relaxations = append(e.Relaxations, r)
+	}
+	sort.SliceStable(e.Relaxations, func(i, j int) bool {
+		a, b := e.Relaxations[i], e.Relaxations[j]
+		if a.Cost != b.Cost {
+			return a.Cost < b.Cost
+		}
+		return len(a.Drop) < len(b.Drop)
+	})
+	if more {
+		e.More = -1
+	}
+	if maxRelax >= 0 && len(e.Relaxations) > maxRelax {
+		e.More = len(e.Relaxations) - maxRelax
+		e.Relaxations = e.Relaxations[:maxRelax]
+	}
+	return e, nil
+}
+
+// maxRelaxSearch bounds the correction sets enumerated before pricing.
+const maxRelaxSearch = 32
+
+type explainError string
+
+func (e explainError) Error() string { return string(e) }
+
+const errNotUnsat = explainError("the graph has a plan: there is no conflict to explain")
+
+// ExplainPlan explains the conversions of a solved problem: for each, a
+// minimal set of facts that forces it when no plan avoids it, or else the
+// cost of the cheapest plan without it.
+func ExplainPlan(p *Problem, res *Result, opt Options) (*model.Explanation, error) {
+	e := &model.Explanation{File: p.Graph.File, Target: p.Target.Name, Status: res.Status.String(), Cost: res.Cost}
+	if res.Choice == nil {
+		return nil, explainError("the graph has no plan to explain")
+	}
+	choice := res.Choice
+	f := newFeasibility(p)
+	for k, edge := range p.Edges {
+		i, j := choice[edge.From], choice[edge.To]
+		if edge.Kind != EdgeConversion || !p.converts(k, i, j) {
+			continue
+		}
+		w := model.ConversionWhy{Value: edge.Value.Name, Consumer: edge.Use.Op.Name, Operand: model.OperandName(edge.Use),
+			Cost: p.PBQP.Edges[k].M[i][j]}
+		if c := p.convs[convKey{p.Nodes[edge.From].Layouts[i].Key(), edge.Required[j].Key(), edge.Value.DType.Bits}]; c != nil {
+			w.Kind = c.Kind
+		}
+		// "This use converts nothing", as a literal the search assumes.
+		none := f.c.Lit()
+		pb := &PBQP{Cost: p.PBQP.Cost, Edges: slices.Clone(p.PBQP.Edges)}
+		m := make([][]int64, len(pb.Edges[k].M))
+		for a := range m {
+			m[a] = slices.Clone(pb.Edges[k].M[a])
+			for b := range m[a] {
+				if p.converts(k, a, b) {
+					f.add(none.Not(), f.sel[edge.Rule.ID].Not(), f.x[edge.From][a].Not(), f.x[edge.To][b].Not())
+					m[a][b] = Inf
+				}
+			}
+		}
+		pb.Edges[k] = PEdge{A: pb.Edges[k].A, B: pb.Edges[k].B, M: m}
+		if core := f.core(none); core != nil {
+			w.Forced = true
+			for _, id := range core {
+				w.Facts = append(w.Facts, p.facts.list[id])
+			}
+			sortFacts(p.Graph.File, w.Facts)
+		} else {
+			var po PBQPOptions
+			if opt.TimeLimit > 0 {
+				po.Deadline = timeNow().Add(opt.TimeLimit)
+			}
+			sol := SolvePBQP(pb, po)
+			w.Without = sol.Cost
+			if sol.Status == StatusOptimal || sol.Status == StatusFeasible {
+				w.Instead = p.conversionsOf(sol.Choice)
+			}
+		}
+		e.Conversions = append(e.Conversions, w)
+	}
+	return e, nil
+}
+
+var timeNow = time.Now
+
+// sortFacts orders facts as a reader meets them: the graph's lines first,
+// in order, then the records' and targets'.
+func sortFacts(graph string, fs []*model.Fact) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if (a.Pos.File == graph) != (b.Pos.File == graph) {
+			return a.Pos.File == graph
+		}
+		if a.Pos.File != b.Pos.File {
+			return a.Pos.File < b.Pos.File
+		}
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line < b.Pos.Line
+		}
+		return a.Name < b.Name
+	})
+}
+
+// conversionsOf lists the conversions that cost something in a choice,
+// for people: "%x into y (a): shuffle, cost 12".
+func (p *Problem) conversionsOf(choice []int) []string {
+	var out []string
+	for k, e := range p.Edges {
+		i, j := choice[e.From], choice[e.To]
+		if e.Kind != EdgeConversion || !p.converts(k, i, j) || p.PBQP.Edges[k].M[i][j] == 0 {
+			continue
+		}
+		kind := "conversion"
+		if c := p.convs[convKey{p.Nodes[e.From].Layouts[i].Key(), e.Required[j].Key(), e.Value.DType.Bits}]; c != nil {
+			kind = c.Kind.String()
+		}
+		out = append(out, fmt.Sprintf("%%%s into %s (%s): %s, cost %d", e.Value.Name, e.Use.Op.Name, model.OperandName(e.Use), kind, p.PBQP.Edges[k].M[i][j]))
+	}
+	return out
+}
