@@ -8,6 +8,8 @@ type Assignment struct {
 	Layouts  map[*Value]*Layout
 	Required map[Use]*Layout
 	Ops      map[*Op]*OpChoice
+	// Buffers is where each two-dimensional buffer's elements lie.
+	Buffers map[*Buffer]*SharedLayout
 }
 
 // OpChoice is what was chosen for one op.
@@ -29,9 +31,12 @@ type OpChoice struct {
 	// Records the op could not use, each with the reason (a load record
 	// whose memory rule rejects the buffer's placement).
 	Rejected []string
+	// Buffer is the placement of the buffer a copy_to_shared or
+	// load_shared accesses (nil: counted as conflict free).
+	Buffer *SharedLayout
 }
 
 // NewAssignment returns an empty assignment.
 func NewAssignment() *Assignment {
-	return &Assignment{Layouts: map[*Value]*Layout{}, Required: map[Use]*Layout{}, Ops: map[*Op]*OpChoice{}}
+	return &Assignment{Layouts: map[*Value]*Layout{}, Required: map[Use]*Layout{}, Ops: map[*Op]*OpChoice{}, Buffers: map[*Buffer]*SharedLayout{}}
 }

@@ -57,9 +57,15 @@ type Conversion struct {
 	StoreVector   int
 	LoadVector    int
 	Stores, Loads int // instructions per lane
-	StoreBytes    int // distinct elements written, in bytes
-	LoadBytes     int // elements read by all lanes, in bytes
-	CrossesBlocks bool
+	// StoreAccess and LoadAccess count the wavefronts of the round trip,
+	// conflicts included, once CountScratch has placed the scratch
+	// (ScratchPad elements of padding after each run of its fastest
+	// dimension); zero before.
+	StoreAccess, LoadAccess Access
+	ScratchPad              int
+	StoreBytes              int // distinct elements written, in bytes
+	LoadBytes               int // elements read by all lanes, in bytes
+	CrossesBlocks           bool
 
 	// Reason names one destination element whose source forces the kind:
 	// a destination hardware digit and where the source holds its data.

@@ -55,6 +55,58 @@ type Layout struct {
 	m     *Map
 	shape []int
 	key   string // computed on first use: layouts never change
+	// held[lane][value] is the element a value of subgroup 0 holds in
+	// block 0, computed on first use by accessHeld.
+	held [][][]int
+}
+
+// accessHeld is the element every value of every lane of subgroup 0
+// holds (block 0), computed once: counting shared-memory accesses reads
+// it for every placement tried. The other subgroups access the same
+// pattern at other offsets.
+func (l *Layout) accessHeld() [][][]int {
+	if l.held != nil {
+		return l.held
+	}
+	nl, nv, rank := l.Size(Lane), l.Size(Register), len(l.shape)
+	held := make([][][]int, nl)
+	back := make([]int, nl*nv*rank)
+	if l.m.in.nOdd == 0 && l.m.out.nOdd == 0 {
+		// Binary digits only: a lane's and a value's images XOR together.
+		img := func(p HwPoint) uint64 {
+			v, _ := l.m.in.point(p.coords())
+			return l.m.applyBits(v)
+		}
+		valImg := make([]uint64, nv)
+		for v := range valImg {
+			valImg[v] = img(HwPoint{Value: v})
+		}
+		for lane := range held {
+			li := img(HwPoint{Lane: lane})
+			held[lane] = make([][]int, nv)
+			for v := range held[lane] {
+				out := back[:rank:rank]
+				back = back[rank:]
+				r := li ^ valImg[v]
+				for _, d := range l.m.out.digits {
+					if r>>uint(d.flat)&1 == 1 {
+						out[d.axis] += d.place
+					}
+				}
+				held[lane][v] = out
+			}
+		}
+		l.held = held
+		return held
+	}
+	for lane := range held {
+		held[lane] = make([][]int, nv)
+		for v := range held[lane] {
+			held[lane][v] = l.Index(HwPoint{v, lane, 0, 0})
+		}
+	}
+	l.held = held
+	return held
 }
 
 // HwAxes builds the four hardware axes from their radices.

@@ -18,7 +18,10 @@ type SharedLayout struct {
 	Pad        int // elements added after every PadEvery rows
 	PadEvery   int
 	Swizzle    string // "none", "32B", "64B" or "128B"
-	ElemBits   int
+	// XOR, when its Bits are set, is the swizzle applied instead of the
+	// named mode's.
+	XOR      Swizzle
+	ElemBits int
 }
 
 // swizzleBits is the number of address bits a swizzle mode XORs: the
@@ -51,10 +54,9 @@ func (s *SharedLayout) Offset(i, j int) int {
 	if s.PadEvery > 0 {
 		o += (i / s.PadEvery) * s.Pad
 	}
-	if b := swizzleBits(s.Swizzle); b > 0 && s.ElemBits > 0 {
-		bytes := o * s.ElemBits / 8
-		bytes ^= ((bytes >> 7) & (1<<b - 1)) << 4
-		o = bytes * 8 / s.ElemBits
+	if sw := s.swizzle(); sw.Bits > 0 && s.ElemBits > 0 {
+		bits := o * s.ElemBits
+		o = (sw.Apply(bits/8)*8 + bits%8) / s.ElemBits
 	}
 	return o
 }
@@ -63,7 +65,13 @@ func (s *SharedLayout) Offset(i, j int) int {
 func (s *SharedLayout) Bytes() int {
 	last := 0
 	for i := range s.Rows {
-		last = max(last, s.Offset(i, s.Cols-1)+1)
+		if !s.Swizzled() {
+			last = max(last, s.Offset(i, s.Cols-1)+1)
+			continue
+		}
+		for j := range s.Cols { // a swizzle moves a row's last element
+			last = max(last, s.Offset(i, j)+1)
+		}
 	}
 	return last * s.ElemBits / 8
 }
@@ -73,7 +81,10 @@ func (s *SharedLayout) String() string {
 	if s.PadEvery > 0 && s.Pad > 0 {
 		out += fmt.Sprintf(", %d elements of padding every %d rows", s.Pad, s.PadEvery)
 	}
-	if swizzleBits(s.Swizzle) > 0 {
+	switch {
+	case s.XOR.Bits > 0:
+		out += ", swizzle " + s.XOR.String()
+	case swizzleBits(s.Swizzle) > 0:
 		out += ", swizzle " + s.Swizzle
 	}
 	return out

@@ -23,6 +23,9 @@ func OpCost(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, err
 		if ch == nil || ch.Exec == nil {
 			return 0, "", fmt.Errorf("copy %s has no layout to run in", op.Name)
 		}
+		if a, ok := OpAccess(op, nil, ch, t); ok {
+			return vectorAccessCost(a, t) * trips, accessText(a), nil
+		}
 		c, v := SharedAccessCost(ch.Exec, bits(op.Operands[0]), t)
 		return c * trips, fmt.Sprintf("%d-element vectors", v), nil
 	case OpLoadShared:
@@ -31,7 +34,18 @@ func OpCost(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, err
 			if !ok {
 				return 0, "", fmt.Errorf("%s cannot produce the layout of %s", ch.Record.Name, op.Result.Name)
 			}
-			return int64(n) * (ch.Record.Cost + t.Weights.Issue) * trips, fmt.Sprintf("%s × %d", ch.Record.Name, n), nil
+			cost := int64(n) * (ch.Record.Cost + t.Weights.Issue)
+			method := fmt.Sprintf("%s × %d", ch.Record.Name, n)
+			if a, ok := OpAccess(op, result, ch, t); ok {
+				// The record's cost is its conflict-free time; conflicts add
+				// their wavefronts.
+				cost += int64(a.Conflicts()) * t.Weights.SharedWavefront
+				method += fmt.Sprintf(", %d wavefronts (%d without conflicts)", a.Wavefronts, a.Ideal)
+			}
+			return cost * trips, method, nil
+		}
+		if a, ok := OpAccess(op, result, ch, t); ok {
+			return vectorAccessCost(a, t) * trips, accessText(a), nil
 		}
 		c, v := SharedAccessCost(result, bits(op.Result), t)
 		return c * trips, fmt.Sprintf("%d-element vectors", v), nil
@@ -88,5 +102,59 @@ func UseCost(v *Value, from, to *Layout, t *Target) (int64, *Conversion, error) 
 	if err != nil {
 		return 0, nil, err
 	}
+	CountScratch(c, from, to, t, nil)
 	return ConversionCost(c, t, from.Size(Lane)) * ValueTrips(v), c, nil
+}
+
+// vectorAccessCost prices plain vector loads or stores: the issue of
+// every instruction and every wavefront, conflicts included.
+func vectorAccessCost(a Access, t *Target) int64 {
+	return int64(a.Instructions)*t.Weights.Issue + int64(a.Wavefronts)*t.Weights.SharedWavefront
+}
+
+func accessText(a Access) string {
+	return fmt.Sprintf("%d-element vectors, %d wavefronts (%d without conflicts)", a.Vector, a.Wavefronts, a.Ideal)
+}
+
+// RecordAccess counts the wavefronts a load record's reads of buffer buf
+// take when they produce layout l: rows of RowBytes through one pointer
+// each (ldmatrix), or vectors of Bytes per lane (ds_read). false when
+// there is no placement to count against or the rule names no access.
+func RecordAccess(buf *SharedLayout, l *Layout, r *Record, t *Target) (Access, bool) {
+	if buf == nil || l == nil || l.Rank() != 2 {
+		return Access{}, false
+	}
+	switch m := r.Memory; m.Rule {
+	case "row_pointers":
+		banks, bankBytes := t.Banks, t.BankBytes
+		if banks <= 0 || bankBytes <= 0 {
+			banks, bankBytes = 32, 4
+		}
+		return buf.AccessRows(l, max(1, banks*bankBytes/m.RowBytes), m.RowBytes, t), true
+	case "vector":
+		return buf.AccessVectors(l, max(1, m.Bytes*8/buf.ElemBits), t), true
+	}
+	return Access{}, false
+}
+
+// OpAccess is how a copy_to_shared or load_shared op touches its buffer
+// under its choices: its instructions and wavefronts, conflicts included.
+// false when the op has no placed buffer to count against.
+func OpAccess(op *Op, result *Layout, ch *OpChoice, t *Target) (Access, bool) {
+	if ch == nil || ch.Buffer == nil {
+		return Access{}, false
+	}
+	switch op.Kind {
+	case OpCopyToShared:
+		if ch.Exec == nil {
+			return Access{}, false
+		}
+		return ch.Buffer.AccessVectors(ch.Exec, vectorWidth(ch.Exec, ch.Exec.Rank()-1, op.Operands[0].DType.Bits), t), true
+	case OpLoadShared:
+		if ch.Record != nil {
+			return RecordAccess(ch.Buffer, result, ch.Record, t)
+		}
+		return ch.Buffer.AccessVectors(result, vectorWidth(result, result.Rank()-1, op.Result.DType.Bits), t), true
+	}
+	return Access{}, false
 }

@@ -79,6 +79,32 @@ type SharedPlan struct {
 	Buffers int // bytes of the graph's buffers
 	Scratch int // the largest conversion scratch (conversions reuse it)
 	Budget  int
+	// Placed is each buffer's placement and how the ops access it.
+	Placed []BufferPlan `json:"placed,omitempty"`
+}
+
+// BufferPlan is one buffer's placement: where its elements lie, its
+// footprint, and every access with its wavefronts.
+type BufferPlan struct {
+	Name      string       `json:"name"`
+	Shape     []int        `json:"shape"`
+	DType     string       `json:"dtype"`
+	Placement string       `json:"placement"` // "dense row major", "rows padded to 72 elements", "swizzle 128B"
+	Layout    string       `json:"layout"`
+	Formula   string       `json:"formula"`
+	Bytes     int          `json:"bytes"`
+	Accesses  []AccessPlan `json:"accesses"`
+}
+
+// AccessPlan is one op's access to a buffer, per subgroup.
+type AccessPlan struct {
+	Op           string `json:"op"`
+	Access       string `json:"access"` // "write" or "read"
+	Method       string `json:"method"`
+	Instructions int    `json:"instructions"`
+	Wavefronts   int    `json:"wavefronts"`
+	Ideal        int    `json:"ideal"`
+	Conflicts    int    `json:"conflicts"`
 }
 
 // Stats are the search's numbers, as the solver reports them.
@@ -98,8 +124,23 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 	if g.HasBudget {
 		p.Shared.Budget = g.SharedBudget
 	}
+	placed := map[*model.Buffer]*BufferPlan{}
 	for _, b := range g.Buffers {
-		p.Shared.Buffers += b.Bytes()
+		s := a.Buffers[b]
+		if s == nil {
+			p.Shared.Buffers += b.Bytes()
+			continue
+		}
+		p.Shared.Buffers += s.Bytes()
+		p.Shared.Placed = append(p.Shared.Placed, BufferPlan{Name: b.Name, Shape: b.Shape, DType: b.DType.Name,
+			Placement: s.Describe(), Layout: s.String(), Formula: s.Formula(), Bytes: s.Bytes(), Accesses: []AccessPlan{}})
+	}
+	for i := range p.Shared.Placed {
+		for _, b := range g.Buffers {
+			if b.Name == p.Shared.Placed[i].Name {
+				placed[b] = &p.Shared.Placed[i]
+			}
+		}
 	}
 	for _, v := range g.Values {
 		l := a.Layouts[v]
@@ -163,6 +204,16 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 		}
 		p.Ops = append(p.Ops, opp)
 		p.Cost += cost
+		if bp := placed[op.Buffer]; bp != nil {
+			if acc, ok := model.OpAccess(op, res, ch, t); ok {
+				kind := "read"
+				if op.Kind == model.OpCopyToShared {
+					kind = "write"
+				}
+				bp.Accesses = append(bp.Accesses, AccessPlan{Op: op.Name, Access: kind, Method: method, Instructions: acc.Instructions,
+					Wavefronts: acc.Wavefronts, Ideal: acc.Ideal, Conflicts: acc.Conflicts()})
+			}
+		}
 		// The conversions on the op's uses.
 		uses := []model.Use{}
 		for i := range op.Operands {

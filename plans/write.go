@@ -35,6 +35,20 @@ func (p *Plan) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "plan for %s on %s, %s\n", p.File, p.Target, plural(p.Subgroups, "subgroup"))
 	fmt.Fprintf(&b, "status %s: %s\n", p.Status, p.Verdict())
 	fmt.Fprintf(&b, "shared memory: %d bytes of buffers, %d of conversion scratch, budget %d\n", p.Shared.Buffers, p.Shared.Scratch, p.Shared.Budget)
+	if len(p.Shared.Placed) > 0 {
+		b.WriteString("\nbuffers:\n")
+	}
+	for _, bp := range p.Shared.Placed {
+		fmt.Fprintf(&b, "  %s %s %s, %d bytes: %s\n", bp.Name, dims(bp.Shape), bp.DType, bp.Bytes, bp.Placement)
+		fmt.Fprintf(&b, "      %s\n", bp.Formula)
+		for _, a := range bp.Accesses {
+			verdict := "conflict free"
+			if a.Conflicts > 0 {
+				verdict = fmt.Sprintf("%d wavefronts of bank conflicts", a.Conflicts)
+			}
+			fmt.Fprintf(&b, "      %s by %s: %s; %s per subgroup\n", a.Access, a.Op, a.Method, verdict)
+		}
+	}
 	fmt.Fprintf(&b, "\nvalues (layouts in %s notation):\n", p.Notation)
 	nameW := 0
 	for _, v := range p.Values {
@@ -198,6 +212,14 @@ func (p *Plan) WriteTOML(w io.Writer) error {
 	q := strconv.Quote
 	fmt.Fprintf(&b, "file = %s\ntarget = %s\nsubgroups = %d\nstatus = %s\ncost = %d\nlower_bound = %d\n", q(p.File), q(p.Target), p.Subgroups, q(p.Status), p.Cost, p.LowerBound)
 	fmt.Fprintf(&b, "\n[shared_memory]\nbuffers = %d\nscratch = %d\nbudget = %d\n", p.Shared.Buffers, p.Shared.Scratch, p.Shared.Budget)
+	for _, bp := range p.Shared.Placed {
+		fmt.Fprintf(&b, "\n[buffers.%s]\nshape = %s\ndtype = %s\nplacement = %s\nlayout = %s\nformula = %s\nbytes = %d\n",
+			q(bp.Name), intList(bp.Shape), q(bp.DType), q(bp.Placement), q(bp.Layout), q(bp.Formula), bp.Bytes)
+		for _, a := range bp.Accesses {
+			fmt.Fprintf(&b, "\n[[buffers.%s.accesses]]\nop = %s\naccess = %s\nmethod = %s\ninstructions = %d\nwavefronts = %d\nideal = %d\nconflicts = %d\n",
+				q(bp.Name), q(a.Op), q(a.Access), q(a.Method), a.Instructions, a.Wavefronts, a.Ideal, a.Conflicts)
+		}
+	}
 	for _, v := range p.Values {
 		fmt.Fprintf(&b, "\n[values.%s]\nshape = %s\ndtype = %s\nnotation = %s\nlayout = %s\n", q(v.Name), intList(v.Shape), q(v.DType), q(v.Notation), q(v.Layout))
 	}

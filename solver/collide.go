@@ -71,11 +71,12 @@ func (p *Problem) collide(core []*model.Fact) ([]string, *model.Clash) {
 				if g.Kind != model.FactIntrinsic {
 					continue
 				}
-				placement := "the buffer's dense placement"
+				placement := "every placement the planner considers for the buffer"
 				if bufs := refsOf(core, model.FactBuffer); len(bufs) > 0 {
 					placement = "the buffer's placement " + strings.Join(bufs, " ")
 				}
 				says = append(says, fmt.Sprintf("%s makes the load go through a record whose memory rule %s %s breaks.", ref(g), ref(f), placement))
+				says = append(says, p.memoryBreaks(f, core)...)
 			}
 		case model.FactFragment:
 			says = append(says, fmt.Sprintf("%s names a record whose result has no layout the planner can place %s.", strings.Join(refsOf(core, model.FactIntrinsic), " "), ref(f)))
@@ -142,4 +143,31 @@ func (p *Problem) requiredUnder(e *Edge, in map[*model.Fact]bool) (*model.Layout
 		}
 	}
 	return nil, -1
+}
+
+// memoryBreaks says where each buffer placement of the core breaks the
+// memory rule of fact f.
+func (p *Problem) memoryBreaks(f *model.Fact, core []*model.Fact) []string {
+	name := strings.TrimPrefix(f.Name, "memory:")
+	var r *model.Record
+	for _, rec := range p.loadRecs {
+		if rec.Name == name {
+			r = rec
+		}
+	}
+	var out []string
+	for _, g := range core {
+		if g.Kind != model.FactBuffer || r == nil {
+			continue
+		}
+		for _, b := range p.Graph.Buffers {
+			if "buffer:"+b.Name != g.Name {
+				continue
+			}
+			if err := p.admits(r, b.Layout); err != nil {
+				out = append(out, fmt.Sprintf("Buffer %s as placed (%s) breaks it: %v.", b.Name, b.Layout, err))
+			}
+		}
+	}
+	return out
 }

@@ -48,6 +48,13 @@ func (p *Problem) edges() error {
 		case model.OpStore, model.OpCopyToShared:
 			exec := p.opNode[op]
 			err = p.conversion(op.Operands[0], model.Use{Op: op}, exec, same(exec))
+			if err == nil && p.placed(op) {
+				err = p.accessEdge(op, exec, p.loadRecs)
+			}
+		case model.OpLoadShared:
+			if p.placed(op) {
+				err = p.accessEdge(op, res(), p.loadRecs)
+			}
 		case model.OpMMA:
 			n := p.opNode[op]
 			pick := []func(*MMAChoice) *model.Layout{
@@ -157,6 +164,7 @@ func (p *Problem) useCost(v *model.Value, from, to *model.Layout) (int64, *model
 		if err != nil {
 			return 0, nil, fmt.Errorf("%s: converting %s: %v", v.Pos, v.Name, err)
 		}
+		model.CountScratch(c, from, to, p.Target, p.access)
 		p.convs[k] = c
 	}
 	if c.Kind == model.ConvNone {

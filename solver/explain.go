@@ -61,9 +61,6 @@ func newFeasibility(p *Problem) *feasibility {
 			f.add(guardLits(fb.Guard, []z.Lit{f.x[e.A][fb.I].Not(), f.x[e.B][fb.J].Not()})...)
 		}
 	}
-	for _, g := range p.facts.global {
-		f.add(guardLits(g, nil)...)
-	}
 	return f
 }
 
@@ -113,6 +110,15 @@ func (f *feasibility) core(extra ...z.Lit) []int {
 	}
 	if f.holds(all, extra...) {
 		return nil
+	}
+	// Prefer a conflict among the graph's own facts to one that rests on
+	// what the planner cannot place (an unspecified fragment): look
+	// without those first.
+	own := slices.DeleteFunc(slices.Clone(all), func(id int) bool { return f.p.facts.list[id].Kind == model.FactFragment })
+	if len(own) < len(all) && !f.holds(own, extra...) {
+		all = own
+	} else if len(own) < len(all) {
+		f.holds(all, extra...) // Why answers for the last call
 	}
 	// Deletion, hard facts tried first so that the core keeps the facts
 	// a user can act on where several cores exist. A fact shown necessary

@@ -32,7 +32,6 @@ type facts struct {
 
 	nodeForbid [][]forbid // per node
 	edgeForbid [][]forbid // per PBQP edge
-	global     []int32    // guards that rule out every plan
 }
 
 // Facts lists the problem's facts in the order they were made.
@@ -233,15 +232,9 @@ func (p *Problem) bufferFact(b *model.Buffer) *model.Fact {
 	return p.fact(model.FactBuffer, "buffer:"+b.Name, b.Pos, fmt.Sprintf("buffer %s is placed as %s", b.Name, b.Layout))
 }
 
-// memoryFact is a load record's memory rule as it refuses a buffer's
-// placement (dense: the dense row-major placement a relaxation falls back
-// to).
-func (p *Problem) memoryFact(r *model.Record, why string, dense bool) *model.Fact {
-	name := "memory:" + r.Name
-	if dense {
-		name += ":dense"
-	}
-	return p.fact(model.FactMemory, name, r.Memory.Pos, fmt.Sprintf("%s needs %s", r.Name, why))
+// memoryFact is a load record's rule on the addresses it reads.
+func (p *Problem) memoryFact(r *model.Record) *model.Fact {
+	return p.fact(model.FactMemory, "memory:"+r.Name, r.Memory.Pos, fmt.Sprintf("%s needs %s", r.Name, r.Memory.Describe()))
 }
 
 // fragmentFact is the fact that a load record's register fragment is left

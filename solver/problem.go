@@ -2,7 +2,6 @@ package solver
 
 import (
 	"fmt"
-	"strings"
 
 	"planner/model"
 )
@@ -11,9 +10,10 @@ import (
 type NodeKind int
 
 const (
-	NodeValue NodeKind = iota // the layout a value is produced in
-	NodeMMA                   // an mma op's record and warp arrangement
-	NodeExec                  // the layout a reduce, store or copy runs in
+	NodeValue   NodeKind = iota // the layout a value is produced in
+	NodeMMA                     // an mma op's record and warp arrangement
+	NodeExec                    // the layout a reduce, store or copy runs in
+	NodeBuffers                 // the placements of the shared-memory buffers
 )
 
 // Node is one decision: a value's layout, an mma's arrangement, or an op's
@@ -27,7 +27,12 @@ type Node struct {
 	Origins []string
 	MMA     []*MMAChoice    // mma nodes (a choice with no record: the mma has none that fits)
 	Loads   []*model.Record // load_shared values: the intrinsic per choice (nil: plain loads)
-	Pos     model.Pos
+	// A buffer node: per choice, a placement of each of Buffers (nil for a
+	// buffer that is not two-dimensional) and the bytes they take.
+	Buffers    []*model.Buffer
+	Placements [][]*model.SharedLayout
+	Bytes      []int
+	Pos        model.Pos
 }
 
 // Name describes the node for people.
@@ -37,14 +42,19 @@ func (n *Node) Name() string {
 		return "mma " + n.Op.Name
 	case NodeExec:
 		return fmt.Sprintf("%s %s", n.Op.Kind, n.Op.Name)
+	case NodeBuffers:
+		return "buffer placements"
 	}
 	return "%" + n.Value.Name
 }
 
 // Choices is how many choices the node has.
 func (n *Node) Choices() int {
-	if n.Kind == NodeMMA {
+	switch n.Kind {
+	case NodeMMA:
 		return len(n.MMA)
+	case NodeBuffers:
+		return len(n.Placements)
 	}
 	return len(n.Layouts)
 }
@@ -55,6 +65,7 @@ type EdgeKind int
 const (
 	EdgeConversion EdgeKind = iota // a use of a value: converting it to what the consumer requires
 	EdgeLink                       // a consumer's choice fixes a produced layout
+	EdgeAccess                     // an op's access to its buffer: its cost for each placement
 )
 
 // Edge connects two nodes with a cost matrix (in the PBQP with the same
@@ -78,7 +89,7 @@ type Problem struct {
 	Graph   *model.Graph
 	Target  *model.Target
 	Budget  int
-	Buffers int // bytes of the shared-memory buffers
+	Buffers int // bytes of the shared-memory buffers, at their smallest placement
 	Nodes   []*Node
 	Edges   []*Edge
 	PBQP    *PBQP
@@ -86,9 +97,16 @@ type Problem struct {
 	facts   facts
 	edgeOf  map[string]model.Use // no_convert fact names to their use
 
+	bufNodes   []*Node
+	bufNode    map[*model.Buffer]*Node // the decision holding each buffer's placement
+	bufSlot    map[*model.Buffer]int   // its position in that decision's sets
+	loadRecs   []*model.Record
+	loadRecord map[*model.Op]map[[2]int]*model.Record // a load's record per (layout, placement) choice
+	admitted   map[admitKey]error
+	access     *model.AccessCache
+
 	valueNode map[*model.Value]*Node
 	opNode    map[*model.Op]*Node
-	rejected  map[*model.Op][]string // load records a buffer's placement rules out
 }
 
 type convKey struct {
@@ -106,11 +124,8 @@ func Build(g *model.Graph, t *model.Target, records []*model.Record) (*Problem, 
 // guards; only the PBQP differs.
 func BuildRelaxed(g *model.Graph, t *model.Target, records []*model.Record, relax map[string]bool) (*Problem, error) {
 	p := &Problem{Graph: g, Target: t, PBQP: &PBQP{}, convs: map[convKey]*model.Conversion{}, opNode: map[*model.Op]*Node{},
-		edgeOf: map[string]model.Use{}}
+		edgeOf: map[string]model.Use{}, access: model.NewAccessCache()}
 	p.facts = facts{byName: map[string]*model.Fact{}, relax: relax, keys: map[string]int{}}
-	for _, b := range g.Buffers {
-		p.Buffers += p.bufferLayoutBytes(b)
-	}
 	budget, capacity := p.budgetFacts()
 	p.Budget = t.SharedMemory
 	if p.relaxed(capacity) {
@@ -118,19 +133,6 @@ func BuildRelaxed(g *model.Graph, t *model.Target, records []*model.Record, rela
 	}
 	if budget != nil && !p.relaxed(budget) {
 		p.Budget = min(p.Budget, g.SharedBudget)
-	}
-	for _, f := range []*model.Fact{budget, capacity} {
-		if f == nil {
-			continue
-		}
-		lim := t.SharedMemory
-		if f == budget {
-			lim = g.SharedBudget
-		}
-		if p.Buffers > lim {
-			f.Text += fmt.Sprintf(", but the buffers alone take %s", bytesText(p.Buffers))
-			p.facts.global = append(p.facts.global, p.guard(f))
-		}
 	}
 	var mmaRecs, loadRecs []*model.Record
 	for _, r := range records {
@@ -141,7 +143,9 @@ func BuildRelaxed(g *model.Graph, t *model.Target, records []*model.Record, rela
 			loadRecs = append(loadRecs, r)
 		}
 	}
+	p.loadRecs = loadRecs
 	cands := p.candidates(mmaRecs)
+	p.bufferNodes()
 	if err := p.nodes(cands, mmaRecs, loadRecs); err != nil {
 		return nil, err
 	}
@@ -156,35 +160,6 @@ func BuildRelaxed(g *model.Graph, t *model.Target, records []*model.Record, rela
 
 // Inf32 stands for an unlimited byte count.
 const Inf32 = 1<<31 - 1
-
-// Feasible reports whether the build's global guards allow any plan (the
-// buffers fit the budget).
-func (p *Problem) Feasible() bool {
-	for _, g := range p.facts.global {
-		if p.inForce(g) {
-			return false
-		}
-	}
-	return true
-}
-
-// bufferLayoutBytes is a buffer's footprint in this build: dense row major
-// when its placement is relaxed.
-func (p *Problem) bufferLayoutBytes(b *model.Buffer) int {
-	if l := p.bufferLayout(b); l != nil {
-		return l.Bytes()
-	}
-	return b.Bytes()
-}
-
-// bufferLayout is where a buffer's elements lie in this build: the graph's
-// placement, or dense row major when that is relaxed.
-func (p *Problem) bufferLayout(b *model.Buffer) *model.SharedLayout {
-	if b.Layout == nil || !p.facts.relax["buffer:"+b.Name] {
-		return b.Layout
-	}
-	return &model.SharedLayout{Rows: b.Layout.Rows, Cols: b.Layout.Cols, ElemBits: b.Layout.ElemBits}
-}
 
 // candidates seeds every value's candidate layouts and closes them under
 // the ops' transfer rules.
@@ -296,17 +271,7 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*model.Record) error {
 	g, t := p.Graph, p.Target
 	valueNode := map[*model.Value]*Node{}
-	addNode := func(n *Node, costs []int64, forbids []forbid) {
-		n.ID = len(p.Nodes)
-		p.Nodes = append(p.Nodes, n)
-		for _, f := range forbids {
-			if p.inForce(f.Guard) {
-				costs[f.I] = Inf
-			}
-		}
-		p.PBQP.Cost = append(p.PBQP.Cost, costs)
-		p.facts.nodeForbid = append(p.facts.nodeForbid, forbids)
-	}
+	addNode := p.addNode
 	for _, v := range g.Values {
 		cs := cands[v]
 		n := &Node{Kind: NodeValue, Value: v, Pos: v.Pos}
@@ -410,10 +375,13 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 						}
 					}
 				}
-				c, _, e := model.OpCost(op, res, &model.OpChoice{Exec: l}, t)
-				if e != nil {
-					err = e
-					return
+				var c int64
+				if !p.placed(op) {
+					var e error
+					if c, _, e = model.OpCost(op, res, &model.OpChoice{Exec: l}, t); e != nil {
+						err = e
+						return
+					}
 				}
 				n.Layouts = append(n.Layouts, l)
 				n.Origins = append(n.Origins, vn.Origins[i])
@@ -451,10 +419,24 @@ func reduceScratch(l *model.Layout, axis, elemBits int) int {
 	return res.Elements() * r.Subgroups * max((elemBits+7)/8, 1)
 }
 
+// addNode adds a decision with its costs; the choices the guards in force
+// forbid cost Inf.
+func (p *Problem) addNode(n *Node, costs []int64, forbids []forbid) {
+	n.ID = len(p.Nodes)
+	p.Nodes = append(p.Nodes, n)
+	for _, f := range forbids {
+		if p.inForce(f.Guard) {
+			costs[f.I] = Inf
+		}
+	}
+	p.PBQP.Cost = append(p.PBQP.Cost, costs)
+	p.facts.nodeForbid = append(p.facts.nodeForbid, forbids)
+}
+
 // valueCost is the cost of producing v in layout l: the cost of its
-// defining op when the op's cost depends on the result's layout. For a
-// shared-memory load it picks the cheapest way to load l, or the record
-// the op names; the guards forbid what the named record cannot do.
+// defining op when the op's cost depends on the result's layout. A load
+// from a placed buffer costs on its edge to the buffer node; here only
+// what a record the op names cannot make is forbidden.
 func (p *Problem) valueCost(v *model.Value, l *model.Layout, loadRecs []*model.Record) (int64, *model.Record, []int32, error) {
 	op := v.Def
 	if op == nil || op.Kind == model.OpLoop {
@@ -465,60 +447,43 @@ func (p *Problem) valueCost(v *model.Value, l *model.Layout, loadRecs []*model.R
 		c, _, err := model.OpCost(op, l, nil, p.Target)
 		return c, nil, nil, err
 	case model.OpLoadShared:
-		best, _, err := model.OpCost(op, l, nil, p.Target)
+		named, guards, err := p.namedLoadGuards(op, l, loadRecs)
+		if err != nil || p.placed(op) {
+			return 0, nil, guards, err
+		}
+		best, rec, err := p.loadCost(op, l, nil, loadRecs)
 		if err != nil {
 			return 0, nil, nil, err
 		}
-		var rec *model.Record
-		for _, r := range p.admitted(op, loadRecs) {
-			if r.Fragment == nil || r.Fragment.DType.Bits != v.DType.Bits {
-				continue
-			}
-			if _, ok := model.LoadInstructions(l, r); !ok {
-				continue
-			}
-			c, _, err := model.OpCost(op, l, &model.OpChoice{Record: r}, p.Target)
-			if err == nil && c < best {
-				best, rec = c, r
-			}
+		if named != nil && len(guards) == 0 && !p.relaxed(p.intrinsicFact(op)) {
+			best, _, err = model.OpCost(op, l, &model.OpChoice{Record: named}, p.Target)
+			rec = named
 		}
-		intr := p.intrinsicFact(op)
-		if intr == nil {
-			return best, rec, nil, nil
-		}
-		r := p.namedLoad(op, loadRecs)
-		if r == nil {
-			return 0, nil, nil, &model.Error{Pos: intr.Pos, Code: model.CodeUnknownName, Index: -1,
-				Msg: fmt.Sprintf("%s is not a shared-memory load record of %s", op.Intrinsic, p.Target.Name)}
-		}
-		// The same guards in every build: what the placement as written
-		// and as dense row major refuse, and the layouts r cannot make.
-		var guards []int32
-		placed, dense := p.refusals(op, r)
-		if placed != "" {
-			guards = append(guards, p.guard(intr, p.memoryFact(r, placed, false), p.bufferFact(op.Buffer)))
-		}
-		if dense != "" {
-			guards = append(guards, p.guard(intr, p.memoryFact(r, dense, true)))
-		}
-		switch {
-		case r.Fragment == nil || r.Fragment.Layout == nil:
-			guards = append(guards, p.guard(intr, p.fragmentFact(r)))
-		default:
-			if _, ok := model.LoadInstructions(l, r); !ok || r.Fragment.DType.Bits != v.DType.Bits {
-				guards = append(guards, p.guard(intr))
-			}
-		}
-		if p.relaxed(intr) || len(guards) > 0 {
-			return best, rec, guards, nil
-		}
-		c, _, err := model.OpCost(op, l, &model.OpChoice{Record: r}, p.Target)
-		if err != nil {
-			return 0, nil, nil, err
-		}
-		return c, r, nil, nil
+		return best, rec, guards, err
 	}
 	return 0, nil, nil, nil
+}
+
+// namedLoadGuards checks the load record an op names against layout l:
+// the guards forbidding l when the record cannot make it (or leaves its
+// fragment unspecified), and the record.
+func (p *Problem) namedLoadGuards(op *model.Op, l *model.Layout, loadRecs []*model.Record) (*model.Record, []int32, error) {
+	intr := p.intrinsicFact(op)
+	if intr == nil {
+		return nil, nil, nil
+	}
+	r := p.namedLoad(op, loadRecs)
+	if r == nil {
+		return nil, nil, &model.Error{Pos: intr.Pos, Code: model.CodeUnknownName, Index: -1,
+			Msg: fmt.Sprintf("%s is not a shared-memory load record of %s", op.Intrinsic, p.Target.Name)}
+	}
+	if r.Fragment == nil || r.Fragment.Layout == nil {
+		return r, []int32{p.guard(intr, p.fragmentFact(r))}, nil
+	}
+	if _, ok := model.LoadInstructions(l, r); !ok || r.Fragment.DType.Bits != op.Result.DType.Bits {
+		return r, []int32{p.guard(intr)}, nil
+	}
+	return r, nil, nil
 }
 
 // namedLoad is the load record an op names, nil if the target has none of
@@ -532,28 +497,6 @@ func (p *Problem) namedLoad(op *model.Op, loadRecs []*model.Record) *model.Recor
 	return nil
 }
 
-// refusals say why record r's memory rule rejects op's buffer as the
-// graph places it and as dense row major ("" where it accepts it).
-func (p *Problem) refusals(op *model.Op, r *model.Record) (placed, dense string) {
-	b := op.Buffer
-	if b == nil || b.Layout == nil {
-		return "", ""
-	}
-	why := func(l *model.SharedLayout) string {
-		if err := r.Memory.Admits(l, recordTile(r)); err != nil {
-			return fmt.Sprintf("%s. Buffer %s (%s) breaks this: %v", r.Memory.Describe(), b.Name, l, err)
-		}
-		return ""
-	}
-	placed = why(b.Layout)
-	if p.bufferFact(b) != nil {
-		dense = why(&model.SharedLayout{Rows: b.Layout.Rows, Cols: b.Layout.Cols, ElemBits: b.Layout.ElemBits})
-	} else {
-		placed, dense = "", placed
-	}
-	return placed, dense
-}
-
 // recordTile is the tile a load record moves, for its memory rule.
 func recordTile(r *model.Record) [2]int {
 	tile := [2]int{1, 1}
@@ -563,42 +506,4 @@ func recordTile(r *model.Record) [2]int {
 		tile = [2]int{op.Shape[0], op.Shape[1]}
 	}
 	return tile
-}
-
-// admitted lists the load records whose memory rule accepts the placement
-// of op's buffer, noting the others with the reason once per op.
-func (p *Problem) admitted(op *model.Op, recs []*model.Record) []*model.Record {
-	b := op.Buffer
-	if b == nil || p.bufferLayout(b) == nil {
-		return recs
-	}
-	layout := p.bufferLayout(b)
-	if p.rejected == nil {
-		p.rejected = map[*model.Op][]string{}
-	}
-	_, noted := p.rejected[op]
-	var out []*model.Record
-	var reasons []string
-	names := map[string][]string{}
-	for _, r := range recs {
-		if r.Fragment == nil || r.Fragment.DType.Bits != b.DType.Bits {
-			continue
-		}
-		if err := r.Memory.Admits(layout, recordTile(r)); err != nil {
-			why := err.Error()
-			if names[why] == nil {
-				reasons = append(reasons, why)
-			}
-			names[why] = append(names[why], r.Name)
-			continue
-		}
-		out = append(out, r)
-	}
-	if !noted {
-		p.rejected[op] = nil
-		for _, why := range reasons {
-			p.rejected[op] = append(p.rejected[op], fmt.Sprintf("%s: buffer %s (%s): %s", strings.Join(names[why], ", "), b.Name, layout, why))
-		}
-	}
-	return out
 }

@@ -40,10 +40,6 @@ func Solve(p *Problem, opt Options) *Result {
 			}
 		}
 	}
-	if !p.Feasible() {
-		res.Status, res.Cost, res.LowerBound = StatusInfeasible, Inf, Inf
-		return res
-	}
 	sol := SolvePBQP(p.PBQP, po)
 	res.Status, res.Cost, res.LowerBound, res.Stats = sol.Status, sol.Cost, sol.LowerBound, sol.Stats
 	if sol.Status == StatusOptimal || sol.Status == StatusFeasible {
@@ -67,7 +63,19 @@ func (p *Problem) Assignment(choice []int) *model.Assignment {
 		case NodeValue:
 			a.Layouts[n.Value] = n.Layouts[i]
 			if op := n.Value.Def; op != nil && op.Kind == model.OpLoadShared {
-				a.Ops[op] = &model.OpChoice{Record: n.Loads[i], Rejected: p.rejected[op]}
+				oc := &model.OpChoice{Record: n.Loads[i]}
+				if p.placed(op) {
+					oc.Record = p.loadRecord[op][[2]int{i, choice[p.bufNode[op.Buffer].ID]}]
+					oc.Buffer = p.placement(op.Buffer, choice)
+					oc.Rejected = rejectedFor(op, oc.Buffer, p.loadRecs)
+				}
+				a.Ops[op] = oc
+			}
+		case NodeBuffers:
+			for k, b := range n.Buffers {
+				if s := n.Placements[i][k]; s != nil {
+					a.Buffers[b] = s
+				}
 			}
 		case NodeMMA:
 			ch := n.MMA[i]
@@ -79,7 +87,11 @@ func (p *Problem) Assignment(choice []int) *model.Assignment {
 			}
 			a.Ops[n.Op] = oc
 		case NodeExec:
-			a.Ops[n.Op] = &model.OpChoice{Exec: n.Layouts[i]}
+			oc := &model.OpChoice{Exec: n.Layouts[i]}
+			if p.placed(n.Op) {
+				oc.Buffer = p.placement(n.Op.Buffer, choice)
+			}
+			a.Ops[n.Op] = oc
 		}
 	}
 	for _, e := range p.Edges {

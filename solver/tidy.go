@@ -24,6 +24,7 @@ func (p *Problem) tidy(choice []int) {
 		}
 		return c, conv
 	}
+	defer p.tidyBuffers(choice, incident)
 	for pass := 0; pass < 8; pass++ {
 		changed := false
 		for n := range p.Nodes {
@@ -61,4 +62,29 @@ func (p *Problem) converts(k, i, j int) bool {
 	}
 	c, ok := p.convs[convKey{from.Key(), to.Key(), e.Value.DType.Bits}]
 	return ok && c.Kind != model.ConvNone
+}
+
+// tidyBuffers moves each buffer decision to the smallest placements that
+// cost the same: of two conflict-free placements, the one without
+// padding.
+func (p *Problem) tidyBuffers(choice []int, incident [][]int) {
+	for _, n := range p.bufNodes {
+		local := func() int64 {
+			c := p.PBQP.Cost[n.ID][choice[n.ID]]
+			for _, k := range incident[n.ID] {
+				e := p.PBQP.Edges[k]
+				c = addSat(c, e.M[choice[e.A]][choice[e.B]])
+			}
+			return c
+		}
+		cost, orig := local(), choice[n.ID]
+		best := orig
+		for i := range n.Placements {
+			choice[n.ID] = i
+			if local() == cost && n.Bytes[i] < n.Bytes[best] {
+				best = i
+			}
+		}
+		choice[n.ID] = best
+	}
 }

@@ -1,0 +1,382 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Swizzle XORs bits of a byte offset: the Bits bits starting at
+// Base+Shift are XORed into the Bits bits starting at Base, as CuTe's
+// Swizzle<B, M, S> does on its own units (cute/swizzle.hpp). Over bytes,
+// Hopper's 128-byte mode is {3, 4, 3}: the 16-byte chunk index within a
+// 128-byte row is XORed with the row index modulo 8 (PTX ISA, "Shared
+// Memory Matrix Layout", swizzling modes); 64B is {2, 4, 3}, 32B {1, 4, 3}.
+type Swizzle struct {
+	Bits, Base, Shift int
+}
+
+// Apply permutes a byte offset.
+func (s Swizzle) Apply(addr int) int {
+	if s.Bits <= 0 {
+		return addr
+	}
+	mask := 1<<s.Bits - 1
+	return addr ^ ((addr>>(s.Base+s.Shift))&mask)<<s.Base
+}
+
+func (s Swizzle) String() string {
+	if s.Bits <= 0 {
+		return "none"
+	}
+	return fmt.Sprintf("xor(bits %d, base %d, shift %d)", s.Bits, s.Base, s.Shift)
+}
+
+// ModeSwizzle is the swizzle a named mode stands for.
+func ModeSwizzle(mode string) Swizzle {
+	if b := swizzleBits(mode); b > 0 {
+		return Swizzle{Bits: b, Base: 4, Shift: 3}
+	}
+	return Swizzle{}
+}
+
+// swizzle is the swizzle the layout applies: its explicit XOR, or its
+// named mode's.
+func (s *SharedLayout) swizzle() Swizzle {
+	if s.XOR.Bits > 0 {
+		return s.XOR
+	}
+	return ModeSwizzle(s.Swizzle)
+}
+
+// Swizzled reports whether the layout permutes addresses.
+func (s *SharedLayout) Swizzled() bool { return s.swizzle().Bits > 0 }
+
+// Padded reports whether rows are further apart than the buffer is wide,
+// or some rows are followed by padding.
+func (s *SharedLayout) Padded() bool {
+	return s.stride() != s.Cols || s.PadEvery > 0 && s.Pad > 0
+}
+
+// ByteOffset is where element (i, j) starts, in bytes.
+func (s *SharedLayout) ByteOffset(i, j int) int { return s.Offset(i, j) * s.ElemBits / 8 }
+
+// Formula writes the address of element (i, j) as an expression, in
+// bytes from the buffer's start.
+func (s *SharedLayout) Formula() string {
+	elems := fmt.Sprintf("i*%d + j", s.stride())
+	if s.PadEvery > 0 && s.Pad > 0 {
+		if s.PadEvery == 1 {
+			elems += fmt.Sprintf(" + i*%d", s.Pad)
+		} else {
+			elems += fmt.Sprintf(" + (i/%d)*%d", s.PadEvery, s.Pad)
+		}
+	}
+	bytes := fmt.Sprintf("%s*(%s)", bytesPerElem(s.ElemBits), elems)
+	sw := s.swizzle()
+	if sw.Bits == 0 {
+		return "addr(i, j) = " + bytes
+	}
+	return fmt.Sprintf("addr(i, j) = a ^ (((a >> %d) & %d) << %d), a = %s", sw.Base+sw.Shift, 1<<sw.Bits-1, sw.Base, bytes)
+}
+
+func bytesPerElem(bits int) string {
+	if bits%8 == 0 {
+		return fmt.Sprint(bits / 8)
+	}
+	return fmt.Sprintf("%d/8", bits)
+}
+
+// Access is how one subgroup's warp-wide shared-memory instructions
+// touch a buffer: how many instructions, how many wavefronts they take,
+// and how many a conflict-free access of the same width would take.
+type Access struct {
+	Instructions int
+	Wavefronts   int
+	Ideal        int
+	Vector       int // elements per lane per instruction
+	Bytes        int // bytes per lane per instruction
+}
+
+// Conflicts is the number of wavefronts beyond the conflict-free count.
+func (a Access) Conflicts() int { return a.Wavefronts - a.Ideal }
+
+func (a Access) String() string {
+	return fmt.Sprintf("%d instructions of %d bytes per lane, %d wavefronts (%d without conflicts)", a.Instructions, a.Bytes, a.Wavefronts, a.Ideal)
+}
+
+// PhaseWavefronts counts the wavefronts of one warp-wide shared-memory
+// instruction in which lane k accesses width bytes from byte addrs[k].
+// Shared memory serves Banks banks of BankBytes bytes per wavefront;
+// lanes reading the same bank word are served together (a broadcast),
+// while distinct words of one bank take one wavefront each (CUDA C++
+// Programming Guide, "Compute Capability 5.x/8.x", "Shared Memory"). An
+// access wider than a bank word is split into phases of as many lanes as
+// one wavefront can serve (half warps for 8 bytes, quarter warps for 16
+// bytes on NVIDIA), and conflicts count within a phase.
+func PhaseWavefronts(addrs []int, width int, t *Target) int {
+	return newBankCounter(t).wavefronts(addrs, width)
+}
+
+// bankCounter counts wavefronts, keeping its per-bank lists between
+// instructions.
+type bankCounter struct {
+	banks, bankBytes int
+	seen             [][]int
+}
+
+func newBankCounter(t *Target) *bankCounter {
+	banks, bankBytes := t.Banks, t.BankBytes
+	if banks <= 0 || bankBytes <= 0 {
+		banks, bankBytes = 32, 4
+	}
+	return &bankCounter{banks: banks, bankBytes: bankBytes, seen: make([][]int, banks)}
+}
+
+func (bc *bankCounter) wavefronts(addrs []int, width int) int {
+	banks, bankBytes := bc.banks, bc.bankBytes
+	per := max(1, banks*bankBytes/max(width, bankBytes))
+	total := 0
+	// Per bank, the distinct words the phase touches: few, so a short
+	// list per bank beats a set.
+	seen := bc.seen
+	for p := 0; p < len(addrs); p += per {
+		for b := range seen {
+			seen[b] = seen[b][:0]
+		}
+		most := 1
+		for _, a := range addrs[p:min(p+per, len(addrs))] {
+			for w := a / bankBytes; w <= (a+width-1)/bankBytes; w++ {
+				b := w % banks
+				if !containsInt(seen[b], w) {
+					seen[b] = append(seen[b], w)
+					most = max(most, len(seen[b]))
+				}
+			}
+		}
+		total += most
+	}
+	return total
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// idealWavefronts is the wavefronts of a conflict-free instruction of
+// lanes lanes moving width bytes each.
+func idealWavefronts(lanes, width int, t *Target) int {
+	banks, bankBytes := t.Banks, t.BankBytes
+	if banks <= 0 || bankBytes <= 0 {
+		banks, bankBytes = 32, 4
+	}
+	return max(1, ceilDiv(lanes*max(width, 1), banks*bankBytes))
+}
+
+// AccessVectors counts the wavefronts of reading or writing the elements
+// held in layout l (the buffer's shape) from buffer s, each lane moving
+// vector consecutive elements per instruction (its lowest register
+// digits): lane addresses per instruction of subgroup 0, then
+// PhaseWavefronts (the other subgroups access the same pattern at other
+// offsets). Where the buffer does not
+// keep a lane's vector contiguous and aligned, the vector is halved.
+func (s *SharedLayout) AccessVectors(l *Layout, vector int, t *Target) Access {
+	return accessVectors(l, vector, s.ElemBits, func(idx []int) int { return s.Offset(idx[0], idx[1]) }, t)
+}
+
+// accessVectors is AccessVectors over any placement: offset gives an
+// element's position in elements.
+func accessVectors(l *Layout, vector, elemBits int, offset func(idx []int) int, t *Target) Access {
+	bytes := max(elemBits/8, 1)
+	regs := l.Size(Register)
+	vector = max(1, min(vector, regs))
+	for vector > 1 && !keepsVectors(l, vector, offset) {
+		vector /= 2
+	}
+	width := vector * elemBits / 8
+	if width == 0 {
+		width = bytes
+	}
+	lanes := l.Size(Lane)
+	held := l.accessHeld()
+	addrs := make([]int, lanes)
+	bc := newBankCounter(t)
+	a := Access{Vector: vector, Bytes: width}
+	for k := 0; k < regs; k += vector {
+		for lane := range lanes {
+			addrs[lane] = offset(held[lane][k]) * elemBits / 8
+		}
+		a.Instructions++
+		a.Wavefronts += bc.wavefronts(addrs, width)
+		a.Ideal += idealWavefronts(lanes, width, t)
+	}
+	return a
+}
+
+// keepsVectors reports whether every lane's groups of vector consecutive
+// values lie at consecutive, vector-aligned offsets.
+func keepsVectors(l *Layout, vector int, offset func(idx []int) int) bool {
+	for _, held := range l.accessHeld() {
+		for k := 0; k+vector <= len(held); k += vector {
+			base := offset(held[k])
+			if base%vector != 0 {
+				return false
+			}
+			for m := 1; m < vector; m++ {
+				if offset(held[k+m]) != base+m {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// AccessCache remembers counted scratch accesses: one layout is stored or
+// loaded the same way whatever it converts from or to.
+type AccessCache struct {
+	m    map[accessKey]Access
+	held map[string][][][]int // by layout key
+}
+
+// share gives l the element table of an equal layout counted before.
+func (c *AccessCache) share(l *Layout) {
+	if l.held != nil {
+		return
+	}
+	k := l.Key()
+	if h, ok := c.held[k]; ok {
+		l.held = h
+		return
+	}
+	c.held[k] = l.accessHeld()
+}
+
+type accessKey struct {
+	layout, order        string
+	vector, pad, elemBit int
+}
+
+// NewAccessCache returns an empty cache.
+func NewAccessCache() *AccessCache {
+	return &AccessCache{m: map[accessKey]Access{}, held: map[string][][][]int{}}
+}
+
+// CountScratch counts the wavefronts of a round trip through shared
+// memory: the source's lanes store into the scratch buffer and the
+// destination's lanes load from it, with the vectors the analysis chose.
+// The scratch is dense with ScratchOrder's first dimension fastest, or,
+// where that has fewer conflicts, each run of that dimension padded by 16
+// bytes (as Triton pads its conversion scratch); ScratchBytes grows by
+// the padding.
+func CountScratch(c *Conversion, src, dst *Layout, t *Target, cache *AccessCache) {
+	if c.Kind != ConvShared || len(c.ScratchOrder) == 0 || c.StoreAccess.Instructions > 0 {
+		return
+	}
+	if cache == nil {
+		cache = NewAccessCache()
+	}
+	shape := src.Shape()
+	fast := c.ScratchOrder[0]
+	offsetWith := func(pad int) func(idx []int) int {
+		return func(idx []int) int {
+			o, stride := 0, 1
+			for k, d := range c.ScratchOrder {
+				o += idx[d] * stride
+				stride *= shape[d]
+				if k == 0 {
+					stride += pad
+				}
+			}
+			return o
+		}
+	}
+	best := -1
+	padElems := max(1, 16*8/c.ElemBits)
+	for _, pad := range []int{0, padElems} {
+		if pad > 0 && src.Elements() == shape[fast] {
+			continue // one run: nothing to pad
+		}
+		off := offsetWith(pad)
+		count := func(l *Layout, vector int) Access {
+			k := accessKey{l.Key(), fmt.Sprint(c.ScratchOrder), vector, pad, c.ElemBits}
+			a, ok := cache.m[k]
+			if !ok {
+				cache.share(l)
+				a = accessVectors(l, vector, c.ElemBits, off, t)
+				cache.m[k] = a
+			}
+			return a
+		}
+		st := count(src, c.StoreVector)
+		ld := count(dst, c.LoadVector)
+		if total := st.Wavefronts + ld.Wavefronts; best < 0 || total < best {
+			best = total
+			c.StoreAccess, c.LoadAccess, c.ScratchPad = st, ld, pad
+		}
+	}
+	if c.ScratchPad > 0 {
+		runs := src.Elements() / shape[fast]
+		c.ScratchBytes += runs * c.ScratchPad * c.ElemBits / 8
+	}
+}
+
+// AccessRows counts the wavefronts of a row-pointer access (ldmatrix,
+// stmatrix): each 8x8 matrix of 16-bit elements is 8 rows of 16 bytes,
+// one row address per lane of a group of 8, served as one phase (PTX ISA,
+// "ldmatrix": "each address corresponds to the start of a matrix row").
+// Every block of rowsPerPhase rows by rowBytes bytes that a subgroup
+// holds in l is read once, counted for subgroup 0. Instructions counts
+// those blocks (an ldmatrix.x4 reads four).
+func (s *SharedLayout) AccessRows(l *Layout, rowsPerPhase, rowBytes int, t *Target) Access {
+	cols := max(1, rowBytes*8/s.ElemBits)
+	bc := newBankCounter(t)
+	addrs := make([]int, rowsPerPhase)
+	perRow := ceilDiv(s.Cols, cols)
+	seen := make([]bool, ceilDiv(s.Rows, rowsPerPhase)*perRow)
+	var order [][2]int
+	for _, held := range l.accessHeld() {
+		for _, idx := range held {
+			b := [2]int{idx[0] / rowsPerPhase, idx[1] / cols}
+			if k := b[0]*perRow + b[1]; !seen[k] {
+				seen[k] = true
+				order = append(order, b)
+			}
+		}
+	}
+	a := Access{Vector: cols, Bytes: rowBytes, Instructions: len(order)}
+	for _, b := range order {
+		for i := range addrs {
+			addrs[i] = s.ByteOffset(b[0]*rowsPerPhase+i, b[1]*cols)
+		}
+		a.Wavefronts += bc.wavefronts(addrs, rowBytes)
+		a.Ideal += idealWavefronts(rowsPerPhase, rowBytes, t)
+	}
+	return a
+}
+
+// Describe names the placement's choices in words: "dense", "padded by 8
+// elements per row", "swizzle 128B".
+func (s *SharedLayout) Describe() string {
+	var parts []string
+	if s.stride() != s.Cols {
+		parts = append(parts, fmt.Sprintf("rows padded to %d elements", s.stride()))
+	}
+	if s.PadEvery > 0 && s.Pad > 0 {
+		parts = append(parts, fmt.Sprintf("%d elements of padding every %d rows", s.Pad, s.PadEvery))
+	}
+	switch {
+	case s.XOR.Bits > 0:
+		parts = append(parts, "swizzle "+s.XOR.String())
+	case swizzleBits(s.Swizzle) > 0:
+		parts = append(parts, "swizzle "+s.Swizzle)
+	}
+	if len(parts) == 0 {
+		return "dense row major"
+	}
+	return strings.Join(parts, ", ")
+}

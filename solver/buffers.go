@@ -1,0 +1,393 @@
+package solver
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+
+	"planner/model"
+)
+
+// maxPlacementSets bounds the choices of the buffer node: the product of
+// the buffers' candidate placements.
+const maxPlacementSets = 1024
+
+// placements lists the placements considered for a two-dimensional
+// buffer: the graph's own first when it gives one (a fact then forbids the
+// others), dense row major, rows padded by 4, 8 and 16 bytes, 16 bytes of
+// padding every 2 rows (seed 002's "pad m every n lines"), and XOR
+// swizzles of the 16-byte chunks of a row by the row index, 1 to 3 bits
+// (Hopper's named 32B/64B/128B modes where a row is their span).
+func placements(b *model.Buffer) []*model.SharedLayout {
+	if b.Layout == nil {
+		return nil
+	}
+	rows, cols, elemBits := b.Layout.Rows, b.Layout.Cols, b.Layout.ElemBits
+	dense := func() *model.SharedLayout {
+		return &model.SharedLayout{Rows: rows, Cols: cols, ElemBits: elemBits, Swizzle: "none"}
+	}
+	var out []*model.SharedLayout
+	seen := map[string]bool{}
+	add := func(s *model.SharedLayout) {
+		if k := s.String(); !seen[k] {
+			seen[k] = true
+			out = append(out, s)
+		}
+	}
+	add(b.Layout)
+	add(dense())
+	for _, padBytes := range []int{4, 8, 16} {
+		if e := padBytes * 8 / elemBits; e >= 1 && padBytes*8%elemBits == 0 {
+			s := dense()
+			s.Stride = cols + e
+			add(s)
+		}
+	}
+	if e := 16 * 8 / elemBits; e >= 1 && rows > 2 {
+		s := dense()
+		s.Pad, s.PadEvery = e, 2
+		add(s)
+	}
+	rowBytes := cols * elemBits / 8
+	if rowBytes >= 32 && rowBytes&(rowBytes-1) == 0 && cols*elemBits%8 == 0 {
+		shift := bits.TrailingZeros(uint(rowBytes)) - 4
+		for b := 1; b <= 3 && 16<<b <= rowBytes; b++ {
+			s := dense()
+			if rowBytes == 16<<b {
+				s.Swizzle = []string{"", "32B", "64B", "128B"}[b]
+			} else {
+				s.XOR = model.Swizzle{Bits: b, Base: 4, Shift: shift}
+			}
+			add(s)
+		}
+	}
+	return out
+}
+
+// bufferNodes make the decisions of the buffers' placements. While the
+// largest placements of all buffers together with the largest conversion
+// scratch fit the budget, each buffer is a decision of its own; otherwise
+// one decision takes every combination of the buffers' placements, so
+// that their total is checked exactly. A choice is forbidden where it
+// breaks the graph's own placement (its buffer fact) or overflows the
+// budget or the target's capacity.
+func (p *Problem) bufferNodes() {
+	g := p.Graph
+	if len(g.Buffers) == 0 {
+		return
+	}
+	var cands [][]*model.SharedLayout
+	most := 0
+	for _, b := range g.Buffers {
+		pl := placements(b)
+		if pl == nil {
+			pl = []*model.SharedLayout{nil}
+		} else if !p.accessed(b) {
+			pl = pl[:1] // nothing reads or writes it: its own placement
+		}
+		cands = append(cands, pl)
+		big := b.Bytes()
+		for _, s := range pl {
+			if s != nil {
+				big = max(big, s.Bytes())
+			}
+		}
+		most += big
+	}
+	scratch := 0
+	for _, v := range g.Values {
+		scratch = max(scratch, v.Elements()*max(v.DType.Bits/8, 1))
+	}
+	p.bufNode = map[*model.Buffer]*Node{}
+	p.bufSlot = map[*model.Buffer]int{}
+	lim := p.Target.SharedMemory
+	if g.HasBudget {
+		lim = min(lim, g.SharedBudget)
+	}
+	if most+scratch <= lim {
+		for i, b := range g.Buffers {
+			p.placementNode([]*model.Buffer{b}, cands[i:i+1])
+		}
+	} else {
+		p.placementNode(g.Buffers, cands)
+	}
+	p.Buffers = 0
+	for _, n := range p.bufNodes {
+		p.Buffers += slices.Min(n.Bytes)
+	}
+}
+
+// placementNode makes one decision over the placements of some buffers:
+// every combination of their candidates.
+func (p *Problem) placementNode(bufs []*model.Buffer, cands [][]*model.SharedLayout) {
+	g := p.Graph
+	// Fewer candidates for the buffers with most while the product is too
+	// large.
+	for product(cands) > maxPlacementSets {
+		k := 0
+		for i := range cands {
+			if len(cands[i]) > len(cands[k]) {
+				k = i
+			}
+		}
+		cands[k] = cands[k][:len(cands[k])-1]
+	}
+	n := &Node{Kind: NodeBuffers, Pos: bufs[0].Pos, Buffers: bufs}
+	idx := make([]int, len(cands))
+	for {
+		set := make([]*model.SharedLayout, len(cands))
+		for i, k := range idx {
+			set[i] = cands[i][k]
+		}
+		n.Placements = append(n.Placements, set)
+		i := len(idx) - 1
+		for ; i >= 0; i-- {
+			idx[i]++
+			if idx[i] < len(cands[i]) {
+				break
+			}
+			idx[i] = 0
+		}
+		if i < 0 {
+			break
+		}
+	}
+	budget, capacity := p.budgetFacts()
+	costs := make([]int64, len(n.Placements))
+	var forbids []forbid
+	for c, set := range n.Placements {
+		total := 0
+		for i, s := range set {
+			if s == nil {
+				total += bufs[i].Bytes()
+				continue
+			}
+			total += s.Bytes()
+			if f := p.bufferFact(bufs[i]); f != nil && s != bufs[i].Layout {
+				forbids = append(forbids, forbid{I: int32(c), Guard: p.guard(f)})
+			}
+		}
+		n.Bytes = append(n.Bytes, total)
+		if budget != nil && total > g.SharedBudget {
+			forbids = append(forbids, forbid{I: int32(c), Guard: p.guard(budget)})
+		}
+		if total > p.Target.SharedMemory {
+			forbids = append(forbids, forbid{I: int32(c), Guard: p.guard(capacity)})
+		}
+	}
+	least := slices.Min(n.Bytes)
+	for _, f := range []*model.Fact{budget, capacity} {
+		lim := p.Target.SharedMemory
+		if f == budget {
+			lim = g.SharedBudget
+		}
+		if f != nil && least > lim {
+			f.Text += fmt.Sprintf(", but the buffers alone take at least %s", bytesText(least))
+		}
+	}
+	p.addNode(n, costs, forbids)
+	p.bufNodes = append(p.bufNodes, n)
+	for i, b := range bufs {
+		p.bufNode[b], p.bufSlot[b] = n, i
+	}
+}
+
+// placement is the placement of buffer b in a choice of the problem.
+func (p *Problem) placement(b *model.Buffer, choice []int) *model.SharedLayout {
+	n := p.bufNode[b]
+	return n.Placements[choice[n.ID]][p.bufSlot[b]]
+}
+
+func product(cands [][]*model.SharedLayout) int {
+	n := 1
+	for _, c := range cands {
+		n *= len(c)
+	}
+	return n
+}
+
+// accessed reports whether some op reads or writes buffer b.
+func (p *Problem) accessed(b *model.Buffer) bool {
+	found := false
+	p.Graph.Walk(func(op *model.Op) {
+		found = found || op.Buffer == b && (op.Kind == model.OpCopyToShared || op.Kind == model.OpLoadShared)
+	})
+	return found
+}
+
+// placed reports whether op's buffer's placement is a decision (a
+// two-dimensional buffer), so that its access costs lie on an edge to the
+// buffer node.
+func (p *Problem) placed(op *model.Op) bool {
+	return op.Buffer != nil && op.Buffer.Layout != nil && p.bufNode[op.Buffer] != nil
+}
+
+// accessEdge adds the edge between the node whose choice is the layout an
+// op accesses its buffer in (the copy's execution layout, the load's
+// result) and the buffer node: the access's cost for every placement,
+// forbidden where the load's named record cannot read the placement.
+func (p *Problem) accessEdge(op *model.Op, n *Node, loadRecs []*model.Record) error {
+	bn := p.bufNode[op.Buffer]
+	bi := p.bufSlot[op.Buffer]
+	m := make([][]int64, n.Choices())
+	var forbids []forbid
+	intr := p.intrinsicFact(op)
+	var named *model.Record
+	if op.Kind == model.OpLoadShared && intr != nil {
+		named = p.namedLoad(op, loadRecs)
+	}
+	if op.Kind == model.OpLoadShared && p.loadRecord == nil {
+		p.loadRecord = map[*model.Op]map[[2]int]*model.Record{}
+	}
+	// Costs depend on this buffer's placement only: price each distinct
+	// placement once.
+	var distinct []*model.SharedLayout
+	which := make([]int, bn.Choices())
+	for c, set := range bn.Placements {
+		k := slices.Index(distinct, set[bi])
+		if k < 0 {
+			k = len(distinct)
+			distinct = append(distinct, set[bi])
+		}
+		which[c] = k
+	}
+	refused := make([]bool, len(distinct))
+	if named != nil {
+		for k, s := range distinct {
+			refused[k] = p.admits(named, s) != nil
+		}
+	}
+	for i, l := range n.Layouts {
+		m[i] = make([]int64, bn.Choices())
+		costs := make([]int64, len(distinct))
+		recs := make([]*model.Record, len(distinct))
+		for k, s := range distinct {
+			switch op.Kind {
+			case model.OpCopyToShared:
+				cost, _, err := model.OpCost(op, nil, &model.OpChoice{Exec: l, Buffer: s}, p.Target)
+				if err != nil {
+					return err
+				}
+				costs[k] = cost
+			case model.OpLoadShared:
+				cost, rec, err := p.loadCost(op, l, s, loadRecs)
+				if err != nil {
+					return err
+				}
+				if named != nil && !refused[k] && !p.relaxed(intr) && named.Fragment != nil && named.Fragment.Layout != nil {
+					if nc, _, err := model.OpCost(op, l, &model.OpChoice{Record: named, Buffer: s}, p.Target); err == nil {
+						cost, rec = nc, named
+					}
+				}
+				costs[k], recs[k] = cost, rec
+			}
+		}
+		for c := range bn.Placements {
+			k := which[c]
+			m[i][c] = costs[k]
+			if refused[k] {
+				forbids = append(forbids, forbid{I: int32(i), J: int32(c), Guard: p.guard(intr, p.memoryFact(named))})
+			}
+			if recs[k] != nil {
+				if p.loadRecord[op] == nil {
+					p.loadRecord[op] = map[[2]int]*model.Record{}
+				}
+				p.loadRecord[op][[2]int{i, c}] = recs[k]
+			}
+		}
+	}
+	for _, f := range forbids {
+		if p.inForce(f.Guard) {
+			m[f.I][f.J] = Inf
+		}
+	}
+	p.Edges = append(p.Edges, &Edge{Kind: EdgeAccess, From: n.ID, To: bn.ID, Pos: op.Pos, Use: model.Use{Op: op}})
+	p.PBQP.Edges = append(p.PBQP.Edges, PEdge{A: n.ID, B: bn.ID, M: m})
+	p.facts.edgeForbid = append(p.facts.edgeForbid, forbids)
+	return nil
+}
+
+// loadCost is the cheapest way to read layout l from placement s: plain
+// vector loads or a load record whose rule admits s and whose fragment l
+// repeats.
+func (p *Problem) loadCost(op *model.Op, l *model.Layout, s *model.SharedLayout, loadRecs []*model.Record) (int64, *model.Record, error) {
+	v := op.Result
+	best, _, err := model.OpCost(op, l, &model.OpChoice{Buffer: s}, p.Target)
+	if err != nil {
+		return 0, nil, err
+	}
+	var rec *model.Record
+	for _, r := range loadRecs {
+		if r.Fragment == nil || r.Fragment.Layout == nil || r.Fragment.DType.Bits != v.DType.Bits {
+			continue
+		}
+		if _, ok := model.LoadInstructions(l, r); !ok {
+			continue
+		}
+		if s != nil && p.admits(r, s) != nil {
+			continue
+		}
+		c, _, err := model.OpCost(op, l, &model.OpChoice{Record: r, Buffer: s}, p.Target)
+		if err == nil && c < best {
+			best, rec = c, r
+		}
+	}
+	return best, rec, nil
+}
+
+// rejectedFor lists the load records that placement s rules out for op,
+// each with the reason, for the plan.
+func rejectedFor(op *model.Op, s *model.SharedLayout, loadRecs []*model.Record) []string {
+	if s == nil {
+		return nil
+	}
+	var out []string
+	names := map[string][]string{}
+	var reasons []string
+	for _, r := range loadRecs {
+		if r.Fragment == nil || r.Fragment.DType.Bits != op.Buffer.DType.Bits {
+			continue
+		}
+		if err := r.Memory.Admits(s, recordTile(r)); err != nil {
+			why := err.Error()
+			if names[why] == nil {
+				reasons = append(reasons, why)
+			}
+			names[why] = append(names[why], r.Name)
+		}
+	}
+	for _, why := range reasons {
+		out = append(out, fmt.Sprintf("%s: buffer %s (%s): %s", joinNames(names[why]), op.Buffer.Name, s, why))
+	}
+	return out
+}
+
+func joinNames(ns []string) string {
+	out := ""
+	for i, n := range ns {
+		if i > 0 {
+			out += ", "
+		}
+		out += n
+	}
+	return out
+}
+
+// admits is r's memory rule checked against placement s, remembered.
+func (p *Problem) admits(r *model.Record, s *model.SharedLayout) error {
+	k := admitKey{r, s}
+	if err, ok := p.admitted[k]; ok {
+		return err
+	}
+	if p.admitted == nil {
+		p.admitted = map[admitKey]error{}
+	}
+	err := r.Memory.Admits(s, recordTile(r))
+	p.admitted[k] = err
+	return err
+}
+
+type admitKey struct {
+	r *model.Record
+	s *model.SharedLayout
+}
