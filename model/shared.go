@@ -168,13 +168,14 @@ func containsInt(xs []int, x int) bool {
 }
 
 // idealWavefronts is the wavefronts of a conflict-free instruction of
-// lanes lanes moving width bytes each.
+// lanes lanes moving width bytes each: one per phase (PhaseWavefronts).
 func idealWavefronts(lanes, width int, t *Target) int {
 	banks, bankBytes := t.Banks, t.BankBytes
 	if banks <= 0 || bankBytes <= 0 {
 		banks, bankBytes = 32, 4
 	}
-	return max(1, ceilDiv(lanes*max(width, 1), banks*bankBytes))
+	per := max(1, banks*bankBytes/max(width, bankBytes))
+	return max(1, ceilDiv(lanes, per))
 }
 
 // AccessVectors counts the wavefronts of reading or writing the elements

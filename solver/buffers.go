@@ -36,7 +36,7 @@ func placements(b *model.Buffer) []*model.SharedLayout {
 	}
 	add(b.Layout)
 	add(dense())
-	for _, padBytes := range []int{4, 8, 16} {
+	for _, padBytes := range []int{2, 4, 8, 16} {
 		if e := padBytes * 8 / elemBits; e >= 1 && padBytes*8%elemBits == 0 {
 			s := dense()
 			s.Stride = cols + e
@@ -110,6 +110,7 @@ func (p *Problem) bufferNodes() {
 		}
 	} else {
 		p.placementNode(g.Buffers, cands)
+		p.combined = true
 	}
 	p.Buffers = 0
 	for _, n := range p.bufNodes {
@@ -390,4 +391,66 @@ func (p *Problem) admits(r *model.Record, s *model.SharedLayout) error {
 type admitKey struct {
 	r *model.Record
 	s *model.SharedLayout
+}
+
+// scratchUse is a choice (Edge -1: choice I of node Node) or a pair of
+// choices (I, J of PBQP edge Edge) that needs Bytes of scratch.
+type scratchUse struct {
+	Edge, Node int
+	I, J       int32
+	Bytes      int
+}
+
+// capped is the PBQP with at most limit bytes of scratch: the choices and
+// pairs needing more forbidden, and the buffer placements that leave less
+// forbidden.
+func (p *Problem) capped(limit int) *PBQP {
+	pb := &PBQP{Cost: slices.Clone(p.PBQP.Cost), Edges: slices.Clone(p.PBQP.Edges)}
+	cloneRow := map[int]bool{}
+	cloneEdge := map[int]bool{}
+	for _, u := range p.scratch {
+		if u.Bytes <= limit {
+			continue
+		}
+		if u.Edge < 0 {
+			if !cloneRow[u.Node] {
+				cloneRow[u.Node] = true
+				pb.Cost[u.Node] = slices.Clone(pb.Cost[u.Node])
+			}
+			pb.Cost[u.Node][u.I] = Inf
+			continue
+		}
+		if !cloneEdge[u.Edge] {
+			cloneEdge[u.Edge] = true
+			m := make([][]int64, len(pb.Edges[u.Edge].M))
+			for a := range m {
+				m[a] = slices.Clone(pb.Edges[u.Edge].M[a])
+			}
+			pb.Edges[u.Edge].M = m
+		}
+		pb.Edges[u.Edge].M[u.I][u.J] = Inf
+	}
+	for _, n := range p.bufNodes {
+		row := slices.Clone(pb.Cost[n.ID])
+		for c, b := range n.Bytes {
+			if b+limit > p.Budget {
+				row[c] = Inf
+			}
+		}
+		pb.Cost[n.ID] = row
+	}
+	return pb
+}
+
+// scratchCaps lists the scratch sizes a plan may peak at: none, and each
+// size some choice needs, ascending.
+func (p *Problem) scratchCaps() []int {
+	caps := []int{0}
+	for _, u := range p.scratch {
+		if !slices.Contains(caps, u.Bytes) {
+			caps = append(caps, u.Bytes)
+		}
+	}
+	slices.Sort(caps)
+	return caps
 }

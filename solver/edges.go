@@ -131,12 +131,17 @@ func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required f
 				if err != nil {
 					return err
 				}
-				m[i][j] = c
+				if !p.relaxed(rule) { // without its rule the use needs nothing
+					m[i][j] = c
+				}
 				if conv != nil && noconv != nil {
 					guards = append(guards, p.guard(noconv, rule))
 				}
 				if conv != nil && conv.Kind == model.ConvShared {
 					guards = append(guards, p.overBudget(conv.ScratchBytes, rule)...)
+					if !p.relaxed(rule) {
+						p.scratch = append(p.scratch, scratchUse{Edge: len(p.PBQP.Edges), I: int32(i), J: int32(j), Bytes: conv.ScratchBytes})
+					}
 				}
 			}
 			for _, g := range guards {

@@ -103,7 +103,13 @@ type Problem struct {
 	loadRecs   []*model.Record
 	loadRecord map[*model.Op]map[[2]int]*model.Record // a load's record per (layout, placement) choice
 	admitted   map[admitKey]error
-	access     *model.AccessCache
+	// scratch lists the choices and pairs that use conversion or
+	// reduction scratch; combined says one decision holds every buffer's
+	// placement, so that the peak (buffers plus scratch) is checked by
+	// solving once per scratch cap.
+	scratch  []scratchUse
+	combined bool
+	access   *model.AccessCache
 
 	valueNode map[*model.Value]*Node
 	opNode    map[*model.Op]*Node
@@ -363,6 +369,7 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 			n := &Node{Kind: NodeExec, Op: op, Pos: op.Pos}
 			var costs []int64
 			var forbids []forbid
+			var uses []scratchUse
 			vn := valueNode[src]
 			for i, l := range vn.Layouts {
 				var res *model.Layout
@@ -370,6 +377,9 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 					res, _ = l.Slice(op.Axis)
 					if scratch := reduceScratch(l, op.Axis, src.DType.Bits); scratch > 0 {
 						rule := p.ruleFact(op, "shared", fmt.Sprintf("%s combines the partial results of its subgroups through shared memory", opText(op)))
+						if !p.relaxed(rule) {
+							uses = append(uses, scratchUse{Edge: -1, I: int32(i), Bytes: scratch})
+						}
 						for _, gd := range p.overBudget(scratch, rule) {
 							forbids = append(forbids, forbid{I: int32(i), Guard: gd})
 						}
@@ -389,6 +399,10 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 			}
 			addNode(n, costs, forbids)
 			p.opNode[op] = n
+			for _, u := range uses {
+				u.Node = n.ID
+				p.scratch = append(p.scratch, u)
+			}
 		}
 	})
 	return err

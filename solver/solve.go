@@ -40,12 +40,40 @@ func Solve(p *Problem, opt Options) *Result {
 			}
 		}
 	}
-	sol := SolvePBQP(p.PBQP, po)
+	pb, sol := p.PBQP, SolvePBQP(p.PBQP, po)
+	if p.combined && len(p.scratch) > 0 {
+		// Buffers and scratch share the budget: the cheapest plan over
+		// every cap on the scratch, each solved exactly.
+		sol = PSolution{Status: StatusInfeasible, Cost: Inf, LowerBound: Inf}
+		proven := true
+		for _, limit := range p.scratchCaps() {
+			cb := p.capped(limit)
+			s := SolvePBQP(cb, po)
+			if sol.Choice == nil {
+				sol.Stats = s.Stats
+			}
+			sol.LowerBound = min(sol.LowerBound, s.LowerBound)
+			proven = proven && (s.Status == StatusOptimal || s.Status == StatusInfeasible)
+			if (s.Status == StatusOptimal || s.Status == StatusFeasible) && s.Cost < sol.Cost {
+				sol.Choice, sol.Cost, sol.Stats, pb = s.Choice, s.Cost, s.Stats, cb
+			}
+		}
+		switch {
+		case sol.Choice == nil && proven:
+			sol.Status = StatusInfeasible
+		case sol.Choice == nil:
+			sol.Status = StatusUnknown
+		case proven:
+			sol.Status, sol.LowerBound = StatusOptimal, sol.Cost
+		default:
+			sol.Status = StatusFeasible
+		}
+	}
 	res.Status, res.Cost, res.LowerBound, res.Stats = sol.Status, sol.Cost, sol.LowerBound, sol.Stats
 	if sol.Status == StatusOptimal || sol.Status == StatusFeasible {
 		before := append([]int(nil), sol.Choice...)
 		p.tidy(sol.Choice)
-		if p.PBQP.Evaluate(sol.Choice) != sol.Cost {
+		if pb.Evaluate(sol.Choice) != sol.Cost {
 			copy(sol.Choice, before) // tidy takes only moves of equal cost; keep the search's plan otherwise
 		}
 		res.Assignment = p.Assignment(sol.Choice)

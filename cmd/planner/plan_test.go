@@ -210,3 +210,78 @@ func TestSeed003DPAS(t *testing.T) {
 		t.Errorf("the row reduction combines %d lanes and %d subgroups, want 16 and 4", r.Lanes, r.Subgroups)
 	}
 }
+
+// bufferPlan finds a buffer's placement in a plan.
+func bufferPlan(t *testing.T, p *plans.Plan, name string) plans.BufferPlan {
+	t.Helper()
+	return named(t, p.Shared.Placed, func(b plans.BufferPlan) string { return b.Name }, name)
+}
+
+// Seed 002 with the placement left to the planner: the 128x64 f16 A tile
+// written by 16-byte vector copies and read by ldmatrix.x4 gets an XOR
+// swizzle or padded rows, and both accesses are conflict free. Dense row
+// major would not be: the 8 rows of an ldmatrix phase are 128 bytes apart
+// and all start in bank 0.
+func TestSeed002LdmatrixConflictFree(t *testing.T) {
+	p := solveFile(t, "../../testdata/graphs/seed002_ldmatrix_swizzle.toml")
+	as := bufferPlan(t, p, "As")
+	if as.Placement == "dense row major" || (!strings.Contains(as.Placement, "swizzle") && !strings.Contains(as.Placement, "padd")) {
+		t.Errorf("As is placed %q, want a swizzle or padding", as.Placement)
+	}
+	if len(as.Accesses) != 2 {
+		t.Fatalf("As has %d accesses, want the copy and the load", len(as.Accesses))
+	}
+	for _, a := range as.Accesses {
+		if a.Conflicts != 0 || a.Wavefronts != a.Ideal {
+			t.Errorf("%s by %s: %d wavefronts, %d conflicts, want none", a.Access, a.Op, a.Wavefronts, a.Conflicts)
+		}
+		switch a.Access {
+		case "write":
+			if !strings.HasPrefix(a.Method, "8-element vectors") {
+				t.Errorf("the copy writes %q, want 16-byte (8 x f16) vectors", a.Method)
+			}
+		case "read":
+			if !strings.HasPrefix(a.Method, "ldmatrix_x4") {
+				t.Errorf("the load reads %q, want ldmatrix_x4", a.Method)
+			}
+		}
+	}
+}
+
+// Seed 001's LDS: A and B get placements with their conflicts counted,
+// inside gfx942's 64 KiB; with a budget of exactly the dense buffers the
+// padding no longer fits, the plan keeps the cheapest placements that do
+// and says what their conflicts cost.
+func TestSeed001LDSPlacements(t *testing.T) {
+	p := solveFile(t, "../../testdata/graphs/seed001_mfma_gemm.toml")
+	if p.Shared.Buffers > 65536 || p.Shared.Budget != 65536 {
+		t.Errorf("buffers take %d bytes of a %d-byte budget, want at most 64 KiB", p.Shared.Buffers, p.Shared.Budget)
+	}
+	for _, name := range []string{"As", "Bs"} {
+		b := bufferPlan(t, p, name)
+		if len(b.Accesses) != 2 || b.Formula == "" {
+			t.Errorf("%s: %d accesses, formula %q", name, len(b.Accesses), b.Formula)
+		}
+		for _, a := range b.Accesses {
+			if a.Conflicts != 0 {
+				t.Errorf("%s %s by %s: %d wavefronts of conflicts with 64 KiB to spare", name, a.Access, a.Op, a.Conflicts)
+			}
+		}
+	}
+	if as := bufferPlan(t, p, "As"); !strings.Contains(as.Placement, "padded") {
+		t.Errorf("As is placed %q, want padded rows (the MFMA A reads are 8-byte columns of rows)", as.Placement)
+	}
+	tight := solveFile(t, "../../testdata/graphs/seed001_tight_budget.toml")
+	if tight.Status != "optimal" || tight.Shared.Buffers > 49152 {
+		t.Fatalf("tight budget: %s, %d bytes of buffers", tight.Status, tight.Shared.Buffers)
+	}
+	conflicts := 0
+	for _, b := range tight.Shared.Placed {
+		for _, a := range b.Accesses {
+			conflicts += a.Conflicts
+		}
+	}
+	if conflicts == 0 || tight.Cost <= p.Cost {
+		t.Errorf("tight budget: %d wavefronts of conflicts, cost %d vs %d with room: want the conflicts paid for", conflicts, tight.Cost, p.Cost)
+	}
+}
