@@ -9,6 +9,8 @@ import (
 	"github.com/aclements/go-z3/z3"
 )
 
+func init() { Backends["smt"] = Z3Core }
+
 // SolvePBQPSMT minimises a PBQP with the same reductions as SolvePBQP and
 // Z3 (build tag z3) deciding the core in place of the gini search. It is
 // the second backend: tests check that both prove the same optimum.

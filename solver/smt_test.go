@@ -36,9 +36,27 @@ func TestSMTAgreesOnTestGraphs(t *testing.T) {
 			t.Fatal(err)
 		}
 		sat := Solve(p, Options{})
-		smt := SolvePBQPSMT(p.PBQP, PBQPOptions{})
+		smt := Solve(p, Options{Core: Z3Core})
 		if sat.Status != StatusOptimal || smt.Status != StatusOptimal || sat.Cost != smt.Cost {
 			t.Errorf("%s: gini %v %d, Z3 %v %d", c.name, sat.Status, sat.Cost, smt.Status, smt.Cost)
 		}
+	}
+}
+
+// BenchmarkSolveTestdataSMT is BenchmarkSolveTestdata with Z3 deciding the
+// core.
+func BenchmarkSolveTestdataSMT(b *testing.B) {
+	for _, c := range testGraphs(b) {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				p, err := Build(c.graph, c.target, c.records)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if res := Solve(p, Options{Core: Z3Core}); res.Status != StatusOptimal {
+					b.Fatalf("status %v", res.Status)
+				}
+			}
+		})
 	}
 }

@@ -9,7 +9,14 @@ import (
 // Options bound a solve.
 type Options struct {
 	TimeLimit time.Duration // 0: none
+	// Core decides what the reductions leave: nil for the gini search,
+	// or a backend of Backends.
+	Core CoreSolver
 }
+
+// Backends are the search backends by name: "gini" always, "smt" when
+// the binary is built with the z3 tag.
+var Backends = map[string]CoreSolver{"gini": nil}
 
 // Result is a solve's answer: the status, the plan's choices, its cost
 // and the proven lower bound, and statistics.
@@ -26,7 +33,7 @@ type Result struct {
 
 // Solve finds the cheapest assignment of a problem.
 func Solve(p *Problem, opt Options) *Result {
-	var po PBQPOptions
+	po := PBQPOptions{Core: opt.Core}
 	if opt.TimeLimit > 0 {
 		po.Deadline = time.Now().Add(opt.TimeLimit)
 	}

@@ -150,7 +150,7 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 			if !ok {
 				continue
 			}
-			bt.Expect("shape", "dtype", "row_stride", "pad", "pad_every", "swizzle")
+			bt.Expect("shape", "dtype", "row_stride", "pad", "pad_every", "swizzle", "xor")
 			b := &model.Buffer{Name: name, Pos: bt.Pos("")}
 			b.Shape = r.shape(bt, "shape")
 			b.DType = r.dtype(bt, "dtype")
@@ -787,10 +787,11 @@ func forgetBody(r *graphReader, op *model.Op) {
 
 // bufferLayout reads a two-dimensional buffer's placement in shared
 // memory: row_stride, pad elements every pad_every rows, and a swizzle
-// mode. With none of them the buffer is dense, row major.
+// mode or an explicit XOR swizzle xor = [bits, base, shift] on byte
+// offsets. With none of them the buffer is dense, row major.
 func bufferLayout(bt *Table, b *model.Buffer) *model.SharedLayout {
 	given := false
-	for _, k := range []string{"row_stride", "pad", "pad_every", "swizzle"} {
+	for _, k := range []string{"row_stride", "pad", "pad_every", "swizzle", "xor"} {
 		given = given || bt.Has(k)
 	}
 	if len(b.Shape) != 2 || b.DType.Bits == 0 {
@@ -824,6 +825,20 @@ func bufferLayout(bt *Table, b *model.Buffer) *model.SharedLayout {
 			bt.Errorf("swizzle", model.CodeUnknownName, "unknown swizzle %q (expected %s)", sw, strings.Join(model.SwizzleModes, ", "))
 		} else {
 			l.Swizzle = sw
+		}
+	}
+	if xs, ok := bt.Ints("xor", false); ok {
+		switch {
+		case len(xs) != 3:
+			bt.Errorf("xor", model.CodeRankMismatch, "xor is [bits, base, shift], found %d numbers", len(xs))
+		case xs[0] < 1 || xs[0] > 8 || xs[1] < 0 || xs[1] > 16 || xs[2] < 1 || xs[2] > 16:
+			bt.Errorf("xor", model.CodeBadValue, "xor = [bits 1..8, base 0..16, shift 1..16], found %v", xs)
+		case xs[2] < xs[0]:
+			bt.Errorf("xor", model.CodeBadValue, "xor's shift %d is less than its %d bits: the bits it reads would overlap the bits it changes", xs[2], xs[0])
+		case l.Swizzle != "none":
+			bt.Errorf("xor", model.CodeDuplicate, "give swizzle or xor, not both")
+		default:
+			l.XOR = model.Swizzle{Bits: xs[0], Base: xs[1], Shift: xs[2]}
 		}
 	}
 	return l

@@ -16,7 +16,7 @@ import (
 )
 
 func newExplainCmd(records *[]string) *cobra.Command {
-	var format string
+	var format, backendName string
 	var maxRelax int
 	var timeLimit time.Duration
 	cmd := &cobra.Command{
@@ -41,16 +41,21 @@ Exit codes: 0 the graph has a plan, 1 bad input, 2 no plan exists.`,
 			if err != nil {
 				return err
 			}
-			_, res, err := solveGraph(lib, args[0], "", timeLimit)
+			core, err := backend(backendName)
+			if err != nil {
+				return err
+			}
+			opt := solver.Options{TimeLimit: timeLimit, Core: core}
+			_, res, err := solveGraph(lib, args[0], "", opt)
 			out := cmd.OutOrStdout()
 			var unsat *unsatError
 			if errors.As(err, &unsat) {
-				return explainUnsat(out, format, args[0], res, unsat, lib, maxRelax, timeLimit)
+				return explainUnsat(out, format, args[0], res, unsat, lib, maxRelax, opt)
 			}
 			if err != nil {
 				return err
 			}
-			e, err := solver.ExplainPlan(res.Problem, res, solver.Options{TimeLimit: timeLimit})
+			e, err := solver.ExplainPlan(res.Problem, res, opt)
 			if err != nil {
 				return err
 			}
@@ -60,12 +65,13 @@ Exit codes: 0 the graph has a plan, 1 bad input, 2 no plan exists.`,
 	cmd.Flags().StringVar(&format, "format", "text", "text or json")
 	cmd.Flags().IntVar(&maxRelax, "max", 5, "show at most this many relaxations")
 	cmd.Flags().DurationVar(&timeLimit, "time-limit", 0, "bound each search (the plan's and each relaxation's)")
+	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, or smt (Z3, in binaries built with -tags z3)")
 	return cmd
 }
 
 // explainUnsat writes why a graph has no plan and returns the error that
 // makes the command exit with exitUnsat.
-func explainUnsat(out io.Writer, format, path string, res *solver.Result, unsat *unsatError, lib *intrinsics.Library, maxRelax int, timeLimit time.Duration) error {
+func explainUnsat(out io.Writer, format, path string, res *solver.Result, unsat *unsatError, lib *intrinsics.Library, maxRelax int, opt solver.Options) error {
 	if res == nil || res.Status == solver.StatusUnknown {
 		if format == "json" && res != nil {
 			if err := writeUnsatJSON(out, path, res, unsat); err != nil {
@@ -76,7 +82,7 @@ func explainUnsat(out io.Writer, format, path string, res *solver.Result, unsat 
 	}
 	p := res.Problem
 	_, recs := targetRecords(lib, p.Graph)
-	e, err := solver.Explain(p, recs, maxRelax, solver.Options{TimeLimit: timeLimit})
+	e, err := solver.Explain(p, recs, maxRelax, opt)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"planner/intrinsics"
 	"planner/plans"
+	"planner/solver"
 )
 
 func solveFile(t *testing.T, path string) *plans.Plan {
@@ -17,7 +18,7 @@ func solveFile(t *testing.T, path string) *plans.Plan {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, _, err := solveGraph(lib, path, "", 0)
+	plan, _, err := solveGraph(lib, path, "", solver.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

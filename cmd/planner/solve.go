@@ -23,7 +23,7 @@ type unsatError struct{ msg string }
 func (e *unsatError) Error() string { return e.msg }
 
 func newSolveCmd(records *[]string) *cobra.Command {
-	var format, notation string
+	var format, notation, backendName string
 	var timeLimit time.Duration
 	cmd := &cobra.Command{
 		Use:   "solve GRAPH",
@@ -42,11 +42,16 @@ minimal. Exit codes: 0 a plan, 1 bad input, 2 no plan exists.`,
 			if !slices.Contains([]string{"text", "json", "toml", "dot"}, format) {
 				return badFlag("format", format, "text", "json", "toml", "dot")
 			}
-			plan, res, err := solveGraph(lib, args[0], notation, timeLimit)
+			core, err := backend(backendName)
+			if err != nil {
+				return err
+			}
+			opt := solver.Options{TimeLimit: timeLimit, Core: core}
+			plan, res, err := solveGraph(lib, args[0], notation, opt)
 			out := cmd.OutOrStdout()
 			var unsat *unsatError
 			if errors.As(err, &unsat) {
-				return explainUnsat(out, format, args[0], res, unsat, lib, 5, timeLimit)
+				return explainUnsat(out, format, args[0], res, unsat, lib, 5, opt)
 			}
 			if err != nil {
 				return err
@@ -67,11 +72,12 @@ minimal. Exit codes: 0 a plan, 1 bad input, 2 no plan exists.`,
 	cmd.Flags().StringVar(&format, "format", "text", "text, json, toml or dot")
 	cmd.Flags().StringVar(&notation, "notation", "", "write layouts in this notation (default: the graph's own)")
 	cmd.Flags().DurationVar(&timeLimit, "time-limit", 0, "stop the search after this long and report the best plan with its lower bound")
+	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, or smt (Z3, in binaries built with -tags z3)")
 	return cmd
 }
 
 // solveGraph reads, solves and plans a graph.
-func solveGraph(lib *intrinsics.Library, path, notation string, timeLimit time.Duration) (*plans.Plan, *solver.Result, error) {
+func solveGraph(lib *intrinsics.Library, path, notation string, opt solver.Options) (*plans.Plan, *solver.Result, error) {
 	if notation != "" && !isKind(notation) {
 		return nil, nil, badFlag("notation", notation, model.Kinds...)
 	}
@@ -84,12 +90,12 @@ func solveGraph(lib *intrinsics.Library, path, notation string, timeLimit time.D
 	if err != nil {
 		return nil, nil, err
 	}
-	res := solver.Solve(p, solver.Options{TimeLimit: timeLimit})
+	res := solver.Solve(p, opt)
 	switch res.Status {
 	case solver.StatusInfeasible:
 		return nil, res, &unsatError{msg: fmt.Sprintf("%s: no plan satisfies the graph's constraints on %s", path, t.Name)}
 	case solver.StatusUnknown:
-		return nil, res, &unsatError{msg: fmt.Sprintf("%s: the time limit of %v ran out before any plan was found (lower bound %d)", path, timeLimit, res.LowerBound)}
+		return nil, res, &unsatError{msg: fmt.Sprintf("%s: the time limit of %v ran out before any plan was found (lower bound %d)", path, opt.TimeLimit, res.LowerBound)}
 	}
 	plan, err := plans.Build(g, t, res.Assignment, notation)
 	if err != nil {
@@ -137,4 +143,16 @@ func isKind(k string) bool {
 		}
 	}
 	return false
+}
+
+// backend looks a search backend up by its --solver name.
+func backend(name string) (solver.CoreSolver, error) {
+	core, ok := solver.Backends[name]
+	switch {
+	case ok:
+		return core, nil
+	case name == "smt":
+		return nil, fmt.Errorf("--solver smt: this planner is built without Z3; build it with go build -tags z3 (needs libz3-dev)")
+	}
+	return nil, badFlag("solver", name, "gini", "smt")
 }
