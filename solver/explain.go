@@ -100,31 +100,40 @@ func (f *feasibility) why() []int {
 }
 
 // core finds a minimal set of facts that, with the extra literals, leave
-// no plan; nil if all facts together leave one. Deletion: each fact of
-// gini's core is tried without; if the rest still conflict it goes, and
-// the core shrinks to the new Why.
+// no plan; nil if all facts together leave one. gini's Why gives the
+// first candidate set and shrinks it after each deletion.
 func (f *feasibility) core(extra ...z.Lit) []int {
-	all := make([]int, len(f.sel))
+	holds := func(ids []int) bool { return f.holds(ids, extra...) }
+	return minimalCore(f.p, holds, f.why)
+}
+
+// minimalCore finds a minimal set of facts that leave no plan, by
+// deletion: each fact is tried without; if the rest still conflict it
+// goes. Hard facts are tried first, so that where several cores exist the
+// one kept has the facts a user can act on, and a conflict among the
+// graph's own facts is preferred to one resting on what the planner
+// cannot place (an unspecified fragment). why, when there is one, names
+// a sufficient subset of the facts of the last failed call; nil if all
+// facts leave a plan.
+func minimalCore(p *Problem, holds func([]int) bool, why func() []int) []int {
+	all := make([]int, len(p.facts.list))
 	for i := range all {
 		all[i] = i
 	}
-	if f.holds(all, extra...) {
+	if holds(all) {
 		return nil
 	}
-	// Prefer a conflict among the graph's own facts to one that rests on
-	// what the planner cannot place (an unspecified fragment): look
-	// without those first.
-	own := slices.DeleteFunc(slices.Clone(all), func(id int) bool { return f.p.facts.list[id].Kind == model.FactFragment })
-	if len(own) < len(all) && !f.holds(own, extra...) {
+	own := slices.DeleteFunc(slices.Clone(all), func(id int) bool { return p.facts.list[id].Kind == model.FactFragment })
+	if len(own) < len(all) && !holds(own) {
 		all = own
 	} else if len(own) < len(all) {
-		f.holds(all, extra...) // Why answers for the last call
+		holds(all) // why answers for the last call
 	}
-	// Deletion, hard facts tried first so that the core keeps the facts
-	// a user can act on where several cores exist. A fact shown necessary
-	// stays necessary in every subset, so every later Why contains it.
-	todo := f.why()
-	hard := func(id int) bool { return f.p.facts.list[id].Hard }
+	todo := all
+	if why != nil {
+		todo = why()
+	}
+	hard := func(id int) bool { return p.facts.list[id].Hard }
 	slices.SortStableFunc(todo, func(a, b int) int {
 		switch {
 		case hard(a) && !hard(b):
@@ -134,17 +143,23 @@ func (f *feasibility) core(extra ...z.Lit) []int {
 		}
 		return a - b
 	})
+	// A fact shown necessary stays necessary in every subset, so every
+	// later Why contains it.
 	var core []int
 	for len(todo) > 0 {
 		rest := todo[1:]
 		trial := append(slices.Clone(core), rest...)
-		if f.holds(trial, extra...) {
+		if holds(trial) {
 			core = append(core, todo[0])
 			todo = rest
 			continue
 		}
-		why := f.why()
-		todo = slices.DeleteFunc(slices.Clone(rest), func(id int) bool { return !slices.Contains(why, id) })
+		if why == nil {
+			todo = rest
+			continue
+		}
+		w := why()
+		todo = slices.DeleteFunc(slices.Clone(rest), func(id int) bool { return !slices.Contains(w, id) })
 	}
 	slices.Sort(core)
 	return core
@@ -205,7 +220,12 @@ func (f *feasibility) corrections(limit, maxSize int) (sets [][]int, more bool) 
 func Explain(p *Problem, records []*model.Record, maxRelax int, opt Options) (*model.Explanation, error) {
 	e := &model.Explanation{File: p.Graph.File, Target: p.Target.Name, Status: StatusInfeasible.String()}
 	f := newFeasibility(p)
-	core := f.core()
+	var core []int
+	if conflict := backendOf(opt).Conflict; conflict != nil {
+		core = conflict(p)
+	} else {
+		core = f.core()
+	}
 	if core == nil {
 		return nil, errNotUnsat
 	}

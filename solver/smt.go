@@ -9,7 +9,7 @@ import (
 	"github.com/aclements/go-z3/z3"
 )
 
-func init() { Backends["smt"] = Z3Core }
+func init() { Backends["smt"] = Backend{Core: Z3Core, Conflict: Z3Conflict} }
 
 // SolvePBQPSMT minimises a PBQP with the same reductions as SolvePBQP and
 // Z3 (build tag z3) deciding the core in place of the gini search. It is

@@ -4,6 +4,7 @@ package solver
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -36,7 +37,7 @@ func TestSMTAgreesOnTestGraphs(t *testing.T) {
 			t.Fatal(err)
 		}
 		sat := Solve(p, Options{})
-		smt := Solve(p, Options{Core: Z3Core})
+		smt := Solve(p, Options{Backend: "smt"})
 		if sat.Status != StatusOptimal || smt.Status != StatusOptimal || sat.Cost != smt.Cost {
 			t.Errorf("%s: gini %v %d, Z3 %v %d", c.name, sat.Status, sat.Cost, smt.Status, smt.Cost)
 		}
@@ -53,10 +54,26 @@ func BenchmarkSolveTestdataSMT(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if res := Solve(p, Options{Core: Z3Core}); res.Status != StatusOptimal {
+				if res := Solve(p, Options{Backend: "smt"}); res.Status != StatusOptimal {
 					b.Fatalf("status %v", res.Status)
 				}
 			}
 		})
+	}
+}
+
+// Z3's conflicts are gini's: the same minimal core of facts on every
+// unsat test graph (both shrink by deletion in the same order).
+func TestSMTConflictsAgree(t *testing.T) {
+	for _, c := range unsatGraphs(t) {
+		p, err := Build(c.graph, c.target, c.records)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gini := newFeasibility(p).core()
+		smt := Z3Conflict(p)
+		if !slices.Equal(gini, smt) || len(smt) == 0 {
+			t.Errorf("%s: gini core %v, Z3 core %v", c.name, gini, smt)
+		}
 	}
 }

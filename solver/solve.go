@@ -9,14 +9,30 @@ import (
 // Options bound a solve.
 type Options struct {
 	TimeLimit time.Duration // 0: none
-	// Core decides what the reductions leave: nil for the gini search,
-	// or a backend of Backends.
-	Core CoreSolver
+	// Backend names the search: "gini" (the default, "") or "smt" (Z3,
+	// in binaries built with the z3 tag), for plans and explanations.
+	Backend string
+}
+
+// Backend is a search backend: what decides the core the reductions
+// leave (nil: the gini search), and what finds minimal cores of facts
+// for explanations (nil: gini's).
+type Backend struct {
+	Core     CoreSolver
+	Conflict func(p *Problem) []int
 }
 
 // Backends are the search backends by name: "gini" always, "smt" when
 // the binary is built with the z3 tag.
-var Backends = map[string]CoreSolver{"gini": nil}
+var Backends = map[string]Backend{"gini": {}}
+
+// backendOf is the backend an Options names.
+func backendOf(opt Options) Backend {
+	if b, ok := Backends[opt.Backend]; ok {
+		return b
+	}
+	return Backend{}
+}
 
 // Result is a solve's answer: the status, the plan's choices, its cost
 // and the proven lower bound, and statistics.
@@ -33,7 +49,7 @@ type Result struct {
 
 // Solve finds the cheapest assignment of a problem.
 func Solve(p *Problem, opt Options) *Result {
-	po := PBQPOptions{Core: opt.Core}
+	po := PBQPOptions{Core: backendOf(opt).Core}
 	if opt.TimeLimit > 0 {
 		po.Deadline = time.Now().Add(opt.TimeLimit)
 	}

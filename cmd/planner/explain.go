@@ -41,11 +41,10 @@ Exit codes: 0 the graph has a plan, 1 bad input, 2 no plan exists.`,
 			if err != nil {
 				return err
 			}
-			core, err := backend(backendName)
-			if err != nil {
+			if err := checkBackend(backendName); err != nil {
 				return err
 			}
-			opt := solver.Options{TimeLimit: timeLimit, Core: core}
+			opt := solver.Options{TimeLimit: timeLimit, Backend: backendName}
 			_, res, err := solveGraph(lib, args[0], "", opt)
 			out := cmd.OutOrStdout()
 			var unsat *unsatError

@@ -24,3 +24,21 @@ func TestSolveWithSMT(t *testing.T) {
 		}
 	}
 }
+
+// With -tags z3, `explain --solver smt` finds its cores with Z3 and prints
+// the same explanations as the default.
+func TestExplainWithSMT(t *testing.T) {
+	for _, g := range []string{"pinned_operand_no_conversions", "seed002_wmma_padded", "budget_scratch"} {
+		var gini, smt, errs bytes.Buffer
+		path := "../../testdata/unsat/" + g + ".toml"
+		if code := Main([]string{"explain", "--format", "json", path}, &gini, &errs); code != 2 {
+			t.Fatalf("%s: gini exit %d: %s", g, code, errs.String())
+		}
+		if code := Main([]string{"explain", "--solver", "smt", "--format", "json", path}, &smt, &errs); code != 2 {
+			t.Fatalf("%s: smt exit %d: %s", g, code, errs.String())
+		}
+		if gini.String() != smt.String() {
+			t.Errorf("%s: the backends explain differently:\n%s\n%s", g, gini.String(), smt.String())
+		}
+	}
+}

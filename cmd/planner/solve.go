@@ -42,11 +42,10 @@ minimal. Exit codes: 0 a plan, 1 bad input, 2 no plan exists.`,
 			if !slices.Contains([]string{"text", "json", "toml", "dot"}, format) {
 				return badFlag("format", format, "text", "json", "toml", "dot")
 			}
-			core, err := backend(backendName)
-			if err != nil {
+			if err := checkBackend(backendName); err != nil {
 				return err
 			}
-			opt := solver.Options{TimeLimit: timeLimit, Core: core}
+			opt := solver.Options{TimeLimit: timeLimit, Backend: backendName}
 			plan, res, err := solveGraph(lib, args[0], notation, opt)
 			out := cmd.OutOrStdout()
 			var unsat *unsatError
@@ -145,14 +144,14 @@ func isKind(k string) bool {
 	return false
 }
 
-// backend looks a search backend up by its --solver name.
-func backend(name string) (solver.CoreSolver, error) {
-	core, ok := solver.Backends[name]
+// checkBackend checks a --solver name.
+func checkBackend(name string) error {
+	_, ok := solver.Backends[name]
 	switch {
 	case ok:
-		return core, nil
+		return nil
 	case name == "smt":
-		return nil, fmt.Errorf("--solver smt: this planner is built without Z3; build it with go build -tags z3 (needs libz3-dev)")
+		return fmt.Errorf("--solver smt: this planner is built without Z3; build it with go build -tags z3 (needs libz3-dev)")
 	}
-	return nil, badFlag("solver", name, "gini", "smt")
+	return badFlag("solver", name, "gini", "smt")
 }
