@@ -158,3 +158,41 @@ func OpAccess(op *Op, result *Layout, ch *OpChoice, t *Target) (Access, bool) {
 	}
 	return Access{}, false
 }
+
+// OpPattern is what a copy_to_shared or load_shared op touches under its
+// choices, whatever the placement, with the alignment its record's rule
+// asks of each access. false when the op does not access a buffer.
+func OpPattern(op *Op, result *Layout, ch *OpChoice, t *Target) (AccessPattern, bool) {
+	if ch == nil {
+		return AccessPattern{}, false
+	}
+	switch op.Kind {
+	case OpCopyToShared:
+		if ch.Exec == nil {
+			return AccessPattern{}, false
+		}
+		bits := op.Operands[0].DType.Bits
+		return VectorPattern(ch.Exec, vectorWidth(ch.Exec, ch.Exec.Rank()-1, bits), bits, t), true
+	case OpLoadShared:
+		bits := op.Result.DType.Bits
+		if r := ch.Record; r != nil {
+			switch m := r.Memory; m.Rule {
+			case "row_pointers":
+				banks, bankBytes := t.Banks, t.BankBytes
+				if banks <= 0 || bankBytes <= 0 {
+					banks, bankBytes = 32, 4
+				}
+				p := RowPattern(result, max(1, banks*bankBytes/m.RowBytes), m.RowBytes, bits)
+				p.Align = m.Alignment
+				return p, true
+			case "vector":
+				p := VectorPattern(result, max(1, m.Bytes*8/bits), bits, t)
+				p.Align = m.Alignment
+				return p, true
+			}
+			return AccessPattern{}, false
+		}
+		return VectorPattern(result, vectorWidth(result, result.Rank()-1, bits), bits, t), true
+	}
+	return AccessPattern{}, false
+}

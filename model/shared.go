@@ -381,3 +381,88 @@ func (s *SharedLayout) Describe() string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// AccessPattern is what an access touches whatever the placement: per
+// phase (the lanes one wavefront can serve), the element at which each
+// lane's Width bytes start.
+type AccessPattern struct {
+	Width  int
+	Align  int // the alignment each access needs (its record's rule); Width when 0
+	Phases [][][2]int
+}
+
+// VectorPattern is the pattern of moving layout l (one subgroup) with
+// vector consecutive elements per lane and instruction.
+func VectorPattern(l *Layout, vector, elemBits int, t *Target) AccessPattern {
+	width := max(vector*elemBits/8, 1)
+	banks, bankBytes := t.Banks, t.BankBytes
+	if banks <= 0 || bankBytes <= 0 {
+		banks, bankBytes = 32, 4
+	}
+	per := max(1, banks*bankBytes/max(width, bankBytes))
+	held := l.accessHeld()
+	pat := AccessPattern{Width: width}
+	for k := 0; k < l.Size(Register); k += vector {
+		for p := 0; p < len(held); p += per {
+			var phase [][2]int
+			for lane := p; lane < min(p+per, len(held)); lane++ {
+				phase = append(phase, [2]int{held[lane][k][0], held[lane][k][1]})
+			}
+			pat.Phases = append(pat.Phases, phase)
+		}
+	}
+	return pat
+}
+
+// RowPattern is the pattern of a row-pointer access (ldmatrix): every
+// block of rowsPerPhase rows by rowBytes bytes that layout l holds, one
+// phase each.
+func RowPattern(l *Layout, rowsPerPhase, rowBytes, elemBits int) AccessPattern {
+	cols := max(1, rowBytes*8/elemBits)
+	pat := AccessPattern{Width: rowBytes}
+	seen := map[[2]int]bool{}
+	for _, held := range l.accessHeld() {
+		for _, idx := range held {
+			b := [2]int{idx[0] / rowsPerPhase, idx[1] / cols}
+			if seen[b] {
+				continue
+			}
+			seen[b] = true
+			var phase [][2]int
+			for i := range rowsPerPhase {
+				phase = append(phase, [2]int{b[0]*rowsPerPhase + i, b[1] * cols})
+			}
+			pat.Phases = append(pat.Phases, phase)
+		}
+	}
+	return pat
+}
+
+// Wavefronts counts a pattern's wavefronts in this placement.
+func (s *SharedLayout) Wavefronts(p AccessPattern, t *Target) int {
+	bc := newBankCounter(t)
+	total := 0
+	for _, phase := range p.Phases {
+		addrs := make([]int, len(phase))
+		for k, e := range phase {
+			addrs[k] = s.ByteOffset(e[0], e[1])
+		}
+		total += bc.wavefronts(addrs, p.Width)
+	}
+	return total
+}
+
+// Aligned reports whether every access of the pattern starts on a
+// multiple of its width and alignment in this placement (so that it
+// stays one access and obeys its rule).
+func (s *SharedLayout) Aligned(p AccessPattern) bool {
+	align := max(p.Width, p.Align)
+	for _, phase := range p.Phases {
+		for _, e := range phase {
+			if s.ByteOffset(e[0], e[1])%align != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}

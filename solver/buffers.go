@@ -14,8 +14,9 @@ const maxPlacementSets = 1024
 
 // placements lists the placements considered for a two-dimensional
 // buffer: the graph's own first when it gives one (a fact then forbids the
-// others), dense row major, rows padded by 4, 8 and 16 bytes, 16 bytes of
-// padding every 2 rows (seed 002's "pad m every n lines"), and XOR
+// others), dense row major, rows padded by 2, 4, 8 and 16 bytes, 16 bytes
+// of padding every 2 rows (seed 002's "pad m every n lines"), blocks of 4
+// or 8 rows shifted by 8, 16 or 40 bytes, and XOR
 // swizzles of the 16-byte chunks of a row by the row index, 1 to 3 bits
 // (Hopper's named 32B/64B/128B modes where a row is their span).
 func placements(b *model.Buffer) []*model.SharedLayout {
@@ -47,6 +48,27 @@ func placements(b *model.Buffer) []*model.SharedLayout {
 		s := dense()
 		s.Pad, s.PadEvery = e, 2
 		add(s)
+	}
+	// Row-dependent padding on top of rows 0 or 16 bytes apart beyond
+	// their width: a block of 4 or 8 rows shifted by 8, 16 or 40 bytes
+	// (the Z3 placement search found 16 bytes per row plus 40 every 8
+	// rows conflict free for seed 001's MFMA A reads with 16-byte copies,
+	// which the rest of this list misses).
+	for _, rowBytes := range []int{0, 16} {
+		for _, every := range []int{4, 8} {
+			for _, padBytes := range []int{8, 16, 40} {
+				extra, pad := rowBytes*8/elemBits, padBytes*8/elemBits
+				if rows <= every || pad < 1 || padBytes*8%elemBits != 0 || rowBytes*8%elemBits != 0 {
+					continue
+				}
+				s := dense()
+				if extra > 0 {
+					s.Stride = cols + extra
+				}
+				s.Pad, s.PadEvery = pad, every
+				add(s)
+			}
+		}
 	}
 	rowBytes := cols * elemBits / 8
 	if rowBytes >= 32 && rowBytes&(rowBytes-1) == 0 && cols*elemBits%8 == 0 {

@@ -1,0 +1,84 @@
+//go:build z3
+
+package solver
+
+import (
+	"testing"
+	"time"
+
+	"planner/model"
+)
+
+// For every buffer of every test graph's plan, Z3 searching the
+// placement parameters as unknowns finds no fewer wavefronts than the
+// best of the enumerated placements that keep the plan's accesses
+// aligned: the candidate list misses nothing the parametric family has.
+// Both count the first phases of each access (sampleLanes lane accesses
+// of them), so that Z3 answers in seconds.
+func TestSMTPlacementsMatchEnumeration(t *testing.T) {
+	for _, c := range testGraphs(t) {
+		p, err := Build(c.graph, c.target, c.records)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := Solve(p, Options{})
+		a := res.Assignment
+		for _, b := range c.graph.Buffers {
+			if a.Buffers[b] == nil || !p.accessed(b) {
+				continue
+			}
+			var pats []model.AccessPattern
+			c.graph.Walk(func(op *model.Op) {
+				if op.Buffer != b {
+					return
+				}
+				var res *model.Layout
+				if op.Result != nil {
+					res = a.Layouts[op.Result]
+				}
+				if pat, ok := model.OpPattern(op, res, a.Ops[op], c.target); ok {
+					take := max(1, sampleLanes/len(pat.Phases[0]))
+					pat.Phases = pat.Phases[:min(len(pat.Phases), take)]
+					pats = append(pats, pat)
+				}
+			})
+			enum := -1
+			var enumBest *model.SharedLayout
+			for _, s := range placements(b) {
+				ok, total := true, 0
+				for _, pat := range pats {
+					ok = ok && s.Aligned(pat)
+					total += s.Wavefronts(pat, c.target)
+				}
+				if ok && (enum < 0 || total < enum) {
+					enum, enumBest = total, s
+				}
+			}
+			start := time.Now()
+			smt, wf, err := PlacementSMT(b.Layout.Rows, b.Layout.Cols, b.Layout.ElemBits, pats, c.target)
+			if err != nil {
+				t.Errorf("%s buffer %s: %v", c.name, b.Name, err)
+				continue
+			}
+			if got := countAll(smt, pats, c.target); got != wf {
+				t.Errorf("%s buffer %s: Z3 says %d wavefronts for %s, the model counts %d", c.name, b.Name, wf, smt, got)
+			}
+			if enum >= 0 && wf < enum {
+				t.Errorf("%s buffer %s: Z3 finds %s with %d wavefronts, the enumerated best %s has %d: extend the candidates", c.name, b.Name, smt, wf, enumBest, enum)
+			}
+			t.Logf("%s buffer %s: Z3 %d wavefronts (%s) in %v, enumerated %d (%s)", c.name, b.Name, wf, smt, time.Since(start).Round(time.Millisecond), enum, enumBest)
+		}
+	}
+}
+
+// sampleLanes bounds the lane accesses of each access the cross-check
+// counts: whole phases, at least one.
+const sampleLanes = 64
+
+func countAll(s *model.SharedLayout, pats []model.AccessPattern, t *model.Target) int {
+	n := 0
+	for _, p := range pats {
+		n += s.Wavefronts(p, t)
+	}
+	return n
+}
