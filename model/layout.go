@@ -81,6 +81,24 @@ func (l *Layout) accessHeld() [][][]int {
 		for v := range valImg {
 			valImg[v] = img(HwPoint{Value: v})
 		}
+		// Decoding an image a byte at a time: table[k][b][axis] is what
+		// byte k of an image holding b adds to each coordinate.
+		nbytes := 0
+		for _, d := range l.m.out.digits {
+			nbytes = max(nbytes, d.flat/8+1)
+		}
+		table := make([][256][]int, nbytes)
+		for k := range table {
+			for b := range 256 {
+				add := make([]int, rank)
+				for _, d := range l.m.out.digits {
+					if d.flat/8 == k && b>>uint(d.flat%8)&1 == 1 {
+						add[d.axis] += d.place
+					}
+				}
+				table[k][b] = add
+			}
+		}
 		for lane := range held {
 			li := img(HwPoint{Lane: lane})
 			held[lane] = make([][]int, nv)
@@ -88,9 +106,9 @@ func (l *Layout) accessHeld() [][][]int {
 				out := back[:rank:rank]
 				back = back[rank:]
 				r := li ^ valImg[v]
-				for _, d := range l.m.out.digits {
-					if r>>uint(d.flat)&1 == 1 {
-						out[d.axis] += d.place
+				for k := range table {
+					for a, x := range table[k][r>>uint(8*k)&0xff] {
+						out[a] += x
 					}
 				}
 				held[lane][v] = out
