@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"planner/intrinsics"
+	"planner/model"
 	"planner/plans"
 	"planner/solver"
 )
@@ -285,4 +287,61 @@ func TestSeed001LDSPlacements(t *testing.T) {
 	if conflicts == 0 || tight.Cost <= p.Cost {
 		t.Errorf("tight budget: %d wavefronts of conflicts, cost %d vs %d with room: want the conflicts paid for", conflicts, tight.Cost, p.Cost)
 	}
+}
+
+// swapLaneDigits is l with the images of its first two lane digits
+// exchanged: lanes 1 and 2 (and so on) trade what they hold.
+func swapLaneDigits(t *testing.T, l *model.Layout) *model.Layout {
+	t.Helper()
+	var hw [model.NumHwDims]model.Radices
+	var images [model.NumHwDims][]model.Image
+	for h := range model.NumHwDims {
+		hw[h] = l.Radices(model.HwDim(h))
+		for p := range hw[h] {
+			images[h] = append(images[h], l.Image(model.HwDim(h), p))
+		}
+	}
+	lane := images[model.Lane]
+	lane[0], lane[1] = lane[1], lane[0]
+	var dims []model.Radices
+	for d := range l.Rank() {
+		dims = append(dims, l.DimRadices(d))
+	}
+	out, err := model.NewLayout(hw, dims, images)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// Every plan the command line prints is verified (solveGraph runs the
+// verifier); a plan with one element moved to the wrong lane fails, and
+// the error names the element, the lane and the register.
+func TestVerifyCatchesAMovedElement(t *testing.T) {
+	lib, err := intrinsics.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, res, err := solveGraph(lib, "../../testdata/graphs/pinned_mma_operand.toml", "", solver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, a := res.Problem.Graph, res.Assignment
+	if err := plans.Verify(g, a, plan); err != nil {
+		t.Fatalf("the plan as solved: %v", err)
+	}
+	var mma *model.Op
+	g.Walk(func(op *model.Op) {
+		if op.Kind == model.OpMMA {
+			mma = op
+		}
+	})
+	use := model.Use{Op: mma, Index: 1}
+	a.Required[use] = swapLaneDigits(t, a.Required[use]) // what mma %d is handed
+	err = plans.Verify(g, a, plan)
+	var ve *plans.VerifyError
+	if !errors.As(err, &ve) || ve.Value != "b" || ve.Element == nil || ve.Point == nil || !strings.Contains(ve.Error(), "operand b") {
+		t.Fatalf("a moved element verified, or the error does not name it: %v", err)
+	}
+	t.Log(err)
 }

@@ -103,6 +103,9 @@ func solveGraph(lib *intrinsics.Library, path, notation string, opt solver.Optio
 	if plan.Cost != res.Cost {
 		return nil, res, fmt.Errorf("internal error: the plan's costs add up to %d but the search found %d", plan.Cost, res.Cost)
 	}
+	if err := plans.Verify(g, res.Assignment, plan); err != nil {
+		return nil, res, fmt.Errorf("internal error: %v", err)
+	}
 	plan.Status = res.Status.String()
 	plan.LowerBound = res.LowerBound
 	s := res.Stats

@@ -1,0 +1,253 @@
+package plans
+
+import (
+	"fmt"
+	"slices"
+
+	"planner/model"
+)
+
+// VerifyError is the first place where a plan does not replay: the
+// value, the element and the hardware point involved, and what is wrong.
+type VerifyError struct {
+	Value   string
+	Element []int
+	Point   *model.HwPoint
+	What    string
+}
+
+func (e *VerifyError) Error() string {
+	s := "plan does not verify: "
+	if e.Value != "" {
+		s += "%" + e.Value
+	}
+	if e.Element != nil {
+		s += fmt.Sprintf(" element %v", e.Element)
+	}
+	if e.Point != nil {
+		s += fmt.Sprintf(" (subgroup %d, lane %d, register %d)", e.Point.Subgroup, e.Point.Lane, e.Point.Value)
+	}
+	return s + ": " + e.What
+}
+
+// Verify replays a plan element by element, sharing no code with the
+// solver's encoding: every value's layout holds every element of its
+// tensor; every use gets the elements its consumer needs in the lanes it
+// needs them, through the mechanism the plan claims (registers of the
+// same lane, other lanes of the same subgroup, or shared memory), walked
+// over every hardware point rather than analysed; every mma operand and
+// every fragment a load record makes puts each element in the lane the
+// record's fragment table names; every load record's memory rule accepts
+// its buffer's placement; and the plan's total is the sum of its parts.
+func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
+	for _, v := range g.Values {
+		if err := holdsAll(v, a.Layouts[v]); err != nil {
+			return err
+		}
+	}
+	claimed := map[[3]string]string{}
+	for _, c := range p.Conv {
+		claimed[[3]string{c.Value, c.Consumer, c.Operand}] = c.Kind
+	}
+	var err error
+	g.Walk(func(op *model.Op) {
+		if err != nil {
+			return
+		}
+		for u, req := range usesOf(op, a) {
+			v := useValue(u)
+			kind, e := replayUse(v, a.Layouts[v], req)
+			if e != nil {
+				err = e
+				return
+			}
+			got, ok := claimed[[3]string{v.Name, op.Name, operandName(u)}]
+			switch {
+			case !ok && kind != "none":
+				err = &VerifyError{Value: v.Name, What: fmt.Sprintf("%s needs it in another layout (%s), and the plan makes no conversion", op.Name, kind)}
+			case ok && got != kind:
+				err = &VerifyError{Value: v.Name, What: fmt.Sprintf("the plan converts it into %s by %s, but the elements move by %s", op.Name, got, kind)}
+			}
+			if err != nil {
+				return
+			}
+		}
+		ch := a.Ops[op]
+		if ch == nil || ch.Record == nil {
+			return
+		}
+		switch op.Kind {
+		case model.OpMMA:
+			for i, slot := range []string{"a", "b", "c"} {
+				if err = inFragment(op.Operands[i].Name, a.Required[model.Use{Op: op, Index: i}], ch.Record, slot); err != nil {
+					return
+				}
+			}
+			err = inFragment(op.Result.Name, a.Layouts[op.Result], ch.Record, "d")
+		case model.OpLoadShared:
+			if err = inFragment(op.Result.Name, a.Layouts[op.Result], ch.Record, ""); err != nil {
+				return
+			}
+			if ch.Buffer != nil {
+				tile := [2]int{1, 1}
+				if f := ch.Record.Fragment; f != nil && len(f.Shape) == 2 {
+					tile = [2]int{f.Shape[0], f.Shape[1]}
+				}
+				if e := ch.Record.Memory.Admits(ch.Buffer, tile); e != nil {
+					err = &VerifyError{Value: op.Result.Name, What: fmt.Sprintf("%s cannot read buffer %s as placed (%s): %v", ch.Record.Name, op.Buffer.Name, ch.Buffer, e)}
+				}
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	var total int64
+	for _, o := range p.Ops {
+		total += o.Cost
+	}
+	for _, c := range p.Conv {
+		total += c.Cost
+	}
+	if total != p.Cost {
+		return &VerifyError{What: fmt.Sprintf("the ops and conversions cost %d, the plan says %d", total, p.Cost)}
+	}
+	return nil
+}
+
+// usesOf maps each use of op that has a required layout to it.
+func usesOf(op *model.Op, a *model.Assignment) map[model.Use]*model.Layout {
+	out := map[model.Use]*model.Layout{}
+	for u, l := range a.Required {
+		if u.Op == op && l != nil {
+			out[u] = l
+		}
+	}
+	return out
+}
+
+// holdsAll checks that layout l holds every element of v.
+func holdsAll(v *model.Value, l *model.Layout) error {
+	if l == nil {
+		return &VerifyError{Value: v.Name, What: "the plan gives it no layout"}
+	}
+	if !slices.Equal(l.Shape(), v.Shape) {
+		return &VerifyError{Value: v.Name, What: fmt.Sprintf("its layout is over %v, the value is %v", l.Shape(), v.Shape)}
+	}
+	held := make([]bool, v.Elements())
+	l.Each(func(_ model.HwPoint, idx []int) { held[linear(idx, v.Shape)] = true })
+	for e, ok := range held {
+		if !ok {
+			return &VerifyError{Value: v.Name, Element: unlinear(e, v.Shape), What: "no lane holds it"}
+		}
+	}
+	return nil
+}
+
+// replayUse walks every point of the layout a use requires and finds
+// where the value's layout holds that element: in the same lane ("none"
+// when every point holds the very same element, "register" otherwise),
+// in another lane of the same subgroup ("shuffle"), or only in another
+// subgroup or block ("shared").
+func replayUse(v *model.Value, from, to *model.Layout) (string, error) {
+	holders := map[int][]model.HwPoint{}
+	from.Each(func(p model.HwPoint, idx []int) {
+		k := linear(idx, v.Shape)
+		holders[k] = append(holders[k], p)
+	})
+	level, same := 0, true
+	var err error
+	to.Each(func(p model.HwPoint, idx []int) {
+		if err != nil {
+			return
+		}
+		hs := holders[linear(idx, v.Shape)]
+		if len(hs) == 0 {
+			pt := p
+			err = &VerifyError{Value: v.Name, Element: slices.Clone(idx), Point: &pt, What: "needed here, but its layout holds it nowhere"}
+			return
+		}
+		best := 2
+		for _, h := range hs {
+			switch {
+			case h.Block == p.Block && h.Subgroup == p.Subgroup && h.Lane == p.Lane:
+				best = 0
+			case h.Block == p.Block && h.Subgroup == p.Subgroup:
+				best = min(best, 1)
+			}
+		}
+		level = max(level, best)
+		if !slices.Equal(from.Index(p), idx) {
+			same = false
+		}
+	})
+	if err != nil {
+		return "", err
+	}
+	if same && level == 0 {
+		return "none", nil
+	}
+	return []string{"register", "shuffle", "shared"}[level], nil
+}
+
+// inFragment checks that every element of layout l sits in the lane the
+// record's fragment of operand slot ("" for a load's fragment) gives its
+// position within the record's tile.
+func inFragment(value string, l *model.Layout, r *model.Record, slot string) error {
+	frag := r.Fragment
+	if slot != "" {
+		frag = r.Operands[slot]
+	}
+	if frag == nil || frag.Layout == nil || l == nil {
+		return nil
+	}
+	tile := frag.Layout.Shape()
+	if len(tile) != l.Rank() {
+		return nil // multi-block records are not tiled
+	}
+	lanes := map[int]map[int]bool{}
+	frag.Layout.Each(func(p model.HwPoint, idx []int) {
+		k := linear(idx, tile)
+		if lanes[k] == nil {
+			lanes[k] = map[int]bool{}
+		}
+		lanes[k][p.Lane] = true
+	})
+	var err error
+	l.Each(func(p model.HwPoint, idx []int) {
+		if err != nil {
+			return
+		}
+		in := make([]int, len(idx))
+		for d := range idx {
+			in[d] = idx[d] % tile[d]
+		}
+		if !lanes[linear(in, tile)][p.Lane] {
+			pt := p
+			name := r.Name + " fragment"
+			if slot != "" {
+				name = fmt.Sprintf("%s operand %s", r.Name, slot)
+			}
+			err = &VerifyError{Value: value, Element: slices.Clone(idx), Point: &pt,
+				What: fmt.Sprintf("%s puts tile position %v in other lanes", name, in)}
+		}
+	})
+	return err
+}
+
+func linear(idx, shape []int) int {
+	e := 0
+	for d, i := range idx {
+		e = e*shape[d] + i
+	}
+	return e
+}
+
+func unlinear(e int, shape []int) []int {
+	idx := make([]int, len(shape))
+	for d := len(shape) - 1; d >= 0; d-- {
+		idx[d] = e % shape[d]
+		e /= shape[d]
+	}
+	return idx
+}
