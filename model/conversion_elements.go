@@ -16,13 +16,13 @@ func analyzeByElements(src, dst *Layout, elemBits int) *Conversion {
 	// Holders of each element in the source, by row-major element number.
 	holders := make([][]HwPoint, src.Elements())
 	src.Each(func(p HwPoint, idx []int) {
-		e := linearIndex(idx, src.shape)
+		e := LinearIndex(idx, src.shape)
 		holders[e] = append(holders[e], p)
 	})
 	level := Register
 	dst.Each(func(p HwPoint, idx []int) {
 		need := Block
-		for _, h := range holders[linearIndex(idx, dst.shape)] {
+		for _, h := range holders[LinearIndex(idx, dst.shape)] {
 			switch {
 			case h.Block != p.Block:
 			case h.Subgroup != p.Subgroup:
@@ -54,7 +54,9 @@ func analyzeByElements(src, dst *Layout, elemBits int) *Conversion {
 	return c
 }
 
-func linearIndex(idx, shape []int) int {
+// LinearIndex numbers an element of a tensor of the given shape in row-major
+// order.
+func LinearIndex(idx, shape []int) int {
 	e := 0
 	for d, i := range idx {
 		e = e*shape[d] + i
@@ -70,7 +72,7 @@ func laneWords(l *Layout, elemBits int, block, subgroup, lane int) [][]int {
 	for v := 0; v < l.Size(Register); v += p {
 		var w []int
 		for k := range p {
-			w = append(w, linearIndex(l.Index(HwPoint{v + k, lane, subgroup, block}), l.shape))
+			w = append(w, LinearIndex(l.Index(HwPoint{v + k, lane, subgroup, block}), l.shape))
 		}
 		words = append(words, w)
 		if elemBits > 32 {
@@ -140,13 +142,13 @@ func elementRounds(src, dst *Layout, elemBits int, holders [][]HwPoint) int {
 			for lane := range dst.Size(Lane) {
 				local := map[int]bool{}
 				for v := range src.Size(Register) {
-					local[linearIndex(src.Index(HwPoint{v, lane, s, b}), src.shape)] = true
+					local[LinearIndex(src.Index(HwPoint{v, lane, s, b}), src.shape)] = true
 				}
 				// Remote words needed: group the missing elements by the
 				// content of the words that hold them.
 				need := map[string]bool{}
 				for v := range dst.Size(Register) {
-					e := linearIndex(dst.Index(HwPoint{v, lane, s, b}), dst.shape)
+					e := LinearIndex(dst.Index(HwPoint{v, lane, s, b}), dst.shape)
 					if local[e] {
 						continue
 					}
@@ -189,7 +191,7 @@ func elementShared(c *Conversion, src, dst *Layout, elemBits int) {
 			for lane := range dst.Size(Lane) {
 				seen := map[int]bool{}
 				for v := range dst.Size(Register) {
-					seen[linearIndex(dst.Index(HwPoint{v, lane, s, b}), dst.shape)] = true
+					seen[LinearIndex(dst.Index(HwPoint{v, lane, s, b}), dst.shape)] = true
 				}
 				loads += len(seen)
 			}

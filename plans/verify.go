@@ -135,7 +135,7 @@ func holdsAll(v *model.Value, l *model.Layout) error {
 		return &VerifyError{Value: v.Name, What: fmt.Sprintf("its layout is over %v, the value is %v", l.Shape(), v.Shape)}
 	}
 	held := make([]bool, v.Elements())
-	l.Each(func(_ model.HwPoint, idx []int) { held[linear(idx, v.Shape)] = true })
+	l.Each(func(_ model.HwPoint, idx []int) { held[model.LinearIndex(idx, v.Shape)] = true })
 	for e, ok := range held {
 		if !ok {
 			return &VerifyError{Value: v.Name, Element: unlinear(e, v.Shape), What: "no lane holds it"}
@@ -152,7 +152,7 @@ func holdsAll(v *model.Value, l *model.Layout) error {
 func replayUse(v *model.Value, from, to *model.Layout) (string, error) {
 	holders := map[int][]model.HwPoint{}
 	from.Each(func(p model.HwPoint, idx []int) {
-		k := linear(idx, v.Shape)
+		k := model.LinearIndex(idx, v.Shape)
 		holders[k] = append(holders[k], p)
 	})
 	level, same := 0, true
@@ -161,7 +161,7 @@ func replayUse(v *model.Value, from, to *model.Layout) (string, error) {
 		if err != nil {
 			return
 		}
-		hs := holders[linear(idx, v.Shape)]
+		hs := holders[model.LinearIndex(idx, v.Shape)]
 		if len(hs) == 0 {
 			pt := p
 			err = &VerifyError{Value: v.Name, Element: slices.Clone(idx), Point: &pt, What: "needed here, but its layout holds it nowhere"}
@@ -207,7 +207,7 @@ func inFragment(value string, l *model.Layout, r *model.Record, slot string) err
 	}
 	lanes := map[int]map[int]bool{}
 	frag.Layout.Each(func(p model.HwPoint, idx []int) {
-		k := linear(idx, tile)
+		k := model.LinearIndex(idx, tile)
 		if lanes[k] == nil {
 			lanes[k] = map[int]bool{}
 		}
@@ -222,7 +222,7 @@ func inFragment(value string, l *model.Layout, r *model.Record, slot string) err
 		for d := range idx {
 			in[d] = idx[d] % tile[d]
 		}
-		if !lanes[linear(in, tile)][p.Lane] {
+		if !lanes[model.LinearIndex(in, tile)][p.Lane] {
 			pt := p
 			name := r.Name + " fragment"
 			if slot != "" {
@@ -233,14 +233,6 @@ func inFragment(value string, l *model.Layout, r *model.Record, slot string) err
 		}
 	})
 	return err
-}
-
-func linear(idx, shape []int) int {
-	e := 0
-	for d, i := range idx {
-		e = e*shape[d] + i
-	}
-	return e
 }
 
 func unlinear(e int, shape []int) []int {

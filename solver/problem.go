@@ -135,7 +135,7 @@ func BuildRelaxed(g *model.Graph, t *model.Target, records []*model.Record, rela
 	budget, capacity := p.budgetFacts()
 	p.Budget = t.SharedMemory
 	if p.relaxed(capacity) {
-		p.Budget = Inf32
+		p.Budget = unlimitedBytes
 	}
 	if budget != nil && !p.relaxed(budget) {
 		p.Budget = min(p.Budget, g.SharedBudget)
@@ -164,8 +164,8 @@ func BuildRelaxed(g *model.Graph, t *model.Target, records []*model.Record, rela
 	return p, nil
 }
 
-// Inf32 stands for an unlimited byte count.
-const Inf32 = 1<<31 - 1
+// unlimitedBytes stands for a budget that a relaxed capacity leaves.
+const unlimitedBytes = 1<<31 - 1
 
 // candidates seeds every value's candidate layouts and closes them under
 // the ops' transfer rules.
