@@ -1,11 +1,13 @@
 package solver
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"planner/gen"
 	"planner/intrinsics"
 	"planner/model"
 	"planner/source"
@@ -71,4 +73,46 @@ func readGraphs(tb testing.TB, glob string) []testGraph {
 		out = append(out, testGraph{strings.TrimSuffix(filepath.Base(f), ".toml"), g, tg, recs})
 	}
 	return out
+}
+
+// BenchmarkGenerated builds and solves generated graphs of every family
+// at 100, 1000 and 10000 ops (planner gen).
+func BenchmarkGenerated(b *testing.B) {
+	lib, err := intrinsics.Builtin()
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	for _, fam := range gen.Families {
+		for _, n := range []int{100, 1000, 10000} {
+			text, err := gen.Graph(fam, n, 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			path := filepath.Join(dir, fmt.Sprintf("%s_%d.toml", fam, n))
+			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			g, err := source.ReadGraph(path, lib.Targets)
+			if err != nil {
+				b.Fatal(err)
+			}
+			tg := lib.Targets[g.Target]
+			var recs []*model.Record
+			for _, r := range tg.Records {
+				recs = append(recs, lib.Records[r])
+			}
+			b.Run(fmt.Sprintf("%s/%d", fam, n), func(b *testing.B) {
+				for b.Loop() {
+					p, err := Build(g, tg, recs)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if res := Solve(p, Options{}); res.Status != StatusOptimal {
+						b.Fatalf("status %v", res.Status)
+					}
+				}
+			})
+		}
+	}
 }

@@ -86,3 +86,21 @@ func TestCLI(t *testing.T) {
 		})
 	}
 }
+
+// planner bench solves every graph of a folder and prints one row each.
+func TestBench(t *testing.T) {
+	var out, errs bytes.Buffer
+	if code := Main([]string{"bench", "../../testdata/unsat"}, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	files, _ := filepath.Glob("../../testdata/unsat/*.toml")
+	if len(lines) != len(files)+1 || !strings.Contains(lines[0], "candidates") {
+		t.Fatalf("want a header and %d rows:\n%s", len(files), out.String())
+	}
+	for _, l := range lines[1:] {
+		if !strings.Contains(l, "unsat") {
+			t.Errorf("row without its status: %s", l)
+		}
+	}
+}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"planner/gen"
+	"planner/intrinsics"
+	"planner/model"
+	"planner/solver"
+)
+
+func newGenCmd() *cobra.Command {
+	var family, out string
+	var ops int
+	var seed uint64
+	cmd := &cobra.Command{
+		Use:   "gen",
+		Short: "write a synthetic graph of a given size and shape, reproducible from its seed",
+		Long: `Writes a kernel graph (docs/graphs.md) for scale tests: --family chain
+(element-wise math with transposes and row reductions), attention (stacked
+Q·Kᵀ, softmax, P·V blocks), fanout (one tile into many chains added back),
+loops (loops carrying an accumulator), or random (a random DAG).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			text, err := gen.Graph(family, ops, seed)
+			if err != nil {
+				return err
+			}
+			if out == "" {
+				_, err = fmt.Fprint(cmd.OutOrStdout(), text)
+				return err
+			}
+			return os.WriteFile(out, []byte(text), 0o644)
+		},
+	}
+	cmd.Flags().StringVar(&family, "family", "chain", "chain, attention, fanout, loops or random")
+	cmd.Flags().IntVar(&ops, "ops", 100, "about how many ops")
+	cmd.Flags().Uint64Var(&seed, "seed", 1, "the seed")
+	cmd.Flags().StringVarP(&out, "out", "o", "", "write to this file instead of standard output")
+	return cmd
+}
+
+func newBenchCmd(records *[]string) *cobra.Command {
+	var timeLimit time.Duration
+	var backendName string
+	cmd := &cobra.Command{
+		Use:   "bench DIR",
+		Short: "solve every graph of a folder and print a table of sizes, times, memory and costs",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkBackend(backendName); err != nil {
+				return err
+			}
+			lib, err := intrinsics.Load(*records...)
+			if err != nil {
+				return err
+			}
+			files, err := filepath.Glob(filepath.Join(args[0], "*.toml"))
+			if err != nil || len(files) == 0 {
+				return fmt.Errorf("%s: no graphs (*.toml)", args[0])
+			}
+			slices.Sort(files)
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 2, 4, 2, ' ', tabwriter.AlignRight)
+			fmt.Fprintln(tw, "graph\tops\tcandidates\tnodes\tcore\tvariables\tclauses\tseconds\tMiB\tstatus\tcost\t")
+			for _, f := range files {
+				g, err := readGraph(lib, f)
+				if err != nil {
+					return err
+				}
+				ops := 0
+				g.Walk(func(*model.Op) { ops++ })
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				start := time.Now()
+				t, recs := targetRecords(lib, g)
+				p, err := solver.Build(g, t, recs)
+				if err != nil {
+					return err
+				}
+				res := solver.Solve(p, solver.Options{TimeLimit: timeLimit, Backend: backendName})
+				secs := time.Since(start).Seconds()
+				runtime.ReadMemStats(&after)
+				s := res.Stats
+				cost := fmt.Sprint(res.Cost)
+				if res.Cost >= solver.Inf {
+					cost = "-"
+				}
+				fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.3f\t%.0f\t%s\t%s\t\n", filepath.Base(f), ops, res.Candidates, s.Nodes, s.CoreNodes,
+					s.Variables, s.Clauses, secs, float64(after.TotalAlloc-before.TotalAlloc)/(1<<20), res.Status, cost)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().DurationVar(&timeLimit, "time-limit", 0, "stop each search after this long")
+	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, or smt (Z3, in binaries built with -tags z3)")
+	return cmd
+}
