@@ -66,7 +66,32 @@ func (m *MMAChoice) String() string {
 // layouts in a notation other than linear and some choices give an
 // accumulator that notation can write, only those are kept: the plan must
 // be one the user's compiler can represent.
-func mmaChoices(op *model.Op, records []*model.Record, warps int, notation string) []*MMAChoice {
+func (p *Problem) mmaChoices(op *model.Op, records []*model.Record, notation string) []*MMAChoice {
+	key := mmaKey{op: op, notation: notation, n: len(records)}
+	if len(records) > 0 {
+		key.first = records[0]
+	}
+	if chs, ok := p.mmaMemo[key]; ok {
+		return chs
+	}
+	if p.mmaMemo == nil {
+		p.mmaMemo = map[mmaKey][]*MMAChoice{}
+	}
+	chs := mmaChoicesOf(op, records, p.Graph.Subgroups, notation)
+	p.mmaMemo[key] = chs
+	return chs
+}
+
+// mmaKey tells calls of mmaChoices apart: the op, the notation, and the
+// records (all of the target's, or the one an op names).
+type mmaKey struct {
+	op       *model.Op
+	notation string
+	n        int
+	first    *model.Record
+}
+
+func mmaChoicesOf(op *model.Op, records []*model.Record, warps int, notation string) []*MMAChoice {
 	all := allMMAChoices(op, records, warps)
 	if notation == "" || notation == "linear" || notation == "table" {
 		return all

@@ -344,7 +344,7 @@ func (p *Problem) recordsFact(op *model.Op, mmaRecs []*model.Record) *model.Fact
 	text := fmt.Sprintf("%s (A %s %s, B %s %s, C %s %s) runs on a record of %s that fits it",
 		opText(op), dims(a.Shape), a.DType.Name, dims(b.Shape), b.DType.Name, dims(c.Shape), c.DType.Name, p.Target.Name)
 	f := p.fact(model.FactRecords, "records:"+op.Name, op.Pos, text)
-	if len(mmaChoices(op, mmaRecs, p.Graph.Subgroups, "")) == 0 {
+	if len(p.mmaChoices(op, mmaRecs, "")) == 0 {
 		var why []string
 		for _, r := range mmaRecs {
 			why = append(why, fmt.Sprintf("%s: %s", r.Name, misfit(op, r, p.Graph.Subgroups)))

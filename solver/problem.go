@@ -109,6 +109,7 @@ type Problem struct {
 	// solving once per scratch cap.
 	scratch  []scratchUse
 	combined bool
+	mmaMemo  map[mmaKey][]*MMAChoice
 	access   *model.AccessCache
 
 	valueNode map[*model.Value]*Node
@@ -188,7 +189,7 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 			if f := p.intrinsicFact(op); f != nil && !p.relaxed(f) {
 				recs = named(mmaRecs, op.Intrinsic)
 			}
-			for _, ch := range mmaChoices(op, recs, warps, g.Notation) {
+			for _, ch := range p.mmaChoices(op, recs, g.Notation) {
 				why := fmt.Sprintf("mma %s: %s", op.Name, ch)
 				cands[op.Operands[0]].add(ch.A, why+", operand a")
 				cands[op.Operands[1]].add(ch.B, why+", operand b")
@@ -330,12 +331,12 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 			var costs []int64
 			var forbids []forbid
 			intr := p.intrinsicFact(op)
-			chs := mmaChoices(op, mmaRecs, g.Subgroups, g.Notation)
+			chs := p.mmaChoices(op, mmaRecs, g.Notation)
 			if intr != nil {
 				// The named record's choices as the notation allows them,
 				// then the others, which the fact forbids.
-				chs = mmaChoices(op, named(mmaRecs, op.Intrinsic), g.Subgroups, g.Notation)
-				for _, ch := range mmaChoices(op, mmaRecs, g.Subgroups, g.Notation) {
+				chs = p.mmaChoices(op, named(mmaRecs, op.Intrinsic), g.Notation)
+				for _, ch := range p.mmaChoices(op, mmaRecs, g.Notation) {
 					if ch.Record.Name != op.Intrinsic {
 						chs = append(chs, ch)
 					}
