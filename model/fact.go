@@ -52,29 +52,23 @@ type Fact struct {
 	Hard bool
 	// Marked: the graph's `hard` list names it.
 	Marked bool
-	// Layouts a clash between this fact and another can be drawn with:
-	// the layout a pin fixes, or the layouts an operand rule admits.
-	Layouts []*Layout
-	Caption []string // one per layout
 }
 
 // Relaxation is a minimal set of facts whose removal lets a plan exist,
 // with the cost of the cheapest plan it then allows.
 type Relaxation struct {
-	Drop   []*Fact
+	Drop []*Fact
+	// Cost is the best plan's cost, or, with Status "unknown" (the time
+	// limit ran out before any plan), a lower bound.
 	Cost   int64
-	Status string // "optimal", or "feasible" when a time limit cut the search
+	Status string // "optimal", "feasible" (a time limit cut the proof) or "unknown"
 }
 
 // Clash is two layouts that cannot both hold, drawn side by side in an
 // explanation.
 type Clash struct {
-	Value         string // the value they are layouts of
-	Left, Right   *Layout
-	LeftCaption   string
-	RightCaption  string
-	LeftNotation  Notation
-	RightNotation Notation
+	Left, Right               *Layout
+	LeftCaption, RightCaption string
 }
 
 // ConversionWhy explains one conversion of a plan: whether some plan
@@ -90,9 +84,12 @@ type ConversionWhy struct {
 	Forced bool
 	Facts  []*Fact
 	// When not forced: the cheapest plan without this conversion costs
-	// Without, and Instead lists the conversions it makes.
-	Without int64
-	Instead []string
+	// Without, and Instead lists the conversions it makes. WithoutStatus
+	// is that search's status: with "unknown" (the time limit ran out
+	// before any plan) Without is only a lower bound.
+	Without       int64
+	WithoutStatus string
+	Instead       []string
 }
 
 // Explanation answers "why no plan?" or "why this conversion?".

@@ -51,12 +51,6 @@ func (s *SharedLayout) swizzle() Swizzle {
 // Swizzled reports whether the layout permutes addresses.
 func (s *SharedLayout) Swizzled() bool { return s.swizzle().Bits > 0 }
 
-// Padded reports whether rows are further apart than the buffer is wide,
-// or some rows are followed by padding.
-func (s *SharedLayout) Padded() bool {
-	return s.stride() != s.Cols || s.PadEvery > 0 && s.Pad > 0
-}
-
 // ByteOffset is where element (i, j) starts, in bytes.
 func (s *SharedLayout) ByteOffset(i, j int) int { return s.Offset(i, j) * s.ElemBits / 8 }
 

@@ -49,6 +49,10 @@ func WriteExplanationText(w io.Writer, e *model.Explanation) error {
 		for _, f := range r.Drop {
 			names = append(names, "["+f.Name+"] ("+f.Pos.String()+")")
 		}
+		if r.Status == "unknown" {
+			fmt.Fprintf(&b, "%2d. drop %s: the time limit ran out before a plan was found; it would cost at least %d\n", i+1, strings.Join(names, " and "), r.Cost)
+			continue
+		}
 		fmt.Fprintf(&b, "%2d. drop %s: the best plan then costs %d (%s)\n", i+1, strings.Join(names, " and "), r.Cost, r.Status)
 	}
 	switch {
@@ -212,6 +216,10 @@ func writeConversionsWhy(b *strings.Builder, e *model.Explanation) {
 	fmt.Fprintf(b, "Why each of its %d conversions is there:\n", len(e.Conversions))
 	for i, c := range e.Conversions {
 		fmt.Fprintf(b, "\n%2d. %%%s into %s (%s): %s, cost %d\n", i+1, c.Value, c.Consumer, c.Operand, kindName(c.Kind), c.Cost)
+		if !c.Forced && c.WithoutStatus == "unknown" {
+			fmt.Fprintf(b, "    avoidable, but the time limit ran out before the cheapest plan without it was found (it costs at least %d)\n", c.Without)
+			continue
+		}
 		if !c.Forced {
 			if c.Without == e.Cost {
 				fmt.Fprintf(b, "    avoidable at no extra cost: another plan of cost %d goes without it\n", c.Without)

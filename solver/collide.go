@@ -38,8 +38,8 @@ func (p *Problem) collide(core []*model.Fact) ([]string, *model.Clash) {
 					if to := p.Nodes[e.To]; to.Kind == NodeMMA {
 						caption = fmt.Sprintf("%%%s as %s needs it on %s %s", v.Name, consumer, to.MMA[j], ref(e.Rule))
 					}
-					clash = &model.Clash{Value: v.Name, Left: v.Pin.Layout, LeftCaption: fmt.Sprintf("%%%s as pinned %s", v.Name, ref(pin)),
-						LeftNotation: v.Pin.Notation, Right: r, RightCaption: caption}
+					clash = &model.Clash{Left: v.Pin.Layout, LeftCaption: fmt.Sprintf("%%%s as pinned %s", v.Name, ref(pin)),
+						Right: r, RightCaption: caption}
 				}
 			default:
 				says = append(says, fmt.Sprintf("%%%s enters %s unconverted %s, so it must already be in the layout %s needs %s.",

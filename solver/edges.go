@@ -71,13 +71,7 @@ func (p *Problem) edges() error {
 			p.link(n, res(), func(i, j int) bool { return n.MMA[i].C.Equal(res().Layouts[j]) }, op,
 				fmt.Sprintf("%s produces %%%s in the accumulator fragment of its record, tiled over the warps: %s", opText(op), op.Result.Name, mmaRecordList(n.MMA)))
 			if rule := p.ruleFact(op, "result", ""); len(rule.Also) == 0 {
-				seen := map[string]bool{}
-				for _, ch := range n.MMA {
-					if ch.Record != nil && !seen[ch.Record.Name] {
-						seen[ch.Record.Name] = true
-						rule.Also = append(rule.Also, ch.Record.Operands["d"].Pos)
-					}
-				}
+				rule.Also = recordLines(n.MMA, "d")
 			}
 		case model.OpLoop:
 			lp := op.Body

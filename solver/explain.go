@@ -227,7 +227,7 @@ func Explain(p *Problem, records []*model.Record, maxRelax int, opt Options) (*m
 		core = f.core()
 	}
 	if core == nil {
-		return nil, errNotUnsat
+		return nil, errNoCore
 	}
 	for _, id := range core {
 		e.Core = append(e.Core, p.facts.list[id])
@@ -247,10 +247,15 @@ func Explain(p *Problem, records []*model.Record, maxRelax int, opt Options) (*m
 			return nil, err
 		}
 		res := Solve(rp, opt)
-		if res.Status == StatusInfeasible || res.Status == StatusUnknown {
-			continue // cannot happen for a correction set; skip rather than print a wrong cost
+		switch res.Status {
+		case StatusInfeasible:
+			continue // the exact budget check rules it out after all (see errNoCore)
+		case StatusUnknown:
+			// The time limit ran out before any plan: its lower bound.
+			r.Cost, r.Status = res.LowerBound, res.Status.String()
+		default:
+			r.Cost, r.Status = res.Cost, res.Status.String()
 		}
-		r.Cost, r.Status = res.Cost, res.Status.String()
 		e.Relaxations = append(e.Relaxations, r)
 	}
 	sort.SliceStable(e.Relaxations, func(i, j int) bool {
@@ -277,7 +282,11 @@ type explainError string
 
 func (e explainError) Error() string { return string(e) }
 
-const errNotUnsat = explainError("the graph has a plan: there is no conflict to explain")
+// errNoCore: the facts allow a plan, but the exact search has none. The
+// facts check conversion scratch against the smallest placements of the
+// buffers, while the search checks the buffers' chosen placements plus the
+// scratch together.
+const errNoCore = explainError("no plan exists, but no set of facts rules it out alone: the buffers' placements and the largest conversion scratch together exceed the shared-memory budget (docs/shared-memory.md, Budget); a larger shared_memory or smaller buffers would make room")
 
 // ExplainPlan explains the conversions of a solved problem: for each, a
 // minimal set of facts that forces it when no plan avoids it, or else the
@@ -325,7 +334,10 @@ func ExplainPlan(p *Problem, res *Result, opt Options) (*model.Explanation, erro
 				po.Deadline = timeNow().Add(opt.TimeLimit)
 			}
 			sol := SolvePBQP(pb, po)
-			w.Without = sol.Cost
+			w.Without, w.WithoutStatus = sol.Cost, sol.Status.String()
+			if sol.Status == StatusUnknown {
+				w.Without = sol.LowerBound
+			}
 			if sol.Status == StatusOptimal || sol.Status == StatusFeasible {
 				w.Instead = p.conversionsOf(sol.Choice)
 			}

@@ -127,12 +127,7 @@ func (p *Problem) pinFact(v *model.Value) *model.Fact {
 		return nil
 	}
 	text := fmt.Sprintf("%%%s is pinned to %s", v.Name, pinText(v.Pin))
-	f := p.fact(model.FactPin, "pin:"+v.Name, v.Pin.Pos, text)
-	if v.Pin.Layout != nil && len(f.Layouts) == 0 {
-		f.Layouts = []*model.Layout{v.Pin.Layout}
-		f.Caption = []string{fmt.Sprintf("%%%s as pinned", v.Name)}
-	}
-	return f
+	return p.fact(model.FactPin, "pin:"+v.Name, v.Pin.Pos, text)
 }
 
 func pinText(pin *model.Pin) string {
@@ -278,24 +273,8 @@ func (p *Problem) useRule(v *model.Value, use model.Use, to *Node) *model.Fact {
 		slot := []string{"a", "b", "c"}[use.Index]
 		f := p.ruleFact(op, slot, fmt.Sprintf("%s reads %s (%%%s) in the %s fragment of its record, tiled over the warps: %s",
 			opText(op), slot, v.Name, strings.ToUpper(slot), mmaRecordList(to.MMA)))
-		if len(f.Layouts) == 0 {
-			for _, ch := range to.MMA {
-				if ch.Record == nil || len(f.Layouts) == 4 {
-					continue
-				}
-				l := []*model.Layout{ch.A, ch.B, ch.C}[use.Index]
-				if !slices.ContainsFunc(f.Layouts, l.Equal) {
-					f.Layouts = append(f.Layouts, l)
-					f.Caption = append(f.Caption, fmt.Sprintf("%s %s of %s", opText(op), slot, ch))
-				}
-			}
-			seen := map[string]bool{}
-			for _, ch := range to.MMA {
-				if ch.Record != nil && !seen[ch.Record.Name] {
-					seen[ch.Record.Name] = true
-					f.Also = append(f.Also, ch.Record.Operands[slot].Pos)
-				}
-			}
+		if len(f.Also) == 0 {
+			f.Also = recordLines(to.MMA, slot)
 		}
 		return f
 	case model.OpLoop:
@@ -319,6 +298,20 @@ func (p *Problem) useRule(v *model.Value, use model.Use, to *Node) *model.Fact {
 		return p.ruleFact(op, "0", fmt.Sprintf("%s views %%%s in a new shape, each element staying in its lane and register", opText(op), v.Name))
 	}
 	return p.ruleFact(op, strconv.Itoa(use.Index), fmt.Sprintf("%s needs %%%s in its result's layout", opText(op), v.Name))
+}
+
+// recordLines are the lines of the operand slot ("a" to "d") of each
+// record an mma's choices use.
+func recordLines(chs []*MMAChoice, slot string) []model.Pos {
+	var out []model.Pos
+	seen := map[string]bool{}
+	for _, ch := range chs {
+		if ch.Record != nil && !seen[ch.Record.Name] {
+			seen[ch.Record.Name] = true
+			out = append(out, ch.Record.Operands[slot].Pos)
+		}
+	}
+	return out
 }
 
 // mmaRecordList names the records an mma's choices use, with their files.

@@ -104,3 +104,19 @@ func TestBench(t *testing.T) {
 		}
 	}
 }
+
+// A folder of bad graphs: a row each saying so, the first error after the
+// table, exit 1.
+func TestBenchBadInput(t *testing.T) {
+	var out, errs bytes.Buffer
+	if code := Main([]string{"bench", "../../testdata/bad/graphs"}, &out, &errs); code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	files, _ := filepath.Glob("../../testdata/bad/graphs/*.toml")
+	if n := strings.Count(out.String(), "bad input"); n != len(files) {
+		t.Errorf("%d bad-input rows for %d files:\n%s", n, len(files), out.String())
+	}
+	if !strings.Contains(errs.String(), "testdata/bad/graphs/") {
+		t.Errorf("no positioned error: %s", errs.String())
+	}
+}

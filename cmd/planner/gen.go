@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -70,10 +71,14 @@ func newBenchCmd(records *[]string) *cobra.Command {
 			slices.Sort(files)
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 2, 4, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(tw, "graph\tops\tcandidates\tnodes\tcore\tvariables\tclauses\tseconds\tMiB\tstatus\tcost\t")
+			var first error
 			for _, f := range files {
 				g, err := readGraph(lib, f)
 				if err != nil {
-					return err
+					// The other graphs still run; the error comes after the table.
+					fmt.Fprintf(tw, "%s\t\t\t\t\t\t\t\t\tbad input\t\t\n", filepath.Base(f))
+					first = cmp.Or(first, err)
+					continue
 				}
 				ops := 0
 				g.Walk(func(*model.Op) { ops++ })
@@ -84,7 +89,9 @@ func newBenchCmd(records *[]string) *cobra.Command {
 				t, recs := targetRecords(lib, g)
 				p, err := solver.Build(g, t, recs)
 				if err != nil {
-					return err
+					fmt.Fprintf(tw, "%s\t%d\t\t\t\t\t\t\t\tbad input\t\t\n", filepath.Base(f), ops)
+					first = cmp.Or(first, err)
+					continue
 				}
 				res := solver.Solve(p, solver.Options{TimeLimit: timeLimit, Backend: backendName})
 				secs := time.Since(start).Seconds()
@@ -97,7 +104,10 @@ func newBenchCmd(records *[]string) *cobra.Command {
 				fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.3f\t%.0f\t%s\t%s\t\n", filepath.Base(f), ops, res.Candidates, s.Nodes, s.CoreNodes,
 					s.Variables, s.Clauses, secs, float64(after.TotalAlloc-before.TotalAlloc)/(1<<20), res.Status, cost)
 			}
-			return tw.Flush()
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			return first
 		},
 	}
 	cmd.Flags().DurationVar(&timeLimit, "time-limit", 0, "stop each search after this long")
