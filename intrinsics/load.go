@@ -356,12 +356,12 @@ func parseTarget(root *source.Table) *model.Target {
 var recordKeys = []string{"name", "kind", "vendor", "instruction", "source", "notes", "subgroup_size", "subgroups",
 	"shape", "blocks", "cost", "matrices", "trans", "transform", "a", "b", "c", "d", "fragment", "memory"}
 
-var operandKeys = []string{"dtype", "shape", "layout", "registers", "duplicated", "in", "specified"}
+var operandKeys = []string{"dtype", "shape", "layout", "registers", "duplicated", "in", "specified", "family"}
 
 // memoryKeys lists the keys each memory rule takes besides "rule".
 var memoryKeys = map[string][]string{
 	"row_pointers":    {"row_bytes", "alignment"},
-	"constant_stride": {"stride_multiple", "alignment"},
+	"constant_stride": {"stride_multiple", "alignment", "row_bytes"},
 	"swizzle":         {"modes", "alignment"},
 	"vector":          {"bytes", "alignment"},
 	"block_2d": {"base_alignment", "pitch_min", "pitch_max", "pitch_multiple", "width_min", "width_max",
@@ -461,6 +461,9 @@ func parseOperand(root *source.Table, r *model.Record, name string, shape []int)
 		specified, _ = t.Bool("specified", false)
 	}
 	op.Unspecified = !specified
+	if specified && t.Has("family") {
+		t.Errorf("family", model.CodeUnknownKey, "operand %s has a layout: family names the fragment of an operand with specified = false", name)
+	}
 	if in, ok := t.String("in", false); ok {
 		switch in {
 		case "registers":
@@ -476,6 +479,8 @@ func parseOperand(root *source.Table, r *model.Record, name string, shape []int)
 		t.Errorf("layout", model.CodeUnknownKey, "operand %s is read from shared memory: it has no register layout (its [memory] rule says what it accepts)", name)
 	case !hasLayout && !op.Shared && specified:
 		t.Errorf("layout", model.CodeMissingKey, "operand %s needs a [%s.layout] table (or specified = false when the architecture leaves it unspecified)", name, name)
+	case !specified && !op.Shared && t.Has("family"):
+		standIn(t, op, r)
 	case hasLayout && op.Shape != nil && r.SubgroupSize > 0:
 		f := model.Frame{Shape: op.Shape, SubgroupSize: r.SubgroupSize, Subgroups: r.Subgroups}
 		if err := f.Check(); err != nil {
@@ -487,6 +492,29 @@ func parseOperand(root *source.Table, r *model.Record, name string, shape []int)
 	}
 	t.CheckUnknown()
 	return op
+}
+
+// standIn gives an operand whose layout the architecture leaves
+// unspecified the stand-in layout of the family it names: the records
+// that name one family (a wmma.load, the wmma.mma reading it) make and
+// take the same opaque fragment, which nothing else reads and no
+// conversion reaches. An unspecified operand naming no family has no
+// layout: no value can be planned in it.
+func standIn(t *source.Table, op *model.Operand, r *model.Record) {
+	family, ok := t.String("family", true)
+	if !ok || op.Shape == nil || r.SubgroupSize <= 0 || op.DType.Bits <= 0 {
+		return
+	}
+	if op.Registers < 1 {
+		t.Errorf("registers", model.CodeMissingKey, "operand %s is unspecified: it needs registers (32-bit registers per lane) to size its fragment", op.Name)
+		return
+	}
+	l, err := model.StandIn(family, op.Shape, op.Registers*32/op.DType.Bits, r.SubgroupSize)
+	if err != nil {
+		t.Report(err)
+		return
+	}
+	op.Layout = l
 }
 
 // checkOperandLayout applies the record rules an operand's layout must
@@ -640,6 +668,10 @@ func parseMemory(root *source.Table, r *model.Record) {
 	case "constant_stride":
 		mem.StrideMultiple = positive("stride_multiple", true)
 		mem.Alignment = pow2("alignment", true)
+		// Optional: the rows the instruction is counted as reading, one
+		// per lane pointer, when the architecture does not say how it
+		// reads (wmma.load); without it its conflicts are not counted.
+		mem.RowBytes = pow2("row_bytes", false)
 	case "swizzle":
 		mem.Modes, _ = m.Strings("modes", true)
 		if m.Has("modes") && len(mem.Modes) == 0 {
@@ -683,7 +715,7 @@ func parseMemory(root *source.Table, r *model.Record) {
 			m.Errorf("width_max", model.CodeRecordMemory, "width_max %d is below width_min %d", b.WidthMax, b.WidthMin)
 		}
 	}
-	if mem.Alignment > 0 && mem.RowBytes > 0 && mem.Alignment > mem.RowBytes {
+	if mem.Rule == "row_pointers" && mem.Alignment > 0 && mem.RowBytes > 0 && mem.Alignment > mem.RowBytes {
 		m.Errorf("alignment", model.CodeRecordMemory, "an alignment of %d bytes is more than the %d-byte rows", mem.Alignment, mem.RowBytes)
 	}
 	m.CheckUnknown()

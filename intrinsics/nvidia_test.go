@@ -242,13 +242,28 @@ func TestNvidiaWMMARecords(t *testing.T) {
 	if mma.Kind != model.RecordMMA || mma.M != 16 || mma.N != 16 || mma.K != 16 {
 		t.Fatalf("%s: %s %dx%dx%d", mma.Name, mma.Kind, mma.M, mma.N, mma.K)
 	}
+	// The planner gives each unspecified fragment a stand-in marked with
+	// its family: 8 registers of f16x2 are 16 values per lane, 512 slots
+	// for the 256 elements of a 16x16 tile (each held twice); 8 f32
+	// registers are 8 values per lane, each element once. The loads and
+	// the store name the same families as the mma's operands.
+	families := map[string]string{}
 	for _, c := range []struct {
 		op, dtype string
-	}{{"a", "f16"}, {"b", "f16"}, {"c", "f32"}, {"d", "f32"}} {
+		perLane   int
+	}{{"a", "f16", 16}, {"b", "f16", 16}, {"c", "f32", 8}, {"d", "f32", 8}} {
 		op := mma.Operands[c.op]
-		if op == nil || !op.Unspecified || op.Layout != nil || op.DType.Name != c.dtype || op.Registers != 8 {
-			t.Fatalf("%s %s: %+v, want an unspecified %s fragment in 8 registers and no layout", mma.Name, c.op, op, c.dtype)
+		if op == nil || !op.Unspecified || op.Layout == nil || op.Layout.Opaque() == "" || op.DType.Name != c.dtype || op.Registers != 8 {
+			t.Fatalf("%s %s: %+v, want an unspecified %s fragment in 8 registers with a stand-in of its family", mma.Name, c.op, op, c.dtype)
 		}
+		l := op.Layout
+		if l.Size(model.Register) != c.perLane || l.Size(model.Lane) != 32 || !slices.Equal(l.Shape(), []int{16, 16}) || l.Duplicated() != (c.perLane*32 > 256) {
+			t.Fatalf("%s %s: stand-in %v, want %d values in each of 32 lanes over 16x16", mma.Name, c.op, l, c.perLane)
+		}
+		families[c.op] = l.Opaque()
+	}
+	if families["a"] == families["b"] || families["c"] != families["d"] {
+		t.Fatalf("families %v: a and b differ, c and d are one", families)
 	}
 	// PTX ISA, "Matrix Storage for WMMA": every row start aligned to the
 	// fragment's bytes (32 here); for f16, "p is a multiple of 32" and
@@ -259,10 +274,11 @@ func TestNvidiaWMMARecords(t *testing.T) {
 		kind   model.RecordKind
 		dtype  string
 		stride int
+		family string
 	}{
-		{"wmma_load_a_m16n16k16_f16", model.RecordLoadShared, "f16", 16},
-		{"wmma_load_b_m16n16k16_f16", model.RecordLoadShared, "f16", 16},
-		{"wmma_store_d_m16n16k16_f32", model.RecordStoreShared, "f32", 8},
+		{"wmma_load_a_m16n16k16_f16", model.RecordLoadShared, "f16", 16, families["a"]},
+		{"wmma_load_b_m16n16k16_f16", model.RecordLoadShared, "f16", 16, families["b"]},
+		{"wmma_store_d_m16n16k16_f32", model.RecordStoreShared, "f32", 8, families["d"]},
 	} {
 		r := record(t, lib, c.name)
 		if r.Kind != c.kind {
@@ -273,8 +289,8 @@ func TestNvidiaWMMARecords(t *testing.T) {
 			t.Fatalf("%s: memory %+v, want constant_stride, stride multiple %d, alignment 32", c.name, m, c.stride)
 		}
 		f := r.Fragment
-		if f == nil || !f.Unspecified || f.Layout != nil || !slices.Equal(f.Shape, []int{16, 16}) || f.DType.Name != c.dtype || f.Registers != 8 {
-			t.Fatalf("%s: fragment %+v, want an unspecified 16x16 %s fragment in 8 registers", c.name, f, c.dtype)
+		if f == nil || !f.Unspecified || f.Layout == nil || f.Layout.Opaque() != c.family || !slices.Equal(f.Shape, []int{16, 16}) || f.DType.Name != c.dtype || f.Registers != 8 {
+			t.Fatalf("%s: fragment %+v, want an unspecified 16x16 %s fragment in 8 registers of family %s", c.name, f, c.dtype, c.family)
 		}
 	}
 }

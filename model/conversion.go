@@ -77,6 +77,12 @@ type Conversion struct {
 // subgroup and block digits agree are analysed with linear algebra over
 // their images; others element by element, with the same definitions.
 func Analyze(src, dst *Layout, elemBits int) (*Conversion, error) {
+	if (src.opaque != "" || dst.opaque != "") && !src.Equal(dst) {
+		if src.opaque == "" {
+			return nil, dst.errOpaque()
+		}
+		return nil, src.errOpaque()
+	}
 	if err := checkConvertible(src, dst, elemBits); err != nil {
 		return nil, err
 	}

@@ -49,7 +49,21 @@ func Tile(frag *Layout, shape []int, factors []TileFactor) (*Layout, error) {
 	if err != nil {
 		return nil, err
 	}
-	return frag.Product(tile)
+	if frag.opaque == "" {
+		return frag.Product(tile)
+	}
+	// An unspecified fragment repeated: the stand-in's product, marked
+	// with its family and the layout of its tiles.
+	m, err := frag.m.Product(tile.m)
+	if err != nil {
+		return nil, err
+	}
+	l, err := layoutOf(m)
+	if err != nil {
+		return nil, err
+	}
+	l.opaque, l.tiles = frag.opaque, tile
+	return l, nil
 }
 
 // MatchFragment reports whether l is fragment frag repeated: l's lowest
@@ -57,7 +71,7 @@ func Tile(frag *Layout, shape []int, factors []TileFactor) (*Layout, error) {
 // lowest digits of each dimension, and no other hardware digit of l
 // touches those digits. It returns how many fragments a lane holds.
 func MatchFragment(l, frag *Layout) (int, bool) {
-	if l.Rank() != frag.Rank() || frag.Size(Subgroup) != 1 || frag.Size(Block) != 1 {
+	if l.opaque != frag.opaque || l.Rank() != frag.Rank() || frag.Size(Subgroup) != 1 || frag.Size(Block) != 1 {
 		return 0, false
 	}
 	low := make([]int, l.Rank()) // how many lowest digits of each dimension are frag's

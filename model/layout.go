@@ -58,6 +58,77 @@ type Layout struct {
 	// held[lane][value] is the element a value of subgroup 0 holds in
 	// block 0, computed on first use by accessHeld.
 	held [][][]int
+	// opaque names the fragment family (Record operand key `family`)
+	// whose lanes and registers the architecture leaves unspecified: the
+	// map is a stand-in inside each fragment tile, exact only in which
+	// subgroup and which register repeat hold which tile (tiles). Such a
+	// layout equals only itself and is never transformed or converted.
+	opaque string
+	tiles  *Layout
+}
+
+// Opaque is the fragment family whose lanes and registers are
+// unspecified within each tile of this layout, "" for a layout that
+// places every element exactly.
+func (l *Layout) Opaque() string { return l.opaque }
+
+// Tiles is, for an opaque layout, the layout of its fragment tiles: which
+// subgroup and which register repeat hold which tile, over the grid of
+// tiles. nil for the bare fragment and for layouts that are not opaque.
+func (l *Layout) Tiles() *Layout { return l.tiles }
+
+// StandIn returns a layout of the given shape marked as fragment family
+// family: lanes and registers unspecified. Its map fills registers along
+// the last dimension first, then lanes, and duplicates over the points
+// left over (a fragment of more register slots than elements holds each
+// element more than once, as WMMA's A and B fragments do). Only the tile
+// it covers and the slots per lane are meaningful.
+func StandIn(family string, shape []int, perLane, lanes int) (*Layout, error) {
+	elems := 1
+	for _, s := range shape {
+		elems *= s
+	}
+	if family == "" || perLane < 1 || lanes < 1 || !isPow2(perLane) || !isPow2(lanes) || !isPow2(elems) || perLane*lanes < elems {
+		return nil, errorf(CodeBadValue, "registers", "an unspecified fragment of %v over %d lanes needs a power-of-two count of at least %d values per lane, got %d", shape, lanes, ceilDiv(elems, lanes), perLane)
+	}
+	dims := make([]Radices, len(shape))
+	var order []DigitRef // tensor digits, least significant first: last dimension first
+	for d := len(shape) - 1; d >= 0; d-- {
+		if !isPow2(shape[d]) {
+			return nil, errorf(CodeBadValue, "shape", "an unspecified fragment needs power-of-two extents, got %v", shape)
+		}
+		dims[d] = RadicesOf(shape[d])
+		for k := range dims[d] {
+			order = append(order, DigitRef{d, k})
+		}
+	}
+	var hw [NumHwDims]Radices
+	var images [NumHwDims][]Image
+	next := 0
+	fill := func(h HwDim, n int) {
+		for _, r := range RadicesOf(n) {
+			hw[h] = append(hw[h], r)
+			if next < len(order) {
+				images[h] = append(images[h], Image{order[next]})
+				next++
+			} else {
+				images[h] = append(images[h], nil)
+			}
+		}
+	}
+	fill(Register, perLane)
+	fill(Lane, lanes)
+	l, err := NewLayout(hw, dims, images)
+	if err != nil {
+		return nil, err
+	}
+	l.opaque = family
+	return l, nil
+}
+
+// errOpaque is what transforming or converting an opaque layout gives.
+func (l *Layout) errOpaque() error {
+	return errorf(CodeNotExpressible, "layout", "the lanes and registers of a %s fragment are unspecified, so it cannot be rearranged", l.opaque)
 }
 
 // accessHeld is the element every value of every lane of subgroup 0
@@ -370,7 +441,7 @@ func kernelOf(cols []uint64) []uint64 {
 // points. Layouts with the same digits are compared by their images; others
 // point by point.
 func (l *Layout) Equal(o *Layout) bool {
-	if !slices.Equal(l.shape, o.shape) {
+	if l.opaque != o.opaque || !slices.Equal(l.shape, o.shape) {
 		return false
 	}
 	for h := range NumHwDims {
@@ -401,6 +472,9 @@ func (l *Layout) Duplicated() bool { return !l.m.IsInjective() }
 // remap rebuilds l with new tensor axes: fn maps a tensor digit reference to
 // its new place, or reports false when the digit disappears.
 func (l *Layout) remap(dims []Radices, fn func(DigitRef) (DigitRef, bool)) (*Layout, error) {
+	if l.opaque != "" {
+		return nil, l.errOpaque()
+	}
 	var hw [NumHwDims]Radices
 	var images [NumHwDims][]Image
 	for h := range NumHwDims {
@@ -452,6 +526,9 @@ func isPermutation(perm []int, n int) bool {
 // left without an image are dropped (the values they told apart were
 // combined).
 func (l *Layout) Slice(d int) (*Layout, error) {
+	if l.opaque != "" {
+		return nil, l.errOpaque()
+	}
 	if d < 0 || d >= l.Rank() {
 		return nil, errorf(CodeBadValue, "dim", "dimension %d is out of range for rank %d", d, l.Rank())
 	}
@@ -522,6 +599,9 @@ func (l *Layout) ExpandDims(d int) (*Layout, error) {
 // each lane holds in new registers above the existing ones: the layout of
 // broadcasting a value of l along a new dimension without moving data.
 func (l *Layout) Broadcast(d, n int) (*Layout, error) {
+	if l.opaque != "" {
+		return nil, l.errOpaque()
+	}
 	if n < 1 {
 		return nil, errorf(CodeBadValue, "extent", "broadcast extent %d is not positive", n)
 	}
@@ -599,6 +679,9 @@ func (l *Layout) Reshape(shape []int) (*Layout, error) {
 // digits above l's, so element (i, j) of the result is l's element within a
 // tile of l's shape placed by o. Both must have the same rank.
 func (l *Layout) Product(o *Layout) (*Layout, error) {
+	if l.opaque != "" || o.opaque != "" {
+		return nil, errorf(CodeNotExpressible, "layout", "the lanes and registers of a %s fragment are unspecified, so it cannot be rearranged", l.opaque+o.opaque)
+	}
 	if l.Rank() != o.Rank() {
 		return nil, errorf(CodeRankMismatch, "layout", "product of rank %d and rank %d layouts", l.Rank(), o.Rank())
 	}
@@ -633,6 +716,9 @@ func (l *Layout) Key() string {
 
 func (l *Layout) computeKey() string {
 	var b strings.Builder
+	if l.opaque != "" {
+		b.WriteString("opaque " + l.opaque + " ")
+	}
 	for _, ax := range l.m.in.axes {
 		b.WriteString(ax.Radices.String())
 	}

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -98,6 +99,9 @@ var Kinds = []string{"nested", "xegpu", "blocked", "linear", "cute", "table"}
 
 // Express writes l in the notation kind, or explains why it cannot.
 func Express(kind string, l *Layout) (Notation, error) {
+	if l.opaque != "" && slices.Contains(Kinds, kind) {
+		return nil, notExpressible(kind, "the lanes and registers of a %s fragment are unspecified", l.opaque)
+	}
 	switch kind {
 	case "nested":
 		return ExpressNested(l)

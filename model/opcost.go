@@ -23,6 +23,9 @@ func OpCost(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, err
 		if ch == nil || ch.Exec == nil {
 			return 0, "", fmt.Errorf("copy %s has no layout to run in", op.Name)
 		}
+		if ch.Record != nil {
+			return recordCost(op, ch.Exec, ch, t)
+		}
 		if a, ok := OpAccess(op, nil, ch, t); ok {
 			return vectorAccessCost(a, t) * trips, accessText(a), nil
 		}
@@ -30,19 +33,7 @@ func OpCost(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, err
 		return c * trips, fmt.Sprintf("%d-element vectors", v), nil
 	case OpLoadShared:
 		if ch != nil && ch.Record != nil {
-			n, ok := LoadInstructions(result, ch.Record)
-			if !ok {
-				return 0, "", fmt.Errorf("%s cannot produce the layout of %s", ch.Record.Name, op.Result.Name)
-			}
-			cost := int64(n) * (ch.Record.Cost + t.Weights.Issue)
-			method := fmt.Sprintf("%s × %d", ch.Record.Name, n)
-			if a, ok := OpAccess(op, result, ch, t); ok {
-				// The record's cost is its conflict-free time; conflicts add
-				// their wavefronts.
-				cost += int64(a.Conflicts()) * t.Weights.SharedWavefront
-				method += fmt.Sprintf(", %d wavefronts (%d without conflicts)", a.Wavefronts, a.Ideal)
-			}
-			return cost * trips, method, nil
+			return recordCost(op, result, ch, t)
 		}
 		if a, ok := OpAccess(op, result, ch, t); ok {
 			return vectorAccessCost(a, t) * trips, accessText(a), nil
@@ -70,6 +61,24 @@ func OpCost(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, err
 		return c * trips, "", nil
 	}
 	return 0, "", nil
+}
+
+// recordCost prices a shared-memory load or store through its record:
+// the instructions that make (or take) layout l, each at the record's
+// cost plus its issue, and the wavefronts its conflicts add when its
+// buffer is placed (the record's cost is its conflict-free time).
+func recordCost(op *Op, l *Layout, ch *OpChoice, t *Target) (int64, string, error) {
+	n, ok := LoadInstructions(l, ch.Record)
+	if !ok {
+		return 0, "", fmt.Errorf("%s cannot move the layout of %s", ch.Record.Name, op.Name)
+	}
+	cost := int64(n) * (ch.Record.Cost + t.Weights.Issue)
+	method := fmt.Sprintf("%s × %d", ch.Record.Name, n)
+	if a, ok := OpAccess(op, l, ch, t); ok {
+		cost += int64(a.Conflicts()) * t.Weights.SharedWavefront
+		method += fmt.Sprintf(", %d wavefronts (%d without conflicts)", a.Wavefronts, a.Ideal)
+	}
+	return cost * Trips(op.In), method, nil
 }
 
 // MMAInstructions is how many instructions one warp issues for op with
@@ -124,14 +133,14 @@ func RecordAccess(buf *SharedLayout, l *Layout, r *Record, t *Target) (Access, b
 	if buf == nil || l == nil || l.Rank() != 2 {
 		return Access{}, false
 	}
-	switch m := r.Memory; m.Rule {
-	case "row_pointers":
+	switch m := r.Memory; {
+	case m.Rule == "row_pointers", m.Rule == "constant_stride" && m.RowBytes > 0:
 		banks, bankBytes := t.Banks, t.BankBytes
 		if banks <= 0 || bankBytes <= 0 {
 			banks, bankBytes = 32, 4
 		}
 		return buf.AccessRows(l, max(1, banks*bankBytes/m.RowBytes), m.RowBytes, t), true
-	case "vector":
+	case m.Rule == "vector":
 		return buf.AccessVectors(l, max(1, m.Bytes*8/buf.ElemBits), t), true
 	}
 	return Access{}, false

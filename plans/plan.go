@@ -332,6 +332,9 @@ func convDetail(c *model.Conversion) string {
 // write expresses a layout in the notation, falling back to linear, cute
 // and table when the notation cannot write it.
 func write(l *model.Layout, notation string) (kind, text, note string) {
+	if l.Opaque() != "" {
+		return "fragment", OpaqueText(l), ""
+	}
 	for _, k := range []string{notation, "linear", "cute", "table"} {
 		n, err := model.Express(k, l)
 		if err != nil {
@@ -347,4 +350,17 @@ func write(l *model.Layout, notation string) (kind, text, note string) {
 		return k, text, note
 	}
 	return "", "", note
+}
+
+// OpaqueText describes a layout whose lanes and registers are unspecified
+// within each fragment: its family, and which subgroup and register
+// repeat hold which tile, in linear notation over the grid of tiles.
+func OpaqueText(l *model.Layout) string {
+	s := l.Opaque() + " fragments (lanes and registers unspecified)"
+	if t := l.Tiles(); t != nil {
+		if n, err := model.Express("linear", t); err == nil {
+			s += fmt.Sprintf(", tiles %v: %s", t.Shape(), n.Attr())
+		}
+	}
+	return s
 }

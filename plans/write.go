@@ -56,7 +56,7 @@ func (p *Plan) WriteText(w io.Writer) error {
 	}
 	for _, v := range p.Values {
 		fmt.Fprintf(&b, "  %-*s %s %s, %d per lane: %s\n", nameW, "%"+v.Name, dims(v.Shape), v.DType, v.Values, v.Layout)
-		if v.Notation != p.Notation {
+		if v.Notation != p.Notation && v.Notation != "fragment" {
 			fmt.Fprintf(&b, "  %-*s   (in %s: %s)\n", nameW, "", v.Notation, v.Note)
 		}
 	}

@@ -14,7 +14,8 @@ const maxPlacementSets = 1024
 
 // placements lists the placements considered for a two-dimensional
 // buffer: the graph's own first when it gives one (a fact then forbids the
-// others), dense row major, rows padded by 2, 4, 8 and 16 bytes, 16 bytes
+// others), dense row major, rows padded by 2, 4, 8, 16 and 32 bytes (32:
+// the smallest pad a 32-byte stride multiple, wmma.load's, allows), 16 bytes
 // of padding every 2 rows (seed 002's "pad m every n lines"), blocks of 4
 // or 8 rows shifted by 8, 16 or 40 bytes, and XOR
 // swizzles of the 16-byte chunks of a row by the row index, 1 to 3 bits
@@ -37,7 +38,7 @@ func placements(b *model.Buffer) []*model.SharedLayout {
 	}
 	add(b.Layout)
 	add(dense())
-	for _, padBytes := range []int{2, 4, 8, 16} {
+	for _, padBytes := range []int{2, 4, 8, 16, 32} {
 		if e := padBytes * 8 / elemBits; e >= 1 && padBytes*8%elemBits == 0 {
 			s := dense()
 			s.Stride = cols + e
@@ -284,10 +285,19 @@ func (p *Problem) accessEdge(op *model.Op, n *Node, loadRecs []*model.Record) er
 		m[i] = make([]int64, bn.Choices())
 		costs := make([]int64, len(distinct))
 		recs := make([]*model.Record, len(distinct))
+		guards := make([]int32, len(distinct))
+		for k := range guards {
+			guards[k] = -1
+		}
 		for k, s := range distinct {
 			switch op.Kind {
 			case model.OpCopyToShared:
-				cost, _, err := model.OpCost(op, nil, &model.OpChoice{Exec: l, Buffer: s}, p.Target)
+				store := n.Loads[i]
+				if store != nil && p.admits(store, s) != nil {
+					costs[k], guards[k] = Inf, p.guard(p.familyFact(l), p.memoryFact(store))
+					continue
+				}
+				cost, _, err := model.OpCost(op, nil, &model.OpChoice{Exec: l, Buffer: s, Record: store}, p.Target)
 				if err != nil {
 					return err
 				}
@@ -296,6 +306,16 @@ func (p *Problem) accessEdge(op *model.Op, n *Node, loadRecs []*model.Record) er
 				cost, rec, err := p.loadCost(op, l, s, loadRecs)
 				if err != nil {
 					return err
+				}
+				if cost >= Inf {
+					memory := []*model.Fact{p.familyFact(l)}
+					for _, r := range p.families[l.Opaque()] {
+						if r.Kind == model.RecordLoadShared && p.admits(r, s) != nil {
+							memory = append(memory, p.memoryFact(r))
+						}
+					}
+					costs[k], guards[k] = Inf, p.guard(memory...)
+					continue
 				}
 				if named != nil && !refused[k] && !p.relaxed(intr) && named.Fragment != nil && named.Fragment.Layout != nil {
 					if nc, _, err := model.OpCost(op, l, &model.OpChoice{Record: named, Buffer: s}, p.Target); err == nil {
@@ -310,6 +330,10 @@ func (p *Problem) accessEdge(op *model.Op, n *Node, loadRecs []*model.Record) er
 			m[i][c] = costs[k]
 			if refused[k] {
 				forbids = append(forbids, forbid{I: int32(i), J: int32(c), Guard: p.guard(intr, p.memoryFact(named))})
+			}
+			if guards[k] >= 0 {
+				m[i][c] = 0
+				forbids = append(forbids, forbid{I: int32(i), J: int32(c), Guard: guards[k]})
 			}
 			if recs[k] != nil {
 				if p.loadRecord[op] == nil {
@@ -338,6 +362,9 @@ func (p *Problem) loadCost(op *model.Op, l *model.Layout, s *model.SharedLayout,
 	best, _, err := model.OpCost(op, l, &model.OpChoice{Buffer: s}, p.Target)
 	if err != nil {
 		return 0, nil, err
+	}
+	if l.Opaque() != "" {
+		best = Inf // plain loads cannot make an unspecified fragment
 	}
 	var rec *model.Record
 	for _, r := range loadRecs {

@@ -79,6 +79,14 @@ func (p *Problem) collide(core []*model.Fact) ([]string, *model.Clash) {
 				says = append(says, p.memoryBreaks(f, core)...)
 			}
 		case model.FactFragment:
+			if _, family := p.families[strings.TrimPrefix(f.Name, "fragment:")]; family {
+				by := strings.Join(refsOf(core, model.FactIntrinsic), " ")
+				if by == "" {
+					by = "These facts"
+				}
+				says = append(says, fmt.Sprintf("%s put a value in a fragment of unspecified lanes, which no conversion leaves and only its family's records read %s.", by, ref(f)))
+				break
+			}
 			says = append(says, fmt.Sprintf("%s names a record whose result has no layout the planner can place %s.", strings.Join(refsOf(core, model.FactIntrinsic), " "), ref(f)))
 		case model.FactSubgroups:
 			for _, g := range core {

@@ -118,9 +118,13 @@ func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required f
 				continue // an mma with no record requires nothing
 			}
 			var guards []int32
-			if r == nil {
+			switch {
+			case r == nil:
 				guards = append(guards, p.guard(rule))
-			} else {
+			case (l.Opaque() != "" || r.Opaque() != "") && !l.Equal(r):
+				// No conversion reaches or leaves an unspecified fragment.
+				guards = append(guards, p.guard(rule, p.familyFact(l, r)))
+			default:
 				c, conv, err := p.useCost(v, l, r)
 				if err != nil {
 					return err

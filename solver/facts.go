@@ -380,3 +380,65 @@ func dims(shape []int) string {
 	}
 	return strings.Join(parts, "×")
 }
+
+// familyFact is the fact that the fragments of a family have lanes and
+// registers the architecture leaves unspecified: no conversion reaches or
+// leaves one, and only the records of its family read or write it. ls
+// are the layouts involved; the first opaque one names the family.
+func (p *Problem) familyFact(ls ...*model.Layout) *model.Fact {
+	family := ""
+	for _, l := range ls {
+		if l != nil && l.Opaque() != "" {
+			family = l.Opaque()
+			break
+		}
+	}
+	recs := p.families[family]
+	var names []string
+	pos := model.Pos{}
+	for _, r := range recs {
+		names = append(names, r.Name)
+	}
+	if len(recs) > 0 {
+		pos = familyOperand(recs[0], family).Pos
+	}
+	return p.fact(model.FactFragment, "fragment:"+family, pos,
+		fmt.Sprintf("the lanes and registers of a %s fragment are unspecified by the architecture: no conversion reaches or leaves it, and only %s read or write it", family, joinNames(names)))
+}
+
+// familyOperand is the operand of r in fragment family f.
+func familyOperand(r *model.Record, f string) *model.Operand {
+	for _, op := range recordOperands(r) {
+		if op.Layout != nil && op.Layout.Opaque() == f {
+			return op
+		}
+	}
+	return &model.Operand{Pos: r.Pos}
+}
+
+// recordOperands are r's operands: a, b, c, d, then the fragment.
+func recordOperands(r *model.Record) []*model.Operand {
+	var out []*model.Operand
+	for _, op := range []*model.Operand{r.Operands["a"], r.Operands["b"], r.Operands["c"], r.Operands["d"], r.Fragment} {
+		if op != nil {
+			out = append(out, op)
+		}
+	}
+	return out
+}
+
+// familiesOf lists, per fragment family, the records with an operand in
+// it, in the order given.
+func familiesOf(records []*model.Record) map[string][]*model.Record {
+	out := map[string][]*model.Record{}
+	for _, r := range records {
+		seen := map[string]bool{}
+		for _, op := range recordOperands(r) {
+			if op.Layout != nil && op.Layout.Opaque() != "" && !seen[op.Layout.Opaque()] {
+				seen[op.Layout.Opaque()] = true
+				out[op.Layout.Opaque()] = append(out[op.Layout.Opaque()], r)
+			}
+		}
+	}
+	return out
+}

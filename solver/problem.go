@@ -26,7 +26,7 @@ type Node struct {
 	Layouts []*model.Layout // value and exec nodes
 	Origins []string
 	MMA     []*MMAChoice    // mma nodes (a choice with no record: the mma has none that fits)
-	Loads   []*model.Record // load_shared values: the intrinsic per choice (nil: plain loads)
+	Loads   []*model.Record // load_shared values and copy_to_shared ops: the intrinsic per choice (nil: plain loads or stores)
 	// A buffer node: per choice, a placement of each of Buffers (nil for a
 	// buffer that is not two-dimensional) and the bytes they take.
 	Buffers    []*model.Buffer
@@ -114,6 +114,9 @@ type Problem struct {
 
 	valueNode map[*model.Value]*Node
 	opNode    map[*model.Op]*Node
+	// families lists the records of each fragment family whose lanes are
+	// unspecified (WMMA): only they read or write such a fragment.
+	families map[string][]*model.Record
 }
 
 type convKey struct {
@@ -151,6 +154,7 @@ func BuildRelaxed(g *model.Graph, t *model.Target, records []*model.Record, rela
 		}
 	}
 	p.loadRecs = loadRecs
+	p.families = familiesOf(records)
 	cands := p.candidates(mmaRecs)
 	p.bufferNodes()
 	if err := p.nodes(cands, mmaRecs, loadRecs); err != nil {
@@ -387,13 +391,23 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 					}
 				}
 				var c int64
-				if !p.placed(op) {
+				var store *model.Record
+				switch {
+				case l.Opaque() != "":
+					// An unspecified fragment leaves registers only through
+					// a store record of its family, into a placed buffer.
+					if store = p.familyStore(op, l); store == nil || !p.placed(op) {
+						store = nil
+						forbids = append(forbids, forbid{I: int32(i), Guard: p.guard(p.familyFact(l))})
+					}
+				case !p.placed(op):
 					var e error
 					if c, _, e = model.OpCost(op, res, &model.OpChoice{Exec: l}, t); e != nil {
 						err = e
 						return
 					}
 				}
+				n.Loads = append(n.Loads, store)
 				n.Layouts = append(n.Layouts, l)
 				n.Origins = append(n.Origins, vn.Origins[i])
 				costs = append(costs, c)
@@ -407,6 +421,23 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 		}
 	})
 	return err
+}
+
+// familyStore is the store record of l's fragment family that a
+// copy_to_shared op can write l with, nil if none.
+func (p *Problem) familyStore(op *model.Op, l *model.Layout) *model.Record {
+	if op.Kind != model.OpCopyToShared {
+		return nil
+	}
+	for _, r := range p.families[l.Opaque()] {
+		if r.Kind != model.RecordStoreShared || r.Fragment == nil || r.Fragment.DType.Bits != op.Operands[0].DType.Bits {
+			continue
+		}
+		if _, ok := model.LoadInstructions(l, r); ok {
+			return r
+		}
+	}
+	return nil
 }
 
 // named keeps the record of that name.
@@ -454,6 +485,10 @@ func (p *Problem) addNode(n *Node, costs []int64, forbids []forbid) {
 // what a record the op names cannot make is forbidden.
 func (p *Problem) valueCost(v *model.Value, l *model.Layout, loadRecs []*model.Record) (int64, *model.Record, []int32, error) {
 	op := v.Def
+	if l.Opaque() != "" && (op == nil || op.Kind == model.OpLoad) {
+		// Only the records of its family make an unspecified fragment.
+		return 0, nil, []int32{p.guard(p.familyFact(l))}, nil
+	}
 	if op == nil || op.Kind == model.OpLoop {
 		return 0, nil, nil, nil
 	}
@@ -469,6 +504,9 @@ func (p *Problem) valueCost(v *model.Value, l *model.Layout, loadRecs []*model.R
 		best, rec, err := p.loadCost(op, l, nil, loadRecs)
 		if err != nil {
 			return 0, nil, nil, err
+		}
+		if rec == nil && l.Opaque() != "" {
+			return 0, nil, append(guards, p.guard(p.familyFact(l))), nil
 		}
 		if named != nil && len(guards) == 0 && !p.relaxed(p.intrinsicFact(op)) {
 			best, _, err = model.OpCost(op, l, &model.OpChoice{Record: named}, p.Target)
@@ -494,6 +532,9 @@ func (p *Problem) namedLoadGuards(op *model.Op, l *model.Layout, loadRecs []*mod
 	}
 	if r.Fragment == nil || r.Fragment.Layout == nil {
 		return r, []int32{p.guard(intr, p.fragmentFact(r))}, nil
+	}
+	if f := r.Fragment.Layout; f.Opaque() != l.Opaque() {
+		return r, []int32{p.guard(intr, p.familyFact(f, l))}, nil
 	}
 	if _, ok := model.LoadInstructions(l, r); !ok || r.Fragment.DType.Bits != op.Result.DType.Bits {
 		return r, []int32{p.guard(intr)}, nil

@@ -138,7 +138,7 @@ func (p *Problem) Assignment(choice []int) *model.Assignment {
 			}
 			a.Ops[n.Op] = oc
 		case NodeExec:
-			oc := &model.OpChoice{Exec: n.Layouts[i]}
+			oc := &model.OpChoice{Exec: n.Layouts[i], Record: n.Loads[i]}
 			if p.placed(n.Op) {
 				oc.Buffer = p.placement(n.Op.Buffer, choice)
 			}

@@ -251,6 +251,42 @@ func TestSeed002LdmatrixConflictFree(t *testing.T) {
 	}
 }
 
+// Seed 002 through WMMA: the same A buffer read by wmma.load gets a
+// constant-stride padded placement, no swizzle and no row-dependent pad
+// (PTX ISA, "Matrix Storage for WMMA": one base pointer, one stride whose
+// bytes are a multiple of 32), with its conflicts stated. By hand, under
+// the record's counting (8 rows of 16 bytes per wavefront): dense rows are
+// 128 bytes apart, so all 8 rows of a phase start on bank 0 (8
+// wavefronts); 160 bytes (80 f16) puts rows 0..7 at 0, 32, 64, 96, 0, 32,
+// 64, 96 modulo 128: 2 wavefronts a phase, the fewest a 32-byte multiple
+// allows (192 gives 4, 224 gives 2 with more bytes). A warp's 16 loads of
+// four phases each: 128 wavefronts against 64.
+func TestSeed002WMMAConstantStride(t *testing.T) {
+	p := solveFile(t, "../../testdata/graphs/seed002_wmma_gemm.toml")
+	as := bufferPlan(t, p, "As")
+	if as.Placement != "rows padded to 80 elements" || strings.Contains(as.Formula, "^") {
+		t.Errorf("As is placed %q (%s), want rows padded to 80 elements and no swizzle", as.Placement, as.Formula)
+	}
+	var read bool
+	for _, a := range as.Accesses {
+		if a.Access != "read" {
+			continue
+		}
+		read = true
+		if !strings.HasPrefix(a.Method, "wmma_load_a_m16n16k16_f16 × 16") || a.Wavefronts != 128 || a.Ideal != 64 || a.Conflicts != 64 {
+			t.Errorf("As read by %s: %q, %d wavefronts (%d ideal, %d conflicts), want wmma_load_a × 16, 128 (64, 64)", a.Op, a.Method, a.Wavefronts, a.Ideal, a.Conflicts)
+		}
+	}
+	if !read {
+		t.Errorf("As has no read in the plan: %+v", as.Accesses)
+	}
+	for _, v := range []string{"a", "b", "acc"} {
+		if got := named(t, p.Values, func(v plans.ValuePlan) string { return v.Name }, v); got.Notation != "fragment" || !strings.Contains(got.Layout, "unspecified") {
+			t.Errorf("%%%s is %s %q, want an opaque WMMA fragment", v, got.Notation, got.Layout)
+		}
+	}
+}
+
 // Seed 001's LDS: A and B get placements with their conflicts counted,
 // inside gfx942's 64 KiB; with a budget of exactly the dense buffers the
 // padding no longer fits, the plan keeps the cheapest placements that do
