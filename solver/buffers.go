@@ -17,7 +17,7 @@ const maxPlacementSets = 1024
 // others), dense row major, rows padded by 2, 4, 8, 16 and 32 bytes (32:
 // the smallest pad a 32-byte stride multiple, wmma.load's, allows), 16 bytes
 // of padding every 2 rows (seed 002's "pad m every n lines"), blocks of 4
-// or 8 rows shifted by 8, 16 or 40 bytes, and XOR
+// or 8 rows shifted by 8, 16, 32 or 40 bytes, and XOR
 // swizzles of the 16-byte chunks of a row by the row index, 1 to 3 bits
 // (Hopper's named 32B/64B/128B modes where a row is their span).
 func placements(b *model.Buffer) []*model.SharedLayout {
@@ -51,13 +51,18 @@ func placements(b *model.Buffer) []*model.SharedLayout {
 		add(s)
 	}
 	// Row-dependent padding on top of rows 0 or 16 bytes apart beyond
-	// their width: a block of 4 or 8 rows shifted by 8, 16 or 40 bytes
-	// (the Z3 placement search found 16 bytes per row plus 40 every 8
-	// rows conflict free for seed 001's MFMA A reads with 16-byte copies,
-	// which the rest of this list misses).
+	// their width: a block of 4 or 8 rows shifted by 8, 16, 32 or 40
+	// bytes. 40: the Z3 placement search found 16 bytes per row plus 40
+	// every 8 rows conflict free for seed 001's MFMA A reads with 16-byte
+	// copies, which the rest of this list misses. 32 every 8 rows of 128
+	// bytes is the AMD convention Triton writes #ttg.padded_shared<[512:+16]>
+	// for f16 (triton-lang/triton, TritonGPUAttrDefs.td,
+	// PaddedSharedEncodingAttr: "a padding of <pad_i> elements after every
+	// <interval_i> elements", both powers of two); an interval of one row
+	// is the row pads above.
 	for _, rowBytes := range []int{0, 16} {
 		for _, every := range []int{4, 8} {
-			for _, padBytes := range []int{8, 16, 40} {
+			for _, padBytes := range []int{8, 16, 32, 40} {
 				extra, pad := rowBytes*8/elemBits, padBytes*8/elemBits
 				if rows <= every || pad < 1 || padBytes*8%elemBits != 0 || rowBytes*8%elemBits != 0 {
 					continue
