@@ -57,7 +57,9 @@ type Layout struct {
 	key   string // computed on first use: layouts never change
 	// held[lane][value] is the element a value of subgroup 0 holds in
 	// block 0, computed on first use by accessHeld.
-	held [][][]int
+	held    [][][]int
+	heldSub map[int][][][]int // the same for other subgroups
+	apart   []int             // SubgroupsApart, once computed
 	// opaque names the fragment family (Record operand key `family`)
 	// whose lanes and registers the architecture leaves unspecified: the
 	// map is a stand-in inside each fragment tile, exact only in which
@@ -133,12 +135,76 @@ func (l *Layout) errOpaque() error {
 
 // accessHeld is the element every value of every lane of subgroup 0
 // holds (block 0), computed once: counting shared-memory accesses reads
-// it for every placement tried. The other subgroups access the same
-// pattern at other offsets.
+// it for every placement tried.
 func (l *Layout) accessHeld() [][][]int {
-	if l.held != nil {
-		return l.held
+	if l.held == nil {
+		l.held = l.heldBy(0)
 	}
+	return l.held
+}
+
+// SubgroupsApart lists one subgroup for each distinct part of the tensor
+// the subgroups hold (subgroups holding the same elements access memory
+// alike), subgroup 0 first.
+func (l *Layout) SubgroupsApart() []int {
+	if l.apart != nil {
+		return l.apart
+	}
+	seen := map[string]bool{}
+	for s := range l.Size(Subgroup) {
+		k := fmt.Sprint(l.Index(HwPoint{Subgroup: s}))
+		if !seen[k] {
+			seen[k] = true
+			l.apart = append(l.apart, s)
+		}
+	}
+	return l.apart
+}
+
+// subgroupShift reports whether subgroup sub holds exactly subgroup 0's
+// elements moved by one offset, and the offset: true when the layout's
+// digits are binary and the subgroup's image shares no bit with the
+// lanes' and values' images (the XOR of disjoint bits is their sum).
+func (l *Layout) subgroupShift(sub int) ([]int, bool) {
+	if l.m.in.nOdd != 0 || l.m.out.nOdd != 0 {
+		return nil, false
+	}
+	img := func(p HwPoint) uint64 {
+		v, _ := l.m.in.point(p.coords())
+		return l.m.applyBits(v)
+	}
+	var used uint64
+	for v := range l.Size(Register) {
+		used |= img(HwPoint{Value: v})
+	}
+	for lane := range l.Size(Lane) {
+		used |= img(HwPoint{Lane: lane})
+	}
+	if img(HwPoint{Subgroup: sub})&used != 0 {
+		return nil, false
+	}
+	return l.Index(HwPoint{Subgroup: sub}), true
+}
+
+// accessHeldBy is accessHeld for subgroup sub, kept once computed.
+func (l *Layout) accessHeldBy(sub int) [][][]int {
+	if sub == 0 {
+		return l.accessHeld()
+	}
+	if h, ok := l.heldSub[sub]; ok {
+		return h
+	}
+	if l.heldSub == nil {
+		l.heldSub = map[int][][][]int{}
+	}
+	h := l.heldBy(sub)
+	l.heldSub[sub] = h
+	return h
+}
+
+// heldBy is the element every value of every lane of subgroup sub holds
+// (block 0).
+func (l *Layout) heldBy(sub int) [][][]int {
 	nl, nv, rank := l.Size(Lane), l.Size(Register), len(l.shape)
 	held := make([][][]int, nl)
 	back := make([]int, nl*nv*rank)
@@ -148,9 +214,10 @@ func (l *Layout) accessHeld() [][][]int {
 			v, _ := l.m.in.point(p.coords())
 			return l.m.applyBits(v)
 		}
+		subImg := img(HwPoint{Subgroup: sub})
 		valImg := make([]uint64, nv)
 		for v := range valImg {
-			valImg[v] = img(HwPoint{Value: v})
+			valImg[v] = img(HwPoint{Value: v}) ^ subImg
 		}
 		// Decoding an image a byte at a time: table[k][b][axis] is what
 		// byte k of an image holding b adds to each coordinate.
@@ -185,16 +252,14 @@ func (l *Layout) accessHeld() [][][]int {
 				held[lane][v] = out
 			}
 		}
-		l.held = held
 		return held
 	}
 	for lane := range held {
 		held[lane] = make([][]int, nv)
 		for v := range held[lane] {
-			held[lane][v] = l.Index(HwPoint{v, lane, 0, 0})
+			held[lane][v] = l.Index(HwPoint{v, lane, sub, 0})
 		}
 	}
-	l.held = held
 	return held
 }
 

@@ -180,16 +180,46 @@ func idealWavefronts(lanes, width int, t *Target) int {
 // offsets). Where the buffer does not
 // keep a lane's vector contiguous and aligned, the vector is halved.
 func (s *SharedLayout) AccessVectors(l *Layout, vector int, t *Target) Access {
-	return accessVectors(l, vector, s.ElemBits, func(idx []int) int { return s.Offset(idx[0], idx[1]) }, t)
+	return accessVectors(l, vector, s.ElemBits, func(idx []int) int { return s.Offset(idx[0], idx[1]) }, t, s.countedSubgroups(l, t))
+}
+
+// countedSubgroups lists the subgroups whose accesses to placement s must
+// be counted: one per distinct part of the tensor, less those whose
+// addresses are subgroup 0's moved by one multiple of 16 bytes (their
+// banks are subgroup 0's rotated and their vectors as aligned, so their
+// wavefronts are the same). Moving a row-padded placement by whole pad periods of rows, or
+// by any columns, moves every address alike; a swizzle is counted.
+func (s *SharedLayout) countedSubgroups(l *Layout, t *Target) []int {
+	subs := l.SubgroupsApart()
+	if len(subs) <= 1 || l.Rank() != 2 || s.XOR.Bits > 0 || swizzleBits(s.Swizzle) > 0 {
+		return subs
+	}
+	bankBytes := t.BankBytes
+	if bankBytes <= 0 {
+		bankBytes = 4
+	}
+	out := subs[:1:1]
+	for _, sub := range subs[1:] {
+		off, ok := l.subgroupShift(sub)
+		alike := ok && (s.PadEvery == 0 || s.Pad == 0 || off[0]%s.PadEvery == 0) &&
+			(s.ByteOffset(off[0], off[1])-s.ByteOffset(0, 0))%max(bankBytes, 16) == 0
+		if !alike {
+			out = append(out, sub)
+		}
+	}
+	return out
 }
 
 // accessVectors is AccessVectors over any placement: offset gives an
-// element's position in elements.
-func accessVectors(l *Layout, vector, elemBits int, offset func(idx []int) int, t *Target) Access {
+// element's position in elements. Each subgroup of subs is counted, and
+// the busiest one's count is the access's: a subgroup whose rows fall
+// elsewhere in a row-dependent placement may conflict where subgroup 0
+// does not. Vectors are as wide as every one of them keeps aligned.
+func accessVectors(l *Layout, vector, elemBits int, offset func(idx []int) int, t *Target, subs []int) Access {
 	bytes := max(elemBits/8, 1)
 	regs := l.Size(Register)
 	vector = max(1, min(vector, regs))
-	for vector > 1 && !keepsVectors(l, vector, offset) {
+	for vector > 1 && !keepsVectors(l, vector, offset, subs) {
 		vector /= 2
 	}
 	width := vector * elemBits / 8
@@ -197,33 +227,42 @@ func accessVectors(l *Layout, vector, elemBits int, offset func(idx []int) int, 
 		width = bytes
 	}
 	lanes := l.Size(Lane)
-	held := l.accessHeld()
 	addrs := make([]int, lanes)
 	bc := newBankCounter(t)
-	a := Access{Vector: vector, Bytes: width}
-	for k := 0; k < regs; k += vector {
-		for lane := range lanes {
-			addrs[lane] = offset(held[lane][k]) * elemBits / 8
+	var busiest Access
+	for i, sub := range subs {
+		held := l.accessHeldBy(sub)
+		a := Access{Vector: vector, Bytes: width}
+		for k := 0; k < regs; k += vector {
+			for lane := range lanes {
+				addrs[lane] = offset(held[lane][k]) * elemBits / 8
+			}
+			a.Instructions++
+			a.Wavefronts += bc.wavefronts(addrs, width)
+			a.Ideal += idealWavefronts(lanes, width, t)
 		}
-		a.Instructions++
-		a.Wavefronts += bc.wavefronts(addrs, width)
-		a.Ideal += idealWavefronts(lanes, width, t)
+		if i == 0 || a.Wavefronts > busiest.Wavefronts {
+			busiest = a
+		}
 	}
-	return a
+	return busiest
 }
 
 // keepsVectors reports whether every lane's groups of vector consecutive
-// values lie at consecutive, vector-aligned offsets.
-func keepsVectors(l *Layout, vector int, offset func(idx []int) int) bool {
-	for _, held := range l.accessHeld() {
-		for k := 0; k+vector <= len(held); k += vector {
-			base := offset(held[k])
-			if base%vector != 0 {
-				return false
-			}
-			for m := 1; m < vector; m++ {
-				if offset(held[k+m]) != base+m {
+// values lie at consecutive, vector-aligned offsets, in every subgroup
+// of subs.
+func keepsVectors(l *Layout, vector int, offset func(idx []int) int, subs []int) bool {
+	for _, sub := range subs {
+		for _, held := range l.accessHeldBy(sub) {
+			for k := 0; k+vector <= len(held); k += vector {
+				base := offset(held[k])
+				if base%vector != 0 {
 					return false
+				}
+				for m := 1; m < vector; m++ {
+					if offset(held[k+m]) != base+m {
+						return false
+					}
 				}
 			}
 		}
@@ -302,7 +341,7 @@ func CountScratch(c *Conversion, src, dst *Layout, t *Target, cache *AccessCache
 			a, ok := cache.m[k]
 			if !ok {
 				cache.share(l)
-				a = accessVectors(l, vector, c.ElemBits, off, t)
+				a = accessVectors(l, vector, c.ElemBits, off, t, []int{0})
 				cache.m[k] = a
 			}
 			return a
@@ -325,33 +364,40 @@ func CountScratch(c *Conversion, src, dst *Layout, t *Target, cache *AccessCache
 // one row address per lane of a group of 8, served as one phase (PTX ISA,
 // "ldmatrix": "each address corresponds to the start of a matrix row").
 // Every block of rowsPerPhase rows by rowBytes bytes that a subgroup
-// holds in l is read once, counted for subgroup 0. Instructions counts
-// those blocks (an ldmatrix.x4 reads four).
+// holds in l is read once; each subgroup holding other elements is
+// counted and the busiest one's count is the access's. Instructions
+// counts those blocks (an ldmatrix.x4 reads four).
 func (s *SharedLayout) AccessRows(l *Layout, rowsPerPhase, rowBytes int, t *Target) Access {
 	cols := max(1, rowBytes*8/s.ElemBits)
 	bc := newBankCounter(t)
 	addrs := make([]int, rowsPerPhase)
 	perRow := ceilDiv(s.Cols, cols)
-	seen := make([]bool, ceilDiv(s.Rows, rowsPerPhase)*perRow)
-	var order [][2]int
-	for _, held := range l.accessHeld() {
-		for _, idx := range held {
-			b := [2]int{idx[0] / rowsPerPhase, idx[1] / cols}
-			if k := b[0]*perRow + b[1]; !seen[k] {
-				seen[k] = true
-				order = append(order, b)
+	var busiest Access
+	for n, sub := range s.countedSubgroups(l, t) {
+		seen := make([]bool, ceilDiv(s.Rows, rowsPerPhase)*perRow)
+		var order [][2]int
+		for _, held := range l.accessHeldBy(sub) {
+			for _, idx := range held {
+				b := [2]int{idx[0] / rowsPerPhase, idx[1] / cols}
+				if k := b[0]*perRow + b[1]; !seen[k] {
+					seen[k] = true
+					order = append(order, b)
+				}
 			}
 		}
-	}
-	a := Access{Vector: cols, Bytes: rowBytes, Instructions: len(order)}
-	for _, b := range order {
-		for i := range addrs {
-			addrs[i] = s.ByteOffset(b[0]*rowsPerPhase+i, b[1]*cols)
+		a := Access{Vector: cols, Bytes: rowBytes, Instructions: len(order)}
+		for _, b := range order {
+			for i := range addrs {
+				addrs[i] = s.ByteOffset(b[0]*rowsPerPhase+i, b[1]*cols)
+			}
+			a.Wavefronts += bc.wavefronts(addrs, rowBytes)
+			a.Ideal += idealWavefronts(rowsPerPhase, rowBytes, t)
 		}
-		a.Wavefronts += bc.wavefronts(addrs, rowBytes)
-		a.Ideal += idealWavefronts(rowsPerPhase, rowBytes, t)
+		if n == 0 || a.Wavefronts > busiest.Wavefronts {
+			busiest = a
+		}
 	}
-	return a
+	return busiest
 }
 
 // Describe names the placement's choices in words: "dense", "padded by 8

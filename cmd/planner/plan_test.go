@@ -287,6 +287,21 @@ func TestSeed002WMMAConstantStride(t *testing.T) {
 	}
 }
 
+// Every subgroup's accesses are counted, not subgroup 0's alone: with
+// A's rows 72 elements apart plus 4 every 8 rows, rows 8..15 (and every
+// other block of 8) start 8 bytes off a 16-byte boundary, so the copy
+// that writes them cannot use 16-byte vectors even if subgroup 0 writes
+// only aligned rows; the plan says 4-element (8-byte) vectors.
+func TestPlacementCountsEverySubgroup(t *testing.T) {
+	p := solveFile(t, "../../testdata/graphs/seed001_fixed_placement.toml")
+	as := bufferPlan(t, p, "As")
+	for _, a := range as.Accesses {
+		if a.Access == "write" && !strings.HasPrefix(a.Method, "4-element vectors") {
+			t.Errorf("As written with %q, want 4-element vectors: 16-byte vectors misalign in rows 8..15", a.Method)
+		}
+	}
+}
+
 // Seed 001's LDS: A and B get placements with their conflicts counted,
 // inside gfx942's 64 KiB; with a budget of exactly the dense buffers the
 // padding no longer fits, the plan keeps the cheapest placements that do
