@@ -70,7 +70,7 @@ func WriteRecordText(w io.Writer, r *model.Record, offeredBy []string) error {
 	}
 	for _, op := range RecordOperands(r) {
 		fmt.Fprintf(w, "\noperand %s: %s %s%s\n", op.Name, dimsString(op.Shape), op.DType.Name, operandNote(op))
-		if op.Layout != nil {
+		if op.Layout != nil && op.Layout.Opaque() == "" {
 			if err := WriteLayoutText(w, op.Layout, op.Notation); err != nil {
 				return err
 			}
@@ -91,9 +91,12 @@ func operandNote(op *model.Operand) string {
 		parts = append(parts, "read from shared memory (see memory)")
 	}
 	if op.Unspecified {
-		if op.Layout != nil {
+		switch {
+		case op.Layout != nil && op.Layout.Opaque() != "":
+			parts = append(parts, fmt.Sprintf("layout unspecified by the architecture: fragment family %s, exchanged only with the family's records", op.Layout.Opaque()))
+		case op.Layout != nil:
 			parts = append(parts, "layout unspecified by the architecture; the one drawn is one implementation's")
-		} else {
+		default:
 			parts = append(parts, "layout unspecified by the architecture: reached only through the record's loads and stores")
 		}
 	}
@@ -139,6 +142,7 @@ type OperandJSON struct {
 	Duplicated  bool        `json:"duplicated,omitempty"`
 	Shared      bool        `json:"shared,omitempty"`
 	Unspecified bool        `json:"unspecified,omitempty"`
+	Family      string      `json:"family,omitempty"`
 	Layout      *LayoutJSON `json:"layout,omitempty"`
 }
 
@@ -164,6 +168,9 @@ func WriteRecordJSON(w io.Writer, r *model.Record, offeredBy []string) error {
 	for _, op := range RecordOperands(r) {
 		oj := &OperandJSON{DType: op.DType.Name, Shape: op.Shape, Registers: op.Registers, Duplicated: op.Duplicated, Shared: op.Shared, Unspecified: op.Unspecified}
 		if op.Layout != nil {
+			oj.Family = op.Layout.Opaque()
+		}
+		if op.Layout != nil && op.Layout.Opaque() == "" {
 			oj.Layout = NewLayoutJSON(op.Layout, op.Notation)
 		}
 		j.Operands[op.Name] = oj

@@ -131,7 +131,7 @@ func newIntrinsicsShowCmd(records *[]string) *cobra.Command {
 func svgOperand(r *model.Record, name string) (*model.Operand, error) {
 	var drawn []string
 	for _, op := range plans.RecordOperands(r) {
-		if op.Layout == nil {
+		if op.Layout == nil || op.Layout.Opaque() != "" {
 			continue
 		}
 		if op.Name == name {
