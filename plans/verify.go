@@ -243,3 +243,71 @@ func unlinear(e int, shape []int) []int {
 	}
 	return idx
 }
+
+// SameCosts compares the claims of a plan read back (p) with the plan the
+// model builds again from the same choices (q): the total, every op's
+// cost, every conversion's mechanism, cost and counts, the shared memory
+// used, and every buffer access's wavefronts and conflicts. It reports
+// the first claim that differs.
+func SameCosts(p, q *Plan) error {
+	diff := func(what string, claimed, model any) error {
+		return &VerifyError{What: fmt.Sprintf("%s: the plan says %v, the model gives %v", what, claimed, model)}
+	}
+	opCost := map[string]int64{}
+	for _, o := range q.Ops {
+		opCost[o.Name] = o.Cost
+	}
+	for _, o := range p.Ops {
+		if c, ok := opCost[o.Name]; ok && c != o.Cost {
+			return diff("the cost of op "+o.Name, o.Cost, c)
+		}
+	}
+	convs := map[[3]string]ConvPlan{}
+	for _, c := range q.Conv {
+		convs[[3]string{c.Value, c.Consumer, c.Operand}] = c
+	}
+	for _, c := range p.Conv {
+		m, ok := convs[[3]string{c.Value, c.Consumer, c.Operand}]
+		if !ok {
+			return &VerifyError{Value: c.Value, What: fmt.Sprintf("the plan converts it into %s (%s), the model needs no conversion", c.Consumer, c.Operand)}
+		}
+		name := fmt.Sprintf("the conversion of %%%s into %s (%s)", c.Value, c.Consumer, c.Operand)
+		claims := [][3]any{{"kind", c.Kind, m.Kind}, {"cost", c.Cost, m.Cost}, {"words", c.Words, m.Words}, {"moves", c.Moves, m.Moves},
+			{"rounds", c.Rounds, m.Rounds}, {"scratch bytes", c.ScratchBytes, m.ScratchBytes}, {"scratch padding", c.ScratchPad, m.ScratchPad},
+			{"scratch order", fmt.Sprint(c.ScratchOrder), fmt.Sprint(m.ScratchOrder)}, {"store vector", c.StoreVector, m.StoreVector},
+			{"load vector", c.LoadVector, m.LoadVector}}
+		for _, k := range claims {
+			if k[1] != k[2] {
+				return diff(name+", "+k[0].(string), k[1], k[2])
+			}
+		}
+		delete(convs, [3]string{c.Value, c.Consumer, c.Operand})
+	}
+	for _, c := range q.Conv {
+		if _, left := convs[[3]string{c.Value, c.Consumer, c.Operand}]; left {
+			return &VerifyError{Value: c.Value, What: fmt.Sprintf("%s needs it converted (%s, cost %d), and the plan makes no conversion", c.Consumer, c.Kind, c.Cost)}
+		}
+	}
+	if p.Shared.Buffers != q.Shared.Buffers || p.Shared.Scratch != q.Shared.Scratch {
+		return diff("shared memory (buffers, scratch)", [2]int{p.Shared.Buffers, p.Shared.Scratch}, [2]int{q.Shared.Buffers, q.Shared.Scratch})
+	}
+	access := map[string]AccessPlan{}
+	for _, b := range q.Shared.Placed {
+		for _, a := range b.Accesses {
+			access[b.Name+" "+a.Op] = a
+		}
+	}
+	for _, b := range p.Shared.Placed {
+		for _, a := range b.Accesses {
+			m := access[b.Name+" "+a.Op]
+			if a.Wavefronts != m.Wavefronts || a.Ideal != m.Ideal || a.Conflicts != m.Conflicts {
+				return diff(fmt.Sprintf("the %s of buffer %s by %s (wavefronts, ideal, conflicts)", a.Access, b.Name, a.Op),
+					[3]int{a.Wavefronts, a.Ideal, a.Conflicts}, [3]int{m.Wavefronts, m.Ideal, m.Conflicts})
+			}
+		}
+	}
+	if p.Cost != q.Cost {
+		return diff("the total cost", p.Cost, q.Cost)
+	}
+	return nil
+}
