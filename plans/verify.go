@@ -3,6 +3,7 @@ package plans
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"planner/model"
 )
@@ -45,9 +46,9 @@ func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
 			return err
 		}
 	}
-	claimed := map[[3]string]string{}
-	for _, c := range p.Conv {
-		claimed[[3]string{c.Value, c.Consumer, c.Operand}] = c.Kind
+	claimed := map[[3]string]*ConvPlan{}
+	for i, c := range p.Conv {
+		claimed[[3]string{c.Value, c.Consumer, c.Operand}] = &p.Conv[i]
 	}
 	var err error
 	g.Walk(func(op *model.Op) {
@@ -61,12 +62,16 @@ func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
 				err = e
 				return
 			}
-			got, ok := claimed[[3]string{v.Name, op.Name, operandName(u)}]
+			c, ok := claimed[[3]string{v.Name, op.Name, operandName(u)}]
 			switch {
 			case !ok && kind != "none":
 				err = &VerifyError{Value: v.Name, What: fmt.Sprintf("%s needs it in another layout (%s), and the plan makes no conversion", op.Name, kind)}
-			case ok && got != kind:
-				err = &VerifyError{Value: v.Name, What: fmt.Sprintf("the plan converts it into %s by %s, but the elements move by %s", op.Name, got, kind)}
+			case ok && c.Kind != kind:
+				err = &VerifyError{Value: v.Name, What: fmt.Sprintf("the plan converts it into %s by %s, but the elements move by %s", op.Name, c.Kind, kind)}
+			case ok && kind == "shuffle":
+				err = replayShuffle(v, a.Layouts[v], req, c.Rounds)
+			case ok && kind == "shared":
+				err = replayShared(v, a.Layouts[v], req, c)
 			}
 			if err != nil {
 				return
@@ -222,17 +227,31 @@ func inFragment(value string, l *model.Layout, r *model.Record, slot string) err
 		for d := range idx {
 			in[d] = idx[d] % tile[d]
 		}
-		if !lanes[model.LinearIndex(in, tile)][p.Lane] {
+		if want := lanes[model.LinearIndex(in, tile)]; !want[p.Lane] {
 			pt := p
 			name := r.Name + " fragment"
 			if slot != "" {
 				name = fmt.Sprintf("%s operand %s", r.Name, slot)
 			}
+			var in2 []int
+			for l := range want {
+				in2 = append(in2, l)
+			}
+			slices.Sort(in2)
 			err = &VerifyError{Value: value, Element: slices.Clone(idx), Point: &pt,
-				What: fmt.Sprintf("%s puts tile position %v in other lanes", name, in)}
+				What: fmt.Sprintf("the %s puts tile position %v in lane %s, not lane %d", name, in, laneList(in2), p.Lane)}
 		}
 	})
 	return err
+}
+
+// laneList writes lanes as "5" or "5 or 21".
+func laneList(lanes []int) string {
+	parts := make([]string, len(lanes))
+	for i, l := range lanes {
+		parts[i] = fmt.Sprint(l)
+	}
+	return strings.Join(parts, " or ")
 }
 
 func unlinear(e int, shape []int) []int {

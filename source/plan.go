@@ -40,6 +40,10 @@ func ParsePlanFile(file string, data []byte) (*PlanFile, error) {
 		return nil, err
 	}
 	pf := &PlanFile{File: file, doc: doc, root: root}
+	if !root.Has("file") {
+		root.Errorf("", model.CodeMissingKey, "missing key \"file\": expected a plan written by planner solve --format toml")
+		return nil, doc.Err()
+	}
 	pf.Graph, _ = root.String("file", true)
 	pf.GraphHash, _ = root.String("graph_sha256", false)
 	if err := doc.Err(); err != nil {
