@@ -46,6 +46,9 @@ func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
 			return err
 		}
 	}
+	if err := sameHardware(g, a); err != nil {
+		return err
+	}
 	claimed := map[[3]string]*ConvPlan{}
 	for i, c := range p.Conv {
 		claimed[[3]string{c.Value, c.Consumer, c.Operand}] = &p.Conv[i]
@@ -118,6 +121,43 @@ func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
 		return &VerifyError{What: fmt.Sprintf("the ops and conversions cost %d, the plan says %d", total, p.Cost)}
 	}
 	return nil
+}
+
+// sameHardware checks that every layout of the assignment spreads over
+// the same lanes and blocks, and over the graph's subgroups.
+func sameHardware(g *model.Graph, a *model.Assignment) error {
+	var ref *model.Layout
+	check := func(what string, l *model.Layout) error {
+		if l == nil {
+			return nil
+		}
+		if ref == nil {
+			ref = l
+		}
+		got := [3]int{l.Size(model.Lane), l.Size(model.Subgroup), l.Size(model.Block)}
+		want := [3]int{ref.Size(model.Lane), g.Subgroups, ref.Size(model.Block)}
+		if got != want {
+			return &VerifyError{Value: what, What: fmt.Sprintf("its layout spreads over %d lanes, %d subgroups and %d blocks; the plan's other layouts over %d, %d and %d", got[0], got[1], got[2], want[0], want[1], want[2])}
+		}
+		return nil
+	}
+	var err error
+	for _, v := range g.Values {
+		if err == nil {
+			err = check(v.Name, a.Layouts[v])
+		}
+	}
+	g.Walk(func(op *model.Op) {
+		for _, u := range Uses(op) {
+			if err == nil {
+				err = check(useValue(u).Name, a.Required[u])
+			}
+		}
+		if ch := a.Ops[op]; ch != nil && err == nil {
+			err = check(op.Name, ch.Exec)
+		}
+	})
+	return err
 }
 
 // usesOf maps each use of op that has a required layout to it.

@@ -244,8 +244,13 @@ func (r *planReader) ops(root *Table) {
 		var rec *model.Record
 		if name, has := ot.String("intrinsic", false); has {
 			rec = r.records[name]
-			if rec == nil {
-				ot.Errorf("intrinsic", model.CodeUnknownName, "no record named %q", name)
+			want := map[model.OpKind]model.RecordKind{model.OpMMA: model.RecordMMA, model.OpLoadShared: model.RecordLoadShared}[op.Kind]
+			switch {
+			case rec == nil:
+				ot.Errorf("intrinsic", model.CodeUnknownName, "target %s offers no record named %q", r.g.Target, name)
+			case rec.Kind != want:
+				ot.Errorf("intrinsic", model.CodeIncompatible, "%s is a %s record; %s op %s takes no such record", name, rec.Kind, op.Kind, op.Name)
+				rec = nil
 			}
 			opp.Intrinsic = name
 		}
@@ -268,7 +273,7 @@ func (r *planReader) ops(root *Table) {
 		case model.OpLoadShared:
 			r.a.Ops[op] = &model.OpChoice{Record: rec, Buffer: r.a.Buffers[op.Buffer]}
 		case model.OpReduce, model.OpStore, model.OpCopyToShared:
-			ch := &model.OpChoice{Exec: readExact(ot, "exec", nil)}
+			ch := &model.OpChoice{Exec: readExact(ot, "exec", op.Operands[0].Shape)}
 			if op.Kind == model.OpCopyToShared {
 				ch.Buffer = r.a.Buffers[op.Buffer]
 			}

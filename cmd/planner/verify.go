@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"planner/intrinsics"
+	"planner/model"
 	"planner/plans"
 	"planner/source"
 )
@@ -45,21 +46,11 @@ lane, register) and exits 1 when it does not.`,
 			if err != nil {
 				return err
 			}
-			plan, a, err := pf.Rebuild(g, lib.Records)
+			plan, err := replayPlan(lib, pf, g)
 			if err != nil {
 				return err
 			}
-			t, _ := targetRecords(lib, g)
-			if err := plans.Verify(g, a, plan); err != nil {
-				return fmt.Errorf("%s: %v", args[0], err)
-			}
-			again, err := plans.Build(g, t, a, plan.Notation)
-			if err != nil {
-				return fmt.Errorf("%s: %v", args[0], err)
-			}
-			if err := plans.SameCosts(plan, again); err != nil {
-				return fmt.Errorf("%s: %v", args[0], err)
-			}
+			t := lib.Targets[g.Target]
 			_, err = fmt.Fprintf(cmd.OutOrStdout(), "verified %s: %d values, %d ops and %d conversions replayed element by element against %s on %s; cost %d recomputed\n",
 				args[0], len(plan.Values), len(plan.Ops), len(plan.Conv), path, t.Name, plan.Cost)
 			return err
@@ -67,6 +58,32 @@ lane, register) and exits 1 when it does not.`,
 	}
 	cmd.Flags().StringVar(&graphPath, "graph", "", "the graph file, when it is no longer where the plan says")
 	return cmd
+}
+
+// replayPlan rebuilds a plan's choices for graph g from the records its
+// target offers, replays them element by element and recomputes every
+// cost.
+func replayPlan(lib *intrinsics.Library, pf *source.PlanFile, g *model.Graph) (*plans.Plan, error) {
+	t, recs := targetRecords(lib, g)
+	offered := map[string]*model.Record{}
+	for _, r := range recs {
+		offered[r.Name] = r
+	}
+	plan, a, err := pf.Rebuild(g, offered)
+	if err != nil {
+		return nil, err
+	}
+	if err := plans.Verify(g, a, plan); err != nil {
+		return nil, fmt.Errorf("%s: %v", pf.File, err)
+	}
+	again, err := plans.Build(g, t, a, plan.Notation)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", pf.File, err)
+	}
+	if err := plans.SameCosts(plan, again); err != nil {
+		return nil, fmt.Errorf("%s: %v", pf.File, err)
+	}
+	return plan, nil
 }
 
 // planGraphPath is where the graph a plan names lies: as the plan names
