@@ -155,16 +155,14 @@ func replayShared(v *model.Value, from, to *model.Layout, c *ConvPlan) error {
 		return o
 	}
 	size := c.ScratchBytes * 8 / max(bits, 1)
-	scratch := make([]int, size)
-	for i := range scratch {
-		scratch[i] = -1
-	}
+	// The scratch by element address: what each store left there.
+	scratch := map[int]int{}
 	err := eachVector(from, c.StoreVector, offset, func(q model.HwPoint, el []int, at int) error {
 		e := model.LinearIndex(el, v.Shape)
 		switch {
 		case at >= size:
 			return &VerifyError{Value: v.Name, Element: el, Point: &q, What: fmt.Sprintf("its store writes scratch byte %d, outside the %d bytes of scratch the plan claims", at*bits/8, c.ScratchBytes)}
-		case scratch[at] >= 0 && scratch[at] != e:
+		case scratch[at] != e && has(scratch, at):
 			return &VerifyError{Value: v.Name, Element: el, Point: &q, What: fmt.Sprintf("its %d-element vector store writes it at scratch byte %d, where element %v belongs", c.StoreVector, at*bits/8, unlinear(scratch[at], v.Shape))}
 		}
 		scratch[at] = e
@@ -174,19 +172,21 @@ func replayShared(v *model.Value, from, to *model.Layout, c *ConvPlan) error {
 		return err
 	}
 	return eachVector(to, c.LoadVector, offset, func(q model.HwPoint, want []int, at int) error {
-		got := -1
-		if at < size {
-			got = scratch[at]
-		}
-		if got == model.LinearIndex(want, v.Shape) {
+		got, ok := scratch[at]
+		if ok && got == model.LinearIndex(want, v.Shape) {
 			return nil
 		}
 		brings := "nothing"
-		if got >= 0 {
+		if ok {
 			brings = fmt.Sprintf("element %v", unlinear(got, v.Shape))
 		}
 		return &VerifyError{Value: v.Name, Element: want, Point: &q, What: fmt.Sprintf("its %d-element vector load from scratch byte %d brings %s", c.LoadVector, at*bits/8, brings)}
 	})
+}
+
+func has(m map[int]int, k int) bool {
+	_, ok := m[k]
+	return ok
 }
 
 // eachVector walks the registers of l in vectors of n consecutive

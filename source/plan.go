@@ -219,6 +219,10 @@ func readExact(t *Table, key string, shape []int) *model.Layout {
 		return nil
 	}
 	_, l := DecodeLayout(lt, f)
+	if l != nil && l.Size(model.Register) > l.Elements() {
+		et.Errorf("layout", model.CodeTooLarge, "each lane holds %d values of a tensor of %d elements: registers repeat", l.Size(model.Register), l.Elements())
+		return nil
+	}
 	return l
 }
 
