@@ -29,13 +29,6 @@ func wordRegs(l *model.Layout, bits int) int {
 	return n
 }
 
-// shuffleWord is one 32-bit word of a source lane: its lane, first
-// register and the elements in it (row-major numbers).
-type shuffleWord struct {
-	lane, reg int
-	elems     []int
-}
-
 // replayShuffle moves, for every lane, the words it lacks from other
 // lanes of its subgroup, one word per round (a shfl.sync or ds_bpermute
 // reads one 32-bit register of one source lane; a 64-bit element takes two
@@ -43,55 +36,42 @@ type shuffleWord struct {
 // element and as many other missing ones as possible. After the claimed
 // number of rounds every destination register must hold its element;
 // the worst lane must need exactly the claimed number.
-func replayShuffle(v *model.Value, from, to *model.Layout, claimed int) error {
+func replayShuffle(v *model.Value, from, to *points, claimed int) error {
 	bits := v.DType.Bits
-	per, halves := wordRegs(from, bits), 1
+	per, halves := wordRegs(from.l, bits), 1
 	if bits > 32 {
 		halves = 2
 	}
-	worst := 0
-	for b := range to.Size(model.Block) {
-		for s := range to.Size(model.Subgroup) {
-			holders := map[int][]shuffleWord{}
-			for lane := range from.Size(model.Lane) {
-				for r := 0; r < from.Size(model.Register); r += per {
-					w := shuffleWord{lane: lane, reg: r}
-					for k := range per {
-						w.elems = append(w.elems, model.LinearIndex(from.Index(model.HwPoint{Value: r + k, Lane: lane, Subgroup: s, Block: b}), v.Shape))
-					}
-					for _, e := range w.elems {
-						holders[e] = append(holders[e], w)
-					}
-				}
-			}
-			for lane := range to.Size(model.Lane) {
-				have := map[int]bool{}
-				for r := range from.Size(model.Register) {
-					have[model.LinearIndex(from.Index(model.HwPoint{Value: r, Lane: lane, Subgroup: s, Block: b}), v.Shape)] = true
-				}
-				rounds := 0
-				for r := range to.Size(model.Register) {
-					p := model.HwPoint{Value: r, Lane: lane, Subgroup: s, Block: b}
-					idx := to.Index(p)
-					e := model.LinearIndex(idx, v.Shape)
-					if have[e] {
-						continue
-					}
-					w, ok := bestWord(holders[e], lane, have)
-					switch {
-					case !ok:
-						return &VerifyError{Value: v.Name, Element: idx, Point: &p, What: fmt.Sprintf("no other lane of subgroup %d holds it, so no shuffle can bring it", s)}
-					case rounds+halves > claimed:
-						return &VerifyError{Value: v.Name, Element: idx, Point: &p, What: fmt.Sprintf("after the %d shuffle rounds the plan claims, the lane still lacks it (it is in lane %d, register %d)", claimed, w.lane, w.reg)}
-					}
-					for _, x := range w.elems {
-						have[x] = true
-					}
-					rounds += halves
-				}
-				worst = max(worst, rounds)
-			}
+	// have[e] == stamp: the lane being replayed holds element e.
+	have := make([]int, v.Elements())
+	stamp, worst := 0, 0
+	for lane := 0; lane*to.regs < len(to.elems); lane++ {
+		stamp++
+		own := from.elems[lane*from.regs : (lane+1)*from.regs]
+		for _, e := range own {
+			have[e] = stamp
 		}
+		rounds := 0
+		for j := lane * to.regs; j < (lane+1)*to.regs; j++ {
+			e := to.elems[j]
+			if have[e] == stamp {
+				continue
+			}
+			w, ok := bestWord(from, e, lane, per, have, stamp)
+			p := to.point(j)
+			switch {
+			case !ok:
+				return &VerifyError{Value: v.Name, Element: unlinear(e, v.Shape), Point: &p, What: fmt.Sprintf("no other lane of subgroup %d holds it, so no shuffle can bring it", p.Subgroup)}
+			case rounds+halves > claimed:
+				src := from.point(w)
+				return &VerifyError{Value: v.Name, Element: unlinear(e, v.Shape), Point: &p, What: fmt.Sprintf("after the %d shuffle rounds the plan claims, the lane still lacks it (it is in lane %d, register %d)", claimed, src.Lane, src.Value)}
+			}
+			for _, x := range from.elems[w : w+per] {
+				have[x] = stamp
+			}
+			rounds += halves
+		}
+		worst = max(worst, rounds)
 	}
 	if worst != claimed {
 		return &VerifyError{Value: v.Name, What: fmt.Sprintf("the plan claims %d shuffle rounds, but every element arrives in %d", claimed, worst)}
@@ -99,26 +79,28 @@ func replayShuffle(v *model.Value, from, to *model.Layout, claimed int) error {
 	return nil
 }
 
-// bestWord picks, among the words holding an element, one in another lane
-// that brings the most elements the lane still lacks (the lowest lane and
-// register on a tie).
-func bestWord(ws []shuffleWord, lane int, have map[int]bool) (shuffleWord, bool) {
-	best, found, bestN := shuffleWord{}, false, 0
-	for _, w := range ws {
-		if w.lane == lane {
+// bestWord picks, among the source words holding element e in other lanes
+// of lane's subgroup, the one that brings the most elements the lane
+// still lacks (the lowest lane and register on a tie). A word is per
+// registers of one lane, aligned; the result is its first flat point.
+func bestWord(from *points, e, lane, per int, have []int, stamp int) (int, bool) {
+	best, bestN := -1, 0
+	for _, h := range from.holders(e) {
+		if from.lane(h) == lane || from.subgroup(h) != lane/from.lanes {
 			continue
 		}
+		w := h - (h%from.regs)%per
 		n := 0
-		for _, x := range w.elems {
-			if !have[x] {
+		for _, x := range from.elems[w : w+per] {
+			if have[x] != stamp {
 				n++
 			}
 		}
-		if !found || n > bestN {
-			best, found, bestN = w, true, n
+		if best < 0 || n > bestN {
+			best, bestN = w, n
 		}
 	}
-	return best, found
+	return best, best >= 0
 }
 
 // replayShared writes every element of the source layout into a scratch
@@ -127,7 +109,7 @@ func bestWord(ws []shuffleWord, lane int, have map[int]bool) (shuffleWord, bool)
 // with StoreVector-element stores of consecutive registers, then reads
 // the destination layout back with LoadVector-element loads, and checks
 // that every register receives its element.
-func replayShared(v *model.Value, from, to *model.Layout, c *ConvPlan) error {
+func replayShared(v *model.Value, from, to *points, c *ConvPlan) error {
 	bits := v.DType.Bits
 	rank := len(v.Shape)
 	order := slices.Clone(c.ScratchOrder)
@@ -137,13 +119,18 @@ func replayShared(v *model.Value, from, to *model.Layout, c *ConvPlan) error {
 			return &VerifyError{Value: v.Name, What: fmt.Sprintf("the scratch order %v is not an order of the %d dimensions", c.ScratchOrder, rank)}
 		}
 	}
-	for _, vec := range [][3]any{{"store", c.StoreVector, from}, {"load", c.LoadVector, to}} {
-		n, l := vec[1].(int), vec[2].(*model.Layout)
-		if n < 1 || l.Size(model.Register)%n != 0 {
-			return &VerifyError{Value: v.Name, What: fmt.Sprintf("%d-element %s vectors do not divide the %d registers of a lane", n, vec[0], l.Size(model.Register))}
+	for _, vec := range []struct {
+		what string
+		n    int
+		t    *points
+	}{{"store", c.StoreVector, from}, {"load", c.LoadVector, to}} {
+		if vec.n < 1 || vec.t.regs%vec.n != 0 {
+			return &VerifyError{Value: v.Name, What: fmt.Sprintf("%d-element %s vectors do not divide the %d registers of a lane", vec.n, vec.what, vec.t.regs)}
 		}
 	}
-	offset := func(idx []int) int {
+	idx := make([]int, rank)
+	offset := func(e int) int {
+		coords(e, v.Shape, idx)
 		o, stride := 0, 1
 		for k, d := range c.ScratchOrder {
 			o += idx[d] * stride
@@ -157,13 +144,14 @@ func replayShared(v *model.Value, from, to *model.Layout, c *ConvPlan) error {
 	size := c.ScratchBytes * 8 / max(bits, 1)
 	// The scratch by element address: what each store left there.
 	scratch := map[int]int{}
-	err := eachVector(from, c.StoreVector, offset, func(q model.HwPoint, el []int, at int) error {
-		e := model.LinearIndex(el, v.Shape)
+	err := eachVector(from, c.StoreVector, offset, func(i, e, at int) error {
 		switch {
 		case at >= size:
-			return &VerifyError{Value: v.Name, Element: el, Point: &q, What: fmt.Sprintf("its store writes scratch byte %d, outside the %d bytes of scratch the plan claims", at*bits/8, c.ScratchBytes)}
+			p := from.point(i)
+			return &VerifyError{Value: v.Name, Element: unlinear(e, v.Shape), Point: &p, What: fmt.Sprintf("its store writes scratch byte %d, outside the %d bytes of scratch the plan claims", at*bits/8, c.ScratchBytes)}
 		case scratch[at] != e && has(scratch, at):
-			return &VerifyError{Value: v.Name, Element: el, Point: &q, What: fmt.Sprintf("its %d-element vector store writes it at scratch byte %d, where element %v belongs", c.StoreVector, at*bits/8, unlinear(scratch[at], v.Shape))}
+			p := from.point(i)
+			return &VerifyError{Value: v.Name, Element: unlinear(e, v.Shape), Point: &p, What: fmt.Sprintf("its %d-element vector store writes it at scratch byte %d, where element %v belongs", c.StoreVector, at*bits/8, unlinear(scratch[at], v.Shape))}
 		}
 		scratch[at] = e
 		return nil
@@ -171,16 +159,17 @@ func replayShared(v *model.Value, from, to *model.Layout, c *ConvPlan) error {
 	if err != nil {
 		return err
 	}
-	return eachVector(to, c.LoadVector, offset, func(q model.HwPoint, want []int, at int) error {
+	return eachVector(to, c.LoadVector, offset, func(i, want, at int) error {
 		got, ok := scratch[at]
-		if ok && got == model.LinearIndex(want, v.Shape) {
+		if ok && got == want {
 			return nil
 		}
 		brings := "nothing"
 		if ok {
 			brings = fmt.Sprintf("element %v", unlinear(got, v.Shape))
 		}
-		return &VerifyError{Value: v.Name, Element: want, Point: &q, What: fmt.Sprintf("its %d-element vector load from scratch byte %d brings %s", c.LoadVector, at*bits/8, brings)}
+		p := to.point(i)
+		return &VerifyError{Value: v.Name, Element: unlinear(want, v.Shape), Point: &p, What: fmt.Sprintf("its %d-element vector load from scratch byte %d brings %s", c.LoadVector, at*bits/8, brings)}
 	})
 }
 
@@ -189,25 +178,19 @@ func has(m map[int]int, k int) bool {
 	return ok
 }
 
-// eachVector walks the registers of l in vectors of n consecutive
+// eachVector walks the registers of a layout in vectors of n consecutive
 // registers of a lane, as vector stores and loads move them: fn gets each
-// register's point, its element and its scratch offset (the vector's first
-// element's offset plus its place in the vector). The first error stops
-// the walk.
-func eachVector(l *model.Layout, n int, offset func([]int) int, fn func(q model.HwPoint, el []int, at int) error) error {
-	var err error
-	l.Each(func(p model.HwPoint, idx []int) {
-		if err != nil || p.Value%n != 0 {
-			return
-		}
-		base := offset(idx)
+// register's flat point, its element and its scratch offset (the vector's
+// first element's offset plus its place in the vector). The first error
+// stops the walk.
+func eachVector(t *points, n int, offset func(e int) int, fn func(i, e, at int) error) error {
+	for first := 0; first < len(t.elems); first += n {
+		base := offset(t.elems[first])
 		for k := range n {
-			q := p
-			q.Value += k
-			if err = fn(q, l.Index(q), base+k); err != nil {
-				return
+			if err := fn(first+k, t.elems[first+k], base+k); err != nil {
+				return err
 			}
 		}
-	})
-	return err
+	}
+	return nil
 }

@@ -41,8 +41,9 @@ func (e *VerifyError) Error() string {
 // record's fragment table names; every load record's memory rule accepts
 // its buffer's placement; and the plan's total is the sum of its parts.
 func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
+	ts := newTables()
 	for _, v := range g.Values {
-		if err := holdsAll(v, a.Layouts[v]); err != nil {
+		if err := holdsAll(v, a.Layouts[v], ts); err != nil {
 			return err
 		}
 	}
@@ -58,9 +59,14 @@ func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
 		if err != nil {
 			return
 		}
-		for u, req := range usesOf(op, a) {
+		for _, u := range Uses(op) {
+			req := a.Required[u]
+			if req == nil {
+				continue
+			}
 			v := useValue(u)
-			kind, e := replayUse(v, a.Layouts[v], req)
+			from, to := ts.of(a.Layouts[v]), ts.of(req)
+			kind, e := replayUse(v, from, to)
 			if e != nil {
 				err = e
 				return
@@ -72,9 +78,9 @@ func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
 			case ok && c.Kind != kind:
 				err = &VerifyError{Value: v.Name, What: fmt.Sprintf("the plan converts it into %s by %s, but the elements move by %s", op.Name, c.Kind, kind)}
 			case ok && kind == "shuffle":
-				err = replayShuffle(v, a.Layouts[v], req, c.Rounds)
+				err = replayShuffle(v, from, to, c.Rounds)
 			case ok && kind == "shared":
-				err = replayShared(v, a.Layouts[v], req, c)
+				err = replayShared(v, from, to, c)
 			}
 			if err != nil {
 				return
@@ -87,13 +93,13 @@ func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
 		switch op.Kind {
 		case model.OpMMA:
 			for i, slot := range []string{"a", "b", "c"} {
-				if err = inFragment(op.Operands[i].Name, a.Required[model.Use{Op: op, Index: i}], ch.Record, slot); err != nil {
+				if err = inFragment(op.Operands[i].Name, a.Required[model.Use{Op: op, Index: i}], ch.Record, slot, ts); err != nil {
 					return
 				}
 			}
-			err = inFragment(op.Result.Name, a.Layouts[op.Result], ch.Record, "d")
+			err = inFragment(op.Result.Name, a.Layouts[op.Result], ch.Record, "d", ts)
 		case model.OpLoadShared:
-			if err = inFragment(op.Result.Name, a.Layouts[op.Result], ch.Record, ""); err != nil {
+			if err = inFragment(op.Result.Name, a.Layouts[op.Result], ch.Record, "", ts); err != nil {
 				return
 			}
 			if ch.Buffer != nil {
@@ -160,19 +166,8 @@ func sameHardware(g *model.Graph, a *model.Assignment) error {
 	return err
 }
 
-// usesOf maps each use of op that has a required layout to it.
-func usesOf(op *model.Op, a *model.Assignment) map[model.Use]*model.Layout {
-	out := map[model.Use]*model.Layout{}
-	for u, l := range a.Required {
-		if u.Op == op && l != nil {
-			out[u] = l
-		}
-	}
-	return out
-}
-
 // holdsAll checks that layout l holds every element of v.
-func holdsAll(v *model.Value, l *model.Layout) error {
+func holdsAll(v *model.Value, l *model.Layout, ts *tables) error {
 	if l == nil {
 		return &VerifyError{Value: v.Name, What: "the plan gives it no layout"}
 	}
@@ -180,7 +175,9 @@ func holdsAll(v *model.Value, l *model.Layout) error {
 		return &VerifyError{Value: v.Name, What: fmt.Sprintf("its layout is over %v, the value is %v", l.Shape(), v.Shape)}
 	}
 	held := make([]bool, v.Elements())
-	l.Each(func(_ model.HwPoint, idx []int) { held[model.LinearIndex(idx, v.Shape)] = true })
+	for _, e := range ts.of(l).elems {
+		held[e] = true
+	}
 	for e, ok := range held {
 		if !ok {
 			return &VerifyError{Value: v.Name, Element: unlinear(e, v.Shape), What: "no lane holds it"}
@@ -194,40 +191,25 @@ func holdsAll(v *model.Value, l *model.Layout) error {
 // when every point holds the very same element, "register" otherwise),
 // in another lane of the same subgroup ("shuffle"), or only in another
 // subgroup or block ("shared").
-func replayUse(v *model.Value, from, to *model.Layout) (string, error) {
-	holders := map[int][]model.HwPoint{}
-	from.Each(func(p model.HwPoint, idx []int) {
-		k := model.LinearIndex(idx, v.Shape)
-		holders[k] = append(holders[k], p)
-	})
-	level, same := 0, true
-	var err error
-	to.Each(func(p model.HwPoint, idx []int) {
-		if err != nil {
-			return
-		}
-		hs := holders[model.LinearIndex(idx, v.Shape)]
+func replayUse(v *model.Value, from, to *points) (string, error) {
+	level, same := 0, from.regs == to.regs
+	for j, e := range to.elems {
+		hs := from.holders(e)
 		if len(hs) == 0 {
-			pt := p
-			err = &VerifyError{Value: v.Name, Element: slices.Clone(idx), Point: &pt, What: "needed here, but its layout holds it nowhere"}
-			return
+			pt := to.point(j)
+			return "", &VerifyError{Value: v.Name, Element: unlinear(e, v.Shape), Point: &pt, What: "needed here, but its layout holds it nowhere"}
 		}
 		best := 2
 		for _, h := range hs {
 			switch {
-			case h.Block == p.Block && h.Subgroup == p.Subgroup && h.Lane == p.Lane:
+			case from.lane(h) == to.lane(j):
 				best = 0
-			case h.Block == p.Block && h.Subgroup == p.Subgroup:
+			case from.subgroup(h) == to.subgroup(j):
 				best = min(best, 1)
 			}
 		}
 		level = max(level, best)
-		if !slices.Equal(from.Index(p), idx) {
-			same = false
-		}
-	})
-	if err != nil {
-		return "", err
+		same = same && from.elems[j] == e
 	}
 	if same && level == 0 {
 		return "none", nil
@@ -238,7 +220,7 @@ func replayUse(v *model.Value, from, to *model.Layout) (string, error) {
 // inFragment checks that every element of layout l sits in the lane the
 // record's fragment of operand slot ("" for a load's fragment) gives its
 // position within the record's tile.
-func inFragment(value string, l *model.Layout, r *model.Record, slot string) error {
+func inFragment(value string, l *model.Layout, r *model.Record, slot string, ts *tables) error {
 	frag := r.Fragment
 	if slot != "" {
 		frag = r.Operands[slot]
@@ -250,39 +232,35 @@ func inFragment(value string, l *model.Layout, r *model.Record, slot string) err
 	if len(tile) != l.Rank() {
 		return nil // multi-block records are not tiled
 	}
-	lanes := map[int]map[int]bool{}
-	frag.Layout.Each(func(p model.HwPoint, idx []int) {
-		k := model.LinearIndex(idx, tile)
-		if lanes[k] == nil {
-			lanes[k] = map[int]bool{}
+	ft := ts.of(frag.Layout)
+	lanes := make([][]int, frag.Layout.Elements())
+	for i, e := range ft.elems {
+		if ln := ft.point(i).Lane; !slices.Contains(lanes[e], ln) {
+			lanes[e] = append(lanes[e], ln)
 		}
-		lanes[k][p.Lane] = true
-	})
-	var err error
-	l.Each(func(p model.HwPoint, idx []int) {
-		if err != nil {
-			return
-		}
-		in := make([]int, len(idx))
+	}
+	lt := ts.of(l)
+	shape := l.Shape()
+	idx, in := make([]int, len(shape)), make([]int, len(shape))
+	for i, e := range lt.elems {
+		coords(e, shape, idx)
 		for d := range idx {
 			in[d] = idx[d] % tile[d]
 		}
-		if want := lanes[model.LinearIndex(in, tile)]; !want[p.Lane] {
-			pt := p
-			name := r.Name + " fragment"
-			if slot != "" {
-				name = fmt.Sprintf("%s operand %s", r.Name, slot)
-			}
-			var in2 []int
-			for l := range want {
-				in2 = append(in2, l)
-			}
-			slices.Sort(in2)
-			err = &VerifyError{Value: value, Element: slices.Clone(idx), Point: &pt,
-				What: fmt.Sprintf("the %s puts tile position %v in lane %s, not lane %d", name, in, laneList(in2), p.Lane)}
+		p := lt.point(i)
+		want := lanes[model.LinearIndex(in, tile)]
+		if slices.Contains(want, p.Lane) {
+			continue
 		}
-	})
-	return err
+		name := r.Name + " fragment"
+		if slot != "" {
+			name = fmt.Sprintf("%s operand %s", r.Name, slot)
+		}
+		want = slices.Sorted(slices.Values(want))
+		return &VerifyError{Value: value, Element: slices.Clone(idx), Point: &p,
+			What: fmt.Sprintf("the %s puts tile position %v in lane %s, not lane %d", name, in, laneList(want), p.Lane)}
+	}
+	return nil
 }
 
 // laneList writes lanes as "5" or "5 or 21".

@@ -51,8 +51,8 @@ lane, register) and exits 1 when it does not.`,
 				return err
 			}
 			t := lib.Targets[g.Target]
-			_, err = fmt.Fprintf(cmd.OutOrStdout(), "verified %s: %d values, %d ops and %d conversions replayed element by element against %s on %s; cost %d recomputed\n",
-				args[0], len(plan.Values), len(plan.Ops), len(plan.Conv), path, t.Name, plan.Cost)
+			_, err = fmt.Fprintf(cmd.OutOrStdout(), "verified %s: %s, %s and %s replayed element by element against %s on %s; cost %d recomputed\n",
+				args[0], plural(len(plan.Values), "value"), plural(len(plan.Ops), "op"), plural(len(plan.Conv), "conversion"), path, t.Name, plan.Cost)
 			return err
 		},
 	}
