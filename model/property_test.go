@@ -201,3 +201,24 @@ func linearIndex(idx, shape []int) int {
 func comparePoints(a, b HwPoint) int {
 	return slices.Compare([]int{a.Block, a.Subgroup, a.Lane, a.Value}, []int{b.Block, b.Subgroup, b.Lane, b.Value})
 }
+
+// ElementNumbers agrees with Index point by point on random layouts of
+// every notation, repetition digits included.
+func TestElementNumbersMatchIndex(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for i := range 300 {
+		f := modeltest.Frame(r, i%2 == 0)
+		l, src := modeltest.Layout(r, f)
+		got := l.ElementNumbers()
+		k := 0
+		l.Each(func(p HwPoint, idx []int) {
+			if k < len(got) && got[k] != LinearIndex(idx, l.Shape()) {
+				t.Fatalf("%s: point %v holds %v (number %d), ElementNumbers says %d", src, p, idx, LinearIndex(idx, l.Shape()), got[k])
+			}
+			k++
+		})
+		if k != len(got) {
+			t.Fatalf("%s: %d points, %d numbers", src, k, len(got))
+		}
+	}
+}

@@ -12,7 +12,10 @@ import (
 // total and how sure it is. Build recomputes every cost from the model, so
 // a plan's numbers do not depend on the search that chose it.
 type Plan struct {
-	File       string
+	File string
+	// GraphHash is the SHA-256 of the graph file's bytes, hex, when known:
+	// a plan read back is replayed only against the graph it was made for.
+	GraphHash  string
 	Target     string
 	Subgroups  int
 	Notation   string
@@ -55,6 +58,11 @@ type OpPlan struct {
 	// Records rejected by their memory rule, with the reason.
 	Rejected []string
 	Pos      model.Pos
+	// An mma's arrangement, as numbers: warps along M and N, warp ids
+	// along N first, each warp one contiguous block.
+	WarpsM, WarpsN int
+	NFirst, Outer  bool
+	exec           *model.Layout
 }
 
 // ConvPlan is one conversion: a value converted before a consumer uses it.
@@ -71,7 +79,16 @@ type ConvPlan struct {
 	// needed order; the consumer just reads other registers.
 	Free bool
 	Pos  model.Pos
-	conv *model.Conversion
+	// What the mechanism claims, for the verifier to replay: shuffle
+	// rounds and assembled words per lane; for a round trip through
+	// shared memory the scratch bytes, its dimension order (fastest
+	// first), the padding after each run of the fastest dimension, in
+	// elements, and the store and load vector widths.
+	Rounds, Moves, Words     int
+	ScratchBytes, ScratchPad int
+	ScratchOrder             []int
+	StoreVector, LoadVector  int
+	to                       *model.Layout
 }
 
 // SharedPlan is the shared memory the plan uses.
@@ -94,6 +111,7 @@ type BufferPlan struct {
 	Formula   string       `json:"formula"`
 	Bytes     int          `json:"bytes"`
 	Accesses  []AccessPlan `json:"accesses"`
+	shared    *model.SharedLayout
 }
 
 // AccessPlan is one op's access to a buffer, per subgroup.
@@ -133,7 +151,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 		}
 		p.Shared.Buffers += s.Bytes()
 		p.Shared.Placed = append(p.Shared.Placed, BufferPlan{Name: b.Name, Shape: b.Shape, DType: b.DType.Name,
-			Placement: s.Describe(), Layout: s.String(), Formula: s.Formula(), Bytes: s.Bytes(), Accesses: []AccessPlan{}})
+			Placement: s.Describe(), Layout: s.String(), Formula: s.Formula(), Bytes: s.Bytes(), Accesses: []AccessPlan{}, shared: s})
 	}
 	for i := range p.Shared.Placed {
 		for _, b := range g.Buffers {
@@ -177,6 +195,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 			}
 			opp.Rejected = ch.Rejected
 			if op.Kind == model.OpMMA {
+				opp.WarpsM, opp.WarpsN, opp.NFirst, opp.Outer = ch.WarpsM, ch.WarpsN, ch.NFirst, ch.Outer
 				opp.Considered = ch.Considered
 				opp.Warps = fmt.Sprintf("%d×%d", ch.WarpsM, ch.WarpsN)
 				var notes []string
@@ -195,6 +214,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 				}
 			}
 			if ch.Exec != nil {
+				opp.exec = ch.Exec
 				_, opp.Exec, _ = write(ch.Exec, notation)
 			}
 			if op.Kind == model.OpReduce && ch.Exec != nil {
@@ -215,16 +235,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 			}
 		}
 		// The conversions on the op's uses.
-		uses := []model.Use{}
-		for i := range op.Operands {
-			uses = append(uses, model.Use{Op: op, Index: i})
-		}
-		if op.Kind == model.OpLoop {
-			for i := range op.Body.Args {
-				uses = append(uses, model.Use{Op: op, Index: i}, model.Use{Op: op, Index: i, Yield: true})
-			}
-		}
-		for _, u := range uses {
+		for _, u := range Uses(op) {
 			v := useValue(u)
 			req := a.Required[u]
 			if req == nil {
@@ -245,7 +256,9 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 			p.Conv = append(p.Conv, ConvPlan{
 				Value: v.Name, Consumer: op.Name, Operand: operandName(u), Kind: conv.Kind.String(),
 				Detail: convDetail(conv), Cost: c, Because: because(u, a), Why: conv.Reason,
-				Free: c == 0 && conv.Kind == model.ConvRegister && conv.Moves == 0, Pos: op.Pos, conv: conv,
+				Free: c == 0 && conv.Kind == model.ConvRegister && conv.Moves == 0, Pos: op.Pos,
+				Rounds: conv.Rounds, Moves: conv.Moves, Words: conv.Words, ScratchBytes: conv.ScratchBytes, ScratchPad: conv.ScratchPad,
+				ScratchOrder: conv.ScratchOrder, StoreVector: conv.StoreVector, LoadVector: conv.LoadVector, to: req,
 			})
 		}
 	})
@@ -264,6 +277,27 @@ func opKindName(op *model.Op) string {
 	}
 	return string(op.Kind)
 }
+
+// Uses lists an op's uses in plan order: its operands, and for a loop
+// each carried value's init and yield.
+func Uses(op *model.Op) []model.Use {
+	uses := []model.Use{}
+	for i := range op.Operands {
+		uses = append(uses, model.Use{Op: op, Index: i})
+	}
+	if op.Kind == model.OpLoop {
+		for i := range op.Body.Args {
+			uses = append(uses, model.Use{Op: op, Index: i}, model.Use{Op: op, Index: i, Yield: true})
+		}
+	}
+	return uses
+}
+
+// UseValue is the value a use takes.
+func UseValue(u model.Use) *model.Value { return useValue(u) }
+
+// OperandName names a use as plans do ("a", "operand 1", "init of acc").
+func OperandName(u model.Use) string { return operandName(u) }
 
 func useValue(u model.Use) *model.Value {
 	if u.Op.Kind == model.OpLoop {

@@ -3,6 +3,7 @@ package plans
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"planner/model"
 )
@@ -40,33 +41,46 @@ func (e *VerifyError) Error() string {
 // record's fragment table names; every load record's memory rule accepts
 // its buffer's placement; and the plan's total is the sum of its parts.
 func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
+	ts := newTables()
 	for _, v := range g.Values {
-		if err := holdsAll(v, a.Layouts[v]); err != nil {
+		if err := holdsAll(v, a.Layouts[v], ts); err != nil {
 			return err
 		}
 	}
-	claimed := map[[3]string]string{}
-	for _, c := range p.Conv {
-		claimed[[3]string{c.Value, c.Consumer, c.Operand}] = c.Kind
+	if err := sameHardware(g, a); err != nil {
+		return err
+	}
+	claimed := map[[3]string]*ConvPlan{}
+	for i, c := range p.Conv {
+		claimed[[3]string{c.Value, c.Consumer, c.Operand}] = &p.Conv[i]
 	}
 	var err error
 	g.Walk(func(op *model.Op) {
 		if err != nil {
 			return
 		}
-		for u, req := range usesOf(op, a) {
+		for _, u := range Uses(op) {
+			req := a.Required[u]
+			if req == nil {
+				continue
+			}
 			v := useValue(u)
-			kind, e := replayUse(v, a.Layouts[v], req)
+			from, to := ts.of(a.Layouts[v]), ts.of(req)
+			kind, e := replayUse(v, from, to)
 			if e != nil {
 				err = e
 				return
 			}
-			got, ok := claimed[[3]string{v.Name, op.Name, operandName(u)}]
+			c, ok := claimed[[3]string{v.Name, op.Name, operandName(u)}]
 			switch {
 			case !ok && kind != "none":
 				err = &VerifyError{Value: v.Name, What: fmt.Sprintf("%s needs it in another layout (%s), and the plan makes no conversion", op.Name, kind)}
-			case ok && got != kind:
-				err = &VerifyError{Value: v.Name, What: fmt.Sprintf("the plan converts it into %s by %s, but the elements move by %s", op.Name, got, kind)}
+			case ok && c.Kind != kind:
+				err = &VerifyError{Value: v.Name, What: fmt.Sprintf("the plan converts it into %s by %s, but the elements move by %s", op.Name, c.Kind, kind)}
+			case ok && kind == "shuffle":
+				err = replayShuffle(v, from, to, c.Rounds)
+			case ok && kind == "shared":
+				err = replayShared(v, from, to, c)
 			}
 			if err != nil {
 				return
@@ -79,13 +93,13 @@ func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
 		switch op.Kind {
 		case model.OpMMA:
 			for i, slot := range []string{"a", "b", "c"} {
-				if err = inFragment(op.Operands[i].Name, a.Required[model.Use{Op: op, Index: i}], ch.Record, slot); err != nil {
+				if err = inFragment(op.Operands[i].Name, a.Required[model.Use{Op: op, Index: i}], ch.Record, slot, ts); err != nil {
 					return
 				}
 			}
-			err = inFragment(op.Result.Name, a.Layouts[op.Result], ch.Record, "d")
+			err = inFragment(op.Result.Name, a.Layouts[op.Result], ch.Record, "d", ts)
 		case model.OpLoadShared:
-			if err = inFragment(op.Result.Name, a.Layouts[op.Result], ch.Record, ""); err != nil {
+			if err = inFragment(op.Result.Name, a.Layouts[op.Result], ch.Record, "", ts); err != nil {
 				return
 			}
 			if ch.Buffer != nil {
@@ -115,19 +129,45 @@ func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
 	return nil
 }
 
-// usesOf maps each use of op that has a required layout to it.
-func usesOf(op *model.Op, a *model.Assignment) map[model.Use]*model.Layout {
-	out := map[model.Use]*model.Layout{}
-	for u, l := range a.Required {
-		if u.Op == op && l != nil {
-			out[u] = l
+// sameHardware checks that every layout of the assignment spreads over
+// the same lanes and blocks, and over the graph's subgroups.
+func sameHardware(g *model.Graph, a *model.Assignment) error {
+	var ref *model.Layout
+	check := func(what string, l *model.Layout) error {
+		if l == nil {
+			return nil
+		}
+		if ref == nil {
+			ref = l
+		}
+		got := [3]int{l.Size(model.Lane), l.Size(model.Subgroup), l.Size(model.Block)}
+		want := [3]int{ref.Size(model.Lane), g.Subgroups, ref.Size(model.Block)}
+		if got != want {
+			return &VerifyError{Value: what, What: fmt.Sprintf("its layout spreads over %d lanes, %d subgroups and %d blocks; the plan's other layouts over %d, %d and %d", got[0], got[1], got[2], want[0], want[1], want[2])}
+		}
+		return nil
+	}
+	var err error
+	for _, v := range g.Values {
+		if err == nil {
+			err = check(v.Name, a.Layouts[v])
 		}
 	}
-	return out
+	g.Walk(func(op *model.Op) {
+		for _, u := range Uses(op) {
+			if err == nil {
+				err = check(useValue(u).Name, a.Required[u])
+			}
+		}
+		if ch := a.Ops[op]; ch != nil && err == nil {
+			err = check(op.Name, ch.Exec)
+		}
+	})
+	return err
 }
 
 // holdsAll checks that layout l holds every element of v.
-func holdsAll(v *model.Value, l *model.Layout) error {
+func holdsAll(v *model.Value, l *model.Layout, ts *tables) error {
 	if l == nil {
 		return &VerifyError{Value: v.Name, What: "the plan gives it no layout"}
 	}
@@ -135,7 +175,9 @@ func holdsAll(v *model.Value, l *model.Layout) error {
 		return &VerifyError{Value: v.Name, What: fmt.Sprintf("its layout is over %v, the value is %v", l.Shape(), v.Shape)}
 	}
 	held := make([]bool, v.Elements())
-	l.Each(func(_ model.HwPoint, idx []int) { held[model.LinearIndex(idx, v.Shape)] = true })
+	for _, e := range ts.of(l).elems {
+		held[e] = true
+	}
 	for e, ok := range held {
 		if !ok {
 			return &VerifyError{Value: v.Name, Element: unlinear(e, v.Shape), What: "no lane holds it"}
@@ -149,40 +191,25 @@ func holdsAll(v *model.Value, l *model.Layout) error {
 // when every point holds the very same element, "register" otherwise),
 // in another lane of the same subgroup ("shuffle"), or only in another
 // subgroup or block ("shared").
-func replayUse(v *model.Value, from, to *model.Layout) (string, error) {
-	holders := map[int][]model.HwPoint{}
-	from.Each(func(p model.HwPoint, idx []int) {
-		k := model.LinearIndex(idx, v.Shape)
-		holders[k] = append(holders[k], p)
-	})
-	level, same := 0, true
-	var err error
-	to.Each(func(p model.HwPoint, idx []int) {
-		if err != nil {
-			return
-		}
-		hs := holders[model.LinearIndex(idx, v.Shape)]
+func replayUse(v *model.Value, from, to *points) (string, error) {
+	level, same := 0, from.regs == to.regs
+	for j, e := range to.elems {
+		hs := from.holders(e)
 		if len(hs) == 0 {
-			pt := p
-			err = &VerifyError{Value: v.Name, Element: slices.Clone(idx), Point: &pt, What: "needed here, but its layout holds it nowhere"}
-			return
+			pt := to.point(j)
+			return "", &VerifyError{Value: v.Name, Element: unlinear(e, v.Shape), Point: &pt, What: "needed here, but its layout holds it nowhere"}
 		}
 		best := 2
 		for _, h := range hs {
 			switch {
-			case h.Block == p.Block && h.Subgroup == p.Subgroup && h.Lane == p.Lane:
+			case from.lane(h) == to.lane(j):
 				best = 0
-			case h.Block == p.Block && h.Subgroup == p.Subgroup:
+			case from.subgroup(h) == to.subgroup(j):
 				best = min(best, 1)
 			}
 		}
 		level = max(level, best)
-		if !slices.Equal(from.Index(p), idx) {
-			same = false
-		}
-	})
-	if err != nil {
-		return "", err
+		same = same && from.elems[j] == e
 	}
 	if same && level == 0 {
 		return "none", nil
@@ -193,7 +220,7 @@ func replayUse(v *model.Value, from, to *model.Layout) (string, error) {
 // inFragment checks that every element of layout l sits in the lane the
 // record's fragment of operand slot ("" for a load's fragment) gives its
 // position within the record's tile.
-func inFragment(value string, l *model.Layout, r *model.Record, slot string) error {
+func inFragment(value string, l *model.Layout, r *model.Record, slot string, ts *tables) error {
 	frag := r.Fragment
 	if slot != "" {
 		frag = r.Operands[slot]
@@ -205,34 +232,44 @@ func inFragment(value string, l *model.Layout, r *model.Record, slot string) err
 	if len(tile) != l.Rank() {
 		return nil // multi-block records are not tiled
 	}
-	lanes := map[int]map[int]bool{}
-	frag.Layout.Each(func(p model.HwPoint, idx []int) {
-		k := model.LinearIndex(idx, tile)
-		if lanes[k] == nil {
-			lanes[k] = map[int]bool{}
+	ft := ts.of(frag.Layout)
+	lanes := make([][]int, frag.Layout.Elements())
+	for i, e := range ft.elems {
+		if ln := ft.point(i).Lane; !slices.Contains(lanes[e], ln) {
+			lanes[e] = append(lanes[e], ln)
 		}
-		lanes[k][p.Lane] = true
-	})
-	var err error
-	l.Each(func(p model.HwPoint, idx []int) {
-		if err != nil {
-			return
-		}
-		in := make([]int, len(idx))
+	}
+	lt := ts.of(l)
+	shape := l.Shape()
+	idx, in := make([]int, len(shape)), make([]int, len(shape))
+	for i, e := range lt.elems {
+		coords(e, shape, idx)
 		for d := range idx {
 			in[d] = idx[d] % tile[d]
 		}
-		if !lanes[model.LinearIndex(in, tile)][p.Lane] {
-			pt := p
-			name := r.Name + " fragment"
-			if slot != "" {
-				name = fmt.Sprintf("%s operand %s", r.Name, slot)
-			}
-			err = &VerifyError{Value: value, Element: slices.Clone(idx), Point: &pt,
-				What: fmt.Sprintf("%s puts tile position %v in other lanes", name, in)}
+		p := lt.point(i)
+		want := lanes[model.LinearIndex(in, tile)]
+		if slices.Contains(want, p.Lane) {
+			continue
 		}
-	})
-	return err
+		name := r.Name + " fragment"
+		if slot != "" {
+			name = fmt.Sprintf("%s operand %s", r.Name, slot)
+		}
+		want = slices.Sorted(slices.Values(want))
+		return &VerifyError{Value: value, Element: slices.Clone(idx), Point: &p,
+			What: fmt.Sprintf("the %s puts tile position %v in lane %s, not lane %d", name, in, laneList(want), p.Lane)}
+	}
+	return nil
+}
+
+// laneList writes lanes as "5" or "5 or 21".
+func laneList(lanes []int) string {
+	parts := make([]string, len(lanes))
+	for i, l := range lanes {
+		parts[i] = fmt.Sprint(l)
+	}
+	return strings.Join(parts, " or ")
 }
 
 func unlinear(e int, shape []int) []int {
@@ -242,4 +279,72 @@ func unlinear(e int, shape []int) []int {
 		e /= shape[d]
 	}
 	return idx
+}
+
+// SameCosts compares the claims of a plan read back (p) with the plan the
+// model builds again from the same choices (q): the total, every op's
+// cost, every conversion's mechanism, cost and counts, the shared memory
+// used, and every buffer access's wavefronts and conflicts. It reports
+// the first claim that differs.
+func SameCosts(p, q *Plan) error {
+	diff := func(what string, claimed, model any) error {
+		return &VerifyError{What: fmt.Sprintf("%s: the plan says %v, the model gives %v", what, claimed, model)}
+	}
+	opCost := map[string]int64{}
+	for _, o := range q.Ops {
+		opCost[o.Name] = o.Cost
+	}
+	for _, o := range p.Ops {
+		if c, ok := opCost[o.Name]; ok && c != o.Cost {
+			return diff("the cost of op "+o.Name, o.Cost, c)
+		}
+	}
+	convs := map[[3]string]ConvPlan{}
+	for _, c := range q.Conv {
+		convs[[3]string{c.Value, c.Consumer, c.Operand}] = c
+	}
+	for _, c := range p.Conv {
+		m, ok := convs[[3]string{c.Value, c.Consumer, c.Operand}]
+		if !ok {
+			return &VerifyError{Value: c.Value, What: fmt.Sprintf("the plan converts it into %s (%s), the model needs no conversion", c.Consumer, c.Operand)}
+		}
+		name := fmt.Sprintf("the conversion of %%%s into %s (%s)", c.Value, c.Consumer, c.Operand)
+		claims := [][3]any{{"kind", c.Kind, m.Kind}, {"cost", c.Cost, m.Cost}, {"words", c.Words, m.Words}, {"moves", c.Moves, m.Moves},
+			{"rounds", c.Rounds, m.Rounds}, {"scratch bytes", c.ScratchBytes, m.ScratchBytes}, {"scratch padding", c.ScratchPad, m.ScratchPad},
+			{"scratch order", fmt.Sprint(c.ScratchOrder), fmt.Sprint(m.ScratchOrder)}, {"store vector", c.StoreVector, m.StoreVector},
+			{"load vector", c.LoadVector, m.LoadVector}}
+		for _, k := range claims {
+			if k[1] != k[2] {
+				return diff(name+", "+k[0].(string), k[1], k[2])
+			}
+		}
+		delete(convs, [3]string{c.Value, c.Consumer, c.Operand})
+	}
+	for _, c := range q.Conv {
+		if _, left := convs[[3]string{c.Value, c.Consumer, c.Operand}]; left {
+			return &VerifyError{Value: c.Value, What: fmt.Sprintf("%s needs it converted (%s, cost %d), and the plan makes no conversion", c.Consumer, c.Kind, c.Cost)}
+		}
+	}
+	if p.Shared.Buffers != q.Shared.Buffers || p.Shared.Scratch != q.Shared.Scratch {
+		return diff("shared memory (buffers, scratch)", [2]int{p.Shared.Buffers, p.Shared.Scratch}, [2]int{q.Shared.Buffers, q.Shared.Scratch})
+	}
+	access := map[string]AccessPlan{}
+	for _, b := range q.Shared.Placed {
+		for _, a := range b.Accesses {
+			access[b.Name+" "+a.Op] = a
+		}
+	}
+	for _, b := range p.Shared.Placed {
+		for _, a := range b.Accesses {
+			m := access[b.Name+" "+a.Op]
+			if a.Wavefronts != m.Wavefronts || a.Ideal != m.Ideal || a.Conflicts != m.Conflicts {
+				return diff(fmt.Sprintf("the %s of buffer %s by %s (wavefronts, ideal, conflicts)", a.Access, b.Name, a.Op),
+					[3]int{a.Wavefronts, a.Ideal, a.Conflicts}, [3]int{m.Wavefronts, m.Ideal, m.Conflicts})
+			}
+		}
+	}
+	if p.Cost != q.Cost {
+		return diff("the total cost", p.Cost, q.Cost)
+	}
+	return nil
 }

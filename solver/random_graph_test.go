@@ -120,6 +120,7 @@ func TestSolverAgainstBruteForceOnGraphs(t *testing.T) {
 		} else if res.Status != StatusOptimal || res.Cost != want {
 			t.Fatalf("solver %v %d, brute force %d\n%s", res.Status, res.Cost, want, text)
 		}
+		verifyPlan(t, p, res)
 		// The SAT search alone, without the reductions, must agree too.
 		if sat := SolvePBQP(p.PBQP, PBQPOptions{NoReduce: true}); want < Inf && (sat.Status != StatusOptimal || sat.Cost != want) {
 			t.Fatalf("SAT search alone: %v %d, brute force %d\n%s", sat.Status, sat.Cost, want, text)

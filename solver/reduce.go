@@ -55,6 +55,15 @@ func newReducer(p *PBQP) *reducer {
 		r.nodes = append(r.nodes, n)
 	}
 	for _, e := range p.Edges {
+		if e.A == e.B {
+			// An edge from a node to itself (a loop yielding its carried
+			// value unchanged) pairs each choice with itself: its diagonal
+			// is a cost of the node.
+			for i := range r.nodes[e.A].cost {
+				r.nodes[e.A].cost[i] = addSat(r.nodes[e.A].cost[i], e.M[i][i])
+			}
+			continue
+		}
 		r.addEdge(e.A, e.B, e.M)
 	}
 	return r

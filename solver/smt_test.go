@@ -38,6 +38,8 @@ func TestSMTAgreesOnTestGraphs(t *testing.T) {
 		}
 		sat := Solve(p, Options{})
 		smt := Solve(p, Options{Backend: "smt"})
+		verifyPlan(t, p, sat)
+		verifyPlan(t, p, smt)
 		if sat.Status != StatusOptimal || smt.Status != StatusOptimal || sat.Cost != smt.Cost {
 			t.Errorf("%s: gini %v %d, Z3 %v %d", c.name, sat.Status, sat.Cost, smt.Status, smt.Cost)
 		}

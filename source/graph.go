@@ -54,7 +54,11 @@ type graphReader struct {
 	values map[string]*model.Value
 	names  map[string]model.Pos // op names
 	later  map[string]model.Pos // every value name some op defines, for use-before-definition errors
-	depth  int
+	uses   map[string][]string  // the operand names of the op defining each result, for cycle errors
+	// inCycle marks the values of a cycle already reported; failed the
+	// results of ops whose errors are reported.
+	inCycle, failed map[string]bool
+	depth           int
 }
 
 // definitions finds where every value name is defined, before the ops are
@@ -69,6 +73,7 @@ func (r *graphReader) definitions(t *Table, key string) {
 		if name, ok := ot.m["result"].(string); ok {
 			if _, seen := r.later[name]; !seen {
 				r.later[name] = ot.Pos("result")
+				r.uses[name] = operandNames(ot)
 			}
 		}
 		for _, k := range []string{"iter_args", "results"} {
@@ -86,6 +91,51 @@ func (r *graphReader) definitions(t *Table, key string) {
 	}
 }
 
+// codeReported marks a placeholder error: a problem already reported
+// elsewhere (a value of a cycle), kept only to stop further checks.
+const codeReported model.Code = -1
+
+// operandNames lists the value names an op table uses, unchecked.
+func operandNames(ot *Table) []string {
+	var names []string
+	for _, k := range []string{"operands", "a", "b", "c", "init"} {
+		switch v := ot.m[k].(type) {
+		case string:
+			names = append(names, v)
+		case []any:
+			for _, n := range v {
+				if name, ok := n.(string); ok {
+					names = append(names, name)
+				}
+			}
+		}
+	}
+	return names
+}
+
+// cycle finds a chain of uses from value from back to value to, through
+// values defined later in the file: from, ..., to.
+func (r *graphReader) cycle(from, to string) []string {
+	seen := map[string]bool{}
+	var walk func(name string) []string
+	walk = func(name string) []string {
+		if name == to {
+			return []string{name}
+		}
+		if seen[name] {
+			return nil
+		}
+		seen[name] = true
+		for _, u := range r.uses[name] {
+			if path := walk(u); path != nil {
+				return append([]string{name}, path...)
+			}
+		}
+		return nil
+	}
+	return walk(from)
+}
+
 // MaxLoopDepth bounds loop nesting.
 const MaxLoopDepth = 8
 
@@ -97,7 +147,7 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 	}
 	root := doc.Root()
 	root.Expect(graphKeys...)
-	r := &graphReader{doc: doc, g: &model.Graph{File: file}, values: map[string]*model.Value{}, names: map[string]model.Pos{}, later: map[string]model.Pos{}}
+	r := &graphReader{doc: doc, g: &model.Graph{File: file}, values: map[string]*model.Value{}, names: map[string]model.Pos{}, later: map[string]model.Pos{}, uses: map[string][]string{}, inCycle: map[string]bool{}, failed: map[string]bool{}}
 	r.definitions(root, "op")
 	g := r.g
 	g.Target, _ = root.String("target", true)
@@ -203,6 +253,7 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 		g.Notation = "linear"
 	}
 	root.CheckUnknown()
+	doc.Errs = slices.DeleteFunc(doc.Errs, func(e *model.Error) bool { return e.Code == codeReported })
 	if err := doc.Err(); err != nil {
 		return nil, err
 	}
@@ -261,6 +312,10 @@ func (r *graphReader) opList(t *Table, key string, loop *model.Loop) []*model.Op
 		if op := r.op(ot, loop); op != nil {
 			ops = append(ops, op)
 		}
+		// A result the op failed to define is reported once, at the op.
+		if name, ok := ot.m["result"].(string); ok && r.values[name] == nil {
+			r.failed[name] = true
+		}
 	}
 	return ops
 }
@@ -273,12 +328,31 @@ func (r *graphReader) lookup(t *Table, key string, i int, name string) *model.Va
 	v, ok := r.values[name]
 	if !ok {
 		msg := fmt.Sprintf("unknown value %q", name)
-		if at, defined := r.later[name]; defined {
+		result, _ := t.m["result"].(string)
+		path := r.cycle(name, result)
+		at, defined := r.later[name]
+		switch {
+		case r.inCycle[name] || r.failed[name]:
+			// Reported with its cycle or at its op; a placeholder stops the op's
+			// other checks and is dropped before the errors are returned.
+			t.Errorf(key, codeReported, "")
+			return nil
+		case defined && result != "" && len(path) > 1:
+			for _, n := range path {
+				r.inCycle[n] = true
+			}
+			msg = fmt.Sprintf("%q needs %q, defined later at %s: the values form a cycle (%s); a dataflow graph has none (only a loop's yields feed back)",
+				result, name, at, strings.Join(append([]string{result}, path...), " <- "))
+		case defined:
 			msg = fmt.Sprintf("%q is used before its definition at %s (or outside the loop that defines it)", name, at)
-		} else if s := closest(name, sortedNames(r.values)); s != "" {
-			msg += fmt.Sprintf(" (did you mean %q?)", s)
+		default:
+			if s := closest(name, sortedNames(r.values)); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
 		}
-		msg += "; a value must be defined by an earlier op (only a loop's yields feed back)"
+		if !strings.Contains(msg, "cycle") {
+			msg += "; a value must be defined by an earlier op (only a loop's yields feed back)"
+		}
 		if i >= 0 {
 			t.ErrorfAt(key, i, model.CodeUnknownName, "%s", msg)
 		} else {

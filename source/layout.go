@@ -52,12 +52,10 @@ func unwrapPathError(err error) error {
 
 // ParseLayoutFile reads a layout file's text.
 func ParseLayoutFile(file string, data []byte) (*LayoutFile, error) {
-	doc, err := Parse(file, data)
+	doc, root, err := parseRoot(file, data, layoutFileKeys)
 	if err != nil {
 		return nil, err
 	}
-	root := doc.Root()
-	root.Expect(layoutFileKeys...)
 	lf := &LayoutFile{File: file}
 	f, ok := ReadFrame(root)
 	lf.Frame = f
@@ -81,6 +79,18 @@ func ParseLayoutFile(file string, data []byte) (*LayoutFile, error) {
 		return nil, err
 	}
 	return lf, nil
+}
+
+// parseRoot parses TOML text and opens its top-level table, which may
+// have the given keys.
+func parseRoot(file string, data []byte, keys []string) (*Document, *Table, error) {
+	doc, err := Parse(file, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	root := doc.Root()
+	root.Expect(keys...)
+	return doc, root, nil
 }
 
 // ReadFrame reads shape, subgroup_size, subgroups and blocks from a table

@@ -29,32 +29,6 @@ func WriteLayoutFile(w io.Writer, f model.Frame, dt model.DType, n model.Notatio
 
 // WriteNotation writes the body of a [layout] table: the notation key and
 // its fields.
-func WriteNotation(b *strings.Builder, n model.Notation) {
-	fmt.Fprintf(b, "notation = %q\n", n.Kind())
-	for _, f := range n.Fields() {
-		switch {
-		case !f.IsList:
-			fmt.Fprintf(b, "%s = %s\n", f.Key, intList(f.Ints))
-		case len(f.Lists) > 8:
-			fmt.Fprintf(b, "%s = [\n", f.Key)
-			for _, l := range f.Lists {
-				fmt.Fprintf(b, "  %s,\n", intList(l))
-			}
-			b.WriteString("]\n")
-		default:
-			parts := make([]string, len(f.Lists))
-			for i, l := range f.Lists {
-				parts[i] = intList(l)
-			}
-			fmt.Fprintf(b, "%s = [%s]\n", f.Key, strings.Join(parts, ", "))
-		}
-	}
-}
+func WriteNotation(b *strings.Builder, n model.Notation) { model.WriteNotationTOML(b, n) }
 
-func intList(xs []int) string {
-	parts := make([]string, len(xs))
-	for i, x := range xs {
-		parts[i] = fmt.Sprint(x)
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
-}
+func intList(xs []int) string { return model.IntsTOML(xs) }

@@ -16,15 +16,23 @@ import (
 
 func solveFile(t *testing.T, path string) *plans.Plan {
 	t.Helper()
+	plan, _ := solveResult(t, path)
+	return plan
+}
+
+// solveResult solves a graph file as planner solve does: the plan, and the
+// search's result with the graph and assignment.
+func solveResult(t *testing.T, path string) (*plans.Plan, *solver.Result) {
+	t.Helper()
 	lib, err := intrinsics.Builtin()
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, _, err := solveGraph(lib, path, "", solver.Options{})
+	plan, res, err := solveGraph(lib, path, "", solver.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return plan
+	return plan, res
 }
 
 // named finds the entry of a plan's list with the given name.
@@ -124,8 +132,8 @@ func TestFlashAttention4Warps(t *testing.T) {
 }
 
 // Every graph under testdata/graphs solves to a proven optimum and its plan
-// matches testdata/plans/<name>.txt and .json; the same input gives the
-// same bytes twice.
+// matches testdata/plans/<name>.txt, .json and .toml; the same input gives
+// the same bytes twice.
 func TestGoldenPlans(t *testing.T) {
 	graphs, _ := filepath.Glob("../../testdata/graphs/*.toml")
 	if len(graphs) < 8 {
@@ -137,7 +145,7 @@ func TestGoldenPlans(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Chdir(root)
 			rel := "testdata/graphs/" + name + ".toml"
-			for _, format := range []string{"text", "json"} {
+			for _, format := range []string{"text", "json", "toml"} {
 				var out, again bytes.Buffer
 				if code := Main([]string{"solve", "--format", format, rel}, &out, &out); code != 0 {
 					t.Fatalf("exit %d: %s", code, out.String())
@@ -149,7 +157,7 @@ func TestGoldenPlans(t *testing.T) {
 				if format == "text" && !strings.Contains(out.String(), "status optimal") {
 					t.Fatalf("not proven optimal:\n%s", out.String())
 				}
-				ext := map[string]string{"text": ".txt", "json": ".json"}[format]
+				ext := map[string]string{"text": ".txt", "json": ".json", "toml": ".toml"}[format]
 				goldenCompare(t, filepath.Join("testdata/plans", name+ext), out.String())
 			}
 		})

@@ -106,6 +106,7 @@ func solveGraph(lib *intrinsics.Library, path, notation string, opt solver.Optio
 	if err := plans.Verify(g, res.Assignment, plan); err != nil {
 		return nil, res, fmt.Errorf("internal error: %v", err)
 	}
+	plan.GraphHash = graphHash(path)
 	plan.Status = res.Status.String()
 	plan.LowerBound = res.LowerBound
 	s := res.Stats

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"planner/model"
+	"planner/plans"
+)
+
+// Every golden TOML plan reads back and verifies: planner verify rebuilds
+// its choices from the file alone, replays them and recomputes its costs.
+func TestVerifyGoldenTOMLPlans(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/plans/*.toml")
+	graphs, _ := filepath.Glob("../../testdata/graphs/*.toml")
+	if len(files) != len(graphs) {
+		t.Fatalf("%d TOML plans for %d graphs", len(files), len(graphs))
+	}
+	root, _ := filepath.Abs("../..")
+	for _, f := range files {
+		name := filepath.Base(f)
+		t.Run(strings.TrimSuffix(name, ".toml"), func(t *testing.T) {
+			t.Chdir(root)
+			var out, errs bytes.Buffer
+			if code := Main([]string{"verify", "testdata/plans/" + name}, &out, &errs); code != 0 {
+				t.Fatalf("exit %d: %s", code, errs.String())
+			}
+			if !strings.HasPrefix(out.String(), "verified testdata/plans/"+name) || strings.Count(out.String(), "\n") != 1 {
+				t.Errorf("want one verified line, got %q", out.String())
+			}
+		})
+	}
+}
+
+// editSection replaces the body of the TOML table header (up to the next
+// blank line) in text.
+func editSection(t *testing.T, text, header string, edit func(body string) string) string {
+	t.Helper()
+	start := strings.Index(text, header+"\n")
+	if start < 0 {
+		t.Fatalf("no %s", header)
+	}
+	start += len(header) + 1
+	end := strings.Index(text[start:], "\n\n")
+	if end < 0 {
+		end = len(text) - start
+	}
+	return text[:start] + edit(text[start:start+end]) + text[start+end:]
+}
+
+// Two hand edits of a golden plan, kept under testdata/verify and run by
+// the CLI cases verify_moved_*: the mma result %d with its first two lane
+// bits swapped in the linear form (lanes 1 and 2 trade elements, as do the
+// lanes they span), which verify rejects naming the first element in the
+// wrong lane; and %d written as a lane/register table with the elements of
+// two rows exchanged, which is no layout at all and is rejected at the row.
+func TestVerifyHandEditedPlans(t *testing.T) {
+	golden, err := os.ReadFile("../../testdata/plans/pinned_mma_operand.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := `[values."d".exact.layout]`
+	lanes := editSection(t, string(golden), header, func(body string) string {
+		lines := strings.Split(body, "\n")
+		for i, l := range lines {
+			if rest, ok := strings.CutPrefix(l, "lane = [["); ok {
+				bases := strings.Split(strings.TrimSuffix(rest, "]]"), "], [")
+				bases[0], bases[1] = bases[1], bases[0]
+				lines[i] = "lane = [[" + strings.Join(bases, "], [") + "]]"
+			}
+		}
+		return strings.Join(lines, "\n")
+	})
+	table := editSection(t, string(golden), header, func(string) string {
+		n, err := model.Express("table", solvedLayout(t, "pinned_mma_operand", "d"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := n.(*model.Table).Rows
+		// Lane 1 register 0 and lane 2 register 0 trade elements.
+		i := slices.IndexFunc(rows, func(r []int) bool { return r[1] == 1 && r[2] == 0 })
+		j := slices.IndexFunc(rows, func(r []int) bool { return r[1] == 2 && r[2] == 0 })
+		rows[i], rows[j] = append(rows[i][:3:3], rows[j][3:]...), append(rows[j][:3:3], rows[i][3:]...)
+		var b strings.Builder
+		model.WriteNotationTOML(&b, n)
+		return strings.TrimSuffix(b.String(), "\n")
+	})
+	root, _ := filepath.Abs("../..")
+	for name, text := range map[string]string{"moved_lanes": lanes, "moved_element_table": table} {
+		path := filepath.Join("testdata/verify", name+".toml")
+		goldenCompare(t, path, text)
+		abs, _ := filepath.Abs(path)
+		t.Run(name, func(t *testing.T) {
+			t.Chdir(root)
+			var out, errs bytes.Buffer
+			code := Main([]string{"verify", abs}, &out, &errs)
+			msg := errs.String()
+			if code != exitBadInput || out.Len() != 0 || !strings.Contains(msg, "lane ") || !strings.Contains(msg, "register") && !strings.Contains(msg, "value ") {
+				t.Fatalf("exit %d, stdout %q, stderr %q: want exit 1 naming the element, lane and register", code, out.String(), msg)
+			}
+		})
+	}
+}
+
+// solvedLayout is the layout the planner gives a value of a test graph.
+func solvedLayout(t *testing.T, graph, value string) *model.Layout {
+	t.Helper()
+	_, res := solveResult(t, "../../testdata/graphs/"+graph+".toml")
+	for _, v := range res.Problem.Graph.Values {
+		if v.Name == value {
+			return res.Assignment.Layouts[v]
+		}
+	}
+	t.Fatalf("no value %s in %s", value, graph)
+	return nil
+}
+
+// Plans with one wrong claim about a conversion's mechanism: each fails
+// verification, the element-level ones naming the element, lane and
+// register; the messages are kept in testdata/verify/claims.golden.
+func TestVerifyWrongConversionClaims(t *testing.T) {
+	cases := []struct {
+		name, graph, kind string
+		edit              func(c *plans.ConvPlan)
+		element           bool // the error names an element and a hardware point
+	}{
+		{"too_few_rounds", "pinned_mma_operand", "shuffle", func(c *plans.ConvPlan) { c.Rounds-- }, true},
+		{"too_many_rounds", "pinned_mma_operand", "shuffle", func(c *plans.ConvPlan) { c.Rounds++ }, false},
+		{"shuffle_claimed_register", "pinned_mma_operand", "shuffle", func(c *plans.ConvPlan) { c.Kind = "register" }, false},
+		{"shared_claimed_shuffle", "transpose_heavy", "shared", func(c *plans.ConvPlan) { c.Kind = "shuffle" }, false},
+		{"scratch_too_small", "transpose_heavy", "shared", func(c *plans.ConvPlan) { c.ScratchBytes /= 2 }, true},
+		{"store_vector_too_wide", "transpose_heavy", "shared", func(c *plans.ConvPlan) { c.StoreVector *= 2 }, true},
+		{"load_vector_too_wide", "transpose_heavy", "shared", func(c *plans.ConvPlan) { c.LoadVector *= 2 }, true},
+		{"scratch_order_reversed", "transpose_heavy", "shared", func(c *plans.ConvPlan) { slices.Reverse(c.ScratchOrder) }, true},
+		{"scratch_rank", "transpose_heavy", "shared", func(c *plans.ConvPlan) { c.ScratchOrder = c.ScratchOrder[:1] }, false},
+	}
+	var got strings.Builder
+	for _, tc := range cases {
+		plan, res := solveResult(t, "../../testdata/graphs/"+tc.graph+".toml")
+		i := slices.IndexFunc(plan.Conv, func(c plans.ConvPlan) bool { return c.Kind == tc.kind })
+		if i < 0 {
+			t.Fatalf("%s: no %s conversion in %s", tc.name, tc.kind, tc.graph)
+		}
+		c := plan.Conv[i]
+		c.ScratchOrder = slices.Clone(c.ScratchOrder)
+		tc.edit(&c)
+		plan.Conv[i] = c
+		err := plans.Verify(res.Problem.Graph, res.Assignment, plan)
+		var ve *plans.VerifyError
+		if !errors.As(err, &ve) {
+			t.Errorf("%s: a wrong claim verified (%v)", tc.name, err)
+			continue
+		}
+		if tc.element && (ve.Element == nil || ve.Point == nil) {
+			t.Errorf("%s: the error names no element and point: %v", tc.name, err)
+		}
+		fmt.Fprintf(&got, "%s: %v\n", tc.name, err)
+	}
+	goldenCompare(t, "testdata/verify/claims.golden", got.String())
+}

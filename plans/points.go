@@ -1,0 +1,87 @@
+package plans
+
+import "planner/model"
+
+// points is a layout evaluated at every hardware point once: the element
+// (row-major number) each point holds, the points in Each's order, and,
+// built when first asked, the points holding each element. The replays
+// walk these tables instead of evaluating layouts point by point.
+type points struct {
+	l     *model.Layout
+	elems []int
+	regs  int // registers per lane
+	lanes int // lanes per subgroup
+	// holders: the points holding element e are at[first[e]:first[e+1]].
+	first, at []int
+}
+
+// tables caches the points of the layouts a verification meets, up to
+// about cacheInts numbers: a value's layout serves all its uses, and the
+// memory stays bounded on graphs of any size.
+type tables struct {
+	m    map[*model.Layout]*points
+	ints int
+}
+
+const cacheInts = 1 << 22
+
+func newTables() *tables { return &tables{m: map[*model.Layout]*points{}} }
+
+func (ts *tables) of(l *model.Layout) *points {
+	if t, ok := ts.m[l]; ok {
+		return t
+	}
+	t := &points{l: l, elems: l.ElementNumbers(), regs: l.Size(model.Register), lanes: l.Size(model.Lane)}
+	// Holders, when built, triple a table's numbers.
+	if ts.ints += 3 * len(t.elems); ts.ints > cacheInts {
+		clear(ts.m)
+		ts.ints = 3 * len(t.elems)
+	}
+	ts.m[l] = t
+	return t
+}
+
+// point is the hardware point of flat index i.
+func (t *points) point(i int) model.HwPoint {
+	p := model.HwPoint{Value: i % t.regs}
+	i /= t.regs
+	p.Lane = i % t.lanes
+	i /= t.lanes
+	sgs := t.l.Size(model.Subgroup)
+	p.Subgroup, p.Block = i%sgs, i/sgs
+	return p
+}
+
+// lane numbers the lane of flat point i across the whole grid (block,
+// subgroup, lane); subgroup numbers its subgroup likewise.
+func (t *points) lane(i int) int     { return i / t.regs }
+func (t *points) subgroup(i int) int { return i / t.regs / t.lanes }
+
+// holders lists the flat points holding element e.
+func (t *points) holders(e int) []int {
+	if t.first == nil {
+		n := t.l.Elements()
+		t.first = make([]int, n+2)
+		for _, x := range t.elems {
+			t.first[x+2]++
+		}
+		for x := 2; x < len(t.first); x++ {
+			t.first[x] += t.first[x-1]
+		}
+		t.at = make([]int, len(t.elems))
+		for i, x := range t.elems {
+			t.at[t.first[x+1]] = i
+			t.first[x+1]++
+		}
+	}
+	return t.at[t.first[e]:t.first[e+1]]
+}
+
+// coords writes the coordinates of element e of shape into idx.
+func coords(e int, shape, idx []int) []int {
+	for d := len(shape) - 1; d >= 0; d-- {
+		idx[d] = e % shape[d]
+		e /= shape[d]
+	}
+	return idx
+}

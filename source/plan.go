@@ -1,0 +1,366 @@
+package source
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+
+	"planner/model"
+	"planner/plans"
+)
+
+// PlanFile is a plan that planner solve --format toml wrote, read back:
+// the graph it names and, once that graph is read, every choice the plan
+// made (Rebuild).
+type PlanFile struct {
+	File      string // the plan file
+	Graph     string // the graph file, as the plan names it
+	GraphHash string // the graph's SHA-256 as the plan records it ("" when it records none)
+	doc       *Document
+	root      *Table
+}
+
+// planKeys are the top-level keys of a plan file.
+var planKeys = []string{"file", "graph_sha256", "target", "subgroups", "notation", "status", "cost", "lower_bound",
+	"shared_memory", "buffers", "values", "ops", "conversions"}
+
+// ReadPlanFile reads a plan file from disk.
+func ReadPlanFile(path string) (*PlanFile, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePlanFile(path, data)
+}
+
+// ParsePlanFile reads a plan file's text as far as the graph it names.
+func ParsePlanFile(file string, data []byte) (*PlanFile, error) {
+	doc, root, err := parseRoot(file, data, planKeys)
+	if err != nil {
+		return nil, err
+	}
+	pf := &PlanFile{File: file, doc: doc, root: root}
+	if !root.Has("file") {
+		root.Errorf("", model.CodeMissingKey, "missing key \"file\": expected a plan written by planner solve --format toml")
+		return nil, doc.Err()
+	}
+	pf.Graph, _ = root.String("file", true)
+	pf.GraphHash, _ = root.String("graph_sha256", false)
+	if err := doc.Err(); err != nil {
+		return nil, err
+	}
+	return pf, nil
+}
+
+// HashGraph is the hex SHA-256 of a graph file's bytes, as plans record it.
+func HashGraph(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// CheckGraph reports whether data is the graph the plan was made from,
+// when the plan records its hash.
+func (pf *PlanFile) CheckGraph(path string, data []byte) error {
+	if pf.GraphHash == "" || HashGraph(data) == pf.GraphHash {
+		return nil
+	}
+	pf.root.Errorf("graph_sha256", model.CodeIncompatible, "the plan was made from another version of %s: its SHA-256 is %s, the plan's %s", path, HashGraph(data), pf.GraphHash)
+	return pf.doc.Err()
+}
+
+// Rebuild reads the plan's choices for graph g with the given records: the
+// plan as written (its claims: costs, conversions and their mechanisms)
+// and the assignment it describes (layouts, required layouts, intrinsics,
+// arrangements, execution layouts, buffer placements). Every problem is
+// reported at its line: a name the graph lacks, a value or op the plan
+// leaves out, a layout that does not parse.
+func (pf *PlanFile) Rebuild(g *model.Graph, records map[string]*model.Record) (*plans.Plan, *model.Assignment, error) {
+	root := pf.root
+	p := &plans.Plan{File: pf.Graph, GraphHash: pf.GraphHash}
+	a := model.NewAssignment()
+	if target, ok := root.String("target", true); ok && target != g.Target {
+		root.Errorf("target", model.CodeIncompatible, "the plan is for target %q, the graph for %q", target, g.Target)
+	}
+	p.Target = g.Target
+	p.Subgroups, _ = root.Int("subgroups", true)
+	p.Notation, _ = root.String("notation", false)
+	p.Status, _ = root.String("status", true)
+	cost, _ := root.Int("cost", true)
+	lower, _ := root.Int("lower_bound", false)
+	p.Cost, p.LowerBound = int64(cost), int64(lower)
+	if sm, ok := root.Sub("shared_memory", true); ok {
+		sm.Expect("buffers", "scratch", "budget")
+		p.Shared.Buffers, _ = sm.Int("buffers", true)
+		p.Shared.Scratch, _ = sm.Int("scratch", true)
+		p.Shared.Budget, _ = sm.Int("budget", true)
+		sm.CheckUnknown()
+	}
+	r := &planReader{g: g, records: records, p: p, a: a}
+	r.buffers(root)
+	r.values(root)
+	r.ops(root)
+	r.conversions(root)
+	root.CheckUnknown()
+	if err := pf.doc.Err(); err != nil {
+		return nil, nil, err
+	}
+	return p, a, nil
+}
+
+type planReader struct {
+	g       *model.Graph
+	records map[string]*model.Record
+	p       *plans.Plan
+	a       *model.Assignment
+}
+
+// entries reads the sub-tables of a table of named entries ([values."x"]).
+func entries(root *Table, key string) (*Table, []string) {
+	t, ok := root.Sub(key, false)
+	if !ok {
+		return nil, nil
+	}
+	return t, t.Keys()
+}
+
+func (r *planReader) buffers(root *Table) {
+	t, names := entries(root, "buffers")
+	for _, name := range names {
+		bt, ok := t.Sub(name, true)
+		if !ok {
+			continue
+		}
+		var buf *model.Buffer
+		for _, b := range r.g.Buffers {
+			if b.Name == name {
+				buf = b
+			}
+		}
+		if buf == nil {
+			t.Errorf(name, model.CodeUnknownName, "the graph has no buffer %q", name)
+			continue
+		}
+		bt.Expect("shape", "dtype", "placement", "layout", "formula", "bytes", "row_stride", "pad", "pad_every", "swizzle", "xor", "accesses")
+		if s := bufferLayout(bt, buf); s != nil {
+			r.a.Buffers[buf] = s
+		}
+		bp := plans.BufferPlan{Name: name, Shape: buf.Shape, DType: buf.DType.Name, Accesses: []plans.AccessPlan{}}
+		bp.Bytes, _ = bt.Int("bytes", false)
+		accesses, _ := bt.TableArray("accesses")
+		for _, at := range accesses {
+			at.Expect("op", "access", "method", "instructions", "wavefronts", "ideal", "conflicts")
+			var ap plans.AccessPlan
+			ap.Op, _ = at.String("op", true)
+			ap.Access, _ = at.String("access", true)
+			ap.Method, _ = at.String("method", false)
+			ap.Instructions, _ = at.Int("instructions", false)
+			ap.Wavefronts, _ = at.Int("wavefronts", true)
+			ap.Ideal, _ = at.Int("ideal", true)
+			ap.Conflicts, _ = at.Int("conflicts", true)
+			at.CheckUnknown()
+			bp.Accesses = append(bp.Accesses, ap)
+		}
+		bt.CheckNotKnown()
+		r.p.Shared.Placed = append(r.p.Shared.Placed, bp)
+	}
+}
+
+func (r *planReader) values(root *Table) {
+	t, names := entries(root, "values")
+	byName := map[string]*model.Value{}
+	for _, v := range r.g.Values {
+		byName[v.Name] = v
+	}
+	for _, name := range names {
+		vt, ok := t.Sub(name, true)
+		if !ok {
+			continue
+		}
+		v := byName[name]
+		if v == nil {
+			t.Errorf(name, model.CodeUnknownName, "the graph has no value %%%s", name)
+			continue
+		}
+		vt.Expect("shape", "dtype", "notation", "layout", "exact")
+		l := readExact(vt, "exact", v.Shape)
+		vt.CheckNotKnown()
+		if l != nil {
+			r.a.Layouts[v] = l
+		}
+		r.p.Values = append(r.p.Values, plans.ValuePlan{Name: name, Shape: v.Shape, DType: v.DType.Name})
+	}
+	where := root
+	if t != nil {
+		where = t
+	}
+	for _, v := range r.g.Values {
+		if _, ok := byName[v.Name]; ok && (t == nil || !t.Has(v.Name)) {
+			where.Errorf("", model.CodeMissingKey, "the plan gives %%%s no layout: expected a [values.%q] table", v.Name, v.Name)
+		}
+	}
+}
+
+// readExact reads a layout written in layout-file form under key: the
+// frame keys and a [layout] table. The layout must cover shape.
+func readExact(t *Table, key string, shape []int) *model.Layout {
+	et, ok := t.Sub(key, true)
+	if !ok {
+		return nil
+	}
+	et.Expect("shape", "subgroup_size", "subgroups", "blocks", "layout")
+	f, ok := ReadFrame(et)
+	lt, has := et.Sub("layout", true)
+	et.CheckUnknown()
+	if !ok || !has {
+		return nil
+	}
+	if shape != nil && fmt.Sprint(f.Shape) != fmt.Sprint(shape) {
+		et.Errorf("shape", model.CodeShapeMismatch, "expected the value's shape %v, found %v", shape, f.Shape)
+		return nil
+	}
+	_, l := DecodeLayout(lt, f)
+	if l != nil && l.Size(model.Register) > l.Elements() {
+		et.Errorf("layout", model.CodeTooLarge, "each lane holds %d values of a tensor of %d elements: registers repeat", l.Size(model.Register), l.Elements())
+		return nil
+	}
+	return l
+}
+
+func (r *planReader) ops(root *Table) {
+	t, _ := entries(root, "ops")
+	r.g.Walk(func(op *model.Op) {
+		if t == nil || !t.Has(op.Name) {
+			where := root
+			if t != nil {
+				where = t
+			}
+			where.Errorf("", model.CodeMissingKey, "the plan leaves out op %s: expected an [ops.%q] table", op.Name, op.Name)
+			return
+		}
+		ot, ok := t.Sub(op.Name, true)
+		if !ok {
+			return
+		}
+		ot.Expect("kind", "cost", "intrinsic", "warps", "layout", "method", "lanes", "subgroups", "warps_m", "warps_n", "n_first", "outer", "exec")
+		cost, _ := ot.Int("cost", true)
+		opp := plans.OpPlan{Name: op.Name, Cost: int64(cost), Pos: op.Pos}
+		opp.Kind, _ = ot.String("kind", false)
+		var rec *model.Record
+		if name, has := ot.String("intrinsic", false); has {
+			rec = r.records[name]
+			want := map[model.OpKind]model.RecordKind{model.OpMMA: model.RecordMMA, model.OpLoadShared: model.RecordLoadShared}[op.Kind]
+			switch {
+			case rec == nil:
+				ot.Errorf("intrinsic", model.CodeUnknownName, "target %s offers no record named %q", r.g.Target, name)
+			case rec.Kind != want:
+				ot.Errorf("intrinsic", model.CodeIncompatible, "%s is a %s record; %s op %s takes no such record", name, rec.Kind, op.Kind, op.Name)
+				rec = nil
+			}
+			opp.Intrinsic = name
+		}
+		switch op.Kind {
+		case model.OpMMA:
+			if rec == nil && !ot.Has("intrinsic") {
+				ot.Errorf("", model.CodeMissingKey, "mma %s needs its intrinsic", op.Name)
+			}
+			ch := &model.OpChoice{Record: rec}
+			ch.WarpsM, _ = ot.Int("warps_m", true)
+			ch.WarpsN, _ = ot.Int("warps_n", true)
+			ch.NFirst, _ = ot.Bool("n_first", false)
+			ch.Outer, _ = ot.Bool("outer", false)
+			if ch.WarpsM < 1 || ch.WarpsN < 1 || ch.WarpsM*ch.WarpsN > r.g.Subgroups {
+				ot.Errorf("warps_m", model.CodeBadValue, "expected warps_m × warps_n from 1 to the graph's %d subgroups, found %d × %d", r.g.Subgroups, ch.WarpsM, ch.WarpsN)
+				ch.WarpsM, ch.WarpsN = 1, 1
+			}
+			opp.WarpsM, opp.WarpsN, opp.NFirst, opp.Outer = ch.WarpsM, ch.WarpsN, ch.NFirst, ch.Outer
+			r.a.Ops[op] = ch
+		case model.OpLoadShared:
+			r.a.Ops[op] = &model.OpChoice{Record: rec, Buffer: r.a.Buffers[op.Buffer]}
+		case model.OpReduce, model.OpStore, model.OpCopyToShared:
+			ch := &model.OpChoice{Exec: readExact(ot, "exec", op.Operands[0].Shape)}
+			if op.Kind == model.OpCopyToShared {
+				ch.Buffer = r.a.Buffers[op.Buffer]
+			}
+			r.a.Ops[op] = ch
+		}
+		ot.CheckNotKnown()
+		r.p.Ops = append(r.p.Ops, opp)
+	})
+	if t != nil {
+		for _, name := range t.Keys() {
+			if !opNamed(r.g, name) {
+				t.Errorf(name, model.CodeUnknownName, "the graph has no op %s", name)
+			}
+		}
+	}
+}
+
+func opNamed(g *model.Graph, name string) bool {
+	found := false
+	g.Walk(func(op *model.Op) { found = found || op.Name == name })
+	return found
+}
+
+func (r *planReader) conversions(root *Table) {
+	uses := map[[3]string]model.Use{}
+	r.g.Walk(func(op *model.Op) {
+		for _, u := range plans.Uses(op) {
+			uses[[3]string{plans.UseValue(u).Name, op.Name, plans.OperandName(u)}] = u
+		}
+	})
+	list, _ := root.TableArray("conversions")
+	for _, ct := range list {
+		ct.Expect("value", "consumer", "operand", "kind", "cost", "free", "detail", "because", "why", "words", "moves", "rounds",
+			"scratch_bytes", "scratch_order", "scratch_pad", "store_vector", "load_vector", "required")
+		var c plans.ConvPlan
+		c.Value, _ = ct.String("value", true)
+		c.Consumer, _ = ct.String("consumer", true)
+		c.Operand, _ = ct.String("operand", true)
+		c.Kind, _ = ct.String("kind", true)
+		cost, _ := ct.Int("cost", true)
+		c.Cost = int64(cost)
+		c.Free, _ = ct.Bool("free", false)
+		c.Words, _ = ct.Int("words", false)
+		c.Moves, _ = ct.Int("moves", false)
+		c.Rounds, _ = ct.Int("rounds", false)
+		c.ScratchBytes, _ = ct.Int("scratch_bytes", false)
+		c.ScratchOrder, _ = ct.Ints("scratch_order", false)
+		c.ScratchPad, _ = ct.Int("scratch_pad", false)
+		c.StoreVector, _ = ct.Int("store_vector", false)
+		c.LoadVector, _ = ct.Int("load_vector", false)
+		u, ok := uses[[3]string{c.Value, c.Consumer, c.Operand}]
+		if !ok {
+			ct.Errorf("", model.CodeUnknownName, "the graph has no use of %%%s by %s as %s", c.Value, c.Consumer, c.Operand)
+			ct.CheckNotKnown()
+			continue
+		}
+		if _, dup := r.a.Required[u]; dup {
+			ct.Errorf("", model.CodeDuplicate, "a second conversion of %%%s into %s (%s)", c.Value, c.Consumer, c.Operand)
+		}
+		if l := readExact(ct, "required", plans.UseValue(u).Shape); l != nil {
+			r.a.Required[u] = l
+		}
+		c.Pos = u.Op.Pos
+		ct.CheckNotKnown()
+		r.p.Conv = append(r.p.Conv, c)
+	}
+	// A use the plan converts nothing for takes its value's layout.
+	for _, u := range uses {
+		if _, ok := r.a.Required[u]; !ok {
+			r.a.Required[u] = r.a.Layouts[plans.UseValue(u)]
+		}
+	}
+}
+
+// ReadGraph reads the graph at path (the plan's own name for it, or where
+// it now lies) and checks that it is the graph the plan was made from.
+func (pf *PlanFile) ReadGraph(path string, targets map[string]*model.Target) (*model.Graph, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pf.CheckGraph(path, data); err != nil {
+		return nil, err
+	}
+	return ParseGraph(path, data, targets)
+}
