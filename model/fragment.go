@@ -49,12 +49,22 @@ func Tile(frag *Layout, shape []int, factors []TileFactor) (*Layout, error) {
 	if err != nil {
 		return nil, err
 	}
+	return TileBy(frag, tile)
+}
+
+// TileBy repeats a fragment as tiles says: tiles maps registers and
+// subgroups (no lanes) onto the grid of fragment tiles. An unspecified
+// fragment gives an opaque layout that keeps tiles.
+func TileBy(frag, tiles *Layout) (*Layout, error) {
+	if tiles.Size(Lane) != 1 || tiles.Rank() != frag.Rank() {
+		return nil, fmt.Errorf("tile: the tiles of a rank-%d fragment are a rank-%d layout over registers and subgroups, found rank %d over %d lanes", frag.Rank(), frag.Rank(), tiles.Rank(), tiles.Size(Lane))
+	}
 	if frag.opaque == "" {
-		return frag.Product(tile)
+		return frag.Product(tiles)
 	}
 	// An unspecified fragment repeated: the stand-in's product, marked
 	// with its family and the layout of its tiles.
-	m, err := frag.m.Product(tile.m)
+	m, err := frag.m.Product(tiles.m)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +72,7 @@ func Tile(frag *Layout, shape []int, factors []TileFactor) (*Layout, error) {
 	if err != nil {
 		return nil, err
 	}
-	l.opaque, l.tiles = frag.opaque, tile
+	l.opaque, l.tiles = frag.opaque, tiles
 	return l, nil
 }
 

@@ -294,6 +294,13 @@ func writeExact(b *strings.Builder, header string, l *model.Layout) {
 	if l == nil {
 		return
 	}
+	if l.Opaque() != "" {
+		// A fragment of unspecified lanes: its family and its tiles.
+		f := model.FrameOf(l)
+		fmt.Fprintf(b, "\n[%s]\nshape = %s\nsubgroup_size = %d\nsubgroups = %d\nfamily = %s\n", header, intList(f.Shape), f.SubgroupSize, f.Subgroups, strconv.Quote(l.Opaque()))
+		writeExact(b, header+".tiles", l.Tiles())
+		return
+	}
 	for _, k := range []string{"linear", "cute", "table"} {
 		n, err := model.Express(k, l)
 		if err != nil {

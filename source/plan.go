@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
+	"slices"
 
 	"planner/model"
 	"planner/plans"
@@ -182,7 +184,7 @@ func (r *planReader) values(root *Table) {
 			continue
 		}
 		vt.Expect("shape", "dtype", "notation", "layout", "exact")
-		l := readExact(vt, "exact", v.Shape)
+		l := r.readExact(vt, "exact", v.Shape)
 		vt.CheckNotKnown()
 		if l != nil {
 			r.a.Layouts[v] = l
@@ -202,10 +204,13 @@ func (r *planReader) values(root *Table) {
 
 // readExact reads a layout written in layout-file form under key: the
 // frame keys and a [layout] table. The layout must cover shape.
-func readExact(t *Table, key string, shape []int) *model.Layout {
+func (r *planReader) readExact(t *Table, key string, shape []int) *model.Layout {
 	et, ok := t.Sub(key, true)
 	if !ok {
 		return nil
+	}
+	if et.Has("family") {
+		return r.readOpaque(et, shape)
 	}
 	et.Expect("shape", "subgroup_size", "subgroups", "blocks", "layout")
 	f, ok := ReadFrame(et)
@@ -221,6 +226,49 @@ func readExact(t *Table, key string, shape []int) *model.Layout {
 	_, l := DecodeLayout(lt, f)
 	if l != nil && l.Size(model.Register) > l.Elements() {
 		et.Errorf("layout", model.CodeTooLarge, "each lane holds %d values of a tensor of %d elements: registers repeat", l.Size(model.Register), l.Elements())
+		return nil
+	}
+	return l
+}
+
+// readOpaque reads a fragment of unspecified lanes: its family, which one
+// of the target's records must name, and the layout of its tiles.
+func (r *planReader) readOpaque(et *Table, shape []int) *model.Layout {
+	et.Expect("shape", "subgroup_size", "subgroups", "blocks", "family", "tiles")
+	family, _ := et.String("family", true)
+	f, ok := ReadFrame(et)
+	tiles := r.readExact(et, "tiles", nil)
+	et.CheckUnknown()
+	if !ok {
+		return nil
+	}
+	given := f.Shape
+	var frag *model.Layout
+	for _, name := range slices.Sorted(maps.Keys(r.records)) {
+		for _, op := range []*model.Operand{r.records[name].Operands["a"], r.records[name].Operands["b"], r.records[name].Operands["c"], r.records[name].Operands["d"], r.records[name].Fragment} {
+			if frag == nil && op != nil && op.Layout != nil && op.Layout.Opaque() == family {
+				frag = op.Layout
+			}
+		}
+	}
+	switch {
+	case frag == nil:
+		et.Errorf("family", model.CodeUnknownName, "no record of target %s names fragment family %q", r.g.Target, family)
+		return nil
+	case tiles == nil:
+		return nil
+	case shape != nil && fmt.Sprint(given) != fmt.Sprint(shape):
+		et.Errorf("shape", model.CodeShapeMismatch, "expected the value's shape %v, found %v", shape, given)
+		return nil
+	}
+	l, err := model.TileBy(frag, tiles)
+	if err != nil {
+		et.Errorf("tiles", model.CodeShapeMismatch, "%v", err)
+		return nil
+	}
+	if fmt.Sprint(l.Shape()) != fmt.Sprint(given) || l.Size(model.Lane) != f.SubgroupSize || l.Size(model.Subgroup) != f.Subgroups {
+		et.Errorf("tiles", model.CodeShapeMismatch, "%v tiles of %v fragments cover %v over %d subgroups of %d lanes, not the %v over %d of %d given",
+			tiles.Shape(), frag.Shape(), l.Shape(), l.Size(model.Subgroup), l.Size(model.Lane), given, f.Subgroups, f.SubgroupSize)
 		return nil
 	}
 	return l
@@ -248,7 +296,7 @@ func (r *planReader) ops(root *Table) {
 		var rec *model.Record
 		if name, has := ot.String("intrinsic", false); has {
 			rec = r.records[name]
-			want := map[model.OpKind]model.RecordKind{model.OpMMA: model.RecordMMA, model.OpLoadShared: model.RecordLoadShared}[op.Kind]
+			want := map[model.OpKind]model.RecordKind{model.OpMMA: model.RecordMMA, model.OpLoadShared: model.RecordLoadShared, model.OpCopyToShared: model.RecordStoreShared}[op.Kind]
 			switch {
 			case rec == nil:
 				ot.Errorf("intrinsic", model.CodeUnknownName, "target %s offers no record named %q", r.g.Target, name)
@@ -277,9 +325,9 @@ func (r *planReader) ops(root *Table) {
 		case model.OpLoadShared:
 			r.a.Ops[op] = &model.OpChoice{Record: rec, Buffer: r.a.Buffers[op.Buffer]}
 		case model.OpReduce, model.OpStore, model.OpCopyToShared:
-			ch := &model.OpChoice{Exec: readExact(ot, "exec", op.Operands[0].Shape)}
+			ch := &model.OpChoice{Exec: r.readExact(ot, "exec", op.Operands[0].Shape)}
 			if op.Kind == model.OpCopyToShared {
-				ch.Buffer = r.a.Buffers[op.Buffer]
+				ch.Buffer, ch.Record = r.a.Buffers[op.Buffer], rec
 			}
 			r.a.Ops[op] = ch
 		}
@@ -337,7 +385,7 @@ func (r *planReader) conversions(root *Table) {
 		if _, dup := r.a.Required[u]; dup {
 			ct.Errorf("", model.CodeDuplicate, "a second conversion of %%%s into %s (%s)", c.Value, c.Consumer, c.Operand)
 		}
-		if l := readExact(ct, "required", plans.UseValue(u).Shape); l != nil {
+		if l := r.readExact(ct, "required", plans.UseValue(u).Shape); l != nil {
 			r.a.Required[u] = l
 		}
 		c.Pos = u.Op.Pos
