@@ -229,3 +229,33 @@ func TestNotWorseThanGreedy(t *testing.T) {
 		t.Errorf("time-limited solve: %v cost %d lower bound %d, greedy %d", res.Status, res.Cost, res.LowerBound, p.Greedy().Cost)
 	}
 }
+
+// BenchmarkGreedy runs the greedy baseline alone on generated graphs of
+// every family at 1000 and 10000 ops (the problem built once).
+func BenchmarkGreedy(b *testing.B) {
+	dir := b.TempDir()
+	for _, fam := range gen.Families {
+		for _, n := range []int{1000, 10000} {
+			text, err := gen.Graph(fam, n, 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s_%05d.toml", fam, n)), []byte(text), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	for _, c := range readGraphs(b, filepath.Join(dir, "*.toml")) {
+		p, err := Build(c.graph, c.target, c.records)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if gr := p.Greedy(); gr.Cost >= Inf {
+					b.Fatal(gr.NoPlan)
+				}
+			}
+		})
+	}
+}
