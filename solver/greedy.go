@@ -241,8 +241,18 @@ func (g *greedy) anchors() {
 			return slices.ContainsFunc(vl, func(l *model.Layout) bool { return l.Equal(n.Layouts[i]) })
 		}
 	}
+	// An anchor looks at its own op alone: the cheapest choice it allows
+	// by its own cost, the first on ties.
 	fix := func(n int, allowed func(int) bool) {
-		g.choice[n] = g.cheapest(n, allowed)
+		best, bestCost := -1, Inf
+		for pass := 0; pass < 2 && best < 0; pass++ {
+			for i, c := range p.PBQP.Cost[n] {
+				if (pass > 0 || allowed == nil || allowed(i)) && c < bestCost {
+					best, bestCost = i, c
+				}
+			}
+		}
+		g.choice[n] = max(best, 0)
 		g.anchor[n] = true
 	}
 	for _, id := range g.order {
