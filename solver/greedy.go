@@ -72,6 +72,8 @@ type GreedyResult struct {
 	pb         *PBQP // the PBQP its cost is counted in (capped by its scratch)
 }
 
+// greedy is the baseline's state while it chooses: a choice per node (or
+// -1), which nodes are anchors, and the edges around each node.
 type greedy struct {
 	p        *Problem
 	choice   []int // -1: not chosen yet
