@@ -24,7 +24,9 @@ type Backend struct {
 }
 
 // Backends are the search backends by name: "gini" always, "smt" when
-// the binary is built with the z3 tag.
+// the binary is built with the z3 tag, and "greedy", whose plans are the
+// greedy baseline's (Solve answers with it; explanations search with
+// gini).
 var Backends = map[string]Backend{"gini": {}, BackendGreedy: {}}
 
 // backendOf is the backend an Options names.

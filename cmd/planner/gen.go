@@ -112,7 +112,7 @@ func newBenchCmd(records *[]string) *cobra.Command {
 		},
 	}
 	cmd.Flags().DurationVar(&timeLimit, "time-limit", 0, "stop each search after this long")
-	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, or smt (Z3, in binaries built with -tags z3)")
+	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, smt (Z3, in binaries built with -tags z3), or greedy (the propagation baseline of today's compilers)")
 	return cmd
 }
 
