@@ -128,8 +128,8 @@ func TestGreedyHandWorked(t *testing.T) {
 		// back to the store's layout (626). Neither conversion can be
 		// rematerialised: the slices end at the loads, which are
 		// anchors. 520+520+520+32+626+626 = 2844. The optimum loads x
-		// in 1-element vectors along dim0 (544) and converts it once
-		// (370): 544+520+520+32+370 = 1986.
+		// in 1-element vectors instead of 4 (544), a layout whose one
+		// conversion to y's is cheaper (370): 544+520+520+32+370 = 1986.
 		{"testdata/greedy/first_wins.toml", 2844, 1986},
 		// y is loaded first, so its layout wins at the add and the sum
 		// needs no conversion before the store: only x is converted
