@@ -2,6 +2,7 @@ package solver
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -45,6 +46,13 @@ import (
 //     Triton's own units. A plan holds one layout per value, so a slice
 //     with uses outside it cannot be duplicated as Triton does: it moves
 //     only when that does not raise the plan's cost.
+//  7. Hoisting above a broadcast or widening cast (section 1.2 step 5,
+//     RemoveLayoutConversions.cpp hoistConvertOnTopOfExtOrBroadcast):
+//     a conversion whose slice cannot be recomputed is moved above the
+//     one broadcast or widening cast in its slice, converting the
+//     smaller operand, when Triton's inequality holds with the new
+//     conversion's cost; conversions to mma operands are left alone, as
+//     Triton leaves them to hoistConvertDotOperand.
 //
 // Shared-memory placements are then chosen one buffer at a time for the
 // layouts fixed above, the cheapest for their accesses (Triton chooses a
@@ -54,7 +62,8 @@ import (
 // an error; the baseline instead moves the choices at that spot to the
 // cheapest their neighbours allow, consumer first, and counts the moves,
 // so that the comparison has a plan. Not modelled: Triton's hoisting of
-// conversions above extf and broadcast (step 5) and into scf.if branches.
+// conversions into scf.if branches, and of mma operand conversions next
+// to their loads for pipelining.
 
 // BackendGreedy names the greedy baseline as a --solver backend.
 const BackendGreedy = "greedy"
@@ -67,6 +76,7 @@ type GreedyResult struct {
 	Assignment *model.Assignment // nil when it found no plan
 	NoPlan     string            // why it found no plan
 	Remats     int               // conversions removed by rematerialisation
+	Hoists     int               // conversions moved above a broadcast or widening cast
 	Repairs    int               // choices moved because the plan broke a rule there
 	Duration   time.Duration
 	pb         *PBQP // the PBQP its cost is counted in (capped by its scratch)
@@ -111,7 +121,8 @@ func (p *Problem) Greedy() *GreedyResult {
 		}
 	}
 	g.leftovers()
-	res := &GreedyResult{Remats: g.rematerialise()}
+	res := &GreedyResult{Remats: g.rematerialise(false)}
+	res.Hoists = g.rematerialise(true)
 	g.placeBuffers()
 	if res.Repairs = g.repair(); res.Repairs > 0 {
 		g.placeBuffers()
@@ -452,8 +463,11 @@ func (g *greedy) local(moves map[int]int, apply bool) int64 {
 
 // rematerialise removes conversions by recomputing their producers in the
 // consumer's layout, as Triton's backward rematerialisation does, until
-// none is removed; it returns how many it removed.
-func (g *greedy) rematerialise() int {
+// none is removed; with hoist, as Triton's
+// hoistConvertOnTopOfExtOrBroadcast does, the slice may end at one
+// broadcast or widening cast whose operand is converted instead, a smaller
+// tensor. It returns how many conversions it removed or moved.
+func (g *greedy) rematerialise(hoist bool) int {
 	p := g.p
 	removed := 0
 	for pass := 0; pass < 8; pass++ {
@@ -461,6 +475,9 @@ func (g *greedy) rematerialise() int {
 		for k, e := range p.Edges {
 			if e.Kind != EdgeConversion || !p.converts(k, g.choice[e.From], g.choice[e.To]) {
 				continue
+			}
+			if hoist && p.Nodes[e.To].Kind == NodeMMA && e.Use.Index < 2 {
+				continue // Triton leaves conversions to mma operands to hoistConvertDotOperand
 			}
 			t := -1
 			for i := range p.PBQP.Cost[e.From] {
@@ -470,16 +487,28 @@ func (g *greedy) rematerialise() int {
 				}
 			}
 			moves := map[int]int{}
-			if t < 0 || !g.slice(e.From, t, moves) {
-				continue
+			var cut []int
+			cuts := (*[]int)(nil)
+			if hoist {
+				cuts = &cut
+			}
+			if t < 0 || !g.slice(e.From, t, moves, cuts) || (hoist && len(cut) != 1) {
+				continue // Triton hoists above a single ext or broadcast only
 			}
 			if g.local(moves, true) >= Inf {
 				continue // the recomputed slice breaks a rule: no valid rewrite
 			}
-			if outside := g.usedOutside(moves, k); len(outside) > 0 {
-				if !g.rematBeneficial(k, moves, outside) || g.local(moves, true) > g.local(moves, false) {
-					continue
-				}
+			var newConvert int64
+			if hoist {
+				c := p.Edges[cut[0]]
+				newConvert = g.tritonConvertCost(c.Value, p.Nodes[c.From].Layouts[g.choice[c.From]], c.Required[moves[c.To]])
+			}
+			outside := g.usedOutside(moves, k)
+			if !g.rematBeneficial(k, moves, outside, newConvert) {
+				continue
+			}
+			if len(outside) > 0 && g.local(moves, true) > g.local(moves, false) {
+				continue
 			}
 			for n, c := range moves {
 				g.choice[n] = c
@@ -497,8 +526,10 @@ func (g *greedy) rematerialise() int {
 // slice adds to moves the nodes whose choices change when node n is
 // recomputed in choice t, and reports whether the slice can be
 // recomputed: it stops where a producer is already in the layout needed
-// and fails at anchors and loop-carried values.
-func (g *greedy) slice(n, t int, moves map[int]int) bool {
+// and fails at anchors and loop-carried values. With cut, a broadcast or
+// widening cast whose operand cannot follow keeps it, and the operand's
+// edge is added to cut: that use converts instead.
+func (g *greedy) slice(n, t int, moves map[int]int, cut *[]int) bool {
 	if c, ok := moves[n]; ok {
 		return c == t
 	}
@@ -509,9 +540,12 @@ func (g *greedy) slice(n, t int, moves map[int]int) bool {
 	if g.anchor[n] || node.Kind == NodeMMA || node.Kind == NodeBuffers {
 		return false
 	}
-	if v := node.Value; v != nil && (v.Arg != nil || (v.Def != nil && v.Def.Kind == model.OpLoop)) {
+	v := node.Value
+	if v != nil && (v.Arg != nil || (v.Def != nil && v.Def.Kind == model.OpLoop)) {
 		return false // a block argument or loop result: Triton's slice stops there
 	}
+	widens := v != nil && v.Def != nil && (v.Def.Kind == model.OpBroadcast ||
+		(v.Def.Kind == model.OpCast && v.DType.Bits > v.Def.Operands[0].DType.Bits))
 	moves[n] = t
 	for _, k := range g.in[n] {
 		from := g.p.Edges[k].From
@@ -529,9 +563,19 @@ func (g *greedy) slice(n, t int, moves map[int]int) bool {
 				break
 			}
 		}
-		if want < 0 || !g.slice(from, want, moves) {
+		var before map[int]int
+		if cut != nil && widens {
+			before = maps.Clone(moves)
+		}
+		if want >= 0 && g.slice(from, want, moves, cut) {
+			continue
+		}
+		if before == nil || g.p.Edges[k].Kind != EdgeConversion {
 			return false
 		}
+		clear(moves)
+		maps.Copy(moves, before)
+		*cut = append(*cut, k)
 	}
 	return true
 }
@@ -561,16 +605,10 @@ func (g *greedy) usedOutside(moves map[int]int, k int) []int {
 // 8 per byte, element-wise math 1 per byte (8 for transcendentals) times
 // the growth in elements per lane, reductions the data combined within a
 // subgroup plus 8 times the data exchanged across subgroups.
-func (g *greedy) rematBeneficial(k int, moves map[int]int, outside []int) bool {
+func (g *greedy) rematBeneficial(k int, moves map[int]int, outside []int, newConvert int64) bool {
 	p := g.p
 	e := p.Edges[k]
-	bytes := func(v *model.Value, minElems, minBits int) int64 {
-		return int64(max(v.Elements(), minElems)) * int64(max(v.DType.Bits, minBits)) / 8
-	}
-	var convert int64
-	if c, ok := p.convs[convKey{p.Nodes[e.From].Layouts[g.choice[e.From]].Key(), e.Required[g.choice[e.To]].Key(), e.Value.DType.Bits}]; ok && c.Kind > model.ConvRegister {
-		convert = 32 * bytes(e.Value, 32, 32)
-	}
+	convert := g.tritonConvertCost(e.Value, p.Nodes[e.From].Layouts[g.choice[e.From]], e.Required[g.choice[e.To]])
 	// The values that survive outside the slice, and their operands in it.
 	dup := map[int]bool{}
 	work := slices.Clone(outside)
@@ -587,7 +625,7 @@ func (g *greedy) rematBeneficial(k int, moves map[int]int, outside []int) bool {
 			}
 		}
 	}
-	var remat int64
+	remat := newConvert
 	for n := range dup {
 		node := p.Nodes[n]
 		v := node.Value
@@ -597,7 +635,7 @@ func (g *greedy) rematBeneficial(k int, moves map[int]int, outside []int) bool {
 		op := v.Def
 		switch op.Kind {
 		case model.OpLoadShared:
-			remat += 8 * bytes(v, 0, 0)
+			remat += 8 * tritonBytes(v, 0, 0)
 		case model.OpElementwise, model.OpCast:
 			mul := int64(1)
 			if model.ElementwiseIsSFU(op.Fn) {
@@ -605,14 +643,32 @@ func (g *greedy) rematBeneficial(k int, moves map[int]int, outside []int) bool {
 			}
 			oldL, newL := node.Layouts[g.choice[n]], node.Layouts[moves[n]]
 			factor := max(int64(1), int64(newL.Size(model.Register)/max(oldL.Size(model.Register), 1)))
-			remat += mul * bytes(v, 0, 0) * factor
+			remat += mul * tritonBytes(v, 0, 0) * factor
 		case model.OpReduce:
 			ex := p.opNode[op]
 			l := ex.Layouts[moves[ex.ID]]
-			remat += bytes(op.Operands[0], 0, 0) + 8*int64(reduceScratch(l, op.Axis, op.Operands[0].DType.Bits))
+			remat += tritonBytes(op.Operands[0], 0, 0) + 8*int64(reduceScratch(l, op.Axis, op.Operands[0].DType.Bits))
 		}
 	}
 	return convert >= remat
+}
+
+// tritonBytes is a tensor's size in bytes, counted at no fewer than
+// minElems elements of minBits bits (RemoveLayoutConversions.cpp
+// getByteCount).
+func tritonBytes(v *model.Value, minElems, minBits int) int64 {
+	return int64(max(v.Elements(), minElems)) * int64(max(v.DType.Bits, minBits)) / 8
+}
+
+// tritonConvertCost is Triton's price of converting v between two layouts
+// (RemoveLayoutConversions.cpp getConvertCost): 0 when it only reorders
+// registers, else 32 per byte of the tensor counted at no fewer than 32
+// elements of 32 bits (a shared-memory round trip, synchronised).
+func (g *greedy) tritonConvertCost(v *model.Value, from, to *model.Layout) int64 {
+	if c, ok := g.p.convs[convKey{from.Key(), to.Key(), v.DType.Bits}]; ok && c.Kind <= model.ConvRegister {
+		return 0
+	}
+	return 32 * tritonBytes(v, 32, 32)
 }
 
 // greedyCost is the cost of a full choice, the PBQP it is counted in (with
