@@ -27,6 +27,7 @@ type Plan struct {
 	Conv       []ConvPlan
 	Shared     SharedPlan
 	Stats      Stats
+	Compare    *Comparison // set by planner solve --compare
 }
 
 // ValuePlan is one value's layout.

@@ -25,6 +25,8 @@ func (p *Plan) Verdict() string {
 		return fmt.Sprintf("cost %d, proven minimal: no plan costs less", p.Cost)
 	case "feasible":
 		return fmt.Sprintf("cost %d, not proven minimal: the time limit stopped the search; no plan costs less than %d", p.Cost, p.LowerBound)
+	case "greedy":
+		return fmt.Sprintf("cost %d, the greedy baseline (anchors, propagation, first wins, rematerialisation, as compilers choose layouts), not proven minimal", p.Cost)
 	}
 	return p.Status
 }
@@ -34,6 +36,9 @@ func (p *Plan) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "plan for %s on %s, %s\n", p.File, p.Target, plural(p.Subgroups, "subgroup"))
 	fmt.Fprintf(&b, "status %s: %s\n", p.Status, p.Verdict())
+	if p.Compare != nil {
+		fmt.Fprintf(&b, "%s\n", p.Compare.Text())
+	}
 	fmt.Fprintf(&b, "shared memory: %d bytes of buffers, %d of conversion scratch, budget %d\n", p.Shared.Buffers, p.Shared.Scratch, p.Shared.Budget)
 	if len(p.Shared.Placed) > 0 {
 		b.WriteString("\nbuffers:\n")
@@ -145,6 +150,7 @@ type JSON struct {
 	Conversions []ConvJSON           `json:"conversions"`
 	Shared      SharedPlan           `json:"shared_memory"`
 	Stats       Stats                `json:"stats"`
+	Compare     *Comparison          `json:"compare,omitempty"`
 }
 
 // ValueJSON is one value in the JSON plan.
@@ -185,7 +191,7 @@ type ConvJSON struct {
 // JSON builds the tools' view.
 func (p *Plan) JSON() *JSON {
 	j := &JSON{Status: p.Status, Cost: p.Cost, LowerBound: p.LowerBound, File: p.File, Target: p.Target, Subgroups: p.Subgroups,
-		Values: map[string]ValueJSON{}, Ops: map[string]OpJSON{}, Conversions: []ConvJSON{}, Shared: p.Shared, Stats: p.Stats}
+		Values: map[string]ValueJSON{}, Ops: map[string]OpJSON{}, Conversions: []ConvJSON{}, Shared: p.Shared, Stats: p.Stats, Compare: p.Compare}
 	for _, v := range p.Values {
 		j.Values[v.Name] = ValueJSON{Layout: v.Layout, Notation: v.Notation, Shape: v.Shape, DType: v.DType, Values: v.Values}
 	}

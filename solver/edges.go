@@ -80,8 +80,13 @@ func (p *Problem) edges() error {
 				if err = p.conversion(lp.Inits[i], model.Use{Op: op, Index: i}, an, same(an)); err != nil {
 					return
 				}
-				if err = p.conversion(lp.Yields[i], model.Use{Op: op, Index: i, Yield: true}, an, same(an)); err != nil {
-					return
+				// A value carried unchanged (the yield is the carried value
+				// itself) is in its own layout: no edge, which would join
+				// the node to itself.
+				if lp.Yields[i] != arg {
+					if err = p.conversion(lp.Yields[i], model.Use{Op: op, Index: i, Yield: true}, an, same(an)); err != nil {
+						return
+					}
 				}
 				rn := p.valueNode[lp.Results[i]]
 				p.link(an, rn, func(a, b int) bool { return an.Layouts[a].Equal(rn.Layouts[b]) }, op,

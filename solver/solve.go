@@ -10,7 +10,8 @@ import (
 type Options struct {
 	TimeLimit time.Duration // 0: none
 	// Backend names the search: "gini" (the default, "") or "smt" (Z3,
-	// in binaries built with the z3 tag), for plans and explanations.
+	// in binaries built with the z3 tag), for plans and explanations, or
+	// "greedy" for the greedy baseline's plan (greedy.go).
 	Backend string
 }
 
@@ -23,8 +24,10 @@ type Backend struct {
 }
 
 // Backends are the search backends by name: "gini" always, "smt" when
-// the binary is built with the z3 tag.
-var Backends = map[string]Backend{"gini": {}}
+// the binary is built with the z3 tag, and "greedy", whose plans are the
+// greedy baseline's (Solve answers with it; explanations search with
+// gini).
+var Backends = map[string]Backend{"gini": {}, BackendGreedy: {}}
 
 // backendOf is the backend an Options names.
 func backendOf(opt Options) Backend {
@@ -45,6 +48,10 @@ type Result struct {
 	Candidates int   // candidate layouts over all values
 	Choice     []int // the plan's choice per node
 	Problem    *Problem
+	// Baseline is "greedy" when the plan is the greedy baseline's, not
+	// the search's; NoPlan says why the baseline found no plan.
+	Baseline string
+	NoPlan   string
 }
 
 // Solve finds the cheapest assignment of a problem.
@@ -62,6 +69,9 @@ func Solve(p *Problem, opt Options) *Result {
 				}
 			}
 		}
+	}
+	if opt.Backend == BackendGreedy {
+		return p.solveGreedy(res)
 	}
 	pb, sol := p.PBQP, SolvePBQP(p.PBQP, po)
 	if p.combined && len(p.scratch) > 0 {
@@ -92,6 +102,7 @@ func Solve(p *Problem, opt Options) *Result {
 			sol.Status = StatusFeasible
 		}
 	}
+	sol, pb = p.notWorseThanGreedy(sol, pb)
 	res.Status, res.Cost, res.LowerBound, res.Stats = sol.Status, sol.Cost, sol.LowerBound, sol.Stats
 	if sol.Status == StatusOptimal || sol.Status == StatusFeasible {
 		before := append([]int(nil), sol.Choice...)

@@ -70,13 +70,13 @@ func newBenchCmd(records *[]string) *cobra.Command {
 			}
 			slices.Sort(files)
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 2, 4, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(tw, "graph\tops\tcandidates\tnodes\tcore\tvariables\tclauses\tseconds\tMiB\tstatus\tcost\t")
+			fmt.Fprintln(tw, "graph\tops\tcandidates\tnodes\tcore\tvariables\tclauses\tseconds\tMiB\tstatus\tcost\tgreedy\tratio\t")
 			var first error
 			for _, f := range files {
 				g, err := readGraph(lib, f)
 				if err != nil {
 					// The other graphs still run; the error comes after the table.
-					fmt.Fprintf(tw, "%s\t\t\t\t\t\t\t\t\tbad input\t\t\n", filepath.Base(f))
+					fmt.Fprintf(tw, "%s\t\t\t\t\t\t\t\t\tbad input\t\t\t\t\n", filepath.Base(f))
 					first = cmp.Or(first, err)
 					continue
 				}
@@ -89,7 +89,7 @@ func newBenchCmd(records *[]string) *cobra.Command {
 				t, recs := targetRecords(lib, g)
 				p, err := solver.Build(g, t, recs)
 				if err != nil {
-					fmt.Fprintf(tw, "%s\t%d\t\t\t\t\t\t\t\tbad input\t\t\n", filepath.Base(f), ops)
+					fmt.Fprintf(tw, "%s\t%d\t\t\t\t\t\t\t\tbad input\t\t\t\t\n", filepath.Base(f), ops)
 					first = cmp.Or(first, err)
 					continue
 				}
@@ -101,8 +101,9 @@ func newBenchCmd(records *[]string) *cobra.Command {
 				if res.Cost >= solver.Inf {
 					cost = "-"
 				}
-				fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.3f\t%.0f\t%s\t%s\t\n", filepath.Base(f), ops, res.Candidates, s.Nodes, s.CoreNodes,
-					s.Variables, s.Clauses, secs, float64(after.TotalAlloc-before.TotalAlloc)/(1<<20), res.Status, cost)
+				greedy, ratio := greedyColumns(p, res)
+				fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.3f\t%.0f\t%s\t%s\t%s\t%s\t\n", filepath.Base(f), ops, res.Candidates, s.Nodes, s.CoreNodes,
+					s.Variables, s.Clauses, secs, float64(after.TotalAlloc-before.TotalAlloc)/(1<<20), res.Status, cost, greedy, ratio)
 			}
 			if err := tw.Flush(); err != nil {
 				return err
@@ -111,6 +112,21 @@ func newBenchCmd(records *[]string) *cobra.Command {
 		},
 	}
 	cmd.Flags().DurationVar(&timeLimit, "time-limit", 0, "stop each search after this long")
-	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, or smt (Z3, in binaries built with -tags z3)")
+	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, smt (Z3, in binaries built with -tags z3), or greedy (the propagation baseline of today's compilers)")
 	return cmd
+}
+
+// greedyColumns are the greedy baseline's cost on the problem and its
+// ratio to the solve's cost ("-" where either has no plan or the cost is
+// 0).
+func greedyColumns(p *solver.Problem, res *solver.Result) (string, string) {
+	gr := p.Greedy()
+	if gr.Cost >= solver.Inf {
+		return "-", "-"
+	}
+	ratio := "-"
+	if res.Cost > 0 && res.Cost < solver.Inf {
+		ratio = fmt.Sprintf("%.3f", float64(gr.Cost)/float64(res.Cost))
+	}
+	return fmt.Sprint(gr.Cost), ratio
 }

@@ -23,7 +23,7 @@ type unsatError struct{ msg string }
 func (e *unsatError) Error() string { return e.msg }
 
 func newSolveCmd(records *[]string) *cobra.Command {
-	var format, notation, backendName string
+	var format, notation, backendName, compare string
 	var timeLimit time.Duration
 	cmd := &cobra.Command{
 		Use:   "solve GRAPH",
@@ -45,8 +45,14 @@ minimal. Exit codes: 0 a plan, 1 bad input, 2 no plan exists.`,
 			if err := checkBackend(backendName); err != nil {
 				return err
 			}
+			if compare != "" && compare != solver.BackendGreedy {
+				return badFlag("compare", compare, solver.BackendGreedy)
+			}
 			opt := solver.Options{TimeLimit: timeLimit, Backend: backendName}
 			plan, res, err := solveGraph(lib, args[0], notation, opt)
+			if err == nil && compare != "" {
+				plan.Compare, err = compareGreedy(res, plan, notation)
+			}
 			out := cmd.OutOrStdout()
 			var unsat *unsatError
 			if errors.As(err, &unsat) {
@@ -71,8 +77,29 @@ minimal. Exit codes: 0 a plan, 1 bad input, 2 no plan exists.`,
 	cmd.Flags().StringVar(&format, "format", "text", "text, json, toml or dot")
 	cmd.Flags().StringVar(&notation, "notation", "", "write layouts in this notation (default: the graph's own)")
 	cmd.Flags().DurationVar(&timeLimit, "time-limit", 0, "stop the search after this long and report the best plan with its lower bound")
-	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, or smt (Z3, in binaries built with -tags z3)")
+	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, smt (Z3, in binaries built with -tags z3), or greedy (the propagation baseline of today's compilers)")
+	cmd.Flags().StringVar(&compare, "compare", "", "also run this baseline (greedy) and print both costs and their ratio")
 	return cmd
+}
+
+// compareGreedy runs the greedy baseline on the solved problem, checks its
+// plan like any other, and sets its cost beside the plan's.
+func compareGreedy(res *solver.Result, plan *plans.Plan, notation string) (*plans.Comparison, error) {
+	gr := res.Problem.Greedy()
+	if gr.Assignment != nil {
+		g := res.Problem.Graph
+		gp, err := plans.Build(g, res.Problem.Target, gr.Assignment, notation)
+		if err != nil {
+			return nil, err
+		}
+		if gp.Cost != gr.Cost {
+			return nil, fmt.Errorf("internal error: the greedy plan's costs add up to %d but the baseline counted %d", gp.Cost, gr.Cost)
+		}
+		if err := plans.Verify(g, gr.Assignment, gp); err != nil {
+			return nil, fmt.Errorf("internal error: the greedy plan: %v", err)
+		}
+	}
+	return plans.NewComparison(solver.BackendGreedy, plan.Cost, gr.Cost, gr.NoPlan), nil
 }
 
 // solveGraph reads, solves and plans a graph.
@@ -90,6 +117,9 @@ func solveGraph(lib *intrinsics.Library, path, notation string, opt solver.Optio
 		return nil, nil, err
 	}
 	res := solver.Solve(p, opt)
+	if res.Baseline != "" && res.Assignment == nil {
+		return nil, res, &unsatError{msg: fmt.Sprintf("%s: %s found no plan: %s", path, res.Baseline, res.NoPlan)}
+	}
 	switch res.Status {
 	case solver.StatusInfeasible:
 		return nil, res, &unsatError{msg: fmt.Sprintf("%s: no plan satisfies the graph's constraints on %s", path, t.Name)}
@@ -109,6 +139,9 @@ func solveGraph(lib *intrinsics.Library, path, notation string, opt solver.Optio
 	plan.GraphHash = graphHash(path)
 	plan.Status = res.Status.String()
 	plan.LowerBound = res.LowerBound
+	if res.Baseline != "" {
+		plan.Status = res.Baseline
+	}
 	s := res.Stats
 	plan.Stats = plans.Stats{Candidates: res.Candidates, Nodes: s.Nodes, Edges: s.Edges, CoreNodes: s.CoreNodes, Reduced: s.Reduced,
 		Variables: s.Variables, Clauses: s.Clauses, Solves: s.Solves}
@@ -157,5 +190,5 @@ func checkBackend(name string) error {
 	case name == "smt":
 		return fmt.Errorf("--solver smt: this planner is built without Z3; build it with go build -tags z3 (needs libz3-dev)")
 	}
-	return badFlag("solver", name, "gini", "smt")
+	return badFlag("solver", name, "gini", "smt", solver.BackendGreedy)
 }

@@ -1,0 +1,47 @@
+package plans
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Comparison sets a plan's cost beside a baseline's plan for the same
+// graph (planner solve --compare greedy).
+type Comparison struct {
+	Baseline     string   `json:"baseline"`          // "greedy"
+	Cost         int64    `json:"cost"`              // this plan's cost
+	BaselineCost int64    `json:"baseline_cost"`     // the baseline's cost; -1 when it found no plan
+	Ratio        *float64 `json:"ratio,omitempty"`   // BaselineCost / Cost to 3 decimals; absent when Cost is 0 or the baseline has no plan
+	NoPlan       string   `json:"no_plan,omitempty"` // why the baseline found no plan
+}
+
+// NewComparison compares a plan's cost with a baseline's; noPlan says why
+// the baseline has none.
+func NewComparison(baseline string, cost, baselineCost int64, noPlan string) *Comparison {
+	c := &Comparison{Baseline: baseline, Cost: cost, BaselineCost: baselineCost, NoPlan: noPlan}
+	if noPlan != "" {
+		c.BaselineCost = -1
+		return c
+	}
+	if cost > 0 {
+		r := math.Round(float64(baselineCost)/float64(cost)*1000) / 1000
+		c.Ratio = &r
+	}
+	return c
+}
+
+// Text is the comparison in one line.
+func (c *Comparison) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "compared with the %s baseline: ", c.Baseline)
+	switch {
+	case c.NoPlan != "":
+		fmt.Fprintf(&b, "this plan costs %d; %s found no plan: %s", c.Cost, c.Baseline, c.NoPlan)
+	case c.Ratio != nil:
+		fmt.Fprintf(&b, "this plan costs %d, %s %d (ratio %s/this %.3f)", c.Cost, c.Baseline, c.BaselineCost, c.Baseline, *c.Ratio)
+	default:
+		fmt.Fprintf(&b, "this plan costs %d, %s %d", c.Cost, c.Baseline, c.BaselineCost)
+	}
+	return b.String()
+}
