@@ -11,7 +11,11 @@ import (
 func (p *Problem) edges() error {
 	g := p.Graph
 	var err error
+	p.watch.phase("build", "edges", p.ops())
 	g.Walk(func(op *model.Op) {
+		if err == nil {
+			err = p.watch.step()
+		}
 		if err != nil {
 			return
 		}

@@ -112,6 +112,7 @@ type Problem struct {
 	mmaMemo  map[mmaKey][]*MMAChoice
 	access   *model.AccessCache
 	memo     *layoutMemo
+	watch    *watch // the limits and progress of a BuildWithin, nil otherwise
 
 	valueNode map[*model.Value]*Node
 	opNode    map[*model.Op]*Node
@@ -131,8 +132,12 @@ func Build(g *model.Graph, t *model.Target, records []*model.Record) (*Problem, 
 // forbid is allowed at its cost. Every build makes the same facts and
 // guards; only the PBQP differs.
 func BuildRelaxed(g *model.Graph, t *model.Target, records []*model.Record, relax map[string]bool) (*Problem, error) {
+	return buildWatched(g, t, records, relax, nil)
+}
+
+func buildWatched(g *model.Graph, t *model.Target, records []*model.Record, relax map[string]bool, w *watch) (*Problem, error) {
 	p := &Problem{Graph: g, Target: t, PBQP: &PBQP{}, convs: map[convKey]*model.Conversion{}, opNode: map[*model.Op]*Node{},
-		edgeOf: map[string]model.Use{}, access: model.NewAccessCache(), memo: newLayoutMemo()}
+		edgeOf: map[string]model.Use{}, access: model.NewAccessCache(), memo: newLayoutMemo(), watch: w}
 	p.facts = facts{byName: map[string]*model.Fact{}, relax: relax, keys: map[string]int{}}
 	budget, capacity := p.budgetFacts()
 	p.Budget = t.SharedMemory
@@ -153,6 +158,9 @@ func BuildRelaxed(g *model.Graph, t *model.Target, records []*model.Record, rela
 	}
 	p.loadRecs = loadRecs
 	cands := p.candidates(mmaRecs)
+	if err := w.err(); err != nil {
+		return nil, err
+	}
 	p.bufferNodes()
 	if err := p.nodes(cands, mmaRecs, loadRecs); err != nil {
 		return nil, err
@@ -237,7 +245,11 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 			flow(a, b, "", nil, why)
 			flow(b, a, "", nil, why)
 		}
+		p.watch.phase("build", fmt.Sprintf("candidates, round %d", round+1), p.ops())
 		g.Walk(func(op *model.Op) {
+			if p.watch.step() != nil {
+				return
+			}
 			site = flowSite{op: op}
 			why := fmt.Sprintf("through %s %s", op.Kind, op.Name)
 			switch op.Kind {
@@ -288,7 +300,11 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 	g, t := p.Graph, p.Target
 	valueNode := map[*model.Value]*Node{}
 	addNode := p.addNode
+	p.watch.phase("build", "costs of values", len(g.Values))
 	for _, v := range g.Values {
+		if err := p.watch.step(); err != nil {
+			return err
+		}
 		cs := cands[v]
 		n := &Node{Kind: NodeValue, Value: v, Pos: v.Pos}
 		list, origins := cs.list, cs.origin
@@ -330,7 +346,11 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 	}
 	p.valueNode = valueNode
 	var err error
+	p.watch.phase("build", "costs of ops", p.ops())
 	g.Walk(func(op *model.Op) {
+		if err == nil {
+			err = p.watch.step()
+		}
 		if err != nil {
 			return
 		}

@@ -13,6 +13,7 @@ type reducer struct {
 	offset int64
 	steps  []step
 	pruned int
+	w      *watch // stops the reductions at a limit
 }
 
 type rnode struct {
@@ -191,6 +192,9 @@ func (r *reducer) reduce(maxR2 int) bool {
 		for n, node := range r.nodes {
 			if node.gone {
 				continue
+			}
+			if r.w.reduced(len(r.steps)) != nil {
+				return true // the caller reads the limit from the watch
 			}
 			nbs := r.neighbours(n)
 			switch len(nbs) {
