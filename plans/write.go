@@ -20,10 +20,12 @@ func dims(shape []int) string {
 
 // Verdict says in words how sure the cost is.
 func (p *Plan) Verdict() string {
-	switch p.Status {
-	case "optimal":
+	switch {
+	case p.Status == "optimal":
 		return fmt.Sprintf("cost %d, proven minimal: no plan costs less", p.Cost)
-	case "feasible":
+	case p.Status == "feasible" && p.Stopped != "":
+		return fmt.Sprintf("cost %d, not proven minimal: stopped at %s; no plan costs less than %d", p.Cost, p.Stopped, p.LowerBound)
+	case p.Status == "feasible":
 		return fmt.Sprintf("cost %d, not proven minimal: the time limit stopped the search; no plan costs less than %d", p.Cost, p.LowerBound)
 	}
 	return p.Status

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -24,7 +23,7 @@ func (e *unsatError) Error() string { return e.msg }
 
 func newSolveCmd(records *[]string) *cobra.Command {
 	var format, notation, backendName string
-	var timeLimit time.Duration
+	var limits limitFlags
 	cmd := &cobra.Command{
 		Use:   "solve GRAPH",
 		Short: "choose every value's layout and every op's intrinsic, with the proven minimum cost",
@@ -45,8 +44,12 @@ minimal. Exit codes: 0 a plan, 1 bad input, 2 no plan exists.`,
 			if err := checkBackend(backendName); err != nil {
 				return err
 			}
-			opt := solver.Options{TimeLimit: timeLimit, Backend: backendName}
+			opt, done, err := limits.options(backendName, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
 			plan, res, err := solveGraph(lib, args[0], notation, opt)
+			done()
 			out := cmd.OutOrStdout()
 			var unsat *unsatError
 			if errors.As(err, &unsat) {
@@ -70,7 +73,7 @@ minimal. Exit codes: 0 a plan, 1 bad input, 2 no plan exists.`,
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "text, json, toml or dot")
 	cmd.Flags().StringVar(&notation, "notation", "", "write layouts in this notation (default: the graph's own)")
-	cmd.Flags().DurationVar(&timeLimit, "time-limit", 0, "stop the search after this long and report the best plan with its lower bound")
+	limits.add(cmd, "stop the search after this long and report the best plan with its lower bound")
 	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, or smt (Z3, in binaries built with -tags z3)")
 	return cmd
 }
@@ -85,15 +88,21 @@ func solveGraph(lib *intrinsics.Library, path, notation string, opt solver.Optio
 		return nil, nil, err
 	}
 	t, recs := targetRecords(lib, g)
-	p, err := solver.Build(g, t, recs)
+	p, err := solver.BuildWithin(g, t, recs, opt)
+	var limit *solver.LimitError
+	if errors.As(err, &limit) {
+		return nil, nil, &unsatError{msg: fmt.Sprintf("%s: %v", path, err)}
+	}
 	if err != nil {
 		return nil, nil, err
 	}
 	res := solver.Solve(p, opt)
-	switch res.Status {
-	case solver.StatusInfeasible:
+	switch {
+	case res.Status == solver.StatusInfeasible:
 		return nil, res, &unsatError{msg: fmt.Sprintf("%s: no plan satisfies the graph's constraints on %s", path, t.Name)}
-	case solver.StatusUnknown:
+	case res.Status == solver.StatusUnknown && res.StoppedBy == "memory":
+		return nil, res, &unsatError{msg: fmt.Sprintf("%s: stopped at %s before any plan was found (lower bound %d)", path, res.Stopped, res.LowerBound)}
+	case res.Status == solver.StatusUnknown:
 		return nil, res, &unsatError{msg: fmt.Sprintf("%s: the time limit of %v ran out before any plan was found (lower bound %d)", path, opt.TimeLimit, res.LowerBound)}
 	}
 	plan, err := plans.Build(g, t, res.Assignment, notation)
@@ -108,6 +117,9 @@ func solveGraph(lib *intrinsics.Library, path, notation string, opt solver.Optio
 	}
 	plan.Status = res.Status.String()
 	plan.LowerBound = res.LowerBound
+	if res.StoppedBy == "memory" {
+		plan.Stopped = res.Stopped
+	}
 	s := res.Stats
 	plan.Stats = plans.Stats{Candidates: res.Candidates, Nodes: s.Nodes, Edges: s.Edges, CoreNodes: s.CoreNodes, Reduced: s.Reduced,
 		Variables: s.Variables, Clauses: s.Clauses, Solves: s.Solves}
