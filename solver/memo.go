@@ -12,6 +12,14 @@ import (
 type layoutMemo struct {
 	byKey   map[string]*model.Layout
 	derived map[derivedKey]*model.Layout
+	equal   map[[2]*model.Layout]bool
+	convs   map[convPair]*model.Conversion
+}
+
+// convPair is a conversion between two layouts of a value of bits bits.
+type convPair struct {
+	from, to *model.Layout
+	bits     int
 }
 
 // derivedKey names a layout derived from l: how names the rule and its
@@ -22,7 +30,8 @@ type derivedKey struct {
 }
 
 func newLayoutMemo() *layoutMemo {
-	return &layoutMemo{byKey: map[string]*model.Layout{}, derived: map[derivedKey]*model.Layout{}}
+	return &layoutMemo{byKey: map[string]*model.Layout{}, derived: map[derivedKey]*model.Layout{}, equal: map[[2]*model.Layout]bool{},
+		convs: map[convPair]*model.Conversion{}}
 }
 
 // canon is the build's one copy of layout l (layouts with equal keys are
@@ -50,4 +59,19 @@ func (m *layoutMemo) derive(l *model.Layout, how string, fn func(*model.Layout) 
 	r := m.canon(fn(l))
 	m.derived[k] = r
 	return r
+}
+
+// equalLayouts is a.Equal(b), computed once per pair of layouts: layouts
+// written in different digits are compared element by element.
+func (m *layoutMemo) equalLayouts(a, b *model.Layout) bool {
+	if a == b {
+		return true
+	}
+	k := [2]*model.Layout{a, b}
+	eq, ok := m.equal[k]
+	if !ok {
+		eq = a.Equal(b)
+		m.equal[k] = eq
+	}
+	return eq
 }
