@@ -112,6 +112,7 @@ func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required f
 	e := &Edge{Kind: EdgeConversion, From: from.ID, To: to.ID, Value: v, Use: use, Pos: use.Op.Pos, Rule: rule, NoConv: noconv}
 	m := matrix(len(from.Layouts), to.Choices())
 	placeholder := func(j int) bool { return to.Kind == NodeMMA && to.MMA[j].Record == nil }
+	e.Required = make([]*model.Layout, 0, to.Choices())
 	for j := range to.Choices() {
 		if placeholder(j) {
 			e.Required = append(e.Required, nil)
@@ -141,7 +142,7 @@ func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required f
 				}
 				if conv != nil && conv.Kind == model.ConvShared {
 					guards = append(guards, p.overBudget(conv.ScratchBytes, rule)...)
-					if !p.relaxed(rule) {
+					if p.combined && !p.relaxed(rule) { // only a combined placement decision reads them
 						p.scratch = append(p.scratch, scratchUse{Edge: len(p.PBQP.Edges), I: int32(i), J: int32(j), Bytes: conv.ScratchBytes})
 					}
 				}
