@@ -190,8 +190,12 @@ func (w *watch) stoppedBy() string {
 	return w.limitText()
 }
 
-// memorySamples are what the Go runtime holds from the system, less what
-// it has given back: the quantity debug.SetMemoryLimit bounds.
+// MemoryHeld is what the Go runtime holds from the system, less what it
+// has given back: the quantity debug.SetMemoryLimit and
+// Options.MemoryLimit bound.
+func MemoryHeld() uint64 { return processMemory() }
+
+// memorySamples are the runtime metrics MemoryHeld reads.
 var memorySamples = []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
 
 func processMemory() uint64 {

@@ -114,6 +114,8 @@ func progressText(p solver.Progress) string {
 		fmt.Fprintf(&b, ", bound %d", p.Bound)
 	case "reduce":
 		fmt.Fprintf(&b, ": %d of %d nodes reduced", p.Done, p.Total)
+	case "plan":
+		b.WriteString(": writing the plan and replaying it in the verifier")
 	default:
 		fmt.Fprintf(&b, ": %d of %d", p.Done, p.Total)
 	}
@@ -143,4 +145,30 @@ func parseBytes(s string) (uint64, error) {
 		return 0, fmt.Errorf("too large")
 	}
 	return n * mul, nil
+}
+
+// during keeps the progress line of a solve that started at start alive
+// through a phase outside the solver (the plan's writing and checking),
+// until stop is called.
+func during(opt solver.Options, start time.Time, phase string) (stop func()) {
+	if opt.Progress == nil {
+		return func() {}
+	}
+	quit, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(solver.ProgressEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-tick.C:
+				if e := time.Since(start); e >= solver.ProgressAfter {
+					opt.Progress(solver.Progress{Phase: phase, Elapsed: e, Memory: solver.MemoryHeld()})
+				}
+			}
+		}
+	}()
+	return func() { close(quit); <-finished }
 }

@@ -50,6 +50,8 @@ func TestProgressText(t *testing.T) {
 			"   3.0s  search: 1 SAT call, bound 5  0 MiB"},
 		{solver.Progress{Phase: "search", Done: 4, Incumbent: 90, Bound: 70, Elapsed: 12 * time.Second},
 			"  12.0s  search: 4 SAT calls, best 90, bound 70  0 MiB"},
+		{solver.Progress{Phase: "plan", Elapsed: 40 * time.Second, Memory: 3 << 20},
+			"  40.0s  plan: writing the plan and replaying it in the verifier  3 MiB"},
 	}
 	for _, c := range cases {
 		if got := progressText(c.p); got != c.want {
@@ -79,5 +81,24 @@ func TestProgressLine(t *testing.T) {
 	want := "\r" + long + "\r" + short + strings.Repeat(" ", len(long)-len(short)) + "\r" + strings.Repeat(" ", len(short)) + "\r"
 	if b.String() != want {
 		t.Errorf("got %q\nwant %q", b.String(), want)
+	}
+}
+
+// The progress line goes on through the plan's writing and checking, once
+// the solve has run for a second, and stops when told.
+func TestProgressDuring(t *testing.T) {
+	during(solver.Options{}, time.Now(), "plan")() // no progress asked for: nothing to do
+	got := make(chan solver.Progress, 100)
+	opt := solver.Options{Progress: func(p solver.Progress) { got <- p }}
+	stop := during(opt, time.Now().Add(-time.Hour), "plan")
+	p := <-got
+	stop()
+	if p.Phase != "plan" || p.Elapsed < time.Hour {
+		t.Errorf("got %+v", p)
+	}
+	n := len(got)
+	time.Sleep(2 * solver.ProgressEvery)
+	if len(got) != n {
+		t.Errorf("reports after stop")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -83,6 +84,7 @@ func solveGraph(lib *intrinsics.Library, path, notation string, opt solver.Optio
 	if notation != "" && !isKind(notation) {
 		return nil, nil, badFlag("notation", notation, model.Kinds...)
 	}
+	start := time.Now()
 	g, err := readGraph(lib, path)
 	if err != nil {
 		return nil, nil, err
@@ -105,14 +107,19 @@ func solveGraph(lib *intrinsics.Library, path, notation string, opt solver.Optio
 	case res.Status == solver.StatusUnknown:
 		return nil, res, &unsatError{msg: fmt.Sprintf("%s: the time limit of %v ran out before any plan was found (lower bound %d)", path, opt.TimeLimit, res.LowerBound)}
 	}
+	stop := during(opt, start, "plan")
 	plan, err := plans.Build(g, t, res.Assignment, notation)
 	if err != nil {
+		stop()
 		return nil, res, err
 	}
 	if plan.Cost != res.Cost {
+		stop()
 		return nil, res, fmt.Errorf("internal error: the plan's costs add up to %d but the search found %d", plan.Cost, res.Cost)
 	}
-	if err := plans.Verify(g, res.Assignment, plan); err != nil {
+	err = plans.Verify(g, res.Assignment, plan)
+	stop()
+	if err != nil {
 		return nil, res, fmt.Errorf("internal error: %v", err)
 	}
 	plan.Status = res.Status.String()
