@@ -1,6 +1,9 @@
 package plans
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // The verdict names what stopped a search short of a proof.
 func TestVerdict(t *testing.T) {
@@ -16,6 +19,25 @@ func TestVerdict(t *testing.T) {
 	for _, c := range cases {
 		if got := c.plan.Verdict(); got != c.want {
 			t.Errorf("%+v: got %q, want %q", c.plan, got, c.want)
+		}
+	}
+}
+
+// The JSON names a limit other than time that stopped the search, and
+// says nothing of it otherwise.
+func TestJSONStopped(t *testing.T) {
+	for _, c := range []struct {
+		stopped string
+		want    bool
+	}{{"", false}, {"the memory limit (4096 MiB)", true}} {
+		var b strings.Builder
+		p := &Plan{Status: "feasible", Cost: 12, LowerBound: 7, Stopped: c.stopped}
+		if err := p.WriteJSON(&b); err != nil {
+			t.Fatal(err)
+		}
+		has := strings.Contains(b.String(), `"stopped": "the memory limit (4096 MiB)"`)
+		if has != c.want || !c.want && strings.Contains(b.String(), `"stopped"`) {
+			t.Errorf("stopped %q: JSON\n%s", c.stopped, b.String())
 		}
 	}
 }

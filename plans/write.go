@@ -139,6 +139,7 @@ type JSON struct {
 	Status      string               `json:"status"`
 	Cost        int64                `json:"cost"`
 	LowerBound  int64                `json:"lower_bound"`
+	Stopped     string               `json:"stopped,omitempty"` // a limit other than time that stopped the search
 	File        string               `json:"file"`
 	Target      string               `json:"target"`
 	Subgroups   int                  `json:"subgroups"`
@@ -186,7 +187,7 @@ type ConvJSON struct {
 
 // JSON builds the tools' view.
 func (p *Plan) JSON() *JSON {
-	j := &JSON{Status: p.Status, Cost: p.Cost, LowerBound: p.LowerBound, File: p.File, Target: p.Target, Subgroups: p.Subgroups,
+	j := &JSON{Status: p.Status, Cost: p.Cost, LowerBound: p.LowerBound, Stopped: p.Stopped, File: p.File, Target: p.Target, Subgroups: p.Subgroups,
 		Values: map[string]ValueJSON{}, Ops: map[string]OpJSON{}, Conversions: []ConvJSON{}, Shared: p.Shared, Stats: p.Stats}
 	for _, v := range p.Values {
 		j.Values[v.Name] = ValueJSON{Layout: v.Layout, Notation: v.Notation, Shape: v.Shape, DType: v.DType, Values: v.Values}
