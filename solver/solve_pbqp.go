@@ -86,6 +86,7 @@ func SolvePBQP(p *PBQP, opt PBQPOptions) PSolution {
 			}
 		}
 	case len(core) > 0:
+		opt.watch.phase("search", "encoding the core", 0)
 		s := newSatCore(r, core)
 		s.w = opt.watch
 		sol.Stats.Variables = s.c.Len()

@@ -84,8 +84,8 @@ func TestMemoryLimitInSearch(t *testing.T) {
 		}
 		for _, afterPlan := range []bool{true, false} {
 			w := testWatch(Options{MemoryLimit: 1 << 20}, func(w *watch) uint64 {
-				if afterPlan && w.state.Phase != "search" {
-					return 0 // the first SAT call runs before the search records its state
+				if afterPlan && (w.state.Phase != "search" || w.state.Done == 0) {
+					return 0 // until the search has made a SAT call
 				}
 				return 2 << 20
 			})

@@ -103,6 +103,9 @@ func progressText(p solver.Progress) string {
 	}
 	switch p.Phase {
 	case "search":
+		if p.Pass != "" {
+			break // encoding: nothing counted yet
+		}
 		calls := "SAT calls"
 		if p.Done == 1 {
 			calls = "SAT call"

@@ -50,6 +50,8 @@ func TestProgressText(t *testing.T) {
 			"   3.0s  search: 1 SAT call, bound 5  0 MiB"},
 		{solver.Progress{Phase: "search", Done: 4, Incumbent: 90, Bound: 70, Elapsed: 12 * time.Second},
 			"  12.0s  search: 4 SAT calls, best 90, bound 70  0 MiB"},
+		{solver.Progress{Phase: "search", Pass: "encoding the core", Incumbent: solver.Inf, Elapsed: 3 * time.Second, Memory: 5 << 20},
+			"   3.0s  search (encoding the core)  5 MiB"},
 		{solver.Progress{Phase: "plan", Elapsed: 40 * time.Second, Memory: 3 << 20},
 			"  40.0s  plan: writing the plan and replaying it in the verifier  3 MiB"},
 	}
