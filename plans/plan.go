@@ -22,6 +22,7 @@ type Plan struct {
 	Status     string
 	Cost       int64
 	LowerBound int64
+	Stopped    string // a feasible plan: the limit that stopped the search when it is not the time limit
 	Values     []ValuePlan
 	Ops        []OpPlan
 	Conv       []ConvPlan

@@ -20,12 +20,14 @@ func dims(shape []int) string {
 
 // Verdict says in words how sure the cost is.
 func (p *Plan) Verdict() string {
-	switch p.Status {
-	case "optimal":
+	switch {
+	case p.Status == "optimal":
 		return fmt.Sprintf("cost %d, proven minimal: no plan costs less", p.Cost)
-	case "feasible":
+	case p.Status == "feasible" && p.Stopped != "":
+		return fmt.Sprintf("cost %d, not proven minimal: stopped at %s; no plan costs less than %d", p.Cost, p.Stopped, p.LowerBound)
+	case p.Status == "feasible":
 		return fmt.Sprintf("cost %d, not proven minimal: the time limit stopped the search; no plan costs less than %d", p.Cost, p.LowerBound)
-	case "greedy":
+	case p.Status == "greedy":
 		return fmt.Sprintf("cost %d, the greedy baseline (anchors, propagation, first wins, rematerialisation, as compilers choose layouts), not proven minimal", p.Cost)
 	}
 	return p.Status
@@ -142,6 +144,7 @@ type JSON struct {
 	Status      string               `json:"status"`
 	Cost        int64                `json:"cost"`
 	LowerBound  int64                `json:"lower_bound"`
+	Stopped     string               `json:"stopped,omitempty"` // a limit other than time that stopped the search
 	File        string               `json:"file"`
 	Target      string               `json:"target"`
 	Subgroups   int                  `json:"subgroups"`
@@ -190,7 +193,7 @@ type ConvJSON struct {
 
 // JSON builds the tools' view.
 func (p *Plan) JSON() *JSON {
-	j := &JSON{Status: p.Status, Cost: p.Cost, LowerBound: p.LowerBound, File: p.File, Target: p.Target, Subgroups: p.Subgroups,
+	j := &JSON{Status: p.Status, Cost: p.Cost, LowerBound: p.LowerBound, Stopped: p.Stopped, File: p.File, Target: p.Target, Subgroups: p.Subgroups,
 		Values: map[string]ValueJSON{}, Ops: map[string]OpJSON{}, Conversions: []ConvJSON{}, Shared: p.Shared, Stats: p.Stats, Compare: p.Compare}
 	for _, v := range p.Values {
 		j.Values[v.Name] = ValueJSON{Layout: v.Layout, Notation: v.Notation, Shape: v.Shape, DType: v.DType, Values: v.Values}

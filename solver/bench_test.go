@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -76,31 +77,45 @@ func readGraphs(tb testing.TB, glob string) []testGraph {
 }
 
 // BenchmarkGenerated builds and solves generated graphs of every family
-// at 100, 1000 and 10000 ops (planner gen).
+// at 100, 1000, 10000 and 100000 ops (planner gen), each generated only
+// when its sub-benchmark runs; -short leaves out 100000. It reports the
+// most memory the process held (peak-MiB) beside Go's allocation counts.
 func BenchmarkGenerated(b *testing.B) {
-	dir := b.TempDir()
 	for _, fam := range gen.Families {
-		for _, n := range []int{100, 1000, 10000} {
-			text, err := gen.Graph(fam, n, 1)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s_%05d.toml", fam, n)), []byte(text), 0o644); err != nil {
-				b.Fatal(err)
-			}
+		for _, n := range []int{100, 1000, 10000, 100000} {
+			b.Run(fmt.Sprintf("%s_%05d", fam, n), func(b *testing.B) {
+				if n > 10000 && testing.Short() {
+					b.Skip("-short: up to 10000 ops")
+				}
+				c := generated(b, fam, n)
+				debug.FreeOSMemory() // so that peak-MiB is this graph's, not what earlier ones left
+				b.ResetTimer()
+				for b.Loop() {
+					p, err := BuildWithin(c.graph, c.target, c.records, Options{})
+					if err != nil {
+						b.Fatal(err)
+					}
+					res := Solve(p, Options{})
+					if res.Status != StatusOptimal {
+						b.Fatalf("status %v", res.Status)
+					}
+					b.ReportMetric(float64(res.Peak)/(1<<20), "peak-MiB")
+				}
+			})
 		}
 	}
-	for _, c := range readGraphs(b, filepath.Join(dir, "*.toml")) {
-		b.Run(c.name, func(b *testing.B) {
-			for b.Loop() {
-				p, err := Build(c.graph, c.target, c.records)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if res := Solve(p, Options{}); res.Status != StatusOptimal {
-					b.Fatalf("status %v", res.Status)
-				}
-			}
-		})
+}
+
+// generated writes and reads back the graph planner gen makes of a family
+// and size, seed 1.
+func generated(b *testing.B, fam string, n int) testGraph {
+	text, err := gen.Graph(fam, n, 1)
+	if err != nil {
+		b.Fatal(err)
 	}
+	dir := b.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s_%05d.toml", fam, n)), []byte(text), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return readGraphs(b, filepath.Join(dir, "*.toml"))[0]
 }

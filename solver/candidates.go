@@ -16,18 +16,29 @@ const MaxCandidates = 48
 type candSet struct {
 	list   []*model.Layout
 	origin []string
-	keys   map[string]bool
+	keys   map[*model.Layout]bool // by the memo's copy
+	memo   *layoutMemo
+}
+
+func newCandSet(memo *layoutMemo) *candSet {
+	return &candSet{keys: map[*model.Layout]bool{}, memo: memo}
+}
+
+// flowSite names one flow of the candidate closure: the k-th of op.
+type flowSite struct {
+	op *model.Op
+	k  int
 }
 
 func (c *candSet) add(l *model.Layout, origin string) bool {
 	if l == nil || len(c.list) >= MaxCandidates {
 		return false
 	}
-	k := l.Key()
-	if c.keys[k] {
+	l = c.memo.canon(l)
+	if c.keys[l] {
 		return false
 	}
-	c.keys[k] = true
+	c.keys[l] = true
 	c.list = append(c.list, l)
 	c.origin = append(c.origin, origin)
 	return true
@@ -67,7 +78,9 @@ func (m *MMAChoice) String() string {
 // accumulator that notation can write, only those are kept: the plan must
 // be one the user's compiler can represent.
 func (p *Problem) mmaChoices(op *model.Op, records []*model.Record, notation string) []*MMAChoice {
-	key := mmaKey{op: op, notation: notation, n: len(records)}
+	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
+	key := mmaKey{m: a.Shape[0], k: a.Shape[1], n: b.Shape[1], a: a.DType.Name, b: b.DType.Name, c: c.DType.Name, d: op.Result.DType.Name,
+		notation: notation, records: len(records)}
 	if len(records) > 0 {
 		key.first = records[0]
 	}
@@ -78,17 +91,24 @@ func (p *Problem) mmaChoices(op *model.Op, records []*model.Record, notation str
 		p.mmaMemo = map[mmaKey][]*MMAChoice{}
 	}
 	chs := mmaChoicesOf(op, records, p.Graph.Subgroups, notation)
+	for _, ch := range chs {
+		ch.A, ch.B, ch.C = p.memo.canon(ch.A), p.memo.canon(ch.B), p.memo.canon(ch.C)
+	}
+	chs = slices.Clip(chs) // ops alike share the list: appending must copy it
 	p.mmaMemo[key] = chs
 	return chs
 }
 
-// mmaKey tells calls of mmaChoices apart: the op, the notation, and the
-// records (all of the target's, or the one an op names).
+// mmaKey tells calls of mmaChoices apart: what of the op the choices
+// depend on (its sizes and element types: ops alike share their choices),
+// the notation, and the records (all of the target's, or the one an op
+// names).
 type mmaKey struct {
-	op       *model.Op
-	notation string
-	n        int
-	first    *model.Record
+	m, k, n    int
+	a, b, c, d string
+	notation   string
+	records    int
+	first      *model.Record
 }
 
 func mmaChoicesOf(op *model.Op, records []*model.Record, warps int, notation string) []*MMAChoice {

@@ -11,7 +11,11 @@ import (
 func (p *Problem) edges() error {
 	g := p.Graph
 	var err error
+	p.watch.phase("build", "edges", p.ops())
 	g.Walk(func(op *model.Op) {
+		if err == nil {
+			err = p.watch.step()
+		}
 		if err != nil {
 			return
 		}
@@ -24,16 +28,20 @@ func (p *Problem) edges() error {
 			}
 		case model.OpTranspose:
 			inv := transposeInverse(op.Perm)
+			how := fmt.Sprint("transpose", inv)
 			err = p.conversion(op.Operands[0], model.Use{Op: op}, res(), func(j int) *model.Layout {
-				l, _ := res().Layouts[j].Transpose(inv)
-				return l
+				return p.memo.derive(res().Layouts[j], how, func(l *model.Layout) *model.Layout { r, _ := l.Transpose(inv); return r })
 			})
 		case model.OpBroadcast:
-			err = p.conversion(op.Operands[0], model.Use{Op: op}, res(), func(j int) *model.Layout { return sliceDims(res().Layouts[j], op.Dims) })
-		case model.OpShapeCast:
+			how := fmt.Sprint("slice", op.Dims)
 			err = p.conversion(op.Operands[0], model.Use{Op: op}, res(), func(j int) *model.Layout {
-				l, _ := res().Layouts[j].Reshape(op.Operands[0].Shape)
-				return l
+				return p.memo.derive(res().Layouts[j], how, func(l *model.Layout) *model.Layout { return sliceDims(l, op.Dims) })
+			})
+		case model.OpShapeCast:
+			src := op.Operands[0]
+			how := fmt.Sprint("reshape", src.Shape)
+			err = p.conversion(src, model.Use{Op: op}, res(), func(j int) *model.Layout {
+				return p.memo.derive(res().Layouts[j], how, func(l *model.Layout) *model.Layout { r, _ := l.Reshape(src.Shape); return r })
 			})
 		case model.OpReduce:
 			exec := p.opNode[op]
@@ -41,9 +49,10 @@ func (p *Problem) edges() error {
 			if err == nil && len(op.Operands) == 2 {
 				err = p.conversion(op.Operands[1], model.Use{Op: op, Index: 1}, res(), same(res()))
 			}
+			how := fmt.Sprint("slice", op.Axis)
 			p.link(exec, res(), func(i, j int) bool {
-				s, e := exec.Layouts[i].Slice(op.Axis)
-				return e == nil && s.Equal(res().Layouts[j])
+				s := p.memo.derive(exec.Layouts[i], how, func(l *model.Layout) *model.Layout { r, _ := l.Slice(op.Axis); return r })
+				return s != nil && p.memo.equalLayouts(s, res().Layouts[j])
 			}, op, fmt.Sprintf("%s leaves %%%s in the slice of the layout it reduces in", opText(op), op.Result.Name))
 		case model.OpStore, model.OpCopyToShared:
 			exec := p.opNode[op]
@@ -68,7 +77,7 @@ func (p *Problem) edges() error {
 					return
 				}
 			}
-			p.link(n, res(), func(i, j int) bool { return n.MMA[i].C.Equal(res().Layouts[j]) }, op,
+			p.link(n, res(), func(i, j int) bool { return p.memo.equalLayouts(n.MMA[i].C, res().Layouts[j]) }, op,
 				fmt.Sprintf("%s produces %%%s in the accumulator fragment of its record, tiled over the warps: %s", opText(op), op.Result.Name, mmaRecordList(n.MMA)))
 			if rule := p.ruleFact(op, "result", ""); len(rule.Also) == 0 {
 				rule.Also = recordLines(n.MMA, "d")
@@ -89,7 +98,7 @@ func (p *Problem) edges() error {
 					}
 				}
 				rn := p.valueNode[lp.Results[i]]
-				p.link(an, rn, func(a, b int) bool { return an.Layouts[a].Equal(rn.Layouts[b]) }, op,
+				p.link(an, rn, func(a, b int) bool { return p.memo.equalLayouts(an.Layouts[a], rn.Layouts[b]) }, op,
 					fmt.Sprintf("loop %s leaves its results in the layouts it carries them in", op.Name))
 			}
 		}
@@ -106,8 +115,9 @@ func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required f
 	rule := p.useRule(v, use, to)
 	noconv := p.noConvertFact(v, use)
 	e := &Edge{Kind: EdgeConversion, From: from.ID, To: to.ID, Value: v, Use: use, Pos: use.Op.Pos, Rule: rule, NoConv: noconv}
-	m := make([][]int64, len(from.Layouts))
+	m := matrix(len(from.Layouts), to.Choices())
 	placeholder := func(j int) bool { return to.Kind == NodeMMA && to.MMA[j].Record == nil }
+	e.Required = make([]*model.Layout, 0, to.Choices())
 	for j := range to.Choices() {
 		if placeholder(j) {
 			e.Required = append(e.Required, nil)
@@ -117,7 +127,6 @@ func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required f
 	}
 	var forbids []forbid
 	for i, l := range from.Layouts {
-		m[i] = make([]int64, to.Choices())
 		for j, r := range e.Required {
 			if placeholder(j) {
 				continue // an mma with no record requires nothing
@@ -142,7 +151,7 @@ func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required f
 				}
 				if conv != nil && conv.Kind == model.ConvShared {
 					guards = append(guards, p.overBudget(conv.ScratchBytes, rule)...)
-					if !p.relaxed(rule) {
+					if p.combined && !p.relaxed(rule) { // only a combined placement decision reads them
 						p.scratch = append(p.scratch, scratchUse{Edge: len(p.PBQP.Edges), I: int32(i), J: int32(j), Bytes: conv.ScratchBytes})
 					}
 				}
@@ -164,16 +173,20 @@ func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required f
 // useCost prices converting v from one layout to another, with the
 // conversion (nil when the layouts agree).
 func (p *Problem) useCost(v *model.Value, from, to *model.Layout) (int64, *model.Conversion, error) {
-	k := convKey{from.Key(), to.Key(), v.DType.Bits}
-	c, ok := p.convs[k]
+	pair := convPair{from, to, v.DType.Bits} // by pointer: cheaper than by key, for the layouts seen before
+	c, ok := p.memo.convs[pair]
 	if !ok {
-		var err error
-		c, err = model.Analyze(from, to, v.DType.Bits)
-		if err != nil {
-			return 0, nil, fmt.Errorf("%s: converting %s: %v", v.Pos, v.Name, err)
+		k := convKey{from.Key(), to.Key(), v.DType.Bits}
+		if c, ok = p.convs[k]; !ok {
+			var err error
+			c, err = model.Analyze(from, to, v.DType.Bits)
+			if err != nil {
+				return 0, nil, fmt.Errorf("%s: converting %s: %v", v.Pos, v.Name, err)
+			}
+			model.CountScratch(c, from, to, p.Target, p.access)
+			p.convs[k] = c
 		}
-		model.CountScratch(c, from, to, p.Target, p.access)
-		p.convs[k] = c
+		p.memo.convs[pair] = c
 	}
 	if c.Kind == model.ConvNone {
 		return 0, nil, nil
@@ -185,10 +198,9 @@ func (p *Problem) useCost(v *model.Value, from, to *model.Layout) (int64, *model
 // op's rule for its result.
 func (p *Problem) link(a, b *Node, ok func(i, j int) bool, op *model.Op, text string) {
 	rule := p.ruleFact(op, "result", text)
-	m := make([][]int64, a.Choices())
+	m := matrix(a.Choices(), b.Choices())
 	var forbids []forbid
 	for i := range m {
-		m[i] = make([]int64, b.Choices())
 		if a.Kind == NodeMMA && a.MMA[i].Record == nil {
 			continue // an mma with no record makes nothing
 		}
@@ -205,4 +217,14 @@ func (p *Problem) link(a, b *Node, ok func(i, j int) bool, op *model.Op, text st
 	p.Edges = append(p.Edges, &Edge{Kind: EdgeLink, From: a.ID, To: b.ID, Pos: op.Pos, Rule: rule})
 	p.PBQP.Edges = append(p.PBQP.Edges, PEdge{A: a.ID, B: b.ID, M: m})
 	p.facts.edgeForbid = append(p.facts.edgeForbid, forbids)
+}
+
+// matrix is a zero rows×cols cost matrix in one allocation.
+func matrix(rows, cols int) [][]int64 {
+	flat := make([]int64, rows*cols)
+	m := make([][]int64, rows)
+	for i := range m {
+		m[i] = flat[i*cols : (i+1)*cols : (i+1)*cols]
+	}
+	return m
 }

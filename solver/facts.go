@@ -30,6 +30,8 @@ type facts struct {
 	guards [][]int         // interned sorted sets of fact IDs
 	keys   map[string]int
 
+	budget, capacity *model.Fact // budgetFacts, once made
+
 	nodeForbid [][]forbid // per node
 	edgeForbid [][]forbid // per PBQP edge
 }
@@ -178,6 +180,9 @@ func (p *Problem) noConvertFact(v *model.Value, use model.Use) *model.Fact {
 // budgetFacts are the facts that bound shared memory: the graph's budget
 // (when it gives one) and the target's capacity.
 func (p *Problem) budgetFacts() (budget, capacity *model.Fact) {
+	if p.facts.capacity != nil {
+		return p.facts.budget, p.facts.capacity
+	}
 	g, t := p.Graph, p.Target
 	capacity = p.fact(model.FactCapacity, "capacity:"+t.Name, t.Pos,
 		fmt.Sprintf("%s has %s of shared memory per block", t.Name, bytesText(t.SharedMemory)))
@@ -185,6 +190,7 @@ func (p *Problem) budgetFacts() (budget, capacity *model.Fact) {
 		budget = p.fact(model.FactBudget, "shared_memory", g.BudgetPos,
 			fmt.Sprintf("the graph limits shared memory to %s", bytesText(g.SharedBudget)))
 	}
+	p.facts.budget, p.facts.capacity = budget, capacity
 	return budget, capacity
 }
 

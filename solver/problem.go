@@ -111,6 +111,8 @@ type Problem struct {
 	combined bool
 	mmaMemo  map[mmaKey][]*MMAChoice
 	access   *model.AccessCache
+	memo     *layoutMemo
+	watch    *watch // the limits and progress of a BuildWithin, nil otherwise
 
 	valueNode map[*model.Value]*Node
 	opNode    map[*model.Op]*Node
@@ -133,8 +135,12 @@ func Build(g *model.Graph, t *model.Target, records []*model.Record) (*Problem, 
 // forbid is allowed at its cost. Every build makes the same facts and
 // guards; only the PBQP differs.
 func BuildRelaxed(g *model.Graph, t *model.Target, records []*model.Record, relax map[string]bool) (*Problem, error) {
+	return buildWatched(g, t, records, relax, nil)
+}
+
+func buildWatched(g *model.Graph, t *model.Target, records []*model.Record, relax map[string]bool, w *watch) (*Problem, error) {
 	p := &Problem{Graph: g, Target: t, PBQP: &PBQP{}, convs: map[convKey]*model.Conversion{}, opNode: map[*model.Op]*Node{},
-		edgeOf: map[string]model.Use{}, access: model.NewAccessCache()}
+		edgeOf: map[string]model.Use{}, access: model.NewAccessCache(), memo: newLayoutMemo(), watch: w}
 	p.facts = facts{byName: map[string]*model.Fact{}, relax: relax, keys: map[string]int{}}
 	budget, capacity := p.budgetFacts()
 	p.Budget = t.SharedMemory
@@ -156,6 +162,9 @@ func BuildRelaxed(g *model.Graph, t *model.Target, records []*model.Record, rela
 	p.loadRecs = loadRecs
 	p.families = familiesOf(records)
 	cands := p.candidates(mmaRecs)
+	if err := w.err(); err != nil {
+		return nil, err
+	}
 	p.bufferNodes()
 	if err := p.nodes(cands, mmaRecs, loadRecs); err != nil {
 		return nil, err
@@ -178,7 +187,7 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 	g, lanes, warps := p.Graph, p.Target.SubgroupSize, p.Graph.Subgroups
 	cands := map[*model.Value]*candSet{}
 	for _, v := range g.Values {
-		cands[v] = &candSet{keys: map[string]bool{}}
+		cands[v] = newCandSet(p.memo)
 	}
 	// Seeds: pins first, then intrinsic fragments, then memory layouts.
 	for _, v := range g.Values {
@@ -214,26 +223,38 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 			}
 		}
 	})
-	// Close under the transfer rules, a bounded number of rounds.
+	// Close under the transfer rules, a bounded number of rounds. Each
+	// flow remembers how much of its source it has taken: candidates only
+	// ever join the end of a list, and one refused stays refused.
+	done := map[flowSite]int{}
+	var site flowSite
 	for round := 0; round < 8; round++ {
 		changed := false
-		flow := func(from, to *model.Value, fn func(*model.Layout) *model.Layout, why string) {
+		flow := func(from, to *model.Value, how string, fn func(*model.Layout) *model.Layout, why string) {
 			src := cands[from]
-			for i := 0; i < len(src.list); i++ {
+			site.k++
+			i := done[site]
+			for ; i < len(src.list); i++ {
 				l := src.list[i]
 				if fn != nil {
-					l = fn(l)
+					l = p.memo.derive(l, how, fn)
 				}
 				if l != nil && cands[to].add(l, why) {
 					changed = true
 				}
 			}
+			done[site] = i
 		}
 		same := func(a, b *model.Value, why string) {
-			flow(a, b, nil, why)
-			flow(b, a, nil, why)
+			flow(a, b, "", nil, why)
+			flow(b, a, "", nil, why)
 		}
+		p.watch.phase("build", fmt.Sprintf("candidates, round %d", round+1), p.ops())
 		g.Walk(func(op *model.Op) {
+			if p.watch.step() != nil {
+				return
+			}
+			site = flowSite{op: op}
 			why := fmt.Sprintf("through %s %s", op.Kind, op.Name)
 			switch op.Kind {
 			case model.OpElementwise, model.OpCast:
@@ -245,22 +266,22 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 				}
 			case model.OpTranspose:
 				inv := transposeInverse(op.Perm)
-				flow(op.Operands[0], op.Result, func(l *model.Layout) *model.Layout { r, _ := l.Transpose(op.Perm); return r }, why)
-				flow(op.Result, op.Operands[0], func(l *model.Layout) *model.Layout { r, _ := l.Transpose(inv); return r }, why)
+				flow(op.Operands[0], op.Result, fmt.Sprint("transpose", op.Perm), func(l *model.Layout) *model.Layout { r, _ := l.Transpose(op.Perm); return r }, why)
+				flow(op.Result, op.Operands[0], fmt.Sprint("transpose", inv), func(l *model.Layout) *model.Layout { r, _ := l.Transpose(inv); return r }, why)
 			case model.OpReduce:
 				src := op.Operands[0]
-				flow(src, op.Result, func(l *model.Layout) *model.Layout { r, _ := l.Slice(op.Axis); return r }, why)
-				flow(op.Result, src, func(l *model.Layout) *model.Layout { r, _ := l.Broadcast(op.Axis, src.Shape[op.Axis]); return r }, why)
+				flow(src, op.Result, fmt.Sprint("slice", op.Axis), func(l *model.Layout) *model.Layout { r, _ := l.Slice(op.Axis); return r }, why)
+				flow(op.Result, src, fmt.Sprint("broadcast", op.Axis, src.Shape[op.Axis]), func(l *model.Layout) *model.Layout { r, _ := l.Broadcast(op.Axis, src.Shape[op.Axis]); return r }, why)
 				if len(op.Operands) == 2 {
 					same(op.Operands[1], op.Result, why)
 				}
 			case model.OpBroadcast:
-				flow(op.Operands[0], op.Result, func(l *model.Layout) *model.Layout { return broadcastFrom(l, op.Dims, op.Result.Shape) }, why)
-				flow(op.Result, op.Operands[0], func(l *model.Layout) *model.Layout { return sliceDims(l, op.Dims) }, why)
+				flow(op.Operands[0], op.Result, fmt.Sprint("broadcast", op.Dims, op.Result.Shape), func(l *model.Layout) *model.Layout { return broadcastFrom(l, op.Dims, op.Result.Shape) }, why)
+				flow(op.Result, op.Operands[0], fmt.Sprint("slice", op.Dims), func(l *model.Layout) *model.Layout { return sliceDims(l, op.Dims) }, why)
 			case model.OpShapeCast:
 				src := op.Operands[0]
-				flow(src, op.Result, func(l *model.Layout) *model.Layout { r, _ := l.Reshape(op.Result.Shape); return r }, why)
-				flow(op.Result, src, func(l *model.Layout) *model.Layout { r, _ := l.Reshape(src.Shape); return r }, why)
+				flow(src, op.Result, fmt.Sprint("reshape", op.Result.Shape), func(l *model.Layout) *model.Layout { r, _ := l.Reshape(op.Result.Shape); return r }, why)
+				flow(op.Result, src, fmt.Sprint("reshape", src.Shape), func(l *model.Layout) *model.Layout { r, _ := l.Reshape(src.Shape); return r }, why)
 			case model.OpLoop:
 				lp := op.Body
 				for i := range lp.Args {
@@ -283,7 +304,11 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 	g, t := p.Graph, p.Target
 	valueNode := map[*model.Value]*Node{}
 	addNode := p.addNode
+	p.watch.phase("build", "costs of values", len(g.Values))
 	for _, v := range g.Values {
+		if err := p.watch.step(); err != nil {
+			return err
+		}
 		cs := cands[v]
 		n := &Node{Kind: NodeValue, Value: v, Pos: v.Pos}
 		list, origins := cs.list, cs.origin
@@ -325,7 +350,11 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 	}
 	p.valueNode = valueNode
 	var err error
+	p.watch.phase("build", "costs of ops", p.ops())
 	g.Walk(func(op *model.Op) {
+		if err == nil {
+			err = p.watch.step()
+		}
 		if err != nil {
 			return
 		}

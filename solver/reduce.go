@@ -13,6 +13,7 @@ type reducer struct {
 	offset int64
 	steps  []step
 	pruned int
+	w      *watch // stops the reductions at a limit
 }
 
 type rnode struct {
@@ -104,15 +105,33 @@ func (r *reducer) removeNode(n int) {
 // every remaining choice of the neighbour, until nothing changes. It
 // reports false when a node has no choice left.
 func (r *reducer) prune(queue []int) bool {
-	in := make([]bool, len(r.nodes))
-	for _, n := range queue {
-		in[n] = true
+	work := make([]arc, len(queue))
+	for k, n := range queue {
+		work[k] = arc{n, allEdges}
 	}
-	for len(queue) > 0 {
-		n := queue[0]
-		queue = queue[1:]
-		in[n] = false
-		node := r.nodes[n]
+	return r.revise(work)
+}
+
+// An arc asks to check node n's choices against its costs and against its
+// edge to nb (allEdges: every edge; costsOnly: none).
+type arc struct{ n, nb int }
+
+const (
+	allEdges  = -1
+	costsOnly = -2
+)
+
+// revise checks the arcs given, and, each time a node loses a choice, its
+// neighbours' arcs towards it, until nothing changes (arc consistency: the
+// choices left do not depend on the order of the checks). A reduction
+// names only the arcs it changed, so that a node with many neighbours is
+// not checked in full after each of them. It reports false when a node
+// has no choice left.
+func (r *reducer) revise(work []arc) bool {
+	for len(work) > 0 {
+		a := work[0]
+		work = work[1:]
+		node := r.nodes[a.n]
 		if node.gone {
 			continue
 		}
@@ -120,18 +139,18 @@ func (r *reducer) prune(queue []int) bool {
 		changed := false
 		for _, i := range node.alive {
 			ok := node.cost[i] < Inf
-			for nb, e := range node.adj {
-				if !ok {
-					break
-				}
-				any := false
-				for _, j := range r.nodes[nb].alive {
-					if e.at(n, i, j) < Inf {
-						any = true
+			switch {
+			case !ok || a.nb == costsOnly:
+			case a.nb == allEdges:
+				for nb, e := range node.adj {
+					if ok = r.supported(e, a.n, i, nb); !ok {
 						break
 					}
 				}
-				ok = any
+			default:
+				if e := node.adj[a.nb]; e != nil {
+					ok = r.supported(e, a.n, i, a.nb)
+				}
 			}
 			if ok {
 				keep = append(keep, i)
@@ -146,14 +165,22 @@ func (r *reducer) prune(queue []int) bool {
 		}
 		if changed {
 			for nb := range node.adj {
-				if !in[nb] {
-					in[nb] = true
-					queue = append(queue, nb)
-				}
+				work = append(work, arc{nb, a.n})
 			}
 		}
 	}
 	return true
+}
+
+// supported reports whether choice i of node n has some remaining choice
+// of its neighbour nb that edge e allows.
+func (r *reducer) supported(e *redge, n, i, nb int) bool {
+	for _, j := range r.nodes[nb].alive {
+		if e.at(n, i, j) < Inf {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *reducer) neighbours(n int) []int {
@@ -174,6 +201,9 @@ func (r *reducer) reduce(maxR2 int) bool {
 		for n, node := range r.nodes {
 			if node.gone {
 				continue
+			}
+			if r.w.reduced(len(r.steps)) != nil {
+				return true // the caller reads the limit from the watch
 			}
 			nbs := r.neighbours(n)
 			switch len(nbs) {
@@ -207,7 +237,7 @@ func (r *reducer) reduce(maxR2 int) bool {
 				}
 				r.steps = append(r.steps, step{kind: 1, node: n, nb: m, pick: pick})
 				r.removeNode(n)
-				if !r.prune([]int{m}) {
+				if !r.revise([]arc{{m, costsOnly}}) { // only m's costs changed
 					return false
 				}
 				changed = true
@@ -243,7 +273,7 @@ func (r *reducer) reduce(maxR2 int) bool {
 				r.steps = append(r.steps, step{kind: 2, node: n, nb: m1, nb2: m2, pickPair: pick})
 				r.removeNode(n)
 				r.addEdge(m1, m2, mat)
-				if !r.prune([]int{m1, m2}) {
+				if !r.revise([]arc{{m1, m2}, {m2, m1}}) { // only their edge changed
 					return false
 				}
 				changed = true

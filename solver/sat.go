@@ -31,6 +31,7 @@ type satCore struct {
 	clauses int
 	mark    []int8
 	solves  int
+	w       *watch // limits and progress; nil: the deadline alone
 }
 
 type soft struct {
@@ -222,6 +223,9 @@ func (s *satCore) cost(choice []int) int64 {
 func (s *satCore) try(deadline time.Time, assume []z.Lit) int {
 	s.solves++
 	s.g.Assume(assume...)
+	if s.w.watchesSearch() {
+		return s.watched(deadline)
+	}
 	if deadline.IsZero() {
 		return s.g.Solve()
 	}
@@ -230,6 +234,28 @@ func (s *satCore) try(deadline time.Time, assume []z.Lit) int {
 		return 0
 	}
 	return s.g.Try(left)
+}
+
+// watched runs one SAT call in the background while the watch checks the
+// limits and reports progress, and stops it at a limit: 0 then. The call
+// itself runs as it would alone, so that its answer does not depend on
+// the clock.
+func (s *satCore) watched(deadline time.Time) int {
+	if s.w.checkNow() != nil {
+		return 0
+	}
+	sv := s.g.GoSolve()
+	wait := 50 * time.Microsecond
+	for {
+		if r, ok := sv.Test(); ok {
+			return r
+		}
+		if s.w.checkNow() != nil || !deadline.IsZero() && !time.Now().Before(deadline) {
+			return sv.Stop()
+		}
+		time.Sleep(wait)
+		wait = min(2*wait, 5*time.Millisecond)
+	}
 }
 
 // minimize finds the cheapest core choice. It returns the status, the
@@ -247,6 +273,7 @@ func (s *satCore) minimize(choice []int, deadline time.Time) (Status, int64, int
 	bestChoice := slices.Clone(choice)
 	lb := s.offset // every plan pays at least the normalised-away constant
 	for {
+		s.w.searchState(s.solves, addSat(s.r.offset, best), addSat(s.r.offset, lb))
 		var assume []z.Lit
 		index := map[z.Lit]int{}
 		for i, sf := range s.softs {

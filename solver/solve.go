@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"cmp"
 	"time"
 
 	"planner/model"
@@ -13,6 +14,13 @@ type Options struct {
 	// in binaries built with the z3 tag), for plans and explanations, or
 	// "greedy" for the greedy baseline's plan (greedy.go).
 	Backend string
+	// MemoryLimit stops the build and the search once the process holds
+	// more bytes than this from the system (0: none); pair it with
+	// debug.SetMemoryLimit so that the collector works to stay below.
+	MemoryLimit uint64
+	// Progress, when set, is called with where the solve stands, first
+	// after ProgressAfter and then every ProgressEvery.
+	Progress func(Progress)
 }
 
 // Backend is a search backend: what decides the core the reductions
@@ -52,14 +60,19 @@ type Result struct {
 	// the search's; NoPlan says why the baseline found no plan.
 	Baseline string
 	NoPlan   string
+	// What stopped a feasible or unknown solve: StoppedBy is "time" or
+	// "memory", Stopped names the limit ("the memory limit (4096 MiB)").
+	Stopped, StoppedBy string
+	Peak               uint64 // the most memory the process held at the watch's checks, in bytes
 }
 
 // Solve finds the cheapest assignment of a problem.
 func Solve(p *Problem, opt Options) *Result {
-	po := PBQPOptions{Core: backendOf(opt).Core}
-	if opt.TimeLimit > 0 {
-		po.Deadline = time.Now().Add(opt.TimeLimit)
+	w := p.watch // BuildWithin's clock runs on
+	if w == nil {
+		w = newWatch(opt)
 	}
+	po := PBQPOptions{Core: backendOf(opt).Core, Deadline: w.deadline, watch: w}
 	res := &Result{Problem: p}
 	for _, n := range p.Nodes {
 		if n.Kind == NodeValue {
@@ -104,6 +117,10 @@ func Solve(p *Problem, opt Options) *Result {
 	}
 	sol, pb = p.notWorseThanGreedy(sol, pb)
 	res.Status, res.Cost, res.LowerBound, res.Stats = sol.Status, sol.Cost, sol.LowerBound, sol.Stats
+	res.Peak = w.peak
+	if sol.Status == StatusFeasible || sol.Status == StatusUnknown {
+		res.Stopped, res.StoppedBy = w.stoppedBy(), cmp.Or(w.stopped, "time")
+	}
 	if sol.Status == StatusOptimal || sol.Status == StatusFeasible {
 		before := append([]int(nil), sol.Choice...)
 		p.tidy(sol.Choice)

@@ -8,6 +8,7 @@ type PBQPOptions struct {
 	MaxR2    int        // largest R2 (product of the three domains); 0: 1<<20
 	NoReduce bool       // skip the reductions (for tests of the SAT search)
 	Core     CoreSolver // decides the core; nil: the gini MaxSAT search
+	watch    *watch     // memory limit and progress (Solve's)
 }
 
 // CoreSolver minimises the problem the reductions leave. It returns the
@@ -26,6 +27,8 @@ func SolvePBQP(p *PBQP, opt PBQPOptions) PSolution {
 	}
 	defer func() { sol.Stats.Duration = time.Since(start) }()
 	r := newReducer(p)
+	r.w = opt.watch
+	opt.watch.phase("reduce", "", len(p.Cost))
 	all := make([]int, len(p.Cost))
 	for i := range all {
 		all[i] = i
@@ -48,6 +51,9 @@ func SolvePBQP(p *PBQP, opt PBQPOptions) PSolution {
 			if !r.reduce(maxR2) {
 				return infeasible()
 			}
+			if opt.watch.err() != nil {
+				break
+			}
 			r.pruneDominated(64)
 			if !r.prune(r.core()) {
 				return infeasible()
@@ -56,6 +62,12 @@ func SolvePBQP(p *PBQP, opt PBQPOptions) PSolution {
 				break
 			}
 		}
+	}
+	if opt.watch.err() != nil {
+		// Stopped at a limit before any plan: every plan pays at least
+		// what the reductions folded in so far.
+		sol.Status, sol.Cost, sol.LowerBound = StatusUnknown, Inf, r.offset
+		return sol
 	}
 	core := r.core()
 	sol.Stats.Reduced = len(r.steps)
@@ -74,7 +86,9 @@ func SolvePBQP(p *PBQP, opt PBQPOptions) PSolution {
 			}
 		}
 	case len(core) > 0:
+		opt.watch.phase("search", "encoding the core", 0)
 		s := newSatCore(r, core)
+		s.w = opt.watch
 		sol.Stats.Variables = s.c.Len()
 		status, _, coreLB = s.minimize(sol.Choice, opt.Deadline)
 		sol.Stats.Clauses = s.clauses

@@ -60,7 +60,10 @@ func (p *Problem) converts(k, i, j int) bool {
 	if to == nil {
 		return true
 	}
-	c, ok := p.convs[convKey{from.Key(), to.Key(), e.Value.DType.Bits}]
+	c, ok := p.memo.convs[convPair{from, to, e.Value.DType.Bits}]
+	if !ok {
+		c, ok = p.convs[convKey{from.Key(), to.Key(), e.Value.DType.Bits}]
+	}
 	return ok && c.Kind != model.ConvNone
 }
 

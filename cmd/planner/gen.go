@@ -2,10 +2,12 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"text/tabwriter"
 	"time"
@@ -50,7 +52,7 @@ loops (loops carrying an accumulator), or random (a random DAG).`,
 }
 
 func newBenchCmd(records *[]string) *cobra.Command {
-	var timeLimit time.Duration
+	var limits limitFlags
 	var backendName string
 	cmd := &cobra.Command{
 		Use:   "bench DIR",
@@ -70,30 +72,40 @@ func newBenchCmd(records *[]string) *cobra.Command {
 			}
 			slices.Sort(files)
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 2, 4, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(tw, "graph\tops\tcandidates\tnodes\tcore\tvariables\tclauses\tseconds\tMiB\tstatus\tcost\tgreedy\tratio\t")
+			opt, done, err := limits.options(backendName, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			defer done()
+			fmt.Fprintln(tw, "graph\tops\tcandidates\tnodes\tcore\tvariables\tclauses\tseconds\tpeak MiB\talloc MiB\tstatus\tcost\tgreedy\tratio\t")
 			var first error
 			for _, f := range files {
 				g, err := readGraph(lib, f)
 				if err != nil {
 					// The other graphs still run; the error comes after the table.
-					fmt.Fprintf(tw, "%s\t\t\t\t\t\t\t\t\tbad input\t\t\t\t\n", filepath.Base(f))
+					fmt.Fprintf(tw, "%s\t\t\t\t\t\t\t\t\t\tbad input\t\t\t\t\n", filepath.Base(f))
 					first = cmp.Or(first, err)
 					continue
 				}
 				ops := 0
 				g.Walk(func(*model.Op) { ops++ })
 				var before, after runtime.MemStats
-				runtime.GC()
+				debug.FreeOSMemory() // so that the peak is this graph's
 				runtime.ReadMemStats(&before)
 				start := time.Now()
 				t, recs := targetRecords(lib, g)
-				p, err := solver.Build(g, t, recs)
+				p, err := solver.BuildWithin(g, t, recs, opt)
+				var limit *solver.LimitError
+				if errors.As(err, &limit) {
+					fmt.Fprintf(tw, "%s\t%d\t\t\t\t\t\t%.3f\t\t\t%s\t\t\n", filepath.Base(f), ops, time.Since(start).Seconds(), solver.StatusUnknown)
+					continue
+				}
 				if err != nil {
-					fmt.Fprintf(tw, "%s\t%d\t\t\t\t\t\t\t\tbad input\t\t\t\t\n", filepath.Base(f), ops)
+					fmt.Fprintf(tw, "%s\t%d\t\t\t\t\t\t\t\t\tbad input\t\t\t\t\n", filepath.Base(f), ops)
 					first = cmp.Or(first, err)
 					continue
 				}
-				res := solver.Solve(p, solver.Options{TimeLimit: timeLimit, Backend: backendName})
+				res := solver.Solve(p, opt)
 				secs := time.Since(start).Seconds()
 				runtime.ReadMemStats(&after)
 				s := res.Stats
@@ -102,8 +114,8 @@ func newBenchCmd(records *[]string) *cobra.Command {
 					cost = "-"
 				}
 				greedy, ratio := greedyColumns(p, res)
-				fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.3f\t%.0f\t%s\t%s\t%s\t%s\t\n", filepath.Base(f), ops, res.Candidates, s.Nodes, s.CoreNodes,
-					s.Variables, s.Clauses, secs, float64(after.TotalAlloc-before.TotalAlloc)/(1<<20), res.Status, cost, greedy, ratio)
+				fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.3f\t%d\t%.0f\t%s\t%s\t%s\t%s\t\n", filepath.Base(f), ops, res.Candidates, s.Nodes, s.CoreNodes,
+					s.Variables, s.Clauses, secs, res.Peak>>20, float64(after.TotalAlloc-before.TotalAlloc)/(1<<20), res.Status, cost, greedy, ratio)
 			}
 			if err := tw.Flush(); err != nil {
 				return err
@@ -111,7 +123,7 @@ func newBenchCmd(records *[]string) *cobra.Command {
 			return first
 		},
 	}
-	cmd.Flags().DurationVar(&timeLimit, "time-limit", 0, "stop each search after this long")
+	limits.add(cmd, "stop each search after this long")
 	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, smt (Z3, in binaries built with -tags z3), or greedy (the propagation baseline of today's compilers)")
 	return cmd
 }

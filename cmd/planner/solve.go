@@ -24,7 +24,7 @@ func (e *unsatError) Error() string { return e.msg }
 
 func newSolveCmd(records *[]string) *cobra.Command {
 	var format, notation, backendName, compare string
-	var timeLimit time.Duration
+	var limits limitFlags
 	cmd := &cobra.Command{
 		Use:   "solve GRAPH",
 		Short: "choose every value's layout and every op's intrinsic, with the proven minimum cost",
@@ -48,8 +48,12 @@ minimal. Exit codes: 0 a plan, 1 bad input, 2 no plan exists.`,
 			if compare != "" && compare != solver.BackendGreedy {
 				return badFlag("compare", compare, solver.BackendGreedy)
 			}
-			opt := solver.Options{TimeLimit: timeLimit, Backend: backendName}
+			opt, done, err := limits.options(backendName, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
 			plan, res, err := solveGraph(lib, args[0], notation, opt)
+			done()
 			if err == nil && compare != "" {
 				plan.Compare, err = compareGreedy(res, plan, notation)
 			}
@@ -76,7 +80,7 @@ minimal. Exit codes: 0 a plan, 1 bad input, 2 no plan exists.`,
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "text, json, toml or dot")
 	cmd.Flags().StringVar(&notation, "notation", "", "write layouts in this notation (default: the graph's own)")
-	cmd.Flags().DurationVar(&timeLimit, "time-limit", 0, "stop the search after this long and report the best plan with its lower bound")
+	limits.add(cmd, "stop the search after this long and report the best plan with its lower bound")
 	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, smt (Z3, in binaries built with -tags z3), or greedy (the propagation baseline of today's compilers)")
 	cmd.Flags().StringVar(&compare, "compare", "", "also run this baseline (greedy) and print both costs and their ratio")
 	return cmd
@@ -107,12 +111,17 @@ func solveGraph(lib *intrinsics.Library, path, notation string, opt solver.Optio
 	if notation != "" && !isKind(notation) {
 		return nil, nil, badFlag("notation", notation, model.Kinds...)
 	}
+	start := time.Now()
 	g, err := readGraph(lib, path)
 	if err != nil {
 		return nil, nil, err
 	}
 	t, recs := targetRecords(lib, g)
-	p, err := solver.Build(g, t, recs)
+	p, err := solver.BuildWithin(g, t, recs, opt)
+	var limit *solver.LimitError
+	if errors.As(err, &limit) {
+		return nil, nil, &unsatError{msg: fmt.Sprintf("%s: %v", path, err)}
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -120,20 +129,27 @@ func solveGraph(lib *intrinsics.Library, path, notation string, opt solver.Optio
 	if res.Baseline != "" && res.Assignment == nil {
 		return nil, res, &unsatError{msg: fmt.Sprintf("%s: %s found no plan: %s", path, res.Baseline, res.NoPlan)}
 	}
-	switch res.Status {
-	case solver.StatusInfeasible:
+	switch {
+	case res.Status == solver.StatusInfeasible:
 		return nil, res, &unsatError{msg: fmt.Sprintf("%s: no plan satisfies the graph's constraints on %s", path, t.Name)}
-	case solver.StatusUnknown:
+	case res.Status == solver.StatusUnknown && res.StoppedBy == "memory":
+		return nil, res, &unsatError{msg: fmt.Sprintf("%s: stopped at %s before any plan was found (lower bound %d)", path, res.Stopped, res.LowerBound)}
+	case res.Status == solver.StatusUnknown:
 		return nil, res, &unsatError{msg: fmt.Sprintf("%s: the time limit of %v ran out before any plan was found (lower bound %d)", path, opt.TimeLimit, res.LowerBound)}
 	}
+	stop := during(opt, start, "plan")
 	plan, err := plans.Build(g, t, res.Assignment, notation)
 	if err != nil {
+		stop()
 		return nil, res, err
 	}
 	if plan.Cost != res.Cost {
+		stop()
 		return nil, res, fmt.Errorf("internal error: the plan's costs add up to %d but the search found %d", plan.Cost, res.Cost)
 	}
-	if err := plans.Verify(g, res.Assignment, plan); err != nil {
+	err = plans.Verify(g, res.Assignment, plan)
+	stop()
+	if err != nil {
 		return nil, res, fmt.Errorf("internal error: %v", err)
 	}
 	plan.GraphHash = graphHash(path)
@@ -141,6 +157,9 @@ func solveGraph(lib *intrinsics.Library, path, notation string, opt solver.Optio
 	plan.LowerBound = res.LowerBound
 	if res.Baseline != "" {
 		plan.Status = res.Baseline
+	}
+	if res.StoppedBy == "memory" {
+		plan.Stopped = res.Stopped
 	}
 	s := res.Stats
 	plan.Stats = plans.Stats{Candidates: res.Candidates, Nodes: s.Nodes, Edges: s.Edges, CoreNodes: s.CoreNodes, Reduced: s.Reduced,

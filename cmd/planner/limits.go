@@ -1,0 +1,177 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"planner/solver"
+)
+
+// limitFlags are the flags that bound a solve and show its progress.
+type limitFlags struct {
+	time     time.Duration
+	memory   string
+	progress string
+}
+
+func (f *limitFlags) add(cmd *cobra.Command, timeHelp string) {
+	cmd.Flags().DurationVar(&f.time, "time-limit", 0, timeHelp)
+	cmd.Flags().StringVar(&f.memory, "memory-limit", "", "stop once the process holds this much memory (e.g. 4GiB, 512MiB) and report the best plan so far")
+	cmd.Flags().StringVar(&f.progress, "progress", "auto", "a progress line on standard error for solves longer than a second: auto (when it is a terminal), always or never")
+}
+
+// options reads the flags into solver options, with the progress line
+// written to stderr. Call done after the solve: it clears the progress
+// line and gives the process its memory limit back.
+func (f *limitFlags) options(backend string, stderr io.Writer) (opt solver.Options, done func(), err error) {
+	opt = solver.Options{TimeLimit: f.time, Backend: backend}
+	done = func() {}
+	if f.memory != "" {
+		n, err := parseBytes(f.memory)
+		if err != nil {
+			return opt, done, fmt.Errorf("--memory-limit %s: %v", f.memory, err)
+		}
+		opt.MemoryLimit = n
+		// The collector works to stay below the limit; the solver stops
+		// when it cannot.
+		old := debug.SetMemoryLimit(int64(min(n, 1<<62)))
+		done = func() { debug.SetMemoryLimit(old) }
+	}
+	var show bool
+	switch f.progress {
+	case "auto":
+		show = isTerminal(stderr)
+	case "always":
+		show = true
+	case "never":
+	default:
+		return opt, done, badFlag("progress", f.progress, "auto", "always", "never")
+	}
+	if show {
+		line := &progressLine{w: stderr}
+		opt.Progress = line.show
+		restore := done
+		done = func() { line.clear(); restore() }
+	}
+	return opt, done, nil
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// progressLine rewrites one line of stderr in place.
+type progressLine struct {
+	w     io.Writer
+	width int // of the last line written, to blank it
+}
+
+func (l *progressLine) show(p solver.Progress) {
+	text := progressText(p)
+	pad := max(l.width-len(text), 0)
+	fmt.Fprintf(l.w, "\r%s%s", text, strings.Repeat(" ", pad))
+	l.width = len(text)
+}
+
+func (l *progressLine) clear() {
+	if l.width > 0 {
+		fmt.Fprintf(l.w, "\r%s\r", strings.Repeat(" ", l.width))
+		l.width = 0
+	}
+}
+
+// progressText is one progress line: elapsed time, phase and its count,
+// the incumbent and bound of the search, and the memory held.
+func progressText(p solver.Progress) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%6.1fs  %s", p.Elapsed.Seconds(), p.Phase)
+	if p.Pass != "" {
+		fmt.Fprintf(&b, " (%s)", p.Pass)
+	}
+	switch p.Phase {
+	case "search":
+		if p.Pass != "" {
+			break // encoding: nothing counted yet
+		}
+		calls := "SAT calls"
+		if p.Done == 1 {
+			calls = "SAT call"
+		}
+		fmt.Fprintf(&b, ": %d %s", p.Done, calls)
+		if p.Incumbent < solver.Inf {
+			fmt.Fprintf(&b, ", best %d", p.Incumbent)
+		}
+		fmt.Fprintf(&b, ", bound %d", p.Bound)
+	case "reduce":
+		fmt.Fprintf(&b, ": %d of %d nodes reduced", p.Done, p.Total)
+	case "plan":
+		b.WriteString(": writing the plan and replaying it in the verifier")
+	default:
+		fmt.Fprintf(&b, ": %d of %d", p.Done, p.Total)
+	}
+	fmt.Fprintf(&b, "  %d MiB", p.Memory>>20)
+	return b.String()
+}
+
+// parseBytes reads a size: a whole number with an optional unit B, KiB,
+// MiB, GiB, TiB (powers of 1024) or kB, MB, GB, TB (powers of 1000).
+func parseBytes(s string) (uint64, error) {
+	units := []struct {
+		suffix string
+		mul    uint64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"kB", 1e3}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1}}
+	num, mul := strings.TrimSpace(s), uint64(1)
+	for _, u := range units {
+		if strings.HasSuffix(num, u.suffix) {
+			num, mul = strings.TrimSpace(strings.TrimSuffix(num, u.suffix)), u.mul
+			break
+		}
+	}
+	n, err := strconv.ParseUint(num, 10, 64)
+	if err != nil || n == 0 {
+		return 0, fmt.Errorf("want a positive whole number of bytes with an optional unit (B, KiB, MiB, GiB, TiB, kB, MB, GB, TB)")
+	}
+	if n > (1<<63)/mul {
+		return 0, fmt.Errorf("too large")
+	}
+	return n * mul, nil
+}
+
+// during keeps the progress line of a solve that started at start alive
+// through a phase outside the solver (the plan's writing and checking),
+// until stop is called.
+func during(opt solver.Options, start time.Time, phase string) (stop func()) {
+	if opt.Progress == nil {
+		return func() {}
+	}
+	quit, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(solver.ProgressEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-tick.C:
+				if e := time.Since(start); e >= solver.ProgressAfter {
+					opt.Progress(solver.Progress{Phase: phase, Elapsed: e, Memory: solver.MemoryHeld()})
+				}
+			}
+		}
+	}()
+	return func() { close(quit); <-finished }
+}

@@ -1,0 +1,233 @@
+package solver
+
+import (
+	"fmt"
+	"runtime/metrics"
+	"time"
+
+	"planner/model"
+)
+
+// Progress is where a long solve stands, for a progress line.
+type Progress struct {
+	Phase       string // "build", "reduce" or "search"
+	Pass        string // what of the phase: "candidates, round 2", "edges"
+	Done, Total int    // build: ops handled in this pass; reduce: nodes left to the core search of all; search: SAT calls (Total 0)
+	// Search: the best plan's cost so far (Inf: none yet) and the proven
+	// lower bound.
+	Incumbent, Bound int64
+	Elapsed          time.Duration
+	Memory           uint64 // bytes the process holds from the system
+}
+
+// ProgressAfter is how long a solve runs before its first progress
+// report; ProgressEvery is the time between reports.
+const (
+	ProgressAfter = time.Second
+	ProgressEvery = 200 * time.Millisecond
+)
+
+// LimitError says that a limit stopped a solve before any plan existed.
+type LimitError struct {
+	Limit string // "the time limit of 2s" or "the memory limit (4096 MiB)"
+	Phase string // what was running: "build", "reduce" or "search"
+}
+
+func (e *LimitError) Error() string {
+	what := map[string]string{"build": "building the problem", "reduce": "reducing the problem", "search": "searching"}[e.Phase]
+	return fmt.Sprintf("stopped at %s while %s, before any plan was found", e.Limit, what)
+}
+
+// watch keeps a solve within its time and memory limits and reports its
+// progress. Its checks are cheap enough for inner loops: the clock is read
+// every few calls and the memory every few milliseconds.
+type watch struct {
+	start, deadline time.Time
+	memLimit        uint64
+	timeLimit       time.Duration
+	progress        func(Progress)
+	// memory reads what the process holds (a test double in tests).
+	memory func() uint64
+
+	calls      int
+	every      int           // steps between reads of the clock
+	memEvery   time.Duration // time between reads of the memory
+	nextMemory time.Time
+	nextReport time.Time
+	peak       uint64
+	state      Progress
+	stopped    string // "time" or "memory" once a limit is reached
+}
+
+// newWatch starts the clock of a solve under opt's limits.
+func newWatch(opt Options) *watch {
+	w := &watch{start: time.Now(), memLimit: opt.MemoryLimit, timeLimit: opt.TimeLimit, progress: opt.Progress, memory: processMemory,
+		every: 32, memEvery: 5 * time.Millisecond}
+	if opt.TimeLimit > 0 {
+		w.deadline = w.start.Add(opt.TimeLimit)
+	}
+	w.nextReport = w.start.Add(ProgressAfter)
+	w.state.Incumbent = Inf
+	return w
+}
+
+// phase starts a phase, or a pass of it, of total steps.
+func (w *watch) phase(name, pass string, total int) {
+	if w == nil {
+		return
+	}
+	w.state.Phase, w.state.Pass, w.state.Done, w.state.Total = name, pass, 0, total
+}
+
+// step counts one step of the phase and checks the limits: a
+// *LimitError once one is reached.
+func (w *watch) step() error {
+	if w == nil {
+		return nil
+	}
+	w.state.Done++
+	return w.check()
+}
+
+// check checks the limits without counting a step, reading the clock
+// every few calls.
+func (w *watch) check() error {
+	if w == nil {
+		return nil
+	}
+	w.calls++
+	if w.stopped == "" && w.calls%w.every != 0 {
+		return nil
+	}
+	return w.checkNow()
+}
+
+// checkNow checks the limits.
+func (w *watch) checkNow() error {
+	if w == nil {
+		return nil
+	}
+	if w.stopped != "" {
+		return w.err()
+	}
+	now := time.Now()
+	if !w.deadline.IsZero() && !now.Before(w.deadline) {
+		w.stopped = "time"
+		return w.err()
+	}
+	if !now.Before(w.nextMemory) {
+		w.nextMemory = now.Add(w.memEvery)
+		m := w.memory()
+		w.peak = max(w.peak, m)
+		w.state.Memory = m
+		if w.memLimit > 0 && m > w.memLimit {
+			w.stopped = "memory"
+			return w.err()
+		}
+	}
+	if w.progress != nil && !now.Before(w.nextReport) {
+		w.nextReport = now.Add(ProgressEvery)
+		w.state.Elapsed = now.Sub(w.start)
+		w.progress(w.state)
+	}
+	return nil
+}
+
+// err is the error for the limit reached, nil if none.
+func (w *watch) err() error {
+	if w == nil || w.stopped == "" {
+		return nil
+	}
+	return &LimitError{Limit: w.limitText(), Phase: w.state.Phase}
+}
+
+// limitText names the limit reached.
+func (w *watch) limitText() string {
+	switch w.stopped {
+	case "time":
+		return fmt.Sprintf("the time limit of %v", w.timeLimit)
+	case "memory":
+		return fmt.Sprintf("the memory limit (%s)", bytesSize(w.memLimit))
+	}
+	return ""
+}
+
+// reduced records how many nodes the reductions removed and checks the
+// limits.
+func (w *watch) reduced(n int) error {
+	if w == nil {
+		return nil
+	}
+	w.state.Done = n
+	return w.check()
+}
+
+// searchState records the search's SAT calls, incumbent and bound for
+// the progress line.
+func (w *watch) searchState(solves int, incumbent, bound int64) {
+	if w != nil {
+		w.state.Phase, w.state.Pass, w.state.Done, w.state.Total = "search", "", solves, 0
+		w.state.Incumbent, w.state.Bound = incumbent, bound
+	}
+}
+
+// watchesSearch says whether the SAT calls must run watched: with a
+// memory limit or a progress report (a deadline alone the SAT solver
+// keeps itself).
+func (w *watch) watchesSearch() bool {
+	return w != nil && (w.memLimit > 0 || w.progress != nil)
+}
+
+// stoppedBy names the limit that cut a solve short: the one the watch
+// saw, or else the time limit (which the SAT solver also enforces).
+func (w *watch) stoppedBy() string {
+	switch {
+	case w == nil:
+		return "the time limit"
+	case w.stopped == "":
+		return fmt.Sprintf("the time limit of %v", w.timeLimit)
+	}
+	return w.limitText()
+}
+
+// MemoryHeld is what the Go runtime holds from the system, less what it
+// has given back: the quantity debug.SetMemoryLimit and
+// Options.MemoryLimit bound.
+func MemoryHeld() uint64 { return processMemory() }
+
+// memorySamples are the runtime metrics MemoryHeld reads.
+var memorySamples = []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+
+func processMemory() uint64 {
+	s := make([]metrics.Sample, len(memorySamples))
+	copy(s, memorySamples)
+	metrics.Read(s)
+	return s[0].Value.Uint64() - s[1].Value.Uint64()
+}
+
+// BuildWithin is Build under opt's time and memory limits, reporting its
+// progress to opt.Progress; the clock it starts runs on through Solve. A
+// limit reached while building gives a *LimitError.
+func BuildWithin(g *model.Graph, t *model.Target, records []*model.Record, opt Options) (*Problem, error) {
+	return buildWatched(g, t, records, nil, newWatch(opt))
+}
+
+// ops counts the graph's ops, loops' bodies included.
+func (p *Problem) ops() int {
+	n := 0
+	p.Graph.Walk(func(*model.Op) { n++ })
+	return n
+}
+
+// bytesSize writes a number of bytes in MiB when it is at least one.
+func bytesSize(n uint64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
