@@ -21,11 +21,29 @@ type points struct {
 type tables struct {
 	m    map[*model.Layout]*points
 	ints int
+	// passed holds the checks already replayed without a difference: a
+	// graph repeats the same layouts, records and conversions many times.
+	passed map[string]bool
+	kinds  map[string]string // the mechanism a use's replay found, by its two layouts
 }
 
 const cacheInts = 1 << 22
 
-func newTables() *tables { return &tables{m: map[*model.Layout]*points{}} }
+func newTables() *tables {
+	return &tables{m: map[*model.Layout]*points{}, passed: map[string]bool{}, kinds: map[string]string{}}
+}
+
+// once runs check unless the same check (key) has passed before.
+func (ts *tables) once(key string, check func() error) error {
+	if ts.passed[key] {
+		return nil
+	}
+	if err := check(); err != nil {
+		return err
+	}
+	ts.passed[key] = true
+	return nil
+}
 
 func (ts *tables) of(l *model.Layout) *points {
 	if t, ok := ts.m[l]; ok {

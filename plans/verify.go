@@ -66,7 +66,14 @@ func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
 			}
 			v := useValue(u)
 			from, to := ts.of(a.Layouts[v]), ts.of(req)
-			kind, e := replayUse(v, from, to)
+			key := "use " + from.l.Key() + "|" + to.l.Key()
+			kind, known := ts.kinds[key]
+			var e error
+			if !known {
+				if kind, e = replayUse(v, from, to); e == nil {
+					ts.kinds[key] = kind
+				}
+			}
 			if e != nil {
 				err = e
 				return
@@ -78,9 +85,14 @@ func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
 			case ok && c.Kind != kind:
 				err = &VerifyError{Value: v.Name, What: fmt.Sprintf("the plan converts it into %s by %s, but the elements move by %s", op.Name, c.Kind, kind)}
 			case ok && kind == "shuffle":
-				err = replayShuffle(v, from, to, c.Rounds)
+				err = ts.once(fmt.Sprintf("shuffle %s|%s|%d|%d", from.l.Key(), to.l.Key(), v.DType.Bits, c.Rounds), func() error {
+					return replayShuffle(v, from, to, c.Rounds)
+				})
 			case ok && kind == "shared":
-				err = replayShared(v, from, to, c)
+				err = ts.once(fmt.Sprintf("shared %s|%s|%d|%d %d %d %v %d %d", from.l.Key(), to.l.Key(), v.DType.Bits,
+					c.ScratchBytes, c.ScratchPad, c.Words, c.ScratchOrder, c.StoreVector, c.LoadVector), func() error {
+					return replayShared(v, from, to, c)
+				})
 			}
 			if err != nil {
 				return
@@ -221,6 +233,15 @@ func replayUse(v *model.Value, from, to *points) (string, error) {
 // record's fragment of operand slot ("" for a load's fragment) gives its
 // position within the record's tile.
 func inFragment(value string, l *model.Layout, r *model.Record, slot string, ts *tables) error {
+	if l == nil {
+		return nil
+	}
+	return ts.once(fmt.Sprintf("fragment %s|%s|%s", l.Key(), r.Name, slot), func() error {
+		return inFragmentOnce(value, l, r, slot, ts)
+	})
+}
+
+func inFragmentOnce(value string, l *model.Layout, r *model.Record, slot string, ts *tables) error {
 	frag := r.Fragment
 	if slot != "" {
 		frag = r.Operands[slot]

@@ -399,6 +399,9 @@ func (p *Problem) familyFact(ls ...*model.Layout) *model.Fact {
 			break
 		}
 	}
+	if f := p.facts.byName["fragment:"+family]; f != nil {
+		return f
+	}
 	recs := p.families[family]
 	var names []string
 	pos := model.Pos{}
