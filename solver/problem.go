@@ -119,6 +119,10 @@ type Problem struct {
 	// families lists the records of each fragment family whose lanes are
 	// unspecified (WMMA): only they read or write such a fragment.
 	families map[string][]*model.Record
+	// opaqueMMA marks the mma ops whose values can stay in an opaque
+	// fragment; plainMMA are the mma records whose fragments are not.
+	opaqueMMA map[*model.Op]bool
+	plainMMA  []*model.Record
 }
 
 type convKey struct {
@@ -161,6 +165,7 @@ func buildWatched(g *model.Graph, t *model.Target, records []*model.Record, rela
 	}
 	p.loadRecs = loadRecs
 	p.families = familiesOf(records)
+	p.opaqueMMA = opaqueMMAs(g)
 	cands := p.candidates(mmaRecs)
 	if err := w.err(); err != nil {
 		return nil, err
@@ -198,7 +203,7 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 	g.Walk(func(op *model.Op) {
 		switch op.Kind {
 		case model.OpMMA:
-			recs := mmaRecs
+			recs := p.mmaRecordsFor(op, mmaRecs)
 			if f := p.intrinsicFact(op); f != nil && !p.relaxed(f) {
 				recs = named(mmaRecs, op.Intrinsic)
 			}
@@ -364,18 +369,19 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 			var costs []int64
 			var forbids []forbid
 			intr := p.intrinsicFact(op)
-			chs := p.mmaChoices(op, mmaRecs, g.Notation)
+			opRecs := p.mmaRecordsFor(op, mmaRecs)
+			chs := p.mmaChoices(op, opRecs, g.Notation)
 			if intr != nil {
 				// The named record's choices as the notation allows them,
 				// then the others, which the fact forbids.
 				chs = p.mmaChoices(op, named(mmaRecs, op.Intrinsic), g.Notation)
-				for _, ch := range p.mmaChoices(op, mmaRecs, g.Notation) {
+				for _, ch := range p.mmaChoices(op, opRecs, g.Notation) {
 					if ch.Record.Name != op.Intrinsic {
 						chs = append(chs, ch)
 					}
 				}
 			}
-			records := p.recordsFact(op, mmaRecs)
+			records := p.recordsFact(op, opRecs)
 			if len(chs) == 0 {
 				chs = []*MMAChoice{{}} // no record fits: a placeholder the records fact forbids
 			}
