@@ -285,25 +285,11 @@ func (p *Problem) accessEdge(op *model.Op, n *Node, loadRecs []*model.Record) er
 		costs := make([]int64, len(distinct))
 		recs := make([]*model.Record, len(distinct))
 		for k, s := range distinct {
-			switch op.Kind {
-			case model.OpCopyToShared:
-				cost, _, err := model.OpCost(op, nil, &model.OpChoice{Exec: l, Buffer: s}, p.Target)
-				if err != nil {
-					return err
-				}
-				costs[k] = cost
-			case model.OpLoadShared:
-				cost, rec, err := p.loadCost(op, l, s, loadRecs)
-				if err != nil {
-					return err
-				}
-				if named != nil && !refused[k] && !p.relaxed(intr) && named.Fragment != nil && named.Fragment.Layout != nil {
-					if nc, _, err := model.OpCost(op, l, &model.OpChoice{Record: named, Buffer: s}, p.Target); err == nil {
-						cost, rec = nc, named
-					}
-				}
-				costs[k], recs[k] = cost, rec
+			cost, rec, err := p.accessCost(op, l, s, named, refused[k], loadRecs)
+			if err != nil {
+				return err
 			}
+			costs[k], recs[k] = cost, rec
 		}
 		for c := range bn.Placements {
 			k := which[c]
@@ -328,6 +314,27 @@ func (p *Problem) accessEdge(op *model.Op, n *Node, loadRecs []*model.Record) er
 	p.PBQP.Edges = append(p.PBQP.Edges, PEdge{A: n.ID, B: bn.ID, M: m})
 	p.facts.edgeForbid = append(p.facts.edgeForbid, forbids)
 	return nil
+}
+
+// accessCost is the cost of op accessing its buffer in placement s with
+// layout l (the copy's execution layout, the load's result), and the load
+// record it reads with: the named record where the op names one that
+// admits s (refused says it does not), else the cheapest way.
+func (p *Problem) accessCost(op *model.Op, l *model.Layout, s *model.SharedLayout, named *model.Record, refused bool, loadRecs []*model.Record) (int64, *model.Record, error) {
+	if op.Kind == model.OpCopyToShared {
+		cost, _, err := model.OpCost(op, nil, &model.OpChoice{Exec: l, Buffer: s}, p.Target)
+		return cost, nil, err
+	}
+	cost, rec, err := p.loadCost(op, l, s, loadRecs)
+	if err != nil {
+		return 0, nil, err
+	}
+	if named != nil && !refused && !p.relaxed(p.intrinsicFact(op)) && named.Fragment != nil && named.Fragment.Layout != nil {
+		if nc, _, err := model.OpCost(op, l, &model.OpChoice{Record: named, Buffer: s}, p.Target); err == nil {
+			cost, rec = nc, named
+		}
+	}
+	return cost, rec, nil
 }
 
 // loadCost is the cheapest way to read layout l from placement s: plain

@@ -13,7 +13,11 @@ type reducer struct {
 	offset int64
 	steps  []step
 	pruned int
+	keep   []bool // nodes never reduced nor pruned of dominated choices
 }
+
+// kept reports whether node n must stay in the core.
+func (r *reducer) kept(n int) bool { return n < len(r.keep) && r.keep[n] }
 
 type rnode struct {
 	cost  []int64
@@ -163,7 +167,7 @@ func (r *reducer) reduce(maxR2 int) bool {
 	for changed := true; changed; {
 		changed = false
 		for n, node := range r.nodes {
-			if node.gone {
+			if node.gone || r.kept(n) {
 				continue
 			}
 			nbs := r.neighbours(n)
@@ -248,7 +252,7 @@ func (r *reducer) reduce(maxR2 int) bool {
 // node on every cost: keeping the other loses no optimum.
 func (r *reducer) pruneDominated(maxChoices int) {
 	for n, node := range r.nodes {
-		if node.gone || len(node.alive) > maxChoices {
+		if node.gone || len(node.alive) > maxChoices || r.kept(n) {
 			continue
 		}
 		nbs := r.neighbours(n)

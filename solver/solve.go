@@ -20,6 +20,9 @@ type Options struct {
 type Backend struct {
 	Core     CoreSolver
 	Conflict func(p *Problem) []int
+	// Whole, when set, solves the whole problem its own way; a nil
+	// result says why it could not, and the core search runs instead.
+	Whole func(p *Problem, opt Options) (*Result, string)
 }
 
 // Backends are the search backends by name: "gini" always, "smt" when
@@ -45,24 +48,27 @@ type Result struct {
 	Candidates int   // candidate layouts over all values
 	Choice     []int // the plan's choice per node
 	Problem    *Problem
+	// Search says how the buffers' placements were searched where the
+	// backend has more than one way: "symbolic" (parameters as unknowns)
+	// or "enumerated: " and why the symbolic search was not used.
+	Search string
 }
 
 // Solve finds the cheapest assignment of a problem.
 func Solve(p *Problem, opt Options) *Result {
+	why := ""
+	if whole := backendOf(opt).Whole; whole != nil {
+		var res *Result
+		if res, why = whole(p, opt); res != nil {
+			return res
+		}
+		why = "enumerated: " + why
+	}
 	po := PBQPOptions{Core: backendOf(opt).Core}
 	if opt.TimeLimit > 0 {
 		po.Deadline = time.Now().Add(opt.TimeLimit)
 	}
-	res := &Result{Problem: p}
-	for _, n := range p.Nodes {
-		if n.Kind == NodeValue {
-			for _, c := range p.PBQP.Cost[n.ID] {
-				if c < Inf {
-					res.Candidates++
-				}
-			}
-		}
-	}
+	res := &Result{Problem: p, Search: why, Candidates: p.candidateCount()}
 	pb, sol := p.PBQP, SolvePBQP(p.PBQP, po)
 	if p.combined && len(p.scratch) > 0 {
 		// Buffers and scratch share the budget: the cheapest plan over
@@ -92,6 +98,14 @@ func Solve(p *Problem, opt Options) *Result {
 			sol.Status = StatusFeasible
 		}
 	}
+	p.finish(res, pb, sol)
+	return res
+}
+
+// finish fills in a result from the solution of pb (the problem's PBQP,
+// or a capped one): its status and cost, and its plan with ties broken
+// by tidy.
+func (p *Problem) finish(res *Result, pb *PBQP, sol PSolution) {
 	res.Status, res.Cost, res.LowerBound, res.Stats = sol.Status, sol.Cost, sol.LowerBound, sol.Stats
 	if sol.Status == StatusOptimal || sol.Status == StatusFeasible {
 		before := append([]int(nil), sol.Choice...)
@@ -102,7 +116,21 @@ func Solve(p *Problem, opt Options) *Result {
 		res.Assignment = p.Assignment(sol.Choice)
 		res.Choice = sol.Choice
 	}
-	return res
+}
+
+// candidateCount counts the candidate layouts over all values.
+func (p *Problem) candidateCount() int {
+	n := 0
+	for _, nd := range p.Nodes {
+		if nd.Kind == NodeValue {
+			for _, c := range p.PBQP.Cost[nd.ID] {
+				if c < Inf {
+					n++
+				}
+			}
+		}
+	}
+	return n
 }
 
 // Assignment reads a PBQP choice as the graph's plan choices.
