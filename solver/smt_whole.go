@@ -36,8 +36,10 @@ import (
 const symbolicTime = 10 * time.Second
 
 // symbolicBounded says whether the symbolic search starts from the
-// enumerated optimum; tests turn it off to run the rounds alone.
-var symbolicBounded = true
+// enumerated optimum, and symbolicSnap whether it moves placements to
+// listed ones of equal cost; tests turn them off to run the rounds alone
+// and to keep the placements Z3 finds.
+var symbolicBounded, symbolicSnap = true, true
 
 // symWhole is what the symbolic model is made of, independent of Z3.
 type symWhole struct {
@@ -729,7 +731,9 @@ func solveSymbolic(p *Problem, opt Options) (*Result, string) {
 	default:
 		return nil, fmt.Sprintf("the symbolic search found no proven optimum in %v", limit)
 	}
-	w.snap(best)
+	if symbolicSnap {
+		w.snap(best)
+	}
 	return w.result(best), ""
 }
 
