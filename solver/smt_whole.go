@@ -378,9 +378,8 @@ type symSolution struct {
 // least one more layout, so the rounds end.
 //
 // With a bound (a plan the enumerated search proved optimal costs that
-// much), the model is first asked for a cheaper plan: when there is none
-// even in the relaxation, no placement of the family beats that plan,
-// and out says so.
+// much), the model is only asked for cheaper plans: when the rounds find
+// none, no placement of the family beats that plan, and out says so.
 func (w *symWhole) core(scratch int, core []int, alive [][]int, offset, bound int64, out *symSolution) CoreSolver {
 	p := w.p
 	return func(cp *PBQP, deadline time.Time) (status Status, choice []int, lb int64) {
@@ -457,21 +456,20 @@ func (w *symWhole) core(scratch int, core []int, alive [][]int, offset, bound in
 			counted[ai] = map[[2]int]bool{}
 		}
 		cost := z3Sum(ctx, terms)
-		if bound < Inf {
-			s.Push()
-			s.Assert(cost.LE(num(bound - 1 - offset)))
-			ok, err := s.Check()
-			s.Pop()
-			if err == nil && !ok {
-				out.atLeast = true
-				return StatusInfeasible, nil, Inf
-			}
-		}
 		var last, lastMethod []int
 		var lastModel *z3.Model
 		placed := make([]*model.SharedLayout, len(w.free))
+		// best is the exact cost of the cheapest plan so far (choice),
+		// or of the enumerated optimum (choice nil); every round asks
+		// for less, so a round with nothing cheaper proves it.
 		best := Inf
+		if bound < Inf {
+			best = bound - offset
+		}
 		for {
+			if best < Inf {
+				s.Assert(cost.LE(num(best - 1)))
+			}
 			atMost := func(k int64) z3.Bool { return cost.LE(num(k)) }
 			st, opt := z3Minimise(s, atMost, lb, deadline, func(m *z3.Model) int64 {
 				last, lastMethod, lastModel = z3Choice(m, x), z3Choice(m, methods), m
@@ -482,10 +480,13 @@ func (w *symWhole) core(scratch int, core []int, alive [][]int, offset, bound in
 			})
 			switch st {
 			case StatusInfeasible:
-				if choice == nil {
-					return StatusInfeasible, nil, Inf
+				switch {
+				case choice != nil:
+					return StatusOptimal, choice, best
+				case bound < Inf:
+					out.atLeast = true
 				}
-				return StatusFeasible, choice, lb
+				return StatusInfeasible, nil, Inf
 			case StatusOptimal:
 				lb = opt
 			default:
