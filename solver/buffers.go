@@ -295,39 +295,13 @@ func (p *Problem) accessEdge(op *model.Op, n *Node, loadRecs []*model.Record) er
 			guards[k] = -1
 		}
 		for k, s := range distinct {
-			switch op.Kind {
-			case model.OpCopyToShared:
-				store := n.Loads[i]
-				if store != nil && p.admits(store, s) != nil {
-					costs[k], guards[k] = Inf, p.guard(p.familyFact(l), p.memoryFact(store))
-					continue
-				}
-				cost, _, err := model.OpCost(op, nil, &model.OpChoice{Exec: l, Buffer: s, Record: store}, p.Target)
-				if err != nil {
-					return err
-				}
-				costs[k] = cost
-			case model.OpLoadShared:
-				cost, rec, err := p.loadCost(op, l, s, loadRecs)
-				if err != nil {
-					return err
-				}
-				if cost >= Inf {
-					memory := []*model.Fact{p.familyFact(l)}
-					for _, r := range p.families[l.Opaque()] {
-						if r.Kind == model.RecordLoadShared && p.admits(r, s) != nil {
-							memory = append(memory, p.memoryFact(r))
-						}
-					}
-					costs[k], guards[k] = Inf, p.guard(memory...)
-					continue
-				}
-				if named != nil && !refused[k] && !p.relaxed(intr) && named.Fragment != nil && named.Fragment.Layout != nil {
-					if nc, _, err := model.OpCost(op, l, &model.OpChoice{Record: named, Buffer: s}, p.Target); err == nil {
-						cost, rec = nc, named
-					}
-				}
-				costs[k], recs[k] = cost, rec
+			cost, rec, guard, err := p.accessCost(op, l, s, named, refused[k], loadRecs)
+			if err != nil {
+				return err
+			}
+			costs[k], recs[k], guards[k] = cost, rec, guard
+			if guard >= 0 {
+				costs[k] = 0
 			}
 		}
 		for c := range bn.Placements {
@@ -357,6 +331,47 @@ func (p *Problem) accessEdge(op *model.Op, n *Node, loadRecs []*model.Record) er
 	p.PBQP.Edges = append(p.PBQP.Edges, PEdge{A: n.ID, B: bn.ID, M: m})
 	p.facts.edgeForbid = append(p.facts.edgeForbid, forbids)
 	return nil
+}
+
+// accessCost is the cost of op accessing its buffer in placement s with
+// layout l (the copy's execution layout, the load's result), the guard of
+// the facts forbidding the pair (-1: none; the cost is then Inf), and the
+// record it reads (or, for an opaque fragment, writes) with: the named record where the op names one that
+// admits s (refused says it does not), else the cheapest way.
+func (p *Problem) accessCost(op *model.Op, l *model.Layout, s *model.SharedLayout, named *model.Record, refused bool, loadRecs []*model.Record) (int64, *model.Record, int32, error) {
+	if op.Kind == model.OpCopyToShared {
+		// An opaque fragment is written by its family's store record.
+		store := p.familyStore(op, l)
+		switch {
+		case l.Opaque() != "" && store == nil:
+			return Inf, nil, p.guard(p.familyFact(l)), nil
+		case store != nil && p.admits(store, s) != nil:
+			return Inf, nil, p.guard(p.familyFact(l), p.memoryFact(store)), nil
+		}
+		cost, _, err := model.OpCost(op, nil, &model.OpChoice{Exec: l, Buffer: s, Record: store}, p.Target)
+		return cost, store, -1, err
+	}
+	cost, rec, err := p.loadCost(op, l, s, loadRecs)
+	if err != nil {
+		return 0, nil, -1, err
+	}
+	if cost >= Inf {
+		// Only the family's records make an opaque fragment, and none
+		// of them can read this placement.
+		memory := []*model.Fact{p.familyFact(l)}
+		for _, r := range p.families[l.Opaque()] {
+			if r.Kind == model.RecordLoadShared && p.admits(r, s) != nil {
+				memory = append(memory, p.memoryFact(r))
+			}
+		}
+		return Inf, nil, p.guard(memory...), nil
+	}
+	if named != nil && !refused && !p.relaxed(p.intrinsicFact(op)) && named.Fragment != nil && named.Fragment.Layout != nil {
+		if nc, _, err := model.OpCost(op, l, &model.OpChoice{Record: named, Buffer: s}, p.Target); err == nil {
+			cost, rec = nc, named
+		}
+	}
+	return cost, rec, -1, nil
 }
 
 // loadCost is the cheapest way to read layout l from placement s: plain

@@ -14,7 +14,11 @@ type reducer struct {
 	steps  []step
 	pruned int
 	w      *watch // stops the reductions at a limit
+	keep   []bool // nodes never reduced nor pruned of dominated choices
 }
+
+// kept reports whether node n must stay in the core.
+func (r *reducer) kept(n int) bool { return n < len(r.keep) && r.keep[n] }
 
 type rnode struct {
 	cost  []int64
@@ -199,7 +203,7 @@ func (r *reducer) reduce(maxR2 int) bool {
 	for changed := true; changed; {
 		changed = false
 		for n, node := range r.nodes {
-			if node.gone {
+			if node.gone || r.kept(n) {
 				continue
 			}
 			if r.w.reduced(len(r.steps)) != nil {
@@ -287,7 +291,7 @@ func (r *reducer) reduce(maxR2 int) bool {
 // node on every cost: keeping the other loses no optimum.
 func (r *reducer) pruneDominated(maxChoices int) {
 	for n, node := range r.nodes {
-		if node.gone || len(node.alive) > maxChoices {
+		if node.gone || len(node.alive) > maxChoices || r.kept(n) {
 			continue
 		}
 		nbs := r.neighbours(n)

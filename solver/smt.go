@@ -9,7 +9,9 @@ import (
 	"github.com/aclements/go-z3/z3"
 )
 
-func init() { Backends["smt"] = Backend{Core: Z3Core, Conflict: Z3Conflict} }
+func init() {
+	Backends["smt"] = Backend{Core: Z3Core, Conflict: Z3Conflict, Whole: solveSymbolic}
+}
 
 // SolvePBQPSMT minimises a PBQP with the same reductions as SolvePBQP and
 // Z3 (build tag z3) deciding the core in place of the gini search. It is
@@ -19,34 +21,23 @@ func SolvePBQPSMT(p *PBQP, opt PBQPOptions) PSolution {
 	return SolvePBQP(p, opt)
 }
 
-// Z3Core minimises a core with Z3: an integer unknown per node for its
-// choice, forbidden choices and pairs as constraints, the cost as a sum
-// of if-then-else terms, and the minimum found by bisection on the bound,
-// each bound tried between Push and Pop (go-z3 binds neither Optimize
-// nor unsat cores). An error inside Z3, which go-z3 reports by panicking,
-// or the deadline gives the best plan so far with status feasible, or
-// unknown when there is none.
-func Z3Core(p *PBQP, deadline time.Time) (status Status, choice []int, lb int64) {
-	defer func() {
-		if r := recover(); r != nil {
-			if choice == nil {
-				status = StatusUnknown
-			} else {
-				status = StatusFeasible
-			}
-		}
-	}()
+// z3Context is a context whose solver calls give up at the deadline.
+func z3Context(deadline time.Time) *z3.Context {
 	cfg := z3.NewContextConfig()
 	if !deadline.IsZero() {
 		cfg.SetUint("timeout", uint(max(time.Until(deadline).Milliseconds(), 1)))
 	}
-	ctx := z3.NewContext(cfg)
-	s := z3.NewSolver(ctx)
+	return z3.NewContext(cfg)
+}
+
+// z3PBQP asserts a PBQP in s: an integer unknown per node for its choice,
+// forbidden choices and pairs as constraints. It returns the unknowns and
+// the cost as a sum of if-then-else terms.
+func z3PBQP(ctx *z3.Context, s *z3.Solver, p *PBQP) (x []z3.Int, cost []z3.Int) {
 	num := func(n int64) z3.Int { return ctx.FromInt(n, ctx.IntSort()).(z3.Int) }
 	zero := num(0)
-	x := make([]z3.Int, len(p.Cost))
+	x = make([]z3.Int, len(p.Cost))
 	is := func(n, i int) z3.Bool { return x[n].Eq(num(int64(i))) }
-	var terms []z3.Int
 	for n, costs := range p.Cost {
 		x[n] = ctx.IntConst(fmt.Sprintf("x%d", n))
 		s.Assert(x[n].GE(zero).And(x[n].LT(num(int64(len(costs))))))
@@ -55,7 +46,7 @@ func Z3Core(p *PBQP, deadline time.Time) (status Status, choice []int, lb int64)
 			case c >= Inf:
 				s.Assert(is(n, i).Not())
 			case c > 0:
-				terms = append(terms, is(n, i).IfThenElse(num(c), zero).(z3.Int))
+				cost = append(cost, is(n, i).IfThenElse(num(c), zero).(z3.Int))
 			}
 		}
 	}
@@ -66,53 +57,129 @@ func Z3Core(p *PBQP, deadline time.Time) (status Status, choice []int, lb int64)
 				case c >= Inf:
 					s.Assert(is(e.A, i).And(is(e.B, j)).Not())
 				case c > 0:
-					terms = append(terms, is(e.A, i).And(is(e.B, j)).IfThenElse(num(c), zero).(z3.Int))
+					cost = append(cost, is(e.A, i).And(is(e.B, j)).IfThenElse(num(c), zero).(z3.Int))
 				}
 			}
 		}
 	}
-	cost := zero
-	if len(terms) > 0 {
-		cost = zero.Add(terms...)
+	return x, cost
+}
+
+// z3Sum is the sum of terms (0 for none).
+func z3Sum(ctx *z3.Context, terms []z3.Int) z3.Int {
+	zero := ctx.FromInt(0, ctx.IntSort()).(z3.Int)
+	if len(terms) == 0 {
+		return zero
 	}
-	read := func() []int {
-		m := s.Model()
-		out := make([]int, len(x))
-		for n := range x {
-			v, _, _ := m.Eval(x[n], true).(z3.Int).AsInt64()
-			out[n] = int(v)
+	return zero.Add(terms...)
+}
+
+// bvSum adds bit-vectors of one width as a balanced tree; zero for none.
+func bvSum(terms []z3.BV, zero z3.BV) z3.BV {
+	switch len(terms) {
+	case 0:
+		return zero
+	case 1:
+		return terms[0]
+	}
+	h := len(terms) / 2
+	return bvSum(terms[:h], zero).Add(bvSum(terms[h:], zero))
+}
+
+// z3Value reads an integer from a model.
+func z3Value(m *z3.Model, v z3.Int) int64 {
+	n, _, _ := m.Eval(v, true).(z3.Int).AsInt64()
+	return n
+}
+
+// z3Choice reads the nodes' choices from a model.
+func z3Choice(m *z3.Model, x []z3.Int) []int {
+	out := make([]int, len(x))
+	for n := range x {
+		out[n] = int(z3Value(m, x[n]))
+	}
+	return out
+}
+
+// z3Minimise minimises a cost, known to be no less than lb (atMost(k)
+// says it is at most k), by bisection on
+// its bound, each bound tried between Push and Pop (go-z3 binds neither
+// Optimize nor unsat cores). read is called with every model found, each
+// cheaper than the last, and returns its cost. It returns the status and
+// the lower bound proven (the minimum when optimal): an error inside Z3
+// or the deadline after a model gives feasible; before one, unknown.
+func z3Minimise(s *z3.Solver, atMost func(k int64) z3.Bool, lb int64, deadline time.Time, read func(*z3.Model) int64) (Status, int64) {
+	if lb > 0 {
+		// A bound known from an earlier search: try it first.
+		s.Push()
+		s.Assert(atMost(lb))
+		ok, err := s.Check()
+		if err == nil && ok {
+			best := read(s.Model())
+			s.Pop()
+			return StatusOptimal, best
 		}
-		return out
+		s.Pop()
+		if err == nil {
+			lb++
+		}
 	}
-	late := func() bool { return !deadline.IsZero() && time.Now().After(deadline) }
 	ok, err := s.Check()
 	switch {
 	case err != nil:
-		return StatusUnknown, nil, 0
+		return StatusUnknown, 0
 	case !ok:
-		return StatusInfeasible, nil, Inf
+		return StatusInfeasible, Inf
 	}
-	choice = read()
-	best := p.Evaluate(choice)
+	best := read(s.Model())
 	for lb < best {
-		if late() {
-			return StatusFeasible, choice, lb
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			return StatusFeasible, lb
 		}
 		k := lb + (best-lb-1)/2
 		s.Push()
-		s.Assert(cost.LE(num(k)))
+		s.Assert(atMost(k))
 		ok, err := s.Check()
 		switch {
 		case err != nil:
 			s.Pop()
-			return StatusFeasible, choice, lb
+			return StatusFeasible, lb
 		case ok:
-			choice = read()
-			best = p.Evaluate(choice)
+			best = read(s.Model())
 		default:
 			lb = k + 1
 		}
 		s.Pop()
 	}
-	return StatusOptimal, choice, best
+	return StatusOptimal, best
+}
+
+// recoverZ3, deferred, turns an error inside Z3 (go-z3 panics) into
+// status feasible when a choice was found, else unknown.
+func recoverZ3(status *Status, choice *[]int) {
+	if r := recover(); r != nil {
+		if *choice == nil {
+			*status = StatusUnknown
+		} else {
+			*status = StatusFeasible
+		}
+	}
+}
+
+// Z3Core minimises a core with Z3: the PBQP asserted by z3PBQP, minimised
+// by z3Minimise. An error inside Z3, which go-z3 reports by panicking,
+// or the deadline gives the best plan so far with status feasible, or
+// unknown when there is none.
+func Z3Core(p *PBQP, deadline time.Time) (status Status, choice []int, lb int64) {
+	defer recoverZ3(&status, &choice)
+	ctx := z3Context(deadline)
+	s := z3.NewSolver(ctx)
+	x, terms := z3PBQP(ctx, s, p)
+	cost := z3Sum(ctx, terms)
+	atMost := func(k int64) z3.Bool { return cost.LE(ctx.FromInt(k, ctx.IntSort()).(z3.Int)) }
+	status, lb = z3Minimise(s, atMost, 0, deadline, func(m *z3.Model) int64 {
+		choice = z3Choice(m, x)
+		return p.Evaluate(choice)
+	})
+	return status, choice, lb
 }

@@ -29,6 +29,9 @@ type Options struct {
 type Backend struct {
 	Core     CoreSolver
 	Conflict func(p *Problem) []int
+	// Whole, when set, solves the whole problem its own way; a nil
+	// result says why it could not, and the core search runs instead.
+	Whole func(p *Problem, opt Options) (*Result, string)
 }
 
 // Backends are the search backends by name: "gini" always, "smt" when
@@ -64,6 +67,10 @@ type Result struct {
 	// "memory", Stopped names the limit ("the memory limit (4096 MiB)").
 	Stopped, StoppedBy string
 	Peak               uint64 // the most memory the process held at the watch's checks, in bytes
+	// Search says how the buffers' placements were searched where the
+	// backend has more than one way: "symbolic" (parameters as unknowns)
+	// or "enumerated: " and why the symbolic search was not used.
+	Search string
 }
 
 // Solve finds the cheapest assignment of a problem.
@@ -72,20 +79,19 @@ func Solve(p *Problem, opt Options) *Result {
 	if w == nil {
 		w = newWatch(opt)
 	}
-	po := PBQPOptions{Core: backendOf(opt).Core, Deadline: w.deadline, watch: w}
-	res := &Result{Problem: p}
-	for _, n := range p.Nodes {
-		if n.Kind == NodeValue {
-			for _, c := range p.PBQP.Cost[n.ID] {
-				if c < Inf {
-					res.Candidates++
-				}
-			}
-		}
-	}
 	if opt.Backend == BackendGreedy {
-		return p.solveGreedy(res)
+		return p.solveGreedy(&Result{Problem: p, Candidates: p.candidateCount()})
 	}
+	why := ""
+	if whole := backendOf(opt).Whole; whole != nil {
+		var res *Result
+		if res, why = whole(p, opt); res != nil {
+			return res
+		}
+		why = "enumerated: " + why
+	}
+	po := PBQPOptions{Core: backendOf(opt).Core, Deadline: w.deadline, watch: w}
+	res := &Result{Problem: p, Search: why, Candidates: p.candidateCount()}
 	pb, sol := p.PBQP, SolvePBQP(p.PBQP, po)
 	if p.combined && len(p.scratch) > 0 {
 		// Buffers and scratch share the budget: the cheapest plan over
@@ -116,11 +122,19 @@ func Solve(p *Problem, opt Options) *Result {
 		}
 	}
 	sol, pb = p.notWorseThanGreedy(sol, pb)
-	res.Status, res.Cost, res.LowerBound, res.Stats = sol.Status, sol.Cost, sol.LowerBound, sol.Stats
+	p.finish(res, pb, sol)
 	res.Peak = w.peak
-	if sol.Status == StatusFeasible || sol.Status == StatusUnknown {
+	if res.Status == StatusFeasible || res.Status == StatusUnknown {
 		res.Stopped, res.StoppedBy = w.stoppedBy(), cmp.Or(w.stopped, "time")
 	}
+	return res
+}
+
+// finish fills in a result from the solution of pb (the problem's PBQP,
+// or a capped one): its status and cost, and its plan with ties broken
+// by tidy.
+func (p *Problem) finish(res *Result, pb *PBQP, sol PSolution) {
+	res.Status, res.Cost, res.LowerBound, res.Stats = sol.Status, sol.Cost, sol.LowerBound, sol.Stats
 	if sol.Status == StatusOptimal || sol.Status == StatusFeasible {
 		before := append([]int(nil), sol.Choice...)
 		p.tidy(sol.Choice)
@@ -130,7 +144,21 @@ func Solve(p *Problem, opt Options) *Result {
 		res.Assignment = p.Assignment(sol.Choice)
 		res.Choice = sol.Choice
 	}
-	return res
+}
+
+// candidateCount counts the candidate layouts over all values.
+func (p *Problem) candidateCount() int {
+	n := 0
+	for _, nd := range p.Nodes {
+		if nd.Kind == NodeValue {
+			for _, c := range p.PBQP.Cost[nd.ID] {
+				if c < Inf {
+					n++
+				}
+			}
+		}
+	}
+	return n
 }
 
 // Assignment reads a PBQP choice as the graph's plan choices.

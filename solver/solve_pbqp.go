@@ -9,6 +9,15 @@ type PBQPOptions struct {
 	NoReduce bool       // skip the reductions (for tests of the SAT search)
 	Core     CoreSolver // decides the core; nil: the gini MaxSAT search
 	watch    *watch     // memory limit and progress (Solve's)
+	// Keep marks nodes the reductions must leave in the core with all
+	// their choices (no dominance pruning): nodes whose choices cost more
+	// than the problem says, in terms a CoreFor solver adds.
+	Keep []bool
+	// CoreFor, when set, gives the core solver for the core the
+	// reductions leave (node k of it is core[k], its choice c is
+	// alive[k][c]; the reduced nodes cost offset); it takes the place of
+	// Core.
+	CoreFor func(core []int, alive [][]int, offset int64) CoreSolver
 }
 
 // CoreSolver minimises the problem the reductions leave. It returns the
@@ -29,6 +38,7 @@ func SolvePBQP(p *PBQP, opt PBQPOptions) PSolution {
 	r := newReducer(p)
 	r.w = opt.watch
 	opt.watch.phase("reduce", "", len(p.Cost))
+	r.keep = opt.Keep
 	all := make([]int, len(p.Cost))
 	for i := range all {
 		all[i] = i
@@ -76,10 +86,14 @@ func SolvePBQP(p *PBQP, opt PBQPOptions) PSolution {
 	var coreLB int64
 	status := StatusOptimal
 	switch {
-	case len(core) > 0 && opt.Core != nil:
+	case len(core) > 0 && (opt.Core != nil || opt.CoreFor != nil):
 		cp, alive := r.corePBQP(core)
+		solve := opt.Core
+		if opt.CoreFor != nil {
+			solve = opt.CoreFor(core, alive, r.offset)
+		}
 		var choice []int
-		status, choice, coreLB = opt.Core(cp, opt.Deadline)
+		status, choice, coreLB = solve(cp, opt.Deadline)
 		if status == StatusOptimal || status == StatusFeasible {
 			for k, n := range core {
 				sol.Choice[n] = alive[k][choice[k]]
@@ -103,7 +117,7 @@ func SolvePBQP(p *PBQP, opt PBQPOptions) PSolution {
 	}
 	r.backSubstitute(sol.Choice)
 	sol.Status = status
-	if status == StatusFeasible {
+	if status == StatusFeasible && opt.Keep == nil {
 		improve(p, sol.Choice)
 	}
 	sol.Cost = p.Evaluate(sol.Choice)
