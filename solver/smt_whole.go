@@ -139,6 +139,11 @@ func newSymWhole(p *Problem) (*symWhole, string) {
 func (w *symWhole) access(op *model.Op, n *Node, bi int) (*symAccess, string) {
 	p := w.p
 	a := &symAccess{op: op, node: n.ID, buf: bi}
+	for _, l := range n.Layouts {
+		if l.Opaque() != "" {
+			return nil, fmt.Sprintf("buffer %s is accessed in a %s fragment, whose records the symbolic model does not express", op.Buffer.Name, l.Opaque())
+		}
+	}
 	trips := model.Trips(op.In)
 	if op.Kind == model.OpCopyToShared {
 		for _, l := range n.Layouts {
