@@ -170,8 +170,36 @@ func OpAccess(op *Op, result *Layout, ch *OpChoice, t *Target) (Access, bool) {
 
 // OpPattern is what a copy_to_shared or load_shared op touches under its
 // choices, whatever the placement, with the alignment its record's rule
-// asks of each access. false when the op does not access a buffer.
+// asks of each access, for subgroup 0. false when the op does not access
+// a buffer.
 func OpPattern(op *Op, result *Layout, ch *OpChoice, t *Target) (AccessPattern, bool) {
+	return opPatternBy(op, result, ch, t, 0)
+}
+
+// OpPatterns is OpPattern for every subgroup that holds other elements
+// (Layout.SubgroupsApart), subgroup 0 first: an access costs what its
+// busiest subgroup's pattern costs.
+func OpPatterns(op *Op, result *Layout, ch *OpChoice, t *Target) ([]AccessPattern, bool) {
+	l := result
+	if op.Kind == OpCopyToShared && ch != nil {
+		l = ch.Exec
+	}
+	if l == nil {
+		return nil, false
+	}
+	var out []AccessPattern
+	for _, sub := range l.SubgroupsApart() {
+		p, ok := opPatternBy(op, result, ch, t, sub)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, p)
+	}
+	return out, true
+}
+
+// opPatternBy is OpPattern for subgroup sub.
+func opPatternBy(op *Op, result *Layout, ch *OpChoice, t *Target, sub int) (AccessPattern, bool) {
 	if ch == nil {
 		return AccessPattern{}, false
 	}
@@ -181,7 +209,7 @@ func OpPattern(op *Op, result *Layout, ch *OpChoice, t *Target) (AccessPattern, 
 			return AccessPattern{}, false
 		}
 		bits := op.Operands[0].DType.Bits
-		return VectorPattern(ch.Exec, vectorWidth(ch.Exec, ch.Exec.Rank()-1, bits), bits, t), true
+		return VectorPatternBy(ch.Exec, vectorWidth(ch.Exec, ch.Exec.Rank()-1, bits), bits, t, sub), true
 	case OpLoadShared:
 		bits := op.Result.DType.Bits
 		if r := ch.Record; r != nil {
@@ -191,17 +219,17 @@ func OpPattern(op *Op, result *Layout, ch *OpChoice, t *Target) (AccessPattern, 
 				if banks <= 0 || bankBytes <= 0 {
 					banks, bankBytes = 32, 4
 				}
-				p := RowPattern(result, max(1, banks*bankBytes/m.RowBytes), m.RowBytes, bits)
+				p := RowPatternBy(result, max(1, banks*bankBytes/m.RowBytes), m.RowBytes, bits, sub)
 				p.Align = m.Alignment
 				return p, true
 			case "vector":
-				p := VectorPattern(result, max(1, m.Bytes*8/bits), bits, t)
+				p := VectorPatternBy(result, max(1, m.Bytes*8/bits), bits, t, sub)
 				p.Align = m.Alignment
 				return p, true
 			}
 			return AccessPattern{}, false
 		}
-		return VectorPattern(result, vectorWidth(result, result.Rank()-1, bits), bits, t), true
+		return VectorPatternBy(result, vectorWidth(result, result.Rank()-1, bits), bits, t, sub), true
 	}
 	return AccessPattern{}, false
 }

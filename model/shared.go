@@ -434,13 +434,18 @@ type AccessPattern struct {
 // VectorPattern is the pattern of moving layout l (one subgroup) with
 // vector consecutive elements per lane and instruction.
 func VectorPattern(l *Layout, vector, elemBits int, t *Target) AccessPattern {
+	return VectorPatternBy(l, vector, elemBits, t, 0)
+}
+
+// VectorPatternBy is VectorPattern for subgroup sub.
+func VectorPatternBy(l *Layout, vector, elemBits int, t *Target, sub int) AccessPattern {
 	width := max(vector*elemBits/8, 1)
 	banks, bankBytes := t.Banks, t.BankBytes
 	if banks <= 0 || bankBytes <= 0 {
 		banks, bankBytes = 32, 4
 	}
 	per := max(1, banks*bankBytes/max(width, bankBytes))
-	held := l.accessHeld()
+	held := l.accessHeldBy(sub)
 	pat := AccessPattern{Width: width}
 	for k := 0; k < l.Size(Register); k += vector {
 		for p := 0; p < len(held); p += per {
@@ -458,10 +463,15 @@ func VectorPattern(l *Layout, vector, elemBits int, t *Target) AccessPattern {
 // block of rowsPerPhase rows by rowBytes bytes that layout l holds, one
 // phase each.
 func RowPattern(l *Layout, rowsPerPhase, rowBytes, elemBits int) AccessPattern {
+	return RowPatternBy(l, rowsPerPhase, rowBytes, elemBits, 0)
+}
+
+// RowPatternBy is RowPattern for subgroup sub.
+func RowPatternBy(l *Layout, rowsPerPhase, rowBytes, elemBits, sub int) AccessPattern {
 	cols := max(1, rowBytes*8/elemBits)
 	pat := AccessPattern{Width: rowBytes}
 	seen := map[[2]int]bool{}
-	for _, held := range l.accessHeld() {
+	for _, held := range l.accessHeldBy(sub) {
 		for _, idx := range held {
 			b := [2]int{idx[0] / rowsPerPhase, idx[1] / cols}
 			if seen[b] {

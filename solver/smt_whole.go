@@ -67,11 +67,13 @@ type symAccess struct {
 type symCond func(z *zplace) z3.Bool
 
 // symMethod is one way an access can run: when it applies, and its cost,
-// konst plus weight for each wavefront of pat.
+// konst plus weight for each wavefront of its busiest pattern: one per
+// subgroup that holds other elements (model.OpPatterns), as the
+// enumerated search counts its busiest subgroup.
 type symMethod struct {
 	cond          symCond
 	konst, weight int64
-	pat           model.AccessPattern
+	pats          []model.AccessPattern
 }
 
 func and(a, b symCond) symCond {
@@ -213,7 +215,10 @@ func (w *symWhole) plain(op *model.Op, l *model.Layout, ch *model.OpChoice, bits
 	var wider symCond // the next wider vectors stay whole
 	for v := max(1, pat.Width*8/bits); v >= 1; v /= 2 {
 		acc := dense.AccessVectors(l, v, t)
-		vp := model.VectorPattern(l, v, bits, t)
+		var vps []model.AccessPattern
+		for _, sub := range l.SubgroupsApart() {
+			vps = append(vps, model.VectorPatternBy(l, v, bits, t, sub))
+		}
 		var keeps symCond
 		switch {
 		case v == 1:
@@ -221,8 +226,10 @@ func (w *symWhole) plain(op *model.Op, l *model.Layout, ch *model.OpChoice, bits
 			keeps = never
 		default:
 			var starts [][2]int
-			for _, ph := range vp.Phases {
-				starts = append(starts, ph...)
+			for _, vp := range vps {
+				for _, ph := range vp.Phases {
+					starts = append(starts, ph...)
+				}
 			}
 			width := v * bits / 8
 			keeps = func(z *zplace) z3.Bool {
@@ -238,7 +245,7 @@ func (w *symWhole) plain(op *model.Op, l *model.Layout, ch *model.OpChoice, bits
 			cond = and(keeps, not(wider))
 		}
 		if acc.Vector == v {
-			ms = append(ms, symMethod{cond: cond, konst: int64(acc.Instructions) * t.Weights.Issue * trips, weight: t.Weights.SharedWavefront * trips, pat: vp})
+			ms = append(ms, symMethod{cond: cond, konst: int64(acc.Instructions) * t.Weights.Issue * trips, weight: t.Weights.SharedWavefront * trips, pats: vps})
 		}
 		wider = keeps
 		if wider == nil {
@@ -263,18 +270,26 @@ func (w *symWhole) record(op *model.Op, l *model.Layout, r *model.Record, trips 
 		return symMethod{}, false, why
 	}
 	m := symMethod{cond: cond, konst: int64(n) * (r.Cost + t.Weights.Issue) * trips}
-	if pat, ok := model.OpPattern(op, l, &model.OpChoice{Record: r}, t); ok {
-		m.pat = pat
+	if pats, ok := model.OpPatterns(op, l, &model.OpChoice{Record: r}, t); ok {
+		for _, pat := range pats {
+			if len(pat.Phases) != len(pats[0].Phases) {
+				return symMethod{}, false, fmt.Sprintf("%s's subgroups read %s in different numbers of phases", r.Name, op.Buffer.Name)
+			}
+		}
+		m.pats = pats
 		m.weight = t.Weights.SharedWavefront * trips
-		m.konst -= int64(len(pat.Phases)) * m.weight
+		m.konst -= int64(len(pats[0].Phases)) * m.weight
 		if r.Memory.Rule == "vector" {
 			// model.AccessVectors halves vectors the placement breaks;
 			// the model takes the record where they stay whole.
 			var starts [][2]int
-			for _, ph := range pat.Phases {
-				starts = append(starts, ph...)
+			for _, pat := range pats {
+				for _, ph := range pat.Phases {
+					starts = append(starts, ph...)
+				}
 			}
-			m.cond = and(m.cond, func(z *zplace) z3.Bool { return z.aligned(starts, pat.Width) })
+			width := pats[0].Width
+			m.cond = and(m.cond, func(z *zplace) z3.Bool { return z.aligned(starts, width) })
 		}
 	}
 	return m, true, ""
@@ -444,9 +459,11 @@ func (w *symWhole) core(scratch int, core []int, alive [][]int, offset, bound in
 						s.Assert(on.Implies(m.cond(z)))
 					}
 					cost := num(m.konst)
-					if m.weight != 0 && len(m.pat.Phases) > 0 {
+					if m.weight != 0 && len(m.pats) > 0 && len(m.pats[0].Phases) > 0 {
 						v := ctx.IntConst(fmt.Sprintf("wf_%d_%d_%d", ai, i, mi))
-						s.Assert(v.GE(num(int64(len(m.pat.Phases)))))
+						for _, pat := range m.pats {
+							s.Assert(v.GE(num(int64(len(pat.Phases)))))
+						}
 						wf[ai][i] = append(wf[ai][i], v)
 						cost = cost.Add(v.Mul(num(m.weight)))
 					} else {
@@ -521,15 +538,19 @@ func (w *symWhole) core(scratch int, core []int, alive [][]int, offset, bound in
 					continue
 				}
 				m := a.methods[i][mi]
-				if m.weight == 0 || len(m.pat.Phases) == 0 {
+				if m.weight == 0 || len(m.pats) == 0 || len(m.pats[0].Phases) == 0 {
 					continue
 				}
 				z := zs[a.buf]
 				if !counted[ai][[2]int{i, mi}] {
 					counted[ai][[2]int{i, mi}], more = true, true
-					s.Assert(wf[ai][i][mi].GE(z.wavefronts(m.pat)))
+					for _, pat := range m.pats {
+						s.Assert(wf[ai][i][mi].GE(z.wavefronts(pat)))
+					}
 				}
-				more = z.refine(lastModel, m.pat, placed[a.buf]) || more
+				for _, pat := range m.pats {
+					more = z.refine(lastModel, pat, placed[a.buf]) || more
+				}
 			}
 			if !more {
 				return StatusFeasible, choice, lb // the model and the exact count disagree
