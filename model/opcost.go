@@ -200,7 +200,9 @@ func OpPatterns(op *Op, result *Layout, ch *OpChoice, t *Target) ([]AccessPatter
 
 // opPatternBy is OpPattern for subgroup sub.
 func opPatternBy(op *Op, result *Layout, ch *OpChoice, t *Target, sub int) (AccessPattern, bool) {
-	if ch == nil {
+	if ch == nil || ch.Record != nil && ch.Record.Memory.Rule == "constant_stride" {
+		// A one-stride record (wmma.load, wmma.store) reads its tiles in
+		// an order the architecture leaves unspecified: no pattern.
 		return AccessPattern{}, false
 	}
 	switch op.Kind {

@@ -28,9 +28,13 @@ func TestSMTPlacementsMatchEnumeration(t *testing.T) {
 				continue
 			}
 			var pats []model.AccessPattern
+			oneStride := false
 			c.graph.Walk(func(op *model.Op) {
 				if op.Buffer != b {
 					return
+				}
+				if ch := a.Ops[op]; ch != nil && ch.Record != nil && ch.Record.Memory.Rule == "constant_stride" {
+					oneStride = true // a rule PlacementSMT does not express
 				}
 				var res *model.Layout
 				if op.Result != nil {
@@ -42,6 +46,10 @@ func TestSMTPlacementsMatchEnumeration(t *testing.T) {
 					pats = append(pats, pat)
 				}
 			})
+			if oneStride {
+				t.Logf("%s buffer %s: read or written by a one-stride record (wmma), not searched", c.name, b.Name)
+				continue
+			}
 			enum := -1
 			var enumBest *model.SharedLayout
 			for _, s := range placements(b) {
