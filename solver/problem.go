@@ -520,8 +520,10 @@ func (p *Problem) addNode(n *Node, costs []int64, forbids []forbid) {
 // what a record the op names cannot make is forbidden.
 func (p *Problem) valueCost(v *model.Value, l *model.Layout, loadRecs []*model.Record) (int64, *model.Record, []int32, error) {
 	op := v.Def
-	if l.Opaque() != "" && (op == nil || op.Kind == model.OpLoad) {
-		// Only the records of its family make an unspecified fragment.
+	if l.Opaque() != "" && (op == nil && v.Arg == nil || op != nil && op.Kind == model.OpLoad) {
+		// Only the records of its family make an unspecified fragment: a
+		// graph input or a global load cannot (a loop's carried value
+		// takes its init's and its yield's layout).
 		return 0, nil, []int32{p.guard(p.familyFact(l))}, nil
 	}
 	if op == nil || op.Kind == model.OpLoop {

@@ -295,6 +295,22 @@ func TestSeed002WMMAConstantStride(t *testing.T) {
 	}
 }
 
+// A loop may carry a WMMA accumulator: the constant that starts it, the
+// carried value, the mma's result and the loop's result are one opaque
+// fragment, with no conversion anywhere (none can reach or leave one).
+func TestWMMALoopCarriesFragment(t *testing.T) {
+	p := solveFile(t, "../../testdata/graphs/wmma_loop_gemm.toml")
+	if p.Status != "optimal" || len(p.Conv) != 0 {
+		t.Fatalf("status %s, %d conversions; want optimal with none", p.Status, len(p.Conv))
+	}
+	for _, v := range []string{"acc0", "acc", "acc_next", "acc_out"} {
+		got := named(t, p.Values, func(v plans.ValuePlan) string { return v.Name }, v)
+		if got.Notation != "fragment" || !strings.HasPrefix(got.Layout, "wmma.m16n16k16.accumulator.f32 fragments") {
+			t.Errorf("%%%s is %s %q, want the WMMA accumulator fragment", v, got.Notation, got.Layout)
+		}
+	}
+}
+
 // Every subgroup's accesses are counted, not subgroup 0's alone: with
 // A's rows 72 elements apart plus 4 every 8 rows, rows 8..15 (and every
 // other block of 8) start 8 bytes off a 16-byte boundary, so the copy
