@@ -2,6 +2,7 @@ package intrinsics
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"testing"
 
@@ -262,8 +263,10 @@ func TestNvidiaWMMARecords(t *testing.T) {
 		}
 		families[c.op] = l.Opaque()
 	}
-	if families["a"] == families["b"] || families["c"] != families["d"] {
-		t.Fatalf("families %v: a and b differ, c and d are one", families)
+	want := map[string]string{"a": "wmma.m16n16k16.a.row.f16", "b": "wmma.m16n16k16.b.row.f16",
+		"c": "wmma.m16n16k16.accumulator.f32", "d": "wmma.m16n16k16.accumulator.f32"}
+	if !maps.Equal(families, want) {
+		t.Fatalf("families %v, want %v", families, want)
 	}
 	// PTX ISA, "Matrix Storage for WMMA": every row start aligned to the
 	// fragment's bytes (32 here); for f16, "p is a multiple of 32" and
@@ -276,9 +279,9 @@ func TestNvidiaWMMARecords(t *testing.T) {
 		stride int
 		family string
 	}{
-		{"wmma_load_a_m16n16k16_f16", model.RecordLoadShared, "f16", 16, families["a"]},
-		{"wmma_load_b_m16n16k16_f16", model.RecordLoadShared, "f16", 16, families["b"]},
-		{"wmma_store_d_m16n16k16_f32", model.RecordStoreShared, "f32", 8, families["d"]},
+		{"wmma_load_a_m16n16k16_f16", model.RecordLoadShared, "f16", 16, "wmma.m16n16k16.a.row.f16"},
+		{"wmma_load_b_m16n16k16_f16", model.RecordLoadShared, "f16", 16, "wmma.m16n16k16.b.row.f16"},
+		{"wmma_store_d_m16n16k16_f32", model.RecordStoreShared, "f32", 8, "wmma.m16n16k16.accumulator.f32"},
 	} {
 		r := record(t, lib, c.name)
 		if r.Kind != c.kind {

@@ -341,6 +341,9 @@ func CountScratch(c *Conversion, src, dst *Layout, t *Target, cache *AccessCache
 			a, ok := cache.m[k]
 			if !ok {
 				cache.share(l)
+				// Scratch is counted for subgroup 0 only: the others'
+				// parts of a dense or run-padded scratch are usually the
+				// same pattern moved, which is assumed, not checked.
 				a = accessVectors(l, vector, c.ElemBits, off, t, []int{0})
 				cache.m[k] = a
 			}
@@ -431,13 +434,8 @@ type AccessPattern struct {
 	Phases [][][2]int
 }
 
-// VectorPattern is the pattern of moving layout l (one subgroup) with
+// VectorPatternBy is the pattern of subgroup sub moving layout l with
 // vector consecutive elements per lane and instruction.
-func VectorPattern(l *Layout, vector, elemBits int, t *Target) AccessPattern {
-	return VectorPatternBy(l, vector, elemBits, t, 0)
-}
-
-// VectorPatternBy is VectorPattern for subgroup sub.
 func VectorPatternBy(l *Layout, vector, elemBits int, t *Target, sub int) AccessPattern {
 	width := max(vector*elemBits/8, 1)
 	banks, bankBytes := t.Banks, t.BankBytes
@@ -459,14 +457,9 @@ func VectorPatternBy(l *Layout, vector, elemBits int, t *Target, sub int) Access
 	return pat
 }
 
-// RowPattern is the pattern of a row-pointer access (ldmatrix): every
-// block of rowsPerPhase rows by rowBytes bytes that layout l holds, one
-// phase each.
-func RowPattern(l *Layout, rowsPerPhase, rowBytes, elemBits int) AccessPattern {
-	return RowPatternBy(l, rowsPerPhase, rowBytes, elemBits, 0)
-}
-
-// RowPatternBy is RowPattern for subgroup sub.
+// RowPatternBy is the pattern of a row-pointer access (ldmatrix) by
+// subgroup sub: every block of rowsPerPhase rows by rowBytes bytes that
+// it holds in layout l, one phase each.
 func RowPatternBy(l *Layout, rowsPerPhase, rowBytes, elemBits, sub int) AccessPattern {
 	cols := max(1, rowBytes*8/elemBits)
 	pat := AccessPattern{Width: rowBytes}

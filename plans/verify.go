@@ -28,6 +28,9 @@ func (e *VerifyError) Error() string {
 	if e.Point != nil {
 		s += fmt.Sprintf(" (subgroup %d, lane %d, register %d)", e.Point.Subgroup, e.Point.Lane, e.Point.Value)
 	}
+	if e.Value == "" && e.Element == nil && e.Point == nil {
+		return s + e.What
+	}
 	return s + ": " + e.What
 }
 
@@ -349,18 +352,45 @@ func SameCosts(p, q *Plan) error {
 	if p.Shared.Buffers != q.Shared.Buffers || p.Shared.Scratch != q.Shared.Scratch {
 		return diff("shared memory (buffers, scratch)", [2]int{p.Shared.Buffers, p.Shared.Scratch}, [2]int{q.Shared.Buffers, q.Shared.Scratch})
 	}
+	// Every buffer and every access the model places, each once, with
+	// its bytes and counts.
+	buffers := map[string]BufferPlan{}
 	access := map[string]AccessPlan{}
 	for _, b := range q.Shared.Placed {
+		buffers[b.Name] = b
 		for _, a := range b.Accesses {
-			access[b.Name+" "+a.Op] = a
+			access[b.Name+" "+a.Access+" "+a.Op] = a
 		}
 	}
 	for _, b := range p.Shared.Placed {
+		m, ok := buffers[b.Name]
+		if !ok {
+			return &VerifyError{What: fmt.Sprintf("the plan places buffer %s, which the model does not place", b.Name)}
+		}
+		delete(buffers, b.Name)
+		if b.Bytes != m.Bytes {
+			return diff("the bytes of buffer "+b.Name, b.Bytes, m.Bytes)
+		}
 		for _, a := range b.Accesses {
-			m := access[b.Name+" "+a.Op]
+			k := b.Name + " " + a.Access + " " + a.Op
+			m, ok := access[k]
+			if !ok {
+				return &VerifyError{What: fmt.Sprintf("the plan lists a %s of buffer %s by %s, which the model does not make, or lists it twice", a.Access, b.Name, a.Op)}
+			}
+			delete(access, k)
 			if a.Wavefronts != m.Wavefronts || a.Ideal != m.Ideal || a.Conflicts != m.Conflicts {
 				return diff(fmt.Sprintf("the %s of buffer %s by %s (wavefronts, ideal, conflicts)", a.Access, b.Name, a.Op),
 					[3]int{a.Wavefronts, a.Ideal, a.Conflicts}, [3]int{m.Wavefronts, m.Ideal, m.Conflicts})
+			}
+		}
+	}
+	for _, b := range q.Shared.Placed {
+		if _, left := buffers[b.Name]; left {
+			return &VerifyError{What: fmt.Sprintf("the plan gives buffer %s no placement", b.Name)}
+		}
+		for _, a := range b.Accesses {
+			if _, left := access[b.Name+" "+a.Access+" "+a.Op]; left {
+				return &VerifyError{What: fmt.Sprintf("the plan leaves out the %s of buffer %s by %s", a.Access, b.Name, a.Op)}
 			}
 		}
 	}

@@ -165,6 +165,22 @@ func (r *planReader) buffers(root *Table) {
 		bt.CheckNotKnown()
 		r.p.Shared.Placed = append(r.p.Shared.Placed, bp)
 	}
+	// Every two-dimensional buffer an op accesses is placed.
+	where := root
+	if t != nil {
+		where = t
+	}
+	accessed := map[*model.Buffer]bool{}
+	r.g.Walk(func(op *model.Op) {
+		if op.Buffer != nil {
+			accessed[op.Buffer] = true
+		}
+	})
+	for _, b := range r.g.Buffers {
+		if b.Layout != nil && accessed[b] && (t == nil || !t.Has(b.Name)) {
+			where.Errorf("", model.CodeMissingKey, "the plan gives buffer %s no placement: expected a [buffers.%q] table", b.Name, b.Name)
+		}
+	}
 }
 
 func (r *planReader) values(root *Table) {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -33,6 +34,12 @@ func (f *limitFlags) add(cmd *cobra.Command, timeHelp string) {
 func (f *limitFlags) options(backend string, stderr io.Writer) (opt solver.Options, done func(), err error) {
 	opt = solver.Options{TimeLimit: f.time, Backend: backend}
 	done = func() {}
+	if f.time < 0 {
+		return opt, done, fmt.Errorf("--time-limit %v: expected a positive duration (or 0 for none)", f.time)
+	}
+	if !slices.Contains([]string{"auto", "always", "never"}, f.progress) {
+		return opt, done, badFlag("progress", f.progress, "auto", "always", "never")
+	}
 	if f.memory != "" {
 		n, err := parseBytes(f.memory)
 		if err != nil {
@@ -50,9 +57,6 @@ func (f *limitFlags) options(backend string, stderr io.Writer) (opt solver.Optio
 		show = isTerminal(stderr)
 	case "always":
 		show = true
-	case "never":
-	default:
-		return opt, done, badFlag("progress", f.progress, "auto", "always", "never")
 	}
 	if show {
 		line := &progressLine{w: stderr}

@@ -319,10 +319,18 @@ func TestWMMALoopCarriesFragment(t *testing.T) {
 func TestPlacementCountsEverySubgroup(t *testing.T) {
 	p := solveFile(t, "../../testdata/graphs/seed001_fixed_placement.toml")
 	as := bufferPlan(t, p, "As")
+	written := false
 	for _, a := range as.Accesses {
-		if a.Access == "write" && !strings.HasPrefix(a.Method, "4-element vectors") {
+		if a.Access != "write" {
+			continue
+		}
+		written = true
+		if !strings.HasPrefix(a.Method, "4-element vectors") {
 			t.Errorf("As written with %q, want 4-element vectors: 16-byte vectors misalign in rows 8..15", a.Method)
 		}
+	}
+	if !written {
+		t.Errorf("As has no write in the plan: %+v", as.Accesses)
 	}
 }
 

@@ -48,6 +48,9 @@ minimal. Exit codes: 0 a plan, 1 bad input, 2 no plan exists.`,
 			if compare != "" && compare != solver.BackendGreedy {
 				return badFlag("compare", compare, solver.BackendGreedy)
 			}
+			if compare != "" && backendName == compare {
+				return fmt.Errorf("--compare %s compares the search's plan with the baseline: it needs --solver gini or smt, not %s", compare, backendName)
+			}
 			opt, done, err := limits.options(backendName, cmd.ErrOrStderr())
 			if err != nil {
 				return err

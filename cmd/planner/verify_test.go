@@ -164,3 +164,51 @@ func TestVerifyWrongConversionClaims(t *testing.T) {
 	}
 	goldenCompare(t, "testdata/verify/claims.golden", got.String())
 }
+
+// Hand edits of a plan's buffers: each is rejected with what is wrong.
+// The read of As appears twice; the write of As is left out; As claims
+// 4 bytes fewer than its placement takes; Cs has no table at all.
+func TestVerifyEditedBuffers(t *testing.T) {
+	golden, err := os.ReadFile("../../testdata/plans/seed002_wmma_gemm.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(golden)
+	read := "[[buffers.\"As\".accesses]]\nop = \"a\"\n"
+	write := "[[buffers.\"As\".accesses]]\nop = \"copy_to_shared@32\"\n"
+	block := func(start string) string {
+		i := strings.Index(text, start)
+		if i < 0 {
+			t.Fatalf("no %q in the golden plan", start)
+		}
+		j := strings.Index(text[i+len(start):], "\n[")
+		return text[i : i+len(start)+j+1]
+	}
+	cs := block("[buffers.\"Cs\"]\n")
+	csAccess := block("[[buffers.\"Cs\".accesses]]\n")
+	for _, c := range []struct {
+		name, text, want string
+	}{
+		{"access twice", strings.Replace(text, read, block(read)+read, 1), "lists it twice"},
+		{"access left out", strings.Replace(text, block(write), "", 1), "leaves out the write of buffer As"},
+		{"bytes", strings.Replace(text, "bytes = 20448\n", "bytes = 20444\n", 1), "the bytes of buffer As: the plan says 20444, the model gives 20448"},
+		{"buffer left out", strings.Replace(strings.Replace(text, cs, "", 1), csAccess, "", 1), "the plan gives buffer Cs no placement"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.text == text {
+				t.Fatal("the edit changed nothing")
+			}
+			path := filepath.Join(t.TempDir(), "plan.toml")
+			if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			root, _ := filepath.Abs("../..")
+			t.Chdir(root)
+			var out, errs bytes.Buffer
+			code := Main([]string{"verify", path}, &out, &errs)
+			if code != exitBadInput || !strings.Contains(errs.String(), c.want) {
+				t.Fatalf("exit %d, stderr %q: want exit 1 saying %q", code, errs.String(), c.want)
+			}
+		})
+	}
+}
