@@ -71,8 +71,8 @@ Exit codes: 0 the graph has a plan, 1 bad input, 2 no plan exists.`,
 // explainUnsat writes why a graph has no plan and returns the error that
 // makes the command exit with exitUnsat.
 func explainUnsat(out io.Writer, format, path string, res *solver.Result, unsat *unsatError, lib *intrinsics.Library, maxRelax int, opt solver.Options) error {
-	if res == nil || res.Status == solver.StatusUnknown {
-		if format == "json" && res != nil {
+	if res == nil || res.Status == solver.StatusUnknown || res.Baseline != "" {
+		if format == "json" {
 			if err := writeUnsatJSON(out, path, res, unsat); err != nil {
 				return err
 			}

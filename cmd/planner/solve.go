@@ -183,7 +183,10 @@ func targetRecords(lib *intrinsics.Library, g *model.Graph) (*model.Target, []*m
 // writeUnsatJSON writes the JSON answer for a graph whose search ran out
 // of time before any plan.
 func writeUnsatJSON(w io.Writer, path string, res *solver.Result, err *unsatError) error {
-	out := map[string]any{"status": "unknown", "file": path, "message": err.Error(), "lower_bound": res.LowerBound}
+	out := map[string]any{"status": "unknown", "file": path, "message": err.Error()}
+	if res != nil && res.Baseline == "" {
+		out["lower_bound"] = res.LowerBound // a bound the search proved before it stopped
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
