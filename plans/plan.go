@@ -23,12 +23,15 @@ type Plan struct {
 	Cost       int64
 	LowerBound int64
 	Stopped    string // a feasible plan: the limit that stopped the search when it is not the time limit
-	Values     []ValuePlan
-	Ops        []OpPlan
-	Conv       []ConvPlan
-	Shared     SharedPlan
-	Stats      Stats
-	Compare    *Comparison // set by planner solve --compare
+	// Search says how the smt backend searched the buffers' placements
+	// (symbolically, or enumerated and why); "" for the other backends.
+	Search  string
+	Values  []ValuePlan
+	Ops     []OpPlan
+	Conv    []ConvPlan
+	Shared  SharedPlan
+	Stats   Stats
+	Compare *Comparison // set by planner solve --compare
 }
 
 // ValuePlan is one value's layout.

@@ -135,6 +135,9 @@ func (p *Plan) WriteText(w io.Writer) error {
 	s := p.Stats
 	fmt.Fprintf(&b, "\nsearch: %d candidate layouts, %d nodes, %d edges; %d nodes reduced exactly, %d left for SAT (%d variables, %d clauses, %d solves)\n",
 		s.Candidates, s.Nodes, s.Edges, s.Reduced, s.CoreNodes, s.Variables, s.Clauses, s.Solves)
+	if p.Search != "" {
+		fmt.Fprintf(&b, "placements searched: %s\n", p.Search)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -145,6 +148,7 @@ type JSON struct {
 	Cost        int64                `json:"cost"`
 	LowerBound  int64                `json:"lower_bound"`
 	Stopped     string               `json:"stopped,omitempty"` // a limit other than time that stopped the search
+	Search      string               `json:"placement_search,omitempty"`
 	File        string               `json:"file"`
 	Target      string               `json:"target"`
 	Subgroups   int                  `json:"subgroups"`
@@ -193,7 +197,7 @@ type ConvJSON struct {
 
 // JSON builds the tools' view.
 func (p *Plan) JSON() *JSON {
-	j := &JSON{Status: p.Status, Cost: p.Cost, LowerBound: p.LowerBound, Stopped: p.Stopped, File: p.File, Target: p.Target, Subgroups: p.Subgroups,
+	j := &JSON{Status: p.Status, Cost: p.Cost, LowerBound: p.LowerBound, Stopped: p.Stopped, Search: p.Search, File: p.File, Target: p.Target, Subgroups: p.Subgroups,
 		Values: map[string]ValueJSON{}, Ops: map[string]OpJSON{}, Conversions: []ConvJSON{}, Shared: p.Shared, Stats: p.Stats, Compare: p.Compare}
 	for _, v := range p.Values {
 		j.Values[v.Name] = ValueJSON{Layout: v.Layout, Notation: v.Notation, Shape: v.Shape, DType: v.DType, Values: v.Values}

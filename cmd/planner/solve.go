@@ -161,6 +161,7 @@ func solveGraph(lib *intrinsics.Library, path, notation string, opt solver.Optio
 	if res.Baseline != "" {
 		plan.Status = res.Baseline
 	}
+	plan.Search = res.Search
 	if res.StoppedBy == "memory" {
 		plan.Stopped = res.Stopped
 	}
