@@ -381,17 +381,27 @@ func (r *planReader) conversions(root *Table) {
 		c.Consumer, _ = ct.String("consumer", true)
 		c.Operand, _ = ct.String("operand", true)
 		c.Kind, _ = ct.String("kind", true)
-		cost, _ := ct.Int("cost", true)
-		c.Cost = int64(cost)
+		count := func(key string, required bool) int {
+			n, ok := ct.Int(key, required)
+			if ok && n < 0 {
+				ct.Errorf(key, model.CodeBadValue, "expected a count of 0 or more, found %d", n)
+				return 0
+			}
+			return n
+		}
+		c.Cost = int64(count("cost", true))
 		c.Free, _ = ct.Bool("free", false)
-		c.Words, _ = ct.Int("words", false)
-		c.Moves, _ = ct.Int("moves", false)
-		c.Rounds, _ = ct.Int("rounds", false)
-		c.ScratchBytes, _ = ct.Int("scratch_bytes", false)
+		c.Words = count("words", false)
+		c.Moves = count("moves", false)
+		c.Rounds = count("rounds", false)
+		c.ScratchBytes = count("scratch_bytes", false)
 		c.ScratchOrder, _ = ct.Ints("scratch_order", false)
-		c.ScratchPad, _ = ct.Int("scratch_pad", false)
-		c.StoreVector, _ = ct.Int("store_vector", false)
-		c.LoadVector, _ = ct.Int("load_vector", false)
+		if ct.Has("scratch_order") && len(c.ScratchOrder) == 0 {
+			ct.Errorf("scratch_order", model.CodeBadValue, "expected the dimensions in order, fastest first; found none")
+		}
+		c.ScratchPad = count("scratch_pad", false)
+		c.StoreVector = count("store_vector", false)
+		c.LoadVector = count("load_vector", false)
 		u, ok := uses[[3]string{c.Value, c.Consumer, c.Operand}]
 		if !ok {
 			ct.Errorf("", model.CodeUnknownName, "the graph has no use of %%%s by %s as %s", c.Value, c.Consumer, c.Operand)

@@ -212,3 +212,26 @@ func TestVerifyEditedBuffers(t *testing.T) {
 		})
 	}
 }
+
+// A negative count in a conversion's claims is refused where it is
+// written, not when the replay trips over it.
+func TestVerifyNegativeClaim(t *testing.T) {
+	golden, err := os.ReadFile("../../testdata/plans/transpose_heavy.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(golden), "scratch_bytes = 33792\n", "scratch_bytes = -1\n", 1)
+	line := strings.Count(text[:strings.Index(text, "scratch_bytes = -1")], "\n") + 1
+	path := filepath.Join(t.TempDir(), "plan.toml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root, _ := filepath.Abs("../..")
+	t.Chdir(root)
+	var out, errs bytes.Buffer
+	code := Main([]string{"verify", path}, &out, &errs)
+	want := fmt.Sprintf("plan.toml:%d:1: expected a count of 0 or more, found -1", line)
+	if code != exitBadInput || !strings.Contains(errs.String(), want) {
+		t.Fatalf("exit %d, stderr %q: want exit 1 with %q", code, errs.String(), want)
+	}
+}
