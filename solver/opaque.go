@@ -102,18 +102,10 @@ func opaqueRecord(r *model.Record) bool {
 
 // mmaRecordsFor are the records an mma op's choices are drawn from: all
 // of them where its values can stay in an opaque fragment, the others
-// otherwise.
+// (plainMMA, set by the build) otherwise.
 func (p *Problem) mmaRecordsFor(op *model.Op, mmaRecs []*model.Record) []*model.Record {
 	if p.opaqueMMA[op] {
 		return mmaRecs
-	}
-	if p.plainMMA == nil {
-		p.plainMMA = []*model.Record{}
-		for _, r := range mmaRecs {
-			if !opaqueRecord(r) {
-				p.plainMMA = append(p.plainMMA, r)
-			}
-		}
 	}
 	return p.plainMMA
 }

@@ -159,6 +159,9 @@ func buildWatched(g *model.Graph, t *model.Target, records []*model.Record, rela
 		switch r.Kind {
 		case model.RecordMMA:
 			mmaRecs = append(mmaRecs, r)
+			if !opaqueRecord(r) {
+				p.plainMMA = append(p.plainMMA, r)
+			}
 		case model.RecordLoadShared:
 			loadRecs = append(loadRecs, r)
 		}
