@@ -7,7 +7,7 @@ import (
 
 	"planner/intrinsics"
 	"planner/model"
-	"planner/source"
+	"planner/tomlio"
 )
 
 // Every family writes a graph the reader accepts, of about the size
@@ -36,7 +36,7 @@ func TestFamilies(t *testing.T) {
 			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			g, err := source.ReadGraph(path, lib.Targets)
+			g, err := tomlio.ReadGraph(path, lib.Targets)
 			if err != nil {
 				t.Fatalf("%s %d: %v\n%s", fam, n, err, text)
 			}

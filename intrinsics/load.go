@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"planner/model"
-	"planner/source"
+	"planner/tomlio"
 )
 
 //go:embed */*.toml
@@ -272,7 +272,7 @@ func Builtin() (*Library, error) { return Load() }
 
 // define adds a record or target under its name, or reports where the
 // name was defined first.
-func define[T any](root *source.Table, defs map[string]T, what, name string, v T, posOf func(T) model.Pos) {
+func define[T any](root *tomlio.Table, defs map[string]T, what, name string, v T, posOf func(T) model.Pos) {
 	if prev, ok := defs[name]; ok {
 		root.Errorf("name", model.CodeDuplicate, "%s %q is also defined at %s", what, name, posOf(prev))
 		return
@@ -283,7 +283,7 @@ func define[T any](root *source.Table, defs map[string]T, what, name string, v T
 // parseFile reads one record or target file: a file with a [cost] table
 // or subgroup limits is a target, one with a kind is a record.
 func (lib *Library) parseFile(file string, data []byte) error {
-	doc, err := source.Parse(file, data)
+	doc, err := tomlio.Parse(file, data)
 	if err != nil {
 		return err
 	}
@@ -301,7 +301,7 @@ func (lib *Library) parseFile(file string, data []byte) error {
 var targetKeys = []string{"name", "extends", "vendor", "source", "subgroup_size", "max_subgroups", "shared_memory", "banks", "bank_bytes", "records", "cost"}
 var weightKeys = []string{"alu", "move", "shuffle", "sfu", "shared_wavefront", "barrier", "global_sector", "issue"}
 
-func parseTarget(root *source.Table) *model.Target {
+func parseTarget(root *tomlio.Table) *model.Target {
 	root.Expect(targetKeys...)
 	t := &model.Target{Pos: root.Pos("name")}
 	t.Name, _ = root.String("name", true)
@@ -370,7 +370,7 @@ var memoryKeys = map[string][]string{
 
 var memoryRules = []string{"row_pointers", "constant_stride", "swizzle", "vector", "block_2d"}
 
-func parseRecord(root *source.Table) *model.Record {
+func parseRecord(root *tomlio.Table) *model.Record {
 	root.Expect(recordKeys...)
 	r := &model.Record{File: root.Pos("").File, Pos: root.Pos("name"), Operands: map[string]*model.Operand{}}
 	r.Name, _ = root.String("name", true)
@@ -429,7 +429,7 @@ func kindList() string {
 
 // parseOperand reads one operand table; shape is the shape the record
 // implies (nil for a fragment, which gives its own).
-func parseOperand(root *source.Table, r *model.Record, name string, shape []int) *model.Operand {
+func parseOperand(root *tomlio.Table, r *model.Record, name string, shape []int) *model.Operand {
 	t, ok := root.Sub(name, true)
 	if !ok {
 		return nil
@@ -487,7 +487,7 @@ func parseOperand(root *source.Table, r *model.Record, name string, shape []int)
 			t.Report(err)
 			break
 		}
-		op.Notation, op.Layout = source.DecodeLayout(lt, f)
+		op.Notation, op.Layout = tomlio.DecodeLayout(lt, f)
 		checkOperandLayout(t, op)
 	}
 	t.CheckUnknown()
@@ -500,7 +500,7 @@ func parseOperand(root *source.Table, r *model.Record, name string, shape []int)
 // take the same opaque fragment, which nothing else reads and no
 // conversion reaches. An unspecified operand naming no family has no
 // layout: no value can be planned in it.
-func standIn(t *source.Table, op *model.Operand, r *model.Record) {
+func standIn(t *tomlio.Table, op *model.Operand, r *model.Record) {
 	family, ok := t.String("family", true)
 	if !ok || op.Shape == nil || r.SubgroupSize <= 0 || op.DType.Bits <= 0 {
 		return
@@ -520,7 +520,7 @@ func standIn(t *source.Table, op *model.Operand, r *model.Record) {
 // checkOperandLayout applies the record rules an operand's layout must
 // keep: every element held once unless duplication is declared, and the
 // registers agreeing with the values per lane and the element width.
-func checkOperandLayout(t *source.Table, op *model.Operand) {
+func checkOperandLayout(t *tomlio.Table, op *model.Operand) {
 	l := op.Layout
 	if l == nil {
 		return
@@ -541,7 +541,7 @@ func checkOperandLayout(t *source.Table, op *model.Operand) {
 	}
 }
 
-func parseMMA(root *source.Table, r *model.Record) bool {
+func parseMMA(root *tomlio.Table, r *model.Record) bool {
 	shape, ok := root.Ints("shape", true)
 	if ok && len(shape) != 3 {
 		root.Errorf("shape", model.CodeRankMismatch, "an mma shape is [M, N, K], found %d entries", len(shape))
@@ -589,7 +589,7 @@ func parseMMA(root *source.Table, r *model.Record) bool {
 	return true
 }
 
-func parseMove(root *source.Table, r *model.Record) {
+func parseMove(root *tomlio.Table, r *model.Record) {
 	r.Matrices = 1
 	if v, ok := root.Int("matrices", false); ok {
 		if v < 1 || v > 64 {
@@ -626,7 +626,7 @@ func parseMove(root *source.Table, r *model.Record) {
 }
 
 // parseMemory reads the [memory] table: the rule and its own keys.
-func parseMemory(root *source.Table, r *model.Record) {
+func parseMemory(root *tomlio.Table, r *model.Record) {
 	m, ok := root.Sub("memory", true)
 	if !ok {
 		return

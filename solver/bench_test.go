@@ -11,7 +11,7 @@ import (
 	"planner/gen"
 	"planner/intrinsics"
 	"planner/model"
-	"planner/source"
+	"planner/tomlio"
 )
 
 // BenchmarkSolveTestdata builds and solves every graph under
@@ -62,7 +62,7 @@ func readGraphs(tb testing.TB, glob string) []testGraph {
 	}
 	var out []testGraph
 	for _, f := range files {
-		g, err := source.ReadGraph(f, lib.Targets)
+		g, err := tomlio.ReadGraph(f, lib.Targets)
 		if err != nil {
 			tb.Fatal(err)
 		}

@@ -8,7 +8,7 @@ import (
 
 	"planner/intrinsics"
 	"planner/model"
-	"planner/source"
+	"planner/tomlio"
 )
 
 // randomGraph writes a small random kernel graph: loads, element-wise ops,
@@ -96,7 +96,7 @@ func TestSolverAgainstBruteForceOnGraphs(t *testing.T) {
 	compared, withCore := 0, 0
 	for i := 0; compared < 60 && i < 2000; i++ {
 		text := randomGraph(r)
-		g, err := source.ParseGraph("random.toml", []byte(text), lib.Targets)
+		g, err := tomlio.ParseGraph("random.toml", []byte(text), lib.Targets)
 		if err != nil {
 			t.Fatalf("generated graph does not parse: %v\n%s", err, text)
 		}

@@ -14,7 +14,7 @@ import (
 	"planner/model"
 	"planner/plans"
 	"planner/solver"
-	"planner/source"
+	"planner/tomlio"
 )
 
 // FuzzSolveVerify: every graph package gen writes (a family, up to 200
@@ -31,7 +31,7 @@ func FuzzSolveVerify(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, err := source.ParseGraph("gen.toml", []byte(text), lib.Targets)
+		g, err := tomlio.ParseGraph("gen.toml", []byte(text), lib.Targets)
 		if err != nil {
 			t.Fatalf("a generated graph does not read: %v\n%s", err, text)
 		}
@@ -51,12 +51,12 @@ func FuzzSolveVerify(f *testing.F) {
 		if err := plans.Verify(g, res.Assignment, plan); err != nil {
 			t.Fatalf("the plan as solved: %v\n%s", err, text)
 		}
-		plan.Status, plan.GraphHash = res.Status.String(), source.HashGraph([]byte(text))
+		plan.Status, plan.GraphHash = res.Status.String(), tomlio.HashGraph([]byte(text))
 		var b bytes.Buffer
 		if err := plan.WriteTOML(&b); err != nil {
 			t.Fatal(err)
 		}
-		pf, err := source.ParsePlanFile("plan.toml", b.Bytes())
+		pf, err := tomlio.ParsePlanFile("plan.toml", b.Bytes())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,14 +93,14 @@ func FuzzReadPlan(f *testing.F) {
 	graphs := map[string]*model.Graph{}
 	files, _ := filepath.Glob("../../testdata/graphs/*.toml")
 	for _, path := range files {
-		g, err := source.ReadGraph(path, lib.Targets)
+		g, err := tomlio.ReadGraph(path, lib.Targets)
 		if err != nil {
 			f.Fatal(err)
 		}
 		graphs["testdata/graphs/"+filepath.Base(path)] = g
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		pf, err := source.ParsePlanFile("plan.toml", data)
+		pf, err := tomlio.ParsePlanFile("plan.toml", data)
 		if err != nil {
 			checkPositioned(t, err)
 			return

@@ -10,7 +10,7 @@ import (
 
 	"planner/model"
 	"planner/plans"
-	"planner/source"
+	"planner/tomlio"
 )
 
 func newLayoutCmd() *cobra.Command {
@@ -33,7 +33,7 @@ func newLayoutShowCmd() *cobra.Command {
 		Short: "draw a layout: which subgroup, lane and value hold each element",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			lf, err := source.ReadLayoutFile(args[0])
+			lf, err := tomlio.ReadLayoutFile(args[0])
 			if err != nil {
 				return err
 			}
@@ -68,7 +68,7 @@ func newLayoutConvertCmd() *cobra.Command {
 			if to == "" {
 				return badFlag("to", to, model.Kinds...)
 			}
-			lf, err := source.ReadLayoutFile(args[0])
+			lf, err := tomlio.ReadLayoutFile(args[0])
 			if err != nil {
 				return err
 			}
@@ -84,7 +84,7 @@ func newLayoutConvertCmd() *cobra.Command {
 			out := cmd.OutOrStdout()
 			switch format {
 			case "toml":
-				return source.WriteLayoutFile(out, lf.Frame, lf.DType, n)
+				return tomlio.WriteLayoutFile(out, lf.Frame, lf.DType, n)
 			case "attr":
 				_, err := fmt.Fprintln(out, strings.TrimRight(n.Attr(), "\n"))
 				return err
@@ -104,11 +104,11 @@ func newLayoutDiffCmd() *cobra.Command {
 		Short: "the cheapest conversion from layout A to layout B, in words and numbers",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a, err := source.ReadLayoutFile(args[0])
+			a, err := tomlio.ReadLayoutFile(args[0])
 			if err != nil {
 				return err
 			}
-			b, err := source.ReadLayoutFile(args[1])
+			b, err := tomlio.ReadLayoutFile(args[1])
 			if err != nil {
 				return err
 			}
@@ -145,7 +145,7 @@ func newLayoutDiffCmd() *cobra.Command {
 
 // diffDType picks the element type: the flag, else the files' (which must
 // agree), else f32.
-func diffDType(flag string, a, b *source.LayoutFile) (model.DType, error) {
+func diffDType(flag string, a, b *tomlio.LayoutFile) (model.DType, error) {
 	if flag != "" {
 		dt, ok := model.ParseDType(flag)
 		if !ok {
@@ -166,7 +166,7 @@ func diffDType(flag string, a, b *source.LayoutFile) (model.DType, error) {
 	return dt, nil
 }
 
-func writeDiffText(w io.Writer, a, b *source.LayoutFile, dt model.DType, c *model.Conversion) error {
+func writeDiffText(w io.Writer, a, b *tomlio.LayoutFile, dt model.DType, c *model.Conversion) error {
 	var s strings.Builder
 	fmt.Fprintf(&s, "from %s: %s", a.File, plans.Header(a.Layout, a.Notation))
 	fmt.Fprintf(&s, "to   %s: %s", b.File, plans.Header(b.Layout, b.Notation))

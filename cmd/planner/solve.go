@@ -14,7 +14,7 @@ import (
 	"planner/model"
 	"planner/plans"
 	"planner/solver"
-	"planner/source"
+	"planner/tomlio"
 )
 
 // unsatError reports a graph no plan satisfies; Main exits with exitUnsat.
@@ -195,7 +195,7 @@ func writeUnsatJSON(w io.Writer, path string, res *solver.Result, err *unsatErro
 }
 
 func readGraph(lib *intrinsics.Library, path string) (*model.Graph, error) {
-	return source.ReadGraph(path, lib.Targets)
+	return tomlio.ReadGraph(path, lib.Targets)
 }
 
 func isKind(k string) bool {
