@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -180,6 +181,20 @@ func AsError(err error) (*Error, bool) {
 		if len(e) > 0 {
 			return e[0], true
 		}
+	}
+	return nil, false
+}
+
+// Errors returns the positioned errors in err: a list as it is, one
+// *Error as a list of one; false when err holds neither.
+func Errors(err error) (ErrorList, bool) {
+	var list ErrorList
+	var one *Error
+	switch {
+	case errors.As(err, &list):
+		return list, true
+	case errors.As(err, &one):
+		return ErrorList{one}, true
 	}
 	return nil, false
 }

@@ -12,7 +12,7 @@ import (
 // ReadGraph reads and checks a kernel graph file. targets gives the
 // targets a graph may name.
 func ReadGraph(path string, targets map[string]*model.Target) (*model.Graph, error) {
-	data, err := readFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +204,7 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 			b := &model.Buffer{Name: name, Pos: bt.Pos("")}
 			b.Shape = r.shape(bt, "shape")
 			b.DType = r.dtype(bt, "dtype")
-			b.Layout = bufferLayout(bt, b)
+			b.Layout = BufferLayout(bt, b)
 			bt.CheckUnknown()
 			g.Buffers = append(g.Buffers, b)
 		}
@@ -859,11 +859,11 @@ func forgetBody(r *graphReader, op *model.Op) {
 	}
 }
 
-// bufferLayout reads a two-dimensional buffer's placement in shared
+// BufferLayout reads a two-dimensional buffer's placement in shared
 // memory: row_stride, pad elements every pad_every rows, and a swizzle
 // mode or an explicit XOR swizzle xor = [bits, base, shift] on byte
 // offsets. With none of them the buffer is dense, row major.
-func bufferLayout(bt *Table, b *model.Buffer) *model.SharedLayout {
+func BufferLayout(bt *Table, b *model.Buffer) *model.SharedLayout {
 	given := false
 	for _, k := range []string{"row_stride", "pad", "pad_every", "swizzle", "xor"} {
 		given = given || bt.Has(k)

@@ -23,14 +23,17 @@ var layoutFileKeys = []string{"shape", "subgroup_size", "subgroups", "blocks", "
 
 // ReadLayoutFile reads and checks a layout file from disk.
 func ReadLayoutFile(path string) (*LayoutFile, error) {
-	data, err := readFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	return ParseLayoutFile(path, data)
 }
 
-func readFile(path string) ([]byte, error) {
+// ReadFile reads a file for the TOML readers from disk (no more than one
+// byte past MaxFileBytes, which Parse refuses); an error is a model.Error
+// at the file.
+func ReadFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, &model.Error{Pos: model.Pos{File: path}, Code: model.CodeUnknownName, Index: -1, Msg: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}
@@ -52,7 +55,7 @@ func unwrapPathError(err error) error {
 
 // ParseLayoutFile reads a layout file's text.
 func ParseLayoutFile(file string, data []byte) (*LayoutFile, error) {
-	doc, root, err := parseRoot(file, data, layoutFileKeys)
+	doc, root, err := ParseRoot(file, data, layoutFileKeys)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +86,7 @@ func ParseLayoutFile(file string, data []byte) (*LayoutFile, error) {
 
 // parseRoot parses TOML text and opens its top-level table, which may
 // have the given keys.
-func parseRoot(file string, data []byte, keys []string) (*Document, *Table, error) {
+func ParseRoot(file string, data []byte, keys []string) (*Document, *Table, error) {
 	doc, err := Parse(file, data)
 	if err != nil {
 		return nil, nil, err

@@ -13,6 +13,7 @@ import (
 	"planner/intrinsics"
 	"planner/model"
 	"planner/plans"
+	"planner/plans/planfile"
 	"planner/solver"
 	"planner/tomlio"
 )
@@ -51,12 +52,12 @@ func FuzzSolveVerify(f *testing.F) {
 		if err := plans.Verify(g, res.Assignment, plan); err != nil {
 			t.Fatalf("the plan as solved: %v\n%s", err, text)
 		}
-		plan.Status, plan.GraphHash = res.Status.String(), tomlio.HashGraph([]byte(text))
+		plan.Status, plan.GraphHash = res.Status.String(), planfile.HashGraph([]byte(text))
 		var b bytes.Buffer
-		if err := plan.WriteTOML(&b); err != nil {
+		if err := planfile.Write(&b, plan); err != nil {
 			t.Fatal(err)
 		}
-		pf, err := tomlio.ParsePlanFile("plan.toml", b.Bytes())
+		pf, err := planfile.Parse("plan.toml", b.Bytes())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +101,7 @@ func FuzzReadPlan(f *testing.F) {
 		graphs["testdata/graphs/"+filepath.Base(path)] = g
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		pf, err := tomlio.ParsePlanFile("plan.toml", data)
+		pf, err := planfile.Parse("plan.toml", data)
 		if err != nil {
 			checkPositioned(t, err)
 			return

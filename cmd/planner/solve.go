@@ -13,6 +13,7 @@ import (
 	"planner/intrinsics"
 	"planner/model"
 	"planner/plans"
+	"planner/plans/planfile"
 	"planner/solver"
 	"planner/tomlio"
 )
@@ -74,7 +75,7 @@ minimal. Exit codes: 0 a plan, 1 bad input, 2 no plan exists.`,
 			case "json":
 				err = plan.WriteJSON(out)
 			case "toml":
-				err = plan.WriteTOML(out)
+				err = planfile.Write(out, plan)
 			case "dot":
 				err = plan.WriteDOT(out, plans.ShapeOf(res.Problem.Graph))
 			}

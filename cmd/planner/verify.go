@@ -10,7 +10,7 @@ import (
 	"planner/intrinsics"
 	"planner/model"
 	"planner/plans"
-	"planner/tomlio"
+	"planner/plans/planfile"
 )
 
 func newVerifyCmd(records *[]string) *cobra.Command {
@@ -34,7 +34,7 @@ lane, register) and exits 1 when it does not.`,
 			if err != nil {
 				return err
 			}
-			pf, err := tomlio.ReadPlanFile(args[0])
+			pf, err := planfile.Read(args[0])
 			if err != nil {
 				return err
 			}
@@ -63,7 +63,7 @@ lane, register) and exits 1 when it does not.`,
 // replayPlan rebuilds a plan's choices for graph g from the records its
 // target offers, replays them element by element and recomputes every
 // cost.
-func replayPlan(lib *intrinsics.Library, pf *tomlio.PlanFile, g *model.Graph) (*plans.Plan, error) {
+func replayPlan(lib *intrinsics.Library, pf *planfile.File, g *model.Graph) (*plans.Plan, error) {
 	t, recs := targetRecords(lib, g)
 	offered := map[string]*model.Record{}
 	for _, r := range recs {
@@ -106,5 +106,5 @@ func graphHash(path string) string {
 	if err != nil {
 		return ""
 	}
-	return tomlio.HashGraph(data)
+	return planfile.HashGraph(data)
 }

@@ -12,6 +12,7 @@ import (
 
 	"planner/model"
 	"planner/plans"
+	"planner/tomlio"
 )
 
 // Every golden TOML plan reads back and verifies: planner verify rebuilds
@@ -88,7 +89,7 @@ func TestVerifyHandEditedPlans(t *testing.T) {
 		j := slices.IndexFunc(rows, func(r []int) bool { return r[1] == 2 && r[2] == 0 })
 		rows[i], rows[j] = append(rows[i][:3:3], rows[j][3:]...), append(rows[j][:3:3], rows[i][3:]...)
 		var b strings.Builder
-		model.WriteNotationTOML(&b, n)
+		tomlio.WriteNotation(&b, n)
 		return strings.TrimSuffix(b.String(), "\n")
 	})
 	root, _ := filepath.Abs("../..")

@@ -1,4 +1,4 @@
-package tomlio
+package planfile
 
 import (
 	"crypto/sha256"
@@ -9,39 +9,40 @@ import (
 
 	"planner/model"
 	"planner/plans"
+	"planner/tomlio"
 )
 
-// PlanFile is a plan that planner solve --format toml wrote, read back:
-// the graph it names and, once that graph is read, every choice the plan
-// made (Rebuild).
-type PlanFile struct {
+// File is a plan that Write wrote (planner solve --format toml), read
+// back: the graph it names and, once that graph is read, every choice the
+// plan made (Rebuild).
+type File struct {
 	File      string // the plan file
 	Graph     string // the graph file, as the plan names it
 	GraphHash string // the graph's SHA-256 as the plan records it ("" when it records none)
-	doc       *Document
-	root      *Table
+	doc       *tomlio.Document
+	root      *tomlio.Table
 }
 
 // planKeys are the top-level keys of a plan file.
 var planKeys = []string{"file", "graph_sha256", "target", "subgroups", "notation", "status", "cost", "lower_bound",
 	"shared_memory", "buffers", "values", "ops", "conversions"}
 
-// ReadPlanFile reads a plan file from disk.
-func ReadPlanFile(path string) (*PlanFile, error) {
-	data, err := readFile(path)
+// Read reads a plan file from disk as far as the graph it names.
+func Read(path string) (*File, error) {
+	data, err := tomlio.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return ParsePlanFile(path, data)
+	return Parse(path, data)
 }
 
-// ParsePlanFile reads a plan file's text as far as the graph it names.
-func ParsePlanFile(file string, data []byte) (*PlanFile, error) {
-	doc, root, err := parseRoot(file, data, planKeys)
+// Parse reads a plan file's text as far as the graph it names.
+func Parse(file string, data []byte) (*File, error) {
+	doc, root, err := tomlio.ParseRoot(file, data, planKeys)
 	if err != nil {
 		return nil, err
 	}
-	pf := &PlanFile{File: file, doc: doc, root: root}
+	pf := &File{File: file, doc: doc, root: root}
 	if !root.Has("file") {
 		root.Errorf("", model.CodeMissingKey, "missing key \"file\": expected a plan written by planner solve --format toml")
 		return nil, doc.Err()
@@ -62,7 +63,7 @@ func HashGraph(data []byte) string {
 
 // CheckGraph reports whether data is the graph the plan was made from,
 // when the plan records its hash.
-func (pf *PlanFile) CheckGraph(path string, data []byte) error {
+func (pf *File) CheckGraph(path string, data []byte) error {
 	if pf.GraphHash == "" || HashGraph(data) == pf.GraphHash {
 		return nil
 	}
@@ -76,7 +77,7 @@ func (pf *PlanFile) CheckGraph(path string, data []byte) error {
 // arrangements, execution layouts, buffer placements). Every problem is
 // reported at its line: a name the graph lacks, a value or op the plan
 // leaves out, a layout that does not parse.
-func (pf *PlanFile) Rebuild(g *model.Graph, records map[string]*model.Record) (*plans.Plan, *model.Assignment, error) {
+func (pf *File) Rebuild(g *model.Graph, records map[string]*model.Record) (*plans.Plan, *model.Assignment, error) {
 	root := pf.root
 	p := &plans.Plan{File: pf.Graph, GraphHash: pf.GraphHash}
 	a := model.NewAssignment()
@@ -117,7 +118,7 @@ type planReader struct {
 }
 
 // entries reads the sub-tables of a table of named entries ([values."x"]).
-func entries(root *Table, key string) (*Table, []string) {
+func entries(root *tomlio.Table, key string) (*tomlio.Table, []string) {
 	t, ok := root.Sub(key, false)
 	if !ok {
 		return nil, nil
@@ -125,7 +126,7 @@ func entries(root *Table, key string) (*Table, []string) {
 	return t, t.Keys()
 }
 
-func (r *planReader) buffers(root *Table) {
+func (r *planReader) buffers(root *tomlio.Table) {
 	t, names := entries(root, "buffers")
 	for _, name := range names {
 		bt, ok := t.Sub(name, true)
@@ -143,7 +144,7 @@ func (r *planReader) buffers(root *Table) {
 			continue
 		}
 		bt.Expect("shape", "dtype", "placement", "layout", "formula", "bytes", "row_stride", "pad", "pad_every", "swizzle", "xor", "accesses")
-		if s := bufferLayout(bt, buf); s != nil {
+		if s := tomlio.BufferLayout(bt, buf); s != nil {
 			r.a.Buffers[buf] = s
 		}
 		bp := plans.BufferPlan{Name: name, Shape: buf.Shape, DType: buf.DType.Name, Accesses: []plans.AccessPlan{}}
@@ -183,7 +184,7 @@ func (r *planReader) buffers(root *Table) {
 	}
 }
 
-func (r *planReader) values(root *Table) {
+func (r *planReader) values(root *tomlio.Table) {
 	t, names := entries(root, "values")
 	byName := map[string]*model.Value{}
 	for _, v := range r.g.Values {
@@ -220,7 +221,7 @@ func (r *planReader) values(root *Table) {
 
 // readExact reads a layout written in layout-file form under key: the
 // frame keys and a [layout] table. The layout must cover shape.
-func (r *planReader) readExact(t *Table, key string, shape []int) *model.Layout {
+func (r *planReader) readExact(t *tomlio.Table, key string, shape []int) *model.Layout {
 	et, ok := t.Sub(key, true)
 	if !ok {
 		return nil
@@ -229,7 +230,7 @@ func (r *planReader) readExact(t *Table, key string, shape []int) *model.Layout 
 		return r.readOpaque(et, shape)
 	}
 	et.Expect("shape", "subgroup_size", "subgroups", "blocks", "layout")
-	f, ok := ReadFrame(et)
+	f, ok := tomlio.ReadFrame(et)
 	lt, has := et.Sub("layout", true)
 	et.CheckUnknown()
 	if !ok || !has {
@@ -239,7 +240,7 @@ func (r *planReader) readExact(t *Table, key string, shape []int) *model.Layout 
 		et.Errorf("shape", model.CodeShapeMismatch, "expected the value's shape %v, found %v", shape, f.Shape)
 		return nil
 	}
-	_, l := DecodeLayout(lt, f)
+	_, l := tomlio.DecodeLayout(lt, f)
 	if l != nil && l.Size(model.Register) > l.Elements() {
 		et.Errorf("layout", model.CodeTooLarge, "each lane holds %d values of a tensor of %d elements: registers repeat", l.Size(model.Register), l.Elements())
 		return nil
@@ -249,10 +250,10 @@ func (r *planReader) readExact(t *Table, key string, shape []int) *model.Layout 
 
 // readOpaque reads a fragment of unspecified lanes: its family, which one
 // of the target's records must name, and the layout of its tiles.
-func (r *planReader) readOpaque(et *Table, shape []int) *model.Layout {
+func (r *planReader) readOpaque(et *tomlio.Table, shape []int) *model.Layout {
 	et.Expect("shape", "subgroup_size", "subgroups", "blocks", "family", "tiles")
 	family, _ := et.String("family", true)
-	f, ok := ReadFrame(et)
+	f, ok := tomlio.ReadFrame(et)
 	tiles := r.readExact(et, "tiles", nil)
 	et.CheckUnknown()
 	if !ok {
@@ -290,7 +291,7 @@ func (r *planReader) readOpaque(et *Table, shape []int) *model.Layout {
 	return l
 }
 
-func (r *planReader) ops(root *Table) {
+func (r *planReader) ops(root *tomlio.Table) {
 	t, _ := entries(root, "ops")
 	r.g.Walk(func(op *model.Op) {
 		if t == nil || !t.Has(op.Name) {
@@ -365,7 +366,7 @@ func opNamed(g *model.Graph, name string) bool {
 	return found
 }
 
-func (r *planReader) conversions(root *Table) {
+func (r *planReader) conversions(root *tomlio.Table) {
 	uses := map[[3]string]model.Use{}
 	r.g.Walk(func(op *model.Op) {
 		for _, u := range plans.Uses(op) {
@@ -428,13 +429,13 @@ func (r *planReader) conversions(root *Table) {
 
 // ReadGraph reads the graph at path (the plan's own name for it, or where
 // it now lies) and checks that it is the graph the plan was made from.
-func (pf *PlanFile) ReadGraph(path string, targets map[string]*model.Target) (*model.Graph, error) {
-	data, err := readFile(path)
+func (pf *File) ReadGraph(path string, targets map[string]*model.Target) (*model.Graph, error) {
+	data, err := tomlio.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	if err := pf.CheckGraph(path, data); err != nil {
 		return nil, err
 	}
-	return ParseGraph(path, data, targets)
+	return tomlio.ParseGraph(path, data, targets)
 }
