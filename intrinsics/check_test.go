@@ -3,6 +3,7 @@ package intrinsics
 import (
 	"flag"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,7 +78,10 @@ func TestCheckBuiltin(t *testing.T) {
 	}
 }
 
-// Nothing panics on any TOML: the record and target parser returns errors.
+// FuzzParseRecord: any TOML read as a record or target file, then
+// resolved and cross-checked against the built-in library, gives errors
+// that each carry a code and a line of a file (related positions
+// included), or none; nothing panics.
 func FuzzParseRecord(f *testing.F) {
 	_ = fs.WalkDir(builtinFS, ".", func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
@@ -91,8 +95,34 @@ func FuzzParseRecord(f *testing.F) {
 		data, _ := os.ReadFile(p)
 		f.Add(data)
 	}
+	builtin, errs := read(true, nil)
+	if len(errs) > 0 {
+		f.Fatal(errs)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lib := &Library{Targets: map[string]*model.Target{}, Records: map[string]*model.Record{}}
-		_ = lib.parseFile("fuzz.toml", data)
+		var errs model.ErrorList
+		if err := lib.parseFile("fuzz.toml", data); err != nil {
+			list, ok := model.Errors(err)
+			if !ok {
+				t.Fatalf("error %T without a position: %v", err, err)
+			}
+			errs = list
+		}
+		all := &Library{Targets: maps.Clone(builtin.Targets), Records: maps.Clone(builtin.Records)}
+		maps.Copy(all.Targets, lib.Targets)
+		maps.Copy(all.Records, lib.Records)
+		errs = append(errs, lib.resolveExtends(all)...)
+		errs = append(errs, lib.crossCheck(all)...)
+		for _, e := range errs {
+			if e.Pos.File == "" || e.Pos.Line < 1 || e.Code == model.CodeNone {
+				t.Fatalf("error without a position or code: %#v", e)
+			}
+			for _, p := range e.Related {
+				if p.File == "" || p.Line < 1 {
+					t.Fatalf("related position without a file or line: %#v", e)
+				}
+			}
+		}
 	})
 }

@@ -225,10 +225,10 @@ func (lib *Library) crossCheck(all *Library) model.ErrorList {
 					Msg: fmt.Sprintf("target %s offers record %q, which no record file defines", t.Name, rn)})
 			case !ok || !ownTarget && !ownRecord:
 			case r.SubgroupSize != 0 && t.SubgroupSize != 0 && r.SubgroupSize != t.SubgroupSize && ownRecord:
-				errs = append(errs, &model.Error{Pos: r.SubgroupPos, Code: model.CodeRecordSubgroup, Index: -1,
+				errs = append(errs, &model.Error{Pos: r.SubgroupPos, Code: model.CodeRecordSubgroup, Index: -1, Related: []model.Pos{t.Pos},
 					Msg: fmt.Sprintf("record %s is written for subgroups of %d lanes, but target %s (%s), which offers it, has %d", r.Name, r.SubgroupSize, t.Name, t.Pos, t.SubgroupSize)})
 			case r.SubgroupSize != 0 && t.SubgroupSize != 0 && r.SubgroupSize != t.SubgroupSize:
-				errs = append(errs, &model.Error{Pos: t.RecordPos[i], Code: model.CodeRecordSubgroup, Index: -1,
+				errs = append(errs, &model.Error{Pos: t.RecordPos[i], Code: model.CodeRecordSubgroup, Index: -1, Related: []model.Pos{r.SubgroupPos},
 					Msg: fmt.Sprintf("target %s has subgroups of %d lanes, but record %s (%s) is written for %d", t.Name, t.SubgroupSize, r.Name, r.SubgroupPos, r.SubgroupSize)})
 			}
 		}
@@ -274,7 +274,7 @@ func Builtin() (*Library, error) { return Load() }
 // name was defined first.
 func define[T any](root *tomlio.Table, defs map[string]T, what, name string, v T, posOf func(T) model.Pos) {
 	if prev, ok := defs[name]; ok {
-		root.Errorf("name", model.CodeDuplicate, "%s %q is also defined at %s", what, name, posOf(prev))
+		root.Errorf("name", model.CodeDuplicate, "%s %q is also defined at %s", what, name, posOf(prev)).Related = []model.Pos{posOf(prev)}
 		return
 	}
 	defs[name] = v
@@ -677,15 +677,18 @@ func parseMemory(root *tomlio.Table, r *model.Record) {
 		if m.Has("modes") && len(mem.Modes) == 0 {
 			m.Errorf("modes", model.CodeRecordMemory, "a swizzle rule names at least one mode (%s)", strings.Join(model.SwizzleModes, ", "))
 		}
-		seen := map[string]bool{}
+		first := map[string]int{} // each mode's first entry
 		for i, mode := range mem.Modes {
+			j, seen := first[mode]
 			switch {
 			case !slices.Contains(model.SwizzleModes, mode):
 				m.ErrorfAt("modes", i, model.CodeRecordMemory, "unknown swizzle mode %q (expected %s)", mode, strings.Join(model.SwizzleModes, ", "))
-			case seen[mode]:
-				m.ErrorfAt("modes", i, model.CodeRecordMemory, "swizzle mode %q is listed twice", mode)
+			case seen:
+				m.ErrorfAt("modes", i, model.CodeRecordMemory, "swizzle mode %q is listed twice", mode).Related = []model.Pos{m.PosAt("modes", j)}
 			}
-			seen[mode] = true
+			if !seen {
+				first[mode] = i
+			}
 		}
 		mem.Alignment = pow2("alignment", true)
 	case "vector":

@@ -10,9 +10,9 @@ import (
 // Pos is a position in an input file. Line and Col count from 1; a zero Line
 // means the position is unknown.
 type Pos struct {
-	File string
-	Line int
-	Col  int
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Col  int    `json:"col,omitempty"`
 }
 
 func (p Pos) String() string {
@@ -81,6 +81,9 @@ var codeNames = [...]string{
 	CodeRecordMemory:   "record-memory",
 }
 
+// MarshalText writes the code by its name, as JSON shows it.
+func (c Code) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+
 func (c Code) String() string {
 	if c >= 0 && int(c) < len(codeNames) {
 		return codeNames[c]
@@ -91,15 +94,21 @@ func (c Code) String() string {
 // Error is one positioned problem in the input. Field names the key the
 // problem is about (for example "thread_strides"), Index the list entry when
 // the problem is one element of a list (-1 otherwise). Loaders fill Pos from
-// Field; code in this package leaves Pos empty.
+// Field; code in this package leaves Pos empty. Related lists the other
+// places the problem involves, as go/analysis's Diagnostic.Related does:
+// where a duplicate name was defined first, the key a second one repeats.
+// The struct tags give its JSON form, for tools.
 type Error struct {
-	Pos   Pos
-	Code  Code
-	Field string
-	Index int
-	Msg   string
+	Pos     Pos    `json:"pos"`
+	Code    Code   `json:"code"`
+	Field   string `json:"field,omitempty"`
+	Index   int    `json:"index"`
+	Msg     string `json:"message"`
+	Related []Pos  `json:"related,omitempty"`
 }
 
+// Error is the problem as one line: its position, what was expected and
+// what was found, then each related position the message does not name.
 func (e *Error) Error() string {
 	var b strings.Builder
 	if e.Pos.Line > 0 || e.Pos.File != "" {
@@ -114,6 +123,15 @@ func (e *Error) Error() string {
 		b.WriteString(": ")
 	}
 	b.WriteString(e.Msg)
+	var see []string
+	for _, p := range e.Related {
+		if s := p.String(); !strings.Contains(e.Msg, s) {
+			see = append(see, s)
+		}
+	}
+	if len(see) > 0 {
+		fmt.Fprintf(&b, " (see %s)", strings.Join(see, ", "))
+	}
 	return b.String()
 }
 

@@ -149,14 +149,19 @@ func (t *Table) PosAt(key string, i int) model.Pos {
 	return t.doc.posOf(fmt.Sprintf("%s[%d]", t.keyPath(key), i))
 }
 
-// Errorf records a problem with key (the table itself for "").
-func (t *Table) Errorf(key string, code model.Code, format string, args ...any) {
-	t.doc.Errs = append(t.doc.Errs, &model.Error{Pos: t.Pos(key), Code: code, Field: t.keyPath(key), Index: -1, Msg: fmt.Sprintf(format, args...)})
+// Errorf records a problem with key (the table itself for "") and
+// returns it, for the caller to add the positions it relates to.
+func (t *Table) Errorf(key string, code model.Code, format string, args ...any) *model.Error {
+	e := &model.Error{Pos: t.Pos(key), Code: code, Field: t.keyPath(key), Index: -1, Msg: fmt.Sprintf(format, args...)}
+	t.doc.Errs = append(t.doc.Errs, e)
+	return e
 }
 
-// ErrorfAt records a problem with entry i of the list key.
-func (t *Table) ErrorfAt(key string, i int, code model.Code, format string, args ...any) {
-	t.doc.Errs = append(t.doc.Errs, &model.Error{Pos: t.PosAt(key, i), Code: code, Field: t.keyPath(key), Index: i, Msg: fmt.Sprintf(format, args...)})
+// ErrorfAt records a problem with entry i of the list key and returns it.
+func (t *Table) ErrorfAt(key string, i int, code model.Code, format string, args ...any) *model.Error {
+	e := &model.Error{Pos: t.PosAt(key, i), Code: code, Field: t.keyPath(key), Index: i, Msg: fmt.Sprintf(format, args...)}
+	t.doc.Errs = append(t.doc.Errs, e)
+	return e
 }
 
 // Report records err, placing a model.Error by its field, relative to this

@@ -380,11 +380,13 @@ func (r *graphReader) define(t *Table, key string, i int, name string, shape []i
 	}
 	if prev, ok := r.values[name]; ok {
 		msg := fmt.Sprintf("value %q is also defined at %s", name, prev.Pos)
+		var e *model.Error
 		if i >= 0 {
-			t.ErrorfAt(key, i, model.CodeDuplicate, "%s", msg)
+			e = t.ErrorfAt(key, i, model.CodeDuplicate, "%s", msg)
 		} else {
-			t.Errorf(key, model.CodeDuplicate, "%s", msg)
+			e = t.Errorf(key, model.CodeDuplicate, "%s", msg)
 		}
+		e.Related = []model.Pos{prev.Pos}
 		return nil
 	}
 	if name == "" {
@@ -436,7 +438,7 @@ func (r *graphReader) op(t *Table, loop *model.Loop) *model.Op {
 		op.Name = fmt.Sprintf("%s@%d", kindName, op.Pos.Line)
 	}
 	if prev, dup := r.names[op.Name]; dup && op.Name != result {
-		t.Errorf("name", model.CodeDuplicate, "op %q is also defined at %s", op.Name, prev)
+		t.Errorf("name", model.CodeDuplicate, "op %q is also defined at %s", op.Name, prev).Related = []model.Pos{prev}
 	}
 	r.names[op.Name] = op.Pos
 

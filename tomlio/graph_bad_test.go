@@ -79,24 +79,31 @@ func FuzzParseGraph(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g, err := ParseGraph("fuzz.toml", data, testTargets)
 		if err != nil {
-			var list model.ErrorList
-			switch e := err.(type) {
-			case *model.Error:
-				list = model.ErrorList{e}
-			case model.ErrorList:
-				list = e
-			default:
-				t.Fatalf("error %T without a position: %v", err, err)
-			}
-			for _, e := range list {
-				if e.Pos.File != "fuzz.toml" || e.Pos.Line < 1 || e.Code == model.CodeNone {
-					t.Fatalf("error without a position or code: %#v", e)
-				}
-			}
+			checkPositioned(t, err, "fuzz.toml")
 			return
 		}
 		if g == nil || len(g.Ops) == 0 {
 			t.Fatal("no error and no graph")
 		}
 	})
+}
+
+// checkPositioned fails unless err is one or more model errors, each with
+// a code and a line of file, and each related position a line of a file.
+func checkPositioned(t *testing.T, err error, file string) {
+	t.Helper()
+	list, ok := model.Errors(err)
+	if !ok {
+		t.Fatalf("error %T without a position: %v", err, err)
+	}
+	for _, e := range list {
+		if e.Pos.File != file || e.Pos.Line < 1 || e.Code == model.CodeNone {
+			t.Fatalf("error without a position or code: %#v", e)
+		}
+		for _, p := range e.Related {
+			if p.File == "" || p.Line < 1 {
+				t.Fatalf("related position without a file or line: %#v", e)
+			}
+		}
+	}
 }

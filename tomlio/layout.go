@@ -177,7 +177,7 @@ func decodeNotation(t *Table) model.Notation {
 		for alias, real := range aliases[kind] {
 			if real == key && t.Has(alias) {
 				if t.Has(key) {
-					t.Errorf(alias, model.CodeDuplicate, "%q and %q name the same field; give one", alias, key)
+					t.Errorf(alias, model.CodeDuplicate, "%q and %q name the same field; give one", alias, key).Related = []model.Pos{t.Pos(key)}
 					t.get(key)
 				}
 				v, _ := t.Ints(alias, required)

@@ -92,20 +92,7 @@ func FuzzParseLayoutFile(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lf, err := ParseLayoutFile("fuzz.toml", data)
 		if err != nil {
-			var list model.ErrorList
-			switch e := err.(type) {
-			case *model.Error:
-				list = model.ErrorList{e}
-			case model.ErrorList:
-				list = e
-			default:
-				t.Fatalf("error %T without a position: %v", err, err)
-			}
-			for _, e := range list {
-				if e.Pos.File != "fuzz.toml" || e.Pos.Line < 1 || e.Code == model.CodeNone {
-					t.Fatalf("error without a position or code: %#v", e)
-				}
-			}
+			checkPositioned(t, err, "fuzz.toml")
 			return
 		}
 		if lf.Layout == nil || lf.Notation == nil {

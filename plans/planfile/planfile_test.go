@@ -33,6 +33,21 @@ func readPlan(t *testing.T, lib *intrinsics.Library, path string, data []byte) (
 	return pf, g, p, a, err
 }
 
+// libraryAndPlan loads the built-in library and the golden TOML plan of
+// the named test graph.
+func libraryAndPlan(t *testing.T, graph string) (*intrinsics.Library, string) {
+	t.Helper()
+	lib, err := intrinsics.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden, err := os.ReadFile("../../testdata/plans/" + graph + ".toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lib, string(golden)
+}
+
 // Every golden TOML plan reads back into an assignment from which the
 // plan, built again and written, is the same file byte for byte: what
 // Write writes, Read reads, and nothing is lost between them.
@@ -75,14 +90,7 @@ func TestGoldenPlansRoundTrip(t *testing.T) {
 // Edits of a golden plan that the reader refuses, each at the line and
 // column of what is wrong.
 func TestReadErrors(t *testing.T) {
-	lib, err := intrinsics.Builtin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	golden, err := os.ReadFile("../../testdata/plans/transpose_heavy.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
+	lib, golden := libraryAndPlan(t, "transpose_heavy")
 	for _, c := range []struct {
 		name, old, new string
 		want           string // the first error, after plan.toml:line:col
@@ -95,11 +103,11 @@ func TestReadErrors(t *testing.T) {
 		{"unknown key", "lower_bound = 5844\n", "lower_bund = 5844\n", "unknown key \"lower_bund\" (did you mean \"lower_bound\"?)", model.CodeUnknownKey},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			i := strings.Index(string(golden), c.old)
+			i := strings.Index(golden, c.old)
 			if i < 0 {
 				t.Fatalf("no %q in the golden plan", c.old)
 			}
-			text := strings.Replace(string(golden), c.old, c.new, 1)
+			text := strings.Replace(golden, c.old, c.new, 1)
 			line := strings.Count(text[:i], "\n") + 1
 			_, _, _, _, err := readPlan(t, lib, "plan.toml", []byte(text))
 			list, ok := model.Errors(err)
@@ -111,5 +119,26 @@ func TestReadErrors(t *testing.T) {
 				t.Errorf("got %v (code %v), want plan.toml:%d: %s (code %v)", e, e.Code, line, c.want, c.code)
 			}
 		})
+	}
+}
+
+// A use converted twice is refused at the second conversion, with the
+// first as its related position.
+func TestSecondConversionRelated(t *testing.T) {
+	lib, golden := libraryAndPlan(t, "transpose_heavy")
+	text := golden
+	start := strings.Index(text, "[[conversions]]\n")
+	if start < 0 {
+		t.Fatal("no conversion in the golden plan")
+	}
+	next := start + 1 + strings.Index(text[start+1:], "[[conversions]]\n")
+	text += "\n" + text[start:next]
+	first := strings.Count(text[:start], "\n") + 1
+	second := strings.Count(text[:strings.LastIndex(text, "[[conversions]]\n")], "\n") + 1
+	_, _, _, _, err := readPlan(t, lib, "plan.toml", []byte(text))
+	list, _ := model.Errors(err)
+	want := model.Error{Pos: model.Pos{File: "plan.toml", Line: second, Col: 1}, Code: model.CodeDuplicate, Related: []model.Pos{{File: "plan.toml", Line: first, Col: 1}}}
+	if len(list) != 1 || list[0].Pos != want.Pos || list[0].Code != want.Code || len(list[0].Related) != 1 || list[0].Related[0] != want.Related[0] {
+		t.Fatalf("got %v, want one duplicate at %s related to %s", err, want.Pos, want.Related[0])
 	}
 }

@@ -374,6 +374,7 @@ func (r *planReader) conversions(root *tomlio.Table) {
 		}
 	})
 	list, _ := root.TableArray("conversions")
+	at := map[model.Use]model.Pos{} // where each use's conversion is written
 	for _, ct := range list {
 		ct.Expect("value", "consumer", "operand", "kind", "cost", "free", "detail", "because", "why", "words", "moves", "rounds",
 			"scratch_bytes", "scratch_order", "scratch_pad", "store_vector", "load_vector", "required")
@@ -409,8 +410,10 @@ func (r *planReader) conversions(root *tomlio.Table) {
 			ct.CheckNotKnown()
 			continue
 		}
-		if _, dup := r.a.Required[u]; dup {
-			ct.Errorf("", model.CodeDuplicate, "a second conversion of %%%s into %s (%s)", c.Value, c.Consumer, c.Operand)
+		if first, dup := at[u]; dup {
+			ct.Errorf("", model.CodeDuplicate, "a second conversion of %%%s into %s (%s)", c.Value, c.Consumer, c.Operand).Related = []model.Pos{first}
+		} else {
+			at[u] = ct.Pos("")
 		}
 		if l := r.readExact(ct, "required", plans.UseValue(u).Shape); l != nil {
 			r.a.Required[u] = l
