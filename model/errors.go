@@ -97,14 +97,16 @@ func (c Code) String() string {
 // Field; code in this package leaves Pos empty. Related lists the other
 // places the problem involves, as go/analysis's Diagnostic.Related does:
 // where a duplicate name was defined first, the key a second one repeats.
-// The struct tags give its JSON form, for tools.
+// Code in this package names them as entries of Field (RelatedIndex), which
+// loaders turn into Related. The struct tags give its JSON form, for tools.
 type Error struct {
-	Pos     Pos    `json:"pos"`
-	Code    Code   `json:"code"`
-	Field   string `json:"field,omitempty"`
-	Index   int    `json:"index"`
-	Msg     string `json:"message"`
-	Related []Pos  `json:"related,omitempty"`
+	Pos          Pos    `json:"pos"`
+	Code         Code   `json:"code"`
+	Field        string `json:"field,omitempty"`
+	Index        int    `json:"index"`
+	Msg          string `json:"message"`
+	Related      []Pos  `json:"related,omitempty"`
+	RelatedIndex []int  `json:"-"`
 }
 
 // Error is the problem as one line: its position, what was expected and

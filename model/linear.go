@@ -198,7 +198,9 @@ func (t *Table) Layout(f Frame) (*Layout, error) {
 	for i, row := range t.Rows {
 		k := key(row[0], row[1], row[2])
 		if at[k] != 0 {
-			return nil, errorAt(CodeDuplicate, "rows", i, "subgroup %d lane %d value %d is also given by row %d", row[0], row[1], row[2], at[k]-1)
+			e := errorAt(CodeDuplicate, "rows", i, "subgroup %d lane %d value %d is also given by row %d", row[0], row[1], row[2], at[k]-1)
+			e.RelatedIndex = []int{at[k] - 1}
+			return nil, e
 		}
 		at[k] = i + 1
 	}

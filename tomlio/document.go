@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -186,6 +187,9 @@ func (t *Table) Report(err error) {
 				c.Pos = t.PosAt(c.Field, c.Index)
 			} else {
 				c.Pos = t.Pos(c.Field)
+			}
+			for _, i := range c.RelatedIndex {
+				c.Related = append(slices.Clip(c.Related), t.PosAt(c.Field, i))
 			}
 			c.Field = t.keyPath(c.Field)
 		}

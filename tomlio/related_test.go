@@ -9,7 +9,8 @@ import (
 
 // A name given twice is reported at the second place with the first as
 // data: Related holds where the name was defined first (or the key an
-// alias repeats), whether or not the message also names it.
+// alias repeats, the row a table row repeats), whether or not the message
+// also names it.
 func TestDuplicatesCarryRelated(t *testing.T) {
 	const twoOps = `target = "sm_80"
 subgroups = 4
@@ -55,6 +56,8 @@ dtype = "f32"
 			model.Pos{File: "ops.toml", Line: 13, Col: 1}, model.Pos{File: "ops.toml", Line: 5, Col: 1}},
 		{"alias", "alias.toml", read(t, "../testdata/bad/layouts/xegpu_alias_twice.toml"), layout,
 			model.Pos{File: "alias.toml", Line: 9, Col: 1}, model.Pos{File: "alias.toml", Line: 10, Col: 1}},
+		{"table row", "rows.toml", read(t, "../testdata/bad/layouts/table_duplicate_row.toml"), layout,
+			model.Pos{File: "rows.toml", Line: 11, Col: 3}, model.Pos{File: "rows.toml", Line: 10, Col: 3}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			list, ok := model.Errors(c.parse(c.file, c.data))
