@@ -390,6 +390,15 @@ func (o *Op) Spelling() string {
 	return string(o.Kind)
 }
 
+// Func is the element-wise function an op computes; the zero function
+// for ops of other kinds.
+func (o *Op) Func() ElementwiseFunc {
+	if o.Info().Kind != OpElementwise {
+		return ElementwiseFunc{}
+	}
+	return funcByName[o.Fn]
+}
+
 // KindName names the op's kind as plans print it: "exp", "reduce max",
 // "transpose".
 func (o *Op) KindName() string {
@@ -398,6 +407,20 @@ func (o *Op) KindName() string {
 		return string(o.Kind) + " " + o.Fn
 	}
 	return o.Spelling()
+}
+
+// ReadsShared reports whether the op reads a shared-memory buffer into
+// registers (load_shared).
+func (o *Op) ReadsShared() bool {
+	info := o.Info()
+	return info.Memory == MemoryShared && !info.Writes
+}
+
+// WritesShared reports whether the op writes registers into a
+// shared-memory buffer (copy_to_shared).
+func (o *Op) WritesShared() bool {
+	info := o.Info()
+	return info.Memory == MemoryShared && info.Writes
 }
 
 // VectorDim is the dimension a memory op's vectors run along: the
