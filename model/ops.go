@@ -82,6 +82,10 @@ type OpInfo struct {
 	// ("reduces %a along dimension 1 in the layout %a has"); nil for
 	// "needs %a in its result's layout".
 	Needs func(op *Op, i int, value string) string
+	// Makes says, for facts, how an op that runs in a layout of its own
+	// leaves its result in the layout Forward gives ("leaves %r in the
+	// slice of the layout it reduces in").
+	Makes func(op *Op) string
 	// Because says, for plans, why the op needs the layout it does of
 	// the value of use u.
 	Because func(u Use, a *Assignment) string
@@ -295,7 +299,7 @@ func checkRow(info *OpInfo) error {
 		return fmt.Errorf("%s defines a result but has no typing rule", info.Kind)
 	case info.Flow == FlowRelabel && (info.Forward == nil || info.Backward == nil):
 		return fmt.Errorf("%s relabels layouts but lacks a transfer", info.Kind)
-	case info.Flow == FlowExec && info.Result && info.Forward == nil:
+	case info.Flow == FlowExec && info.Result && (info.Forward == nil || info.Makes == nil):
 		return fmt.Errorf("%s runs in a layout of its own but cannot give its result's", info.Kind)
 	case info.Flow == FlowRecord && (info.Records == "" || len(info.Roles) == 0):
 		return fmt.Errorf("%s takes its fragments from a record but names no record kind or roles", info.Kind)

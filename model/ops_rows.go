@@ -55,6 +55,9 @@ var opRows = []*OpInfo{
 			}
 			return fmt.Sprintf("reduces %%%s along dimension %d in the layout %%%s has", v, op.Axis, v)
 		},
+		Makes: func(op *Op) string {
+			return fmt.Sprintf("leaves %%%s in the slice of the layout it reduces in", op.Result.Name)
+		},
 		Because: func(u Use, a *Assignment) string {
 			if u.Index == 1 {
 				return fmt.Sprintf("the init combines with the result %%%s", u.Op.Result.Name)

@@ -44,7 +44,7 @@ func (p *Problem) edges() error {
 				p.link(exec, res(), func(i, j int) bool {
 					s := p.memo.derive(exec.Layouts[i], how, func(l *model.Layout) *model.Layout { return tr.Apply(op, l) })
 					return s != nil && p.memo.equalLayouts(s, res().Layouts[j])
-				}, op, fmt.Sprintf("%s leaves %%%s in the slice of the layout it reduces in", opText(op), op.Result.Name))
+				}, op, opText(op)+" "+info.Makes(op))
 			}
 			if err == nil && p.placed(op) {
 				err = p.accessEdge(op, exec, p.loadRecs)
