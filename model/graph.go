@@ -5,7 +5,9 @@ import (
 	"slices"
 )
 
-// OpKind names what an op of a kernel graph does.
+// OpKind names what an op of a kernel graph does. Everything else about a
+// kind (how it is written, typed, laid out and priced) is its row of the
+// op table (ops_rows.go), which Op.Info returns.
 type OpKind string
 
 const (
