@@ -1,7 +1,5 @@
 package model
 
-import "strconv"
-
 // FactKind says where a constraint of a plan came from.
 type FactKind string
 
@@ -109,20 +107,4 @@ type Explanation struct {
 	// More is how many further relaxations were found than were kept.
 	More        int
 	Conversions []ConversionWhy
-}
-
-// OperandName names the operand slot a use reads: "a" of an mma, "init of
-// acc" of a loop, "operand 1" of an element-wise op.
-func OperandName(u Use) string {
-	switch {
-	case u.Op.Kind == OpLoop && u.Yield:
-		return "yield of " + u.Op.Body.Args[u.Index].Name
-	case u.Op.Kind == OpLoop:
-		return "init of " + u.Op.Body.Args[u.Index].Name
-	case u.Op.Kind == OpMMA:
-		return []string{"a", "b", "c"}[u.Index]
-	case u.Op.Kind == OpReduce && u.Index == 1:
-		return "init"
-	}
-	return "operand " + strconv.Itoa(u.Index)
 }

@@ -5,7 +5,9 @@ import (
 	"slices"
 )
 
-// OpKind names what an op of a kernel graph does.
+// OpKind names what an op of a kernel graph does. Everything else about a
+// kind (how it is written, typed, laid out and priced) is its row of the
+// op table (ops_rows.go), which Op.Info returns.
 type OpKind string
 
 const (
@@ -188,10 +190,8 @@ func ValueTrips(v *Value) int64 {
 	switch {
 	case v.Arg != nil:
 		return Trips(v.Arg)
-	case v.Def != nil && v.Def.Kind == OpLoop:
-		return Trips(v.Def.In)
 	case v.Def != nil:
-		return Trips(v.Def.In)
+		return Trips(v.Def.In) // a loop's results count as defined where the loop is
 	}
 	return 1
 }
@@ -218,23 +218,4 @@ func (g *Graph) Value(name string) *Value {
 		return nil
 	}
 	return g.Values[i]
-}
-
-// ElementwiseCost is the relative cost of an element-wise function per
-// value of a lane, in ALU instructions (transcendentals run on the special
-// function unit).
-func ElementwiseIsSFU(fn string) bool {
-	switch fn {
-	case "exp", "exp2", "log", "log2", "sin", "cos", "rsqrt", "sqrt", "tanh", "div", "recip", "sigmoid":
-		return true
-	}
-	return false
-}
-
-// ElementwiseFns lists the element-wise functions a graph may use, with
-// their arity (0: any).
-var ElementwiseFns = map[string]int{
-	"add": 0, "sub": 2, "mul": 0, "div": 2, "max": 0, "min": 0, "neg": 1, "abs": 1,
-	"exp": 1, "exp2": 1, "log": 1, "log2": 1, "sqrt": 1, "rsqrt": 1, "recip": 1, "tanh": 1, "sigmoid": 1,
-	"relu": 1, "select": 3, "fma": 3, "sin": 1, "cos": 1,
 }

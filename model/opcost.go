@@ -7,60 +7,79 @@ import "fmt"
 // op), and the op's choice (intrinsic, arrangement, execution layout). The
 // second result says how the op runs, for plans.
 func OpCost(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
-	trips := Trips(op.In)
-	bits := func(v *Value) int { return v.DType.Bits }
-	switch op.Kind {
-	case OpLoad:
-		c, v := GlobalAccessCost(result, op.Contiguous, bits(op.Result), t)
-		return c * trips, fmt.Sprintf("%d-element vectors", v), nil
-	case OpStore:
-		if ch == nil || ch.Exec == nil {
-			return 0, "", fmt.Errorf("store %s has no layout to run in", op.Name)
-		}
-		c, v := GlobalAccessCost(ch.Exec, op.Contiguous, bits(op.Operands[0]), t)
-		return c * trips, fmt.Sprintf("%d-element vectors", v), nil
-	case OpCopyToShared:
-		if ch == nil || ch.Exec == nil {
-			return 0, "", fmt.Errorf("copy %s has no layout to run in", op.Name)
-		}
-		if ch.Record != nil {
-			return recordCost(op, ch.Exec, ch, t)
-		}
-		if a, ok := OpAccess(op, nil, ch, t); ok {
-			return vectorAccessCost(a, t) * trips, accessText(a), nil
-		}
-		c, v := SharedAccessCost(ch.Exec, bits(op.Operands[0]), t)
-		return c * trips, fmt.Sprintf("%d-element vectors", v), nil
-	case OpLoadShared:
-		if ch != nil && ch.Record != nil {
-			return recordCost(op, result, ch, t)
-		}
-		if a, ok := OpAccess(op, result, ch, t); ok {
-			return vectorAccessCost(a, t) * trips, accessText(a), nil
-		}
-		c, v := SharedAccessCost(result, bits(op.Result), t)
-		return c * trips, fmt.Sprintf("%d-element vectors", v), nil
-	case OpMMA:
-		if ch == nil || ch.Record == nil {
-			return 0, "", fmt.Errorf("mma %s has no intrinsic", op.Name)
-		}
-		n := MMAInstructions(op, ch)
-		return int64(n) * ch.Record.Cost * trips, fmt.Sprintf("%s × %d per warp", ch.Record.Name, n), nil
-	case OpElementwise:
-		return ElementwiseCost(result, op.Fn, t) * trips, "", nil
-	case OpCast:
-		return int64(result.Size(Register)) * t.Weights.ALU * trips, "", nil
-	case OpReduce:
-		if ch == nil || ch.Exec == nil {
-			return 0, "", fmt.Errorf("reduce %s has no layout to run in", op.Name)
-		}
-		c := ReduceCost(ch.Exec, op.Axis, bits(op.Operands[0]), t)
-		if len(op.Operands) == 2 {
-			c += int64(result.Size(Register)) * t.Weights.ALU
-		}
-		return c * trips, "", nil
+	if cost := op.Info().Cost; cost != nil {
+		return cost(op, result, ch, t)
 	}
 	return 0, "", nil
+}
+
+// The op table's cost rules (OpInfo.Cost), each over all the op's trips.
+
+func costLoad(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
+	c, v := GlobalAccessCost(result, op.Contiguous, op.Result.DType.Bits, t)
+	return c * Trips(op.In), fmt.Sprintf("%d-element vectors", v), nil
+}
+
+func costStore(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
+	if ch == nil || ch.Exec == nil {
+		return 0, "", fmt.Errorf("store %s has no layout to run in", op.Name)
+	}
+	c, v := GlobalAccessCost(ch.Exec, op.Contiguous, op.Operands[0].DType.Bits, t)
+	return c * Trips(op.In), fmt.Sprintf("%d-element vectors", v), nil
+}
+
+func costCopyToShared(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
+	if ch == nil || ch.Exec == nil {
+		return 0, "", fmt.Errorf("copy %s has no layout to run in", op.Name)
+	}
+	if ch.Record != nil {
+		return recordCost(op, ch.Exec, ch, t)
+	}
+	trips := Trips(op.In)
+	if a, ok := OpAccess(op, nil, ch, t); ok {
+		return vectorAccessCost(a, t) * trips, accessText(a), nil
+	}
+	c, v := SharedAccessCost(ch.Exec, op.Operands[0].DType.Bits, t)
+	return c * trips, fmt.Sprintf("%d-element vectors", v), nil
+}
+
+func costLoadShared(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
+	if ch != nil && ch.Record != nil {
+		return recordCost(op, result, ch, t)
+	}
+	trips := Trips(op.In)
+	if a, ok := OpAccess(op, result, ch, t); ok {
+		return vectorAccessCost(a, t) * trips, accessText(a), nil
+	}
+	c, v := SharedAccessCost(result, op.Result.DType.Bits, t)
+	return c * trips, fmt.Sprintf("%d-element vectors", v), nil
+}
+
+func costMMA(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
+	if ch == nil || ch.Record == nil {
+		return 0, "", fmt.Errorf("mma %s has no intrinsic", op.Name)
+	}
+	n := MMAInstructions(op, ch)
+	return int64(n) * ch.Record.Cost * Trips(op.In), fmt.Sprintf("%s × %d per warp", ch.Record.Name, n), nil
+}
+
+func costElementwise(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
+	return ElementwiseCost(result, op.Fn, t) * Trips(op.In), "", nil
+}
+
+func costCast(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
+	return int64(result.Size(Register)) * t.Weights.ALU * Trips(op.In), "", nil
+}
+
+func costReduce(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
+	if ch == nil || ch.Exec == nil {
+		return 0, "", fmt.Errorf("reduce %s has no layout to run in", op.Name)
+	}
+	c := ReduceCost(ch.Exec, op.Axis, op.Operands[0].DType.Bits, t)
+	if len(op.Operands) == 2 {
+		c += int64(result.Size(Register)) * t.Weights.ALU
+	}
+	return c * Trips(op.In), "", nil
 }
 
 // recordCost prices a shared-memory load or store through its record:
@@ -153,19 +172,18 @@ func OpAccess(op *Op, result *Layout, ch *OpChoice, t *Target) (Access, bool) {
 	if ch == nil || ch.Buffer == nil {
 		return Access{}, false
 	}
-	switch op.Kind {
-	case OpCopyToShared:
+	switch info := op.Info(); {
+	case info.Memory != MemoryShared:
+		return Access{}, false
+	case info.Writes:
 		if ch.Exec == nil {
 			return Access{}, false
 		}
 		return ch.Buffer.AccessVectors(ch.Exec, vectorWidth(ch.Exec, ch.Exec.Rank()-1, op.Operands[0].DType.Bits), t), true
-	case OpLoadShared:
-		if ch.Record != nil {
-			return RecordAccess(ch.Buffer, result, ch.Record, t)
-		}
-		return ch.Buffer.AccessVectors(result, vectorWidth(result, result.Rank()-1, op.Result.DType.Bits), t), true
+	case ch.Record != nil:
+		return RecordAccess(ch.Buffer, result, ch.Record, t)
 	}
-	return Access{}, false
+	return ch.Buffer.AccessVectors(result, vectorWidth(result, result.Rank()-1, op.Result.DType.Bits), t), true
 }
 
 // OpPattern is what a copy_to_shared or load_shared op touches under its
@@ -181,7 +199,7 @@ func OpPattern(op *Op, result *Layout, ch *OpChoice, t *Target) (AccessPattern, 
 // busiest subgroup's pattern costs.
 func OpPatterns(op *Op, result *Layout, ch *OpChoice, t *Target) ([]AccessPattern, bool) {
 	l := result
-	if op.Kind == OpCopyToShared && ch != nil {
+	if info := op.Info(); info.Memory == MemoryShared && info.Writes && ch != nil {
 		l = ch.Exec
 	}
 	if l == nil {
@@ -205,14 +223,16 @@ func opPatternBy(op *Op, result *Layout, ch *OpChoice, t *Target, sub int) (Acce
 		// an order the architecture leaves unspecified: no pattern.
 		return AccessPattern{}, false
 	}
-	switch op.Kind {
-	case OpCopyToShared:
+	switch info := op.Info(); {
+	case info.Memory != MemoryShared:
+		return AccessPattern{}, false
+	case info.Writes:
 		if ch.Exec == nil {
 			return AccessPattern{}, false
 		}
 		bits := op.Operands[0].DType.Bits
 		return VectorPatternBy(ch.Exec, vectorWidth(ch.Exec, ch.Exec.Rank()-1, bits), bits, t, sub), true
-	case OpLoadShared:
+	default:
 		bits := op.Result.DType.Bits
 		if r := ch.Record; r != nil {
 			switch m := r.Memory; m.Rule {
@@ -233,5 +253,4 @@ func opPatternBy(op *Op, result *Layout, ch *OpChoice, t *Target, sub int) (Acce
 		}
 		return VectorPatternBy(result, vectorWidth(result, result.Rank()-1, bits), bits, t, sub), true
 	}
-	return AccessPattern{}, false
 }

@@ -189,17 +189,14 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 			err = e
 			return
 		}
-		name := op.Name
-		if op.Kind == model.OpElementwise || op.Kind == model.OpCast {
-			name = op.Name
-		}
-		opp := OpPlan{Name: name, Kind: opKindName(op), Cost: cost, Method: method, Pos: op.Pos}
+		info := op.Info()
+		opp := OpPlan{Name: op.Name, Kind: op.KindName(), Cost: cost, Method: method, Pos: op.Pos}
 		if ch != nil {
 			if ch.Record != nil {
 				opp.Intrinsic = ch.Record.Name
 			}
 			opp.Rejected = ch.Rejected
-			if op.Kind == model.OpMMA {
+			if info.Flow == model.FlowRecord {
 				opp.WarpsM, opp.WarpsN, opp.NFirst, opp.Outer = ch.WarpsM, ch.WarpsN, ch.NFirst, ch.Outer
 				opp.Considered = ch.Considered
 				opp.Warps = fmt.Sprintf("%d×%d", ch.WarpsM, ch.WarpsN)
@@ -222,7 +219,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 				opp.exec = ch.Exec
 				_, opp.Exec, _ = write(ch.Exec, notation)
 			}
-			if op.Kind == model.OpReduce && ch.Exec != nil {
+			if info.Combines && ch.Exec != nil {
 				r := model.DescribeReduction(ch.Exec, op.Axis)
 				opp.Lanes, opp.Subgroups = r.Lanes, r.Subgroups
 			}
@@ -232,7 +229,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 		if bp := placed[op.Buffer]; bp != nil {
 			if acc, ok := model.OpAccess(op, res, ch, t); ok {
 				kind := "read"
-				if op.Kind == model.OpCopyToShared {
+				if info.Writes {
 					kind = "write"
 				}
 				bp.Accesses = append(bp.Accesses, AccessPlan{Op: op.Name, Access: kind, Method: method, Instructions: acc.Instructions,
@@ -241,7 +238,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 		}
 		// The conversions on the op's uses.
 		for _, u := range Uses(op) {
-			v := useValue(u)
+			v := model.UseValue(u)
 			req := a.Required[u]
 			if req == nil {
 				continue
@@ -259,7 +256,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 				p.Shared.Scratch = max(p.Shared.Scratch, conv.ScratchBytes)
 			}
 			p.Conv = append(p.Conv, ConvPlan{
-				Value: v.Name, Consumer: op.Name, Operand: operandName(u), Kind: conv.Kind.String(),
+				Value: v.Name, Consumer: op.Name, Operand: model.OperandName(u), Kind: conv.Kind.String(),
 				Detail: convDetail(conv), Cost: c, Because: because(u, a), Why: conv.Reason,
 				Free: c == 0 && conv.Kind == model.ConvRegister && conv.Moves == 0, Pos: op.Pos,
 				Rounds: conv.Rounds, Moves: conv.Moves, Words: conv.Words, ScratchBytes: conv.ScratchBytes, ScratchPad: conv.ScratchPad,
@@ -273,81 +270,20 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 	return p, nil
 }
 
-func opKindName(op *model.Op) string {
-	if op.Fn != "" && (op.Kind == model.OpElementwise || op.Kind == model.OpCast) {
-		return op.Fn
-	}
-	if op.Kind == model.OpReduce {
-		return "reduce " + op.Fn
-	}
-	return string(op.Kind)
-}
-
 // Uses lists an op's uses in plan order: its operands, and for a loop
 // each carried value's init and yield.
-func Uses(op *model.Op) []model.Use {
-	uses := []model.Use{}
-	for i := range op.Operands {
-		uses = append(uses, model.Use{Op: op, Index: i})
-	}
-	if op.Kind == model.OpLoop {
-		for i := range op.Body.Args {
-			uses = append(uses, model.Use{Op: op, Index: i}, model.Use{Op: op, Index: i, Yield: true})
-		}
-	}
-	return uses
-}
+func Uses(op *model.Op) []model.Use { return model.OpUses(op) }
 
 // UseValue is the value a use takes.
-func UseValue(u model.Use) *model.Value { return useValue(u) }
+func UseValue(u model.Use) *model.Value { return model.UseValue(u) }
 
 // OperandName names a use as plans do ("a", "operand 1", "init of acc").
-func OperandName(u model.Use) string { return operandName(u) }
-
-func useValue(u model.Use) *model.Value {
-	if u.Op.Kind == model.OpLoop {
-		if u.Yield {
-			return u.Op.Body.Yields[u.Index]
-		}
-		return u.Op.Body.Inits[u.Index]
-	}
-	return u.Op.Operands[u.Index]
-}
-
-func operandName(u model.Use) string {
-	switch {
-	case u.Op.Kind == model.OpLoop && u.Yield:
-		return "yield of " + u.Op.Body.Args[u.Index].Name
-	case u.Op.Kind == model.OpLoop:
-		return "init of " + u.Op.Body.Args[u.Index].Name
-	case u.Op.Kind == model.OpMMA:
-		return []string{"a", "b", "c"}[u.Index]
-	case u.Op.Kind == model.OpReduce && u.Index == 1:
-		return "init"
-	}
-	return fmt.Sprintf("operand %d", u.Index)
-}
+func OperandName(u model.Use) string { return model.OperandName(u) }
 
 // because says why the consumer needs the layout it does.
 func because(u model.Use, a *model.Assignment) string {
-	op := u.Op
-	switch op.Kind {
-	case model.OpMMA:
-		ch := a.Ops[op]
-		return fmt.Sprintf("the %s fragment of operand %s, %d×%d warps (record %s)", ch.Record.Name, operandName(u), ch.WarpsM, ch.WarpsN, ch.Record.Pos)
-	case model.OpElementwise, model.OpCast:
-		return fmt.Sprintf("%s computes in the layout of %%%s", opKindName(op), op.Result.Name)
-	case model.OpReduce:
-		if u.Index == 1 {
-			return fmt.Sprintf("the init combines with the result %%%s", op.Result.Name)
-		}
-		return "the layout the reduction runs in"
-	case model.OpStore, model.OpCopyToShared:
-		return "the layout the " + string(op.Kind) + " runs in"
-	case model.OpLoop:
-		return fmt.Sprintf("the loop carries %%%s in one layout", op.Body.Args[u.Index].Name)
-	case model.OpTranspose, model.OpBroadcast, model.OpShapeCast:
-		return fmt.Sprintf("%s relabels the layout of %%%s", op.Kind, op.Result.Name)
+	if b := u.Op.Info().Because; b != nil {
+		return b(u, a)
 	}
 	return ""
 }

@@ -67,7 +67,7 @@ func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
 			if req == nil {
 				continue
 			}
-			v := useValue(u)
+			v := model.UseValue(u)
 			from, to := ts.of(a.Layouts[v]), ts.of(req)
 			key := "use " + from.l.Key() + "|" + to.l.Key()
 			kind, known := ts.kinds[key]
@@ -81,7 +81,7 @@ func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
 				err = e
 				return
 			}
-			c, ok := claimed[[3]string{v.Name, op.Name, operandName(u)}]
+			c, ok := claimed[[3]string{v.Name, op.Name, model.OperandName(u)}]
 			switch {
 			case !ok && kind != "none":
 				err = &VerifyError{Value: v.Name, What: fmt.Sprintf("%s needs it in another layout (%s), and the plan makes no conversion", op.Name, kind)}
@@ -105,15 +105,15 @@ func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
 		if ch == nil || ch.Record == nil {
 			return
 		}
-		switch op.Kind {
-		case model.OpMMA:
-			for i, slot := range []string{"a", "b", "c"} {
-				if err = inFragment(op.Operands[i].Name, a.Required[model.Use{Op: op, Index: i}], ch.Record, slot, ts); err != nil {
+		switch info := op.Info(); {
+		case info.Flow == model.FlowRecord:
+			for i := range info.Roles {
+				if err = inFragment(op.Operands[i].Name, a.Required[model.Use{Op: op, Index: i}], ch.Record, model.RoleName(op, i), ts); err != nil {
 					return
 				}
 			}
 			err = inFragment(op.Result.Name, a.Layouts[op.Result], ch.Record, "d", ts)
-		case model.OpLoadShared:
+		case op.ReadsShared():
 			if err = inFragment(op.Result.Name, a.Layouts[op.Result], ch.Record, "", ts); err != nil {
 				return
 			}
@@ -171,7 +171,7 @@ func sameHardware(g *model.Graph, a *model.Assignment) error {
 	g.Walk(func(op *model.Op) {
 		for _, u := range Uses(op) {
 			if err == nil {
-				err = check(useValue(u).Name, a.Required[u])
+				err = check(model.UseValue(u).Name, a.Required[u])
 			}
 		}
 		if ch := a.Ops[op]; ch != nil && err == nil {

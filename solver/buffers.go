@@ -239,7 +239,7 @@ func product(cands [][]*model.SharedLayout) int {
 func (p *Problem) accessed(b *model.Buffer) bool {
 	found := false
 	p.Graph.Walk(func(op *model.Op) {
-		found = found || op.Buffer == b && (op.Kind == model.OpCopyToShared || op.Kind == model.OpLoadShared)
+		found = found || op.Buffer == b && op.Info().Memory == model.MemoryShared
 	})
 	return found
 }
@@ -262,10 +262,10 @@ func (p *Problem) accessEdge(op *model.Op, n *Node, loadRecs []*model.Record) er
 	var forbids []forbid
 	intr := p.intrinsicFact(op)
 	var named *model.Record
-	if op.Kind == model.OpLoadShared && intr != nil {
+	if op.ReadsShared() && intr != nil {
 		named = p.namedLoad(op, loadRecs)
 	}
-	if op.Kind == model.OpLoadShared && p.loadRecord == nil {
+	if op.ReadsShared() && p.loadRecord == nil {
 		p.loadRecord = map[*model.Op]map[[2]int]*model.Record{}
 	}
 	// Costs depend on this buffer's placement only: price each distinct
@@ -339,7 +339,7 @@ func (p *Problem) accessEdge(op *model.Op, n *Node, loadRecs []*model.Record) er
 // record it reads (or, for an opaque fragment, writes) with: the named record where the op names one that
 // admits s (refused says it does not), else the cheapest way.
 func (p *Problem) accessCost(op *model.Op, l *model.Layout, s *model.SharedLayout, named *model.Record, refused bool, loadRecs []*model.Record) (int64, *model.Record, int32, error) {
-	if op.Kind == model.OpCopyToShared {
+	if op.WritesShared() {
 		// An opaque fragment is written by its family's store record.
 		store := p.familyStore(op, l)
 		switch {

@@ -21,58 +21,47 @@ func (p *Problem) edges() error {
 		}
 		res := func() *Node { return p.valueNode[op.Result] }
 		same := func(to *Node) func(j int) *model.Layout { return func(j int) *model.Layout { return to.Layouts[j] } }
-		switch op.Kind {
-		case model.OpElementwise, model.OpCast:
+		info := op.Info()
+		switch info.Flow {
+		case model.FlowSame:
 			for i, v := range op.Operands {
 				err = p.conversion(v, model.Use{Op: op, Index: i}, res(), same(res()))
 			}
-		case model.OpTranspose:
-			inv := transposeInverse(op.Perm)
-			how := fmt.Sprint("transpose", inv)
+		case model.FlowRelabel:
+			tr := info.Backward
+			how := tr.Key(op)
 			err = p.conversion(op.Operands[0], model.Use{Op: op}, res(), func(j int) *model.Layout {
-				return p.memo.derive(res().Layouts[j], how, func(l *model.Layout) *model.Layout { r, _ := l.Transpose(inv); return r })
+				return p.memo.derive(res().Layouts[j], how, func(l *model.Layout) *model.Layout { return tr.Apply(op, l) })
 			})
-		case model.OpBroadcast:
-			how := fmt.Sprint("slice", op.Dims)
-			err = p.conversion(op.Operands[0], model.Use{Op: op}, res(), func(j int) *model.Layout {
-				return p.memo.derive(res().Layouts[j], how, func(l *model.Layout) *model.Layout { return sliceDims(l, op.Dims) })
-			})
-		case model.OpShapeCast:
-			src := op.Operands[0]
-			how := fmt.Sprint("reshape", src.Shape)
-			err = p.conversion(src, model.Use{Op: op}, res(), func(j int) *model.Layout {
-				return p.memo.derive(res().Layouts[j], how, func(l *model.Layout) *model.Layout { r, _ := l.Reshape(src.Shape); return r })
-			})
-		case model.OpReduce:
+		case model.FlowExec:
 			exec := p.opNode[op]
 			err = p.conversion(op.Operands[0], model.Use{Op: op}, exec, same(exec))
-			if err == nil && len(op.Operands) == 2 {
-				err = p.conversion(op.Operands[1], model.Use{Op: op, Index: 1}, res(), same(res()))
+			for i := 1; err == nil && i < len(op.Operands); i++ {
+				err = p.conversion(op.Operands[i], model.Use{Op: op, Index: i}, res(), same(res()))
 			}
-			how := fmt.Sprint("slice", op.Axis)
-			p.link(exec, res(), func(i, j int) bool {
-				s := p.memo.derive(exec.Layouts[i], how, func(l *model.Layout) *model.Layout { r, _ := l.Slice(op.Axis); return r })
-				return s != nil && p.memo.equalLayouts(s, res().Layouts[j])
-			}, op, fmt.Sprintf("%s leaves %%%s in the slice of the layout it reduces in", opText(op), op.Result.Name))
-		case model.OpStore, model.OpCopyToShared:
-			exec := p.opNode[op]
-			err = p.conversion(op.Operands[0], model.Use{Op: op}, exec, same(exec))
+			if tr := info.Forward; tr != nil && op.Result != nil {
+				how := tr.Key(op)
+				p.link(exec, res(), func(i, j int) bool {
+					s := p.memo.derive(exec.Layouts[i], how, func(l *model.Layout) *model.Layout { return tr.Apply(op, l) })
+					return s != nil && p.memo.equalLayouts(s, res().Layouts[j])
+				}, op, opText(op)+" "+info.Makes(op))
+			}
 			if err == nil && p.placed(op) {
 				err = p.accessEdge(op, exec, p.loadRecs)
 			}
-		case model.OpLoadShared:
+		case model.FlowFree:
 			if p.placed(op) {
 				err = p.accessEdge(op, res(), p.loadRecs)
 			}
-		case model.OpMMA:
+		case model.FlowRecord:
 			n := p.opNode[op]
-			pick := []func(*MMAChoice) *model.Layout{
-				func(c *MMAChoice) *model.Layout { return c.A },
-				func(c *MMAChoice) *model.Layout { return c.B },
-				func(c *MMAChoice) *model.Layout { return c.C },
+			pick := map[string]func(*MMAChoice) *model.Layout{
+				"a": func(c *MMAChoice) *model.Layout { return c.A },
+				"b": func(c *MMAChoice) *model.Layout { return c.B },
+				"c": func(c *MMAChoice) *model.Layout { return c.C },
 			}
 			for i, v := range op.Operands {
-				f := pick[i]
+				f := pick[model.RoleName(op, i)]
 				if err = p.conversion(v, model.Use{Op: op, Index: i}, n, func(j int) *model.Layout { return f(n.MMA[j]) }); err != nil {
 					return
 				}
@@ -82,7 +71,7 @@ func (p *Problem) edges() error {
 			if rule := p.ruleFact(op, "result", ""); len(rule.Also) == 0 {
 				rule.Also = recordLines(n.MMA, "d")
 			}
-		case model.OpLoop:
+		case model.FlowCarry:
 			lp := op.Body
 			for i, arg := range lp.Args {
 				an := p.valueNode[arg]

@@ -257,13 +257,10 @@ func (p *Problem) ruleFact(op *model.Op, slot, text string) *model.Fact {
 
 // opText names an op for people: "mma %d", "loop l".
 func opText(op *model.Op) string {
-	if op.Kind == model.OpLoop {
+	if op.Info().Flow == model.FlowCarry {
 		return "loop " + op.Name
 	}
-	k := string(op.Kind)
-	if op.Kind == model.OpElementwise || op.Kind == model.OpCast {
-		k = op.Fn
-	}
+	k := op.Spelling()
 	if op.Result != nil && op.Result.Name == op.Name {
 		return fmt.Sprintf("%s %%%s", k, op.Name)
 	}
@@ -274,36 +271,30 @@ func opText(op *model.Op) string {
 // value it reads.
 func (p *Problem) useRule(v *model.Value, use model.Use, to *Node) *model.Fact {
 	op := use.Op
-	switch op.Kind {
-	case model.OpMMA:
-		slot := []string{"a", "b", "c"}[use.Index]
+	switch info := op.Info(); {
+	case info.Flow == model.FlowRecord:
+		slot := model.RoleName(op, use.Index)
 		f := p.ruleFact(op, slot, fmt.Sprintf("%s reads %s (%%%s) in the %s fragment of its record, tiled over the warps: %s",
 			opText(op), slot, v.Name, strings.ToUpper(slot), mmaRecordList(to.MMA)))
 		if len(f.Also) == 0 {
 			f.Also = recordLines(to.MMA, slot)
 		}
 		return f
-	case model.OpLoop:
+	case info.Flow == model.FlowCarry:
 		lp := op.Body
 		if use.Yield {
 			return p.ruleFact(op, fmt.Sprintf("yield%d", use.Index), fmt.Sprintf("loop %s carries %%%s into the next iteration as %%%s, in one layout", op.Name, v.Name, lp.Args[use.Index].Name))
 		}
 		return p.ruleFact(op, fmt.Sprintf("init%d", use.Index), fmt.Sprintf("loop %s starts %%%s from %%%s, in one layout", op.Name, lp.Args[use.Index].Name, v.Name))
-	case model.OpReduce:
-		if use.Index == 1 {
-			return p.ruleFact(op, "init", fmt.Sprintf("%s combines its init %%%s in its result's layout", opText(op), v.Name))
-		}
-		return p.ruleFact(op, "0", fmt.Sprintf("%s reduces %%%s along dimension %d in the layout %%%s has", opText(op), v.Name, op.Axis, v.Name))
-	case model.OpStore, model.OpCopyToShared:
-		return p.ruleFact(op, "0", fmt.Sprintf("%s writes %%%s from the layout it has", opText(op), v.Name))
-	case model.OpTranspose:
-		return p.ruleFact(op, "0", fmt.Sprintf("%s gives %%%s transposed by %v, each element staying in its lane and register", opText(op), v.Name, op.Perm))
-	case model.OpBroadcast:
-		return p.ruleFact(op, "0", fmt.Sprintf("%s repeats %%%s along new dimensions %v, in the lanes that hold it", opText(op), v.Name, op.Dims))
-	case model.OpShapeCast:
-		return p.ruleFact(op, "0", fmt.Sprintf("%s views %%%s in a new shape, each element staying in its lane and register", opText(op), v.Name))
 	}
-	return p.ruleFact(op, strconv.Itoa(use.Index), fmt.Sprintf("%s needs %%%s in its result's layout", opText(op), v.Name))
+	slot := model.RoleName(op, use.Index)
+	if slot == "" {
+		slot = strconv.Itoa(use.Index)
+	}
+	if needs := op.Info().Needs; needs != nil {
+		return p.ruleFact(op, slot, opText(op)+" "+needs(op, use.Index, v.Name))
+	}
+	return p.ruleFact(op, slot, fmt.Sprintf("%s needs %%%s in its result's layout", opText(op), v.Name))
 }
 
 // recordLines are the lines of the operand slot ("a" to "d") of each

@@ -280,9 +280,9 @@ func (g *greedy) anchors() {
 		case g.anchor[id]:
 		case n.Kind == NodeMMA:
 			fix(id, func(i int) bool { return n.MMA[i].Record != nil && g.linksAllow(id, i) })
-		case n.Kind == NodeValue && n.Value.Def != nil && n.Value.Def.Kind == model.OpLoad:
+		case n.Kind == NodeValue && n.Value.Def != nil && n.Value.Def.Info().Memory == model.MemoryGlobal:
 			fix(id, coalesced(n, n.Value, n.Value.Def.Contiguous))
-		case n.Kind == NodeExec && n.Op.Kind == model.OpStore:
+		case n.Kind == NodeExec && n.Op.Info().Memory == model.MemoryGlobal:
 			fix(id, coalesced(n, n.Op.Operands[0], n.Op.Contiguous))
 		}
 	}
@@ -541,11 +541,10 @@ func (g *greedy) slice(n, t int, moves map[int]int, cut *[]int) bool {
 		return false
 	}
 	v := node.Value
-	if v != nil && (v.Arg != nil || (v.Def != nil && v.Def.Kind == model.OpLoop)) {
+	if v != nil && (v.Arg != nil || (v.Def != nil && v.Def.Info().Flow == model.FlowCarry)) {
 		return false // a block argument or loop result: Triton's slice stops there
 	}
-	widens := v != nil && v.Def != nil && (v.Def.Kind == model.OpBroadcast ||
-		(v.Def.Kind == model.OpCast && v.DType.Bits > v.Def.Operands[0].DType.Bits))
+	widens := v != nil && v.Def != nil && v.Def.Info().Widens != nil && v.Def.Info().Widens(v.Def)
 	moves[n] = t
 	for _, k := range g.in[n] {
 		from := g.p.Edges[k].From
@@ -633,18 +632,18 @@ func (g *greedy) rematBeneficial(k int, moves map[int]int, outside []int, newCon
 			continue
 		}
 		op := v.Def
-		switch op.Kind {
-		case model.OpLoadShared:
+		switch op.Info().Remat {
+		case model.RematLoad:
 			remat += 8 * tritonBytes(v, 0, 0)
-		case model.OpElementwise, model.OpCast:
+		case model.RematCompute:
 			mul := int64(1)
-			if model.ElementwiseIsSFU(op.Fn) {
+			if op.Func().SFU {
 				mul = 8
 			}
 			oldL, newL := node.Layouts[g.choice[n]], node.Layouts[moves[n]]
 			factor := max(int64(1), int64(newL.Size(model.Register)/max(oldL.Size(model.Register), 1)))
 			remat += mul * tritonBytes(v, 0, 0) * factor
-		case model.OpReduce:
+		case model.RematCombine:
 			ex := p.opNode[op]
 			l := ex.Layouts[moves[ex.ID]]
 			remat += tritonBytes(op.Operands[0], 0, 0) + 8*int64(reduceScratch(l, op.Axis, op.Operands[0].DType.Bits))

@@ -30,26 +30,22 @@ func opaqueMMAs(g *model.Graph) map[*model.Op]bool {
 		if v.Def == nil && v.Arg == nil {
 			bad[v] = true
 		}
-		if v.Def != nil {
-			switch v.Def.Kind {
-			case model.OpLoad, model.OpReduce, model.OpBroadcast, model.OpTranspose, model.OpShapeCast:
-				bad[v] = true
-			}
+		if v.Def != nil && v.Def.Info().Explicit {
+			bad[v] = true
 		}
 		for _, u := range v.Uses {
-			switch u.Op.Kind {
-			case model.OpReduce, model.OpStore, model.OpBroadcast, model.OpTranspose, model.OpShapeCast:
+			if u.Op.Info().Explicit {
 				bad[v] = true
 			}
 		}
 	}
 	g.Walk(func(op *model.Op) {
-		switch op.Kind {
-		case model.OpElementwise, model.OpCast:
+		switch op.Info().Flow {
+		case model.FlowSame:
 			for _, v := range op.Operands {
 				union(v, op.Result)
 			}
-		case model.OpLoop:
+		case model.FlowCarry:
 			lp := op.Body
 			for i := range lp.Args {
 				union(lp.Inits[i], lp.Args[i])
@@ -69,7 +65,7 @@ func opaqueMMAs(g *model.Graph) map[*model.Op]bool {
 			badRoot[find(v)] = true
 		}
 		g.Walk(func(op *model.Op) {
-			if op.Kind != model.OpMMA {
+			if op.Info().Records != model.RecordMMA {
 				return
 			}
 			ok := op.Intrinsic != "" || !badRoot[find(op.Result)]

@@ -204,8 +204,9 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 		}
 	}
 	g.Walk(func(op *model.Op) {
-		switch op.Kind {
-		case model.OpMMA:
+		info := op.Info()
+		switch {
+		case info.Flow == model.FlowRecord:
 			recs := p.mmaRecordsFor(op, mmaRecs)
 			if f := p.intrinsicFact(op); f != nil && !p.relaxed(f) {
 				recs = named(mmaRecs, op.Intrinsic)
@@ -217,15 +218,12 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 				cands[op.Operands[2]].add(ch.C, why+", operand c")
 				cands[op.Result].add(ch.C, why+", result")
 			}
-		case model.OpLoad, model.OpStore, model.OpCopyToShared, model.OpLoadShared:
+		case info.Memory != model.MemoryNone:
 			v := op.Result
 			if v == nil {
 				v = op.Operands[0]
 			}
-			contiguous := op.Contiguous
-			if op.Kind == model.OpCopyToShared || op.Kind == model.OpLoadShared {
-				contiguous = len(v.Shape) - 1
-			}
+			contiguous := op.VectorDim(v)
 			for _, l := range vectorLayouts(v.Shape, contiguous, v.DType.Bits, lanes, warps) {
 				cands[v].add(l, fmt.Sprintf("%s %s: vectors along dim%d", op.Kind, op.Name, contiguous))
 			}
@@ -264,33 +262,23 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 			}
 			site = flowSite{op: op}
 			why := fmt.Sprintf("through %s %s", op.Kind, op.Name)
-			switch op.Kind {
-			case model.OpElementwise, model.OpCast:
-				for i, v := range op.Operands {
-					if op.Fn == "select" && i == 0 && v.DType.Name != op.Result.DType.Name {
-						continue
-					}
-					same(v, op.Result, why)
+			info := op.Info()
+			if tr := info.Forward; tr != nil && op.Result != nil {
+				flow(op.Operands[0], op.Result, tr.Key(op), func(l *model.Layout) *model.Layout { return tr.Apply(op, l) }, why)
+			}
+			if tr := info.Backward; tr != nil {
+				flow(op.Result, op.Operands[0], tr.Key(op), func(l *model.Layout) *model.Layout { return tr.Apply(op, l) }, why)
+			}
+			for i, v := range op.Operands {
+				if !model.SharesResultLayout(op, i) {
+					continue
 				}
-			case model.OpTranspose:
-				inv := transposeInverse(op.Perm)
-				flow(op.Operands[0], op.Result, fmt.Sprint("transpose", op.Perm), func(l *model.Layout) *model.Layout { r, _ := l.Transpose(op.Perm); return r }, why)
-				flow(op.Result, op.Operands[0], fmt.Sprint("transpose", inv), func(l *model.Layout) *model.Layout { r, _ := l.Transpose(inv); return r }, why)
-			case model.OpReduce:
-				src := op.Operands[0]
-				flow(src, op.Result, fmt.Sprint("slice", op.Axis), func(l *model.Layout) *model.Layout { r, _ := l.Slice(op.Axis); return r }, why)
-				flow(op.Result, src, fmt.Sprint("broadcast", op.Axis, src.Shape[op.Axis]), func(l *model.Layout) *model.Layout { r, _ := l.Broadcast(op.Axis, src.Shape[op.Axis]); return r }, why)
-				if len(op.Operands) == 2 {
-					same(op.Operands[1], op.Result, why)
+				if op.Func().Cond && i == 0 && v.DType.Name != op.Result.DType.Name {
+					continue
 				}
-			case model.OpBroadcast:
-				flow(op.Operands[0], op.Result, fmt.Sprint("broadcast", op.Dims, op.Result.Shape), func(l *model.Layout) *model.Layout { return broadcastFrom(l, op.Dims, op.Result.Shape) }, why)
-				flow(op.Result, op.Operands[0], fmt.Sprint("slice", op.Dims), func(l *model.Layout) *model.Layout { return sliceDims(l, op.Dims) }, why)
-			case model.OpShapeCast:
-				src := op.Operands[0]
-				flow(src, op.Result, fmt.Sprint("reshape", op.Result.Shape), func(l *model.Layout) *model.Layout { r, _ := l.Reshape(op.Result.Shape); return r }, why)
-				flow(op.Result, src, fmt.Sprint("reshape", src.Shape), func(l *model.Layout) *model.Layout { r, _ := l.Reshape(src.Shape); return r }, why)
-			case model.OpLoop:
+				same(v, op.Result, why)
+			}
+			if info.Flow == model.FlowCarry {
 				lp := op.Body
 				for i := range lp.Args {
 					same(lp.Inits[i], lp.Args[i], why)
@@ -366,8 +354,8 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 		if err != nil {
 			return
 		}
-		switch op.Kind {
-		case model.OpMMA:
+		switch info := op.Info(); {
+		case info.Flow == model.FlowRecord:
 			n := &Node{Kind: NodeMMA, Op: op, Pos: op.Pos}
 			var costs []int64
 			var forbids []forbid
@@ -407,7 +395,7 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 			}
 			addNode(n, costs, forbids)
 			p.opNode[op] = n
-		case model.OpReduce, model.OpStore, model.OpCopyToShared:
+		case info.Flow == model.FlowExec:
 			src := op.Operands[0]
 			n := &Node{Kind: NodeExec, Op: op, Pos: op.Pos}
 			var costs []int64
@@ -416,8 +404,10 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 			vn := valueNode[src]
 			for i, l := range vn.Layouts {
 				var res *model.Layout
-				if op.Kind == model.OpReduce {
-					res, _ = l.Slice(op.Axis)
+				if info.Forward != nil {
+					res = info.Forward.Apply(op, l)
+				}
+				if info.Combines {
 					if scratch := reduceScratch(l, op.Axis, src.DType.Bits); scratch > 0 {
 						rule := p.ruleFact(op, "shared", fmt.Sprintf("%s combines the partial results of its subgroups through shared memory", opText(op)))
 						if !p.relaxed(rule) {
@@ -464,7 +454,7 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 // familyStore is the store record of l's fragment family that a
 // copy_to_shared op can write l with, nil if none.
 func (p *Problem) familyStore(op *model.Op, l *model.Layout) *model.Record {
-	if op.Kind != model.OpCopyToShared {
+	if op.Info().Records != model.RecordStoreShared {
 		return nil
 	}
 	for _, r := range p.families[l.Opaque()] {
@@ -523,20 +513,20 @@ func (p *Problem) addNode(n *Node, costs []int64, forbids []forbid) {
 // what a record the op names cannot make is forbidden.
 func (p *Problem) valueCost(v *model.Value, l *model.Layout, loadRecs []*model.Record) (int64, *model.Record, []int32, error) {
 	op := v.Def
-	if l.Opaque() != "" && (op == nil && v.Arg == nil || op != nil && op.Kind == model.OpLoad) {
+	if l.Opaque() != "" && (op == nil && v.Arg == nil || op != nil && op.Info().Memory == model.MemoryGlobal) {
 		// Only the records of its family make an unspecified fragment: a
 		// graph input or a global load cannot (a loop's carried value
 		// takes its init's and its yield's layout).
 		return 0, nil, []int32{p.guard(p.familyFact(l))}, nil
 	}
-	if op == nil || op.Kind == model.OpLoop {
+	if op == nil {
 		return 0, nil, nil, nil
 	}
-	switch op.Kind {
-	case model.OpLoad, model.OpElementwise, model.OpCast:
+	switch info := op.Info(); {
+	case info.ResultCost:
 		c, _, err := model.OpCost(op, l, nil, p.Target)
 		return c, nil, nil, err
-	case model.OpLoadShared:
+	case info.Records == model.RecordLoadShared:
 		named, guards, err := p.namedLoadGuards(op, l, loadRecs)
 		if err != nil || p.placed(op) {
 			return 0, nil, guards, err

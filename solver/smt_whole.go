@@ -147,7 +147,7 @@ func (w *symWhole) access(op *model.Op, n *Node, bi int) (*symAccess, string) {
 		}
 	}
 	trips := model.Trips(op.In)
-	if op.Kind == model.OpCopyToShared {
+	if op.WritesShared() {
 		for _, l := range n.Layouts {
 			a.methods = append(a.methods, w.plain(op, l, &model.OpChoice{Exec: l}, op.Operands[0].DType.Bits, trips))
 		}
@@ -851,7 +851,7 @@ func (w *symWhole) result(t *symTry) *Result {
 			continue
 		}
 		oc.Buffer = s
-		if ac.op.Kind == model.OpLoadShared {
+		if ac.op.ReadsShared() {
 			l := p.Nodes[ac.node].Layouts[sol.Choice[ac.node]]
 			refused := ac.named != nil && p.admits(ac.named, s) != nil
 			_, oc.Record, _, _ = p.accessCost(ac.op, l, s, ac.named, refused, p.loadRecs)

@@ -169,7 +169,7 @@ func (p *Problem) Assignment(choice []int) *model.Assignment {
 		switch n.Kind {
 		case NodeValue:
 			a.Layouts[n.Value] = n.Layouts[i]
-			if op := n.Value.Def; op != nil && op.Kind == model.OpLoadShared {
+			if op := n.Value.Def; op != nil && op.ReadsShared() {
 				oc := &model.OpChoice{Record: n.Loads[i]}
 				if p.placed(op) {
 					oc.Record = p.loadRecord[op][[2]int{i, choice[p.bufNode[op.Buffer].ID]}]

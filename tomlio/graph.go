@@ -21,28 +21,9 @@ func ReadGraph(path string, targets map[string]*model.Target) (*model.Graph, err
 
 var graphKeys = []string{"target", "subgroups", "shared_memory", "no_conversions", "notation", "hard", "buffers", "pins", "op"}
 
-// opKinds maps the kind key of an op to its model kind; element-wise
-// functions and casts are kinds of their own in the file.
-func opKind(kind string) (model.OpKind, string, bool) {
-	switch kind {
-	case "load", "store", "copy_to_shared", "load_shared", "mma", "reduce", "broadcast", "transpose", "shape_cast", "constant", "loop":
-		return model.OpKind(kind), "", true
-	case "extf", "truncf", "bitcast", "cast":
-		return model.OpCast, kind, true
-	}
-	if _, ok := model.ElementwiseFns[kind]; ok {
-		return model.OpElementwise, kind, true
-	}
-	return "", "", false
-}
-
+// knownOpKinds lists the kind words of the op table for messages.
 func knownOpKinds() string {
-	kinds := []string{"load", "store", "copy_to_shared", "load_shared", "mma", "reduce", "broadcast", "transpose", "shape_cast", "constant", "loop", "extf", "truncf", "bitcast"}
-	var fns []string
-	for f := range model.ElementwiseFns {
-		fns = append(fns, f)
-	}
-	slices.Sort(fns)
+	kinds, fns := model.KnownOpKinds()
 	return strings.Join(kinds, ", ") + ", or an element-wise function (" + strings.Join(fns, ", ") + ")"
 }
 
@@ -98,7 +79,7 @@ const codeReported model.Code = -1
 // operandNames lists the value names an op table uses, unchecked.
 func operandNames(ot *Table) []string {
 	var names []string
-	for _, k := range []string{"operands", "a", "b", "c", "init"} {
+	for _, k := range model.OperandKeys() {
 		switch v := ot.m[k].(type) {
 		case string:
 			names = append(names, v)
@@ -320,9 +301,6 @@ func (r *graphReader) opList(t *Table, key string, loop *model.Loop) []*model.Op
 	return ops
 }
 
-var opKeys = []string{"kind", "name", "result", "operands", "shape", "dtype", "contiguous", "buffer", "intrinsic",
-	"axis", "combiner", "init", "perm", "dims", "value", "no_convert", "trips", "iter_args", "inits", "yields", "results", "body", "a", "b", "c"}
-
 // lookup resolves an operand name, reporting an unknown one.
 func (r *graphReader) lookup(t *Table, key string, i int, name string) *model.Value {
 	v, ok := r.values[name]
@@ -416,18 +394,21 @@ func (r *graphReader) operands(t *Table, op *model.Op, key string) []*model.Valu
 }
 
 func (r *graphReader) op(t *Table, loop *model.Loop) *model.Op {
-	t.Expect(opKeys...)
+	t.Expect(model.OpKeys...)
 	kindName, ok := t.String("kind", true)
 	if !ok {
 		t.CheckUnknown()
 		return nil
 	}
-	kind, fn, known := opKind(kindName)
-	if !known {
+	info := model.OpBySpelling(kindName)
+	if info == nil {
 		t.Errorf("kind", model.CodeUnknownName, "unknown op kind %q (expected %s)", kindName, knownOpKinds())
 		return nil
 	}
-	op := &model.Op{Kind: kind, Fn: fn, Pos: t.Pos("kind"), In: loop}
+	op := &model.Op{Kind: info.Kind, Pos: t.Pos("kind"), In: loop}
+	if info.ByFunction {
+		op.Fn = kindName
+	}
 	before := len(r.doc.Errs)
 	result, hasResult := t.String("result", false)
 	op.Name, _ = t.String("name", false)
@@ -441,233 +422,10 @@ func (r *graphReader) op(t *Table, loop *model.Loop) *model.Op {
 		t.Errorf("name", model.CodeDuplicate, "op %q is also defined at %s", op.Name, prev).Related = []model.Pos{prev}
 	}
 	r.names[op.Name] = op.Pos
-
-	needResult := func() bool {
-		if !hasResult {
-			t.Errorf("kind", model.CodeMissingKey, "a %s op needs a result name (key \"result\")", kindName)
-			return false
-		}
-		return true
-	}
-	arity := func(n int) bool {
-		if len(op.Operands) != n {
-			t.Errorf("operands", model.CodeBadValue, "%s takes %d operand(s), found %d", kindName, n, len(op.Operands))
-			return false
-		}
-		return true
-	}
-	bufferOf := func() *model.Buffer {
-		name, ok := t.String("buffer", true)
-		if !ok {
-			return nil
-		}
-		for _, b := range r.g.Buffers {
-			if b.Name == name {
-				return b
-			}
-		}
-		t.Errorf("buffer", model.CodeUnknownName, "unknown buffer %q; declare it under [buffers.%s] with shape and dtype", name, name)
-		return nil
-	}
-
-	switch kind {
-	case model.OpMMA:
-		if t.Has("operands") {
-			op.Operands = r.operands(t, op, "operands")
-		} else {
-			for _, k := range []string{"a", "b", "c"} {
-				if n, ok := t.String(k, true); ok {
-					if v := r.lookup(t, k, -1, n); v != nil {
-						op.Operands = append(op.Operands, v)
-					}
-				}
-			}
-		}
-		if len(r.doc.Errs) == before && arity(3) && needResult() {
-			a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
-			switch {
-			case len(a.Shape) != 2 || len(b.Shape) != 2 || len(c.Shape) != 2:
-				t.Errorf("kind", model.CodeRankMismatch, "mma operands must be matrices: A %v, B %v, C %v", a.Shape, b.Shape, c.Shape)
-			case a.Shape[1] != b.Shape[0] || a.Shape[0] != c.Shape[0] || b.Shape[1] != c.Shape[1]:
-				t.Errorf("kind", model.CodeShapeMismatch, "mma needs A M×K, B K×N, C M×N: found A %v, B %v, C %v", a.Shape, b.Shape, c.Shape)
-			case a.DType.Name != b.DType.Name:
-				t.Errorf("kind", model.CodeBadValue, "mma needs A and B of one element type: found %s and %s", a.DType.Name, b.DType.Name)
-			default:
-				op.Result = r.define(t, "result", -1, result, slices.Clone(c.Shape), c.DType, op)
-			}
-		}
-		r.intrinsic(t, op)
-	case model.OpLoad:
-		if needResult() {
-			shape := r.shape(t, "shape")
-			dt := r.dtype(t, "dtype")
-			op.Contiguous = r.contiguous(t, shape)
-			if shape != nil && dt.Bits > 0 {
-				op.Result = r.define(t, "result", -1, result, shape, dt, op)
-			}
-		}
-	case model.OpConstant:
-		if needResult() {
-			shape := r.shape(t, "shape")
-			dt := r.dtype(t, "dtype")
-			t.get("value")
-			if shape != nil && dt.Bits > 0 {
-				op.Result = r.define(t, "result", -1, result, shape, dt, op)
-			}
-		}
-	case model.OpStore:
-		op.Operands = r.operands(t, op, "operands")
-		if len(r.doc.Errs) == before && arity(1) {
-			op.Contiguous = r.contiguous(t, op.Operands[0].Shape)
-		}
-	case model.OpCopyToShared:
-		op.Operands = r.operands(t, op, "operands")
-		op.Buffer = bufferOf()
-		if len(r.doc.Errs) == before && arity(1) && op.Buffer != nil {
-			v := op.Operands[0]
-			if !slices.Equal(v.Shape, op.Buffer.Shape) || v.DType.Name != op.Buffer.DType.Name {
-				t.Errorf("buffer", model.CodeShapeMismatch, "buffer %s holds %v x %s but %s is %v x %s", op.Buffer.Name, op.Buffer.Shape, op.Buffer.DType.Name, v.Name, v.Shape, v.DType.Name)
-			}
-		}
-	case model.OpLoadShared:
-		op.Buffer = bufferOf()
-		if needResult() && op.Buffer != nil {
-			op.Result = r.define(t, "result", -1, result, slices.Clone(op.Buffer.Shape), op.Buffer.DType, op)
-		}
-		r.intrinsic(t, op)
-	case model.OpElementwise:
-		op.Operands = r.operands(t, op, "operands")
-		if len(r.doc.Errs) == before && needResult() {
-			want := model.ElementwiseFns[fn]
-			switch {
-			case len(op.Operands) == 0:
-				t.Errorf("operands", model.CodeBadValue, "%s needs operands", fn)
-			case want > 0 && len(op.Operands) != want:
-				t.Errorf("operands", model.CodeBadValue, "%s takes %d operand(s), found %d", fn, want, len(op.Operands))
-			default:
-				first := op.Operands[0]
-				good := true
-				for i, v := range op.Operands[1:] {
-					if fn == "select" && i == 0 {
-						continue // the condition may be a mask of another type
-					}
-					if !slices.Equal(v.Shape, first.Shape) || v.DType.Name != first.DType.Name {
-						t.ErrorfAt("operands", i+1, model.CodeShapeMismatch, "%s operands must agree: %s is %v x %s, %s is %v x %s",
-							fn, first.Name, first.Shape, first.DType.Name, v.Name, v.Shape, v.DType.Name)
-						good = false
-					}
-				}
-				if good {
-					op.Result = r.define(t, "result", -1, result, slices.Clone(first.Shape), first.DType, op)
-				}
-			}
-		}
-	case model.OpCast:
-		op.Operands = r.operands(t, op, "operands")
-		if len(r.doc.Errs) == before && arity(1) && needResult() {
-			dt := r.dtype(t, "dtype")
-			src := op.Operands[0]
-			switch {
-			case dt.Bits == 0:
-			case fn == "extf" && dt.Bits <= src.DType.Bits, fn == "truncf" && dt.Bits >= src.DType.Bits, fn == "bitcast" && dt.Bits != src.DType.Bits:
-				t.Errorf("dtype", model.CodeBadValue, "%s from %s to %s changes the width the wrong way", fn, src.DType.Name, dt.Name)
-			default:
-				op.Result = r.define(t, "result", -1, result, slices.Clone(src.Shape), dt, op)
-			}
-		}
-	case model.OpReduce:
-		op.Operands = r.operands(t, op, "operands")
-		op.Fn, _ = t.String("combiner", true)
-		axis, hasAxis := t.Int("axis", true)
-		op.Axis = axis
-		if init, ok := t.String("init", false); ok {
-			if v := r.lookup(t, "init", -1, init); v != nil {
-				op.Operands = append(op.Operands, v)
-			}
-		}
-		if len(r.doc.Errs) == before && hasAxis && needResult() {
-			if len(op.Operands) == 0 || len(op.Operands) > 2 {
-				t.Errorf("operands", model.CodeBadValue, "reduce takes one operand (and an init)")
-				break
-			}
-			src := op.Operands[0]
-			switch {
-			case axis < 0 || axis >= len(src.Shape):
-				t.Errorf("axis", model.CodeBadValue, "axis %d is out of range for %s %v", axis, src.Name, src.Shape)
-			case len(src.Shape) == 1:
-				t.Errorf("axis", model.CodeBadValue, "reducing the only dimension of %s leaves a scalar; keep a dimension of extent 1", src.Name)
-			default:
-				shape := slices.Delete(slices.Clone(src.Shape), axis, axis+1)
-				if len(op.Operands) == 2 {
-					init := op.Operands[1]
-					if !slices.Equal(init.Shape, shape) || init.DType.Name != src.DType.Name {
-						t.Errorf("init", model.CodeShapeMismatch, "the init of a reduction of %s along %d is %v x %s, found %v x %s", src.Name, axis, shape, src.DType.Name, init.Shape, init.DType.Name)
-						break
-					}
-				}
-				op.Result = r.define(t, "result", -1, result, shape, src.DType, op)
-			}
-		}
-		switch op.Fn {
-		case "add", "max", "min", "mul", "":
-		default:
-			t.Errorf("combiner", model.CodeUnknownName, "unknown combiner %q (expected add, max, min or mul)", op.Fn)
-		}
-	case model.OpBroadcast:
-		op.Operands = r.operands(t, op, "operands")
-		shape := r.shape(t, "shape")
-		dims, _ := t.Ints("dims", true)
-		op.Dims = dims
-		if len(r.doc.Errs) == before && arity(1) && needResult() && shape != nil {
-			src := op.Operands[0]
-			var rest []int
-			ok := len(dims) > 0
-			for d := range shape {
-				if slices.Contains(dims, d) {
-					continue
-				}
-				rest = append(rest, shape[d])
-			}
-			for _, d := range dims {
-				if d < 0 || d >= len(shape) {
-					ok = false
-				}
-			}
-			if !ok || !slices.Equal(rest, src.Shape) {
-				t.Errorf("dims", model.CodeShapeMismatch, "broadcasting %s %v to %v must add dimensions %v: the other dimensions must be %v", src.Name, src.Shape, shape, dims, src.Shape)
-			} else {
-				op.Result = r.define(t, "result", -1, result, shape, src.DType, op)
-			}
-		}
-	case model.OpTranspose:
-		op.Operands = r.operands(t, op, "operands")
-		perm, _ := t.Ints("perm", true)
-		op.Perm = perm
-		if len(r.doc.Errs) == before && arity(1) && needResult() {
-			src := op.Operands[0]
-			if !isPerm(perm, len(src.Shape)) {
-				t.Errorf("perm", model.CodeBadValue, "%v is not a permutation of the %d dimensions of %s", perm, len(src.Shape), src.Name)
-			} else {
-				shape := make([]int, len(perm))
-				for i, p := range perm {
-					shape[i] = src.Shape[p]
-				}
-				op.Result = r.define(t, "result", -1, result, shape, src.DType, op)
-			}
-		}
-	case model.OpShapeCast:
-		op.Operands = r.operands(t, op, "operands")
-		shape := r.shape(t, "shape")
-		if len(r.doc.Errs) == before && arity(1) && needResult() && shape != nil {
-			src := op.Operands[0]
-			if product(shape) != src.Elements() {
-				t.Errorf("shape", model.CodeShapeMismatch, "shape_cast of %s %v (%d elements) to %v (%d elements)", src.Name, src.Shape, src.Elements(), shape, product(shape))
-			} else {
-				op.Result = r.define(t, "result", -1, result, shape, src.DType, op)
-			}
-		}
-	case model.OpLoop:
+	if info.Flow == model.FlowCarry {
 		r.loop(t, op, loop)
+	} else {
+		r.typed(t, op, info, kindName, result, hasResult, before)
 	}
 	if t.Has("no_convert") {
 		op.NoConvertPos = t.Pos("no_convert")
@@ -693,6 +451,146 @@ func (r *graphReader) op(t *Table, loop *model.Loop) *model.Op {
 		t.CheckNotKnown()
 	}
 	return op
+}
+
+// typed reads an op of a row other than the loop, as the row says: its
+// operands, its keys in their turn, then, when the operands, the result's
+// name and the gate keys are good, its typing rule, which defines the
+// result.
+func (r *graphReader) typed(t *Table, op *model.Op, info *model.OpInfo, kindName, result string, hasResult bool, before int) {
+	args := &model.OpArgs{Spelling: kindName}
+	if info.Operands {
+		if info.ByRole && !t.Has("operands") {
+			for _, role := range info.Roles {
+				if n, ok := t.String(role.Name, true); ok {
+					if v := r.lookup(t, role.Name, -1, n); v != nil {
+						op.Operands = append(op.Operands, v)
+					}
+				}
+			}
+		} else {
+			op.Operands = r.operands(t, op, "operands")
+		}
+	}
+	good := map[model.KeyGate]bool{model.GateBeforeResult: true, model.GateAfterResult: true}
+	readKeys := func(when model.KeyWhen) {
+		for _, k := range info.Keys {
+			if k.When == when && !r.opKey(t, op, info, k.Name, args) && k.Gate != model.GateNone {
+				good[k.Gate] = false
+			}
+		}
+	}
+	readKeys(model.KeyFirst)
+	for _, role := range info.Roles {
+		if !role.Optional {
+			continue
+		}
+		if n, ok := t.String(role.Name, false); ok {
+			if v := r.lookup(t, role.Name, -1, n); v != nil {
+				op.Operands = append(op.Operands, v)
+			}
+		}
+	}
+	args.Operands = op.Operands
+	if r.gate(t, op, info, kindName, hasResult, before, good) {
+		readKeys(model.KeyLate)
+		if info.Type != nil {
+			typ, errs := info.Type(args)
+			for _, e := range errs {
+				if e.Index >= 0 {
+					t.ErrorfAt(e.Key, e.Index, e.Code, "%s", e.Msg)
+				} else {
+					t.Errorf(e.Key, e.Code, "%s", e.Msg)
+				}
+			}
+			if info.Result && typ != nil && errs == nil {
+				op.Result = r.define(t, "result", -1, result, typ.Shape, typ.DType, op)
+			}
+		}
+	}
+	readKeys(model.KeyLast)
+	if slices.ContainsFunc(info.Keys, func(k model.OpKey) bool { return k.Name == "combiner" }) && !slices.Contains(model.ReduceCombiners, op.Fn) {
+		t.Errorf("combiner", model.CodeUnknownName, "unknown combiner %q (expected add, max, min or mul)", op.Fn)
+	}
+}
+
+// gate checks, in the reader's order, what must hold before an op is
+// typed: no error in its operands, their number, the result's name and
+// the gate keys.
+func (r *graphReader) gate(t *Table, op *model.Op, info *model.OpInfo, kindName string, hasResult bool, before int, good map[model.KeyGate]bool) bool {
+	if info.Operands && len(r.doc.Errs) != before {
+		return false
+	}
+	if info.Arity > 0 && len(op.Operands) != info.Arity {
+		t.Errorf("operands", model.CodeBadValue, "%s takes %d operand(s), found %d", kindName, info.Arity, len(op.Operands))
+		return false
+	}
+	if !good[model.GateBeforeResult] {
+		return false
+	}
+	if info.Result && !hasResult {
+		t.Errorf("kind", model.CodeMissingKey, "a %s op needs a result name (key \"result\")", kindName)
+		return false
+	}
+	return good[model.GateAfterResult]
+}
+
+// opKey reads one key of an op table into the op and the typing rule's
+// arguments; false when it did not read well.
+func (r *graphReader) opKey(t *Table, op *model.Op, info *model.OpInfo, key string, args *model.OpArgs) bool {
+	switch key {
+	case "shape":
+		args.Shape = r.shape(t, key)
+		return args.Shape != nil
+	case "dtype":
+		args.DType = r.dtype(t, key)
+		return args.DType.Bits > 0
+	case "contiguous":
+		shape := args.Shape
+		if !slices.ContainsFunc(info.Keys, func(k model.OpKey) bool { return k.Name == "shape" }) {
+			shape = op.Operands[0].Shape
+		}
+		op.Contiguous = r.contiguous(t, shape)
+	case "value":
+		t.get(key)
+	case "buffer":
+		op.Buffer = r.buffer(t)
+		args.Buffer = op.Buffer
+		return op.Buffer != nil
+	case "axis":
+		var ok bool
+		op.Axis, ok = t.Int(key, true)
+		args.Axis = op.Axis
+		return ok
+	case "perm":
+		op.Perm, _ = t.Ints(key, true)
+		args.Perm = op.Perm
+	case "dims":
+		op.Dims, _ = t.Ints(key, true)
+		args.Dims = op.Dims
+	case "combiner":
+		op.Fn, _ = t.String(key, true)
+	case "intrinsic":
+		r.intrinsic(t, op)
+	default:
+		panic("source: the op table names key " + key + ", which the reader cannot read")
+	}
+	return true
+}
+
+// buffer reads the buffer an op names.
+func (r *graphReader) buffer(t *Table) *model.Buffer {
+	name, ok := t.String("buffer", true)
+	if !ok {
+		return nil
+	}
+	for _, b := range r.g.Buffers {
+		if b.Name == name {
+			return b
+		}
+	}
+	t.Errorf("buffer", model.CodeUnknownName, "unknown buffer %q; declare it under [buffers.%s] with shape and dtype", name, name)
+	return nil
 }
 
 // intrinsic reads the record an op names (an mma record for an mma, a
@@ -750,28 +648,6 @@ func (r *graphReader) contiguous(t *Table, shape []int) int {
 		return len(shape) - 1
 	}
 	return c
-}
-
-func isPerm(p []int, n int) bool {
-	if len(p) != n {
-		return false
-	}
-	seen := make([]bool, n)
-	for _, x := range p {
-		if x < 0 || x >= n || seen[x] {
-			return false
-		}
-		seen[x] = true
-	}
-	return true
-}
-
-func product(xs []int) int {
-	n := 1
-	for _, x := range xs {
-		n *= x
-	}
-	return n
 }
 
 func (r *graphReader) loop(t *Table, op *model.Op, parent *model.Loop) {

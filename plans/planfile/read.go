@@ -313,7 +313,7 @@ func (r *planReader) ops(root *tomlio.Table) {
 		var rec *model.Record
 		if name, has := ot.String("intrinsic", false); has {
 			rec = r.records[name]
-			want := map[model.OpKind]model.RecordKind{model.OpMMA: model.RecordMMA, model.OpLoadShared: model.RecordLoadShared, model.OpCopyToShared: model.RecordStoreShared}[op.Kind]
+			want := op.Info().Records
 			switch {
 			case rec == nil:
 				ot.Errorf("intrinsic", model.CodeUnknownName, "target %s offers no record named %q", r.g.Target, name)
@@ -323,8 +323,8 @@ func (r *planReader) ops(root *tomlio.Table) {
 			}
 			opp.Intrinsic = name
 		}
-		switch op.Kind {
-		case model.OpMMA:
+		switch info := op.Info(); {
+		case info.Flow == model.FlowRecord:
 			if rec == nil && !ot.Has("intrinsic") {
 				ot.Errorf("", model.CodeMissingKey, "mma %s needs its intrinsic", op.Name)
 			}
@@ -339,11 +339,11 @@ func (r *planReader) ops(root *tomlio.Table) {
 			}
 			opp.WarpsM, opp.WarpsN, opp.NFirst, opp.Outer = ch.WarpsM, ch.WarpsN, ch.NFirst, ch.Outer
 			r.a.Ops[op] = ch
-		case model.OpLoadShared:
+		case op.ReadsShared():
 			r.a.Ops[op] = &model.OpChoice{Record: rec, Buffer: r.a.Buffers[op.Buffer]}
-		case model.OpReduce, model.OpStore, model.OpCopyToShared:
+		case info.Flow == model.FlowExec:
 			ch := &model.OpChoice{Exec: r.readExact(ot, "exec", op.Operands[0].Shape)}
-			if op.Kind == model.OpCopyToShared {
+			if op.WritesShared() {
 				ch.Buffer, ch.Record = r.a.Buffers[op.Buffer], rec
 			}
 			r.a.Ops[op] = ch

@@ -1,0 +1,351 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+)
+
+// opRows is the op table, one row per kind. The order is the order of
+// messages that list the kinds (structural kinds, then casts, then the
+// element-wise functions).
+var opRows = []*OpInfo{
+	{
+		Kind: OpLoad, Spellings: []string{"load"}, Result: true,
+		Keys: []OpKey{{Name: "shape", When: KeyLate}, {Name: "dtype", When: KeyLate}, {Name: "contiguous", When: KeyLate}},
+		Type: typeDeclared, Memory: MemoryGlobal, ResultCost: true, Explicit: true, Cost: costLoad,
+	},
+	{
+		Kind: OpStore, Spellings: []string{"store"}, Operands: true, Arity: 1,
+		Keys: []OpKey{{Name: "contiguous", When: KeyLate}},
+		Flow: FlowExec, Memory: MemoryGlobal, Writes: true, Explicit: true, Cost: costStore,
+		Needs:   func(op *Op, i int, v string) string { return fmt.Sprintf("writes %%%s from the layout it has", v) },
+		Because: becauseRunsIn,
+	},
+	{
+		Kind: OpCopyToShared, Spellings: []string{"copy_to_shared"}, Operands: true, Arity: 1,
+		Keys: []OpKey{{Name: "buffer", Gate: GateAfterResult}},
+		Type: typeCopyToShared, Flow: FlowExec, Memory: MemoryShared, Writes: true, Records: RecordStoreShared, Cost: costCopyToShared,
+		Needs:   func(op *Op, i int, v string) string { return fmt.Sprintf("writes %%%s from the layout it has", v) },
+		Because: becauseRunsIn,
+	},
+	{
+		Kind: OpLoadShared, Spellings: []string{"load_shared"}, Result: true,
+		Keys: []OpKey{{Name: "buffer", Gate: GateAfterResult}, {Name: "intrinsic", When: KeyLast}},
+		Type: typeLoadShared, Memory: MemoryShared, Records: RecordLoadShared, Remat: RematLoad, Cost: costLoadShared,
+	},
+	{
+		Kind: OpMMA, Spellings: []string{"mma"}, Operands: true, ByRole: true, Arity: 3, Result: true,
+		Roles: []Role{{Name: "a", Key: true}, {Name: "b", Key: true}, {Name: "c", Key: true}},
+		Keys:  []OpKey{{Name: "intrinsic", When: KeyLast}},
+		Type:  typeMMA, Flow: FlowRecord, Records: RecordMMA, Cost: costMMA,
+		Because: func(u Use, a *Assignment) string {
+			ch := a.Ops[u.Op]
+			return fmt.Sprintf("the %s fragment of operand %s, %d×%d warps (record %s)", ch.Record.Name, OperandName(u), ch.WarpsM, ch.WarpsN, ch.Record.Pos)
+		},
+	},
+	{
+		Kind: OpReduce, Spellings: []string{"reduce"}, QualifiedByFunction: true, Operands: true, Result: true,
+		Roles: []Role{{}, {Name: "init", Key: true, Optional: true}},
+		Keys:  []OpKey{{Name: "combiner"}, {Name: "axis", Gate: GateBeforeResult}},
+		Type:  typeReduce, Flow: FlowExec, Forward: sliceAxis, Backward: broadcastAxis, Combines: true,
+		Explicit: true, Remat: RematCombine, Cost: costReduce,
+		Needs: func(op *Op, i int, v string) string {
+			if i == 1 {
+				return fmt.Sprintf("combines its init %%%s in its result's layout", v)
+			}
+			return fmt.Sprintf("reduces %%%s along dimension %d in the layout %%%s has", v, op.Axis, v)
+		},
+		Makes: func(op *Op) string {
+			return fmt.Sprintf("leaves %%%s in the slice of the layout it reduces in", op.Result.Name)
+		},
+		Because: func(u Use, a *Assignment) string {
+			if u.Index == 1 {
+				return fmt.Sprintf("the init combines with the result %%%s", u.Op.Result.Name)
+			}
+			return "the layout the reduction runs in"
+		},
+	},
+	{
+		Kind: OpBroadcast, Spellings: []string{"broadcast"}, Operands: true, Arity: 1, Result: true,
+		Keys: []OpKey{{Name: "shape", Gate: GateAfterResult}, {Name: "dims"}},
+		Type: typeBroadcast, Flow: FlowRelabel, Forward: broadcastDims, Backward: sliceDims, Explicit: true,
+		Widens: func(op *Op) bool { return true },
+		Needs: func(op *Op, i int, v string) string {
+			return fmt.Sprintf("repeats %%%s along new dimensions %v, in the lanes that hold it", v, op.Dims)
+		},
+		Because: becauseRelabels,
+	},
+	{
+		Kind: OpTranspose, Spellings: []string{"transpose"}, Operands: true, Arity: 1, Result: true,
+		Keys: []OpKey{{Name: "perm"}},
+		Type: typeTranspose, Flow: FlowRelabel, Forward: transposePerm, Backward: transposeBack, Explicit: true,
+		Needs: func(op *Op, i int, v string) string {
+			return fmt.Sprintf("gives %%%s transposed by %v, each element staying in its lane and register", v, op.Perm)
+		},
+		Because: becauseRelabels,
+	},
+	{
+		Kind: OpShapeCast, Spellings: []string{"shape_cast"}, Operands: true, Arity: 1, Result: true,
+		Keys: []OpKey{{Name: "shape", Gate: GateAfterResult}},
+		Type: typeShapeCast, Flow: FlowRelabel, Forward: reshapeToResult, Backward: reshapeToOperand, Explicit: true,
+		Needs: func(op *Op, i int, v string) string {
+			return fmt.Sprintf("views %%%s in a new shape, each element staying in its lane and register", v)
+		},
+		Because: becauseRelabels,
+	},
+	{
+		Kind: OpConstant, Spellings: []string{"constant"}, Result: true,
+		Keys: []OpKey{{Name: "shape", When: KeyLate}, {Name: "dtype", When: KeyLate}, {Name: "value", When: KeyLate}},
+		Type: typeDeclared,
+	},
+	{
+		Kind: OpLoop, Spellings: []string{"loop"}, Flow: FlowCarry,
+		Keys: []OpKey{{Name: "trips"}, {Name: "iter_args"}, {Name: "inits"}, {Name: "yields"}, {Name: "results"}, {Name: "body"}},
+		Because: func(u Use, a *Assignment) string {
+			return fmt.Sprintf("the loop carries %%%s in one layout", u.Op.Body.Args[u.Index].Name)
+		},
+	},
+	{
+		Kind: OpCast, Spellings: []string{"extf", "truncf", "bitcast", "cast"}, ByFunction: true, Operands: true, Arity: 1, Result: true,
+		Keys: []OpKey{{Name: "dtype", When: KeyLate}},
+		Type: typeCast, Flow: FlowSame, ResultCost: true, Remat: RematCompute, Cost: costCast,
+		Widens:  func(op *Op) bool { return op.Result.DType.Bits > op.Operands[0].DType.Bits },
+		Because: becauseComputes,
+	},
+	{
+		Kind: OpElementwise, ByFunction: true, Operands: true, Result: true,
+		Type: typeElementwise, Flow: FlowSame, ResultCost: true, Remat: RematCompute, Cost: costElementwise,
+		Because: becauseComputes,
+	},
+}
+
+func becauseRunsIn(u Use, a *Assignment) string {
+	return "the layout the " + string(u.Op.Kind) + " runs in"
+}
+
+func becauseRelabels(u Use, a *Assignment) string {
+	return fmt.Sprintf("%s relabels the layout of %%%s", u.Op.Kind, u.Op.Result.Name)
+}
+
+func becauseComputes(u Use, a *Assignment) string {
+	return fmt.Sprintf("%s computes in the layout of %%%s", u.Op.KindName(), u.Op.Result.Name)
+}
+
+// typeDeclared types a load or a constant: the shape and element type
+// its keys declare (already reported when bad).
+func typeDeclared(a *OpArgs) (*ValueType, []TypeError) {
+	if a.Shape == nil || a.DType.Bits == 0 {
+		return nil, nil
+	}
+	return &ValueType{Shape: a.Shape, DType: a.DType}, nil
+}
+
+func typeCopyToShared(a *OpArgs) (*ValueType, []TypeError) {
+	v, b := a.Operands[0], a.Buffer
+	if !slices.Equal(v.Shape, b.Shape) || v.DType.Name != b.DType.Name {
+		return nil, typeErr("buffer", CodeShapeMismatch, "buffer %s holds %v x %s but %s is %v x %s", b.Name, b.Shape, b.DType.Name, v.Name, v.Shape, v.DType.Name)
+	}
+	return nil, nil
+}
+
+func typeLoadShared(a *OpArgs) (*ValueType, []TypeError) {
+	return &ValueType{Shape: slices.Clone(a.Buffer.Shape), DType: a.Buffer.DType}, nil
+}
+
+func typeMMA(x *OpArgs) (*ValueType, []TypeError) {
+	a, b, c := x.Operands[0], x.Operands[1], x.Operands[2]
+	switch {
+	case len(a.Shape) != 2 || len(b.Shape) != 2 || len(c.Shape) != 2:
+		return nil, typeErr("kind", CodeRankMismatch, "mma operands must be matrices: A %v, B %v, C %v", a.Shape, b.Shape, c.Shape)
+	case a.Shape[1] != b.Shape[0] || a.Shape[0] != c.Shape[0] || b.Shape[1] != c.Shape[1]:
+		return nil, typeErr("kind", CodeShapeMismatch, "mma needs A M×K, B K×N, C M×N: found A %v, B %v, C %v", a.Shape, b.Shape, c.Shape)
+	case a.DType.Name != b.DType.Name:
+		return nil, typeErr("kind", CodeBadValue, "mma needs A and B of one element type: found %s and %s", a.DType.Name, b.DType.Name)
+	}
+	return &ValueType{Shape: slices.Clone(c.Shape), DType: c.DType}, nil
+}
+
+func typeElementwise(a *OpArgs) (*ValueType, []TypeError) {
+	fn := a.Spelling
+	f := funcByName[fn]
+	switch {
+	case len(a.Operands) == 0:
+		return nil, typeErr("operands", CodeBadValue, "%s needs operands", fn)
+	case f.Arity > 0 && len(a.Operands) != f.Arity:
+		return nil, typeErr("operands", CodeBadValue, "%s takes %d operand(s), found %d", fn, f.Arity, len(a.Operands))
+	}
+	first := a.Operands[0]
+	var errs []TypeError
+	for i, v := range a.Operands[1:] {
+		if f.Cond && i == 0 {
+			continue // the condition may be a mask of another type
+		}
+		if !slices.Equal(v.Shape, first.Shape) || v.DType.Name != first.DType.Name {
+			errs = append(errs, TypeError{Key: "operands", Index: i + 1, Code: CodeShapeMismatch,
+				Msg: fmt.Sprintf("%s operands must agree: %s is %v x %s, %s is %v x %s", fn, first.Name, first.Shape, first.DType.Name, v.Name, v.Shape, v.DType.Name)})
+		}
+	}
+	if errs != nil {
+		return nil, errs
+	}
+	return &ValueType{Shape: slices.Clone(first.Shape), DType: first.DType}, nil
+}
+
+func typeCast(a *OpArgs) (*ValueType, []TypeError) {
+	fn, dt, src := a.Spelling, a.DType, a.Operands[0]
+	switch {
+	case dt.Bits == 0:
+		return nil, nil
+	case fn == "extf" && dt.Bits <= src.DType.Bits, fn == "truncf" && dt.Bits >= src.DType.Bits, fn == "bitcast" && dt.Bits != src.DType.Bits:
+		return nil, typeErr("dtype", CodeBadValue, "%s from %s to %s changes the width the wrong way", fn, src.DType.Name, dt.Name)
+	}
+	return &ValueType{Shape: slices.Clone(src.Shape), DType: dt}, nil
+}
+
+func typeReduce(a *OpArgs) (*ValueType, []TypeError) {
+	if len(a.Operands) == 0 || len(a.Operands) > 2 {
+		return nil, typeErr("operands", CodeBadValue, "reduce takes one operand (and an init)")
+	}
+	src, axis := a.Operands[0], a.Axis
+	switch {
+	case axis < 0 || axis >= len(src.Shape):
+		return nil, typeErr("axis", CodeBadValue, "axis %d is out of range for %s %v", axis, src.Name, src.Shape)
+	case len(src.Shape) == 1:
+		return nil, typeErr("axis", CodeBadValue, "reducing the only dimension of %s leaves a scalar; keep a dimension of extent 1", src.Name)
+	}
+	shape := slices.Delete(slices.Clone(src.Shape), axis, axis+1)
+	if len(a.Operands) == 2 {
+		init := a.Operands[1]
+		if !slices.Equal(init.Shape, shape) || init.DType.Name != src.DType.Name {
+			return nil, typeErr("init", CodeShapeMismatch, "the init of a reduction of %s along %d is %v x %s, found %v x %s", src.Name, axis, shape, src.DType.Name, init.Shape, init.DType.Name)
+		}
+	}
+	return &ValueType{Shape: shape, DType: src.DType}, nil
+}
+
+func typeBroadcast(a *OpArgs) (*ValueType, []TypeError) {
+	src, shape, dims := a.Operands[0], a.Shape, a.Dims
+	var rest []int
+	ok := len(dims) > 0
+	for d := range shape {
+		if slices.Contains(dims, d) {
+			continue
+		}
+		rest = append(rest, shape[d])
+	}
+	for _, d := range dims {
+		if d < 0 || d >= len(shape) {
+			ok = false
+		}
+	}
+	if !ok || !slices.Equal(rest, src.Shape) {
+		return nil, typeErr("dims", CodeShapeMismatch, "broadcasting %s %v to %v must add dimensions %v: the other dimensions must be %v", src.Name, src.Shape, shape, dims, src.Shape)
+	}
+	return &ValueType{Shape: shape, DType: src.DType}, nil
+}
+
+func typeTranspose(a *OpArgs) (*ValueType, []TypeError) {
+	src, perm := a.Operands[0], a.Perm
+	if !IsPermutation(perm, len(src.Shape)) {
+		return nil, typeErr("perm", CodeBadValue, "%v is not a permutation of the %d dimensions of %s", perm, len(src.Shape), src.Name)
+	}
+	shape := make([]int, len(perm))
+	for i, p := range perm {
+		shape[i] = src.Shape[p]
+	}
+	return &ValueType{Shape: shape, DType: src.DType}, nil
+}
+
+func typeShapeCast(a *OpArgs) (*ValueType, []TypeError) {
+	src, n := a.Operands[0], 1
+	for _, x := range a.Shape {
+		n *= x
+	}
+	if n != src.Elements() {
+		return nil, typeErr("shape", CodeShapeMismatch, "shape_cast of %s %v (%d elements) to %v (%d elements)", src.Name, src.Shape, src.Elements(), a.Shape, n)
+	}
+	return &ValueType{Shape: a.Shape, DType: src.DType}, nil
+}
+
+// The layout transfers. Each Key is the name derived layouts are cached
+// under; keys of maps that are inverse of one another differ.
+var (
+	sliceAxis = &Transfer{
+		Key:   func(op *Op) string { return fmt.Sprint("slice", op.Axis) },
+		Apply: func(op *Op, l *Layout) *Layout { r, _ := l.Slice(op.Axis); return r },
+	}
+	broadcastAxis = &Transfer{
+		Key: func(op *Op) string { return fmt.Sprint("broadcast", op.Axis, op.Operands[0].Shape[op.Axis]) },
+		Apply: func(op *Op, l *Layout) *Layout {
+			r, _ := l.Broadcast(op.Axis, op.Operands[0].Shape[op.Axis])
+			return r
+		},
+	}
+	broadcastDims = &Transfer{
+		Key:   func(op *Op) string { return fmt.Sprint("broadcast", op.Dims, op.Result.Shape) },
+		Apply: func(op *Op, l *Layout) *Layout { return BroadcastDims(l, op.Dims, op.Result.Shape) },
+	}
+	sliceDims = &Transfer{
+		Key:   func(op *Op) string { return fmt.Sprint("slice", op.Dims) },
+		Apply: func(op *Op, l *Layout) *Layout { return SliceDims(l, op.Dims) },
+	}
+	transposePerm = &Transfer{
+		Key:   func(op *Op) string { return fmt.Sprint("transpose", op.Perm) },
+		Apply: func(op *Op, l *Layout) *Layout { r, _ := l.Transpose(op.Perm); return r },
+	}
+	transposeBack = &Transfer{
+		Key: func(op *Op) string { return fmt.Sprint("transpose", InversePermutation(op.Perm)) },
+		Apply: func(op *Op, l *Layout) *Layout {
+			r, _ := l.Transpose(InversePermutation(op.Perm))
+			return r
+		},
+	}
+	reshapeToResult = &Transfer{
+		Key:   func(op *Op) string { return fmt.Sprint("reshape", op.Result.Shape) },
+		Apply: func(op *Op, l *Layout) *Layout { r, _ := l.Reshape(op.Result.Shape); return r },
+	}
+	reshapeToOperand = &Transfer{
+		Key:   func(op *Op) string { return fmt.Sprint("reshape", op.Operands[0].Shape) },
+		Apply: func(op *Op, l *Layout) *Layout { r, _ := l.Reshape(op.Operands[0].Shape); return r },
+	}
+)
+
+// InversePermutation is the permutation that undoes perm.
+func InversePermutation(perm []int) []int {
+	inv := make([]int, len(perm))
+	for i, p := range perm {
+		inv[p] = i
+	}
+	return inv
+}
+
+// BroadcastDims gives the result layout of broadcasting l into the new
+// dimensions dims (ascending) of shape: each lane holds the new positions
+// in registers. nil when no layout follows.
+func BroadcastDims(l *Layout, dims []int, shape []int) *Layout {
+	ds := slices.Clone(dims)
+	slices.Sort(ds)
+	for _, d := range ds {
+		var err error
+		l, err = l.Broadcast(d, shape[d])
+		if err != nil {
+			return nil
+		}
+	}
+	return l
+}
+
+// SliceDims removes the dimensions dims of l, the highest first. nil when
+// no layout follows.
+func SliceDims(l *Layout, dims []int) *Layout {
+	ds := slices.Clone(dims)
+	slices.Sort(ds)
+	for i := len(ds) - 1; i >= 0; i-- {
+		var err error
+		l, err = l.Slice(ds[i])
+		if err != nil {
+			return nil
+		}
+	}
+	return l
+}
