@@ -174,14 +174,22 @@ func typeElementwise(a *OpArgs) (*ValueType, []TypeError) {
 	case f.Arity > 0 && len(a.Operands) != f.Arity:
 		return nil, typeErr("operands", CodeBadValue, "%s takes %d operand(s), found %d", fn, f.Arity, len(a.Operands))
 	}
-	first := a.Operands[0]
+	// The values the function combines give the result's type; a
+	// condition (select's operand 0) only needs their shape: it may be a
+	// mask of another element type.
+	values := 0
+	if f.Cond {
+		values = 1
+	}
+	first := a.Operands[values]
 	var errs []TypeError
-	for i, v := range a.Operands[1:] {
-		if f.Cond && i == 0 {
-			continue // the condition may be a mask of another type
+	for i, v := range a.Operands {
+		cond := f.Cond && i == 0
+		if i == values {
+			continue
 		}
-		if !slices.Equal(v.Shape, first.Shape) || v.DType.Name != first.DType.Name {
-			errs = append(errs, TypeError{Key: "operands", Index: i + 1, Code: CodeShapeMismatch,
+		if !slices.Equal(v.Shape, first.Shape) || !cond && v.DType.Name != first.DType.Name {
+			errs = append(errs, TypeError{Key: "operands", Index: i, Code: CodeShapeMismatch,
 				Msg: fmt.Sprintf("%s operands must agree: %s is %v x %s, %s is %v x %s", fn, first.Name, first.Shape, first.DType.Name, v.Name, v.Shape, v.DType.Name)})
 		}
 	}
