@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"planner/model"
+	"planner/solver/pbqp"
 )
 
 // maxPlacementSets bounds the choices of the buffer node: the product of
@@ -328,7 +329,7 @@ func (p *Problem) accessEdge(op *model.Op, n *Node, loadRecs []*model.Record) er
 		}
 	}
 	p.Edges = append(p.Edges, &Edge{Kind: EdgeAccess, From: n.ID, To: bn.ID, Pos: op.Pos, Use: model.Use{Op: op}})
-	p.PBQP.Edges = append(p.PBQP.Edges, PEdge{A: n.ID, B: bn.ID, M: m})
+	p.PBQP.Edges = append(p.PBQP.Edges, pbqp.Edge{A: n.ID, B: bn.ID, M: m})
 	p.facts.edgeForbid = append(p.facts.edgeForbid, forbids)
 	return nil
 }
@@ -473,8 +474,8 @@ type scratchUse struct {
 // capped is the PBQP with at most limit bytes of scratch: the choices and
 // pairs needing more forbidden, and the buffer placements that leave less
 // forbidden.
-func (p *Problem) capped(limit int) *PBQP {
-	pb := &PBQP{Cost: slices.Clone(p.PBQP.Cost), Edges: slices.Clone(p.PBQP.Edges)}
+func (p *Problem) capped(limit int) *pbqp.Problem {
+	pb := &pbqp.Problem{Cost: slices.Clone(p.PBQP.Cost), Edges: slices.Clone(p.PBQP.Edges)}
 	cloneRow := map[int]bool{}
 	cloneEdge := map[int]bool{}
 	for _, u := range p.scratch {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"planner/model"
+	"planner/solver/pbqp"
 )
 
 // edges connects the nodes: a conversion edge for every use of a value,
@@ -154,7 +155,7 @@ func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required f
 		}
 	}
 	p.Edges = append(p.Edges, e)
-	p.PBQP.Edges = append(p.PBQP.Edges, PEdge{A: from.ID, B: to.ID, M: m})
+	p.PBQP.Edges = append(p.PBQP.Edges, pbqp.Edge{A: from.ID, B: to.ID, M: m})
 	p.facts.edgeForbid = append(p.facts.edgeForbid, forbids)
 	return nil
 }
@@ -204,7 +205,7 @@ func (p *Problem) link(a, b *Node, ok func(i, j int) bool, op *model.Op, text st
 		}
 	}
 	p.Edges = append(p.Edges, &Edge{Kind: EdgeLink, From: a.ID, To: b.ID, Pos: op.Pos, Rule: rule})
-	p.PBQP.Edges = append(p.PBQP.Edges, PEdge{A: a.ID, B: b.ID, M: m})
+	p.PBQP.Edges = append(p.PBQP.Edges, pbqp.Edge{A: a.ID, B: b.ID, M: m})
 	p.facts.edgeForbid = append(p.facts.edgeForbid, forbids)
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/irifrance/gini/z"
 
 	"planner/model"
+	"planner/solver/pbqp"
 )
 
 // feasibility is a problem's constraints in SAT, costs left out: one
@@ -310,7 +311,7 @@ func ExplainPlan(p *Problem, res *Result, opt Options) (*model.Explanation, erro
 		}
 		// "This use converts nothing", as a literal the search assumes.
 		none := f.c.Lit()
-		pb := &PBQP{Cost: p.PBQP.Cost, Edges: slices.Clone(p.PBQP.Edges)}
+		pb := &pbqp.Problem{Cost: p.PBQP.Cost, Edges: slices.Clone(p.PBQP.Edges)}
 		m := make([][]int64, len(pb.Edges[k].M))
 		for a := range m {
 			m[a] = slices.Clone(pb.Edges[k].M[a])
@@ -321,7 +322,7 @@ func ExplainPlan(p *Problem, res *Result, opt Options) (*model.Explanation, erro
 				}
 			}
 		}
-		pb.Edges[k] = PEdge{A: pb.Edges[k].A, B: pb.Edges[k].B, M: m}
+		pb.Edges[k] = pbqp.Edge{A: pb.Edges[k].A, B: pb.Edges[k].B, M: m}
 		if core := f.core(none); core != nil {
 			w.Forced = true
 			for _, id := range core {
@@ -329,11 +330,11 @@ func ExplainPlan(p *Problem, res *Result, opt Options) (*model.Explanation, erro
 			}
 			sortFacts(p.Graph.File, w.Facts)
 		} else {
-			var po PBQPOptions
+			var po pbqp.Options
 			if opt.TimeLimit > 0 {
 				po.Deadline = timeNow().Add(opt.TimeLimit)
 			}
-			sol := SolvePBQP(pb, po)
+			sol := pbqp.Solve(pb, po)
 			w.Without, w.WithoutStatus = sol.Cost, sol.Status.String()
 			if sol.Status == StatusUnknown {
 				w.Without = sol.LowerBound

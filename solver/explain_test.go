@@ -11,6 +11,7 @@ import (
 
 	"planner/model"
 	"planner/plans"
+	"planner/solver/pbqp"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files that differ")
@@ -249,7 +250,7 @@ func TestExplainPlanConversions(t *testing.T) {
 					t.Fatal(err)
 				}
 				pb := withoutConversion(t, rp, w)
-				sol := SolvePBQP(pb, PBQPOptions{})
+				sol := pbqp.Solve(pb, pbqp.Options{})
 				switch {
 				case w.Forced && sol.Status != StatusInfeasible:
 					t.Errorf("%%%s -> %s: forced by %v, but a plan of cost %d avoids it", w.Value, w.Consumer, names(w.Facts), sol.Cost)
@@ -266,13 +267,13 @@ func TestExplainPlanConversions(t *testing.T) {
 
 // withoutConversion is p's PBQP with the converting pairs of one use
 // forbidden.
-func withoutConversion(t *testing.T, p *Problem, w model.ConversionWhy) *PBQP {
+func withoutConversion(t *testing.T, p *Problem, w model.ConversionWhy) *pbqp.Problem {
 	t.Helper()
 	for k, e := range p.Edges {
 		if e.Kind != EdgeConversion || e.Value.Name != w.Value || e.Use.Op.Name != w.Consumer || model.OperandName(e.Use) != w.Operand {
 			continue
 		}
-		pb := &PBQP{Cost: p.PBQP.Cost, Edges: slices.Clone(p.PBQP.Edges)}
+		pb := &pbqp.Problem{Cost: p.PBQP.Cost, Edges: slices.Clone(p.PBQP.Edges)}
 		m := make([][]int64, len(pb.Edges[k].M))
 		for a := range m {
 			m[a] = slices.Clone(pb.Edges[k].M[a])

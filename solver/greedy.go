@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"planner/model"
+	"planner/solver/pbqp"
 )
 
 // The greedy baseline chooses layouts the way today's compilers do, over
@@ -79,7 +80,7 @@ type GreedyResult struct {
 	Hoists     int               // conversions moved above a broadcast or widening cast
 	Repairs    int               // choices moved because the plan broke a rule there
 	Duration   time.Duration
-	pb         *PBQP // the PBQP its cost is counted in (capped by its scratch)
+	pb         *pbqp.Problem // the PBQP its cost is counted in (capped by its scratch)
 }
 
 // greedy is the baseline's state while it chooses: a choice per node (or
@@ -230,9 +231,9 @@ func (g *greedy) cheapest(n int, allowed func(i int) bool) int {
 				e := g.p.PBQP.Edges[k]
 				switch {
 				case e.A == n && g.choice[e.B] >= 0:
-					c = addSat(c, e.M[i][g.choice[e.B]])
+					c = pbqp.AddSat(c, e.M[i][g.choice[e.B]])
 				case e.B == n && g.choice[e.A] >= 0:
-					c = addSat(c, e.M[g.choice[e.A]][i])
+					c = pbqp.AddSat(c, e.M[g.choice[e.A]][i])
 				}
 			}
 			if c < bestCost {
@@ -449,12 +450,12 @@ func (g *greedy) local(moves map[int]int, apply bool) int64 {
 	var c int64
 	seen := map[int]bool{}
 	for n := range moves {
-		c = addSat(c, g.p.PBQP.Cost[n][at(n)])
+		c = pbqp.AddSat(c, g.p.PBQP.Cost[n][at(n)])
 		for _, k := range g.incident[n] {
 			if !seen[k] {
 				seen[k] = true
 				e := g.p.PBQP.Edges[k]
-				c = addSat(c, e.M[at(e.A)][at(e.B)])
+				c = pbqp.AddSat(c, e.M[at(e.A)][at(e.B)])
 			}
 		}
 	}
@@ -673,7 +674,7 @@ func (g *greedy) tritonConvertCost(v *model.Value, from, to *model.Layout) int64
 // greedyCost is the cost of a full choice, the PBQP it is counted in (with
 // the scratch the choice needs when buffers and scratch share the budget),
 // and why it is Inf when it is.
-func (p *Problem) greedyCost(choice []int) (int64, *PBQP, string) {
+func (p *Problem) greedyCost(choice []int) (int64, *pbqp.Problem, string) {
 	pb := p.PBQP
 	peak := 0
 	if p.combined && len(p.scratch) > 0 {
@@ -694,7 +695,7 @@ func (p *Problem) greedyCost(choice []int) (int64, *PBQP, string) {
 
 // whyForbidden names the first forbidden part of a choice and the facts
 // that forbid it.
-func (p *Problem) whyForbidden(pb *PBQP, choice []int, peak int) string {
+func (p *Problem) whyForbidden(pb *pbqp.Problem, choice []int, peak int) string {
 	because := func(fs []forbid, i, j int32, edge bool) string {
 		for _, f := range fs {
 			if f.I == i && (!edge || f.J == j) && p.inForce(f.Guard) {
@@ -750,7 +751,7 @@ func (p *Problem) solveGreedy(res *Result) *Result {
 // greedy's, or it has none, greedy's plan is the answer, still not
 // proven, with the search's lower bound. pb is the PBQP the search's cost
 // is counted in; the one the answer's cost is counted in comes back.
-func (p *Problem) notWorseThanGreedy(sol PSolution, pb *PBQP) (PSolution, *PBQP) {
+func (p *Problem) notWorseThanGreedy(sol pbqp.Solution, pb *pbqp.Problem) (pbqp.Solution, *pbqp.Problem) {
 	if sol.Status != StatusFeasible && sol.Status != StatusUnknown {
 		return sol, pb
 	}

@@ -11,6 +11,7 @@ import (
 	"planner/gen"
 	"planner/model"
 	"planner/plans"
+	"planner/solver/pbqp"
 )
 
 // greedyPlan checks the greedy baseline's answer on a problem: a plan
@@ -218,7 +219,7 @@ func TestNotWorseThanGreedy(t *testing.T) {
 	if worseCost <= gr.Cost {
 		t.Fatalf("no plan costlier than greedy's %d to test with", gr.Cost)
 	}
-	for _, sol := range []PSolution{
+	for _, sol := range []pbqp.Solution{
 		{Status: StatusFeasible, Choice: worse, Cost: worseCost, LowerBound: 100},
 		{Status: StatusUnknown, Cost: Inf, LowerBound: 100},
 	} {
@@ -230,7 +231,7 @@ func TestNotWorseThanGreedy(t *testing.T) {
 	}
 	// A cheaper plan stays.
 	opt := Solve(p, Options{})
-	sol := PSolution{Status: StatusFeasible, Choice: opt.Choice, Cost: opt.Cost, LowerBound: 100}
+	sol := pbqp.Solution{Status: StatusFeasible, Choice: opt.Choice, Cost: opt.Cost, LowerBound: 100}
 	if got, _ := p.notWorseThanGreedy(sol, p.PBQP); got.Cost != opt.Cost {
 		t.Errorf("a plan of cost %d was replaced by one of %d", opt.Cost, got.Cost)
 	}

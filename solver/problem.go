@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"planner/model"
+	"planner/solver/pbqp"
 )
 
 // NodeKind says what a node of the problem decides.
@@ -92,7 +93,7 @@ type Problem struct {
 	Buffers int // bytes of the shared-memory buffers, at their smallest placement
 	Nodes   []*Node
 	Edges   []*Edge
-	PBQP    *PBQP
+	PBQP    *pbqp.Problem
 	convs   map[convKey]*model.Conversion
 	facts   facts
 	edgeOf  map[string]model.Use // no_convert fact names to their use
@@ -143,7 +144,7 @@ func BuildRelaxed(g *model.Graph, t *model.Target, records []*model.Record, rela
 }
 
 func buildWatched(g *model.Graph, t *model.Target, records []*model.Record, relax map[string]bool, w *watch) (*Problem, error) {
-	p := &Problem{Graph: g, Target: t, PBQP: &PBQP{}, convs: map[convKey]*model.Conversion{}, opNode: map[*model.Op]*Node{},
+	p := &Problem{Graph: g, Target: t, PBQP: &pbqp.Problem{}, convs: map[convKey]*model.Conversion{}, opNode: map[*model.Op]*Node{},
 		edgeOf: map[string]model.Use{}, access: model.NewAccessCache(), memo: newLayoutMemo(), watch: w}
 	p.facts = facts{byName: map[string]*model.Fact{}, relax: relax, keys: map[string]int{}}
 	budget, capacity := p.budgetFacts()

@@ -8,6 +8,7 @@ import (
 
 	"planner/intrinsics"
 	"planner/model"
+	"planner/solver/pbqp"
 	"planner/tomlio"
 )
 
@@ -122,7 +123,7 @@ func TestSolverAgainstBruteForceOnGraphs(t *testing.T) {
 		}
 		verifyPlan(t, p, res)
 		// The SAT search alone, without the reductions, must agree too.
-		if sat := SolvePBQP(p.PBQP, PBQPOptions{NoReduce: true}); want < Inf && (sat.Status != StatusOptimal || sat.Cost != want) {
+		if sat := pbqp.Solve(p.PBQP, pbqp.Options{NoReduce: true}); want < Inf && (sat.Status != StatusOptimal || sat.Cost != want) {
 			t.Fatalf("SAT search alone: %v %d, brute force %d\n%s", sat.Status, sat.Cost, want, text)
 		}
 		if res.Stats.CoreNodes > 0 {

@@ -7,18 +7,20 @@ import (
 	"time"
 
 	"github.com/aclements/go-z3/z3"
+
+	"planner/solver/pbqp"
 )
 
 func init() {
 	Backends["smt"] = Backend{Core: Z3Core, Conflict: Z3Conflict, Whole: solveSymbolic}
 }
 
-// SolvePBQPSMT minimises a PBQP with the same reductions as SolvePBQP and
+// SolvePBQPSMT minimises a PBQP with the same reductions as pbqp.Solve and
 // Z3 (build tag z3) deciding the core in place of the gini search. It is
 // the second backend: tests check that both prove the same optimum.
-func SolvePBQPSMT(p *PBQP, opt PBQPOptions) PSolution {
+func SolvePBQPSMT(p *pbqp.Problem, opt pbqp.Options) pbqp.Solution {
 	opt.Core = Z3Core
-	return SolvePBQP(p, opt)
+	return pbqp.Solve(p, opt)
 }
 
 // z3Context is a context whose solver calls give up at the deadline.
@@ -33,7 +35,7 @@ func z3Context(deadline time.Time) *z3.Context {
 // z3PBQP asserts a PBQP in s: an integer unknown per node for its choice,
 // forbidden choices and pairs as constraints. It returns the unknowns and
 // the cost as a sum of if-then-else terms.
-func z3PBQP(ctx *z3.Context, s *z3.Solver, p *PBQP) (x []z3.Int, cost []z3.Int) {
+func z3PBQP(ctx *z3.Context, s *z3.Solver, p *pbqp.Problem) (x []z3.Int, cost []z3.Int) {
 	num := func(n int64) z3.Int { return ctx.FromInt(n, ctx.IntSort()).(z3.Int) }
 	zero := num(0)
 	x = make([]z3.Int, len(p.Cost))
@@ -170,7 +172,7 @@ func recoverZ3(status *Status, choice *[]int) {
 // by z3Minimise. An error inside Z3, which go-z3 reports by panicking,
 // or the deadline gives the best plan so far with status feasible, or
 // unknown when there is none.
-func Z3Core(p *PBQP, deadline time.Time) (status Status, choice []int, lb int64) {
+func Z3Core(p *pbqp.Problem, deadline time.Time) (status Status, choice []int, lb int64) {
 	defer recoverZ3(&status, &choice)
 	ctx := z3Context(deadline)
 	s := z3.NewSolver(ctx)

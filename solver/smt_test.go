@@ -11,6 +11,7 @@ import (
 
 	"planner/model"
 	"planner/plans"
+	"planner/solver/pbqp"
 )
 
 // Z3 and the gini search prove the same optimum on random problems, and
@@ -18,10 +19,10 @@ import (
 func TestSMTAgreesOnRandomPBQPs(t *testing.T) {
 	r := rand.New(rand.NewPCG(71, 72))
 	for i := range 150 {
-		p := randomPBQP(r, 2+r.IntN(5), 1+r.IntN(4), []float64{0.3, 0.6, 1}[i%3])
+		p := pbqp.Random(r, 2+r.IntN(5), 1+r.IntN(4), []float64{0.3, 0.6, 1}[i%3])
 		want, _ := p.BruteForce()
-		smt := SolvePBQPSMT(p, PBQPOptions{NoReduce: i%2 == 0})
-		sat := SolvePBQP(p, PBQPOptions{})
+		smt := SolvePBQPSMT(p, pbqp.Options{NoReduce: i%2 == 0})
+		sat := pbqp.Solve(p, pbqp.Options{})
 		if want >= Inf {
 			if smt.Status != StatusInfeasible || sat.Status != StatusInfeasible {
 				t.Fatalf("problem %d: infeasible, Z3 says %v, gini %v", i, smt.Status, sat.Status)

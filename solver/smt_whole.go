@@ -11,6 +11,7 @@ import (
 	"github.com/aclements/go-z3/z3"
 
 	"planner/model"
+	"planner/solver/pbqp"
 )
 
 // The symbolic search (the smt backend): the whole problem in one Z3
@@ -400,9 +401,9 @@ type symSolution struct {
 // With a bound (a plan the enumerated search proved optimal costs that
 // much), the model is only asked for cheaper plans: when the rounds find
 // none, no placement of the family beats that plan, and out says so.
-func (w *symWhole) core(scratch int, core []int, alive [][]int, offset, bound int64, out *symSolution) CoreSolver {
+func (w *symWhole) core(scratch int, core []int, alive [][]int, offset, bound int64, out *symSolution) pbqp.CoreSolver {
 	p := w.p
-	return func(cp *PBQP, deadline time.Time) (status Status, choice []int, lb int64) {
+	return func(cp *pbqp.Problem, deadline time.Time) (status Status, choice []int, lb int64) {
 		defer recoverZ3(&status, &choice)
 		room := int64(p.Budget) - int64(w.fixedBytes) - int64(scratch)
 		if room < 0 {
@@ -561,7 +562,7 @@ func (w *symWhole) core(scratch int, core []int, alive [][]int, offset, bound in
 
 // exact is the exact cost of a core choice with the buffers placed as
 // placed: the core PBQP's and every access's (Problem.accessCost).
-func (w *symWhole) exact(cp *PBQP, choice []int, alive [][]int, index map[int]int, placed []*model.SharedLayout) (int64, error) {
+func (w *symWhole) exact(cp *pbqp.Problem, choice []int, alive [][]int, index map[int]int, placed []*model.SharedLayout) (int64, error) {
 	total := cp.Evaluate(choice)
 	for _, a := range w.accesses {
 		k := index[a.node]
@@ -569,7 +570,7 @@ func (w *symWhole) exact(cp *PBQP, choice []int, alive [][]int, index map[int]in
 		if err != nil {
 			return 0, err
 		}
-		total = addSat(total, c)
+		total = pbqp.AddSat(total, c)
 	}
 	return total, nil
 }
@@ -595,9 +596,9 @@ func (w *symWhole) accessAt(a *symAccess, i int, s *model.SharedLayout) (int64, 
 // strip is base without the buffer nodes: a single choice each, the
 // accesses to searched buffers left to the core solver, and those to
 // fixed ones folded into the accessing node at their placement.
-func (w *symWhole) strip(base *PBQP) (*PBQP, string) {
+func (w *symWhole) strip(base *pbqp.Problem) (*pbqp.Problem, string) {
 	p := w.p
-	pb := &PBQP{Cost: slices.Clone(base.Cost)}
+	pb := &pbqp.Problem{Cost: slices.Clone(base.Cost)}
 	for _, bn := range p.bufNodes {
 		pb.Cost[bn.ID] = []int64{0}
 	}
@@ -618,7 +619,7 @@ func (w *symWhole) strip(base *PBQP) (*PBQP, string) {
 		}
 		row := slices.Clone(pb.Cost[e.A])
 		for i := range row {
-			row[i] = addSat(row[i], e.M[i][col])
+			row[i] = pbqp.AddSat(row[i], e.M[i][col])
 		}
 		pb.Cost[e.A] = row
 	}
@@ -645,11 +646,11 @@ func (p *Problem) peakScratch(choice []int) int {
 // symTry is one symbolic solve: the solution of the stripped PBQP, the
 // placements, and the PBQP it came from.
 type symTry struct {
-	sol    PSolution
+	sol    pbqp.Solution
 	placed []*model.SharedLayout
-	base   *PBQP
-	pb     *PBQP // base stripped
-	total  int64 // the exact cost, accesses included
+	base   *pbqp.Problem
+	pb     *pbqp.Problem // base stripped
+	total  int64         // the exact cost, accesses included
 }
 
 // snap moves each searched buffer to the first of its enumerated
@@ -701,7 +702,7 @@ func solveSymbolic(p *Problem, opt Options) (*Result, string) {
 			return nil, why
 		}
 		out := &symSolution{}
-		sol := SolvePBQP(pb, PBQPOptions{Deadline: deadline, Keep: w.keep, CoreFor: func(core []int, alive [][]int, offset int64) CoreSolver {
+		sol := pbqp.Solve(pb, pbqp.Options{Deadline: deadline, Keep: w.keep, CoreFor: func(core []int, alive [][]int, offset int64) pbqp.CoreSolver {
 			return w.core(scratch, core, alive, offset, bound, out)
 		}})
 		if out.atLeast {
@@ -735,7 +736,7 @@ func solveSymbolic(p *Problem, opt Options) (*Result, string) {
 			case t == nil && why == "":
 				// Nothing under this cap beats the bound.
 				if found == nil || found.total >= bound {
-					found = &symTry{sol: PSolution{Status: StatusOptimal}, total: bound}
+					found = &symTry{sol: pbqp.Solution{Status: StatusOptimal}, total: bound}
 				}
 			case t == nil:
 				return nil, why
@@ -752,7 +753,7 @@ func solveSymbolic(p *Problem, opt Options) (*Result, string) {
 		if best.sol.Status == StatusOptimal {
 			best = found
 			if found == nil {
-				best = &symTry{sol: PSolution{Status: StatusInfeasible}}
+				best = &symTry{sol: pbqp.Solution{Status: StatusInfeasible}}
 			}
 		}
 	}
@@ -772,14 +773,14 @@ func solveSymbolic(p *Problem, opt Options) (*Result, string) {
 
 // total is the exact cost of a plan of the stripped problem pb with the
 // searched buffers placed as placed: pb's cost and every access's.
-func (w *symWhole) total(pb *PBQP, choice []int, placed []*model.SharedLayout) (int64, error) {
+func (w *symWhole) total(pb *pbqp.Problem, choice []int, placed []*model.SharedLayout) (int64, error) {
 	total := pb.Evaluate(choice)
 	for _, a := range w.accesses {
 		c, err := w.accessAt(a, choice[a.node], placed[a.buf])
 		if err != nil {
 			return 0, err
 		}
-		total = addSat(total, c)
+		total = pbqp.AddSat(total, c)
 	}
 	return total, nil
 }

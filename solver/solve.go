@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"planner/model"
+	"planner/solver/pbqp"
 )
 
 // Options bound a solve.
@@ -27,7 +28,7 @@ type Options struct {
 // leave (nil: the gini search), and what finds minimal cores of facts
 // for explanations (nil: gini's).
 type Backend struct {
-	Core     CoreSolver
+	Core     pbqp.CoreSolver
 	Conflict func(p *Problem) []int
 	// Whole, when set, solves the whole problem its own way; a nil
 	// result says why it could not, and the core search runs instead.
@@ -90,17 +91,17 @@ func Solve(p *Problem, opt Options) *Result {
 		}
 		why = "enumerated: " + why
 	}
-	po := PBQPOptions{Core: backendOf(opt).Core, Deadline: w.deadline, watch: w}
+	po := pbqp.Options{Core: backendOf(opt).Core, Deadline: w.deadline, Monitor: monitor{w}}
 	res := &Result{Problem: p, Search: why, Candidates: p.candidateCount()}
-	pb, sol := p.PBQP, SolvePBQP(p.PBQP, po)
+	pb, sol := p.PBQP, pbqp.Solve(p.PBQP, po)
 	if p.combined && len(p.scratch) > 0 {
 		// Buffers and scratch share the budget: the cheapest plan over
 		// every cap on the scratch, each solved exactly.
-		sol = PSolution{Status: StatusInfeasible, Cost: Inf, LowerBound: Inf}
+		sol = pbqp.Solution{Status: StatusInfeasible, Cost: Inf, LowerBound: Inf}
 		proven := true
 		for _, limit := range p.scratchCaps() {
 			cb := p.capped(limit)
-			s := SolvePBQP(cb, po)
+			s := pbqp.Solve(cb, po)
 			if sol.Choice == nil {
 				sol.Stats = s.Stats
 			}
@@ -133,7 +134,7 @@ func Solve(p *Problem, opt Options) *Result {
 // finish fills in a result from the solution of pb (the problem's PBQP,
 // or a capped one): its status and cost, and its plan with ties broken
 // by tidy.
-func (p *Problem) finish(res *Result, pb *PBQP, sol PSolution) {
+func (p *Problem) finish(res *Result, pb *pbqp.Problem, sol pbqp.Solution) {
 	res.Status, res.Cost, res.LowerBound, res.Stats = sol.Status, sol.Cost, sol.LowerBound, sol.Stats
 	if sol.Status == StatusOptimal || sol.Status == StatusFeasible {
 		before := append([]int(nil), sol.Choice...)

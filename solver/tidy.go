@@ -1,6 +1,10 @@
 package solver
 
-import "planner/model"
+import (
+	"planner/model"
+
+	"planner/solver/pbqp"
+)
 
 // tidy breaks ties among equally cheap plans in favour of fewer
 // conversions: it moves one node at a time to another choice when that
@@ -17,7 +21,7 @@ func (p *Problem) tidy(choice []int) {
 		conv := 0
 		for _, k := range incident[n] {
 			e := p.PBQP.Edges[k]
-			c = addSat(c, e.M[choice[e.A]][choice[e.B]])
+			c = pbqp.AddSat(c, e.M[choice[e.A]][choice[e.B]])
 			if p.converts(k, choice[e.A], choice[e.B]) {
 				conv++
 			}
@@ -76,7 +80,7 @@ func (p *Problem) tidyBuffers(choice []int, incident [][]int) {
 			c := p.PBQP.Cost[n.ID][choice[n.ID]]
 			for _, k := range incident[n.ID] {
 				e := p.PBQP.Edges[k]
-				c = addSat(c, e.M[choice[e.A]][choice[e.B]])
+				c = pbqp.AddSat(c, e.M[choice[e.A]][choice[e.B]])
 			}
 			return c
 		}

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"planner/solver/pbqp"
 )
 
 // testWatch is a watch that checks its limits at every step and reads
@@ -77,7 +79,7 @@ func TestMemoryLimitInSearch(t *testing.T) {
 	r := rand.New(rand.NewPCG(71, 72))
 	stoppedWithPlan := 0
 	for i := range 20 {
-		p := randomPBQP(r, 9, 5, 0.5)
+		p := pbqp.Random(r, 9, 5, 0.5)
 		want, _ := p.BruteForce()
 		if want >= Inf {
 			continue // no plan: nothing to stop
@@ -89,7 +91,7 @@ func TestMemoryLimitInSearch(t *testing.T) {
 				}
 				return 2 << 20
 			})
-			sol := SolvePBQP(p, PBQPOptions{NoReduce: true, watch: w})
+			sol := pbqp.Solve(p, pbqp.Options{NoReduce: true, Monitor: monitor{w}})
 			switch {
 			case sol.Status == StatusOptimal:
 				// The first plan was the optimum: no call was left to stop.

@@ -1,4 +1,4 @@
-package solver
+package pbqp
 
 import "slices"
 
@@ -13,8 +13,8 @@ type reducer struct {
 	offset int64
 	steps  []step
 	pruned int
-	w      *watch // stops the reductions at a limit
-	keep   []bool // nodes never reduced nor pruned of dominated choices
+	w      Monitor // stops the reductions at a limit
+	keep   []bool  // nodes never reduced nor pruned of dominated choices
 }
 
 // kept reports whether node n must stay in the core.
@@ -50,7 +50,7 @@ type step struct {
 	pickPair [][]int // R2: per choice of nb, nb2
 }
 
-func newReducer(p *PBQP) *reducer {
+func newReducer(p *Problem) *reducer {
 	r := &reducer{}
 	for _, c := range p.Cost {
 		n := &rnode{cost: slices.Clone(c), adj: map[int]*redge{}}
@@ -65,7 +65,7 @@ func newReducer(p *PBQP) *reducer {
 			// value unchanged) pairs each choice with itself: its diagonal
 			// is a cost of the node.
 			for i := range r.nodes[e.A].cost {
-				r.nodes[e.A].cost[i] = addSat(r.nodes[e.A].cost[i], e.M[i][i])
+				r.nodes[e.A].cost[i] = AddSat(r.nodes[e.A].cost[i], e.M[i][i])
 			}
 			continue
 		}
@@ -80,9 +80,9 @@ func (r *reducer) addEdge(a, b int, m [][]int64) {
 		for i := range m {
 			for j := range m[i] {
 				if e.a == a {
-					e.m[i][j] = addSat(e.m[i][j], m[i][j])
+					e.m[i][j] = AddSat(e.m[i][j], m[i][j])
 				} else {
-					e.m[j][i] = addSat(e.m[j][i], m[i][j])
+					e.m[j][i] = AddSat(e.m[j][i], m[i][j])
 				}
 			}
 		}
@@ -206,8 +206,8 @@ func (r *reducer) reduce(maxR2 int) bool {
 			if node.gone || r.kept(n) {
 				continue
 			}
-			if r.w.reduced(len(r.steps)) != nil {
-				return true // the caller reads the limit from the watch
+			if r.w.Reduced(len(r.steps)) != nil {
+				return true // the caller reads the limit from the monitor
 			}
 			nbs := r.neighbours(n)
 			switch len(nbs) {
@@ -221,7 +221,7 @@ func (r *reducer) reduce(maxR2 int) bool {
 				if bi < 0 {
 					return false
 				}
-				r.offset = addSat(r.offset, best)
+				r.offset = AddSat(r.offset, best)
 				r.steps = append(r.steps, step{kind: 0, node: n, fixed: bi})
 				r.removeNode(n)
 				changed = true
@@ -232,12 +232,12 @@ func (r *reducer) reduce(maxR2 int) bool {
 				for _, j := range r.nodes[m].alive {
 					best, bi := Inf, -1
 					for _, i := range node.alive {
-						if c := addSat(node.cost[i], e.at(n, i, j)); c < best {
+						if c := AddSat(node.cost[i], e.at(n, i, j)); c < best {
 							best, bi = c, i
 						}
 					}
 					pick[j] = bi
-					r.nodes[m].cost[j] = addSat(r.nodes[m].cost[j], best)
+					r.nodes[m].cost[j] = AddSat(r.nodes[m].cost[j], best)
 				}
 				r.steps = append(r.steps, step{kind: 1, node: n, nb: m, pick: pick})
 				r.removeNode(n)
@@ -266,7 +266,7 @@ func (r *reducer) reduce(maxR2 int) bool {
 					for _, b := range r.nodes[m2].alive {
 						best, bi := Inf, -1
 						for _, i := range node.alive {
-							c := addSat(addSat(node.cost[i], e1.at(n, i, a)), e2.at(n, i, b))
+							c := AddSat(AddSat(node.cost[i], e1.at(n, i, a)), e2.at(n, i, b))
 							if c < best {
 								best, bi = c, i
 							}
@@ -360,8 +360,8 @@ func (r *reducer) backSubstitute(choice []int) {
 
 // corePBQP returns the core as a problem of its own, for a backend other
 // than the SAT search: node k is core[k], its choice c is alive[k][c].
-func (r *reducer) corePBQP(core []int) (*PBQP, [][]int) {
-	p := &PBQP{}
+func (r *reducer) corePBQP(core []int) (*Problem, [][]int) {
+	p := &Problem{}
 	alive := make([][]int, len(core))
 	index := map[int]int{}
 	for k, n := range core {
@@ -388,7 +388,7 @@ func (r *reducer) corePBQP(core []int) (*PBQP, [][]int) {
 					m[c][d] = e.at(n, i, j)
 				}
 			}
-			p.Edges = append(p.Edges, PEdge{A: k, B: kb, M: m})
+			p.Edges = append(p.Edges, Edge{A: k, B: kb, M: m})
 		}
 	}
 	return p, alive

@@ -1,4 +1,4 @@
-package solver
+package pbqp
 
 import (
 	"fmt"
@@ -9,16 +9,16 @@ import (
 // Inf marks a forbidden choice or pair of choices.
 const Inf = int64(1) << 60
 
-// PBQP is a partitioned boolean quadratic problem: every node picks one of
+// Problem is a partitioned boolean quadratic problem (PBQP): every node picks one of
 // its choices; a node's choice costs Cost[node][choice] and every edge
 // adds M[choice of A][choice of B]. Inf forbids.
-type PBQP struct {
+type Problem struct {
 	Cost  [][]int64
-	Edges []PEdge
+	Edges []Edge
 }
 
-// PEdge is a cost matrix between the choices of nodes A and B.
-type PEdge struct {
+// Edge is a cost matrix between the choices of nodes A and B.
+type Edge struct {
 	A, B int
 	M    [][]int64
 }
@@ -37,17 +37,17 @@ func (s Status) String() string {
 	return [...]string{"optimal", "feasible", "unsat", "unknown"}[s]
 }
 
-// PSolution is the answer to a PBQP.
-type PSolution struct {
+// Solution is the answer to a PBQP.
+type Solution struct {
 	Status     Status
 	Choice     []int
 	Cost       int64
 	LowerBound int64
-	Stats      PStats
+	Stats      Stats
 }
 
-// PStats counts what the search did.
-type PStats struct {
+// Stats counts what the search did.
+type Stats struct {
 	Nodes, Edges, Choices int // of the problem
 	Reduced               int // nodes removed by the degree-0/1/2 reductions
 	Pruned                int // choices removed as forbidden or dominated
@@ -57,8 +57,8 @@ type PStats struct {
 	Duration              time.Duration
 }
 
-// addSat returns a+b, saturating at Inf.
-func addSat(a, b int64) int64 {
+// AddSat returns a+b, saturating at Inf.
+func AddSat(a, b int64) int64 {
 	if a >= Inf || b >= Inf {
 		return Inf
 	}
@@ -69,19 +69,19 @@ func addSat(a, b int64) int64 {
 }
 
 // Evaluate returns the cost of a full assignment (Inf if forbidden).
-func (p *PBQP) Evaluate(choice []int) int64 {
+func (p *Problem) Evaluate(choice []int) int64 {
 	var c int64
 	for n, i := range choice {
-		c = addSat(c, p.Cost[n][i])
+		c = AddSat(c, p.Cost[n][i])
 	}
 	for _, e := range p.Edges {
-		c = addSat(c, e.M[choice[e.A]][choice[e.B]])
+		c = AddSat(c, e.M[choice[e.A]][choice[e.B]])
 	}
 	return c
 }
 
 // Check reports a malformed problem.
-func (p *PBQP) Check() error {
+func (p *Problem) Check() error {
 	for _, e := range p.Edges {
 		if e.A == e.B || e.A < 0 || e.B < 0 || e.A >= len(p.Cost) || e.B >= len(p.Cost) {
 			return fmt.Errorf("edge between %d and %d", e.A, e.B)
@@ -99,7 +99,7 @@ func (p *PBQP) Check() error {
 }
 
 // BruteForce finds the minimum by trying every assignment. For tests.
-func (p *PBQP) BruteForce() (int64, []int) {
+func (p *Problem) BruteForce() (int64, []int) {
 	n := len(p.Cost)
 	choice := make([]int, n)
 	best := Inf

@@ -1,45 +1,9 @@
-package solver
+package pbqp
 
 import (
 	"math/rand/v2"
 	"testing"
 )
-
-// randomPBQP draws a problem: a few nodes with small domains, random costs,
-// some forbidden entries, edges forming cycles so that a core remains.
-func randomPBQP(r *rand.Rand, nodes, maxK int, density float64) *PBQP {
-	p := &PBQP{}
-	for range nodes {
-		k := 1 + r.IntN(maxK)
-		c := make([]int64, k)
-		for i := range c {
-			c[i] = int64(r.IntN(20))
-			if r.IntN(10) == 0 {
-				c[i] = Inf
-			}
-		}
-		p.Cost = append(p.Cost, c)
-	}
-	for a := range nodes {
-		for b := a + 1; b < nodes; b++ {
-			if r.Float64() > density {
-				continue
-			}
-			m := make([][]int64, len(p.Cost[a]))
-			for i := range m {
-				m[i] = make([]int64, len(p.Cost[b]))
-				for j := range m[i] {
-					m[i][j] = int64(r.IntN(30))
-					if r.IntN(6) == 0 {
-						m[i][j] = Inf
-					}
-				}
-			}
-			p.Edges = append(p.Edges, PEdge{A: a, B: b, M: m})
-		}
-	}
-	return p
-}
 
 // The solver's optimum equals brute-force enumeration, with and without
 // the reductions, and its choice costs what it says.
@@ -47,10 +11,10 @@ func TestPBQPAgainstBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 32))
 	var optimal, infeasible, cores int
 	for i := range 600 {
-		p := randomPBQP(r, 2+r.IntN(6), 1+r.IntN(5), []float64{0.3, 0.6, 1}[i%3])
+		p := Random(r, 2+r.IntN(6), 1+r.IntN(5), []float64{0.3, 0.6, 1}[i%3])
 		want, _ := p.BruteForce()
 		for _, noReduce := range []bool{false, true} {
-			sol := SolvePBQP(p, PBQPOptions{NoReduce: noReduce})
+			sol := Solve(p, Options{NoReduce: noReduce})
 			if want >= Inf {
 				if sol.Status != StatusInfeasible {
 					t.Fatalf("problem %d: brute force finds no assignment, solver says %v cost %d", i, sol.Status, sol.Cost)
@@ -78,9 +42,9 @@ func TestPBQPAgainstBruteForce(t *testing.T) {
 // and without the reductions, where the self edge makes the cheaper choice
 // the dearer one.
 func TestPBQPSelfEdge(t *testing.T) {
-	p := &PBQP{
+	p := &Problem{
 		Cost: [][]int64{{5, 1}, {0, 2}, {3, 3}},
-		Edges: []PEdge{
+		Edges: []Edge{
 			{A: 0, B: 0, M: [][]int64{{0, Inf}, {Inf, 10}}},
 			{A: 0, B: 1, M: [][]int64{{0, 4}, {4, 0}}},
 			{A: 1, B: 2, M: [][]int64{{1, 0}, {0, 1}}},
@@ -92,7 +56,7 @@ func TestPBQPSelfEdge(t *testing.T) {
 		t.Fatalf("brute force: cost %d, choice %v; want 8 with nodes 0 and 2 on choices 0 and 1", want, choice)
 	}
 	for _, noReduce := range []bool{false, true} {
-		sol := SolvePBQP(p, PBQPOptions{NoReduce: noReduce})
+		sol := Solve(p, Options{NoReduce: noReduce})
 		if sol.Status != StatusOptimal || sol.Cost != want || p.Evaluate(sol.Choice) != want {
 			t.Errorf("noReduce %v: %v cost %d (evaluates to %d), want %d", noReduce, sol.Status, sol.Cost, p.Evaluate(sol.Choice), want)
 		}

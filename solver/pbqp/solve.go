@@ -1,14 +1,14 @@
-package solver
+package pbqp
 
 import "time"
 
-// PBQPOptions bound the search.
-type PBQPOptions struct {
+// Options bound the search.
+type Options struct {
 	Deadline time.Time  // zero: no limit
 	MaxR2    int        // largest R2 (product of the three domains); 0: 1<<20
 	NoReduce bool       // skip the reductions (for tests of the SAT search)
 	Core     CoreSolver // decides the core; nil: the gini MaxSAT search
-	watch    *watch     // memory limit and progress (Solve's)
+	Monitor  Monitor    // limits and progress; nil: the deadline alone
 	// Keep marks nodes the reductions must leave in the core with all
 	// their choices (no dominance pruning): nodes whose choices cost more
 	// than the problem says, in terms a CoreFor solver adds.
@@ -23,27 +23,30 @@ type PBQPOptions struct {
 // CoreSolver minimises the problem the reductions leave. It returns the
 // status, a choice per node when it found one, and a lower bound on the
 // cost that holds when the status is not optimal.
-type CoreSolver func(core *PBQP, deadline time.Time) (Status, []int, int64)
+type CoreSolver func(core *Problem, deadline time.Time) (Status, []int, int64)
 
-// SolvePBQP finds a minimum-cost assignment: reductions, then SAT on the
+// Solve finds a minimum-cost assignment: reductions, then SAT on the
 // core, then the reduced nodes' choices by back-substitution.
-func SolvePBQP(p *PBQP, opt PBQPOptions) PSolution {
+func Solve(p *Problem, opt Options) Solution {
 	start := time.Now()
-	sol := PSolution{Choice: make([]int, len(p.Cost))}
+	sol := Solution{Choice: make([]int, len(p.Cost))}
 	sol.Stats.Nodes, sol.Stats.Edges = len(p.Cost), len(p.Edges)
 	for _, c := range p.Cost {
 		sol.Stats.Choices += len(c)
 	}
 	defer func() { sol.Stats.Duration = time.Since(start) }()
+	if opt.Monitor == nil {
+		opt.Monitor = unwatched{}
+	}
 	r := newReducer(p)
-	r.w = opt.watch
-	opt.watch.phase("reduce", "", len(p.Cost))
+	r.w = opt.Monitor
+	opt.Monitor.Phase("reduce", "", len(p.Cost))
 	r.keep = opt.Keep
 	all := make([]int, len(p.Cost))
 	for i := range all {
 		all[i] = i
 	}
-	infeasible := func() PSolution {
+	infeasible := func() Solution {
 		sol.Status, sol.Cost, sol.LowerBound = StatusInfeasible, Inf, Inf
 		sol.Stats.Duration = time.Since(start)
 		return sol
@@ -61,7 +64,7 @@ func SolvePBQP(p *PBQP, opt PBQPOptions) PSolution {
 			if !r.reduce(maxR2) {
 				return infeasible()
 			}
-			if opt.watch.err() != nil {
+			if opt.Monitor.Err() != nil {
 				break
 			}
 			r.pruneDominated(64)
@@ -73,7 +76,7 @@ func SolvePBQP(p *PBQP, opt PBQPOptions) PSolution {
 			}
 		}
 	}
-	if opt.watch.err() != nil {
+	if opt.Monitor.Err() != nil {
 		// Stopped at a limit before any plan: every plan pays at least
 		// what the reductions folded in so far.
 		sol.Status, sol.Cost, sol.LowerBound = StatusUnknown, Inf, r.offset
@@ -100,9 +103,9 @@ func SolvePBQP(p *PBQP, opt PBQPOptions) PSolution {
 			}
 		}
 	case len(core) > 0:
-		opt.watch.phase("search", "encoding the core", 0)
+		opt.Monitor.Phase("search", "encoding the core", 0)
 		s := newSatCore(r, core)
-		s.w = opt.watch
+		s.w = opt.Monitor
 		sol.Stats.Variables = s.c.Len()
 		status, _, coreLB = s.minimize(sol.Choice, opt.Deadline)
 		sol.Stats.Clauses = s.clauses
@@ -112,7 +115,7 @@ func SolvePBQP(p *PBQP, opt PBQPOptions) PSolution {
 	case StatusInfeasible:
 		return infeasible()
 	case StatusUnknown:
-		sol.Status, sol.Cost, sol.LowerBound = StatusUnknown, Inf, addSat(r.offset, coreLB)
+		sol.Status, sol.Cost, sol.LowerBound = StatusUnknown, Inf, AddSat(r.offset, coreLB)
 		return sol
 	}
 	r.backSubstitute(sol.Choice)
@@ -121,7 +124,7 @@ func SolvePBQP(p *PBQP, opt PBQPOptions) PSolution {
 		improve(p, sol.Choice)
 	}
 	sol.Cost = p.Evaluate(sol.Choice)
-	sol.LowerBound = addSat(r.offset, coreLB)
+	sol.LowerBound = AddSat(r.offset, coreLB)
 	if status == StatusOptimal {
 		sol.LowerBound = sol.Cost
 	}
@@ -131,7 +134,7 @@ func SolvePBQP(p *PBQP, opt PBQPOptions) PSolution {
 // improve lowers the cost of a plan the time limit cut short by moving one
 // node at a time to its cheapest choice given its neighbours' (iterated
 // conditional modes) until no move helps. It never raises the cost.
-func improve(p *PBQP, choice []int) {
+func improve(p *Problem, choice []int) {
 	incident := make([][]int, len(p.Cost))
 	for k, e := range p.Edges {
 		incident[e.A] = append(incident[e.A], k)
@@ -141,7 +144,7 @@ func improve(p *PBQP, choice []int) {
 		c := p.Cost[n][choice[n]]
 		for _, k := range incident[n] {
 			e := p.Edges[k]
-			c = addSat(c, e.M[choice[e.A]][choice[e.B]])
+			c = AddSat(c, e.M[choice[e.A]][choice[e.B]])
 		}
 		return c
 	}

@@ -1,4 +1,4 @@
-package solver
+package pbqp
 
 import (
 	"slices"
@@ -31,7 +31,7 @@ type satCore struct {
 	clauses int
 	mark    []int8
 	solves  int
-	w       *watch // limits and progress; nil: the deadline alone
+	w       Monitor // limits and progress
 }
 
 type soft struct {
@@ -120,7 +120,7 @@ func (s *satCore) normalized(in map[int]bool) (map[int][]int64, map[[2]int][][]i
 							m[i][j] -= low
 						}
 					}
-					cost[n][i] = addSat(cost[n][i], low)
+					cost[n][i] = AddSat(cost[n][i], low)
 				}
 			}
 			for _, j := range r.nodes[nb].alive {
@@ -134,7 +134,7 @@ func (s *satCore) normalized(in map[int]bool) (map[int][]int64, map[[2]int][][]i
 							m[i][j] -= low
 						}
 					}
-					cost[nb][j] = addSat(cost[nb][j], low)
+					cost[nb][j] = AddSat(cost[nb][j], low)
 				}
 			}
 			edge[[2]int{n, nb}] = m
@@ -209,10 +209,10 @@ func (s *satCore) choice(choice []int) {
 func (s *satCore) cost(choice []int) int64 {
 	var c int64
 	for _, n := range s.nodes {
-		c = addSat(c, s.r.nodes[n].cost[choice[n]])
+		c = AddSat(c, s.r.nodes[n].cost[choice[n]])
 		for _, nb := range s.r.neighbours(n) {
 			if nb > n && slices.Contains(s.nodes, nb) {
-				c = addSat(c, s.r.nodes[n].adj[nb].at(n, choice[n], choice[nb]))
+				c = AddSat(c, s.r.nodes[n].adj[nb].at(n, choice[n], choice[nb]))
 			}
 		}
 	}
@@ -223,7 +223,7 @@ func (s *satCore) cost(choice []int) int64 {
 func (s *satCore) try(deadline time.Time, assume []z.Lit) int {
 	s.solves++
 	s.g.Assume(assume...)
-	if s.w.watchesSearch() {
+	if s.w.Watching() {
 		return s.watched(deadline)
 	}
 	if deadline.IsZero() {
@@ -236,12 +236,12 @@ func (s *satCore) try(deadline time.Time, assume []z.Lit) int {
 	return s.g.Try(left)
 }
 
-// watched runs one SAT call in the background while the watch checks the
+// watched runs one SAT call in the background while the monitor checks the
 // limits and reports progress, and stops it at a limit: 0 then. The call
 // itself runs as it would alone, so that its answer does not depend on
 // the clock.
 func (s *satCore) watched(deadline time.Time) int {
-	if s.w.checkNow() != nil {
+	if s.w.Check() != nil {
 		return 0
 	}
 	sv := s.g.GoSolve()
@@ -250,7 +250,7 @@ func (s *satCore) watched(deadline time.Time) int {
 		if r, ok := sv.Test(); ok {
 			return r
 		}
-		if s.w.checkNow() != nil || !deadline.IsZero() && !time.Now().Before(deadline) {
+		if s.w.Check() != nil || !deadline.IsZero() && !time.Now().Before(deadline) {
 			return sv.Stop()
 		}
 		time.Sleep(wait)
@@ -273,7 +273,7 @@ func (s *satCore) minimize(choice []int, deadline time.Time) (Status, int64, int
 	bestChoice := slices.Clone(choice)
 	lb := s.offset // every plan pays at least the normalised-away constant
 	for {
-		s.w.searchState(s.solves, addSat(s.r.offset, best), addSat(s.r.offset, lb))
+		s.w.Search(s.solves, AddSat(s.r.offset, best), AddSat(s.r.offset, lb))
 		var assume []z.Lit
 		index := map[z.Lit]int{}
 		for i, sf := range s.softs {
