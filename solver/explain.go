@@ -222,8 +222,11 @@ func Explain(p *Problem, records []*model.Record, maxRelax int, opt Options) (*m
 	e := &model.Explanation{File: p.Graph.File, Target: p.Target.Name, Status: StatusInfeasible.String()}
 	f := newFeasibility(p)
 	var core []int
-	if conflict := backendOf(opt).Conflict; conflict != nil {
-		core = conflict(p)
+	if finder, ok := backendOf(opt).(ConflictFinder); ok {
+		var err error
+		if core, err = finder.Conflict(p); err != nil {
+			return nil, err
+		}
 	} else {
 		core = f.core()
 	}

@@ -12,15 +12,41 @@ import (
 )
 
 func init() {
-	Backends["smt"] = Backend{Core: Z3Core, Conflict: Z3Conflict, Whole: solveSymbolic}
+	Backends["smt"] = smtBackend{}
 }
+
+// smtBackend is the Z3 backend: the whole problem in one model with the
+// placements as unknowns where it can (smt_whole.go), else Z3 deciding
+// the core of the enumerated search, and Z3's cores for explanations.
+type smtBackend struct{}
+
+func (smtBackend) Name() string { return "smt" }
+
+func (smtBackend) DecideCore(core *pbqp.Problem, deadline time.Time) (Status, []int, int64, error) {
+	return Z3Core(core, deadline)
+}
+
+func (smtBackend) SolveWhole(p *Problem, opt Options) (*Result, string, error) {
+	return solveSymbolic(p, opt)
+}
+
+func (smtBackend) Conflict(p *Problem) ([]int, error) { return Z3Conflict(p) }
 
 // SolvePBQPSMT minimises a PBQP with the same reductions as pbqp.Solve and
 // Z3 (build tag z3) deciding the core in place of the gini search. It is
-// the second backend: tests check that both prove the same optimum.
-func SolvePBQPSMT(p *pbqp.Problem, opt pbqp.Options) pbqp.Solution {
-	opt.Core = Z3Core
-	return pbqp.Solve(p, opt)
+// the second backend: tests check that both prove the same optimum. An
+// internal failure inside Z3 is returned as the error.
+func SolvePBQPSMT(p *pbqp.Problem, opt pbqp.Options) (pbqp.Solution, error) {
+	var failure error
+	opt.Core = func(core *pbqp.Problem, deadline time.Time) (Status, []int, int64) {
+		st, choice, lb, err := Z3Core(core, deadline)
+		if err != nil && failure == nil {
+			failure = err
+		}
+		return st, choice, lb
+	}
+	sol := pbqp.Solve(p, opt)
+	return sol, failure
 }
 
 // z3Context is a context whose solver calls give up at the deadline.
@@ -156,24 +182,40 @@ func z3Minimise(s *z3.Solver, atMost func(k int64) z3.Bool, lb int64, deadline t
 	return StatusOptimal, best
 }
 
-// recoverZ3, deferred, turns an error inside Z3 (go-z3 panics) into
-// status feasible when a choice was found, else unknown.
-func recoverZ3(status *Status, choice *[]int) {
-	if r := recover(); r != nil {
-		if *choice == nil {
-			*status = StatusUnknown
-		} else {
-			*status = StatusFeasible
-		}
+// recoverZ3, deferred at the boundary of the Z3 backend, turns a panic
+// into an error that keeps its message: go-z3 reports Z3's own errors by
+// panicking with Z3's message (z3/context.go, goZ3ErrorHandler), and any
+// other panic is a bug in this package. Either is an internal failure:
+// it is never read as "unknown", which would hide it. The status, when
+// given, becomes unknown. It must be deferred itself (recover works only
+// in the deferred call).
+func recoverZ3(err *error, status *Status) {
+	r := recover()
+	if r != nil && status != nil {
+		*status = StatusUnknown
+	}
+	switch r := r.(type) {
+	case nil:
+	case string:
+		*err = fmt.Errorf("internal error: Z3 failed: %s", r)
+	default:
+		*err = fmt.Errorf("internal error in the smt backend: %v", r)
 	}
 }
 
+// z3Panic, when set by a test, panics inside the Z3 backend with its
+// value, to show that the failure reaches the caller.
+var z3Panic any
+
 // Z3Core minimises a core with Z3: the PBQP asserted by z3PBQP, minimised
-// by z3Minimise. An error inside Z3, which go-z3 reports by panicking,
-// or the deadline gives the best plan so far with status feasible, or
-// unknown when there is none.
-func Z3Core(p *pbqp.Problem, deadline time.Time) (status Status, choice []int, lb int64) {
-	defer recoverZ3(&status, &choice)
+// by z3Minimise. The deadline gives the best plan so far with status
+// feasible, or unknown when there is none; an error inside Z3 is
+// returned, with status unknown.
+func Z3Core(p *pbqp.Problem, deadline time.Time) (status Status, choice []int, lb int64, err error) {
+	defer recoverZ3(&err, &status)
+	if z3Panic != nil {
+		panic(z3Panic)
+	}
 	ctx := z3Context(deadline)
 	s := z3.NewSolver(ctx)
 	x, terms := z3PBQP(ctx, s, p)
@@ -183,5 +225,5 @@ func Z3Core(p *pbqp.Problem, deadline time.Time) (status Status, choice []int, l
 		choice = z3Choice(m, x)
 		return p.Evaluate(choice)
 	})
-	return status, choice, lb
+	return status, choice, lb, nil
 }

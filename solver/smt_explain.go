@@ -12,14 +12,13 @@ import (
 // guard per fact, an integer choice per node, and every guarded entry
 // asserted as "its facts imply the choice (or pair) is not taken". go-z3
 // binds no unsat cores, so each subset of guards is asserted between Push
-// and Pop and shrunk by deletion. An error inside Z3 (go-z3 panics) falls
-// back to the gini search.
-func Z3Conflict(p *Problem) (core []int) {
-	defer func() {
-		if r := recover(); r != nil {
-			core = newFeasibility(p).core()
-		}
-	}()
+// and Pop and shrunk by deletion. An error inside Z3 (go-z3 panics) is
+// returned with its message.
+func Z3Conflict(p *Problem) (core []int, err error) {
+	defer recoverZ3(&err, nil)
+	if z3Panic != nil {
+		panic(z3Panic)
+	}
 	ctx := z3.NewContext(z3.NewContextConfig())
 	s := z3.NewSolver(ctx)
 	num := func(n int) z3.Int { return ctx.FromInt(int64(n), ctx.IntSort()).(z3.Int) }
@@ -62,5 +61,5 @@ func Z3Conflict(p *Problem) (core []int) {
 		}
 		return ok
 	}
-	return minimalCore(p, holds, nil)
+	return minimalCore(p, holds, nil), nil
 }

@@ -3,6 +3,7 @@
 package solver
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -21,7 +22,10 @@ func TestSMTAgreesOnRandomPBQPs(t *testing.T) {
 	for i := range 150 {
 		p := pbqp.Random(r, 2+r.IntN(5), 1+r.IntN(4), []float64{0.3, 0.6, 1}[i%3])
 		want, _ := p.BruteForce()
-		smt := SolvePBQPSMT(p, pbqp.Options{NoReduce: i%2 == 0})
+		smt, err := SolvePBQPSMT(p, pbqp.Options{NoReduce: i%2 == 0})
+		if err != nil {
+			t.Fatal(err)
+		}
 		sat := pbqp.Solve(p, pbqp.Options{})
 		if want >= Inf {
 			if smt.Status != StatusInfeasible || sat.Status != StatusInfeasible {
@@ -35,6 +39,18 @@ func TestSMTAgreesOnRandomPBQPs(t *testing.T) {
 	}
 }
 
+// smtCore is Z3 deciding the enumerated search's core, without the
+// symbolic placement model.
+type smtCore struct{}
+
+func (smtCore) Name() string { return "smt-core" }
+
+func (smtCore) DecideCore(core *pbqp.Problem, deadline time.Time) (Status, []int, int64, error) {
+	return Z3Core(core, deadline)
+}
+
+func (smtCore) Conflict(p *Problem) ([]int, error) { return Z3Conflict(p) }
+
 // On every test graph both backends reach the same proven optimum. The
 // smt backend searches the placements symbolically where a graph has
 // buffers to place (or says why not), and no placement it finds beats
@@ -42,7 +58,7 @@ func TestSMTAgreesOnRandomPBQPs(t *testing.T) {
 // the symbolic search keeps gini's plan, Z3 also decides the enumerated
 // core by itself, so that the optimum is checked apart from gini.
 func TestSMTAgreesOnTestGraphs(t *testing.T) {
-	Backends["smt-core"] = Backend{Core: Z3Core, Conflict: Z3Conflict}
+	Backends["smt-core"] = smtCore{}
 	defer delete(Backends, "smt-core")
 	for _, c := range testGraphs(t) {
 		p, err := Build(c.graph, c.target, c.records)
@@ -158,9 +174,55 @@ func TestSMTConflictsAgree(t *testing.T) {
 			t.Fatal(err)
 		}
 		gini := newFeasibility(p).core()
-		smt := Z3Conflict(p)
+		smt, err := Z3Conflict(p)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if !slices.Equal(gini, smt) || len(smt) == 0 {
 			t.Errorf("%s: gini core %v, Z3 core %v", c.name, gini, smt)
+		}
+	}
+}
+
+// A panic inside the Z3 backend (go-z3 reports Z3's own errors by
+// panicking with Z3's message; anything else is a bug) reaches the caller
+// as an error with its message, from a solve, a core decision and an
+// explanation: never as a silent "unknown".
+func TestSMTPanicIsAnError(t *testing.T) {
+	defer func() { z3Panic = nil }()
+	var solved *Problem
+	for _, c := range testGraphs(t) {
+		if c.name == "seed002_ldmatrix_swizzle" { // the symbolic search runs on it
+			p, err := Build(c.graph, c.target, c.records)
+			if err != nil {
+				t.Fatal(err)
+			}
+			solved = p
+		}
+	}
+	random := pbqp.Random(rand.New(rand.NewPCG(1, 2)), 5, 3, 1)
+	unsat := unsatGraphs(t)[0]
+	up, err := Build(unsat.graph, unsat.target, unsat.records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		value any
+		want  string
+	}{
+		{"invalid argument: sorts do not match", "internal error: Z3 failed: invalid argument: sorts do not match"},
+		{fmt.Errorf("index out of range"), "internal error in the smt backend: index out of range"},
+	} {
+		z3Panic = tc.value
+		res := Solve(solved, Options{Backend: "smt"})
+		if res.Err == nil || res.Err.Error() != tc.want || res.Status != StatusUnknown || res.Assignment != nil {
+			t.Errorf("solve after a panic %v: status %v, error %v, want %q", tc.value, res.Status, res.Err, tc.want)
+		}
+		if sol, err := SolvePBQPSMT(random, pbqp.Options{NoReduce: true}); err == nil || err.Error() != tc.want || sol.Status != StatusUnknown {
+			t.Errorf("core decision after a panic %v: status %v, error %v, want %q", tc.value, sol.Status, err, tc.want)
+		}
+		if _, err := Explain(up, unsat.records, 1, Options{Backend: "smt"}); err == nil || err.Error() != tc.want {
+			t.Errorf("explanation after a panic %v: error %v, want %q", tc.value, err, tc.want)
 		}
 	}
 }

@@ -386,7 +386,8 @@ func (z *zplace) footprint() z3.BV {
 // placements with the best core choice.
 type symSolution struct {
 	placed  []*model.SharedLayout
-	atLeast bool // the search proved no plan costs less than its bound
+	atLeast bool  // the search proved no plan costs less than its bound
+	err     error // an internal failure inside Z3
 }
 
 // core is the core solver: the core PBQP with the access terms and the
@@ -404,7 +405,10 @@ type symSolution struct {
 func (w *symWhole) core(scratch int, core []int, alive [][]int, offset, bound int64, out *symSolution) pbqp.CoreSolver {
 	p := w.p
 	return func(cp *pbqp.Problem, deadline time.Time) (status Status, choice []int, lb int64) {
-		defer recoverZ3(&status, &choice)
+		defer recoverZ3(&out.err, &status)
+		if z3Panic != nil {
+			panic(z3Panic)
+		}
 		room := int64(p.Budget) - int64(w.fixedBytes) - int64(scratch)
 		if room < 0 {
 			return StatusInfeasible, nil, Inf
@@ -674,11 +678,12 @@ func (w *symWhole) snap(t *symTry) {
 	}
 }
 
-// solveSymbolic is the smt backend's whole search (Backend.Whole).
-func solveSymbolic(p *Problem, opt Options) (*Result, string) {
+// solveSymbolic is the smt backend's whole search (WholeSolver): a nil
+// result says why it could not run, an error is a failure inside Z3.
+func solveSymbolic(p *Problem, opt Options) (*Result, string, error) {
 	w, why := newSymWhole(p)
 	if w == nil {
-		return nil, why
+		return nil, why, nil
 	}
 	limit := symbolicTime
 	if opt.TimeLimit > 0 {
@@ -692,6 +697,7 @@ func solveSymbolic(p *Problem, opt Options) (*Result, string) {
 	if ref.Status == StatusOptimal && symbolicBounded {
 		bound = ref.Cost
 	}
+	var failure error // a failure inside Z3 in any try
 	try := func(scratch int, capped bool) (*symTry, string) {
 		base := p.PBQP
 		if capped {
@@ -705,6 +711,10 @@ func solveSymbolic(p *Problem, opt Options) (*Result, string) {
 		sol := pbqp.Solve(pb, pbqp.Options{Deadline: deadline, Keep: w.keep, CoreFor: func(core []int, alive [][]int, offset int64) pbqp.CoreSolver {
 			return w.core(scratch, core, alive, offset, bound, out)
 		}})
+		if out.err != nil {
+			failure = out.err
+			return nil, ""
+		}
 		if out.atLeast {
 			return nil, ""
 		}
@@ -718,13 +728,16 @@ func solveSymbolic(p *Problem, opt Options) (*Result, string) {
 		return t, ""
 	}
 	best, why := try(0, false)
+	if failure != nil {
+		return nil, "", failure
+	}
 	if best == nil && why == "" {
 		// Nothing in the parametric family beats the enumerated optimum.
 		ref.Search = "symbolic: no placement of the family beats the enumerated optimum"
-		return ref, ""
+		return ref, "", nil
 	}
 	if best == nil {
-		return nil, why
+		return nil, why, nil
 	}
 	if best.sol.Status == StatusOptimal && len(p.scratch) > 0 && w.bytes(best.placed)+p.peakScratch(best.sol.Choice) > p.Budget {
 		// The plan that ignores scratch does not fit with its scratch:
@@ -732,6 +745,9 @@ func solveSymbolic(p *Problem, opt Options) (*Result, string) {
 		var found *symTry
 		for _, c := range p.scratchCaps() {
 			t, why := try(c, true)
+			if failure != nil {
+				return nil, "", failure
+			}
 			switch {
 			case t == nil && why == "":
 				// Nothing under this cap beats the bound.
@@ -739,7 +755,7 @@ func solveSymbolic(p *Problem, opt Options) (*Result, string) {
 					found = &symTry{sol: pbqp.Solution{Status: StatusOptimal}, total: bound}
 				}
 			case t == nil:
-				return nil, why
+				return nil, why, nil
 			case t.sol.Status != StatusOptimal && t.sol.Status != StatusInfeasible:
 				best = t
 			case t.sol.Status == StatusOptimal && (found == nil || t.total < found.total):
@@ -748,7 +764,7 @@ func solveSymbolic(p *Problem, opt Options) (*Result, string) {
 		}
 		if best.sol.Status == StatusOptimal && found != nil && found.pb == nil {
 			ref.Search = "symbolic: no placement of the family beats the enumerated optimum"
-			return ref, ""
+			return ref, "", nil
 		}
 		if best.sol.Status == StatusOptimal {
 			best = found
@@ -760,15 +776,15 @@ func solveSymbolic(p *Problem, opt Options) (*Result, string) {
 	switch best.sol.Status {
 	case StatusInfeasible:
 		return &Result{Problem: p, Search: "symbolic", Candidates: p.candidateCount(), Status: StatusInfeasible,
-			Cost: Inf, LowerBound: Inf, Stats: best.sol.Stats}, ""
+			Cost: Inf, LowerBound: Inf, Stats: best.sol.Stats}, "", nil
 	case StatusOptimal:
 	default:
-		return nil, fmt.Sprintf("the symbolic search found no proven optimum in %v", limit)
+		return nil, fmt.Sprintf("the symbolic search found no proven optimum in %v", limit), nil
 	}
 	if symbolicSnap {
 		w.snap(best)
 	}
-	return w.result(best), ""
+	return w.result(best), "", nil
 }
 
 // total is the exact cost of a plan of the stripped problem pb with the

@@ -24,31 +24,6 @@ type Options struct {
 	Progress func(Progress)
 }
 
-// Backend is a search backend: what decides the core the reductions
-// leave (nil: the gini search), and what finds minimal cores of facts
-// for explanations (nil: gini's).
-type Backend struct {
-	Core     pbqp.CoreSolver
-	Conflict func(p *Problem) []int
-	// Whole, when set, solves the whole problem its own way; a nil
-	// result says why it could not, and the core search runs instead.
-	Whole func(p *Problem, opt Options) (*Result, string)
-}
-
-// Backends are the search backends by name: "gini" always, "smt" when
-// the binary is built with the z3 tag, and "greedy", whose plans are the
-// greedy baseline's (Solve answers with it; explanations search with
-// gini).
-var Backends = map[string]Backend{"gini": {}, BackendGreedy: {}}
-
-// backendOf is the backend an Options names.
-func backendOf(opt Options) Backend {
-	if b, ok := Backends[opt.Backend]; ok {
-		return b
-	}
-	return Backend{}
-}
-
 // Result is a solve's answer: the status, the plan's choices, its cost
 // and the proven lower bound, and statistics.
 type Result struct {
@@ -68,6 +43,10 @@ type Result struct {
 	// "memory", Stopped names the limit ("the memory limit (4096 MiB)").
 	Stopped, StoppedBy string
 	Peak               uint64 // the most memory the process held at the watch's checks, in bytes
+	// Err is an internal failure of the backend (a panic inside Z3 or a
+	// bug caught at the backend's boundary), with its message; the
+	// status is then unknown and the plan, if any, is not to be trusted.
+	Err error
 	// Search says how the buffers' placements were searched where the
 	// backend has more than one way: "symbolic" (parameters as unknowns)
 	// or "enumerated: " and why the symbolic search was not used.
@@ -80,19 +59,29 @@ func Solve(p *Problem, opt Options) *Result {
 	if w == nil {
 		w = newWatch(opt)
 	}
-	if opt.Backend == BackendGreedy {
-		return p.solveGreedy(&Result{Problem: p, Candidates: p.candidateCount()})
-	}
+	b := backendOf(opt)
 	why := ""
-	if whole := backendOf(opt).Whole; whole != nil {
-		var res *Result
-		if res, why = whole(p, opt); res != nil {
+	if whole, ok := b.(WholeSolver); ok {
+		res, reason, err := whole.SolveWhole(p, opt)
+		switch {
+		case err != nil:
+			return &Result{Problem: p, Status: StatusUnknown, Err: err, Candidates: p.candidateCount()}
+		case res != nil:
 			return res
 		}
-		why = "enumerated: " + why
+		why = "enumerated: " + reason
 	}
-	po := pbqp.Options{Core: backendOf(opt).Core, Deadline: w.deadline, Monitor: monitor{w}}
 	res := &Result{Problem: p, Search: why, Candidates: p.candidateCount()}
+	po := pbqp.Options{Deadline: w.deadline, Monitor: monitor{w}}
+	if d, ok := b.(CoreDecider); ok {
+		po.Core = func(core *pbqp.Problem, deadline time.Time) (Status, []int, int64) {
+			st, choice, lb, err := d.DecideCore(core, deadline)
+			if err != nil && res.Err == nil {
+				res.Err = err
+			}
+			return st, choice, lb
+		}
+	}
 	pb, sol := p.PBQP, pbqp.Solve(p.PBQP, po)
 	if p.combined && len(p.scratch) > 0 {
 		// Buffers and scratch share the budget: the cheapest plan over
@@ -121,6 +110,10 @@ func Solve(p *Problem, opt Options) *Result {
 		default:
 			sol.Status = StatusFeasible
 		}
+	}
+	if res.Err != nil {
+		res.Status = StatusUnknown
+		return res
 	}
 	sol, pb = p.notWorseThanGreedy(sol, pb)
 	p.finish(res, pb, sol)

@@ -107,6 +107,11 @@ func newBenchCmd(records *[]string) *cobra.Command {
 				}
 				res := solver.Solve(p, opt)
 				secs := time.Since(start).Seconds()
+				if res.Err != nil {
+					fmt.Fprintf(tw, "%s\t%d\t\t\t\t\t\t%.3f\t\t\tinternal error\t\t\t\t\n", filepath.Base(f), ops, secs)
+					first = cmp.Or(first, res.Err)
+					continue
+				}
 				runtime.ReadMemStats(&after)
 				s := res.Stats
 				cost := fmt.Sprint(res.Cost)

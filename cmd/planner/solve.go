@@ -130,6 +130,9 @@ func solveGraph(lib *intrinsics.Library, path, notation string, opt solver.Optio
 		return nil, nil, err
 	}
 	res := solver.Solve(p, opt)
+	if res.Err != nil {
+		return nil, res, res.Err
+	}
 	if res.Baseline != "" && res.Assignment == nil {
 		return nil, res, &unsatError{msg: fmt.Sprintf("%s: %s found no plan: %s", path, res.Baseline, res.NoPlan)}
 	}
