@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -91,7 +92,7 @@ func BenchmarkGenerated(b *testing.B) {
 				debug.FreeOSMemory() // so that peak-MiB is this graph's, not what earlier ones left
 				b.ResetTimer()
 				for b.Loop() {
-					p, err := BuildWithin(c.graph, c.target, c.records, Options{})
+					p, err := BuildWithin(context.Background(), c.graph, c.target, c.records, Options{})
 					if err != nil {
 						b.Fatal(err)
 					}

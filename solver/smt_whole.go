@@ -689,6 +689,9 @@ func solveSymbolic(p *Problem, opt Options) (*Result, string, error) {
 	if opt.TimeLimit > 0 {
 		limit = min(limit, opt.TimeLimit)
 	}
+	if w := p.watch; w != nil && !w.deadline.IsZero() {
+		limit = min(limit, time.Until(w.deadline)) // the caller's context or time limit
+	}
 	deadline := time.Now().Add(limit)
 	// The enumerated search's optimum bounds the symbolic one: Z3 first
 	// looks for anything cheaper.

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"cmp"
+	"context"
 	"time"
 
 	"planner/model"
@@ -57,7 +58,7 @@ type Result struct {
 func Solve(p *Problem, opt Options) *Result {
 	w := p.watch // BuildWithin's clock runs on
 	if w == nil {
-		w = newWatch(opt)
+		w = newWatch(context.Background(), opt)
 	}
 	b := backendOf(opt)
 	why := ""

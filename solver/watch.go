@@ -1,6 +1,8 @@
 package solver
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"runtime/metrics"
 	"time"
@@ -38,10 +40,49 @@ func (e *LimitError) Error() string {
 	return fmt.Sprintf("stopped at %s while %s, before any plan was found", e.Limit, what)
 }
 
+// Limit is the cause of a context cancelled at a limit: the library and
+// the command line stop a solve by cancelling its context with one, and
+// the solve names it in what it reports ("stopped at the memory limit
+// (4096 MiB)"). Kind is "time" or "memory".
+type Limit struct {
+	Kind string
+	Text string // "the time limit of 2s", "the memory limit (4096 MiB)"
+}
+
+func (l *Limit) Error() string { return l.Text }
+
+// TimeLimit is the cause for a context that times out after d.
+func TimeLimit(d time.Duration) *Limit {
+	return &Limit{Kind: "time", Text: fmt.Sprintf("the time limit of %v", d)}
+}
+
+// MemoryLimit is the cause for a context cancelled once the process holds
+// more than n bytes.
+func MemoryLimit(n uint64) *Limit {
+	return &Limit{Kind: "memory", Text: fmt.Sprintf("the memory limit (%s)", bytesSize(n))}
+}
+
+// limitOf names why ctx is done: its Limit cause, a deadline, or a
+// cancellation (Ctrl-C).
+func limitOf(ctx context.Context) *Limit {
+	cause := context.Cause(ctx)
+	var l *Limit
+	switch {
+	case errors.As(cause, &l):
+		return l
+	case errors.Is(cause, context.DeadlineExceeded):
+		return &Limit{Kind: "time", Text: "the context's deadline"}
+	}
+	return &Limit{Kind: "cancel", Text: "a cancellation"}
+}
+
 // watch keeps a solve within its time and memory limits and reports its
 // progress. Its checks are cheap enough for inner loops: the clock is read
 // every few calls and the memory every few milliseconds.
 type watch struct {
+	// ctx stops the solve when it is done; its cause names the limit.
+	ctx             context.Context
+	cause           *Limit
 	start, deadline time.Time
 	memLimit        uint64
 	timeLimit       time.Duration
@@ -56,15 +97,18 @@ type watch struct {
 	nextReport time.Time
 	peak       uint64
 	state      Progress
-	stopped    string // "time" or "memory" once a limit is reached
+	stopped    string // "time", "memory" or "cancel" once a limit is reached
 }
 
-// newWatch starts the clock of a solve under opt's limits.
-func newWatch(opt Options) *watch {
-	w := &watch{start: time.Now(), memLimit: opt.MemoryLimit, timeLimit: opt.TimeLimit, progress: opt.Progress, memory: processMemory,
+// newWatch starts the clock of a solve under ctx and opt's limits.
+func newWatch(ctx context.Context, opt Options) *watch {
+	w := &watch{ctx: ctx, start: time.Now(), memLimit: opt.MemoryLimit, timeLimit: opt.TimeLimit, progress: opt.Progress, memory: processMemory,
 		every: 32, memEvery: 5 * time.Millisecond}
 	if opt.TimeLimit > 0 {
 		w.deadline = w.start.Add(opt.TimeLimit)
+	}
+	if d, ok := ctx.Deadline(); ok && (w.deadline.IsZero() || d.Before(w.deadline)) {
+		w.deadline = d
 	}
 	w.nextReport = w.start.Add(ProgressAfter)
 	w.state.Incumbent = Inf
@@ -110,8 +154,21 @@ func (w *watch) checkNow() error {
 	if w.stopped != "" {
 		return w.err()
 	}
+	select {
+	case <-w.ctx.Done():
+		w.cause = limitOf(w.ctx)
+		w.stopped = w.cause.Kind
+		return w.err()
+	default:
+	}
 	now := time.Now()
 	if !w.deadline.IsZero() && !now.Before(w.deadline) {
+		if d, ok := w.ctx.Deadline(); ok && !d.After(w.deadline) {
+			// The context's deadline: its timer fires now, and its cause
+			// names the limit.
+			<-w.ctx.Done()
+			w.cause = limitOf(w.ctx)
+		}
 		w.stopped = "time"
 		return w.err()
 	}
@@ -143,6 +200,9 @@ func (w *watch) err() error {
 
 // limitText names the limit reached.
 func (w *watch) limitText() string {
+	if w.cause != nil {
+		return w.cause.Text
+	}
 	switch w.stopped {
 	case "time":
 		return fmt.Sprintf("the time limit of %v", w.timeLimit)
@@ -184,6 +244,14 @@ func (w *watch) stoppedBy() string {
 	switch {
 	case w == nil:
 		return "the time limit"
+	case w.stopped == "" && w.timeLimit == 0:
+		// A search that stopped inside a SAT call at the context's
+		// deadline, before the watch saw it.
+		if d, ok := w.ctx.Deadline(); ok && !time.Now().Before(d) {
+			<-w.ctx.Done()
+			return limitOf(w.ctx).Text
+		}
+		return "the time limit"
 	case w.stopped == "":
 		return fmt.Sprintf("the time limit of %v", w.timeLimit)
 	}
@@ -205,11 +273,13 @@ func processMemory() uint64 {
 	return s[0].Value.Uint64() - s[1].Value.Uint64()
 }
 
-// BuildWithin is Build under opt's time and memory limits, reporting its
-// progress to opt.Progress; the clock it starts runs on through Solve. A
-// limit reached while building gives a *LimitError.
-func BuildWithin(g *model.Graph, t *model.Target, records []*model.Record, opt Options) (*Problem, error) {
-	return buildWatched(g, t, records, nil, newWatch(opt))
+// BuildWithin is Build under ctx and opt's time and memory limits,
+// reporting its progress to opt.Progress; the watch it starts runs on
+// through Solve, which stops when ctx is done and names the limit from
+// the context's cause (a *Limit). A limit reached while building gives a
+// *LimitError.
+func BuildWithin(ctx context.Context, g *model.Graph, t *model.Target, records []*model.Record, opt Options) (*Problem, error) {
+	return buildWatched(g, t, records, nil, newWatch(ctx, opt))
 }
 
 // ops counts the graph's ops, loops' bodies included.

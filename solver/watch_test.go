@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"context"
 	"errors"
 	"math/rand/v2"
 	"testing"
@@ -12,7 +13,7 @@ import (
 // testWatch is a watch that checks its limits at every step and reads
 // memory from mem instead of the runtime.
 func testWatch(opt Options, mem func(w *watch) uint64) *watch {
-	w := newWatch(opt)
+	w := newWatch(context.Background(), opt)
 	w.every, w.memEvery = 1, 0
 	w.memory = func() uint64 { return mem(w) }
 	return w

@@ -1,18 +1,19 @@
 package main
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"planner"
 	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"planner/intrinsics"
 	"planner/model"
 	"planner/plans"
-	"planner/solver"
 )
 
 func newExplainCmd(records *[]string) *cobra.Command {
@@ -37,24 +38,25 @@ Exit codes: 0 the graph has a plan, 1 bad input, 2 no plan exists.`,
 			if maxRelax < 0 {
 				return fmt.Errorf("--max must be at least 0, found %d", maxRelax)
 			}
-			lib, err := intrinsics.Load(*records...)
+			pl, err := planner.New(*records...)
 			if err != nil {
 				return err
 			}
 			if err := checkBackend(backendName); err != nil {
 				return err
 			}
-			opt := solver.Options{TimeLimit: timeLimit, Backend: backendName}
-			_, res, err := solveGraph(lib, args[0], "", opt)
-			out := cmd.OutOrStdout()
-			var unsat *unsatError
-			if errors.As(err, &unsat) {
-				return explainUnsat(out, format, args[0], res, unsat, lib, maxRelax, opt)
-			}
+			opt := planner.Options{Backend: backendName, SearchTimeLimit: timeLimit}
+			ctx, cancel := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer cancel()
+			res, err := pl.SolveFile(ctx, args[0], opt)
 			if err != nil {
 				return err
 			}
-			e, err := solver.ExplainPlan(res.Problem, res, opt)
+			out := cmd.OutOrStdout()
+			if res.Plan == nil {
+				return explainUnsat(ctx, out, format, pl, res, maxRelax, opt)
+			}
+			e, err := pl.Explain(ctx, res, 0, opt)
 			if err != nil {
 				return err
 			}
@@ -70,18 +72,17 @@ Exit codes: 0 the graph has a plan, 1 bad input, 2 no plan exists.`,
 
 // explainUnsat writes why a graph has no plan and returns the error that
 // makes the command exit with exitUnsat.
-func explainUnsat(out io.Writer, format, path string, res *solver.Result, unsat *unsatError, lib *intrinsics.Library, maxRelax int, opt solver.Options) error {
-	if res == nil || res.Status == solver.StatusUnknown || res.Baseline != "" {
+func explainUnsat(ctx context.Context, out io.Writer, format string, pl *planner.Planner, res *planner.Result, maxRelax int, opt planner.Options) error {
+	unsat := &unsatError{msg: res.Why}
+	if res.Outcome != planner.Infeasible {
 		if format == "json" {
-			if err := writeUnsatJSON(out, path, res, unsat); err != nil {
+			if err := writeUnsatJSON(out, res, unsat); err != nil {
 				return err
 			}
 		}
 		return unsat
 	}
-	p := res.Problem
-	_, recs := targetRecords(lib, p.Graph)
-	e, err := solver.Explain(p, recs, maxRelax, opt)
+	e, err := pl.Explain(ctx, res, maxRelax, opt)
 	if err != nil {
 		return err
 	}
@@ -95,7 +96,7 @@ func explainUnsat(out io.Writer, format, path string, res *solver.Result, unsat 
 	if len(e.Core) == 1 {
 		what = "one fact rules out every plan"
 	}
-	return &unsatError{msg: fmt.Sprintf("%s: no plan exists on %s; %s", path, e.Target, what)}
+	return &unsatError{msg: fmt.Sprintf("%s: no plan exists on %s; %s", res.Graph.File, e.Target, what)}
 }
 
 func writeExplanation(w io.Writer, format string, e *model.Explanation) error {

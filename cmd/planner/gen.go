@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"planner"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -15,7 +17,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"planner/gen"
-	"planner/intrinsics"
 	"planner/model"
 	"planner/solver"
 )
@@ -62,7 +63,7 @@ func newBenchCmd(records *[]string) *cobra.Command {
 			if err := checkBackend(backendName); err != nil {
 				return err
 			}
-			lib, err := intrinsics.Load(*records...)
+			pl, err := planner.New(*records...)
 			if err != nil {
 				return err
 			}
@@ -77,10 +78,12 @@ func newBenchCmd(records *[]string) *cobra.Command {
 				return err
 			}
 			defer done()
+			interrupted, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
 			fmt.Fprintln(tw, "graph\tops\tcandidates\tnodes\tcore\tvariables\tclauses\tseconds\tpeak MiB\talloc MiB\tstatus\tcost\tgreedy\tratio\t")
 			var first error
 			for _, f := range files {
-				g, err := readGraph(lib, f)
+				g, err := pl.ReadGraph(f)
 				if err != nil {
 					// The other graphs still run; the error comes after the table.
 					fmt.Fprintf(tw, "%s\t\t\t\t\t\t\t\t\t\tbad input\t\t\t\t\n", filepath.Base(f))
@@ -93,19 +96,19 @@ func newBenchCmd(records *[]string) *cobra.Command {
 				debug.FreeOSMemory() // so that the peak is this graph's
 				runtime.ReadMemStats(&before)
 				start := time.Now()
-				t, recs := targetRecords(lib, g)
-				p, err := solver.BuildWithin(g, t, recs, opt)
+				ctx, cancel := limits.graphContext(interrupted)
+				res, err := pl.Search(ctx, g, opt)
+				cancel()
 				var limit *solver.LimitError
 				if errors.As(err, &limit) {
 					fmt.Fprintf(tw, "%s\t%d\t\t\t\t\t\t%.3f\t\t\t%s\t\t\n", filepath.Base(f), ops, time.Since(start).Seconds(), solver.StatusUnknown)
 					continue
 				}
-				if err != nil {
+				if err != nil && res == nil {
 					fmt.Fprintf(tw, "%s\t%d\t\t\t\t\t\t\t\t\tbad input\t\t\t\t\n", filepath.Base(f), ops)
 					first = cmp.Or(first, err)
 					continue
 				}
-				res := solver.Solve(p, opt)
 				secs := time.Since(start).Seconds()
 				if res.Err != nil {
 					fmt.Fprintf(tw, "%s\t%d\t\t\t\t\t\t%.3f\t\t\tinternal error\t\t\t\t\n", filepath.Base(f), ops, secs)
@@ -118,7 +121,7 @@ func newBenchCmd(records *[]string) *cobra.Command {
 				if res.Cost >= solver.Inf {
 					cost = "-"
 				}
-				greedy, ratio := greedyColumns(p, res)
+				greedy, ratio := greedyColumns(res.Problem, res)
 				fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%.3f\t%d\t%.0f\t%s\t%s\t%s\t%s\t\n", filepath.Base(f), ops, res.Candidates, s.Nodes, s.CoreNodes,
 					s.Variables, s.Clauses, secs, res.Peak>>20, float64(after.TotalAlloc-before.TotalAlloc)/(1<<20), res.Status, cost, greedy, ratio)
 			}

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
+	"os/signal"
+	"planner"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,11 +30,11 @@ func (f *limitFlags) add(cmd *cobra.Command, timeHelp string) {
 	cmd.Flags().StringVar(&f.progress, "progress", "auto", "a progress line on standard error for solves longer than a second: auto (when it is a terminal), always or never")
 }
 
-// options reads the flags into solver options, with the progress line
-// written to stderr. Call done after the solve: it clears the progress
-// line and gives the process its memory limit back.
-func (f *limitFlags) options(backend string, stderr io.Writer) (opt solver.Options, done func(), err error) {
-	opt = solver.Options{TimeLimit: f.time, Backend: backend}
+// options reads the flags into the library's options, with the progress
+// line written to stderr. Call done after the solve: it clears the
+// progress line.
+func (f *limitFlags) options(backend string, stderr io.Writer) (opt planner.Options, done func(), err error) {
+	opt = planner.Options{Backend: backend}
 	done = func() {}
 	if f.time < 0 {
 		return opt, done, fmt.Errorf("--time-limit %v: expected a positive duration (or 0 for none)", f.time)
@@ -46,10 +48,6 @@ func (f *limitFlags) options(backend string, stderr io.Writer) (opt solver.Optio
 			return opt, done, fmt.Errorf("--memory-limit %s: %v", f.memory, err)
 		}
 		opt.MemoryLimit = n
-		// The collector works to stay below the limit; the solver stops
-		// when it cannot.
-		old := debug.SetMemoryLimit(int64(min(n, 1<<62)))
-		done = func() { debug.SetMemoryLimit(old) }
 	}
 	var show bool
 	switch f.progress {
@@ -61,10 +59,30 @@ func (f *limitFlags) options(backend string, stderr io.Writer) (opt solver.Optio
 	if show {
 		line := &progressLine{w: stderr}
 		opt.Progress = line.show
-		restore := done
-		done = func() { line.clear(); restore() }
+		done = line.clear
 	}
 	return opt, done, nil
+}
+
+// graphContext is the context one graph of a bench runs under: parent,
+// and the time limit from now.
+func (f *limitFlags) graphContext(parent context.Context) (context.Context, context.CancelFunc) {
+	if f.time <= 0 {
+		return context.WithCancel(parent)
+	}
+	return context.WithTimeoutCause(parent, f.time, solver.TimeLimit(f.time))
+}
+
+// context is the context a solve runs under: cancelled by Ctrl-C and, with
+// --time-limit, at the limit, with solver.TimeLimit as its cause. Call
+// cancel when the solve is done.
+func (f *limitFlags) context() (ctx context.Context, cancel func()) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	if f.time <= 0 {
+		return ctx, stop
+	}
+	ctx, stopTimer := context.WithTimeoutCause(ctx, f.time, solver.TimeLimit(f.time))
+	return ctx, func() { stopTimer(); stop() }
 }
 
 // isTerminal reports whether w is a terminal.
@@ -152,30 +170,4 @@ func parseBytes(s string) (uint64, error) {
 		return 0, fmt.Errorf("too large")
 	}
 	return n * mul, nil
-}
-
-// during keeps the progress line of a solve that started at start alive
-// through a phase outside the solver (the plan's writing and checking),
-// until stop is called.
-func during(opt solver.Options, start time.Time, phase string) (stop func()) {
-	if opt.Progress == nil {
-		return func() {}
-	}
-	quit, finished := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(finished)
-		tick := time.NewTicker(solver.ProgressEvery)
-		defer tick.Stop()
-		for {
-			select {
-			case <-quit:
-				return
-			case <-tick.C:
-				if e := time.Since(start); e >= solver.ProgressAfter {
-					opt.Progress(solver.Progress{Phase: phase, Elapsed: e, Memory: solver.MemoryHeld()})
-				}
-			}
-		}
-	}()
-	return func() { close(quit); <-finished }
 }

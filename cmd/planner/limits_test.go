@@ -85,22 +85,3 @@ func TestProgressLine(t *testing.T) {
 		t.Errorf("got %q\nwant %q", b.String(), want)
 	}
 }
-
-// The progress line goes on through the plan's writing and checking, once
-// the solve has run for a second, and stops when told.
-func TestProgressDuring(t *testing.T) {
-	during(solver.Options{}, time.Now(), "plan")() // no progress asked for: nothing to do
-	got := make(chan solver.Progress, 100)
-	opt := solver.Options{Progress: func(p solver.Progress) { got <- p }}
-	stop := during(opt, time.Now().Add(-time.Hour), "plan")
-	p := <-got
-	stop()
-	if p.Phase != "plan" || p.Elapsed < time.Hour {
-		t.Errorf("got %+v", p)
-	}
-	n := len(got)
-	time.Sleep(2 * solver.ProgressEvery)
-	if len(got) != n {
-		t.Errorf("reports after stop")
-	}
-}

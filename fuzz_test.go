@@ -1,4 +1,4 @@
-package main
+package planner
 
 import (
 	"bytes"
@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"planner/gen"
-	"planner/intrinsics"
 	"planner/model"
 	"planner/plans"
 	"planner/plans/planfile"
@@ -23,10 +22,8 @@ import (
 // written to TOML and read back; nothing panics. The corpus under
 // testdata/fuzz/FuzzSolveVerify covers every family.
 func FuzzSolveVerify(f *testing.F) {
-	lib, err := intrinsics.Builtin()
-	if err != nil {
-		f.Fatal(err)
-	}
+	pl := testPlanner(f)
+	lib := pl.Records
 	f.Fuzz(func(t *testing.T, family uint8, ops uint16, seed uint64) {
 		text, err := gen.Graph(gen.Families[int(family)%len(gen.Families)], 4+int(ops)%197, seed)
 		if err != nil {
@@ -36,7 +33,7 @@ func FuzzSolveVerify(f *testing.F) {
 		if err != nil {
 			t.Fatalf("a generated graph does not read: %v\n%s", err, text)
 		}
-		tgt, recs := targetRecords(lib, g)
+		tgt, recs := pl.Target(g)
 		p, err := solver.Build(g, tgt, recs)
 		if err != nil {
 			t.Fatalf("build: %v", err)
@@ -64,7 +61,7 @@ func FuzzSolveVerify(f *testing.F) {
 		if err := pf.CheckGraph("gen.toml", []byte(text)); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := replayPlan(lib, pf, g); err != nil {
+		if _, err := pl.Replay(pf, g); err != nil {
 			t.Fatalf("the plan read back: %v\n%s", err, text)
 		}
 	})
@@ -76,9 +73,9 @@ func FuzzSolveVerify(f *testing.F) {
 // that replay fastest, which between them convert by registers, shuffles
 // and shared memory.
 func FuzzReadPlan(f *testing.F) {
-	seeds, _ := filepath.Glob("testdata/verify/*.toml")
+	seeds, _ := filepath.Glob("cmd/planner/testdata/verify/*.toml")
 	for _, name := range []string{"pinned_mma_operand", "softmax_row", "loop_three_carried", "layernorm_row", "transpose_heavy", "seed002_padded_gemm"} {
-		seeds = append(seeds, "../../testdata/plans/"+name+".toml")
+		seeds = append(seeds, "testdata/plans/"+name+".toml")
 	}
 	for _, path := range seeds {
 		data, err := os.ReadFile(path)
@@ -87,12 +84,10 @@ func FuzzReadPlan(f *testing.F) {
 		}
 		f.Add(data)
 	}
-	lib, err := intrinsics.Builtin()
-	if err != nil {
-		f.Fatal(err)
-	}
+	pl := testPlanner(f)
+	lib := pl.Records
 	graphs := map[string]*model.Graph{}
-	files, _ := filepath.Glob("../../testdata/graphs/*.toml")
+	files, _ := filepath.Glob("testdata/graphs/*.toml")
 	for _, path := range files {
 		g, err := tomlio.ReadGraph(path, lib.Targets)
 		if err != nil {
@@ -110,7 +105,7 @@ func FuzzReadPlan(f *testing.F) {
 		if g == nil {
 			return
 		}
-		if _, err := replayPlan(lib, pf, g); err != nil && !strings.HasPrefix(err.Error(), "plan.toml: ") {
+		if _, err := pl.Replay(pf, g); err != nil && !strings.HasPrefix(err.Error(), "plan.toml: ") {
 			checkPositioned(t, err)
 		}
 	})

@@ -1,39 +1,18 @@
-package main
+package planner
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
+	"planner/plans/planfile"
 	"strings"
 	"testing"
 
-	"planner/intrinsics"
 	"planner/model"
 	"planner/plans"
-	"planner/solver"
 )
-
-func solveFile(t *testing.T, path string) *plans.Plan {
-	t.Helper()
-	plan, _ := solveResult(t, path)
-	return plan
-}
-
-// solveResult solves a graph file as planner solve does: the plan, and the
-// search's result with the graph and assignment.
-func solveResult(t *testing.T, path string) (*plans.Plan, *solver.Result) {
-	t.Helper()
-	lib, err := intrinsics.Builtin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, res, err := solveGraph(lib, path, "", solver.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return plan, res
-}
 
 // named finds the entry of a plan's list with the given name.
 func named[T any](t *testing.T, items []T, nameOf func(T) string, name string) T {
@@ -63,7 +42,7 @@ func valuePlan(t *testing.T, p *plans.Plan, name string) plans.ValuePlan {
 // ldmatrix and V through ldmatrix.trans, and each row reduction combines
 // the 4 lanes of a quad.
 func TestFlashAttention2Warps(t *testing.T) {
-	p := solveFile(t, "../../testdata/graphs/flash_attention_2warps.toml")
+	p := solveFile(t, "testdata/graphs/flash_attention_2warps.toml")
 	if p.Status != "optimal" {
 		t.Fatalf("status %s", p.Status)
 	}
@@ -103,7 +82,7 @@ func TestFlashAttention2Warps(t *testing.T) {
 // plan says which values cross warps, by which mechanism, at what cost,
 // and why.
 func TestFlashAttention4Warps(t *testing.T) {
-	p := solveFile(t, "../../testdata/graphs/flash_attention_4warps.toml")
+	p := solveFile(t, "testdata/graphs/flash_attention_4warps.toml")
 	if p.Status != "optimal" {
 		t.Fatalf("status %s", p.Status)
 	}
@@ -132,35 +111,64 @@ func TestFlashAttention4Warps(t *testing.T) {
 }
 
 // Every graph under testdata/graphs solves to a proven optimum and its plan
-// matches testdata/plans/<name>.txt, .json and .toml; the same input gives
-// the same bytes twice.
+// matches testdata/plans/<name>.txt, .json and .toml, all three written
+// from one solve.
 func TestGoldenPlans(t *testing.T) {
-	graphs, _ := filepath.Glob("../../testdata/graphs/*.toml")
+	graphs, _ := filepath.Glob("testdata/graphs/*.toml")
 	if len(graphs) < 8 {
 		t.Fatalf("only %d graphs", len(graphs))
 	}
-	root, _ := filepath.Abs("../..")
 	for _, g := range graphs {
 		name := strings.TrimSuffix(filepath.Base(g), ".toml")
 		t.Run(name, func(t *testing.T) {
-			t.Chdir(root)
-			rel := "testdata/graphs/" + name + ".toml"
+			plan := solveFile(t, g)
+			if plan.Status != "optimal" {
+				t.Fatalf("not proven optimal: %s", plan.Status)
+			}
 			for _, format := range []string{"text", "json", "toml"} {
-				var out, again bytes.Buffer
-				if code := Main([]string{"solve", "--format", format, rel}, &out, &out); code != 0 {
-					t.Fatalf("exit %d: %s", code, out.String())
+				var out bytes.Buffer
+				var err error
+				switch format {
+				case "text":
+					err = plan.WriteText(&out)
+				case "json":
+					err = plan.WriteJSON(&out)
+				case "toml":
+					err = planfile.Write(&out, plan)
 				}
-				Main([]string{"solve", "--format", format, rel}, &again, &again)
-				if out.String() != again.String() {
-					t.Fatalf("%s: two runs differ", format)
-				}
-				if format == "text" && !strings.Contains(out.String(), "status optimal") {
-					t.Fatalf("not proven optimal:\n%s", out.String())
+				if err != nil {
+					t.Fatal(err)
 				}
 				ext := map[string]string{"text": ".txt", "json": ".json", "toml": ".toml"}[format]
 				goldenCompare(t, filepath.Join("testdata/plans", name+ext), out.String())
 			}
 		})
+	}
+}
+
+// The same input gives the same plan, byte for byte: every test graph
+// solved a second time, in a fresh planner (its caches empty), prints the
+// text golden again. (The JSON and TOML writers are functions of the same
+// plan; TestGoldenPlans checks them against their goldens.)
+func TestSamePlanTwice(t *testing.T) {
+	graphs, _ := filepath.Glob("testdata/graphs/*.toml")
+	pl, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range graphs {
+		res, err := pl.SolveFile(context.Background(), g, Options{})
+		if err != nil || res.Plan == nil {
+			t.Fatalf("%s: %v", g, err)
+		}
+		var out bytes.Buffer
+		if err := res.Plan.WriteText(&out); err != nil {
+			t.Fatal(err)
+		}
+		want, _ := os.ReadFile(filepath.Join("testdata/plans", strings.TrimSuffix(filepath.Base(g), ".toml")+".txt"))
+		if out.String() != string(want) {
+			t.Errorf("%s: a second solve printed another plan", g)
+		}
 	}
 }
 
@@ -183,7 +191,7 @@ func goldenCompare(t *testing.T, path, got string) {
 // with 32x32x8 MFMA, nothing converts, and the accumulator prints in IREE's
 // nested notation as the MFMA_F32_32x32x8 layout tiled over the grid.
 func TestSeed001MFMA(t *testing.T) {
-	p := solveFile(t, "../../testdata/graphs/seed001_mfma_gemm.toml")
+	p := solveFile(t, "testdata/graphs/seed001_mfma_gemm.toml")
 	if p.Status != "optimal" {
 		t.Fatalf("status %s", p.Status)
 	}
@@ -206,7 +214,7 @@ func TestSeed001MFMA(t *testing.T) {
 // notation; the row reduction combines 16 lanes and the 4 subgroups of a
 // row of the grid.
 func TestSeed003DPAS(t *testing.T) {
-	p := solveFile(t, "../../testdata/graphs/seed003_dpas_gemm.toml")
+	p := solveFile(t, "testdata/graphs/seed003_dpas_gemm.toml")
 	if p.Status != "optimal" {
 		t.Fatalf("status %s", p.Status)
 	}
@@ -234,7 +242,7 @@ func bufferPlan(t *testing.T, p *plans.Plan, name string) plans.BufferPlan {
 // major would not be: the 8 rows of an ldmatrix phase are 128 bytes apart
 // and all start in bank 0.
 func TestSeed002LdmatrixConflictFree(t *testing.T) {
-	p := solveFile(t, "../../testdata/graphs/seed002_ldmatrix_swizzle.toml")
+	p := solveFile(t, "testdata/graphs/seed002_ldmatrix_swizzle.toml")
 	as := bufferPlan(t, p, "As")
 	if as.Placement == "dense row major" || (!strings.Contains(as.Placement, "swizzle") && !strings.Contains(as.Placement, "padd")) {
 		t.Errorf("As is placed %q, want a swizzle or padding", as.Placement)
@@ -270,7 +278,7 @@ func TestSeed002LdmatrixConflictFree(t *testing.T) {
 // allows (192 gives 4, 224 gives 2 with more bytes). A warp's 16 loads of
 // four phases each: 128 wavefronts against 64.
 func TestSeed002WMMAConstantStride(t *testing.T) {
-	p := solveFile(t, "../../testdata/graphs/seed002_wmma_gemm.toml")
+	p := solveFile(t, "testdata/graphs/seed002_wmma_gemm.toml")
 	as := bufferPlan(t, p, "As")
 	if as.Placement != "rows padded to 80 elements" || strings.Contains(as.Formula, "^") {
 		t.Errorf("As is placed %q (%s), want rows padded to 80 elements and no swizzle", as.Placement, as.Formula)
@@ -299,7 +307,7 @@ func TestSeed002WMMAConstantStride(t *testing.T) {
 // carried value, the mma's result and the loop's result are one opaque
 // fragment, with no conversion anywhere (none can reach or leave one).
 func TestWMMALoopCarriesFragment(t *testing.T) {
-	p := solveFile(t, "../../testdata/graphs/wmma_loop_gemm.toml")
+	p := solveFile(t, "testdata/graphs/wmma_loop_gemm.toml")
 	if p.Status != "optimal" || len(p.Conv) != 0 {
 		t.Fatalf("status %s, %d conversions; want optimal with none", p.Status, len(p.Conv))
 	}
@@ -317,7 +325,7 @@ func TestWMMALoopCarriesFragment(t *testing.T) {
 // that writes them cannot use 16-byte vectors even if subgroup 0 writes
 // only aligned rows; the plan says 4-element (8-byte) vectors.
 func TestPlacementCountsEverySubgroup(t *testing.T) {
-	p := solveFile(t, "../../testdata/graphs/seed001_fixed_placement.toml")
+	p := solveFile(t, "testdata/graphs/seed001_fixed_placement.toml")
 	as := bufferPlan(t, p, "As")
 	written := false
 	for _, a := range as.Accesses {
@@ -339,7 +347,7 @@ func TestPlacementCountsEverySubgroup(t *testing.T) {
 // padding no longer fits, the plan keeps the cheapest placements that do
 // and says what their conflicts cost.
 func TestSeed001LDSPlacements(t *testing.T) {
-	p := solveFile(t, "../../testdata/graphs/seed001_mfma_gemm.toml")
+	p := solveFile(t, "testdata/graphs/seed001_mfma_gemm.toml")
 	if p.Shared.Buffers > 65536 || p.Shared.Budget != 65536 {
 		t.Errorf("buffers take %d bytes of a %d-byte budget, want at most 64 KiB", p.Shared.Buffers, p.Shared.Budget)
 	}
@@ -357,7 +365,7 @@ func TestSeed001LDSPlacements(t *testing.T) {
 	if as := bufferPlan(t, p, "As"); !strings.Contains(as.Placement, "padded") {
 		t.Errorf("As is placed %q, want padded rows (the MFMA A reads are 8-byte columns of rows)", as.Placement)
 	}
-	tight := solveFile(t, "../../testdata/graphs/seed001_tight_budget.toml")
+	tight := solveFile(t, "testdata/graphs/seed001_tight_budget.toml")
 	if tight.Status != "optimal" || tight.Shared.Buffers > 49152 {
 		t.Fatalf("tight budget: %s, %d bytes of buffers", tight.Status, tight.Shared.Buffers)
 	}
@@ -397,31 +405,23 @@ func swapLaneDigits(t *testing.T, l *model.Layout) *model.Layout {
 	return out
 }
 
-// Every plan the command line prints is verified (solveGraph runs the
-// verifier); a plan with one element moved to the wrong lane fails, and
+// Every plan the library returns is verified (Solve runs the verifier); a plan with one element moved to the wrong lane fails, and
 // the error names the element, the lane and the register.
 func TestVerifyCatchesAMovedElement(t *testing.T) {
-	lib, err := intrinsics.Builtin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, res, err := solveGraph(lib, "../../testdata/graphs/pinned_mma_operand.toml", "", solver.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan, res := solveResult(t, "testdata/graphs/pinned_mma_operand.toml")
 	g, a := res.Problem.Graph, res.Assignment
 	if err := plans.Verify(g, a, plan); err != nil {
 		t.Fatalf("the plan as solved: %v", err)
 	}
 	var mma *model.Op
 	g.Walk(func(op *model.Op) {
-		if op.Kind == model.OpMMA {
+		if op.Name == "d" {
 			mma = op
 		}
 	})
 	use := model.Use{Op: mma, Index: 1}
 	a.Required[use] = swapLaneDigits(t, a.Required[use]) // what mma %d is handed
-	err = plans.Verify(g, a, plan)
+	err := plans.Verify(g, a, plan)
 	var ve *plans.VerifyError
 	if !errors.As(err, &ve) || ve.Value != "b" || ve.Element == nil || ve.Point == nil || !strings.Contains(ve.Error(), "operand b") {
 		t.Fatalf("a moved element verified, or the error does not name it: %v", err)

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"planner"
+	"planner/plans"
+	"planner/solver"
+)
+
+// solveResult solves a graph file through the library, as planner solve
+// does: the plan, and the search's result with the graph and assignment.
+func solveResult(t *testing.T, path string) (*plans.Plan, *solver.Result) {
+	t.Helper()
+	pl, err := planner.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := pl.SolveFile(context.Background(), path, planner.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Plan == nil {
+		t.Fatalf("%s: no plan: %s", path, res.Why)
+	}
+	return res.Plan, res.Search
+}
+
+func goldenCompare(t *testing.T, path, got string) {
+	t.Helper()
+	want, err := os.ReadFile(path)
+	if err == nil && string(want) == got {
+		return
+	}
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("%s differs (go test -update to accept):\n--- want\n%s\n--- got\n%s", path, want, got)
+}

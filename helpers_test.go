@@ -1,0 +1,45 @@
+package planner
+
+import (
+	"context"
+	"flag"
+	"sync"
+	"testing"
+
+	"planner/plans"
+	"planner/solver"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files that differ")
+
+var builtin = sync.OnceValues(func() (*Planner, error) { return New() })
+
+// testPlanner is the planner with the built-in records.
+func testPlanner(tb testing.TB) *Planner {
+	tb.Helper()
+	pl, err := builtin()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return pl
+}
+
+// solveResult solves a graph file as planner solve does: the plan, and
+// the search's result with the graph and assignment.
+func solveResult(t *testing.T, path string) (*plans.Plan, *solver.Result) {
+	t.Helper()
+	res, err := testPlanner(t).SolveFile(context.Background(), path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Plan == nil {
+		t.Fatalf("%s: no plan: %s", path, res.Why)
+	}
+	return res.Plan, res.Search
+}
+
+func solveFile(t *testing.T, path string) *plans.Plan {
+	t.Helper()
+	plan, _ := solveResult(t, path)
+	return plan
+}

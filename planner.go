@@ -1,0 +1,327 @@
+package planner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"planner/intrinsics"
+	"planner/model"
+	"planner/plans"
+	"planner/plans/planfile"
+	"planner/solver"
+	"planner/tomlio"
+)
+
+// Planner plans kernel graphs with one set of intrinsic and target
+// records: the built-in ones and any a user adds.
+type Planner struct {
+	Records *intrinsics.Library
+}
+
+// New loads the built-in records and those of the given folders or files
+// (the command line's --records).
+func New(records ...string) (*Planner, error) {
+	lib, err := intrinsics.Load(records...)
+	if err != nil {
+		return nil, err
+	}
+	return &Planner{Records: lib}, nil
+}
+
+// ReadGraph reads and checks a graph file against the planner's targets
+// and records; every problem is reported as file:line:col.
+func (pl *Planner) ReadGraph(path string) (*model.Graph, error) {
+	return tomlio.ReadGraph(path, pl.Records.Targets)
+}
+
+// Target is the graph's target and the records it offers.
+func (pl *Planner) Target(g *model.Graph) (*model.Target, []*model.Record) {
+	t := pl.Records.Targets[g.Target]
+	var recs []*model.Record
+	for _, n := range t.Records {
+		recs = append(recs, pl.Records.Records[n])
+	}
+	return t, recs
+}
+
+// Options say how to solve. The context passed with them is the one way
+// to stop: a deadline (context.WithTimeoutCause with solver.TimeLimit
+// names it "the time limit of ..."), a cancellation (Ctrl-C), or the
+// memory limit below, which cancels it.
+type Options struct {
+	// Backend names the search: "gini" (default), "smt" (Z3, in builds
+	// with the z3 tag) or "greedy", the propagation baseline.
+	Backend string
+	// Notation writes the plan's layouts in this notation (default: the
+	// graph's own).
+	Notation string
+	// MemoryLimit, when set, cancels the solve once the process holds
+	// more bytes than this from the system (solver.MemoryHeld); the
+	// garbage collector is asked to stay below it meanwhile.
+	MemoryLimit uint64
+	// Progress, when set, hears where a long solve stands, from the
+	// build through the writing and replay of the plan.
+	Progress func(solver.Progress)
+	// CompareGreedy also runs the greedy baseline and sets the plan's
+	// comparison with it.
+	CompareGreedy bool
+	// SearchTimeLimit bounds each search on its own (an explanation runs
+	// one per relaxation); 0: none but the context's.
+	SearchTimeLimit time.Duration
+}
+
+// Outcome is what a solve came to.
+type Outcome int
+
+const (
+	Planned    Outcome = iota // a plan, optimal or the best within the limits
+	Infeasible                // no plan satisfies the graph's constraints
+	Stopped                   // a limit stopped the solve before any plan
+	NoBaseline                // the greedy baseline found no plan
+)
+
+// Result is a solve's answer. Without a plan, Why says why in one sentence
+// naming the graph, as planner solve prints it.
+type Result struct {
+	Outcome Outcome
+	Graph   *model.Graph
+	Target  *model.Target
+	Plan    *plans.Plan    // nil without a plan
+	Search  *solver.Result // the search's own answer; nil when a limit stopped the build
+	Why     string
+}
+
+// SolveFile reads a graph file and solves it; the plan records the file's
+// SHA-256, so that planner verify can tell a changed graph.
+func (pl *Planner) SolveFile(ctx context.Context, path string, opt Options) (*Result, error) {
+	g, err := pl.ReadGraph(path)
+	if err != nil {
+		return nil, err
+	}
+	res, err := pl.Solve(ctx, g, opt)
+	if err == nil && res.Plan != nil {
+		if data, err := os.ReadFile(path); err == nil {
+			res.Plan.GraphHash = planfile.HashGraph(data)
+		}
+	}
+	return res, err
+}
+
+// Solve chooses every value's layout, every op's intrinsic and every
+// buffer's placement of a graph with the cheapest conversions, builds the
+// plan from the model and replays it in the verifier before returning
+// it. "No plan" is a Result with its Outcome; an error is bad input or an
+// internal failure.
+func (pl *Planner) Solve(ctx context.Context, g *model.Graph, opt Options) (*Result, error) {
+	if opt.Notation != "" && !isNotation(opt.Notation) {
+		return nil, fmt.Errorf("unknown notation %q", opt.Notation)
+	}
+	ctx, stop := withMemoryLimit(ctx, opt.MemoryLimit)
+	defer stop()
+	start := time.Now()
+	t, _ := pl.Target(g)
+	out := &Result{Graph: g, Target: t}
+	res, err := pl.Search(ctx, g, opt)
+	var limit *solver.LimitError
+	if errors.As(err, &limit) {
+		out.Outcome, out.Why = Stopped, fmt.Sprintf("%s: %v", g.File, err)
+		return out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out.Search = res
+	switch {
+	case res.Baseline != "" && res.Assignment == nil:
+		out.Outcome, out.Why = NoBaseline, fmt.Sprintf("%s: %s found no plan: %s", g.File, res.Baseline, res.NoPlan)
+		return out, nil
+	case res.Status == solver.StatusInfeasible:
+		out.Outcome, out.Why = Infeasible, fmt.Sprintf("%s: no plan satisfies the graph's constraints on %s", g.File, t.Name)
+		return out, nil
+	case res.Status == solver.StatusUnknown && res.StoppedBy == "time":
+		out.Outcome, out.Why = Stopped, fmt.Sprintf("%s: %s ran out before any plan was found (lower bound %d)", g.File, res.Stopped, res.LowerBound)
+		return out, nil
+	case res.Status == solver.StatusUnknown:
+		out.Outcome, out.Why = Stopped, fmt.Sprintf("%s: stopped at %s before any plan was found (lower bound %d)", g.File, res.Stopped, res.LowerBound)
+		return out, nil
+	}
+	done := during(opt.Progress, start, "plan")
+	plan, err := checkedPlan(g, t, res.Assignment, res.Cost, opt.Notation, "the search")
+	done()
+	if err != nil {
+		return nil, err
+	}
+	plan.Status = res.Status.String()
+	plan.LowerBound = res.LowerBound
+	if res.Baseline != "" {
+		plan.Status = res.Baseline
+	}
+	plan.Search = res.Search
+	if res.StoppedBy == "memory" {
+		plan.Stopped = res.Stopped
+	}
+	s := res.Stats
+	plan.Stats = plans.Stats{Candidates: res.Candidates, Nodes: s.Nodes, Edges: s.Edges, CoreNodes: s.CoreNodes, Reduced: s.Reduced,
+		Variables: s.Variables, Clauses: s.Clauses, Solves: s.Solves}
+	if opt.CompareGreedy {
+		if plan.Compare, err = compareGreedy(res, plan, opt.Notation); err != nil {
+			return nil, err
+		}
+	}
+	out.Plan = plan
+	return out, nil
+}
+
+// Search builds and searches a graph's problem without making its plan,
+// what planner bench times: the search's own answer, or a
+// *solver.LimitError when a limit stopped the build.
+func (pl *Planner) Search(ctx context.Context, g *model.Graph, opt Options) (*solver.Result, error) {
+	ctx, stop := withMemoryLimit(ctx, opt.MemoryLimit)
+	defer stop()
+	t, recs := pl.Target(g)
+	sopt := pl.solverOptions(opt)
+	p, err := solver.BuildWithin(ctx, g, t, recs, sopt)
+	if err != nil {
+		return nil, err
+	}
+	res := solver.Solve(p, sopt)
+	return res, res.Err
+}
+
+// solverOptions are the solver's options for opt.
+func (pl *Planner) solverOptions(opt Options) solver.Options {
+	return solver.Options{Backend: opt.Backend, MemoryLimit: opt.MemoryLimit, Progress: opt.Progress, TimeLimit: opt.SearchTimeLimit}
+}
+
+// checkedPlan builds the plan of an assignment and replays it: its costs
+// must add up to what the search (or the baseline) counted, and every
+// element must reach where its consumer expects it.
+func checkedPlan(g *model.Graph, t *model.Target, a *model.Assignment, cost int64, notation, who string) (*plans.Plan, error) {
+	plan, err := plans.Build(g, t, a, notation)
+	if err != nil {
+		return nil, err
+	}
+	if plan.Cost != cost {
+		return nil, fmt.Errorf("internal error: the plan's costs add up to %d but %s counted %d", plan.Cost, who, cost)
+	}
+	if err := plans.Verify(g, a, plan); err != nil {
+		return nil, fmt.Errorf("internal error: %v", err)
+	}
+	return plan, nil
+}
+
+// compareGreedy runs the greedy baseline on the solved problem, checks its
+// plan like any other, and sets its cost beside the plan's.
+func compareGreedy(res *solver.Result, plan *plans.Plan, notation string) (*plans.Comparison, error) {
+	gr := res.Problem.Greedy()
+	if gr.Assignment != nil {
+		if _, err := checkedPlan(res.Problem.Graph, res.Problem.Target, gr.Assignment, gr.Cost, notation, "the greedy baseline"); err != nil {
+			return nil, fmt.Errorf("the greedy plan: %v", err)
+		}
+	}
+	return plans.NewComparison(solver.BackendGreedy, plan.Cost, gr.Cost, gr.NoPlan), nil
+}
+
+// Explain says why a solved graph has no plan (for an Infeasible result:
+// a minimal core of facts and at most maxRelax relaxations, each priced)
+// or, for a graph with a plan, why each of its conversions is there.
+func (pl *Planner) Explain(ctx context.Context, res *Result, maxRelax int, opt Options) (*model.Explanation, error) {
+	if res.Search == nil || res.Outcome == Stopped || res.Outcome == NoBaseline {
+		return nil, fmt.Errorf("%s: nothing to explain: %s", res.Graph.File, res.Why)
+	}
+	sopt := pl.solverOptions(opt)
+	if res.Outcome == Infeasible {
+		_, recs := pl.Target(res.Graph)
+		return solver.Explain(res.Search.Problem, recs, maxRelax, sopt)
+	}
+	return solver.ExplainPlan(res.Search.Problem, res.Search, sopt)
+}
+
+// Replay is a plan file replayed against its graph.
+type Replay struct {
+	Plan   *plans.Plan
+	Graph  *model.Graph
+	Target *model.Target
+	Path   string // the graph file read
+}
+
+// VerifyFile reads a plan written by planfile.Write and the graph it
+// names (graphPath, when given, says where the graph now lies), checks
+// the graph's hash, rebuilds every choice from the target's records and
+// replays the plan element by element; every cost must recompute. The
+// first difference is the error.
+func (pl *Planner) VerifyFile(ctx context.Context, planPath, graphPath string) (*Replay, error) {
+	pf, err := planfile.Read(planPath)
+	if err != nil {
+		return nil, err
+	}
+	path := graphPath
+	if path == "" {
+		path = planGraphPath(planPath, pf.Graph)
+	}
+	g, err := pf.ReadGraph(path, pl.Records.Targets)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	plan, err := pl.Replay(pf, g)
+	if err != nil {
+		return nil, err
+	}
+	t, _ := pl.Target(g)
+	return &Replay{Plan: plan, Graph: g, Target: t, Path: path}, nil
+}
+
+// Replay rebuilds a read plan file's choices for graph g from the records
+// its target offers, replays them element by element and recomputes
+// every cost.
+func (pl *Planner) Replay(pf *planfile.File, g *model.Graph) (*plans.Plan, error) {
+	t, recs := pl.Target(g)
+	offered := map[string]*model.Record{}
+	for _, r := range recs {
+		offered[r.Name] = r
+	}
+	plan, a, err := pf.Rebuild(g, offered)
+	if err != nil {
+		return nil, err
+	}
+	if err := plans.Verify(g, a, plan); err != nil {
+		return nil, fmt.Errorf("%s: %v", pf.File, err)
+	}
+	again, err := plans.Build(g, t, a, plan.Notation)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", pf.File, err)
+	}
+	if err := plans.SameCosts(plan, again); err != nil {
+		return nil, fmt.Errorf("%s: %v", pf.File, err)
+	}
+	return plan, nil
+}
+
+// planGraphPath is where the graph a plan names lies: as the plan names
+// it, or, when no file is there, relative to the plan's folder.
+func planGraphPath(planPath, named string) string {
+	if _, err := os.Stat(named); err == nil || filepath.IsAbs(named) {
+		return named
+	}
+	beside := filepath.Join(filepath.Dir(planPath), named)
+	if _, err := os.Stat(beside); err == nil {
+		return beside
+	}
+	return named
+}
+
+func isNotation(k string) bool {
+	for _, x := range model.Kinds {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
