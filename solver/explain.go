@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/irifrance/gini"
@@ -267,7 +268,10 @@ func Explain(p *Problem, records []*model.Record, maxRelax int, opt Options) (*m
 		if a.Cost != b.Cost {
 			return a.Cost < b.Cost
 		}
-		return len(a.Drop) < len(b.Drop)
+		if len(a.Drop) != len(b.Drop) {
+			return len(a.Drop) < len(b.Drop)
+		}
+		return relaxationKey(a) < relaxationKey(b)
 	})
 	if more {
 		e.More = -1
@@ -352,6 +356,18 @@ func ExplainPlan(p *Problem, res *Result, opt Options) (*model.Explanation, erro
 }
 
 var timeNow = time.Now
+
+// relaxationKey orders relaxations of equal cost and size the same way on
+// every run, whatever order the search found them in: by the names of
+// the facts they drop, sorted.
+func relaxationKey(r model.Relaxation) string {
+	names := make([]string, len(r.Drop))
+	for i, f := range r.Drop {
+		names[i] = f.Name
+	}
+	slices.Sort(names)
+	return strings.Join(names, "\x00")
+}
 
 // sortFacts orders facts as a reader meets them: the graph's lines first,
 // in order, then the records' and targets'.
