@@ -329,15 +329,22 @@ func mmaRecordList(chs []*MMAChoice) string {
 
 // recordsFact is the fact that an mma has some record of the target to
 // run on; its text says why each record does not fit when none does.
-func (p *Problem) recordsFact(op *model.Op, mmaRecs []*model.Record) *model.Fact {
+//
+// opRecs are the records the op can use here; every mma record of the
+// target (all) is named when none fits, with why it is out.
+func (p *Problem) recordsFact(op *model.Op, opRecs, all []*model.Record) *model.Fact {
 	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
 	text := fmt.Sprintf("%s (A %s %s, B %s %s, C %s %s) runs on a record of %s that fits it",
 		opText(op), dims(a.Shape), a.DType.Name, dims(b.Shape), b.DType.Name, dims(c.Shape), c.DType.Name, p.Target.Name)
 	f := p.fact(model.FactRecords, "records:"+op.Name, op.Pos, text)
-	if len(p.mmaChoices(op, mmaRecs, "")) == 0 {
+	if len(p.mmaChoices(op, opRecs, "")) == 0 {
 		var why []string
-		for _, r := range mmaRecs {
-			why = append(why, fmt.Sprintf("%s: %s", r.Name, misfit(op, r, p.Graph.Subgroups)))
+		for _, r := range all {
+			reason := misfit(op, r, p.Graph.Subgroups)
+			if !slices.Contains(opRecs, r) {
+				reason = opaqueMisfit(op, r)
+			}
+			why = append(why, fmt.Sprintf("%s: %s", r.Name, reason))
 			f.Also = append(f.Also, r.Pos)
 		}
 		if len(why) == 0 {
@@ -346,6 +353,27 @@ func (p *Problem) recordsFact(op *model.Op, mmaRecs []*model.Record) *model.Fact
 		f.Text += "; none does (" + strings.Join(why, "; ") + ")"
 	}
 	return f
+}
+
+// opaqueMisfit says why an mma record with opaque (WMMA) fragments cannot
+// run op: the shapes or types, as for any record, or else that an operand
+// or the result of op cannot stay in such a fragment here (see opaque.go).
+func opaqueMisfit(op *model.Op, r *model.Record) string {
+	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
+	ra, rb, rc, rd := r.Operands["a"], r.Operands["b"], r.Operands["c"], r.Operands["d"]
+	switch {
+	case ra == nil || rb == nil || rc == nil || rd == nil:
+		return "it lacks an operand"
+	case ra.DType.Name != a.DType.Name || rb.DType.Name != b.DType.Name || rc.DType.Name != c.DType.Name || rd.DType.Name != op.Result.DType.Name:
+		return fmt.Sprintf("it multiplies %s by %s into %s, not %s by %s into %s", ra.DType.Name, rb.DType.Name, rc.DType.Name, a.DType.Name, b.DType.Name, c.DType.Name)
+	case a.Shape[0]%r.M != 0:
+		return fmt.Sprintf("M = %d is not a multiple of %d", a.Shape[0], r.M)
+	case b.Shape[1]%r.N != 0:
+		return fmt.Sprintf("N = %d is not a multiple of %d", b.Shape[1], r.N)
+	case a.Shape[1]%r.K != 0:
+		return fmt.Sprintf("K = %d is not a multiple of %d", a.Shape[1], r.K)
+	}
+	return fmt.Sprintf("its fragments are unspecified (WMMA), and an operand or the result of %s is also read or made in a layout here, which such a fragment cannot be", opText(op))
 }
 
 // misfit says why record r cannot run op.

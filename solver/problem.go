@@ -373,7 +373,7 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 					}
 				}
 			}
-			records := p.recordsFact(op, opRecs)
+			records := p.recordsFact(op, opRecs, mmaRecs)
 			if len(chs) == 0 {
 				chs = []*MMAChoice{{}} // no record fits: a placeholder the records fact forbids
 			}
