@@ -40,6 +40,22 @@ type ConflictFinder interface {
 	Conflict(p *Problem) ([]int, error)
 }
 
+// PlacementSearch says, as a code, how a solve searched the buffers'
+// placements (Result.Placements; Result.Search says it in words).
+type PlacementSearch int
+
+const (
+	PlacementsEnumerated     PlacementSearch = iota // the listed placements only
+	PlacementsNothingToPlace                        // the listed search: no buffer to place
+	PlacementsSymbolic                              // placements as unknowns: the symbolic search's plan
+	PlacementsBeyond                                // the symbolic search's plan places a buffer beyond the listed placements
+	PlacementsUnbeaten                              // the symbolic search proved that no placement beats the listed search's optimum
+)
+
+// nothingToPlace is why a whole search leaves a graph without buffers to
+// place to the listed search.
+const nothingToPlace = "no buffer placement to search"
+
 // gini is the default backend: the reductions, then gini's MaxSAT search.
 type giniBackend struct{}
 

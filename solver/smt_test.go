@@ -3,10 +3,10 @@
 package solver
 
 import (
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +14,18 @@ import (
 	"planner/plans"
 	"planner/solver/pbqp"
 )
+
+// z3Slow asks for the cross-checks with Z3 that take minutes.
+var z3Slow = flag.Bool("z3.slow", false, "also cross-check with Z3 the graphs whose search takes minutes (slowZ3, symbolicTimesOut)")
+
+// slowZ3 are the test graphs on which Z3 takes minutes to decide the
+// enumerated core (flash_attention_4warps: about 110 s of a 3.5 min
+// suite), while gini takes milliseconds.
+var slowZ3 = map[string]bool{"flash_attention_4warps": true}
+
+// symbolicTimesOut are test graphs on which the symbolic placement search
+// gives up after symbolicTime, beside flash_attention_2warps.
+var symbolicTimesOut = map[string]bool{"seed001_mfma_gemm": true, "seed001_tight_budget": true}
 
 // Z3 and the gini search prove the same optimum on random problems, and
 // agree with brute force.
@@ -57,10 +69,21 @@ func (smtCore) Conflict(p *Problem) ([]int, error) { return Z3Conflict(p) }
 // the enumerated ones: where one did, placements() would need it. Where
 // the symbolic search keeps gini's plan, Z3 also decides the enumerated
 // core by itself, so that the optimum is checked apart from gini.
+//
+// The graphs in slowZ3 are left out unless -z3.slow is given: Z3 takes
+// minutes to decide their enumerated core. On those in symbolicTimesOut
+// the symbolic search runs out of its time and the smt backend falls back
+// to Z3 deciding the enumerated core; flash_attention_2warps shows that
+// fallback, and on the others Z3 decides the core directly (smt-core)
+// unless -z3.slow is given.
 func TestSMTAgreesOnTestGraphs(t *testing.T) {
 	Backends["smt-core"] = smtCore{}
 	defer delete(Backends, "smt-core")
 	for _, c := range testGraphs(t) {
+		if slowZ3[c.name] && !*z3Slow {
+			t.Logf("%s: left out (Z3 takes minutes on its core; run with -z3.slow)", c.name)
+			continue
+		}
 		p, err := Build(c.graph, c.target, c.records)
 		if err != nil {
 			t.Fatal(err)
@@ -68,8 +91,12 @@ func TestSMTAgreesOnTestGraphs(t *testing.T) {
 		start := time.Now()
 		sat := Solve(p, Options{})
 		giniTime := time.Since(start)
+		backend := "smt"
+		if symbolicTimesOut[c.name] && !*z3Slow {
+			backend = "smt-core"
+		}
 		start = time.Now()
-		smt := Solve(p, Options{Backend: "smt"})
+		smt := Solve(p, Options{Backend: backend})
 		smtTime := time.Since(start)
 		verifyPlan(t, p, sat)
 		verifyPlan(t, p, smt)
@@ -77,13 +104,13 @@ func TestSMTAgreesOnTestGraphs(t *testing.T) {
 			t.Errorf("%s: gini %v %d, Z3 %v %d", c.name, sat.Status, sat.Cost, smt.Status, smt.Cost)
 		}
 		placed := slices.ContainsFunc(c.graph.Buffers, func(b *model.Buffer) bool { return p.accessed(b) && p.bufferFact(b) == nil })
-		if !placed && smt.Search != "enumerated: no buffer placement to search" || placed && smt.Search == "" {
+		if !placed && smt.Placements != PlacementsNothingToPlace || placed && smt.Placements == PlacementsNothingToPlace {
 			t.Errorf("%s: the smt search says %q", c.name, smt.Search)
 		}
-		if strings.Contains(smt.Search, "beyond") {
+		if smt.Placements == PlacementsBeyond {
 			t.Errorf("%s: %s: extend placements()", c.name, smt.Search)
 		}
-		if strings.HasPrefix(smt.Search, "symbolic: no placement") {
+		if smt.Placements == PlacementsUnbeaten {
 			// Z3 proved nothing in the family beats gini's optimum and
 			// kept gini's plan: check that optimum with Z3 deciding the
 			// enumerated search's core, apart from gini's search.
@@ -92,7 +119,7 @@ func TestSMTAgreesOnTestGraphs(t *testing.T) {
 				t.Errorf("%s: gini %d, Z3 deciding the enumerated core %v %d", c.name, sat.Cost, core.Status, core.Cost)
 			}
 		}
-		t.Logf("%s: gini %d in %v, smt %d in %v (%s)", c.name, sat.Cost, giniTime.Round(time.Millisecond), smt.Cost, smtTime.Round(time.Millisecond), smt.Search)
+		t.Logf("%s: gini %d in %v, %s %d in %v (%s)", c.name, sat.Cost, giniTime.Round(time.Millisecond), backend, smt.Cost, smtTime.Round(time.Millisecond), smt.Search)
 	}
 }
 
@@ -115,7 +142,7 @@ func TestSMTSymbolicRounds(t *testing.T) {
 	for _, snap := range []bool{true, false} {
 		symbolicSnap = snap
 		got := Solve(p, Options{Backend: "smt"})
-		if got.Status != StatusOptimal || got.Cost != want.Cost || !strings.HasPrefix(got.Search, "symbolic") || strings.HasPrefix(got.Search, "symbolic:") {
+		if got.Status != StatusOptimal || got.Cost != want.Cost || got.Placements != PlacementsSymbolic && got.Placements != PlacementsBeyond {
 			t.Fatalf("snap %v: gini %d, Z3 %v %d (%s)", snap, want.Cost, got.Status, got.Cost, got.Search)
 		}
 		plan, err := plans.Build(c.graph, c.target, got.Assignment, "")

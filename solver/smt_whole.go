@@ -118,7 +118,7 @@ func newSymWhole(p *Problem) (*symWhole, string) {
 		}
 	}
 	if len(w.free) == 0 {
-		return nil, "no buffer placement to search"
+		return nil, nothingToPlace
 	}
 	for _, e := range p.Edges {
 		if e.Kind != EdgeAccess {
@@ -737,6 +737,7 @@ func solveSymbolic(p *Problem, opt Options) (*Result, string, error) {
 	if best == nil && why == "" {
 		// Nothing in the parametric family beats the enumerated optimum.
 		ref.Search = "symbolic: no placement of the family beats the enumerated optimum"
+		ref.Placements = PlacementsUnbeaten
 		return ref, "", nil
 	}
 	if best == nil {
@@ -767,6 +768,7 @@ func solveSymbolic(p *Problem, opt Options) (*Result, string, error) {
 		}
 		if best.sol.Status == StatusOptimal && found != nil && found.pb == nil {
 			ref.Search = "symbolic: no placement of the family beats the enumerated optimum"
+			ref.Placements = PlacementsUnbeaten
 			return ref, "", nil
 		}
 		if best.sol.Status == StatusOptimal {
@@ -778,7 +780,7 @@ func solveSymbolic(p *Problem, opt Options) (*Result, string, error) {
 	}
 	switch best.sol.Status {
 	case StatusInfeasible:
-		return &Result{Problem: p, Search: "symbolic", Candidates: p.candidateCount(), Status: StatusInfeasible,
+		return &Result{Problem: p, Search: "symbolic", Placements: PlacementsSymbolic, Candidates: p.candidateCount(), Status: StatusInfeasible,
 			Cost: Inf, LowerBound: Inf, Stats: best.sol.Stats}, "", nil
 	case StatusOptimal:
 	default:
@@ -819,7 +821,7 @@ func (w *symWhole) bytes(placed []*model.SharedLayout) int {
 // the other nodes with the placements found.
 func (w *symWhole) result(t *symTry) *Result {
 	p := w.p
-	res := &Result{Problem: p, Search: "symbolic", Candidates: p.candidateCount()}
+	res := &Result{Problem: p, Search: "symbolic", Placements: PlacementsSymbolic, Candidates: p.candidateCount()}
 	sol := t.sol
 	sol.Cost, sol.LowerBound = t.total, t.total
 	want := func(b *model.Buffer) *model.SharedLayout {
@@ -859,6 +861,7 @@ func (w *symWhole) result(t *symTry) *Result {
 	}
 	if len(beyond) > 0 {
 		res.Search += ", beyond the enumerated placements: " + strings.Join(beyond, "; ")
+		res.Placements = PlacementsBeyond
 	}
 	res.Status, res.Cost, res.LowerBound, res.Stats = sol.Status, sol.Cost, sol.LowerBound, sol.Stats
 	res.Choice = sol.Choice

@@ -52,6 +52,8 @@ type Result struct {
 	// backend has more than one way: "symbolic" (parameters as unknowns)
 	// or "enumerated: " and why the symbolic search was not used.
 	Search string
+	// Placements is how the placements were searched, as a code.
+	Placements PlacementSearch
 }
 
 // Solve finds the cheapest assignment of a problem.
@@ -72,7 +74,11 @@ func Solve(p *Problem, opt Options) *Result {
 		}
 		why = "enumerated: " + reason
 	}
-	res := &Result{Problem: p, Search: why, Candidates: p.candidateCount()}
+	placements := PlacementsEnumerated
+	if why == "enumerated: "+nothingToPlace {
+		placements = PlacementsNothingToPlace
+	}
+	res := &Result{Problem: p, Search: why, Placements: placements, Candidates: p.candidateCount()}
 	po := pbqp.Options{Deadline: w.deadline, Monitor: monitor{w}}
 	if d, ok := b.(CoreDecider); ok {
 		po.Core = func(core *pbqp.Problem, deadline time.Time) (Status, []int, int64) {
