@@ -5,11 +5,13 @@ import (
 	"testing"
 )
 
-// The rank count of sectors agrees with walking every element.
+// The rank count of sectors agrees with walking every element, on 200
+// seeded random blocked layouts at four element widths (at least 400
+// comparisons).
 func TestSectorsLinearAgreesWithElements(t *testing.T) {
 	r := rand.New(rand.NewPCG(51, 52))
 	checked := 0
-	for range 400 {
+	for range 200 {
 		rank := 1 + r.IntN(3)
 		shape := make([]int, rank)
 		for d := range shape {

@@ -154,12 +154,14 @@ func TestHoldersMatchEnumeration(t *testing.T) {
 }
 
 // The conversion analysis from linear algebra agrees with walking every
-// element, on random pairs of layouts of one tensor.
+// element, on random pairs of layouts of one tensor. 500 pairs compare
+// about 480 conversions, at least 90 of each kind (seeded, so the same
+// every run); the check below asks for 20 of each.
 func TestConversionAgreesWithElements(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	kinds := map[ConversionKind]int{}
 	compared := 0
-	for i := range 1500 {
+	for i := range 500 {
 		f := modeltest.Frame(r, i%4 == 0)
 		a, sa := modeltest.Layout(r, f)
 		b, sb := modeltest.Layout(r, f)

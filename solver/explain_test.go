@@ -76,13 +76,13 @@ func explainGraph(t *testing.T, c testGraph) (*Problem, *model.Explanation) {
 // that found it: the core's facts alone (every other fact relaxed) leave
 // no plan, and without any one of them a plan exists.
 func TestUnsatCoresAreMinimal(t *testing.T) {
-	graphs := unsatGraphs(t)
+	graphs := explainedGraphs(t)
 	if len(graphs) < 10 {
 		t.Fatalf("%d unsat graphs, want at least 10", len(graphs))
 	}
 	for _, c := range graphs {
 		t.Run(c.name, func(t *testing.T) {
-			p, e := explainGraph(t, c)
+			p, e := c.p, c.e
 			want, ok := wantCores[c.name]
 			if !ok {
 				t.Fatalf("no expected core for %s in wantCores", c.name)
@@ -91,11 +91,7 @@ func TestUnsatCoresAreMinimal(t *testing.T) {
 				t.Errorf("core %v, want %v", got, want)
 			}
 			solves := func(relax map[string]bool) bool {
-				rp, err := BuildRelaxed(c.graph, c.target, c.records, relax)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return Solve(rp, Options{}).Status != StatusInfeasible
+				return solveRelaxed(t, c.testGraph, relax).Status != StatusInfeasible
 			}
 			if solves(relaxAllBut(p, e.Core)) {
 				t.Errorf("the core's facts alone leave a plan")
@@ -114,9 +110,9 @@ func TestUnsatCoresAreMinimal(t *testing.T) {
 // Every relaxation offered is minimal (each of its facts is needed) and
 // drops no hard fact; its cost is that of the graph solved without it.
 func TestRelaxationsAreMinimalAndSoft(t *testing.T) {
-	for _, c := range unsatGraphs(t) {
+	for _, c := range explainedGraphs(t) {
 		t.Run(c.name, func(t *testing.T) {
-			p, e := explainGraph(t, c)
+			p, e := c.p, c.e
 			costs := []int64{}
 			for _, r := range e.Relaxations {
 				relax := map[string]bool{}
@@ -126,19 +122,14 @@ func TestRelaxationsAreMinimalAndSoft(t *testing.T) {
 					}
 					relax[f.Name] = true
 				}
-				rp, err := BuildRelaxed(c.graph, c.target, c.records, relax)
-				if err != nil {
-					t.Fatal(err)
-				}
-				res := Solve(rp, Options{})
+				res := solveRelaxed(t, c.testGraph, relax)
 				if res.Status != StatusOptimal || res.Cost != r.Cost {
 					t.Errorf("dropping %v: %v cost %d, the explanation says %d", names(r.Drop), res.Status, res.Cost, r.Cost)
 				}
 				for name := range maps.Keys(relax) {
 					less := maps.Clone(relax)
 					delete(less, name)
-					lp, _ := BuildRelaxed(c.graph, c.target, c.records, less)
-					if Solve(lp, Options{}).Status != StatusInfeasible {
+					if solveRelaxed(t, c.testGraph, less).Status != StatusInfeasible {
 						t.Errorf("dropping %v is not minimal: [%s] is not needed", names(r.Drop), name)
 					}
 				}
@@ -188,9 +179,9 @@ func TestMarkedHardIsNeverOffered(t *testing.T) {
 
 // The golden explanations, text and JSON, of every unsat graph.
 func TestUnsatExplanationGoldens(t *testing.T) {
-	for _, c := range unsatGraphs(t) {
+	for _, c := range explainedGraphs(t) {
 		t.Run(c.name, func(t *testing.T) {
-			_, e := explainGraph(t, c)
+			e := c.e
 			var text, js bytes.Buffer
 			if err := plans.WriteExplanationText(&text, e); err != nil {
 				t.Fatal(err)
@@ -228,26 +219,30 @@ func golden(t *testing.T, path string, got []byte) {
 // PBQP search with the use's converting pairs forbidden.
 func TestExplainPlanConversions(t *testing.T) {
 	seen := 0
-	for _, c := range testGraphs(t) {
+	for _, c := range solvedGraphs(t) {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := Build(c.graph, c.target, c.records)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res := Solve(p, Options{})
+			p, res := c.p, c.res
 			e, err := ExplainPlan(p, res, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
+			// An unforced conversion is avoided under every fact, so its
+			// problem is p itself; forced ones relax all facts but those
+			// that force them, built once for each set of such facts.
+			relaxed := map[string]*Problem{strings.Join(names(p.Facts()), ","): p}
 			for _, w := range e.Conversions {
 				seen++
 				keep := w.Facts
 				if !w.Forced {
 					keep = p.Facts()
 				}
-				rp, err := BuildRelaxed(c.graph, c.target, c.records, relaxAllBut(p, keep))
-				if err != nil {
-					t.Fatal(err)
+				key := strings.Join(names(keep), ",")
+				rp, ok := relaxed[key]
+				if !ok {
+					if rp, err = BuildRelaxed(c.graph, c.target, c.records, relaxAllBut(p, keep)); err != nil {
+						t.Fatal(err)
+					}
+					relaxed[key] = rp
 				}
 				pb := withoutConversion(t, rp, w)
 				sol := pbqp.Solve(pb, pbqp.Options{})
