@@ -50,7 +50,7 @@ Exit codes: 0 the graph has a plan, 1 bad input, 2 no plan exists.`,
 			defer cancel()
 			res, err := pl.SolveFile(ctx, args[0], opt)
 			if err != nil {
-				return err
+				return badInputJSON(cmd.OutOrStdout(), format, args[0], err)
 			}
 			out := cmd.OutOrStdout()
 			if res.Plan == nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"planner"
@@ -62,7 +63,7 @@ minimal. Exit codes: 0 a plan, 1 bad input, 2 no plan exists.`,
 			cancel()
 			done()
 			if err != nil {
-				return err
+				return badInputJSON(cmd.OutOrStdout(), format, args[0], err)
 			}
 			out := cmd.OutOrStdout()
 			if res.Plan == nil {
@@ -88,6 +89,31 @@ minimal. Exit codes: 0 a plan, 1 bad input, 2 no plan exists.`,
 	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, smt (Z3, in binaries built with -tags z3), or greedy (the propagation baseline of today's compilers)")
 	cmd.Flags().StringVar(&compare, "compare", "", "also run this baseline (greedy) and print both costs and their ratio")
 	return cmd
+}
+
+// badInputJSON writes, for --format json, the errors of a graph that
+// could not be read as JSON on standard output (each with its position,
+// code, message and related positions), for tools; the text still goes
+// to standard error. It returns err.
+func badInputJSON(w io.Writer, format, path string, err error) error {
+	var list model.ErrorList
+	var one *model.Error
+	switch {
+	case format != "json":
+		return err
+	case errors.As(err, &list):
+	case errors.As(err, &one):
+		list = model.ErrorList{one}
+	default:
+		return err
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if werr := enc.Encode(map[string]any{"status": "bad input", "file": path, "errors": list}); werr != nil {
+		return werr
+	}
+	return err
 }
 
 // writeUnsatJSON writes the JSON answer for a graph whose search ran out
