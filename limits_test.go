@@ -57,3 +57,18 @@ func TestContextStopsTheSolve(t *testing.T) {
 		t.Errorf("over the memory limit: outcome %v, why %q, error %v", res.Outcome, res.Why, err)
 	}
 }
+
+// A graph the reader did not check, naming a target the records lack, is
+// bad input at its target key, not a panic.
+func TestUnknownTargetIsAnError(t *testing.T) {
+	pl := testPlanner(t)
+	g, err := pl.ReadGraph("testdata/graphs/softmax_row.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Target = ""
+	_, err = pl.Solve(context.Background(), g, Options{})
+	if err == nil || err.Error() != `testdata/graphs/softmax_row.toml:3:1: unknown target "": the planner's records have no such target` {
+		t.Errorf("got %v", err)
+	}
+}

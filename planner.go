@@ -38,9 +38,13 @@ func (pl *Planner) ReadGraph(path string) (*model.Graph, error) {
 	return tomlio.ReadGraph(path, pl.Records.Targets)
 }
 
-// Target is the graph's target and the records it offers.
+// Target is the graph's target and the records it offers; nil when the
+// planner has no such target (a graph the reader did not check).
 func (pl *Planner) Target(g *model.Graph) (*model.Target, []*model.Record) {
 	t := pl.Records.Targets[g.Target]
+	if t == nil {
+		return nil, nil
+	}
 	var recs []*model.Record
 	for _, n := range t.Records {
 		recs = append(recs, pl.Records.Records[n])
@@ -183,6 +187,9 @@ func (pl *Planner) Search(ctx context.Context, g *model.Graph, opt Options) (*so
 	ctx, stop := withMemoryLimit(ctx, opt.MemoryLimit)
 	defer stop()
 	t, recs := pl.Target(g)
+	if t == nil {
+		return nil, unknownTarget(g)
+	}
 	sopt := pl.solverOptions(opt)
 	p, err := solver.BuildWithin(ctx, g, t, recs, sopt)
 	if err != nil {
@@ -283,6 +290,9 @@ func (pl *Planner) VerifyFile(ctx context.Context, planPath, graphPath string) (
 // every cost.
 func (pl *Planner) Replay(pf *planfile.File, g *model.Graph) (*plans.Plan, error) {
 	t, recs := pl.Target(g)
+	if t == nil {
+		return nil, unknownTarget(g)
+	}
 	offered := map[string]*model.Record{}
 	for _, r := range recs {
 		offered[r.Name] = r
@@ -315,6 +325,13 @@ func planGraphPath(planPath, named string) string {
 		return beside
 	}
 	return named
+}
+
+// unknownTarget is the error for a graph whose target the planner's
+// records lack, at the graph's target key.
+func unknownTarget(g *model.Graph) error {
+	return &model.Error{Pos: g.TargetPos, Code: model.CodeUnknownName, Index: -1,
+		Msg: fmt.Sprintf("unknown target %q: the planner's records have no such target", g.Target)}
 }
 
 func isNotation(k string) bool {

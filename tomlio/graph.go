@@ -131,9 +131,10 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 	r := &graphReader{doc: doc, g: &model.Graph{File: file}, values: map[string]*model.Value{}, names: map[string]model.Pos{}, later: map[string]model.Pos{}, uses: map[string][]string{}, inCycle: map[string]bool{}, failed: map[string]bool{}}
 	r.definitions(root, "op")
 	g := r.g
-	g.Target, _ = root.String("target", true)
+	var hasTarget bool
+	g.Target, hasTarget = root.String("target", true)
 	g.TargetPos = root.Pos("target")
-	if g.Target != "" {
+	if hasTarget { // "" too: it names no target
 		t, ok := targets[g.Target]
 		if !ok {
 			var known []string
