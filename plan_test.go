@@ -428,3 +428,22 @@ func TestVerifyCatchesAMovedElement(t *testing.T) {
 	}
 	t.Log(err)
 }
+
+// Pins hold inside loops: a tile loaded in the loop body and the loop's
+// carried value are pinned, and the plan keeps both layouts; an i1 mask
+// selects between f32 values and the select's result is f32.
+func TestLoopPinsAndSelect(t *testing.T) {
+	p := solveFile(t, "testdata/graphs/loop_pins_and_select.toml")
+	want := "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [1, 1], order = [1, 0]}>"
+	for _, name := range []string{"x", "acc"} {
+		if v := valuePlan(t, p, name); v.Layout != want {
+			t.Errorf("pinned %%%s is in %s, want %s", name, v.Layout, want)
+		}
+	}
+	if v := valuePlan(t, p, "kept"); v.DType != "f32" {
+		t.Errorf("select of f32 values under an i1 mask gives %s", v.DType)
+	}
+	if len(p.Conv) != 0 {
+		t.Errorf("%d conversions, want none", len(p.Conv))
+	}
+}

@@ -203,11 +203,27 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 			if !ok {
 				continue
 			}
-			v, known := r.values[name]
-			if !known {
+			// Any value of the graph may be pinned, those a loop body
+			// defines and a loop's iter_args too; a name two loop bodies
+			// each define is ambiguous.
+			var defs []*model.Value
+			for _, v := range g.Values {
+				if v.Name == name {
+					defs = append(defs, v)
+				}
+			}
+			if len(defs) == 0 {
 				pins.Errorf(name, model.CodeUnknownName, "pinned value %q is not defined by any op", name)
 				continue
 			}
+			if len(defs) > 1 {
+				e := pins.Errorf(name, model.CodeDuplicate, "pinned value %q is defined %d times (at %s and %s): rename one", name, len(defs), defs[0].Pos, defs[1].Pos)
+				for _, d := range defs {
+					e.Related = append(e.Related, d.Pos)
+				}
+				continue
+			}
+			v := defs[0]
 			f := model.Frame{Shape: v.Shape, SubgroupSize: r.target.SubgroupSize, Subgroups: g.Subgroups}
 			n := decodeNotation(pt)
 			if n == nil {
