@@ -107,4 +107,9 @@ type Explanation struct {
 	// More is how many further relaxations were found than were kept.
 	More        int
 	Conversions []ConversionWhy
+	// FreeSelections counts the uses whose consumer reads the registers it
+	// needs of the value's own (a register selection of cost 0, with no
+	// instruction): a plan lists them apart from its conversions, and so
+	// does an explanation.
+	FreeSelections int
 }

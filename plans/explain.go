@@ -209,11 +209,19 @@ func clip(s string, n int) string {
 
 func writeConversionsWhy(b *strings.Builder, e *model.Explanation) {
 	fmt.Fprintf(b, "%s: the plan on %s costs %d (%s).\n", e.File, e.Target, e.Cost, e.Status)
+	free := ""
+	switch e.FreeSelections {
+	case 0:
+	case 1:
+		free = " (besides 1 free register selection, which costs no instruction)"
+	default:
+		free = fmt.Sprintf(" (besides %d free register selections, which cost no instruction)", e.FreeSelections)
+	}
 	if len(e.Conversions) == 0 {
-		b.WriteString("It has no conversions.\n")
+		fmt.Fprintf(b, "It has no conversions%s.\n", free)
 		return
 	}
-	fmt.Fprintf(b, "Why each of its %d conversions is there:\n", len(e.Conversions))
+	fmt.Fprintf(b, "Why each of its %d conversions is there%s:\n", len(e.Conversions), free)
 	for i, c := range e.Conversions {
 		fmt.Fprintf(b, "\n%2d. %%%s into %s (%s): %s, cost %d\n", i+1, c.Value, c.Consumer, c.Operand, kindName(c.Kind), c.Cost)
 		if !c.Forced && c.WithoutStatus == "unknown" {
@@ -265,6 +273,9 @@ type ExplanationJSON struct {
 	Collision   []string         `json:"collision,omitempty"`
 	Relaxations []RelaxationJSON `json:"relaxations"`
 	Conversions []WhyJSON        `json:"conversions,omitempty"`
+	// FreeSelections counts the register selections of cost 0 the plan
+	// lists apart from its conversions.
+	FreeSelections int `json:"free_selections,omitempty"`
 }
 
 // FactJSON is one fact: its name, where it is written and what it says.
@@ -308,7 +319,7 @@ func factJSON(f *model.Fact) FactJSON {
 
 // WriteExplanationJSON writes the explanation as JSON.
 func WriteExplanationJSON(w io.Writer, e *model.Explanation) error {
-	j := ExplanationJSON{Status: e.Status, File: e.File, Target: e.Target, Collision: e.Collision, Relaxations: []RelaxationJSON{}}
+	j := ExplanationJSON{Status: e.Status, File: e.File, Target: e.Target, Collision: e.Collision, Relaxations: []RelaxationJSON{}, FreeSelections: e.FreeSelections}
 	for _, f := range e.Core {
 		j.Core = append(j.Core, factJSON(f))
 	}

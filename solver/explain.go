@@ -315,6 +315,10 @@ func ExplainPlan(p *Problem, res *Result, opt Options) (*model.Explanation, erro
 			Cost: p.PBQP.Edges[k].M[i][j]}
 		if c := p.convs[convKey{p.Nodes[edge.From].Layouts[i].Key(), edge.Required[j].Key(), edge.Value.DType.Bits}]; c != nil {
 			w.Kind = c.Kind
+			if w.Cost == 0 && c.Kind == model.ConvRegister && c.Moves == 0 {
+				e.FreeSelections++ // the plan lists it apart: no instruction
+				continue
+			}
 		}
 		// "This use converts nothing", as a literal the search assumes.
 		none := f.c.Lit()
