@@ -447,3 +447,14 @@ func TestLoopPinsAndSelect(t *testing.T) {
 		t.Errorf("%d conversions, want none", len(p.Conv))
 	}
 }
+
+// A placement the graph states as an explicit XOR swizzle is kept, like a
+// stated pad or swizzle mode, and is a fact the graph may mark hard.
+func TestStatedXORPlacementIsKept(t *testing.T) {
+	p := solveFile(t, "testdata/graphs/seed002_stated_xor.toml")
+	for _, b := range p.Shared.Placed {
+		if b.Name == "As" && b.Placement != "swizzle xor(bits 2, base 4, shift 7)" {
+			t.Errorf("buffer As is placed as %q, not as the graph states", b.Placement)
+		}
+	}
+}
