@@ -458,3 +458,14 @@ func TestStatedXORPlacementIsKept(t *testing.T) {
 		}
 	}
 }
+
+// Triton's keep-dim reductions: a 32×1 column grown to 32×128 by a
+// broadcast of its dimension of extent 1 plans as the broadcast of new
+// dimensions does, at the same cost and with no conversion.
+func TestBroadcastOfExtentOne(t *testing.T) {
+	col := solveFile(t, "testdata/graphs/softmax_expand_dims.toml")
+	row := solveFile(t, "testdata/graphs/softmax_row.toml")
+	if col.Cost != row.Cost || len(col.Conv) != 0 {
+		t.Errorf("softmax with 32×1 columns costs %d with %d conversions; with rows it costs %d", col.Cost, len(col.Conv), row.Cost)
+	}
+}

@@ -71,6 +71,9 @@ var opRows = []*OpInfo{
 		Type: typeBroadcast, Flow: FlowRelabel, Forward: broadcastDims, Backward: sliceDims, Explicit: true,
 		Widens: func(op *Op) bool { return true },
 		Needs: func(op *Op, i int, v string) string {
+			if expands(op) {
+				return fmt.Sprintf("repeats %%%s along its dimensions %v of extent 1, in the lanes that hold it", v, op.Dims)
+			}
 			return fmt.Sprintf("repeats %%%s along new dimensions %v, in the lanes that hold it", v, op.Dims)
 		},
 		Because: becauseRelabels,
@@ -231,26 +234,44 @@ func typeReduce(a *OpArgs) (*ValueType, []TypeError) {
 	return &ValueType{Shape: shape, DType: src.DType}, nil
 }
 
+// typeBroadcast types a broadcast of two forms. With dims naming new
+// dimensions of shape, the operand is shape without them (vector.broadcast
+// of a lower rank). With the operand of the result's rank, dims name its
+// dimensions of extent 1 that grow to shape's extents (tt.broadcast,
+// vector.broadcast of a 16x1 to 16x256); the other dimensions agree.
 func typeBroadcast(a *OpArgs) (*ValueType, []TypeError) {
 	src, shape, dims := a.Operands[0], a.Shape, a.Dims
-	var rest []int
 	ok := len(dims) > 0
+	for i, d := range dims {
+		if d < 0 || d >= len(shape) || slices.Contains(dims[:i], d) {
+			ok = false
+		}
+	}
+	if ok && len(src.Shape) == len(shape) {
+		for d := range shape {
+			grows := slices.Contains(dims, d)
+			if grows && src.Shape[d] != 1 || !grows && src.Shape[d] != shape[d] {
+				return nil, typeErr("dims", CodeShapeMismatch, "broadcasting %s %v to %v along dimensions %v of the same rank: those dimensions of %s must have extent 1 and the others must agree", src.Name, src.Shape, shape, dims, src.Name)
+			}
+		}
+		return &ValueType{Shape: shape, DType: src.DType}, nil
+	}
+	var rest []int
 	for d := range shape {
 		if slices.Contains(dims, d) {
 			continue
 		}
 		rest = append(rest, shape[d])
 	}
-	for _, d := range dims {
-		if d < 0 || d >= len(shape) {
-			ok = false
-		}
-	}
 	if !ok || !slices.Equal(rest, src.Shape) {
 		return nil, typeErr("dims", CodeShapeMismatch, "broadcasting %s %v to %v must add dimensions %v: the other dimensions must be %v", src.Name, src.Shape, shape, dims, src.Shape)
 	}
 	return &ValueType{Shape: shape, DType: src.DType}, nil
 }
+
+// expands reports whether a broadcast grows dimensions of extent 1 of its
+// operand rather than adding new ones.
+func expands(op *Op) bool { return len(op.Operands[0].Shape) == len(op.Result.Shape) }
 
 func typeTranspose(a *OpArgs) (*ValueType, []TypeError) {
 	src, perm := a.Operands[0], a.Perm
@@ -289,13 +310,29 @@ var (
 			return r
 		},
 	}
+	// A broadcast that grows dimensions of extent 1 drops them and then
+	// broadcasts into them; going back, it drops them and puts them back
+	// at extent 1.
 	broadcastDims = &Transfer{
-		Key:   func(op *Op) string { return fmt.Sprint("broadcast", op.Dims, op.Result.Shape) },
-		Apply: func(op *Op, l *Layout) *Layout { return BroadcastDims(l, op.Dims, op.Result.Shape) },
+		Key: func(op *Op) string { return fmt.Sprint("broadcast", expands(op), op.Dims, op.Result.Shape) },
+		Apply: func(op *Op, l *Layout) *Layout {
+			if expands(op) {
+				if l = SliceDims(l, op.Dims); l == nil {
+					return nil
+				}
+			}
+			return BroadcastDims(l, op.Dims, op.Result.Shape)
+		},
 	}
 	sliceDims = &Transfer{
-		Key:   func(op *Op) string { return fmt.Sprint("slice", op.Dims) },
-		Apply: func(op *Op, l *Layout) *Layout { return SliceDims(l, op.Dims) },
+		Key: func(op *Op) string { return fmt.Sprint("slice", expands(op), op.Dims) },
+		Apply: func(op *Op, l *Layout) *Layout {
+			l = SliceDims(l, op.Dims)
+			if l == nil || !expands(op) {
+				return l
+			}
+			return BroadcastDims(l, op.Dims, op.Operands[0].Shape)
+		},
 	}
 	transposePerm = &Transfer{
 		Key:   func(op *Op) string { return fmt.Sprint("transpose", op.Perm) },

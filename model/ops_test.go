@@ -113,6 +113,9 @@ func TestOpTyping(t *testing.T) {
 		{word: "reduce", args: OpArgs{Operands: []*Value{f32, vec}, Axis: 0}, err: TypeError{Key: "init", Index: -1, Code: CodeShapeMismatch,
 			Msg: "the init of a reduction of y along 0 is [32] x f32, found [64] x f32"}},
 		{word: "broadcast", args: OpArgs{Operands: []*Value{vec}, Shape: []int{64, 32}, Dims: []int{1}}, shape: []int{64, 32}, dtype: "f32"},
+		{word: "broadcast", args: OpArgs{Operands: []*Value{value("c", "f32", 64, 1)}, Shape: []int{64, 32}, Dims: []int{1}}, shape: []int{64, 32}, dtype: "f32"},
+		{word: "broadcast", args: OpArgs{Operands: []*Value{f32}, Shape: []int{64, 32}, Dims: []int{1}}, err: TypeError{Key: "dims", Index: -1, Code: CodeShapeMismatch,
+			Msg: "broadcasting y [64 32] to [64 32] along dimensions [1] of the same rank: those dimensions of y must have extent 1 and the others must agree"}},
 		{word: "broadcast", args: OpArgs{Operands: []*Value{vec}, Shape: []int{64, 32}, Dims: []int{0}}, err: TypeError{Key: "dims", Index: -1, Code: CodeShapeMismatch,
 			Msg: "broadcasting v [64] to [64 32] must add dimensions [0]: the other dimensions must be [64]"}},
 		{word: "transpose", args: OpArgs{Operands: []*Value{f32}, Perm: []int{1, 0}}, shape: []int{32, 64}, dtype: "f32"},
@@ -203,6 +206,23 @@ func TestOpTransfers(t *testing.T) {
 	}
 	if info.Widens == nil || !info.Widens(bc) {
 		t.Error("a broadcast widens its operand")
+	}
+	// A broadcast of a 16×1 column to 16×8 (tt.broadcast): the column's
+	// layout is the rows' with a dimension of extent 1, forward gives the
+	// same 16×8 layout as broadcasting the rows, and backward the column.
+	col, err := rows.Broadcast(1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := &Op{Kind: OpBroadcast, Dims: []int{1}, Operands: []*Value{value("c", "f32", 16, 1)}, Result: value("b", "f32", 16, 8)}
+	if got := ex.Info().Forward.Apply(ex, col); got == nil || !got.Equal(wide) {
+		t.Errorf("broadcast of a 16×1 column gives %v, want %v", got, wide)
+	}
+	if back := ex.Info().Backward.Apply(ex, wide); back == nil || !back.Equal(col) {
+		t.Errorf("broadcast of a 16×1 column: backward gives %v, want %v", back, col)
+	}
+	if ex.Info().Forward.Key(ex) == info.Forward.Key(bc) {
+		t.Error("the two forms of broadcast share a cache key")
 	}
 	// Every element-wise operand and a cast's operand take the result's
 	// layout; a reduction's init takes its result's.
