@@ -469,3 +469,19 @@ func TestBroadcastOfExtentOne(t *testing.T) {
 		t.Errorf("softmax with 32×1 columns costs %d with %d conversions; with rows it costs %d", col.Cost, len(col.Conv), row.Cost)
 	}
 }
+
+// A kernel argument in registers costs nothing and stays in its caller's
+// layout; the tile loaded beside it follows, so nothing converts.
+func TestArgumentInRegisters(t *testing.T) {
+	p := solveFile(t, "testdata/graphs/argument_in_registers.toml")
+	want := "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [1, 1], order = [1, 0]}>"
+	if v := valuePlan(t, p, "bias"); v.Layout != want {
+		t.Errorf("the argument is in %s, want its pin %s", v.Layout, want)
+	}
+	if o := opPlan(t, p, "bias"); o.Cost != 0 {
+		t.Errorf("the argument costs %d", o.Cost)
+	}
+	if len(p.Conv) != 0 {
+		t.Errorf("%d conversions, want none", len(p.Conv))
+	}
+}

@@ -23,6 +23,7 @@ const (
 	OpTranspose    OpKind = "transpose"
 	OpShapeCast    OpKind = "shape_cast"
 	OpConstant     OpKind = "constant"
+	OpArgument     OpKind = "argument" // a kernel argument in registers, in a pinned layout
 	OpLoop         OpKind = "loop"
 )
 

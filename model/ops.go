@@ -71,6 +71,9 @@ type OpInfo struct {
 	// result spelled out element by element: none may be an opaque
 	// fragment.
 	Explicit bool
+	// Given is set when the result arrives in a layout the graph states
+	// (a pin), at no cost: a kernel argument already in registers.
+	Given bool
 	// Widens reports whether the result holds more per element than
 	// operand 0 (a broadcast, a widening cast); nil for never.
 	Widens func(op *Op) bool
@@ -297,6 +300,8 @@ func checkRow(info *OpInfo) error {
 		return fmt.Errorf("%s has no spelling", info.Kind)
 	case info.Result && info.Type == nil:
 		return fmt.Errorf("%s defines a result but has no typing rule", info.Kind)
+	case info.Given && (!info.Result || info.Cost != nil || info.Memory != MemoryNone):
+		return fmt.Errorf("%s is given in registers but is not a free result", info.Kind)
 	case info.Flow == FlowRelabel && (info.Forward == nil || info.Backward == nil):
 		return fmt.Errorf("%s relabels layouts but lacks a transfer", info.Kind)
 	case info.Flow == FlowExec && info.Result && (info.Forward == nil || info.Makes == nil):

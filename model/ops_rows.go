@@ -102,6 +102,13 @@ var opRows = []*OpInfo{
 		Type: typeDeclared,
 	},
 	{
+		// A kernel argument already in registers, in the layout the graph
+		// pins it to (the caller's), at no cost.
+		Kind: OpArgument, Spellings: []string{"argument"}, Result: true,
+		Keys: []OpKey{{Name: "shape", When: KeyLate}, {Name: "dtype", When: KeyLate}},
+		Type: typeDeclared, Explicit: true, Given: true,
+	},
+	{
 		Kind: OpLoop, Spellings: []string{"loop"}, Flow: FlowCarry,
 		Keys: []OpKey{{Name: "trips"}, {Name: "iter_args"}, {Name: "inits"}, {Name: "yields"}, {Name: "results"}, {Name: "body"}},
 		Because: func(u Use, a *Assignment) string {

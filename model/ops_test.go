@@ -9,7 +9,7 @@ import (
 
 func TestOpTableSpellings(t *testing.T) {
 	kinds := []OpKind{OpLoad, OpStore, OpCopyToShared, OpLoadShared, OpMMA, OpElementwise, OpCast,
-		OpReduce, OpBroadcast, OpTranspose, OpShapeCast, OpConstant, OpLoop}
+		OpReduce, OpBroadcast, OpTranspose, OpShapeCast, OpConstant, OpArgument, OpLoop}
 	for _, k := range kinds {
 		if info := OpInfoOf(k); info == nil || info.Kind != k {
 			t.Errorf("kind %s has no row", k)
@@ -22,7 +22,7 @@ func TestOpTableSpellings(t *testing.T) {
 		word string
 		want OpKind // "" for none
 	}{
-		{"load", OpLoad}, {"copy_to_shared", OpCopyToShared}, {"mma", OpMMA}, {"loop", OpLoop},
+		{"load", OpLoad}, {"copy_to_shared", OpCopyToShared}, {"mma", OpMMA}, {"loop", OpLoop}, {"argument", OpArgument},
 		{"extf", OpCast}, {"truncf", OpCast}, {"bitcast", OpCast}, {"cast", OpCast},
 		{"exp2", OpElementwise}, {"select", OpElementwise}, {"add", OpElementwise},
 		{"softplus", ""}, {"elementwise", ""}, {"", ""},

@@ -247,6 +247,16 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 			}
 		}
 	}
+	// A value given in registers (a kernel argument) comes in the layout
+	// the caller chose: the graph must say which.
+	if r.target != nil && g.Subgroups > 0 {
+		g.Walk(func(op *model.Op) {
+			if op.Info().Given && op.Result != nil && op.Result.Pin == nil {
+				r.doc.Errs = append(r.doc.Errs, &model.Error{Pos: op.Pos, Code: model.CodeMissingKey, Index: -1,
+					Msg: fmt.Sprintf("%%%s arrives in registers in the layout its caller chose: state it under [pins.%s]", op.Result.Name, op.Result.Name)})
+			}
+		})
+	}
 	if g.Notation == "" {
 		g.Notation = "linear"
 	}
