@@ -485,3 +485,17 @@ func TestArgumentInRegisters(t *testing.T) {
 		t.Errorf("%d conversions, want none", len(p.Conv))
 	}
 }
+
+// A loop whose trip count is known only at run time is priced at the
+// count the graph assumes, and the plan says so: the same plan and cost
+// as loop_three_carried, which runs 16 times.
+func TestDynamicTripCount(t *testing.T) {
+	dyn := solveFile(t, "testdata/graphs/loop_dynamic_trips.toml")
+	fixed := solveFile(t, "testdata/graphs/loop_three_carried.toml")
+	if dyn.Cost != fixed.Cost {
+		t.Errorf("priced as 16 trips it costs %d; 16 fixed trips cost %d", dyn.Cost, fixed.Cost)
+	}
+	if o := opPlan(t, dyn, "tiles"); o.Method != "trip count dynamic: priced as 16 iterations (assumed)" {
+		t.Errorf("the loop says %q", o.Method)
+	}
+}

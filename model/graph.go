@@ -126,8 +126,12 @@ func (o *Op) String() string { return o.Name }
 // values inside the body, initialised from Inits and updated from Yields;
 // Results are the carried values after the loop.
 type Loop struct {
-	Name    string
-	Trips   int
+	Name  string
+	Trips int
+	// Dynamic is set when the trip count is known only at run time
+	// (trips = "dyn"); Trips is then the count the graph assumes for
+	// pricing, and plans say so.
+	Dynamic bool
 	Args    []*Value
 	Inits   []*Value
 	Yields  []*Value

@@ -15,6 +15,15 @@ func OpCost(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, err
 
 // The op table's cost rules (OpInfo.Cost), each over all the op's trips.
 
+// costLoop costs nothing itself (its body's ops count its trips); a loop
+// whose trip count is dynamic says what count its body was priced at.
+func costLoop(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
+	if op.Body != nil && op.Body.Dynamic {
+		return 0, fmt.Sprintf("trip count dynamic: priced as %d iterations (assumed)", op.Body.Trips), nil
+	}
+	return 0, "", nil
+}
+
 func costLoad(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
 	c, v := GlobalAccessCost(result, op.Contiguous, op.Result.DType.Bits, t)
 	return c * Trips(op.In), fmt.Sprintf("%d-element vectors", v), nil

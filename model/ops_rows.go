@@ -110,7 +110,8 @@ var opRows = []*OpInfo{
 	},
 	{
 		Kind: OpLoop, Spellings: []string{"loop"}, Flow: FlowCarry,
-		Keys: []OpKey{{Name: "trips"}, {Name: "iter_args"}, {Name: "inits"}, {Name: "yields"}, {Name: "results"}, {Name: "body"}},
+		Keys: []OpKey{{Name: "trips"}, {Name: "assume_trips"}, {Name: "iter_args"}, {Name: "inits"}, {Name: "yields"}, {Name: "results"}, {Name: "body"}},
+		Cost: costLoop,
 		Because: func(u Use, a *Assignment) string {
 			return fmt.Sprintf("the loop carries %%%s in one layout", u.Op.Body.Args[u.Index].Name)
 		},

@@ -686,9 +686,27 @@ func (r *graphReader) loop(t *Table, op *model.Op, parent *model.Loop) {
 	}
 	l := &model.Loop{Name: op.Name, Parent: parent, Op: op, Pos: op.Pos}
 	op.Body = l
-	l.Trips, _ = t.Int("trips", true)
-	if t.Has("trips") && l.Trips < 1 {
-		t.Errorf("trips", model.CodeBadValue, "a loop runs at least once, found trips = %d", l.Trips)
+	if word, ok := t.m["trips"].(string); ok {
+		// A trip count known only at run time: the graph states the
+		// count to price the body at.
+		t.get("trips")
+		if word != "dyn" {
+			t.Errorf("trips", model.CodeBadValue, "trips is a count or \"dyn\" (known only at run time, with assume_trips), found %q", word)
+		} else if n, ok := t.Int("assume_trips", false); !ok {
+			t.Errorf("trips", model.CodeMissingKey, "a loop with trips = \"dyn\" needs assume_trips: the count its body is priced at")
+		} else if n < 1 {
+			t.Errorf("assume_trips", model.CodeBadValue, "a loop runs at least once, found assume_trips = %d", n)
+		} else {
+			l.Trips, l.Dynamic = n, true
+		}
+	} else {
+		l.Trips, _ = t.Int("trips", true)
+		if t.Has("trips") && l.Trips < 1 {
+			t.Errorf("trips", model.CodeBadValue, "a loop runs at least once, found trips = %d", l.Trips)
+		}
+		if t.Has("assume_trips") {
+			t.Errorf("assume_trips", model.CodeBadValue, "assume_trips is for a loop with trips = \"dyn\"; this loop runs %d times", l.Trips)
+		}
 	}
 	args, _ := t.Strings("iter_args", false)
 	inits, _ := t.Strings("inits", false)
