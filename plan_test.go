@@ -499,3 +499,22 @@ func TestDynamicTripCount(t *testing.T) {
 		t.Errorf("the loop says %q", o.Method)
 	}
 }
+
+// A store runs in the layout the graph states for it: the plan's execution
+// layout for the store is exactly the stated one.
+func TestStoreRunsInItsStatedLayout(t *testing.T) {
+	_, res := solveResult(t, "testdata/graphs/store_stated_layout.toml")
+	found := false
+	res.Problem.Graph.Walk(func(op *model.Op) {
+		if op.Layout == nil {
+			return
+		}
+		found = true
+		if got := res.Assignment.Ops[op].Exec; got == nil || op.Layout.Layout == nil || !got.Equal(op.Layout.Layout) {
+			t.Errorf("%s runs in %v, not the stated %v", op.Name, got, op.Layout.Layout)
+		}
+	})
+	if !found {
+		t.Fatal("no op states its layout")
+	}
+}

@@ -108,6 +108,10 @@ type Op struct {
 	Perm       []int // transpose
 	Dims       []int // broadcast: the new dimensions of the result
 	Contiguous int   // load, store: the dimension contiguous in memory
+	// Layout is the layout a store or copy runs in when the graph states
+	// it (the access pattern a compiler already chose), read as a pin of
+	// the access; nil leaves it to the solver.
+	Layout *Pin
 	// Intrinsic names the record the op must use: an mma record for an
 	// mma, a load_shared record (ldmatrix, wmma_load...) for a
 	// load_shared; "" leaves the choice to the solver.

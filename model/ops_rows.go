@@ -16,14 +16,14 @@ var opRows = []*OpInfo{
 	},
 	{
 		Kind: OpStore, Spellings: []string{"store"}, Operands: true, Arity: 1,
-		Keys: []OpKey{{Name: "contiguous", When: KeyLate}},
+		Keys: []OpKey{{Name: "contiguous", When: KeyLate}, {Name: "layout", When: KeyLate}},
 		Flow: FlowExec, Memory: MemoryGlobal, Writes: true, Explicit: true, Cost: costStore,
 		Needs:   func(op *Op, i int, v string) string { return fmt.Sprintf("writes %%%s from the layout it has", v) },
 		Because: becauseRunsIn,
 	},
 	{
 		Kind: OpCopyToShared, Spellings: []string{"copy_to_shared"}, Operands: true, Arity: 1,
-		Keys: []OpKey{{Name: "buffer", Gate: GateAfterResult}},
+		Keys: []OpKey{{Name: "buffer", Gate: GateAfterResult}, {Name: "layout", When: KeyLate}},
 		Type: typeCopyToShared, Flow: FlowExec, Memory: MemoryShared, Writes: true, Records: RecordStoreShared, Cost: costCopyToShared,
 		Needs:   func(op *Op, i int, v string) string { return fmt.Sprintf("writes %%%s from the layout it has", v) },
 		Because: becauseRunsIn,

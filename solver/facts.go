@@ -132,6 +132,16 @@ func (p *Problem) pinFact(v *model.Value) *model.Fact {
 	return p.fact(model.FactPin, "pin:"+v.Name, v.Pin.Pos, text)
 }
 
+// layoutFact is the fact that a store or copy runs in the layout the graph
+// states for it (nil when it states none).
+func (p *Problem) layoutFact(op *model.Op) *model.Fact {
+	if op.Layout == nil {
+		return nil
+	}
+	text := fmt.Sprintf("%s runs in %s", opText(op), pinText(op.Layout))
+	return p.fact(model.FactPin, "layout:"+op.Name, op.Layout.Pos, text)
+}
+
 func pinText(pin *model.Pin) string {
 	if pin.Layout == nil {
 		return fmt.Sprintf("a %s layout that cannot be realised: %s", pin.Notation.Kind(), pin.Unrealisable)

@@ -205,6 +205,11 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 		}
 	}
 	g.Walk(func(op *model.Op) {
+		if op.Layout != nil && op.Layout.Layout != nil {
+			cands[op.Operands[0]].add(op.Layout.Layout, fmt.Sprintf("%s %s runs in the layout stated at %s", op.Kind, op.Name, op.Layout.Pos))
+		}
+	})
+	g.Walk(func(op *model.Op) {
 		info := op.Info()
 		switch {
 		case info.Flow == model.FlowRecord:
@@ -403,7 +408,14 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 			var forbids []forbid
 			var uses []scratchUse
 			vn := valueNode[src]
+			stated := p.layoutFact(op)
 			for i, l := range vn.Layouts {
+				switch {
+				case stated != nil && op.Layout.Layout == nil:
+					forbids = append(forbids, forbid{I: int32(i), Guard: p.guard(stated, p.subgroupsFact())})
+				case stated != nil && !l.Equal(op.Layout.Layout):
+					forbids = append(forbids, forbid{I: int32(i), Guard: p.guard(stated)})
+				}
 				var res *model.Layout
 				if info.Forward != nil {
 					res = info.Forward.Apply(op, l)

@@ -224,26 +224,8 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 				continue
 			}
 			v := defs[0]
-			f := model.Frame{Shape: v.Shape, SubgroupSize: r.target.SubgroupSize, Subgroups: g.Subgroups}
-			n := decodeNotation(pt)
-			if n == nil {
-				continue
-			}
-			l, err := n.Layout(f)
-			var why string
-			if err != nil {
-				// A layout written for another subgroup count or size is
-				// read, as a pin no plan can meet; any other problem is an
-				// error.
-				if why = unrealisable(n, f, r.target.Name); why == "" {
-					reportLayoutError(pt, err)
-					continue
-				}
-				l = nil
-			}
-			v.Pin = &model.Pin{Layout: l, Notation: n, Pos: pt.Pos(""), Unrealisable: why}
-			if g.Notation == "" {
-				g.Notation = n.Kind()
+			if v.Pin = r.pin(pt, v.Shape); v.Pin != nil && g.Notation == "" {
+				g.Notation = v.Pin.Notation.Kind()
 			}
 		}
 	}
@@ -266,6 +248,28 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 		return nil, err
 	}
 	return g, nil
+}
+
+// pin reads a layout table (a pin, or the layout a store runs in) for a
+// tensor of the given shape on the graph's target and subgroups. A layout
+// written for another subgroup count or size is read as a pin no plan can
+// meet (explanations say why); any other problem is an error, and nil.
+func (r *graphReader) pin(pt *Table, shape []int) *model.Pin {
+	f := model.Frame{Shape: shape, SubgroupSize: r.target.SubgroupSize, Subgroups: r.g.Subgroups}
+	n := decodeNotation(pt)
+	if n == nil {
+		return nil
+	}
+	l, err := n.Layout(f)
+	var why string
+	if err != nil {
+		if why = unrealisable(n, f, r.target.Name); why == "" {
+			reportLayoutError(pt, err)
+			return nil
+		}
+		l = nil
+	}
+	return &model.Pin{Layout: l, Notation: n, Pos: pt.Pos(""), Unrealisable: why}
 }
 
 func (r *graphReader) shape(t *Table, key string) []int {
@@ -580,6 +584,12 @@ func (r *graphReader) opKey(t *Table, op *model.Op, info *model.OpInfo, key stri
 		op.Contiguous = r.contiguous(t, shape)
 	case "value":
 		t.get(key)
+	case "layout":
+		// The layout a store or copy runs in, as a compiler already chose
+		// it: a pin of the stored value's access.
+		if lt, ok := t.Sub(key, false); ok && r.target != nil && r.g.Subgroups > 0 {
+			op.Layout = r.pin(lt, op.Operands[0].Shape)
+		}
 	case "buffer":
 		op.Buffer = r.buffer(t)
 		args.Buffer = op.Buffer
