@@ -503,18 +503,28 @@ func TestDynamicTripCount(t *testing.T) {
 // A store runs in the layout the graph states for it: the plan's execution
 // layout for the store is exactly the stated one.
 func TestStoreRunsInItsStatedLayout(t *testing.T) {
-	_, res := solveResult(t, "testdata/graphs/store_stated_layout.toml")
-	found := false
-	res.Problem.Graph.Walk(func(op *model.Op) {
-		if op.Layout == nil {
-			return
-		}
-		found = true
-		if got := res.Assignment.Ops[op].Exec; got == nil || op.Layout.Layout == nil || !got.Equal(op.Layout.Layout) {
-			t.Errorf("%s runs in %v, not the stated %v", op.Name, got, op.Layout.Layout)
+	plan, res := solveResult(t, "testdata/graphs/store_stated_layout.toml")
+	g, a := res.Problem.Graph, res.Assignment
+	var store *model.Op
+	g.Walk(func(op *model.Op) {
+		if op.Layout != nil {
+			store = op
 		}
 	})
-	if !found {
+	if store == nil {
 		t.Fatal("no op states its layout")
+	}
+	if got := a.Ops[store].Exec; got == nil || store.Layout.Layout == nil || !got.Equal(store.Layout.Layout) {
+		t.Errorf("%s runs in %v, not the stated %v", store.Name, got, store.Layout.Layout)
+	}
+	// The verifier checks it: the same plan with the store running in %x's
+	// layout (another one) is refused.
+	x := a.Layouts[g.Value("x")]
+	if x.Equal(store.Layout.Layout) {
+		t.Fatal("the test needs x in another layout than the store's")
+	}
+	a.Ops[store].Exec = x
+	if err := plans.Verify(g, a, plan); err == nil || !strings.Contains(err.Error(), "does not run in the layout the graph states") {
+		t.Errorf("a store out of its stated layout verified: %v", err)
 	}
 }

@@ -102,6 +102,11 @@ func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
 			}
 		}
 		ch := a.Ops[op]
+		if op.Layout != nil && (ch == nil || ch.Exec == nil || op.Layout.Layout == nil || !ch.Exec.Equal(op.Layout.Layout)) {
+			// The graph states the layout this store or copy runs in.
+			err = &VerifyError{Value: op.Operands[0].Name, What: fmt.Sprintf("%s %s does not run in the layout the graph states for it at %s", op.Kind, op.Name, op.Layout.Pos)}
+			return
+		}
 		if ch == nil || ch.Record == nil {
 			return
 		}
