@@ -528,3 +528,15 @@ func TestStoreRunsInItsStatedLayout(t *testing.T) {
 		t.Errorf("a store out of its stated layout verified: %v", err)
 	}
 }
+
+// An mma with fewer tiles than warps (two 16×8 tiles on 4 warps) has a
+// plan: warps hold copies of the tiles, each warp runs one instruction,
+// and the plan says so; before, no arrangement split the tiles and the
+// graph had no plan.
+func TestMMAWithFewerTilesThanWarps(t *testing.T) {
+	p := solveFile(t, "testdata/graphs/mma_small_tile_4warps.toml")
+	d := opPlan(t, p, "d")
+	if d.WarpsM*d.WarpsN != 4 || !strings.Contains(d.Warps, "each tile held by 2 warps") || !strings.Contains(d.Method, "× 1 per warp") {
+		t.Errorf("mma d runs %s on %s warps", d.Method, d.Warps)
+	}
+}

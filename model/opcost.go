@@ -115,7 +115,10 @@ func MMAInstructions(op *Op, ch *OpChoice) int {
 	a, b := op.Operands[0], op.Operands[1]
 	m, k, n := a.Shape[0], a.Shape[1], b.Shape[1]
 	r := ch.Record
-	return (m / (r.M * ch.WarpsM)) * (n / (r.N * ch.WarpsN)) * (k / r.K)
+	// Each warp runs its share of the tiles along M and N; where there are
+	// fewer tiles than warps, the warps hold copies and each runs one.
+	share := func(tiles, warps int) int { return max(tiles/max(warps, 1), 1) }
+	return share(m/r.M, ch.WarpsM) * share(n/r.N, ch.WarpsN) * (k / r.K)
 }
 
 // LoadInstructions is how many instructions of a shared-memory load record

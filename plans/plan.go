@@ -211,6 +211,12 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 				if ch.Outer {
 					notes = append(notes, "each warp one contiguous block")
 				}
+				if ch.Record != nil {
+					a, b := op.Operands[0], op.Operands[1]
+					if copies := ch.WarpsM * ch.WarpsN / (min(ch.WarpsM, a.Shape[0]/ch.Record.M) * min(ch.WarpsN, b.Shape[1]/ch.Record.N)); copies > 1 {
+						notes = append(notes, fmt.Sprintf("fewer tiles than warps: each tile held by %d warps", copies))
+					}
+				}
 				if len(notes) > 0 {
 					opp.Warps += " (" + strings.Join(notes, "; ") + ")"
 				}

@@ -131,7 +131,10 @@ func mmaChoicesOf(op *model.Op, records []*model.Record, warps int, notation str
 func allMMAChoices(op *model.Op, records []*model.Record, warps int) []*MMAChoice {
 	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
 	m, k, n := a.Shape[0], a.Shape[1], b.Shape[1]
-	var out []*MMAChoice
+	// Arrangements whose warps hold copies are offered only where no
+	// arrangement splits the tiles evenly over the warps, as Triton
+	// duplicates only tiles too small for its warps (warpsPerTile).
+	var out, copies []*MMAChoice
 	for _, r := range records {
 		ra, rb, rc, rd := r.Operands["a"], r.Operands["b"], r.Operands["c"], r.Operands["d"]
 		if ra == nil || rb == nil || rc == nil || rd == nil || ra.Layout == nil || rb.Layout == nil || rc.Layout == nil {
@@ -153,11 +156,16 @@ func allMMAChoices(op *model.Op, records []*model.Record, warps int) []*MMAChoic
 				continue
 			}
 			wn := warps / wm
-			if (m/r.M)%wm != 0 || (n/r.N)%wn != 0 {
+			// The warps along a dimension split its tiles evenly, or, where
+			// there are fewer tiles than warps (Triton's small tiles: 2x1
+			// tiles on 4 warps), each tile is held by a whole number of
+			// warps, which hold copies.
+			tm, tn := m/r.M, n/r.N
+			if tm%wm != 0 && wm%tm != 0 || tn%wn != 0 && wn%tn != 0 {
 				continue
 			}
 			for _, outer := range []bool{false, true} {
-				if outer && (m/(r.M*wm) == 1 && n/(r.N*wn) == 1 || wm*wn == 1) {
+				if outer && (tm/min(tm, wm) == 1 && tn/min(tn, wn) == 1 || wm*wn == 1) {
 					continue // no register repeats or one warp: the same layouts
 				}
 				for _, nFirst := range []bool{true, false} {
@@ -165,12 +173,19 @@ func allMMAChoices(op *model.Op, records []*model.Record, warps int) []*MMAChoic
 						continue // the same layouts as N first
 					}
 					ch, err := tileMMA(r, m, n, k, wm, wn, nFirst, outer)
-					if err == nil {
+					switch {
+					case err != nil:
+					case wm > tm || wn > tn:
+						copies = append(copies, ch)
+					default:
 						out = append(out, ch)
 					}
 				}
 			}
 		}
+	}
+	if len(out) == 0 {
+		return copies
 	}
 	return out
 }
@@ -181,12 +196,21 @@ func allMMAChoices(op *model.Op, records []*model.Record, warps int) []*MMAChoic
 func tileMMA(r *model.Record, m, n, k, wm, wn int, nFirst, outer bool) (*MMAChoice, error) {
 	sg := model.Subgroup
 	reg := model.Register
-	order := func(first, second model.TileFactor) []model.TileFactor {
+	order := func(first, second []model.TileFactor) []model.TileFactor {
 		if nFirst {
-			return []model.TileFactor{first, second}
+			return append(slices.Clone(first), second...)
 		}
-		return []model.TileFactor{second, first}
+		return append(slices.Clone(second), first...)
 	}
+	// Warps along M (N) split the tiles along M (N): um (un) of them hold
+	// other tiles, and where there are more warps than tiles, dm (dn)
+	// warps hold copies of each (a factor of count 1 adds nothing).
+	um, un := min(wm, m/r.M), min(wn, n/r.N)
+	dm, dn := wm/um, wn/un
+	warpsM := []model.TileFactor{{Dim: 0, Count: um, Hw: sg}, {Dim: -1, Count: dm, Hw: sg}}
+	warpsN := []model.TileFactor{{Dim: 1, Count: un, Hw: sg}, {Dim: -1, Count: dn, Hw: sg}}
+	allM := []model.TileFactor{{Dim: -1, Count: wm, Hw: sg}}
+	allN := []model.TileFactor{{Dim: -1, Count: wn, Hw: sg}}
 	// Warps then register repeats, or register repeats then warps.
 	arrange := func(warps, regs []model.TileFactor) []model.TileFactor {
 		if outer {
@@ -194,12 +218,12 @@ func tileMMA(r *model.Record, m, n, k, wm, wn int, nFirst, outer bool) (*MMAChoi
 		}
 		return append(slices.Clone(warps), regs...)
 	}
-	cf := arrange(order(model.TileFactor{Dim: 1, Count: wn, Hw: sg}, model.TileFactor{Dim: 0, Count: wm, Hw: sg}),
-		[]model.TileFactor{{Dim: 1, Count: n / (r.N * wn), Hw: reg}, {Dim: 0, Count: m / (r.M * wm), Hw: reg}})
-	af := arrange(order(model.TileFactor{Dim: -1, Count: wn, Hw: sg}, model.TileFactor{Dim: 0, Count: wm, Hw: sg}),
-		[]model.TileFactor{{Dim: 1, Count: k / r.K, Hw: reg}, {Dim: 0, Count: m / (r.M * wm), Hw: reg}})
-	bf := arrange(order(model.TileFactor{Dim: 1, Count: wn, Hw: sg}, model.TileFactor{Dim: -1, Count: wm, Hw: sg}),
-		[]model.TileFactor{{Dim: 0, Count: k / r.K, Hw: reg}, {Dim: 1, Count: n / (r.N * wn), Hw: reg}})
+	cf := arrange(order(warpsN, warpsM),
+		[]model.TileFactor{{Dim: 1, Count: n / (r.N * un), Hw: reg}, {Dim: 0, Count: m / (r.M * um), Hw: reg}})
+	af := arrange(order(allN, warpsM),
+		[]model.TileFactor{{Dim: 1, Count: k / r.K, Hw: reg}, {Dim: 0, Count: m / (r.M * um), Hw: reg}})
+	bf := arrange(order(warpsN, allM),
+		[]model.TileFactor{{Dim: 0, Count: k / r.K, Hw: reg}, {Dim: 1, Count: n / (r.N * un), Hw: reg}})
 	c, err := model.Tile(r.Operands["c"].Layout, []int{m, n}, cf)
 	if err != nil {
 		return nil, err
