@@ -230,6 +230,29 @@ func TestSeed003DPAS(t *testing.T) {
 	}
 }
 
+// On dg2 the f16 GEMM runs the subgroup-8 DPAS, and A, whose work items
+// hold two consecutive K columns of a row (int a), is read from global
+// memory as 2-element vectors straight into that layout, with no
+// conversion; the accumulator stays in one layout through the loop and
+// the epilogue.
+func TestDG2SubgroupEightDPAS(t *testing.T) {
+	p := solveFile(t, "testdata/graphs/dg2_dpas_gemm.toml")
+	if p.Status != "optimal" {
+		t.Fatalf("status %s", p.Status)
+	}
+	if mma := opPlan(t, p, "acc_next"); mma.Intrinsic != "dpas_m8n8k16_f32_f16" {
+		t.Errorf("mma runs %q, want dpas_m8n8k16_f32_f16", mma.Intrinsic)
+	}
+	if a := opPlan(t, p, "a"); !strings.Contains(a.Method, "2-element vectors") {
+		t.Errorf("A is loaded with %q, want 2-element vectors", a.Method)
+	}
+	for _, c := range p.Conv {
+		if !c.Free && (c.Value == "a" || c.Value == "acc" || c.Value == "acc_next" || c.Value == "acc_out") {
+			t.Errorf("%%%s is converted for %s (%s, cost %d)", c.Value, c.Consumer, c.Kind, c.Cost)
+		}
+	}
+}
+
 // bufferPlan finds a buffer's placement in a plan.
 func bufferPlan(t *testing.T, p *plans.Plan, name string) plans.BufferPlan {
 	t.Helper()
