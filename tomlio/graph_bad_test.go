@@ -25,6 +25,7 @@ var testTargets = map[string]*model.Target{
 	}},
 	"gfx942": {Name: "gfx942", SubgroupSize: 64, MaxSubgroups: 16, SharedMemory: 65536},
 	"pvc":    {Name: "pvc", SubgroupSize: 16, MaxSubgroups: 64, SharedMemory: 131072},
+	"dg2":    {Name: "dg2", SubgroupSize: 8, MaxSubgroups: 128, SharedMemory: 65536},
 }
 
 // TestBadGraphFiles runs every file of testdata/bad/graphs: each must fail
