@@ -18,8 +18,11 @@ func TestBuiltinLoads(t *testing.T) {
 		// sm_80: three m16n8k16, m16n8k8 f16, m16n8k32 s8, m16n8k8 tf32 and
 		// wmma m16n16k16; six ldmatrix and two wmma loads; one wmma store.
 		{"sm_80", 7, 8, 1},
-		// sm_90: three wgmma and the six mma.sync; six ldmatrix; six stmatrix.
-		{"sm_90", 9, 6, 6},
+		// sm_89: sm_80's and eight FP8 m16n8k32.
+		{"sm_89", 15, 8, 1},
+		// sm_90: 64 wgmma (32 shapes, two accumulators), the six mma.sync
+		// of sm_80 and the eight FP8 ones; six ldmatrix; six stmatrix.
+		{"sm_90", 78, 6, 6},
 	} {
 		tg, ok := lib.Target(c.target)
 		if !ok {

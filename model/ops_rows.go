@@ -170,8 +170,6 @@ func typeMMA(x *OpArgs) (*ValueType, []TypeError) {
 		return nil, typeErr("kind", CodeRankMismatch, "mma operands must be matrices: A %v, B %v, C %v", a.Shape, b.Shape, c.Shape)
 	case a.Shape[1] != b.Shape[0] || a.Shape[0] != c.Shape[0] || b.Shape[1] != c.Shape[1]:
 		return nil, typeErr("kind", CodeShapeMismatch, "mma needs A M×K, B K×N, C M×N: found A %v, B %v, C %v", a.Shape, b.Shape, c.Shape)
-	case a.DType.Name != b.DType.Name:
-		return nil, typeErr("kind", CodeBadValue, "mma needs A and B of one element type: found %s and %s", a.DType.Name, b.DType.Name)
 	}
 	return &ValueType{Shape: slices.Clone(c.Shape), DType: c.DType}, nil
 }

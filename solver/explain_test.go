@@ -22,6 +22,7 @@ var wantCores = map[string][]string{
 	"budget_scratch":                {"pin:x", "pin:y", "rule:y.0", "shared_memory"},
 	"buffers_over_budget":           {"shared_memory"},
 	"dtype_pair_no_record":          {"records:d"},
+	"fp8_pair_on_sm80":              {"records:d"},
 	"loop_carried_two_layouts":      {"no_convert:acc->d", "no_convert:d->t", "no_convert:t->k.yield", "rule:d.c", "rule:d.result", "rule:k.yield0", "rule:t.0"},
 	"memory_rule_stride":            {"buffer:Ks", "intrinsic:k", "memory:ldmatrix_x4"},
 	"pin_unrealisable":              {"pin:x", "subgroups"},
