@@ -2,6 +2,8 @@ package planner
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -114,4 +116,59 @@ func TestVerifyNeedsEveryCopyOfADuplicatedOperand(t *testing.T) {
 		t.Fatalf("an A with one copy of half its elements verified, or the error does not say so: %v", err)
 	}
 	t.Log(err)
+}
+
+// N = 4 fits the 16-block MFMA 4x4x4 only with its blocks along M ("64x4"
+// in Triton's terms): every block holds all of B, and the plan verifies.
+func TestSmallNRunsOnMFMA4x4BlocksAlongM(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "small_n.toml")
+	graph := `target = "gfx942"
+subgroups = 1
+
+[[op]]
+kind = "load"
+result = "a"
+shape = [64, 16]
+dtype = "f16"
+
+[[op]]
+kind = "load"
+result = "b"
+shape = [16, 4]
+dtype = "f16"
+
+[[op]]
+kind = "constant"
+result = "c"
+shape = [64, 4]
+dtype = "f32"
+
+[[op]]
+kind = "mma"
+a = "a"
+b = "b"
+c = "c"
+result = "d"
+
+[[op]]
+kind = "store"
+operands = ["d"]
+`
+	if err := os.WriteFile(path, []byte(graph), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, res := solveResult(t, path)
+	d := opPlan(t, p, "d")
+	if d.Intrinsic != "mfma_f32_4x4x4_16b_f16" || d.BlocksAlong != model.BlocksAlongM || !strings.Contains(d.Warps, "each holding all of B") || !strings.Contains(d.Method, "× 4 per warp") {
+		t.Fatalf("mma d runs %s, blocks along %q (%s)", d.Method, d.BlocksAlong, d.Warps)
+	}
+	var mma *model.Op
+	res.Problem.Graph.Walk(func(op *model.Op) {
+		if op.Name == "d" {
+			mma = op
+		}
+	})
+	if n := len(res.Assignment.Required[model.Use{Op: mma, Index: 1}].Holders([]int{5, 2})); n != 16 {
+		t.Errorf("element [5 2] of B is held by %d lanes as the mma reads it, want one per block, 16", n)
+	}
 }
