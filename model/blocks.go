@@ -41,6 +41,15 @@ const (
 	BlocksAlongN = "N"
 )
 
+// Blocking says how a view lays the blocks of its record ("16 blocks
+// along N"); "" for a record that is not a view.
+func (r *Record) Blocking() string {
+	if r.Base == nil || r.BlocksAlong == "" {
+		return ""
+	}
+	return fmt.Sprintf("%d blocks along %s", r.Base.Blocks, r.BlocksAlong)
+}
+
 // blockViews keeps the views of each multi-block record, so that every
 // use of a record gets the same two views.
 var blockViews sync.Map // *Record -> []*Record

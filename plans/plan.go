@@ -360,5 +360,5 @@ func blocksNote(r *model.Record) string {
 	if r.BlocksAlong == model.BlocksAlongM {
 		held = "B"
 	}
-	return fmt.Sprintf("%d blocks along %s, each holding all of %s", r.Base.Blocks, r.BlocksAlong, held)
+	return fmt.Sprintf("%s, each holding all of %s", r.Blocking(), held)
 }

@@ -28,10 +28,10 @@ func withBlockViews(records []*model.Record) []*model.Record {
 // blocksNote is what an arrangement of a record view adds to its name:
 // how its blocks lie.
 func blocksNote(r *model.Record) string {
-	if r.BlocksAlong == "" || r.Base == nil {
-		return ""
+	if b := r.Blocking(); b != "" {
+		return ", " + b
 	}
-	return fmt.Sprintf(", %d blocks along %s", r.Base.Blocks, r.BlocksAlong)
+	return ""
 }
 
 // blockMisfit says why neither view of multi-block record r fits op's
