@@ -27,9 +27,13 @@ import (
 // AMDMfmaEncodingAttr::getInstrShapeForOperand, which accepts mDim × nDim
 // of 4 × 64 and 64 × 4 beside the square ones; its
 // third_party/amd/lib/TritonAMDGPUToLLVM/ConvertLayoutOpToLLVM/SharedToDotOperandMFMA.cpp
-// says of 64x4: "the 4x4 B operand is duplicated 16 times"). Newer Triton
-// lowers them with the instruction's CBSZ/ABID broadcast, one block's A
-// sent to all (DotOpToLLVM/MFMA.cpp, generateMFMATile); the records here
+// says of 64x4: "the 4x4 B operand is duplicated 16 times";
+// lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp,
+// AMDMfmaEncodingAttr::toLinearLayout, turns a 64x4 into a transposed 4x64
+// "so that we can use the mfma broadcast"). Newer Triton lowers them with
+// the instruction's CBSZ/ABID broadcast, one block's A sent to all
+// (third_party/amd/lib/TritonAMDGPUToLLVM/DotOpToLLVM/MFMA.cpp,
+// generateMFMATile); the records here
 // describe the instruction with those modifiers at 0, so the view holds
 // the shared operand in every block's lanes, and whatever makes that
 // operand (a load, a conversion) is priced for every copy.
