@@ -368,7 +368,7 @@ func TestPlacementCountsEverySubgroup(t *testing.T) {
 // Seed 001's LDS: A and B get placements with their conflicts counted,
 // inside gfx942's 64 KiB; with a budget of exactly the dense buffers the
 // padding no longer fits, the plan keeps the cheapest placements that do
-// and says what their conflicts cost.
+// and says what their conflicts, or the conversion that avoids them, cost.
 func TestSeed001LDSPlacements(t *testing.T) {
 	p := solveFile(t, "testdata/graphs/seed001_mfma_gemm.toml")
 	if p.Shared.Buffers > 65536 || p.Shared.Budget != 65536 {
@@ -398,8 +398,11 @@ func TestSeed001LDSPlacements(t *testing.T) {
 			conflicts += a.Conflicts
 		}
 	}
-	if conflicts == 0 || tight.Cost <= p.Cost {
-		t.Errorf("tight budget: %d wavefronts of conflicts, cost %d vs %d with room: want the conflicts paid for", conflicts, tight.Cost, p.Cost)
+	// Without the padding, the plan pays for the A reads: in bank
+	// conflicts, or in a conflict-free read into another layout and a
+	// conversion to the MFMA's.
+	if conflicts == 0 && len(tight.Conv) == 0 || tight.Cost <= p.Cost {
+		t.Errorf("tight budget: %d wavefronts of conflicts, %d conversions, cost %d vs %d with room: want the conflicts or a conversion paid for", conflicts, len(tight.Conv), tight.Cost, p.Cost)
 	}
 }
 

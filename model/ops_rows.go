@@ -40,7 +40,11 @@ var opRows = []*OpInfo{
 		Type:  typeMMA, Flow: FlowRecord, Records: RecordMMA, Cost: costMMA,
 		Because: func(u Use, a *Assignment) string {
 			ch := a.Ops[u.Op]
-			return fmt.Sprintf("the %s fragment of operand %s, %d×%d warps (record %s)", ch.Record.Name, OperandName(u), ch.WarpsM, ch.WarpsN, ch.Record.Pos)
+			name := ch.Record.Name
+			if b := ch.Record.Blocking(); b != "" {
+				name += " (" + b + ")"
+			}
+			return fmt.Sprintf("the %s fragment of operand %s, %d×%d warps (record %s)", name, OperandName(u), ch.WarpsM, ch.WarpsN, ch.Record.Pos)
 		},
 	},
 	{

@@ -129,7 +129,12 @@ type Record struct {
 	Subgroups    int // subgroups executing it together (a wgmma warpgroup: 4)
 	M, N, K      int // mma: the instruction's tile
 	Blocks       int // mma: independent products computed at once (MFMA 4x4x4 16-block)
-	Cost         int64
+	// BlocksAlong is "M" or "N" for a two-dimensional view of a
+	// multi-block mma (BlockViews): its blocks laid along that dimension
+	// of a tile Blocks times as large; Base is the record it views.
+	BlocksAlong string
+	Base        *Record
+	Cost        int64
 	// An mma's operands a, b, c and d; a load's fragment, the register
 	// layout of one matrix that Matrices such matrices repeat.
 	Operands  map[string]*Operand

@@ -67,7 +67,10 @@ type OpPlan struct {
 	// along N first, each warp one contiguous block.
 	WarpsM, WarpsN int
 	NFirst, Outer  bool
-	exec           *model.Layout
+	// BlocksAlong: "M" or "N" where the intrinsic is a multi-block mma
+	// whose blocks lie along that dimension (model.Record.BlockViews).
+	BlocksAlong string
+	exec        *model.Layout
 }
 
 // ConvPlan is one conversion: a value converted before a consumer uses it.
@@ -211,6 +214,10 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 				if ch.Outer {
 					notes = append(notes, "each warp one contiguous block")
 				}
+				if r := ch.Record; r != nil && r.Base != nil {
+					opp.BlocksAlong = r.BlocksAlong
+					notes = append(notes, blocksNote(r))
+				}
 				if ch.Record != nil {
 					a, b := op.Operands[0], op.Operands[1]
 					if copies := ch.WarpsM * ch.WarpsN / (min(ch.WarpsM, a.Shape[0]/ch.Record.M) * min(ch.WarpsN, b.Shape[1]/ch.Record.N)); copies > 1 {
@@ -344,4 +351,14 @@ func OpaqueText(l *model.Layout) string {
 		}
 	}
 	return s
+}
+
+// blocksNote says how the blocks of a multi-block mma lie over the tile
+// (model.Record.BlockViews) and which operand every block holds.
+func blocksNote(r *model.Record) string {
+	held := "A"
+	if r.BlocksAlong == model.BlocksAlongM {
+		held = "B"
+	}
+	return fmt.Sprintf("%s, each holding all of %s", r.Blocking(), held)
 }

@@ -259,7 +259,10 @@ func inFragmentOnce(value string, l *model.Layout, r *model.Record, slot string,
 	}
 	tile := frag.Layout.Shape()
 	if len(tile) != l.Rank() {
-		return nil // multi-block records are not tiled
+		if r.Blocks > 1 {
+			return &VerifyError{Value: value, What: fmt.Sprintf("%s is a multi-block mma, which runs a %d-dimensional value only with its blocks along M or N", r.Name, l.Rank())}
+		}
+		return nil
 	}
 	ft := ts.of(frag.Layout)
 	lanes := make([][]int, frag.Layout.Elements())
@@ -270,6 +273,10 @@ func inFragmentOnce(value string, l *model.Layout, r *model.Record, slot string,
 	}
 	lt := ts.of(l)
 	shape := l.Shape()
+	name := r.Name + " fragment"
+	if slot != "" {
+		name = fmt.Sprintf("%s operand %s", r.Name, slot)
+	}
 	idx, in := make([]int, len(shape)), make([]int, len(shape))
 	for i, e := range lt.elems {
 		coords(e, shape, idx)
@@ -278,18 +285,34 @@ func inFragmentOnce(value string, l *model.Layout, r *model.Record, slot string,
 		}
 		p := lt.point(i)
 		want := lanes[model.LinearIndex(in, tile)]
-		if slices.Contains(want, p.Lane) {
-			continue
+		if !slices.Contains(want, p.Lane) {
+			want = slices.Sorted(slices.Values(want))
+			return &VerifyError{Value: value, Element: slices.Clone(idx), Point: &p,
+				What: fmt.Sprintf("the %s puts tile position %v in lane %s, not lane %d", name, in, laneList(want), p.Lane)}
 		}
-		name := r.Name + " fragment"
-		if slot != "" {
-			name = fmt.Sprintf("%s operand %s", r.Name, slot)
+		// Where the record holds a position in several lanes (a
+		// duplicated operand: RDNA3 WMMA's A and B, a multi-block mma's
+		// shared operand), every one of them must hold the element.
+		for _, w := range want {
+			if w != p.Lane && !holdsIn(lt, e, p, w) {
+				return &VerifyError{Value: value, Element: slices.Clone(idx),
+					What: fmt.Sprintf("the %s holds tile position %v in every one of lanes %v, and lane %d of subgroup %d lacks it", name, in, slices.Sorted(slices.Values(want)), w, p.Subgroup)}
+			}
 		}
-		want = slices.Sorted(slices.Values(want))
-		return &VerifyError{Value: value, Element: slices.Clone(idx), Point: &p,
-			What: fmt.Sprintf("the %s puts tile position %v in lane %s, not lane %d", name, in, laneList(want), p.Lane)}
 	}
 	return nil
+}
+
+// holdsIn reports whether lane lane of the subgroup (and block) of point
+// p holds element e in layout table t.
+func holdsIn(t *points, e int, p model.HwPoint, lane int) bool {
+	for _, h := range t.holders(e) {
+		q := t.point(h)
+		if q.Lane == lane && q.Subgroup == p.Subgroup && q.Block == p.Block {
+			return true
+		}
+	}
+	return false
 }
 
 // laneList writes lanes as "5" or "5 or 21".

@@ -68,7 +68,7 @@ func (m *MMAChoice) String() string {
 	if m.Outer {
 		order += ", outermost"
 	}
-	return fmt.Sprintf("%s, %d×%d warps (%s)", m.Record.Name, m.WarpsM, m.WarpsN, order)
+	return fmt.Sprintf("%s%s, %d×%d warps (%s)", m.Record.Name, blocksNote(m.Record), m.WarpsM, m.WarpsN, order)
 }
 
 // mmaChoices lists the ways to run op with the target's mma records: the
@@ -135,14 +135,14 @@ func allMMAChoices(op *model.Op, records []*model.Record, warps int) []*MMAChoic
 	// arrangement splits the tiles evenly over the warps, as Triton
 	// duplicates only tiles too small for its warps (warpsPerTile).
 	var out, copies []*MMAChoice
-	for _, r := range records {
+	for _, r := range withBlockViews(records) {
 		ra, rb, rc, rd := r.Operands["a"], r.Operands["b"], r.Operands["c"], r.Operands["d"]
 		if ra == nil || rb == nil || rc == nil || rd == nil || ra.Layout == nil || rb.Layout == nil || rc.Layout == nil {
 			continue // an operand in shared memory or left unspecified (wgmma's B, WMMA)
 		}
-		if r.Blocks > 1 || r.Subgroups > 1 || ra.Duplicated || rb.Duplicated {
-			// Multi-block products, warpgroup instructions and operands
-			// held twice are described but not tiled by this planner.
+		if r.Subgroups > 1 {
+			// Warpgroup instructions are described but not tiled by
+			// this planner.
 			continue
 		}
 		if ra.DType.Name != a.DType.Name || rb.DType.Name != b.DType.Name || rc.DType.Name != c.DType.Name || rd.DType.Name != op.Result.DType.Name {

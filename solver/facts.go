@@ -394,10 +394,12 @@ func misfit(op *model.Op, r *model.Record, warps int) string {
 	switch {
 	case ra == nil || rb == nil || rc == nil || rd == nil || ra.Layout == nil || rb.Layout == nil || rc.Layout == nil:
 		return "its operands are not all register fragments"
-	case r.Blocks > 1 || r.Subgroups > 1 || ra.Duplicated || rb.Duplicated:
-		return "multi-block, warpgroup and duplicated-operand records are not tiled"
+	case r.Subgroups > 1:
+		return "warpgroup records are not tiled"
 	case ra.DType.Name != a.DType.Name || rb.DType.Name != b.DType.Name || rc.DType.Name != c.DType.Name || rd.DType.Name != op.Result.DType.Name:
 		return fmt.Sprintf("it multiplies %s by %s into %s, not %s by %s into %s", ra.DType.Name, rb.DType.Name, rc.DType.Name, a.DType.Name, b.DType.Name, c.DType.Name)
+	case r.Blocks > 1 && blockMisfit(op, r) != "":
+		return blockMisfit(op, r)
 	case m%r.M != 0:
 		return fmt.Sprintf("M = %d is not a multiple of %d", m, r.M)
 	case n%r.N != 0:

@@ -2,6 +2,7 @@ package tomlio
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,15 +54,17 @@ func TestBadGraphFiles(t *testing.T) {
 	compareGolden(t, "../testdata/bad/graphs.golden", golden.String())
 }
 
-// Every test graph parses.
+// Every test graph parses (on the stand-in targets, and gfx1100's).
 func TestGoodGraphFiles(t *testing.T) {
+	targets := maps.Clone(testTargets)
+	targets["gfx1100"] = &model.Target{Name: "gfx1100", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 65536}
 	files, _ := filepath.Glob("../testdata/graphs/*.toml")
 	for _, path := range files {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := ParseGraph(path, data, testTargets); err != nil {
+		if _, err := ParseGraph(path, data, targets); err != nil {
 			t.Errorf("%s: %v", path, err)
 		}
 	}

@@ -306,7 +306,7 @@ func (r *planReader) ops(root *tomlio.Table) {
 		if !ok {
 			return
 		}
-		ot.Expect("kind", "cost", "intrinsic", "warps", "layout", "method", "lanes", "subgroups", "warps_m", "warps_n", "n_first", "outer", "exec")
+		ot.Expect("kind", "cost", "intrinsic", "warps", "layout", "method", "lanes", "subgroups", "warps_m", "warps_n", "n_first", "outer", "blocks_along", "exec")
 		cost, _ := ot.Int("cost", true)
 		opp := plans.OpPlan{Name: op.Name, Cost: int64(cost), Pos: op.Pos}
 		opp.Kind, _ = ot.String("kind", false)
@@ -327,6 +327,18 @@ func (r *planReader) ops(root *tomlio.Table) {
 		case info.Flow == model.FlowRecord:
 			if rec == nil && !ot.Has("intrinsic") {
 				ot.Errorf("", model.CodeMissingKey, "mma %s needs its intrinsic", op.Name)
+			}
+			if along, has := ot.String("blocks_along", false); has && rec != nil {
+				// The view of a multi-block record with its blocks along
+				// M or N.
+				view, err := rec.BlockView(along)
+				if err != nil {
+					ot.Errorf("blocks_along", model.CodeBadValue, "%v", err)
+				}
+				rec = view
+				opp.BlocksAlong = along
+			} else if rec != nil && rec.Blocks > 1 {
+				ot.Errorf("intrinsic", model.CodeMissingKey, "%s is a multi-block mma: expected blocks_along = %q or %q", rec.Name, model.BlocksAlongM, model.BlocksAlongN)
 			}
 			ch := &model.OpChoice{Record: rec}
 			ch.WarpsM, _ = ot.Int("warps_m", true)

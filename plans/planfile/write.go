@@ -55,6 +55,9 @@ func Write(w io.Writer, p *plans.Plan) error {
 		}
 		if o.WarpsM > 0 {
 			fmt.Fprintf(&b, "warps_m = %d\nwarps_n = %d\nn_first = %v\nouter = %v\n", o.WarpsM, o.WarpsN, o.NFirst, o.Outer)
+			if o.BlocksAlong != "" {
+				fmt.Fprintf(&b, "blocks_along = %s\n", q(o.BlocksAlong))
+			}
 		}
 		writeExact(&b, "ops."+q(o.Name)+".exec", o.ExecLayout())
 	}
