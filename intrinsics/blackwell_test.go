@@ -159,13 +159,44 @@ func TestTcgen05LoadStoreAgainstPTX(t *testing.T) {
 
 // Facts planners rely on: one .16x256b access is the mma m16n8 accumulator
 // fragment, so an epilogue reading an f32 accumulator out of tensor memory
-// with it gets the mma.sync C layout; the store mirrors the load.
+// with it gets the mma.sync C layout (and, for M = 64, wgmma's); .32x32b
+// gives one row per thread; the store mirrors the load.
 func TestTcgen05Facts(t *testing.T) {
 	lib := nvidiaLib(t)
 	c := record(t, lib, "mma_m16n8k16_f32_f16").Operands["c"].Layout
 	if !record(t, lib, "tcgen05_ld_16x256b_x1").Fragment.Layout.Equal(c) {
 		t.Fatal("the .16x256b fragment is not the m16n8 accumulator fragment")
 	}
+	// An M = 64 accumulator (PTX ISA "Data Path Layout Organization",
+	// Layout F: row m in TMEM lane 32(m/16) + m%16, column j in column j;
+	// CUTLASS mma_traits_sm100_frag.hpp, ((16,4),N):((1,32),1)) read by the
+	// four warps of a warpgroup with .16x256b.x32 (warp w from lane 32w on)
+	// lands in exactly wgmma m64n256's accumulator layout.
+	layoutFRow := func(lane int) int { return 16*(lane/32) + lane%32 }
+	wg := record(t, lib, "wgmma_m64n256k16_f32_f16").Operands["d"].Layout
+	for w := range 4 {
+		for l := range 32 {
+			for r := range 128 {
+				tl, col := ptxTmem16x256b(l, r)[0], ptxTmem16x256b(l, r)[1]
+				want := []int{layoutFRow(32*w + tl), col}
+				if got := wg.Index(model.HwPoint{Value: r, Lane: l, Subgroup: w}); !slices.Equal(got, want) {
+					t.Fatalf("warp %d lane %d register %d: .16x256b reads %v of an M = 64 accumulator, wgmma holds %v there", w, l, r, want, got)
+				}
+			}
+		}
+	}
+	// An M = 128 accumulator (Layout D: row i in lane i) read with
+	// .32x32b.x4 by four warps: thread 32w + l holds row 32w + l, register
+	// j column j, one row per thread.
+	x4, err := model.TensorMemoryAccess(record(t, lib, "tcgen05_ld_32x32b_x4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := model.Tile(x4, []int{128, 4}, []model.TileFactor{{Dim: 0, Count: 4, Hw: model.Subgroup}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTable(t, "Layout D through .32x32b.x4", rows, 4, 32, 4, func(thread, j int) []int { return []int{thread, j} })
 	for _, s := range []string{"32x32b", "16x64b", "16x128b", "16x256b"} {
 		ld, st := record(t, lib, "tcgen05_ld_"+s+"_x1"), record(t, lib, "tcgen05_st_"+s+"_x1")
 		if !ld.Fragment.Layout.Equal(st.Fragment.Layout) || ld.Memory.Rule != st.Memory.Rule {
