@@ -59,6 +59,14 @@ func TestBlackwellRecordsAreNotPlanned(t *testing.T) {
 			t.Errorf("%s: an mma naming a record it cannot run on got a plan (%v) or no reason (%q)", target, res.Plan != nil, res.Why)
 		}
 	}
+	// A shared-memory load naming a tensor-memory load is bad input, with
+	// its position.
+	g := strings.Replace(string(src), `target = "sm_80"`, `target = "sm_100"`, 1)
+	g = strings.Replace(g, "buffer = \"As\"\nresult = \"a\"", "buffer = \"As\"\nresult = \"a\"\nintrinsic = \"tcgen05_ld_32x32b_x1\"", 1)
+	_, err = testPlanner(t).SolveFile(context.Background(), writeGraph(t, "ld.toml", g), Options{})
+	if err == nil || !strings.Contains(err.Error(), "ld.toml:44:1: tcgen05_ld_32x32b_x1 is not a shared-memory load record of sm_100") {
+		t.Errorf("a load_shared naming tcgen05.ld: %v", err)
+	}
 }
 
 func writeGraph(t *testing.T, name, text string) string {
