@@ -191,6 +191,8 @@ func (lib *Library) resolveExtends(all *Library) model.ErrorList {
 			{"subgroup_size", &t.SubgroupSize, &own.SubgroupSize}, {"max_subgroups", &t.MaxSubgroups, &own.MaxSubgroups},
 			{"shared_memory", &t.SharedMemory, &own.SharedMemory}, {"banks", &t.Banks, &own.Banks},
 			{"bank_bytes", &t.BankBytes, &own.BankBytes}, {"cost", &t.Weights, &own.Weights},
+			{"tensor_memory_lanes", &t.TensorMemoryLanes, &own.TensorMemoryLanes},
+			{"tensor_memory_columns", &t.TensorMemoryColumns, &own.TensorMemoryColumns},
 		} {
 			if !given[f.key] {
 				continue
@@ -298,7 +300,8 @@ func (lib *Library) parseFile(file string, data []byte) error {
 	return doc.Err()
 }
 
-var targetKeys = []string{"name", "extends", "vendor", "source", "subgroup_size", "max_subgroups", "shared_memory", "banks", "bank_bytes", "records", "cost"}
+var targetKeys = []string{"name", "extends", "vendor", "source", "subgroup_size", "max_subgroups", "shared_memory", "banks", "bank_bytes",
+	"tensor_memory_lanes", "tensor_memory_columns", "records", "cost"}
 var weightKeys = []string{"alu", "move", "shuffle", "sfu", "shared_wavefront", "barrier", "global_sector", "issue"}
 
 func parseTarget(root *tomlio.Table) *model.Target {
@@ -316,6 +319,16 @@ func parseTarget(root *tomlio.Table) *model.Target {
 	t.SharedMemory, _ = root.Int("shared_memory", req)
 	t.Banks, _ = root.Int("banks", req)
 	t.BankBytes, _ = root.Int("bank_bytes", req)
+	// Optional: tensor memory (NVIDIA sm_100), lanes and 32-bit columns.
+	t.TensorMemoryLanes, _ = root.Int("tensor_memory_lanes", false)
+	t.TensorMemoryColumns, _ = root.Int("tensor_memory_columns", false)
+	if root.Has("tensor_memory_lanes") != root.Has("tensor_memory_columns") {
+		given, missing := "tensor_memory_lanes", "tensor_memory_columns"
+		if !root.Has(given) {
+			given, missing = missing, given
+		}
+		root.Errorf(given, model.CodeMissingKey, "a target with tensor memory gives both tensor_memory_lanes and tensor_memory_columns; %s is missing", missing)
+	}
 	t.Records, _ = root.Strings("records", req)
 	for i := range t.Records {
 		t.RecordPos = append(t.RecordPos, root.PosAt("records", i))
@@ -344,7 +357,8 @@ func parseTarget(root *tomlio.Table) *model.Target {
 	for _, k := range []struct {
 		key string
 		v   int
-	}{{"max_subgroups", t.MaxSubgroups}, {"shared_memory", t.SharedMemory}, {"banks", t.Banks}, {"bank_bytes", t.BankBytes}} {
+	}{{"max_subgroups", t.MaxSubgroups}, {"shared_memory", t.SharedMemory}, {"banks", t.Banks}, {"bank_bytes", t.BankBytes},
+		{"tensor_memory_lanes", t.TensorMemoryLanes}, {"tensor_memory_columns", t.TensorMemoryColumns}} {
 		if root.Has(k.key) && k.v < 1 {
 			root.Errorf(k.key, model.CodeBadValue, "%s must be positive, found %d", k.key, k.v)
 		}
@@ -354,7 +368,8 @@ func parseTarget(root *tomlio.Table) *model.Target {
 }
 
 var recordKeys = []string{"name", "kind", "vendor", "instruction", "source", "notes", "subgroup_size", "subgroups",
-	"shape", "blocks", "cost", "matrices", "trans", "transform", "a", "b", "c", "d", "fragment", "memory"}
+	"shape", "blocks", "cost", "matrices", "trans", "transform", "a", "b", "c", "d", "fragment", "memory",
+	"scale_vec", "scale_a", "scale_b"}
 
 var operandKeys = []string{"dtype", "shape", "layout", "registers", "duplicated", "in", "specified", "family"}
 
@@ -366,9 +381,10 @@ var memoryKeys = map[string][]string{
 	"vector":          {"bytes", "alignment"},
 	"block_2d": {"base_alignment", "pitch_min", "pitch_max", "pitch_multiple", "width_min", "width_max",
 		"width_multiple", "height_max", "x_alignment", "block_width_bytes", "block_height", "array_length"},
+	"tensor_memory": {"warp_lanes"},
 }
 
-var memoryRules = []string{"row_pointers", "constant_stride", "swizzle", "vector", "block_2d"}
+var memoryRules = []string{"row_pointers", "constant_stride", "swizzle", "vector", "block_2d", "tensor_memory"}
 
 func parseRecord(root *tomlio.Table) *model.Record {
 	root.Expect(recordKeys...)
@@ -403,7 +419,8 @@ func parseRecord(root *tomlio.Table) *model.Record {
 	switch r.Kind {
 	case model.RecordMMA:
 		complete = parseMMA(root, r)
-	case model.RecordLoadShared, model.RecordStoreShared, model.RecordLoadGlobal, model.RecordStoreGlobal:
+	case model.RecordLoadShared, model.RecordStoreShared, model.RecordLoadGlobal, model.RecordStoreGlobal,
+		model.RecordLoadTensorMemory, model.RecordStoreTensorMemory:
 		parseMove(root, r)
 		complete = true
 	case "":
@@ -464,22 +481,30 @@ func parseOperand(root *tomlio.Table, r *model.Record, name string, shape []int)
 	if specified && t.Has("family") {
 		t.Errorf("family", model.CodeUnknownKey, "operand %s has a layout: family names the fragment of an operand with specified = false", name)
 	}
+	placeKnown := true
 	if in, ok := t.String("in", false); ok {
 		switch in {
 		case "registers":
 		case "shared":
 			op.Shared = true
+		case "tensor_memory":
+			op.TensorMemory = true
 		default:
-			t.Errorf("in", model.CodeUnknownName, "an operand is in \"registers\" or \"shared\", found %q", in)
+			t.Errorf("in", model.CodeUnknownName, "an operand is in \"registers\", \"shared\" or \"tensor_memory\", found %q", in)
+			placeKnown = false
 		}
 	}
 	lt, hasLayout := t.Sub("layout", false)
+	inMemory := op.Shared || op.TensorMemory
 	switch {
+	case !placeKnown: // where it lives is unknown: so is whether it needs a layout
 	case op.Shared && hasLayout:
 		t.Errorf("layout", model.CodeUnknownKey, "operand %s is read from shared memory: it has no register layout (its [memory] rule says what it accepts)", name)
-	case !hasLayout && !op.Shared && specified:
+	case op.TensorMemory && hasLayout:
+		t.Errorf("layout", model.CodeUnknownKey, "operand %s lives in tensor memory: it has no register layout (tcgen05.ld and tcgen05.st records move it to and from registers)", name)
+	case !hasLayout && !inMemory && specified:
 		t.Errorf("layout", model.CodeMissingKey, "operand %s needs a [%s.layout] table (or specified = false when the architecture leaves it unspecified)", name, name)
-	case !specified && !op.Shared && t.Has("family"):
+	case !specified && !inMemory && t.Has("family"):
 		standIn(t, op, r)
 	case hasLayout && op.Shape != nil && r.SubgroupSize > 0:
 		f := model.Frame{Shape: op.Shape, SubgroupSize: r.SubgroupSize, Subgroups: r.Subgroups}
@@ -573,6 +598,10 @@ func parseMMA(root *tomlio.Table, r *model.Record) bool {
 	if c, d := r.Operands["c"], r.Operands["d"]; c != nil && d != nil && c.Layout != nil && d.Layout != nil && !c.Layout.Equal(d.Layout) {
 		root.Errorf("d", model.CodeBadValue, "the accumulator's input c and output d have different layouts; the planner chains accumulators in one layout")
 	}
+	if c, d := r.Operands["c"], r.Operands["d"]; c != nil && d != nil && c.TensorMemory != d.TensorMemory {
+		root.Errorf("d", model.CodeBadValue, "the accumulator's input c and output d live in different places; both are in tensor memory or neither")
+	}
+	parseScales(root, r)
 	for _, n := range []string{"c", "d"} {
 		if op := r.Operands[n]; op != nil && op.Shared {
 			root.Errorf(n, model.CodeBadValue, "the accumulator %s cannot be read from shared memory", n)
@@ -587,6 +616,58 @@ func parseMMA(root *tomlio.Table, r *model.Record) bool {
 		parseMemory(root, r)
 	}
 	return true
+}
+
+// parseScales reads a block-scaled mma's scale_vec and its scale_a and
+// scale_b operand tables, which come together: scale_a is M×scale_vec and
+// scale_b scale_vec×N (PTX ISA, "Block Scaling for mma.sync", table
+// "Shapes for scale matrices depending upon .scale_vec_size qualifier").
+func parseScales(root *tomlio.Table, r *model.Record) {
+	given := []string{}
+	for _, k := range []string{"scale_vec", "scale_a", "scale_b"} {
+		if root.Has(k) {
+			given = append(given, k)
+		}
+	}
+	if len(given) == 0 {
+		return
+	}
+	// Read on failure too, so that one broken scale is one finding.
+	skip := func() {
+		root.Int("scale_vec", false)
+		root.Sub("scale_a", false)
+		root.Sub("scale_b", false)
+	}
+	for _, k := range []string{"scale_vec", "scale_a", "scale_b"} {
+		if !root.Has(k) {
+			root.Errorf(given[0], model.CodeMissingKey, "a block-scaled mma gives scale_vec, [scale_a] and [scale_b] together; %s is missing", k)
+			skip()
+			return
+		}
+	}
+	v, ok := root.Int("scale_vec", true)
+	switch {
+	case !ok:
+		skip()
+		return
+	case v != 1 && v != 2 && v != 4:
+		root.Errorf("scale_vec", model.CodeBadValue, "scale_vec is 1, 2 or 4 (.scale_vec::1X, 2X, 4X), found %d", v)
+		skip()
+		return
+	case r.K%v != 0:
+		root.Errorf("scale_vec", model.CodeRecordShape, "scale_vec %d does not divide K = %d into blocks", v, r.K)
+		skip()
+		return
+	}
+	r.ScaleVec = v
+	for _, n := range []string{"scale_a", "scale_b"} {
+		if op := parseOperand(root, r, n, r.OperandShape(n)); op != nil {
+			if op.Shared || op.TensorMemory {
+				root.Errorf(n, model.CodeBadValue, "the scale operand %s of an mma.sync is read from registers", n)
+			}
+			r.Operands[n] = op
+		}
+	}
 }
 
 func parseMove(root *tomlio.Table, r *model.Record) {
@@ -609,6 +690,13 @@ func parseMove(root *tomlio.Table, r *model.Record) {
 		}
 	}
 	parseMemory(root, r)
+	if tm := r.Kind.TensorMemory(); r.Memory.Rule != "" && tm != (r.Memory.Rule == "tensor_memory") {
+		if tm {
+			root.Errorf("memory", model.CodeRecordMemory, "a %s record moves tensor memory: its memory rule is tensor_memory, found %s", r.Kind, r.Memory.Rule)
+		} else {
+			root.Errorf("memory", model.CodeRecordMemory, "the tensor_memory rule is for load_tensor_memory and store_tensor_memory records, not %s", r.Kind)
+		}
+	}
 	if r.Memory.Rule == "vector" {
 		if root.Has("fragment") {
 			root.Errorf("fragment", model.CodeUnknownKey, "a vector access has no fixed fragment: each lane moves its own bytes")
@@ -717,6 +805,8 @@ func parseMemory(root *tomlio.Table, r *model.Record) {
 		if b.WidthMax > 0 && b.WidthMin > b.WidthMax {
 			m.Errorf("width_max", model.CodeRecordMemory, "width_max %d is below width_min %d", b.WidthMax, b.WidthMin)
 		}
+	case "tensor_memory":
+		mem.WarpLanes = pow2("warp_lanes", true)
 	}
 	if mem.Rule == "row_pointers" && mem.Alignment > 0 && mem.RowBytes > 0 && mem.Alignment > mem.RowBytes {
 		m.Errorf("alignment", model.CodeRecordMemory, "an alignment of %d bytes is more than the %d-byte rows", mem.Alignment, mem.RowBytes)

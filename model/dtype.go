@@ -20,6 +20,11 @@ var dtypes = map[string]int{
 	"s64": 64, "s32": 32, "s16": 16, "s8": 8, "s4": 4,
 	"u64": 64, "u32": 32, "u16": 16, "u8": 8, "u4": 4,
 	"b64": 64, "b32": 32, "b16": 16, "b8": 8, // untyped bits, as PTX loads name them
+	// The PTX ISA's narrow floating-point formats by exponent and mantissa
+	// bits, and the unsigned scale-factor formats of block-scaled mma
+	// (PTX ISA, "Alternate Floating Point Data Formats" and "Block Scaling
+	// for mma.sync"): e2m1 is 4 bits, e2m3 and e3m2 6, ue8m0 and ue4m3 8.
+	"f4e2m1": 4, "f6e2m3": 6, "f6e3m2": 6, "ue8m0": 8, "ue4m3": 8,
 }
 
 // ParseDType looks an element type up by name.

@@ -219,6 +219,8 @@ func (m MemoryRule) Describe() string {
 		b := m.Block2D
 		return fmt.Sprintf("a 2D block on a surface: base %d-byte aligned, pitch %d..%d bytes in multiples of %d, width %d..%d bytes in multiples of %d, height up to %d rows, start column aligned to %d bytes; blocks up to %d bytes x %d rows, %d side by side",
 			b.BaseAlignment, b.PitchMin, b.PitchMax, b.PitchMultiple, b.WidthMin, b.WidthMax, b.WidthMultiple, b.HeightMax, b.XAlignment, b.BlockWidthBytes, b.BlockHeight, b.ArrayLength)
+	case "tensor_memory":
+		return fmt.Sprintf("warp w reaches only the %d TMEM lanes from %d * (w %% 4) on; repetitions lie side by side along the columns", m.WarpLanes, m.WarpLanes)
 	}
 	return ""
 }

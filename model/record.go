@@ -28,6 +28,11 @@ type Target struct {
 	Weights      Weights
 	Records      []string
 	RecordPos    []Pos // where each entry of Records is written
+	// TensorMemoryLanes and TensorMemoryColumns are the tensor memory an
+	// SM gives a block (NVIDIA sm_100: 128 lanes of 512 32-bit columns),
+	// 0 where the target has none.
+	TensorMemoryLanes   int
+	TensorMemoryColumns int
 	// Extends names the target this one is based on: what it does not
 	// give comes from there, and its records add to the base's.
 	Extends    string
@@ -46,10 +51,22 @@ const (
 	RecordStoreShared RecordKind = "store_shared" // a store of a register fragment to shared memory
 	RecordLoadGlobal  RecordKind = "load_global"  // a block load from global memory (Intel 2D block)
 	RecordStoreGlobal RecordKind = "store_global" // a block store to global memory
+	// A move between tensor memory and registers (NVIDIA tcgen05.ld and
+	// tcgen05.st): its fragment is the register layout one warp gets,
+	// over the TMEM lanes and 32-bit columns one access covers.
+	RecordLoadTensorMemory  RecordKind = "load_tensor_memory"
+	RecordStoreTensorMemory RecordKind = "store_tensor_memory"
 )
 
 // RecordKinds lists the kinds a record may have.
-var RecordKinds = []RecordKind{RecordMMA, RecordLoadShared, RecordStoreShared, RecordLoadGlobal, RecordStoreGlobal}
+var RecordKinds = []RecordKind{RecordMMA, RecordLoadShared, RecordStoreShared, RecordLoadGlobal, RecordStoreGlobal,
+	RecordLoadTensorMemory, RecordStoreTensorMemory}
+
+// TensorMemory reports whether the kind moves data between tensor memory
+// and registers.
+func (k RecordKind) TensorMemory() bool {
+	return k == RecordLoadTensorMemory || k == RecordStoreTensorMemory
+}
 
 // Moves reports whether the kind moves data between memory and registers.
 func (k RecordKind) Moves() bool { return k != RecordMMA && k != "" }
@@ -71,6 +88,10 @@ type Operand struct {
 	// Shared: the operand is read from shared memory through a descriptor
 	// (wgmma's B), so it has no register layout.
 	Shared bool
+	// TensorMemory: the operand lives in tensor memory (tcgen05.mma's
+	// accumulator, and its A when read from there), so it has no register
+	// layout; tcgen05.ld and tcgen05.st move it to and from registers.
+	TensorMemory bool
 	// Unspecified: the architecture leaves the layout unspecified (WMMA);
 	// the planner reaches the operand only through the record's own loads
 	// and stores.
@@ -87,7 +108,9 @@ type MemoryRule struct {
 	// elements, the base aligned to Alignment: wmma.load), "swizzle" (a
 	// descriptor names one of Modes: wgmma), "vector" (each lane moves
 	// Bytes contiguous bytes aligned to Alignment: ds_read_b128) or
-	// "block_2d" (an Intel 2D block message on a surface).
+	// "block_2d" (an Intel 2D block message on a surface) or
+	// "tensor_memory" (a warp reaches only the WarpLanes TMEM lanes of its
+	// sub-partition: tcgen05.ld, tcgen05.st).
 	Rule           string
 	RowBytes       int
 	Alignment      int
@@ -95,6 +118,7 @@ type MemoryRule struct {
 	Modes          []string
 	Bytes          int
 	Block2D        Block2DRule
+	WarpLanes      int
 	Pos            Pos
 }
 
@@ -135,7 +159,12 @@ type Record struct {
 	BlocksAlong string
 	Base        *Record
 	Cost        int64
-	// An mma's operands a, b, c and d; a load's fragment, the register
+	// ScaleVec is a block-scaled mma's scale factors per row of A (and per
+	// column of B), the PTX ISA's .scale_vec::NX; 0 for an mma without
+	// scale operands.
+	ScaleVec int
+	// An mma's operands a, b, c and d (and a block-scaled mma's scale_a
+	// and scale_b); a load's fragment, the register
 	// layout of one matrix that Matrices such matrices repeat.
 	Operands  map[string]*Operand
 	Fragment  *Operand
@@ -150,7 +179,8 @@ type Record struct {
 }
 
 // OperandShape is the shape of an mma operand: a is M×K, b K×N, c and d
-// M×N.
+// M×N, a block-scaled mma's scale_a M×ScaleVec and scale_b ScaleVec×N (PTX
+// ISA, "Block Scaling for mma.sync", table "Shapes for scale matrices").
 // With Blocks > 1 every shape gains a leading block dimension.
 func (r *Record) OperandShape(name string) []int {
 	var s []int
@@ -159,6 +189,10 @@ func (r *Record) OperandShape(name string) []int {
 		s = []int{r.M, r.K}
 	case "b":
 		s = []int{r.K, r.N}
+	case "scale_a":
+		s = []int{r.M, r.ScaleVec}
+	case "scale_b":
+		s = []int{r.ScaleVec, r.N}
 	default:
 		s = []int{r.M, r.N}
 	}
@@ -166,4 +200,35 @@ func (r *Record) OperandShape(name string) []int {
 		s = append([]int{r.Blocks}, s...)
 	}
 	return s
+}
+
+// Unplanned says why the planner describes, draws and checks a record but
+// never plans with it, "" when it may: an operand in tensor memory (a
+// graph's values live in registers and shared memory), or scale operands
+// (a graph's plain mma has none).
+func (r *Record) Unplanned() string {
+	for _, n := range []string{"a", "b", "c", "d"} {
+		if op := r.Operands[n]; op != nil && op.TensorMemory {
+			return "operand " + n + " lives in tensor memory"
+		}
+	}
+	if r.ScaleVec > 0 || r.Operands["scale_a"] != nil || r.Operands["scale_b"] != nil {
+		return "a block-scaled mma: its scale operands have no graph counterpart"
+	}
+	return ""
+}
+
+// TensorMemoryAccess is the register layout one warp gets (or gives) for
+// a whole tcgen05.ld or tcgen05.st: the record's fragment is one
+// repetition, and its Matrices (.num) repetitions lie side by side along
+// the TMEM columns, repetition j in the j-th group of the fragment's
+// registers (PTX ISA, "Matrix fragments for tcgen05.ld/st": each lane moves
+// (size * .num) bits).
+func TensorMemoryAccess(r *Record) (*Layout, error) {
+	f := r.Fragment
+	if !r.Kind.TensorMemory() || f == nil || f.Layout == nil || len(f.Shape) != 2 {
+		return nil, errorf(CodeBadValue, "kind", "record %s is not a tensor-memory load or store with a two-dimensional fragment", r.Name)
+	}
+	n := max(r.Matrices, 1)
+	return Tile(f.Layout, []int{f.Shape[0], f.Shape[1] * n}, []TileFactor{{Dim: 1, Count: n, Hw: Register}})
 }

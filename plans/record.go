@@ -10,10 +10,11 @@ import (
 )
 
 // RecordOperands lists a record's operands in the order they are shown:
-// a, b, c, d for an mma, the fragment for a load or store.
+// a, b, c, d (then scale_a and scale_b) for an mma, the fragment for a
+// load or store.
 func RecordOperands(r *model.Record) []*model.Operand {
 	var out []*model.Operand
-	for _, n := range []string{"a", "b", "c", "d"} {
+	for _, n := range []string{"a", "b", "c", "d", "scale_a", "scale_b"} {
 		if op := r.Operands[n]; op != nil {
 			out = append(out, op)
 		}
@@ -42,6 +43,9 @@ func WriteRecordText(w io.Writer, r *model.Record, offeredBy []string) error {
 		if r.Blocks > 1 {
 			fmt.Fprintf(&b, ", %d independent blocks", r.Blocks)
 		}
+		if r.ScaleVec > 0 {
+			fmt.Fprintf(&b, ", block-scaled: %d scale factors per row of A and per column of B", r.ScaleVec)
+		}
 		b.WriteByte('\n')
 	} else {
 		fmt.Fprintf(&b, "  matrices     %d", r.Matrices)
@@ -57,6 +61,9 @@ func WriteRecordText(w io.Writer, r *model.Record, offeredBy []string) error {
 		fmt.Fprintf(&b, "  memory       %s: %s\n", r.Memory.Rule, r.Memory.Describe())
 	}
 	fmt.Fprintf(&b, "  cost         %d\n", r.Cost)
+	if why := r.Unplanned(); why != "" {
+		fmt.Fprintf(&b, "  not planned  %s\n", why)
+	}
 	if len(offeredBy) > 0 {
 		fmt.Fprintf(&b, "  targets      %s\n", strings.Join(offeredBy, ", "))
 	} else {
@@ -69,7 +76,11 @@ func WriteRecordText(w io.Writer, r *model.Record, offeredBy []string) error {
 		return err
 	}
 	for _, op := range RecordOperands(r) {
-		fmt.Fprintf(w, "\noperand %s: %s %s%s\n", op.Name, dimsString(op.Shape), op.DType.Name, operandNote(op))
+		note := operandNote(op)
+		if op == r.Fragment && r.Kind.TensorMemory() {
+			note += ", over TMEM lanes x 32-bit columns"
+		}
+		fmt.Fprintf(w, "\noperand %s: %s %s%s\n", op.Name, dimsString(op.Shape), op.DType.Name, note)
 		if op.Layout != nil && op.Layout.Opaque() == "" {
 			if err := WriteLayoutText(w, op.Layout, op.Notation); err != nil {
 				return err
@@ -89,6 +100,9 @@ func operandNote(op *model.Operand) string {
 	}
 	if op.Shared {
 		parts = append(parts, "read from shared memory (see memory)")
+	}
+	if op.TensorMemory {
+		parts = append(parts, "in tensor memory, addressed by the instruction (tcgen05.ld and tcgen05.st move it to and from registers)")
 	}
 	if op.Unspecified {
 		switch {
@@ -119,10 +133,12 @@ type RecordJSON struct {
 	Subgroups    int                     `json:"subgroups"`
 	Shape        []int                   `json:"shape,omitempty"`
 	Blocks       int                     `json:"blocks,omitempty"`
+	ScaleVec     int                     `json:"scale_vec,omitempty"`
 	Matrices     int                     `json:"matrices,omitempty"`
 	Trans        bool                    `json:"trans,omitempty"`
 	Transform    string                  `json:"transform,omitempty"`
 	Cost         int64                   `json:"cost"`
+	NotPlanned   string                  `json:"not_planned,omitempty"`
 	Memory       *MemoryJSON             `json:"memory,omitempty"`
 	Targets      []string                `json:"targets"`
 	Operands     map[string]*OperandJSON `json:"operands"`
@@ -136,21 +152,22 @@ type MemoryJSON struct {
 
 // OperandJSON is one operand; Layout follows `planner layout show --format json`.
 type OperandJSON struct {
-	DType       string      `json:"dtype"`
-	Shape       []int       `json:"shape"`
-	Registers   int         `json:"registers,omitempty"`
-	Duplicated  bool        `json:"duplicated,omitempty"`
-	Shared      bool        `json:"shared,omitempty"`
-	Unspecified bool        `json:"unspecified,omitempty"`
-	Family      string      `json:"family,omitempty"`
-	Layout      *LayoutJSON `json:"layout,omitempty"`
+	DType        string      `json:"dtype"`
+	Shape        []int       `json:"shape"`
+	Registers    int         `json:"registers,omitempty"`
+	Duplicated   bool        `json:"duplicated,omitempty"`
+	Shared       bool        `json:"shared,omitempty"`
+	TensorMemory bool        `json:"tensor_memory,omitempty"`
+	Unspecified  bool        `json:"unspecified,omitempty"`
+	Family       string      `json:"family,omitempty"`
+	Layout       *LayoutJSON `json:"layout,omitempty"`
 }
 
 // WriteRecordJSON writes the JSON view of a record, indented.
 func WriteRecordJSON(w io.Writer, r *model.Record, offeredBy []string) error {
 	j := &RecordJSON{Name: r.Name, Kind: string(r.Kind), Vendor: r.Vendor, Instruction: r.Instruction, Source: r.Source,
 		File: r.Pos.File, Line: r.Pos.Line, SubgroupSize: r.SubgroupSize, Subgroups: r.Subgroups, Cost: r.Cost,
-		Matrices: r.Matrices, Trans: r.Trans, Targets: offeredBy, Operands: map[string]*OperandJSON{}}
+		Matrices: r.Matrices, Trans: r.Trans, Targets: offeredBy, Operands: map[string]*OperandJSON{}, NotPlanned: r.Unplanned(), ScaleVec: r.ScaleVec}
 	if j.Targets == nil {
 		j.Targets = []string{}
 	}
@@ -166,7 +183,7 @@ func WriteRecordJSON(w io.Writer, r *model.Record, offeredBy []string) error {
 		j.Memory = &MemoryJSON{Rule: r.Memory.Rule, Text: r.Memory.Describe()}
 	}
 	for _, op := range RecordOperands(r) {
-		oj := &OperandJSON{DType: op.DType.Name, Shape: op.Shape, Registers: op.Registers, Duplicated: op.Duplicated, Shared: op.Shared, Unspecified: op.Unspecified}
+		oj := &OperandJSON{DType: op.DType.Name, Shape: op.Shape, Registers: op.Registers, Duplicated: op.Duplicated, Shared: op.Shared, TensorMemory: op.TensorMemory, Unspecified: op.Unspecified}
 		if op.Layout != nil {
 			oj.Family = op.Layout.Opaque()
 		}

@@ -136,6 +136,9 @@ func allMMAChoices(op *model.Op, records []*model.Record, warps int) []*MMAChoic
 	// duplicates only tiles too small for its warps (warpsPerTile).
 	var out, copies []*MMAChoice
 	for _, r := range withBlockViews(records) {
+		if r.Unplanned() != "" {
+			continue // tensor-memory operands or scale operands: described, not planned
+		}
 		ra, rb, rc, rd := r.Operands["a"], r.Operands["b"], r.Operands["c"], r.Operands["d"]
 		if ra == nil || rb == nil || rc == nil || rd == nil || ra.Layout == nil || rb.Layout == nil || rc.Layout == nil {
 			continue // an operand in shared memory or left unspecified (wgmma's B, WMMA)

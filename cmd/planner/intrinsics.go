@@ -123,7 +123,7 @@ func newIntrinsicsShowCmd(records *[]string) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "text, svg or json")
-	cmd.Flags().StringVar(&operand, "operand", "", "with --format svg: the operand to draw (a, b, c, d or fragment)")
+	cmd.Flags().StringVar(&operand, "operand", "", "with --format svg: the operand to draw (a, b, c, d, scale_a, scale_b or fragment)")
 	return cmd
 }
 
