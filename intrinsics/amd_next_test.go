@@ -320,13 +320,11 @@ func TestDSReadB64TrB16(t *testing.T) {
 		t.Fatalf("%s: memory %+v; want one 8-byte, 8-byte aligned piece per lane", r.Name, m)
 	}
 	f := r.Fragment
-	if f == nil || f.DType.Bits != 16 || f.Registers != 2 || !slices.Equal(f.Shape, []int{8, 32}) {
+	if f == nil || f.DType.Bits != 16 || f.Registers != 2 || !slices.Equal(f.Shape, []int{4, 16}) {
 		t.Fatalf("%s: fragment %+v", r.Name, f)
 	}
-	// The record's placement: lanes 16-31 read the next 16 columns, lanes
-	// 32-63 the next 4 rows.
-	origin := func(g int) [2]int { return [2]int{4 * (g / 2), 16 * (g % 2)} }
-	checkTable(t, r.Name, f.Layout, 4, 64, 1, dsReadTrB16(origin))
+	// One group of 16 lanes, its tile at the origin.
+	checkTable(t, r.Name, f.Layout, 4, 16, 1, dsReadTrB16(func(int) [2]int { return [2]int{0, 0} }))
 	// Cost: 64 lanes x 8 bytes in 128-byte wavefronts at gfx950's weight.
 	tg, ok := lib.Target("gfx950")
 	if !ok {
@@ -335,16 +333,37 @@ func TestDSReadB64TrB16(t *testing.T) {
 	if w := int64(64*8/128) * tg.Weights.SharedWavefront; r.Cost != w {
 		t.Fatalf("%s: cost %d, want %d", r.Name, r.Cost, w)
 	}
-	// What it is for: the fragment is the B operand of the 32x32x8 f16
-	// MFMA, read from a row-major K x N buffer in one instruction per
-	// operand; the double-rate 32x32x16 B (eight k per lane) is not this
-	// fragment repeated, so the planner does not offer it there.
-	b8 := amdLayout(t, lib, "mfma_f32_32x32x8_f16", "b")
-	if n, ok := model.LoadInstructions(b8, r); !ok || n != 1 {
-		t.Fatalf("32x32x8 B: %d instructions (ok %v), want 1", n, ok)
+	// What it is for: the B operands of the MFMAs, read from a row-major
+	// K x N buffer, the groups placed by their addresses: the whole wave's
+	// table for each, typed from the same group rule, is the operand.
+	for _, c := range []struct {
+		record string
+		reads  int                      // instructions per operand
+		origin func(read, g int) [2]int // where read number `read` of group g starts
+	}{
+		// 32x32x8: lanes 16-31 the next 16 columns, lanes 32-63 rows 4-7.
+		{"mfma_f32_32x32x8_f16", 1, func(_, g int) [2]int { return [2]int{4 * (g / 2), 16 * (g % 2)} }},
+		// 32x32x16: read q covers rows 4q..4q+3 of lanes 0-31 and
+		// 8+4q.. of lanes 32-63 (eight consecutive k per lane).
+		{"mfma_f32_32x32x16_f16", 2, func(q, g int) [2]int { return [2]int{8*(g/2) + 4*q, 16 * (g % 2)} }},
+		// 16x16x16: group g holds rows 4g..4g+3.
+		{"mfma_f32_16x16x16_f16", 1, func(_, g int) [2]int { return [2]int{4 * g, 0} }},
+		// 16x16x32: group g holds rows 8g..8g+7, read q rows 8g+4q...
+		{"mfma_f32_16x16x32_f16", 2, func(q, g int) [2]int { return [2]int{8*g + 4*q, 0} }},
+	} {
+		b := amdLayout(t, lib, c.record, "b")
+		values := 4 * c.reads
+		checkTable(t, c.record+" b read by "+r.Name, b, values, 64, 1, func(l, v int) []int {
+			return dsReadTrB16(func(g int) [2]int { return c.origin(v/4, g) })(l, v%4)
+		})
+		if n, ok := model.LoadInstructions(b, r); !ok || n != c.reads {
+			t.Errorf("%s B: %d instructions (ok %v), want %d", c.record, n, ok, c.reads)
+		}
 	}
-	if _, ok := model.LoadInstructions(amdLayout(t, lib, "mfma_f32_32x32x16_f16", "b"), r); ok {
-		t.Fatal("32x32x16 B matched the fragment")
+	// It is not a plain read: a layout holding consecutive columns in a
+	// lane (the A operand, k along the row in registers) is not made by it.
+	if _, ok := model.LoadInstructions(amdLayout(t, lib, "mfma_f32_32x32x16_f16", "a"), r); ok {
+		t.Error("the A operand of a row-major A buffer matched the transposing read")
 	}
 }
 

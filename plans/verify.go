@@ -268,6 +268,9 @@ func inFragmentOnce(value string, l *model.Layout, r *model.Record, slot string,
 			lanes[e] = append(lanes[e], ln)
 		}
 	}
+	// A load's fragment may cover one group of lanes; every group holds
+	// its own copy of the tile (its addresses say where it reads).
+	group := frag.Layout.Size(model.Lane)
 	lt := ts.of(l)
 	shape := l.Shape()
 	idx, in := make([]int, len(shape)), make([]int, len(shape))
@@ -278,7 +281,7 @@ func inFragmentOnce(value string, l *model.Layout, r *model.Record, slot string,
 		}
 		p := lt.point(i)
 		want := lanes[model.LinearIndex(in, tile)]
-		if slices.Contains(want, p.Lane) {
+		if slices.Contains(want, p.Lane%group) {
 			continue
 		}
 		name := r.Name + " fragment"
@@ -286,8 +289,11 @@ func inFragmentOnce(value string, l *model.Layout, r *model.Record, slot string,
 			name = fmt.Sprintf("%s operand %s", r.Name, slot)
 		}
 		want = slices.Sorted(slices.Values(want))
-		return &VerifyError{Value: value, Element: slices.Clone(idx), Point: &p,
-			What: fmt.Sprintf("the %s puts tile position %v in lane %s, not lane %d", name, in, laneList(want), p.Lane)}
+		what := fmt.Sprintf("the %s puts tile position %v in lane %s, not lane %d", name, in, laneList(want), p.Lane)
+		if group < l.Size(model.Lane) {
+			what = fmt.Sprintf("the %s puts tile position %v in lane %s of a group of %d lanes, not lane %d of its group", name, in, laneList(want), group, p.Lane%group)
+		}
+		return &VerifyError{Value: value, Element: slices.Clone(idx), Point: &p, What: what}
 	}
 	return nil
 }
