@@ -371,7 +371,7 @@ var recordKeys = []string{"name", "kind", "vendor", "instruction", "source", "no
 	"shape", "blocks", "cost", "matrices", "trans", "transform", "a", "b", "c", "d", "fragment", "memory",
 	"scale_vec", "scale_a", "scale_b"}
 
-var operandKeys = []string{"dtype", "shape", "layout", "registers", "duplicated", "in", "specified", "family"}
+var operandKeys = []string{"dtype", "shape", "layout", "registers", "duplicated", "in", "specified", "family", "lanes"}
 
 // memoryKeys lists the keys each memory rule takes besides "rule".
 var memoryKeys = map[string][]string{
@@ -494,6 +494,7 @@ func parseOperand(root *tomlio.Table, r *model.Record, name string, shape []int)
 			placeKnown = false
 		}
 	}
+	lanes := fragmentLanes(t, r, name)
 	lt, hasLayout := t.Sub("layout", false)
 	inMemory := op.Shared || op.TensorMemory
 	switch {
@@ -507,7 +508,7 @@ func parseOperand(root *tomlio.Table, r *model.Record, name string, shape []int)
 	case !specified && !inMemory && t.Has("family"):
 		standIn(t, op, r)
 	case hasLayout && op.Shape != nil && r.SubgroupSize > 0:
-		f := model.Frame{Shape: op.Shape, SubgroupSize: r.SubgroupSize, Subgroups: r.Subgroups}
+		f := model.Frame{Shape: op.Shape, SubgroupSize: lanes, Subgroups: r.Subgroups}
 		if err := f.Check(); err != nil {
 			t.Report(err)
 			break
@@ -517,6 +518,30 @@ func parseOperand(root *tomlio.Table, r *model.Record, name string, shape []int)
 	}
 	t.CheckUnknown()
 	return op
+}
+
+// fragmentLanes is how many lanes an operand's layout covers: the
+// subgroup, or for a load's [fragment] the group of lanes its optional
+// lanes key names (a power of two dividing the subgroup): the instruction
+// fixes what each group of that many lanes receives, and where each group
+// reads is up to its lanes' addresses, so the groups above it repeat the
+// fragment as its registers do (ds_read_b64_tr_b16: 16 lanes).
+func fragmentLanes(t *tomlio.Table, r *model.Record, name string) int {
+	n, ok := t.Int("lanes", false)
+	switch {
+	case !ok:
+		return r.SubgroupSize
+	case name != "fragment":
+		t.Errorf("lanes", model.CodeUnknownKey, "lanes is a key of a load's [fragment], not of operand %s", name)
+	case n < 1 || n&(n-1) != 0 || r.SubgroupSize%n != 0:
+		t.Errorf("lanes", model.CodeBadValue, "lanes is a power of two dividing the subgroup size %d, found %d", r.SubgroupSize, n)
+	case n < r.SubgroupSize && r.Memory.Rule != "row_pointers":
+		t.Errorf("lanes", model.CodeRecordMemory, "a fragment of %d of the %d lanes leaves the other groups' places to their addresses: it needs the row_pointers rule (an address per lane), not %q", n, r.SubgroupSize, r.Memory.Rule)
+		return n // the layout is still read over the lanes it states
+	default:
+		return n
+	}
+	return r.SubgroupSize
 }
 
 // standIn gives an operand whose layout the architecture leaves

@@ -77,9 +77,12 @@ func TileBy(frag, tiles *Layout) (*Layout, error) {
 }
 
 // MatchFragment reports whether l is fragment frag repeated: l's lowest
-// register digits and its lanes select exactly what frag's do, in the
-// lowest digits of each dimension, and no other hardware digit of l
-// touches those digits. It returns how many fragments a lane holds.
+// register digits and its lowest lane digits select exactly what frag's
+// do, in the lowest digits of each dimension, and no other hardware digit
+// of l touches those digits. A fragment over fewer lanes than l (a load
+// whose groups of lanes each read where their addresses point) repeats
+// over l's other lane digits as over its other registers. It returns how
+// many fragments a lane holds.
 func MatchFragment(l, frag *Layout) (int, bool) {
 	if l.opaque != frag.opaque || l.Rank() != frag.Rank() || frag.Size(Subgroup) != 1 || frag.Size(Block) != 1 {
 		return 0, false
@@ -99,7 +102,7 @@ func MatchFragment(l, frag *Layout) (int, bool) {
 	}
 	for _, h := range []HwDim{Register, Lane} {
 		fr, lr := frag.Radices(h), l.Radices(h)
-		if len(fr) > len(lr) || (h == Lane && len(fr) != len(lr)) {
+		if len(fr) > len(lr) {
 			return 0, false
 		}
 		for p := range fr {

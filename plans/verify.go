@@ -271,6 +271,9 @@ func inFragmentOnce(value string, l *model.Layout, r *model.Record, slot string,
 			lanes[e] = append(lanes[e], ln)
 		}
 	}
+	// A load's fragment may cover one group of lanes; every group holds
+	// its own copy of the tile (its addresses say where it reads).
+	group := frag.Layout.Size(model.Lane)
 	lt := ts.of(l)
 	shape := l.Shape()
 	name := r.Name + " fragment"
@@ -285,18 +288,23 @@ func inFragmentOnce(value string, l *model.Layout, r *model.Record, slot string,
 		}
 		p := lt.point(i)
 		want := lanes[model.LinearIndex(in, tile)]
-		if !slices.Contains(want, p.Lane) {
+		if !slices.Contains(want, p.Lane%group) {
 			want = slices.Sorted(slices.Values(want))
-			return &VerifyError{Value: value, Element: slices.Clone(idx), Point: &p,
-				What: fmt.Sprintf("the %s puts tile position %v in lane %s, not lane %d", name, in, laneList(want), p.Lane)}
+			what := fmt.Sprintf("the %s puts tile position %v in lane %s, not lane %d", name, in, laneList(want), p.Lane)
+			if group < l.Size(model.Lane) {
+				what = fmt.Sprintf("the %s puts tile position %v in lane %s of a group of %d lanes, not lane %d of its group", name, in, laneList(want), group, p.Lane%group)
+			}
+			return &VerifyError{Value: value, Element: slices.Clone(idx), Point: &p, What: what}
 		}
 		// Where the record holds a position in several lanes (a
 		// duplicated operand: RDNA3 WMMA's A and B, a multi-block mma's
-		// shared operand), every one of them must hold the element.
+		// shared operand), every one of them must hold the element (in
+		// the lane group of p, where the fragment covers one group).
+		base := p.Lane - p.Lane%group
 		for _, w := range want {
-			if w != p.Lane && !holdsIn(lt, e, p, w) {
+			if w+base != p.Lane && !holdsIn(lt, e, p, w+base) {
 				return &VerifyError{Value: value, Element: slices.Clone(idx),
-					What: fmt.Sprintf("the %s holds tile position %v in every one of lanes %v, and lane %d of subgroup %d lacks it", name, in, slices.Sorted(slices.Values(want)), w, p.Subgroup)}
+					What: fmt.Sprintf("the %s holds tile position %v in every one of lanes %v, and lane %d of subgroup %d lacks it", name, in, slices.Sorted(slices.Values(want)), w+base, p.Subgroup)}
 			}
 		}
 	}

@@ -24,10 +24,12 @@ var testTargets = map[string]*model.Target{
 		"wmma_load_a_m16n16k16_f16", "wmma_load_b_m16n16k16_f16",
 		"wmma_mma_m16n16k16_f32_f16", "wmma_store_d_m16n16k16_f32",
 	}},
-	"sm_89":  {Name: "sm_89", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 101376},
-	"gfx942": {Name: "gfx942", SubgroupSize: 64, MaxSubgroups: 16, SharedMemory: 65536},
-	"pvc":    {Name: "pvc", SubgroupSize: 16, MaxSubgroups: 64, SharedMemory: 131072},
-	"dg2":    {Name: "dg2", SubgroupSize: 8, MaxSubgroups: 128, SharedMemory: 65536},
+	"sm_89":   {Name: "sm_89", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 101376},
+	"gfx942":  {Name: "gfx942", SubgroupSize: 64, MaxSubgroups: 16, SharedMemory: 65536},
+	"gfx950":  {Name: "gfx950", SubgroupSize: 64, MaxSubgroups: 16, SharedMemory: 163840},
+	"gfx1200": {Name: "gfx1200", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 65536},
+	"pvc":     {Name: "pvc", SubgroupSize: 16, MaxSubgroups: 64, SharedMemory: 131072},
+	"dg2":     {Name: "dg2", SubgroupSize: 8, MaxSubgroups: 128, SharedMemory: 65536},
 }
 
 // TestBadGraphFiles runs every file of testdata/bad/graphs: each must fail
