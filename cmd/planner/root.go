@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
@@ -66,7 +67,9 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		Short:         "choose GPU data layouts: registers, shared memory, conversions",
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		Version:       versionText(debug.ReadBuildInfo()),
 	}
+	root.SetVersionTemplate("planner {{.Version}}")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	var records []string
