@@ -76,5 +76,6 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.PersistentFlags().StringSliceVar(&records, "records", nil, "a folder or file of intrinsic and target records to use beside the built-in ones (repeatable)")
 	root.AddCommand(newSolveCmd(&records), newExplainCmd(&records), newGenCmd(), newBenchCmd(&records), newLayoutCmd(), newIntrinsicsCmd(&records))
 	root.AddCommand(newVerifyCmd(&records))
+	addCompletions(root, &records)
 	return root
 }
