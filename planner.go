@@ -102,15 +102,24 @@ type Result struct {
 // SolveFile reads a graph file and solves it; the plan records the file's
 // SHA-256, so that planner verify can tell a changed graph.
 func (pl *Planner) SolveFile(ctx context.Context, path string, opt Options) (*Result, error) {
-	g, err := pl.ReadGraph(path)
+	data, err := tomlio.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return pl.SolveText(ctx, path, data, opt)
+}
+
+// SolveText solves the graph written in data, read as the file named
+// name (errors say name:line:col; the command line names standard input
+// "<stdin>"); the plan records the text's SHA-256, as SolveFile does.
+func (pl *Planner) SolveText(ctx context.Context, name string, data []byte, opt Options) (*Result, error) {
+	g, err := tomlio.ParseGraph(name, data, pl.Records.Targets)
 	if err != nil {
 		return nil, err
 	}
 	res, err := pl.Solve(ctx, g, opt)
 	if err == nil && res.Plan != nil {
-		if data, err := os.ReadFile(path); err == nil {
-			res.Plan.GraphHash = planfile.HashGraph(data)
-		}
+		res.Plan.GraphHash = planfile.HashGraph(data)
 	}
 	return res, err
 }

@@ -237,37 +237,90 @@ func (bp BufferPlan) SharedLayout() *model.SharedLayout { return bp.shared }
 
 // WriteDOT writes the plan as a Graphviz graph: ops as boxes, values as
 // edges from their producer to each consumer, conversions in red with
-// their mechanism and cost.
+// their mechanism and cost, and each shared-memory buffer as a cylinder
+// with dashed edges from the ops writing it and to the ops reading it.
+// Labels are escStrings (https://graphviz.org/docs/attr-types/escString/):
+// their lines are joined by the two characters \n, which Graphviz breaks.
 func (p *Plan) WriteDOT(w io.Writer, g GraphShape) error {
 	var b strings.Builder
 	b.WriteString("digraph plan {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n  edge [fontname=\"monospace\", fontsize=9];\n")
+	ids := map[string]bool{}
 	for _, o := range p.Ops {
-		label := o.Name + "\\n" + o.Kind
-		if o.Intrinsic != "" {
-			label += "\\n" + o.Intrinsic
+		ids[o.Name] = true
+		fmt.Fprintf(&b, "  %s [label=%s];\n", dotQuote(o.Name), dotLabel(o.Name, o.Kind, o.Intrinsic))
+	}
+	placed := map[string]BufferPlan{}
+	for _, bp := range p.Shared.Placed {
+		placed[bp.Name] = bp
+	}
+	bufferID := map[string]string{}
+	for _, buf := range g.Buffers {
+		id := "buffer " + buf.Name
+		for ids[id] {
+			id += "'"
 		}
-		fmt.Fprintf(&b, "  %s [label=%s];\n", strconv.Quote(o.Name), strconv.Quote(label))
+		ids[id], bufferID[buf.Name] = true, id
+		lines := []string{buf.Name, "shared " + buf.Type}
+		if bp, ok := placed[buf.Name]; ok {
+			lines = append(lines, bp.Placement)
+		}
+		fmt.Fprintf(&b, "  %s [shape=cylinder, label=%s];\n", dotQuote(id), dotLabel(lines...))
 	}
 	conv := map[[2]string]ConvPlan{}
 	for _, c := range p.Conv {
 		conv[[2]string{c.Value, c.Consumer}] = c
 	}
 	for _, e := range g.Edges {
-		attrs := fmt.Sprintf("label=%s", strconv.Quote("%"+e.Value))
+		attrs := "label=" + dotLabel("%"+e.Value)
 		if c, ok := conv[[2]string{e.Value, e.Consumer}]; ok && !c.Free {
-			attrs = fmt.Sprintf("label=%s, color=red, fontcolor=red, penwidth=2", strconv.Quote(fmt.Sprintf("%%%s\\n%s, cost %d", e.Value, c.Kind, c.Cost)))
+			attrs = fmt.Sprintf("label=%s, color=red, fontcolor=red, penwidth=2", dotLabel("%"+e.Value, fmt.Sprintf("%s, cost %d", c.Kind, c.Cost)))
 		}
-		fmt.Fprintf(&b, "  %s -> %s [%s];\n", strconv.Quote(e.Producer), strconv.Quote(e.Consumer), attrs)
+		fmt.Fprintf(&b, "  %s -> %s [%s];\n", dotQuote(e.Producer), dotQuote(e.Consumer), attrs)
+	}
+	for _, buf := range g.Buffers {
+		id := dotQuote(bufferID[buf.Name])
+		for _, op := range buf.Writers {
+			fmt.Fprintf(&b, "  %s -> %s [style=dashed, label=\"write\"];\n", dotQuote(op), id)
+		}
+		for _, op := range buf.Readers {
+			fmt.Fprintf(&b, "  %s -> %s [style=dashed, label=\"read\"];\n", id, dotQuote(op))
+		}
 	}
 	b.WriteString("}\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// GraphShape lists a graph's data edges for drawing: a value from the op
-// producing it to an op using it.
+// dotQuote writes s as a DOT double-quoted string. In one, \" stands
+// for a quote and every other character is itself
+// (https://graphviz.org/doc/info/lang.html); a backslash is doubled so
+// that it cannot escape the closing quote, and so that in a label, an
+// escString, it is read as one backslash rather than as the start of an
+// escape such as \N or \n.
+func dotQuote(s string) string {
+	r := strings.NewReplacer("\\", "\\\\", "\"", "\\\"", "\n", "\\n", "\r", "\\n")
+	return "\"" + r.Replace(s) + "\""
+}
+
+// dotLabel is a label of the given lines, empty ones left out: each line
+// quoted as dotQuote does, joined by the escString line break \n.
+func dotLabel(lines ...string) string {
+	var kept []string
+	for _, l := range lines {
+		if l != "" {
+			q := dotQuote(l)
+			kept = append(kept, q[1:len(q)-1])
+		}
+	}
+	return "\"" + strings.Join(kept, "\\n") + "\""
+}
+
+// GraphShape lists a graph's data edges and shared-memory buffers for
+// drawing: a value from the op producing it to an op using it, and a
+// buffer between the ops writing it and those reading it.
 type GraphShape struct {
-	Edges []GraphEdge
+	Edges   []GraphEdge
+	Buffers []GraphBuffer
 }
 
 // GraphEdge is one value flowing between two ops.
@@ -275,8 +328,17 @@ type GraphEdge struct {
 	Value, Producer, Consumer string
 }
 
-// ShapeOf lists the data edges of a graph: each use of a value, from the
-// op producing it (the loop, for carried values and loop results).
+// GraphBuffer is one shared-memory buffer: its name, its shape and
+// element type as the plan writes them ("128x32 f16"), and the ops that
+// write it and read it, in program order.
+type GraphBuffer struct {
+	Name, Type       string
+	Writers, Readers []string
+}
+
+// ShapeOf lists the data edges of a graph, each use of a value from the
+// op producing it (the loop, for carried values and loop results), and
+// its buffers with the ops writing and reading each.
 func ShapeOf(g *model.Graph) GraphShape {
 	var s GraphShape
 	producer := func(v *model.Value) string {
@@ -288,6 +350,13 @@ func ShapeOf(g *model.Graph) GraphShape {
 		}
 		return v.Name
 	}
+	buffers := map[*model.Buffer]*GraphBuffer{}
+	for _, b := range g.Buffers {
+		s.Buffers = append(s.Buffers, GraphBuffer{Name: b.Name, Type: dims(b.Shape) + " " + b.DType.Name})
+	}
+	for i, b := range g.Buffers {
+		buffers[b] = &s.Buffers[i]
+	}
 	g.Walk(func(op *model.Op) {
 		for _, v := range op.Operands {
 			s.Edges = append(s.Edges, GraphEdge{Value: v.Name, Producer: producer(v), Consumer: op.Name})
@@ -296,6 +365,14 @@ func ShapeOf(g *model.Graph) GraphShape {
 			for i := range op.Body.Args {
 				s.Edges = append(s.Edges, GraphEdge{Value: op.Body.Inits[i].Name, Producer: producer(op.Body.Inits[i]), Consumer: op.Name})
 				s.Edges = append(s.Edges, GraphEdge{Value: op.Body.Yields[i].Name, Producer: producer(op.Body.Yields[i]), Consumer: op.Name})
+			}
+		}
+		if b := buffers[op.Buffer]; b != nil {
+			switch {
+			case op.WritesShared():
+				b.Writers = append(b.Writers, op.Name)
+			case op.ReadsShared():
+				b.Readers = append(b.Readers, op.Name)
 			}
 		}
 	})

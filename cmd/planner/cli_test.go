@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -16,9 +17,11 @@ var update = flag.Bool("update", false, "rewrite golden files that differ")
 // A CLI case is a file under testdata/cli: its first line is the command
 // ("planner layout show FILE", paths relative to the repository root), then
 // "exit N", then the expected stdout and stderr after "-- stdout --" and
-// "-- stderr --" lines. The command runs in process.
+// "-- stderr --" lines. The command runs in process. A command ending in
+// "< FILE" reads FILE as its standard input.
 type cliCase struct {
 	args           []string
+	stdin          string // the file given as standard input; "" for none
 	exit           int
 	stdout, stderr string
 }
@@ -30,6 +33,9 @@ func parseCase(text string) (cliCase, error) {
 		return c, fmt.Errorf("first line must be the command")
 	}
 	c.args = strings.Fields(strings.TrimPrefix(lines[0], "planner "))
+	if n := len(c.args); n >= 2 && c.args[n-2] == "<" {
+		c.args, c.stdin = c.args[:n-2], c.args[n-1]
+	}
 	n, err := strconv.Atoi(strings.TrimPrefix(lines[1], "exit "))
 	if err != nil {
 		return c, fmt.Errorf("second line must be exit N")
@@ -48,7 +54,11 @@ func parseCase(text string) (cliCase, error) {
 }
 
 func (c cliCase) String() string {
-	return fmt.Sprintf("planner %s\nexit %d\n-- stdout --\n%s-- stderr --\n%s", strings.Join(c.args, " "), c.exit, c.stdout, c.stderr)
+	command := strings.Join(c.args, " ")
+	if c.stdin != "" {
+		command += " < " + c.stdin
+	}
+	return fmt.Sprintf("planner %s\nexit %d\n-- stdout --\n%s-- stderr --\n%s", command, c.exit, c.stdout, c.stderr)
 }
 
 func TestCLI(t *testing.T) {
@@ -69,9 +79,18 @@ func TestCLI(t *testing.T) {
 				t.Fatalf("%s: %v", path, err)
 			}
 			t.Chdir(root)
+			var stdin io.Reader = strings.NewReader("")
+			if want.stdin != "" {
+				f, err := os.Open(want.stdin)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				stdin = f
+			}
 			var stdout, stderr bytes.Buffer
-			got := cliCase{args: want.args}
-			got.exit = Main(want.args, &stdout, &stderr)
+			got := cliCase{args: want.args, stdin: want.stdin}
+			got.exit = run(want.args, stdin, &stdout, &stderr)
 			got.stdout, got.stderr = stdout.String(), stderr.String()
 			if got.String() == want.String() {
 				return

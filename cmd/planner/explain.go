@@ -23,7 +23,8 @@ func newExplainCmd(records *[]string) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "explain GRAPH",
 		Short: "say why a graph has no plan, or why each conversion of its plan is there",
-		Long: `For a graph with no plan: a minimal set of conflicting facts (drop any one and
+		Long: `GRAPH is a graph file, or "-" for standard input (named <stdin> in
+messages). For a graph with no plan: a minimal set of conflicting facts (drop any one and
 a plan exists), each with the line it comes from, how they collide, and the
 smallest sets of facts whose removal allows a plan, cheapest first, with the
 cost of the best plan each allows. Facts the graph lists under hard are never
@@ -48,9 +49,9 @@ Exit codes: 0 the graph has a plan, 1 bad input, 2 no plan exists.`,
 			opt := planner.Options{Backend: backendName, SearchTimeLimit: timeLimit}
 			ctx, cancel := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer cancel()
-			res, err := pl.SolveFile(ctx, args[0], opt)
+			res, err := solveArg(ctx, cmd, pl, args[0], opt)
 			if err != nil {
-				return badInputJSON(cmd.OutOrStdout(), format, args[0], err)
+				return badInputJSON(cmd.OutOrStdout(), format, inputName(args[0]), err)
 			}
 			out := cmd.OutOrStdout()
 			if res.Plan == nil {

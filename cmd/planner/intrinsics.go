@@ -18,8 +18,47 @@ func newIntrinsicsCmd(records *[]string) *cobra.Command {
 		Use:   "intrinsics",
 		Short: "list, draw and check intrinsic records",
 	}
-	cmd.AddCommand(newIntrinsicsListCmd(records), newIntrinsicsShowCmd(records), newIntrinsicsCheckCmd())
+	cmd.AddCommand(newIntrinsicsListCmd(records), newIntrinsicsShowCmd(records), newIntrinsicsCheckCmd(), newIntrinsicsTargetsCmd(records))
 	return cmd
+}
+
+func newIntrinsicsTargetsCmd(records *[]string) *cobra.Command {
+	return &cobra.Command{
+		Use:   "targets",
+		Short: "list the targets: lanes per subgroup, subgroups, shared memory, banks and records",
+		Long: `Lists every target the records define (the built-in ones and those of
+--records), one row each: its vendor, the lanes of a subgroup (warp,
+wavefront, Intel subgroup), the most subgroups a block may have, the shared
+memory a block may use, the banks (count x width), how many records it
+offers (` + "`planner intrinsics list --target T`" + ` lists them) and the target it
+extends, if any.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			lib, err := intrinsics.Load(*records...)
+			if err != nil {
+				return err
+			}
+			return writeTargetList(cmd.OutOrStdout(), lib)
+		},
+	}
+}
+
+func writeTargetList(w io.Writer, lib *intrinsics.Library) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tVENDOR\tLANES\tSUBGROUPS\tSHARED MEMORY\tBANKS\tRECORDS\tEXTENDS")
+	for _, n := range lib.TargetNames() {
+		t := lib.Targets[n]
+		shared := fmt.Sprintf("%d B", t.SharedMemory)
+		if t.SharedMemory%1024 == 0 {
+			shared = fmt.Sprintf("%d KiB", t.SharedMemory/1024)
+		}
+		extends := t.Extends
+		if extends == "" {
+			extends = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%d x %d B\t%d\t%s\n", t.Name, t.Vendor, t.SubgroupSize, t.MaxSubgroups, shared, t.Banks, t.BankBytes, len(t.Records), extends)
+	}
+	return tw.Flush()
 }
 
 func newIntrinsicsListCmd(records *[]string) *cobra.Command {

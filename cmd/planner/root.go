@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
@@ -21,7 +23,13 @@ const (
 // Main runs the command line and returns the exit code. It is the only
 // place that prints errors.
 func Main(args []string, stdout, stderr io.Writer) int {
+	return run(args, os.Stdin, stdout, stderr)
+}
+
+// run is Main with the standard input a graph named "-" is read from.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRoot(stdout, stderr)
+	root.SetIn(stdin)
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {
@@ -59,12 +67,15 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 		Short:         "choose GPU data layouts: registers, shared memory, conversions",
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		Version:       versionText(debug.ReadBuildInfo()),
 	}
+	root.SetVersionTemplate("planner {{.Version}}")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	var records []string
 	root.PersistentFlags().StringSliceVar(&records, "records", nil, "a folder or file of intrinsic and target records to use beside the built-in ones (repeatable)")
 	root.AddCommand(newSolveCmd(&records), newExplainCmd(&records), newGenCmd(), newBenchCmd(&records), newLayoutCmd(), newIntrinsicsCmd(&records))
 	root.AddCommand(newVerifyCmd(&records))
+	addCompletions(root, &records)
 	return root
 }

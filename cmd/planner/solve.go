@@ -27,7 +27,8 @@ func newSolveCmd(records *[]string) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "solve GRAPH",
 		Short: "choose every value's layout and every op's intrinsic, with the proven minimum cost",
-		Long: `Reads a kernel graph (docs/graphs.md), builds the constraint problem from the
+		Long: `Reads a kernel graph (docs/graphs.md; GRAPH "-" reads it from standard
+input, named <stdin> in messages), builds the constraint problem from the
 target's intrinsic records, and prints the cheapest plan: the layout of every
 value, the intrinsic and warp arrangement of every matrix op, the conversions
 that remain with their mechanism and cost, and whether the cost is proven
@@ -59,11 +60,11 @@ minimal. Exit codes: 0 a plan, 1 bad input, 2 no plan exists.`,
 			}
 			opt.Notation, opt.CompareGreedy = notation, compare != ""
 			ctx, cancel := limits.context()
-			res, err := pl.SolveFile(ctx, args[0], opt)
+			res, err := solveArg(ctx, cmd, pl, args[0], opt)
 			cancel()
 			done()
 			if err != nil {
-				return badInputJSON(cmd.OutOrStdout(), format, args[0], err)
+				return badInputJSON(cmd.OutOrStdout(), format, inputName(args[0]), err)
 			}
 			out := cmd.OutOrStdout()
 			if res.Plan == nil {
