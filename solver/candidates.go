@@ -68,7 +68,7 @@ func (m *MMAChoice) String() string {
 	if m.Outer {
 		order += ", outermost"
 	}
-	return fmt.Sprintf("%s, %d×%d warps (%s)", m.Record.Name, m.WarpsM, m.WarpsN, order)
+	return fmt.Sprintf("%s, %d×%d %s (%s)", m.Record.Name, m.WarpsM, m.WarpsN, groupsText(m.Record), order)
 }
 
 // mmaChoices lists the ways to run op with the target's mma records: the
@@ -136,6 +136,10 @@ func allMMAChoices(op *model.Op, records []*model.Record, warps int) []*MMAChoic
 	// duplicates only tiles too small for its warps (warpsPerTile).
 	var out, copies []*MMAChoice
 	for _, r := range records {
+		if r.Subgroups > 1 {
+			out = append(out, warpgroupChoices(op, r, warps)...)
+			continue
+		}
 		ra, rb, rc, rd := r.Operands["a"], r.Operands["b"], r.Operands["c"], r.Operands["d"]
 		if ra == nil || rb == nil || rc == nil || rd == nil || ra.Layout == nil || rb.Layout == nil || rc.Layout == nil {
 			continue // an operand in shared memory or left unspecified (wgmma's B, WMMA)
@@ -228,11 +232,11 @@ func tileMMA(r *model.Record, m, n, k, wm, wn int, nFirst, outer bool) (*MMAChoi
 	if err != nil {
 		return nil, err
 	}
-	a, err := model.Tile(r.Operands["a"].Layout, []int{m, k}, af)
+	a, err := tileOperand(r, "a", []int{m, k}, af)
 	if err != nil {
 		return nil, err
 	}
-	b, err := model.Tile(r.Operands["b"].Layout, []int{k, n}, bf)
+	b, err := tileOperand(r, "b", []int{k, n}, bf)
 	if err != nil {
 		return nil, err
 	}

@@ -25,6 +25,7 @@ var testTargets = map[string]*model.Target{
 	}},
 	"gfx942": {Name: "gfx942", SubgroupSize: 64, MaxSubgroups: 16, SharedMemory: 65536},
 	"pvc":    {Name: "pvc", SubgroupSize: 16, MaxSubgroups: 64, SharedMemory: 131072},
+	"sm_90":  {Name: "sm_90", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 232448},
 }
 
 // TestBadGraphFiles runs every file of testdata/bad/graphs: each must fail
