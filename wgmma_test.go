@@ -146,3 +146,24 @@ func TestVerifyRefusesAnUnswizzledWgmmaBuffer(t *testing.T) {
 	}
 	a.Buffers[bs], ch.Buffer = placed, placed
 }
+
+// With B's buffer stated padded (rows of 144 bytes, no mode of the
+// descriptor), neither the solver nor the greedy baseline takes wgmma:
+// greedy anchors the mma on a record whose operands it can read, and
+// finds a plan.
+func TestWgmmaRefusedForAPaddedBuffer(t *testing.T) {
+	path := writeVariant(t, func(s string) string {
+		return strings.Replace(s, "[buffers.Bs]\n", "[buffers.Bs]\nrow_stride = 72\n", 1)
+	})
+	p := solveFile(t, path)
+	if acc := opPlan(t, p, "acc"); strings.HasPrefix(acc.Intrinsic, "wgmma") {
+		t.Errorf("mma acc runs %s on a padded B buffer", acc.Intrinsic)
+	}
+	res, err := testPlanner(t).SolveFile(context.Background(), path, Options{Backend: "greedy"})
+	if err != nil || res.Plan == nil {
+		t.Fatalf("greedy found no plan: %v", err)
+	}
+	if acc := opPlan(t, res.Plan, "acc"); strings.HasPrefix(acc.Intrinsic, "wgmma") || res.Plan.Cost < p.Cost {
+		t.Errorf("greedy runs %s at %d, the solver %d", acc.Intrinsic, res.Plan.Cost, p.Cost)
+	}
+}

@@ -280,7 +280,7 @@ func (g *greedy) anchors() {
 		switch {
 		case g.anchor[id]:
 		case n.Kind == NodeMMA:
-			fix(id, func(i int) bool { return n.MMA[i].Record != nil && g.linksAllow(id, i) })
+			fix(id, func(i int) bool { return n.MMA[i].Record != nil && g.linksAllow(id, i) && p.descriptorReadable(id, i) })
 		case n.Kind == NodeValue && n.Value.Def != nil && n.Value.Def.Info().Memory == model.MemoryGlobal:
 			fix(id, coalesced(n, n.Value, n.Value.Def.Contiguous))
 		case n.Kind == NodeExec && n.Op.Info().Memory == model.MemoryGlobal:

@@ -277,3 +277,26 @@ func (p *Problem) loadedForDescriptor(k, i, j int) bool {
 	to := e.Required[j]
 	return to != nil && to.InShared() && !p.Nodes[e.From].Layouts[i].InShared()
 }
+
+// descriptorReadable reports whether choice i of mma node n can read its
+// descriptor operand from some placement its buffer may take (true for a
+// choice that reads none): the greedy baseline anchors an mma on wgmma
+// only where the buffer can be laid out for it, as Triton picks its
+// Hopper MMA only where the operand's shared-memory layout can be one a
+// descriptor names.
+func (p *Problem) descriptorReadable(n, i int) bool {
+	for k, e := range p.Edges {
+		if e.Kind != EdgeDescriptor || e.From != n {
+			continue
+		}
+		row, own := p.PBQP.Edges[k].M[i], p.PBQP.Cost[e.To]
+		readable := false
+		for c := range row {
+			readable = readable || row[c] < Inf && own[c] < Inf
+		}
+		if !readable {
+			return false
+		}
+	}
+	return true
+}
