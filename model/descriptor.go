@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // SharedOperand is the role ("a" or "b") of the mma record's operand read
@@ -72,7 +73,7 @@ func DescriptorAdmits(r *Record, role string, s *SharedLayout) error {
 		majors = []string{"k"}
 	}
 	if !slices.Contains(majors, major) {
-		return fmt.Errorf("the buffer holds %s %s-major (rows of %s); the descriptor reads it %v-major", role, major, map[string]string{"a": "K", "b": "N"}[role], majors)
+		return fmt.Errorf("the buffer holds %s %s-major (rows of %s); the descriptor reads it %s-major only", role, major, map[string]string{"a": "K", "b": "N"}[role], strings.Join(majors, "- or "))
 	}
 	shape := r.OperandShape(role)
 	if err := r.Memory.Admits(s, [2]int{shape[0], shape[1]}); err != nil {
@@ -81,7 +82,7 @@ func DescriptorAdmits(r *Record, role string, s *SharedLayout) error {
 	if shape[0]%8 != 0 || s.Rows%shape[0] != 0 || s.Cols%shape[1] != 0 {
 		return fmt.Errorf("the %dx%d tile does not divide the %dx%d buffer into core matrices of 8 rows", shape[0], shape[1], s.Rows, s.Cols)
 	}
-	if major == "mn" && shape[1]*s.ElemBits/8 != s.stride()*s.ElemBits/8 {
+	if major == "mn" && shape[1] != s.stride() {
 		return fmt.Errorf("an MN-major tile spans whole rows of the pattern: %d columns of %d bits are not the buffer's %d-byte rows", shape[1], s.ElemBits, s.stride()*s.ElemBits/8)
 	}
 	return nil
