@@ -377,7 +377,7 @@ var operandKeys = []string{"dtype", "shape", "layout", "registers", "duplicated"
 var memoryKeys = map[string][]string{
 	"row_pointers":    {"row_bytes", "alignment"},
 	"constant_stride": {"stride_multiple", "alignment", "row_bytes"},
-	"swizzle":         {"modes", "alignment"},
+	"swizzle":         {"modes", "majors", "alignment"},
 	"vector":          {"bytes", "alignment"},
 	"block_2d": {"base_alignment", "pitch_min", "pitch_max", "pitch_multiple", "width_min", "width_max",
 		"width_multiple", "height_max", "x_alignment", "block_width_bytes", "block_height", "array_length"},
@@ -801,6 +801,12 @@ func parseMemory(root *tomlio.Table, r *model.Record) {
 			}
 			if !seen {
 				first[mode] = i
+			}
+		}
+		mem.Majors, _ = m.Strings("majors", false)
+		for i, major := range mem.Majors {
+			if major != "k" && major != "mn" {
+				m.ErrorfAt("majors", i, model.CodeRecordMemory, "unknown major %q (expected k or mn)", major)
 			}
 		}
 		mem.Alignment = pow2("alignment", true)

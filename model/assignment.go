@@ -32,7 +32,9 @@ type OpChoice struct {
 	// whose memory rule rejects the buffer's placement).
 	Rejected []string
 	// Buffer is the placement of the buffer a copy_to_shared or
-	// load_shared accesses (nil: counted as conflict free).
+	// load_shared accesses (nil: counted as conflict free), or, for an
+	// mma, of the buffer its record reads an operand from through a
+	// descriptor (wgmma's B).
 	Buffer *SharedLayout
 }
 

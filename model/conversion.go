@@ -77,6 +77,12 @@ type Conversion struct {
 // subgroup and block digits agree are analysed with linear algebra over
 // their images; others element by element, with the same definitions.
 func Analyze(src, dst *Layout, elemBits int) (*Conversion, error) {
+	if src.inShared || dst.inShared {
+		if src.Equal(dst) {
+			return &Conversion{Kind: ConvNone}, nil
+		}
+		return nil, errorf(CodeIncompatible, "layout", "a value left in shared memory for an instruction's descriptor is in no register: it is neither converted nor read into registers by a conversion")
+	}
 	if (src.opaque != "" || dst.opaque != "") && !src.Equal(dst) {
 		if src.opaque == "" {
 			return nil, dst.errOpaque()

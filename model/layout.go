@@ -67,6 +67,33 @@ type Layout struct {
 	// layout equals only itself and is never transformed or converted.
 	opaque string
 	tiles  *Layout
+	// inShared marks a value that no register holds: it stays in the
+	// shared-memory buffer it was loaded from, and the one instruction that
+	// reads it (a wgmma B operand) reads it there through a descriptor.
+	// The map is a stand-in; such a layout equals only itself.
+	inShared bool
+}
+
+// InShared reports whether the layout stands for a value left in shared
+// memory for an instruction that reads it through a descriptor.
+func (l *Layout) InShared() bool { return l.inShared }
+
+// LeftInShared is the layout of a value of the given shape left in shared
+// memory: no register holds it, and only an instruction that reads its
+// operand from shared memory (a record operand with in = "shared") takes
+// it. Its map (every element in one register slot of lane 0) is a
+// stand-in that only tells the shape.
+func LeftInShared(shape []int) (*Layout, error) {
+	elems := 1
+	for _, s := range shape {
+		elems *= s
+	}
+	l, err := StandIn("in shared memory", shape, max(elems, 1), 1)
+	if err != nil {
+		return nil, err
+	}
+	l.opaque, l.inShared = "", true
+	return l, nil
 }
 
 // Opaque is the fragment family whose lanes and registers are
@@ -506,7 +533,7 @@ func kernelOf(cols []uint64) []uint64 {
 // points. Layouts with the same digits are compared by their images; others
 // point by point.
 func (l *Layout) Equal(o *Layout) bool {
-	if l.opaque != o.opaque || !slices.Equal(l.shape, o.shape) {
+	if l.opaque != o.opaque || l.inShared != o.inShared || !slices.Equal(l.shape, o.shape) {
 		return false
 	}
 	for h := range NumHwDims {
@@ -783,6 +810,9 @@ func (l *Layout) computeKey() string {
 	var b strings.Builder
 	if l.opaque != "" {
 		b.WriteString("opaque " + l.opaque + " ")
+	}
+	if l.inShared {
+		b.WriteString("in shared ")
 	}
 	for _, ax := range l.m.in.axes {
 		b.WriteString(ax.Radices.String())

@@ -148,9 +148,9 @@ func (m *MemoryRule) Admits(s *SharedLayout, tile [2]int) error {
 			}
 		}
 	case "swizzle":
-		mode := s.Swizzle
-		if mode == "" {
-			mode = "none"
+		mode, err := s.DescriptorMode()
+		if err != nil {
+			return err
 		}
 		if !slices.Contains(m.Modes, mode) {
 			return fmt.Errorf("the buffer's swizzle is %s; the instruction's descriptor names one of %v", mode, m.Modes)
@@ -158,8 +158,20 @@ func (m *MemoryRule) Admits(s *SharedLayout, tile [2]int) error {
 		if s.PadEvery > 0 && s.Pad > 0 {
 			return fmt.Errorf("a descriptor describes a dense swizzled tile: padding every %d rows cannot be named", s.PadEvery)
 		}
-		if b := swizzleBits(mode); b > 0 && bytesOf(s.stride()) != 16<<b {
-			return fmt.Errorf("swizzle %s lays out rows of %d bytes; the buffer's rows are %d bytes", mode, 16<<b, bytesOf(s.stride()))
+		// In every mode the 8 rows of a core matrix lie one span apart:
+		// 16 bytes without a swizzle (each 8x16-byte core matrix
+		// contiguous), 32, 64 or 128 bytes in the swizzled modes (NVIDIA/
+		// cutlass include/cute/atom/mma_traits_sm90_gmma.hpp, the canonical
+		// layouts of make_gmma_desc: Swizzle<0..3,4,3> o ((T,1|2|4|8,m),
+		// (8,k)):((1,T,LBO),(1|2|4|8 T,SBO)), T the elements of 16 bytes;
+		// PTX ISA, "Shared Memory Matrix Layout"). A row-major buffer is one
+		// of them when its rows are exactly that span.
+		if span := ModeSpan(mode); bytesOf(s.stride()) != span {
+			what := "swizzle " + mode
+			if mode == "none" {
+				what = "no swizzle (each core matrix of 8 rows of 16 bytes contiguous)"
+			}
+			return fmt.Errorf("%s lays out rows of %d bytes; the buffer's rows are %d bytes", what, span, bytesOf(s.stride()))
 		}
 	case "block_2d":
 		return fmt.Errorf("a 2D block message reads a global surface, not shared memory")
@@ -212,7 +224,12 @@ func (m MemoryRule) Describe() string {
 	case "constant_stride":
 		return fmt.Sprintf("one base pointer, %d-byte aligned, and one leading stride for the whole tile, a multiple of %d elements", m.Alignment, m.StrideMultiple)
 	case "swizzle":
-		return fmt.Sprintf("a descriptor naming one swizzle mode of %s; the tile's start %d-byte aligned", strings.Join(m.Modes, ", "), m.Alignment)
+		majors := m.Majors
+		if len(majors) == 0 {
+			majors = []string{"k"}
+		}
+		return fmt.Sprintf("a descriptor naming one swizzle mode of %s, the buffer's rows exactly the mode's span (none 16 bytes, 32B 32, 64B 64, 128B 128), no padding, the operand %s-major; the tile's start %d-byte aligned",
+			strings.Join(m.Modes, ", "), strings.Join(majors, "- or "), m.Alignment)
 	case "vector":
 		return fmt.Sprintf("each lane moves %d contiguous bytes, %d-byte aligned", m.Bytes, m.Alignment)
 	case "block_2d":

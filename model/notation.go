@@ -99,6 +99,9 @@ var Kinds = []string{"nested", "xegpu", "blocked", "linear", "cute", "table"}
 
 // Express writes l in the notation kind, or explains why it cannot.
 func Express(kind string, l *Layout) (Notation, error) {
+	if l.inShared && slices.Contains(Kinds, kind) {
+		return nil, notExpressible(kind, "the value is left in shared memory: no register holds it")
+	}
 	if l.opaque != "" && slices.Contains(Kinds, kind) {
 		return nil, notExpressible(kind, "the lanes and registers of a %s fragment are unspecified", l.opaque)
 	}

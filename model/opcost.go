@@ -53,6 +53,9 @@ func costCopyToShared(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, s
 }
 
 func costLoadShared(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
+	if result != nil && result.InShared() {
+		return 0, "no load: left in shared memory, read by an mma through its descriptor", nil
+	}
 	if ch != nil && ch.Record != nil {
 		return recordCost(op, result, ch, t)
 	}
@@ -69,7 +72,18 @@ func costMMA(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, er
 		return 0, "", fmt.Errorf("mma %s has no intrinsic", op.Name)
 	}
 	n := MMAInstructions(op, ch)
-	return int64(n) * ch.Record.Cost * Trips(op.In), fmt.Sprintf("%s × %d per warp", ch.Record.Name, n), nil
+	cost := int64(n) * ch.Record.Cost
+	method := fmt.Sprintf("%s × %d per warp", ch.Record.Name, n)
+	if a, ok := DescriptorAccess(op, ch, t); ok {
+		// The operand the instruction reads from shared memory: its
+		// wavefronts (the record's cost is its math alone).
+		cost += int64(a.Wavefronts) * t.Weights.SharedWavefront
+		i, buf := DescriptorOperand(op, ch.Record)
+		mode, _ := ch.Buffer.DescriptorMode()
+		method += fmt.Sprintf(", %s from buffer %s through its descriptor (swizzle %s): %d wavefronts per warp (%d without conflicts)",
+			RoleName(op, i), buf.Name, mode, a.Wavefronts, a.Ideal)
+	}
+	return cost * Trips(op.In), method, nil
 }
 
 func costElementwise(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
@@ -181,8 +195,8 @@ func RecordAccess(buf *SharedLayout, l *Layout, r *Record, t *Target) (Access, b
 // under its choices: its instructions and wavefronts, conflicts included.
 // false when the op has no placed buffer to count against.
 func OpAccess(op *Op, result *Layout, ch *OpChoice, t *Target) (Access, bool) {
-	if ch == nil || ch.Buffer == nil {
-		return Access{}, false
+	if ch == nil || ch.Buffer == nil || result != nil && result.InShared() {
+		return Access{}, false // a value left in shared memory is not loaded
 	}
 	switch info := op.Info(); {
 	case info.Memory != MemoryShared:
@@ -214,7 +228,7 @@ func OpPatterns(op *Op, result *Layout, ch *OpChoice, t *Target) ([]AccessPatter
 	if info := op.Info(); info.Memory == MemoryShared && info.Writes && ch != nil {
 		l = ch.Exec
 	}
-	if l == nil {
+	if l == nil || l.InShared() {
 		return nil, false
 	}
 	var out []AccessPattern

@@ -116,10 +116,14 @@ type MemoryRule struct {
 	Alignment      int
 	StrideMultiple int
 	Modes          []string
-	Bytes          int
-	Block2D        Block2DRule
-	WarpLanes      int
-	Pos            Pos
+	// Majors: for "swizzle", the orders a descriptor reads its operand
+	// in: "k" (K contiguous, the default) and "mn" (M or N contiguous,
+	// through the instruction's transpose); absent means "k" alone.
+	Majors    []string
+	Bytes     int
+	Block2D   Block2DRule
+	WarpLanes int
+	Pos       Pos
 }
 
 // Block2DRule is what an Intel 2D block message needs of its surface, in

@@ -39,6 +39,28 @@ func ModeSwizzle(mode string) Swizzle {
 	return Swizzle{}
 }
 
+// ModeSpan is the bytes one row of a descriptor mode's pattern spans: 16
+// without a swizzle, else the mode's own width (32, 64 or 128).
+func ModeSpan(mode string) int { return 16 << swizzleBits(mode) }
+
+// DescriptorMode is the named mode a matrix descriptor would give for this
+// placement: its named swizzle, or the mode whose XOR its explicit one is;
+// an error for an XOR that is no mode's.
+func (s *SharedLayout) DescriptorMode() (string, error) {
+	if s.XOR.Bits > 0 {
+		for _, mode := range SwizzleModes {
+			if mode != "none" && ModeSwizzle(mode) == s.XOR {
+				return mode, nil
+			}
+		}
+		return "", fmt.Errorf("the buffer's swizzle %s is none of a descriptor's modes (%s)", s.XOR, strings.Join(SwizzleModes, ", "))
+	}
+	if s.Swizzle == "" {
+		return "none", nil
+	}
+	return s.Swizzle, nil
+}
+
 // swizzle is the swizzle the layout applies: its explicit XOR, or its
 // named mode's.
 func (s *SharedLayout) swizzle() Swizzle {

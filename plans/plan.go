@@ -175,6 +175,9 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 		}
 		vp := ValuePlan{Name: v.Name, Shape: v.Shape, DType: v.DType.Name, Values: l.Size(model.Register), layout: l}
 		vp.Notation, vp.Layout, vp.Note = write(l, notation)
+		if l.InShared() {
+			vp.Notation, vp.Layout, vp.Values, vp.Note = "shared", leftInSharedText(v), 0, ""
+		}
 		p.Values = append(p.Values, vp)
 	}
 	var err error
@@ -203,6 +206,9 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 				opp.WarpsM, opp.WarpsN, opp.NFirst, opp.Outer = ch.WarpsM, ch.WarpsN, ch.NFirst, ch.Outer
 				opp.Considered = ch.Considered
 				opp.Warps = fmt.Sprintf("%d×%d", ch.WarpsM, ch.WarpsN)
+				if ch.Record != nil && ch.Record.Subgroups > 1 {
+					opp.Warps += fmt.Sprintf(" groups of %d", ch.Record.Subgroups) // the writers add "warps"
+				}
 				var notes []string
 				if ch.WarpsM > 1 && ch.WarpsN > 1 {
 					if ch.NFirst {
@@ -239,6 +245,9 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 		}
 		p.Ops = append(p.Ops, opp)
 		p.Cost += cost
+		if buf, acc, ok := descriptorRead(op, ch, t); ok && placed[buf] != nil {
+			placed[buf].Accesses = append(placed[buf].Accesses, acc)
+		}
 		if bp := placed[op.Buffer]; bp != nil {
 			if acc, ok := model.OpAccess(op, res, ch, t); ok {
 				kind := "read"
@@ -253,8 +262,8 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 		for _, u := range Uses(op) {
 			v := model.UseValue(u)
 			req := a.Required[u]
-			if req == nil {
-				continue
+			if req == nil || req.InShared() {
+				continue // nothing to convert: an mma's descriptor reads the value's buffer
 			}
 			c, conv, e := model.UseCost(v, a.Layouts[v], req, t)
 			if e != nil {

@@ -46,6 +46,9 @@ func (e *VerifyError) Error() string {
 func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
 	ts := newTables()
 	for _, v := range g.Values {
+		if l := a.Layouts[v]; l != nil && l.InShared() {
+			continue // left in its buffer: checked with the mma that reads it
+		}
 		if err := holdsAll(v, a.Layouts[v], ts); err != nil {
 			return err
 		}
@@ -68,6 +71,17 @@ func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
 				continue
 			}
 			v := model.UseValue(u)
+			if handled, e := checkSharedUse(v, u, a.Layouts[v], req, a); handled {
+				if err = e; err == nil {
+					if _, ok := claimed[[3]string{v.Name, op.Name, model.OperandName(u)}]; ok {
+						err = &VerifyError{Value: v.Name, What: fmt.Sprintf("the plan converts it into %s, but it is left in shared memory", op.Name)}
+					}
+				}
+				if err != nil {
+					return
+				}
+				continue
+			}
 			from, to := ts.of(a.Layouts[v]), ts.of(req)
 			key := "use " + from.l.Key() + "|" + to.l.Key()
 			kind, known := ts.kinds[key]
@@ -117,7 +131,9 @@ func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
 					return
 				}
 			}
-			err = inFragment(op.Result.Name, a.Layouts[op.Result], ch.Record, "d", ts)
+			if err = inFragment(op.Result.Name, a.Layouts[op.Result], ch.Record, "d", ts); err == nil {
+				err = checkDescriptor(op, ch, a)
+			}
 		case op.ReadsShared():
 			if err = inFragment(op.Result.Name, a.Layouts[op.Result], ch.Record, "", ts); err != nil {
 				return
@@ -154,7 +170,7 @@ func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
 func sameHardware(g *model.Graph, a *model.Assignment) error {
 	var ref *model.Layout
 	check := func(what string, l *model.Layout) error {
-		if l == nil {
+		if l == nil || l.InShared() {
 			return nil
 		}
 		if ref == nil {

@@ -352,6 +352,9 @@ func (p *Problem) accessCost(op *model.Op, l *model.Layout, s *model.SharedLayou
 		cost, _, err := model.OpCost(op, nil, &model.OpChoice{Exec: l, Buffer: s, Record: store}, p.Target)
 		return cost, store, -1, err
 	}
+	if l.InShared() {
+		return 0, nil, -1, nil // no load: an mma reads the buffer through its descriptor (descriptorEdge)
+	}
 	cost, rec, err := p.loadCost(op, l, s, loadRecs)
 	if err != nil {
 		return 0, nil, -1, err

@@ -68,7 +68,7 @@ func (m *MMAChoice) String() string {
 	if m.Outer {
 		order += ", outermost"
 	}
-	return fmt.Sprintf("%s%s, %d×%d warps (%s)", m.Record.Name, blocksNote(m.Record), m.WarpsM, m.WarpsN, order)
+	return fmt.Sprintf("%s%s, %d×%d %s (%s)", m.Record.Name, blocksNote(m.Record), m.WarpsM, m.WarpsN, groupsText(m.Record), order)
 }
 
 // mmaChoices lists the ways to run op with the target's mma records: the
@@ -139,14 +139,13 @@ func allMMAChoices(op *model.Op, records []*model.Record, warps int) []*MMAChoic
 		if r.Unplanned() != "" {
 			continue // tensor-memory operands or scale operands: described, not planned
 		}
+		if r.Subgroups > 1 {
+			out = append(out, warpgroupChoices(op, r, warps)...)
+			continue
+		}
 		ra, rb, rc, rd := r.Operands["a"], r.Operands["b"], r.Operands["c"], r.Operands["d"]
 		if ra == nil || rb == nil || rc == nil || rd == nil || ra.Layout == nil || rb.Layout == nil || rc.Layout == nil {
 			continue // an operand in shared memory or left unspecified (wgmma's B, WMMA)
-		}
-		if r.Subgroups > 1 {
-			// Warpgroup instructions are described but not tiled by
-			// this planner.
-			continue
 		}
 		if ra.DType.Name != a.DType.Name || rb.DType.Name != b.DType.Name || rc.DType.Name != c.DType.Name || rd.DType.Name != op.Result.DType.Name {
 			continue
@@ -231,11 +230,11 @@ func tileMMA(r *model.Record, m, n, k, wm, wn int, nFirst, outer bool) (*MMAChoi
 	if err != nil {
 		return nil, err
 	}
-	a, err := model.Tile(r.Operands["a"].Layout, []int{m, k}, af)
+	a, err := tileOperand(r, "a", []int{m, k}, af)
 	if err != nil {
 		return nil, err
 	}
-	b, err := model.Tile(r.Operands["b"].Layout, []int{k, n}, bf)
+	b, err := tileOperand(r, "b", []int{k, n}, bf)
 	if err != nil {
 		return nil, err
 	}

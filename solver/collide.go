@@ -67,6 +67,10 @@ func (p *Problem) collide(core []*model.Fact) ([]string, *model.Clash) {
 		case model.FactRecords:
 			says = append(says, fmt.Sprintf("No record of %s can run the mma %s.", p.Target.Name, ref(f)))
 		case model.FactMemory:
+			if d, ok := p.descriptorCollision(f, core, ref); ok {
+				says = append(says, d...)
+				continue
+			}
 			for _, g := range core {
 				if g.Kind != model.FactIntrinsic {
 					continue

@@ -67,6 +67,9 @@ func (p *Problem) edges() error {
 					return
 				}
 			}
+			if err = p.descriptorEdge(op, n); err != nil {
+				return
+			}
 			p.link(n, res(), func(i, j int) bool { return p.memo.equalLayouts(n.MMA[i].C, res().Layouts[j]) }, op,
 				fmt.Sprintf("%s produces %%%s in the accumulator fragment of its record, tiled over the warps: %s", opText(op), op.Result.Name, mmaRecordList(n.MMA)))
 			if rule := p.ruleFact(op, "result", ""); len(rule.Also) == 0 {
@@ -124,6 +127,13 @@ func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required f
 			var guards []int32
 			switch {
 			case r == nil:
+				guards = append(guards, p.guard(rule))
+			case r.InShared():
+				// The mma reads the operand's buffer through its
+				// descriptor: nothing to convert, whether the value is
+				// left there or also loaded for other consumers.
+			case l.InShared():
+				// Left in shared memory: nothing but a descriptor reads it.
 				guards = append(guards, p.guard(rule))
 			case (l.Opaque() != "" || r.Opaque() != "") && !l.Equal(r):
 				// No conversion reaches or leaves an unspecified fragment.

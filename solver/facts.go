@@ -285,7 +285,7 @@ func (p *Problem) useRule(v *model.Value, use model.Use, to *Node) *model.Fact {
 	case info.Flow == model.FlowRecord:
 		slot := model.RoleName(op, use.Index)
 		f := p.ruleFact(op, slot, fmt.Sprintf("%s reads %s (%%%s) in the %s fragment of its record, tiled over the warps: %s",
-			opText(op), slot, v.Name, strings.ToUpper(slot), mmaRecordList(to.MMA)))
+			opText(op), slot, v.Name, strings.ToUpper(slot), mmaRecordList(to.MMA))+descriptorNote(to.MMA, slot))
 		if len(f.Also) == 0 {
 			f.Also = recordLines(to.MMA, slot)
 		}
@@ -391,6 +391,9 @@ func misfit(op *model.Op, r *model.Record, warps int) string {
 	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
 	m, k, n := a.Shape[0], a.Shape[1], b.Shape[1]
 	ra, rb, rc, rd := r.Operands["a"], r.Operands["b"], r.Operands["c"], r.Operands["d"]
+	if r.Subgroups > 1 {
+		return warpgroupMisfit(op, r, warps)
+	}
 	switch {
 	case ra == nil || rb == nil || rc == nil || rd == nil || ra.Layout == nil || rb.Layout == nil || rc.Layout == nil:
 		return "its operands are not all register fragments"

@@ -105,7 +105,7 @@ func (p *Problem) Greedy() *GreedyResult {
 	for k, e := range p.Edges {
 		g.incident[e.From] = append(g.incident[e.From], k)
 		g.incident[e.To] = append(g.incident[e.To], k)
-		if e.Kind != EdgeAccess {
+		if e.Kind != EdgeAccess && e.Kind != EdgeDescriptor {
 			g.out[e.From] = append(g.out[e.From], k)
 			g.in[e.To] = append(g.in[e.To], k)
 		}
@@ -183,7 +183,7 @@ func (g *greedy) match(k, i, j int) bool {
 	if g.p.Edges[k].Kind == EdgeLink {
 		return m < Inf
 	}
-	return m == 0 && !g.p.converts(k, i, j)
+	return m == 0 && !g.p.converts(k, i, j) && !g.p.loadedForDescriptor(k, i, j)
 }
 
 // linksAllow reports whether choice i of node n agrees with the links to
@@ -280,7 +280,7 @@ func (g *greedy) anchors() {
 		switch {
 		case g.anchor[id]:
 		case n.Kind == NodeMMA:
-			fix(id, func(i int) bool { return n.MMA[i].Record != nil && g.linksAllow(id, i) })
+			fix(id, func(i int) bool { return n.MMA[i].Record != nil && g.linksAllow(id, i) && p.descriptorReadable(id, i) })
 		case n.Kind == NodeValue && n.Value.Def != nil && n.Value.Def.Info().Memory == model.MemoryGlobal:
 			fix(id, coalesced(n, n.Value, n.Value.Def.Contiguous))
 		case n.Kind == NodeExec && n.Op.Info().Memory == model.MemoryGlobal:

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"fmt"
+	"slices"
 
 	"planner/model"
 	"planner/solver/pbqp"
@@ -67,6 +68,7 @@ const (
 	EdgeConversion EdgeKind = iota // a use of a value: converting it to what the consumer requires
 	EdgeLink                       // a consumer's choice fixes a produced layout
 	EdgeAccess                     // an op's access to its buffer: its cost for each placement
+	EdgeDescriptor                 // an mma's reads of an operand's buffer through a descriptor (wgmma's B), per choice and placement
 )
 
 // Edge connects two nodes with a cost matrix (in the PBQP with the same
@@ -219,8 +221,13 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 			}
 			for _, ch := range p.mmaChoices(op, recs, g.Notation) {
 				why := fmt.Sprintf("mma %s: %s", op.Name, ch)
-				cands[op.Operands[0]].add(ch.A, why+", operand a")
-				cands[op.Operands[1]].add(ch.B, why+", operand b")
+				// An operand left in shared memory is offered by its own
+				// node alone (leftInShared), never carried to others.
+				for i, l := range []*model.Layout{ch.A, ch.B} {
+					if !l.InShared() {
+						cands[op.Operands[i]].add(l, why+", operand "+[]string{"a", "b"}[i])
+					}
+				}
 				cands[op.Operands[2]].add(ch.C, why+", operand c")
 				cands[op.Result].add(ch.C, why+", result")
 			}
@@ -325,6 +332,9 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 			list = list[:1]
 			origins = []string{"default: vectors along the last dimension"}
 		}
+		if l, why := p.leftInShared(v); l != nil {
+			list, origins = append(slices.Clip(list), l), append(slices.Clip(origins), why)
+		}
 		var costs []int64
 		var forbids []forbid
 		pin := p.pinFact(v)
@@ -392,6 +402,9 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 				if intr != nil && ch.Record.Name != op.Intrinsic {
 					forbids = append(forbids, forbid{I: int32(i), Guard: p.guard(intr)})
 				}
+				if f := p.descriptorSourceFact(op, ch); f != nil {
+					forbids = append(forbids, forbid{I: int32(i), Guard: p.guard(f)})
+				}
 				c, _, e := model.OpCost(op, nil, &model.OpChoice{Record: ch.Record, WarpsM: ch.WarpsM, WarpsN: ch.WarpsN}, t)
 				if e != nil {
 					err = e
@@ -410,6 +423,12 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 			vn := valueNode[src]
 			stated := p.layoutFact(op)
 			for i, l := range vn.Layouts {
+				if l.InShared() {
+					// No op runs in shared memory, and nothing converts out
+					// of it (edges). It is the value's last choice, so the
+					// indices before it are this node's too.
+					continue
+				}
 				switch {
 				case stated != nil && op.Layout.Layout == nil:
 					forbids = append(forbids, forbid{I: int32(i), Guard: p.guard(stated, p.subgroupsFact())})

@@ -103,6 +103,11 @@ func newSymWhole(p *Problem) (*symWhole, string) {
 	if len(p.Edges) != len(p.PBQP.Edges) {
 		return nil, "the problem's edges and the PBQP's differ"
 	}
+	for _, e := range p.Edges {
+		if e.Kind == EdgeDescriptor {
+			return nil, fmt.Sprintf("mma %s may read an operand from shared memory through a descriptor", e.Use.Op.Name)
+		}
+	}
 	for _, b := range p.Graph.Buffers {
 		f := p.bufferFact(b)
 		switch {

@@ -30,6 +30,7 @@ var testTargets = map[string]*model.Target{
 	"gfx1200": {Name: "gfx1200", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 65536},
 	"pvc":     {Name: "pvc", SubgroupSize: 16, MaxSubgroups: 64, SharedMemory: 131072},
 	"dg2":     {Name: "dg2", SubgroupSize: 8, MaxSubgroups: 128, SharedMemory: 65536},
+	"sm_90":   {Name: "sm_90", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 232448},
 }
 
 // TestBadGraphFiles runs every file of testdata/bad/graphs: each must fail

@@ -236,3 +236,30 @@ func TestVerifyNegativeClaim(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q: want exit 1 with %q", code, errs.String(), want)
 	}
 }
+
+// The sm_90 GEMM's golden plan with its B buffer's swizzle removed: the
+// wgmma's descriptor cannot read the dense 128-byte rows, and planner
+// verify says so.
+func TestVerifyRefusesAnUnswizzledWgmmaBuffer(t *testing.T) {
+	golden, err := os.ReadFile("../../testdata/plans/sm90_wgmma_gemm.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := editSection(t, string(golden), `[buffers."Bs"]`, func(body string) string {
+		return strings.Replace(body, "\nswizzle = \"128B\"", "", 1)
+	})
+	if text == string(golden) {
+		t.Fatal("the edit changed nothing")
+	}
+	path := filepath.Join(t.TempDir(), "unswizzled.toml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root, _ := filepath.Abs("../..")
+	t.Chdir(root)
+	var out, errs bytes.Buffer
+	code := Main([]string{"verify", path}, &out, &errs)
+	if code != exitBadInput || !strings.Contains(errs.String(), "wgmma_m64n64k16_f32_f16 cannot read buffer Bs as placed") {
+		t.Fatalf("exit %d, stdout %q, stderr %q: want the wgmma's descriptor refusing the placement", code, out.String(), errs.String())
+	}
+}

@@ -229,6 +229,9 @@ func (r *planReader) readExact(t *tomlio.Table, key string, shape []int) *model.
 	if et.Has("family") {
 		return r.readOpaque(et, shape)
 	}
+	if et.Has("in_shared") {
+		return readInShared(et, shape)
+	}
 	et.Expect("shape", "subgroup_size", "subgroups", "blocks", "layout")
 	f, ok := tomlio.ReadFrame(et)
 	lt, has := et.Sub("layout", true)
@@ -350,6 +353,9 @@ func (r *planReader) ops(root *tomlio.Table) {
 				ch.WarpsM, ch.WarpsN = 1, 1
 			}
 			opp.WarpsM, opp.WarpsN, opp.NFirst, opp.Outer = ch.WarpsM, ch.WarpsN, ch.NFirst, ch.Outer
+			if _, buf := model.DescriptorOperand(op, rec); buf != nil {
+				ch.Buffer = r.a.Buffers[buf] // the buffer its descriptor reads
+			}
 			r.a.Ops[op] = ch
 		case op.ReadsShared():
 			r.a.Ops[op] = &model.OpChoice{Record: rec, Buffer: r.a.Buffers[op.Buffer]}
@@ -453,4 +459,27 @@ func (pf *File) ReadGraph(path string, targets map[string]*model.Target) (*model
 		return nil, err
 	}
 	return tomlio.ParseGraph(path, data, targets)
+}
+
+// readInShared reads the layout of a value left in shared memory for an
+// mma's descriptor: its shape and in_shared = true.
+func readInShared(et *tomlio.Table, shape []int) *model.Layout {
+	et.Expect("shape", "in_shared")
+	given, _ := et.Ints("shape", true)
+	in, _ := et.Bool("in_shared", true)
+	et.CheckUnknown()
+	switch {
+	case !in:
+		et.Errorf("in_shared", model.CodeBadValue, "expected in_shared = true or a layout")
+		return nil
+	case shape != nil && fmt.Sprint(given) != fmt.Sprint(shape):
+		et.Errorf("shape", model.CodeShapeMismatch, "expected the value's shape %v, found %v", shape, given)
+		return nil
+	}
+	l, err := model.LeftInShared(given)
+	if err != nil {
+		et.Errorf("shape", model.CodeShapeMismatch, "%v", err)
+		return nil
+	}
+	return l
 }

@@ -102,6 +102,11 @@ func writeExact(b *strings.Builder, header string, l *model.Layout) {
 	if l == nil {
 		return
 	}
+	if l.InShared() {
+		// Left in shared memory: no register holds it.
+		fmt.Fprintf(b, "\n[%s]\nshape = %s\nin_shared = true\n", header, tomlio.IntArray(l.Shape()))
+		return
+	}
 	if l.Opaque() != "" {
 		// A fragment of unspecified lanes: its family and its tiles.
 		f := model.FrameOf(l)
