@@ -46,13 +46,16 @@ const (
 	RecordStoreShared RecordKind = "store_shared" // a store of a register fragment to shared memory
 	RecordLoadGlobal  RecordKind = "load_global"  // a block load from global memory (Intel 2D block)
 	RecordStoreGlobal RecordKind = "store_global" // a block store to global memory
+	// RecordFMA is a scalar fused multiply-add that every lane runs on its
+	// own elements: a dot with no matrix instruction (docs/records.md).
+	RecordFMA RecordKind = "fma"
 )
 
 // RecordKinds lists the kinds a record may have.
-var RecordKinds = []RecordKind{RecordMMA, RecordLoadShared, RecordStoreShared, RecordLoadGlobal, RecordStoreGlobal}
+var RecordKinds = []RecordKind{RecordMMA, RecordLoadShared, RecordStoreShared, RecordLoadGlobal, RecordStoreGlobal, RecordFMA}
 
 // Moves reports whether the kind moves data between memory and registers.
-func (k RecordKind) Moves() bool { return k != RecordMMA && k != "" }
+func (k RecordKind) Moves() bool { return k != RecordMMA && k != RecordFMA && k != "" }
 
 // Operand is one operand of an intrinsic: its element type and the
 // fragment layout the instruction needs or produces, over the operand's
