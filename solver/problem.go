@@ -124,6 +124,7 @@ type Problem struct {
 	// fragment; plainMMA are the mma records whose fragments are not.
 	opaqueMMA map[*model.Op]bool
 	plainMMA  []*model.Record
+	fmaRecs   []*model.Record // the target's FMA records (mma_variants.go)
 }
 
 type convKey struct {
@@ -165,6 +166,8 @@ func buildWatched(g *model.Graph, t *model.Target, records []*model.Record, rela
 			}
 		case model.RecordLoadShared:
 			loadRecs = append(loadRecs, r)
+		case model.RecordFMA:
+			p.fmaRecs = append(p.fmaRecs, r)
 		}
 	}
 	p.loadRecs = loadRecs
@@ -392,7 +395,7 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 				if intr != nil && ch.Record.Name != op.Intrinsic {
 					forbids = append(forbids, forbid{I: int32(i), Guard: p.guard(intr)})
 				}
-				c, _, e := model.OpCost(op, nil, &model.OpChoice{Record: ch.Record, WarpsM: ch.WarpsM, WarpsN: ch.WarpsN}, t)
+				c, _, e := model.OpCost(op, ch.C, ch.opChoice(), t)
 				if e != nil {
 					err = e
 					return

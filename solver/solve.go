@@ -187,7 +187,7 @@ func (p *Problem) Assignment(choice []int) *model.Assignment {
 			}
 		case NodeMMA:
 			ch := n.MMA[i]
-			oc := &model.OpChoice{Record: ch.Record, WarpsM: ch.WarpsM, WarpsN: ch.WarpsN, NFirst: ch.NFirst, Outer: ch.Outer}
+			oc := ch.opChoice()
 			for k, alt := range n.MMA {
 				if p.PBQP.Cost[n.ID][k] < Inf {
 					oc.Considered = append(oc.Considered, alt.String())

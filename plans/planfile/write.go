@@ -55,6 +55,12 @@ func Write(w io.Writer, p *plans.Plan) error {
 		}
 		if o.WarpsM > 0 {
 			fmt.Fprintf(&b, "warps_m = %d\nwarps_n = %d\nn_first = %v\nouter = %v\n", o.WarpsM, o.WarpsN, o.NFirst, o.Outer)
+			if o.Transposed {
+				b.WriteString("transposed = true\n")
+			}
+			if o.KWidth > 0 {
+				fmt.Fprintf(&b, "k_width = %d\n", o.KWidth)
+			}
 		}
 		writeExact(&b, "ops."+q(o.Name)+".exec", o.ExecLayout())
 	}
