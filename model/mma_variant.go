@@ -104,3 +104,35 @@ func costFMA(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, er
 	n := FMAInstructions(result, op.Operands[0].Shape[1])
 	return int64(n) * t.Weights.ALU * Trips(op.In), fmt.Sprintf("%s × %d per warp", ch.Record.Name, n), nil
 }
+
+// becauseMMA says what an mma's choice needs of operand use u: the
+// record's fragment of that operand tiled over the warps, or, for a
+// variant, which fragment and how.
+func becauseMMA(u Use, a *Assignment) string {
+	ch := a.Ops[u.Op]
+	r := ch.Record
+	name := OperandName(u)
+	switch {
+	case r.Kind == RecordFMA:
+		k := "row of A"
+		if name == "b" {
+			k = "column of B"
+		}
+		if name == "c" {
+			return fmt.Sprintf("the blocked accumulator of the FMA dot (%s), %d×%d warps (record %s)", r.Name, ch.WarpsM, ch.WarpsN, r.Pos)
+		}
+		return fmt.Sprintf("the FMA dot (%s): each lane holds the whole %s for each accumulator element it holds, %d×%d warps (record %s)", r.Name, k, ch.WarpsM, ch.WarpsN, r.Pos)
+	}
+	slot, how := name, ""
+	if ch.Transposed {
+		slot = map[string]string{"a": "b", "b": "a"}[name]
+		if slot == "" {
+			slot = name
+		}
+		how += ", transposed"
+	}
+	if ch.KWidth > 0 && (name == "a" || name == "b") {
+		how += fmt.Sprintf(", kWidth %d", ch.KWidth)
+	}
+	return fmt.Sprintf("the %s fragment of operand %s%s, %d×%d warps (record %s)", r.Name, slot, how, ch.WarpsM, ch.WarpsN, r.Pos)
+}

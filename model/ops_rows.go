@@ -38,10 +38,7 @@ var opRows = []*OpInfo{
 		Roles: []Role{{Name: "a", Key: true}, {Name: "b", Key: true}, {Name: "c", Key: true}},
 		Keys:  []OpKey{{Name: "intrinsic", When: KeyLast}},
 		Type:  typeMMA, Flow: FlowRecord, Records: RecordMMA, Cost: costMMA,
-		Because: func(u Use, a *Assignment) string {
-			ch := a.Ops[u.Op]
-			return fmt.Sprintf("the %s fragment of operand %s, %d×%d warps (record %s)", ch.Record.Name, OperandName(u), ch.WarpsM, ch.WarpsN, ch.Record.Pos)
-		},
+		Because: becauseMMA,
 	},
 	{
 		Kind: OpReduce, Spellings: []string{"reduce"}, QualifiedByFunction: true, Operands: true, Result: true,

@@ -244,8 +244,7 @@ func (p *Problem) fmaChoices(op *model.Op, chs []*MMAChoice) []*MMAChoice {
 		if ch.Record == nil {
 			continue
 		}
-		oc := &model.OpChoice{Record: ch.Record, WarpsM: ch.WarpsM, WarpsN: ch.WarpsN, Transposed: ch.Transposed}
-		if c := int64(model.MMAInstructions(op, oc)) * ch.Record.Cost; best < 0 || c < best {
+		if c := int64(model.MMAInstructions(op, ch.opChoice())) * ch.Record.Cost; best < 0 || c < best {
 			best = c
 		}
 	}
