@@ -280,20 +280,9 @@ func sameTypes(r *model.Record, a, b, c, d *model.Value) bool {
 // N (its lanes along N hold copies) with K added in registers, B is acc
 // without M with K added in registers.
 func fmaChoice(r *model.Record, acc *model.Layout, k int) (*MMAChoice, bool) {
-	rows, err := acc.Slice(1)
-	if err != nil {
-		return nil, false
-	}
-	a, err := rows.Broadcast(1, k)
-	if err != nil {
-		return nil, false
-	}
-	cols, err := acc.Slice(0)
-	if err != nil {
-		return nil, false
-	}
-	b, err := cols.Broadcast(0, k)
-	if err != nil {
+	a, okA := wholeK(acc, 1, k)
+	b, okB := wholeK(acc, 0, k)
+	if !okA || !okB {
 		return nil, false
 	}
 	wm, wn := 1, 1
@@ -330,4 +319,17 @@ func fmaText(m *MMAChoice) string {
 func (m *MMAChoice) opChoice() *model.OpChoice {
 	return &model.OpChoice{Record: m.Record, WarpsM: m.WarpsM, WarpsN: m.WarpsN, NFirst: m.NFirst, Outer: m.Outer,
 		Transposed: m.Transposed, KWidth: m.KWidth}
+}
+
+// wholeK is accumulator acc without its dimension d (the hardware that
+// told d's positions apart now holds copies) and with K of extent k in new
+// registers at d's place: every lane holds the whole K of what it
+// accumulates.
+func wholeK(acc *model.Layout, d, k int) (*model.Layout, bool) {
+	rest, err := acc.Slice(d)
+	if err != nil {
+		return nil, false
+	}
+	l, err := rest.Broadcast(d, k)
+	return l, err == nil
 }
