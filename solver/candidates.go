@@ -86,7 +86,7 @@ func (m *MMAChoice) String() string {
 func (p *Problem) mmaChoices(op *model.Op, records []*model.Record, notation string) []*MMAChoice {
 	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
 	key := mmaKey{m: a.Shape[0], k: a.Shape[1], n: b.Shape[1], a: a.DType.Name, b: b.DType.Name, c: c.DType.Name, d: op.Result.DType.Name,
-		notation: notation, records: len(records), named: op.Intrinsic != ""}
+		notation: notation, records: len(records), intrinsic: op.Intrinsic}
 	if len(records) > 0 {
 		key.first = records[0]
 	}
@@ -116,7 +116,7 @@ type mmaKey struct {
 	notation   string
 	records    int
 	first      *model.Record
-	named      bool // the op names its record: no FMA dot
+	intrinsic  string // the record the op names (FMA dots only for an fma record)
 }
 
 func mmaChoicesOf(op *model.Op, records []*model.Record, warps int, notation string) []*MMAChoice {

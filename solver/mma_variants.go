@@ -24,9 +24,10 @@ import (
 //     Triton's kWidth is 4 or 8 for 16-bit types and 16 for 8-bit ones,
 //     TritonGPUAttrDefs.td, DotOperandEncodingAttr);
 //   - an FMA dot, where the target lists an fma record of the dot's
-//     element types, the op names no intrinsic, and no matrix instruction
-//     fits or the FMAs cost less than the cheapest instruction choice
-//     (tiny dots), as Triton keeps a dot blocked when no MMA supports it
+//     element types and the op names it, or names no intrinsic and no
+//     matrix instruction fits or the FMAs cost less than the cheapest
+//     instruction choice (tiny dots), as Triton keeps a dot blocked when
+//     no MMA supports it
 //     (lib/Dialect/TritonGPU/Transforms/AccelerateMatmul.cpp).
 //
 // Variants come after the record's own choices, so their layouts are
@@ -220,13 +221,11 @@ func seq(from, to int) []int {
 // fmaChoices are the FMA dots of op: the accumulator in each blocked
 // candidate layout of its shape, A holding for each accumulator row the
 // whole of K in registers (the lanes along N holding copies), B likewise
-// for each column. Offered when op names no intrinsic, an fma record of
-// the target takes the dot's element types, and either no instruction
-// choice fits or the FMAs cost less than the cheapest of them.
+// for each column. Offered when an fma record of the target takes the
+// dot's element types, and op names it, or names no intrinsic and either
+// no instruction choice fits or the FMAs cost less than the cheapest of
+// them.
 func (p *Problem) fmaChoices(op *model.Op, chs []*MMAChoice) []*MMAChoice {
-	if op.Intrinsic != "" {
-		return nil
-	}
 	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
 	m, k, n := a.Shape[0], a.Shape[1], b.Shape[1]
 	var rec *model.Record
@@ -236,8 +235,11 @@ func (p *Problem) fmaChoices(op *model.Op, chs []*MMAChoice) []*MMAChoice {
 			break
 		}
 	}
-	if rec == nil {
+	switch {
+	case rec == nil, op.Intrinsic != "" && op.Intrinsic != rec.Name:
 		return nil
+	case op.Intrinsic == rec.Name:
+		chs = nil // named: no instruction to compare with
 	}
 	best := int64(-1)
 	for _, ch := range chs {
