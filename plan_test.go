@@ -388,6 +388,39 @@ func TestSeed001LDSPlacements(t *testing.T) {
 	if conflicts != 0 || tight.Cost != p.Cost {
 		t.Errorf("tight budget: %d wavefronts of conflicts, cost %d vs %d with room: want the same conflict-free plan", conflicts, tight.Cost, p.Cost)
 	}
+	// With the MFMA stated to run on its own fragments (k_width = 4,
+	// transposed = false, as IREE's MFMA_F32_32x32x8_F16 layout fixes
+	// them), the 8-byte A reads want padded rows; with a budget of exactly
+	// the dense buffers the padding no longer fits, and the plan keeps the
+	// cheapest placements that do and pays for their conflicts.
+	own := func(path string, tight bool) *plans.Plan {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.Replace(string(src), "  result = \"acc_next\"\n", "  result = \"acc_next\"\n  k_width = 4\n  transposed = false\n", 1)
+		if !tight {
+			text = strings.Replace(text, "shared_memory = 49152\n", "", 1)
+		}
+		out := filepath.Join(t.TempDir(), filepath.Base(path))
+		if err := os.WriteFile(out, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return solveFile(t, out)
+	}
+	roomy, tightOwn := own("testdata/graphs/seed001_tight_budget.toml", false), own("testdata/graphs/seed001_tight_budget.toml", true)
+	if as := bufferPlan(t, roomy, "As"); !strings.Contains(as.Placement, "padded") {
+		t.Errorf("own fragments: As is placed %q, want padded rows (the MFMA A reads are 8-byte columns of rows)", as.Placement)
+	}
+	conflicts = 0
+	for _, b := range tightOwn.Shared.Placed {
+		for _, a := range b.Accesses {
+			conflicts += a.Conflicts
+		}
+	}
+	if roomy.Cost != 52864 || conflicts == 0 || tightOwn.Cost <= roomy.Cost {
+		t.Errorf("own fragments: %d wavefronts of conflicts, cost %d vs %d with room (want 52864): want the conflicts paid for", conflicts, tightOwn.Cost, roomy.Cost)
+	}
 }
 
 // swapLaneDigits is l with the images of its first two lane digits

@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // The variants of running a dot on a record that compilers choose
 // between, besides the record's own fragments tiled over the warps:
@@ -135,4 +138,49 @@ func becauseMMA(u Use, a *Assignment) string {
 		how += fmt.Sprintf(", kWidth %d", ch.KWidth)
 	}
 	return fmt.Sprintf("the %s fragment of operand %s%s, %d×%d warps (record %s)", r.Name, slot, how, ch.WarpsM, ch.WarpsN, r.Pos)
+}
+
+// MMAVariant is how a graph states an mma must run, as a compiler's IR
+// already says it (Triton's dot operands carry kWidth, its MFMA encoding
+// isTransposed): KWidth 0 leaves the kWidth free, a nil Transposed the
+// accumulator.
+type MMAVariant struct {
+	KWidth     int
+	Transposed *bool
+	Pos        Pos // the first of the keys
+}
+
+// Admits reports whether choice ch runs as v states: the kWidth its
+// operands have (the record's own when ch is not a kWidth variant) and
+// its accumulator transposed or not. An FMA dot runs no matrix
+// instruction, so a stated kWidth or accumulator rules it out.
+func (v *MMAVariant) Admits(ch *OpChoice) bool {
+	switch {
+	case ch == nil || ch.Record == nil:
+		return true
+	case ch.Record.Kind == RecordFMA:
+		return false
+	case v.Transposed != nil && *v.Transposed != ch.Transposed:
+		return false
+	}
+	kw := ch.KWidth
+	if kw == 0 {
+		kw = ch.Record.OwnKWidth()
+	}
+	return v.KWidth == 0 || kw == v.KWidth
+}
+
+func (v *MMAVariant) String() string {
+	var parts []string
+	if v.KWidth > 0 {
+		parts = append(parts, fmt.Sprintf("operands of kWidth %d", v.KWidth))
+	}
+	if v.Transposed != nil {
+		if *v.Transposed {
+			parts = append(parts, "its accumulator transposed")
+		} else {
+			parts = append(parts, "its accumulator not transposed")
+		}
+	}
+	return strings.Join(parts, " and ")
 }

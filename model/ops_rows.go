@@ -36,7 +36,7 @@ var opRows = []*OpInfo{
 	{
 		Kind: OpMMA, Spellings: []string{"mma"}, Operands: true, ByRole: true, Arity: 3, Result: true,
 		Roles: []Role{{Name: "a", Key: true}, {Name: "b", Key: true}, {Name: "c", Key: true}},
-		Keys:  []OpKey{{Name: "intrinsic", When: KeyLast}},
+		Keys:  []OpKey{{Name: "intrinsic", When: KeyLast}, {Name: "k_width", When: KeyLast}, {Name: "transposed", When: KeyLast}},
 		Type:  typeMMA, Flow: FlowRecord, Records: RecordMMA, Cost: costMMA,
 		Because: becauseMMA,
 	},

@@ -335,3 +335,32 @@ func wholeK(acc *model.Layout, d, k int) (*model.Layout, bool) {
 	l, err := rest.Broadcast(d, k)
 	return l, err == nil
 }
+
+// variantFact is the fact that an mma runs as its graph states (k_width,
+// transposed), nil when the graph states nothing.
+func (p *Problem) variantFact(op *model.Op) *model.Fact {
+	if op.Variant == nil {
+		return nil
+	}
+	return p.fact(model.FactVariant, "variant:"+op.Name, op.Variant.Pos, fmt.Sprintf("%s runs with %s", opText(op), op.Variant))
+}
+
+// variantSeeds are the choices of op whose layouts seed candidates: those
+// that run op as its graph states (all of them when the statement is
+// relaxed, or when it admits none, so that an explanation can relax it).
+func (p *Problem) variantSeeds(op *model.Op, chs []*MMAChoice) []*MMAChoice {
+	f := p.variantFact(op)
+	if f == nil || p.relaxed(f) {
+		return chs
+	}
+	var out []*MMAChoice
+	for _, ch := range chs {
+		if op.Variant.Admits(ch.opChoice()) {
+			out = append(out, ch)
+		}
+	}
+	if len(out) == 0 {
+		return chs
+	}
+	return out
+}

@@ -220,7 +220,7 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 			if f := p.intrinsicFact(op); f != nil && !p.relaxed(f) {
 				recs = named(mmaRecs, op.Intrinsic)
 			}
-			for _, ch := range p.mmaChoices(op, recs, g.Notation) {
+			for _, ch := range p.variantSeeds(op, p.mmaChoices(op, recs, g.Notation)) {
 				why := fmt.Sprintf("mma %s: %s", op.Name, ch)
 				cands[op.Operands[0]].add(ch.A, why+", operand a")
 				cands[op.Operands[1]].add(ch.B, why+", operand b")
@@ -394,6 +394,9 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 				}
 				if intr != nil && ch.Record.Name != op.Intrinsic {
 					forbids = append(forbids, forbid{I: int32(i), Guard: p.guard(intr)})
+				}
+				if vf := p.variantFact(op); vf != nil && !op.Variant.Admits(ch.opChoice()) {
+					forbids = append(forbids, forbid{I: int32(i), Guard: p.guard(vf)})
 				}
 				c, _, e := model.OpCost(op, ch.C, ch.opChoice(), t)
 				if e != nil {
