@@ -22,6 +22,7 @@ func TestCheckBrokenRecords(t *testing.T) {
 		"bad_value.toml":                     model.CodeBadValue,
 		"coverage_declared_duplicated.toml":  model.CodeRecordCoverage,
 		"coverage_undeclared_duplicate.toml": model.CodeRecordCoverage,
+		"fma_cost.toml":                      model.CodeUnknownKey,
 		"fragment_lanes_rule.toml":           model.CodeRecordMemory,
 		"in_unknown.toml":                    model.CodeUnknownName,
 		"memory_alignment.toml":              model.CodeRecordMemory,

@@ -396,7 +396,10 @@ func parseRecord(root *tomlio.Table) *model.Record {
 	r.Instruction, _ = root.String("instruction", true)
 	r.Source, _ = root.String("source", true)
 	r.Notes, _ = root.String("notes", false)
-	r.SubgroupSize, _ = root.Int("subgroup_size", true)
+	// An FMA runs in every lane on its own elements, for any subgroup
+	// size, and is priced by the target's alu weight: it has neither.
+	perLane := r.Kind == model.RecordFMA
+	r.SubgroupSize, _ = root.Int("subgroup_size", !perLane)
 	r.SubgroupPos = root.Pos("subgroup_size")
 	if root.Has("subgroup_size") && (r.SubgroupSize < 1 || r.SubgroupSize&(r.SubgroupSize-1) != 0 || r.SubgroupSize > 1024) {
 		root.Errorf("subgroup_size", model.CodeNotPowerOfTwo, "a subgroup size is a power of two from 1 to 1024, found %d", r.SubgroupSize)
@@ -410,7 +413,7 @@ func parseRecord(root *tomlio.Table) *model.Record {
 			r.Subgroups = v
 		}
 	}
-	cost, _ := root.Int("cost", true)
+	cost, _ := root.Int("cost", !perLane)
 	r.Cost = int64(cost)
 	if root.Has("cost") && cost < 0 {
 		root.Errorf("cost", model.CodeBadValue, "cost cannot be negative, found %d", cost)
@@ -419,6 +422,8 @@ func parseRecord(root *tomlio.Table) *model.Record {
 	switch r.Kind {
 	case model.RecordMMA:
 		complete = parseMMA(root, r)
+	case model.RecordFMA:
+		complete = parseFMA(root, r)
 	case model.RecordLoadShared, model.RecordStoreShared, model.RecordLoadGlobal, model.RecordStoreGlobal,
 		model.RecordLoadTensorMemory, model.RecordStoreTensorMemory:
 		parseMove(root, r)

@@ -20,6 +20,13 @@ type OpChoice struct {
 	WarpsM, WarpsN int
 	NFirst         bool
 	Outer          bool // the warps split the tile outermost
+	// Transposed: the record runs on (Bᵀ, Aᵀ) and computes Dᵀ, so the
+	// accumulator is the record's transposed (Triton's isTransposed).
+	Transposed bool
+	// KWidth: consecutive K elements of A and B in each lane's register
+	// group when more than the record's own (Triton's dot_op kWidth); 0
+	// for the record's own.
+	KWidth int
 	// The layout a reduce, store or copy_to_shared runs in.
 	Exec *Layout
 	// How a load or load_shared moves data, in words ("ldmatrix_x4 × 8",

@@ -10,6 +10,7 @@ const (
 	FactIntrinsic FactKind = "intrinsic"     // an op names the record it must use
 	FactBudget    FactKind = "shared_memory" // the graph's shared-memory budget
 	FactBuffer    FactKind = "buffer"        // a buffer's placement: padding, stride, swizzle
+	FactVariant   FactKind = "variant"       // an mma states its kWidth or transposed accumulator
 
 	// Facts of the kernel, the ops and the hardware: always hard.
 	FactRule      FactKind = "rule"      // what an op needs of an operand or how it makes its result
@@ -25,7 +26,7 @@ const (
 // kernel or the hardware.
 func (k FactKind) Relaxable() bool {
 	switch k {
-	case FactPin, FactNoConvert, FactIntrinsic, FactBudget, FactBuffer:
+	case FactPin, FactNoConvert, FactIntrinsic, FactBudget, FactBuffer, FactVariant:
 		return true
 	}
 	return false

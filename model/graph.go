@@ -116,7 +116,10 @@ type Op struct {
 	// mma, a load_shared record (ldmatrix, wmma_load...) for a
 	// load_shared; "" leaves the choice to the solver.
 	Intrinsic    string
-	IntrinsicPos Pos    // where the intrinsic key is written; zero when absent
+	IntrinsicPos Pos // where the intrinsic key is written; zero when absent
+	// Variant is how an mma must run when the graph states it (k_width,
+	// transposed); nil leaves it to the solver.
+	Variant      *MMAVariant
 	NoConvert    []bool // per operand: the edge may not convert
 	NoConvertPos Pos    // where the no_convert key is written; zero when absent
 	Pos          Pos

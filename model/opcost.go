@@ -71,6 +71,9 @@ func costMMA(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, er
 	if ch == nil || ch.Record == nil {
 		return 0, "", fmt.Errorf("mma %s has no intrinsic", op.Name)
 	}
+	if ch.Record.Kind == RecordFMA {
+		return costFMA(op, result, ch, t)
+	}
 	n := MMAInstructions(op, ch)
 	cost := int64(n) * ch.Record.Cost
 	method := fmt.Sprintf("%s × %d per warp", ch.Record.Name, n)
@@ -128,11 +131,11 @@ func recordCost(op *Op, l *Layout, ch *OpChoice, t *Target) (int64, string, erro
 func MMAInstructions(op *Op, ch *OpChoice) int {
 	a, b := op.Operands[0], op.Operands[1]
 	m, k, n := a.Shape[0], a.Shape[1], b.Shape[1]
-	r := ch.Record
+	tm, tn := MMATile(ch)
 	// Each warp runs its share of the tiles along M and N; where there are
 	// fewer tiles than warps, the warps hold copies and each runs one.
 	share := func(tiles, warps int) int { return max(tiles/max(warps, 1), 1) }
-	return share(m/r.M, ch.WarpsM) * share(n/r.N, ch.WarpsN) * (k / r.K)
+	return share(m/tm, ch.WarpsM) * share(n/tn, ch.WarpsN) * (k / ch.Record.K)
 }
 
 // LoadInstructions is how many instructions of a shared-memory load record

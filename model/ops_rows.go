@@ -36,16 +36,9 @@ var opRows = []*OpInfo{
 	{
 		Kind: OpMMA, Spellings: []string{"mma"}, Operands: true, ByRole: true, Arity: 3, Result: true,
 		Roles: []Role{{Name: "a", Key: true}, {Name: "b", Key: true}, {Name: "c", Key: true}},
-		Keys:  []OpKey{{Name: "intrinsic", When: KeyLast}},
+		Keys:  []OpKey{{Name: "intrinsic", When: KeyLast}, {Name: "k_width", When: KeyLast}, {Name: "transposed", When: KeyLast}},
 		Type:  typeMMA, Flow: FlowRecord, Records: RecordMMA, Cost: costMMA,
-		Because: func(u Use, a *Assignment) string {
-			ch := a.Ops[u.Op]
-			name := ch.Record.Name
-			if b := ch.Record.Blocking(); b != "" {
-				name += " (" + b + ")"
-			}
-			return fmt.Sprintf("the %s fragment of operand %s, %d×%d warps (record %s)", name, OperandName(u), ch.WarpsM, ch.WarpsN, ch.Record.Pos)
-		},
+		Because: becauseMMA,
 	},
 	{
 		Kind: OpReduce, Spellings: []string{"reduce"}, QualifiedByFunction: true, Operands: true, Result: true,

@@ -56,11 +56,14 @@ const (
 	// over the TMEM lanes and 32-bit columns one access covers.
 	RecordLoadTensorMemory  RecordKind = "load_tensor_memory"
 	RecordStoreTensorMemory RecordKind = "store_tensor_memory"
+	// RecordFMA is a scalar fused multiply-add that every lane runs on its
+	// own elements: a dot with no matrix instruction (docs/records.md).
+	RecordFMA RecordKind = "fma"
 )
 
 // RecordKinds lists the kinds a record may have.
 var RecordKinds = []RecordKind{RecordMMA, RecordLoadShared, RecordStoreShared, RecordLoadGlobal, RecordStoreGlobal,
-	RecordLoadTensorMemory, RecordStoreTensorMemory}
+	RecordLoadTensorMemory, RecordStoreTensorMemory, RecordFMA}
 
 // TensorMemory reports whether the kind moves data between tensor memory
 // and registers.
@@ -69,7 +72,7 @@ func (k RecordKind) TensorMemory() bool {
 }
 
 // Moves reports whether the kind moves data between memory and registers.
-func (k RecordKind) Moves() bool { return k != RecordMMA && k != "" }
+func (k RecordKind) Moves() bool { return k != RecordMMA && k != RecordFMA && k != "" }
 
 // Operand is one operand of an intrinsic: its element type and the
 // fragment layout the instruction needs or produces, over the operand's

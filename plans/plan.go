@@ -70,7 +70,12 @@ type OpPlan struct {
 	// BlocksAlong: "M" or "N" where the intrinsic is a multi-block mma
 	// whose blocks lie along that dimension (model.Record.BlockViews).
 	BlocksAlong string
-	exec        *model.Layout
+	// An mma's variant: the record run on (Bᵀ, Aᵀ) for a transposed
+	// accumulator, and the operands' kWidth when wider than the record's
+	// own (0: the record's own).
+	Transposed bool
+	KWidth     int
+	exec       *model.Layout
 }
 
 // ConvPlan is one conversion: a value converted before a consumer uses it.
@@ -204,6 +209,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 			opp.Rejected = ch.Rejected
 			if info.Flow == model.FlowRecord {
 				opp.WarpsM, opp.WarpsN, opp.NFirst, opp.Outer = ch.WarpsM, ch.WarpsN, ch.NFirst, ch.Outer
+				opp.Transposed, opp.KWidth = ch.Transposed, ch.KWidth
 				opp.Considered = ch.Considered
 				opp.Warps = fmt.Sprintf("%d×%d", ch.WarpsM, ch.WarpsN)
 				if ch.Record != nil && ch.Record.Subgroups > 1 {
@@ -224,12 +230,14 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 					opp.BlocksAlong = r.BlocksAlong
 					notes = append(notes, blocksNote(r))
 				}
-				if ch.Record != nil {
+				if ch.Record != nil && ch.Record.Kind == model.RecordMMA {
 					a, b := op.Operands[0], op.Operands[1]
-					if copies := ch.WarpsM * ch.WarpsN / (min(ch.WarpsM, a.Shape[0]/ch.Record.M) * min(ch.WarpsN, b.Shape[1]/ch.Record.N)); copies > 1 {
+					tm, tn := model.MMATile(ch)
+					if copies := ch.WarpsM * ch.WarpsN / (min(ch.WarpsM, a.Shape[0]/tm) * min(ch.WarpsN, b.Shape[1]/tn)); copies > 1 {
 						notes = append(notes, fmt.Sprintf("fewer tiles than warps: each tile held by %d warps", copies))
 					}
 				}
+				notes = append(notes, variantNotes(ch)...)
 				if len(notes) > 0 {
 					opp.Warps += " (" + strings.Join(notes, "; ") + ")"
 				}

@@ -37,8 +37,14 @@ func WriteRecordText(w io.Writer, r *model.Record, offeredBy []string) error {
 	if r.Subgroups > 1 {
 		sg = fmt.Sprintf("%d subgroups of %s", r.Subgroups, sg)
 	}
+	if r.Kind == model.RecordFMA {
+		sg = "any (each lane on its own elements)"
+	}
 	fmt.Fprintf(&b, "  subgroup     %s\n", sg)
-	if r.Kind == model.RecordMMA {
+	switch r.Kind {
+	case model.RecordFMA:
+		b.WriteString("  shape        one element per lane and instruction: d = a·b + c\n")
+	case model.RecordMMA:
 		fmt.Fprintf(&b, "  shape        M %d, N %d, K %d", r.M, r.N, r.K)
 		if r.Blocks > 1 {
 			fmt.Fprintf(&b, ", %d independent blocks", r.Blocks)
@@ -47,7 +53,7 @@ func WriteRecordText(w io.Writer, r *model.Record, offeredBy []string) error {
 			fmt.Fprintf(&b, ", block-scaled: %d scale factors per row of A and per column of B", r.ScaleVec)
 		}
 		b.WriteByte('\n')
-	} else {
+	default:
 		fmt.Fprintf(&b, "  matrices     %d", r.Matrices)
 		if r.Trans {
 			b.WriteString(", transposed")
@@ -60,7 +66,11 @@ func WriteRecordText(w io.Writer, r *model.Record, offeredBy []string) error {
 	if r.Memory.Rule != "" {
 		fmt.Fprintf(&b, "  memory       %s: %s\n", r.Memory.Rule, r.Memory.Describe())
 	}
-	fmt.Fprintf(&b, "  cost         %d\n", r.Cost)
+	if r.Kind == model.RecordFMA {
+		b.WriteString("  cost         the target's alu weight per FMA\n")
+	} else {
+		fmt.Fprintf(&b, "  cost         %d\n", r.Cost)
+	}
 	if why := r.Unplanned(); why != "" {
 		fmt.Fprintf(&b, "  not planned  %s\n", why)
 	}

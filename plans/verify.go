@@ -125,6 +125,8 @@ func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
 			return
 		}
 		switch info := op.Info(); {
+		case info.Flow == model.FlowRecord && (ch.Record.Kind == model.RecordFMA || ch.Transposed || ch.KWidth > 0):
+			err = verifyVariant(op, a, ch, ts)
 		case info.Flow == model.FlowRecord:
 			for i := range info.Roles {
 				if err = inFragment(op.Operands[i].Name, a.Required[model.Use{Op: op, Index: i}], ch.Record, model.RoleName(op, i), ts); err != nil {
@@ -260,12 +262,29 @@ func inFragment(value string, l *model.Layout, r *model.Record, slot string, ts 
 	if l == nil {
 		return nil
 	}
-	return ts.once(fmt.Sprintf("fragment %s|%s|%s", l.Key(), r.Name, slot), func() error {
-		return inFragmentOnce(value, l, r, slot, ts)
+	return inFragmentAs(value, l, r, slot, fragView{}, ts)
+}
+
+// fragView says how a dot's operand meets the record's operand slot: its
+// coordinates reversed (a transposed accumulator's run of the record on
+// Bᵀ and Aᵀ) and its K positions interleaved (a kWidth above the
+// record's own).
+type fragView struct {
+	transposed bool
+	kWidth     int
+}
+
+// inFragmentAs is inFragment for an operand held as view says.
+func inFragmentAs(value string, l *model.Layout, r *model.Record, slot string, view fragView, ts *tables) error {
+	if l == nil {
+		return nil
+	}
+	return ts.once(fmt.Sprintf("fragment %s|%s|%s|%v", l.Key(), r.Name, slot, view), func() error {
+		return inFragmentOnce(value, l, r, slot, view, ts)
 	})
 }
 
-func inFragmentOnce(value string, l *model.Layout, r *model.Record, slot string, ts *tables) error {
+func inFragmentOnce(value string, l *model.Layout, r *model.Record, slot string, view fragView, ts *tables) error {
 	frag := r.Fragment
 	if slot != "" {
 		frag = r.Operands[slot]
@@ -296,11 +315,26 @@ func inFragmentOnce(value string, l *model.Layout, r *model.Record, slot string,
 	if slot != "" {
 		name = fmt.Sprintf("%s operand %s", r.Name, slot)
 	}
-	idx, in := make([]int, len(shape)), make([]int, len(shape))
+	if view.transposed {
+		name += " (run on Bᵀ and Aᵀ)"
+	}
+	if view.kWidth > 0 && (slot == "a" || slot == "b") {
+		name += fmt.Sprintf(" at kWidth %d", view.kWidth)
+	}
+	idx, in, at := make([]int, len(shape)), make([]int, len(shape)), make([]int, len(shape))
+	kd := map[string]int{"a": 1, "b": 0}[slot] // K's dimension in the record's slot
+	own := r.OwnKWidth()
 	for i, e := range lt.elems {
 		coords(e, shape, idx)
-		for d := range idx {
-			in[d] = idx[d] % tile[d]
+		copy(at, idx)
+		if view.transposed {
+			slices.Reverse(at)
+		}
+		for d := range at {
+			in[d] = at[d] % tile[d]
+		}
+		if (slot == "a" || slot == "b") && view.kWidth > 0 {
+			in[kd] = model.InterleavedK(at[kd], tile[kd], own, view.kWidth)
 		}
 		p := lt.point(i)
 		want := lanes[model.LinearIndex(in, tile)]

@@ -180,6 +180,9 @@ type OpJSON struct {
 	Subgroups int      `json:"subgroups,omitempty"`
 	Cost      int64    `json:"cost"`
 	Rejected  []string `json:"rejected,omitempty"`
+	// An mma's variant (plan.go, OpPlan).
+	Transposed bool `json:"transposed,omitempty"`
+	KWidth     int  `json:"k_width,omitempty"`
 }
 
 // ConvJSON is one conversion in the JSON plan.
@@ -203,7 +206,8 @@ func (p *Plan) JSON() *JSON {
 		j.Values[v.Name] = ValueJSON{Layout: v.Layout, Notation: v.Notation, Shape: v.Shape, DType: v.DType, Values: v.Values}
 	}
 	for _, o := range p.Ops {
-		j.Ops[o.Name] = OpJSON{Kind: o.Kind, Intrinsic: o.Intrinsic, Warps: o.Warps, Exec: o.Exec, Method: o.Method, Lanes: o.Lanes, Subgroups: o.Subgroups, Cost: o.Cost, Rejected: o.Rejected}
+		j.Ops[o.Name] = OpJSON{Kind: o.Kind, Intrinsic: o.Intrinsic, Warps: o.Warps, Exec: o.Exec, Method: o.Method, Lanes: o.Lanes, Subgroups: o.Subgroups, Cost: o.Cost, Rejected: o.Rejected,
+			Transposed: o.Transposed, KWidth: o.KWidth}
 	}
 	for _, c := range p.Conv {
 		j.Conversions = append(j.Conversions, ConvJSON{Value: c.Value, Consumer: c.Consumer, Operand: c.Operand, Kind: c.Kind, Cost: c.Cost, Free: c.Free, Detail: c.Detail, Because: c.Because, Why: c.Why})

@@ -53,13 +53,19 @@ type MMAChoice struct {
 	// Outer: the warps split the tile outermost (each warp one contiguous
 	// block of the tile, as IREE's nested subgroup tiles do) instead of
 	// just above one fragment (as Triton's layouts do).
-	Outer   bool
-	A, B, C *model.Layout
+	Outer bool
+	// Transposed and KWidth: the variants of mma_variants.go.
+	Transposed bool
+	KWidth     int
+	A, B, C    *model.Layout
 }
 
 func (m *MMAChoice) String() string {
 	if m.Record == nil {
 		return "no record"
+	}
+	if m.Record.Kind == model.RecordFMA {
+		return fmaText(m)
 	}
 	order := "warps along M first"
 	if m.NFirst {
@@ -68,7 +74,7 @@ func (m *MMAChoice) String() string {
 	if m.Outer {
 		order += ", outermost"
 	}
-	return fmt.Sprintf("%s%s, %d×%d %s (%s)", m.Record.Name, blocksNote(m.Record), m.WarpsM, m.WarpsN, groupsText(m.Record), order)
+	return fmt.Sprintf("%s%s, %d×%d %s (%s)", m.Record.Name, blocksNote(m.Record), m.WarpsM, m.WarpsN, groupsText(m.Record), order) + variantText(m)
 }
 
 // mmaChoices lists the ways to run op with the target's mma records: the
@@ -80,7 +86,7 @@ func (m *MMAChoice) String() string {
 func (p *Problem) mmaChoices(op *model.Op, records []*model.Record, notation string) []*MMAChoice {
 	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
 	key := mmaKey{m: a.Shape[0], k: a.Shape[1], n: b.Shape[1], a: a.DType.Name, b: b.DType.Name, c: c.DType.Name, d: op.Result.DType.Name,
-		notation: notation, records: len(records)}
+		notation: notation, records: len(records), intrinsic: op.Intrinsic}
 	if len(records) > 0 {
 		key.first = records[0]
 	}
@@ -91,6 +97,7 @@ func (p *Problem) mmaChoices(op *model.Op, records []*model.Record, notation str
 		p.mmaMemo = map[mmaKey][]*MMAChoice{}
 	}
 	chs := mmaChoicesOf(op, records, p.Graph.Subgroups, notation)
+	chs = append(chs, p.fmaChoices(op, chs)...)
 	for _, ch := range chs {
 		ch.A, ch.B, ch.C = p.memo.canon(ch.A), p.memo.canon(ch.B), p.memo.canon(ch.C)
 	}
@@ -109,10 +116,11 @@ type mmaKey struct {
 	notation   string
 	records    int
 	first      *model.Record
+	intrinsic  string // the record the op names (FMA dots only for an fma record)
 }
 
 func mmaChoicesOf(op *model.Op, records []*model.Record, warps int, notation string) []*MMAChoice {
-	all := allMMAChoices(op, records, warps)
+	all := withVariants(op, allMMAChoices(op, records, warps), records, warps)
 	if notation == "" || notation == "linear" || notation == "table" {
 		return all
 	}

@@ -66,6 +66,8 @@ func (p *Problem) collide(core []*model.Fact) ([]string, *model.Clash) {
 				bytesText(p.Buffers), bytesText(left), ref(f), strings.Join(needs, ", ")))
 		case model.FactRecords:
 			says = append(says, fmt.Sprintf("No record of %s can run the mma %s.", p.Target.Name, ref(f)))
+		case model.FactVariant:
+			says = append(says, fmt.Sprintf("No record of %s can run the mma as %s states.", p.Target.Name, ref(f)))
 		case model.FactMemory:
 			if d, ok := p.descriptorCollision(f, core, ref); ok {
 				says = append(says, d...)

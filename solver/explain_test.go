@@ -25,6 +25,7 @@ var wantCores = map[string][]string{
 	"fp8_pair_on_sm80":              {"records:d"},
 	"loop_carried_two_layouts":      {"no_convert:acc->d", "no_convert:d->t", "no_convert:t->k.yield", "rule:d.c", "rule:d.result", "rule:k.yield0", "rule:t.0"},
 	"memory_rule_stride":            {"buffer:Ks", "intrinsic:k", "memory:ldmatrix_x4"},
+	"mma_stated_kwidth_too_wide":    {"variant:d"},
 	"pin_unrealisable":              {"pin:x", "subgroups"},
 	"pinned_operand_no_conversions": {"no_convert:a->d", "pin:a", "rule:d.a"},
 	"reduce_split_no_shared":        {"pin:x", "rule:s.0", "rule:s.shared", "shared_memory"},

@@ -126,6 +126,7 @@ type Problem struct {
 	// fragment; plainMMA are the mma records whose fragments are not.
 	opaqueMMA map[*model.Op]bool
 	plainMMA  []*model.Record
+	fmaRecs   []*model.Record // the target's FMA records (mma_variants.go)
 }
 
 type convKey struct {
@@ -167,6 +168,8 @@ func buildWatched(g *model.Graph, t *model.Target, records []*model.Record, rela
 			}
 		case model.RecordLoadShared:
 			loadRecs = append(loadRecs, r)
+		case model.RecordFMA:
+			p.fmaRecs = append(p.fmaRecs, r)
 		}
 	}
 	p.loadRecs = loadRecs
@@ -219,7 +222,7 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 			if f := p.intrinsicFact(op); f != nil && !p.relaxed(f) {
 				recs = named(mmaRecs, op.Intrinsic)
 			}
-			for _, ch := range p.mmaChoices(op, recs, g.Notation) {
+			for _, ch := range p.variantSeeds(op, p.mmaChoices(op, recs, g.Notation)) {
 				why := fmt.Sprintf("mma %s: %s", op.Name, ch)
 				// An operand left in shared memory is offered by its own
 				// node alone (leftInShared), never carried to others.
@@ -405,7 +408,10 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 				if f := p.descriptorSourceFact(op, ch); f != nil {
 					forbids = append(forbids, forbid{I: int32(i), Guard: p.guard(f)})
 				}
-				c, _, e := model.OpCost(op, nil, &model.OpChoice{Record: ch.Record, WarpsM: ch.WarpsM, WarpsN: ch.WarpsN}, t)
+				if vf := p.variantFact(op); vf != nil && !op.Variant.Admits(ch.opChoice()) {
+					forbids = append(forbids, forbid{I: int32(i), Guard: p.guard(vf)})
+				}
+				c, _, e := model.OpCost(op, ch.C, ch.opChoice(), t)
 				if e != nil {
 					err = e
 					return

@@ -187,8 +187,8 @@ func (p *Problem) Assignment(choice []int) *model.Assignment {
 			}
 		case NodeMMA:
 			ch := n.MMA[i]
-			oc := &model.OpChoice{Record: ch.Record, WarpsM: ch.WarpsM, WarpsN: ch.WarpsN, NFirst: ch.NFirst, Outer: ch.Outer,
-				Buffer: p.descriptorPlacement(n.Op, ch, choice)}
+			oc := ch.opChoice()
+			oc.Buffer = p.descriptorPlacement(n.Op, ch, choice)
 			for k, alt := range n.MMA {
 				if p.PBQP.Cost[n.ID][k] < Inf {
 					oc.Considered = append(oc.Considered, alt.String())

@@ -609,6 +609,8 @@ func (r *graphReader) opKey(t *Table, op *model.Op, info *model.OpInfo, key stri
 		op.Fn, _ = t.String(key, true)
 	case "intrinsic":
 		r.intrinsic(t, op)
+	case "k_width", "transposed":
+		r.variant(t, op, key)
 	default:
 		panic("source: the op table names key " + key + ", which the reader cannot read")
 	}
@@ -642,6 +644,30 @@ func (r *graphReader) intrinsic(t *Table, op *model.Op) {
 	op.Intrinsic, op.IntrinsicPos = name, t.Pos("intrinsic")
 	if r.target != nil && r.target.Records != nil && !slices.Contains(r.target.Records, name) {
 		t.Errorf("intrinsic", model.CodeUnknownName, "target %s offers no record named %q", r.target.Name, name)
+	}
+}
+
+// variant reads how an mma states it must run: the kWidth of its operands
+// (a positive number) or whether its accumulator is transposed.
+func (r *graphReader) variant(t *Table, op *model.Op, key string) {
+	if !t.Has(key) {
+		return
+	}
+	if op.Variant == nil {
+		op.Variant = &model.MMAVariant{Pos: t.Pos(key)}
+	}
+	if key == "transposed" {
+		if b, ok := t.Bool(key, true); ok {
+			op.Variant.Transposed = &b
+		}
+		return
+	}
+	if n, ok := t.Int(key, true); ok {
+		if n < 1 {
+			t.Errorf(key, model.CodeBadValue, "a kWidth is a positive number of consecutive K elements per lane, found %d", n)
+			return
+		}
+		op.Variant.KWidth = n
 	}
 }
 

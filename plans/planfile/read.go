@@ -309,7 +309,7 @@ func (r *planReader) ops(root *tomlio.Table) {
 		if !ok {
 			return
 		}
-		ot.Expect("kind", "cost", "intrinsic", "warps", "layout", "method", "lanes", "subgroups", "warps_m", "warps_n", "n_first", "outer", "blocks_along", "exec")
+		ot.Expect("kind", "cost", "intrinsic", "warps", "layout", "method", "lanes", "subgroups", "warps_m", "warps_n", "n_first", "outer", "blocks_along", "transposed", "k_width", "exec")
 		cost, _ := ot.Int("cost", true)
 		opp := plans.OpPlan{Name: op.Name, Cost: int64(cost), Pos: op.Pos}
 		opp.Kind, _ = ot.String("kind", false)
@@ -318,6 +318,8 @@ func (r *planReader) ops(root *tomlio.Table) {
 			rec = r.records[name]
 			want := op.Info().Records
 			switch {
+			case rec != nil && rec.Kind == model.RecordFMA && want == model.RecordMMA:
+				// An FMA dot runs an mma op without a matrix instruction.
 			case rec == nil:
 				ot.Errorf("intrinsic", model.CodeUnknownName, "target %s offers no record named %q", r.g.Target, name)
 			case rec.Kind != want:
@@ -348,6 +350,16 @@ func (r *planReader) ops(root *tomlio.Table) {
 			ch.WarpsN, _ = ot.Int("warps_n", true)
 			ch.NFirst, _ = ot.Bool("n_first", false)
 			ch.Outer, _ = ot.Bool("outer", false)
+			ch.Transposed, _ = ot.Bool("transposed", false)
+			ch.KWidth, _ = ot.Int("k_width", false)
+			if ot.Has("k_width") && (rec == nil || ch.KWidth <= rec.OwnKWidth() || ch.KWidth%max(rec.OwnKWidth(), 1) != 0) {
+				own := 0
+				if rec != nil {
+					own = rec.OwnKWidth()
+				}
+				ot.Errorf("k_width", model.CodeBadValue, "expected a k_width that is a multiple of the record's own %d and larger, found %d", own, ch.KWidth)
+				ch.KWidth = 0
+			}
 			if ch.WarpsM < 1 || ch.WarpsN < 1 || ch.WarpsM*ch.WarpsN > r.g.Subgroups {
 				ot.Errorf("warps_m", model.CodeBadValue, "expected warps_m × warps_n from 1 to the graph's %d subgroups, found %d × %d", r.g.Subgroups, ch.WarpsM, ch.WarpsN)
 				ch.WarpsM, ch.WarpsN = 1, 1
@@ -356,6 +368,7 @@ func (r *planReader) ops(root *tomlio.Table) {
 			if _, buf := model.DescriptorOperand(op, rec); buf != nil {
 				ch.Buffer = r.a.Buffers[buf] // the buffer its descriptor reads
 			}
+			opp.Transposed, opp.KWidth = ch.Transposed, ch.KWidth
 			r.a.Ops[op] = ch
 		case op.ReadsShared():
 			r.a.Ops[op] = &model.OpChoice{Record: rec, Buffer: r.a.Buffers[op.Buffer]}

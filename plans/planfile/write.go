@@ -58,6 +58,12 @@ func Write(w io.Writer, p *plans.Plan) error {
 			if o.BlocksAlong != "" {
 				fmt.Fprintf(&b, "blocks_along = %s\n", q(o.BlocksAlong))
 			}
+			if o.Transposed {
+				b.WriteString("transposed = true\n")
+			}
+			if o.KWidth > 0 {
+				fmt.Fprintf(&b, "k_width = %d\n", o.KWidth)
+			}
 		}
 		writeExact(&b, "ops."+q(o.Name)+".exec", o.ExecLayout())
 	}

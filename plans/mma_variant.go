@@ -1,0 +1,105 @@
+package plans
+
+import (
+	"fmt"
+	"slices"
+
+	"planner/model"
+)
+
+// variantNotes say in words how an mma's choice differs from its record's
+// own fragments (model/mma_variant.go).
+func variantNotes(ch *model.OpChoice) []string {
+	var notes []string
+	if ch.Record != nil && ch.Record.Kind == model.RecordFMA {
+		notes = append(notes, "no matrix instruction: blocked accumulator, whole K rows of A and columns of B in each lane's registers")
+	}
+	if ch.Transposed {
+		notes = append(notes, "transposed accumulator: the record runs on Bᵀ and Aᵀ")
+	}
+	if ch.KWidth > 0 && ch.Record != nil {
+		notes = append(notes, fmt.Sprintf("kWidth %d: A and B hold %d consecutive K per register group, the record's own %d", ch.KWidth, ch.KWidth, ch.Record.OwnKWidth()))
+	}
+	return notes
+}
+
+// verifyVariant replays an mma run as a variant of its record. A
+// transposed accumulator: the record runs on (Bᵀ, Aᵀ), so the dot's A,
+// reversed, must lie in the record's B fragment, its B in the record's A,
+// and its accumulator, reversed, in the record's. A kWidth: A and B must
+// both put every K index in the lane the record gives its interleaved
+// position, the same K permutation for both, so that every instruction
+// multiplies the A and B elements of the same K. An FMA dot: every lane
+// must hold, for each accumulator element (m, n) it holds, all of row m
+// of A and column n of B.
+func verifyVariant(op *model.Op, a *model.Assignment, ch *model.OpChoice, ts *tables) error {
+	req := func(i int) *model.Layout {
+		if l := a.Required[model.Use{Op: op, Index: i}]; l != nil {
+			return l
+		}
+		return a.Layouts[op.Operands[i]]
+	}
+	if ch.Record.Kind == model.RecordFMA {
+		return verifyFMA(op, req(0), req(1), req(2), a.Layouts[op.Result], ts)
+	}
+	view := fragView{transposed: ch.Transposed, kWidth: ch.KWidth}
+	slots := [4]string{"a", "b", "c", "d"}
+	if ch.Transposed {
+		slots = [4]string{"b", "a", "c", "d"}
+	}
+	for i := range 3 {
+		if err := inFragmentAs(op.Operands[i].Name, req(i), ch.Record, slots[i], view, ts); err != nil {
+			return err
+		}
+	}
+	return inFragmentAs(op.Result.Name, a.Layouts[op.Result], ch.Record, slots[3], view, ts)
+}
+
+// verifyFMA checks an FMA dot lane by lane: the accumulator stays where
+// it is (D as C), and each lane holds the whole row of A and column of B
+// for every accumulator element it holds.
+func verifyFMA(op *model.Op, al, bl, cl, dl *model.Layout, ts *tables) error {
+	if al == nil || bl == nil || cl == nil || dl == nil {
+		return &VerifyError{Value: op.Result.Name, What: fmt.Sprintf("the FMA dot %s lacks the layout of an operand", op.Name)}
+	}
+	at, bt, ct, dt := ts.of(al), ts.of(bl), ts.of(cl), ts.of(dl)
+	if !slices.Equal(ct.elems, dt.elems) || ct.regs != dt.regs {
+		return &VerifyError{Value: op.Result.Name, What: fmt.Sprintf("the FMA dot %s accumulates in place, so its result must be laid out as its accumulator %%%s", op.Name, op.Operands[2].Name)}
+	}
+	k, n := op.Operands[0].Shape[1], op.Operands[1].Shape[1]
+	haveA, haveB := map[int]bool{}, map[int]bool{}
+	idx := make([]int, 2)
+	for lane := 0; lane*ct.regs < len(ct.elems); lane++ {
+		clear(haveA)
+		clear(haveB)
+		for _, e := range at.elems[lane*at.regs : (lane+1)*at.regs] {
+			haveA[e] = true
+		}
+		for _, e := range bt.elems[lane*bt.regs : (lane+1)*bt.regs] {
+			haveB[e] = true
+		}
+		for j := lane * ct.regs; j < (lane+1)*ct.regs; j++ {
+			coords(ct.elems[j], []int{op.Operands[2].Shape[0], n}, idx)
+			for kk := range k {
+				var miss *points
+				var e int
+				switch {
+				case !haveA[idx[0]*k+kk]:
+					miss, e = at, idx[0]*k+kk
+				case !haveB[kk*n+idx[1]]:
+					miss, e = bt, kk*n+idx[1]
+				default:
+					continue
+				}
+				name, shape := op.Operands[0].Name, op.Operands[0].Shape
+				if miss == bt {
+					name, shape = op.Operands[1].Name, op.Operands[1].Shape
+				}
+				p := ct.point(j)
+				return &VerifyError{Value: name, Element: unlinear(e, shape), Point: &p,
+					What: fmt.Sprintf("the FMA dot %s accumulates element %v in this lane, which does not hold this element of %%%s", op.Name, slices.Clone(idx), name)}
+			}
+		}
+	}
+	return nil
+}

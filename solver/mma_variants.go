@@ -1,0 +1,366 @@
+package solver
+
+import (
+	"fmt"
+	"slices"
+
+	"planner/model"
+)
+
+// The variants of an mma choice that compilers pick between besides a
+// record's own fragments (model/mma_variant.go says what each computes):
+// the transposed accumulator, wider kWidths, and FMA dots.
+//
+// Which are offered, to keep every value within MaxCandidates:
+//   - the transposed accumulator for the records whose own accumulator
+//     holds consecutive elements along M in each lane's registers (MFMA,
+//     DPAS): transposed, those runs lie along N, as row-major stores and
+//     the A operand of a following dot (whose K is this N) read them. A
+//     record whose accumulator runs along N already (mma.sync) would only
+//     turn its runs the other way. The rule reads the record's fragment,
+//     not its vendor;
+//   - kWidth = own × 2, × 4, … while K holds that many record tiles and
+//     one register group stays within 16 bytes (the widest vector access:
+//     Triton's kWidth is 4 or 8 for 16-bit types and 16 for 8-bit ones,
+//     TritonGPUAttrDefs.td, DotOperandEncodingAttr);
+//   - an FMA dot, where the target lists an fma record of the dot's
+//     element types and the op names it, or names no intrinsic and no
+//     matrix instruction fits or the FMAs cost less than the cheapest
+//     instruction choice (tiny dots), as Triton keeps a dot blocked when
+//     no MMA supports it
+//     (lib/Dialect/TritonGPU/Transforms/AccelerateMatmul.cpp).
+//
+// Variants come after the record's own choices, so their layouts are
+// seeded after the native fragments.
+
+// maxGroupBits bounds a kWidth register group: 16 bytes, one vector load.
+const maxGroupBits = 128
+
+// withVariants adds to an mma's choices the transposed and wider-kWidth
+// variants of the records that give them.
+func withVariants(op *model.Op, chs []*MMAChoice, records []*model.Record, warps int) []*MMAChoice {
+	out := slices.Clone(chs)
+	for _, ch := range transposedChoices(op, records, warps) {
+		out = append(out, ch)
+	}
+	for _, ch := range slices.Clone(out) {
+		out = append(out, kWidthChoices(op, ch)...)
+	}
+	return out
+}
+
+// transposedChoices runs each record that offers it on (Bᵀ, Aᵀ): the
+// choices of the mirrored dot (N×K by K×M into N×M), their layouts
+// transposed back and their A and B exchanged.
+func transposedChoices(op *model.Op, records []*model.Record, warps int) []*MMAChoice {
+	var offer []*model.Record
+	for _, r := range records {
+		if c := r.Operands["c"]; c != nil && c.Layout != nil && c.Layout.Rank() == 2 && runsAlongM(c.Layout) {
+			offer = append(offer, r)
+		}
+	}
+	if len(offer) == 0 {
+		return nil
+	}
+	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
+	tv := func(v *model.Value) *model.Value {
+		return &model.Value{Name: v.Name, Shape: []int{v.Shape[1], v.Shape[0]}, DType: v.DType}
+	}
+	mirror := &model.Op{Name: op.Name, Kind: op.Kind, Operands: []*model.Value{tv(b), tv(a), tv(c)}, Result: tv(op.Result)}
+	var out []*MMAChoice
+	for _, ch := range allMMAChoices(mirror, offer, warps) {
+		at, e1 := ch.B.Transpose([]int{1, 0})
+		bt, e2 := ch.A.Transpose([]int{1, 0})
+		ct, e3 := ch.C.Transpose([]int{1, 0})
+		if e1 != nil || e2 != nil || e3 != nil {
+			continue
+		}
+		out = append(out, &MMAChoice{Record: ch.Record, WarpsM: ch.WarpsN, WarpsN: ch.WarpsM, NFirst: !ch.NFirst || ch.WarpsM == 1 || ch.WarpsN == 1,
+			Outer: ch.Outer, Transposed: true, A: at, B: bt, C: ct})
+	}
+	return out
+}
+
+// runsAlongM: lane 0's first two registers of accumulator l hold
+// consecutive rows.
+func runsAlongM(l *model.Layout) bool {
+	if l.Size(model.Register) < 2 {
+		return false
+	}
+	p, q := l.Index(model.HwPoint{}), l.Index(model.HwPoint{Value: 1})
+	return q[0] == p[0]+1 && q[1] == p[1]
+}
+
+// kWidthChoices are ch with A and B holding own·f consecutive K per
+// register group, for f = 2, 4, … while K has f record tiles and a group
+// stays within maxGroupBits.
+func kWidthChoices(op *model.Op, ch *MMAChoice) []*MMAChoice {
+	r := ch.Record
+	own := r.OwnKWidth()
+	k := op.Operands[0].Shape[1]
+	bits := max(op.Operands[0].DType.Bits, op.Operands[1].DType.Bits)
+	if own < 1 || ch.KWidth != 0 {
+		return nil
+	}
+	var out []*MMAChoice
+	for f := 2; k%(r.K*f) == 0 && own*f*bits <= maxGroupBits; f *= 2 {
+		a, ea := interleaveK(ch.A, 1, r.K, own, f)
+		b, eb := interleaveK(ch.B, 0, r.K, own, f)
+		if !ea || !eb {
+			break
+		}
+		v := *ch
+		v.KWidth, v.A, v.B = own*f, a, b
+		out = append(out, &v)
+	}
+	return out
+}
+
+// interleaveK rearranges the K dimension kd of an operand tiled from a
+// record of depth recordK: above its own lowest digits (own consecutive
+// K per lane), the f K steps the instruction repeats come next, then the
+// record's other K digits, then the remaining steps; the registers that
+// hold the f steps move just above those holding the own digits, so each
+// lane's register group holds own·f consecutive K. false when the digits
+// do not split so.
+func interleaveK(l *model.Layout, kd, recordK, own, f int) (*model.Layout, bool) {
+	rad := l.DimRadices(kd)
+	lo, ok1 := digitsOf(rad, 0, own)
+	tile, ok2 := digitsOf(rad, 0, recordK)
+	steps, ok3 := digitsOf(rad, tile, f)
+	if !ok1 || !ok2 || !ok3 {
+		return nil, false
+	}
+	// order lists the old digit positions of kd from the new lowest.
+	var order []int
+	order = append(order, seq(0, lo)...)
+	order = append(order, seq(tile, steps)...)
+	order = append(order, seq(lo, tile)...)
+	order = append(order, seq(steps, len(rad))...)
+	newPos := make([]int, len(rad))
+	var dimRad model.Radices
+	for n, o := range order {
+		newPos[o] = n
+		dimRad = append(dimRad, rad[o])
+	}
+	var hw [model.NumHwDims]model.Radices
+	var images [model.NumHwDims][]model.Image
+	for h := range model.NumHwDims {
+		hw[h] = l.Radices(h)
+		for p := range hw[h] {
+			var img model.Image
+			for _, ref := range l.Image(h, p) {
+				if ref.Axis == kd {
+					ref.Digit = newPos[ref.Digit]
+				}
+				img = append(img, ref)
+			}
+			images[h] = append(images[h], img)
+		}
+	}
+	// The registers holding the steps move just above those holding the
+	// own digits.
+	isDigit := func(img model.Image, from, to int) bool {
+		return len(img) == 1 && img[0].Axis == kd && img[0].Digit >= from && img[0].Digit < to
+	}
+	regs := hw[model.Register]
+	var low, mid, rest []int
+	for p := range regs {
+		switch img := images[model.Register][p]; {
+		case isDigit(img, 0, lo) && len(mid) == 0 && len(rest) == 0:
+			low = append(low, p)
+		case isDigit(img, lo, lo+steps-tile):
+			mid = append(mid, p)
+		default:
+			rest = append(rest, p)
+		}
+	}
+	if len(mid) != steps-tile {
+		return nil, false
+	}
+	var nr model.Radices
+	var ni []model.Image
+	for _, p := range slices.Concat(low, mid, rest) {
+		nr = append(nr, regs[p])
+		ni = append(ni, images[model.Register][p])
+	}
+	hw[model.Register], images[model.Register] = nr, ni
+	dims := make([]model.Radices, l.Rank())
+	for d := range dims {
+		dims[d] = l.DimRadices(d)
+	}
+	dims[kd] = dimRad
+	out, err := model.NewLayout(hw, dims, images)
+	return out, err == nil
+}
+
+// digitsOf is the position after the digits of rad from position from
+// whose radices multiply to n; false if no run of digits does.
+func digitsOf(rad model.Radices, from, n int) (int, bool) {
+	p := from
+	for size := 1; size < n; p++ {
+		if p >= len(rad) {
+			return 0, false
+		}
+		size *= rad[p]
+		if n%size != 0 {
+			return 0, false
+		}
+	}
+	return p, true
+}
+
+func seq(from, to int) []int {
+	var out []int
+	for i := from; i < to; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+// fmaChoices are the FMA dots of op: the accumulator in each blocked
+// candidate layout of its shape, A holding for each accumulator row the
+// whole of K in registers (the lanes along N holding copies), B likewise
+// for each column. Offered when an fma record of the target takes the
+// dot's element types, and op names it, or names no intrinsic and either
+// no instruction choice fits or the FMAs cost less than the cheapest of
+// them.
+func (p *Problem) fmaChoices(op *model.Op, chs []*MMAChoice) []*MMAChoice {
+	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
+	m, k, n := a.Shape[0], a.Shape[1], b.Shape[1]
+	var rec *model.Record
+	for _, r := range p.fmaRecs {
+		if sameTypes(r, a, b, c, op.Result) {
+			rec = r
+			break
+		}
+	}
+	switch {
+	case rec == nil, op.Intrinsic != "" && op.Intrinsic != rec.Name:
+		return nil
+	case op.Intrinsic == rec.Name:
+		chs = nil // named: no instruction to compare with
+	}
+	best := int64(-1)
+	for _, ch := range chs {
+		if ch.Record == nil {
+			continue
+		}
+		if c := int64(model.MMAInstructions(op, ch.opChoice())) * ch.Record.Cost; best < 0 || c < best {
+			best = c
+		}
+	}
+	lanes, warps := p.Target.SubgroupSize, p.Graph.Subgroups
+	var out []*MMAChoice
+	seen := map[string]bool{}
+	for _, contiguous := range []int{1, 0} {
+		for _, acc := range vectorLayouts([]int{m, n}, contiguous, c.DType.Bits, lanes, warps) {
+			if seen[acc.Key()] {
+				continue
+			}
+			seen[acc.Key()] = true
+			if cost := int64(model.FMAInstructions(acc, k)) * p.Target.Weights.ALU; best >= 0 && cost >= best {
+				continue
+			}
+			ch, ok := fmaChoice(rec, acc, k)
+			if ok {
+				out = append(out, ch)
+			}
+		}
+	}
+	return out
+}
+
+// sameTypes: record r multiplies a's type by b's into c's and d's.
+func sameTypes(r *model.Record, a, b, c, d *model.Value) bool {
+	ra, rb, rc, rd := r.Operands["a"], r.Operands["b"], r.Operands["c"], r.Operands["d"]
+	return ra != nil && rb != nil && rc != nil && rd != nil && ra.DType.Name == a.DType.Name && rb.DType.Name == b.DType.Name &&
+		rc.DType.Name == c.DType.Name && rd.DType.Name == d.DType.Name
+}
+
+// fmaChoice is the FMA dot with accumulator acc (M×N): A is acc without
+// N (its lanes along N hold copies) with K added in registers, B is acc
+// without M with K added in registers.
+func fmaChoice(r *model.Record, acc *model.Layout, k int) (*MMAChoice, bool) {
+	a, okA := wholeK(acc, 1, k)
+	b, okB := wholeK(acc, 0, k)
+	if !okA || !okB {
+		return nil, false
+	}
+	wm, wn := 1, 1
+	for p, rad := range acc.Radices(model.Subgroup) {
+		for _, ref := range acc.Image(model.Subgroup, p) {
+			if ref.Axis == 0 {
+				wm *= rad
+			} else {
+				wn *= rad
+			}
+		}
+	}
+	return &MMAChoice{Record: r, WarpsM: wm, WarpsN: wn, A: a, B: b, C: acc}, true
+}
+
+// variantText says which variant a choice is, for its String.
+func variantText(m *MMAChoice) string {
+	s := ""
+	if m.Transposed {
+		s += ", transposed accumulator"
+	}
+	if m.KWidth > 0 {
+		s += fmt.Sprintf(", kWidth %d", m.KWidth)
+	}
+	return s
+}
+
+// fmaText names an FMA dot choice.
+func fmaText(m *MMAChoice) string {
+	return fmt.Sprintf("%s (no matrix instruction), accumulator over %d×%d warps", m.Record.Name, m.WarpsM, m.WarpsN)
+}
+
+// opChoice is the model's record of choice m.
+func (m *MMAChoice) opChoice() *model.OpChoice {
+	return &model.OpChoice{Record: m.Record, WarpsM: m.WarpsM, WarpsN: m.WarpsN, NFirst: m.NFirst, Outer: m.Outer,
+		Transposed: m.Transposed, KWidth: m.KWidth}
+}
+
+// wholeK is accumulator acc without its dimension d (the hardware that
+// told d's positions apart now holds copies) and with K of extent k in new
+// registers at d's place: every lane holds the whole K of what it
+// accumulates.
+func wholeK(acc *model.Layout, d, k int) (*model.Layout, bool) {
+	rest, err := acc.Slice(d)
+	if err != nil {
+		return nil, false
+	}
+	l, err := rest.Broadcast(d, k)
+	return l, err == nil
+}
+
+// variantFact is the fact that an mma runs as its graph states (k_width,
+// transposed), nil when the graph states nothing.
+func (p *Problem) variantFact(op *model.Op) *model.Fact {
+	if op.Variant == nil {
+		return nil
+	}
+	return p.fact(model.FactVariant, "variant:"+op.Name, op.Variant.Pos, fmt.Sprintf("%s runs with %s", opText(op), op.Variant))
+}
+
+// variantSeeds are the choices of op whose layouts seed candidates: those
+// that run op as its graph states (all of them when the statement is
+// relaxed, or when it admits none, so that an explanation can relax it).
+func (p *Problem) variantSeeds(op *model.Op, chs []*MMAChoice) []*MMAChoice {
+	f := p.variantFact(op)
+	if f == nil || p.relaxed(f) {
+		return chs
+	}
+	var out []*MMAChoice
+	for _, ch := range chs {
+		if op.Variant.Admits(ch.opChoice()) {
+			out = append(out, ch)
+		}
+	}
+	if len(out) == 0 {
+		return chs
+	}
+	return out
+}
