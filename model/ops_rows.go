@@ -44,7 +44,7 @@ var opRows = []*OpInfo{
 			if b := ch.Record.Blocking(); b != "" {
 				name += " (" + b + ")"
 			}
-			return fmt.Sprintf("the %s fragment of operand %s, %d×%d warps (record %s)", name, OperandName(u), ch.WarpsM, ch.WarpsN, ch.Record.Pos)
+			return fmt.Sprintf("the %s fragment of operand %s, record %s, on %s", name, OperandName(u), ch.Record.Pos, WarpArrangement(ch.WarpsM, ch.WarpsN, ch.NFirst, ch.Outer))
 		},
 	},
 	{

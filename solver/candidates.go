@@ -1,7 +1,6 @@
 package solver
 
 import (
-	"fmt"
 	"slices"
 
 	"planner/model"
@@ -61,14 +60,12 @@ func (m *MMAChoice) String() string {
 	if m.Record == nil {
 		return "no record"
 	}
-	order := "warps along M first"
-	if m.NFirst {
-		order = "warps along N first"
-	}
-	if m.Outer {
-		order += ", outermost"
-	}
-	return fmt.Sprintf("%s%s, %d×%d warps (%s)", m.Record.Name, blocksNote(m.Record), m.WarpsM, m.WarpsN, order)
+	return m.Arrangement().String()
+}
+
+// Arrangement is the choice as the plan names it.
+func (m *MMAChoice) Arrangement() model.Arrangement {
+	return model.Arrangement{Record: m.Record.Name, Blocking: m.Record.Blocking(), WarpsM: m.WarpsM, WarpsN: m.WarpsN, NFirst: m.NFirst, Outer: m.Outer}
 }
 
 // mmaChoices lists the ways to run op with the target's mma records: the

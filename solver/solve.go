@@ -189,8 +189,8 @@ func (p *Problem) Assignment(choice []int) *model.Assignment {
 			ch := n.MMA[i]
 			oc := &model.OpChoice{Record: ch.Record, WarpsM: ch.WarpsM, WarpsN: ch.WarpsN, NFirst: ch.NFirst, Outer: ch.Outer}
 			for k, alt := range n.MMA {
-				if p.PBQP.Cost[n.ID][k] < Inf {
-					oc.Considered = append(oc.Considered, alt.String())
+				if p.PBQP.Cost[n.ID][k] < Inf && alt.Record != nil {
+					oc.Considered = append(oc.Considered, alt.Arrangement())
 				}
 			}
 			a.Ops[n.Op] = oc
