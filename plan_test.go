@@ -72,8 +72,8 @@ func TestFlashAttention2Warps(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"s", "acc_new"} {
-		if o := opPlan(t, p, name); o.Warps != "2×1" {
-			t.Errorf("mma %s uses %s warps, want the rows split (2×1)", name, o.Warps)
+		if o := opPlan(t, p, name); o.WarpsM != 2 || o.WarpsN != 1 || o.Warps != "2×1 warps" {
+			t.Errorf("mma %s uses %s, want the rows split (2×1 warps)", name, o.Warps)
 		}
 	}
 }
@@ -200,7 +200,7 @@ func TestSeed001MFMA(t *testing.T) {
 	}
 	mma := opPlan(t, p, "acc_next")
 	if mma.Intrinsic != "mfma_f32_32x32x8_f16" || !strings.HasPrefix(mma.Warps, "2×2") {
-		t.Errorf("mma runs %s on %s warps, want mfma_f32_32x32x8_f16 on 2×2", mma.Intrinsic, mma.Warps)
+		t.Errorf("mma runs %s on %s, want mfma_f32_32x32x8_f16 on 2×2 warps", mma.Intrinsic, mma.Warps)
 	}
 	if len(p.Conv) != 0 {
 		t.Errorf("%d conversions, want none", len(p.Conv))
@@ -607,6 +607,6 @@ func TestMMAWithFewerTilesThanWarps(t *testing.T) {
 	p := solveFile(t, "testdata/graphs/mma_small_tile_4warps.toml")
 	d := opPlan(t, p, "d")
 	if d.WarpsM*d.WarpsN != 4 || !strings.Contains(d.Warps, "each tile held by 2 warps") || d.Cost != 4 {
-		t.Errorf("mma d runs %s on %s warps", d.Method, d.Warps)
+		t.Errorf("mma d runs %s on %s", d.Method, d.Warps)
 	}
 }

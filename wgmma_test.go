@@ -20,7 +20,7 @@ func TestSm90GEMMUsesWgmma(t *testing.T) {
 	path := "testdata/graphs/sm90_wgmma_gemm.toml"
 	p := solveFile(t, path)
 	acc := opPlan(t, p, "acc")
-	if acc.Intrinsic != "wgmma_m64n64k16_f32_f16" || acc.Warps != "1×1 groups of 4" || !strings.Contains(acc.Method, "b from buffer Bs through its descriptor (swizzle 128B)") {
+	if acc.Intrinsic != "wgmma_m64n64k16_f32_f16" || acc.Warps != "1×1 groups of 4 warps" || !strings.Contains(acc.Method, "b from buffer Bs through its descriptor (swizzle 128B)") {
 		t.Errorf("mma acc runs %s on %s: %s", acc.Intrinsic, acc.Warps, acc.Method)
 	}
 	if b := valuePlan(t, p, "b"); b.Notation != "shared" || b.Values != 0 {

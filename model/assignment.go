@@ -1,5 +1,10 @@
 package model
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Assignment is what a solver decides for a graph: the layout of every
 // value, the layout every operand use requires (a conversion sits on each
 // use whose required layout differs from its value's), and for every op
@@ -32,9 +37,9 @@ type OpChoice struct {
 	// How a load or load_shared moves data, in words ("ldmatrix_x4 × 8",
 	// "16-byte vectors").
 	Method string
-	// Every way the op could have run, for the plan to show what the
+	// Every way an mma could have run, for the plan to show what the
 	// chosen one was picked from.
-	Considered []string
+	Considered []Arrangement
 	// Records the op could not use, each with the reason (a load record
 	// whose memory rule rejects the buffer's placement).
 	Rejected []string
@@ -48,4 +53,65 @@ type OpChoice struct {
 // NewAssignment returns an empty assignment.
 func NewAssignment() *Assignment {
 	return &Assignment{Layouts: map[*Value]*Layout{}, Required: map[Use]*Layout{}, Ops: map[*Op]*OpChoice{}, Buffers: map[*Buffer]*SharedLayout{}}
+}
+
+// Arrangement is one way an mma can run: a record, a multi-block
+// record's view of its blocks, and how the warps lie over the output.
+type Arrangement struct {
+	Record         string // the record's name
+	Blocking       string // a multi-block record's view ("16 blocks along M"), or ""
+	WarpsM, WarpsN int
+	// Group: the warps that execute one instruction together (a wgmma
+	// warpgroup: 4); WarpsM and WarpsN then count groups. 0 or 1: single
+	// warps.
+	Group         int
+	NFirst, Outer bool
+	// Variant: how the record runs when not on its own fragments
+	// (", transposed accumulator", ", kWidth 8"), or "".
+	Variant string
+}
+
+// String names the arrangement as plans and explanations write it:
+// "mma_m16n8k16_f32_f16, 2×2 warps (warp ids along N first)".
+func (a Arrangement) String() string {
+	s := a.Record
+	if a.Blocking != "" {
+		s += ", " + a.Blocking
+	}
+	return s + ", " + GroupArrangement(a.WarpsM, a.WarpsN, a.Group, a.NFirst, a.Outer) + a.Variant
+}
+
+// WarpArrangement says in words how an mma's warps lie over its output,
+// the one wording plans and explanations use: "2×2 warps (warp ids along
+// N first; each warp one contiguous block)". The order of the warp ids is
+// named only where both dimensions have several warps, since otherwise
+// both orders give the same layouts; notes are added to the parenthesis.
+func WarpArrangement(warpsM, warpsN int, nFirst, outer bool, notes ...string) string {
+	return GroupArrangement(warpsM, warpsN, 1, nFirst, outer, notes...)
+}
+
+// GroupArrangement is WarpArrangement for a record that group warps
+// execute together (a wgmma warpgroup: "1×1 groups of 4 warps"); a group
+// of 0 or 1 is single warps.
+func GroupArrangement(warpsM, warpsN, group int, nFirst, outer bool, notes ...string) string {
+	var all []string
+	if warpsM > 1 && warpsN > 1 {
+		order := "M"
+		if nFirst {
+			order = "N"
+		}
+		all = append(all, "warp ids along "+order+" first")
+	}
+	if outer {
+		all = append(all, "each warp one contiguous block")
+	}
+	all = append(all, notes...)
+	s := fmt.Sprintf("%d×%d warps", warpsM, warpsN)
+	if group > 1 {
+		s = fmt.Sprintf("%d×%d groups of %d warps", warpsM, warpsN, group)
+	}
+	if len(all) > 0 {
+		s += " (" + strings.Join(all, "; ") + ")"
+	}
+	return s
 }

@@ -122,9 +122,9 @@ func becauseMMA(u Use, a *Assignment) string {
 			k = "column of B"
 		}
 		if name == "c" {
-			return fmt.Sprintf("the blocked accumulator of the FMA dot (%s), %d×%d warps (record %s)", r.Name, ch.WarpsM, ch.WarpsN, r.Pos)
+			return fmt.Sprintf("the blocked accumulator of the FMA dot (%s), record %s, on %s", r.Name, r.Pos, WarpArrangement(ch.WarpsM, ch.WarpsN, ch.NFirst, ch.Outer))
 		}
-		return fmt.Sprintf("the FMA dot (%s): each lane holds the whole %s for each accumulator element it holds, %d×%d warps (record %s)", r.Name, k, ch.WarpsM, ch.WarpsN, r.Pos)
+		return fmt.Sprintf("the FMA dot (%s): each lane holds the whole %s for each accumulator element it holds, record %s, on %s", r.Name, k, r.Pos, WarpArrangement(ch.WarpsM, ch.WarpsN, ch.NFirst, ch.Outer))
 	}
 	slot, how := name, ""
 	if ch.Transposed {
@@ -141,7 +141,7 @@ func becauseMMA(u Use, a *Assignment) string {
 	if b := r.Blocking(); b != "" {
 		rname += " (" + b + ")"
 	}
-	return fmt.Sprintf("the %s fragment of operand %s%s, %d×%d warps (record %s)", rname, slot, how, ch.WarpsM, ch.WarpsN, r.Pos)
+	return fmt.Sprintf("the %s fragment of operand %s%s, record %s, on %s", rname, slot, how, r.Pos, GroupArrangement(ch.WarpsM, ch.WarpsN, r.Subgroups, ch.NFirst, ch.Outer))
 }
 
 // MMAVariant is how a graph states an mma must run, as a compiler's IR

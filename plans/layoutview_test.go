@@ -3,8 +3,12 @@ package plans
 import (
 	"bytes"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
+	"math"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -68,18 +72,208 @@ func TestLayoutJSONContract(t *testing.T) {
 	}
 }
 
-func TestLayoutSVGIsWellFormed(t *testing.T) {
-	l, n := seed000(t)
-	var b bytes.Buffer
-	if err := WriteLayoutSVG(&b, l, n); err != nil {
+// svgNode is an element of a parsed SVG picture.
+type svgNode struct {
+	XMLName  xml.Name
+	Attrs    []xml.Attr `xml:",any,attr"`
+	Children []svgNode  `xml:",any"`
+	Text     string     `xml:",chardata"`
+}
+
+func (n *svgNode) attr(name string) string {
+	for _, a := range n.Attrs {
+		if a.Name.Local == name {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// all lists the elements under n (n included) named name with the class
+// given ("" for any).
+func (n *svgNode) all(name, class string) []*svgNode {
+	var out []*svgNode
+	var walk func(m *svgNode)
+	walk = func(m *svgNode) {
+		if m.XMLName.Local == name && (class == "" || m.attr("class") == class) {
+			out = append(out, m)
+		}
+		for i := range m.Children {
+			walk(&m.Children[i])
+		}
+	}
+	walk(n)
+	return out
+}
+
+// parseSVG parses a picture with encoding/xml.
+func parseSVG(t *testing.T, data []byte) *svgNode {
+	t.Helper()
+	var root svgNode
+	if err := xml.Unmarshal(data, &root); err != nil {
+		t.Fatalf("not well-formed XML: %v", err)
+	}
+	if root.XMLName.Local != "svg" {
+		t.Fatalf("root element %s", root.XMLName.Local)
+	}
+	return &root
+}
+
+var titleRE = regexp.MustCompile(`^subgroup (\d+), lane (\d+), value (\d+)`)
+
+// checkLayoutSVG checks one drawing of a layout: a cell per element, the
+// lane written in each held cell as its tooltip names it, one outline per
+// subgroup, and within every subgroup one colour per lane and a different
+// one for each lane.
+func checkLayoutSVG(t *testing.T, d *svgNode, l *model.Layout) {
+	t.Helper()
+	cells := d.all("rect", "c")
+	if len(cells) != l.Elements() {
+		t.Fatalf("%d cells for %d elements", len(cells), l.Elements())
+	}
+	lanes := d.all("text", "lane")
+	held := 0
+	fill := map[[2]int]string{}  // subgroup, lane -> colour
+	owner := map[string][2]int{} // colour -> subgroup, lane
+	for _, c := range cells {
+		title := c.all("title", "")
+		if len(title) != 1 {
+			t.Fatalf("a cell without its tooltip: %v", c.Attrs)
+		}
+		m := titleRE.FindStringSubmatch(title[0].Text)
+		if m == nil {
+			continue
+		}
+		if held >= len(lanes) || strings.TrimSpace(lanes[held].Text) != m[2] {
+			t.Fatalf("cell %d (%s): lane label missing or wrong", held, title[0].Text)
+		}
+		held++
+		key := [2]int{atoi(t, m[1]), atoi(t, m[2])}
+		f := c.attr("fill")
+		if prev, ok := fill[key]; ok && prev != f {
+			t.Fatalf("subgroup %d lane %d drawn in %s and %s", key[0], key[1], prev, f)
+		}
+		fill[key] = f
+		if o, ok := owner[f]; ok && o[0] == key[0] && o[1] != key[1] {
+			t.Fatalf("lanes %d and %d of subgroup %d share the colour %s", o[1], key[1], key[0], f)
+		}
+		owner[f] = key
+	}
+	if held != len(lanes) || held == 0 {
+		t.Fatalf("%d lane labels for %d held cells", len(lanes), held)
+	}
+	checkColoursApart(t, fill, l.Size(model.Lane))
+	outlines := d.all("path", "subgroup")
+	if len(outlines) != l.Size(model.Subgroup) {
+		t.Fatalf("%d subgroup outlines, want %d", len(outlines), l.Size(model.Subgroup))
+	}
+	for s, o := range outlines {
+		if title := o.all("title", ""); len(title) != 1 || title[0].Text != fmt.Sprintf("subgroup %d", s) || o.attr("d") == "" {
+			t.Fatalf("outline %d: %v", s, o.Attrs)
+		}
+	}
+}
+
+var hslRE = regexp.MustCompile(`^hsl\(([\d.]+),(\d+)%,(\d+)%\)$`)
+
+// checkColoursApart checks that any two lanes of a subgroup are told
+// apart by eye: their hues at least a full step of the n lanes' wheel
+// apart (360/n degrees), or their lightness at least 10 points apart.
+func checkColoursApart(t *testing.T, fill map[[2]int]string, n int) {
+	t.Helper()
+	type hsl struct{ h, l float64 }
+	parsed := map[[2]int]hsl{}
+	for k, f := range fill {
+		m := hslRE.FindStringSubmatch(f)
+		if m == nil {
+			t.Fatalf("fill %q is not hsl(h,s%%,l%%)", f)
+		}
+		h, _ := strconv.ParseFloat(m[1], 64)
+		l, _ := strconv.ParseFloat(m[3], 64)
+		parsed[k] = hsl{h, l}
+	}
+	for a, ca := range parsed {
+		for b, cb := range parsed {
+			if a[0] != b[0] || a[1] >= b[1] {
+				continue
+			}
+			dh := math.Abs(ca.h - cb.h)
+			dh = min(dh, 360-dh)
+			if dh < 360/float64(n)-0.05 && math.Abs(ca.l-cb.l) < 10 {
+				t.Fatalf("subgroup %d: lanes %d (%s) and %d (%s) look alike", a[0], a[1], fill[a], b[1], fill[b])
+			}
+		}
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
 		t.Fatal(err)
 	}
-	s := b.String()
-	if !strings.HasPrefix(s, "<svg ") || !strings.HasSuffix(s, "</svg>\n") || strings.Count(s, "<rect ") != 64*64+1 {
-		t.Fatalf("unexpected SVG: %d rects", strings.Count(s, "<rect "))
+	return n
+}
+
+func blocked64x128(t *testing.T) (*model.Layout, model.Notation) {
+	n := &model.Blocked{SizePerThread: []int{1, 4}, ThreadsPerWarp: []int{4, 8}, WarpsPerCTA: []int{2, 2}, Order: []int{1, 0}}
+	l, err := n.Layout(model.Frame{Shape: []int{64, 128}, SubgroupSize: 32, Subgroups: 4})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if strings.Contains(s, "<iree") {
-		t.Fatal("the attribute must be escaped")
+	return l, n
+}
+
+// The SVG drawing: well-formed, at most 2000 pixels a side for 64x64 and
+// 64x128 tensors, one outline per subgroup, every held cell labelled with
+// its lane, and every lane of a subgroup in a colour of its own.
+func TestLayoutSVG(t *testing.T) {
+	acc := &model.Linear{Register: [][]int{{0, 1}, {8, 0}}, Lane: [][]int{{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}, Warp: [][]int{}, Block: [][]int{}}
+	mma, err := acc.Layout(model.Frame{Shape: []int{16, 8}, SubgroupSize: 32, Subgroups: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s64, n64 := seed000(t)
+	b128, n128 := blocked64x128(t)
+	for _, c := range []struct {
+		name string
+		l    *model.Layout
+		n    model.Notation
+	}{{"mma accumulator 16x8", mma, acc}, {"seed000 64x64", s64, n64}, {"blocked 64x128", b128, n128}} {
+		t.Run(c.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := WriteLayoutSVG(&b, c.l, c.n); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(b.String(), "<iree") || strings.Contains(b.String(), "<ttg") {
+				t.Fatal("the attribute must be escaped")
+			}
+			root := parseSVG(t, b.Bytes())
+			w, h := atoi(t, root.attr("width")), atoi(t, root.attr("height"))
+			if w > 2000 || h > 2000 {
+				t.Errorf("%dx%d pixels, want at most 2000 a side", w, h)
+			}
+			ds := root.all("g", "drawing")
+			if len(ds) != 1 {
+				t.Fatalf("%d drawings, want 1", len(ds))
+			}
+			checkLayoutSVG(t, ds[0], c.l)
+		})
+	}
+}
+
+// Lanes take distinct hues: the step is coprime with the lane count, so
+// all n lanes get n different colours, for every count a subgroup has.
+func TestLaneColoursDistinct(t *testing.T) {
+	for _, n := range []int{1, 2, 8, 16, 32, 48, 64, 128} {
+		seen := map[string]int{}
+		for lane := range n {
+			c := laneColour(lane, n)
+			if prev, ok := seen[c]; ok {
+				t.Fatalf("%d lanes: lanes %d and %d share %s", n, prev, lane, c)
+			}
+			seen[c] = lane
+		}
 	}
 }
 

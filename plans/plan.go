@@ -51,15 +51,15 @@ type OpPlan struct {
 	Name      string
 	Kind      string
 	Intrinsic string
-	Warps     string // an mma's arrangement
+	Warps     string // an mma's arrangement: "2×2 warps (warp ids along N first)"
 	Exec      string // the layout a reduce, store or copy runs in
 	Method    string
 	Lanes     int // a reduction: lanes taking part in each result
 	Subgroups int // a reduction: subgroups taking part in each result
 	Cost      int64
-	// The ways the op could have run (an mma's records and warp
+	// The ways an mma could have run (its records and warp
 	// arrangements), among which the plan's is the cheapest overall.
-	Considered []string
+	Considered []model.Arrangement
 	// Records rejected by their memory rule, with the reason.
 	Rejected []string
 	Pos      model.Pos
@@ -211,21 +211,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 				opp.WarpsM, opp.WarpsN, opp.NFirst, opp.Outer = ch.WarpsM, ch.WarpsN, ch.NFirst, ch.Outer
 				opp.Transposed, opp.KWidth = ch.Transposed, ch.KWidth
 				opp.Considered = ch.Considered
-				opp.Warps = fmt.Sprintf("%d×%d", ch.WarpsM, ch.WarpsN)
-				if ch.Record != nil && ch.Record.Subgroups > 1 {
-					opp.Warps += fmt.Sprintf(" groups of %d", ch.Record.Subgroups) // the writers add "warps"
-				}
 				var notes []string
-				if ch.WarpsM > 1 && ch.WarpsN > 1 {
-					if ch.NFirst {
-						notes = append(notes, "warp ids along N first")
-					} else {
-						notes = append(notes, "warp ids along M first")
-					}
-				}
-				if ch.Outer {
-					notes = append(notes, "each warp one contiguous block")
-				}
 				if r := ch.Record; r != nil && r.Base != nil {
 					opp.BlocksAlong = r.BlocksAlong
 					notes = append(notes, blocksNote(r))
@@ -238,9 +224,11 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 					}
 				}
 				notes = append(notes, variantNotes(ch)...)
-				if len(notes) > 0 {
-					opp.Warps += " (" + strings.Join(notes, "; ") + ")"
+				group := 1
+				if ch.Record != nil {
+					group = ch.Record.Subgroups
 				}
+				opp.Warps = model.GroupArrangement(ch.WarpsM, ch.WarpsN, group, ch.NFirst, ch.Outer, notes...)
 			}
 			if ch.Exec != nil {
 				opp.exec = ch.Exec
@@ -325,7 +313,8 @@ func convDetail(c *model.Conversion) string {
 	case model.ConvShuffle:
 		return fmt.Sprintf("%d shuffle rounds, %d words assembled per lane", c.Rounds, c.Moves)
 	case model.ConvShared:
-		s := fmt.Sprintf("%d scratch bytes; %d stores of %d, %d loads of %d elements per lane", c.ScratchBytes, c.Stores, c.StoreVector, c.Loads, c.LoadVector)
+		s := fmt.Sprintf("%d scratch bytes; %s of %s and %s of %s per lane", c.ScratchBytes,
+			plural(c.Stores, "store"), plural(c.StoreVector, "element"), plural(c.Loads, "load"), plural(c.LoadVector, "element"))
 		if c.CrossesBlocks {
 			s += "; across blocks"
 		}

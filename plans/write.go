@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -33,8 +34,18 @@ func (p *Plan) Verdict() string {
 	return p.Status
 }
 
+// TextOptions are the choices of the text writer.
+type TextOptions struct {
+	// Verbose lists every arrangement an mma was chosen among, one a
+	// line, instead of summarising them in one line.
+	Verbose bool
+}
+
 // WriteText writes the plan for people.
-func (p *Plan) WriteText(w io.Writer) error {
+func (p *Plan) WriteText(w io.Writer) error { return p.WriteTextWith(w, TextOptions{}) }
+
+// WriteTextWith writes the plan for people, as opt asks.
+func (p *Plan) WriteTextWith(w io.Writer, opt TextOptions) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "plan for %s on %s, %s\n", p.File, p.Target, plural(p.Subgroups, "subgroup"))
 	fmt.Fprintf(&b, "status %s: %s\n", p.Status, p.Verdict())
@@ -58,13 +69,14 @@ func (p *Plan) WriteText(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "\nvalues (layouts in %s notation):\n", p.Notation)
 	nameW := 0
+	fallbacks := fallbackNotes{}
 	for _, v := range p.Values {
 		nameW = max(nameW, len(v.Name)+1)
 	}
 	for _, v := range p.Values {
 		fmt.Fprintf(&b, "  %-*s %s %s, %d per lane: %s\n", nameW, "%"+v.Name, dims(v.Shape), v.DType, v.Values, v.Layout)
 		if v.Notation != p.Notation && v.Notation != "fragment" {
-			fmt.Fprintf(&b, "  %-*s   (in %s: %s)\n", nameW, "", v.Notation, v.Note)
+			fmt.Fprintf(&b, "  %-*s   %s\n", nameW, "", fallbacks.note(p.Notation, v))
 		}
 	}
 	opW := nameW
@@ -86,7 +98,7 @@ func (p *Plan) WriteText(w io.Writer) error {
 			parts = append(parts, o.Method)
 		}
 		if o.Warps != "" {
-			parts = append(parts, o.Warps+" warps")
+			parts = append(parts, o.Warps)
 		}
 		fmt.Fprintf(&b, "  %-*s %-14s cost %d", opW, o.Name, o.Kind, o.Cost)
 		if len(parts) > 0 {
@@ -104,7 +116,7 @@ func (p *Plan) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "%snot %s\n", pad, r)
 		}
 		if len(o.Considered) > 1 {
-			fmt.Fprintf(&b, "%schosen among %d arrangements: %s\n", pad, len(o.Considered), strings.Join(o.Considered, "; "))
+			writeConsidered(&b, pad, o.Considered, opt.Verbose)
 		}
 	}
 	var costly, free []ConvPlan
@@ -140,6 +152,59 @@ func (p *Plan) WriteText(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// fallbackNotes words the line under a value written in a notation other
+// than the plan's: the first value with a reason gets it in full, later
+// values with the same reason point to that value.
+type fallbackNotes map[string]string
+
+func (f fallbackNotes) note(want string, v ValuePlan) string {
+	reason := strings.TrimPrefix(v.Note, "not expressible as "+want+": ")
+	s := fmt.Sprintf("written in %s, since %s notation cannot express it", v.Notation, want)
+	if reason == "" {
+		return s
+	}
+	if first, ok := f[reason]; ok {
+		return s + " (for the same reason as %" + first + ")"
+	}
+	f[reason] = v.Name
+	return s + ": " + reason
+}
+
+// writeConsidered writes the arrangements an mma was chosen among: one a
+// line when verbose, else one line naming the records and the warp grids
+// (solve --verbose lists them all).
+func writeConsidered(b *strings.Builder, pad string, all []model.Arrangement, verbose bool) {
+	if verbose {
+		fmt.Fprintf(b, "%schosen among %d arrangements:\n", pad, len(all))
+		for _, a := range all {
+			fmt.Fprintf(b, "%s  %s\n", pad, a)
+		}
+		return
+	}
+	var records, grids []string
+	for _, a := range all {
+		if !slices.Contains(records, a.Record) {
+			records = append(records, a.Record)
+		}
+		if g := fmt.Sprintf("%d×%d", a.WarpsM, a.WarpsN); !slices.Contains(grids, g) {
+			grids = append(grids, g)
+		}
+	}
+	recs := plural(len(records), "record")
+	if len(records) <= 3 {
+		recs = orList(records)
+	}
+	fmt.Fprintf(b, "%schosen among %d arrangements of %s on %s warps (solve --verbose lists them)\n", pad, len(all), recs, orList(grids))
+}
+
+// orList joins words as "a", "a or b", "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 // JSON is the plan for tools.

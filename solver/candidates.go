@@ -1,7 +1,6 @@
 package solver
 
 import (
-	"fmt"
 	"slices"
 
 	"planner/model"
@@ -64,17 +63,16 @@ func (m *MMAChoice) String() string {
 	if m.Record == nil {
 		return "no record"
 	}
+	return m.Arrangement().String()
+}
+
+// Arrangement is the choice as the plan names it.
+func (m *MMAChoice) Arrangement() model.Arrangement {
 	if m.Record.Kind == model.RecordFMA {
-		return fmaText(m)
+		return model.Arrangement{Record: m.Record.Name + " (no matrix instruction)", WarpsM: m.WarpsM, WarpsN: m.WarpsN, NFirst: m.NFirst, Outer: m.Outer}
 	}
-	order := "warps along M first"
-	if m.NFirst {
-		order = "warps along N first"
-	}
-	if m.Outer {
-		order += ", outermost"
-	}
-	return fmt.Sprintf("%s%s, %d×%d %s (%s)", m.Record.Name, blocksNote(m.Record), m.WarpsM, m.WarpsN, groupsText(m.Record), order) + variantText(m)
+	return model.Arrangement{Record: m.Record.Name, Blocking: m.Record.Blocking(), WarpsM: m.WarpsM, WarpsN: m.WarpsN,
+		Group: m.Record.Subgroups, NFirst: m.NFirst, Outer: m.Outer, Variant: variantText(m)}
 }
 
 // mmaChoices lists the ways to run op with the target's mma records: the

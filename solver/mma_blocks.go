@@ -25,15 +25,6 @@ func withBlockViews(records []*model.Record) []*model.Record {
 	return out
 }
 
-// blocksNote is what an arrangement of a record view adds to its name:
-// how its blocks lie.
-func blocksNote(r *model.Record) string {
-	if b := r.Blocking(); b != "" {
-		return ", " + b
-	}
-	return ""
-}
-
 // blockMisfit says why neither view of multi-block record r fits op's
 // sizes: blocks along M need M a multiple of Blocks·M and N of N, blocks
 // along N the converse; "" when one fits.

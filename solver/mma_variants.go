@@ -312,11 +312,6 @@ func variantText(m *MMAChoice) string {
 	return s
 }
 
-// fmaText names an FMA dot choice.
-func fmaText(m *MMAChoice) string {
-	return fmt.Sprintf("%s (no matrix instruction), accumulator over %d×%d warps", m.Record.Name, m.WarpsM, m.WarpsN)
-}
-
 // opChoice is the model's record of choice m.
 func (m *MMAChoice) opChoice() *model.OpChoice {
 	return &model.OpChoice{Record: m.Record, WarpsM: m.WarpsM, WarpsN: m.WarpsN, NFirst: m.NFirst, Outer: m.Outer,

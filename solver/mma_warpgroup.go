@@ -200,15 +200,6 @@ func (p *Problem) descriptorPlacement(op *model.Op, ch *MMAChoice, choice []int)
 	return nil
 }
 
-// groupsText names what an mma choice arranges over the output: warps,
-// or groups of warps for a record several warps execute together.
-func groupsText(r *model.Record) string {
-	if r.Subgroups > 1 {
-		return fmt.Sprintf("groups of %d warps", r.Subgroups)
-	}
-	return "warps"
-}
-
 // descriptorCollision says how a core with the memory rule f of an mma
 // record that reads an operand through a descriptor collides: the mma
 // must use the record (an intrinsic fact) or has no other, and the

@@ -190,8 +190,8 @@ func (p *Problem) Assignment(choice []int) *model.Assignment {
 			oc := ch.opChoice()
 			oc.Buffer = p.descriptorPlacement(n.Op, ch, choice)
 			for k, alt := range n.MMA {
-				if p.PBQP.Cost[n.ID][k] < Inf {
-					oc.Considered = append(oc.Considered, alt.String())
+				if p.PBQP.Cost[n.ID][k] < Inf && alt.Record != nil {
+					oc.Considered = append(oc.Considered, alt.Arrangement())
 				}
 			}
 			a.Ops[n.Op] = oc

@@ -152,39 +152,41 @@ func newIntrinsicsShowCmd(records *[]string) *cobra.Command {
 			case "json":
 				return plans.WriteRecordJSON(out, r, offered)
 			case "svg":
-				op, err := svgOperand(r, operand)
+				ds, err := svgOperands(r, operand)
 				if err != nil {
 					return err
 				}
-				return plans.WriteLayoutSVG(out, op.Layout, op.Notation)
+				return plans.WriteLayoutsSVG(out, ds...)
 			}
 			return badFlag("format", format, "text", "svg", "json")
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "text, svg or json")
-	cmd.Flags().StringVar(&operand, "operand", "", "with --format svg: the operand to draw (a, b, c, d, scale_a, scale_b or fragment)")
+	cmd.Flags().StringVar(&operand, "operand", "", "with --format svg: the one operand to draw (a, b, c, d, scale_a, scale_b or fragment; default: every operand with a layout)")
 	return cmd
 }
 
-// svgOperand picks the one operand an SVG drawing shows.
-func svgOperand(r *model.Record, name string) (*model.Operand, error) {
+// svgOperands lists the drawings of a record's SVG picture: the operand
+// named, or, with no name, every operand with a layout to draw.
+func svgOperands(r *model.Record, name string) ([]plans.SVGDrawing, error) {
 	var drawn []string
+	var all []plans.SVGDrawing
 	for _, op := range plans.RecordOperands(r) {
 		if op.Layout == nil || op.Layout.Opaque() != "" {
 			continue
 		}
+		d := plans.SVGDrawing{Caption: fmt.Sprintf("%s: operand %s", r.Name, op.Name), Layout: op.Layout, Notation: op.Notation}
 		if op.Name == name {
-			return op, nil
+			return []plans.SVGDrawing{d}, nil
 		}
 		drawn = append(drawn, op.Name)
+		all = append(all, d)
 	}
 	switch {
 	case len(drawn) == 0:
 		return nil, fmt.Errorf("record %s has no operand with a layout to draw", r.Name)
-	case name == "" && len(drawn) == 1:
-		return svgOperand(r, drawn[0])
 	case name == "":
-		return nil, fmt.Errorf("an SVG shows one operand: pass --operand, one of %s", strings.Join(drawn, ", "))
+		return all, nil
 	}
 	return nil, fmt.Errorf("record %s has no operand %q with a layout (operands with layouts: %s)", r.Name, name, strings.Join(drawn, ", "))
 }

@@ -23,6 +23,7 @@ func (e *unsatError) Error() string { return e.msg }
 
 func newSolveCmd(records *[]string) *cobra.Command {
 	var format, notation, backendName, compare string
+	var verbose bool
 	var limits limitFlags
 	cmd := &cobra.Command{
 		Use:   "solve GRAPH",
@@ -73,7 +74,7 @@ minimal. Exit codes: 0 a plan, 1 bad input, 2 no plan exists.`,
 			plan := res.Plan
 			switch format {
 			case "text":
-				err = plan.WriteText(out)
+				err = plan.WriteTextWith(out, plans.TextOptions{Verbose: verbose})
 			case "json":
 				err = plan.WriteJSON(out)
 			case "toml":
@@ -88,6 +89,7 @@ minimal. Exit codes: 0 a plan, 1 bad input, 2 no plan exists.`,
 	cmd.Flags().StringVar(&notation, "notation", "", "write layouts in this notation (default: the graph's own)")
 	limits.add(cmd, "stop the search after this long and report the best plan with its lower bound")
 	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, smt (Z3, in binaries built with -tags z3), or greedy (the propagation baseline of today's compilers)")
+	cmd.Flags().BoolVar(&verbose, "verbose", false, "with --format text: list every arrangement each mma was chosen among, one a line")
 	cmd.Flags().StringVar(&compare, "compare", "", "also run this baseline (greedy) and print both costs and their ratio")
 	return cmd
 }
