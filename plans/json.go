@@ -9,7 +9,7 @@ import (
 )
 
 // SchemaVersion is the version of the JSON contract (docs/json.md, the
-// schemas under docs/schema/) that every JSON document the tool prints
+// schemas under schema/) that every JSON document the tool prints
 // carries as schema_version. It changes when a key is removed or renamed,
 // when a key's type or meaning changes, or when an enumerated value
 // (a status, a kind) is added; a new optional key leaves it as it is.

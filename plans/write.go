@@ -141,7 +141,7 @@ func (p *Plan) WriteText(w io.Writer) error {
 	return err
 }
 
-// JSON is the plan for tools (docs/schema/plan.schema.json).
+// JSON is the plan for tools (schema/plan.schema.json).
 type JSON struct {
 	SchemaVersion int                  `json:"schema_version"`
 	Status        string               `json:"status"`

@@ -115,7 +115,7 @@ func badInputJSON(w io.Writer, format, path string, err error) error {
 }
 
 // badInputDoc is the JSON answer to bad input
-// (docs/schema/bad_input.schema.json).
+// (schema/bad_input.schema.json).
 type badInputDoc struct {
 	SchemaVersion int             `json:"schema_version"`
 	Status        string          `json:"status"` // "bad input"
@@ -124,7 +124,7 @@ type badInputDoc struct {
 }
 
 // noPlanDoc is the JSON answer when no plan was found and none was
-// proven impossible (docs/schema/no_plan.schema.json).
+// proven impossible (schema/no_plan.schema.json).
 type noPlanDoc struct {
 	SchemaVersion int    `json:"schema_version"`
 	Status        string `json:"status"` // "unknown"
