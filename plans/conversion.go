@@ -38,29 +38,30 @@ func DescribeConversion(c *model.Conversion) string {
 
 // ConversionJSON is the conversion analysis for tools.
 type ConversionJSON struct {
-	From         string `json:"from"`
-	To           string `json:"to"`
-	DType        string `json:"dtype"`
-	Kind         string `json:"kind"`
-	Words        int    `json:"words"`
-	Moves        int    `json:"moves"`
-	Rounds       int    `json:"rounds"`
-	ScratchBytes int    `json:"scratch_bytes,omitempty"`
-	ScratchOrder []int  `json:"scratch_order,omitempty"`
-	StoreVector  int    `json:"store_vector,omitempty"`
-	LoadVector   int    `json:"load_vector,omitempty"`
-	Stores       int    `json:"stores,omitempty"`
-	Loads        int    `json:"loads,omitempty"`
-	StoreBytes   int    `json:"store_bytes,omitempty"`
-	LoadBytes    int    `json:"load_bytes,omitempty"`
-	CrossBlocks  bool   `json:"crosses_blocks,omitempty"`
-	Reason       string `json:"reason,omitempty"`
+	SchemaVersion int    `json:"schema_version"`
+	From          string `json:"from"`
+	To            string `json:"to"`
+	DType         string `json:"dtype"`
+	Kind          string `json:"kind"`
+	Words         int    `json:"words"`
+	Moves         int    `json:"moves"`
+	Rounds        int    `json:"rounds"`
+	ScratchBytes  int    `json:"scratch_bytes,omitempty"`
+	ScratchOrder  []int  `json:"scratch_order,omitempty"`
+	StoreVector   int    `json:"store_vector,omitempty"`
+	LoadVector    int    `json:"load_vector,omitempty"`
+	Stores        int    `json:"stores,omitempty"`
+	Loads         int    `json:"loads,omitempty"`
+	StoreBytes    int    `json:"store_bytes,omitempty"`
+	LoadBytes     int    `json:"load_bytes,omitempty"`
+	CrossBlocks   bool   `json:"crosses_blocks,omitempty"`
+	Reason        string `json:"reason,omitempty"`
 }
 
 // NewConversionJSON builds the JSON view of a conversion.
 func NewConversionJSON(from, to string, dt model.DType, c *model.Conversion) *ConversionJSON {
 	return &ConversionJSON{
-		From: from, To: to, DType: dt.Name, Kind: c.Kind.String(), Words: c.Words, Moves: c.Moves, Rounds: c.Rounds,
+		SchemaVersion: SchemaVersion, From: from, To: to, DType: dt.Name, Kind: c.Kind.String(), Words: c.Words, Moves: c.Moves, Rounds: c.Rounds,
 		ScratchBytes: c.ScratchBytes, ScratchOrder: c.ScratchOrder, StoreVector: c.StoreVector, LoadVector: c.LoadVector,
 		Stores: c.Stores, Loads: c.Loads, StoreBytes: c.StoreBytes, LoadBytes: c.LoadBytes, CrossBlocks: c.CrossesBlocks, Reason: c.Reason,
 	}

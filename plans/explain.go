@@ -1,7 +1,6 @@
 package plans
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -265,14 +264,16 @@ func kindName(k model.ConversionKind) string {
 
 // ExplanationJSON is an explanation for tools.
 type ExplanationJSON struct {
-	Status      string           `json:"status"`
-	File        string           `json:"file"`
-	Target      string           `json:"target"`
-	Cost        *int64           `json:"cost,omitempty"`
-	Core        []FactJSON       `json:"core,omitempty"`
-	Collision   []string         `json:"collision,omitempty"`
-	Relaxations []RelaxationJSON `json:"relaxations"`
-	Conversions []WhyJSON        `json:"conversions,omitempty"`
+	SchemaVersion int        `json:"schema_version"`
+	Status        string     `json:"status"`
+	File          string     `json:"file"`
+	Target        string     `json:"target"`
+	Cost          *int64     `json:"cost,omitempty"`
+	Core          []FactJSON `json:"core,omitempty"`
+	Collision     []string   `json:"collision,omitempty"`
+	// Relaxations is set, possibly empty, when the status is unsat.
+	Relaxations *[]RelaxationJSON `json:"relaxations,omitempty"`
+	Conversions []WhyJSON         `json:"conversions,omitempty"`
 	// FreeSelections counts the register selections of cost 0 the plan
 	// lists apart from its conversions.
 	FreeSelections int `json:"free_selections,omitempty"`
@@ -306,7 +307,10 @@ type WhyJSON struct {
 	Forced   bool       `json:"forced"`
 	Facts    []FactJSON `json:"facts,omitempty"`
 	Without  *int64     `json:"without,omitempty"`
-	Instead  []string   `json:"instead,omitempty"`
+	// WithoutStatus is the status of the search for the plan without
+	// the conversion: with "unknown", Without is only a lower bound.
+	WithoutStatus string   `json:"without_status,omitempty"`
+	Instead       []string `json:"instead,omitempty"`
 }
 
 func factJSON(f *model.Fact) FactJSON {
@@ -319,21 +323,23 @@ func factJSON(f *model.Fact) FactJSON {
 
 // WriteExplanationJSON writes the explanation as JSON.
 func WriteExplanationJSON(w io.Writer, e *model.Explanation) error {
-	j := ExplanationJSON{Status: e.Status, File: e.File, Target: e.Target, Collision: e.Collision, Relaxations: []RelaxationJSON{}, FreeSelections: e.FreeSelections}
+	j := ExplanationJSON{SchemaVersion: SchemaVersion, Status: e.Status, File: e.File, Target: e.Target, Collision: e.Collision, FreeSelections: e.FreeSelections}
 	for _, f := range e.Core {
 		j.Core = append(j.Core, factJSON(f))
 	}
-	for _, r := range e.Relaxations {
-		rj := RelaxationJSON{Cost: r.Cost, Status: r.Status}
-		for _, f := range r.Drop {
-			rj.Drop = append(rj.Drop, f.Name)
+	if e.Status == "unsat" {
+		relax := []RelaxationJSON{}
+		for _, r := range e.Relaxations {
+			rj := RelaxationJSON{Cost: r.Cost, Status: r.Status}
+			for _, f := range r.Drop {
+				rj.Drop = append(rj.Drop, f.Name)
+			}
+			relax = append(relax, rj)
 		}
-		j.Relaxations = append(j.Relaxations, rj)
-	}
-	if e.Status != "unsat" {
+		j.Relaxations = &relax
+	} else {
 		cost := e.Cost
 		j.Cost = &cost
-		j.Relaxations = nil
 	}
 	for _, c := range e.Conversions {
 		wj := WhyJSON{Value: c.Value, Consumer: c.Consumer, Operand: c.Operand, Kind: c.Kind.String(), Cost: c.Cost, Forced: c.Forced}
@@ -343,12 +349,10 @@ func WriteExplanationJSON(w io.Writer, e *model.Explanation) error {
 		if !c.Forced {
 			without := c.Without
 			wj.Without = &without
+			wj.WithoutStatus = c.WithoutStatus
 			wj.Instead = c.Instead
 		}
 		j.Conversions = append(j.Conversions, wj)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(j)
+	return encodeJSON(w, j)
 }

@@ -1,7 +1,6 @@
 package plans
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -199,6 +198,7 @@ type LayoutJSON struct {
 	Values       int              `json:"values"`
 	Notation     string           `json:"notation,omitempty"`
 	Attr         string           `json:"attr,omitempty"`
+	Bases        *Bases           `json:"bases,omitempty"`
 	Elements     []LayoutElemJSON `json:"elements"`
 }
 
@@ -223,6 +223,7 @@ func NewLayoutJSON(l *model.Layout, n model.Notation) *LayoutJSON {
 			j.Attr = n.Attr()
 		}
 	}
+	j.Bases = BasesOf(l)
 	multi := l.Size(model.Block) > 1
 	l.Each(func(p model.HwPoint, idx []int) {
 		e := LayoutElemJSON{Subgroup: p.Subgroup, Lane: p.Lane, Value: p.Value, Index: slices.Clone(idx)}
@@ -235,12 +236,16 @@ func NewLayoutJSON(l *model.Layout, n model.Notation) *LayoutJSON {
 	return j
 }
 
+// LayoutDocument is planner layout show's JSON: the layout's view with
+// the contract's version.
+type LayoutDocument struct {
+	SchemaVersion int `json:"schema_version"`
+	*LayoutJSON
+}
+
 // WriteLayoutJSON writes the JSON view of a layout, indented.
 func WriteLayoutJSON(w io.Writer, l *model.Layout, n model.Notation) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(NewLayoutJSON(l, n))
+	return encodeJSON(w, LayoutDocument{SchemaVersion: SchemaVersion, LayoutJSON: NewLayoutJSON(l, n)})
 }
 
 func xmlEscape(s string) string {

@@ -110,7 +110,7 @@ type SharedPlan struct {
 	Scratch int // the largest conversion scratch (conversions reuse it)
 	Budget  int
 	// Placed is each buffer's placement and how the ops access it.
-	Placed []BufferPlan `json:"placed,omitempty"`
+	Placed []BufferPlan
 }
 
 // BufferPlan is one buffer's placement: where its elements lie, its
@@ -138,10 +138,9 @@ type AccessPlan struct {
 	Conflicts    int    `json:"conflicts"`
 }
 
-// Stats are the search's numbers, as the solver reports them.
+// Stats are the search's sizes, as the solver reports them.
 type Stats struct {
 	Candidates, Nodes, Edges, CoreNodes, Reduced, Variables, Clauses, Solves int
-	Millis                                                                   float64
 }
 
 // Build makes the plan of an assignment. notation picks how layouts are

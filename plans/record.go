@@ -1,7 +1,6 @@
 package plans
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -132,26 +131,27 @@ func operandNote(op *model.Operand) string {
 
 // RecordJSON is the machine-readable view of a record.
 type RecordJSON struct {
-	Name         string                  `json:"name"`
-	Kind         string                  `json:"kind"`
-	Vendor       string                  `json:"vendor"`
-	Instruction  string                  `json:"instruction"`
-	Source       string                  `json:"source"`
-	File         string                  `json:"file"`
-	Line         int                     `json:"line"`
-	SubgroupSize int                     `json:"subgroup_size"`
-	Subgroups    int                     `json:"subgroups"`
-	Shape        []int                   `json:"shape,omitempty"`
-	Blocks       int                     `json:"blocks,omitempty"`
-	ScaleVec     int                     `json:"scale_vec,omitempty"`
-	Matrices     int                     `json:"matrices,omitempty"`
-	Trans        bool                    `json:"trans,omitempty"`
-	Transform    string                  `json:"transform,omitempty"`
-	Cost         int64                   `json:"cost"`
-	NotPlanned   string                  `json:"not_planned,omitempty"`
-	Memory       *MemoryJSON             `json:"memory,omitempty"`
-	Targets      []string                `json:"targets"`
-	Operands     map[string]*OperandJSON `json:"operands"`
+	SchemaVersion int                     `json:"schema_version"`
+	Name          string                  `json:"name"`
+	Kind          string                  `json:"kind"`
+	Vendor        string                  `json:"vendor"`
+	Instruction   string                  `json:"instruction"`
+	Source        string                  `json:"source"`
+	File          string                  `json:"file"`
+	Line          int                     `json:"line"`
+	SubgroupSize  int                     `json:"subgroup_size"`
+	Subgroups     int                     `json:"subgroups"`
+	Shape         []int                   `json:"shape,omitempty"`
+	Blocks        int                     `json:"blocks,omitempty"`
+	ScaleVec      int                     `json:"scale_vec,omitempty"`
+	Matrices      int                     `json:"matrices,omitempty"`
+	Trans         bool                    `json:"trans,omitempty"`
+	Transform     string                  `json:"transform,omitempty"`
+	Cost          int64                   `json:"cost"`
+	NotPlanned    string                  `json:"not_planned,omitempty"`
+	Memory        *MemoryJSON             `json:"memory,omitempty"`
+	Targets       []string                `json:"targets"`
+	Operands      map[string]*OperandJSON `json:"operands"`
 }
 
 // MemoryJSON is a memory rule.
@@ -163,7 +163,7 @@ type MemoryJSON struct {
 // OperandJSON is one operand; Layout follows `planner layout show --format json`.
 type OperandJSON struct {
 	DType        string      `json:"dtype"`
-	Shape        []int       `json:"shape"`
+	Shape        []int       `json:"shape,omitempty"`
 	Registers    int         `json:"registers,omitempty"`
 	Duplicated   bool        `json:"duplicated,omitempty"`
 	Shared       bool        `json:"shared,omitempty"`
@@ -175,7 +175,12 @@ type OperandJSON struct {
 
 // WriteRecordJSON writes the JSON view of a record, indented.
 func WriteRecordJSON(w io.Writer, r *model.Record, offeredBy []string) error {
-	j := &RecordJSON{Name: r.Name, Kind: string(r.Kind), Vendor: r.Vendor, Instruction: r.Instruction, Source: r.Source,
+	return encodeJSON(w, NewRecordJSON(r, offeredBy))
+}
+
+// NewRecordJSON builds the JSON view of a record.
+func NewRecordJSON(r *model.Record, offeredBy []string) *RecordJSON {
+	j := &RecordJSON{SchemaVersion: SchemaVersion, Name: r.Name, Kind: string(r.Kind), Vendor: r.Vendor, Instruction: r.Instruction, Source: r.Source,
 		File: r.Pos.File, Line: r.Pos.Line, SubgroupSize: r.SubgroupSize, Subgroups: r.Subgroups, Cost: r.Cost,
 		Matrices: r.Matrices, Trans: r.Trans, Targets: offeredBy, Operands: map[string]*OperandJSON{}, NotPlanned: r.Unplanned(), ScaleVec: r.ScaleVec}
 	if j.Targets == nil {
@@ -202,8 +207,5 @@ func WriteRecordJSON(w io.Writer, r *model.Record, offeredBy []string) error {
 		}
 		j.Operands[op.Name] = oj
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(j)
+	return j
 }

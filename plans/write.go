@@ -1,7 +1,6 @@
 package plans
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -207,44 +206,45 @@ func orList(words []string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
-// JSON is the plan for tools.
+// JSON is the plan for tools (schema/plan.schema.json).
 type JSON struct {
-	Status      string               `json:"status"`
-	Cost        int64                `json:"cost"`
-	LowerBound  int64                `json:"lower_bound"`
-	Stopped     string               `json:"stopped,omitempty"` // a limit other than time that stopped the search
-	Search      string               `json:"placement_search,omitempty"`
-	File        string               `json:"file"`
-	Target      string               `json:"target"`
-	Subgroups   int                  `json:"subgroups"`
-	Values      map[string]ValueJSON `json:"values"`
-	Ops         map[string]OpJSON    `json:"ops"`
-	Conversions []ConvJSON           `json:"conversions"`
-	Shared      SharedPlan           `json:"shared_memory"`
-	Stats       Stats                `json:"stats"`
-	Compare     *Comparison          `json:"compare,omitempty"`
+	SchemaVersion int                  `json:"schema_version"`
+	Status        string               `json:"status"`
+	Cost          int64                `json:"cost"`
+	LowerBound    int64                `json:"lower_bound"`
+	Stopped       string               `json:"stopped,omitempty"` // a limit other than time that stopped the search
+	Search        string               `json:"placement_search,omitempty"`
+	File          string               `json:"file"`
+	Target        string               `json:"target"`
+	Subgroups     int                  `json:"subgroups"`
+	Notation      string               `json:"notation"`
+	Values        map[string]ValueJSON `json:"values"`
+	Ops           map[string]OpJSON    `json:"ops"`
+	Conversions   []ConvJSON           `json:"conversions"`
+	Shared        SharedJSON           `json:"shared_memory"`
+	Stats         StatsJSON            `json:"stats"`
+	Compare       *Comparison          `json:"compare,omitempty"`
 }
 
 // ValueJSON is one value in the JSON plan.
 type ValueJSON struct {
-	Layout   string `json:"layout"`
-	Notation string `json:"notation"`
-	Shape    []int  `json:"shape"`
-	DType    string `json:"dtype"`
-	Values   int    `json:"values_per_lane"`
+	Shape  []int       `json:"shape"`
+	DType  string      `json:"dtype"`
+	Values int         `json:"values_per_lane"`
+	Layout *LayoutText `json:"layout"`
 }
 
 // OpJSON is one op in the JSON plan.
 type OpJSON struct {
-	Kind      string   `json:"kind"`
-	Intrinsic string   `json:"intrinsic,omitempty"`
-	Warps     string   `json:"warps,omitempty"`
-	Exec      string   `json:"layout,omitempty"`
-	Method    string   `json:"method,omitempty"`
-	Lanes     int      `json:"lanes,omitempty"`
-	Subgroups int      `json:"subgroups,omitempty"`
-	Cost      int64    `json:"cost"`
-	Rejected  []string `json:"rejected,omitempty"`
+	Kind      string      `json:"kind"`
+	Intrinsic string      `json:"intrinsic,omitempty"`
+	Warps     string      `json:"warps,omitempty"`
+	Exec      *LayoutText `json:"layout,omitempty"`
+	Method    string      `json:"method,omitempty"`
+	Lanes     int         `json:"lanes,omitempty"`
+	Subgroups int         `json:"subgroups,omitempty"`
+	Cost      int64       `json:"cost"`
+	Rejected  []string    `json:"rejected,omitempty"`
 	// An mma's variant (plan.go, OpPlan).
 	Transposed bool `json:"transposed,omitempty"`
 	KWidth     int  `json:"k_width,omitempty"`
@@ -263,16 +263,58 @@ type ConvJSON struct {
 	Why      string `json:"why,omitempty"`
 }
 
+// SharedJSON is the plan's shared memory, in bytes, with each buffer's
+// placement.
+type SharedJSON struct {
+	BufferBytes  int          `json:"buffer_bytes"`
+	ScratchBytes int          `json:"scratch_bytes"`
+	BudgetBytes  int          `json:"budget_bytes"`
+	Placed       []BufferPlan `json:"placed"`
+}
+
+// StatsJSON are the search's sizes. The plan carries no timings, so that
+// the same graph gives the same bytes; planner bench reports the seconds.
+type StatsJSON struct {
+	Candidates int `json:"candidates"`
+	Nodes      int `json:"nodes"`
+	Edges      int `json:"edges"`
+	Reduced    int `json:"reduced"`
+	CoreNodes  int `json:"core_nodes"`
+	Variables  int `json:"variables"`
+	Clauses    int `json:"clauses"`
+	Solves     int `json:"solves"`
+}
+
 // JSON builds the tools' view.
 func (p *Plan) JSON() *JSON {
-	j := &JSON{Status: p.Status, Cost: p.Cost, LowerBound: p.LowerBound, Stopped: p.Stopped, Search: p.Search, File: p.File, Target: p.Target, Subgroups: p.Subgroups,
-		Values: map[string]ValueJSON{}, Ops: map[string]OpJSON{}, Conversions: []ConvJSON{}, Shared: p.Shared, Stats: p.Stats, Compare: p.Compare}
+	s := p.Stats
+	j := &JSON{SchemaVersion: SchemaVersion, Status: p.Status, Cost: p.Cost, LowerBound: p.LowerBound, Stopped: p.Stopped, Search: p.Search,
+		File: p.File, Target: p.Target, Subgroups: p.Subgroups, Notation: p.Notation,
+		Values: map[string]ValueJSON{}, Ops: map[string]OpJSON{}, Conversions: []ConvJSON{},
+		Shared: SharedJSON{BufferBytes: p.Shared.Buffers, ScratchBytes: p.Shared.Scratch, BudgetBytes: p.Shared.Budget, Placed: p.Shared.Placed},
+		Stats: StatsJSON{Candidates: s.Candidates, Nodes: s.Nodes, Edges: s.Edges, Reduced: s.Reduced, CoreNodes: s.CoreNodes,
+			Variables: s.Variables, Clauses: s.Clauses, Solves: s.Solves},
+		Compare: p.Compare}
+	if j.Shared.Placed == nil {
+		j.Shared.Placed = []BufferPlan{}
+	}
 	for _, v := range p.Values {
-		j.Values[v.Name] = ValueJSON{Layout: v.Layout, Notation: v.Notation, Shape: v.Shape, DType: v.DType, Values: v.Values}
+		lt := &LayoutText{Notation: v.Notation, Attr: v.Layout}
+		if v.layout != nil && !v.layout.InShared() {
+			lt = NewLayoutText(v.layout, p.Notation)
+		}
+		j.Values[v.Name] = ValueJSON{Shape: v.Shape, DType: v.DType, Values: v.Values, Layout: lt}
 	}
 	for _, o := range p.Ops {
-		j.Ops[o.Name] = OpJSON{Kind: o.Kind, Intrinsic: o.Intrinsic, Warps: o.Warps, Exec: o.Exec, Method: o.Method, Lanes: o.Lanes, Subgroups: o.Subgroups, Cost: o.Cost, Rejected: o.Rejected,
+		oj := OpJSON{Kind: o.Kind, Intrinsic: o.Intrinsic, Warps: o.Warps, Method: o.Method, Lanes: o.Lanes, Subgroups: o.Subgroups, Cost: o.Cost, Rejected: o.Rejected,
 			Transposed: o.Transposed, KWidth: o.KWidth}
+		switch {
+		case o.exec != nil:
+			oj.Exec = NewLayoutText(o.exec, p.Notation)
+		case o.Exec != "":
+			oj.Exec = &LayoutText{Notation: p.Notation, Attr: o.Exec}
+		}
+		j.Ops[o.Name] = oj
 	}
 	for _, c := range p.Conv {
 		j.Conversions = append(j.Conversions, ConvJSON{Value: c.Value, Consumer: c.Consumer, Operand: c.Operand, Kind: c.Kind, Cost: c.Cost, Free: c.Free, Detail: c.Detail, Because: c.Because, Why: c.Why})
@@ -281,12 +323,7 @@ func (p *Plan) JSON() *JSON {
 }
 
 // WriteJSON writes the plan for tools, indented.
-func (p *Plan) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(p.JSON())
-}
+func (p *Plan) WriteJSON(w io.Writer) error { return encodeJSON(w, p.JSON()) }
 
 // The exact layouts behind a plan's strings, which the plan file writes
 // so that a replay needs no search (package planfile).

@@ -32,6 +32,7 @@ var flagOffers = []flagOffer{
 	{"layout show", "format", fixed("text", "svg", "json")},
 	{"layout convert", "format", fixed("toml", "attr")},
 	{"layout diff", "format", fixed("text", "json")},
+	{"bench", "format", fixed("text", "json")},
 	{"solve", "notation", fixed(model.Kinds...)},
 	{"layout convert", "to", fixed(model.Kinds...)},
 	{"solve", "solver", backends},

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -130,10 +129,7 @@ func newLayoutDiffCmd() *cobra.Command {
 			case "text":
 				return writeDiffText(out, a, b, dt, c)
 			case "json":
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				enc.SetEscapeHTML(false)
-				return enc.Encode(plans.NewConversionJSON(args[0], args[1], dt, c))
+				return plans.WriteDocument(out, plans.NewConversionJSON(args[0], args[1], dt, c))
 			}
 			return badFlag("format", format, "text", "json")
 		},

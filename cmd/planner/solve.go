@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -110,26 +109,43 @@ func badInputJSON(w io.Writer, format, path string, err error) error {
 	default:
 		return err
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if werr := enc.Encode(map[string]any{"status": "bad input", "file": path, "errors": list}); werr != nil {
+	doc := badInputDoc{SchemaVersion: plans.SchemaVersion, Status: "bad input", File: path, Errors: list}
+	if werr := plans.WriteDocument(w, doc); werr != nil {
 		return werr
 	}
 	return err
 }
 
-// writeUnsatJSON writes the JSON answer for a graph whose search ran out
-// of time before any plan.
+// badInputDoc is the JSON answer to bad input
+// (schema/bad_input.schema.json).
+type badInputDoc struct {
+	SchemaVersion int             `json:"schema_version"`
+	Status        string          `json:"status"` // "bad input"
+	File          string          `json:"file"`
+	Errors        model.ErrorList `json:"errors"`
+}
+
+// noPlanDoc is the JSON answer when no plan was found and none was
+// proven impossible (schema/no_plan.schema.json).
+type noPlanDoc struct {
+	SchemaVersion int    `json:"schema_version"`
+	Status        string `json:"status"` // "unknown"
+	File          string `json:"file"`
+	Message       string `json:"message"`
+	// LowerBound is a bound the search proved before it stopped; absent
+	// when the build stopped or the greedy baseline found no plan.
+	LowerBound *int64 `json:"lower_bound,omitempty"`
+}
+
+// writeUnsatJSON writes the JSON answer for a graph whose search stopped
+// before any plan, or whose greedy baseline found none.
 func writeUnsatJSON(w io.Writer, res *planner.Result, err *unsatError) error {
-	out := map[string]any{"status": "unknown", "file": res.Graph.File, "message": err.Error()}
+	out := noPlanDoc{SchemaVersion: plans.SchemaVersion, Status: "unknown", File: res.Graph.File, Message: err.Error()}
 	if res.Search != nil && res.Search.Baseline == "" {
-		out["lower_bound"] = res.Search.LowerBound // a bound the search proved before it stopped
+		lb := res.Search.LowerBound
+		out.LowerBound = &lb
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	return plans.WriteDocument(w, out)
 }
 
 // checkBackend checks a --solver name.
