@@ -133,7 +133,10 @@ type AccessPlan struct {
 // Stats are the search's numbers, as the solver reports them.
 type Stats struct {
 	Candidates, Nodes, Edges, CoreNodes, Reduced, Variables, Clauses, Solves int
-	Millis                                                                   float64
+	// Branches counts the choices tried by branching on the core (0: the
+	// SAT search alone decided it; left out of the JSON then).
+	Branches int `json:",omitempty"`
+	Millis   float64
 }
 
 // Build makes the plan of an assignment. notation picks how layouts are

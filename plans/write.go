@@ -133,8 +133,15 @@ func (p *Plan) WriteText(w io.Writer) error {
 		}
 	}
 	s := p.Stats
-	fmt.Fprintf(&b, "\nsearch: %d candidate layouts, %d nodes, %d edges; %d nodes reduced exactly, %d left for SAT (%d variables, %d clauses, %d solves)\n",
-		s.Candidates, s.Nodes, s.Edges, s.Reduced, s.CoreNodes, s.Variables, s.Clauses, s.Solves)
+	fmt.Fprintf(&b, "\nsearch: %d candidate layouts, %d nodes, %d edges; %d nodes reduced exactly, ", s.Candidates, s.Nodes, s.Edges, s.Reduced)
+	switch {
+	case s.Branches > 0 && s.Solves == 0:
+		fmt.Fprintf(&b, "%d left, decided by branching (%d branches)\n", s.CoreNodes, s.Branches)
+	case s.Branches > 0:
+		fmt.Fprintf(&b, "%d left for SAT after %d branches (%d variables, %d clauses, %d solves)\n", s.CoreNodes, s.Branches, s.Variables, s.Clauses, s.Solves)
+	default:
+		fmt.Fprintf(&b, "%d left for SAT (%d variables, %d clauses, %d solves)\n", s.CoreNodes, s.Variables, s.Clauses, s.Solves)
+	}
 	if p.Search != "" {
 		fmt.Fprintf(&b, "placements searched: %s\n", p.Search)
 	}
