@@ -73,10 +73,10 @@ func (b *brancher) solve(p *Problem, bound int64) ([]int, int64, bool) {
 	core := r.core()
 	choice := make([]int, len(p.Cost))
 	if len(core) > 0 {
-		if AddSat(r.offset, r.lowerBound(core)) >= bound {
+		cp, alive := r.corePBQP(core)
+		if AddSat(r.offset, lowerBoundOf(cp)) >= bound {
 			return nil, Inf, true
 		}
-		cp, alive := r.corePBQP(core)
 		c, _, ok := b.solveCore(cp, below(bound, r.offset))
 		if !ok || c == nil {
 			return nil, Inf, ok
@@ -230,22 +230,22 @@ func induced(p *Problem, nodes []int) *Problem {
 // lowerBoundOf is a bound no plan of p goes below: each node's cheapest
 // choice counting the edges it is the first end of at their cheapest.
 func lowerBoundOf(p *Problem) int64 {
-	low := make([]int64, len(p.Cost))
+	cost := make([][]int64, len(p.Cost))
 	for n, c := range p.Cost {
-		low[n] = Inf
-		for i, ci := range c {
-			v := ci
-			for _, e := range p.Edges {
-				if e.A == n {
-					v = AddSat(v, rowMin(e, n, i))
-				}
-			}
-			low[n] = min(low[n], v)
+		cost[n] = slices.Clone(c)
+	}
+	for _, e := range p.Edges {
+		for i := range cost[e.A] {
+			cost[e.A][i] = AddSat(cost[e.A][i], rowMin(e, e.A, i))
 		}
 	}
 	var lb int64
-	for _, l := range low {
-		lb = AddSat(lb, l)
+	for _, c := range cost {
+		low := Inf
+		for _, v := range c {
+			low = min(low, v)
+		}
+		lb = AddSat(lb, low)
 	}
 	return lb
 }
@@ -375,31 +375,4 @@ func (r *reducer) branchable(core []int) bool {
 		}
 	}
 	return true
-}
-
-// lowerBound is a bound no plan of the core goes below: each node's
-// cheapest choice counting, of its edges, those to later nodes at their
-// cheapest (so that each edge counts once).
-func (r *reducer) lowerBound(core []int) int64 {
-	var lb int64
-	for _, n := range core {
-		node := r.nodes[n]
-		low := Inf
-		for _, i := range node.alive {
-			c := node.cost[i]
-			for nb, e := range node.adj {
-				if nb < n {
-					continue
-				}
-				edge := Inf
-				for _, j := range r.nodes[nb].alive {
-					edge = min(edge, e.at(n, i, j))
-				}
-				c = AddSat(c, edge)
-			}
-			low = min(low, c)
-		}
-		lb = AddSat(lb, low)
-	}
-	return lb
 }
