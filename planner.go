@@ -179,7 +179,7 @@ func (pl *Planner) Solve(ctx context.Context, g *model.Graph, opt Options) (*Res
 	}
 	s := res.Stats
 	plan.Stats = plans.Stats{Candidates: res.Candidates, Nodes: s.Nodes, Edges: s.Edges, CoreNodes: s.CoreNodes, Reduced: s.Reduced,
-		Variables: s.Variables, Clauses: s.Clauses, Solves: s.Solves}
+		Variables: s.Variables, Clauses: s.Clauses, Solves: s.Solves, Branches: s.Branches}
 	if opt.CompareGreedy {
 		if plan.Compare, err = compareGreedy(res, plan, opt.Notation); err != nil {
 			return nil, err

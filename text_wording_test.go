@@ -94,8 +94,8 @@ func TestTextWording(t *testing.T) {
 			name:  "the chosen arrangement as the list writes it",
 			graph: "testdata/graphs/flash_attention_4warps.toml",
 			want: []string{
-				"mma_m16n8k16_f32_f16 × 32 per warp, 2×2 warps (warp ids along M first)\n",
-				"fragment of operand a, record intrinsics/nvidia/mma_m16n8k16_f32_f16.toml:11:1, on 2×2 warps (warp ids along M first)\n",
+				"mma_m16n8k16_f32_f16 × 32 per warp, 2×2 warps (warp ids along N first)\n",
+				"fragment of operand a, record intrinsics/nvidia/mma_m16n8k16_f32_f16.toml:11:1, on 2×2 warps (warp ids along N first)\n",
 			},
 		},
 		{

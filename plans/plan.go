@@ -141,6 +141,9 @@ type AccessPlan struct {
 // Stats are the search's sizes, as the solver reports them.
 type Stats struct {
 	Candidates, Nodes, Edges, CoreNodes, Reduced, Variables, Clauses, Solves int
+	// Branches counts the choices tried by branching on the core (0: the
+	// SAT search alone decided it; left out of the JSON then).
+	Branches int
 }
 
 // Build makes the plan of an assignment. notation picks how layouts are

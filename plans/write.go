@@ -144,8 +144,15 @@ func (p *Plan) WriteTextWith(w io.Writer, opt TextOptions) error {
 		}
 	}
 	s := p.Stats
-	fmt.Fprintf(&b, "\nsearch: %d candidate layouts, %d nodes, %d edges; %d nodes reduced exactly, %d left for SAT (%d variables, %d clauses, %d solves)\n",
-		s.Candidates, s.Nodes, s.Edges, s.Reduced, s.CoreNodes, s.Variables, s.Clauses, s.Solves)
+	fmt.Fprintf(&b, "\nsearch: %d candidate layouts, %d nodes, %d edges; %d nodes reduced exactly, ", s.Candidates, s.Nodes, s.Edges, s.Reduced)
+	switch {
+	case s.Branches > 0 && s.Solves == 0:
+		fmt.Fprintf(&b, "%d left, decided by branching (%d branches)\n", s.CoreNodes, s.Branches)
+	case s.Branches > 0:
+		fmt.Fprintf(&b, "%d left for SAT after %d branches (%d variables, %d clauses, %d solves)\n", s.CoreNodes, s.Branches, s.Variables, s.Clauses, s.Solves)
+	default:
+		fmt.Fprintf(&b, "%d left for SAT (%d variables, %d clauses, %d solves)\n", s.CoreNodes, s.Variables, s.Clauses, s.Solves)
+	}
 	if p.Search != "" {
 		fmt.Fprintf(&b, "placements searched: %s\n", p.Search)
 	}
@@ -283,6 +290,7 @@ type StatsJSON struct {
 	Variables  int `json:"variables"`
 	Clauses    int `json:"clauses"`
 	Solves     int `json:"solves"`
+	Branches   int `json:"branches,omitempty"`
 }
 
 // JSON builds the tools' view.
@@ -293,7 +301,7 @@ func (p *Plan) JSON() *JSON {
 		Values: map[string]ValueJSON{}, Ops: map[string]OpJSON{}, Conversions: []ConvJSON{},
 		Shared: SharedJSON{BufferBytes: p.Shared.Buffers, ScratchBytes: p.Shared.Scratch, BudgetBytes: p.Shared.Budget, Placed: p.Shared.Placed},
 		Stats: StatsJSON{Candidates: s.Candidates, Nodes: s.Nodes, Edges: s.Edges, Reduced: s.Reduced, CoreNodes: s.CoreNodes,
-			Variables: s.Variables, Clauses: s.Clauses, Solves: s.Solves},
+			Variables: s.Variables, Clauses: s.Clauses, Solves: s.Solves, Branches: s.Branches},
 		Compare: p.Compare}
 	if j.Shared.Placed == nil {
 		j.Shared.Placed = []BufferPlan{}

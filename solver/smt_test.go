@@ -20,8 +20,11 @@ var z3Slow = flag.Bool("z3.slow", false, "also cross-check with Z3 the graphs wh
 
 // slowZ3 are the test graphs on which Z3 takes minutes to decide the
 // enumerated core (flash_attention_4warps: about 110 s of a 3.5 min
-// suite), while gini takes milliseconds.
-var slowZ3 = map[string]bool{"flash_attention_4warps": true}
+// suite), while gini takes milliseconds. The fa_f16acc graphs leave
+// larger cores (eight nodes of up to 38 choices), on which a search by
+// cores takes seconds to minutes (gini's, TestLoopCoresDecidedByBranching)
+// where branching takes milliseconds.
+var slowZ3 = map[string]bool{"flash_attention_4warps": true, "fa_f16acc_sm80": true, "fa_f16acc_gfx942": true, "fa_f16acc_gfx942_nopins": true}
 
 // symbolicTimesOut are test graphs on which the symbolic placement search
 // gives up after symbolicTime, beside flash_attention_2warps.

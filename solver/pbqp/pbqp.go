@@ -51,8 +51,9 @@ type Stats struct {
 	Nodes, Edges, Choices int // of the problem
 	Reduced               int // nodes removed by the degree-0/1/2 reductions
 	Pruned                int // choices removed as forbidden or dominated
-	CoreNodes             int // nodes left for the SAT search
-	Variables, Clauses    int // of the SAT encoding
+	CoreNodes             int // nodes the reductions leave (the core)
+	Branches              int // choices tried by branching on the core
+	Variables, Clauses    int // of the SAT encoding, where the SAT search decided the core
 	Solves                int // SAT calls
 	Duration              time.Duration
 }

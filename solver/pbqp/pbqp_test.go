@@ -5,16 +5,18 @@ import (
 	"testing"
 )
 
-// The solver's optimum equals brute-force enumeration, with and without
-// the reductions, and its choice costs what it says.
+// The solver's optimum equals brute-force enumeration, with the reductions
+// and branching on the core, with the reductions and the SAT search on the
+// core, and with the SAT search alone, and its choice costs what it says.
 func TestPBQPAgainstBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 32))
-	var optimal, infeasible, cores int
+	var optimal, infeasible, cores, branched int
+	modes := []Options{{}, {NoBranch: true}, {NoReduce: true}}
 	for i := range 600 {
 		p := Random(r, 2+r.IntN(6), 1+r.IntN(5), []float64{0.3, 0.6, 1}[i%3])
 		want, _ := p.BruteForce()
-		for _, noReduce := range []bool{false, true} {
-			sol := Solve(p, Options{NoReduce: noReduce})
+		for _, opt := range modes {
+			sol := Solve(p, opt)
 			if want >= Inf {
 				if sol.Status != StatusInfeasible {
 					t.Fatalf("problem %d: brute force finds no assignment, solver says %v cost %d", i, sol.Status, sol.Cost)
@@ -23,18 +25,21 @@ func TestPBQPAgainstBruteForce(t *testing.T) {
 				continue
 			}
 			if sol.Status != StatusOptimal || sol.Cost != want || p.Evaluate(sol.Choice) != want {
-				t.Fatalf("problem %d (noReduce %v): solver %v cost %d (evaluates to %d), brute force %d", i, noReduce, sol.Status, sol.Cost, p.Evaluate(sol.Choice), want)
+				t.Fatalf("problem %d (%+v): solver %v cost %d (evaluates to %d), brute force %d", i, opt, sol.Status, sol.Cost, p.Evaluate(sol.Choice), want)
 			}
-			if sol.Stats.CoreNodes > 0 {
+			if sol.Stats.CoreNodes > 0 && opt.NoBranch {
 				cores++
+			}
+			if sol.Stats.Branches > 0 {
+				branched++
 			}
 			optimal++
 		}
 	}
-	if infeasible < 20 || cores < 100 {
-		t.Fatalf("weak sample: %d infeasible, %d with a SAT core", infeasible, cores)
+	if infeasible < 20 || cores < 50 || branched < 50 {
+		t.Fatalf("weak sample: %d infeasible, %d cores for the SAT search, %d decided by branching", infeasible, cores, branched)
 	}
-	t.Logf("%d optimal, %d infeasible, %d with a SAT core", optimal, infeasible, cores)
+	t.Logf("%d optimal, %d infeasible, %d cores for the SAT search, %d decided by branching", optimal, infeasible, cores, branched)
 }
 
 // An edge from a node to itself (a loop yielding its carried value

@@ -15,6 +15,7 @@ type reducer struct {
 	pruned int
 	w      Monitor // stops the reductions at a limit
 	keep   []bool  // nodes never reduced nor pruned of dominated choices
+	work   int64   // entries of cost tables the reductions visited
 }
 
 // kept reports whether node n must stay in the core.
@@ -229,6 +230,7 @@ func (r *reducer) reduce(maxR2 int) bool {
 				m := nbs[0]
 				e := node.adj[m]
 				pick := make([]int, len(r.nodes[m].cost))
+				r.work += int64(len(node.alive) * len(r.nodes[m].alive))
 				for _, j := range r.nodes[m].alive {
 					best, bi := Inf, -1
 					for _, i := range node.alive {
@@ -252,6 +254,7 @@ func (r *reducer) reduce(maxR2 int) bool {
 				}
 				e1, e2 := node.adj[m1], node.adj[m2]
 				k1, k2 := len(r.nodes[m1].cost), len(r.nodes[m2].cost)
+				r.work += int64(len(node.alive)*len(r.nodes[m1].alive)*len(r.nodes[m2].alive) + k1*k2)
 				mat := make([][]int64, k1)
 				pick := make([][]int, k1)
 				for a := range mat {
@@ -295,6 +298,9 @@ func (r *reducer) pruneDominated(maxChoices int) {
 			continue
 		}
 		nbs := r.neighbours(n)
+		for _, nb := range nbs {
+			r.work += int64(len(node.alive) * len(node.alive) * len(r.nodes[nb].alive))
+		}
 		dominated := func(i, k int) bool { // k at least as good as i everywhere
 			if node.cost[k] > node.cost[i] {
 				return false

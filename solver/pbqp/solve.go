@@ -1,14 +1,21 @@
 package pbqp
 
-import "time"
+import (
+	"cmp"
+	"time"
+)
 
 // Options bound the search.
 type Options struct {
-	Deadline time.Time  // zero: no limit
-	MaxR2    int        // largest R2 (product of the three domains); 0: 1<<20
-	NoReduce bool       // skip the reductions (for tests of the SAT search)
-	Core     CoreSolver // decides the core; nil: the gini MaxSAT search
-	Monitor  Monitor    // limits and progress; nil: the deadline alone
+	Deadline time.Time // zero: no limit
+	MaxR2    int       // largest R2 (product of the three domains); 0: 1<<20
+	NoReduce bool      // skip the reductions and branching (for tests of the SAT search)
+	NoBranch bool      // leave the core to the SAT search (for its tests)
+	// BranchWork bounds the work of branching on the core before the SAT
+	// search takes it over; 0: DefaultBranchWork.
+	BranchWork int64
+	Core       CoreSolver // decides the core; nil: the gini MaxSAT search
+	Monitor    Monitor    // limits and progress; nil: the deadline alone
 	// Keep marks nodes the reductions must leave in the core with all
 	// their choices (no dominance pruning): nodes whose choices cost more
 	// than the problem says, in terms a CoreFor solver adds.
@@ -58,23 +65,8 @@ func Solve(p *Problem, opt Options) Solution {
 	if maxR2 == 0 {
 		maxR2 = 1 << 20
 	}
-	if !opt.NoReduce {
-		for {
-			before := r.pruned + len(r.steps)
-			if !r.reduce(maxR2) {
-				return infeasible()
-			}
-			if opt.Monitor.Err() != nil {
-				break
-			}
-			r.pruneDominated(64)
-			if !r.prune(r.core()) {
-				return infeasible()
-			}
-			if r.pruned+len(r.steps) == before {
-				break
-			}
-		}
+	if !opt.NoReduce && !r.reduceAll(maxR2) {
+		return infeasible()
 	}
 	if opt.Monitor.Err() != nil {
 		// Stopped at a limit before any plan: every plan pays at least
@@ -102,14 +94,19 @@ func Solve(p *Problem, opt Options) Solution {
 				sol.Choice[n] = alive[k][choice[k]]
 			}
 		}
+	case len(core) > 0 && !opt.NoReduce && !opt.NoBranch && r.branchable(core):
+		opt.Monitor.Phase("search", "branching on the core", 0)
+		b := &brancher{limit: cmp.Or(opt.BranchWork, DefaultBranchWork), w: opt.Monitor, deadline: opt.Deadline}
+		found, ok := b.decide(r, core, sol.Choice)
+		sol.Stats.Branches = b.branches
+		switch {
+		case !ok:
+			status, coreLB = r.searchCore(core, opt, &sol)
+		case !found:
+			status = StatusInfeasible
+		}
 	case len(core) > 0:
-		opt.Monitor.Phase("search", "encoding the core", 0)
-		s := newSatCore(r, core)
-		s.w = opt.Monitor
-		sol.Stats.Variables = s.c.Len()
-		status, _, coreLB = s.minimize(sol.Choice, opt.Deadline)
-		sol.Stats.Clauses = s.clauses
-		sol.Stats.Solves = s.solves
+		status, coreLB = r.searchCore(core, opt, &sol)
 	}
 	switch status {
 	case StatusInfeasible:
@@ -129,6 +126,41 @@ func Solve(p *Problem, opt Options) Solution {
 		sol.LowerBound = sol.Cost
 	}
 	return sol
+}
+
+// searchCore decides the core by the core-guided SAT search, writing its
+// choices into sol and its counts into sol's statistics.
+func (r *reducer) searchCore(core []int, opt Options, sol *Solution) (Status, int64) {
+	opt.Monitor.Phase("search", "encoding the core", 0)
+	s := newSatCore(r, core)
+	s.w = opt.Monitor
+	sol.Stats.Variables = s.c.Len()
+	status, _, lb := s.minimize(sol.Choice, opt.Deadline)
+	sol.Stats.Clauses = s.clauses
+	sol.Stats.Solves = s.solves
+	return status, lb
+}
+
+// reduceAll applies the reductions and prunes dominated choices until
+// neither changes anything, or the monitor stops them. It reports false
+// when a node has no choice left.
+func (r *reducer) reduceAll(maxR2 int) bool {
+	for {
+		before := r.pruned + len(r.steps)
+		if !r.reduce(maxR2) {
+			return false
+		}
+		if r.w.Err() != nil {
+			return true
+		}
+		r.pruneDominated(64)
+		if !r.prune(r.core()) {
+			return false
+		}
+		if r.pruned+len(r.steps) == before {
+			return true
+		}
+	}
 }
 
 // improve lowers the cost of a plan the time limit cut short by moving one
