@@ -310,15 +310,21 @@ func (pl *Planner) Replay(pf *planfile.File, g *model.Graph) (*plans.Plan, error
 	if err != nil {
 		return nil, err
 	}
-	if err := plans.Verify(g, a, plan); err != nil {
-		return nil, fmt.Errorf("%s: %v", pf.File, err)
+	// The choices first, then the claims recomputed from them, then the
+	// mechanisms the claims name, replayed with the plan's own counts:
+	// each difference at the key that is likeliest wrong.
+	if err := plans.VerifyChoices(g, a); err != nil {
+		return nil, pf.Locate(err)
 	}
 	again, err := plans.Build(g, t, a, plan.Notation)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", pf.File, err)
+		return nil, pf.Locate(err)
 	}
-	if err := plans.SameCosts(plan, again); err != nil {
-		return nil, fmt.Errorf("%s: %v", pf.File, err)
+	if err := pf.CheckClaims(again); err != nil {
+		return nil, err
+	}
+	if err := plans.VerifyMechanisms(g, a, plan); err != nil {
+		return nil, pf.Locate(err)
 	}
 	return plan, nil
 }

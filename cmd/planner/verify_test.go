@@ -190,9 +190,9 @@ func TestVerifyEditedBuffers(t *testing.T) {
 	for _, c := range []struct {
 		name, text, want string
 	}{
-		{"access twice", strings.Replace(text, read, block(read)+read, 1), "lists it twice"},
-		{"access left out", strings.Replace(text, block(write), "", 1), "leaves out the write of buffer As"},
-		{"bytes", strings.Replace(text, "bytes = 20448\n", "bytes = 20444\n", 1), "the bytes of buffer As: the plan says 20444, the model gives 20448"},
+		{"access twice", strings.Replace(text, read, block(read)+read, 1), "the plan lists this access twice (op a, access read)"},
+		{"access left out", strings.Replace(text, block(write), "", 1), "the plan leaves out the access the replay makes (op copy_to_shared@32, access write)"},
+		{"bytes", strings.Replace(text, "bytes = 20448\n", "bytes = 20444\n", 1), "bytes: the plan says 20444, the replay gives 20448"},
 		{"buffer left out", strings.Replace(strings.Replace(text, cs, "", 1), csAccess, "", 1), "the plan gives buffer Cs no placement"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
