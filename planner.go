@@ -263,6 +263,7 @@ type Replay struct {
 	Graph  *model.Graph
 	Target *model.Target
 	Path   string // the graph file read
+	File   *planfile.File
 }
 
 // VerifyFile reads a plan written by planfile.Write and the graph it
@@ -291,7 +292,7 @@ func (pl *Planner) VerifyFile(ctx context.Context, planPath, graphPath string) (
 		return nil, err
 	}
 	t, _ := pl.Target(g)
-	return &Replay{Plan: plan, Graph: g, Target: t, Path: path}, nil
+	return &Replay{Plan: plan, Graph: g, Target: t, Path: path, File: pf}, nil
 }
 
 // Replay rebuilds a read plan file's choices for graph g from the records

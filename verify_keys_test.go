@@ -260,7 +260,12 @@ func TestEveryPlanKeyIsChecked(t *testing.T) {
 					if text == string(data) {
 						t.Fatalf("%s: the wrong value %v is the value written", k, wrong)
 					}
-					_, err := replayText(pl, "plan.toml", []byte(text))
+					var err error
+					if name := k.path[len(k.path)-1]; name == "file" || name == "graph_sha256" {
+						_, err = replayText(pl, "plan.toml", []byte(text))
+					} else if pf, err = planfile.Parse("plan.toml", []byte(text)); err == nil {
+						_, err = pl.Replay(pf, g) // the graph read once: Replay does not change it
+					}
 					if err == nil {
 						t.Errorf("line %d: %s = %s (was %s) verifies", k.line, k, tomlValue(wrong), tomlValue(k.value))
 						continue

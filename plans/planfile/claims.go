@@ -43,6 +43,16 @@ func (pf *File) Locate(err error) error {
 	return model.ErrorList{{Pos: at[0], Code: model.CodeNotReplayed, Index: -1, Msg: ve.Error(), Related: at[1:]}}
 }
 
+// KeyError is a claim of the plan's top level that a replay refutes: at
+// key, with the keys related.
+func (pf *File) KeyError(key, msg string, related ...string) error {
+	e := &model.Error{Pos: keyPos(pf.root, key), Code: model.CodeNotReplayed, Field: key, Index: -1, Msg: msg}
+	for _, k := range related {
+		e.Related = append(e.Related, keyPos(pf.root, k))
+	}
+	return model.ErrorList{e}
+}
+
 // where is where the plan file writes part w of the plan: a value's
 // exact layout, a use's required layout (its value's, when the plan
 // converts nothing for it), a key of an op (or of the plan, with no op),
