@@ -228,7 +228,10 @@ func (c *comparer) array(t, r *tomlio.Table, k, path string, related []model.Pos
 		return strings.Join(parts, "\x00")
 	}
 	what := map[string]string{"conversions": "conversion", "accesses": "access"}[k]
-	show := func(et *tomlio.Table) string {
+	if what == "" {
+		what = "entry of " + k
+	}
+	describe := func(et *tomlio.Table) string {
 		var parts []string
 		for _, name := range ids {
 			v, _ := et.Raw(name)
@@ -245,7 +248,7 @@ func (c *comparer) array(t, r *tomlio.Table, k, path string, related []model.Pos
 	seen := map[string]model.Pos{}
 	for _, et := range list {
 		if first, twice := seen[id(et)]; twice {
-			c.bad(et, "", "the plan lists this %s twice (%s)", what, show(et)).Related = []model.Pos{first}
+			c.bad(et, "", "the plan lists this %s twice (%s)", what, describe(et)).Related = []model.Pos{first}
 			continue
 		}
 		seen[id(et)] = et.Pos("")
@@ -255,14 +258,14 @@ func (c *comparer) array(t, r *tomlio.Table, k, path string, related []model.Pos
 			for _, name := range ids[1:] {
 				at = append(at, keyPos(et, name))
 			}
-			c.bad(et, ids[0], "the replay makes no such %s (%s)", what, show(et)).Related = at
+			c.bad(et, ids[0], "the replay makes no such %s (%s)", what, describe(et)).Related = at
 			continue
 		}
 		c.table(et, rt, path, related)
 	}
 	for _, rt := range replayed {
 		if _, listed := seen[id(rt)]; !listed {
-			c.bad(t, "", "the plan leaves out the %s the replay makes (%s)", what, show(rt)).Related = related
+			c.bad(t, "", "the plan leaves out the %s the replay makes (%s)", what, describe(rt)).Related = related
 		}
 	}
 }
