@@ -49,7 +49,7 @@ func FuzzSolveVerify(f *testing.F) {
 		if err := plans.Verify(g, res.Assignment, plan); err != nil {
 			t.Fatalf("the plan as solved: %v\n%s", err, text)
 		}
-		plan.Status, plan.GraphHash = res.Status.String(), planfile.HashGraph([]byte(text))
+		plan.Status, plan.LowerBound, plan.GraphHash = res.Status.String(), res.LowerBound, planfile.HashGraph([]byte(text))
 		var b bytes.Buffer
 		if err := planfile.Write(&b, plan); err != nil {
 			t.Fatal(err)

@@ -263,6 +263,7 @@ type Replay struct {
 	Graph  *model.Graph
 	Target *model.Target
 	Path   string // the graph file read
+	File   *planfile.File
 }
 
 // VerifyFile reads a plan written by planfile.Write and the graph it
@@ -291,7 +292,7 @@ func (pl *Planner) VerifyFile(ctx context.Context, planPath, graphPath string) (
 		return nil, err
 	}
 	t, _ := pl.Target(g)
-	return &Replay{Plan: plan, Graph: g, Target: t, Path: path}, nil
+	return &Replay{Plan: plan, Graph: g, Target: t, Path: path, File: pf}, nil
 }
 
 // Replay rebuilds a read plan file's choices for graph g from the records
@@ -310,15 +311,21 @@ func (pl *Planner) Replay(pf *planfile.File, g *model.Graph) (*plans.Plan, error
 	if err != nil {
 		return nil, err
 	}
-	if err := plans.Verify(g, a, plan); err != nil {
-		return nil, fmt.Errorf("%s: %v", pf.File, err)
+	// The choices first, then the claims recomputed from them, then the
+	// mechanisms the claims name, replayed with the plan's own counts:
+	// each difference at the key that is likeliest wrong.
+	if err := plans.VerifyChoices(g, a); err != nil {
+		return nil, pf.Locate(err)
 	}
 	again, err := plans.Build(g, t, a, plan.Notation)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", pf.File, err)
+		return nil, pf.Locate(err)
 	}
-	if err := plans.SameCosts(plan, again); err != nil {
-		return nil, fmt.Errorf("%s: %v", pf.File, err)
+	if err := pf.CheckClaims(again); err != nil {
+		return nil, err
+	}
+	if err := plans.VerifyMechanisms(g, a, plan); err != nil {
+		return nil, pf.Locate(err)
 	}
 	return plan, nil
 }

@@ -54,6 +54,7 @@ const (
 	CodeRecordPacking       // an operand's registers disagree with its values and element width
 	CodeRecordSubgroup      // a record's subgroup size differs from a target that offers it
 	CodeRecordMemory        // a record's memory constraint is malformed
+	CodeNotReplayed         // a plan's choice or claim that its replay does not bear out
 )
 
 var codeNames = [...]string{
@@ -79,6 +80,7 @@ var codeNames = [...]string{
 	CodeRecordPacking:  "record-packing",
 	CodeRecordSubgroup: "record-subgroup",
 	CodeRecordMemory:   "record-memory",
+	CodeNotReplayed:    "not-replayed",
 }
 
 // MarshalText writes the code by its name, as JSON shows it.

@@ -40,7 +40,10 @@ func verifyVariant(op *model.Op, a *model.Assignment, ch *model.OpChoice, ts *ta
 		return a.Layouts[op.Operands[i]]
 	}
 	if ch.Record.Kind == model.RecordFMA {
-		return verifyFMA(op, req(0), req(1), req(2), a.Layouts[op.Result], ts)
+		if err := verifyFMA(op, req(0), req(1), req(2), a.Layouts[op.Result], ts); err != nil {
+			return err
+		}
+		return fmaAsBuilt(op, req(0), req(1), req(2), ch)
 	}
 	view := fragView{transposed: ch.Transposed, kWidth: ch.KWidth}
 	slots := [4]string{"a", "b", "c", "d"}
@@ -53,6 +56,45 @@ func verifyVariant(op *model.Op, a *model.Assignment, ch *model.OpChoice, ts *ta
 		}
 	}
 	return inFragmentAs(op.Result.Name, a.Layouts[op.Result], ch.Record, slots[3], view, ts)
+}
+
+// fmaAsBuilt checks that an FMA dot is the one its accumulator c
+// defines: A is c without its N (the lanes along N hold copies) with the
+// whole K in registers, B is c without its M likewise, and the
+// arrangement is the accumulator's (its subgroups along M and N, ids
+// along M first, not outermost). Any register order of A and B would
+// compute the same dot, but the plan claims this one: a plan file that
+// says otherwise is refused rather than believed.
+func fmaAsBuilt(op *model.Op, al, bl, cl *model.Layout, ch *model.OpChoice) error {
+	k := op.Operands[0].Shape[1]
+	for i, l := range []*model.Layout{al, bl} {
+		d := 1 - i // A drops N (dimension 1), B drops M (dimension 0)
+		rest, err := cl.Slice(d)
+		if err != nil {
+			return &VerifyError{Value: op.Operands[2].Name, What: fmt.Sprintf("the FMA dot %s: %v", op.Name, err)}
+		}
+		want, err := rest.Broadcast(d, k)
+		if err != nil || !want.Equal(l) {
+			return &VerifyError{Value: op.Operands[i].Name,
+				What: fmt.Sprintf("the FMA dot %s reads operand %s as its accumulator %%%s lays it out, with the whole K in registers; the plan has another layout", op.Name, model.RoleName(op, i), op.Operands[2].Name)}
+		}
+	}
+	wm, wn := 1, 1
+	for p, rad := range cl.Radices(model.Subgroup) {
+		for _, ref := range cl.Image(model.Subgroup, p) {
+			if ref.Axis == 0 {
+				wm *= rad
+			} else {
+				wn *= rad
+			}
+		}
+	}
+	if ch.WarpsM != wm || ch.WarpsN != wn || ch.NFirst || ch.Outer {
+		return &VerifyError{Value: op.Result.Name,
+			What: fmt.Sprintf("the FMA dot %s runs on its accumulator's %d×%d warps (n_first = false, outer = false), not %d×%d (n_first = %v, outer = %v)", op.Name, wm, wn, ch.WarpsM, ch.WarpsN, ch.NFirst, ch.Outer),
+			At:   []Where{atOp(op, "warps_m"), atOp(op, "warps_n"), atOp(op, "n_first"), atOp(op, "outer")}}
+	}
+	return nil
 }
 
 // verifyFMA checks an FMA dot lane by lane: the accumulator stays where

@@ -199,7 +199,11 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 		ch := a.Ops[op]
 		cost, method, e := model.OpCost(op, res, ch, t)
 		if e != nil {
-			err = e
+			var at []Where
+			if op.Result != nil {
+				at = append(at, atValue(op.Result))
+			}
+			err = &VerifyError{What: fmt.Sprintf("%s %s: %v", op.Kind, op.Name, e), At: append(at, atOp(op, "intrinsic"), atOp(op, "exec"), atOp(op, ""))}
 			return
 		}
 		info := op.Info()
@@ -265,7 +269,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 			}
 			c, conv, e := model.UseCost(v, a.Layouts[v], req, t)
 			if e != nil {
-				err = e
+				err = &VerifyError{Value: v.Name, What: fmt.Sprintf("%s reads it as %s: %v", op.Name, model.OperandName(u), e), At: []Where{atUse(u), atValue(v)}}
 				return
 			}
 			p.Cost += c

@@ -10,11 +10,39 @@ import (
 
 // VerifyError is the first place where a plan does not replay: the
 // value, the element and the hardware point involved, and what is wrong.
+// At names the parts of the plan the problem involves, the first the
+// likeliest wrong, for a plan file to point at their keys.
 type VerifyError struct {
 	Value   string
 	Element []int
 	Point   *model.HwPoint
 	What    string
+	At      []Where
+}
+
+// Where names one part of a plan: the layout of a value, the layout a
+// use requires (Use: the value, the consumer and the operand, as a
+// conversion names them), a key of an op's choice ("" for the op as a
+// whole), or a buffer's placement.
+type Where struct {
+	Value   string
+	Use     [3]string
+	Op, Key string
+	Buffer  string
+}
+
+func atValue(v *model.Value) Where { return Where{Value: v.Name} }
+func atUse(u model.Use) Where {
+	return Where{Use: [3]string{model.UseValue(u).Name, u.Op.Name, model.OperandName(u)}}
+}
+func atOp(op *model.Op, key string) Where { return Where{Op: op.Name, Key: key} }
+
+// at names the parts of the plan err involves, unless it names some.
+func at(err error, w ...Where) error {
+	if ve, ok := err.(*VerifyError); ok && len(ve.At) == 0 {
+		ve.At = w
+	}
+	return err
 }
 
 func (e *VerifyError) Error() string {
@@ -35,27 +63,147 @@ func (e *VerifyError) Error() string {
 }
 
 // Verify replays a plan element by element, sharing no code with the
-// solver's encoding: every value's layout holds every element of its
-// tensor; every use gets the elements its consumer needs in the lanes it
-// needs them, through the mechanism the plan claims (registers of the
-// same lane, other lanes of the same subgroup, or shared memory), walked
-// over every hardware point rather than analysed; every mma operand and
-// every fragment a load record makes puts each element in the lane the
-// record's fragment table names; every load record's memory rule accepts
-// its buffer's placement; and the plan's total is the sum of its parts.
+// solver's encoding: the choices hold (VerifyChoices), every use gets
+// the elements its consumer needs in the lanes it needs them, through
+// the mechanism the plan claims (registers of the same lane, other lanes
+// of the same subgroup, or shared memory), walked over every hardware
+// point rather than analysed, and the plan's total is the sum of its
+// parts.
 func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
+	if err := VerifyChoices(g, a); err != nil {
+		return err
+	}
+	return VerifyMechanisms(g, a, p)
+}
+
+// VerifyChoices replays the choices of an assignment, whatever a plan
+// claims of them: every value's layout holds every element of its
+// tensor; all layouts spread over the same hardware; every op reads and
+// makes its layouts as its kind ties them (an element-wise op's operands
+// in its result's layout, a reduction's operand in the layout it runs
+// in, a loop's carried values in one layout); every mma operand and
+// every fragment a load record makes puts each element in the lane the
+// record's fragment table names, and in the subgroup the mma's
+// arrangement of warps gives it; every load record's memory rule accepts
+// its buffer's placement.
+func VerifyChoices(g *model.Graph, a *model.Assignment) error {
 	ts := newTables()
 	for _, v := range g.Values {
 		if l := a.Layouts[v]; l != nil && l.InShared() {
 			continue // left in its buffer: checked with the mma that reads it
 		}
 		if err := holdsAll(v, a.Layouts[v], ts); err != nil {
-			return err
+			return at(err, atValue(v))
 		}
 	}
 	if err := sameHardware(g, a); err != nil {
 		return err
 	}
+	var err error
+	g.Walk(func(op *model.Op) {
+		if err != nil {
+			return
+		}
+		for _, u := range Uses(op) {
+			req := a.Required[u]
+			if req == nil {
+				continue
+			}
+			v := model.UseValue(u)
+			if _, e := checkSharedUse(v, u, a.Layouts[v], req, a); e != nil {
+				err = at(e, atUse(u), atValue(v), atOp(op, "intrinsic"))
+				return
+			}
+		}
+		ch := a.Ops[op]
+		if op.Layout != nil && (ch == nil || ch.Exec == nil || op.Layout.Layout == nil || !ch.Exec.Equal(op.Layout.Layout)) {
+			// The graph states the layout this store or copy runs in.
+			err = &VerifyError{Value: op.Operands[0].Name, What: fmt.Sprintf("%s %s does not run in the layout the graph states for it at %s", op.Kind, op.Name, op.Layout.Pos),
+				At: []Where{atOp(op, "exec")}}
+			return
+		}
+		if err = ties(op, a); err != nil {
+			return
+		}
+		if ch == nil || ch.Record == nil {
+			return
+		}
+		switch info := op.Info(); {
+		case info.Flow == model.FlowRecord && (ch.Record.Kind == model.RecordFMA || ch.Transposed || ch.KWidth > 0):
+			if err = verifyVariant(op, a, ch, ts); err != nil {
+				err = at(err, variantWhere(op, err)...)
+				return
+			}
+			if ch.Record.Kind != model.RecordFMA {
+				err = arrangement(g, op, ch, a, ts)
+			}
+		case info.Flow == model.FlowRecord:
+			for i := range info.Roles {
+				u := model.Use{Op: op, Index: i}
+				if err = inFragment(op.Operands[i].Name, a.Required[u], ch.Record, model.RoleName(op, i), ts); err != nil {
+					err = at(err, atUse(u), atOp(op, "intrinsic"), atOp(op, "blocks_along"), atOp(op, "transposed"), atOp(op, "k_width"))
+					return
+				}
+			}
+			if err = inFragment(op.Result.Name, a.Layouts[op.Result], ch.Record, "d", ts); err != nil {
+				err = at(err, atValue(op.Result), atOp(op, "intrinsic"), atOp(op, "blocks_along"), atOp(op, "transposed"), atOp(op, "k_width"))
+				return
+			}
+			if err = checkDescriptor(op, ch, a); err != nil {
+				where := []Where{atOp(op, "intrinsic")}
+				if _, buf := model.DescriptorOperand(op, ch.Record); buf != nil {
+					where = append(where, Where{Buffer: buf.Name})
+				}
+				err = at(err, where...)
+				return
+			}
+			err = arrangement(g, op, ch, a, ts)
+		case op.ReadsShared():
+			if err = inFragment(op.Result.Name, a.Layouts[op.Result], ch.Record, "", ts); err != nil {
+				err = at(err, atValue(op.Result), atOp(op, "intrinsic"))
+				return
+			}
+			if ch.Buffer != nil {
+				tile := [2]int{1, 1}
+				if f := ch.Record.Fragment; f != nil && len(f.Shape) == 2 {
+					tile = [2]int{f.Shape[0], f.Shape[1]}
+				}
+				if e := ch.Record.Memory.Admits(ch.Buffer, tile); e != nil {
+					err = &VerifyError{Value: op.Result.Name, What: fmt.Sprintf("%s cannot read buffer %s as placed (%s): %v", ch.Record.Name, op.Buffer.Name, ch.Buffer, e),
+						At: []Where{atOp(op, "intrinsic"), {Buffer: op.Buffer.Name}}}
+				}
+			}
+		}
+	})
+	return err
+}
+
+// variantWhere names the parts of the plan an error of verifyVariant on
+// mma op involves: the operand's use or the result the error names
+// first, then the op's intrinsic and variant keys.
+func variantWhere(op *model.Op, err error) []Where {
+	var w []Where
+	if ve, ok := err.(*VerifyError); ok {
+		for i, v := range op.Operands {
+			if v.Name == ve.Value {
+				w = append(w, atUse(model.Use{Op: op, Index: i}))
+				break
+			}
+		}
+		if len(w) == 0 && op.Result != nil && op.Result.Name == ve.Value {
+			w = append(w, atValue(op.Result))
+		}
+	}
+	return append(w, atOp(op, "intrinsic"), atOp(op, "transposed"), atOp(op, "k_width"))
+}
+
+// VerifyMechanisms replays what a plan claims of its choices: every use
+// the plan converts, and none other, needs a conversion; each by the
+// mechanism the plan names, replayed with the plan's own counts (shuffle
+// rounds; scratch layout, padding and vectors); and the total is the sum
+// of the ops' and conversions' costs. The choices are VerifyChoices's.
+func VerifyMechanisms(g *model.Graph, a *model.Assignment, p *Plan) error {
+	ts := newTables()
 	claimed := map[[3]string]*ConvPlan{}
 	for i, c := range p.Conv {
 		claimed[[3]string{c.Value, c.Consumer, c.Operand}] = &p.Conv[i]
@@ -71,13 +219,14 @@ func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
 				continue
 			}
 			v := model.UseValue(u)
+			c, ok := claimed[[3]string{v.Name, op.Name, model.OperandName(u)}]
+			where := atUse(u)
 			if handled, e := checkSharedUse(v, u, a.Layouts[v], req, a); handled {
-				if err = e; err == nil {
-					if _, ok := claimed[[3]string{v.Name, op.Name, model.OperandName(u)}]; ok {
-						err = &VerifyError{Value: v.Name, What: fmt.Sprintf("the plan converts it into %s, but it is left in shared memory", op.Name)}
-					}
+				if err = e; err == nil && ok {
+					err = &VerifyError{Value: v.Name, What: fmt.Sprintf("the plan converts it into %s, but it is left in shared memory", op.Name)}
 				}
 				if err != nil {
+					err = at(err, where)
 					return
 				}
 				continue
@@ -92,19 +241,20 @@ func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
 				}
 			}
 			if e != nil {
-				err = e
+				err = at(e, where, atValue(v))
 				return
 			}
-			c, ok := claimed[[3]string{v.Name, op.Name, model.OperandName(u)}]
 			switch {
 			case !ok && kind != "none":
 				err = &VerifyError{Value: v.Name, What: fmt.Sprintf("%s needs it in another layout (%s), and the plan makes no conversion", op.Name, kind)}
 			case ok && c.Kind != kind:
 				err = &VerifyError{Value: v.Name, What: fmt.Sprintf("the plan converts it into %s by %s, but the elements move by %s", op.Name, c.Kind, kind)}
+				where.Key = "kind"
 			case ok && kind == "shuffle":
 				err = ts.once(fmt.Sprintf("shuffle %s|%s|%d|%d", from.l.Key(), to.l.Key(), v.DType.Bits, c.Rounds), func() error {
 					return replayShuffle(v, from, to, c.Rounds)
 				})
+				where.Key = "rounds"
 			case ok && kind == "shared":
 				err = ts.once(fmt.Sprintf("shared %s|%s|%d|%d %d %d %v %d %d", from.l.Key(), to.l.Key(), v.DType.Bits,
 					c.ScratchBytes, c.ScratchPad, c.Words, c.ScratchOrder, c.StoreVector, c.LoadVector), func() error {
@@ -112,42 +262,8 @@ func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
 				})
 			}
 			if err != nil {
+				err = at(err, where, atValue(v))
 				return
-			}
-		}
-		ch := a.Ops[op]
-		if op.Layout != nil && (ch == nil || ch.Exec == nil || op.Layout.Layout == nil || !ch.Exec.Equal(op.Layout.Layout)) {
-			// The graph states the layout this store or copy runs in.
-			err = &VerifyError{Value: op.Operands[0].Name, What: fmt.Sprintf("%s %s does not run in the layout the graph states for it at %s", op.Kind, op.Name, op.Layout.Pos)}
-			return
-		}
-		if ch == nil || ch.Record == nil {
-			return
-		}
-		switch info := op.Info(); {
-		case info.Flow == model.FlowRecord && (ch.Record.Kind == model.RecordFMA || ch.Transposed || ch.KWidth > 0):
-			err = verifyVariant(op, a, ch, ts)
-		case info.Flow == model.FlowRecord:
-			for i := range info.Roles {
-				if err = inFragment(op.Operands[i].Name, a.Required[model.Use{Op: op, Index: i}], ch.Record, model.RoleName(op, i), ts); err != nil {
-					return
-				}
-			}
-			if err = inFragment(op.Result.Name, a.Layouts[op.Result], ch.Record, "d", ts); err == nil {
-				err = checkDescriptor(op, ch, a)
-			}
-		case op.ReadsShared():
-			if err = inFragment(op.Result.Name, a.Layouts[op.Result], ch.Record, "", ts); err != nil {
-				return
-			}
-			if ch.Buffer != nil {
-				tile := [2]int{1, 1}
-				if f := ch.Record.Fragment; f != nil && len(f.Shape) == 2 {
-					tile = [2]int{f.Shape[0], f.Shape[1]}
-				}
-				if e := ch.Record.Memory.Admits(ch.Buffer, tile); e != nil {
-					err = &VerifyError{Value: op.Result.Name, What: fmt.Sprintf("%s cannot read buffer %s as placed (%s): %v", ch.Record.Name, op.Buffer.Name, ch.Buffer, e)}
-				}
 			}
 		}
 	})
@@ -162,16 +278,166 @@ func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
 		total += c.Cost
 	}
 	if total != p.Cost {
-		return &VerifyError{What: fmt.Sprintf("the ops and conversions cost %d, the plan says %d", total, p.Cost)}
+		return &VerifyError{What: fmt.Sprintf("the ops and conversions cost %d, the plan says %d", total, p.Cost), At: []Where{{Key: "cost"}}}
 	}
 	return nil
+}
+
+// ties checks that op reads its operands and makes its result in the
+// layouts its kind ties together: an element-wise op reads every
+// operand in its result's layout; a relabelling op (broadcast, reshape,
+// transpose) reads its operand in the layout its result's implies; an op
+// that runs in a layout of its own reads its first operand in it, its
+// others in its result's layout, and makes its result in the layout it
+// implies; a loop carries each value in one layout, from its init and
+// its yield to its result.
+func ties(op *model.Op, a *model.Assignment) error {
+	info := op.Info()
+	var res *model.Layout
+	if op.Result != nil {
+		res = a.Layouts[op.Result]
+	}
+	read := func(u model.Use, want *model.Layout, what string, from ...Where) error {
+		got := a.Required[u]
+		if got == nil || got.Equal(want) || got.InShared() {
+			return nil
+		}
+		return &VerifyError{Value: model.UseValue(u).Name, What: fmt.Sprintf("%s %s reads it as %s in %s, and the plan gives it another layout there", op.Kind, op.Name, model.OperandName(u), what),
+			At: append([]Where{atUse(u)}, from...)}
+	}
+	var err error
+	switch info.Flow {
+	case model.FlowSame:
+		for i := range op.Operands {
+			if err == nil && res != nil {
+				err = read(model.Use{Op: op, Index: i}, res, "the layout of its result %"+op.Result.Name, atValue(op.Result))
+			}
+		}
+	case model.FlowRelabel:
+		if res != nil && !res.InShared() {
+			err = read(model.Use{Op: op}, info.Backward.Apply(op, res), "the layout its result %"+op.Result.Name+"'s implies", atValue(op.Result))
+		}
+	case model.FlowExec:
+		ch := a.Ops[op]
+		if ch == nil || ch.Exec == nil {
+			return &VerifyError{Value: op.Operands[0].Name, What: fmt.Sprintf("%s %s runs in a layout of its own, and the plan gives it none", op.Kind, op.Name), At: []Where{atOp(op, "")}}
+		}
+		err = read(model.Use{Op: op}, ch.Exec, "the layout it runs in", atOp(op, "exec"))
+		for i := 1; err == nil && i < len(op.Operands) && res != nil; i++ {
+			err = read(model.Use{Op: op, Index: i}, res, "the layout of its result %"+op.Result.Name, atValue(op.Result))
+		}
+		if tr := info.Forward; err == nil && tr != nil && res != nil {
+			if made := tr.Apply(op, ch.Exec); made == nil || !made.Equal(res) {
+				err = &VerifyError{Value: op.Result.Name, What: fmt.Sprintf("%s %s makes it in the layout it runs in implies, and the plan gives it another", op.Kind, op.Name),
+					At: []Where{atValue(op.Result), atOp(op, "exec")}}
+			}
+		}
+	case model.FlowCarry:
+		lp := op.Body
+		for i, arg := range lp.Args {
+			l := a.Layouts[arg]
+			what := fmt.Sprintf("the layout it carries %%%s in", arg.Name)
+			if err == nil {
+				err = read(model.Use{Op: op, Index: i}, l, what, atValue(arg))
+			}
+			if err == nil && lp.Yields[i] != arg {
+				err = read(model.Use{Op: op, Index: i, Yield: true}, l, what, atValue(arg))
+			}
+			if r := a.Layouts[lp.Results[i]]; err == nil && r != nil && l != nil && !r.Equal(l) {
+				err = &VerifyError{Value: lp.Results[i].Name, What: fmt.Sprintf("loop %s leaves it in the layout it carries %%%s in, and the plan gives it another", op.Name, arg.Name),
+					At: []Where{atValue(lp.Results[i]), atValue(arg)}}
+			}
+		}
+	}
+	return err
+}
+
+// arrangement checks an mma's arrangement of warps (or of groups of
+// warps, for a record run by several) against its layouts: the plan's
+// warps_m × warps_n groups number the graph's subgroups; group g sits at
+// row g / warps_n and column g % warps_n of the arrangement when its ids
+// run along N first, at row g % warps_m and column g / warps_m
+// otherwise; the rows of record tiles along M go to the arrangement's
+// rows in turn (tile i to row i mod rows), or, with outer, in contiguous
+// runs (tile i to row i / (tiles / rows)); where there are fewer tiles
+// than rows, rows beyond them hold copies. Every element of A, C and D
+// must lie in a subgroup whose row holds its tile's row, and every
+// element of B, C and D in one whose column holds its tile's column.
+func arrangement(g *model.Graph, op *model.Op, ch *model.OpChoice, a *model.Assignment, ts *tables) error {
+	r := ch.Record
+	group := max(r.Subgroups, 1)
+	wm, wn := ch.WarpsM, ch.WarpsN
+	keys := []Where{atOp(op, "warps_m"), atOp(op, "warps_n"), atOp(op, "n_first"), atOp(op, "outer")}
+	bad := func(where []Where, format string, args ...any) error {
+		return &VerifyError{Value: op.Result.Name, What: fmt.Sprintf(format, args...), At: append(slices.Clip(where), keys...)}
+	}
+	if wm < 1 || wn < 1 || wm*wn*group != g.Subgroups {
+		return bad(nil, "%s runs %d×%d groups of %d warps, which do not number the graph's %d subgroups", op.Name, wm, wn, group, g.Subgroups)
+	}
+	if (wm == 1 || wn == 1) && !ch.NFirst {
+		// The solver writes a single row or column of warps as ids along
+		// N first; the other order is the same arrangement.
+		return &VerifyError{Value: op.Result.Name, What: fmt.Sprintf("%s runs %d×%d warps, a single row or column, whose ids run along it: expected n_first = true", op.Name, wm, wn),
+			At: []Where{atOp(op, "n_first"), atOp(op, "warps_m"), atOp(op, "warps_n")}}
+	}
+	if r.M == 0 || r.N == 0 || len(op.Result.Shape) != 2 {
+		return nil
+	}
+	tm, tn := op.Result.Shape[0]/r.M, op.Result.Shape[1]/r.N
+	um, un := min(wm, tm), min(wn, tn)
+	owner := func(tile, tiles, rows int) int {
+		if ch.Outer {
+			return tile / max(tiles/rows, 1)
+		}
+		return tile % rows
+	}
+	place := func(s int) (int, int) {
+		gr := s / group
+		if ch.NFirst {
+			return (gr / wn) % um, (gr % wn) % un
+		}
+		return (gr % wm) % um, (gr / wm) % un
+	}
+	check := func(l *model.Layout, name string, rowDim, colDim int, where Where) error {
+		if l == nil || l.InShared() || l.Opaque() != "" || l.Rank() != 2 {
+			return nil
+		}
+		return ts.once(fmt.Sprintf("arrangement %s|%s|%d %d %d %d %v %v|%d %d", l.Key(), r.Name, wm, wn, r.M, r.N, ch.NFirst, ch.Outer, rowDim, colDim), func() error {
+			t := ts.of(l)
+			idx := make([]int, 2)
+			for i, e := range t.elems {
+				coords(e, l.Shape(), idx)
+				p := t.point(i)
+				row, col := place(p.Subgroup)
+				if rowDim >= 0 && owner(idx[rowDim]/r.M, tm, um) != row || colDim >= 0 && owner(idx[colDim]/r.N, tn, un) != col {
+					return bad([]Where{where}, "%s: subgroup %d holds the tile of %s at %v, which %d×%d warps%s%s place elsewhere", op.Name, p.Subgroup, name, idx, wm, wn,
+						map[bool]string{true: " with ids along N first", false: " with ids along M first"}[ch.NFirst], map[bool]string{true: ", outer", false: ""}[ch.Outer])
+				}
+			}
+			return nil
+		})
+	}
+	uses := []struct {
+		name     string
+		row, col int
+	}{{"A", 0, -1}, {"B", -1, 1}, {"C", 0, 1}}
+	for i, u := range uses {
+		if i >= len(op.Operands) {
+			break
+		}
+		use := model.Use{Op: op, Index: i}
+		if err := check(a.Required[use], u.name, u.row, u.col, atUse(use)); err != nil {
+			return err
+		}
+	}
+	return check(a.Layouts[op.Result], "D", 0, 1, atValue(op.Result))
 }
 
 // sameHardware checks that every layout of the assignment spreads over
 // the same lanes and blocks, and over the graph's subgroups.
 func sameHardware(g *model.Graph, a *model.Assignment) error {
 	var ref *model.Layout
-	check := func(what string, l *model.Layout) error {
+	check := func(what string, where Where, l *model.Layout) error {
 		if l == nil || l.InShared() {
 			return nil
 		}
@@ -181,24 +447,25 @@ func sameHardware(g *model.Graph, a *model.Assignment) error {
 		got := [3]int{l.Size(model.Lane), l.Size(model.Subgroup), l.Size(model.Block)}
 		want := [3]int{ref.Size(model.Lane), g.Subgroups, ref.Size(model.Block)}
 		if got != want {
-			return &VerifyError{Value: what, What: fmt.Sprintf("its layout spreads over %d lanes, %d subgroups and %d blocks; the plan's other layouts over %d, %d and %d", got[0], got[1], got[2], want[0], want[1], want[2])}
+			return &VerifyError{Value: what, What: fmt.Sprintf("its layout spreads over %d lanes, %d subgroups and %d blocks; the plan's other layouts over %d, %d and %d", got[0], got[1], got[2], want[0], want[1], want[2]),
+				At: []Where{where}}
 		}
 		return nil
 	}
 	var err error
 	for _, v := range g.Values {
 		if err == nil {
-			err = check(v.Name, a.Layouts[v])
+			err = check(v.Name, atValue(v), a.Layouts[v])
 		}
 	}
 	g.Walk(func(op *model.Op) {
 		for _, u := range Uses(op) {
 			if err == nil {
-				err = check(model.UseValue(u).Name, a.Required[u])
+				err = check(model.UseValue(u).Name, atUse(u), a.Required[u])
 			}
 		}
 		if ch := a.Ops[op]; ch != nil && err == nil {
-			err = check(op.Name, ch.Exec)
+			err = check(op.Name, atOp(op, "exec"), ch.Exec)
 		}
 	})
 	return err
@@ -301,6 +568,12 @@ func inFragmentOnce(value string, l *model.Layout, r *model.Record, slot string,
 	}
 	ft := ts.of(frag.Layout)
 	lanes := make([][]int, frag.Layout.Elements())
+	regs := make([][][2]int, frag.Layout.Elements()) // (lane, register) pairs holding each position
+	fregs := frag.Layout.Size(model.Register)
+	for i, e := range ft.elems {
+		pt := ft.point(i)
+		regs[e] = append(regs[e], [2]int{pt.Lane, pt.Value})
+	}
 	for i, e := range ft.elems {
 		if ln := ft.point(i).Lane; !slices.Contains(lanes[e], ln) {
 			lanes[e] = append(lanes[e], ln)
@@ -337,7 +610,8 @@ func inFragmentOnce(value string, l *model.Layout, r *model.Record, slot string,
 			in[kd] = model.InterleavedK(at[kd], tile[kd], own, view.kWidth)
 		}
 		p := lt.point(i)
-		want := lanes[model.LinearIndex(in, tile)]
+		pos := model.LinearIndex(in, tile)
+		want := lanes[pos]
 		if !slices.Contains(want, p.Lane%group) {
 			want = slices.Sorted(slices.Values(want))
 			what := fmt.Sprintf("the %s puts tile position %v in lane %s, not lane %d", name, in, laneList(want), p.Lane)
@@ -345,6 +619,18 @@ func inFragmentOnce(value string, l *model.Layout, r *model.Record, slot string,
 				what = fmt.Sprintf("the %s puts tile position %v in lane %s of a group of %d lanes, not lane %d of its group", name, in, laneList(want), group, p.Lane%group)
 			}
 			return &VerifyError{Value: value, Element: slices.Clone(idx), Point: &p, What: what}
+		}
+		// An mma reads its operands register by register: the register
+		// of the fragment the element sits in must be the one the
+		// record's table names for it in that lane (the fragment's
+		// registers are the lowest of a tiled layout's). At a kWidth
+		// above the record's own, each lane's register group interleaves
+		// the K of several instructions, so the register is not the
+		// record's; the lane check above and verifyVariant's pairing of A
+		// and B stand for it there.
+		if slot != "" && view.kWidth == 0 && !slices.Contains(regs[pos], [2]int{p.Lane % group, p.Value % fregs}) {
+			return &VerifyError{Value: value, Element: slices.Clone(idx), Point: &p,
+				What: fmt.Sprintf("the %s puts tile position %v in lane %d at another register than %d of its %d", name, in, p.Lane%group, p.Value%fregs, fregs)}
 		}
 		// Where the record holds a position in several lanes (a
 		// duplicated operand: RDNA3 WMMA's A and B, a multi-block mma's
@@ -389,99 +675,4 @@ func unlinear(e int, shape []int) []int {
 		e /= shape[d]
 	}
 	return idx
-}
-
-// SameCosts compares the claims of a plan read back (p) with the plan the
-// model builds again from the same choices (q): the total, every op's
-// cost, every conversion's mechanism, cost and counts, the shared memory
-// used, and every buffer access's wavefronts and conflicts. It reports
-// the first claim that differs.
-func SameCosts(p, q *Plan) error {
-	diff := func(what string, claimed, model any) error {
-		return &VerifyError{What: fmt.Sprintf("%s: the plan says %v, the model gives %v", what, claimed, model)}
-	}
-	opCost := map[string]int64{}
-	for _, o := range q.Ops {
-		opCost[o.Name] = o.Cost
-	}
-	for _, o := range p.Ops {
-		if c, ok := opCost[o.Name]; ok && c != o.Cost {
-			return diff("the cost of op "+o.Name, o.Cost, c)
-		}
-	}
-	convs := map[[3]string]ConvPlan{}
-	for _, c := range q.Conv {
-		convs[[3]string{c.Value, c.Consumer, c.Operand}] = c
-	}
-	for _, c := range p.Conv {
-		m, ok := convs[[3]string{c.Value, c.Consumer, c.Operand}]
-		if !ok {
-			return &VerifyError{Value: c.Value, What: fmt.Sprintf("the plan converts it into %s (%s), the model needs no conversion", c.Consumer, c.Operand)}
-		}
-		name := fmt.Sprintf("the conversion of %%%s into %s (%s)", c.Value, c.Consumer, c.Operand)
-		claims := [][3]any{{"kind", c.Kind, m.Kind}, {"cost", c.Cost, m.Cost}, {"words", c.Words, m.Words}, {"moves", c.Moves, m.Moves},
-			{"rounds", c.Rounds, m.Rounds}, {"scratch bytes", c.ScratchBytes, m.ScratchBytes}, {"scratch padding", c.ScratchPad, m.ScratchPad},
-			{"scratch order", fmt.Sprint(c.ScratchOrder), fmt.Sprint(m.ScratchOrder)}, {"store vector", c.StoreVector, m.StoreVector},
-			{"load vector", c.LoadVector, m.LoadVector}}
-		for _, k := range claims {
-			if k[1] != k[2] {
-				return diff(name+", "+k[0].(string), k[1], k[2])
-			}
-		}
-		delete(convs, [3]string{c.Value, c.Consumer, c.Operand})
-	}
-	for _, c := range q.Conv {
-		if _, left := convs[[3]string{c.Value, c.Consumer, c.Operand}]; left {
-			return &VerifyError{Value: c.Value, What: fmt.Sprintf("%s needs it converted (%s, cost %d), and the plan makes no conversion", c.Consumer, c.Kind, c.Cost)}
-		}
-	}
-	if p.Shared.Buffers != q.Shared.Buffers || p.Shared.Scratch != q.Shared.Scratch {
-		return diff("shared memory (buffers, scratch)", [2]int{p.Shared.Buffers, p.Shared.Scratch}, [2]int{q.Shared.Buffers, q.Shared.Scratch})
-	}
-	// Every buffer and every access the model places, each once, with
-	// its bytes and counts.
-	buffers := map[string]BufferPlan{}
-	access := map[string]AccessPlan{}
-	for _, b := range q.Shared.Placed {
-		buffers[b.Name] = b
-		for _, a := range b.Accesses {
-			access[b.Name+" "+a.Access+" "+a.Op] = a
-		}
-	}
-	for _, b := range p.Shared.Placed {
-		m, ok := buffers[b.Name]
-		if !ok {
-			return &VerifyError{What: fmt.Sprintf("the plan places buffer %s, which the model does not place", b.Name)}
-		}
-		delete(buffers, b.Name)
-		if b.Bytes != m.Bytes {
-			return diff("the bytes of buffer "+b.Name, b.Bytes, m.Bytes)
-		}
-		for _, a := range b.Accesses {
-			k := b.Name + " " + a.Access + " " + a.Op
-			m, ok := access[k]
-			if !ok {
-				return &VerifyError{What: fmt.Sprintf("the plan lists a %s of buffer %s by %s, which the model does not make, or lists it twice", a.Access, b.Name, a.Op)}
-			}
-			delete(access, k)
-			if a.Wavefronts != m.Wavefronts || a.Ideal != m.Ideal || a.Conflicts != m.Conflicts {
-				return diff(fmt.Sprintf("the %s of buffer %s by %s (wavefronts, ideal, conflicts)", a.Access, b.Name, a.Op),
-					[3]int{a.Wavefronts, a.Ideal, a.Conflicts}, [3]int{m.Wavefronts, m.Ideal, m.Conflicts})
-			}
-		}
-	}
-	for _, b := range q.Shared.Placed {
-		if _, left := buffers[b.Name]; left {
-			return &VerifyError{What: fmt.Sprintf("the plan gives buffer %s no placement", b.Name)}
-		}
-		for _, a := range b.Accesses {
-			if _, left := access[b.Name+" "+a.Access+" "+a.Op]; left {
-				return &VerifyError{What: fmt.Sprintf("the plan leaves out the %s of buffer %s by %s", a.Access, b.Name, a.Op)}
-			}
-		}
-	}
-	if p.Cost != q.Cost {
-		return diff("the total cost", p.Cost, q.Cost)
-	}
-	return nil
 }

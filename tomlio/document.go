@@ -211,6 +211,11 @@ func (t *Table) get(key string) (any, bool) {
 	return v, ok
 }
 
+// Raw returns key's value as the TOML decoder gives it (int64, float64,
+// bool, string, []any, map[string]any, []map[string]any), marking the
+// key read.
+func (t *Table) Raw(key string) (any, bool) { return t.get(key) }
+
 func typeName(v any) string {
 	switch v.(type) {
 	case int64:

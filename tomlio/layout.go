@@ -231,9 +231,14 @@ func decodeNotation(t *Table) model.Notation {
 // reportLayoutError records the error of building a layout table's layout.
 func reportLayoutError(t *Table, err error) {
 	// Problems with the frame's own keys are reported where those keys
-	// are written, at the top of the file.
+	// are written: in the table holding the [layout] table (the top of a
+	// layout file; a plan's [values."v".exact]).
 	if e, ok := err.(*model.Error); ok && isFrameKey(e.Field) {
-		t.doc.Root().Report(err)
+		parent := ""
+		if i := strings.LastIndex(t.path, "."); i >= 0 {
+			parent = t.path[:i]
+		}
+		(&Table{doc: t.doc, path: parent, used: map[string]bool{}}).Report(err)
 	} else {
 		t.Report(err)
 	}

@@ -5,12 +5,14 @@ import (
 	"os"
 	"os/signal"
 	"planner"
+	"time"
 
 	"github.com/spf13/cobra"
 )
 
 func newVerifyCmd(records *[]string) *cobra.Command {
 	var graphPath string
+	var prove time.Duration
 	cmd := &cobra.Command{
 		Use:   "verify PLAN",
 		Short: "replay a plan written by solve --format toml, element by element",
@@ -20,10 +22,16 @@ rebuilds every choice the plan made, and replays it element by element:
 every layout holds every element, every conversion delivers exactly the
 layout its consumer needs by the mechanism the plan claims (shuffles round
 by round, shared memory through its scratch), every mma operand and load
-is its record's fragment, every buffer placement obeys its records' rules,
-and every cost recomputes from the model. Prints one line and exits 0 when
-the plan holds; prints the first difference (value, element, subgroup,
-lane, register) and exits 1 when it does not.`,
+is its record's fragment, every mma's arrangement of warps is the one its
+layouts show, every buffer placement obeys its records' rules, and every
+cost recomputes from the model; every other key the plan carries (layout
+strings, methods, counts, status, lower bound) is written again from the
+replay and compared (docs/verify.md lists each key and what checks it).
+With --prove (on by default, 2s) the graph is solved again to re-prove the
+plan's status and lower bound. Prints one line and exits 0 when the plan
+holds; prints each difference at the plan's file:line:col (the value,
+element, subgroup, lane and register where a replay fails) and exits 1
+when it does not.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			pl, err := planner.New(*records...)
@@ -37,11 +45,19 @@ lane, register) and exits 1 when it does not.`,
 				return err
 			}
 			plan := r.Plan
-			_, err = fmt.Fprintf(cmd.OutOrStdout(), "verified %s: %s, %s and %s replayed element by element against %s on %s; cost %d recomputed\n",
-				args[0], plural(len(plan.Values), "value"), plural(len(plan.Ops), "op"), plural(len(plan.Conv), "conversion"), r.Path, r.Target.Name, plan.Cost)
+			status := ""
+			if prove > 0 {
+				if status, err = pl.Prove(ctx, r, prove); err != nil {
+					return err
+				}
+				status = "; " + status
+			}
+			_, err = fmt.Fprintf(cmd.OutOrStdout(), "verified %s: %s, %s and %s replayed element by element against %s on %s; cost %d recomputed%s\n",
+				args[0], plural(len(plan.Values), "value"), plural(len(plan.Ops), "op"), plural(len(plan.Conv), "conversion"), r.Path, r.Target.Name, plan.Cost, status)
 			return err
 		},
 	}
 	cmd.Flags().StringVar(&graphPath, "graph", "", "the graph file, when it is no longer where the plan says")
+	cmd.Flags().DurationVar(&prove, "prove", 2*time.Second, "re-solve the graph for at most this long to re-prove the plan's status and lower bound (0: do not)")
 	return cmd
 }

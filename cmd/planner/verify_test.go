@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -190,9 +191,9 @@ func TestVerifyEditedBuffers(t *testing.T) {
 	for _, c := range []struct {
 		name, text, want string
 	}{
-		{"access twice", strings.Replace(text, read, block(read)+read, 1), "lists it twice"},
-		{"access left out", strings.Replace(text, block(write), "", 1), "leaves out the write of buffer As"},
-		{"bytes", strings.Replace(text, "bytes = 20448\n", "bytes = 20444\n", 1), "the bytes of buffer As: the plan says 20444, the model gives 20448"},
+		{"access twice", strings.Replace(text, read, block(read)+read, 1), "the plan lists this access twice (op a, access read)"},
+		{"access left out", strings.Replace(text, block(write), "", 1), "the plan leaves out the access the replay makes (op copy_to_shared@32, access write)"},
+		{"bytes", strings.Replace(text, "bytes = 20448\n", "bytes = 20444\n", 1), "bytes: the plan says 20444, the replay gives 20448"},
 		{"buffer left out", strings.Replace(strings.Replace(text, cs, "", 1), csAccess, "", 1), "the plan gives buffer Cs no placement"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -261,5 +262,98 @@ func TestVerifyRefusesAnUnswizzledWgmmaBuffer(t *testing.T) {
 	code := Main([]string{"verify", path}, &out, &errs)
 	if code != exitBadInput || !strings.Contains(errs.String(), "wgmma_m64n64k16_f32_f16 cannot read buffer Bs as placed") {
 		t.Fatalf("exit %d, stdout %q, stderr %q: want the wgmma's descriptor refusing the placement", code, out.String(), errs.String())
+	}
+}
+
+// Claims a plan file carries that the replay does not bear out, each
+// edited by hand into a golden plan: planner verify exits 1 naming the
+// edited key's line.
+func TestVerifyNamesTheEditedKey(t *testing.T) {
+	for _, c := range []struct {
+		name, graph, old, new string
+		want                  string
+	}{
+		{"4x1 warps on a 2x2 mma", "gemm_epilogue", "warps_m = 2\nwarps_n = 2\n", "warps_m = 4\nwarps_n = 1\n", "which 4×1 warps with ids along N first place elsewhere"},
+		{"warp ids along M", "gemm_epilogue", "n_first = true\n", "n_first = false\n", "which 2×2 warps with ids along M first place elsewhere"},
+		{"warps swapped", "back_to_back_gemm", "warps_m = 4\nwarps_n = 1\n", "warps_m = 1\nwarps_n = 4\n", "which 1×4 warps with ids along N first place elsewhere"},
+		{"outer", "gemm_epilogue", "outer = false\n", "outer = true\n", "with ids along N first, outer place elsewhere"},
+		{"lower bound above the cost", "gemm_epilogue", "lower_bound = 2802\n", "lower_bound = 99999\n", "lower_bound: expected a bound from 0 to the plan's cost 2802, found 99999"},
+		{"lower bound below an optimal cost", "gemm_epilogue", "lower_bound = 2802\n", "lower_bound = 2801\n", "lower_bound: the plan claims optimal, which needs lower_bound = cost 2802, found 2801"},
+		{"unknown status", "gemm_epilogue", "status = \"optimal\"\n", "status = \"banana\"\n", `status: expected one of optimal, feasible, greedy, found "banana"`},
+		{"feasible at its bound", "gemm_epilogue", "status = \"optimal\"\n", "status = \"feasible\"\n", `status: lower_bound 2802 equals the cost, which proves the plan optimal, and the status says "feasible"`},
+		{"reduction lanes", "softmax_row", "lanes = 32\n", "lanes = 16\n", "lanes: the plan says 16, the replay gives 32"},
+		{"reduction subgroups", "softmax_row", "lanes = 32\nsubgroups = 1\n", "lanes = 32\nsubgroups = 4\n", "subgroups: the plan says 4, the replay gives 1"},
+		{"layout string", "gemm_epilogue", `layout = "#ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [1, 0], [2, 0], [4, 0]], warp = [[8, 0], [16, 0]], block = []}>"` + "\n",
+			`layout = "#ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [8, 0]], block = []}>"` + "\n",
+			"layout: the plan says \"#ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [8, 0]]"},
+		{"warps text", "gemm_epilogue", "warps = \"2×2 warps (warp ids along N first)\"\n", "warps = \"2×2 warps (warp ids along M first)\"\n", "warps: the plan says"},
+		{"budget", "gemm_epilogue", "budget = 166912\n", "budget = 1\n", "budget: the plan says 1, the replay gives 166912"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			golden, err := os.ReadFile("../../testdata/plans/" + c.graph + ".toml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			i := strings.Index(string(golden), c.old)
+			if i < 0 {
+				t.Fatalf("no %q in the golden plan", c.old)
+			}
+			line := strings.Count(string(golden[:i]), "\n") + 1
+			if c.name == "reduction subgroups" {
+				line++
+			}
+			path := filepath.Join(t.TempDir(), "plan.toml")
+			if err := os.WriteFile(path, []byte(strings.Replace(string(golden), c.old, c.new, 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			root, _ := filepath.Abs("../..")
+			t.Chdir(root)
+			var out, errs bytes.Buffer
+			code := Main([]string{"verify", "--prove", "0", path}, &out, &errs)
+			at := fmt.Sprintf("plan.toml:%d:", line)
+			if code != exitBadInput || !strings.Contains(errs.String(), c.want) || !strings.Contains(errs.String(), at) {
+				t.Fatalf("exit %d, stdout %q, stderr %q: want exit 1 naming %s and saying %q", code, out.String(), errs.String(), at, c.want)
+			}
+		})
+	}
+}
+
+// The greedy baseline's plan of back_to_back_gemm (cost 1500, the
+// search's 1140) verifies as greedy; edited to claim optimal at its own
+// cost, the new search refutes it at the status.
+func TestVerifyProvesTheStatus(t *testing.T) {
+	root, _ := filepath.Abs("../..")
+	t.Chdir(root)
+	var out, errs bytes.Buffer
+	if code := Main([]string{"solve", "--solver", "greedy", "--format", "toml", "testdata/graphs/back_to_back_gemm.toml"}, &out, &errs); code != 0 {
+		t.Fatalf("solve: exit %d: %s", code, errs.String())
+	}
+	greedy := out.String()
+	if !strings.Contains(greedy, "status = \"greedy\"\ncost = 1500\n") {
+		t.Fatalf("the greedy plan is not the greedy baseline's of cost 1500:\n%s", greedy[:min(len(greedy), 400)])
+	}
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name, text string
+		code       int
+		want       string
+	}{
+		{"greedy", greedy, 0, "the greedy baseline's cost recomputed"},
+		{"claims optimal", regexp.MustCompile(`status = "greedy"\ncost = 1500\nlower_bound = \d+\n`).ReplaceAllString(greedy, "status = \"optimal\"\ncost = 1500\nlower_bound = 1500\n"),
+			exitBadInput, "plan.toml:6:1: status: the plan claims optimal at cost 1500, and a new search finds a plan of cost 1140"},
+	} {
+		path := filepath.Join(dir, c.name, "plan.toml")
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out.Reset()
+		errs.Reset()
+		code := Main([]string{"verify", path}, &out, &errs)
+		if code != c.code || !strings.Contains(out.String()+errs.String(), c.want) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q: want exit %d saying %q", c.name, code, out.String(), errs.String(), c.code, c.want)
+		}
 	}
 }

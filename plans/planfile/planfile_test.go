@@ -2,6 +2,7 @@ package planfile_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -140,5 +141,42 @@ func TestSecondConversionRelated(t *testing.T) {
 	want := model.Error{Pos: model.Pos{File: "plan.toml", Line: second, Col: 1}, Code: model.CodeDuplicate, Related: []model.Pos{{File: "plan.toml", Line: first, Col: 1}}}
 	if len(list) != 1 || list[0].Pos != want.Pos || list[0].Code != want.Code || len(list[0].Related) != 1 || list[0].Related[0] != want.Related[0] {
 		t.Fatalf("got %v, want one duplicate at %s related to %s", err, want.Pos, want.Related[0])
+	}
+}
+
+// docs/verify.md lists every key of planfile.Keys, with its kind and
+// what checks it, as a row of its table.
+func TestDocsListEveryKey(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/verify.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range planfile.Keys {
+		row := fmt.Sprintf("| `%s` | %s | %s |\n", k.Path, k.Check, k.What)
+		if !strings.Contains(string(doc), row) {
+			t.Errorf("docs/verify.md lacks the row\n%s", row)
+		}
+	}
+}
+
+// Every key path of the format resolves to its entry, and a key under a
+// layout table to the layout's.
+func TestKeyOf(t *testing.T) {
+	for _, c := range []struct {
+		path []string
+		want string
+	}{
+		{[]string{"status"}, "status"},
+		{[]string{"ops", "acc", "warps_m"}, "ops.*.warps_m"},
+		{[]string{"values", "a", "exact", "layout", "lane"}, "values.*.exact"},
+		{[]string{"conversions[]", "required", "subgroups"}, "conversions[].required"},
+		{[]string{"buffers", "As", "accesses[]", "wavefronts"}, "buffers.*.accesses[].wavefronts"},
+		{[]string{"ops", "acc", "transposed"}, "ops.*.transposed"},
+		{[]string{"ops", "acc", "banana"}, ""},
+	} {
+		k, ok := planfile.KeyOf(c.path)
+		if k.Path != c.want || ok != (c.want != "") {
+			t.Errorf("KeyOf(%v) = %q, %v; want %q", c.path, k.Path, ok, c.want)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"planner/model"
 	"planner/plans"
@@ -21,11 +22,11 @@ type File struct {
 	GraphHash string // the graph's SHA-256 as the plan records it ("" when it records none)
 	doc       *tomlio.Document
 	root      *tomlio.Table
+	// The tables Rebuild read, by what they describe, for errors to
+	// point at.
+	values, ops, buffers map[string]*tomlio.Table
+	convs                map[[3]string]*tomlio.Table
 }
-
-// planKeys are the top-level keys of a plan file.
-var planKeys = []string{"file", "graph_sha256", "target", "subgroups", "notation", "status", "cost", "lower_bound",
-	"shared_memory", "buffers", "values", "ops", "conversions"}
 
 // Read reads a plan file from disk as far as the graph it names.
 func Read(path string) (*File, error) {
@@ -38,7 +39,7 @@ func Read(path string) (*File, error) {
 
 // Parse reads a plan file's text as far as the graph it names.
 func Parse(file string, data []byte) (*File, error) {
-	doc, root, err := tomlio.ParseRoot(file, data, planKeys)
+	doc, root, err := tomlio.ParseRoot(file, data, keysOf(""))
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +68,7 @@ func (pf *File) CheckGraph(path string, data []byte) error {
 	if pf.GraphHash == "" || HashGraph(data) == pf.GraphHash {
 		return nil
 	}
-	pf.root.Errorf("graph_sha256", model.CodeIncompatible, "the plan was made from another version of %s: its SHA-256 is %s, the plan's %s", path, HashGraph(data), pf.GraphHash)
+	pf.root.Errorf("graph_sha256", model.CodeIncompatible, "the plan was made from another version of %s: its SHA-256 is %s, the plan's %s", path, HashGraph(data), pf.GraphHash).Related = []model.Pos{pf.root.Pos("file")}
 	return pf.doc.Err()
 }
 
@@ -87,18 +88,22 @@ func (pf *File) Rebuild(g *model.Graph, records map[string]*model.Record) (*plan
 	p.Target = g.Target
 	p.Subgroups, _ = root.Int("subgroups", true)
 	p.Notation, _ = root.String("notation", false)
+	if root.Has("notation") && !slices.Contains(model.Kinds, p.Notation) {
+		root.Errorf("notation", model.CodeUnknownName, "unknown notation %q (expected one of %s)", p.Notation, strings.Join(model.Kinds, ", "))
+	}
 	p.Status, _ = root.String("status", true)
 	cost, _ := root.Int("cost", true)
 	lower, _ := root.Int("lower_bound", false)
 	p.Cost, p.LowerBound = int64(cost), int64(lower)
 	if sm, ok := root.Sub("shared_memory", true); ok {
-		sm.Expect("buffers", "scratch", "budget")
+		sm.Expect(keysOf("shared_memory")...)
 		p.Shared.Buffers, _ = sm.Int("buffers", true)
 		p.Shared.Scratch, _ = sm.Int("scratch", true)
 		p.Shared.Budget, _ = sm.Int("budget", true)
 		sm.CheckUnknown()
 	}
-	r := &planReader{g: g, records: records, p: p, a: a}
+	r := &planReader{g: g, records: records, p: p, a: a, pf: pf}
+	pf.values, pf.ops, pf.buffers, pf.convs = map[string]*tomlio.Table{}, map[string]*tomlio.Table{}, map[string]*tomlio.Table{}, map[[3]string]*tomlio.Table{}
 	r.buffers(root)
 	r.values(root)
 	r.ops(root)
@@ -115,6 +120,7 @@ type planReader struct {
 	records map[string]*model.Record
 	p       *plans.Plan
 	a       *model.Assignment
+	pf      *File
 }
 
 // entries reads the sub-tables of a table of named entries ([values."x"]).
@@ -143,7 +149,8 @@ func (r *planReader) buffers(root *tomlio.Table) {
 			t.Errorf(name, model.CodeUnknownName, "the graph has no buffer %q", name)
 			continue
 		}
-		bt.Expect("shape", "dtype", "placement", "layout", "formula", "bytes", "row_stride", "pad", "pad_every", "swizzle", "xor", "accesses")
+		r.pf.buffers[name] = bt
+		bt.Expect(keysOf("buffers.*")...)
 		if s := tomlio.BufferLayout(bt, buf); s != nil {
 			r.a.Buffers[buf] = s
 		}
@@ -151,7 +158,7 @@ func (r *planReader) buffers(root *tomlio.Table) {
 		bp.Bytes, _ = bt.Int("bytes", false)
 		accesses, _ := bt.TableArray("accesses")
 		for _, at := range accesses {
-			at.Expect("op", "access", "method", "instructions", "wavefronts", "ideal", "conflicts")
+			at.Expect(keysOf("buffers.*.accesses[]")...)
 			var ap plans.AccessPlan
 			ap.Op, _ = at.String("op", true)
 			ap.Access, _ = at.String("access", true)
@@ -200,7 +207,8 @@ func (r *planReader) values(root *tomlio.Table) {
 			t.Errorf(name, model.CodeUnknownName, "the graph has no value %%%s", name)
 			continue
 		}
-		vt.Expect("shape", "dtype", "notation", "layout", "exact")
+		r.pf.values[name] = vt
+		vt.Expect(keysOf("values.*")...)
 		l := r.readExact(vt, "exact", v.Shape)
 		vt.CheckNotKnown()
 		if l != nil {
@@ -309,7 +317,8 @@ func (r *planReader) ops(root *tomlio.Table) {
 		if !ok {
 			return
 		}
-		ot.Expect("kind", "cost", "intrinsic", "warps", "layout", "method", "lanes", "subgroups", "warps_m", "warps_n", "n_first", "outer", "blocks_along", "transposed", "k_width", "exec")
+		r.pf.ops[op.Name] = ot
+		ot.Expect(keysOf("ops.*")...)
 		cost, _ := ot.Int("cost", true)
 		opp := plans.OpPlan{Name: op.Name, Cost: int64(cost), Pos: op.Pos}
 		opp.Kind, _ = ot.String("kind", false)
@@ -338,7 +347,7 @@ func (r *planReader) ops(root *tomlio.Table) {
 				// M or N.
 				view, err := rec.BlockView(along)
 				if err != nil {
-					ot.Errorf("blocks_along", model.CodeBadValue, "%v", err)
+					ot.Errorf("blocks_along", model.CodeBadValue, "%v", err).Related = []model.Pos{ot.Pos("intrinsic")}
 				}
 				rec = view
 				opp.BlocksAlong = along
@@ -361,7 +370,7 @@ func (r *planReader) ops(root *tomlio.Table) {
 				ch.KWidth = 0
 			}
 			if ch.WarpsM < 1 || ch.WarpsN < 1 || ch.WarpsM*ch.WarpsN > r.g.Subgroups {
-				ot.Errorf("warps_m", model.CodeBadValue, "expected warps_m × warps_n from 1 to the graph's %d subgroups, found %d × %d", r.g.Subgroups, ch.WarpsM, ch.WarpsN)
+				ot.Errorf("warps_m", model.CodeBadValue, "expected warps_m × warps_n from 1 to the graph's %d subgroups, found %d × %d", r.g.Subgroups, ch.WarpsM, ch.WarpsN).Related = []model.Pos{ot.Pos("warps_n")}
 				ch.WarpsM, ch.WarpsN = 1, 1
 			}
 			opp.WarpsM, opp.WarpsN, opp.NFirst, opp.Outer = ch.WarpsM, ch.WarpsN, ch.NFirst, ch.Outer
@@ -407,8 +416,7 @@ func (r *planReader) conversions(root *tomlio.Table) {
 	list, _ := root.TableArray("conversions")
 	at := map[model.Use]model.Pos{} // where each use's conversion is written
 	for _, ct := range list {
-		ct.Expect("value", "consumer", "operand", "kind", "cost", "free", "detail", "because", "why", "words", "moves", "rounds",
-			"scratch_bytes", "scratch_order", "scratch_pad", "store_vector", "load_vector", "required")
+		ct.Expect(keysOf("conversions[]")...)
 		var c plans.ConvPlan
 		c.Value, _ = ct.String("value", true)
 		c.Consumer, _ = ct.String("consumer", true)
@@ -437,7 +445,7 @@ func (r *planReader) conversions(root *tomlio.Table) {
 		c.LoadVector = count("load_vector", false)
 		u, ok := uses[[3]string{c.Value, c.Consumer, c.Operand}]
 		if !ok {
-			ct.Errorf("", model.CodeUnknownName, "the graph has no use of %%%s by %s as %s", c.Value, c.Consumer, c.Operand)
+			ct.Errorf(unknownUse(r.g, c), model.CodeUnknownName, "the graph has no use of %%%s by %s as %s", c.Value, c.Consumer, c.Operand).Related = []model.Pos{ct.Pos("value"), ct.Pos("consumer"), ct.Pos("operand")}
 			ct.CheckNotKnown()
 			continue
 		}
@@ -445,6 +453,7 @@ func (r *planReader) conversions(root *tomlio.Table) {
 			ct.Errorf("", model.CodeDuplicate, "a second conversion of %%%s into %s (%s)", c.Value, c.Consumer, c.Operand).Related = []model.Pos{first}
 		} else {
 			at[u] = ct.Pos("")
+			r.pf.convs[[3]string{c.Value, c.Consumer, c.Operand}] = ct
 		}
 		if l := r.readExact(ct, "required", plans.UseValue(u).Shape); l != nil {
 			r.a.Required[u] = l
@@ -495,4 +504,24 @@ func readInShared(et *tomlio.Table, shape []int) *model.Layout {
 		return nil
 	}
 	return l
+}
+
+// unknownUse is the key of a conversion naming no use of the graph that
+// is likeliest wrong: the value when the graph has none of that name,
+// else the consumer when no op of that name reads the value, else the
+// operand.
+func unknownUse(g *model.Graph, c plans.ConvPlan) string {
+	if !slices.ContainsFunc(g.Values, func(v *model.Value) bool { return v.Name == c.Value }) {
+		return "value"
+	}
+	reads := false
+	g.Walk(func(op *model.Op) {
+		for _, u := range plans.Uses(op) {
+			reads = reads || op.Name == c.Consumer && plans.UseValue(u).Name == c.Value
+		}
+	})
+	if !reads {
+		return "consumer"
+	}
+	return "operand"
 }
