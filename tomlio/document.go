@@ -3,7 +3,6 @@ package tomlio
 import (
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -231,21 +230,59 @@ func typeName(v any) string {
 	return fmt.Sprintf("a %T", v)
 }
 
+// found describes a value of the wrong type for a message: scalars with
+// their value, so that the line is easy to find.
+func found(v any) string {
+	switch x := v.(type) {
+	case int64:
+		return fmt.Sprintf("the integer %d", x)
+	case float64:
+		return fmt.Sprintf("the float %v", x)
+	case string:
+		return fmt.Sprintf("the string %q", x)
+	case bool:
+		return fmt.Sprintf("%v", x)
+	}
+	return typeName(v)
+}
+
+// typeError records that key (entry idx of it, when idx has entries:
+// rows[3][1]) holds a value of the wrong type, naming the key and the type
+// it takes.
+func (t *Table) typeError(key string, idx []int, want string, v any) {
+	label := key
+	for _, i := range idx {
+		label += fmt.Sprintf("[%d]", i)
+	}
+	msg := fmt.Sprintf("%s must be %s, found %s", label, want, found(v))
+	if len(idx) > 0 {
+		t.ErrorfAt(key, idx[0], model.CodeBadType, "%s", msg)
+	} else {
+		t.Errorf(key, model.CodeBadType, "%s", msg)
+	}
+}
+
 // MaxInt bounds integers in inputs: larger ones are rejected as absurd.
 const MaxInt = 1 << 30
 
-func (t *Table) intValue(v any, report func(code model.Code, format string, args ...any)) (int, bool) {
+// intValue reads v as an integer of key (entry idx of it).
+func (t *Table) intValue(v any, key string, idx ...int) (int, bool) {
 	n, ok := v.(int64)
 	if !ok {
-		if f, isFloat := v.(float64); isFloat && f == math.Trunc(f) {
-			report(model.CodeBadType, "expected an integer, found the float %v", f)
-			return 0, false
-		}
-		report(model.CodeBadType, "expected an integer, found %s", typeName(v))
+		t.typeError(key, idx, "an integer", v)
 		return 0, false
 	}
 	if n > MaxInt || n < -MaxInt {
-		report(model.CodeTooLarge, "%d is out of range (at most %d in magnitude)", n, MaxInt)
+		label := key
+		for _, i := range idx {
+			label += fmt.Sprintf("[%d]", i)
+		}
+		msg := fmt.Sprintf("%s = %d is out of range (at most %d in magnitude)", label, n, MaxInt)
+		if len(idx) > 0 {
+			t.ErrorfAt(key, idx[0], model.CodeTooLarge, "%s", msg)
+		} else {
+			t.Errorf(key, model.CodeTooLarge, "%s", msg)
+		}
 		return 0, false
 	}
 	return int(n), true
@@ -260,7 +297,7 @@ func (t *Table) Int(key string, required bool) (int, bool) {
 		}
 		return 0, false
 	}
-	return t.intValue(v, func(code model.Code, format string, args ...any) { t.Errorf(key, code, format, args...) })
+	return t.intValue(v, key)
 }
 
 // String reads a string key.
@@ -274,7 +311,7 @@ func (t *Table) String(key string, required bool) (string, bool) {
 	}
 	s, ok := v.(string)
 	if !ok {
-		t.Errorf(key, model.CodeBadType, "expected a string, found %s", typeName(v))
+		t.typeError(key, nil, "a string", v)
 		return "", false
 	}
 	return s, true
@@ -291,13 +328,13 @@ func (t *Table) Ints(key string, required bool) ([]int, bool) {
 	}
 	arr, ok := v.([]any)
 	if !ok {
-		t.Errorf(key, model.CodeBadType, "expected an array of integers, found %s", typeName(v))
+		t.typeError(key, nil, "an array of integers", v)
 		return nil, false
 	}
 	out := make([]int, len(arr))
 	good := true
 	for i, e := range arr {
-		n, ok := t.intValue(e, func(code model.Code, format string, args ...any) { t.ErrorfAt(key, i, code, format, args...) })
+		n, ok := t.intValue(e, key, i)
 		out[i] = n
 		good = good && ok
 	}
@@ -315,7 +352,7 @@ func (t *Table) IntLists(key string, required bool) ([][]int, bool) {
 	}
 	arr, ok := v.([]any)
 	if !ok {
-		t.Errorf(key, model.CodeBadType, "expected an array of integer arrays, found %s", typeName(v))
+		t.typeError(key, nil, "an array of integer arrays", v)
 		return nil, false
 	}
 	out := make([][]int, len(arr))
@@ -323,13 +360,13 @@ func (t *Table) IntLists(key string, required bool) ([][]int, bool) {
 	for i, e := range arr {
 		inner, ok := e.([]any)
 		if !ok {
-			t.ErrorfAt(key, i, model.CodeBadType, "expected an array of integers, found %s", typeName(e))
+			t.typeError(key, []int{i}, "an array of integers", e)
 			good = false
 			continue
 		}
 		out[i] = make([]int, len(inner))
 		for j, x := range inner {
-			n, ok := t.intValue(x, func(code model.Code, format string, args ...any) { t.ErrorfAt(key, i, code, format, args...) })
+			n, ok := t.intValue(x, key, i, j)
 			out[i][j] = n
 			good = good && ok
 		}
@@ -348,7 +385,7 @@ func (t *Table) Sub(key string, required bool) (*Table, bool) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		t.Errorf(key, model.CodeBadType, "expected a table, found %s", typeName(v))
+		t.typeError(key, nil, "a table", v)
 		return nil, false
 	}
 	return &Table{doc: t.doc, path: t.keyPath(key), m: m, used: map[string]bool{}}, true
@@ -450,7 +487,7 @@ func (t *Table) Bool(key string, required bool) (bool, bool) {
 	}
 	b, ok := v.(bool)
 	if !ok {
-		t.Errorf(key, model.CodeBadType, "expected true or false, found %s", typeName(v))
+		t.typeError(key, nil, "true or false", v)
 		return false, false
 	}
 	return b, true
@@ -467,7 +504,7 @@ func (t *Table) Strings(key string, required bool) ([]string, bool) {
 	}
 	arr, ok := v.([]any)
 	if !ok {
-		t.Errorf(key, model.CodeBadType, "expected an array of strings, found %s", typeName(v))
+		t.typeError(key, nil, "an array of strings", v)
 		return nil, false
 	}
 	out := make([]string, 0, len(arr))
@@ -475,7 +512,7 @@ func (t *Table) Strings(key string, required bool) ([]string, bool) {
 	for i, e := range arr {
 		s, ok := e.(string)
 		if !ok {
-			t.ErrorfAt(key, i, model.CodeBadType, "expected a string, found %s", typeName(e))
+			t.typeError(key, []int{i}, "a string", e)
 			good = false
 			continue
 		}
@@ -502,7 +539,7 @@ func (t *Table) TableArray(key string) ([]*Table, bool) {
 	}
 	arr, ok := v.([]map[string]any)
 	if !ok {
-		t.Errorf(key, model.CodeBadType, "expected an array of tables ([[%s]]), found %s", t.keyPath(key), typeName(v))
+		t.typeError(key, nil, fmt.Sprintf("an array of tables ([[%s]])", t.keyPath(key)), v)
 		return nil, false
 	}
 	out := make([]*Table, len(arr))

@@ -159,6 +159,11 @@ func decodeNotation(t *Table) model.Notation {
 	t.Expect("notation")
 	kind, ok := t.String("notation", true)
 	if !ok {
+		// A notation of the wrong type is reported; the keys of the
+		// notation meant are not unknown because of it.
+		if t.Has("notation") {
+			return nil
+		}
 		t.CheckUnknown()
 		return nil
 	}
