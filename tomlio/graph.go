@@ -209,6 +209,9 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 			if !ok {
 				continue
 			}
+			if !model.ValidName(name) {
+				bufs.Errorf(name, model.CodeBadValue, "%q cannot name a buffer: %s", name, model.NameRule)
+			}
 			bt.Expect("shape", "dtype", "row_stride", "pad", "pad_every", "swizzle", "xor")
 			b := &model.Buffer{Name: name, Pos: bt.Pos("")}
 			b.Shape = r.shape(bt, "shape")
@@ -435,6 +438,15 @@ func (r *graphReader) define(t *Table, key string, i int, name string, shape []i
 		t.Errorf(key, model.CodeBadValue, "a value needs a name")
 		return nil
 	}
+	if !model.ValidName(name) {
+		msg := fmt.Sprintf("%q cannot name a value: %s", name, model.NameRule)
+		if i >= 0 {
+			t.ErrorfAt(key, i, model.CodeBadValue, "%s", msg)
+		} else {
+			t.Errorf(key, model.CodeBadValue, "%s", msg)
+		}
+		return nil
+	}
 	v := &model.Value{Name: name, Shape: shape, DType: dt, Pos: pos, Def: def}
 	r.values[name] = v
 	r.g.Values = append(r.g.Values, v)
@@ -476,6 +488,9 @@ func (r *graphReader) op(t *Table, loop *model.Loop) *model.Op {
 	before := len(r.doc.Errs)
 	result, hasResult := t.String("result", false)
 	op.Name, _ = t.String("name", false)
+	if t.Has("name") && op.Name != "" && !model.ValidName(op.Name) {
+		t.Errorf("name", model.CodeBadValue, "%q cannot name an op: %s", op.Name, model.NameRule)
+	}
 	if op.Name == "" {
 		op.Name = result
 	}
