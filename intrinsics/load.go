@@ -70,6 +70,12 @@ func Load(paths ...string) (*Library, error) {
 	if len(errs) > 0 {
 		return nil, errs
 	}
+	for _, t := range lib.Targets {
+		t.RecordKinds = map[string]model.RecordKind{}
+		for _, n := range t.Records {
+			t.RecordKinds[n] = lib.Records[n].Kind
+		}
+	}
 	return lib, nil
 }
 

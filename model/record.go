@@ -28,6 +28,10 @@ type Target struct {
 	Weights      Weights
 	Records      []string
 	RecordPos    []Pos // where each entry of Records is written
+	// RecordKinds gives the kind of each record of Records, once the
+	// loader has read them all (nil before), so that a graph naming a
+	// record of the wrong kind for its op is bad input.
+	RecordKinds map[string]RecordKind
 	// TensorMemoryLanes and TensorMemoryColumns are the tensor memory an
 	// SM gives a block (NVIDIA sm_100: 128 lanes of 512 32-bit columns),
 	// 0 where the target has none.
@@ -61,6 +65,25 @@ const (
 // RecordKinds lists the kinds a record may have.
 var RecordKinds = []RecordKind{RecordMMA, RecordLoadShared, RecordStoreShared, RecordLoadGlobal, RecordStoreGlobal,
 	RecordLoadTensorMemory, RecordStoreTensorMemory}
+
+// recordKindWords say what a record of each kind is, for messages.
+var recordKindWords = map[RecordKind]string{
+	RecordMMA:               "an mma record",
+	RecordLoadShared:        "a shared-memory load record",
+	RecordStoreShared:       "a shared-memory store record",
+	RecordLoadGlobal:        "a global-memory block load record",
+	RecordStoreGlobal:       "a global-memory block store record",
+	RecordLoadTensorMemory:  "a tensor-memory load record",
+	RecordStoreTensorMemory: "a tensor-memory store record",
+}
+
+// Words says what a record of kind k is ("a shared-memory load record").
+func (k RecordKind) Words() string {
+	if w, ok := recordKindWords[k]; ok {
+		return w
+	}
+	return "a " + string(k) + " record"
+}
 
 // TensorMemory reports whether the kind moves data between tensor memory
 // and registers.

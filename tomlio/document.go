@@ -405,6 +405,16 @@ func (t *Table) CheckUnknown(known ...string) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
+		if containsString(known, k) {
+			// A key the table may hold that this reading did not take:
+			// no misspelling to suggest.
+			where := ""
+			if t.path != "" {
+				where = fmt.Sprintf(" in [%s]", t.path)
+			}
+			t.Errorf(k, model.CodeUnknownKey, "key %q has no meaning here%s", k, where)
+			continue
+		}
 		msg := fmt.Sprintf("unknown key %q", k)
 		if t.path != "" {
 			msg += fmt.Sprintf(" in [%s]", t.path)
@@ -419,8 +429,10 @@ func (t *Table) CheckUnknown(known ...string) {
 }
 
 // CheckUnused reports keys the table may have but that this reading did not
-// use: keys that mean nothing for what the table turned out to describe.
-func (t *Table) CheckUnused(what string) {
+// use: keys that mean nothing for what the table turned out to describe
+// (what, "an add op"), naming the keys it takes when given. Call it before
+// CheckUnknown, which reports the rest.
+func (t *Table) CheckUnused(what string, takes ...string) {
 	var keys []string
 	for k := range t.m {
 		if !t.used[k] && containsString(t.known, k) {
@@ -429,9 +441,22 @@ func (t *Table) CheckUnused(what string) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		t.Errorf(k, model.CodeUnknownKey, "key %q has no meaning for %s", k, what)
+		msg := fmt.Sprintf("%s takes no key %q", what, k)
+		if len(takes) > 0 {
+			msg += fmt.Sprintf(" (its keys: %s)", strings.Join(takes, ", "))
+		}
+		t.Errorf(k, model.CodeUnknownKey, "%s", msg)
 		t.used[k] = true
 	}
+}
+
+// withArticle puts "a" or "an" before a word, by its first letter (and
+// "an" before an initialism read letter by letter, such as mma).
+func withArticle(w string) string {
+	if w != "" && (strings.ContainsRune("aeiou", rune(w[0])) || strings.HasPrefix(w, "mma")) {
+		return "an " + w
+	}
+	return "a " + w
 }
 
 // CheckNotKnown reports only the keys outside the declared ones: for a

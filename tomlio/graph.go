@@ -524,12 +524,32 @@ func (r *graphReader) op(t *Table, loop *model.Loop) *model.Op {
 		v.Uses = append(v.Uses, model.Use{Op: op, Index: i})
 	}
 	if len(r.doc.Errs) == before {
+		t.CheckUnused(withArticle(kindName+" op"), opKeysOf(info)...)
 		t.CheckUnknown()
-		t.CheckUnused("a " + kindName + " op")
 	} else {
 		t.CheckNotKnown()
 	}
 	return op
+}
+
+// opKeysOf lists the keys an op table of a row may hold, for messages.
+func opKeysOf(info *model.OpInfo) []string {
+	keys := []string{"kind", "name"}
+	if info.Result {
+		keys = append(keys, "result")
+	}
+	if info.Operands {
+		keys = append(keys, "operands")
+		for _, r := range info.Roles {
+			if r.Key {
+				keys = append(keys, r.Name)
+			}
+		}
+	}
+	for _, k := range info.Keys {
+		keys = append(keys, k.Name)
+	}
+	return append(keys, "no_convert")
 }
 
 // typed reads an op of a row other than the loop, as the row says: its
@@ -692,16 +712,25 @@ func (r *graphReader) buffer(t *Table) *model.Buffer {
 
 // intrinsic reads the record an op names (an mma record for an mma, a
 // load record for a load_shared). The name must be one the graph's target
-// offers, when the reader has the target's record list; whether the record
-// is of the op's kind is for the solver, which has the records.
+// offers, when the reader has the target's record list, and of the kind
+// the op runs, when it has the records' kinds.
 func (r *graphReader) intrinsic(t *Table, op *model.Op) {
 	name, ok := t.String("intrinsic", false)
 	if !ok {
 		return
 	}
 	op.Intrinsic, op.IntrinsicPos = name, t.Pos("intrinsic")
-	if r.target != nil && r.target.Records != nil && !slices.Contains(r.target.Records, name) {
+	if r.target == nil || r.target.Records == nil {
+		return
+	}
+	if !slices.Contains(r.target.Records, name) {
 		t.Errorf("intrinsic", model.CodeUnknownName, "target %s offers no record named %q", r.target.Name, name)
+		return
+	}
+	want := op.Info().Records
+	if kind, known := r.target.RecordKinds[name]; known && want != "" && kind != want {
+		t.Errorf("intrinsic", model.CodeBadValue, "%s is not %s of %s: it is %s (planner intrinsics list --target %s gives each record's kind)",
+			name, want.Words(), r.target.Name, kind.Words(), r.target.Name)
 	}
 }
 
