@@ -63,7 +63,10 @@ func (lib *Library) RecordsOf(t *model.Target, kind model.RecordKind) []*model.R
 // or a folder of them, searched recursively). A record or target defined
 // twice is an error naming both places.
 func Load(paths ...string) (*Library, error) {
-	lib, errs := read(true, paths)
+	builtin, errs := read(true, nil)
+	user, userErrs := read(false, paths)
+	lib, shadowed := merge(builtin, user)
+	errs = append(append(errs, userErrs...), shadowed...)
 	errs = append(errs, lib.resolveExtends(lib)...)
 	errs = append(errs, lib.crossCheck(lib)...)
 	errs.Sort()
@@ -87,18 +90,57 @@ func Load(paths ...string) (*Library, error) {
 func Check(paths ...string) (*Library, model.ErrorList) {
 	lib, errs := read(false, paths)
 	builtin, _ := read(true, nil)
-	both := &Library{Targets: map[string]*model.Target{}, Records: map[string]*model.Record{}}
-	for _, src := range []*Library{builtin, lib} {
-		maps.Copy(both.Targets, src.Targets)
-		maps.Copy(both.Records, src.Records)
-	}
+	both, shadowed := merge(builtin, lib)
+	errs = append(errs, shadowed...)
 	errs = append(errs, lib.resolveExtends(both)...)
 	errs = append(errs, lib.crossCheck(both)...)
 	errs.Sort()
 	return lib, errs
 }
 
-// read parses the built-in files (when builtin) and those in paths.
+// merge puts the records and targets of user beside the built-in ones. A
+// name both define is an error with both positions, whether the planner
+// loads them (--records) or checks them (intrinsics check): a record of
+// the user's never silently replaces a built-in one. A file that is the
+// built-in file itself (intrinsics/nvidia/ldmatrix_x4.toml checked in a
+// checkout) replaces it: it is the same record, perhaps being edited.
+func merge(builtin, user *Library) (*Library, model.ErrorList) {
+	all := &Library{Targets: maps.Clone(builtin.Targets), Records: maps.Clone(builtin.Records)}
+	var errs model.ErrorList
+	shadow := func(what, name string, pos, prev model.Pos) {
+		if isBuiltinFile(pos.File, prev.File) {
+			return
+		}
+		errs = append(errs, &model.Error{Pos: pos, Code: model.CodeDuplicate, Index: -1, Related: []model.Pos{prev},
+			Msg: fmt.Sprintf("%s %q is also defined at %s, a built-in %s: a %s of --records cannot replace a built-in one; give it another name", what, name, prev, what, what)})
+	}
+	for _, name := range sortedKeys(user.Records) {
+		r := user.Records[name]
+		if prev, ok := builtin.Records[name]; ok {
+			shadow("record", name, r.Pos, prev.Pos)
+		}
+		all.Records[name] = r
+	}
+	for _, name := range sortedKeys(user.Targets) {
+		t := user.Targets[name]
+		if prev, ok := builtin.Targets[name]; ok {
+			shadow("target", name, t.Pos, prev.Pos)
+		}
+		all.Targets[name] = t
+	}
+	return all, errs
+}
+
+// isBuiltinFile reports whether the file at path is the built-in file
+// builtin (named intrinsics/...): the same path inside a checkout.
+func isBuiltinFile(path, builtin string) bool {
+	abs, err := filepath.Abs(path)
+	return err == nil && strings.HasSuffix(filepath.ToSlash(abs), "/"+builtin)
+}
+
+// read parses the built-in files (when builtin) and those in paths, each
+// file once however often paths name it (a folder given twice, or a file
+// and its folder).
 func read(builtin bool, paths []string) (*Library, model.ErrorList) {
 	lib := &Library{Targets: map[string]*model.Target{}, Records: map[string]*model.Record{}}
 	var errs model.ErrorList
@@ -123,6 +165,7 @@ func read(builtin bool, paths []string) (*Library, model.ErrorList) {
 	cannotRead := func(path string, err error) {
 		errs = append(errs, &model.Error{Pos: model.Pos{File: path}, Code: model.CodeUnknownName, Index: -1, Msg: fmt.Sprintf("cannot read: %v", err)})
 	}
+	seen := map[string]bool{}
 	for _, root := range paths {
 		st, err := os.Stat(root)
 		if err != nil {
@@ -140,6 +183,12 @@ func read(builtin bool, paths []string) (*Library, model.ErrorList) {
 			}
 			if d.IsDir() || !strings.HasSuffix(path, ".toml") {
 				return nil
+			}
+			if abs, err := filepath.Abs(path); err == nil {
+				if seen[abs] {
+					return nil
+				}
+				seen[abs] = true
 			}
 			data, err := os.ReadFile(path)
 			if err != nil {
