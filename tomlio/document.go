@@ -32,11 +32,18 @@ func Parse(file string, data []byte) (*Document, error) {
 		return nil, &model.Error{Pos: model.Pos{File: file}, Code: model.CodeTooLarge, Index: -1,
 			Msg: fmt.Sprintf("the file has %d bytes, more than the %d the planner reads", len(data), MaxFileBytes)}
 	}
+	// The positions are scanned first: the scan refuses an array too long
+	// to decode in reasonable time and memory.
+	pos, over, at := scanBounded(file, string(data))
+	if over != "" {
+		return nil, &model.Error{Pos: at, Code: model.CodeTooLarge, Index: -1, Field: over,
+			Msg: fmt.Sprintf("%s has more than %d entries, the most the planner reads in one array (a layout this large is written in linear notation, not as a table)", over, MaxArrayLen)}
+	}
 	root := map[string]any{}
 	if _, err := toml.Decode(string(data), &root); err != nil {
 		return nil, syntaxError(file, data, err)
 	}
-	return &Document{File: file, root: root, pos: scanPositions(file, string(data))}, nil
+	return &Document{File: file, root: root, pos: pos}, nil
 }
 
 func syntaxError(file string, data []byte, err error) *model.Error {
