@@ -68,7 +68,10 @@ func Load(paths ...string) (*Library, error) {
 	lib, shadowed := merge(builtin, user)
 	errs = append(append(errs, userErrs...), shadowed...)
 	errs = append(errs, lib.resolveExtends(lib)...)
-	errs = append(errs, lib.crossCheck(lib)...)
+	// The files of --records are cross-checked as intrinsics check does
+	// (the built-in ones are checked by their tests), so that both report
+	// one mistake alike, at the same place.
+	errs = append(errs, user.crossCheck(lib)...)
 	errs.Sort()
 	if len(errs) > 0 {
 		return nil, errs

@@ -1,6 +1,7 @@
 package intrinsics
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -36,5 +37,18 @@ func TestRecordsPathsReadOnce(t *testing.T) {
 	}
 	if _, errs := Check(paths...); len(errs) > 0 {
 		t.Error(errs)
+	}
+}
+
+// Every broken record of the catalogue is refused by Load (--records) with
+// the findings intrinsics check gives it.
+func TestLoadAgreesWithCheck(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/bad/records/*.toml")
+	for _, f := range files {
+		_, checked := Check(f)
+		_, err := Load(f)
+		if err == nil || checked.Error() != err.Error() {
+			t.Errorf("%s: check and load disagree:\ncheck: %v\nload:  %v", filepath.Base(f), checked, err)
+		}
 	}
 }
