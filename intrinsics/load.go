@@ -417,7 +417,7 @@ func parseTarget(root *tomlio.Table) *model.Target {
 		v   int
 	}{{"max_subgroups", t.MaxSubgroups}, {"shared_memory", t.SharedMemory}, {"banks", t.Banks}, {"bank_bytes", t.BankBytes},
 		{"tensor_memory_lanes", t.TensorMemoryLanes}, {"tensor_memory_columns", t.TensorMemoryColumns}} {
-		if root.Has(k.key) && k.v < 1 {
+		if root.Has(k.key) && !root.Failed(k.key) && k.v < 1 {
 			root.Errorf(k.key, model.CodeBadValue, "%s must be positive, found %d", k.key, k.v)
 		}
 	}
@@ -456,12 +456,14 @@ func parseRecord(root *tomlio.Table) *model.Record {
 	r.Notes, _ = root.String("notes", false)
 	r.SubgroupSize, _ = root.Int("subgroup_size", true)
 	r.SubgroupPos = root.Pos("subgroup_size")
-	if root.Has("subgroup_size") && (r.SubgroupSize < 1 || r.SubgroupSize&(r.SubgroupSize-1) != 0 || r.SubgroupSize > 1024) {
+	if root.Has("subgroup_size") && !root.Failed("subgroup_size") && (r.SubgroupSize < 1 || r.SubgroupSize&(r.SubgroupSize-1) != 0 || r.SubgroupSize > 1024) {
 		root.Errorf("subgroup_size", model.CodeNotPowerOfTwo, "a subgroup size is a power of two from 1 to 1024, found %d", r.SubgroupSize)
 		r.SubgroupSize = 0
 	}
 	r.Subgroups = 1
-	if v, ok := root.Int("subgroups", false); ok {
+	if v, ok := root.Int("subgroups", false); root.Failed("subgroups") {
+		r.Subgroups = 0 // reported; the operands' layouts are not read over a guess
+	} else if ok {
 		if v < 1 || v > 64 {
 			root.Errorf("subgroups", model.CodeBadValue, "subgroups is from 1 to 64, found %d", v)
 		} else {
@@ -527,7 +529,7 @@ func parseOperand(root *tomlio.Table, r *model.Record, name string, shape []int)
 		}
 	}
 	op.Registers, _ = t.Int("registers", false)
-	if t.Has("registers") && op.Registers < 1 {
+	if t.Has("registers") && !t.Failed("registers") && op.Registers < 1 {
 		t.Errorf("registers", model.CodeBadValue, "registers must be positive, found %d", op.Registers)
 	}
 	op.Duplicated, _ = t.Bool("duplicated", false)
@@ -552,6 +554,9 @@ func parseOperand(root *tomlio.Table, r *model.Record, name string, shape []int)
 			placeKnown = false
 		}
 	}
+	if t.Failed("in") {
+		placeKnown = false
+	}
 	lanes := fragmentLanes(t, r, name)
 	lt, hasLayout := t.Sub("layout", false)
 	inMemory := op.Shared || op.TensorMemory
@@ -565,7 +570,7 @@ func parseOperand(root *tomlio.Table, r *model.Record, name string, shape []int)
 		t.Errorf("layout", model.CodeMissingKey, "operand %s needs a [%s.layout] table (or specified = false when the architecture leaves it unspecified)", name, name)
 	case !specified && !inMemory && t.Has("family"):
 		standIn(t, op, r)
-	case hasLayout && op.Shape != nil && r.SubgroupSize > 0:
+	case hasLayout && op.Shape != nil && r.SubgroupSize > 0 && r.Subgroups > 0 && !t.Failed("lanes"):
 		f := model.Frame{Shape: op.Shape, SubgroupSize: lanes, Subgroups: r.Subgroups}
 		if err := f.Check(); err != nil {
 			t.Report(err)
@@ -614,6 +619,9 @@ func standIn(t *tomlio.Table, op *model.Operand, r *model.Record) {
 		return
 	}
 	if op.Registers < 1 {
+		if t.Failed("registers") {
+			return
+		}
 		t.Errorf("registers", model.CodeMissingKey, "operand %s is unspecified: it needs registers (32-bit registers per lane) to size its fragment", op.Name)
 		return
 	}
@@ -635,6 +643,7 @@ func checkOperandLayout(t *tomlio.Table, op *model.Operand) {
 	}
 	dup := l.Duplicated()
 	switch {
+	case t.Failed("duplicated"): // reported: whether it should be is unknown
 	case dup && !op.Duplicated:
 		t.Errorf("layout", model.CodeRecordCoverage, "operand %s's layout holds some element in more than one place; declare duplicated = true if the instruction requires it", op.Name)
 	case !dup && op.Duplicated:
@@ -669,7 +678,7 @@ func parseMMA(root *tomlio.Table, r *model.Record) bool {
 		}
 		r.Blocks = v
 	}
-	if !ok {
+	if !ok || root.Failed("blocks") {
 		return false
 	}
 	r.M, r.N, r.K = shape[0], shape[1], shape[2]
@@ -681,7 +690,7 @@ func parseMMA(root *tomlio.Table, r *model.Record) bool {
 	if c, d := r.Operands["c"], r.Operands["d"]; c != nil && d != nil && c.Layout != nil && d.Layout != nil && !c.Layout.Equal(d.Layout) {
 		root.Errorf("d", model.CodeBadValue, "the accumulator's input c and output d have different layouts; the planner chains accumulators in one layout")
 	}
-	if c, d := r.Operands["c"], r.Operands["d"]; c != nil && d != nil && c.TensorMemory != d.TensorMemory {
+	if c, d := r.Operands["c"], r.Operands["d"]; c != nil && d != nil && c.TensorMemory != d.TensorMemory && !root.Failed("c.in") && !root.Failed("d.in") {
 		root.Errorf("d", model.CodeBadValue, "the accumulator's input c and output d live in different places; both are in tensor memory or neither")
 	}
 	parseScales(root, r)
@@ -716,11 +725,7 @@ func parseScales(root *tomlio.Table, r *model.Record) {
 		return
 	}
 	// Read on failure too, so that one broken scale is one finding.
-	skip := func() {
-		root.Int("scale_vec", false)
-		root.Sub("scale_a", false)
-		root.Sub("scale_b", false)
-	}
+	skip := func() { root.Skip("scale_vec", "scale_a", "scale_b") }
 	for _, k := range []string{"scale_vec", "scale_a", "scale_b"} {
 		if !root.Has(k) {
 			root.Errorf(given[0], model.CodeMissingKey, "a block-scaled mma gives scale_vec, [scale_a] and [scale_b] together; %s is missing", k)
@@ -780,7 +785,11 @@ func parseMove(root *tomlio.Table, r *model.Record) {
 			root.Errorf("memory", model.CodeRecordMemory, "the tensor_memory rule is for load_tensor_memory and store_tensor_memory records, not %s", r.Kind)
 		}
 	}
-	if r.Memory.Rule == "vector" {
+	if r.Memory.Rule == "" && root.Has("memory") {
+		// The rule is wrong, and reported: whether the record has a
+		// fragment, and of which rows, is unknown.
+		root.Skip("fragment")
+	} else if r.Memory.Rule == "vector" {
 		if root.Has("fragment") {
 			root.Errorf("fragment", model.CodeUnknownKey, "a vector access has no fixed fragment: each lane moves its own bytes")
 			root.Sub("fragment", false)
@@ -790,7 +799,7 @@ func parseMove(root *tomlio.Table, r *model.Record) {
 	}
 	f := r.Fragment
 	if f != nil && len(f.Shape) == 2 && f.DType.Bits > 0 && r.Memory.Rule == "row_pointers" && r.Memory.RowBytes > 0 {
-		if rb := f.Shape[1] * f.DType.Bits / 8; rb != r.Memory.RowBytes && !r.Trans {
+		if rb := f.Shape[1] * f.DType.Bits / 8; rb != r.Memory.RowBytes && !r.Trans && !root.Failed("trans") {
 			root.Errorf("memory", model.CodeRecordShape, "a fragment row is %d x %d bits = %d bytes, but the memory rule gives rows of %d bytes", f.Shape[1], f.DType.Bits, rb, r.Memory.RowBytes)
 		}
 	}
@@ -805,6 +814,11 @@ func parseMemory(root *tomlio.Table, r *model.Record) {
 	r.Memory.Pos = m.Pos("")
 	rule, ok := m.String("rule", true)
 	if !ok {
+		if m.Failed("rule") { // the keys of the rule meant are not unknown
+			for _, keys := range memoryKeys {
+				m.Skip(keys...)
+			}
+		}
 		m.CheckUnknown()
 		return
 	}
@@ -845,7 +859,7 @@ func parseMemory(root *tomlio.Table, r *model.Record) {
 		mem.RowBytes = pow2("row_bytes", false)
 	case "swizzle":
 		mem.Modes, _ = m.Strings("modes", true)
-		if m.Has("modes") && len(mem.Modes) == 0 {
+		if m.Has("modes") && !m.Failed("modes") && len(mem.Modes) == 0 {
 			m.Errorf("modes", model.CodeRecordMemory, "a swizzle rule names at least one mode (%s)", strings.Join(model.SwizzleModes, ", "))
 		}
 		first := map[string]int{} // each mode's first entry

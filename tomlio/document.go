@@ -19,6 +19,9 @@ type Document struct {
 	Errs model.ErrorList
 	root map[string]any
 	pos  positions
+	// failed marks the key paths whose value was of the wrong type or out
+	// of range, already reported: checks of what depends on them skip them.
+	failed map[string]bool
 }
 
 // MaxFileBytes bounds what the planner reads: a layout or graph file of more
@@ -111,6 +114,28 @@ type Table struct {
 	m     map[string]any
 	used  map[string]bool
 	known []string // the keys the table may have, when declared
+}
+
+// Failed reports whether key (a dotted path below the table: "c.in") was
+// read and found of the wrong type or out of range, and so reported: a
+// check of its value is then a cascade.
+func (t *Table) Failed(key string) bool { return t.doc.failed[t.keyPath(key)] }
+
+// Skip marks keys as read without reading them: a reader that stops early
+// leaves them neither unknown nor reported twice.
+func (t *Table) Skip(keys ...string) {
+	for _, k := range keys {
+		if _, ok := t.m[k]; ok {
+			t.used[k] = true
+		}
+	}
+}
+
+func (t *Table) fail(key string) {
+	if t.doc.failed == nil {
+		t.doc.failed = map[string]bool{}
+	}
+	t.doc.failed[t.keyPath(key)] = true
 }
 
 // Expect declares the keys the table may have. A required key that is
@@ -257,6 +282,7 @@ func found(v any) string {
 // rows[3][1]) holds a value of the wrong type, naming the key and the type
 // it takes.
 func (t *Table) typeError(key string, idx []int, want string, v any) {
+	t.fail(key)
 	label := key
 	for _, i := range idx {
 		label += fmt.Sprintf("[%d]", i)
@@ -280,6 +306,7 @@ func (t *Table) intValue(v any, key string, idx ...int) (int, bool) {
 		return 0, false
 	}
 	if n > MaxInt || n < -MaxInt {
+		t.fail(key)
 		label := key
 		for _, i := range idx {
 			label += fmt.Sprintf("[%d]", i)
