@@ -19,6 +19,7 @@ var layers = map[string][]string{
 	"planner/model":           {},
 	"planner/model/modeltest": {"planner/model"},
 	"planner/tomlio":          {"planner/model"},
+	"planner/tomlio/tomltest": {},
 	"planner/intrinsics":      {"planner/model", "planner/tomlio"},
 	"planner/solver/pbqp":     {},
 	"planner/solver":          {"planner/model", "planner/solver/pbqp"},

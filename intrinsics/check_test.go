@@ -35,6 +35,7 @@ func TestCheckBrokenRecords(t *testing.T) {
 		"scale_shape.toml":                   model.CodeRecordShape,
 		"scale_vec_value.toml":               model.CodeBadValue,
 		"shape_operand.toml":                 model.CodeRecordShape,
+		"shadow_builtin.toml":                model.CodeDuplicate,
 		"shape_row_bytes.toml":               model.CodeRecordShape,
 		"subgroup_target.toml":               model.CodeRecordSubgroup,
 		"syntax.toml":                        model.CodeSyntax,

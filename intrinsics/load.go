@@ -63,12 +63,24 @@ func (lib *Library) RecordsOf(t *model.Target, kind model.RecordKind) []*model.R
 // or a folder of them, searched recursively). A record or target defined
 // twice is an error naming both places.
 func Load(paths ...string) (*Library, error) {
-	lib, errs := read(true, paths)
+	builtin, errs := read(true, nil)
+	user, userErrs := read(false, paths)
+	lib, shadowed := merge(builtin, user)
+	errs = append(append(errs, userErrs...), shadowed...)
 	errs = append(errs, lib.resolveExtends(lib)...)
-	errs = append(errs, lib.crossCheck(lib)...)
+	// The files of --records are cross-checked as intrinsics check does
+	// (the built-in ones are checked by their tests), so that both report
+	// one mistake alike, at the same place.
+	errs = append(errs, user.crossCheck(lib)...)
 	errs.Sort()
 	if len(errs) > 0 {
 		return nil, errs
+	}
+	for _, t := range lib.Targets {
+		t.RecordKinds = map[string]model.RecordKind{}
+		for _, n := range t.Records {
+			t.RecordKinds[n] = lib.Records[n].Kind
+		}
 	}
 	return lib, nil
 }
@@ -81,18 +93,57 @@ func Load(paths ...string) (*Library, error) {
 func Check(paths ...string) (*Library, model.ErrorList) {
 	lib, errs := read(false, paths)
 	builtin, _ := read(true, nil)
-	both := &Library{Targets: map[string]*model.Target{}, Records: map[string]*model.Record{}}
-	for _, src := range []*Library{builtin, lib} {
-		maps.Copy(both.Targets, src.Targets)
-		maps.Copy(both.Records, src.Records)
-	}
+	both, shadowed := merge(builtin, lib)
+	errs = append(errs, shadowed...)
 	errs = append(errs, lib.resolveExtends(both)...)
 	errs = append(errs, lib.crossCheck(both)...)
 	errs.Sort()
 	return lib, errs
 }
 
-// read parses the built-in files (when builtin) and those in paths.
+// merge puts the records and targets of user beside the built-in ones. A
+// name both define is an error with both positions, whether the planner
+// loads them (--records) or checks them (intrinsics check): a record of
+// the user's never silently replaces a built-in one. A file that is the
+// built-in file itself (intrinsics/nvidia/ldmatrix_x4.toml checked in a
+// checkout) replaces it: it is the same record, perhaps being edited.
+func merge(builtin, user *Library) (*Library, model.ErrorList) {
+	all := &Library{Targets: maps.Clone(builtin.Targets), Records: maps.Clone(builtin.Records)}
+	var errs model.ErrorList
+	shadow := func(what, name string, pos, prev model.Pos) {
+		if isBuiltinFile(pos.File, prev.File) {
+			return
+		}
+		errs = append(errs, &model.Error{Pos: pos, Code: model.CodeDuplicate, Index: -1, Related: []model.Pos{prev},
+			Msg: fmt.Sprintf("%s %q is also defined at %s, a built-in %s: a %s of --records cannot replace a built-in one; give it another name", what, name, prev, what, what)})
+	}
+	for _, name := range sortedKeys(user.Records) {
+		r := user.Records[name]
+		if prev, ok := builtin.Records[name]; ok {
+			shadow("record", name, r.Pos, prev.Pos)
+		}
+		all.Records[name] = r
+	}
+	for _, name := range sortedKeys(user.Targets) {
+		t := user.Targets[name]
+		if prev, ok := builtin.Targets[name]; ok {
+			shadow("target", name, t.Pos, prev.Pos)
+		}
+		all.Targets[name] = t
+	}
+	return all, errs
+}
+
+// isBuiltinFile reports whether the file at path is the built-in file
+// builtin (named intrinsics/...): the same path inside a checkout.
+func isBuiltinFile(path, builtin string) bool {
+	abs, err := filepath.Abs(path)
+	return err == nil && strings.HasSuffix(filepath.ToSlash(abs), "/"+builtin)
+}
+
+// read parses the built-in files (when builtin) and those in paths, each
+// file once however often paths name it (a folder given twice, or a file
+// and its folder).
 func read(builtin bool, paths []string) (*Library, model.ErrorList) {
 	lib := &Library{Targets: map[string]*model.Target{}, Records: map[string]*model.Record{}}
 	var errs model.ErrorList
@@ -117,6 +168,7 @@ func read(builtin bool, paths []string) (*Library, model.ErrorList) {
 	cannotRead := func(path string, err error) {
 		errs = append(errs, &model.Error{Pos: model.Pos{File: path}, Code: model.CodeUnknownName, Index: -1, Msg: fmt.Sprintf("cannot read: %v", err)})
 	}
+	seen := map[string]bool{}
 	for _, root := range paths {
 		st, err := os.Stat(root)
 		if err != nil {
@@ -134,6 +186,12 @@ func read(builtin bool, paths []string) (*Library, model.ErrorList) {
 			}
 			if d.IsDir() || !strings.HasSuffix(path, ".toml") {
 				return nil
+			}
+			if abs, err := filepath.Abs(path); err == nil {
+				if seen[abs] {
+					return nil
+				}
+				seen[abs] = true
 			}
 			data, err := os.ReadFile(path)
 			if err != nil {
@@ -359,7 +417,7 @@ func parseTarget(root *tomlio.Table) *model.Target {
 		v   int
 	}{{"max_subgroups", t.MaxSubgroups}, {"shared_memory", t.SharedMemory}, {"banks", t.Banks}, {"bank_bytes", t.BankBytes},
 		{"tensor_memory_lanes", t.TensorMemoryLanes}, {"tensor_memory_columns", t.TensorMemoryColumns}} {
-		if root.Has(k.key) && k.v < 1 {
+		if root.Has(k.key) && !root.Failed(k.key) && k.v < 1 {
 			root.Errorf(k.key, model.CodeBadValue, "%s must be positive, found %d", k.key, k.v)
 		}
 	}
@@ -399,21 +457,26 @@ func parseRecord(root *tomlio.Table) *model.Record {
 	// An FMA runs in every lane on its own elements, for any subgroup
 	// size, and is priced by the target's alu weight: it has neither.
 	perLane := r.Kind == model.RecordFMA
-	r.SubgroupSize, _ = root.Int("subgroup_size", !perLane)
+	// A kind already reported leaves which keys are required unknown:
+	// none is reported missing over a guess.
+	need := !perLane && !root.Failed("kind")
+	r.SubgroupSize, _ = root.Int("subgroup_size", need)
 	r.SubgroupPos = root.Pos("subgroup_size")
-	if root.Has("subgroup_size") && (r.SubgroupSize < 1 || r.SubgroupSize&(r.SubgroupSize-1) != 0 || r.SubgroupSize > 1024) {
+	if root.Has("subgroup_size") && !root.Failed("subgroup_size") && (r.SubgroupSize < 1 || r.SubgroupSize&(r.SubgroupSize-1) != 0 || r.SubgroupSize > 1024) {
 		root.Errorf("subgroup_size", model.CodeNotPowerOfTwo, "a subgroup size is a power of two from 1 to 1024, found %d", r.SubgroupSize)
 		r.SubgroupSize = 0
 	}
 	r.Subgroups = 1
-	if v, ok := root.Int("subgroups", false); ok {
+	if v, ok := root.Int("subgroups", false); root.Failed("subgroups") {
+		r.Subgroups = 0 // reported; the operands' layouts are not read over a guess
+	} else if ok {
 		if v < 1 || v > 64 {
 			root.Errorf("subgroups", model.CodeBadValue, "subgroups is from 1 to 64, found %d", v)
 		} else {
 			r.Subgroups = v
 		}
 	}
-	cost, _ := root.Int("cost", !perLane)
+	cost, _ := root.Int("cost", need)
 	r.Cost = int64(cost)
 	if root.Has("cost") && cost < 0 {
 		root.Errorf("cost", model.CodeBadValue, "cost cannot be negative, found %d", cost)
@@ -474,7 +537,7 @@ func parseOperand(root *tomlio.Table, r *model.Record, name string, shape []int)
 		}
 	}
 	op.Registers, _ = t.Int("registers", false)
-	if t.Has("registers") && op.Registers < 1 {
+	if t.Has("registers") && !t.Failed("registers") && op.Registers < 1 {
 		t.Errorf("registers", model.CodeBadValue, "registers must be positive, found %d", op.Registers)
 	}
 	op.Duplicated, _ = t.Bool("duplicated", false)
@@ -499,6 +562,9 @@ func parseOperand(root *tomlio.Table, r *model.Record, name string, shape []int)
 			placeKnown = false
 		}
 	}
+	if t.Failed("in") {
+		placeKnown = false
+	}
 	lanes := fragmentLanes(t, r, name)
 	lt, hasLayout := t.Sub("layout", false)
 	inMemory := op.Shared || op.TensorMemory
@@ -512,7 +578,7 @@ func parseOperand(root *tomlio.Table, r *model.Record, name string, shape []int)
 		t.Errorf("layout", model.CodeMissingKey, "operand %s needs a [%s.layout] table (or specified = false when the architecture leaves it unspecified)", name, name)
 	case !specified && !inMemory && t.Has("family"):
 		standIn(t, op, r)
-	case hasLayout && op.Shape != nil && r.SubgroupSize > 0:
+	case hasLayout && op.Shape != nil && r.SubgroupSize > 0 && r.Subgroups > 0 && !t.Failed("lanes"):
 		f := model.Frame{Shape: op.Shape, SubgroupSize: lanes, Subgroups: r.Subgroups}
 		if err := f.Check(); err != nil {
 			t.Report(err)
@@ -561,6 +627,9 @@ func standIn(t *tomlio.Table, op *model.Operand, r *model.Record) {
 		return
 	}
 	if op.Registers < 1 {
+		if t.Failed("registers") {
+			return
+		}
 		t.Errorf("registers", model.CodeMissingKey, "operand %s is unspecified: it needs registers (32-bit registers per lane) to size its fragment", op.Name)
 		return
 	}
@@ -582,6 +651,7 @@ func checkOperandLayout(t *tomlio.Table, op *model.Operand) {
 	}
 	dup := l.Duplicated()
 	switch {
+	case t.Failed("duplicated"): // reported: whether it should be is unknown
 	case dup && !op.Duplicated:
 		t.Errorf("layout", model.CodeRecordCoverage, "operand %s's layout holds some element in more than one place; declare duplicated = true if the instruction requires it", op.Name)
 	case !dup && op.Duplicated:
@@ -616,7 +686,7 @@ func parseMMA(root *tomlio.Table, r *model.Record) bool {
 		}
 		r.Blocks = v
 	}
-	if !ok {
+	if !ok || root.Failed("blocks") {
 		return false
 	}
 	r.M, r.N, r.K = shape[0], shape[1], shape[2]
@@ -628,7 +698,7 @@ func parseMMA(root *tomlio.Table, r *model.Record) bool {
 	if c, d := r.Operands["c"], r.Operands["d"]; c != nil && d != nil && c.Layout != nil && d.Layout != nil && !c.Layout.Equal(d.Layout) {
 		root.Errorf("d", model.CodeBadValue, "the accumulator's input c and output d have different layouts; the planner chains accumulators in one layout")
 	}
-	if c, d := r.Operands["c"], r.Operands["d"]; c != nil && d != nil && c.TensorMemory != d.TensorMemory {
+	if c, d := r.Operands["c"], r.Operands["d"]; c != nil && d != nil && c.TensorMemory != d.TensorMemory && !root.Failed("c.in") && !root.Failed("d.in") {
 		root.Errorf("d", model.CodeBadValue, "the accumulator's input c and output d live in different places; both are in tensor memory or neither")
 	}
 	parseScales(root, r)
@@ -663,11 +733,7 @@ func parseScales(root *tomlio.Table, r *model.Record) {
 		return
 	}
 	// Read on failure too, so that one broken scale is one finding.
-	skip := func() {
-		root.Int("scale_vec", false)
-		root.Sub("scale_a", false)
-		root.Sub("scale_b", false)
-	}
+	skip := func() { root.Skip("scale_vec", "scale_a", "scale_b") }
 	for _, k := range []string{"scale_vec", "scale_a", "scale_b"} {
 		if !root.Has(k) {
 			root.Errorf(given[0], model.CodeMissingKey, "a block-scaled mma gives scale_vec, [scale_a] and [scale_b] together; %s is missing", k)
@@ -727,7 +793,11 @@ func parseMove(root *tomlio.Table, r *model.Record) {
 			root.Errorf("memory", model.CodeRecordMemory, "the tensor_memory rule is for load_tensor_memory and store_tensor_memory records, not %s", r.Kind)
 		}
 	}
-	if r.Memory.Rule == "vector" {
+	if r.Memory.Rule == "" && root.Has("memory") {
+		// The rule is wrong, and reported: whether the record has a
+		// fragment, and of which rows, is unknown.
+		root.Skip("fragment")
+	} else if r.Memory.Rule == "vector" {
 		if root.Has("fragment") {
 			root.Errorf("fragment", model.CodeUnknownKey, "a vector access has no fixed fragment: each lane moves its own bytes")
 			root.Sub("fragment", false)
@@ -737,7 +807,7 @@ func parseMove(root *tomlio.Table, r *model.Record) {
 	}
 	f := r.Fragment
 	if f != nil && len(f.Shape) == 2 && f.DType.Bits > 0 && r.Memory.Rule == "row_pointers" && r.Memory.RowBytes > 0 {
-		if rb := f.Shape[1] * f.DType.Bits / 8; rb != r.Memory.RowBytes && !r.Trans {
+		if rb := f.Shape[1] * f.DType.Bits / 8; rb != r.Memory.RowBytes && !r.Trans && !root.Failed("trans") {
 			root.Errorf("memory", model.CodeRecordShape, "a fragment row is %d x %d bits = %d bytes, but the memory rule gives rows of %d bytes", f.Shape[1], f.DType.Bits, rb, r.Memory.RowBytes)
 		}
 	}
@@ -752,6 +822,11 @@ func parseMemory(root *tomlio.Table, r *model.Record) {
 	r.Memory.Pos = m.Pos("")
 	rule, ok := m.String("rule", true)
 	if !ok {
+		if m.Failed("rule") { // the keys of the rule meant are not unknown
+			for _, keys := range memoryKeys {
+				m.Skip(keys...)
+			}
+		}
 		m.CheckUnknown()
 		return
 	}
@@ -792,7 +867,7 @@ func parseMemory(root *tomlio.Table, r *model.Record) {
 		mem.RowBytes = pow2("row_bytes", false)
 	case "swizzle":
 		mem.Modes, _ = m.Strings("modes", true)
-		if m.Has("modes") && len(mem.Modes) == 0 {
+		if m.Has("modes") && !m.Failed("modes") && len(mem.Modes) == 0 {
 			m.Errorf("modes", model.CodeRecordMemory, "a swizzle rule names at least one mode (%s)", strings.Join(model.SwizzleModes, ", "))
 		}
 		first := map[string]int{} // each mode's first entry

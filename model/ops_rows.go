@@ -191,6 +191,14 @@ func typeElementwise(a *OpArgs) (*ValueType, []TypeError) {
 	var errs []TypeError
 	for i, v := range a.Operands {
 		cond := f.Cond && i == 0
+		if cond && v.DType.Name != "i1" {
+			// A condition is a mask of booleans, as arith.select's, whose
+			// condition is BoolLike: i1 or a shaped type of i1
+			// (llvm/llvm-project, mlir/include/mlir/Dialect/Arith/IR/ArithOps.td).
+			errs = append(errs, TypeError{Key: "operands", Index: i, Code: CodeShapeMismatch,
+				Msg: fmt.Sprintf("%s's condition %s is %v x %s: a condition is i1, one boolean per element", fn, v.Name, v.Shape, v.DType.Name)})
+			continue
+		}
 		if i == values {
 			continue
 		}
@@ -244,13 +252,20 @@ func typeReduce(a *OpArgs) (*ValueType, []TypeError) {
 // vector.broadcast of a 16x1 to 16x256); the other dimensions agree.
 func typeBroadcast(a *OpArgs) (*ValueType, []TypeError) {
 	src, shape, dims := a.Operands[0], a.Shape, a.Dims
-	ok := len(dims) > 0
+	if len(dims) == 0 {
+		return nil, typeErr("dims", CodeBadValue, "dims is empty: it names the dimensions of %v that the broadcast adds or grows", shape)
+	}
 	for i, d := range dims {
-		if d < 0 || d >= len(shape) || slices.Contains(dims[:i], d) {
-			ok = false
+		switch {
+		case d < 0 || d >= len(shape):
+			return nil, []TypeError{{Key: "dims", Index: i, Code: CodeBadValue,
+				Msg: fmt.Sprintf("dims[%d] = %d is not a dimension of the result %v (0 to %d)", i, d, shape, len(shape)-1)}}
+		case slices.Contains(dims[:i], d):
+			return nil, []TypeError{{Key: "dims", Index: i, Code: CodeBadValue,
+				Msg: fmt.Sprintf("dims names dimension %d twice: each dimension the broadcast adds or grows is named once", d)}}
 		}
 	}
-	if ok && len(src.Shape) == len(shape) {
+	if len(src.Shape) == len(shape) {
 		for d := range shape {
 			grows := slices.Contains(dims, d)
 			if grows && src.Shape[d] != 1 || !grows && src.Shape[d] != shape[d] {
@@ -259,17 +274,53 @@ func typeBroadcast(a *OpArgs) (*ValueType, []TypeError) {
 		}
 		return &ValueType{Shape: shape, DType: src.DType}, nil
 	}
-	var rest []int
-	for d := range shape {
-		if slices.Contains(dims, d) {
-			continue
-		}
-		rest = append(rest, shape[d])
+	if added := len(shape) - len(src.Shape); added != len(dims) {
+		return nil, typeErr("dims", CodeRankMismatch, "broadcasting %s %v to %v adds %d dimension(s), but dims names %d: %v", src.Name, src.Shape, shape, added, len(dims), dims)
 	}
-	if !ok || !slices.Equal(rest, src.Shape) {
-		return nil, typeErr("dims", CodeShapeMismatch, "broadcasting %s %v to %v must add dimensions %v: the other dimensions must be %v", src.Name, src.Shape, shape, dims, src.Shape)
+	if rest := dropDims(shape, dims); !slices.Equal(rest, src.Shape) {
+		msg := fmt.Sprintf("broadcasting %s %v to %v along new dimensions %v leaves %v, not %s's shape %v", src.Name, src.Shape, shape, dims, rest, src.Name, src.Shape)
+		if fit := addedDims(src.Shape, shape); fit != nil {
+			msg += fmt.Sprintf(": dims = %v would fit", fit)
+		}
+		return nil, typeErr("dims", CodeShapeMismatch, "%s", msg)
 	}
 	return &ValueType{Shape: shape, DType: src.DType}, nil
+}
+
+// dropDims is shape without the dimensions dims.
+func dropDims(shape, dims []int) []int {
+	var rest []int
+	for d := range shape {
+		if !slices.Contains(dims, d) {
+			rest = append(rest, shape[d])
+		}
+	}
+	return rest
+}
+
+// addedDims finds dimensions of shape whose removal leaves src, the
+// first in order (the latest dimensions added); nil if none.
+func addedDims(src, shape []int) []int {
+	k := len(shape) - len(src)
+	if k <= 0 {
+		return nil
+	}
+	var pick func(from int, dims []int) []int
+	pick = func(from int, dims []int) []int {
+		if len(dims) == k {
+			if slices.Equal(dropDims(shape, dims), src) {
+				return slices.Clone(dims)
+			}
+			return nil
+		}
+		for d := from; d < len(shape); d++ {
+			if r := pick(d+1, append(dims, d)); r != nil {
+				return r
+			}
+		}
+		return nil
+	}
+	return pick(0, nil)
 }
 
 // expands reports whether a broadcast grows dimensions of extent 1 of its

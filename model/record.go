@@ -28,6 +28,10 @@ type Target struct {
 	Weights      Weights
 	Records      []string
 	RecordPos    []Pos // where each entry of Records is written
+	// RecordKinds gives the kind of each record of Records, once the
+	// loader has read them all (nil before), so that a graph naming a
+	// record of the wrong kind for its op is bad input.
+	RecordKinds map[string]RecordKind
 	// TensorMemoryLanes and TensorMemoryColumns are the tensor memory an
 	// SM gives a block (NVIDIA sm_100: 128 lanes of 512 32-bit columns),
 	// 0 where the target has none.
@@ -65,10 +69,37 @@ const (
 var RecordKinds = []RecordKind{RecordMMA, RecordLoadShared, RecordStoreShared, RecordLoadGlobal, RecordStoreGlobal,
 	RecordLoadTensorMemory, RecordStoreTensorMemory, RecordFMA}
 
+// recordKindWords say what a record of each kind is, for messages.
+var recordKindWords = map[RecordKind]string{
+	RecordMMA:               "an mma record",
+	RecordLoadShared:        "a shared-memory load record",
+	RecordStoreShared:       "a shared-memory store record",
+	RecordLoadGlobal:        "a global-memory block load record",
+	RecordStoreGlobal:       "a global-memory block store record",
+	RecordLoadTensorMemory:  "a tensor-memory load record",
+	RecordStoreTensorMemory: "a tensor-memory store record",
+	RecordFMA:               "an fma record (a scalar fused multiply-add)",
+}
+
+// Words says what a record of kind k is ("a shared-memory load record").
+func (k RecordKind) Words() string {
+	if w, ok := recordKindWords[k]; ok {
+		return w
+	}
+	return "a " + string(k) + " record"
+}
+
 // TensorMemory reports whether the kind moves data between tensor memory
 // and registers.
 func (k RecordKind) TensorMemory() bool {
 	return k == RecordLoadTensorMemory || k == RecordStoreTensorMemory
+}
+
+// Serves reports whether a record of kind k can run an op whose op-table
+// row names records of kind want: a record of that kind, or an fma record
+// for an mma (a dot with no matrix instruction).
+func (k RecordKind) Serves(want RecordKind) bool {
+	return k == want || k == RecordFMA && want == RecordMMA
 }
 
 // Moves reports whether the kind moves data between memory and registers.

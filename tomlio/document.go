@@ -3,7 +3,6 @@ package tomlio
 import (
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -20,6 +19,9 @@ type Document struct {
 	Errs model.ErrorList
 	root map[string]any
 	pos  positions
+	// failed marks the key paths whose value was of the wrong type or out
+	// of range, already reported: checks of what depends on them skip them.
+	failed map[string]bool
 }
 
 // MaxFileBytes bounds what the planner reads: a layout or graph file of more
@@ -33,11 +35,18 @@ func Parse(file string, data []byte) (*Document, error) {
 		return nil, &model.Error{Pos: model.Pos{File: file}, Code: model.CodeTooLarge, Index: -1,
 			Msg: fmt.Sprintf("the file has %d bytes, more than the %d the planner reads", len(data), MaxFileBytes)}
 	}
+	// The positions are scanned first: the scan refuses an array too long
+	// to decode in reasonable time and memory.
+	pos, over, at := scanBounded(file, string(data))
+	if over != "" {
+		return nil, &model.Error{Pos: at, Code: model.CodeTooLarge, Index: -1, Field: over,
+			Msg: fmt.Sprintf("%s has more than %d entries, the most the planner reads in one array (a layout this large is written in linear notation, not as a table)", over, MaxArrayLen)}
+	}
 	root := map[string]any{}
 	if _, err := toml.Decode(string(data), &root); err != nil {
 		return nil, syntaxError(file, data, err)
 	}
-	return &Document{File: file, root: root, pos: scanPositions(file, string(data))}, nil
+	return &Document{File: file, root: root, pos: pos}, nil
 }
 
 func syntaxError(file string, data []byte, err error) *model.Error {
@@ -105,6 +114,28 @@ type Table struct {
 	m     map[string]any
 	used  map[string]bool
 	known []string // the keys the table may have, when declared
+}
+
+// Failed reports whether key (a dotted path below the table: "c.in") was
+// read and found of the wrong type or out of range, and so reported: a
+// check of its value is then a cascade.
+func (t *Table) Failed(key string) bool { return t.doc.failed[t.keyPath(key)] }
+
+// Skip marks keys as read without reading them: a reader that stops early
+// leaves them neither unknown nor reported twice.
+func (t *Table) Skip(keys ...string) {
+	for _, k := range keys {
+		if _, ok := t.m[k]; ok {
+			t.used[k] = true
+		}
+	}
+}
+
+func (t *Table) fail(key string) {
+	if t.doc.failed == nil {
+		t.doc.failed = map[string]bool{}
+	}
+	t.doc.failed[t.keyPath(key)] = true
 }
 
 // Expect declares the keys the table may have. A required key that is
@@ -236,21 +267,61 @@ func typeName(v any) string {
 	return fmt.Sprintf("a %T", v)
 }
 
+// found describes a value of the wrong type for a message: scalars with
+// their value, so that the line is easy to find.
+func found(v any) string {
+	switch x := v.(type) {
+	case int64:
+		return fmt.Sprintf("the integer %d", x)
+	case float64:
+		return fmt.Sprintf("the float %v", x)
+	case string:
+		return fmt.Sprintf("the string %q", x)
+	case bool:
+		return fmt.Sprintf("%v", x)
+	}
+	return typeName(v)
+}
+
+// typeError records that key (entry idx of it, when idx has entries:
+// rows[3][1]) holds a value of the wrong type, naming the key and the type
+// it takes.
+func (t *Table) typeError(key string, idx []int, want string, v any) {
+	t.fail(key)
+	label := key
+	for _, i := range idx {
+		label += fmt.Sprintf("[%d]", i)
+	}
+	msg := fmt.Sprintf("%s must be %s, found %s", label, want, found(v))
+	if len(idx) > 0 {
+		t.ErrorfAt(key, idx[0], model.CodeBadType, "%s", msg)
+	} else {
+		t.Errorf(key, model.CodeBadType, "%s", msg)
+	}
+}
+
 // MaxInt bounds integers in inputs: larger ones are rejected as absurd.
 const MaxInt = 1 << 30
 
-func (t *Table) intValue(v any, report func(code model.Code, format string, args ...any)) (int, bool) {
+// intValue reads v as an integer of key (entry idx of it).
+func (t *Table) intValue(v any, key string, idx ...int) (int, bool) {
 	n, ok := v.(int64)
 	if !ok {
-		if f, isFloat := v.(float64); isFloat && f == math.Trunc(f) {
-			report(model.CodeBadType, "expected an integer, found the float %v", f)
-			return 0, false
-		}
-		report(model.CodeBadType, "expected an integer, found %s", typeName(v))
+		t.typeError(key, idx, "an integer", v)
 		return 0, false
 	}
 	if n > MaxInt || n < -MaxInt {
-		report(model.CodeTooLarge, "%d is out of range (at most %d in magnitude)", n, MaxInt)
+		t.fail(key)
+		label := key
+		for _, i := range idx {
+			label += fmt.Sprintf("[%d]", i)
+		}
+		msg := fmt.Sprintf("%s = %d is out of range (at most %d in magnitude)", label, n, MaxInt)
+		if len(idx) > 0 {
+			t.ErrorfAt(key, idx[0], model.CodeTooLarge, "%s", msg)
+		} else {
+			t.Errorf(key, model.CodeTooLarge, "%s", msg)
+		}
 		return 0, false
 	}
 	return int(n), true
@@ -265,7 +336,7 @@ func (t *Table) Int(key string, required bool) (int, bool) {
 		}
 		return 0, false
 	}
-	return t.intValue(v, func(code model.Code, format string, args ...any) { t.Errorf(key, code, format, args...) })
+	return t.intValue(v, key)
 }
 
 // String reads a string key.
@@ -279,7 +350,7 @@ func (t *Table) String(key string, required bool) (string, bool) {
 	}
 	s, ok := v.(string)
 	if !ok {
-		t.Errorf(key, model.CodeBadType, "expected a string, found %s", typeName(v))
+		t.typeError(key, nil, "a string", v)
 		return "", false
 	}
 	return s, true
@@ -296,13 +367,13 @@ func (t *Table) Ints(key string, required bool) ([]int, bool) {
 	}
 	arr, ok := v.([]any)
 	if !ok {
-		t.Errorf(key, model.CodeBadType, "expected an array of integers, found %s", typeName(v))
+		t.typeError(key, nil, "an array of integers", v)
 		return nil, false
 	}
 	out := make([]int, len(arr))
 	good := true
 	for i, e := range arr {
-		n, ok := t.intValue(e, func(code model.Code, format string, args ...any) { t.ErrorfAt(key, i, code, format, args...) })
+		n, ok := t.intValue(e, key, i)
 		out[i] = n
 		good = good && ok
 	}
@@ -320,7 +391,7 @@ func (t *Table) IntLists(key string, required bool) ([][]int, bool) {
 	}
 	arr, ok := v.([]any)
 	if !ok {
-		t.Errorf(key, model.CodeBadType, "expected an array of integer arrays, found %s", typeName(v))
+		t.typeError(key, nil, "an array of integer arrays", v)
 		return nil, false
 	}
 	out := make([][]int, len(arr))
@@ -328,13 +399,13 @@ func (t *Table) IntLists(key string, required bool) ([][]int, bool) {
 	for i, e := range arr {
 		inner, ok := e.([]any)
 		if !ok {
-			t.ErrorfAt(key, i, model.CodeBadType, "expected an array of integers, found %s", typeName(e))
+			t.typeError(key, []int{i}, "an array of integers", e)
 			good = false
 			continue
 		}
 		out[i] = make([]int, len(inner))
 		for j, x := range inner {
-			n, ok := t.intValue(x, func(code model.Code, format string, args ...any) { t.ErrorfAt(key, i, code, format, args...) })
+			n, ok := t.intValue(x, key, i, j)
 			out[i][j] = n
 			good = good && ok
 		}
@@ -353,7 +424,7 @@ func (t *Table) Sub(key string, required bool) (*Table, bool) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		t.Errorf(key, model.CodeBadType, "expected a table, found %s", typeName(v))
+		t.typeError(key, nil, "a table", v)
 		return nil, false
 	}
 	return &Table{doc: t.doc, path: t.keyPath(key), m: m, used: map[string]bool{}}, true
@@ -373,6 +444,16 @@ func (t *Table) CheckUnknown(known ...string) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
+		if containsString(known, k) {
+			// A key the table may hold that this reading did not take:
+			// no misspelling to suggest.
+			where := ""
+			if t.path != "" {
+				where = fmt.Sprintf(" in [%s]", t.path)
+			}
+			t.Errorf(k, model.CodeUnknownKey, "key %q has no meaning here%s", k, where)
+			continue
+		}
 		msg := fmt.Sprintf("unknown key %q", k)
 		if t.path != "" {
 			msg += fmt.Sprintf(" in [%s]", t.path)
@@ -387,8 +468,10 @@ func (t *Table) CheckUnknown(known ...string) {
 }
 
 // CheckUnused reports keys the table may have but that this reading did not
-// use: keys that mean nothing for what the table turned out to describe.
-func (t *Table) CheckUnused(what string) {
+// use: keys that mean nothing for what the table turned out to describe
+// (what, "an add op"), naming the keys it takes when given. Call it before
+// CheckUnknown, which reports the rest.
+func (t *Table) CheckUnused(what string, takes ...string) {
 	var keys []string
 	for k := range t.m {
 		if !t.used[k] && containsString(t.known, k) {
@@ -397,9 +480,22 @@ func (t *Table) CheckUnused(what string) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		t.Errorf(k, model.CodeUnknownKey, "key %q has no meaning for %s", k, what)
+		msg := fmt.Sprintf("%s takes no key %q", what, k)
+		if len(takes) > 0 {
+			msg += fmt.Sprintf(" (its keys: %s)", strings.Join(takes, ", "))
+		}
+		t.Errorf(k, model.CodeUnknownKey, "%s", msg)
 		t.used[k] = true
 	}
+}
+
+// withArticle puts "a" or "an" before a word, by its first letter (and
+// "an" before an initialism read letter by letter, such as mma).
+func withArticle(w string) string {
+	if w != "" && (strings.ContainsRune("aeiou", rune(w[0])) || strings.HasPrefix(w, "mma")) {
+		return "an " + w
+	}
+	return "a " + w
 }
 
 // CheckNotKnown reports only the keys outside the declared ones: for a
@@ -455,7 +551,7 @@ func (t *Table) Bool(key string, required bool) (bool, bool) {
 	}
 	b, ok := v.(bool)
 	if !ok {
-		t.Errorf(key, model.CodeBadType, "expected true or false, found %s", typeName(v))
+		t.typeError(key, nil, "true or false", v)
 		return false, false
 	}
 	return b, true
@@ -472,7 +568,7 @@ func (t *Table) Strings(key string, required bool) ([]string, bool) {
 	}
 	arr, ok := v.([]any)
 	if !ok {
-		t.Errorf(key, model.CodeBadType, "expected an array of strings, found %s", typeName(v))
+		t.typeError(key, nil, "an array of strings", v)
 		return nil, false
 	}
 	out := make([]string, 0, len(arr))
@@ -480,7 +576,7 @@ func (t *Table) Strings(key string, required bool) ([]string, bool) {
 	for i, e := range arr {
 		s, ok := e.(string)
 		if !ok {
-			t.ErrorfAt(key, i, model.CodeBadType, "expected a string, found %s", typeName(e))
+			t.typeError(key, []int{i}, "a string", e)
 			good = false
 			continue
 		}
@@ -507,7 +603,7 @@ func (t *Table) TableArray(key string) ([]*Table, bool) {
 	}
 	arr, ok := v.([]map[string]any)
 	if !ok {
-		t.Errorf(key, model.CodeBadType, "expected an array of tables ([[%s]]), found %s", t.keyPath(key), typeName(v))
+		t.typeError(key, nil, fmt.Sprintf("an array of tables ([[%s]])", t.keyPath(key)), v)
 		return nil, false
 	}
 	out := make([]*Table, len(arr))

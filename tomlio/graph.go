@@ -39,7 +39,10 @@ type graphReader struct {
 	// inCycle marks the values of a cycle already reported; failed the
 	// results of ops whose errors are reported.
 	inCycle, failed map[string]bool
-	depth           int
+	// unnamed: some op's result or loop's names are of the wrong type
+	// (reported), so an unknown name may be one of them.
+	unnamed bool
+	depth   int
 }
 
 // definitions finds where every value name is defined, before the ops are
@@ -51,6 +54,17 @@ func (r *graphReader) definitions(t *Table, key string) {
 		return
 	}
 	for _, ot := range tables {
+		if v, ok := ot.m["result"]; ok {
+			if _, isString := v.(string); !isString {
+				r.unnamed = true
+			}
+		}
+		for _, k := range []string{"iter_args", "results"} {
+			if v, ok := ot.m[k]; ok {
+				names, isArray := v.([]any)
+				r.unnamed = r.unnamed || !isArray || slices.ContainsFunc(names, func(n any) bool { _, ok := n.(string); return !ok })
+			}
+		}
 		if name, ok := ot.m["result"].(string); ok {
 			if _, seen := r.later[name]; !seen {
 				r.later[name] = ot.Pos("result")
@@ -146,15 +160,28 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 		}
 		r.target = t
 	}
-	g.Subgroups, _ = root.Int("subgroups", true)
-	if root.Has("subgroups") {
+	// The pins and the layouts ops state are read over the subgroups:
+	// when they are wrong, Subgroups stays 0 and those are not read.
+	var subgroupsOK bool
+	g.Subgroups, subgroupsOK = root.Int("subgroups", true)
+	if subgroupsOK {
 		g.SubgroupsPos = root.Pos("subgroups")
+		before := len(doc.Errs)
 		switch {
 		case g.Subgroups < 1:
 			root.Errorf("subgroups", model.CodeBadValue, "subgroups must be positive, found %d", g.Subgroups)
+		case g.Subgroups&(g.Subgroups-1) != 0:
+			// Every notation builds the canonical linear layout, which
+			// gives each bit of the subgroup id a basis (docs/layouts.md).
+			root.Errorf("subgroups", model.CodeNotPowerOfTwo, "subgroups = %d is not a power of two: a layout gives each bit of the subgroup id a basis, so a block has 1, 2, 4, 8, ... subgroups", g.Subgroups)
 		case r.target != nil && g.Subgroups > r.target.MaxSubgroups:
 			root.Errorf("subgroups", model.CodeBadValue, "%s allows at most %d subgroups per block, found %d", r.target.Name, r.target.MaxSubgroups, g.Subgroups)
 		}
+		if len(doc.Errs) > before {
+			g.Subgroups = 0
+		}
+	} else {
+		g.Subgroups = 0
 	}
 	g.SharedBudget, g.HasBudget = root.Int("shared_memory", false)
 	g.BudgetPos = root.Pos("shared_memory")
@@ -182,6 +209,9 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 			if !ok {
 				continue
 			}
+			if !model.ValidName(name) {
+				bufs.Errorf(name, model.CodeBadValue, "%q cannot name a buffer: %s", name, model.NameRule)
+			}
 			bt.Expect("shape", "dtype", "row_stride", "pad", "pad_every", "swizzle", "xor")
 			b := &model.Buffer{Name: name, Pos: bt.Pos("")}
 			b.Shape = r.shape(bt, "shape")
@@ -197,8 +227,10 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 	if len(ops) == 0 && len(doc.Errs) == 0 {
 		root.Errorf("", model.CodeMissingKey, "the graph has no ops; write them as [[op]] tables")
 	}
+	pinned := map[string]bool{} // the values with a pin table, read well or not
 	if pins, ok := root.Sub("pins", false); ok && r.target != nil && g.Subgroups > 0 {
 		for _, name := range pins.Keys() {
+			pinned[name] = true
 			pt, ok := pins.Sub(name, true)
 			if !ok {
 				continue
@@ -213,7 +245,9 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 				}
 			}
 			if len(defs) == 0 {
-				pins.Errorf(name, model.CodeUnknownName, "pinned value %q is not defined by any op", name)
+				if !r.failed[name] && !r.unnamed { // else its op's error is reported
+					pins.Errorf(name, model.CodeUnknownName, "pinned value %q is not defined by any op", name)
+				}
 				continue
 			}
 			if len(defs) > 1 {
@@ -233,7 +267,7 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 	// the caller chose: the graph must say which.
 	if r.target != nil && g.Subgroups > 0 {
 		g.Walk(func(op *model.Op) {
-			if op.Info().Given && op.Result != nil && op.Result.Pin == nil {
+			if op.Info().Given && op.Result != nil && op.Result.Pin == nil && !pinned[op.Result.Name] {
 				r.doc.Errs = append(r.doc.Errs, &model.Error{Pos: op.Pos, Code: model.CodeMissingKey, Index: -1,
 					Msg: fmt.Sprintf("%%%s arrives in registers in the layout its caller chose: state it under [pins.%s]", op.Result.Name, op.Result.Name)})
 			}
@@ -323,6 +357,8 @@ func (r *graphReader) opList(t *Table, key string, loop *model.Loop) []*model.Op
 	for _, ot := range tables {
 		if op := r.op(ot, loop); op != nil {
 			ops = append(ops, op)
+		} else {
+			r.failNames(ot)
 		}
 		// A result the op failed to define is reported once, at the op.
 		if name, ok := ot.m["result"].(string); ok && r.values[name] == nil {
@@ -341,7 +377,7 @@ func (r *graphReader) lookup(t *Table, key string, i int, name string) *model.Va
 		path := r.cycle(name, result)
 		at, defined := r.later[name]
 		switch {
-		case r.inCycle[name] || r.failed[name]:
+		case r.inCycle[name] || r.failed[name] || r.unnamed && !defined:
 			// Reported with its cycle or at its op; a placeholder stops the op's
 			// other checks and is dropped before the errors are returned.
 			t.Errorf(key, codeReported, "")
@@ -402,6 +438,15 @@ func (r *graphReader) define(t *Table, key string, i int, name string, shape []i
 		t.Errorf(key, model.CodeBadValue, "a value needs a name")
 		return nil
 	}
+	if !model.ValidName(name) {
+		msg := fmt.Sprintf("%q cannot name a value: %s", name, model.NameRule)
+		if i >= 0 {
+			t.ErrorfAt(key, i, model.CodeBadValue, "%s", msg)
+		} else {
+			t.Errorf(key, model.CodeBadValue, "%s", msg)
+		}
+		return nil
+	}
 	v := &model.Value{Name: name, Shape: shape, DType: dt, Pos: pos, Def: def}
 	r.values[name] = v
 	r.g.Values = append(r.g.Values, v)
@@ -428,7 +473,7 @@ func (r *graphReader) op(t *Table, loop *model.Loop) *model.Op {
 	t.Expect(model.OpKeys...)
 	kindName, ok := t.String("kind", true)
 	if !ok {
-		t.CheckUnknown()
+		t.CheckNotKnown()
 		return nil
 	}
 	info := model.OpBySpelling(kindName)
@@ -443,6 +488,9 @@ func (r *graphReader) op(t *Table, loop *model.Loop) *model.Op {
 	before := len(r.doc.Errs)
 	result, hasResult := t.String("result", false)
 	op.Name, _ = t.String("name", false)
+	if t.Has("name") && op.Name != "" && !model.ValidName(op.Name) {
+		t.Errorf("name", model.CodeBadValue, "%q cannot name an op: %s", op.Name, model.NameRule)
+	}
 	if op.Name == "" {
 		op.Name = result
 	}
@@ -476,12 +524,32 @@ func (r *graphReader) op(t *Table, loop *model.Loop) *model.Op {
 		v.Uses = append(v.Uses, model.Use{Op: op, Index: i})
 	}
 	if len(r.doc.Errs) == before {
+		t.CheckUnused(withArticle(kindName+" op"), opKeysOf(info)...)
 		t.CheckUnknown()
-		t.CheckUnused("a " + kindName + " op")
 	} else {
 		t.CheckNotKnown()
 	}
 	return op
+}
+
+// opKeysOf lists the keys an op table of a row may hold, for messages.
+func opKeysOf(info *model.OpInfo) []string {
+	keys := []string{"kind", "name"}
+	if info.Result {
+		keys = append(keys, "result")
+	}
+	if info.Operands {
+		keys = append(keys, "operands")
+		for _, r := range info.Roles {
+			if r.Key {
+				keys = append(keys, r.Name)
+			}
+		}
+	}
+	for _, k := range info.Keys {
+		keys = append(keys, k.Name)
+	}
+	return append(keys, "no_convert")
 }
 
 // typed reads an op of a row other than the loop, as the row says: its
@@ -560,7 +628,9 @@ func (r *graphReader) gate(t *Table, op *model.Op, info *model.OpInfo, kindName 
 		return false
 	}
 	if info.Result && !hasResult {
-		t.Errorf("kind", model.CodeMissingKey, "a %s op needs a result name (key \"result\")", kindName)
+		if !t.Has("result") { // else a result of the wrong type, reported
+			t.Errorf("kind", model.CodeMissingKey, "a %s op needs a result name (key \"result\")", kindName)
+		}
 		return false
 	}
 	return good[model.GateAfterResult]
@@ -580,6 +650,10 @@ func (r *graphReader) opKey(t *Table, op *model.Op, info *model.OpInfo, key stri
 		shape := args.Shape
 		if !slices.ContainsFunc(info.Keys, func(k model.OpKey) bool { return k.Name == "shape" }) {
 			shape = op.Operands[0].Shape
+		}
+		if shape == nil { // the op's shape is wrong, and reported
+			t.get(key)
+			return false
 		}
 		op.Contiguous = r.contiguous(t, shape)
 	case "value":
@@ -625,6 +699,12 @@ func (r *graphReader) buffer(t *Table) *model.Buffer {
 	}
 	for _, b := range r.g.Buffers {
 		if b.Name == name {
+			if b.Shape == nil || b.DType.Bits == 0 {
+				// The buffer's error is reported at the buffer; a
+				// placeholder stops the op's checks.
+				t.Errorf("buffer", codeReported, "")
+				return nil
+			}
 			return b
 		}
 	}
@@ -634,16 +714,25 @@ func (r *graphReader) buffer(t *Table) *model.Buffer {
 
 // intrinsic reads the record an op names (an mma record for an mma, a
 // load record for a load_shared). The name must be one the graph's target
-// offers, when the reader has the target's record list; whether the record
-// is of the op's kind is for the solver, which has the records.
+// offers, when the reader has the target's record list, and of the kind
+// the op runs, when it has the records' kinds.
 func (r *graphReader) intrinsic(t *Table, op *model.Op) {
 	name, ok := t.String("intrinsic", false)
 	if !ok {
 		return
 	}
 	op.Intrinsic, op.IntrinsicPos = name, t.Pos("intrinsic")
-	if r.target != nil && r.target.Records != nil && !slices.Contains(r.target.Records, name) {
+	if r.target == nil || r.target.Records == nil {
+		return
+	}
+	if !slices.Contains(r.target.Records, name) {
 		t.Errorf("intrinsic", model.CodeUnknownName, "target %s offers no record named %q", r.target.Name, name)
+		return
+	}
+	want := op.Info().Records
+	if kind, known := r.target.RecordKinds[name]; known && want != "" && !kind.Serves(want) {
+		t.Errorf("intrinsic", model.CodeBadValue, "%s is not %s of %s: it is %s (planner intrinsics list --target %s gives each record's kind)",
+			name, want.Words(), r.target.Name, kind.Words(), r.target.Name)
 	}
 }
 
@@ -681,7 +770,7 @@ func hardMarks(root *Table) []model.HardMark {
 	}
 	arr, ok := v.([]any)
 	if !ok {
-		root.Errorf("hard", model.CodeBadType, "expected an array of strings, found %s", typeName(v))
+		root.typeError("hard", nil, "an array of strings", v)
 		return nil
 	}
 	var out []model.HardMark
@@ -689,7 +778,7 @@ func hardMarks(root *Table) []model.HardMark {
 		s, ok := e.(string)
 		switch {
 		case !ok:
-			root.ErrorfAt("hard", i, model.CodeBadType, "expected a string, found %s", typeName(e))
+			root.typeError("hard", []int{i}, "a string", e)
 		case s == "":
 			root.ErrorfAt("hard", i, model.CodeBadValue, "a hard entry cannot be empty: write a fact's name as `planner explain` prints it in brackets, e.g. \"pin:a\"")
 		case strings.ContainsFunc(s, unicode.IsSpace):
@@ -718,10 +807,19 @@ func (r *graphReader) loop(t *Table, op *model.Op, parent *model.Loop) {
 	defer func() { r.depth-- }()
 	if r.depth > MaxLoopDepth {
 		t.Errorf("kind", model.CodeTooLarge, "loops nest more than %d deep", MaxLoopDepth)
+		r.failNames(t)
 		return
 	}
 	l := &model.Loop{Name: op.Name, Parent: parent, Op: op, Pos: op.Pos}
 	op.Body = l
+	// A loop that stops at an error leaves the names its body and its
+	// results would define undefined: uses of them are not reported again.
+	done := false
+	defer func() {
+		if !done {
+			r.failNames(t)
+		}
+	}()
 	if word, ok := t.m["trips"].(string); ok {
 		// A trip count known only at run time: the graph states the
 		// count to price the body at.
@@ -729,6 +827,9 @@ func (r *graphReader) loop(t *Table, op *model.Op, parent *model.Loop) {
 		if word != "dyn" {
 			t.Errorf("trips", model.CodeBadValue, "trips is a count or \"dyn\" (known only at run time, with assume_trips), found %q", word)
 		} else if n, ok := t.Int("assume_trips", false); !ok {
+			if t.Has("assume_trips") { // of the wrong type, reported
+				return
+			}
 			t.Errorf("trips", model.CodeMissingKey, "a loop with trips = \"dyn\" needs assume_trips: the count its body is priced at")
 		} else if n < 1 {
 			t.Errorf("assume_trips", model.CodeBadValue, "a loop runs at least once, found assume_trips = %d", n)
@@ -744,10 +845,14 @@ func (r *graphReader) loop(t *Table, op *model.Op, parent *model.Loop) {
 			t.Errorf("assume_trips", model.CodeBadValue, "assume_trips is for a loop with trips = \"dyn\"; this loop runs %d times", l.Trips)
 		}
 	}
+	before := len(r.doc.Errs)
 	args, _ := t.Strings("iter_args", false)
 	inits, _ := t.Strings("inits", false)
 	yields, _ := t.Strings("yields", false)
 	results, _ := t.Strings("results", false)
+	if len(r.doc.Errs) > before { // a list of the wrong type, reported
+		return
+	}
 	if len(inits) != len(args) || len(yields) != len(args) || len(results) != len(args) {
 		t.Errorf("iter_args", model.CodeRankMismatch, "a loop needs as many inits, yields and results as iter_args: %d iter_args, %d inits, %d yields, %d results",
 			len(args), len(inits), len(yields), len(results))
@@ -797,6 +902,29 @@ func (r *graphReader) loop(t *Table, op *model.Op, parent *model.Loop) {
 		}
 		l.Results = append(l.Results, v)
 	}
+	done = true
+}
+
+// failNames marks every name an op table (and its body) would define as
+// failed: its errors are reported, and its uses are not reported again.
+func (r *graphReader) failNames(t *Table) {
+	if name, ok := t.m["result"].(string); ok && r.values[name] == nil {
+		r.failed[name] = true
+	}
+	for _, k := range []string{"iter_args", "results"} {
+		if names, ok := t.m[k].([]any); ok {
+			for _, n := range names {
+				if name, ok := n.(string); ok && r.values[name] == nil {
+					r.failed[name] = true
+				}
+			}
+		}
+	}
+	if body, ok := t.peekTableArray("body"); ok {
+		for _, b := range body {
+			r.failNames(b)
+		}
+	}
 }
 
 // forgetBody removes the values defined inside a loop body (and its iter
@@ -824,10 +952,19 @@ func forgetBody(r *graphReader, op *model.Op) {
 // offsets. With none of them the buffer is dense, row major.
 func BufferLayout(bt *Table, b *model.Buffer) *model.SharedLayout {
 	given := false
-	for _, k := range []string{"row_stride", "pad", "pad_every", "swizzle", "xor"} {
+	placement := []string{"row_stride", "pad", "pad_every", "swizzle", "xor"}
+	for _, k := range placement {
 		given = given || bt.Has(k)
 	}
-	if len(b.Shape) != 2 || b.DType.Bits == 0 {
+	if b.Shape == nil || b.DType.Bits == 0 {
+		// The shape or the type is wrong, and reported: the placement is
+		// not read over it.
+		for _, k := range placement {
+			bt.get(k)
+		}
+		return nil
+	}
+	if len(b.Shape) != 2 {
 		if given {
 			bt.Errorf("", model.CodeRankMismatch, "a shared-memory placement (row_stride, pad, pad_every, swizzle) is for two-dimensional buffers; %s has %d dimensions", b.Name, len(b.Shape))
 		}
@@ -847,10 +984,23 @@ func BufferLayout(bt *Table, b *model.Buffer) *model.SharedLayout {
 		bt.Errorf("row_stride", model.CodeBadValue, "rows of %d elements cannot be %d elements apart", l.Cols, l.Stride)
 		l.Stride = 0
 	}
+	// pad elements after every pad_every rows: each needs the other, and
+	// a padding of 0, or every 0 rows, is none.
+	before := len(bt.doc.Errs)
 	l.Pad = nonNegative("pad", 1<<16)
 	l.PadEvery = nonNegative("pad_every", 1<<16)
-	if (l.Pad > 0) != (l.PadEvery > 0) {
-		bt.Errorf("pad", model.CodeMissingKey, "pad and pad_every go together: pad elements after every pad_every rows")
+	switch {
+	case len(bt.doc.Errs) > before:
+	case bt.Has("pad") && !bt.Has("pad_every"):
+		bt.Errorf("pad", model.CodeMissingKey, "pad needs pad_every: pad elements go after every pad_every rows")
+	case bt.Has("pad_every") && !bt.Has("pad"):
+		bt.Errorf("pad_every", model.CodeMissingKey, "pad_every needs pad: pad elements go after every pad_every rows")
+	case l.Pad > 0 && l.PadEvery == 0:
+		bt.Errorf("pad_every", model.CodeBadValue, "pad_every = 0: the %d pad elements go after every pad_every rows, so pad_every is at least 1", l.Pad)
+	case l.PadEvery > 0 && l.Pad == 0:
+		bt.Errorf("pad", model.CodeBadValue, "pad = 0 pads nothing after every %d rows: pad is at least 1 (or leave out pad and pad_every)", l.PadEvery)
+	}
+	if len(bt.doc.Errs) > before {
 		l.Pad, l.PadEvery = 0, 0
 	}
 	if sw, ok := bt.String("swizzle", false); ok {

@@ -13,7 +13,8 @@ import (
 
 // testTargets is a stand-in target map for graph parsing tests: the
 // parser needs only a target's name, subgroup size, limits and record
-// names (sm_80's are its real list; the others give none, so the names
+// names and kinds (sm_80's are its real list, as intrinsics/targets/sm_80.toml
+// and the records' kind keys give them; the others give none, so the names
 // their graphs use go unchecked).
 var testTargets = map[string]*model.Target{
 	"sm_80": {Name: "sm_80", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 166912, Records: []string{
@@ -23,6 +24,13 @@ var testTargets = map[string]*model.Target{
 		"ldmatrix_x1_trans", "ldmatrix_x2_trans", "ldmatrix_x4_trans",
 		"wmma_load_a_m16n16k16_f16", "wmma_load_b_m16n16k16_f16",
 		"wmma_mma_m16n16k16_f32_f16", "wmma_store_d_m16n16k16_f32",
+	}, RecordKinds: map[string]model.RecordKind{
+		"mma_m16n8k16_f32_f16": model.RecordMMA, "mma_m16n8k16_f16_f16": model.RecordMMA, "mma_m16n8k16_f32_bf16": model.RecordMMA,
+		"mma_m16n8k8_f32_f16": model.RecordMMA, "mma_m16n8k32_s32_s8": model.RecordMMA, "mma_m16n8k8_f32_tf32": model.RecordMMA,
+		"ldmatrix_x1": model.RecordLoadShared, "ldmatrix_x2": model.RecordLoadShared, "ldmatrix_x4": model.RecordLoadShared,
+		"ldmatrix_x1_trans": model.RecordLoadShared, "ldmatrix_x2_trans": model.RecordLoadShared, "ldmatrix_x4_trans": model.RecordLoadShared,
+		"wmma_load_a_m16n16k16_f16": model.RecordLoadShared, "wmma_load_b_m16n16k16_f16": model.RecordLoadShared,
+		"wmma_mma_m16n16k16_f32_f16": model.RecordMMA, "wmma_store_d_m16n16k16_f32": model.RecordStoreShared,
 	}},
 	"sm_89":   {Name: "sm_89", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 101376},
 	"gfx942":  {Name: "gfx942", SubgroupSize: 64, MaxSubgroups: 16, SharedMemory: 65536},

@@ -112,6 +112,12 @@ func ReadFrame(t *Table) (model.Frame, bool) {
 	if !(ok1 && ok2 && ok3 && ok4) {
 		return f, false
 	}
+	if blocks < 1 {
+		// A frame's 0 blocks means the default of 1 inside the planner;
+		// written in a file it is a mistake.
+		t.Errorf("blocks", model.CodeBadValue, "blocks = %d: a layout spreads over 1 to 1024 blocks (leave blocks out for 1)", blocks)
+		return f, false
+	}
 	if err := f.Check(); err != nil {
 		t.Report(err)
 		return f, false
@@ -159,6 +165,11 @@ func decodeNotation(t *Table) model.Notation {
 	t.Expect("notation")
 	kind, ok := t.String("notation", true)
 	if !ok {
+		// A notation of the wrong type is reported; the keys of the
+		// notation meant are not unknown because of it.
+		if t.Has("notation") {
+			return nil
+		}
 		t.CheckUnknown()
 		return nil
 	}

@@ -16,9 +16,21 @@ import (
 type positions map[string]model.Pos
 
 func scanPositions(file, text string) positions {
+	pos, _, _ := scanBounded(file, text)
+	return pos
+}
+
+// MaxArrayLen bounds the entries of one array: a longer one (a layout
+// table of a million rows) is refused before it is decoded, in time and
+// memory that do not grow with it.
+const MaxArrayLen = 1 << 16
+
+// scanBounded scans text's positions, stopping at the first array of more
+// than MaxArrayLen entries: its path and position are returned then.
+func scanBounded(file, text string) (positions, string, model.Pos) {
 	s := &scanner{file: file, src: text, pos: positions{}, line: 1, col: 1}
 	s.run()
-	return s.pos
+	return s.pos, s.over, s.overPos
 }
 
 type scanner struct {
@@ -29,6 +41,10 @@ type scanner struct {
 	pos       positions
 	table     string         // current table path
 	arrays    map[string]int // count of [[x]] seen
+	// over is the first array of more than MaxArrayLen entries, where the
+	// scan stopped, and overPos where it starts.
+	over    string
+	overPos model.Pos
 }
 
 func (s *scanner) here() model.Pos { return model.Pos{File: s.file, Line: s.line, Col: s.col} }
@@ -40,7 +56,12 @@ func (s *scanner) peek() byte {
 	return 0
 }
 
+// next steps over one byte; at the end of the text (malformed TOML: the
+// scan runs before the decoder checks it) it gives 0 and stays.
 func (s *scanner) next() byte {
+	if s.eof() {
+		return 0
+	}
 	c := s.src[s.i]
 	s.i++
 	if c == '\n' {
@@ -205,6 +226,7 @@ func (s *scanner) value(path string) {
 	}
 	switch c := s.peek(); c {
 	case '[':
+		start := s.here()
 		s.next()
 		n := 0
 		for !s.eof() {
@@ -215,6 +237,11 @@ func (s *scanner) value(path string) {
 			if s.peek() == ',' {
 				s.next()
 				continue
+			}
+			if n == MaxArrayLen {
+				s.over, s.overPos = path, start
+				s.i = len(s.src) // stop the whole scan
+				return
 			}
 			elem := fmt.Sprintf("%s[%d]", path, n)
 			s.pos[elem] = s.here()

@@ -73,7 +73,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	var records []string
-	root.PersistentFlags().StringSliceVar(&records, "records", nil, "a folder or file of intrinsic and target records to use beside the built-in ones (repeatable)")
+	root.PersistentFlags().StringArrayVar(&records, "records", nil, "a folder or file of intrinsic and target records to use beside the built-in ones (repeatable; a path is taken whole, commas included)")
 	root.AddCommand(newSolveCmd(&records), newExplainCmd(&records), newGenCmd(), newBenchCmd(&records), newLayoutCmd(), newIntrinsicsCmd(&records))
 	root.AddCommand(newVerifyCmd(&records))
 	addCompletions(root, &records)

@@ -1,0 +1,37 @@
+package model
+
+// ValidName reports whether s may name a value, an op or a buffer of a
+// graph: an MLIR SSA suffix-id, so that every name prints as %name in a
+// plan, in MLIR and in a fact's name (pin:a, no_convert:a->d) unchanged.
+// The grammar is MLIR's (llvm/llvm-project, mlir/docs/LangRef.md,
+// "Identifiers and keywords"):
+//
+//	suffix-id ::= (digit+ | ((letter|id-punct) (letter|id-punct|digit)*))
+//	letter    ::= [a-zA-Z]
+//	id-punct  ::= [$._-]
+//
+// The names the planner makes up for ops without one (store@12) have an
+// @ and so never meet a name a graph gives.
+func ValidName(s string) bool {
+	if s == "" {
+		return false
+	}
+	digits := true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '$', c == '.', c == '_', c == '-':
+			if i > 0 && digits {
+				return false // digits, then a letter: neither form
+			}
+			digits = false
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// NameRule says what ValidName accepts, for messages.
+const NameRule = "a name is MLIR's SSA suffix-id: digits only, or a letter or one of $ . _ - followed by letters, digits and $ . _ -"
