@@ -178,6 +178,17 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 		p.Values = append(p.Values, vp)
 	}
 	var err error
+	// Conversions between the same two layouts of values of the same
+	// width are the same conversion: analysed once.
+	type convKey struct {
+		from, to *model.Layout
+		bits     int
+	}
+	type analysed struct {
+		perTrip int64
+		conv    *model.Conversion
+	}
+	convs := map[convKey]analysed{}
 	g.Walk(func(op *model.Op) {
 		if err != nil {
 			return
@@ -256,11 +267,18 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 			if req == nil {
 				continue
 			}
-			c, conv, e := model.UseCost(v, a.Layouts[v], req, t)
-			if e != nil {
-				err = e
-				return
+			k := convKey{a.Layouts[v], req, v.DType.Bits}
+			an, ok := convs[k]
+			if !ok {
+				_, conv, e := model.UseCost(v, a.Layouts[v], req, t)
+				if e != nil {
+					err = e
+					return
+				}
+				an = analysed{model.ConversionCost(conv, t, a.Layouts[v].Size(model.Lane)), conv}
+				convs[k] = an
 			}
+			c, conv := an.perTrip*model.ValueTrips(v), an.conv
 			p.Cost += c
 			if conv.Kind == model.ConvNone {
 				continue
