@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"runtime/metrics"
+	"strconv"
+	"strings"
 	"time"
 
 	"planner/model"
@@ -258,19 +261,57 @@ func (w *watch) stoppedBy() string {
 	return w.limitText()
 }
 
-// MemoryHeld is what the Go runtime holds from the system, less what it
-// has given back: the quantity debug.SetMemoryLimit and
-// Options.MemoryLimit bound.
+// MemoryHeld is the memory the process holds: its resident set (RSS),
+// read from /proc/self/statm on Linux, what a memory limit bounds and
+// what the system counts against it. Elsewhere, or when that file cannot
+// be read, it is what the Go runtime holds from the system less what it
+// has given back (runtime/metrics), which leaves out the memory of the
+// program's binary and of anything outside the Go heap and stacks.
 func MemoryHeld() uint64 { return processMemory() }
 
-// memorySamples are the runtime metrics MemoryHeld reads.
+// memorySamples are the runtime metrics MemoryHeld falls back on.
 var memorySamples = []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
 
 func processMemory() uint64 {
+	if n, ok := residentBytes(); ok {
+		return n
+	}
+	return runtimeMemory()
+}
+
+// runtimeMemory is what the Go runtime holds from the system.
+func runtimeMemory() uint64 {
 	s := make([]metrics.Sample, len(memorySamples))
 	copy(s, memorySamples)
 	metrics.Read(s)
 	return s[0].Value.Uint64() - s[1].Value.Uint64()
+}
+
+// residentBytes reads the process's resident set from /proc/self/statm:
+// its second field, in pages. false where there is no such file.
+func residentBytes() (uint64, bool) {
+	f, err := os.Open("/proc/self/statm")
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	var buf [128]byte
+	n, _ := f.Read(buf[:])
+	return parseStatm(buf[:n], uint64(os.Getpagesize()))
+}
+
+// parseStatm reads the resident pages, the second field of a statm line,
+// as bytes.
+func parseStatm(line []byte, page uint64) (uint64, bool) {
+	fields := strings.Fields(string(line))
+	if len(fields) < 2 {
+		return 0, false
+	}
+	pages, err := strconv.ParseUint(fields[1], 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	return pages * page, true
 }
 
 // BuildWithin is Build under ctx and opt's time and memory limits,
