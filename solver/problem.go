@@ -1,7 +1,9 @@
 package solver
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 
 	"planner/model"
 	"planner/solver/pbqp"
@@ -176,15 +178,43 @@ func buildWatched(g *model.Graph, t *model.Target, records []*model.Record, rela
 	}
 	p.bufferNodes()
 	if err := p.nodes(cands, mmaRecs, loadRecs); err != nil {
-		return nil, err
+		return nil, p.bounded(err)
 	}
 	if err := p.edges(); err != nil {
-		return nil, err
+		return nil, p.bounded(err)
 	}
 	if err := p.markHard(); err != nil {
-		return nil, err
+		return nil, p.bounded(err)
 	}
 	return p, nil
+}
+
+// bounded adds to a limit that stopped the build the lower bound of what
+// was built: each decision at its cheapest choice and each edge at its
+// cheapest pair (LimitError says why that holds).
+func (p *Problem) bounded(err error) error {
+	var l *LimitError
+	if !errors.As(err, &l) || len(p.PBQP.Cost) == 0 {
+		return err
+	}
+	l.Bounded, l.LowerBound = true, 0
+	least := func(c []int64) int64 {
+		if len(c) == 0 {
+			return 0
+		}
+		return slices.Min(c)
+	}
+	for _, c := range p.PBQP.Cost {
+		l.LowerBound = pbqp.AddSat(l.LowerBound, least(c))
+	}
+	for _, e := range p.PBQP.Edges {
+		best := pbqp.Inf
+		for _, row := range e.M {
+			best = min(best, least(row))
+		}
+		l.LowerBound = pbqp.AddSat(l.LowerBound, best)
+	}
+	return err
 }
 
 // unlimitedBytes stands for a budget that a relaxed capacity leaves.

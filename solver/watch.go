@@ -35,12 +35,23 @@ const (
 // LimitError says that a limit stopped a solve before any plan existed.
 type LimitError struct {
 	Limit string // "the time limit of 2s" or "the memory limit (4096 MiB)"
-	Phase string // what was running: "build", "reduce" or "search"
+	Phase string // what was running: "read", "build", "reduce" or "search"
+	// Bounded says that the build had made decisions when it stopped;
+	// LowerBound is then the sum of each one's cheapest choice and each
+	// edge's cheapest pair of choices: every cost is a count of
+	// instructions, wavefronts or bytes times a weight, never negative,
+	// so what was not built adds at least 0.
+	Bounded    bool
+	LowerBound int64
 }
 
 func (e *LimitError) Error() string {
-	what := map[string]string{"build": "building the problem", "reduce": "reducing the problem", "search": "searching"}[e.Phase]
-	return fmt.Sprintf("stopped at %s while %s, before any plan was found", e.Limit, what)
+	what := map[string]string{"read": "reading the graph", "build": "building the problem", "reduce": "reducing the problem", "search": "searching"}[e.Phase]
+	msg := fmt.Sprintf("stopped at %s while %s, before any plan was found", e.Limit, what)
+	if e.Bounded {
+		msg += fmt.Sprintf("; no plan costs less than %d (each decision built so far at its cheapest choice)", e.LowerBound)
+	}
+	return msg
 }
 
 // Limit is the cause of a context cancelled at a limit: the library and
@@ -101,6 +112,9 @@ type watch struct {
 	peak       uint64
 	state      Progress
 	stopped    string // "time", "memory" or "cancel" once a limit is reached
+	// deadlineCause names the limit when the deadline is one SearchBy set
+	// before the context's.
+	deadlineCause *Limit
 }
 
 // newWatch starts the clock of a solve under ctx and opt's limits.
@@ -171,6 +185,8 @@ func (w *watch) checkNow() error {
 			// names the limit.
 			<-w.ctx.Done()
 			w.cause = limitOf(w.ctx)
+		} else if w.deadlineCause != nil {
+			w.cause = w.deadlineCause
 		}
 		w.stopped = "time"
 		return w.err()
@@ -247,6 +263,9 @@ func (w *watch) stoppedBy() string {
 	switch {
 	case w == nil:
 		return "the time limit"
+	case w.stopped == "" && w.deadlineCause != nil && !time.Now().Before(w.deadline):
+		// The SAT solver stopped at the deadline SearchBy set.
+		return w.deadlineCause.Text
 	case w.stopped == "" && w.timeLimit == 0:
 		// A search that stopped inside a SAT call at the context's
 		// deadline, before the watch saw it.
@@ -312,6 +331,40 @@ func parseStatm(line []byte, page uint64) (uint64, bool) {
 		return 0, false
 	}
 	return pages * page, true
+}
+
+// SearchBy makes the search of a problem BuildWithin built stop at t
+// when that comes before the context's deadline, so that what follows
+// the search (the greedy fallback, the plan, its verification and its
+// writing) fits in the time left; cause names the limit in what the
+// solve reports. A problem Build made has no clock to set.
+func (p *Problem) SearchBy(t time.Time, cause *Limit) {
+	w := p.watch
+	if w == nil || t.IsZero() || (!w.deadline.IsZero() && !t.Before(w.deadline)) {
+		return
+	}
+	w.deadline, w.deadlineCause = t, cause
+}
+
+// limitKey is the context key under which WithTimeLimit keeps its limit.
+type limitKey struct{}
+
+// WithTimeLimit is a context that times out after d with TimeLimit(d) as
+// its cause, and from which DeadlineLimit names that limit before it is
+// reached.
+func WithTimeLimit(parent context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	l := TimeLimit(d)
+	ctx, cancel := context.WithTimeoutCause(context.WithValue(parent, limitKey{}, l), d, l)
+	return ctx, cancel
+}
+
+// DeadlineLimit names the limit ctx's deadline stands for: the one
+// WithTimeLimit set, or "the context's deadline".
+func DeadlineLimit(ctx context.Context) *Limit {
+	if l, ok := ctx.Value(limitKey{}).(*Limit); ok {
+		return l
+	}
+	return &Limit{Kind: "time", Text: "the context's deadline"}
 }
 
 // BuildWithin is Build under ctx and opt's time and memory limits,
