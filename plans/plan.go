@@ -23,6 +23,9 @@ type Plan struct {
 	Cost       int64
 	LowerBound int64
 	Stopped    string // a feasible plan: the limit that stopped the search when it is not the time limit
+	// NotVerified says why the verifier did not replay the plan before it
+	// was printed ("" when it did).
+	NotVerified string
 	// Search says how the smt backend searched the buffers' placements
 	// (symbolically, or enumerated and why); "" for the other backends.
 	Search  string

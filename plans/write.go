@@ -38,6 +38,9 @@ func (p *Plan) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "plan for %s on %s, %s\n", p.File, p.Target, plural(p.Subgroups, "subgroup"))
 	fmt.Fprintf(&b, "status %s: %s\n", p.Status, p.Verdict())
+	if p.NotVerified != "" {
+		fmt.Fprintf(&b, "not verified: %s\n", p.NotVerified)
+	}
 	if p.Compare != nil {
 		fmt.Fprintf(&b, "%s\n", p.Compare.Text())
 	}
@@ -148,6 +151,7 @@ type JSON struct {
 	Cost        int64                `json:"cost"`
 	LowerBound  int64                `json:"lower_bound"`
 	Stopped     string               `json:"stopped,omitempty"` // a limit other than time that stopped the search
+	NotVerified string               `json:"not_verified,omitempty"`
 	Search      string               `json:"placement_search,omitempty"`
 	File        string               `json:"file"`
 	Target      string               `json:"target"`
@@ -197,7 +201,7 @@ type ConvJSON struct {
 
 // JSON builds the tools' view.
 func (p *Plan) JSON() *JSON {
-	j := &JSON{Status: p.Status, Cost: p.Cost, LowerBound: p.LowerBound, Stopped: p.Stopped, Search: p.Search, File: p.File, Target: p.Target, Subgroups: p.Subgroups,
+	j := &JSON{Status: p.Status, Cost: p.Cost, LowerBound: p.LowerBound, Stopped: p.Stopped, NotVerified: p.NotVerified, Search: p.Search, File: p.File, Target: p.Target, Subgroups: p.Subgroups,
 		Values: map[string]ValueJSON{}, Ops: map[string]OpJSON{}, Conversions: []ConvJSON{}, Shared: p.Shared, Stats: p.Stats, Compare: p.Compare}
 	for _, v := range p.Values {
 		j.Values[v.Name] = ValueJSON{Layout: v.Layout, Notation: v.Notation, Shape: v.Shape, DType: v.DType, Values: v.Values}
@@ -243,6 +247,9 @@ func (bp BufferPlan) SharedLayout() *model.SharedLayout { return bp.shared }
 // their lines are joined by the two characters \n, which Graphviz breaks.
 func (p *Plan) WriteDOT(w io.Writer, g GraphShape) error {
 	var b strings.Builder
+	if p.NotVerified != "" {
+		fmt.Fprintf(&b, "// not verified: %s\n", p.NotVerified)
+	}
 	b.WriteString("digraph plan {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n  edge [fontname=\"monospace\", fontsize=9];\n")
 	ids := map[string]bool{}
 	for _, o := range p.Ops {

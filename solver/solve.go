@@ -20,6 +20,11 @@ type Options struct {
 	// more bytes than this from the system (0: none); pair it with
 	// debug.SetMemoryLimit so that the collector works to stay below.
 	MemoryLimit uint64
+	// MemoryStop, when set below MemoryLimit, is where the build and the
+	// search stop instead, leaving the rest of the limit for what follows
+	// them (the greedy fallback and the plan); messages still name
+	// MemoryLimit.
+	MemoryStop uint64
 	// Progress, when set, is called with where the solve stands, first
 	// after ProgressAfter and then every ProgressEvery.
 	Progress func(Progress)

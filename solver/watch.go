@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -98,7 +99,8 @@ type watch struct {
 	ctx             context.Context
 	cause           *Limit
 	start, deadline time.Time
-	memLimit        uint64
+	memLimit        uint64 // the limit as stated
+	memStop         uint64 // where the build and the search stop: memLimit or below
 	timeLimit       time.Duration
 	progress        func(Progress)
 	// memory reads what the process holds (a test double in tests).
@@ -119,7 +121,7 @@ type watch struct {
 
 // newWatch starts the clock of a solve under ctx and opt's limits.
 func newWatch(ctx context.Context, opt Options) *watch {
-	w := &watch{ctx: ctx, start: time.Now(), memLimit: opt.MemoryLimit, timeLimit: opt.TimeLimit, progress: opt.Progress, memory: processMemory,
+	w := &watch{ctx: ctx, start: time.Now(), memLimit: opt.MemoryLimit, memStop: cmp.Or(min(opt.MemoryStop, opt.MemoryLimit), opt.MemoryLimit), timeLimit: opt.TimeLimit, progress: opt.Progress, memory: processMemory,
 		every: 32, memEvery: 5 * time.Millisecond}
 	if opt.TimeLimit > 0 {
 		w.deadline = w.start.Add(opt.TimeLimit)
@@ -196,7 +198,7 @@ func (w *watch) checkNow() error {
 		m := w.memory()
 		w.peak = max(w.peak, m)
 		w.state.Memory = m
-		if w.memLimit > 0 && m > w.memLimit {
+		if w.memStop > 0 && m > w.memStop {
 			w.stopped = "memory"
 			return w.err()
 		}
