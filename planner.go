@@ -177,7 +177,7 @@ func (pl *Planner) solve(ctx, run context.Context, g *model.Graph, opt Options) 
 	start := time.Now()
 	t, _ := pl.Target(g)
 	out := &Result{Graph: g, Target: t}
-	res, err := pl.Search(ctx, g, opt)
+	res, err := pl.search(ctx, run, g, opt)
 	var limit *solver.LimitError
 	if errors.As(err, &limit) {
 		out.Outcome, out.Why = Stopped, fmt.Sprintf("%s: %v", g.File, err)
@@ -242,11 +242,20 @@ func (pl *Planner) solve(ctx, run context.Context, g *model.Graph, opt Options) 
 
 // Search builds and searches a graph's problem without making its plan,
 // what planner bench times: the search's own answer, or a
-// *solver.LimitError when a limit stopped the build. Under a deadline the
-// search stops early enough to leave as long as the build took for what
-// follows it (the greedy fallback, the plan, its verification and its
-// writing).
+// *solver.LimitError when a limit stopped the build. The search runs
+// until the context's deadline.
 func (pl *Planner) Search(ctx context.Context, g *model.Graph, opt Options) (*solver.Result, error) {
+	return pl.search(ctx, nil, g, opt)
+}
+
+// search is Search; with run (the solve's own context, which the memory
+// limit does not cancel) it is the search of a solve: under a deadline
+// it stops early enough to leave as long as the build took for what
+// follows it (the greedy fallback, the plan, its verification and its
+// writing), and a search and greedy fallback that are not done by the
+// deadline are abandoned with a *solver.LimitError bounded by the sum of
+// the problem's minima.
+func (pl *Planner) search(ctx, run context.Context, g *model.Graph, opt Options) (*solver.Result, error) {
 	ctx, stop := withMemoryLimit(ctx, opt.MemoryLimit)
 	defer stop()
 	t, recs := pl.Target(g)
@@ -259,10 +268,18 @@ func (pl *Planner) Search(ctx context.Context, g *model.Graph, opt Options) (*so
 	if err != nil {
 		return nil, err
 	}
+	if run == nil {
+		res := solver.Solve(p, sopt)
+		return res, res.Err
+	}
 	if d, ok := ctx.Deadline(); ok {
 		p.SearchBy(d.Add(-time.Since(start)), solver.DeadlineLimit(ctx))
 	}
-	res := solver.Solve(p, sopt)
+	bound := p.MinimaBound() // before the search changes p
+	var res *solver.Result
+	if !within(run, time.Time{}, func() { res = solver.Solve(p, sopt) }) {
+		return nil, &solver.LimitError{Limit: limitText(run), Phase: "search", Bounded: true, LowerBound: bound}
+	}
 	return res, res.Err
 }
 

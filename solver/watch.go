@@ -49,8 +49,11 @@ type LimitError struct {
 func (e *LimitError) Error() string {
 	what := map[string]string{"read": "reading the graph", "build": "building the problem", "reduce": "reducing the problem", "search": "searching"}[e.Phase]
 	msg := fmt.Sprintf("stopped at %s while %s, before any plan was found", e.Limit, what)
-	if e.Bounded {
+	switch {
+	case e.Bounded && e.Phase == "build":
 		msg += fmt.Sprintf("; no plan costs less than %d (each decision built so far at its cheapest choice)", e.LowerBound)
+	case e.Bounded:
+		msg += fmt.Sprintf("; no plan costs less than %d (each decision at its cheapest choice)", e.LowerBound)
 	}
 	return msg
 }
