@@ -123,8 +123,8 @@ func (pl *Planner) SolveFile(ctx context.Context, path string, opt Options) (*Re
 // context's limits cover the reading too: a limit reached while reading
 // is a Stopped result whose Graph has only its File.
 func (pl *Planner) SolveText(ctx context.Context, name string, data []byte, opt Options) (*Result, error) {
-	if opt.Notation != "" && !isNotation(opt.Notation) {
-		return nil, fmt.Errorf("unknown notation %q", opt.Notation)
+	if err := checkNotation(opt); err != nil {
+		return nil, err
 	}
 	run := ctx
 	ctx, stop := withMemoryLimit(ctx, opt.MemoryLimit)
@@ -160,8 +160,8 @@ func (pl *Planner) SolveText(ctx context.Context, name string, data []byte, opt 
 // as building it took (the caller's writing time); a plan whose
 // verification did not finish says so in NotVerified.
 func (pl *Planner) Solve(ctx context.Context, g *model.Graph, opt Options) (*Result, error) {
-	if opt.Notation != "" && !isNotation(opt.Notation) {
-		return nil, fmt.Errorf("unknown notation %q", opt.Notation)
+	if err := checkNotation(opt); err != nil {
+		return nil, err
 	}
 	run := ctx
 	ctx, stop := withMemoryLimit(ctx, opt.MemoryLimit)
@@ -213,7 +213,7 @@ func (pl *Planner) solve(ctx, run context.Context, g *model.Graph, opt Options) 
 	var stopped *stoppedPlan
 	if errors.As(err, &stopped) {
 		out.Outcome, out.LowerBound = Stopped, res.LowerBound
-		out.Why = fmt.Sprintf("%s: stopped at %s while writing the plan of cost %d, which the search found; no plan costs less than %d", g.File, stopped.limit, res.Cost, res.LowerBound)
+		out.Why = fmt.Sprintf("%s: stopped at %s while writing the plan of cost %d, found before the limit; no plan costs less than %d", g.File, stopped.limit, res.Cost, res.LowerBound)
 		return out, nil
 	}
 	if err != nil {
@@ -275,6 +275,9 @@ func (pl *Planner) search(ctx, run context.Context, g *model.Graph, opt Options)
 	if d, ok := ctx.Deadline(); ok {
 		p.SearchBy(d.Add(-time.Since(start)), solver.DeadlineLimit(ctx))
 	}
+	if opt.MemoryLimit > 0 && solver.MemoryHeld() > searchRoom(opt.MemoryLimit) {
+		p.SearchBy(time.Now(), solver.MemoryLimit(opt.MemoryLimit)) // the search would not fit: greedy's plan
+	}
 	bound := p.MinimaBound() // before the search changes p
 	var res *solver.Result
 	if !within(run, time.Time{}, func() { res = solver.Solve(p, sopt) }) {
@@ -288,29 +291,12 @@ func (pl *Planner) solverOptions(opt Options) solver.Options {
 	return solver.Options{Backend: opt.Backend, MemoryLimit: opt.MemoryLimit, MemoryStop: memoryStop(opt.MemoryLimit), Progress: opt.Progress, TimeLimit: opt.SearchTimeLimit}
 }
 
-// checkedPlan builds the plan of an assignment and replays it: its costs
-// must add up to what the search (or the baseline) counted, and every
-// element must reach where its consumer expects it.
-func checkedPlan(g *model.Graph, t *model.Target, a *model.Assignment, cost int64, notation, who string) (*plans.Plan, error) {
-	plan, err := plans.Build(g, t, a, notation)
-	if err != nil {
-		return nil, err
-	}
-	if plan.Cost != cost {
-		return nil, fmt.Errorf("internal error: the plan's costs add up to %d but %s counted %d", plan.Cost, who, cost)
-	}
-	if err := plans.Verify(g, a, plan); err != nil {
-		return nil, fmt.Errorf("internal error: %v", err)
-	}
-	return plan, nil
-}
-
 // compareGreedy runs the greedy baseline on the solved problem, checks its
 // plan like any other, and sets its cost beside the plan's.
 func compareGreedy(res *solver.Result, plan *plans.Plan, notation string) (*plans.Comparison, error) {
 	gr := res.Problem.Greedy()
 	if gr.Assignment != nil {
-		if _, err := checkedPlan(res.Problem.Graph, res.Problem.Target, gr.Assignment, gr.Cost, notation, "the greedy baseline"); err != nil {
+		if _, err := planWithin(context.Background(), res.Problem.Graph, res.Problem.Target, gr.Assignment, gr.Cost, notation, "the greedy baseline"); err != nil {
 			return nil, fmt.Errorf("the greedy plan: %v", err)
 		}
 	}
@@ -416,6 +402,14 @@ func planGraphPath(planPath, named string) string {
 func unknownTarget(g *model.Graph) error {
 	return &model.Error{Pos: g.TargetPos, Code: model.CodeUnknownName, Index: -1,
 		Msg: fmt.Sprintf("unknown target %q: the planner's records have no such target", g.Target)}
+}
+
+// checkNotation checks the notation a solve is asked to write.
+func checkNotation(opt Options) error {
+	if opt.Notation != "" && !isNotation(opt.Notation) {
+		return fmt.Errorf("unknown notation %q", opt.Notation)
+	}
+	return nil
 }
 
 func isNotation(k string) bool {

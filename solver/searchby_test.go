@@ -77,3 +77,23 @@ func TestSearchBy(t *testing.T) {
 		t.Errorf("stopped by %q", res.Stopped)
 	}
 }
+
+// A search that is not to start for want of memory (SearchBy with the
+// memory limit as its cause) does not start: the answer is greedy's plan,
+// stopped by the memory limit, with the bound of the problem's minima.
+func TestSearchByMemory(t *testing.T) {
+	c := testGraphs(t)[0]
+	p, err := BuildWithin(context.Background(), c.graph, c.target, c.records, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr := p.Greedy()
+	p.SearchBy(time.Now(), MemoryLimit(64<<20))
+	res := Solve(p, Options{})
+	if res.Status != StatusFeasible || res.Cost != gr.Cost || res.StoppedBy != "memory" || res.Stopped != "the memory limit (64 MiB)" {
+		t.Errorf("status %v, cost %d (greedy %d), stopped by %q: %q", res.Status, res.Cost, gr.Cost, res.StoppedBy, res.Stopped)
+	}
+	if res.LowerBound != p.MinimaBound() || res.Stats.Reduced != 0 {
+		t.Errorf("bound %d, want the minima's %d; %d reductions", res.LowerBound, p.MinimaBound(), res.Stats.Reduced)
+	}
+}

@@ -94,8 +94,15 @@ func Solve(p *Problem, opt Options) *Result {
 			return st, choice, lb
 		}
 	}
-	pb, sol := p.PBQP, pbqp.Solve(p.PBQP, po)
-	if p.combined && len(p.scratch) > 0 {
+	pb, sol := p.PBQP, pbqp.Solution{}
+	w.phase("reduce", "", len(p.PBQP.Cost))
+	switch {
+	case w.checkNow() != nil:
+		// A limit reached before the search starts: no search (its
+		// reductions alone take memory on the scale of the problem's),
+		// and the bound of the problem's minima.
+		sol = pbqp.Solution{Status: StatusUnknown, Cost: Inf, LowerBound: p.MinimaBound()}
+	case p.combined && len(p.scratch) > 0:
 		// Buffers and scratch share the budget: the cheapest plan over
 		// every cap on the scratch, each solved exactly.
 		sol = pbqp.Solution{Status: StatusInfeasible, Cost: Inf, LowerBound: Inf}
@@ -122,6 +129,8 @@ func Solve(p *Problem, opt Options) *Result {
 		default:
 			sol.Status = StatusFeasible
 		}
+	default:
+		sol = pbqp.Solve(p.PBQP, po)
 	}
 	if res.Err != nil {
 		res.Status = StatusUnknown

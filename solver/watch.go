@@ -194,6 +194,9 @@ func (w *watch) checkNow() error {
 			w.cause = w.deadlineCause
 		}
 		w.stopped = "time"
+		if w.cause != nil && w.cause.Kind != "cancel" {
+			w.stopped = w.cause.Kind // a SearchBy for the memory limit
+		}
 		return w.err()
 	}
 	if !now.Before(w.nextMemory) {
@@ -342,7 +345,8 @@ func parseStatm(line []byte, page uint64) (uint64, bool) {
 // when that comes before the context's deadline, so that what follows
 // the search (the greedy fallback, the plan, its verification and its
 // writing) fits in the time left; cause names the limit in what the
-// solve reports. A problem Build made has no clock to set.
+// solve reports (a memory limit, when the search is not to start for
+// want of memory). A problem Build made has no clock to set.
 func (p *Problem) SearchBy(t time.Time, cause *Limit) {
 	w := p.watch
 	if w == nil || t.IsZero() || (!w.deadline.IsZero() && !t.Before(w.deadline)) {

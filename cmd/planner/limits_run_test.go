@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -27,8 +26,8 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// process is one planner process: its exit code, output, wall time and peak
-// resident set.
+// process is one planner process: its exit code, the start of its
+// standard output, its standard error, wall time and peak resident set.
 type process struct {
 	code           int
 	stdout, stderr string
@@ -36,15 +35,26 @@ type process struct {
 	peak           uint64 // bytes
 }
 
+// runPlanner runs the planner as a process. Its standard output goes to a
+// file of which only the start is read: Linux counts the parent's
+// resident set at the fork in the child's peak, so the test keeps its own
+// small.
 func runPlanner(t *testing.T, args ...string) process {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), runMainEnv+"=1")
-	var out, errs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errs
+	out, err := os.Create(filepath.Join(t.TempDir(), "stdout"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	var errs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = out, &errs
 	start := time.Now()
-	err := cmd.Run()
-	r := process{wall: time.Since(start), stdout: out.String(), stderr: errs.String()}
+	err = cmd.Run()
+	head := make([]byte, 4096)
+	n, _ := out.ReadAt(head, 0)
+	r := process{wall: time.Since(start), stdout: string(head[:n]), stderr: errs.String()}
 	if _, ok := err.(*exec.ExitError); err != nil && !ok {
 		t.Fatal(err)
 	}
@@ -59,7 +69,8 @@ func runPlanner(t *testing.T, args ...string) process {
 // large generated graphs: --time-limit T ends within T + 10% + 0.2 s and
 // --memory-limit M keeps the peak resident set under M + 15%; a run that
 // ends with a plan gives the greedy plan or better, and one that does not
-// stopped while reading or building (exit 4), before greedy could run.
+// (exit 4) stopped while reading or building, before greedy could run, or
+// says what bound it proved.
 // It takes minutes, so it runs only when PLANNER_LIMIT_RUNS=1:
 //
 //	PLANNER_LIMIT_RUNS=1 go test ./cmd/planner -run TestLimitsBoundTheRun -v
@@ -76,13 +87,13 @@ func TestLimitsBoundTheRun(t *testing.T) {
 			t.Fatalf("gen: %s", r.stderr)
 		}
 		graphs[ops] = path
-		r := runPlanner(t, "solve", "--solver", "greedy", "--format", "json", path)
-		var plan struct{ Cost int64 }
-		if err := json.Unmarshal([]byte(r.stdout), &plan); r.code != 0 || err != nil {
-			t.Fatalf("greedy on %d ops: exit %d, %v: %s", ops, r.code, err, r.stderr)
+		r := runPlanner(t, "solve", "--solver", "greedy", path)
+		m := regexp.MustCompile(`(?m)^status greedy: cost (\d+),`).FindStringSubmatch(r.stdout)
+		if r.code != 0 || m == nil {
+			t.Fatalf("greedy on %d ops: exit %d: %s", ops, r.code, r.stderr)
 		}
-		greedy[ops] = plan.Cost
-		t.Logf("%d ops: greedy costs %d (its run: %.2fs, %d MiB)", ops, plan.Cost, r.wall.Seconds(), r.peak>>20)
+		greedy[ops], _ = strconv.ParseInt(m[1], 10, 64)
+		t.Logf("%d ops: greedy costs %d (its run: %.2fs, %d MiB)", ops, greedy[ops], r.wall.Seconds(), r.peak>>20)
 	}
 	cases := []struct {
 		ops    int
@@ -91,12 +102,12 @@ func TestLimitsBoundTheRun(t *testing.T) {
 	}{
 		{20000, 1500 * time.Millisecond, 0},
 		{20000, 2 * time.Second, 0},
-		{20000, 6 * time.Second, 0},
+		{20000, 20 * time.Second, 0},
 		{100000, 10 * time.Second, 0},
-		{100000, 30 * time.Second, 0},
 		{100000, 0, 1 << 30},
 	}
 	cost := regexp.MustCompile(`(?m)^status (optimal|feasible): cost (\d+),`)
+	bound := regexp.MustCompile(`no plan costs less than [1-9]`)
 	for _, c := range cases {
 		args := []string{"solve", graphs[c.ops]}
 		name := fmt.Sprintf("%d ops", c.ops)
@@ -127,8 +138,13 @@ func TestLimitsBoundTheRun(t *testing.T) {
 				t.Errorf("%s: cost %d, above greedy's %d", name, got, greedy[c.ops])
 			}
 		case exitStopped:
-			if !strings.Contains(r.stderr, "while reading the graph") && !strings.Contains(r.stderr, "while building the problem") {
-				t.Errorf("%s: stopped after the build, where the greedy plan was to be had: %s", name, r.stderr)
+			// Before the build is done there is no greedy plan; after it,
+			// only a build that ended too late to leave the search and
+			// the fallback their time stops without one, with the bound
+			// of the whole problem.
+			built := !strings.Contains(r.stderr, "while reading the graph") && !strings.Contains(r.stderr, "while building the problem")
+			if built && !bound.MatchString(r.stderr) {
+				t.Errorf("%s: stopped after the build with no bound: %s", name, r.stderr)
 			}
 		default:
 			t.Errorf("%s: exit %d: %s", name, r.code, r.stderr)
