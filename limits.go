@@ -2,14 +2,33 @@ package planner
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"runtime/debug"
 	"time"
 
+	"planner/model"
+	"planner/plans"
 	"planner/solver"
 )
 
+// memoryStop is where the reading, the build and the search stop under a
+// memory limit of n bytes: 85% of it, the rest left for the greedy
+// fallback and the plan (on a 20k-op graph the fallback and the plan
+// took about a third of what the process held when the search stopped,
+// less once the problem is given back).
+func memoryStop(n uint64) uint64 { return n / 100 * 85 }
+
+// searchRoom is the most the process may hold when the search starts
+// under a memory limit of n bytes: 60% of it. The reductions and the
+// search take about half as much again as the problem (on a 100k-op
+// graph the process went from 870 MiB at the search's start to 1149
+// MiB), so a search started above it would cross the limit; the answer
+// is then the greedy plan.
+func searchRoom(n uint64) uint64 { return n / 100 * 60 }
+
 // withMemoryLimit returns a context that is cancelled, with the cause
-// solver.MemoryLimit(n), once the process holds more than n bytes
+// solver.MemoryLimit(n), once the process holds more than memoryStop(n) bytes
 // (checked every few milliseconds; the solver's own watch also checks it
 // between its steps), and asks the garbage collector to stay below n
 // meanwhile. stop releases both. n = 0 is no limit.
@@ -19,6 +38,10 @@ func withMemoryLimit(ctx context.Context, n uint64) (context.Context, func()) {
 	}
 	old := debug.SetMemoryLimit(int64(min(n, 1<<62)))
 	ctx, cancel := context.WithCancelCause(ctx)
+	limit, n := n, memoryStop(n)
+	if solver.MemoryHeld() > n {
+		cancel(solver.MemoryLimit(limit)) // over the limit from the start
+	}
 	quit, finished := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(finished)
@@ -32,7 +55,7 @@ func withMemoryLimit(ctx context.Context, n uint64) (context.Context, func()) {
 				return
 			case <-tick.C:
 				if solver.MemoryHeld() > n {
-					cancel(solver.MemoryLimit(n))
+					cancel(solver.MemoryLimit(limit))
 					return
 				}
 			}
@@ -70,4 +93,101 @@ func during(progress func(solver.Progress), start time.Time, phase string) (stop
 		}
 	}()
 	return func() { close(quit); <-finished }
+}
+
+// within runs f and waits for it until ctx is done or the time by comes
+// (zero: no such time). false when it stopped waiting first: f then runs
+// on in the background, its results not to be read.
+func within(ctx context.Context, by time.Time, f func()) bool {
+	if d, ok := ctx.Deadline(); ok && !time.Now().Before(d) {
+		<-ctx.Done() // its timer fires now
+	}
+	if ctx.Err() != nil {
+		return false
+	}
+	if ctx.Done() == nil && by.IsZero() {
+		f()
+		return true
+	}
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		f()
+	}()
+	var timeout <-chan time.Time
+	if !by.IsZero() {
+		timer := time.NewTimer(time.Until(by))
+		defer timer.Stop()
+		timeout = timer.C
+	}
+	select {
+	case <-finished:
+		return true
+	case <-ctx.Done():
+	case <-timeout:
+	}
+	select {
+	case <-finished:
+		return true
+	default:
+		return false
+	}
+}
+
+// limitText names the limit that ended ctx, or, while it runs, the one
+// its deadline stands for.
+func limitText(ctx context.Context) string {
+	if ctx.Err() == nil {
+		return solver.DeadlineLimit(ctx).Text
+	}
+	var l *solver.Limit
+	switch cause := context.Cause(ctx); {
+	case errors.As(cause, &l):
+		return l.Text
+	case errors.Is(cause, context.DeadlineExceeded):
+		return solver.DeadlineLimit(ctx).Text
+	}
+	return "a cancellation"
+}
+
+// stoppedPlan says that the run's limit came before the plan was built.
+type stoppedPlan struct{ limit string }
+
+func (e *stoppedPlan) Error() string { return "stopped at " + e.limit + " while writing the plan" }
+
+// planWithin builds the plan of an assignment and replays it: its costs
+// must add up to what the search (or the baseline, who) counted, and
+// every element must reach where its consumer expects it. Under run's
+// deadline the plan is built until the deadline (a *stoppedPlan when it
+// is not done by then) and
+// replayed in the verifier until the deadline less as long as building
+// it took, which leaves the caller about that long to write it. A plan
+// whose replay did not finish in time comes back with NotVerified
+// saying so.
+func planWithin(run context.Context, g *model.Graph, t *model.Target, a *model.Assignment, cost int64, notation, who string) (*plans.Plan, error) {
+	start := time.Now()
+	var plan *plans.Plan
+	var err error
+	if !within(run, time.Time{}, func() { plan, err = plans.Build(g, t, a, notation) }) {
+		return nil, &stoppedPlan{limitText(run)}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if plan.Cost != cost {
+		return nil, fmt.Errorf("internal error: the plan's costs add up to %d but %s counted %d", plan.Cost, who, cost)
+	}
+	var by time.Time
+	if d, ok := run.Deadline(); ok {
+		by = d.Add(-time.Since(start))
+	}
+	replayed := *plan // the caller goes on filling in plan while an unfinished replay reads its copy
+	if !within(run, by, func() { err = plans.Verify(g, a, &replayed) }) {
+		plan.NotVerified = fmt.Sprintf("%s left no time to replay it in the verifier (planner verify replays a plan file)", limitText(run))
+		return plan, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("internal error: %v", err)
+	}
+	return plan, nil
 }

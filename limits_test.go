@@ -72,3 +72,97 @@ func TestUnknownTargetIsAnError(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// within waits for its work until the context is done or the time given
+// comes, and runs nothing once the context is done.
+func TestWithin(t *testing.T) {
+	if !within(context.Background(), time.Time{}, func() {}) {
+		t.Error("work with no limit did not finish")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	if !within(ctx, time.Now().Add(time.Hour), func() {}) {
+		t.Error("quick work under an hour's limit did not finish")
+	}
+	release := make(chan struct{})
+	defer close(release)
+	start := time.Now()
+	if within(ctx, time.Now().Add(20*time.Millisecond), func() { <-release }) {
+		t.Error("blocked work finished")
+	}
+	if waited := time.Since(start); waited > 10*time.Second {
+		t.Errorf("waited %v past a 20ms limit", waited)
+	}
+	done, stop := context.WithCancel(context.Background())
+	stop()
+	ran := false
+	if within(done, time.Time{}, func() { ran = true }) || ran {
+		t.Errorf("a cancelled context ran the work (%v)", ran)
+	}
+}
+
+// A graph read under a context already done stops while reading, with
+// the limit named and no bound claimed; the library's Solve past its
+// deadline and a run the search cut short state real bounds (see
+// solver's TestStoppedBuildBound and pbqp's TestStoppedReductionsBound).
+func TestStoppedWhileReading(t *testing.T) {
+	pl := testPlanner(t)
+	ctx, cancel := solver.WithTimeLimit(context.Background(), time.Nanosecond)
+	defer cancel()
+	res, err := pl.SolveFile(ctx, "testdata/graphs/softmax_row.toml", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "testdata/graphs/softmax_row.toml: stopped at the time limit of 1ns while reading the graph, before any plan was found"
+	if res.Outcome != Stopped || res.Why != want || res.LowerBound != 0 || res.Graph == nil || res.Graph.File != "testdata/graphs/softmax_row.toml" {
+		t.Errorf("outcome %v, why %q, bound %d", res.Outcome, res.Why, res.LowerBound)
+	}
+}
+
+// Under a deadline that leaves the search no time once the problem is
+// built (the search gets the deadline less as long as the build took),
+// the answer is the greedy baseline's plan or better, feasible and not
+// proven, verified or saying why not.
+func TestDeadlineLeavesTheGreedyPlan(t *testing.T) {
+	pl := testPlanner(t)
+	g, err := pl.ReadGraph("testdata/graphs/flash_attention_4warps.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := pl.Solve(context.Background(), g, Options{CompareGreedy: true})
+	if err != nil || full.Plan == nil {
+		t.Fatal(err)
+	}
+	greedy := full.Plan.Compare
+	// Time the build (and greedy) alone, then give the solve 1.8 times that: the search
+	// must stop at once, which leaves the build's time for the rest.
+	start := time.Now()
+	if _, err := pl.Search(context.Background(), g, Options{Backend: solver.BackendGreedy}); err != nil {
+		t.Fatal(err)
+	}
+	build := time.Since(start)
+	for range 3 {
+		ctx, cancel := solver.WithTimeLimit(context.Background(), build*9/5)
+		res, err := pl.Solve(ctx, g, Options{})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Plan == nil {
+			t.Logf("no plan in %v: %s", build*9/5, res.Why) // a slow build this time
+			continue
+		}
+		if res.Plan.Status == "optimal" {
+			t.Logf("the search finished in time")
+			continue
+		}
+		if res.Plan.Cost > greedy.BaselineCost || res.Plan.Status != "feasible" {
+			t.Errorf("status %s, cost %d; greedy costs %d", res.Plan.Status, res.Plan.Cost, greedy.BaselineCost)
+		}
+		if res.Plan.LowerBound <= 0 || res.Plan.LowerBound > full.Plan.Cost {
+			t.Errorf("lower bound %d, optimum %d", res.Plan.LowerBound, full.Plan.Cost)
+		}
+		return
+	}
+	t.Skip("no run stopped the search with the build done (a loaded machine)")
+}

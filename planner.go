@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"time"
 
 	"planner/intrinsics"
@@ -63,9 +64,11 @@ type Options struct {
 	// Notation writes the plan's layouts in this notation (default: the
 	// graph's own).
 	Notation string
-	// MemoryLimit, when set, cancels the solve once the process holds
-	// more bytes than this from the system (solver.MemoryHeld); the
-	// garbage collector is asked to stay below it meanwhile.
+	// MemoryLimit, when set, bounds the memory the process holds (its
+	// resident set, solver.MemoryHeld): the reading, the build and the
+	// search stop once it holds memoryStop of it (85%), which leaves the
+	// rest for the greedy fallback and the plan; the garbage collector is
+	// asked to stay below it meanwhile.
 	MemoryLimit uint64
 	// Progress, when set, hears where a long solve stands, from the
 	// build through the writing and replay of the plan.
@@ -97,6 +100,11 @@ type Result struct {
 	Plan    *plans.Plan    // nil without a plan
 	Search  *solver.Result // the search's own answer; nil when a limit stopped the build
 	Why     string
+	// LowerBound is what a Stopped solve proved no plan costs less than:
+	// the search's bound, or the bound of what the build made before it
+	// stopped (solver.LimitError); 0 when it stopped before any cost was
+	// built.
+	LowerBound int64
 }
 
 // SolveFile reads a graph file and solves it; the plan records the file's
@@ -111,13 +119,26 @@ func (pl *Planner) SolveFile(ctx context.Context, path string, opt Options) (*Re
 
 // SolveText solves the graph written in data, read as the file named
 // name (errors say name:line:col; the command line names standard input
-// "<stdin>"); the plan records the text's SHA-256, as SolveFile does.
+// "<stdin>"); the plan records the text's SHA-256, as SolveFile does. The
+// context's limits cover the reading too: a limit reached while reading
+// is a Stopped result whose Graph has only its File.
 func (pl *Planner) SolveText(ctx context.Context, name string, data []byte, opt Options) (*Result, error) {
-	g, err := tomlio.ParseGraph(name, data, pl.Records.Targets)
+	if err := checkNotation(opt); err != nil {
+		return nil, err
+	}
+	run := ctx
+	ctx, stop := withMemoryLimit(ctx, opt.MemoryLimit)
+	defer stop()
+	var g *model.Graph
+	var err error
+	if !within(ctx, time.Time{}, func() { g, err = tomlio.ParseGraph(name, data, pl.Records.Targets) }) {
+		stopped := &solver.LimitError{Limit: limitText(ctx), Phase: "read"}
+		return &Result{Outcome: Stopped, Graph: &model.Graph{File: name}, Why: fmt.Sprintf("%s: %v", name, stopped)}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
-	res, err := pl.Solve(ctx, g, opt)
+	res, err := pl.solve(ctx, run, g, opt)
 	if err == nil && res.Plan != nil {
 		res.Plan.GraphHash = planfile.HashGraph(data)
 	}
@@ -129,19 +150,40 @@ func (pl *Planner) SolveText(ctx context.Context, name string, data []byte, opt 
 // plan from the model and replays it in the verifier before returning
 // it. "No plan" is a Result with its Outcome; an error is bad input or an
 // internal failure.
+//
+// The context's deadline bounds the whole solve, split as
+// docs/architecture.md ("Stopping") says: the build runs until the
+// deadline; the search stops early enough to leave as long as the build
+// took for what follows it; when it has no plan, or a dearer one than
+// the greedy baseline's, the greedy plan is the answer; the plan is
+// built until the deadline, and verified until the deadline less as long
+// as building it took (the caller's writing time); a plan whose
+// verification did not finish says so in NotVerified.
 func (pl *Planner) Solve(ctx context.Context, g *model.Graph, opt Options) (*Result, error) {
-	if opt.Notation != "" && !isNotation(opt.Notation) {
-		return nil, fmt.Errorf("unknown notation %q", opt.Notation)
+	if err := checkNotation(opt); err != nil {
+		return nil, err
 	}
+	run := ctx
 	ctx, stop := withMemoryLimit(ctx, opt.MemoryLimit)
 	defer stop()
+	return pl.solve(ctx, run, g, opt)
+}
+
+// solve is Solve under ctx, which the memory limit cancels; run is the
+// caller's context, whose deadline and cancellation alone bound the
+// making of the plan once the search is over (the memory limit stops the
+// search, not the answer).
+func (pl *Planner) solve(ctx, run context.Context, g *model.Graph, opt Options) (*Result, error) {
 	start := time.Now()
 	t, _ := pl.Target(g)
 	out := &Result{Graph: g, Target: t}
-	res, err := pl.Search(ctx, g, opt)
+	res, err := pl.search(ctx, run, g, opt)
 	var limit *solver.LimitError
 	if errors.As(err, &limit) {
 		out.Outcome, out.Why = Stopped, fmt.Sprintf("%s: %v", g.File, err)
+		if limit.Bounded {
+			out.LowerBound = limit.LowerBound
+		}
 		return out, nil
 	}
 	if err != nil {
@@ -155,16 +197,25 @@ func (pl *Planner) Solve(ctx context.Context, g *model.Graph, opt Options) (*Res
 	case res.Status == solver.StatusInfeasible:
 		out.Outcome, out.Why = Infeasible, fmt.Sprintf("%s: no plan satisfies the graph's constraints on %s", g.File, t.Name)
 		return out, nil
-	case res.Status == solver.StatusUnknown && res.StoppedBy == "time":
-		out.Outcome, out.Why = Stopped, fmt.Sprintf("%s: %s ran out before any plan was found (lower bound %d)", g.File, res.Stopped, res.LowerBound)
-		return out, nil
 	case res.Status == solver.StatusUnknown:
-		out.Outcome, out.Why = Stopped, fmt.Sprintf("%s: stopped at %s before any plan was found (lower bound %d)", g.File, res.Stopped, res.LowerBound)
+		out.Outcome, out.Why, out.LowerBound = Stopped, fmt.Sprintf("%s: stopped at %s before any plan was found; no plan costs less than %d", g.File, res.Stopped, res.LowerBound), res.LowerBound
 		return out, nil
 	}
+	if res.StoppedBy == "memory" && !opt.CompareGreedy {
+		// The problem is no longer needed: give its memory back before
+		// the plan is built, so that the plan fits under the limit too.
+		res.Problem = nil
+		debug.FreeOSMemory()
+	}
 	done := during(opt.Progress, start, "plan")
-	plan, err := checkedPlan(g, t, res.Assignment, res.Cost, opt.Notation, "the search")
+	plan, err := planWithin(run, g, t, res.Assignment, res.Cost, opt.Notation, "the search")
 	done()
+	var stopped *stoppedPlan
+	if errors.As(err, &stopped) {
+		out.Outcome, out.LowerBound = Stopped, res.LowerBound
+		out.Why = fmt.Sprintf("%s: stopped at %s while writing the plan of cost %d, found before the limit; no plan costs less than %d", g.File, stopped.limit, res.Cost, res.LowerBound)
+		return out, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -191,8 +242,20 @@ func (pl *Planner) Solve(ctx context.Context, g *model.Graph, opt Options) (*Res
 
 // Search builds and searches a graph's problem without making its plan,
 // what planner bench times: the search's own answer, or a
-// *solver.LimitError when a limit stopped the build.
+// *solver.LimitError when a limit stopped the build. The search runs
+// until the context's deadline.
 func (pl *Planner) Search(ctx context.Context, g *model.Graph, opt Options) (*solver.Result, error) {
+	return pl.search(ctx, nil, g, opt)
+}
+
+// search is Search; with run (the solve's own context, which the memory
+// limit does not cancel) it is the search of a solve: under a deadline
+// it stops early enough to leave as long as the build took for what
+// follows it (the greedy fallback, the plan, its verification and its
+// writing), and a search and greedy fallback that are not done by the
+// deadline are abandoned with a *solver.LimitError bounded by the sum of
+// the problem's minima.
+func (pl *Planner) search(ctx, run context.Context, g *model.Graph, opt Options) (*solver.Result, error) {
 	ctx, stop := withMemoryLimit(ctx, opt.MemoryLimit)
 	defer stop()
 	t, recs := pl.Target(g)
@@ -200,34 +263,32 @@ func (pl *Planner) Search(ctx context.Context, g *model.Graph, opt Options) (*so
 		return nil, unknownTarget(g)
 	}
 	sopt := pl.solverOptions(opt)
+	start := time.Now()
 	p, err := solver.BuildWithin(ctx, g, t, recs, sopt)
 	if err != nil {
 		return nil, err
 	}
-	res := solver.Solve(p, sopt)
+	if run == nil {
+		res := solver.Solve(p, sopt)
+		return res, res.Err
+	}
+	if d, ok := ctx.Deadline(); ok {
+		p.SearchBy(d.Add(-time.Since(start)), solver.DeadlineLimit(ctx))
+	}
+	if opt.MemoryLimit > 0 && solver.MemoryHeld() > searchRoom(opt.MemoryLimit) {
+		p.SearchBy(time.Now(), solver.MemoryLimit(opt.MemoryLimit)) // the search would not fit: greedy's plan
+	}
+	bound := p.MinimaBound() // before the search changes p
+	var res *solver.Result
+	if !within(run, time.Time{}, func() { res = solver.Solve(p, sopt) }) {
+		return nil, &solver.LimitError{Limit: limitText(run), Phase: "search", Bounded: true, LowerBound: bound}
+	}
 	return res, res.Err
 }
 
 // solverOptions are the solver's options for opt.
 func (pl *Planner) solverOptions(opt Options) solver.Options {
-	return solver.Options{Backend: opt.Backend, MemoryLimit: opt.MemoryLimit, Progress: opt.Progress, TimeLimit: opt.SearchTimeLimit}
-}
-
-// checkedPlan builds the plan of an assignment and replays it: its costs
-// must add up to what the search (or the baseline) counted, and every
-// element must reach where its consumer expects it.
-func checkedPlan(g *model.Graph, t *model.Target, a *model.Assignment, cost int64, notation, who string) (*plans.Plan, error) {
-	plan, err := plans.Build(g, t, a, notation)
-	if err != nil {
-		return nil, err
-	}
-	if plan.Cost != cost {
-		return nil, fmt.Errorf("internal error: the plan's costs add up to %d but %s counted %d", plan.Cost, who, cost)
-	}
-	if err := plans.Verify(g, a, plan); err != nil {
-		return nil, fmt.Errorf("internal error: %v", err)
-	}
-	return plan, nil
+	return solver.Options{Backend: opt.Backend, MemoryLimit: opt.MemoryLimit, MemoryStop: memoryStop(opt.MemoryLimit), Progress: opt.Progress, TimeLimit: opt.SearchTimeLimit}
 }
 
 // compareGreedy runs the greedy baseline on the solved problem, checks its
@@ -235,7 +296,7 @@ func checkedPlan(g *model.Graph, t *model.Target, a *model.Assignment, cost int6
 func compareGreedy(res *solver.Result, plan *plans.Plan, notation string) (*plans.Comparison, error) {
 	gr := res.Problem.Greedy()
 	if gr.Assignment != nil {
-		if _, err := checkedPlan(res.Problem.Graph, res.Problem.Target, gr.Assignment, gr.Cost, notation, "the greedy baseline"); err != nil {
+		if _, err := planWithin(context.Background(), res.Problem.Graph, res.Problem.Target, gr.Assignment, gr.Cost, notation, "the greedy baseline"); err != nil {
 			return nil, fmt.Errorf("the greedy plan: %v", err)
 		}
 	}
@@ -246,7 +307,7 @@ func compareGreedy(res *solver.Result, plan *plans.Plan, notation string) (*plan
 // a minimal core of facts and at most maxRelax relaxations, each priced)
 // or, for a graph with a plan, why each of its conversions is there.
 func (pl *Planner) Explain(ctx context.Context, res *Result, maxRelax int, opt Options) (*model.Explanation, error) {
-	if res.Search == nil || res.Outcome == Stopped || res.Outcome == NoBaseline {
+	if res.Search == nil || res.Search.Problem == nil || res.Outcome == Stopped || res.Outcome == NoBaseline {
 		return nil, fmt.Errorf("%s: nothing to explain: %s", res.Graph.File, res.Why)
 	}
 	sopt := pl.solverOptions(opt)
@@ -348,6 +409,14 @@ func planGraphPath(planPath, named string) string {
 func unknownTarget(g *model.Graph) error {
 	return &model.Error{Pos: g.TargetPos, Code: model.CodeUnknownName, Index: -1,
 		Msg: fmt.Sprintf("unknown target %q: the planner's records have no such target", g.Target)}
+}
+
+// checkNotation checks the notation a solve is asked to write.
+func checkNotation(opt Options) error {
+	if opt.Notation != "" && !isNotation(opt.Notation) {
+		return fmt.Errorf("unknown notation %q", opt.Notation)
+	}
+	return nil
 }
 
 func isNotation(k string) bool {

@@ -23,6 +23,9 @@ type Plan struct {
 	Cost       int64
 	LowerBound int64
 	Stopped    string // a feasible plan: the limit that stopped the search when it is not the time limit
+	// NotVerified says why the verifier did not replay the plan before it
+	// was printed ("" when it did).
+	NotVerified string
 	// Search says how the smt backend searched the buffers' placements
 	// (symbolically, or enumerated and why); "" for the other backends.
 	Search  string
@@ -188,6 +191,17 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 		p.Values = append(p.Values, vp)
 	}
 	var err error
+	// Conversions between the same two layouts of values of the same
+	// width are the same conversion: analysed once.
+	type convKey struct {
+		from, to *model.Layout
+		bits     int
+	}
+	type analysed struct {
+		perTrip int64
+		conv    *model.Conversion
+	}
+	convs := map[convKey]analysed{}
 	g.Walk(func(op *model.Op) {
 		if err != nil {
 			return
@@ -267,11 +281,18 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 			if req == nil || req.InShared() {
 				continue // nothing to convert: an mma's descriptor reads the value's buffer
 			}
-			c, conv, e := model.UseCost(v, a.Layouts[v], req, t)
-			if e != nil {
-				err = &VerifyError{Value: v.Name, What: fmt.Sprintf("%s reads it as %s: %v", op.Name, model.OperandName(u), e), At: []Where{atUse(u), atValue(v)}}
-				return
+			k := convKey{a.Layouts[v], req, v.DType.Bits}
+			an, ok := convs[k]
+			if !ok {
+				_, conv, e := model.UseCost(v, a.Layouts[v], req, t)
+				if e != nil {
+					err = &VerifyError{Value: v.Name, What: fmt.Sprintf("%s reads it as %s: %v", op.Name, model.OperandName(u), e), At: []Where{atUse(u), atValue(v)}}
+					return
+				}
+				an = analysed{model.ConversionCost(conv, t, a.Layouts[v].Size(model.Lane)), conv}
+				convs[k] = an
 			}
+			c, conv := an.perTrip*model.ValueTrips(v), an.conv
 			p.Cost += c
 			if conv.Kind == model.ConvNone {
 				continue

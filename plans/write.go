@@ -48,6 +48,9 @@ func (p *Plan) WriteTextWith(w io.Writer, opt TextOptions) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "plan for %s on %s, %s\n", p.File, p.Target, plural(p.Subgroups, "subgroup"))
 	fmt.Fprintf(&b, "status %s: %s\n", p.Status, p.Verdict())
+	if p.NotVerified != "" {
+		fmt.Fprintf(&b, "not verified: %s\n", p.NotVerified)
+	}
 	if p.Compare != nil {
 		fmt.Fprintf(&b, "%s\n", p.Compare.Text())
 	}
@@ -220,6 +223,7 @@ type JSON struct {
 	Cost          int64                `json:"cost"`
 	LowerBound    int64                `json:"lower_bound"`
 	Stopped       string               `json:"stopped,omitempty"` // a limit other than time that stopped the search
+	NotVerified   string               `json:"not_verified,omitempty"`
 	Search        string               `json:"placement_search,omitempty"`
 	File          string               `json:"file"`
 	Target        string               `json:"target"`
@@ -296,7 +300,7 @@ type StatsJSON struct {
 // JSON builds the tools' view.
 func (p *Plan) JSON() *JSON {
 	s := p.Stats
-	j := &JSON{SchemaVersion: SchemaVersion, Status: p.Status, Cost: p.Cost, LowerBound: p.LowerBound, Stopped: p.Stopped, Search: p.Search,
+	j := &JSON{SchemaVersion: SchemaVersion, Status: p.Status, Cost: p.Cost, LowerBound: p.LowerBound, Stopped: p.Stopped, NotVerified: p.NotVerified, Search: p.Search,
 		File: p.File, Target: p.Target, Subgroups: p.Subgroups, Notation: p.Notation,
 		Values: map[string]ValueJSON{}, Ops: map[string]OpJSON{}, Conversions: []ConvJSON{},
 		Shared: SharedJSON{BufferBytes: p.Shared.Buffers, ScratchBytes: p.Shared.Scratch, BudgetBytes: p.Shared.Budget, Placed: p.Shared.Placed},
@@ -357,6 +361,9 @@ func (bp BufferPlan) SharedLayout() *model.SharedLayout { return bp.shared }
 // their lines are joined by the two characters \n, which Graphviz breaks.
 func (p *Plan) WriteDOT(w io.Writer, g GraphShape) error {
 	var b strings.Builder
+	if p.NotVerified != "" {
+		fmt.Fprintf(&b, "// not verified: %s\n", p.NotVerified)
+	}
 	b.WriteString("digraph plan {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n  edge [fontname=\"monospace\", fontsize=9];\n")
 	ids := map[string]bool{}
 	for _, o := range p.Ops {

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -181,15 +182,50 @@ func buildWatched(g *model.Graph, t *model.Target, records []*model.Record, rela
 	}
 	p.bufferNodes()
 	if err := p.nodes(cands, mmaRecs, loadRecs); err != nil {
-		return nil, err
+		return nil, p.bounded(err)
 	}
 	if err := p.edges(); err != nil {
-		return nil, err
+		return nil, p.bounded(err)
 	}
 	if err := p.markHard(); err != nil {
-		return nil, err
+		return nil, p.bounded(err)
 	}
 	return p, nil
+}
+
+// bounded adds to a limit that stopped the build the lower bound of what
+// was built (LimitError says why it holds).
+func (p *Problem) bounded(err error) error {
+	var l *LimitError
+	if !errors.As(err, &l) || len(p.PBQP.Cost) == 0 {
+		return err
+	}
+	l.Bounded, l.LowerBound = true, p.MinimaBound()
+	return err
+}
+
+// MinimaBound is a lower bound on every plan's cost, before any search:
+// each decision at its cheapest choice and each edge at its cheapest pair
+// of choices (a sum's minimum is at least the sum of its terms' minima).
+func (p *Problem) MinimaBound() int64 {
+	least := func(c []int64) int64 {
+		if len(c) == 0 {
+			return 0
+		}
+		return slices.Min(c)
+	}
+	lb := int64(0)
+	for _, c := range p.PBQP.Cost {
+		lb = pbqp.AddSat(lb, least(c))
+	}
+	for _, e := range p.PBQP.Edges {
+		best := pbqp.Inf
+		for _, row := range e.M {
+			best = min(best, least(row))
+		}
+		lb = pbqp.AddSat(lb, best)
+	}
+	return lb
 }
 
 // unlimitedBytes stands for a budget that a relaxed capacity leaves.
@@ -214,7 +250,11 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 			cands[op.Operands[0]].add(op.Layout.Layout, fmt.Sprintf("%s %s runs in the layout stated at %s", op.Kind, op.Name, op.Layout.Pos))
 		}
 	})
+	p.watch.phase("build", "candidates, seeds", p.ops())
 	g.Walk(func(op *model.Op) {
+		if p.watch.step() != nil {
+			return // the caller reads the limit from the watch
+		}
 		info := op.Info()
 		switch {
 		case info.Flow == model.FlowRecord:

@@ -20,6 +20,11 @@ type Options struct {
 	// more bytes than this from the system (0: none); pair it with
 	// debug.SetMemoryLimit so that the collector works to stay below.
 	MemoryLimit uint64
+	// MemoryStop, when set below MemoryLimit, is where the build and the
+	// search stop instead, leaving the rest of the limit for what follows
+	// them (the greedy fallback and the plan); messages still name
+	// MemoryLimit.
+	MemoryStop uint64
 	// Progress, when set, is called with where the solve stands, first
 	// after ProgressAfter and then every ProgressEvery.
 	Progress func(Progress)
@@ -89,8 +94,15 @@ func Solve(p *Problem, opt Options) *Result {
 			return st, choice, lb
 		}
 	}
-	pb, sol := p.PBQP, pbqp.Solve(p.PBQP, po)
-	if p.combined && len(p.scratch) > 0 {
+	pb, sol := p.PBQP, pbqp.Solution{}
+	w.phase("reduce", "", len(p.PBQP.Cost))
+	switch {
+	case w.checkNow() != nil:
+		// A limit reached before the search starts: no search (its
+		// reductions alone take memory on the scale of the problem's),
+		// and the bound of the problem's minima.
+		sol = pbqp.Solution{Status: StatusUnknown, Cost: Inf, LowerBound: p.MinimaBound()}
+	case p.combined && len(p.scratch) > 0:
 		// Buffers and scratch share the budget: the cheapest plan over
 		// every cap on the scratch, each solved exactly.
 		sol = pbqp.Solution{Status: StatusInfeasible, Cost: Inf, LowerBound: Inf}
@@ -117,6 +129,8 @@ func Solve(p *Problem, opt Options) *Result {
 		default:
 			sol.Status = StatusFeasible
 		}
+	default:
+		sol = pbqp.Solve(p.PBQP, po)
 	}
 	if res.Err != nil {
 		res.Status = StatusUnknown

@@ -1,10 +1,14 @@
 package solver
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"runtime/metrics"
+	"strconv"
+	"strings"
 	"time"
 
 	"planner/model"
@@ -32,12 +36,26 @@ const (
 // LimitError says that a limit stopped a solve before any plan existed.
 type LimitError struct {
 	Limit string // "the time limit of 2s" or "the memory limit (4096 MiB)"
-	Phase string // what was running: "build", "reduce" or "search"
+	Phase string // what was running: "read", "build", "reduce" or "search"
+	// Bounded says that the build had made decisions when it stopped;
+	// LowerBound is then the sum of each one's cheapest choice and each
+	// edge's cheapest pair of choices: every cost is a count of
+	// instructions, wavefronts or bytes times a weight, never negative,
+	// so what was not built adds at least 0.
+	Bounded    bool
+	LowerBound int64
 }
 
 func (e *LimitError) Error() string {
-	what := map[string]string{"build": "building the problem", "reduce": "reducing the problem", "search": "searching"}[e.Phase]
-	return fmt.Sprintf("stopped at %s while %s, before any plan was found", e.Limit, what)
+	what := map[string]string{"read": "reading the graph", "build": "building the problem", "reduce": "reducing the problem", "search": "searching"}[e.Phase]
+	msg := fmt.Sprintf("stopped at %s while %s, before any plan was found", e.Limit, what)
+	switch {
+	case e.Bounded && e.Phase == "build":
+		msg += fmt.Sprintf("; no plan costs less than %d (each decision built so far at its cheapest choice)", e.LowerBound)
+	case e.Bounded:
+		msg += fmt.Sprintf("; no plan costs less than %d (each decision at its cheapest choice)", e.LowerBound)
+	}
+	return msg
 }
 
 // Limit is the cause of a context cancelled at a limit: the library and
@@ -84,7 +102,8 @@ type watch struct {
 	ctx             context.Context
 	cause           *Limit
 	start, deadline time.Time
-	memLimit        uint64
+	memLimit        uint64 // the limit as stated
+	memStop         uint64 // where the build and the search stop: memLimit or below
 	timeLimit       time.Duration
 	progress        func(Progress)
 	// memory reads what the process holds (a test double in tests).
@@ -98,11 +117,14 @@ type watch struct {
 	peak       uint64
 	state      Progress
 	stopped    string // "time", "memory" or "cancel" once a limit is reached
+	// deadlineCause names the limit when the deadline is one SearchBy set
+	// before the context's.
+	deadlineCause *Limit
 }
 
 // newWatch starts the clock of a solve under ctx and opt's limits.
 func newWatch(ctx context.Context, opt Options) *watch {
-	w := &watch{ctx: ctx, start: time.Now(), memLimit: opt.MemoryLimit, timeLimit: opt.TimeLimit, progress: opt.Progress, memory: processMemory,
+	w := &watch{ctx: ctx, start: time.Now(), memLimit: opt.MemoryLimit, memStop: cmp.Or(min(opt.MemoryStop, opt.MemoryLimit), opt.MemoryLimit), timeLimit: opt.TimeLimit, progress: opt.Progress, memory: processMemory,
 		every: 32, memEvery: 5 * time.Millisecond}
 	if opt.TimeLimit > 0 {
 		w.deadline = w.start.Add(opt.TimeLimit)
@@ -168,8 +190,13 @@ func (w *watch) checkNow() error {
 			// names the limit.
 			<-w.ctx.Done()
 			w.cause = limitOf(w.ctx)
+		} else if w.deadlineCause != nil {
+			w.cause = w.deadlineCause
 		}
 		w.stopped = "time"
+		if w.cause != nil && w.cause.Kind != "cancel" {
+			w.stopped = w.cause.Kind // a SearchBy for the memory limit
+		}
 		return w.err()
 	}
 	if !now.Before(w.nextMemory) {
@@ -177,7 +204,7 @@ func (w *watch) checkNow() error {
 		m := w.memory()
 		w.peak = max(w.peak, m)
 		w.state.Memory = m
-		if w.memLimit > 0 && m > w.memLimit {
+		if w.memStop > 0 && m > w.memStop {
 			w.stopped = "memory"
 			return w.err()
 		}
@@ -244,6 +271,9 @@ func (w *watch) stoppedBy() string {
 	switch {
 	case w == nil:
 		return "the time limit"
+	case w.stopped == "" && w.deadlineCause != nil && !time.Now().Before(w.deadline):
+		// The SAT solver stopped at the deadline SearchBy set.
+		return w.deadlineCause.Text
 	case w.stopped == "" && w.timeLimit == 0:
 		// A search that stopped inside a SAT call at the context's
 		// deadline, before the watch saw it.
@@ -258,19 +288,92 @@ func (w *watch) stoppedBy() string {
 	return w.limitText()
 }
 
-// MemoryHeld is what the Go runtime holds from the system, less what it
-// has given back: the quantity debug.SetMemoryLimit and
-// Options.MemoryLimit bound.
+// MemoryHeld is the memory the process holds: its resident set (RSS),
+// read from /proc/self/statm on Linux, what a memory limit bounds and
+// what the system counts against it. Elsewhere, or when that file cannot
+// be read, it is what the Go runtime holds from the system less what it
+// has given back (runtime/metrics), which leaves out the memory of the
+// program's binary and of anything outside the Go heap and stacks.
 func MemoryHeld() uint64 { return processMemory() }
 
-// memorySamples are the runtime metrics MemoryHeld reads.
+// memorySamples are the runtime metrics MemoryHeld falls back on.
 var memorySamples = []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
 
 func processMemory() uint64 {
+	if n, ok := residentBytes(); ok {
+		return n
+	}
+	return runtimeMemory()
+}
+
+// runtimeMemory is what the Go runtime holds from the system.
+func runtimeMemory() uint64 {
 	s := make([]metrics.Sample, len(memorySamples))
 	copy(s, memorySamples)
 	metrics.Read(s)
 	return s[0].Value.Uint64() - s[1].Value.Uint64()
+}
+
+// residentBytes reads the process's resident set from /proc/self/statm:
+// its second field, in pages. false where there is no such file.
+func residentBytes() (uint64, bool) {
+	f, err := os.Open("/proc/self/statm")
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	var buf [128]byte
+	n, _ := f.Read(buf[:])
+	return parseStatm(buf[:n], uint64(os.Getpagesize()))
+}
+
+// parseStatm reads the resident pages, the second field of a statm line,
+// as bytes.
+func parseStatm(line []byte, page uint64) (uint64, bool) {
+	fields := strings.Fields(string(line))
+	if len(fields) < 2 {
+		return 0, false
+	}
+	pages, err := strconv.ParseUint(fields[1], 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	return pages * page, true
+}
+
+// SearchBy makes the search of a problem BuildWithin built stop at t
+// when that comes before the context's deadline, so that what follows
+// the search (the greedy fallback, the plan, its verification and its
+// writing) fits in the time left; cause names the limit in what the
+// solve reports (a memory limit, when the search is not to start for
+// want of memory). A problem Build made has no clock to set.
+func (p *Problem) SearchBy(t time.Time, cause *Limit) {
+	w := p.watch
+	if w == nil || t.IsZero() || (!w.deadline.IsZero() && !t.Before(w.deadline)) {
+		return
+	}
+	w.deadline, w.deadlineCause = t, cause
+}
+
+// limitKey is the context key under which WithTimeLimit keeps its limit.
+type limitKey struct{}
+
+// WithTimeLimit is a context that times out after d with TimeLimit(d) as
+// its cause, and from which DeadlineLimit names that limit before it is
+// reached.
+func WithTimeLimit(parent context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	l := TimeLimit(d)
+	ctx, cancel := context.WithTimeoutCause(context.WithValue(parent, limitKey{}, l), d, l)
+	return ctx, cancel
+}
+
+// DeadlineLimit names the limit ctx's deadline stands for: the one
+// WithTimeLimit set, or "the context's deadline".
+func DeadlineLimit(ctx context.Context) *Limit {
+	if l, ok := ctx.Value(limitKey{}).(*Limit); ok {
+		return l
+	}
+	return &Limit{Kind: "time", Text: "the context's deadline"}
 }
 
 // BuildWithin is Build under ctx and opt's time and memory limits,

@@ -154,7 +154,7 @@ func TestProgress(t *testing.T) {
 	if p, err = buildWatched(c.graph, c.target, c.records, nil, w); err != nil {
 		t.Fatal(err)
 	}
-	if len(got) == 0 || got[0].Phase != "build" || got[0].Pass != "candidates, round 1" {
+	if len(got) == 0 || got[0].Phase != "build" || got[0].Pass != "candidates, seeds" {
 		t.Fatalf("want a report from the first pass of the build, got %+v", got)
 	}
 	w.nextReport = time.Time{}

@@ -30,7 +30,8 @@ smallest sets of facts whose removal allows a plan, cheapest first, with the
 cost of the best plan each allows. Facts the graph lists under hard are never
 offered. For a graph with a plan: for each conversion, the facts that force
 it, or the cost of the cheapest plan without it.
-Exit codes: 0 the graph has a plan, 1 bad input, 2 no plan exists.`,
+Exit codes: 0 the graph has a plan, 1 bad input, 2 no plan exists, 4 a
+limit (or Ctrl-C) stopped the search before any plan.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !slices.Contains([]string{"text", "json"}, format) {
@@ -74,7 +75,7 @@ Exit codes: 0 the graph has a plan, 1 bad input, 2 no plan exists.`,
 // explainUnsat writes why a graph has no plan and returns the error that
 // makes the command exit with exitUnsat.
 func explainUnsat(ctx context.Context, out io.Writer, format string, pl *planner.Planner, res *planner.Result, maxRelax int, opt planner.Options) error {
-	unsat := &unsatError{msg: res.Why}
+	unsat := &unsatError{msg: res.Why, stopped: res.Outcome == planner.Stopped}
 	if res.Outcome != planner.Infeasible {
 		if format == "json" {
 			if err := writeUnsatJSON(out, res, unsat); err != nil {

@@ -70,18 +70,21 @@ func (f *limitFlags) graphContext(parent context.Context) (context.Context, cont
 	if f.time <= 0 {
 		return context.WithCancel(parent)
 	}
-	return context.WithTimeoutCause(parent, f.time, solver.TimeLimit(f.time))
+	return solver.WithTimeLimit(parent, f.time)
 }
 
-// context is the context a solve runs under: cancelled by Ctrl-C and, with
-// --time-limit, at the limit, with solver.TimeLimit as its cause. Call
-// cancel when the solve is done.
+// context is the context a command runs under: cancelled by Ctrl-C and,
+// with --time-limit, at the limit, with solver.TimeLimit as its cause.
+// Made when the command starts, it bounds all of it: reading the records
+// and the graph, the build, the search, the plan and its verification,
+// and (by the time the library leaves for it) the writing. Call cancel
+// when the command is done.
 func (f *limitFlags) context() (ctx context.Context, cancel func()) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	if f.time <= 0 {
 		return ctx, stop
 	}
-	ctx, stopTimer := context.WithTimeoutCause(ctx, f.time, solver.TimeLimit(f.time))
+	ctx, stopTimer := solver.WithTimeLimit(ctx, f.time)
 	return ctx, func() { stopTimer(); stop() }
 }
 

@@ -18,6 +18,7 @@ const (
 	exitBadInput       = 1 // bad input or usage: the message says what and where
 	exitUnsat          = 2 // no plan satisfies the constraints
 	exitNotExpressible = 3 // the layout has no form in the requested notation
+	exitStopped        = 4 // a time or memory limit (or Ctrl-C) stopped the run before any plan
 )
 
 // Main runs the command line and returns the exit code. It is the only
@@ -39,6 +40,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var unsat *unsatError
 	if errors.As(err, &unsat) {
 		fmt.Fprintln(stderr, unsat.Error())
+		if unsat.stopped {
+			return exitStopped
+		}
 		return exitUnsat
 	}
 	var list model.ErrorList

@@ -15,8 +15,12 @@ import (
 	"planner/solver"
 )
 
-// unsatError reports a graph no plan satisfies; Main exits with exitUnsat.
-type unsatError struct{ msg string }
+// unsatError reports a graph with no plan; Main exits with exitUnsat, or
+// with exitStopped when a limit stopped the run before any plan.
+type unsatError struct {
+	msg     string
+	stopped bool
+}
 
 func (e *unsatError) Error() string { return e.msg }
 
@@ -32,13 +36,15 @@ input, named <stdin> in messages), builds the constraint problem from the
 target's intrinsic records, and prints the cheapest plan: the layout of every
 value, the intrinsic and warp arrangement of every matrix op, the conversions
 that remain with their mechanism and cost, and whether the cost is proven
-minimal. Exit codes: 0 a plan, 1 bad input, 2 no plan exists.`,
+minimal. --time-limit covers the whole command, reading and writing
+included (docs/architecture.md, "Stopping", says how it is split); when
+the search has no better plan by then, the plan is the greedy baseline's.
+Exit codes: 0 a plan, 1 bad input, 2 no plan exists, 4 a limit (or
+Ctrl-C) stopped the run before any plan.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			pl, err := planner.New(*records...)
-			if err != nil {
-				return err
-			}
+			ctx, cancel := limits.context() // the time limit covers the whole command
+			defer cancel()
 			if !slices.Contains([]string{"text", "json", "toml", "dot"}, format) {
 				return badFlag("format", format, "text", "json", "toml", "dot")
 			}
@@ -59,9 +65,11 @@ minimal. Exit codes: 0 a plan, 1 bad input, 2 no plan exists.`,
 				return err
 			}
 			opt.Notation, opt.CompareGreedy = notation, compare != ""
-			ctx, cancel := limits.context()
+			pl, err := planner.New(*records...)
+			if err != nil {
+				return err
+			}
 			res, err := solveArg(ctx, cmd, pl, args[0], opt)
-			cancel()
 			done()
 			if err != nil {
 				return badInputJSON(cmd.OutOrStdout(), format, inputName(args[0]), err)
@@ -141,8 +149,8 @@ type noPlanDoc struct {
 // before any plan, or whose greedy baseline found none.
 func writeUnsatJSON(w io.Writer, res *planner.Result, err *unsatError) error {
 	out := noPlanDoc{SchemaVersion: plans.SchemaVersion, Status: "unknown", File: res.Graph.File, Message: err.Error()}
-	if res.Search != nil && res.Search.Baseline == "" {
-		lb := res.Search.LowerBound
+	if res.Outcome == planner.Stopped && res.LowerBound > 0 {
+		lb := res.LowerBound // what the build or the search proved before it stopped; none before any cost was built
 		out.LowerBound = &lb
 	}
 	return plans.WriteDocument(w, out)

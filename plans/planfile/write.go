@@ -23,6 +23,9 @@ import (
 func Write(w io.Writer, p *plans.Plan) error {
 	var b strings.Builder
 	q := strconv.Quote
+	if p.NotVerified != "" {
+		fmt.Fprintf(&b, "# not verified: %s\n", p.NotVerified)
+	}
 	fmt.Fprintf(&b, "file = %s\n", q(p.File))
 	if p.GraphHash != "" {
 		fmt.Fprintf(&b, "graph_sha256 = %s\n", q(p.GraphHash))

@@ -73,3 +73,58 @@ func TestShortDeadlineIsHonest(t *testing.T) {
 		t.Logf("problem %d: %v cost %d lower bound %d; reference %v, optimum in [%d, %d]", i, sol.Status, sol.Cost, sol.LowerBound, ref.Status, lo, hi)
 	}
 }
+
+// stopAfter is a monitor that stops the reductions after n steps.
+type stopAfter struct {
+	unwatched
+	n       int
+	stopped error
+}
+
+func (s *stopAfter) Reduced(steps int) error {
+	if steps >= s.n {
+		s.stopped = errStop
+	}
+	return s.stopped
+}
+func (s *stopAfter) Err() error { return s.stopped }
+
+var errStop = &stopError{}
+
+type stopError struct{}
+
+func (*stopError) Error() string { return "stopped" }
+
+// A search stopped during the reductions still proves a bound: every
+// node at its cheapest choice and every edge at its cheapest pair, on
+// top of what the reductions folded in. On problems where every entry
+// costs at least 1 it is at least the number of nodes, and never above
+// the optimum.
+func TestStoppedReductionsBound(t *testing.T) {
+	r := rand.New(rand.NewPCG(65, 66))
+	for i := range 20 {
+		p := Random(r, 8, 4, 0.5)
+		for _, c := range p.Cost {
+			for k := range c {
+				c[k] = 1 + c[k]%50
+			}
+		}
+		for _, e := range p.Edges {
+			for _, row := range e.M {
+				for k := range row {
+					row[k] = 1 + row[k]%50
+				}
+			}
+		}
+		want, _ := p.BruteForce()
+		for _, after := range []int{0, 2} {
+			sol := Solve(p, Options{Monitor: &stopAfter{n: after}})
+			if sol.Status != StatusUnknown && after == 0 {
+				t.Fatalf("problem %d: stopped before any reduction, status %v", i, sol.Status)
+			}
+			if lb := sol.LowerBound; lb < int64(len(p.Cost)+len(p.Edges)) || lb > want {
+				t.Errorf("problem %d, stopped after %d reductions: lower bound %d, want between %d and the optimum %d", i, after, lb, len(p.Cost)+len(p.Edges), want)
+			}
+		}
+	}
+}

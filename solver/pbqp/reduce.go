@@ -399,3 +399,38 @@ func (r *reducer) corePBQP(core []int) (*Problem, [][]int) {
 	}
 	return p, alive
 }
+
+// bound is a lower bound on every plan's cost: what the reductions
+// folded in so far, plus each node left at its cheapest live choice and
+// each edge left at its cheapest pair of live choices. The reductions
+// are exact (the problem left has the same optimum), and the minimum of
+// a sum is at least the sum of its terms' minima.
+func (r *reducer) bound() int64 {
+	lb := r.offset
+	for n, node := range r.nodes {
+		if node.gone {
+			continue
+		}
+		lb = AddSat(lb, cheapest(node.cost, node.alive))
+		for m, e := range node.adj {
+			if m < n || e.a != n {
+				continue // each edge once, from its first end
+			}
+			best := Inf
+			for _, i := range node.alive {
+				best = min(best, cheapest(e.m[i], r.nodes[m].alive))
+			}
+			lb = AddSat(lb, best)
+		}
+	}
+	return lb
+}
+
+// cheapest is the least of costs over the choices alive.
+func cheapest(costs []int64, alive []int) int64 {
+	best := Inf
+	for _, i := range alive {
+		best = min(best, costs[i])
+	}
+	return best
+}

@@ -70,8 +70,9 @@ func Solve(p *Problem, opt Options) Solution {
 	}
 	if opt.Monitor.Err() != nil {
 		// Stopped at a limit before any plan: every plan pays at least
-		// what the reductions folded in so far.
-		sol.Status, sol.Cost, sol.LowerBound = StatusUnknown, Inf, r.offset
+		// what the reductions folded in so far and the cheapest choices of
+		// what they left.
+		sol.Status, sol.Cost, sol.LowerBound = StatusUnknown, Inf, r.bound()
 		return sol
 	}
 	core := r.core()
@@ -112,7 +113,7 @@ func Solve(p *Problem, opt Options) Solution {
 	case StatusInfeasible:
 		return infeasible()
 	case StatusUnknown:
-		sol.Status, sol.Cost, sol.LowerBound = StatusUnknown, Inf, AddSat(r.offset, coreLB)
+		sol.Status, sol.Cost, sol.LowerBound = StatusUnknown, Inf, max(AddSat(r.offset, coreLB), r.bound())
 		return sol
 	}
 	r.backSubstitute(sol.Choice)
@@ -121,7 +122,7 @@ func Solve(p *Problem, opt Options) Solution {
 		improve(p, sol.Choice)
 	}
 	sol.Cost = p.Evaluate(sol.Choice)
-	sol.LowerBound = AddSat(r.offset, coreLB)
+	sol.LowerBound = max(AddSat(r.offset, coreLB), r.bound())
 	if status == StatusOptimal {
 		sol.LowerBound = sol.Cost
 	}
