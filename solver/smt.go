@@ -4,11 +4,13 @@ package solver
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/aclements/go-z3/z3"
 
 	"planner/solver/pbqp"
+	"planner/solver/z3opt"
 )
 
 func init() {
@@ -207,23 +209,106 @@ func recoverZ3(err *error, status *Status) {
 // value, to show that the failure reaches the caller.
 var z3Panic any
 
-// Z3Core minimises a core with Z3: the PBQP asserted by z3PBQP, minimised
-// by z3Minimise. The deadline gives the best plan so far with status
-// feasible, or unknown when there is none; an error inside Z3 is
-// returned, with status unknown.
+// Z3Core minimises a core with Z3's optimiser (MaxSMT): a Boolean
+// unknown per allowed choice of each node, exactly one per node as a
+// pseudo-Boolean constraint, forbidden pairs as clauses, and every cost
+// a soft constraint whose weight is paid where it fails: "not this
+// choice" for a node's cost, "not both" for a pair's. The deadline stops
+// Z3 (its timeout, and an interrupt at the deadline) with the best plan
+// found so far as feasible, or unknown when there is none; an error
+// inside Z3 is returned, with status unknown.
 func Z3Core(p *pbqp.Problem, deadline time.Time) (status Status, choice []int, lb int64, err error) {
 	defer recoverZ3(&err, &status)
 	if z3Panic != nil {
 		panic(z3Panic)
 	}
-	ctx := z3Context(deadline)
-	s := z3.NewSolver(ctx)
-	x, terms := z3PBQP(ctx, s, p)
-	cost := z3Sum(ctx, terms)
-	atMost := func(k int64) z3.Bool { return cost.LE(ctx.FromInt(k, ctx.IntSort()).(z3.Int)) }
-	status, lb = z3Minimise(s, atMost, 0, deadline, func(m *z3.Model) int64 {
-		choice = z3Choice(m, x)
-		return p.Evaluate(choice)
-	})
-	return status, choice, lb, nil
+	ctx := z3opt.NewContext()
+	defer ctx.Close()
+	ctx.InterruptAt(deadline)
+	o := ctx.NewOptimize(deadline)
+	x, obj := maxSATPBQP(ctx, o, p)
+	r := o.Check()
+	if r == z3opt.Unsat {
+		return StatusInfeasible, nil, Inf, nil
+	}
+	if m := o.Model(); m != nil {
+		choice = maxSATChoice(m, x)
+	}
+	cost := Inf
+	if choice != nil {
+		cost = p.Evaluate(choice)
+	}
+	if r == z3opt.Sat && cost < Inf {
+		if obj >= 0 {
+			if up, ok := o.Upper(obj); !ok || up != cost {
+				panic(fmt.Sprintf("Z3's optimum %d is not the plan's cost %d", up, cost))
+			}
+		}
+		return StatusOptimal, choice, cost, nil
+	}
+	if obj >= 0 {
+		if lo, ok := o.Lower(obj); ok {
+			lb = max(lo, 0)
+		}
+	}
+	if cost < Inf {
+		return StatusFeasible, choice, min(lb, cost), nil
+	}
+	return StatusUnknown, nil, lb, nil
+}
+
+// maxSATPBQP asserts a PBQP in o (see Z3Core): x[n][i] is node n's
+// choice i, the zero Bool where the choice is forbidden. It returns the
+// objective of the soft constraints, -1 where nothing costs.
+func maxSATPBQP(ctx *z3opt.Context, o *z3opt.Optimize, p *pbqp.Problem) (x [][]z3opt.Bool, obj int) {
+	obj = -1
+	soft := func(b z3opt.Bool, c int64) { obj = o.AssertSoft(b, c, "cost") }
+	x = make([][]z3opt.Bool, len(p.Cost))
+	for n, costs := range p.Cost {
+		x[n] = make([]z3opt.Bool, len(costs))
+		var allowed []z3opt.Bool
+		for i, c := range costs {
+			if c >= Inf {
+				continue
+			}
+			x[n][i] = ctx.Var(fmt.Sprintf("x%d_%d", n, i))
+			allowed = append(allowed, x[n][i])
+			if c > 0 {
+				soft(ctx.Not(x[n][i]), c)
+			}
+		}
+		o.Assert(ctx.ExactlyOne(allowed...))
+	}
+	var none z3opt.Bool
+	for _, e := range p.Edges {
+		for i, row := range e.M {
+			for j, c := range row {
+				a, b := x[e.A][i], x[e.B][j]
+				if c == 0 || a == none || b == none {
+					continue
+				}
+				notBoth := ctx.Or(ctx.Not(a), ctx.Not(b))
+				if c >= Inf {
+					o.Assert(notBoth)
+				} else {
+					soft(notBoth, c)
+				}
+			}
+		}
+	}
+	return x, obj
+}
+
+// maxSATChoice reads the nodes' choices from a model, nil where a node
+// has none.
+func maxSATChoice(m *z3opt.Model, x [][]z3opt.Bool) []int {
+	var none z3opt.Bool
+	out := make([]int, len(x))
+	for n, xs := range x {
+		out[n] = slices.IndexFunc(xs, func(b z3opt.Bool) bool { return b != none && m.Value(b) })
+		if out[n] < 0 {
+			return nil
+		}
+	}
+	return out
 }
