@@ -87,7 +87,7 @@ minimal. Exit codes: 0 a plan, 1 bad input, 2 no plan exists.`,
 	cmd.Flags().StringVar(&format, "format", "text", "text, json, toml or dot")
 	cmd.Flags().StringVar(&notation, "notation", "", "write layouts in this notation (default: the graph's own)")
 	limits.add(cmd, "stop the search after this long and report the best plan with its lower bound")
-	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, smt (Z3, in binaries built with -tags z3), or greedy (the propagation baseline of today's compilers)")
+	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, smt (Z3, in binaries built with -tags z3), smt-symbolic (Z3 with the buffers' placements as unknowns, until --time-limit), or greedy (the propagation baseline of today's compilers)")
 	cmd.Flags().StringVar(&compare, "compare", "", "also run this baseline (greedy) and print both costs and their ratio")
 	return cmd
 }

@@ -1,18 +1,19 @@
 //go:build z3
 
-// Package z3opt binds the parts of Z3's C API that
-// github.com/aclements/go-z3 leaves out: the optimiser (MaxSMT with soft
-// constraints, objectives and their bounds), pseudo-Boolean constraints,
-// and checks under assumptions with their unsat cores
-// (/usr/include/z3_optimization.h, z3_api.h).
+// Package z3opt is a small cgo binding of Z3's C API
+// (/usr/include/z3_api.h, z3_optimization.h) for the smt backends: the
+// optimiser (MaxSMT with soft constraints, objective bounds),
+// pseudo-Boolean constraints, checks under assumptions with their unsat
+// cores (none of which github.com/aclements/go-z3 binds), and the
+// Boolean and bit-vector terms the backends build, their methods named
+// as go-z3's. Optimiser and terms must share one Z3 context, and go-z3
+// keeps its context's C pointer unexported, so the binding makes its
+// own and builds every term through the C API; the backends no longer
+// use go-z3.
 //
-// It keeps its own Z3 context rather than go-z3's, whose C pointer is
-// unexported: the formulas it is given are Boolean (choices, facts) and
-// are built here through the C API. A Context is made by one solve and
-// closed by it; Close frees everything Z3 holds for it.
-//
-// Z3's errors (a misuse of the API) panic with Z3's message, as go-z3's
-// do, so that the caller's recovery reports both alike.
+// A Context is made by one solve and closed by it: Close frees everything
+// Z3 holds for it. Z3's errors (a misuse of the API) panic with Z3's
+// message, so that the backend's recovery reports them as failures.
 package z3opt
 
 /*
@@ -48,8 +49,17 @@ type Context struct {
 	free   []func() // dec_refs of the optimisers, solvers and models
 }
 
-// Bool is a Boolean term of a Context.
-type Bool struct{ a C.Z3_ast }
+// Bool is a Boolean term of a Context; the zero Bool is none.
+type Bool struct {
+	ctx *Context
+	a   C.Z3_ast
+}
+
+// BV is a bit-vector term of a Context.
+type BV struct {
+	ctx *Context
+	a   C.Z3_ast
+}
 
 // NewContext makes a context. Its terms are freed with it: it is made
 // with Z3_mk_context, whose terms' references Z3 counts itself, and the
@@ -147,7 +157,7 @@ func (ctx *Context) Var(name string) Bool {
 	sym := C.Z3_mk_string_symbol(ctx.c, cname)
 	a := C.Z3_mk_const(ctx.c, sym, C.Z3_mk_bool_sort(ctx.c))
 	ctx.check()
-	return Bool{a}
+	return Bool{ctx, a}
 }
 
 // Const is true or false.
@@ -159,14 +169,14 @@ func (ctx *Context) Const(v bool) Bool {
 		a = C.Z3_mk_false(ctx.c)
 	}
 	ctx.check()
-	return Bool{a}
+	return Bool{ctx, a}
 }
 
 // Not is the negation of b.
 func (ctx *Context) Not(b Bool) Bool {
 	a := C.Z3_mk_not(ctx.c, b.a)
 	ctx.check()
-	return Bool{a}
+	return Bool{ctx, a}
 }
 
 // asts is bs as a C array (in C memory, freed by the caller), nil for
@@ -192,7 +202,7 @@ func (ctx *Context) Or(bs ...Bool) Bool {
 	defer C.free(unsafe.Pointer(arr))
 	a := C.Z3_mk_or(ctx.c, C.uint(len(bs)), arr)
 	ctx.check()
-	return Bool{a}
+	return Bool{ctx, a}
 }
 
 // And is the conjunction of bs (true for none).
@@ -204,14 +214,14 @@ func (ctx *Context) And(bs ...Bool) Bool {
 	defer C.free(unsafe.Pointer(arr))
 	a := C.Z3_mk_and(ctx.c, C.uint(len(bs)), arr)
 	ctx.check()
-	return Bool{a}
+	return Bool{ctx, a}
 }
 
 // Implies is a → b.
 func (ctx *Context) Implies(a, b Bool) Bool {
 	r := C.Z3_mk_implies(ctx.c, a.a, b.a)
 	ctx.check()
-	return Bool{r}
+	return Bool{ctx, r}
 }
 
 // ExactlyOne is the pseudo-Boolean constraint that exactly one of bs
@@ -229,7 +239,7 @@ func (ctx *Context) ExactlyOne(bs ...Bool) Bool {
 	}
 	a := C.Z3_mk_pbeq(ctx.c, C.uint(len(bs)), arr, coeffs, 1)
 	ctx.check()
-	return Bool{a}
+	return Bool{ctx, a}
 }
 
 // AtMost is the pseudo-Boolean constraint that at most k of bs hold.
@@ -241,7 +251,7 @@ func (ctx *Context) AtMost(k int, bs ...Bool) Bool {
 	defer C.free(unsafe.Pointer(arr))
 	a := C.Z3_mk_atmost(ctx.c, C.uint(len(bs)), arr, C.uint(k))
 	ctx.check()
-	return Bool{a}
+	return Bool{ctx, a}
 }
 
 // String is b in SMT-LIB.
