@@ -23,8 +23,8 @@ type smtBackend struct{}
 
 func (smtBackend) Name() string { return "smt" }
 
-func (smtBackend) DecideCore(core *pbqp.Problem, deadline time.Time) (Status, []int, int64, error) {
-	return Z3Core(core, deadline)
+func (smtBackend) DecideCore(core *pbqp.Problem, deadline time.Time, done <-chan struct{}) (Status, []int, int64, error) {
+	return Z3Core(core, deadline, done)
 }
 
 func (smtBackend) Conflict(p *Problem) ([]int, error) { return Z3Conflict(p) }
@@ -49,7 +49,7 @@ func (smtSymbolicBackend) SolveWhole(p *Problem, opt Options) (*Result, string, 
 func SolvePBQPSMT(p *pbqp.Problem, opt pbqp.Options) (pbqp.Solution, error) {
 	var failure error
 	opt.Core = func(core *pbqp.Problem, deadline time.Time) (Status, []int, int64) {
-		st, choice, lb, err := Z3Core(core, deadline)
+		st, choice, lb, err := Z3Core(core, deadline, nil)
 		if err != nil && failure == nil {
 			failure = err
 		}
@@ -90,9 +90,10 @@ var z3Panic any
 // a soft constraint whose weight is paid where it fails: "not this
 // choice" for a node's cost, "not both" for a pair's. The deadline stops
 // Z3 (its timeout, and an interrupt at the deadline) with the best plan
-// found so far as feasible, or unknown when there is none; an error
-// inside Z3 is returned, with status unknown.
-func Z3Core(p *pbqp.Problem, deadline time.Time) (status Status, choice []int, lb int64, err error) {
+// found so far as feasible, or unknown when there is none, and so does
+// closing done (nil: never); an error inside Z3 is returned, with status
+// unknown.
+func Z3Core(p *pbqp.Problem, deadline time.Time, done <-chan struct{}) (status Status, choice []int, lb int64, err error) {
 	defer recoverZ3(&err, &status)
 	if z3Panic != nil {
 		panic(z3Panic)
@@ -100,6 +101,7 @@ func Z3Core(p *pbqp.Problem, deadline time.Time) (status Status, choice []int, l
 	ctx := z3opt.NewContext()
 	defer ctx.Close()
 	ctx.InterruptAt(deadline)
+	ctx.InterruptOn(done)
 	o := ctx.NewOptimize(deadline)
 	x, obj := maxSATPBQP(ctx, o, p)
 	r := o.Check()

@@ -38,6 +38,55 @@ func TestSMTAgreesOnRandomPBQPs(t *testing.T) {
 	}
 }
 
+// densePBQP is n nodes of k choices, every pair joined, with random
+// costs below 100: a core Z3 does not decide in seconds from n = 12.
+func densePBQP(r *rand.Rand, n, k int) *pbqp.Problem {
+	row := func() []int64 {
+		c := make([]int64, k)
+		for i := range c {
+			c[i] = int64(r.IntN(100))
+		}
+		return c
+	}
+	p := &pbqp.Problem{}
+	for range n {
+		p.Cost = append(p.Cost, row())
+	}
+	for a := range n {
+		for b := a + 1; b < n; b++ {
+			m := make([][]int64, k)
+			for i := range m {
+				m[i] = row()
+			}
+			p.Edges = append(p.Edges, pbqp.Edge{A: a, B: b, M: m})
+		}
+	}
+	return p
+}
+
+// Z3 deciding a core stops at the deadline and when the solve's context
+// is cancelled (done closed, here before the core is handed over),
+// without a proof.
+func TestZ3CoreStops(t *testing.T) {
+	p := densePBQP(rand.New(rand.NewPCG(5, 6)), 12, 6)
+	done := make(chan struct{})
+	close(done)
+	for _, tc := range []struct {
+		name     string
+		deadline time.Time
+		done     <-chan struct{}
+	}{
+		{"deadline", time.Now().Add(300 * time.Millisecond), nil},
+		{"cancelled", time.Time{}, done},
+	} {
+		start := time.Now()
+		st, _, _, err := Z3Core(p, tc.deadline, tc.done)
+		if d := time.Since(start); err != nil || st == StatusOptimal || st == StatusInfeasible || d > 5*time.Second {
+			t.Errorf("%s: status %v, error %v after %v", tc.name, st, err, d)
+		}
+	}
+}
+
 // On every test graph both backends reach the same proven optimum: the
 // smt backend proves it with Z3's optimiser deciding the core the
 // reductions leave, with nothing of gini's search. Its time is logged

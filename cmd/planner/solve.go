@@ -136,8 +136,8 @@ func checkBackend(name string) error {
 	switch {
 	case ok:
 		return nil
-	case name == "smt":
-		return fmt.Errorf("--solver smt: this planner is built without Z3; build it with go build -tags z3 (needs libz3-dev)")
+	case name == "smt" || name == "smt-symbolic":
+		return fmt.Errorf("--solver %s: this planner is built without Z3; build it with go build -tags z3 (needs libz3-dev)", name)
 	}
-	return badFlag("solver", name, "gini", "smt", solver.BackendGreedy)
+	return badFlag("solver", name, "gini", "smt", "smt-symbolic", solver.BackendGreedy)
 }

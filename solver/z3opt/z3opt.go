@@ -38,15 +38,15 @@ var open atomic.Int64
 // Open is the number of contexts made and not yet closed.
 func Open() int64 { return open.Load() }
 
-// Context is one Z3 context. Its Boolean terms (Bool) live until Close.
+// Context is one Z3 context. Its terms (Bool, BV) live until Close.
 // Its methods are for one goroutine, except Interrupt.
 type Context struct {
-	c      C.Z3_context
-	mu     sync.Mutex // guards closed against Interrupt
-	closed bool
-	timers []*time.Timer
-	stops  []chan struct{}
-	free   []func() // dec_refs of the optimisers, solvers and models
+	c       C.Z3_context
+	mu      sync.Mutex // guards closed against Interrupt
+	closed  bool
+	closing chan struct{} // closed by Close
+	timers  []*time.Timer
+	free    []func() // dec_refs of the optimisers, solvers and models
 }
 
 // Bool is a Boolean term of a Context; the zero Bool is none.
@@ -72,7 +72,7 @@ func NewContext() *Context {
 	yes := C.CString("true")
 	defer C.free(unsafe.Pointer(yes))
 	C.Z3_set_param_value(cfg, model, yes)
-	ctx := &Context{c: C.Z3_mk_context(cfg)}
+	ctx := &Context{c: C.Z3_mk_context(cfg), closing: make(chan struct{})}
 	// No handler: an error sets the error code, which check reads
 	// after every call (Z3's default handler would exit the process).
 	C.Z3_set_error_handler(ctx.c, nil)
@@ -91,9 +91,7 @@ func (ctx *Context) Close() {
 	for _, t := range ctx.timers {
 		t.Stop()
 	}
-	for _, s := range ctx.stops {
-		close(s)
-	}
+	close(ctx.closing)
 	for _, f := range ctx.free {
 		f()
 	}
@@ -115,14 +113,16 @@ func (ctx *Context) Interrupt() {
 // InterruptAt interrupts the context's checks from the deadline on (a
 // zero deadline: never), and InterruptOn once done is closed (nil:
 // never): the checks of a solve stop at its time limit and when its
-// context is cancelled.
+// context is cancelled. Z3 drops an interrupt that comes while no check
+// runs, so from then on the context is interrupted every few
+// milliseconds until Close: a check started later stops too.
 func (ctx *Context) InterruptAt(deadline time.Time) {
 	if deadline.IsZero() {
 		return
 	}
 	ctx.mu.Lock()
 	defer ctx.mu.Unlock()
-	ctx.timers = append(ctx.timers, time.AfterFunc(time.Until(deadline), ctx.Interrupt))
+	ctx.timers = append(ctx.timers, time.AfterFunc(time.Until(deadline), ctx.keepInterrupting))
 }
 
 // InterruptOn: see InterruptAt.
@@ -130,17 +130,28 @@ func (ctx *Context) InterruptOn(done <-chan struct{}) {
 	if done == nil {
 		return
 	}
-	stop := make(chan struct{})
-	ctx.mu.Lock()
-	ctx.stops = append(ctx.stops, stop)
-	ctx.mu.Unlock()
 	go func() {
 		select {
 		case <-done:
-			ctx.Interrupt()
-		case <-stop:
+			ctx.keepInterrupting()
+		case <-ctx.closing:
 		}
 	}()
+}
+
+// keepInterrupting interrupts the context every few milliseconds until
+// it is closed.
+func (ctx *Context) keepInterrupting() {
+	t := time.NewTicker(5 * time.Millisecond)
+	defer t.Stop()
+	for {
+		ctx.Interrupt()
+		select {
+		case <-t.C:
+		case <-ctx.closing:
+			return
+		}
+	}
 }
 
 // check panics with Z3's message if the last call failed.

@@ -93,21 +93,16 @@ func TestUnsatCore(t *testing.T) {
 	}
 }
 
-// A check past its deadline answers unknown, interrupted: a pigeonhole
-// problem too hard to decide in 200 ms stops within about that.
-func TestInterruptAtDeadline(t *testing.T) {
-	ctx := NewContext()
-	defer ctx.Close()
-	deadline := time.Now().Add(200 * time.Millisecond)
-	s := ctx.NewSolver(time.Time{}) // no timeout of its own: the interrupt stops it
-	ctx.InterruptAt(deadline)
-	const holes = 14
-	var p [holes + 1][holes]Bool
+// pigeonhole asserts that holes+1 pigeons sit in holes holes, one each:
+// unsat, and too hard to decide in a second for 14 holes.
+func pigeonhole(ctx *Context, s *Solver, holes int) {
+	p := make([][]Bool, holes+1)
 	for i := range p {
+		p[i] = make([]Bool, holes)
 		for j := range p[i] {
 			p[i][j] = ctx.Var(fmt.Sprintf("p%d_%d", i, j))
 		}
-		s.Assert(ctx.Or(p[i][:]...))
+		s.Assert(ctx.Or(p[i]...))
 	}
 	for j := range holes {
 		for i := range p {
@@ -116,12 +111,45 @@ func TestInterruptAtDeadline(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A check past its deadline answers unknown, interrupted: the pigeonhole
+// problem stops within about 200 ms, and a check that starts after the
+// deadline (Z3 drops an interrupt while no check runs) stops too.
+func TestInterruptAtDeadline(t *testing.T) {
+	ctx := NewContext()
+	defer ctx.Close()
+	s := ctx.NewSolver(time.Time{}) // no timeout of its own: the interrupt stops it
+	ctx.InterruptAt(time.Now().Add(200 * time.Millisecond))
+	pigeonhole(ctx, s, 14)
+	for k := range 2 {
+		start := time.Now()
+		if r := s.Check(); r != Unknown {
+			t.Errorf("check %d: pigeonhole 14: %v", k, r)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("check %d ran %v past a 200 ms deadline", k, d)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// A done channel closed before the check interrupts it.
+func TestInterruptOnDone(t *testing.T) {
+	ctx := NewContext()
+	defer ctx.Close()
+	s := ctx.NewSolver(time.Time{})
+	pigeonhole(ctx, s, 14)
+	done := make(chan struct{})
+	close(done)
+	ctx.InterruptOn(done)
+	time.Sleep(20 * time.Millisecond)
 	start := time.Now()
 	if r := s.Check(); r != Unknown {
-		t.Errorf("pigeonhole %d: %v", holes, r)
+		t.Errorf("pigeonhole 14: %v", r)
 	}
 	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("the check ran %v past a 200 ms deadline", d)
+		t.Errorf("the check ran %v after its context was cancelled", d)
 	}
 }
 
