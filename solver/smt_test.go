@@ -12,6 +12,7 @@ import (
 	"planner/model"
 	"planner/plans"
 	"planner/solver/pbqp"
+	"planner/solver/z3opt"
 )
 
 // Z3 and the gini search prove the same optimum on random problems, and
@@ -35,6 +36,14 @@ func TestSMTAgreesOnRandomPBQPs(t *testing.T) {
 		if smt.Status != StatusOptimal || smt.Cost != want || sat.Cost != want {
 			t.Fatalf("problem %d: brute force %d, Z3 %v %d, gini %d", i, want, smt.Status, smt.Cost, sat.Cost)
 		}
+	}
+}
+
+// checkZ3Closed checks that the solves closed every Z3 context they
+// made: as many are open as before.
+func checkZ3Closed(t *testing.T, before int64) {
+	if n := z3opt.Open(); n != before {
+		t.Errorf("%d Z3 contexts open, %d before the solves", n, before)
 	}
 }
 
@@ -92,6 +101,7 @@ func TestZ3CoreStops(t *testing.T) {
 // reductions leave, with nothing of gini's search. Its time is logged
 // (docs/performance.md has the table).
 func TestSMTAgreesOnTestGraphs(t *testing.T) {
+	defer checkZ3Closed(t, z3opt.Open())
 	for _, c := range testGraphs(t) {
 		p, err := Build(c.graph, c.target, c.records)
 		if err != nil {
@@ -124,6 +134,7 @@ var symbolicProves = map[string]bool{"fp8_gemm_sm89": true, "gemm_epilogue": tru
 // symbolicProves it proves the family has nothing cheaper. Stopped by
 // its time limit, it keeps the enumerated optimum and says so.
 func TestSMTSymbolicOnTestGraphs(t *testing.T) {
+	defer checkZ3Closed(t, z3opt.Open())
 	for _, c := range testGraphs(t) {
 		p, err := Build(c.graph, c.target, c.records)
 		if err != nil {
