@@ -4,7 +4,6 @@ go 1.26
 
 require (
 	github.com/BurntSushi/toml v1.6.0
-	github.com/aclements/go-z3 v0.0.0-20220809013456-4675d5f90ca5
 	github.com/irifrance/gini v1.0.1
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 	github.com/spf13/cobra v1.10.2

@@ -19,10 +19,11 @@ type Backend interface {
 // CoreDecider decides the core the exact reductions leave, in place of
 // the gini MaxSAT search: the status, a choice per core node when it
 // found one, and a lower bound that holds when the status is not
-// optimal. An error is an internal failure, reported with its message.
+// optimal. It stops at the deadline and once done (the solve's context)
+// is closed. An error is an internal failure, reported with its message.
 type CoreDecider interface {
 	Backend
-	DecideCore(core *pbqp.Problem, deadline time.Time) (Status, []int, int64, error)
+	DecideCore(core *pbqp.Problem, deadline time.Time, done <-chan struct{}) (Status, []int, int64, error)
 }
 
 // WholeSolver solves the whole problem its own way. A nil result with

@@ -4,62 +4,81 @@ package solver
 
 import (
 	"fmt"
+	"time"
 
-	"github.com/aclements/go-z3/z3"
+	"planner/solver/z3opt"
 )
 
 // Z3Conflict finds a minimal set of conflicting facts with Z3: a Boolean
-// guard per fact, an integer choice per node, and every guarded entry
-// asserted as "its facts imply the choice (or pair) is not taken". go-z3
-// binds no unsat cores, so each subset of guards is asserted between Push
-// and Pop and shrunk by deletion. An error inside Z3 (go-z3 panics) is
-// returned with its message.
+// guard per fact, a Boolean per choice of each node with exactly one per
+// node (pseudo-Boolean), and every guarded entry asserted as "its facts
+// imply the choice (or pair) is not taken". Each subset of facts is
+// checked as assumptions, and Z3's unsat core of a failed check names the
+// facts the deletion goes on with, as gini's Why does
+// (feasibility.core). An error inside Z3 is returned with its message.
 func Z3Conflict(p *Problem) (core []int, err error) {
 	defer recoverZ3(&err, nil)
 	if z3Panic != nil {
 		panic(z3Panic)
 	}
-	ctx := z3.NewContext(z3.NewContextConfig())
-	s := z3.NewSolver(ctx)
-	num := func(n int) z3.Int { return ctx.FromInt(int64(n), ctx.IntSort()).(z3.Int) }
-	sel := make([]z3.Bool, len(p.facts.list))
+	ctx := z3opt.NewContext()
+	defer ctx.Close()
+	s := ctx.NewSolver(time.Time{})
+	sel := make([]z3opt.Bool, len(p.facts.list))
 	for i := range sel {
-		sel[i] = ctx.BoolConst(fmt.Sprintf("fact%d", i))
+		sel[i] = ctx.Var(fmt.Sprintf("fact%d", i))
 	}
-	x := make([]z3.Int, len(p.Nodes))
+	x := make([][]z3opt.Bool, len(p.Nodes))
 	for n, node := range p.Nodes {
-		x[n] = ctx.IntConst(fmt.Sprintf("x%d", n))
-		s.Assert(x[n].GE(num(0)).And(x[n].LT(num(node.Choices()))))
-	}
-	facts := func(g int32) z3.Bool {
-		b := ctx.FromBool(true)
-		for _, id := range p.facts.guards[g] {
-			b = b.And(sel[id])
+		x[n] = make([]z3opt.Bool, node.Choices())
+		for i := range x[n] {
+			x[n][i] = ctx.Var(fmt.Sprintf("x%d_%d", n, i))
 		}
-		return b
+		s.Assert(ctx.ExactlyOne(x[n]...))
+	}
+	facts := func(g int32) z3opt.Bool {
+		var b []z3opt.Bool
+		for _, id := range p.facts.guards[g] {
+			b = append(b, sel[id])
+		}
+		return ctx.And(b...)
 	}
 	for n, fs := range p.facts.nodeForbid {
 		for _, fb := range fs {
-			s.Assert(facts(fb.Guard).Implies(x[n].NE(num(int(fb.I)))))
+			s.Assert(ctx.Implies(facts(fb.Guard), ctx.Not(x[n][fb.I])))
 		}
 	}
 	for k, fs := range p.facts.edgeForbid {
 		e := p.PBQP.Edges[k]
 		for _, fb := range fs {
-			s.Assert(facts(fb.Guard).Implies(x[e.A].Eq(num(int(fb.I))).And(x[e.B].Eq(num(int(fb.J)))).Not()))
+			s.Assert(ctx.Implies(facts(fb.Guard), ctx.Or(ctx.Not(x[e.A][fb.I]), ctx.Not(x[e.B][fb.J]))))
 		}
 	}
+	var last []int // the facts of the last check
 	holds := func(ids []int) bool {
-		s.Push()
-		defer s.Pop()
-		for _, id := range ids {
-			s.Assert(sel[id])
+		last = ids
+		as := make([]z3opt.Bool, len(ids))
+		for k, id := range ids {
+			as[k] = sel[id]
 		}
-		ok, err := s.Check()
-		if err != nil {
-			panic(err)
+		switch s.Check(as...) {
+		case z3opt.Sat:
+			return true
+		case z3opt.Unsat:
+			return false
 		}
-		return ok
+		panic("Z3 could not decide a set of facts")
 	}
-	return minimalCore(p, holds, nil), nil
+	why := func() []int {
+		as := make([]z3opt.Bool, len(last))
+		for k, id := range last {
+			as[k] = sel[id]
+		}
+		var out []int
+		for _, k := range s.Core(as) {
+			out = append(out, last[k])
+		}
+		return out
+	}
+	return minimalCore(p, holds, why), nil
 }

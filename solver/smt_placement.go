@@ -8,9 +8,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/aclements/go-z3/z3"
-
 	"planner/model"
+	"planner/solver/z3opt"
 )
 
 // zplace is one buffer's placement with its parameters as Z3 bit-vector
@@ -20,13 +19,14 @@ import (
 // b to 12). Every placement placements() lists for a buffer of whole-byte
 // elements is one of these.
 type zplace struct {
-	ctx                 *z3.Context
-	s                   *z3.Solver
+	ctx                 *z3opt.Context
+	assert              func(z3opt.Bool) // adds a constraint to the search
 	rows, cols, eb      int
-	p, q, e, b, sh      z3.BV
-	usePad              z3.Bool
+	p, q, e, b, sh      z3opt.BV
+	usePad              z3opt.Bool
 	banks, bankBytes    int
-	plainMemo, addrMemo map[[2]int]z3.BV
+	plainMemo, addrMemo map[[2]int]z3opt.BV
+	lowMemo             map[[7]int]z3opt.BV
 	phases              map[string]*phase
 	name                string
 }
@@ -35,9 +35,9 @@ type zplace struct {
 // capacity admits (16 MiB), with room for the padding unknowns.
 const zwidth = 24
 
-func newZPlace(ctx *z3.Context, s *z3.Solver, name string, rows, cols, elemBits int, t *model.Target) *zplace {
-	z := &zplace{ctx: ctx, s: s, rows: rows, cols: cols, eb: elemBits / 8,
-		plainMemo: map[[2]int]z3.BV{}, addrMemo: map[[2]int]z3.BV{}, phases: map[string]*phase{}, name: name}
+func newZPlace(ctx *z3opt.Context, assert func(z3opt.Bool), name string, rows, cols, elemBits int, t *model.Target) *zplace {
+	z := &zplace{ctx: ctx, assert: assert, rows: rows, cols: cols, eb: elemBits / 8,
+		plainMemo: map[[2]int]z3opt.BV{}, addrMemo: map[[2]int]z3opt.BV{}, lowMemo: map[[7]int]z3opt.BV{}, phases: map[string]*phase{}, name: name}
 	z.banks, z.bankBytes = t.Banks, t.BankBytes
 	if z.banks <= 0 || z.bankBytes <= 0 {
 		z.banks, z.bankBytes = 32, 4
@@ -47,24 +47,24 @@ func newZPlace(ctx *z3.Context, s *z3.Solver, name string, rows, cols, elemBits 
 	z.e = ctx.BVConst(name+"_every", zwidth)
 	z.b = ctx.BVConst(name+"_bits", zwidth)
 	z.sh = ctx.BVConst(name+"_shift", zwidth)
-	z.usePad = ctx.BoolConst(name + "_row_dependent")
-	s.Assert(z.p.ULT(z.bv(64)))
-	s.Assert(z.usePad.IfThenElse(z.q.UGT(z.bv(0)).And(z.q.ULT(z.bv(64))).And(z.e.UGE(z.bv(1))).And(z.e.ULE(z.bv(4))), z.q.Eq(z.bv(0)).And(z.e.Eq(z.bv(1)))).(z3.Bool))
-	s.Assert(z.b.ULE(z.bv(3)).And(z.sh.UGE(z.b)).And(z.sh.ULE(z.bv(12))))
+	z.usePad = ctx.Var(name + "_row_dependent")
+	assert(z.p.ULT(z.bv(64)))
+	assert(z.usePad.Ite(z.q.UGT(z.bv(0)).And(z.q.ULT(z.bv(64)), z.e.UGE(z.bv(1)), z.e.ULE(z.bv(4))), z.q.Eq(z.bv(0)).And(z.e.Eq(z.bv(1)))))
+	assert(z.b.ULE(z.bv(3)).And(z.sh.UGE(z.b), z.sh.ULE(z.bv(12))))
 	return z
 }
 
-func (z *zplace) bv(n int) z3.BV { return z.ctx.FromInt(int64(n), z.ctx.BVSort(zwidth)).(z3.BV) }
+func (z *zplace) bv(n int) z3opt.BV { return z.ctx.BVNum(int64(n), zwidth) }
 
 // plain is the byte address of element (i, j) before the swizzle.
-func (z *zplace) plain(i, j int) z3.BV {
+func (z *zplace) plain(i, j int) z3opt.BV {
 	if a, ok := z.plainMemo[[2]int{i, j}]; ok {
 		return a
 	}
 	// (i >> e) * q, linear in q for each of e's four values.
 	rowPad := z.bv(0)
 	for k := 4; k >= 1; k-- {
-		rowPad = z.e.Eq(z.bv(k)).IfThenElse(z.q.Mul(z.bv(i>>k)), rowPad).(z3.BV)
+		rowPad = z.e.Eq(z.bv(k)).IfThenElse(z.q.Mul(z.bv(i>>k)), rowPad)
 	}
 	a := z.p.Mul(z.bv(i)).Add(z.bv(i*z.cols + j)).Add(rowPad).Mul(z.bv(z.eb))
 	z.plainMemo[[2]int{i, j}] = a
@@ -72,7 +72,7 @@ func (z *zplace) plain(i, j int) z3.BV {
 }
 
 // addr is the byte address of element (i, j).
-func (z *zplace) addr(i, j int) z3.BV {
+func (z *zplace) addr(i, j int) z3opt.BV {
 	if a, ok := z.addrMemo[[2]int{i, j}]; ok {
 		return a
 	}
@@ -83,43 +83,89 @@ func (z *zplace) addr(i, j int) z3.BV {
 	return a
 }
 
+// low is the address of element (i, j) before the swizzle modulo 2^k
+// (k from 1 to 4), as a k-bit vector: the low bits of sums and products
+// depend on the operands' low bits only, so the conditions on them are
+// small (alignment, the offset in a 16-byte chunk). Elements whose row
+// and column agree modulo 2^k in every term share one term.
+func (z *zplace) low(i, j, k int) z3opt.BV {
+	mod := 1<<k - 1
+	key := z.lowKey(i, j, k)
+	if a, ok := z.lowMemo[key]; ok {
+		return a
+	}
+	c := func(n int) z3opt.BV { return z.ctx.BVNum(int64(n&mod), k) }
+	p, q := z.p.Extract(k-1, 0), z.q.Extract(k-1, 0)
+	rowPad := c(0)
+	for s := 4; s >= 1; s-- {
+		rowPad = z.e.Eq(z.bv(s)).IfThenElse(q.Mul(c(key[2+s])), rowPad)
+	}
+	a := p.Mul(c(key[1])).Add(c(key[2])).Add(rowPad).Mul(c(z.eb))
+	z.lowMemo[key] = a
+	return a
+}
+
+// lowKey names low's term: its width and its constants.
+func (z *zplace) lowKey(i, j, k int) [7]int {
+	mod := 1<<k - 1
+	key := [7]int{k, i & mod, (i*z.cols + j) & mod}
+	for s := 1; s <= 4; s++ {
+		key[2+s] = (i >> s) & mod
+	}
+	return key
+}
+
 // aligned says every element of elems starts on a multiple of align
 // bytes (a power of two). The swizzle moves only address bits 4 and up,
-// so up to 16 bytes the address before it decides.
-func (z *zplace) aligned(elems [][2]int, align int) z3.Bool {
-	out := z.ctx.FromBool(true)
+// so up to 16 bytes the address before it decides, modulo align.
+func (z *zplace) aligned(elems [][2]int, align int) z3opt.Bool {
+	out := z.ctx.Const(true)
 	if align <= 1 {
 		return out
 	}
+	if align <= 16 {
+		k := bits.TrailingZeros(uint(align))
+		zero := z.ctx.BVNum(0, k)
+		return z.lowAll(elems, k, func(a z3opt.BV) z3opt.Bool { return a.Eq(zero) })
+	}
 	seen := map[[2]int]bool{}
 	for _, el := range elems {
-		if align <= 16 && 16%z.eb == 0 {
-			el[1] %= 16 / z.eb // the low bits depend on the column modulo 16 bytes only
+		if !seen[el] {
+			seen[el] = true
+			a := z.addr(el[0], el[1])
+			out = out.And(a.And(z.bv(align - 1)).Eq(z.bv(0)))
 		}
-		if seen[el] {
-			continue
-		}
-		seen[el] = true
-		a := z.plain(el[0], el[1])
-		if align > 16 {
-			a = z.addr(el[0], el[1])
-		}
-		out = out.And(a.And(z.bv(align - 1)).Eq(z.bv(0)))
 	}
 	return out
 }
 
-// phase is one phase's wavefront unknown: the distinct elements whose
-// accesses of width bytes it counts.
-type phase struct {
-	elems [][2]int
-	width int
-	wf    z3.Int
+// lowAll is the conjunction of cond on the k low bits of the addresses
+// of elems (low), each distinct term once.
+func (z *zplace) lowAll(elems [][2]int, k int, cond func(z3opt.BV) z3opt.Bool) z3opt.Bool {
+	out := z.ctx.Const(true)
+	seen := map[[7]int]bool{}
+	for _, el := range elems {
+		key := z.lowKey(el[0], el[1], k)
+		if !seen[key] {
+			seen[key] = true
+			out = out.And(cond(z.low(el[0], el[1], k)))
+		}
+	}
+	return out
 }
 
-// phaseOf is the unknown for the wavefronts of one phase in which each of
-// elems starts a width-byte access: at least one, and raised by cuts
-// (refine). Phases touching the same elements share it.
+// phase is one phase's wavefront count, in order encoding: at least
+// one, and at least l+2 where levels[l] holds (each level implies the one
+// below), raised by cuts (refine). Its cost is paid on its levels.
+type phase struct {
+	elems  [][2]int
+	width  int
+	levels []z3opt.Bool
+	name   string
+}
+
+// phaseOf is the count of one phase in which each of elems starts a
+// width-byte access. Phases touching the same elements share it.
 func (z *zplace) phaseOf(elems [][2]int, width int) *phase {
 	uniq := slices.Clone(elems)
 	slices.SortFunc(uniq, func(a, b [2]int) int {
@@ -133,19 +179,48 @@ func (z *zplace) phaseOf(elems [][2]int, width int) *phase {
 	if ph, ok := z.phases[key]; ok {
 		return ph
 	}
-	ph := &phase{elems: uniq, width: width, wf: z.ctx.IntConst(fmt.Sprintf("%s_wf%d", z.name, len(z.phases)))}
+	ph := &phase{elems: uniq, width: width, name: fmt.Sprintf("%s_wf%d", z.name, len(z.phases))}
 	z.phases[key] = ph
-	z.s.Assert(ph.wf.GE(z.ctx.FromInt(1, z.ctx.IntSort()).(z3.Int)))
 	return ph
 }
 
-// wavefronts is the sum of a pattern's phase unknowns.
-func (z *zplace) wavefronts(pat model.AccessPattern) z3.Int {
-	var terms []z3.Int
-	for _, p := range pat.Phases {
-		terms = append(terms, z.phaseOf(p, pat.Width).wf)
+// atLeast is the level saying the phase takes at least n wavefronts (n
+// at least 2), made with the levels below it where they are new; made
+// is called with each new level.
+func (z *zplace) atLeast(ph *phase, n int, made func(*phase, z3opt.Bool)) z3opt.Bool {
+	for len(ph.levels) < n-1 {
+		g := z.ctx.Var(fmt.Sprintf("%s_ge%d", ph.name, len(ph.levels)+2))
+		if len(ph.levels) > 0 {
+			z.assert(g.Implies(ph.levels[len(ph.levels)-1]))
+		}
+		ph.levels = append(ph.levels, g)
+		if made != nil {
+			made(ph, g)
+		}
 	}
-	return z3Sum(z.ctx, terms)
+	return ph.levels[n-2]
+}
+
+// count is a phase's wavefronts in a model.
+func (ph *phase) count(m *z3opt.Model) int64 {
+	n := int64(1)
+	for _, g := range ph.levels {
+		if m.Value(g) {
+			n++
+		}
+	}
+	return n
+}
+
+// extra is the levels of a pattern's phases, each as often as the
+// pattern has the phase: the pattern's wavefronts beyond one per phase
+// are the number of them that hold.
+func (z *zplace) extra(pat model.AccessPattern) []z3opt.Bool {
+	var out []z3opt.Bool
+	for _, p := range pat.Phases {
+		out = append(out, z.phaseOf(p, pat.Width).levels...)
+	}
+	return out
 }
 
 // refine compares each phase of pat in a model with its exact wavefronts
@@ -154,6 +229,7 @@ func (z *zplace) wavefronts(pat model.AccessPattern) z3.Int {
 // distinct units, the phase takes at least that many wavefronts. The cut
 // holds for every placement, so the model stays a relaxation of the
 // exact count, and it excludes the model: it reports whether it cut.
+// made is called with each level the cuts add.
 //
 // An access is a unit of max(width, bank word) bytes, aligned to its
 // width; its group is the unit's address bits below the banks' span
@@ -162,7 +238,7 @@ func (z *zplace) wavefronts(pat model.AccessPattern) z3.Int {
 // distinct units; narrower ones share a word only with elements less
 // than a word away before the swizzle (which moves whole 16-byte chunks),
 // in their row or across a row's end.
-func (z *zplace) refine(m *z3.Model, pat model.AccessPattern, s *model.SharedLayout) bool {
+func (z *zplace) refine(m *z3opt.Model, pat model.AccessPattern, s *model.SharedLayout, made func(*phase, z3opt.Bool)) bool {
 	unit := max(pat.Width, z.bankBytes)
 	shift := bits.TrailingZeros(uint(unit))
 	top := bits.TrailingZeros(uint(z.banks * z.bankBytes))
@@ -170,7 +246,7 @@ func (z *zplace) refine(m *z3.Model, pat model.AccessPattern, s *model.SharedLay
 	cut := false
 	for _, p := range pat.Phases {
 		ph := z.phaseOf(p, pat.Width)
-		have := z3Value(m, ph.wf)
+		have := ph.count(m)
 		// The distinct units of each group, with an element of each.
 		byGroup := make([][][2]int, groups)
 		units := make([][]int, groups)
@@ -193,7 +269,7 @@ func (z *zplace) refine(m *z3.Model, pat model.AccessPattern, s *model.SharedLay
 			continue
 		}
 		cut = true
-		premise := z.ctx.FromBool(true)
+		premise := z.ctx.Const(true)
 		for k, el := range L {
 			if k > 0 && top > shift {
 				premise = premise.And(z.addr(el[0], el[1]).Extract(top-1, shift).Eq(z.addr(L[0][0], L[0][1]).Extract(top-1, shift)))
@@ -204,7 +280,7 @@ func (z *zplace) refine(m *z3.Model, pat model.AccessPattern, s *model.SharedLay
 				}
 			}
 		}
-		z.s.Assert(premise.Implies(ph.wf.GE(z.ctx.FromInt(int64(len(L)), z.ctx.IntSort()).(z3.Int))))
+		z.assert(premise.Implies(z.atLeast(ph, len(L), made)))
 	}
 	return cut
 }
@@ -229,16 +305,13 @@ func (z *zplace) near(a, b [2]int, width int) bool {
 
 // layout reads the placement a model gives: the named Hopper mode where
 // the swizzle is one, and without parameters that move no element.
-func (z *zplace) layout(m *z3.Model, elemBits int) *model.SharedLayout {
-	val := func(x z3.BV) int {
-		v, _, _ := m.Eval(x, true).(z3.BV).AsInt64()
-		return int(v)
-	}
+func (z *zplace) layout(m *z3opt.Model, elemBits int) *model.SharedLayout {
+	val := func(x z3opt.BV) int { return int(m.BV(x)) }
 	l := &model.SharedLayout{Rows: z.rows, Cols: z.cols, ElemBits: elemBits, Swizzle: "none"}
 	if p := val(z.p); p > 0 {
 		l.Stride = z.cols + p
 	}
-	if rp, _ := m.Eval(z.usePad, true).(z3.Bool).AsBool(); rp {
+	if m.Value(z.usePad) {
 		l.Pad, l.PadEvery = val(z.q), 1<<val(z.e)
 	}
 	if nb := val(z.b); nb > 0 {
@@ -288,52 +361,50 @@ func canonical(l *model.SharedLayout) *model.SharedLayout {
 // bit-vector unknowns (zplace) instead of a list. Every access of
 // patterns must stay aligned to its width (so that it stays one access,
 // as the enumerated placements are checked) and to its rule's alignment;
-// the total wavefronts, counted exactly per phase, are minimised by
-// bisection between Push and Pop. It returns the placement and its
+// the total wavefronts are minimised by Z3's optimiser, each phase's
+// levels soft, and counted exactly per phase by cuts (refine) until the
+// model's count is the placement's. It returns the placement and its
 // wavefronts.
 func PlacementSMT(rows, cols, elemBits int, patterns []model.AccessPattern, t *model.Target) (s *model.SharedLayout, wavefronts int, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("z3: %v", r)
-		}
-	}()
-	cfg := z3.NewContextConfig()
-	cfg.SetUint("timeout", 60000)
-	ctx := z3.NewContext(cfg)
-	sv := z3.NewSolver(ctx)
-	z := newZPlace(ctx, sv, "b", rows, cols, elemBits, t)
-	var terms []z3.Int
+	defer recoverZ3(&err, nil)
+	ctx := z3opt.NewContext()
+	defer ctx.Close()
+	deadline := time.Now().Add(time.Minute)
+	ctx.InterruptAt(deadline)
+	o := ctx.NewOptimize(deadline)
+	z := newZPlace(ctx, o.Assert, "b", rows, cols, elemBits, t)
+	uses := map[*phase]int64{} // how many accesses' phases each phase is
+	base := 0
 	for _, pat := range patterns {
-		for _, phase := range pat.Phases {
-			sv.Assert(z.aligned(phase, max(pat.Width, pat.Align)))
+		for _, p := range pat.Phases {
+			o.Assert(z.aligned(p, max(pat.Width, pat.Align)))
+			uses[z.phaseOf(p, pat.Width)]++
+			base++
 		}
-		terms = append(terms, z.wavefronts(pat))
 	}
-	cost := z3Sum(ctx, terms)
-	atMost := func(k int64) z3.Bool { return cost.LE(ctx.FromInt(k, ctx.IntSort()).(z3.Int)) }
-	lb := int64(0)
+	obj := -1
+	made := func(ph *phase, g z3opt.Bool) { obj = o.AssertSoft(g.Not(), uses[ph], "wavefronts") }
 	for {
-		var m *z3.Model
-		status, opt := z3Minimise(sv, atMost, lb, time.Time{}, func(mm *z3.Model) int64 {
-			m = mm
-			return z3Value(mm, cost)
-		})
-		switch status {
-		case StatusInfeasible:
+		switch o.Check() {
+		case z3opt.Unsat:
 			return nil, 0, fmt.Errorf("no placement keeps the accesses aligned")
-		case StatusOptimal:
-		default:
-			return nil, 0, fmt.Errorf("z3 gave no answer")
+		case z3opt.Unknown:
+			return nil, 0, fmt.Errorf("z3 gave no answer: %s", o.ReasonUnknown())
+		}
+		m := o.Model()
+		total := int64(base)
+		if obj >= 0 {
+			up, _ := o.Upper(obj)
+			total += up
 		}
 		// The minimum of a relaxation: optimal once the exact count agrees.
-		lb = opt
 		s = z.layout(m, elemBits)
 		cut := false
 		for _, pat := range patterns {
-			cut = z.refine(m, pat, s) || cut
+			cut = z.refine(m, pat, s, made) || cut
 		}
 		if !cut {
-			return s, int(opt), nil
+			return s, int(total), nil
 		}
 	}
 }

@@ -3,7 +3,6 @@
 package solver
 
 import (
-	"flag"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -13,22 +12,8 @@ import (
 	"planner/model"
 	"planner/plans"
 	"planner/solver/pbqp"
+	"planner/solver/z3opt"
 )
-
-// z3Slow asks for the cross-checks with Z3 that take minutes.
-var z3Slow = flag.Bool("z3.slow", false, "also cross-check with Z3 the graphs whose search takes minutes (slowZ3, symbolicTimesOut)")
-
-// slowZ3 are the test graphs on which Z3 takes minutes to decide the
-// enumerated core (flash_attention_4warps: about 110 s of a 3.5 min
-// suite), while gini takes milliseconds. The fa_f16acc graphs leave
-// larger cores (eight nodes of up to 38 choices), on which a search by
-// cores takes seconds to minutes (gini's, TestLoopCoresDecidedByBranching)
-// where branching takes milliseconds.
-var slowZ3 = map[string]bool{"flash_attention_4warps": true, "fa_f16acc_sm80": true, "fa_f16acc_gfx942": true, "fa_f16acc_gfx942_nopins": true}
-
-// symbolicTimesOut are test graphs on which the symbolic placement search
-// gives up after symbolicTime, beside flash_attention_2warps.
-var symbolicTimesOut = map[string]bool{"seed001_mfma_gemm": true, "seed001_tight_budget": true}
 
 // Z3 and the gini search prove the same optimum on random problems, and
 // agree with brute force.
@@ -54,39 +39,70 @@ func TestSMTAgreesOnRandomPBQPs(t *testing.T) {
 	}
 }
 
-// smtCore is Z3 deciding the enumerated search's core, without the
-// symbolic placement model.
-type smtCore struct{}
-
-func (smtCore) Name() string { return "smt-core" }
-
-func (smtCore) DecideCore(core *pbqp.Problem, deadline time.Time) (Status, []int, int64, error) {
-	return Z3Core(core, deadline)
+// checkZ3Closed checks that the solves closed every Z3 context they
+// made: as many are open as before.
+func checkZ3Closed(t *testing.T, before int64) {
+	if n := z3opt.Open(); n != before {
+		t.Errorf("%d Z3 contexts open, %d before the solves", n, before)
+	}
 }
 
-func (smtCore) Conflict(p *Problem) ([]int, error) { return Z3Conflict(p) }
-
-// On every test graph both backends reach the same proven optimum. The
-// smt backend searches the placements symbolically where a graph has
-// buffers to place (or says why not), and no placement it finds beats
-// the enumerated ones: where one did, placements() would need it. Where
-// the symbolic search keeps gini's plan, Z3 also decides the enumerated
-// core by itself, so that the optimum is checked apart from gini.
-//
-// The graphs in slowZ3 are left out unless -z3.slow is given: Z3 takes
-// minutes to decide their enumerated core. On those in symbolicTimesOut
-// the symbolic search runs out of its time and the smt backend falls back
-// to Z3 deciding the enumerated core; flash_attention_2warps shows that
-// fallback, and on the others Z3 decides the core directly (smt-core)
-// unless -z3.slow is given.
-func TestSMTAgreesOnTestGraphs(t *testing.T) {
-	Backends["smt-core"] = smtCore{}
-	defer delete(Backends, "smt-core")
-	for _, c := range testGraphs(t) {
-		if slowZ3[c.name] && !*z3Slow {
-			t.Logf("%s: left out (Z3 takes minutes on its core; run with -z3.slow)", c.name)
-			continue
+// densePBQP is n nodes of k choices, every pair joined, with random
+// costs below 100: a core Z3 does not decide in seconds from n = 12.
+func densePBQP(r *rand.Rand, n, k int) *pbqp.Problem {
+	row := func() []int64 {
+		c := make([]int64, k)
+		for i := range c {
+			c[i] = int64(r.IntN(100))
 		}
+		return c
+	}
+	p := &pbqp.Problem{}
+	for range n {
+		p.Cost = append(p.Cost, row())
+	}
+	for a := range n {
+		for b := a + 1; b < n; b++ {
+			m := make([][]int64, k)
+			for i := range m {
+				m[i] = row()
+			}
+			p.Edges = append(p.Edges, pbqp.Edge{A: a, B: b, M: m})
+		}
+	}
+	return p
+}
+
+// Z3 deciding a core stops at the deadline and when the solve's context
+// is cancelled (done closed, here before the core is handed over),
+// without a proof.
+func TestZ3CoreStops(t *testing.T) {
+	p := densePBQP(rand.New(rand.NewPCG(5, 6)), 12, 6)
+	done := make(chan struct{})
+	close(done)
+	for _, tc := range []struct {
+		name     string
+		deadline time.Time
+		done     <-chan struct{}
+	}{
+		{"deadline", time.Now().Add(300 * time.Millisecond), nil},
+		{"cancelled", time.Time{}, done},
+	} {
+		start := time.Now()
+		st, _, _, err := Z3Core(p, tc.deadline, tc.done)
+		if d := time.Since(start); err != nil || st == StatusOptimal || st == StatusInfeasible || d > 5*time.Second {
+			t.Errorf("%s: status %v, error %v after %v", tc.name, st, err, d)
+		}
+	}
+}
+
+// On every test graph both backends reach the same proven optimum: the
+// smt backend proves it with Z3's optimiser deciding the core the
+// reductions leave, with nothing of gini's search. Its time is logged
+// (docs/performance.md has the table).
+func TestSMTAgreesOnTestGraphs(t *testing.T) {
+	defer checkZ3Closed(t, z3opt.Open())
+	for _, c := range testGraphs(t) {
 		p, err := Build(c.graph, c.target, c.records)
 		if err != nil {
 			t.Fatal(err)
@@ -94,17 +110,43 @@ func TestSMTAgreesOnTestGraphs(t *testing.T) {
 		start := time.Now()
 		sat := Solve(p, Options{})
 		giniTime := time.Since(start)
-		backend := "smt"
-		if symbolicTimesOut[c.name] && !*z3Slow {
-			backend = "smt-core"
-		}
 		start = time.Now()
-		smt := Solve(p, Options{Backend: backend})
+		smt := Solve(p, Options{Backend: "smt"})
 		smtTime := time.Since(start)
 		verifyPlan(t, p, sat)
 		verifyPlan(t, p, smt)
-		if sat.Status != StatusOptimal || smt.Status != StatusOptimal || sat.Cost != smt.Cost {
-			t.Errorf("%s: gini %v %d, Z3 %v %d", c.name, sat.Status, sat.Cost, smt.Status, smt.Cost)
+		if sat.Status != StatusOptimal || smt.Status != StatusOptimal || sat.Cost != smt.Cost || smt.Err != nil {
+			t.Errorf("%s: gini %v %d, Z3 %v %d (%v)", c.name, sat.Status, sat.Cost, smt.Status, smt.Cost, smt.Err)
+		}
+		t.Logf("%s: gini %d in %v, smt %d in %v", c.name, sat.Cost, giniTime.Round(time.Millisecond), smt.Cost, smtTime.Round(time.Millisecond))
+	}
+}
+
+// symbolicProves are test graphs on which the symbolic search proves,
+// in well under a second of Z3, that no placement of the parametric
+// family beats the enumerated optimum.
+var symbolicProves = map[string]bool{"fp8_gemm_sm89": true, "gemm_epilogue": true, "seed002_ldmatrix_swizzle": true}
+
+// On every test graph the smt-symbolic backend, within a time limit of
+// its own, finds no placement beyond the enumerated ones that does
+// better (where one did, placements() would need it), says why where
+// its model does not express the graph, and reaches gini's cost; on
+// symbolicProves it proves the family has nothing cheaper. Stopped by
+// its time limit, it keeps the enumerated optimum and says so.
+func TestSMTSymbolicOnTestGraphs(t *testing.T) {
+	defer checkZ3Closed(t, z3opt.Open())
+	for _, c := range testGraphs(t) {
+		p, err := Build(c.graph, c.target, c.records)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sat := Solve(p, Options{})
+		start := time.Now()
+		smt := Solve(p, Options{Backend: "smt-symbolic", TimeLimit: 5 * time.Second})
+		smtTime := time.Since(start)
+		verifyPlan(t, p, smt)
+		if smt.Status != StatusOptimal || sat.Cost != smt.Cost || smt.Err != nil {
+			t.Errorf("%s: gini %v %d, smt-symbolic %v %d (%v)", c.name, sat.Status, sat.Cost, smt.Status, smt.Cost, smt.Err)
 		}
 		placed := slices.ContainsFunc(c.graph.Buffers, func(b *model.Buffer) bool { return p.accessed(b) && p.bufferFact(b) == nil })
 		if !placed && smt.Placements != PlacementsNothingToPlace || placed && smt.Placements == PlacementsNothingToPlace {
@@ -113,16 +155,10 @@ func TestSMTAgreesOnTestGraphs(t *testing.T) {
 		if smt.Placements == PlacementsBeyond {
 			t.Errorf("%s: %s: extend placements()", c.name, smt.Search)
 		}
-		if smt.Placements == PlacementsUnbeaten {
-			// Z3 proved nothing in the family beats gini's optimum and
-			// kept gini's plan: check that optimum with Z3 deciding the
-			// enumerated search's core, apart from gini's search.
-			core := Solve(p, Options{Backend: "smt-core"})
-			if core.Status != StatusOptimal || core.Cost != sat.Cost {
-				t.Errorf("%s: gini %d, Z3 deciding the enumerated core %v %d", c.name, sat.Cost, core.Status, core.Cost)
-			}
+		if symbolicProves[c.name] && smt.Placements != PlacementsUnbeaten {
+			t.Errorf("%s: %s, want the family proven to have nothing cheaper", c.name, smt.Search)
 		}
-		t.Logf("%s: gini %d in %v, %s %d in %v (%s)", c.name, sat.Cost, giniTime.Round(time.Millisecond), backend, smt.Cost, smtTime.Round(time.Millisecond), smt.Search)
+		t.Logf("%s: %d in %v (%s)", c.name, smt.Cost, smtTime.Round(time.Millisecond), smt.Search)
 	}
 }
 
@@ -144,7 +180,7 @@ func TestSMTSymbolicRounds(t *testing.T) {
 	defer func() { symbolicBounded, symbolicSnap = true, true }()
 	for _, snap := range []bool{true, false} {
 		symbolicSnap = snap
-		got := Solve(p, Options{Backend: "smt"})
+		got := Solve(p, Options{Backend: "smt-symbolic"})
 		if got.Status != StatusOptimal || got.Cost != want.Cost || got.Placements != PlacementsSymbolic && got.Placements != PlacementsBeyond {
 			t.Fatalf("snap %v: gini %d, Z3 %v %d (%s)", snap, want.Cost, got.Status, got.Cost, got.Search)
 		}
@@ -214,10 +250,10 @@ func TestSMTConflictsAgree(t *testing.T) {
 	}
 }
 
-// A panic inside the Z3 backend (go-z3 reports Z3's own errors by
+// A panic inside the Z3 backend (the binding reports Z3's own errors by
 // panicking with Z3's message; anything else is a bug) reaches the caller
-// as an error with its message, from a solve, a core decision and an
-// explanation: never as a silent "unknown".
+// as an error with its message, from a symbolic solve, a core decision
+// and an explanation: never as a silent "unknown".
 func TestSMTPanicIsAnError(t *testing.T) {
 	defer func() { z3Panic = nil }()
 	var solved *Problem
@@ -244,7 +280,7 @@ func TestSMTPanicIsAnError(t *testing.T) {
 		{fmt.Errorf("index out of range"), "internal error in the smt backend: index out of range"},
 	} {
 		z3Panic = tc.value
-		res := Solve(solved, Options{Backend: "smt"})
+		res := Solve(solved, Options{Backend: "smt-symbolic"})
 		if res.Err == nil || res.Err.Error() != tc.want || res.Status != StatusUnknown || res.Assignment != nil {
 			t.Errorf("solve after a panic %v: status %v, error %v, want %q", tc.value, res.Status, res.Err, tc.want)
 		}

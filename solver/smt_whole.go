@@ -8,34 +8,32 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aclements/go-z3/z3"
-
 	"planner/model"
 	"planner/solver/pbqp"
+	"planner/solver/z3opt"
 )
 
-// The symbolic search (the smt backend): the whole problem in one Z3
-// model in which every accessed buffer's placement is the zplace
+// The symbolic search (the smt-symbolic backend): the whole problem in
+// one Z3 model in which every accessed buffer's placement is the zplace
 // parameters rather than a choice among placements(). Each access's cost
-// is an if-then-else over the accessing node's layout choices (and, for a
-// load, over the ways to read: plain vectors, each record whose rule the
-// parameters satisfy), its wavefronts counted per phase on the unknown
-// addresses; the buffers' footprint, with the conversion scratch, is
-// bounded by the budget; conversions and op costs are the PBQP's. The
-// reductions run first on the PBQP without the buffers, leaving every
-// accessing node in the core; the core goes to Z3 with the access terms
-// and is minimised by bisection, the wavefronts refined by cuts (core).
+// is a choice among the accessing node's layouts (and, for a load, among
+// the ways to read: plain vectors, each record whose rule the parameters
+// satisfy), its wavefronts counted per phase on the unknown addresses;
+// the buffers' footprint, with the conversion scratch, is bounded by the
+// budget; conversions and op costs are the PBQP's. The reductions run
+// first on the PBQP without the buffers, leaving every accessing node in
+// the core; the core goes to Z3's optimiser with the access terms as
+// soft constraints, the wavefronts refined by cuts (core).
 //
-// The enumerated search runs first: its optimum is the bound Z3 is asked
-// to beat. Where nothing in the family beats it, that plan is the answer,
-// proven optimal over the parametric placements too; where something
-// does, the rounds find the symbolic optimum. A graph the model cannot
-// express, or a search past symbolicTime, goes to the enumerated search
-// with Z3 deciding its core, and the result says why (Result.Search).
-// symbolicTime bounds the symbolic search; past it the enumerated search
-// runs instead.
-const symbolicTime = 10 * time.Second
-
+// The enumerated search (smt: Z3 deciding its core) runs first: its
+// optimum is the bound Z3 is asked to beat. Where nothing in the family
+// beats it, that plan is the answer, proven optimal over the parametric
+// placements too; where something does, the rounds find the symbolic
+// optimum. A graph the model cannot express goes to the enumerated
+// search, and the result says why (Result.Search). Only the caller's
+// time limit (or context) stops the rounds; the result is then the
+// enumerated optimum, and says that the family was not searched to the
+// end.
 // symbolicBounded says whether the symbolic search starts from the
 // enumerated optimum, and symbolicSnap whether it moves placements to
 // listed ones of equal cost; tests turn them off to run the rounds alone
@@ -65,7 +63,7 @@ type symAccess struct {
 
 // symCond is a condition on a buffer's placement parameters; nil holds
 // always.
-type symCond func(z *zplace) z3.Bool
+type symCond func(z *zplace) z3opt.Bool
 
 // symMethod is one way an access can run: when it applies, and its cost,
 // konst plus weight for each wavefront of its busiest pattern: one per
@@ -84,17 +82,17 @@ func and(a, b symCond) symCond {
 	case b == nil:
 		return a
 	}
-	return func(z *zplace) z3.Bool { return a(z).And(b(z)) }
+	return func(z *zplace) z3opt.Bool { return a(z).And(b(z)) }
 }
 
 func not(a symCond) symCond {
 	if a == nil {
-		return func(z *zplace) z3.Bool { return z.ctx.FromBool(false) }
+		return func(z *zplace) z3opt.Bool { return z.ctx.Const(false) }
 	}
-	return func(z *zplace) z3.Bool { return a(z).Not() }
+	return func(z *zplace) z3opt.Bool { return a(z).Not() }
 }
 
-var never symCond = func(z *zplace) z3.Bool { return z.ctx.FromBool(false) }
+var never symCond = func(z *zplace) z3opt.Bool { return z.ctx.Const(false) }
 
 // newSymWhole describes the symbolic model of p, or says why there is
 // none.
@@ -238,7 +236,7 @@ func (w *symWhole) plain(op *model.Op, l *model.Layout, ch *model.OpChoice, bits
 				}
 			}
 			width := v * bits / 8
-			keeps = func(z *zplace) z3.Bool {
+			keeps = func(z *zplace) z3opt.Bool {
 				c := z.aligned(starts, width)
 				if width > 16 {
 					c = c.And(z.b.Eq(z.bv(0)))
@@ -255,7 +253,7 @@ func (w *symWhole) plain(op *model.Op, l *model.Layout, ch *model.OpChoice, bits
 		}
 		wider = keeps
 		if wider == nil {
-			wider = func(z *zplace) z3.Bool { return z.ctx.FromBool(true) }
+			wider = func(z *zplace) z3opt.Bool { return z.ctx.Const(true) }
 		}
 	}
 	return ms
@@ -295,7 +293,7 @@ func (w *symWhole) record(op *model.Op, l *model.Layout, r *model.Record, trips 
 				}
 			}
 			width := pats[0].Width
-			m.cond = and(m.cond, func(z *zplace) z3.Bool { return z.aligned(starts, width) })
+			m.cond = and(m.cond, func(z *zplace) z3opt.Bool { return z.aligned(starts, width) })
 		}
 	}
 	return m, true, ""
@@ -308,7 +306,7 @@ func (w *symWhole) record(op *model.Op, l *model.Layout, r *model.Record, trips 
 func (w *symWhole) admits(r *model.Record, b *model.Buffer) (symCond, string) {
 	m := r.Memory
 	rows, cols, elemBits := b.Layout.Rows, b.Layout.Cols, b.Layout.ElemBits
-	noSwizzle := func(z *zplace) z3.Bool { return z.b.Eq(z.bv(0)) }
+	noSwizzle := func(z *zplace) z3opt.Bool { return z.b.Eq(z.bv(0)) }
 	switch m.Rule {
 	case "row_pointers", "vector":
 		width := m.RowBytes
@@ -325,7 +323,7 @@ func (w *symWhole) admits(r *model.Record, b *model.Buffer) (symCond, string) {
 				starts = append(starts, [2]int{i, c0})
 			}
 		}
-		return func(z *zplace) z3.Bool {
+		return func(z *zplace) z3opt.Bool {
 			c := z.aligned(starts, m.Alignment)
 			if width > 16 || 16%width != 0 {
 				return c.And(noSwizzle(z))
@@ -346,7 +344,7 @@ func (w *symWhole) admits(r *model.Record, b *model.Buffer) (symCond, string) {
 				bases = append(bases, [2]int{r0, c0})
 			}
 		}
-		return func(z *zplace) z3.Bool {
+		return func(z *zplace) z3opt.Bool {
 			// One leading stride in every tile: no swizzle, and no
 			// row-dependent padding inside a tile.
 			every := z.bv(1).Lsh(z.e)
@@ -362,29 +360,19 @@ func (w *symWhole) admits(r *model.Record, b *model.Buffer) (symCond, string) {
 
 // within says each of elems starts at most most bytes into its 16-byte
 // chunk.
-func (z *zplace) within(elems [][2]int, most int) z3.Bool {
-	out := z.ctx.FromBool(true)
-	seen := map[[2]int]bool{}
-	for _, el := range elems {
-		if 16%z.eb == 0 {
-			el[1] %= 16 / z.eb
-		}
-		if !seen[el] {
-			seen[el] = true
-			out = out.And(z.plain(el[0], el[1]).And(z.bv(15)).ULE(z.bv(most)))
-		}
-	}
-	return out
+func (z *zplace) within(elems [][2]int, most int) z3opt.Bool {
+	bound := z.ctx.BVNum(int64(most), 4)
+	return z.lowAll(elems, 4, func(a z3opt.BV) z3opt.Bool { return a.ULE(bound) })
 }
 
 // footprint bounds the bytes the placement takes: one past the last
 // element before the swizzle, rounded up to the block the swizzle
 // permutes within (exact where rows span whole blocks).
-func (z *zplace) footprint() z3.BV {
+func (z *zplace) footprint() z3opt.BV {
 	end := z.plain(z.rows-1, z.cols-1).Add(z.bv(z.eb))
 	block := z.bv(16).Lsh(z.b)
 	up := end.Add(block).Sub(z.bv(1)).And(block.Sub(z.bv(1)).Not())
-	return z.b.Eq(z.bv(0)).IfThenElse(end, up).(z3.BV)
+	return z.b.Eq(z.bv(0)).IfThenElse(end, up)
 }
 
 // symSolution is what a symbolic core search found: the buffers'
@@ -396,17 +384,22 @@ type symSolution struct {
 }
 
 // core is the core solver: the core PBQP with the access terms and the
-// footprint bounded by the budget less scratch bytes. Wavefronts are
-// counted lazily: a method's wavefronts are an unknown no less than one
-// per phase until the phases of its layout are counted exactly, which
-// happens for the layouts the optimum of the model so far takes. That
-// model is a relaxation, so its optimum is a lower bound; once the plan
-// it gives costs exactly that, the plan is optimal. Each round counts at
-// least one more layout, so the rounds end.
+// footprint bounded by the budget less scratch bytes, minimised by Z3's
+// optimiser with every cost a soft constraint (maxSATPBQP). A way to run
+// an access is a Boolean, exactly one where its node takes the layout,
+// paying its constant; its wavefronts beyond one per phase are a unary
+// counter whose every step costs the access's weight (methodCount).
+// Wavefronts are counted lazily: a phase takes at least one wavefront
+// until cuts (zplace.refine) raise it for the layouts the optimum of the
+// model so far takes, and the counter of an access is tied to its
+// phases once a plan uses it. That model is a relaxation, so its optimum
+// is a lower bound; once the plan it gives costs exactly that, the plan
+// is optimal. Each round counts or cuts at least once more, so the
+// rounds end.
 //
 // With a bound (a plan the enumerated search proved optimal costs that
-// much), the model is only asked for cheaper plans: when the rounds find
-// none, no placement of the family beats that plan, and out says so.
+// much), a relaxation whose optimum reaches the bound proves that no
+// placement of the family beats that plan, and out says so.
 func (w *symWhole) core(scratch int, core []int, alive [][]int, offset, bound int64, out *symSolution) pbqp.CoreSolver {
 	p := w.p
 	return func(cp *pbqp.Problem, deadline time.Time) (status Status, choice []int, lb int64) {
@@ -418,114 +411,125 @@ func (w *symWhole) core(scratch int, core []int, alive [][]int, offset, bound in
 		if room < 0 {
 			return StatusInfeasible, nil, Inf
 		}
-		ctx := z3Context(deadline)
-		s := z3.NewSolver(ctx)
-		x, terms := z3PBQP(ctx, s, cp)
-		num := func(n int64) z3.Int { return ctx.FromInt(n, ctx.IntSort()).(z3.Int) }
-		zero := num(0)
+		ctx := z3opt.NewContext()
+		defer ctx.Close()
+		ctx.InterruptAt(deadline)
+		if wt := p.watch; wt != nil {
+			ctx.InterruptOn(wt.ctx.Done())
+		}
+		o := ctx.NewOptimize(deadline)
+		x, obj := maxSATPBQP(ctx, o, cp)
+		soft := func(b z3opt.Bool, c int64) {
+			if c > 0 {
+				obj = o.AssertSoft(b, c, "cost")
+			}
+		}
 		zs := make([]*zplace, len(w.free))
-		var foot z3.BV
+		var foot z3opt.BV
 		for i, b := range w.free {
-			zs[i] = newZPlace(ctx, s, fmt.Sprintf("buf%d", i), b.Layout.Rows, b.Layout.Cols, b.Layout.ElemBits, p.Target)
+			zs[i] = newZPlace(ctx, o.Assert, fmt.Sprintf("buf%d", i), b.Layout.Rows, b.Layout.Cols, b.Layout.ElemBits, p.Target)
 			// Footprints below 2^(zwidth-2) each: their sum cannot wrap.
 			f := zs[i].footprint()
-			s.Assert(f.ULT(zs[i].bv(1 << (zwidth - 2))))
+			o.Assert(f.ULT(zs[i].bv(1 << (zwidth - 2))))
 			if i == 0 {
 				foot = f
 			} else {
 				foot = foot.Add(f)
 			}
 		}
-		s.Assert(foot.ULE(zs[0].bv(int(min(room, 1<<(zwidth-1))))))
+		o.Assert(foot.ULE(zs[0].bv(int(min(room, 1<<(zwidth-1))))))
 		index := map[int]int{}
 		for k, n := range core {
 			index[n] = k
 		}
-		methods := make([]z3.Int, len(w.accesses))
-		for ai := range methods {
-			methods[ai] = ctx.IntConst(fmt.Sprintf("method%d", ai))
-		}
-		// wf[a][i][m]: the wavefronts of method m of layout i of access a.
-		wf := make([][][]z3.Int, len(w.accesses))
+		var none z3opt.Bool
+		// on[a][c][m]: access a runs its layout's method m, its node
+		// taking core choice c.
+		on := make([][][]z3opt.Bool, len(w.accesses))
+		counts := map[[3]int]*methodCount{}
 		for ai, a := range w.accesses {
 			z := zs[a.buf]
 			if a.need {
-				s.Assert(a.admit(z))
+				o.Assert(a.admit(z))
 			}
 			k := index[a.node]
-			method := methods[ai]
-			wf[ai] = make([][]z3.Int, len(a.methods))
+			on[ai] = make([][]z3opt.Bool, len(alive[k]))
 			for c, i := range alive[k] {
-				sel := x[k].Eq(num(int64(c)))
+				sel := x[k][c]
+				if sel == none {
+					continue // forbidden in the core
+				}
 				ms := a.methods[i]
-				if len(ms) == 0 {
-					s.Assert(sel.Not())
-					continue
-				}
-				s.Assert(sel.Implies(method.GE(zero).And(method.LT(num(int64(len(ms)))))))
+				ons := make([]z3opt.Bool, len(ms))
 				for mi, m := range ms {
-					on := sel.And(method.Eq(num(int64(mi))))
+					ons[mi] = ctx.Var(fmt.Sprintf("on_%d_%d_%d", ai, c, mi))
+					o.Assert(ons[mi].Implies(sel))
 					if m.cond != nil {
-						s.Assert(on.Implies(m.cond(z)))
+						o.Assert(ons[mi].Implies(m.cond(z)))
 					}
-					cost := num(m.konst)
+					cost := m.konst
 					if m.weight != 0 && len(m.pats) > 0 && len(m.pats[0].Phases) > 0 {
-						v := ctx.IntConst(fmt.Sprintf("wf_%d_%d_%d", ai, i, mi))
+						mc := &methodCount{name: fmt.Sprintf("wf_%d_%d_%d", ai, c, mi), on: ons[mi], weight: m.weight, pats: m.pats, z: z}
 						for _, pat := range m.pats {
-							s.Assert(v.GE(num(int64(len(pat.Phases)))))
+							mc.base = max(mc.base, len(pat.Phases))
 						}
-						wf[ai][i] = append(wf[ai][i], v)
-						cost = cost.Add(v.Mul(num(m.weight)))
-					} else {
-						wf[ai][i] = append(wf[ai][i], zero)
+						cost += int64(mc.base) * m.weight
+						counts[[3]int{ai, c, mi}] = mc
 					}
-					terms = append(terms, on.IfThenElse(cost, zero).(z3.Int))
+					if cost < 0 {
+						panic(fmt.Sprintf("access %s costs %d", a.op.Name, cost))
+					}
+					soft(ons[mi].Not(), cost)
 				}
+				o.Assert(sel.Implies(ctx.ExactlyOne(ons...)))
+				on[ai][c] = ons
 			}
 		}
-		counted := make([]map[[2]int]bool, len(w.accesses))
-		for ai := range counted {
-			counted[ai] = map[[2]int]bool{}
-		}
-		cost := z3Sum(ctx, terms)
-		var last, lastMethod []int
-		var lastModel *z3.Model
 		placed := make([]*model.SharedLayout, len(w.free))
 		// best is the exact cost of the cheapest plan so far (choice),
-		// or of the enumerated optimum (choice nil); every round asks
-		// for less, so a round with nothing cheaper proves it.
+		// or of the enumerated optimum (choice nil).
 		best := Inf
 		if bound < Inf {
 			best = bound - offset
 		}
+		counted := map[[3]int]bool{}
 		for {
-			if best < Inf {
-				s.Assert(cost.LE(num(best - 1)))
-			}
-			atMost := func(k int64) z3.Bool { return cost.LE(num(k)) }
-			st, opt := z3Minimise(s, atMost, lb, deadline, func(m *z3.Model) int64 {
-				last, lastMethod, lastModel = z3Choice(m, x), z3Choice(m, methods), m
-				for i, b := range w.free {
-					placed[i] = zs[i].layout(m, b.Layout.ElemBits)
-				}
-				return z3Value(m, cost)
-			})
-			switch st {
-			case StatusInfeasible:
-				switch {
-				case choice != nil:
-					return StatusOptimal, choice, best
-				case bound < Inf:
+			r := o.Check()
+			if r == z3opt.Unsat {
+				if bound < Inf {
 					out.atLeast = true
 				}
 				return StatusInfeasible, nil, Inf
-			case StatusOptimal:
-				lb = opt
-			default:
+			}
+			if r == z3opt.Unknown {
+				if obj >= 0 {
+					if lo, ok := o.Lower(obj); ok {
+						lb = max(lb, lo)
+					}
+				}
 				if choice == nil {
 					return StatusUnknown, nil, lb
 				}
-				return StatusFeasible, choice, lb
+				return StatusFeasible, choice, min(lb, best)
+			}
+			lb = 0
+			if obj >= 0 {
+				lb, _ = o.Upper(obj)
+			}
+			if lb >= best {
+				if choice == nil {
+					out.atLeast = true // nothing beats the enumerated optimum
+					return StatusInfeasible, nil, Inf
+				}
+				return StatusOptimal, choice, best
+			}
+			m := o.Model()
+			last := maxSATChoice(m, x)
+			if last == nil {
+				panic("Z3's model takes no choice for a node")
+			}
+			for i, b := range w.free {
+				placed[i] = zs[i].layout(m, b.Layout.ElemBits)
 			}
 			exact, err := w.exact(cp, last, alive, index, placed)
 			if err != nil {
@@ -542,30 +546,81 @@ func (w *symWhole) core(scratch int, core []int, alive [][]int, offset, bound in
 			// buffers, and cut where the model counts too few.
 			more := false
 			for ai, a := range w.accesses {
-				i := alive[index[a.node]][last[index[a.node]]]
-				mi := lastMethod[ai]
-				if mi < 0 || mi >= len(a.methods[i]) {
+				c := last[index[a.node]]
+				mi := slices.IndexFunc(on[ai][c], func(b z3opt.Bool) bool { return m.Value(b) })
+				key := [3]int{ai, c, mi}
+				mc := counts[key]
+				if mc == nil {
 					continue
 				}
-				m := a.methods[i][mi]
-				if m.weight == 0 || len(m.pats) == 0 || len(m.pats[0].Phases) == 0 {
-					continue
+				if !counted[key] {
+					counted[key], more = true, true
 				}
-				z := zs[a.buf]
-				if !counted[ai][[2]int{i, mi}] {
-					counted[ai][[2]int{i, mi}], more = true, true
-					for _, pat := range m.pats {
-						s.Assert(wf[ai][i][mi].GE(z.wavefronts(pat)))
-					}
+				for _, pat := range mc.pats {
+					more = mc.z.refine(m, pat, placed[a.buf], nil) || more
 				}
-				for _, pat := range m.pats {
-					more = z.refine(lastModel, pat, placed[a.buf]) || more
-				}
+			}
+			for key := range counted {
+				counts[key].tie(ctx, o, soft)
 			}
 			if !more {
 				return StatusFeasible, choice, lb // the model and the exact count disagree
 			}
 		}
+	}
+}
+
+// methodCount is the wavefronts of one way to run an access: base per
+// pattern (its most phases) plus a unary counter, steps[t] saying at
+// least t+1 more, each step paying weight where the way runs (on). Once
+// tied, the counter is at least each pattern's phase levels beyond base.
+type methodCount struct {
+	name   string
+	on     z3opt.Bool
+	weight int64
+	base   int
+	pats   []model.AccessPattern
+	z      *zplace
+	steps  []z3opt.Bool
+	tied   int // the levels of its patterns at the last tie
+}
+
+// tie (again, where the cuts added levels) asserts that the counter
+// takes every pattern's levels: Σ levels − Σ steps ≤ base − phases, as a
+// pseudo-Boolean constraint, with the steps it needs.
+func (mc *methodCount) tie(ctx *z3opt.Context, o *z3opt.Optimize, soft func(z3opt.Bool, int64)) {
+	levels, need := 0, 0
+	extra := make([][]z3opt.Bool, len(mc.pats))
+	for k, pat := range mc.pats {
+		extra[k] = mc.z.extra(pat)
+		levels += len(extra[k])
+		need = max(need, len(extra[k])+len(pat.Phases)-mc.base)
+	}
+	if levels == mc.tied && mc.steps != nil {
+		return
+	}
+	mc.tied = levels
+	for len(mc.steps) < need {
+		s := ctx.Var(fmt.Sprintf("%s_step%d", mc.name, len(mc.steps)))
+		if len(mc.steps) > 0 {
+			o.Assert(s.Implies(mc.steps[len(mc.steps)-1]))
+		}
+		mc.steps = append(mc.steps, s)
+		soft(mc.on.And(s).Not(), mc.weight)
+	}
+	if mc.steps == nil {
+		mc.steps = []z3opt.Bool{}
+	}
+	for k, pat := range mc.pats {
+		bs := append(slices.Clone(extra[k]), mc.steps...)
+		coeffs := make([]int, len(bs))
+		for i := range coeffs {
+			coeffs[i] = 1
+			if i >= len(extra[k]) {
+				coeffs[i] = -1
+			}
+		}
+		o.Assert(ctx.PBLe(bs, coeffs, mc.base-len(pat.Phases)))
 	}
 }
 
@@ -690,17 +745,19 @@ func solveSymbolic(p *Problem, opt Options) (*Result, string, error) {
 	if w == nil {
 		return nil, why, nil
 	}
-	limit := symbolicTime
+	var deadline time.Time // the caller's time limit or context decides
 	if opt.TimeLimit > 0 {
-		limit = min(limit, opt.TimeLimit)
+		deadline = time.Now().Add(opt.TimeLimit)
 	}
-	if w := p.watch; w != nil && !w.deadline.IsZero() {
-		limit = min(limit, time.Until(w.deadline)) // the caller's context or time limit
+	if w := p.watch; w != nil && !w.deadline.IsZero() && (deadline.IsZero() || w.deadline.Before(deadline)) {
+		deadline = w.deadline
 	}
-	deadline := time.Now().Add(limit)
 	// The enumerated search's optimum bounds the symbolic one: Z3 first
 	// looks for anything cheaper.
-	ref := Solve(p, Options{TimeLimit: opt.TimeLimit, Backend: "gini"})
+	ref := Solve(p, Options{TimeLimit: opt.TimeLimit, Backend: "smt"})
+	if ref.Err != nil {
+		return nil, "", ref.Err
+	}
 	bound := Inf
 	if ref.Status == StatusOptimal && symbolicBounded {
 		bound = ref.Cost
@@ -789,7 +846,10 @@ func solveSymbolic(p *Problem, opt Options) (*Result, string, error) {
 			Cost: Inf, LowerBound: Inf, Stats: best.sol.Stats}, "", nil
 	case StatusOptimal:
 	default:
-		return nil, fmt.Sprintf("the symbolic search found no proven optimum in %v", limit), nil
+		// Stopped by the time limit: the enumerated optimum, the family
+		// not searched to the end.
+		ref.Search = "enumerated: the symbolic search was stopped at the time limit before it proved its optimum"
+		return ref, "", nil
 	}
 	if symbolicSnap {
 		w.snap(best)

@@ -87,7 +87,7 @@ func Solve(p *Problem, opt Options) *Result {
 	po := pbqp.Options{Deadline: w.deadline, Monitor: monitor{w}}
 	if d, ok := b.(CoreDecider); ok {
 		po.Core = func(core *pbqp.Problem, deadline time.Time) (Status, []int, int64) {
-			st, choice, lb, err := d.DecideCore(core, deadline)
+			st, choice, lb, err := d.DecideCore(core, deadline, w.ctx.Done())
 			if err != nil && res.Err == nil {
 				res.Err = err
 			}

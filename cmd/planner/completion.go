@@ -45,11 +45,11 @@ var flagOffers = []flagOffer{
 	{"intrinsics list", "target", targetNames},
 }
 
-// backends are the search backends this binary has (smt only in builds
-// with the z3 tag).
+// backends are the search backends this binary has (smt and
+// smt-symbolic only in builds with the z3 tag).
 func backends([]string) []string {
 	var names []string
-	for _, n := range []string{"gini", "smt", solver.BackendGreedy} {
+	for _, n := range []string{"gini", "smt", "smt-symbolic", solver.BackendGreedy} {
 		if _, ok := solver.Backends[n]; ok {
 			names = append(names, n)
 		}

@@ -95,7 +95,7 @@ Ctrl-C) stopped the run before any plan.`,
 	cmd.Flags().StringVar(&format, "format", "text", "text, json, toml or dot")
 	cmd.Flags().StringVar(&notation, "notation", "", "write layouts in this notation (default: the graph's own)")
 	limits.add(cmd, "stop the search after this long and report the best plan with its lower bound")
-	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, smt (Z3, in binaries built with -tags z3), or greedy (the propagation baseline of today's compilers)")
+	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, smt (Z3, in binaries built with -tags z3), smt-symbolic (Z3 with the buffers' placements as unknowns, until --time-limit), or greedy (the propagation baseline of today's compilers)")
 	cmd.Flags().BoolVar(&verbose, "verbose", false, "with --format text: list every arrangement each mma was chosen among, one a line")
 	cmd.Flags().StringVar(&compare, "compare", "", "also run this baseline (greedy) and print both costs and their ratio")
 	return cmd
@@ -162,8 +162,8 @@ func checkBackend(name string) error {
 	switch {
 	case ok:
 		return nil
-	case name == "smt":
-		return fmt.Errorf("--solver smt: this planner is built without Z3; build it with go build -tags z3 (needs libz3-dev)")
+	case name == "smt" || name == "smt-symbolic":
+		return fmt.Errorf("--solver %s: this planner is built without Z3; build it with go build -tags z3 (needs libz3-dev)", name)
 	}
-	return badFlag("solver", name, "gini", "smt", solver.BackendGreedy)
+	return badFlag("solver", name, "gini", "smt", "smt-symbolic", solver.BackendGreedy)
 }
