@@ -27,9 +27,25 @@ func valueOf(t *testing.T, g *model.Graph, name string) *model.Value {
 // in a wave (lanes 16-31 repeat lanes 0-15): the layouts the mma reads
 // hold every element of A and B in two lanes of a wave.
 func TestGfx1100GEMMUsesWMMA(t *testing.T) {
-	p, res := solveResult(t, "testdata/graphs/gfx1100_wmma_gemm.toml")
-	if d := opPlan(t, p, "d"); d.Intrinsic != "wmma_f32_16x16x16_f16" {
-		t.Fatalf("mma d runs on %q", d.Intrinsic)
+	for _, c := range []struct {
+		graph, record string
+		copies        int // lanes of a wave holding each element of A and B
+	}{
+		{"testdata/graphs/gfx1100_wmma_gemm.toml", "wmma_f32_16x16x16_f16", 2},
+		// wave64: lanes 16, 32 and 48 apart hold the same element.
+		{"testdata/graphs/gfx1100_wave64_wmma_gemm.toml", "wmma_f32_16x16x16_f16_wave64", 4},
+	} {
+		wmmaCopies(t, c.graph, c.record, c.copies)
+	}
+}
+
+// wmmaCopies solves graph and checks that its mma d runs on record and
+// that each element of its A and B is held by copies lanes of a wave.
+func wmmaCopies(t *testing.T, graph, record string, copies int) {
+	t.Helper()
+	p, res := solveResult(t, graph)
+	if d := opPlan(t, p, "d"); d.Intrinsic != record {
+		t.Fatalf("%s: mma d runs on %q, want %s", graph, d.Intrinsic, record)
 	}
 	for _, name := range []string{"a", "b"} {
 		l := res.Assignment.Layouts[valueOf(t, res.Problem.Graph, name)]
@@ -40,8 +56,8 @@ func TestGfx1100GEMMUsesWMMA(t *testing.T) {
 					lanes[pt.Lane] = true
 				}
 			}
-			if len(lanes) != 2 {
-				t.Errorf("%%%s element %v is held by lanes %v of a wave, want two", name, h, lanes)
+			if len(lanes) != copies {
+				t.Errorf("%s: %%%s element %v is held by lanes %v of a wave, want %d", graph, name, h, lanes, copies)
 			}
 		}
 	}

@@ -65,10 +65,12 @@ func TestBadGraphFiles(t *testing.T) {
 	compareGolden(t, "../testdata/bad/graphs.golden", golden.String())
 }
 
-// Every test graph parses (on the stand-in targets, and gfx1100's).
+// Every test graph parses (on the stand-in targets, and gfx1100's in
+// wave32 and wave64).
 func TestGoodGraphFiles(t *testing.T) {
 	targets := maps.Clone(testTargets)
 	targets["gfx1100"] = &model.Target{Name: "gfx1100", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 65536}
+	targets["gfx1100_wave64"] = &model.Target{Name: "gfx1100_wave64", SubgroupSize: 64, MaxSubgroups: 16, SharedMemory: 65536}
 	files, _ := filepath.Glob("../testdata/graphs/*.toml")
 	for _, path := range files {
 		data, err := os.ReadFile(path)

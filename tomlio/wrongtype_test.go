@@ -51,6 +51,7 @@ func oneTypeError(t *testing.T, file string, m tomltest.Mutation, err error) {
 func TestWrongTypeGraphs(t *testing.T) {
 	targets := maps.Clone(testTargets)
 	targets["gfx1100"] = &model.Target{Name: "gfx1100", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 65536}
+	targets["gfx1100_wave64"] = &model.Target{Name: "gfx1100_wave64", SubgroupSize: 64, MaxSubgroups: 16, SharedMemory: 65536}
 	mutateTypes(t, "../testdata/graphs/*.toml", func(file string, m tomltest.Mutation) {
 		_, err := ParseGraph(file, m.Text, targets)
 		oneTypeError(t, file, m, err)
