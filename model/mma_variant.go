@@ -188,3 +188,21 @@ func (v *MMAVariant) String() string {
 	}
 	return strings.Join(parts, " and ")
 }
+
+// SubgroupGrid says how the subgroups of a two-dimensional layout split
+// its rows and columns: the product of the radices of the subgroup
+// digits that move along dimension 0 (wm) and along dimension 1 (wn).
+// An FMA dot's arrangement is its accumulator's grid.
+func SubgroupGrid(l *Layout) (wm, wn int) {
+	wm, wn = 1, 1
+	for p, rad := range l.Radices(Subgroup) {
+		for _, ref := range l.Image(Subgroup, p) {
+			if ref.Axis == 0 {
+				wm *= rad
+			} else {
+				wn *= rad
+			}
+		}
+	}
+	return wm, wn
+}

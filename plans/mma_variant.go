@@ -79,16 +79,7 @@ func fmaAsBuilt(op *model.Op, al, bl, cl *model.Layout, ch *model.OpChoice) erro
 				What: fmt.Sprintf("the FMA dot %s reads operand %s as its accumulator %%%s lays it out, with the whole K in registers; the plan has another layout", op.Name, model.RoleName(op, i), op.Operands[2].Name)}
 		}
 	}
-	wm, wn := 1, 1
-	for p, rad := range cl.Radices(model.Subgroup) {
-		for _, ref := range cl.Image(model.Subgroup, p) {
-			if ref.Axis == 0 {
-				wm *= rad
-			} else {
-				wn *= rad
-			}
-		}
-	}
+	wm, wn := model.SubgroupGrid(cl)
 	if ch.WarpsM != wm || ch.WarpsN != wn || ch.NFirst || ch.Outer {
 		return &VerifyError{Value: op.Result.Name,
 			What: fmt.Sprintf("the FMA dot %s runs on its accumulator's %d×%d warps (n_first = false, outer = false), not %d×%d (n_first = %v, outer = %v)", op.Name, wm, wn, ch.WarpsM, ch.WarpsN, ch.NFirst, ch.Outer),

@@ -287,16 +287,7 @@ func fmaChoice(r *model.Record, acc *model.Layout, k int) (*MMAChoice, bool) {
 	if !okA || !okB {
 		return nil, false
 	}
-	wm, wn := 1, 1
-	for p, rad := range acc.Radices(model.Subgroup) {
-		for _, ref := range acc.Image(model.Subgroup, p) {
-			if ref.Axis == 0 {
-				wm *= rad
-			} else {
-				wn *= rad
-			}
-		}
-	}
+	wm, wn := model.SubgroupGrid(acc)
 	return &MMAChoice{Record: r, WarpsM: wm, WarpsN: wn, A: a, B: b, C: acc}, true
 }
 
