@@ -57,9 +57,17 @@ type OpPlan struct {
 	Warps     string // an mma's arrangement: "2×2 warps (warp ids along N first)"
 	Exec      string // the layout a reduce, store or copy runs in
 	Method    string
-	Lanes     int // a reduction: lanes taking part in each result
+	Lanes     int // a reduction: lanes of each subgroup taking part in each result
 	Subgroups int // a reduction: subgroups taking part in each result
-	Cost      int64
+	// A reduction: how many lanes of a subgroup, and how many subgroups,
+	// hold each result element afterwards (its result's layout), and the
+	// lanes holding the first element in the first subgroup holding it.
+	HeldLanes, HeldSubgroups int
+	HeldFirst                []int
+	// A loop: whether each trip runs in registers only, or which values
+	// cross shared memory and why.
+	Loop *LoopPlan
+	Cost int64
 	// The ways an mma could have run (its records and warp
 	// arrangements), among which the plan's is the cheapest overall.
 	Considered []model.Arrangement
@@ -257,6 +265,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 			if info.Combines && ch.Exec != nil {
 				r := model.DescribeReduction(ch.Exec, op.Axis)
 				opp.Lanes, opp.Subgroups = r.Lanes, r.Subgroups
+				opp.HeldLanes, opp.HeldSubgroups, opp.HeldFirst = heldBy(res)
 			}
 		}
 		p.Ops = append(p.Ops, opp)
@@ -312,6 +321,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 	if err != nil {
 		return nil, err
 	}
+	answerLoops(g, p)
 	return p, nil
 }
 

@@ -109,7 +109,15 @@ func (p *Plan) WriteTextWith(w io.Writer, opt TextOptions) error {
 		b.WriteByte('\n')
 		pad := strings.Repeat(" ", opW+18)
 		if o.Lanes > 0 {
-			fmt.Fprintf(&b, "%seach result combines %s and %s\n", pad, plural(o.Lanes, "lane"), plural(o.Subgroups, "subgroup"))
+			fmt.Fprintf(&b, "%seach result combines %s\n", pad, lanesOf(o.Lanes, o.Subgroups))
+			if o.HeldLanes > 0 {
+				fmt.Fprintf(&b, "%s%s\n", pad, heldText(o))
+			}
+		}
+		if o.Loop != nil {
+			for _, line := range loopText(o.Loop) {
+				fmt.Fprintf(&b, "%s%s\n", pad, line)
+			}
 		}
 		if o.Exec != "" {
 			fmt.Fprintf(&b, "%sruns in %s\n", pad, o.Exec)
@@ -254,8 +262,15 @@ type OpJSON struct {
 	Method    string      `json:"method,omitempty"`
 	Lanes     int         `json:"lanes,omitempty"`
 	Subgroups int         `json:"subgroups,omitempty"`
-	Cost      int64       `json:"cost"`
-	Rejected  []string    `json:"rejected,omitempty"`
+	// A reduction: lanes of a subgroup and subgroups holding each result
+	// afterwards, and the lanes holding the first.
+	HeldLanes     int   `json:"held_by_lanes,omitempty"`
+	HeldSubgroups int   `json:"held_by_subgroups,omitempty"`
+	HeldFirst     []int `json:"first_held_by,omitempty"`
+	// A loop: whether it runs in registers only (answers.go, LoopPlan).
+	Loop     *LoopPlan `json:"loop,omitempty"`
+	Cost     int64     `json:"cost"`
+	Rejected []string  `json:"rejected,omitempty"`
 	// An mma's variant (plan.go, OpPlan).
 	Transposed bool `json:"transposed,omitempty"`
 	KWidth     int  `json:"k_width,omitempty"`
@@ -319,6 +334,7 @@ func (p *Plan) JSON() *JSON {
 	}
 	for _, o := range p.Ops {
 		oj := OpJSON{Kind: o.Kind, Intrinsic: o.Intrinsic, Warps: o.Warps, Method: o.Method, Lanes: o.Lanes, Subgroups: o.Subgroups, Cost: o.Cost, Rejected: o.Rejected,
+			HeldLanes: o.HeldLanes, HeldSubgroups: o.HeldSubgroups, HeldFirst: o.HeldFirst, Loop: o.Loop,
 			Transposed: o.Transposed, KWidth: o.KWidth}
 		switch {
 		case o.exec != nil:
