@@ -100,7 +100,7 @@ type header struct {
 
 // ms writes milliseconds: one decimal below 100 ms, none above.
 func ms(x float64) string {
-	if x < 100 {
+	if x < 99.95 { // what %.1f would round to 100.0
 		return fmt.Sprintf("%.1f", x)
 	}
 	return fmt.Sprintf("%.0f", x)

@@ -88,6 +88,14 @@ func TestWriteTable(t *testing.T) {
 	}
 }
 
+func TestMS(t *testing.T) {
+	for x, want := range map[float64]string{0: "0.0", 0.04: "0.0", 12.345: "12.3", 99.94: "99.9", 99.95: "100", 100: "100", 1234.5: "1234"} {
+		if got := ms(x); got != want {
+			t.Errorf("ms(%v) = %s, want %s", x, got, want)
+		}
+	}
+}
+
 func TestCommandLine(t *testing.T) {
 	got := commandLine([]string{"--runs", "3", "--note", "it's shared"})
 	if want := `go run ./cmd/perftable --runs 3 --note 'it'\''s shared'`; got != want {
