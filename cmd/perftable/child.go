@@ -75,9 +75,13 @@ func solveTimed(backend, file string) (run, error) {
 		r.Status = res.Baseline // as a plan's status says
 	}
 	if res.Assignment == nil {
-		if res.Status == solver.StatusInfeasible {
+		switch {
+		case res.Baseline != "":
+			r.Status = res.Baseline + " found no plan"
+		case res.Status == solver.StatusInfeasible:
 			r.Status = "infeasible"
 		}
+		r.Cost = 0 // no plan: the search's cost is its infinity
 		return r, nil
 	}
 	plan, err := plans.Build(g, t, res.Assignment, "")

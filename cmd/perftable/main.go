@@ -128,7 +128,7 @@ func parent(args []string) error {
 		}
 	}
 	h := header{Command: commandLine(args), Date: time.Now().UTC().Format("2006-01-02 15:04 MST"),
-		GoVersion: runtime.Version(), CPU: cpuModel(), CPUs: runtime.NumCPU(), Note: o.note, Runs: o.runs, FamilyRuns: o.familyRuns}
+		GoVersion: runtime.Version(), CPU: cpuModel(), CPUs: runtime.NumCPU(), Note: o.note, GraphsDir: o.graphs, Runs: o.runs, FamilyRuns: o.familyRuns}
 	out, err := os.Create(o.out)
 	if err != nil {
 		return err

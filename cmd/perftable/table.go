@@ -76,7 +76,7 @@ func (r row) outcome() (status, cost string) {
 	status = strings.Join(seen, "; ")
 	var costs []string
 	for _, x := range r.Runs {
-		if x.Error != "" || x.Status == "infeasible" {
+		if x.Error != "" || x.Status == "infeasible" || strings.HasSuffix(x.Status, "found no plan") {
 			continue
 		}
 		if c := fmt.Sprint(x.Cost); !slices.Contains(costs, c) {
@@ -93,6 +93,7 @@ func (r row) outcome() (status, cost string) {
 // header is what the document says of the machine and the command.
 type header struct {
 	Command, Date, GoVersion, CPU string
+	GraphsDir                     string // the folder of the first table's graphs
 	CPUs                          int
 	Note                          string
 	Runs, FamilyRuns              int
@@ -131,7 +132,7 @@ over the runs. The greedy solver is the propagation baseline; smt is Z3
 (a binary built with -tags z3).
 `)
 	if len(graphs) > 0 {
-		b.WriteString("\n## Test graphs (testdata/graphs)\n\n")
+		b.WriteString("\n## Test graphs (" + h.GraphsDir + ")\n\n")
 		writeRows(&b, graphs, false)
 	}
 	if len(families) > 0 {
@@ -176,9 +177,24 @@ func writeRows(b *strings.Builder, rows []row, sized bool) {
 			cells = append(cells, ms(medianOf(r.Runs, func(x run) float64 { return x.WallMS })),
 				fmt.Sprintf("%.0f", medianOf(r.Runs, func(x run) float64 { return float64(x.PeakKB) / 1024 })))
 			for _, p := range phases {
-				cells = append(cells, ms(medianOf(r.Runs, func(x run) float64 { return x.Phases[p] })))
+				cells = append(cells, phaseMedian(r.Runs, p))
 			}
 		}
 		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 	}
+}
+
+// phaseMedian is the median time of a phase over the finished runs that
+// reached it ("–" when none did: no plan to make or verify).
+func phaseMedian(runs []run, phase string) string {
+	var xs []float64
+	for _, r := range runs {
+		if t, ok := r.Phases[phase]; ok && r.Error == "" {
+			xs = append(xs, t)
+		}
+	}
+	if len(xs) == 0 {
+		return "–"
+	}
+	return ms(median(xs))
 }
