@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"planner"
+	"planner/plans"
+	"planner/solver"
+	"planner/tomlio"
+)
+
+// child solves one graph with one solver phase by phase, the calls
+// planner.Solve makes without its limits' plumbing or greedy fallback,
+// and prints the run (status, cost, each phase's milliseconds) as JSON
+// on standard output; a failure is an error on standard error and exit
+// status 1.
+func child(args []string) int {
+	if len(args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: perftable child SOLVER GRAPH")
+		return 2
+	}
+	r, err := solveTimed(args[0], args[1])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if err := json.NewEncoder(os.Stdout).Encode(r); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// solveTimed is the child's work.
+func solveTimed(backend, file string) (run, error) {
+	r := run{Phases: map[string]float64{}}
+	clock := time.Now()
+	lap := func(phase string) {
+		now := time.Now()
+		r.Phases[phase] = float64(now.Sub(clock).Microseconds()) / 1000
+		clock = now
+	}
+	pl, err := planner.New()
+	if err != nil {
+		return r, err
+	}
+	lap("records")
+	data, err := tomlio.ReadFile(file)
+	if err != nil {
+		return r, err
+	}
+	g, err := tomlio.ParseGraph(file, data, pl.Records.Targets)
+	if err != nil {
+		return r, err
+	}
+	lap("read")
+	t, recs := pl.Target(g)
+	opt := solver.Options{Backend: backend}
+	p, err := solver.BuildWithin(context.Background(), g, t, recs, opt)
+	if err != nil {
+		return r, err
+	}
+	lap("build")
+	res := solver.Solve(p, opt)
+	if res.Err != nil {
+		return r, res.Err
+	}
+	lap("search")
+	r.Status, r.Cost = res.Status.String(), res.Cost
+	if res.Baseline != "" {
+		r.Status = res.Baseline // as a plan's status says
+	}
+	if res.Assignment == nil {
+		switch {
+		case res.Baseline != "":
+			r.Status = res.Baseline + " found no plan"
+		case res.Status == solver.StatusInfeasible:
+			r.Status = "infeasible"
+		}
+		r.Cost = 0 // no plan: the search's cost is its infinity
+		return r, nil
+	}
+	plan, err := plans.Build(g, t, res.Assignment, "")
+	if err != nil {
+		return r, err
+	}
+	if plan.Cost != res.Cost {
+		return r, fmt.Errorf("the plan's costs add up to %d but the search counted %d", plan.Cost, res.Cost)
+	}
+	lap("plan")
+	if err := plans.Verify(g, res.Assignment, plan); err != nil {
+		return r, fmt.Errorf("the verifier: %v", err)
+	}
+	lap("verify")
+	return r, nil
+}
