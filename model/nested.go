@@ -11,6 +11,10 @@ import (
 // choose the subgroup and thread tiles: virtual_id[d] = (id / stride[d]) %
 // tile[d], a stride of 0 meaning the dimension is not distributed (its tile
 // must then be 1); ids beyond the tiles repeat the data of lower ids.
+// Subgroup tiles that span more ids than there are subgroups fold: ids are
+// taken modulo the count, and a subgroup holds the tiles of every virtual
+// subgroup folded onto it as its outermost values (seed 000's
+// subgroup_tile [4, 2], subgroup_strides [1, 4] on 4 subgroups).
 //
 // A lane's fragment is the vector <batch… × outer… × element…> (all batch
 // tiles, then all outer, then all element, each in dimension order), and its
