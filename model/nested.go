@@ -11,6 +11,10 @@ import (
 // choose the subgroup and thread tiles: virtual_id[d] = (id / stride[d]) %
 // tile[d], a stride of 0 meaning the dimension is not distributed (its tile
 // must then be 1); ids beyond the tiles repeat the data of lower ids.
+// Subgroup tiles that span more ids than there are subgroups fold: ids are
+// taken modulo the count, and a subgroup holds the tiles of every virtual
+// subgroup folded onto it as its outermost values (seed 000's
+// subgroup_tile [4, 2], subgroup_strides [1, 4] on 4 subgroups).
 //
 // A lane's fragment is the vector <batch… × outer… × element…> (all batch
 // tiles, then all outer, then all element, each in dimension order), and its
@@ -103,7 +107,7 @@ func (n *Nested) Layout(f Frame) (*Layout, error) {
 	if err != nil {
 		return nil, err
 	}
-	sgRad, sgOwn, err := idDigits(sgs, f.Subgroups, "subgroup_strides", "subgroup")
+	sgRad, sgOwn, foldRad, foldOwn, err := foldedIDDigits(sgs, f.Subgroups, "subgroup_strides", "subgroup")
 	if err != nil {
 		return nil, err
 	}
@@ -138,6 +142,12 @@ func (n *Nested) Layout(f Frame) (*Layout, error) {
 			}
 		}
 	}
+	// Subgroup tiles folded onto the hardware subgroups (ids modulo the
+	// count) are held once per virtual subgroup, above all the rest.
+	for i, rad := range foldRad {
+		hw[Register] = append(hw[Register], rad)
+		images[Register] = append(images[Register], ownerImage(foldOwn[i], start, lvSubgroup))
+	}
 	hw[Lane] = laneRad
 	for _, o := range laneOwn {
 		images[Lane] = append(images[Lane], ownerImage(o, start, lvThread))
@@ -159,7 +169,58 @@ func ownerImage(o idOwner, start [][5]int, level int) Image {
 }
 
 // ExpressNested writes l as a nested layout, or says why it has none.
+// When no fields on l's own subgroups write it, it tries the folded form:
+// the outermost register digits read as subgroup tiles of virtual subgroups
+// beyond the hardware count, which the nested layout folds onto the
+// hardware subgroups modulo their count (Nested.Layout). The fewest folded
+// digits that work are chosen, none when possible.
 func ExpressNested(l *Layout) (*Nested, error) {
+	n, err := expressNestedOn(l)
+	if err == nil || l.Size(Block) > 1 {
+		return n, err
+	}
+	f := FrameOf(l)
+	regs := l.Radices(Register)
+	for k := 1; k <= len(regs); k++ {
+		virt, err := unfoldSubgroups(l, k)
+		if err != nil {
+			continue
+		}
+		folded, ferr := expressNestedOn(virt)
+		if ferr != nil {
+			continue
+		}
+		if back, berr := folded.Layout(f); berr == nil && back.Equal(l) {
+			return folded, nil
+		}
+	}
+	return nil, err
+}
+
+// unfoldSubgroups moves l's k outermost register digits above its subgroup
+// digits: the layout over virtual subgroups that folds back onto l.
+func unfoldSubgroups(l *Layout, k int) (*Layout, error) {
+	var hw [NumHwDims]Radices
+	var images [NumHwDims][]Image
+	for h := range NumHwDims {
+		hw[h] = l.Radices(h)
+		for p := range hw[h] {
+			images[h] = append(images[h], l.Image(h, p))
+		}
+	}
+	cut := len(hw[Register]) - k
+	hw[Subgroup] = append(hw[Subgroup], hw[Register][cut:]...)
+	images[Subgroup] = append(images[Subgroup], images[Register][cut:]...)
+	hw[Register], images[Register] = hw[Register][:cut], images[Register][:cut]
+	dims := make([]Radices, l.Rank())
+	for d := range dims {
+		dims[d] = l.DimRadices(d)
+	}
+	return NewLayout(hw, dims, images)
+}
+
+// expressNestedOn writes l as a nested layout on exactly its own subgroups.
+func expressNestedOn(l *Layout) (*Nested, error) {
 	const kind = "nested"
 	if l.Size(Block) > 1 {
 		return nil, notExpressible(kind, "it spans %d blocks; a nested layout describes one workgroup", l.Size(Block))

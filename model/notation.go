@@ -146,6 +146,57 @@ type idField struct {
 // two fields overlap, when a stride does not continue the digits below it,
 // or when the fields need more ids than there are.
 func idDigits(fields []idField, n int, strideKey string, what string) (Radices, []idOwner, error) {
+	rad, own, place, err := fieldDigits(fields, strideKey, what)
+	if err != nil {
+		return nil, nil, err
+	}
+	if place > n {
+		return nil, nil, errorf(CodeShapeMismatch, strideKey, "the %s tiles and strides span %d ids but there are only %d", what, place, n)
+	}
+	return padDigits(rad, own, place, n, strideKey, what)
+}
+
+// foldedIDDigits is idDigits for subgroup ids, which IREE's nested layout
+// takes modulo the hardware count (seed 000: "If the total number of
+// subgroups used exceeds the number of subgroups of the hardware, then the
+// subgroup used (say x) is x mod num_subgroups", so subgroup_tile [4, 2],
+// subgroup_strides [1, 4] on 4 subgroups puts virtual subgroups
+// 0, 4, 1, 5, 2, 6, 3, 7 on subgroups 0, 0, 1, 1, 2, 2, 3, 3). The virtual
+// id digits up to n are the hardware id's; those above it are returned
+// apart, as the tiles a subgroup holds once for each virtual subgroup folded
+// onto it. The span must be a multiple of n that splits at a digit, and no
+// digit above n may be a gap between fields: it would fold two copies of
+// the same data onto one subgroup.
+func foldedIDDigits(fields []idField, n int, strideKey string, what string) (Radices, []idOwner, Radices, []idOwner, error) {
+	rad, own, place, err := fieldDigits(fields, strideKey, what)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if place <= n {
+		rad, own, err := padDigits(rad, own, place, n, strideKey, what)
+		return rad, own, nil, nil, err
+	}
+	if place%n != 0 {
+		return nil, nil, nil, nil, errorf(CodeShapeMismatch, strideKey, "the %s tiles and strides span %d ids, which is not a multiple of the %d there are, so ids modulo %d would not fold evenly", what, place, n, n)
+	}
+	size, k := 1, 0
+	for ; k < len(rad) && size < n; k++ {
+		size *= rad[k]
+	}
+	if size != n {
+		return nil, nil, nil, nil, errorf(CodeShapeMismatch, strideKey, "the %s tiles and strides span %d ids, and a tile straddles the %d there are without splitting there, so ids modulo %d do not fold onto whole digits", what, place, n, n)
+	}
+	for _, o := range own[k:] {
+		if o.Dim < 0 {
+			return nil, nil, nil, nil, errorf(CodeShapeMismatch, strideKey, "the %s strides leave ids unused above the %d there are: folding ids modulo %d would give a %s the same data twice", what, n, n, what)
+		}
+	}
+	return rad[:k], own[:k], rad[k:], own[k:], nil
+}
+
+// fieldDigits lays the fields out as id digits, least significant first,
+// and returns the span of ids they need.
+func fieldDigits(fields []idField, strideKey string, what string) (Radices, []idOwner, int, error) {
 	sort.SliceStable(fields, func(i, j int) bool { return fields[i].stride < fields[j].stride })
 	var rad Radices
 	var own []idOwner
@@ -153,12 +204,12 @@ func idDigits(fields []idField, n int, strideKey string, what string) (Radices, 
 	prev := -1
 	for i, f := range fields {
 		if f.stride < place {
-			return nil, nil, errorAt(CodeOverlap, strideKey, f.dim,
+			return nil, nil, 0, errorAt(CodeOverlap, strideKey, f.dim,
 				"stride %d reuses the %s ids of dimension %d (stride %d spans up to %d): two dimensions would read the same id digits",
 				f.stride, what, fields[prev].dim, fields[prev].stride, place)
 		}
 		if f.stride%place != 0 {
-			return nil, nil, errorAt(CodeBadValue, strideKey, f.dim,
+			return nil, nil, 0, errorAt(CodeBadValue, strideKey, f.dim,
 				"stride %d is not a multiple of %d, the span of the fields below it", f.stride, place)
 		}
 		for _, r := range RadicesOf(f.stride / place) {
@@ -172,9 +223,12 @@ func idDigits(fields []idField, n int, strideKey string, what string) (Radices, 
 		place = f.stride * f.tile
 		prev = i
 	}
-	if place > n {
-		return nil, nil, errorf(CodeShapeMismatch, strideKey, "the %s tiles and strides span %d ids but there are only %d", what, place, n)
-	}
+	return rad, own, place, nil
+}
+
+// padDigits adds the digits of the ids above the fields' span, which
+// select nothing.
+func padDigits(rad Radices, own []idOwner, place, n int, strideKey string, what string) (Radices, []idOwner, error) {
 	if n%place != 0 {
 		return nil, nil, errorf(CodeShapeMismatch, strideKey, "the %s tiles and strides span %d ids, which does not divide the %d there are, so the repeats would be uneven", what, place, n)
 	}

@@ -44,7 +44,9 @@ func blockedLayout(t *testing.T, lanes, subgroups int, threads, warps []int) *mo
 // and xegpu layouts repeat over more subgroups than they name, so a pin
 // for fewer subgroups fits in them. CuTe counts the threads of the block,
 // not lanes and subgroups apart, so it names the subgroups those threads
-// make.
+// make. Nested layouts take subgroup ids modulo the count (seed 000), so a
+// nested pin for more subgroups folds onto the graph's and only its lanes
+// can fail to fit.
 func TestPinSubgroupCounts(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -53,20 +55,23 @@ func TestPinSubgroupCounts(t *testing.T) {
 		want      []string      // in Unrealisable; none: the pin fits
 		cute      string        // in Unrealisable, for cute
 		repeats   bool          // nested and xegpu repeat the pin: it fits
+		folds     bool          // nested folds the subgroups: nested wants only
+		nested    []string      // in Unrealisable for nested when folds; none: it fits
 	}{
 		{"4 subgroups in a graph of 2", blockedLayout(t, 32, 4, []int{4, 8}, []int{4, 1}), 2,
-			[]string{"the layout spreads over 4 subgroups, but the graph has subgroups = 2"}, "", false},
+			[]string{"the layout spreads over 4 subgroups, but the graph has subgroups = 2"}, "", false, true, nil},
 		{"2 subgroups in a graph of 4", blockedLayout(t, 32, 2, []int{4, 8}, []int{2, 1}), 4,
-			[]string{"the layout spreads over 2 subgroups, but the graph has subgroups = 4"}, "", true},
+			[]string{"the layout spreads over 2 subgroups, but the graph has subgroups = 4"}, "", true, false, nil},
 		{"1 subgroup in a graph of 2", blockedLayout(t, 32, 1, []int{4, 8}, []int{1, 1}), 2,
-			[]string{"the layout spreads over 1 subgroup, but the graph has subgroups = 2"}, "", true},
+			[]string{"the layout spreads over 1 subgroup, but the graph has subgroups = 2"}, "", true, false, nil},
 		{"64 lanes on a target of 32", blockedLayout(t, 64, 2, []int{8, 8}, []int{2, 1}), 2,
 			[]string{"the layout spreads over 64 lanes per subgroup, but sm_80's subgroups have 32 lanes"},
-			"the layout spreads over 4 subgroups, but the graph has subgroups = 2", false},
+			"the layout spreads over 4 subgroups, but the graph has subgroups = 2", false, false, nil},
 		{"both counts", blockedLayout(t, 64, 4, []int{8, 8}, []int{4, 1}), 2,
 			[]string{"4 subgroups of 64 lanes", "subgroups = 2", "sm_80's subgroups have 32 lanes"},
-			"the layout spreads over 8 subgroups, but the graph has subgroups = 2", false},
-		{"fits", blockedLayout(t, 32, 2, []int{4, 8}, []int{2, 1}), 2, nil, "", false},
+			"the layout spreads over 8 subgroups, but the graph has subgroups = 2", false,
+			true, []string{"the layout spreads over 64 lanes per subgroup, but sm_80's subgroups have 32 lanes"}},
+		{"fits", blockedLayout(t, 32, 2, []int{4, 8}, []int{2, 1}), 2, nil, "", false, false, nil},
 	}
 	for _, tc := range tests {
 		for _, kind := range model.Kinds {
@@ -94,6 +99,15 @@ func TestPinSubgroupCounts(t *testing.T) {
 				want := tc.want
 				if kind == "cute" && tc.cute != "" {
 					want = []string{tc.cute}
+				}
+				if tc.folds && kind == "nested" {
+					want = tc.nested
+					if len(want) == 0 {
+						if pin.Layout == nil || pin.Unrealisable != "" {
+							t.Errorf("a pin that folds reads as layout %v, unrealisable %q", pin.Layout, pin.Unrealisable)
+						}
+						return
+					}
 				}
 				if tc.repeats && (kind == "nested" || kind == "xegpu") {
 					if pin.Layout == nil || pin.Unrealisable != "" {
@@ -139,22 +153,32 @@ size_per_thread = [1, 4]
 threads_per_warp = [8, 8]
 warps_per_cta = [4, 1]
 order = [1, 0]`, "the layout spreads over 64 lanes per subgroup, but sm_80's subgroups have 32 lanes"},
-		{"nested subgroup tiles", 2, `notation = "nested"
+		{"nested subgroup tiles fold", 2, `notation = "nested"
 subgroup_tile = [4, 1]
 batch_tile = [1, 1]
 outer_tile = [1, 1]
 thread_tile = [4, 8]
 element_tile = [2, 4]
 subgroup_strides = [1, 0]
-thread_strides = [8, 1]`, "the layout spreads over 4 subgroups, but the graph has subgroups = 2"},
-		{"nested subgroup strides", 4, `notation = "nested"
+thread_strides = [8, 1]`, ""}, // folds: subgroup s holds virtual subgroups s and s+2
+		{"nested subgroup strides", 2, `notation = "nested"
+subgroup_tile = [4, 1]
+batch_tile = [1, 1]
+outer_tile = [1, 1]
+thread_tile = [4, 8]
+element_tile = [2, 4]
+subgroup_strides = [4, 0]
+thread_strides = [8, 1]`, "the layout spreads over 16 subgroups, but the graph has subgroups = 2"},
+		// Subgroup ids are taken modulo the count (seed 000): virtual
+		// subgroups 4..7 fold onto 0..3.
+		{"nested folds onto fewer subgroups", 4, `notation = "nested"
 subgroup_tile = [4, 1]
 batch_tile = [1, 1]
 outer_tile = [1, 1]
 thread_tile = [4, 8]
 element_tile = [2, 4]
 subgroup_strides = [2, 0]
-thread_strides = [8, 1]`, "the layout spreads over 8 subgroups, but the graph has subgroups = 4"},
+thread_strides = [8, 1]`, ""},
 		{"nested repeats over more subgroups", 4, `notation = "nested"
 subgroup_tile = [2, 1]
 batch_tile = [1, 1]
