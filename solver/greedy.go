@@ -275,12 +275,15 @@ func (g *greedy) anchors() {
 			fix(id, nil)
 		}
 	}
+	desc := p.descriptorEdges()
 	for _, id := range g.order {
 		n := p.Nodes[id]
 		switch {
 		case g.anchor[id]:
 		case n.Kind == NodeMMA:
-			fix(id, func(i int) bool { return n.MMA[i].Record != nil && g.linksAllow(id, i) && p.descriptorReadable(id, i) })
+			fix(id, func(i int) bool {
+				return n.MMA[i].Record != nil && g.linksAllow(id, i) && p.descriptorReadable(desc[id], i)
+			})
 		case n.Kind == NodeValue && n.Value.Def != nil && n.Value.Def.Info().Memory == model.MemoryGlobal:
 			fix(id, coalesced(n, n.Value, n.Value.Def.Contiguous))
 		case n.Kind == NodeExec && n.Op.Info().Memory == model.MemoryGlobal:

@@ -269,18 +269,29 @@ func (p *Problem) loadedForDescriptor(k, i, j int) bool {
 	return to != nil && to.InShared() && !p.Nodes[e.From].Layouts[i].InShared()
 }
 
+// descriptorEdges lists, for each mma node that reads an operand
+// through a descriptor, the indices of its descriptor edges, so that a
+// caller asking of every choice of every mma does not scan every edge.
+func (p *Problem) descriptorEdges() map[int][]int {
+	out := map[int][]int{}
+	for k, e := range p.Edges {
+		if e.Kind == EdgeDescriptor {
+			out[e.From] = append(out[e.From], k)
+		}
+	}
+	return out
+}
+
 // descriptorReadable reports whether choice i of mma node n can read its
 // descriptor operand from some placement its buffer may take (true for a
-// choice that reads none): the greedy baseline anchors an mma on wgmma
-// only where the buffer can be laid out for it, as Triton picks its
-// Hopper MMA only where the operand's shared-memory layout can be one a
-// descriptor names.
-func (p *Problem) descriptorReadable(n, i int) bool {
-	for k, e := range p.Edges {
-		if e.Kind != EdgeDescriptor || e.From != n {
-			continue
-		}
-		row, own := p.PBQP.Edges[k].M[i], p.PBQP.Cost[e.To]
+// choice that reads none); edges are n's descriptor edges
+// (descriptorEdges). The greedy baseline anchors an mma on wgmma only
+// where the buffer can be laid out for it, as Triton picks its Hopper MMA
+// only where the operand's shared-memory layout can be one a descriptor
+// names.
+func (p *Problem) descriptorReadable(edges []int, i int) bool {
+	for _, k := range edges {
+		row, own := p.PBQP.Edges[k].M[i], p.PBQP.Cost[p.Edges[k].To]
 		readable := false
 		for c := range row {
 			readable = readable || row[c] < Inf && own[c] < Inf
