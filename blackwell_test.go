@@ -58,6 +58,20 @@ func TestBlackwellRecordsAreNotPlanned(t *testing.T) {
 		if res.Plan != nil || res.Why == "" {
 			t.Errorf("%s: an mma naming a record it cannot run on got a plan (%v) or no reason (%q)", target, res.Plan != nil, res.Why)
 		}
+		// The explanation's fact gives the record's own reason: where its
+		// operands live, or its scale operands.
+		ex, err := testPlanner(t).Explain(context.Background(), res, 0, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", target, err)
+		}
+		want := map[string]string{"sm_100": "lives in tensor memory", "sm_120": "scale operands have no graph counterpart"}[target]
+		var texts []string
+		for _, f := range ex.Core {
+			texts = append(texts, f.Text)
+		}
+		if !strings.Contains(strings.Join(texts, "\n"), want) {
+			t.Errorf("%s: no fact of the explanation says %q: %q", target, want, texts)
+		}
 	}
 	// A shared-memory load naming a tensor-memory load is bad input, with
 	// its position.

@@ -233,7 +233,13 @@ func (p *Problem) intrinsicFact(op *model.Op) *model.Fact {
 	if pos.Line == 0 {
 		pos = op.Pos
 	}
-	return p.fact(model.FactIntrinsic, "intrinsic:"+op.Name, pos, fmt.Sprintf("%s must use %s", opText(op), op.Intrinsic))
+	text := fmt.Sprintf("%s must use %s", opText(op), op.Intrinsic)
+	for _, r := range p.plainMMA {
+		if why := r.Unplanned(); r.Name == op.Intrinsic && why != "" {
+			text += fmt.Sprintf(", which it cannot: %s, which the planner describes but does not plan", why)
+		}
+	}
+	return p.fact(model.FactIntrinsic, "intrinsic:"+op.Name, pos, text)
 }
 
 func (p *Problem) bufferFact(b *model.Buffer) *model.Fact {
@@ -376,12 +382,8 @@ func opaqueMisfit(op *model.Op, r *model.Record) string {
 		return "it lacks an operand"
 	case ra.DType.Name != a.DType.Name || rb.DType.Name != b.DType.Name || rc.DType.Name != c.DType.Name || rd.DType.Name != op.Result.DType.Name:
 		return fmt.Sprintf("it multiplies %s by %s into %s, not %s by %s into %s", ra.DType.Name, rb.DType.Name, rc.DType.Name, a.DType.Name, b.DType.Name, c.DType.Name)
-	case a.Shape[0]%r.M != 0:
-		return fmt.Sprintf("M = %d is not a multiple of %d", a.Shape[0], r.M)
-	case b.Shape[1]%r.N != 0:
-		return fmt.Sprintf("N = %d is not a multiple of %d", b.Shape[1], r.N)
-	case a.Shape[1]%r.K != 0:
-		return fmt.Sprintf("K = %d is not a multiple of %d", a.Shape[1], r.K)
+	case tileMisfit(op, r) != "":
+		return tileMisfit(op, r)
 	}
 	return fmt.Sprintf("its fragments are unspecified (WMMA), and an operand or the result of %s is also read or made in a layout here, which such a fragment cannot be", opText(op))
 }
@@ -389,20 +391,32 @@ func opaqueMisfit(op *model.Op, r *model.Record) string {
 // misfit says why record r cannot run op.
 func misfit(op *model.Op, r *model.Record, warps int) string {
 	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
-	m, k, n := a.Shape[0], a.Shape[1], b.Shape[1]
+	m, n := a.Shape[0], b.Shape[1]
 	ra, rb, rc, rd := r.Operands["a"], r.Operands["b"], r.Operands["c"], r.Operands["d"]
+	if why := r.Unplanned(); why != "" {
+		return why + ", which the planner describes but does not plan"
+	}
 	if r.Subgroups > 1 {
 		return warpgroupMisfit(op, r, warps)
 	}
 	switch {
 	case ra == nil || rb == nil || rc == nil || rd == nil || ra.Layout == nil || rb.Layout == nil || rc.Layout == nil:
 		return "its operands are not all register fragments"
-	case r.Subgroups > 1:
-		return "warpgroup records are not tiled"
 	case ra.DType.Name != a.DType.Name || rb.DType.Name != b.DType.Name || rc.DType.Name != c.DType.Name || rd.DType.Name != op.Result.DType.Name:
 		return fmt.Sprintf("it multiplies %s by %s into %s, not %s by %s into %s", ra.DType.Name, rb.DType.Name, rc.DType.Name, a.DType.Name, b.DType.Name, c.DType.Name)
 	case r.Blocks > 1 && blockMisfit(op, r) != "":
 		return blockMisfit(op, r)
+	case tileMisfit(op, r) != "":
+		return tileMisfit(op, r)
+	}
+	return fmt.Sprintf("the %d×%d tiles of %d×%d do not split evenly over %d warps", m/r.M, n/r.N, r.M, r.N, warps)
+}
+
+// tileMisfit says which of the dot's M, N and K the record's tile does
+// not divide, or "" when it divides all three.
+func tileMisfit(op *model.Op, r *model.Record) string {
+	m, k, n := op.Operands[0].Shape[0], op.Operands[0].Shape[1], op.Operands[1].Shape[1]
+	switch {
 	case m%r.M != 0:
 		return fmt.Sprintf("M = %d is not a multiple of %d", m, r.M)
 	case n%r.N != 0:
@@ -410,7 +424,7 @@ func misfit(op *model.Op, r *model.Record, warps int) string {
 	case k%r.K != 0:
 		return fmt.Sprintf("K = %d is not a multiple of %d", k, r.K)
 	}
-	return fmt.Sprintf("the %d×%d tiles of %d×%d do not split evenly over %d warps", m/r.M, n/r.N, r.M, r.N, warps)
+	return ""
 }
 
 func dims(shape []int) string {

@@ -75,18 +75,14 @@ func tileOperand(r *model.Record, role string, shape []int, factors []model.Tile
 // together cannot run op.
 func warpgroupMisfit(op *model.Op, r *model.Record, warps int) string {
 	a, b := op.Operands[0], op.Operands[1]
-	m, k, n := a.Shape[0], a.Shape[1], b.Shape[1]
+	m, n := a.Shape[0], b.Shape[1]
 	switch {
 	case warps%r.Subgroups != 0:
 		return fmt.Sprintf("it runs on groups of %d warps, which %d warps do not form", r.Subgroups, warps)
 	case r.Blocks > 1:
 		return "multi-block records are not tiled"
-	case m%r.M != 0:
-		return fmt.Sprintf("M = %d is not a multiple of %d", m, r.M)
-	case n%r.N != 0:
-		return fmt.Sprintf("N = %d is not a multiple of %d", n, r.N)
-	case k%r.K != 0:
-		return fmt.Sprintf("K = %d is not a multiple of %d", k, r.K)
+	case tileMisfit(op, r) != "":
+		return tileMisfit(op, r)
 	}
 	if len(warpgroupChoices(op, r, warps)) == 0 {
 		return fmt.Sprintf("its operand types, or the %d×%d tiles of %d×%d over %d groups of %d warps, do not fit", m/r.M, n/r.N, r.M, r.N, warps/r.Subgroups, r.Subgroups)
