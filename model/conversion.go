@@ -156,14 +156,21 @@ func wordFactor(elemBits int) int {
 
 // hwBits returns the images of the binary digits of axis h, in digit order,
 // and their positions in the axis.
+// They are computed once per layout (conversions between every pair of
+// candidates read them) and capped, so that an append copies them.
 func (l *Layout) hwBits(h HwDim) (imgs []uint64, pos []int) {
-	for p, r := range l.m.in.axes[h].Radices {
-		if r == 2 {
-			imgs = append(imgs, l.m.bitImg[l.m.in.digits[l.m.in.first[h]+p].flat])
-			pos = append(pos, p)
+	if l.hwImgs[h] == nil {
+		imgs, pos = []uint64{}, []int{}
+		for p, r := range l.m.in.axes[h].Radices {
+			if r == 2 {
+				imgs = append(imgs, l.m.bitImg[l.m.in.digits[l.m.in.first[h]+p].flat])
+				pos = append(pos, p)
+			}
 		}
+		l.hwImgs[h], l.hwPos[h] = imgs, pos
 	}
-	return imgs, pos
+	imgs, pos = l.hwImgs[h], l.hwPos[h]
+	return imgs[:len(imgs):len(imgs)], pos[:len(pos):len(pos)]
 }
 
 // oddSource maps each tensor repetition digit (flat) to the hardware digit

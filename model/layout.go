@@ -60,6 +60,13 @@ type Layout struct {
 	held    [][][]int
 	heldSub map[int][][][]int // the same for other subgroups
 	apart   []int             // SubgroupsApart, once computed
+	// axisIdx[h][sub] is the element of every point along hardware axis
+	// h (register or lane) of subgroup sub, the other axes at zero:
+	// counting accesses from bases reads it for every placement tried.
+	axisIdx [2]map[int][][]int
+	// hwImgs[h] and hwPos[h] are hwBits(h), once computed.
+	hwImgs [NumHwDims][]uint64
+	hwPos  [NumHwDims][]int
 	// opaque names the fragment family (Record operand key `family`)
 	// whose lanes and registers the architecture leaves unspecified: the
 	// map is a stand-in inside each fragment tile, exact only in which
@@ -196,18 +203,11 @@ func (l *Layout) subgroupShift(sub int) ([]int, bool) {
 	if l.m.in.nOdd != 0 || l.m.out.nOdd != 0 {
 		return nil, false
 	}
-	img := func(p HwPoint) uint64 {
-		v, _ := l.m.in.point(p.coords())
-		return l.m.applyBits(v)
-	}
-	var used uint64
-	for v := range l.Size(Register) {
-		used |= img(HwPoint{Value: v})
-	}
-	for lane := range l.Size(Lane) {
-		used |= img(HwPoint{Lane: lane})
-	}
-	if img(HwPoint{Subgroup: sub})&used != 0 {
+	// The bits any register or lane reaches are the union of their
+	// digits' images (every XOR of images stays inside it).
+	used := l.axisBits(Register) | l.axisBits(Lane)
+	v, _ := l.m.in.point(HwPoint{Subgroup: sub}.coords())
+	if l.m.applyBits(v)&used != 0 {
 		return nil, false
 	}
 	return l.Index(HwPoint{Subgroup: sub}), true

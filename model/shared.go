@@ -202,7 +202,7 @@ func idealWavefronts(lanes, width int, t *Target) int {
 // offsets). Where the buffer does not
 // keep a lane's vector contiguous and aligned, the vector is halved.
 func (s *SharedLayout) AccessVectors(l *Layout, vector int, t *Target) Access {
-	return accessVectors(l, vector, s.ElemBits, func(idx []int) int { return s.Offset(idx[0], idx[1]) }, t, s.countedSubgroups(l, t))
+	return accessVectors(l, vector, s.ElemBits, func(idx []int) int { return s.Offset(idx[0], idx[1]) }, s.accessForm(l), t, s.countedSubgroups(l, t))
 }
 
 // countedSubgroups lists the subgroups whose accesses to placement s must
@@ -233,11 +233,23 @@ func (s *SharedLayout) countedSubgroups(l *Layout, t *Target) []int {
 }
 
 // accessVectors is AccessVectors over any placement: offset gives an
-// element's position in elements. Each subgroup of subs is counted, and
-// the busiest one's count is the access's: a subgroup whose rows fall
-// elsewhere in a row-dependent placement may conflict where subgroup 0
-// does not. Vectors are as wide as every one of them keeps aligned.
-func accessVectors(l *Layout, vector, elemBits int, offset func(idx []int) int, t *Target, subs []int) Access {
+// element's position in elements, and form how offsets combine. Each
+// subgroup of subs is counted, and the busiest one's count is the
+// access's: a subgroup whose rows fall elsewhere in a row-dependent
+// placement may conflict where subgroup 0 does not. Vectors are as wide
+// as every one of them keeps aligned. The count comes from the layout's
+// bases where the form allows (access_form.go), else from its elements.
+func accessVectors(l *Layout, vector, elemBits int, offset func(idx []int) int, form addressForm, t *Target, subs []int) Access {
+	if a, ok := accessVectorsByForm(l, vector, elemBits, offset, form, t, subs); ok {
+		return a
+	}
+	return accessVectorsByElements(l, vector, elemBits, offset, t, subs)
+}
+
+// accessVectorsByElements is accessVectors counted instruction by
+// instruction from every element the subgroups hold: the reference that
+// the counts from bases must equal.
+func accessVectorsByElements(l *Layout, vector, elemBits int, offset func(idx []int) int, t *Target, subs []int) Access {
 	bytes := max(elemBits/8, 1)
 	regs := l.Size(Register)
 	vector = max(1, min(vector, regs))
@@ -362,11 +374,14 @@ func CountScratch(c *Conversion, src, dst *Layout, t *Target, cache *AccessCache
 			k := accessKey{l.Key(), fmt.Sprint(c.ScratchOrder), vector, pad, c.ElemBits}
 			a, ok := cache.m[k]
 			if !ok {
-				cache.share(l)
 				// Scratch is counted for subgroup 0 only: the others'
 				// parts of a dense or run-padded scratch are usually the
 				// same pattern moved, which is assumed, not checked.
-				a = accessVectors(l, vector, c.ElemBits, off, t, []int{0})
+				var byForm bool
+				if a, byForm = accessVectorsByForm(l, vector, c.ElemBits, off, scratchForm(c.ElemBits), t, []int{0}); !byForm {
+					cache.share(l)
+					a = accessVectorsByElements(l, vector, c.ElemBits, off, t, []int{0})
+				}
 				cache.m[k] = a
 			}
 			return a
@@ -393,12 +408,22 @@ func CountScratch(c *Conversion, src, dst *Layout, t *Target, cache *AccessCache
 // counted and the busiest one's count is the access's. Instructions
 // counts those blocks (an ldmatrix.x4 reads four).
 func (s *SharedLayout) AccessRows(l *Layout, rowsPerPhase, rowBytes int, t *Target) Access {
+	subs := s.countedSubgroups(l, t)
+	if a, ok := s.accessRowsByForm(l, rowsPerPhase, rowBytes, t, subs); ok {
+		return a
+	}
+	return s.accessRowsByElements(l, rowsPerPhase, rowBytes, t, subs)
+}
+
+// accessRowsByElements is AccessRows counted from every element the
+// subgroups hold: the reference that the counts from bases must equal.
+func (s *SharedLayout) accessRowsByElements(l *Layout, rowsPerPhase, rowBytes int, t *Target, subs []int) Access {
 	cols := max(1, rowBytes*8/s.ElemBits)
 	bc := newBankCounter(t)
 	addrs := make([]int, rowsPerPhase)
 	perRow := ceilDiv(s.Cols, cols)
 	var busiest Access
-	for n, sub := range s.countedSubgroups(l, t) {
+	for n, sub := range subs {
 		seen := make([]bool, ceilDiv(s.Rows, rowsPerPhase)*perRow)
 		var order [][2]int
 		for _, held := range l.accessHeldBy(sub) {

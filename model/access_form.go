@@ -1,0 +1,463 @@
+package model
+
+import "math/bits"
+
+// Counting shared-memory accesses from the layout's bases instead of its
+// elements.
+//
+// A warp-wide access moves, in instruction k, the element that register k
+// of every lane holds. When the placement's address map is GF(2)-linear
+// (a power-of-two row stride, no padding, any XOR swizzle) and the
+// layout has only binary digits, the address of (lane, register) is
+// addr(lane) XOR addr(register): every instruction is the first one's
+// addresses XORed with one constant, which permutes the banks and keeps
+// which lanes share a word. The wavefronts of one instruction are then a
+// rank: the words of one phase form an affine subspace W of GF(2)
+// vectors, the banks are its low bits, and every bank it reaches holds
+// 2^(dim W - dim bank(W)) of its words (PhaseWavefronts counts the
+// busiest bank).
+//
+// A padded placement is not GF(2)-linear, but it is additive: the offset
+// of i + j is offset(i) + offset(j) whenever i and j share no digit of
+// the tensor coordinates. Where the registers' digits share none with the
+// lanes' and subgroups', the addresses of instruction k are the first
+// instruction's moved by offset(register k), and moving an access by a
+// multiple of the bank width rotates the banks without changing the
+// count. So an instruction's count depends only on its offset modulo the
+// bank width: a few instructions are counted, not every one.
+//
+// Everything else (repetition digits against a swizzle, sub-byte
+// elements, padding that splits a digit) is counted element by element,
+// and the tests hold every count here equal to that walk.
+
+// addressForm says how a placement's element offsets combine.
+type addressForm int
+
+const (
+	formWalk     addressForm = iota // neither: count element by element
+	formXOR                         // GF(2)-linear in the index bits
+	formAdditive                    // additive over digit-disjoint indices
+)
+
+// accessForm is the form of placement s's offsets for the elements of
+// layout l (whose digits decide whether row padding splits one).
+func (s *SharedLayout) accessForm(l *Layout) addressForm {
+	if l.Rank() != 2 || !wholeBytes(s.ElemBits) {
+		return formWalk
+	}
+	if s.swizzle().Bits > 0 {
+		if !s.swizzleLinear() || !l.binary() {
+			return formWalk
+		}
+		return formXOR
+	}
+	if s.Pad == 0 || s.PadEvery == 0 || padsWholeDigits(l.DimRadices(0), s.PadEvery) {
+		return formAdditive
+	}
+	return formWalk
+}
+
+// swizzleLinear reports whether a swizzled placement's offsets are
+// GF(2)-linear in the index bits: rows a power of two elements apart and
+// at least a row wide (so row and column bits do not meet), no padding,
+// and a swizzle that moves whole elements.
+func (s *SharedLayout) swizzleLinear() bool {
+	stride := s.stride()
+	return isPow2(stride) && stride >= s.Cols && (s.Pad == 0 || s.PadEvery == 0) &&
+		s.swizzle().Base >= bits.TrailingZeros(uint(s.ElemBits/8))
+}
+
+// wholeBytes reports whether elements of this width have power-of-two
+// byte sizes, so that byte addresses keep the offsets' structure.
+func wholeBytes(elemBits int) bool { return elemBits >= 8 && isPow2(elemBits) }
+
+// padsWholeDigits reports whether padding after every `every` rows is
+// additive over the row digits: every is a power of two and the digits
+// below it are binary (or the rows end before it), so that row i / every
+// is the value of the digits above.
+func padsWholeDigits(rows Radices, every int) bool {
+	if !isPow2(every) {
+		return false
+	}
+	place := 1
+	for _, r := range rows {
+		if place >= every {
+			return place == every
+		}
+		if r != 2 {
+			return rows.Size() <= every
+		}
+		place *= r
+	}
+	return true
+}
+
+// binary reports whether the layout has no repetition digits.
+func (l *Layout) binary() bool { return l.m.in.nOdd == 0 && l.m.out.nOdd == 0 }
+
+// axisBits is the union of the output bits that the binary digits of
+// hardware axis h reach.
+func (l *Layout) axisBits(h HwDim) uint64 {
+	var u uint64
+	for _, d := range l.m.in.digits {
+		if d.axis == int(h) && d.radix == 2 {
+			u |= l.m.bitImg[d.flat]
+		}
+	}
+	return u
+}
+
+// registersApart reports whether the registers' images share no bit with
+// the lanes' and subgroups' images: the element of (register, lane,
+// subgroup) is then the sum of the register's and the lane's and
+// subgroup's elements.
+func (l *Layout) registersApart() bool {
+	return l.axisBits(Register)&(l.axisBits(Lane)|l.axisBits(Subgroup)) == 0
+}
+
+// axisIndexes is the element of every point along hardware axis h
+// (Register or Lane) of subgroup sub, the other axes at zero, kept once
+// computed.
+func (l *Layout) axisIndexes(h HwDim, sub int) [][]int {
+	a := 0
+	if h == Lane {
+		a = 1
+	}
+	if idx, ok := l.axisIdx[a][sub]; ok {
+		return idx
+	}
+	if l.axisIdx[a] == nil {
+		l.axisIdx[a] = map[int][][]int{}
+	}
+	idx := make([][]int, l.Size(h))
+	if l.binary() {
+		// The XOR of the axis's digit images, decoded once per point.
+		var imgs []uint64
+		for _, d := range l.m.in.digits {
+			if d.axis == int(h) {
+				imgs = append(imgs, l.m.bitImg[d.flat])
+			}
+		}
+		v, _ := l.m.in.point(HwPoint{Subgroup: sub}.coords())
+		base := l.m.applyBits(v)
+		for i := range idx {
+			x := base
+			for b, img := range imgs {
+				if i>>uint(b)&1 == 1 {
+					x ^= img
+				}
+			}
+			idx[i] = l.m.out.coords(x, nil)
+		}
+	} else {
+		for i := range idx {
+			p := HwPoint{Subgroup: sub}
+			if h == Register {
+				p.Value = i
+			} else {
+				p.Lane = i
+			}
+			idx[i] = l.Index(p)
+		}
+	}
+	l.axisIdx[a][sub] = idx
+	return idx
+}
+
+// offsetsOf lists offset(index) of every point along hardware axis h
+// (the others at zero) of subgroup sub.
+func (l *Layout) offsetsOf(h HwDim, sub int, offset func(idx []int) int) []int {
+	idx := l.axisIndexes(h, sub)
+	out := make([]int, len(idx))
+	for i, x := range idx {
+		out[i] = offset(x)
+	}
+	return out
+}
+
+// bankGeometry is the target's banks and bank width, defaulting as
+// PhaseWavefronts does.
+func bankGeometry(t *Target) (banks, bankBytes int) {
+	banks, bankBytes = t.Banks, t.BankBytes
+	if banks <= 0 || bankBytes <= 0 {
+		banks, bankBytes = 32, 4
+	}
+	return banks, bankBytes
+}
+
+// phaseWords is the number of wavefronts one phase of a GF(2)-linear
+// access takes: its lanes' byte-address images gen (one per lane bit the
+// phase spans), each lane moving width bytes from a width-aligned
+// address. The words a phase touches are span(gen >> bank bits) plus the
+// words within one lane's width; each bank reached holds 2^(dim W -
+// dim bank(W)) of them.
+func phaseWords(gen []uint64, width, banks, bankBytes int) int {
+	shift := bits.TrailingZeros(uint(bankBytes))
+	w := &span{}
+	for _, g := range gen {
+		w.add(g >> uint(shift))
+	}
+	for t := 1; t < width/bankBytes; t <<= 1 {
+		w.add(uint64(t))
+	}
+	bank := &span{}
+	mask := uint64(banks - 1)
+	for _, r := range w.rows {
+		bank.add(r & mask)
+	}
+	return 1 << uint(w.dim()-bank.dim())
+}
+
+// accessVectorsByForm is accessVectors counted from the layout's bases
+// where the placement's form allows it; false where it does not.
+func accessVectorsByForm(l *Layout, vector, elemBits int, offset func(idx []int) int, form addressForm, t *Target, subs []int) (Access, bool) {
+	banks, bankBytes := bankGeometry(t)
+	if form == formWalk || !isPow2(banks) || !isPow2(bankBytes) || !wholeBytes(elemBits) {
+		return Access{}, false
+	}
+	if form == formXOR && !l.binary() || form == formAdditive && !l.registersApart() {
+		return Access{}, false
+	}
+	regs, lanes := l.Size(Register), l.Size(Lane)
+	bytes := elemBits / 8
+	regOff := l.offsetsOf(Register, 0, offset)
+	laneOff := make([][]int, len(subs))
+	for i, sub := range subs {
+		laneOff[i] = l.offsetsOf(Lane, sub, offset)
+	}
+	vector = max(1, min(vector, regs))
+	for vector > 1 && !keepsVectorsByForm(regOff, laneOff, vector, form) {
+		vector /= 2
+	}
+	width := vector * bytes
+	a := Access{Vector: vector, Bytes: width}
+	for k := 0; k < regs; k += vector {
+		a.Instructions++
+		a.Ideal += idealWavefronts(lanes, width, t)
+	}
+	per := max(1, banks*bankBytes/max(width, bankBytes))
+	if form == formXOR {
+		if !isPow2(lanes) {
+			return Access{}, false
+		}
+		// Every instruction of every subgroup is the first one's
+		// addresses XORed with a width-aligned constant.
+		var gen []uint64
+		for b := 1; b < min(per, lanes); b <<= 1 {
+			gen = append(gen, uint64(laneOff[0][b]*bytes))
+		}
+		a.Wavefronts = a.Instructions * ceilDiv(lanes, per) * phaseWords(gen, width, banks, bankBytes)
+		return a, true
+	}
+	// Additive: instruction k is the first moved by regOff[k]; count each
+	// residue of the move modulo the bank width once per subgroup.
+	var busiest Access
+	for i := range subs {
+		first := make([]int, lanes)
+		for lane, o := range laneOff[i] {
+			first[lane] = o * bytes
+		}
+		moved := newMovedCounter(t, first, width)
+		b := a
+		for k := 0; k < regs; k += vector {
+			b.Wavefronts += moved.count(regOff[k] * bytes)
+		}
+		if i == 0 || b.Wavefronts > busiest.Wavefronts {
+			busiest = b
+		}
+	}
+	return busiest, true
+}
+
+// movedCounter counts the wavefronts of one instruction's byte addresses
+// moved by any offset: moving by a multiple of the bank width only
+// rotates the banks, so each residue of the move is counted once.
+type movedCounter struct {
+	bc        *bankCounter
+	first     []int
+	width     int
+	bankBytes int
+	addrs     []int
+	counted   map[int]int
+}
+
+func newMovedCounter(t *Target, first []int, width int) *movedCounter {
+	_, bankBytes := bankGeometry(t)
+	return &movedCounter{bc: newBankCounter(t), first: first, width: width, bankBytes: bankBytes,
+		addrs: make([]int, len(first)), counted: map[int]int{}}
+}
+
+// count is the wavefronts of the first addresses moved by move bytes.
+func (m *movedCounter) count(move int) int {
+	r := move % m.bankBytes
+	n, ok := m.counted[r]
+	if !ok {
+		for i, a := range m.first {
+			m.addrs[i] = a + r
+		}
+		n = m.bc.wavefronts(m.addrs, m.width)
+		m.counted[r] = n
+	}
+	return n
+}
+
+// keepsVectorsByForm is keepsVectors from the offsets of the registers
+// (lane 0, subgroup 0) and of the lanes (register 0) of each subgroup:
+// every group of vector registers must lie at consecutive offsets that
+// start vector-aligned, in every lane.
+func keepsVectorsByForm(regOff []int, laneOff [][]int, vector int, form addressForm) bool {
+	for k := 0; k+vector <= len(regOff); k += vector {
+		for m := 1; m < vector; m++ {
+			if form == formXOR && regOff[k+m] != regOff[k]^m ||
+				form == formAdditive && regOff[k+m] != regOff[k]+m {
+				return false
+			}
+		}
+	}
+	if form == formXOR {
+		// The offset of (lane, k) is laneOff ^ regOff: aligned in every
+		// pair exactly when aligned in each (both hold zero at zero).
+		for k := 0; k+vector <= len(regOff); k += vector {
+			if regOff[k]%vector != 0 {
+				return false
+			}
+		}
+		for _, lo := range laneOff {
+			for _, o := range lo {
+				if o%vector != 0 {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	// Additive: the offset of (lane, k) is laneOff + regOff; compare the
+	// residues of both sums' parts.
+	regRes := map[int]bool{}
+	for k := 0; k+vector <= len(regOff); k += vector {
+		regRes[regOff[k]%vector] = true
+	}
+	for _, lo := range laneOff {
+		for _, o := range lo {
+			for r := range regRes {
+				if (o+r)%vector != 0 {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// rowsForm is the form of placement s's row addresses for a row-pointer
+// access of blocks of rows rows: the layout's digits do not matter (a
+// block's rows are literal rows), but rows and any padding period must be
+// powers of two so that a block's first row and its other rows add up.
+func (s *SharedLayout) rowsForm(rows, cols int) addressForm {
+	if !wholeBytes(s.ElemBits) || !isPow2(rows) || !isPow2(cols) {
+		return formWalk
+	}
+	if s.swizzle().Bits > 0 {
+		if !s.swizzleLinear() {
+			return formWalk
+		}
+		return formXOR
+	}
+	if s.Pad == 0 || s.PadEvery == 0 || isPow2(s.PadEvery) {
+		return formAdditive
+	}
+	return formWalk
+}
+
+// blocksHeld lists the blocks of rows x cols elements (as block row and
+// block column) that subgroup sub holds in a binary layout: the blocks
+// are the projection of the subgroup's elements, an affine subspace
+// spanned by the registers' and lanes' images.
+func (l *Layout) blocksHeld(rows, cols, sub int) [][2]int {
+	// The output bits at or above the block size of each dimension.
+	var keep uint64
+	for _, d := range l.m.out.digits {
+		if d.axis == 0 && d.place >= rows || d.axis == 1 && d.place >= cols {
+			keep |= 1 << uint(d.flat)
+		}
+	}
+	gens := &span{}
+	for _, d := range l.m.in.digits {
+		if d.axis == int(Register) || d.axis == int(Lane) {
+			gens.add(l.m.bitImg[d.flat] & keep)
+		}
+	}
+	v, _ := l.m.in.point(HwPoint{Subgroup: sub}.coords())
+	base := l.m.applyBits(v) & keep
+	out := make([][2]int, 0, 1<<uint(gens.dim()))
+	for c := 0; c < 1<<uint(gens.dim()); c++ {
+		x := base
+		for i, r := range gens.rows {
+			if c>>uint(i)&1 == 1 {
+				x ^= r
+			}
+		}
+		idx := l.m.out.coords(x, nil)
+		out = append(out, [2]int{idx[0] / rows, idx[1] / cols})
+	}
+	return out
+}
+
+// accessRowsByForm is AccessRows counted from the layout's bases where
+// the placement's form allows it; false where it does not.
+func (s *SharedLayout) accessRowsByForm(l *Layout, rowsPerPhase, rowBytes int, t *Target, subs []int) (Access, bool) {
+	banks, bankBytes := bankGeometry(t)
+	cols := max(1, rowBytes*8/s.ElemBits)
+	form := s.rowsForm(rowsPerPhase, cols)
+	if form == formWalk || !l.binary() || l.Rank() != 2 || !isPow2(banks) || !isPow2(bankBytes) || !isPow2(rowBytes) {
+		return Access{}, false
+	}
+	per := max(1, banks*bankBytes/max(rowBytes, bankBytes))
+	rowOff := make([]int, rowsPerPhase)
+	for i := range rowOff {
+		rowOff[i] = s.ByteOffset(i, 0)
+	}
+	var busiest Access
+	for n, sub := range subs {
+		blocks := l.blocksHeld(rowsPerPhase, cols, sub)
+		a := Access{Vector: cols, Bytes: rowBytes, Instructions: len(blocks)}
+		a.Ideal = len(blocks) * idealWavefronts(rowsPerPhase, rowBytes, t)
+		if form == formXOR {
+			// Every block's rows are the first block's XORed with its
+			// first row's address; all must start rowBytes-aligned.
+			var gen []uint64
+			for b := 1; b < rowsPerPhase; b <<= 1 {
+				if rowOff[b]%rowBytes != 0 {
+					return Access{}, false
+				}
+				if b < per {
+					gen = append(gen, uint64(rowOff[b]))
+				}
+			}
+			for _, b := range blocks {
+				if s.ByteOffset(b[0]*rowsPerPhase, b[1]*cols)%rowBytes != 0 {
+					return Access{}, false
+				}
+			}
+			a.Wavefronts = len(blocks) * ceilDiv(rowsPerPhase, per) * phaseWords(gen, rowBytes, banks, bankBytes)
+		} else {
+			moved := newMovedCounter(t, rowOff, rowBytes)
+			for _, b := range blocks {
+				a.Wavefronts += moved.count(s.ByteOffset(b[0]*rowsPerPhase, b[1]*cols))
+			}
+		}
+		if n == 0 || a.Wavefronts > busiest.Wavefronts {
+			busiest = a
+		}
+	}
+	return busiest, true
+}
+
+// scratchForm is the form of a conversion's scratch offsets: a sum of
+// index times stride per dimension, additive for whole-byte elements.
+func scratchForm(elemBits int) addressForm {
+	if wholeBytes(elemBits) {
+		return formAdditive
+	}
+	return formWalk
+}
