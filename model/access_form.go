@@ -30,6 +30,21 @@ import "math/bits"
 // elements, padding that splits a digit) is counted element by element,
 // and the tests hold every count here equal to that walk.
 
+// accessCheck, when set, is given every access counted from bases with
+// the element walk's count of the same access (CrossCheckAccesses).
+var accessCheck func(fromBases, walked Access, what func() string)
+
+// CrossCheckAccesses makes every shared-memory access counted from the
+// layout's bases also be counted element by element, and calls check
+// with both counts and a description of the access. It returns the
+// function that turns the check off again. Tests use it to hold the
+// counts from bases to the walk on every access a solve prices; it makes
+// counting as slow as the walk, and must not run beside another solve.
+func CrossCheckAccesses(check func(fromBases, walked Access, what string)) (stop func()) {
+	accessCheck = func(a, w Access, what func() string) { check(a, w, what()) }
+	return func() { accessCheck = nil }
+}
+
 // addressForm says how a placement's element offsets combine.
 type addressForm int
 

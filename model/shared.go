@@ -241,6 +241,11 @@ func (s *SharedLayout) countedSubgroups(l *Layout, t *Target) []int {
 // bases where the form allows (access_form.go), else from its elements.
 func accessVectors(l *Layout, vector, elemBits int, offset func(idx []int) int, form addressForm, t *Target, subs []int) Access {
 	if a, ok := accessVectorsByForm(l, vector, elemBits, offset, form, t, subs); ok {
+		if accessCheck != nil {
+			accessCheck(a, accessVectorsByElements(l, vector, elemBits, offset, t, subs), func() string {
+				return fmt.Sprintf("%d-bit elements of %s, %d per lane, subgroups %v", elemBits, l, vector, subs)
+			})
+		}
 		return a
 	}
 	return accessVectorsByElements(l, vector, elemBits, offset, t, subs)
@@ -378,9 +383,15 @@ func CountScratch(c *Conversion, src, dst *Layout, t *Target, cache *AccessCache
 				// parts of a dense or run-padded scratch are usually the
 				// same pattern moved, which is assumed, not checked.
 				var byForm bool
-				if a, byForm = accessVectorsByForm(l, vector, c.ElemBits, off, scratchForm(c.ElemBits), t, []int{0}); !byForm {
+				if a, byForm = accessVectorsByForm(l, vector, c.ElemBits, off, scratchForm(c.ElemBits), t, []int{0}); !byForm || accessCheck != nil {
 					cache.share(l)
-					a = accessVectorsByElements(l, vector, c.ElemBits, off, t, []int{0})
+					w := accessVectorsByElements(l, vector, c.ElemBits, off, t, []int{0})
+					if byForm {
+						accessCheck(a, w, func() string {
+							return fmt.Sprintf("scratch in order %v padded by %d for %s, %d per lane", c.ScratchOrder, pad, l, vector)
+						})
+					}
+					a = w
 				}
 				cache.m[k] = a
 			}
@@ -410,6 +421,11 @@ func CountScratch(c *Conversion, src, dst *Layout, t *Target, cache *AccessCache
 func (s *SharedLayout) AccessRows(l *Layout, rowsPerPhase, rowBytes int, t *Target) Access {
 	subs := s.countedSubgroups(l, t)
 	if a, ok := s.accessRowsByForm(l, rowsPerPhase, rowBytes, t, subs); ok {
+		if accessCheck != nil {
+			accessCheck(a, s.accessRowsByElements(l, rowsPerPhase, rowBytes, t, subs), func() string {
+				return fmt.Sprintf("blocks of %d rows of %d bytes of %s in %s", rowsPerPhase, rowBytes, l, s)
+			})
+		}
 		return a
 	}
 	return s.accessRowsByElements(l, rowsPerPhase, rowBytes, t, subs)
