@@ -145,35 +145,14 @@ func (l *Layout) axisIndexes(h HwDim, sub int) [][]int {
 		l.axisIdx[a] = map[int][][]int{}
 	}
 	idx := make([][]int, l.Size(h))
-	if l.binary() {
-		// The XOR of the axis's digit images, decoded once per point.
-		var imgs []uint64
-		for _, d := range l.m.in.digits {
-			if d.axis == int(h) {
-				imgs = append(imgs, l.m.bitImg[d.flat])
-			}
+	for i := range idx {
+		p := HwPoint{Subgroup: sub}
+		if h == Register {
+			p.Value = i
+		} else {
+			p.Lane = i
 		}
-		v, _ := l.m.in.point(HwPoint{Subgroup: sub}.coords())
-		base := l.m.applyBits(v)
-		for i := range idx {
-			x := base
-			for b, img := range imgs {
-				if i>>uint(b)&1 == 1 {
-					x ^= img
-				}
-			}
-			idx[i] = l.m.out.coords(x, nil)
-		}
-	} else {
-		for i := range idx {
-			p := HwPoint{Subgroup: sub}
-			if h == Register {
-				p.Value = i
-			} else {
-				p.Lane = i
-			}
-			idx[i] = l.Index(p)
-		}
+		idx[i] = l.Index(p)
 	}
 	l.axisIdx[a][sub] = idx
 	return idx
@@ -181,13 +160,152 @@ func (l *Layout) axisIndexes(h HwDim, sub int) [][]int {
 
 // offsetsOf lists offset(index) of every point along hardware axis h
 // (the others at zero) of subgroup sub.
-func (l *Layout) offsetsOf(h HwDim, sub int, offset func(idx []int) int) []int {
-	idx := l.axisIndexes(h, sub)
-	out := make([]int, len(idx))
-	for i, x := range idx {
-		out[i] = offset(x)
+func (l *Layout) offsetsOf(h HwDim, sub int, offset func(idx []int) int, form addressForm) []int {
+	if !l.binary() {
+		idx := l.axisIndexes(h, sub)
+		out := make([]int, len(idx))
+		for i, x := range idx {
+			out[i] = offset(x)
+		}
+		return out
+	}
+	bo := l.bitOffsets(offset, form)
+	imgs := l.digitImages(h)
+	v, _ := l.m.in.point(HwPoint{Subgroup: sub}.coords())
+	base := l.m.applyBits(v)
+	out := make([]int, l.Size(h))
+	for i := range out {
+		x := base
+		for b, img := range imgs {
+			if i>>uint(b)&1 == 1 {
+				x ^= img
+			}
+		}
+		out[i] = bo.of(x)
 	}
 	return out
+}
+
+// digitImages is the output bits each digit of hardware axis h sets, in
+// digit order (a binary layout's).
+func (l *Layout) digitImages(h HwDim) []uint64 {
+	var imgs []uint64
+	for _, d := range l.m.in.digits {
+		if d.axis == int(h) {
+			imgs = append(imgs, l.m.bitImg[d.flat])
+		}
+	}
+	return imgs
+}
+
+// bitOffsets is the offset of every output bit of a binary layout, under
+// a GF(2)-linear or additive form: the offset of an element is then the
+// XOR or the sum of its bits' offsets.
+type bitOffsets struct {
+	unit []int
+	xor  bool
+}
+
+func (l *Layout) bitOffsets(offset func(idx []int) int, form addressForm) bitOffsets {
+	bo := bitOffsets{unit: make([]int, l.m.out.nBits), xor: form == formXOR}
+	at := make([]int, len(l.shape))
+	for _, d := range l.m.out.digits {
+		at[d.axis] = d.place
+		bo.unit[d.flat] = offset(at)
+		at[d.axis] = 0
+	}
+	return bo
+}
+
+// of is the offset of the element whose output bits are x.
+func (bo bitOffsets) of(x uint64) int {
+	o := 0
+	for ; x != 0; x &= x - 1 {
+		if u := bo.unit[bits.TrailingZeros64(x)]; bo.xor {
+			o ^= u
+		} else {
+			o += u
+		}
+	}
+	return o
+}
+
+// combine is the offset of two disjoint parts of an element.
+func (bo bitOffsets) combine(a, b int) int {
+	if bo.xor {
+		return a ^ b
+	}
+	return a + b
+}
+
+// registerOffsets is where lane 0 of subgroup 0 finds each register's
+// element: per register digit where the offset of register k combines
+// its digits' offsets (always under a GF(2)-linear form; under an
+// additive one when the digits' images are disjoint), else listed.
+type registerOffsets struct {
+	digits []int // offset of each register digit, or nil
+	list   []int // every register's offset, when digits is nil
+	bo     bitOffsets
+}
+
+func (l *Layout) registerOffsets(offset func(idx []int) int, form addressForm) registerOffsets {
+	if !l.binary() {
+		return registerOffsets{list: l.offsetsOf(Register, 0, offset, form)}
+	}
+	bo := l.bitOffsets(offset, form)
+	ro := registerOffsets{bo: bo, digits: []int{}}
+	var seen uint64
+	for _, img := range l.digitImages(Register) {
+		if !bo.xor && seen&img != 0 {
+			return registerOffsets{list: l.offsetsOf(Register, 0, offset, form), bo: bo}
+		}
+		seen |= img
+		ro.digits = append(ro.digits, bo.of(img))
+	}
+	return ro
+}
+
+// contiguous reports whether every group of vector registers (vector a
+// power of two) lies at consecutive offsets.
+func (ro registerOffsets) contiguous(vector int) bool {
+	if ro.digits != nil {
+		for b := 0; 1<<uint(b) < vector; b++ {
+			if ro.digits[b] != 1<<uint(b) {
+				return false
+			}
+		}
+		return true
+	}
+	for k := 0; k+vector <= len(ro.list); k += vector {
+		for m := 1; m < vector; m++ {
+			if ro.list[k+m] != ro.list[k]+m {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// starts counts the offsets, modulo mod (a power of two), at which the
+// groups of vector registers start: residue -> groups.
+func (ro registerOffsets) starts(vector, mod int) map[int]int {
+	if ro.digits == nil {
+		h := map[int]int{}
+		for k := 0; k < len(ro.list); k += vector {
+			h[ro.list[k]%mod]++
+		}
+		return h
+	}
+	h := map[int]int{0: 1}
+	for b := bits.TrailingZeros(uint(vector)); b < len(ro.digits); b++ {
+		next := make(map[int]int, 2*len(h))
+		for r, n := range h {
+			next[r] += n
+			next[ro.bo.combine(r, ro.digits[b])&(mod-1)] += n
+		}
+		h = next
+	}
+	return h
 }
 
 // bankGeometry is the target's banks and bank width, defaulting as
@@ -235,21 +353,19 @@ func accessVectorsByForm(l *Layout, vector, elemBits int, offset func(idx []int)
 	}
 	regs, lanes := l.Size(Register), l.Size(Lane)
 	bytes := elemBits / 8
-	regOff := l.offsetsOf(Register, 0, offset)
+	ro := l.registerOffsets(offset, form)
 	laneOff := make([][]int, len(subs))
 	for i, sub := range subs {
-		laneOff[i] = l.offsetsOf(Lane, sub, offset)
+		laneOff[i] = l.offsetsOf(Lane, sub, offset, form)
 	}
 	vector = max(1, min(vector, regs))
-	for vector > 1 && !keepsVectorsByForm(regOff, laneOff, vector, form) {
+	for vector > 1 && !keepsVectorsByForm(ro, laneOff, vector, form) {
 		vector /= 2
 	}
 	width := vector * bytes
 	a := Access{Vector: vector, Bytes: width}
-	for k := 0; k < regs; k += vector {
-		a.Instructions++
-		a.Ideal += idealWavefronts(lanes, width, t)
-	}
+	a.Instructions = ceilDiv(regs, vector)
+	a.Ideal = a.Instructions * idealWavefronts(lanes, width, t)
 	per := max(1, banks*bankBytes/max(width, bankBytes))
 	if form == formXOR {
 		if !isPow2(lanes) {
@@ -264,8 +380,10 @@ func accessVectorsByForm(l *Layout, vector, elemBits int, offset func(idx []int)
 		a.Wavefronts = a.Instructions * ceilDiv(lanes, per) * phaseWords(gen, width, banks, bankBytes)
 		return a, true
 	}
-	// Additive: instruction k is the first moved by regOff[k]; count each
-	// residue of the move modulo the bank width once per subgroup.
+	// Additive: instruction k is the first moved by the offset of its
+	// registers; count each residue of the move modulo the bank width
+	// once per subgroup.
+	starts := ro.starts(vector, bankBytes)
 	var busiest Access
 	for i := range subs {
 		first := make([]int, lanes)
@@ -274,8 +392,8 @@ func accessVectorsByForm(l *Layout, vector, elemBits int, offset func(idx []int)
 		}
 		moved := newMovedCounter(t, first, width)
 		b := a
-		for k := 0; k < regs; k += vector {
-			b.Wavefronts += moved.count(regOff[k] * bytes)
+		for r, n := range starts {
+			b.Wavefronts += n * moved.count(r*bytes)
 		}
 		if i == 0 || b.Wavefronts > busiest.Wavefronts {
 			busiest = b
@@ -318,44 +436,19 @@ func (m *movedCounter) count(move int) int {
 
 // keepsVectorsByForm is keepsVectors from the offsets of the registers
 // (lane 0, subgroup 0) and of the lanes (register 0) of each subgroup:
-// every group of vector registers must lie at consecutive offsets that
-// start vector-aligned, in every lane.
-func keepsVectorsByForm(regOff []int, laneOff [][]int, vector int, form addressForm) bool {
-	for k := 0; k+vector <= len(regOff); k += vector {
-		for m := 1; m < vector; m++ {
-			if form == formXOR && regOff[k+m] != regOff[k]^m ||
-				form == formAdditive && regOff[k+m] != regOff[k]+m {
-				return false
-			}
-		}
+// every group of vector registers must lie at consecutive offsets, and
+// every lane's group must start vector-aligned: the offset of (lane,
+// group) combines the lane's and the group's, so every combination of
+// their residues must be aligned.
+func keepsVectorsByForm(ro registerOffsets, laneOff [][]int, vector int, form addressForm) bool {
+	if !ro.contiguous(vector) {
+		return false
 	}
-	if form == formXOR {
-		// The offset of (lane, k) is laneOff ^ regOff: aligned in every
-		// pair exactly when aligned in each (both hold zero at zero).
-		for k := 0; k+vector <= len(regOff); k += vector {
-			if regOff[k]%vector != 0 {
-				return false
-			}
-		}
-		for _, lo := range laneOff {
-			for _, o := range lo {
-				if o%vector != 0 {
-					return false
-				}
-			}
-		}
-		return true
-	}
-	// Additive: the offset of (lane, k) is laneOff + regOff; compare the
-	// residues of both sums' parts.
-	regRes := map[int]bool{}
-	for k := 0; k+vector <= len(regOff); k += vector {
-		regRes[regOff[k]%vector] = true
-	}
+	starts := ro.starts(vector, vector)
 	for _, lo := range laneOff {
 		for _, o := range lo {
-			for r := range regRes {
-				if (o+r)%vector != 0 {
+			for r := range starts {
+				if form == formXOR && (o^r)%vector != 0 || form == formAdditive && (o+r)%vector != 0 {
 					return false
 				}
 			}

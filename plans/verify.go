@@ -595,6 +595,7 @@ func inFragmentOnce(value string, l *model.Layout, r *model.Record, slot string,
 		name += fmt.Sprintf(" at kWidth %d", view.kWidth)
 	}
 	idx, in, at := make([]int, len(shape)), make([]int, len(shape)), make([]int, len(shape))
+	held := make([]bool, l.Size(model.Lane))
 	kd := map[string]int{"a": 1, "b": 0}[slot] // K's dimension in the record's slot
 	own := r.OwnKWidth()
 	for i, e := range lt.elems {
@@ -636,27 +637,30 @@ func inFragmentOnce(value string, l *model.Layout, r *model.Record, slot string,
 		// duplicated operand: RDNA3 WMMA's A and B, a multi-block mma's
 		// shared operand), every one of them must hold the element (in
 		// the lane group of p, where the fragment covers one group).
+		if len(want) < 2 {
+			continue
+		}
 		base := p.Lane - p.Lane%group
+		markHolders(lt, e, p, held, true)
 		for _, w := range want {
-			if w+base != p.Lane && !holdsIn(lt, e, p, w+base) {
+			if !held[w+base] {
 				return &VerifyError{Value: value, Element: slices.Clone(idx),
 					What: fmt.Sprintf("the %s holds tile position %v in every one of lanes %v, and lane %d of subgroup %d lacks it", name, in, slices.Sorted(slices.Values(want)), w+base, p.Subgroup)}
 			}
 		}
+		markHolders(lt, e, p, held, false)
 	}
 	return nil
 }
 
-// holdsIn reports whether lane lane of the subgroup (and block) of point
-// p holds element e in layout table t.
-func holdsIn(t *points, e int, p model.HwPoint, lane int) bool {
+// markHolders sets held[lane] to mark for every lane of the subgroup
+// (and block) of point p that holds element e in layout table t.
+func markHolders(t *points, e int, p model.HwPoint, held []bool, mark bool) {
 	for _, h := range t.holders(e) {
-		q := t.point(h)
-		if q.Lane == lane && q.Subgroup == p.Subgroup && q.Block == p.Block {
-			return true
+		if q := t.point(h); q.Subgroup == p.Subgroup && q.Block == p.Block {
+			held[q.Lane] = mark
 		}
 	}
-	return false
 }
 
 // laneList writes lanes as "5" or "5 or 21".
