@@ -173,6 +173,25 @@ func (l *Layout) hwBits(h HwDim) (imgs []uint64, pos []int) {
 	return imgs[:len(imgs):len(imgs)], pos[:len(pos):len(pos)]
 }
 
+// levelSpans is, for each hardware axis h, the span of the images of
+// the binary digits of the axes up to h (registers, then lanes, …),
+// computed once per layout: a conversion from l reads them for every
+// destination.
+func (l *Layout) levelSpans() *[NumHwDims]*span {
+	if l.spans == nil {
+		l.spans = new([NumHwDims]*span)
+		acc := &span{}
+		for h := range NumHwDims {
+			imgs, _ := l.hwBits(h)
+			for _, v := range imgs {
+				acc.add(v)
+			}
+			l.spans[h] = spanOf(acc.rows...)
+		}
+	}
+	return l.spans
+}
+
 // oddSource maps each tensor repetition digit (flat) to the hardware digit
 // that produces it.
 func (l *Layout) oddSource() []hwDigit {
@@ -211,17 +230,10 @@ func analyzeLinear(src, dst *Layout, elemBits int) *Conversion {
 	// level[h] is the span of source images of axes up to h: a destination
 	// digit needing data outside the span of registers, lanes, … stays
 	// within a lane, subgroup, … only if the source holds it there.
-	var spans [NumHwDims]*span
-	acc := &span{}
-	for h := range NumHwDims {
-		imgs, _ := src.hwBits(h)
-		for _, v := range imgs {
-			acc.add(v)
-		}
-		spans[h] = spanOf(acc.rows...)
-	}
+	spans := src.levelSpans()
 	level := Register
 	reason := ""
+	var why func() string // the reason for the level, written once at the end
 	for h := range NumHwDims {
 		dImgs, dPos := dst.hwBits(h)
 		sImgs, _ := src.hwBits(h)
@@ -241,7 +253,10 @@ func analyzeLinear(src, dst *Layout, elemBits int) *Conversion {
 			}
 			if need > level {
 				level = need
-				reason = fmt.Sprintf("destination %s bit %d selects %s, which the source holds only in another %s", h, dPos[i], dst.describeBits(y), need)
+				h, pos, y, need := h, dPos[i], y, need
+				why = func() string {
+					return fmt.Sprintf("destination %s bit %d selects %s, which the source holds only in another %s", h, pos, dst.describeBits(y), need)
+				}
 			}
 		}
 	}
@@ -256,8 +271,12 @@ func analyzeLinear(src, dst *Layout, elemBits int) *Conversion {
 		}
 		if s.h > level {
 			level = s.h
+			why = nil
 			reason = fmt.Sprintf("a repeat the source spreads over %ss is held by %s digits in the destination", s.h, d.h)
 		}
+	}
+	if why != nil {
+		reason = why()
 	}
 	c.Reason = reason
 	switch level {

@@ -67,6 +67,7 @@ type Layout struct {
 	// hwImgs[h] and hwPos[h] are hwBits(h), once computed.
 	hwImgs [NumHwDims][]uint64
 	hwPos  [NumHwDims][]int
+	spans  *[NumHwDims]*span // levelSpans, once computed
 	// opaque names the fragment family (Record operand key `family`)
 	// whose lanes and registers the architecture leaves unspecified: the
 	// map is a stand-in inside each fragment tile, exact only in which
