@@ -286,24 +286,29 @@ func (ro registerOffsets) contiguous(vector int) bool {
 	return true
 }
 
-// starts counts the offsets, modulo mod (a power of two), at which the
-// groups of vector registers start: residue -> groups.
-func (ro registerOffsets) starts(vector, mod int) map[int]int {
+// starts counts the groups of vector registers by the offset, modulo
+// mod (a power of two where the digits give the offsets), at which they
+// start: starts[r] groups start at
+// residue r.
+func (ro registerOffsets) starts(vector, mod int) []int {
+	h := make([]int, mod)
 	if ro.digits == nil {
-		h := map[int]int{}
 		for k := 0; k < len(ro.list); k += vector {
 			h[ro.list[k]%mod]++
 		}
 		return h
 	}
-	h := map[int]int{0: 1}
+	h[0] = 1
+	next := make([]int, mod)
 	for b := bits.TrailingZeros(uint(vector)); b < len(ro.digits); b++ {
-		next := make(map[int]int, 2*len(h))
+		clear(next)
 		for r, n := range h {
-			next[r] += n
-			next[ro.bo.combine(r, ro.digits[b])&(mod-1)] += n
+			if n > 0 {
+				next[r] += n
+				next[ro.bo.combine(r, ro.digits[b])&(mod-1)] += n
+			}
 		}
-		h = next
+		h, next = next, h
 	}
 	return h
 }
@@ -393,7 +398,9 @@ func accessVectorsByForm(l *Layout, vector, elemBits int, offset func(idx []int)
 		moved := newMovedCounter(t, first, width)
 		b := a
 		for r, n := range starts {
-			b.Wavefronts += n * moved.count(r*bytes)
+			if n > 0 {
+				b.Wavefronts += n * moved.count(r*bytes)
+			}
 		}
 		if i == 0 || b.Wavefronts > busiest.Wavefronts {
 			busiest = b
@@ -447,8 +454,8 @@ func keepsVectorsByForm(ro registerOffsets, laneOff [][]int, vector int, form ad
 	starts := ro.starts(vector, vector)
 	for _, lo := range laneOff {
 		for _, o := range lo {
-			for r := range starts {
-				if form == formXOR && (o^r)%vector != 0 || form == formAdditive && (o+r)%vector != 0 {
+			for r, n := range starts {
+				if n > 0 && (form == formXOR && (o^r)%vector != 0 || form == formAdditive && (o+r)%vector != 0) {
 					return false
 				}
 			}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -370,13 +371,20 @@ func CountScratch(c *Conversion, src, dst *Layout, t *Target, cache *AccessCache
 	}
 	best := -1
 	padElems := max(1, 16*8/c.ElemBits)
+	order := string(slices.Collect(func(yield func(byte) bool) { // the key of ScratchOrder (ranks are below MaxRank)
+		for _, d := range c.ScratchOrder {
+			if !yield(byte(d)) {
+				return
+			}
+		}
+	}))
 	for _, pad := range []int{0, padElems} {
 		if pad > 0 && src.Elements() == shape[fast] {
 			continue // one run: nothing to pad
 		}
 		off := offsetWith(pad)
 		count := func(l *Layout, vector int) Access {
-			k := accessKey{l.Key(), fmt.Sprint(c.ScratchOrder), vector, pad, c.ElemBits}
+			k := accessKey{l.Key(), order, vector, pad, c.ElemBits}
 			a, ok := cache.m[k]
 			if !ok {
 				// Scratch is counted for subgroup 0 only: the others'
