@@ -42,6 +42,22 @@ func (e *redge) at(n, i, j int) int64 {
 	return e.m[j][i]
 }
 
+// rowsFrom is the edge's matrix with node n's choices as rows: the
+// matrix itself where n is its first node, else its transpose.
+func (e *redge) rowsFrom(n int) [][]int64 {
+	if n == e.a {
+		return e.m
+	}
+	t := make([][]int64, len(e.m[0]))
+	for i := range t {
+		t[i] = make([]int64, len(e.m))
+		for j := range e.m {
+			t[i][j] = e.m[j][i]
+		}
+	}
+	return t
+}
+
 type step struct {
 	kind     int // 0, 1 or 2 neighbours
 	node     int
@@ -265,13 +281,26 @@ func (r *reducer) reduce(maxR2 int) bool {
 						pick[a][b] = -1
 					}
 				}
+				// Per choice a of m1, the cost of each choice i of n with
+				// it, then per choice b of m2 the cheapest i: the edge
+				// to m2 read as rows of n's choices.
+				toM2 := e2.rowsFrom(n)
+				prune := true // no entry lowers a sum, so a first cost at the best so far is beaten
+				for _, row := range toM2 {
+					prune = prune && slices.Min(row) >= 0
+				}
+				first := make([]int64, len(node.cost))
 				for _, a := range r.nodes[m1].alive {
+					for _, i := range node.alive {
+						first[i] = AddSat(node.cost[i], e1.at(n, i, a))
+					}
 					for _, b := range r.nodes[m2].alive {
 						best, bi := Inf, -1
 						for _, i := range node.alive {
-							c := AddSat(AddSat(node.cost[i], e1.at(n, i, a)), e2.at(n, i, b))
-							if c < best {
-								best, bi = c, i
+							if f := first[i]; f < best || !prune {
+								if c := AddSat(f, toM2[i][b]); c < best {
+									best, bi = c, i
+								}
 							}
 						}
 						mat[a][b], pick[a][b] = best, bi
