@@ -329,7 +329,7 @@ func (p *Problem) accessEdge(op *model.Op, n *Node, loadRecs []*model.Record) er
 		}
 	}
 	p.Edges = append(p.Edges, &Edge{Kind: EdgeAccess, From: n.ID, To: bn.ID, Pos: op.Pos, Use: model.Use{Op: op}})
-	p.PBQP.Edges = append(p.PBQP.Edges, pbqp.Edge{A: n.ID, B: bn.ID, M: m})
+	p.PBQP.Edges = append(p.PBQP.Edges, pbqp.Edge{A: n.ID, B: bn.ID, M: p.memo.mats.shared(m)})
 	p.facts.edgeForbid = append(p.facts.edgeForbid, forbids)
 	return nil
 }

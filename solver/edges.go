@@ -165,7 +165,7 @@ func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required f
 		}
 	}
 	p.Edges = append(p.Edges, e)
-	p.PBQP.Edges = append(p.PBQP.Edges, pbqp.Edge{A: from.ID, B: to.ID, M: m})
+	p.PBQP.Edges = append(p.PBQP.Edges, pbqp.Edge{A: from.ID, B: to.ID, M: p.memo.mats.shared(m)})
 	p.facts.edgeForbid = append(p.facts.edgeForbid, forbids)
 	return nil
 }
@@ -215,7 +215,7 @@ func (p *Problem) link(a, b *Node, ok func(i, j int) bool, op *model.Op, text st
 		}
 	}
 	p.Edges = append(p.Edges, &Edge{Kind: EdgeLink, From: a.ID, To: b.ID, Pos: op.Pos, Rule: rule})
-	p.PBQP.Edges = append(p.PBQP.Edges, pbqp.Edge{A: a.ID, B: b.ID, M: m})
+	p.PBQP.Edges = append(p.PBQP.Edges, pbqp.Edge{A: a.ID, B: b.ID, M: p.memo.mats.shared(m)})
 	p.facts.edgeForbid = append(p.facts.edgeForbid, forbids)
 }
 

@@ -1,6 +1,8 @@
 package solver
 
 import (
+	"slices"
+
 	"planner/model"
 )
 
@@ -14,6 +16,7 @@ type layoutMemo struct {
 	derived map[derivedKey]*model.Layout
 	equal   map[[2]*model.Layout]bool
 	convs   map[convPair]*model.Conversion
+	mats    matrices
 }
 
 // convPair is a conversion between two layouts of a value of bits bits.
@@ -31,7 +34,7 @@ type derivedKey struct {
 
 func newLayoutMemo() *layoutMemo {
 	return &layoutMemo{byKey: map[string]*model.Layout{}, derived: map[derivedKey]*model.Layout{}, equal: map[[2]*model.Layout]bool{},
-		convs: map[convPair]*model.Conversion{}}
+		convs: map[convPair]*model.Conversion{}, mats: matrices{}}
 }
 
 // canon is the build's one copy of layout l (layouts with equal keys are
@@ -74,4 +77,32 @@ func (m *layoutMemo) equalLayouts(a, b *model.Layout) bool {
 		m.equal[k] = eq
 	}
 	return eq
+}
+
+// matrices keeps one copy of each distinct cost matrix the build made:
+// a large graph repeats the same few pairs of candidate sets (every
+// block of a generated attention graph is alike), and an edge's matrix
+// is never written once the edge is made (the reductions copy before
+// they add into one, capped copies before they forbid).
+type matrices map[uint64][][][]int64
+
+// shared is the build's copy of m: an equal matrix made before, or m.
+func (ms matrices) shared(m [][]int64) [][]int64 {
+	// FNV-1a over the matrix's words.
+	k := uint64(14695981039346656037)
+	word := func(x uint64) { k = (k ^ x) * 1099511628211 }
+	word(uint64(len(m)))
+	for _, row := range m {
+		word(uint64(len(row)))
+		for _, x := range row {
+			word(uint64(x))
+		}
+	}
+	for _, o := range ms[k] {
+		if slices.EqualFunc(o, m, slices.Equal[[]int64]) {
+			return o
+		}
+	}
+	ms[k] = append(ms[k], m)
+	return m
 }

@@ -31,6 +31,10 @@ type rnode struct {
 type redge struct {
 	a, b int
 	m    [][]int64 // by choice of a, choice of b (original numbering)
+	// owned reports whether m is the reducer's own: a matrix of the
+	// problem is shared until an edge added between the same nodes must
+	// be summed into it (the problem is read, never written).
+	owned bool
 }
 
 // at is the edge's cost for choice i of node n and choice j of its other
@@ -94,6 +98,13 @@ func newReducer(p *Problem) *reducer {
 // addEdge adds a matrix to the edge between a and b, creating it.
 func (r *reducer) addEdge(a, b int, m [][]int64) {
 	if e, ok := r.nodes[a].adj[b]; ok {
+		if !e.owned {
+			cp := make([][]int64, len(e.m))
+			for i := range e.m {
+				cp[i] = slices.Clone(e.m[i])
+			}
+			e.m, e.owned = cp, true
+		}
 		for i := range m {
 			for j := range m[i] {
 				if e.a == a {
@@ -105,11 +116,7 @@ func (r *reducer) addEdge(a, b int, m [][]int64) {
 		}
 		return
 	}
-	cp := make([][]int64, len(m))
-	for i := range m {
-		cp[i] = slices.Clone(m[i])
-	}
-	e := &redge{a: a, b: b, m: cp}
+	e := &redge{a: a, b: b, m: m}
 	r.nodes[a].adj[b] = e
 	r.nodes[b].adj[a] = e
 }
@@ -309,6 +316,7 @@ func (r *reducer) reduce(maxR2 int) bool {
 				r.steps = append(r.steps, step{kind: 2, node: n, nb: m1, nb2: m2, pickPair: pick})
 				r.removeNode(n)
 				r.addEdge(m1, m2, mat)
+				r.nodes[m1].adj[m2].owned = true          // mat is the reducer's own
 				if !r.revise([]arc{{m1, m2}, {m2, m1}}) { // only their edge changed
 					return false
 				}
