@@ -119,6 +119,8 @@ func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required f
 		e.Required = append(e.Required, required(j))
 	}
 	var forbids []forbid
+	tab := p.memo.pairs.table(from.Layouts, e.Required, v.DType.Bits)
+	trips := model.ValueTrips(v)
 	for i, l := range from.Layouts {
 		for j, r := range e.Required {
 			if placeholder(j) {
@@ -139,10 +141,15 @@ func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required f
 				// No conversion reaches or leaves an unspecified fragment.
 				guards = append(guards, p.guard(rule, p.familyFact(l, r)))
 			default:
-				c, conv, err := p.useCost(v, l, r)
-				if err != nil {
-					return err
+				pe := &tab.at[i][j]
+				if !pe.done {
+					pe.cost, pe.conv, pe.err = p.pairCost(v.DType.Bits, l, r)
+					pe.done = true
 				}
+				if pe.err != nil {
+					return fmt.Errorf("%s: converting %s: %v", v.Pos, v.Name, pe.err)
+				}
+				c, conv := pe.cost*trips, pe.conv
 				if !p.relaxed(rule) { // without its rule the use needs nothing
 					m[i][j] = c
 				}
@@ -170,18 +177,18 @@ func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required f
 	return nil
 }
 
-// useCost prices converting v from one layout to another, with the
-// conversion (nil when the layouts agree).
-func (p *Problem) useCost(v *model.Value, from, to *model.Layout) (int64, *model.Conversion, error) {
-	pair := convPair{from, to, v.DType.Bits} // by pointer: cheaper than by key, for the layouts seen before
+// pairCost prices converting elements of bits bits from one layout to
+// another for one trip, with the conversion (nil when the layouts agree).
+func (p *Problem) pairCost(bits int, from, to *model.Layout) (int64, *model.Conversion, error) {
+	pair := convPair{from, to, bits} // by pointer: cheaper than by key, for the layouts seen before
 	c, ok := p.memo.convs[pair]
 	if !ok {
-		k := convKey{from.Key(), to.Key(), v.DType.Bits}
+		k := convKey{from.Key(), to.Key(), bits}
 		if c, ok = p.convs[k]; !ok {
 			var err error
-			c, err = model.Analyze(from, to, v.DType.Bits)
+			c, err = model.Analyze(from, to, bits)
 			if err != nil {
-				return 0, nil, fmt.Errorf("%s: converting %s: %v", v.Pos, v.Name, err)
+				return 0, nil, err
 			}
 			model.CountScratch(c, from, to, p.Target, p.access)
 			p.convs[k] = c
@@ -191,7 +198,7 @@ func (p *Problem) useCost(v *model.Value, from, to *model.Layout) (int64, *model
 	if c.Kind == model.ConvNone {
 		return 0, nil, nil
 	}
-	return model.ConversionCost(c, p.Target, from.Size(model.Lane)) * model.ValueTrips(v), c, nil
+	return model.ConversionCost(c, p.Target, from.Size(model.Lane)), c, nil
 }
 
 // link forbids every pair of choices of a and b that ok rejects, under the

@@ -17,6 +17,7 @@ type layoutMemo struct {
 	equal   map[[2]*model.Layout]bool
 	convs   map[convPair]*model.Conversion
 	mats    matrices
+	pairs   pairTables
 }
 
 // convPair is a conversion between two layouts of a value of bits bits.
@@ -105,4 +106,64 @@ func (ms matrices) shared(m [][]int64) [][]int64 {
 	}
 	ms[k] = append(ms[k], m)
 	return m
+}
+
+// pairTable is the conversions between every candidate of a value and
+// every layout a use requires, priced once for each distinct pair of
+// lists: a large graph repeats the same lists on many edges, and a
+// table read is far cheaper than looking every pair up on its own.
+type pairTable struct {
+	at [][]pairEntry // by candidate, by required layout
+}
+
+type pairEntry struct {
+	done bool
+	cost int64 // for one trip
+	conv *model.Conversion
+	err  error
+}
+
+// pairTables finds the table of two lists of layouts for elements of
+// bits bits.
+type pairTables struct {
+	ids    map[*model.Layout]uint32
+	tables map[string]*pairTable
+	buf    []byte
+}
+
+func (t *pairTables) table(from, to []*model.Layout, bits int) *pairTable {
+	if t.ids == nil {
+		t.ids, t.tables = map[*model.Layout]uint32{}, map[string]*pairTable{}
+	}
+	b := t.buf[:0]
+	put := func(x uint32) { b = append(b, byte(x), byte(x>>8), byte(x>>16), byte(x>>24)) }
+	id := func(l *model.Layout) uint32 {
+		if l == nil {
+			return 0
+		}
+		n, ok := t.ids[l]
+		if !ok {
+			n = uint32(len(t.ids) + 1)
+			t.ids[l] = n
+		}
+		return n
+	}
+	put(uint32(bits))
+	put(uint32(len(from)))
+	for _, l := range from {
+		put(id(l))
+	}
+	for _, l := range to {
+		put(id(l))
+	}
+	t.buf = b
+	if tab, ok := t.tables[string(b)]; ok {
+		return tab
+	}
+	tab := &pairTable{at: make([][]pairEntry, len(from))}
+	for i := range tab.at {
+		tab.at[i] = make([]pairEntry, len(to))
+	}
+	t.tables[string(b)] = tab
+	return tab
 }
