@@ -207,15 +207,16 @@ func (p *Problem) link(a, b *Node, ok func(i, j int) bool, op *model.Op, text st
 	rule := p.ruleFact(op, "result", text)
 	m := matrix(a.Choices(), b.Choices())
 	var forbids []forbid
+	g := p.guard(rule)
+	force := p.inForce(g)
 	for i := range m {
 		if a.Kind == NodeMMA && a.MMA[i].Record == nil {
 			continue // an mma with no record makes nothing
 		}
 		for j := range m[i] {
 			if !ok(i, j) {
-				g := p.guard(rule)
 				forbids = append(forbids, forbid{I: int32(i), J: int32(j), Guard: g})
-				if p.inForce(g) {
+				if force {
 					m[i][j] = Inf
 				}
 			}

@@ -29,6 +29,7 @@ type facts struct {
 	relax  map[string]bool // facts this build leaves out
 	guards [][]int         // interned sorted sets of fact IDs
 	keys   map[string]int
+	single []int32 // single[id]: 1 + the guard of fact id alone, or 0
 
 	budget, capacity *model.Fact // budgetFacts, once made
 
@@ -55,6 +56,24 @@ func (p *Problem) fact(kind model.FactKind, name string, pos model.Pos, text str
 
 // guard interns a set of facts (nil entries are skipped).
 func (p *Problem) guard(fs ...*model.Fact) int32 {
+	if len(fs) != 1 || fs[0] == nil {
+		return p.guardOf(fs)
+	}
+	// The common case, one fact: looked up by its number.
+	id := fs[0].ID
+	if id < len(p.facts.single) && p.facts.single[id] > 0 {
+		return p.facts.single[id] - 1
+	}
+	g := p.guardOf(fs)
+	if id >= len(p.facts.single) {
+		p.facts.single = append(p.facts.single, make([]int32, id+1-len(p.facts.single))...)
+	}
+	p.facts.single[id] = g + 1
+	return g
+}
+
+// guardOf is guard through the sorted list of the facts' numbers.
+func (p *Problem) guardOf(fs []*model.Fact) int32 {
 	var ids []int
 	for _, f := range fs {
 		if f != nil && !slices.Contains(ids, f.ID) {
