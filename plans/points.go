@@ -7,10 +7,11 @@ import "planner/model"
 // built when first asked, the points holding each element. The replays
 // walk these tables instead of evaluating layouts point by point.
 type points struct {
-	l     *model.Layout
-	elems []int
-	regs  int // registers per lane
-	lanes int // lanes per subgroup
+	l         *model.Layout
+	elems     []int
+	regs      int // registers per lane
+	lanes     int // lanes per subgroup
+	subgroups int // subgroups per block
 	// holders: the points holding element e are at[first[e]:first[e+1]].
 	first, at []int
 }
@@ -49,7 +50,7 @@ func (ts *tables) of(l *model.Layout) *points {
 	if t, ok := ts.m[l]; ok {
 		return t
 	}
-	t := &points{l: l, elems: l.ElementNumbers(), regs: l.Size(model.Register), lanes: l.Size(model.Lane)}
+	t := &points{l: l, elems: l.ElementNumbers(), regs: l.Size(model.Register), lanes: l.Size(model.Lane), subgroups: l.Size(model.Subgroup)}
 	// Holders, when built, triple a table's numbers.
 	if ts.ints += 3 * len(t.elems); ts.ints > cacheInts {
 		clear(ts.m)
@@ -65,8 +66,7 @@ func (t *points) point(i int) model.HwPoint {
 	i /= t.regs
 	p.Lane = i % t.lanes
 	i /= t.lanes
-	sgs := t.l.Size(model.Subgroup)
-	p.Subgroup, p.Block = i%sgs, i/sgs
+	p.Subgroup, p.Block = i%t.subgroups, i/t.subgroups
 	return p
 }
 
