@@ -24,17 +24,10 @@ type Document struct {
 	failed map[string]bool
 }
 
-// MaxFileBytes bounds what the planner reads: a layout or graph file of more
-// is almost surely a mistake.
-const MaxFileBytes = 64 << 20
-
 // Parse reads TOML text. A syntax error is returned as a positioned
-// model.Error; the Document is nil then.
+// model.Error; the Document is nil then. The size of the text is bounded
+// where it is read (ReadFileLimit, ReadLimit).
 func Parse(file string, data []byte) (*Document, error) {
-	if len(data) > MaxFileBytes {
-		return nil, &model.Error{Pos: model.Pos{File: file}, Code: model.CodeTooLarge, Index: -1,
-			Msg: fmt.Sprintf("the file has %d bytes, more than the %d the planner reads", len(data), MaxFileBytes)}
-	}
 	// The positions are scanned first: the scan refuses an array too long
 	// to decode in reasonable time and memory.
 	pos, over, at := scanBounded(file, string(data))
