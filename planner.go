@@ -44,7 +44,7 @@ func (pl *Planner) ReadInput(name string, r io.Reader) ([]byte, error) {
 // New loads the built-in records and those of the given folders or files
 // (the command line's --records).
 func New(records ...string) (*Planner, error) {
-	lib, err := intrinsics.Load(records...)
+	lib, err := intrinsics.Open(records...)
 	if err != nil {
 		return nil, err
 	}
@@ -68,11 +68,7 @@ func (pl *Planner) Target(g *model.Graph) (*model.Target, []*model.Record) {
 	if t == nil {
 		return nil, nil
 	}
-	var recs []*model.Record
-	for _, n := range t.Records {
-		recs = append(recs, pl.Records.Records[n])
-	}
-	return t, recs
+	return t, pl.Records.Offered(t)
 }
 
 // Options say how to solve. The context passed with them is the one way
