@@ -90,10 +90,13 @@ func (r *graphReader) definitions(t *Table, key string) {
 // elsewhere (a value of a cycle), kept only to stop further checks.
 const codeReported model.Code = -1
 
+// operandKeys are the keys that name an op's operands.
+var operandKeys = model.OperandKeys()
+
 // operandNames lists the value names an op table uses, unchecked.
 func operandNames(ot *Table) []string {
 	var names []string
-	for _, k := range model.OperandKeys() {
+	for _, k := range operandKeys {
 		switch v := ot.m[k].(type) {
 		case string:
 			names = append(names, v)
@@ -524,7 +527,9 @@ func (r *graphReader) op(t *Table, loop *model.Loop) *model.Op {
 		v.Uses = append(v.Uses, model.Use{Op: op, Index: i})
 	}
 	if len(r.doc.Errs) == before {
-		t.CheckUnused(withArticle(kindName+" op"), opKeysOf(info)...)
+		if t.unusedKnown() {
+			t.CheckUnused(withArticle(kindName+" op"), opKeysOf(info)...)
+		}
 		t.CheckUnknown()
 	} else {
 		t.CheckNotKnown()
@@ -552,6 +557,9 @@ func opKeysOf(info *model.OpInfo) []string {
 	return append(keys, "no_convert")
 }
 
+// gates says which gates of an op's keys are open.
+type gates [model.GateAfterResult + 1]bool
+
 // typed reads an op of a row other than the loop, as the row says: its
 // operands, its keys in their turn, then, when the operands, the result's
 // name and the gate keys are good, its typing rule, which defines the
@@ -571,7 +579,7 @@ func (r *graphReader) typed(t *Table, op *model.Op, info *model.OpInfo, kindName
 			op.Operands = r.operands(t, op, "operands")
 		}
 	}
-	good := map[model.KeyGate]bool{model.GateBeforeResult: true, model.GateAfterResult: true}
+	good := gates{model.GateBeforeResult: true, model.GateAfterResult: true}
 	readKeys := func(when model.KeyWhen) {
 		for _, k := range info.Keys {
 			if k.When == when && !r.opKey(t, op, info, k.Name, args) && k.Gate != model.GateNone {
@@ -616,7 +624,7 @@ func (r *graphReader) typed(t *Table, op *model.Op, info *model.OpInfo, kindName
 // gate checks, in the reader's order, what must hold before an op is
 // typed: no error in its operands, their number, the result's name and
 // the gate keys.
-func (r *graphReader) gate(t *Table, op *model.Op, info *model.OpInfo, kindName string, hasResult bool, before int, good map[model.KeyGate]bool) bool {
+func (r *graphReader) gate(t *Table, op *model.Op, info *model.OpInfo, kindName string, hasResult bool, before int, good gates) bool {
 	if info.Operands && len(r.doc.Errs) != before {
 		return false
 	}

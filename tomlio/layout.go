@@ -223,7 +223,7 @@ func reportLayoutError(t *Table, err error) {
 		if i := strings.LastIndex(t.path, "."); i >= 0 {
 			parent = t.path[:i]
 		}
-		(&Table{doc: t.doc, path: parent, used: map[string]bool{}}).Report(err)
+		(&Table{doc: t.doc, path: parent}).Report(err)
 	} else {
 		t.Report(err)
 	}

@@ -1,0 +1,557 @@
+package tomlio
+
+import (
+	"bytes"
+	"strconv"
+	"unicode/utf8"
+
+	"planner/model"
+)
+
+// fastParse decodes, in one pass over the text, the TOML that graphs,
+// records and plans are written in: bare keys, [table] and [[array]]
+// headers, one-line basic and literal strings with the common escapes,
+// decimal integers, booleans, arrays and one-line inline tables. It gives
+// what BurntSushi/toml decodes and scanPositions finds, the values as the
+// decoder types them (int64, string, bool, []any, map[string]any,
+// []map[string]any). Anything else (floats, dates, multi-line strings,
+// dotted keys, escapes in keys, a key or table defined twice, an array longer
+// than MaxArrayLen, any syntax error) gives ok false: such a file is left
+// to the decoder and the scanner, which also say what is wrong with it.
+// TestFastParseAgrees holds the two to the same answers.
+func fastParse(file string, src []byte) (root map[string]any, pos positions, ok bool) {
+	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) || !utf8.Valid(src) {
+		return nil, nil, false
+	}
+	// About one position per key, array entry and header: sized once, the
+	// map is not rehashed as it grows.
+	n := bytes.Count(src, []byte("=")) + bytes.Count(src, []byte(",")) + bytes.Count(src, []byte("["))
+	p := &fastParser{file: file, src: src, line: 1, pos: make(positions, n), root: map[string]any{},
+		keys: map[string]string{}, defined: map[string]bool{}, inline: map[string]bool{}}
+	p.cur = p.root
+	if !p.run() {
+		return nil, nil, false
+	}
+	return p.root, p.pos, true
+}
+
+type fastParser struct {
+	file      string
+	src       []byte
+	i         int
+	line      int
+	lineStart int // offset of the current line's first byte
+	pos       positions
+	root, cur map[string]any
+	curPath   string
+	// keys interns key names: a graph repeats a handful of keys over
+	// every op.
+	keys map[string]string
+	// defined marks the tables a [header] defined (none may define them
+	// again); inline the inline tables, which no header may extend. Static
+	// arrays need no mark: they are []any, and headers make
+	// []map[string]any.
+	defined, inline map[string]bool
+	path            []byte // scratch for building paths
+}
+
+func (p *fastParser) here() model.Pos {
+	return model.Pos{File: p.file, Line: p.line, Col: p.i - p.lineStart + 1}
+}
+
+func (p *fastParser) eof() bool { return p.i >= len(p.src) }
+
+func (p *fastParser) peek() byte {
+	if p.i < len(p.src) {
+		return p.src[p.i]
+	}
+	return 0
+}
+
+// newline steps over a '\n'.
+func (p *fastParser) newline() {
+	p.i++
+	p.line++
+	p.lineStart = p.i
+}
+
+// space skips blanks and, when newlines, line ends and comments; it is
+// false on a character TOML does not allow there (a lone '\r', a control
+// character in a comment).
+func (p *fastParser) space(newlines bool) bool {
+	for !p.eof() {
+		switch c := p.src[p.i]; {
+		case c == ' ' || c == '\t':
+			p.i++
+		case c == '\r':
+			if p.i+1 >= len(p.src) || p.src[p.i+1] != '\n' {
+				return false
+			}
+			p.i++
+		case c == '\n' && newlines:
+			p.newline()
+		case c == '#' && newlines:
+			if !p.comment() {
+				return false
+			}
+		default:
+			return true
+		}
+	}
+	return true
+}
+
+// comment skips a comment up to its line end.
+func (p *fastParser) comment() bool {
+	for !p.eof() && p.src[p.i] != '\n' {
+		c := p.src[p.i]
+		if c < 0x20 && c != '\t' && c != '\r' || c == 0x7f {
+			return false
+		}
+		if c == '\r' && (p.i+1 >= len(p.src) || p.src[p.i+1] != '\n') {
+			return false
+		}
+		p.i++
+	}
+	return true
+}
+
+// endLine accepts the rest of a line after a header or a key's value:
+// blanks, a comment, the line end.
+func (p *fastParser) endLine() bool {
+	if !p.space(false) {
+		return false
+	}
+	if p.peek() == '#' && !p.comment() {
+		return false
+	}
+	switch {
+	case p.eof():
+		return true
+	case p.src[p.i] == '\r' && p.i+1 < len(p.src) && p.src[p.i+1] == '\n':
+		p.i++
+		p.newline()
+		return true
+	case p.src[p.i] == '\n':
+		p.newline()
+		return true
+	}
+	return false
+}
+
+func (p *fastParser) run() bool {
+	for {
+		if !p.space(true) {
+			return false
+		}
+		if p.eof() {
+			return true
+		}
+		var ok bool
+		if p.src[p.i] == '[' {
+			ok = p.header()
+		} else {
+			ok = p.keyValue()
+		}
+		if !ok {
+			return false
+		}
+	}
+}
+
+func isBare(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+}
+
+// bareKey reads a bare key, interned.
+func (p *fastParser) bareKey() (string, bool) {
+	start := p.i
+	for !p.eof() && isBare(p.src[p.i]) {
+		p.i++
+	}
+	if p.i == start {
+		return "", false
+	}
+	b := p.src[start:p.i]
+	if k, ok := p.keys[string(b)]; ok {
+		return k, true
+	}
+	k := string(b)
+	p.keys[k] = k
+	return k, true
+}
+
+// key reads a bare key or a quoted one without escapes.
+func (p *fastParser) key() (string, bool) {
+	q := p.peek()
+	if q != '"' && q != '\'' {
+		return p.bareKey()
+	}
+	p.i++
+	start := p.i
+	for !p.eof() && p.src[p.i] != q {
+		if c := p.src[p.i]; c == '\\' || c < 0x20 || c == 0x7f {
+			return "", false
+		}
+		p.i++
+	}
+	if p.eof() {
+		return "", false
+	}
+	k := string(p.src[start:p.i])
+	p.i++
+	return k, true
+}
+
+// join makes the path of key below path, as scanPositions writes it.
+func (p *fastParser) join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	p.path = append(append(append(p.path[:0], path...), '.'), key...)
+	return string(p.path)
+}
+
+// index makes the path of entry i of path.
+func (p *fastParser) index(path string, i int) string {
+	p.path = append(append(p.path[:0], path...), '[')
+	p.path = append(strconv.AppendInt(p.path, int64(i), 10), ']')
+	return string(p.path)
+}
+
+// header reads [a.b] or [[a.b]] and makes its table current.
+func (p *fastParser) header() bool {
+	at := p.here()
+	p.i++
+	array := p.peek() == '['
+	if array {
+		p.i++
+	}
+	var parts []string
+	for {
+		if !p.space(false) {
+			return false
+		}
+		k, ok := p.key()
+		if !ok || !p.space(false) {
+			return false
+		}
+		parts = append(parts, k)
+		if p.peek() != '.' {
+			break
+		}
+		p.i++
+	}
+	for range 1 + btoi(array) {
+		if p.peek() != ']' {
+			return false
+		}
+		p.i++
+	}
+	// Down the parents: a table, or the latest table of an array of them.
+	m, path := p.root, ""
+	last := len(parts) - 1
+	for _, k := range parts[:last] {
+		path = p.join(path, k)
+		switch v := m[k].(type) {
+		case nil:
+			t := map[string]any{}
+			m[k] = t
+			m = t
+		case map[string]any:
+			if p.inline[path] {
+				return false
+			}
+			m = v
+		case []map[string]any:
+			path = p.index(path, len(v)-1)
+			m = v[len(v)-1]
+		default:
+			return false
+		}
+	}
+	k := parts[last]
+	path = p.join(path, k)
+	t := map[string]any{}
+	if array {
+		var tables []map[string]any
+		switch v := m[k].(type) {
+		case nil:
+			p.pos[path] = at
+		case []map[string]any:
+			tables = v
+		default:
+			return false
+		}
+		m[k] = append(tables, t)
+		path = p.index(path, len(tables))
+	} else {
+		switch v := m[k].(type) {
+		case nil:
+			m[k] = t
+		case map[string]any:
+			if p.defined[path] || p.inline[path] {
+				return false
+			}
+			t = v // made implicitly by a deeper header: defined now
+		default:
+			return false
+		}
+		p.defined[path] = true
+	}
+	p.pos[path] = at
+	p.cur, p.curPath = t, path
+	return p.endLine()
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// keyValue reads key = value into the current table.
+func (p *fastParser) keyValue() bool {
+	at := p.here()
+	k, ok := p.key()
+	if !ok || !p.space(false) || p.peek() != '=' {
+		return false
+	}
+	p.i++
+	if !p.space(false) {
+		return false
+	}
+	if _, twice := p.cur[k]; twice {
+		return false
+	}
+	path := p.join(p.curPath, k)
+	p.pos[path] = at
+	v, ok := p.value(path)
+	if !ok {
+		return false
+	}
+	p.cur[k] = v
+	return p.endLine()
+}
+
+// value reads one value, recording the positions of array entries and
+// inline-table keys below path.
+func (p *fastParser) value(path string) (any, bool) {
+	if p.eof() {
+		return nil, false
+	}
+	switch c := p.src[p.i]; {
+	case c == '"':
+		return p.basicString()
+	case c == '\'':
+		return p.literalString()
+	case c == '[':
+		return p.array(path)
+	case c == '{':
+		return p.inlineTable(path)
+	case c == 't' || c == 'f':
+		for _, w := range []string{"true", "false"} {
+			if bytes.HasPrefix(p.src[p.i:], []byte(w)) && p.delimited(p.i+len(w)) {
+				p.i += len(w)
+				return w == "true", true
+			}
+		}
+		return nil, false
+	case c >= '0' && c <= '9' || c == '-' || c == '+':
+		return p.integer()
+	}
+	return nil, false
+}
+
+// delimited reports whether a value ending at j ends there: what follows
+// cannot continue it.
+func (p *fastParser) delimited(j int) bool {
+	if j >= len(p.src) {
+		return true
+	}
+	switch p.src[j] {
+	case ' ', '\t', '\r', '\n', ',', ']', '}', '#':
+		return true
+	}
+	return false
+}
+
+// integer reads a decimal integer without underscores; anything that
+// could be a float, a date or another base is left to the decoder.
+func (p *fastParser) integer() (any, bool) {
+	start := p.i
+	if c := p.src[p.i]; c == '-' || c == '+' {
+		p.i++
+	}
+	digits := p.i
+	for !p.eof() && p.src[p.i] >= '0' && p.src[p.i] <= '9' {
+		p.i++
+	}
+	n := p.i - digits
+	if n == 0 || n > 1 && p.src[digits] == '0' || !p.delimited(p.i) {
+		return nil, false
+	}
+	v, err := strconv.ParseInt(string(p.src[start:p.i]), 10, 64)
+	if err != nil {
+		return nil, false
+	}
+	return v, true
+}
+
+// basicString reads a one-line "string" with the escapes \" \\ \b \t \n
+// \f \r.
+func (p *fastParser) basicString() (any, bool) {
+	p.i++
+	start := p.i
+	var b []byte // the text unescaped, once an escape is met
+	for !p.eof() {
+		c := p.src[p.i]
+		switch {
+		case c == '"':
+			var s string
+			if b == nil {
+				s = string(p.src[start:p.i])
+			} else {
+				s = string(append(b, p.src[start:p.i]...))
+			}
+			p.i++
+			if s == "" && p.peek() == '"' { // """: a multi-line string
+				return nil, false
+			}
+			return s, true
+		case c == '\\':
+			if p.i+1 >= len(p.src) {
+				return nil, false
+			}
+			var r byte
+			switch p.src[p.i+1] {
+			case '"':
+				r = '"'
+			case '\\':
+				r = '\\'
+			case 'b':
+				r = '\b'
+			case 't':
+				r = '\t'
+			case 'n':
+				r = '\n'
+			case 'f':
+				r = '\f'
+			case 'r':
+				r = '\r'
+			default:
+				return nil, false
+			}
+			b = append(append(b, p.src[start:p.i]...), r)
+			p.i += 2
+			start = p.i
+		case c < 0x20 && c != '\t' || c == 0x7f:
+			return nil, false
+		default:
+			p.i++
+		}
+	}
+	return nil, false
+}
+
+// literalString reads a one-line 'string'.
+func (p *fastParser) literalString() (any, bool) {
+	p.i++
+	start := p.i
+	for !p.eof() {
+		c := p.src[p.i]
+		switch {
+		case c == '\'':
+			s := string(p.src[start:p.i])
+			p.i++
+			if s == "" && p.peek() == '\'' { // ''': a multi-line string
+				return nil, false
+			}
+			return s, true
+		case c < 0x20 && c != '\t' || c == 0x7f:
+			return nil, false
+		}
+		p.i++
+	}
+	return nil, false
+}
+
+// array reads [v, v, ...], over lines and comments.
+func (p *fastParser) array(path string) (any, bool) {
+	p.i++
+	out := []any{}
+	for {
+		if !p.space(true) || p.eof() {
+			return nil, false
+		}
+		if p.src[p.i] == ']' {
+			p.i++
+			return out, true
+		}
+		if len(out) == MaxArrayLen {
+			return nil, false
+		}
+		elem := p.index(path, len(out))
+		p.pos[elem] = p.here()
+		v, ok := p.value(elem)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, v)
+		if !p.space(true) || p.eof() {
+			return nil, false
+		}
+		switch p.src[p.i] {
+		case ',':
+			p.i++
+		case ']':
+		default:
+			return nil, false
+		}
+	}
+}
+
+// inlineTable reads { k = v, ... } on one line, without a trailing comma.
+func (p *fastParser) inlineTable(path string) (any, bool) {
+	p.inline[path] = true
+	p.i++
+	t := map[string]any{}
+	if !p.space(false) {
+		return nil, false
+	}
+	if p.peek() == '}' {
+		p.i++
+		return t, true
+	}
+	for {
+		if !p.space(false) {
+			return nil, false
+		}
+		at := p.here()
+		k, ok := p.key()
+		if !ok || !p.space(false) || p.peek() != '=' {
+			return nil, false
+		}
+		p.i++
+		if _, twice := t[k]; twice || !p.space(false) {
+			return nil, false
+		}
+		kp := p.join(path, k)
+		p.pos[kp] = at
+		v, ok := p.value(kp)
+		if !ok || !p.space(false) {
+			return nil, false
+		}
+		t[k] = v
+		switch p.peek() {
+		case ',':
+			p.i++
+		case '}':
+			p.i++
+			return t, true
+		default:
+			return nil, false
+		}
+	}
+}
