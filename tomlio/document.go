@@ -23,6 +23,41 @@ type Document struct {
 	// failed marks the key paths whose value was of the wrong type or out
 	// of range, already reported: checks of what depends on them skip them.
 	failed map[string]bool
+	// A graph read streamed (parseStreamed) keeps its top-level [[op]]
+	// tables as spans of src, each read again when its turn comes
+	// (replay): overlay holds the positions of that op, keys the key names
+	// every op shares.
+	src      []byte
+	spans    []opSpan
+	overlay  positions
+	keys     map[string]string
+	replayer *fastParser
+}
+
+// parseStreamed reads a graph's text keeping its ops as spans; false when
+// the one-pass reader cannot, and Parse must.
+func parseStreamed(file string, data []byte) (*Document, bool) {
+	keys := map[string]string{}
+	root, pos, spans, ok := fastParseStream(file, data, keys)
+	if !ok {
+		return nil, false
+	}
+	return &Document{File: file, root: root, pos: pos, src: data, spans: spans, keys: keys}, true
+}
+
+// replay reads op i of a streamed graph as the table at path op[i] and
+// makes its positions current; false if it cannot (then the graph is read
+// whole).
+func (d *Document) replay(i int) (*Table, bool) {
+	var m map[string]any
+	var pos positions
+	var ok bool
+	d.replayer, m, pos, ok = replayOp(d.replayer, d.File, d.src, i, d.spans[i], d.keys)
+	if !ok {
+		return nil, false
+	}
+	d.overlay = pos
+	return &Table{doc: d, path: "op[" + strconv.Itoa(i) + "]", m: m}, true
 }
 
 // Parse reads TOML text. A syntax error is returned as a positioned
@@ -93,6 +128,9 @@ func (d *Document) Err() error {
 // posOf finds where path is written, falling back to its parents.
 func (d *Document) posOf(path string) model.Pos {
 	for path != "" {
+		if p, ok := d.overlay[path]; ok {
+			return p
+		}
 		if p, ok := d.pos[path]; ok {
 			return p
 		}

@@ -26,13 +26,61 @@ func fastParse(file string, src []byte) (root map[string]any, pos positions, ok 
 	// About one position per key, array entry and header: sized once, the
 	// map is not rehashed as it grows.
 	n := bytes.Count(src, []byte("=")) + bytes.Count(src, []byte(",")) + bytes.Count(src, []byte("["))
-	p := &fastParser{file: file, src: src, line: 1, pos: make(positions, n), root: map[string]any{},
-		keys: map[string]string{}, defined: map[string]bool{}, inline: map[string]bool{}}
-	p.cur = p.root
+	p := newFastParser(file, src, n, map[string]string{})
 	if !p.run() {
 		return nil, nil, false
 	}
 	return p.root, p.pos, true
+}
+
+func newFastParser(file string, src []byte, size int, keys map[string]string) *fastParser {
+	p := &fastParser{file: file, src: src, line: 1, pos: make(positions, size), root: map[string]any{},
+		keys: keys, defined: map[string]bool{}, inline: map[string]bool{}}
+	p.cur = p.root
+	return p
+}
+
+// fastParseStream is fastParse for a graph: its top-level [[op]] tables
+// are located (spans) but not kept, root["op"] holding a nil for each, so
+// that the reading holds one op's table at a time (replayOp).
+func fastParseStream(file string, src []byte, keys map[string]string) (root map[string]any, pos positions, spans []opSpan, ok bool) {
+	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) || !utf8.Valid(src) {
+		return nil, nil, nil, false
+	}
+	p := newFastParser(file, src, 64, keys)
+	p.stream, p.opPos = true, positions{}
+	p.opMark.defined, p.opMark.inline = map[string]bool{}, map[string]bool{}
+	if !p.run() {
+		return nil, nil, nil, false
+	}
+	if p.open != nil {
+		p.closeOp(len(src))
+	}
+	return p.root, p.pos, p.spans, true
+}
+
+// replayOp reads op i of a streamed text again, from its span: its table
+// and the positions in it. The parser r is reused from op to op (nil for
+// the first): the positions of one op are cleared when the next is read.
+func replayOp(r *fastParser, file string, src []byte, i int, span opSpan, keys map[string]string) (*fastParser, map[string]any, positions, bool) {
+	if r == nil {
+		r = newFastParser(file, nil, 16, keys)
+	}
+	clear(r.pos)
+	clear(r.defined)
+	clear(r.inline)
+	clear(r.root)
+	r.src, r.cur, r.curPath = src[:span.end], r.root, ""
+	r.i, r.line, r.lineStart, r.base = span.start, span.line, span.lineStart, i
+	if !r.run() {
+		return r, nil, nil, false
+	}
+	ops, ok := r.root["op"].([]map[string]any)
+	if !ok || len(ops) != 1 || len(r.root) != 1 {
+		return r, nil, nil, false
+	}
+	delete(r.pos, "op") // the first op's, which the graph's positions hold
+	return r, ops[0], r.pos, true
 }
 
 type fastParser struct {
@@ -53,6 +101,25 @@ type fastParser struct {
 	// []map[string]any.
 	defined, inline map[string]bool
 	path            []byte // scratch for building paths
+
+	// stream: the [[op]] tables are not kept but located (spans), each
+	// read again on its own when the graph reader comes to it; while one
+	// is open its positions and marks go to the op's own maps, cleared
+	// when it closes.
+	stream bool
+	spans  []opSpan
+	open   *opSpan
+	opPos  positions
+	opMark struct{ defined, inline map[string]bool }
+	// base numbers the first top-level [[op]] table of a text that starts
+	// at op base of a graph (an op read again).
+	base int
+}
+
+// opSpan is where one top-level [[op]] table is written: from its header
+// to the next table that is not its own, and the line there.
+type opSpan struct {
+	start, end, line, lineStart int
 }
 
 func (p *fastParser) here() model.Pos {
@@ -60,6 +127,52 @@ func (p *fastParser) here() model.Pos {
 }
 
 func (p *fastParser) eof() bool { return p.i >= len(p.src) }
+
+// at records where path is written: in the open op's positions when one
+// is open.
+func (p *fastParser) at(path string, pos model.Pos) {
+	if p.open != nil {
+		p.opPos[path] = pos
+		return
+	}
+	p.pos[path] = pos
+}
+
+// marks are the defined and inline marks of what is being read.
+func (p *fastParser) marks() (defined, inline map[string]bool) {
+	if p.open != nil {
+		return p.opMark.defined, p.opMark.inline
+	}
+	return p.defined, p.inline
+}
+
+// streamHeader closes the open op at a header that is not its own (at
+// offset start); it is false for a header reaching into an op already
+// closed, which the streamed reading cannot follow.
+func (p *fastParser) streamHeader(parts []string, array bool, start int) bool {
+	own := parts[0] == "op" && !(array && len(parts) == 1)
+	switch {
+	case own && p.open == nil:
+		_, ops := p.root["op"]
+		return !ops // no [[op]] yet: an ordinary table named op
+	case !own && p.open != nil:
+		p.closeOp(start)
+	}
+	return true
+}
+
+// closeOp ends the open op at offset end and forgets what was read of it.
+func (p *fastParser) closeOp(end int) {
+	p.open.end = end
+	p.spans = append(p.spans, *p.open)
+	p.open = nil
+	if ops, ok := p.root["op"].([]map[string]any); ok {
+		ops[len(ops)-1] = nil
+	}
+	clear(p.opPos)
+	clear(p.opMark.defined)
+	clear(p.opMark.inline)
+}
 
 func (p *fastParser) peek() byte {
 	if p.i < len(p.src) {
@@ -221,7 +334,7 @@ func (p *fastParser) index(path string, i int) string {
 
 // header reads [a.b] or [[a.b]] and makes its table current.
 func (p *fastParser) header() bool {
-	at := p.here()
+	at, start, lineStart := p.here(), p.i, p.lineStart
 	p.i++
 	array := p.peek() == '['
 	if array {
@@ -248,6 +361,10 @@ func (p *fastParser) header() bool {
 		}
 		p.i++
 	}
+	if p.stream && !p.streamHeader(parts, array, start) {
+		return false
+	}
+	defined, inline := p.marks()
 	// Down the parents: a table, or the latest table of an array of them.
 	m, path := p.root, ""
 	last := len(parts) - 1
@@ -259,13 +376,16 @@ func (p *fastParser) header() bool {
 			m[k] = t
 			m = t
 		case map[string]any:
-			if p.inline[path] {
+			if inline[path] {
 				return false
 			}
 			m = v
 		case []map[string]any:
-			path = p.index(path, len(v)-1)
+			path = p.index(path, len(v)-1+p.baseOf(path))
 			m = v[len(v)-1]
+			if m == nil { // an op read and forgotten: not streamed
+				return false
+			}
 		default:
 			return false
 		}
@@ -277,31 +397,43 @@ func (p *fastParser) header() bool {
 		var tables []map[string]any
 		switch v := m[k].(type) {
 		case nil:
-			p.pos[path] = at
+			p.at(path, at)
 		case []map[string]any:
 			tables = v
 		default:
 			return false
 		}
 		m[k] = append(tables, t)
-		path = p.index(path, len(tables))
+		if p.stream && path == "op" {
+			p.open = &opSpan{start: start, line: at.Line, lineStart: lineStart}
+		}
+		path = p.index(path, len(tables)+p.baseOf(path))
 	} else {
 		switch v := m[k].(type) {
 		case nil:
 			m[k] = t
 		case map[string]any:
-			if p.defined[path] || p.inline[path] {
+			if defined[path] || inline[path] {
 				return false
 			}
 			t = v // made implicitly by a deeper header: defined now
 		default:
 			return false
 		}
-		p.defined[path] = true
+		defined[path] = true
 	}
-	p.pos[path] = at
+	p.at(path, at)
 	p.cur, p.curPath = t, path
 	return p.endLine()
+}
+
+// baseOf is the number of the first table of the array of tables at
+// path in this text: base for the graph's ops, 0 for any other.
+func (p *fastParser) baseOf(path string) int {
+	if path == "op" {
+		return p.base
+	}
+	return 0
 }
 
 func btoi(b bool) int {
@@ -326,7 +458,7 @@ func (p *fastParser) keyValue() bool {
 		return false
 	}
 	path := p.join(p.curPath, k)
-	p.pos[path] = at
+	p.at(path, at)
 	v, ok := p.value(path)
 	if !ok {
 		return false
@@ -493,7 +625,7 @@ func (p *fastParser) array(path string) (any, bool) {
 			return nil, false
 		}
 		elem := p.index(path, len(out))
-		p.pos[elem] = p.here()
+		p.at(elem, p.here())
 		v, ok := p.value(elem)
 		if !ok {
 			return nil, false
@@ -514,7 +646,8 @@ func (p *fastParser) array(path string) (any, bool) {
 
 // inlineTable reads { k = v, ... } on one line, without a trailing comma.
 func (p *fastParser) inlineTable(path string) (any, bool) {
-	p.inline[path] = true
+	_, inline := p.marks()
+	inline[path] = true
 	p.i++
 	t := map[string]any{}
 	if !p.space(false) {
@@ -538,7 +671,7 @@ func (p *fastParser) inlineTable(path string) (any, bool) {
 			return nil, false
 		}
 		kp := p.join(path, k)
-		p.pos[kp] = at
+		p.at(kp, at)
 		v, ok := p.value(kp)
 		if !ok || !p.space(false) {
 			return nil, false

@@ -43,6 +43,27 @@ type graphReader struct {
 	// (reported), so an unknown name may be one of them.
 	unnamed bool
 	depth   int
+	// root is the graph's table; definitions have been found (later,
+	// uses and unnamed), which only the messages of unknown names need,
+	// once found is set.
+	root  *Table
+	found bool
+	// whole: the document is streamed, and a message needs what it no
+	// longer holds (the definitions): it is to be read whole.
+	whole bool
+}
+
+// findDefinitions finds the definitions once, when a message first needs
+// them: a graph without mistakes never does.
+func (r *graphReader) findDefinitions() {
+	if r.doc.spans != nil {
+		r.whole = true
+		return
+	}
+	if !r.found {
+		r.found = true
+		r.definitions(r.root, "op")
+	}
 }
 
 // definitions finds where every value name is defined, before the ops are
@@ -137,16 +158,33 @@ func (r *graphReader) cycle(from, to string) []string {
 // MaxLoopDepth bounds loop nesting.
 const MaxLoopDepth = 8
 
-// ParseGraph reads a kernel graph's text.
+// ParseGraph reads a kernel graph's text. It is read streamed where it
+// can be, one op table at a time (parseStreamed), so that what it holds
+// beside the text is the graph and one op; a graph with a mistake, or
+// one the streamed reading cannot follow, is read again whole, which
+// reports every problem.
 func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*model.Graph, error) {
+	if doc, ok := parseStreamed(file, data); ok {
+		if g, whole, err := readGraph(doc, targets); err == nil && !whole {
+			return g, nil
+		}
+	}
 	doc, err := Parse(file, data)
 	if err != nil {
 		return nil, err
 	}
+	g, _, err := readGraph(doc, targets)
+	return g, err
+}
+
+// readGraph reads the graph of a parsed document; whole is set when a
+// streamed document must be read whole (its result is then to be
+// dropped).
+func readGraph(doc *Document, targets map[string]*model.Target) (_ *model.Graph, whole bool, _ error) {
 	root := doc.Root()
 	root.Expect(graphKeys...)
-	r := &graphReader{doc: doc, g: &model.Graph{File: file}, values: map[string]*model.Value{}, names: map[string]model.Pos{}, later: map[string]model.Pos{}, uses: map[string][]string{}, inCycle: map[string]bool{}, failed: map[string]bool{}}
-	r.definitions(root, "op")
+	r := &graphReader{doc: doc, g: &model.Graph{File: doc.File}, values: map[string]*model.Value{}, names: map[string]model.Pos{}, later: map[string]model.Pos{}, uses: map[string][]string{}, inCycle: map[string]bool{}, failed: map[string]bool{}}
+	r.root = root
 	g := r.g
 	var hasTarget bool
 	g.Target, hasTarget = root.String("target", true)
@@ -232,6 +270,10 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 	}
 	pinned := map[string]bool{} // the values with a pin table, read well or not
 	if pins, ok := root.Sub("pins", false); ok && r.target != nil && g.Subgroups > 0 {
+		byName := map[string][]*model.Value{} // a name two loop bodies define has two values
+		for _, v := range g.Values {
+			byName[v.Name] = append(byName[v.Name], v)
+		}
 		for _, name := range pins.Keys() {
 			pinned[name] = true
 			pt, ok := pins.Sub(name, true)
@@ -241,13 +283,9 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 			// Any value of the graph may be pinned, those a loop body
 			// defines and a loop's iter_args too; a name two loop bodies
 			// each define is ambiguous.
-			var defs []*model.Value
-			for _, v := range g.Values {
-				if v.Name == name {
-					defs = append(defs, v)
-				}
-			}
+			defs := byName[name]
 			if len(defs) == 0 {
+				r.findDefinitions()
 				if !r.failed[name] && !r.unnamed { // else its op's error is reported
 					pins.Errorf(name, model.CodeUnknownName, "pinned value %q is not defined by any op", name)
 				}
@@ -282,9 +320,9 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 	root.CheckUnknown()
 	doc.Errs = slices.DeleteFunc(doc.Errs, func(e *model.Error) bool { return e.Code == codeReported })
 	if err := doc.Err(); err != nil {
-		return nil, err
+		return nil, r.whole, err
 	}
-	return g, nil
+	return g, r.whole, nil
 }
 
 // pin reads a layout table (a pin, or the layout a store runs in) for a
@@ -352,21 +390,40 @@ func (r *graphReader) dtype(t *Table, key string) model.DType {
 // opList reads the array of op tables at key of t (the graph's [[op]] or a
 // loop's [[op.body]]).
 func (r *graphReader) opList(t *Table, key string, loop *model.Loop) []*model.Op {
+	var ops []*model.Op
+	if t == r.root && key == "op" && r.doc.spans != nil {
+		t.use(key)
+		for i := range r.doc.spans {
+			ot, ok := r.doc.replay(i)
+			if !ok {
+				r.whole = true
+				return ops
+			}
+			ops = r.readOp(ops, ot, loop)
+			r.doc.overlay = nil
+		}
+		return ops
+	}
 	tables, ok := t.TableArray(key)
 	if !ok {
 		return nil
 	}
-	var ops []*model.Op
 	for _, ot := range tables {
-		if op := r.op(ot, loop); op != nil {
-			ops = append(ops, op)
-		} else {
-			r.failNames(ot)
-		}
-		// A result the op failed to define is reported once, at the op.
-		if name, ok := ot.m["result"].(string); ok && r.values[name] == nil {
-			r.failed[name] = true
-		}
+		ops = r.readOp(ops, ot, loop)
+	}
+	return ops
+}
+
+// readOp reads the op of table ot onto ops.
+func (r *graphReader) readOp(ops []*model.Op, ot *Table, loop *model.Loop) []*model.Op {
+	if op := r.op(ot, loop); op != nil {
+		ops = append(ops, op)
+	} else {
+		r.failNames(ot)
+	}
+	// A result the op failed to define is reported once, at the op.
+	if name, ok := ot.m["result"].(string); ok && r.values[name] == nil {
+		r.failed[name] = true
 	}
 	return ops
 }
@@ -375,6 +432,7 @@ func (r *graphReader) opList(t *Table, key string, loop *model.Loop) []*model.Op
 func (r *graphReader) lookup(t *Table, key string, i int, name string) *model.Value {
 	v, ok := r.values[name]
 	if !ok {
+		r.findDefinitions()
 		msg := fmt.Sprintf("unknown value %q", name)
 		result, _ := t.m["result"].(string)
 		path := r.cycle(name, result)
