@@ -183,7 +183,8 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 func readGraph(doc *Document, targets map[string]*model.Target) (_ *model.Graph, whole bool, _ error) {
 	root := doc.Root()
 	root.Expect(graphKeys...)
-	r := &graphReader{doc: doc, g: &model.Graph{File: doc.File}, values: map[string]*model.Value{}, names: map[string]model.Pos{}, later: map[string]model.Pos{}, uses: map[string][]string{}, inCycle: map[string]bool{}, failed: map[string]bool{}}
+	n := len(doc.spans) // the ops, when streamed: the maps by name are sized once
+	r := &graphReader{doc: doc, g: &model.Graph{File: doc.File}, values: make(map[string]*model.Value, n), names: make(map[string]model.Pos, n), later: map[string]model.Pos{}, uses: map[string][]string{}, inCycle: map[string]bool{}, failed: map[string]bool{}}
 	r.root = root
 	g := r.g
 	var hasTarget bool
