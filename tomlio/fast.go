@@ -48,7 +48,7 @@ func fastParseStream(file string, src []byte, keys map[string]string) (root map[
 		return nil, nil, nil, false
 	}
 	p := newFastParser(file, src, 64, keys)
-	p.stream, p.opPos = true, positions{}
+	p.stream = true
 	p.opMark.defined, p.opMark.inline = map[string]bool{}, map[string]bool{}
 	if !p.run() {
 		return nil, nil, nil, false
@@ -103,13 +103,13 @@ type fastParser struct {
 	path            []byte // scratch for building paths
 
 	// stream: the [[op]] tables are not kept but located (spans), each
-	// read again on its own when the graph reader comes to it; while one
-	// is open its positions and marks go to the op's own maps, cleared
-	// when it closes.
+	// read again on its own when the graph reader comes to it (and checked
+	// then). While one is open (skipping) its values are lexed, not made,
+	// its positions not recorded, and its tables' marks go to the op's
+	// own maps, cleared when it closes.
 	stream bool
 	spans  []opSpan
 	open   *opSpan
-	opPos  positions
 	opMark struct{ defined, inline map[string]bool }
 	// base numbers the first top-level [[op]] table of a text that starts
 	// at op base of a graph (an op read again).
@@ -131,12 +131,14 @@ func (p *fastParser) eof() bool { return p.i >= len(p.src) }
 // at records where path is written: in the open op's positions when one
 // is open.
 func (p *fastParser) at(path string, pos model.Pos) {
-	if p.open != nil {
-		p.opPos[path] = pos
-		return
+	if !p.skipping() {
+		p.pos[path] = pos
 	}
-	p.pos[path] = pos
 }
+
+// skipping reports whether an op being located is read: its values are
+// not made.
+func (p *fastParser) skipping() bool { return p.open != nil }
 
 // marks are the defined and inline marks of what is being read.
 func (p *fastParser) marks() (defined, inline map[string]bool) {
@@ -169,7 +171,6 @@ func (p *fastParser) closeOp(end int) {
 	if ops, ok := p.root["op"].([]map[string]any); ok {
 		ops[len(ops)-1] = nil
 	}
-	clear(p.opPos)
 	clear(p.opMark.defined)
 	clear(p.opMark.inline)
 }
@@ -454,6 +455,12 @@ func (p *fastParser) keyValue() bool {
 	if !p.space(false) {
 		return false
 	}
+	if p.skipping() {
+		if _, ok := p.value(""); !ok {
+			return false
+		}
+		return p.endLine()
+	}
 	if _, twice := p.cur[k]; twice {
 		return false
 	}
@@ -524,6 +531,9 @@ func (p *fastParser) integer() (any, bool) {
 	if n == 0 || n > 1 && p.src[digits] == '0' || !p.delimited(p.i) {
 		return nil, false
 	}
+	if p.skipping() {
+		return nil, true
+	}
 	v, err := strconv.ParseInt(string(p.src[start:p.i]), 10, 64)
 	if err != nil {
 		return nil, false
@@ -542,9 +552,16 @@ func (p *fastParser) basicString() (any, bool) {
 		switch {
 		case c == '"':
 			var s string
-			if b == nil {
+			switch {
+			case p.skipping():
+				if p.i == start && b == nil && p.i+1 < len(p.src) && p.src[p.i+1] == '"' {
+					return nil, false // """: a multi-line string
+				}
+				p.i++
+				return nil, true
+			case b == nil:
 				s = string(p.src[start:p.i])
-			} else {
+			default:
 				s = string(append(b, p.src[start:p.i]...))
 			}
 			p.i++
@@ -575,7 +592,11 @@ func (p *fastParser) basicString() (any, bool) {
 			default:
 				return nil, false
 			}
-			b = append(append(b, p.src[start:p.i]...), r)
+			if !p.skipping() {
+				b = append(append(b, p.src[start:p.i]...), r)
+			} else if b == nil {
+				b = []byte{} // an escape met: not a """ string
+			}
 			p.i += 2
 			start = p.i
 		case c < 0x20 && c != '\t' || c == 0x7f:
@@ -595,9 +616,13 @@ func (p *fastParser) literalString() (any, bool) {
 		c := p.src[p.i]
 		switch {
 		case c == '\'':
-			s := string(p.src[start:p.i])
+			empty := p.i == start
+			var s any
+			if !p.skipping() {
+				s = string(p.src[start:p.i])
+			}
 			p.i++
-			if s == "" && p.peek() == '\'' { // ''': a multi-line string
+			if empty && p.peek() == '\'' { // ''': a multi-line string
 				return nil, false
 			}
 			return s, true
@@ -612,25 +637,38 @@ func (p *fastParser) literalString() (any, bool) {
 // array reads [v, v, ...], over lines and comments.
 func (p *fastParser) array(path string) (any, bool) {
 	p.i++
-	out := []any{}
+	out, n := []any{}, 0
+	if p.skipping() {
+		out = nil
+	}
 	for {
 		if !p.space(true) || p.eof() {
 			return nil, false
 		}
 		if p.src[p.i] == ']' {
 			p.i++
+			if out == nil {
+				return nil, true
+			}
 			return out, true
 		}
-		if len(out) == MaxArrayLen {
+		if n == MaxArrayLen {
 			return nil, false
 		}
-		elem := p.index(path, len(out))
-		p.at(elem, p.here())
-		v, ok := p.value(elem)
-		if !ok {
-			return nil, false
+		n++
+		if p.skipping() {
+			if _, ok := p.value(""); !ok {
+				return nil, false
+			}
+		} else {
+			elem := p.index(path, len(out))
+			p.at(elem, p.here())
+			v, ok := p.value(elem)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, v)
 		}
-		out = append(out, v)
 		if !p.space(true) || p.eof() {
 			return nil, false
 		}

@@ -2,6 +2,7 @@ package tomlio_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -60,5 +61,49 @@ func TestStreamedReadIsTheWholeRead(t *testing.T) {
 	}
 	if streamed < 40 {
 		t.Errorf("only %d graphs read streamed", streamed)
+	}
+}
+
+// Edited graphs (a byte replaced, inserted or deleted, as
+// TestFastParseAgreesOnEdits makes them) read streamed to what the whole
+// read gives, the edits inside an op's table, which the streamed reading
+// lexes without reading until the op's turn, included.
+func TestStreamedReadAgreesOnEdits(t *testing.T) {
+	lib, err := intrinsics.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	alphabet := []byte("[]{}=,.\"'#\n\t -+_0123456789abexntf\\")
+	r := rand.New(rand.NewPCG(3, 4))
+	streamed := 0
+	for _, f := range []string{"../testdata/graphs/flash_attention_2warps.toml", "../testdata/graphs/loop_pins_and_select.toml", "../testdata/graphs/seed002_ldmatrix_swizzle.toml"} {
+		base, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 300 {
+			data := append([]byte(nil), base...)
+			i := r.IntN(len(data))
+			c := alphabet[r.IntN(len(alphabet))]
+			switch r.IntN(3) {
+			case 0:
+				data[i] = c
+			case 1:
+				data = append(data[:i], append([]byte{c}, data[i:]...)...)
+			default:
+				data = append(data[:i], data[i+1:]...)
+			}
+			got, gotErr := tomlio.ParseGraph(f, data, lib.Targets)
+			want, wantErr := tomlio.ParseWhole(f, data, lib.Targets)
+			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s edited at byte %d: streamed read says %v, whole read %v\n%s", f, i, gotErr, wantErr, data)
+			}
+			if tomlio.ReadStreamed(f, data, lib.Targets) {
+				streamed++
+			}
+		}
+	}
+	if streamed < 100 {
+		t.Errorf("only %d edited graphs read streamed: the edits test little", streamed)
 	}
 }
