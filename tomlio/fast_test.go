@@ -93,7 +93,6 @@ func TestFastParseAgreesOnEdits(t *testing.T) {
 		"../intrinsics/nvidia/ldmatrix_x4.toml",
 		"../intrinsics/targets/sm_80.toml",
 	}
-	alphabet := []byte("[]{}=,.\"'#\n\r\t -+_0123456789abexntf\\")
 	r := rand.New(rand.NewPCG(1, 2))
 	read := 0
 	for _, f := range seeds {
@@ -102,19 +101,7 @@ func TestFastParseAgreesOnEdits(t *testing.T) {
 			t.Fatal(err)
 		}
 		for range 700 {
-			data := append([]byte(nil), base...)
-			for range 1 + r.IntN(3) {
-				i := r.IntN(len(data))
-				c := alphabet[r.IntN(len(alphabet))]
-				switch r.IntN(3) {
-				case 0:
-					data[i] = c
-				case 1:
-					data = append(data[:i], append([]byte{c}, data[i:]...)...)
-				default:
-					data = append(data[:i], data[i+1:]...)
-				}
-			}
+			data := Edit(r, base, 1+r.IntN(3))
 			if agree(t, f, data) {
 				read++
 			}
@@ -171,4 +158,24 @@ func FuzzFastParse(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { agree(t, "f.toml", data) })
+}
+
+// Edit returns a copy of base with n bytes replaced, inserted or deleted,
+// each at a random place, with characters that matter to TOML.
+func Edit(r *rand.Rand, base []byte, n int) []byte {
+	const alphabet = "[]{}=,.\"'#\n\r\t -+_0123456789abexntf\\"
+	data := append([]byte(nil), base...)
+	for range n {
+		i := r.IntN(len(data))
+		c := alphabet[r.IntN(len(alphabet))]
+		switch r.IntN(3) {
+		case 0:
+			data[i] = c
+		case 1:
+			data = append(data[:i], append([]byte{c}, data[i:]...)...)
+		default:
+			data = append(data[:i], data[i+1:]...)
+		}
+	}
+	return data
 }
