@@ -20,7 +20,7 @@ import (
 // to the decoder and the scanner, which also say what is wrong with it.
 // TestFastParseAgrees holds the two to the same answers.
 func fastParse(file string, src []byte) (root map[string]any, pos positions, ok bool) {
-	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) || !utf8.Valid(src) {
+	if !plainText(src) {
 		return nil, nil, false
 	}
 	// About one position per key, array entry and header: sized once, the
@@ -31,6 +31,13 @@ func fastParse(file string, src []byte) (root map[string]any, pos positions, ok 
 		return nil, nil, false
 	}
 	return p.root, p.pos, true
+}
+
+// plainText reports whether src is UTF-8 without a byte-order mark: what
+// the one-pass reader takes (the decoder says what is wrong with the
+// rest).
+func plainText(src []byte) bool {
+	return !bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) && utf8.Valid(src)
 }
 
 func newFastParser(file string, src []byte, size int, keys map[string]string) *fastParser {
@@ -44,7 +51,7 @@ func newFastParser(file string, src []byte, size int, keys map[string]string) *f
 // are located (spans) but not kept, root["op"] holding a nil for each, so
 // that the reading holds one op's table at a time (replayOp).
 func fastParseStream(file string, src []byte, keys map[string]string) (root map[string]any, pos positions, spans []opSpan, ok bool) {
-	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) || !utf8.Valid(src) {
+	if !plainText(src) {
 		return nil, nil, nil, false
 	}
 	p := newFastParser(file, src, 64, keys)
