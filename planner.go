@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -21,12 +22,29 @@ import (
 // records: the built-in ones and any a user adds.
 type Planner struct {
 	Records *intrinsics.Library
+	// MaxInput is the most bytes a graph file may have
+	// (tomlio.DefaultMaxInput when 0); a larger one is refused unread.
+	MaxInput int
+}
+
+// maxInput is the limit on a graph file's size.
+func (pl *Planner) maxInput() int {
+	if pl.MaxInput > 0 {
+		return pl.MaxInput
+	}
+	return tomlio.DefaultMaxInput
+}
+
+// ReadInput reads a graph's text from r (standard input), named name in
+// errors, within the planner's MaxInput.
+func (pl *Planner) ReadInput(name string, r io.Reader) ([]byte, error) {
+	return tomlio.ReadLimit(name, r, pl.maxInput())
 }
 
 // New loads the built-in records and those of the given folders or files
 // (the command line's --records).
 func New(records ...string) (*Planner, error) {
-	lib, err := intrinsics.Load(records...)
+	lib, err := intrinsics.Open(records...)
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +54,11 @@ func New(records ...string) (*Planner, error) {
 // ReadGraph reads and checks a graph file against the planner's targets
 // and records; every problem is reported as file:line:col.
 func (pl *Planner) ReadGraph(path string) (*model.Graph, error) {
-	return tomlio.ReadGraph(path, pl.Records.Targets)
+	data, err := tomlio.ReadFileLimit(path, pl.maxInput())
+	if err != nil {
+		return nil, err
+	}
+	return tomlio.ParseGraph(path, data, pl.Records.Targets)
 }
 
 // Target is the graph's target and the records it offers; nil when the
@@ -46,11 +68,7 @@ func (pl *Planner) Target(g *model.Graph) (*model.Target, []*model.Record) {
 	if t == nil {
 		return nil, nil
 	}
-	var recs []*model.Record
-	for _, n := range t.Records {
-		recs = append(recs, pl.Records.Records[n])
-	}
-	return t, recs
+	return t, pl.Records.Offered(t)
 }
 
 // Options say how to solve. The context passed with them is the one way
@@ -110,7 +128,7 @@ type Result struct {
 // SolveFile reads a graph file and solves it; the plan records the file's
 // SHA-256, so that planner verify can tell a changed graph.
 func (pl *Planner) SolveFile(ctx context.Context, path string, opt Options) (*Result, error) {
-	data, err := tomlio.ReadFile(path)
+	data, err := tomlio.ReadFileLimit(path, pl.maxInput())
 	if err != nil {
 		return nil, err
 	}
@@ -341,7 +359,11 @@ func (pl *Planner) VerifyFile(ctx context.Context, planPath, graphPath string) (
 	if path == "" {
 		path = planGraphPath(planPath, pf.Graph)
 	}
-	g, err := pf.ReadGraph(path, pl.Records.Targets)
+	data, err := tomlio.ReadFileLimit(path, pl.maxInput())
+	if err != nil {
+		return nil, err
+	}
+	g, err := pf.ParseGraph(path, data, pl.Records.Targets)
 	if err != nil {
 		return nil, err
 	}

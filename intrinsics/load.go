@@ -18,10 +18,13 @@ import (
 //go:embed */*.toml
 var builtinFS embed.FS
 
-// Library is a set of targets and intrinsic records.
+// Library is a set of targets and intrinsic records. One made by Open
+// holds in Records only the records parsed so far (Offered parses those
+// of the targets asked for); one made by Load or Check holds them all.
 type Library struct {
 	Targets map[string]*model.Target
 	Records map[string]*model.Record
+	lazy    *lazy // the built-in records not parsed yet, for Open
 }
 
 // Target looks a target up by name.
@@ -51,8 +54,8 @@ func (lib *Library) RecordNames() []string {
 // the target lists them.
 func (lib *Library) RecordsOf(t *model.Target, kind model.RecordKind) []*model.Record {
 	var out []*model.Record
-	for _, name := range t.Records {
-		if r, ok := lib.Records[name]; ok && r.Kind == kind {
+	for _, r := range lib.Offered(t) {
+		if r.Kind == kind {
 			out = append(out, r)
 		}
 	}
@@ -153,17 +156,7 @@ func read(builtin bool, paths []string) (*Library, model.ErrorList) {
 		}
 	}
 	if builtin {
-		_ = fs.WalkDir(builtinFS, ".", func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".toml") {
-				return err
-			}
-			data, err := builtinFS.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			add("intrinsics/"+path, data)
-			return nil
-		})
+		walkBuiltin(add)
 	}
 	cannotRead := func(path string, err error) {
 		errs = append(errs, &model.Error{Pos: model.Pos{File: path}, Code: model.CodeUnknownName, Index: -1, Msg: fmt.Sprintf("cannot read: %v", err)})
@@ -203,6 +196,22 @@ func read(builtin bool, paths []string) (*Library, model.ErrorList) {
 		})
 	}
 	return lib, errs
+}
+
+// walkBuiltin calls add with each built-in file, named
+// intrinsics/vendor/name.toml, in the order of their names.
+func walkBuiltin(add func(file string, data []byte)) {
+	_ = fs.WalkDir(builtinFS, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".toml") {
+			return err
+		}
+		data, err := builtinFS.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		add("intrinsics/"+path, data)
+		return nil
+	})
 }
 
 // resolveExtends completes every target of lib that extends another

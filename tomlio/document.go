@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -22,19 +23,52 @@ type Document struct {
 	// failed marks the key paths whose value was of the wrong type or out
 	// of range, already reported: checks of what depends on them skip them.
 	failed map[string]bool
+	// A graph read streamed (parseStreamed) keeps its top-level [[op]]
+	// tables as spans of src, each read again when its turn comes
+	// (replay): overlay holds the positions of that op, keys the key names
+	// every op shares.
+	src      []byte
+	spans    []opSpan
+	overlay  positions
+	keys     map[string]string
+	replayer *fastParser
 }
 
-// MaxFileBytes bounds what the planner reads: a layout or graph file of more
-// is almost surely a mistake.
-const MaxFileBytes = 64 << 20
+// parseStreamed reads a graph's text keeping its ops as spans; false when
+// the one-pass reader cannot, and Parse must.
+func parseStreamed(file string, data []byte) (*Document, bool) {
+	keys := map[string]string{}
+	root, pos, spans, ok := fastParseStream(file, data, keys)
+	if !ok {
+		return nil, false
+	}
+	return &Document{File: file, root: root, pos: pos, src: data, spans: spans, keys: keys}, true
+}
+
+// replay reads op i of a streamed graph as the table at path op[i] and
+// makes its positions current; false if it cannot (then the graph is read
+// whole).
+func (d *Document) replay(i int) (*Table, bool) {
+	var m map[string]any
+	var pos positions
+	var ok bool
+	d.replayer, m, pos, ok = replayOp(d.replayer, d.File, d.src, i, d.spans[i], d.keys)
+	if !ok {
+		return nil, false
+	}
+	d.overlay = pos
+	return &Table{doc: d, path: "op[" + strconv.Itoa(i) + "]", m: m}, true
+}
 
 // Parse reads TOML text. A syntax error is returned as a positioned
-// model.Error; the Document is nil then.
+// model.Error; the Document is nil then. The size of the text is bounded
+// where it is read (ReadFileLimit, ReadLimit).
 func Parse(file string, data []byte) (*Document, error) {
-	if len(data) > MaxFileBytes {
-		return nil, &model.Error{Pos: model.Pos{File: file}, Code: model.CodeTooLarge, Index: -1,
-			Msg: fmt.Sprintf("the file has %d bytes, more than the %d the planner reads", len(data), MaxFileBytes)}
+	if root, pos, ok := fastParse(file, data); ok {
+		return &Document{File: file, root: root, pos: pos}, nil
 	}
+	// Outside the one-pass reader's TOML, or not TOML: the decoder reads
+	// it, or says what is wrong and where.
 	// The positions are scanned first: the scan refuses an array too long
 	// to decode in reasonable time and memory.
 	pos, over, at := scanBounded(file, string(data))
@@ -83,7 +117,7 @@ func lineCol(data []byte, off int) (int, int) {
 }
 
 // Root returns the top-level table.
-func (d *Document) Root() *Table { return &Table{doc: d, path: "", m: d.root, used: map[string]bool{}} }
+func (d *Document) Root() *Table { return &Table{doc: d, path: "", m: d.root} }
 
 // Err returns the collected errors sorted by position, or nil.
 func (d *Document) Err() error {
@@ -94,6 +128,9 @@ func (d *Document) Err() error {
 // posOf finds where path is written, falling back to its parents.
 func (d *Document) posOf(path string) model.Pos {
 	for path != "" {
+		if p, ok := d.overlay[path]; ok {
+			return p
+		}
 		if p, ok := d.pos[path]; ok {
 			return p
 		}
@@ -126,9 +163,17 @@ func (t *Table) Failed(key string) bool { return t.doc.failed[t.keyPath(key)] }
 func (t *Table) Skip(keys ...string) {
 	for _, k := range keys {
 		if _, ok := t.m[k]; ok {
-			t.used[k] = true
+			t.use(k)
 		}
 	}
+}
+
+// use marks key read.
+func (t *Table) use(key string) {
+	if t.used == nil {
+		t.used = map[string]bool{}
+	}
+	t.used[key] = true
 }
 
 func (t *Table) fail(key string) {
@@ -237,7 +282,7 @@ func (t *Table) Has(key string) bool {
 func (t *Table) get(key string) (any, bool) {
 	v, ok := t.m[key]
 	if ok {
-		t.used[key] = true
+		t.use(key)
 	}
 	return v, ok
 }
@@ -427,7 +472,7 @@ func (t *Table) Sub(key string, required bool) (*Table, bool) {
 		t.typeError(key, nil, "a table", v)
 		return nil, false
 	}
-	return &Table{doc: t.doc, path: t.keyPath(key), m: m, used: map[string]bool{}}, true
+	return &Table{doc: t.doc, path: t.keyPath(key), m: m}, true
 }
 
 // CheckUnknown reports every key of the table that was not read, with the
@@ -467,6 +512,17 @@ func (t *Table) CheckUnknown(known ...string) {
 	}
 }
 
+// unusedKnown reports whether some key the table may have was not read:
+// whether CheckUnused has anything to report.
+func (t *Table) unusedKnown() bool {
+	for k := range t.m {
+		if !t.used[k] && containsString(t.known, k) {
+			return true
+		}
+	}
+	return false
+}
+
 // CheckUnused reports keys the table may have but that this reading did not
 // use: keys that mean nothing for what the table turned out to describe
 // (what, "an add op"), naming the keys it takes when given. Call it before
@@ -485,7 +541,7 @@ func (t *Table) CheckUnused(what string, takes ...string) {
 			msg += fmt.Sprintf(" (its keys: %s)", strings.Join(takes, ", "))
 		}
 		t.Errorf(k, model.CodeUnknownKey, "%s", msg)
-		t.used[k] = true
+		t.use(k)
 	}
 }
 
@@ -503,7 +559,7 @@ func withArticle(w string) string {
 func (t *Table) CheckNotKnown() {
 	for k := range t.m {
 		if containsString(t.known, k) {
-			t.used[k] = true
+			t.use(k)
 		}
 	}
 	t.CheckUnknown()
@@ -606,11 +662,7 @@ func (t *Table) TableArray(key string) ([]*Table, bool) {
 		t.typeError(key, nil, fmt.Sprintf("an array of tables ([[%s]])", t.keyPath(key)), v)
 		return nil, false
 	}
-	out := make([]*Table, len(arr))
-	for i, m := range arr {
-		out[i] = &Table{doc: t.doc, path: fmt.Sprintf("%s[%d]", t.keyPath(key), i), m: m, used: map[string]bool{}}
-	}
-	return out, true
+	return t.tables(key, arr), true
 }
 
 // peekTableArray reads an array of tables without marking it read.
@@ -619,9 +671,20 @@ func (t *Table) peekTableArray(key string) ([]*Table, bool) {
 	if !ok {
 		return nil, false
 	}
+	return t.tables(key, arr), true
+}
+
+// tables makes the Tables of the array of tables at key, in one
+// allocation.
+func (t *Table) tables(key string, arr []map[string]any) []*Table {
+	path := t.keyPath(key)
+	all := make([]Table, len(arr))
 	out := make([]*Table, len(arr))
+	var b []byte
 	for i, m := range arr {
-		out[i] = &Table{doc: t.doc, path: fmt.Sprintf("%s[%d]", t.keyPath(key), i), m: m, used: map[string]bool{}}
+		b = append(strconv.AppendInt(append(append(b[:0], path...), '['), int64(i), 10), ']')
+		all[i] = Table{doc: t.doc, path: string(b), m: m}
+		out[i] = &all[i]
 	}
-	return out, true
+	return out
 }

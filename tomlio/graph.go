@@ -43,6 +43,27 @@ type graphReader struct {
 	// (reported), so an unknown name may be one of them.
 	unnamed bool
 	depth   int
+	// root is the graph's table; definitions have been found (later,
+	// uses and unnamed), which only the messages of unknown names need,
+	// once found is set.
+	root  *Table
+	found bool
+	// whole: the document is streamed, and a message needs what it no
+	// longer holds (the definitions): it is to be read whole.
+	whole bool
+}
+
+// findDefinitions finds the definitions once, when a message first needs
+// them: a graph without mistakes never does.
+func (r *graphReader) findDefinitions() {
+	if r.doc.spans != nil {
+		r.whole = true
+		return
+	}
+	if !r.found {
+		r.found = true
+		r.definitions(r.root, "op")
+	}
 }
 
 // definitions finds where every value name is defined, before the ops are
@@ -90,10 +111,13 @@ func (r *graphReader) definitions(t *Table, key string) {
 // elsewhere (a value of a cycle), kept only to stop further checks.
 const codeReported model.Code = -1
 
+// operandKeys are the keys that name an op's operands.
+var operandKeys = model.OperandKeys()
+
 // operandNames lists the value names an op table uses, unchecked.
 func operandNames(ot *Table) []string {
 	var names []string
-	for _, k := range model.OperandKeys() {
+	for _, k := range operandKeys {
 		switch v := ot.m[k].(type) {
 		case string:
 			names = append(names, v)
@@ -134,16 +158,34 @@ func (r *graphReader) cycle(from, to string) []string {
 // MaxLoopDepth bounds loop nesting.
 const MaxLoopDepth = 8
 
-// ParseGraph reads a kernel graph's text.
+// ParseGraph reads a kernel graph's text. It is read streamed where it
+// can be, one op table at a time (parseStreamed), so that what it holds
+// beside the text is the graph and one op; a graph with a mistake, or
+// one the streamed reading cannot follow, is read again whole, which
+// reports every problem.
 func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*model.Graph, error) {
+	if doc, ok := parseStreamed(file, data); ok {
+		if g, whole, err := readGraph(doc, targets); err == nil && !whole {
+			return g, nil
+		}
+	}
 	doc, err := Parse(file, data)
 	if err != nil {
 		return nil, err
 	}
+	g, _, err := readGraph(doc, targets)
+	return g, err
+}
+
+// readGraph reads the graph of a parsed document; whole is set when a
+// streamed document must be read whole (its result is then to be
+// dropped).
+func readGraph(doc *Document, targets map[string]*model.Target) (_ *model.Graph, whole bool, _ error) {
 	root := doc.Root()
 	root.Expect(graphKeys...)
-	r := &graphReader{doc: doc, g: &model.Graph{File: file}, values: map[string]*model.Value{}, names: map[string]model.Pos{}, later: map[string]model.Pos{}, uses: map[string][]string{}, inCycle: map[string]bool{}, failed: map[string]bool{}}
-	r.definitions(root, "op")
+	n := len(doc.spans) // the ops, when streamed: the maps by name are sized once
+	r := &graphReader{doc: doc, g: &model.Graph{File: doc.File}, values: make(map[string]*model.Value, n), names: make(map[string]model.Pos, n), later: map[string]model.Pos{}, uses: map[string][]string{}, inCycle: map[string]bool{}, failed: map[string]bool{}}
+	r.root = root
 	g := r.g
 	var hasTarget bool
 	g.Target, hasTarget = root.String("target", true)
@@ -229,6 +271,10 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 	}
 	pinned := map[string]bool{} // the values with a pin table, read well or not
 	if pins, ok := root.Sub("pins", false); ok && r.target != nil && g.Subgroups > 0 {
+		byName := map[string][]*model.Value{} // a name two loop bodies define has two values
+		for _, v := range g.Values {
+			byName[v.Name] = append(byName[v.Name], v)
+		}
 		for _, name := range pins.Keys() {
 			pinned[name] = true
 			pt, ok := pins.Sub(name, true)
@@ -238,13 +284,9 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 			// Any value of the graph may be pinned, those a loop body
 			// defines and a loop's iter_args too; a name two loop bodies
 			// each define is ambiguous.
-			var defs []*model.Value
-			for _, v := range g.Values {
-				if v.Name == name {
-					defs = append(defs, v)
-				}
-			}
+			defs := byName[name]
 			if len(defs) == 0 {
+				r.findDefinitions()
 				if !r.failed[name] && !r.unnamed { // else its op's error is reported
 					pins.Errorf(name, model.CodeUnknownName, "pinned value %q is not defined by any op", name)
 				}
@@ -279,9 +321,9 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 	root.CheckUnknown()
 	doc.Errs = slices.DeleteFunc(doc.Errs, func(e *model.Error) bool { return e.Code == codeReported })
 	if err := doc.Err(); err != nil {
-		return nil, err
+		return nil, r.whole, err
 	}
-	return g, nil
+	return g, r.whole, nil
 }
 
 // pin reads a layout table (a pin, or the layout a store runs in) for a
@@ -349,21 +391,40 @@ func (r *graphReader) dtype(t *Table, key string) model.DType {
 // opList reads the array of op tables at key of t (the graph's [[op]] or a
 // loop's [[op.body]]).
 func (r *graphReader) opList(t *Table, key string, loop *model.Loop) []*model.Op {
+	var ops []*model.Op
+	if t == r.root && key == "op" && r.doc.spans != nil {
+		t.use(key)
+		for i := range r.doc.spans {
+			ot, ok := r.doc.replay(i)
+			if !ok {
+				r.whole = true
+				return ops
+			}
+			ops = r.readOp(ops, ot, loop)
+			r.doc.overlay = nil
+		}
+		return ops
+	}
 	tables, ok := t.TableArray(key)
 	if !ok {
 		return nil
 	}
-	var ops []*model.Op
 	for _, ot := range tables {
-		if op := r.op(ot, loop); op != nil {
-			ops = append(ops, op)
-		} else {
-			r.failNames(ot)
-		}
-		// A result the op failed to define is reported once, at the op.
-		if name, ok := ot.m["result"].(string); ok && r.values[name] == nil {
-			r.failed[name] = true
-		}
+		ops = r.readOp(ops, ot, loop)
+	}
+	return ops
+}
+
+// readOp reads the op of table ot onto ops.
+func (r *graphReader) readOp(ops []*model.Op, ot *Table, loop *model.Loop) []*model.Op {
+	if op := r.op(ot, loop); op != nil {
+		ops = append(ops, op)
+	} else {
+		r.failNames(ot)
+	}
+	// A result the op failed to define is reported once, at the op.
+	if name, ok := ot.m["result"].(string); ok && r.values[name] == nil {
+		r.failed[name] = true
 	}
 	return ops
 }
@@ -372,6 +433,7 @@ func (r *graphReader) opList(t *Table, key string, loop *model.Loop) []*model.Op
 func (r *graphReader) lookup(t *Table, key string, i int, name string) *model.Value {
 	v, ok := r.values[name]
 	if !ok {
+		r.findDefinitions()
 		msg := fmt.Sprintf("unknown value %q", name)
 		result, _ := t.m["result"].(string)
 		path := r.cycle(name, result)
@@ -524,7 +586,9 @@ func (r *graphReader) op(t *Table, loop *model.Loop) *model.Op {
 		v.Uses = append(v.Uses, model.Use{Op: op, Index: i})
 	}
 	if len(r.doc.Errs) == before {
-		t.CheckUnused(withArticle(kindName+" op"), opKeysOf(info)...)
+		if t.unusedKnown() {
+			t.CheckUnused(withArticle(kindName+" op"), opKeysOf(info)...)
+		}
 		t.CheckUnknown()
 	} else {
 		t.CheckNotKnown()
@@ -552,6 +616,9 @@ func opKeysOf(info *model.OpInfo) []string {
 	return append(keys, "no_convert")
 }
 
+// gates says which gates of an op's keys are open.
+type gates [model.GateAfterResult + 1]bool
+
 // typed reads an op of a row other than the loop, as the row says: its
 // operands, its keys in their turn, then, when the operands, the result's
 // name and the gate keys are good, its typing rule, which defines the
@@ -571,7 +638,7 @@ func (r *graphReader) typed(t *Table, op *model.Op, info *model.OpInfo, kindName
 			op.Operands = r.operands(t, op, "operands")
 		}
 	}
-	good := map[model.KeyGate]bool{model.GateBeforeResult: true, model.GateAfterResult: true}
+	good := gates{model.GateBeforeResult: true, model.GateAfterResult: true}
 	readKeys := func(when model.KeyWhen) {
 		for _, k := range info.Keys {
 			if k.When == when && !r.opKey(t, op, info, k.Name, args) && k.Gate != model.GateNone {
@@ -616,7 +683,7 @@ func (r *graphReader) typed(t *Table, op *model.Op, info *model.OpInfo, kindName
 // gate checks, in the reader's order, what must hold before an op is
 // typed: no error in its operands, their number, the result's name and
 // the gate keys.
-func (r *graphReader) gate(t *Table, op *model.Op, info *model.OpInfo, kindName string, hasResult bool, before int, good map[model.KeyGate]bool) bool {
+func (r *graphReader) gate(t *Table, op *model.Op, info *model.OpInfo, kindName string, hasResult bool, before int, good gates) bool {
 	if info.Operands && len(r.doc.Errs) != before {
 		return false
 	}

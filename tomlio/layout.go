@@ -1,9 +1,6 @@
 package tomlio
 
 import (
-	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"planner/model"
@@ -28,29 +25,6 @@ func ReadLayoutFile(path string) (*LayoutFile, error) {
 		return nil, err
 	}
 	return ParseLayoutFile(path, data)
-}
-
-// ReadFile reads a file for the TOML readers from disk (no more than one
-// byte past MaxFileBytes, which Parse refuses); an error is a model.Error
-// at the file.
-func ReadFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, &model.Error{Pos: model.Pos{File: path}, Code: model.CodeUnknownName, Index: -1, Msg: fmt.Sprintf("cannot read: %v", unwrapPathError(err))}
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
-		return nil, &model.Error{Pos: model.Pos{File: path}, Code: model.CodeUnknownName, Index: -1, Msg: fmt.Sprintf("cannot read: %v", err)}
-	}
-	return data, nil
-}
-
-func unwrapPathError(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
 }
 
 // ParseLayoutFile reads a layout file's text.
@@ -249,7 +223,7 @@ func reportLayoutError(t *Table, err error) {
 		if i := strings.LastIndex(t.path, "."); i >= 0 {
 			parent = t.path[:i]
 		}
-		(&Table{doc: t.doc, path: parent, used: map[string]bool{}}).Report(err)
+		(&Table{doc: t.doc, path: parent}).Report(err)
 	} else {
 		t.Report(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"time"
 
@@ -41,7 +42,7 @@ func solveTimed(backend, file string) (run, error) {
 	clock := time.Now()
 	lap := func(phase string) {
 		now := time.Now()
-		r.Phases[phase] = float64(now.Sub(clock).Microseconds()) / 1000
+		r.Phases[phase] = math.Round(r.Phases[phase]*1000+float64(now.Sub(clock).Microseconds())) / 1000
 		clock = now
 	}
 	pl, err := planner.New()
@@ -58,7 +59,8 @@ func solveTimed(backend, file string) (run, error) {
 		return r, err
 	}
 	lap("read")
-	t, recs := pl.Target(g)
+	t, recs := pl.Target(g) // parses the records the target offers (intrinsics.Open)
+	lap("records")
 	opt := solver.Options{Backend: backend}
 	p, err := solver.BuildWithin(context.Background(), g, t, recs, opt)
 	if err != nil {

@@ -121,8 +121,9 @@ func writeTable(w io.Writer, h header, graphs, families []row) error {
 		fmt.Fprintf(&b, "- Note: %s\n", h.Note)
 	}
 	b.WriteString(`
-Each run is a fresh process that loads the built-in records, reads the
-graph, builds the problem, searches it, makes the plan and replays it in
+Each run is a fresh process that opens the built-in records (*records*:
+the targets, and once the graph is read the records its target offers),
+reads the graph, builds the problem, searches it, makes the plan and replays it in
 the verifier (the library calls planner.Solve makes, in its order, without
 its limits or greedy fallback), timing each phase in milliseconds
 (cmd/perftable/child.go); *wall* is the process

@@ -40,7 +40,7 @@ limit (or Ctrl-C) stopped the search before any plan.`,
 			if maxRelax < 0 {
 				return fmt.Errorf("--max must be at least 0, found %d", maxRelax)
 			}
-			pl, err := planner.New(*records...)
+			pl, err := newPlanner(cmd, *records)
 			if err != nil {
 				return err
 			}

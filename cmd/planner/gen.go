@@ -24,6 +24,7 @@ import (
 	"planner/model"
 	"planner/plans"
 	"planner/solver"
+	"planner/tomlio"
 )
 
 func newGenCmd() *cobra.Command {
@@ -36,12 +37,23 @@ func newGenCmd() *cobra.Command {
 		Long: `Writes a kernel graph (docs/graphs.md) for scale tests: --family chain
 (element-wise math with transposes and row reductions), attention (stacked
 Q·Kᵀ, softmax, P·V blocks), fanout (one tile into many chains added back),
-loops (loops carrying an accumulator), or random (a random DAG).`,
+loops (loops carrying an accumulator), or random (a random DAG). It writes
+no graph planner solve would refuse: one larger than --max-input (default
+128 MiB, more than a million ops of any family take) is an error, written
+nowhere.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			limit, err := maxInput(cmd)
+			if err != nil {
+				return err
+			}
 			text, err := gen.Graph(family, ops, seed)
 			if err != nil {
 				return err
+			}
+			if len(text) > limit {
+				// Refused, not written: solve would refuse it.
+				return fmt.Errorf("the graph would have %d bytes, more than planner solve reads (--max-input %s): pass --max-input %s or more to both gen and solve, or ask for fewer ops", len(text), tomlio.ByteSize(int64(limit)), tomlio.ByteSize(int64(len(text)+1<<20-1)&^(1<<20-1)))
 			}
 			if out == "" {
 				_, err = fmt.Fprint(cmd.OutOrStdout(), text)
@@ -78,7 +90,7 @@ the table).`,
 			if !slices.Contains([]string{"text", "json"}, format) {
 				return badFlag("format", format, "text", "json")
 			}
-			pl, err := planner.New(*records...)
+			pl, err := newPlanner(cmd, *records)
 			if err != nil {
 				return err
 			}

@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"planner"
 
 	"github.com/spf13/cobra"
 
-	"planner/model"
 	"planner/tomlio"
 )
 
@@ -30,9 +28,44 @@ func solveArg(ctx context.Context, cmd *cobra.Command, pl *planner.Planner, path
 	if path != "-" {
 		return pl.SolveFile(ctx, path, opt)
 	}
-	data, err := io.ReadAll(io.LimitReader(cmd.InOrStdin(), tomlio.MaxFileBytes+1))
+	data, err := pl.ReadInput(stdinName, cmd.InOrStdin())
 	if err != nil {
-		return nil, &model.Error{Pos: model.Pos{File: stdinName}, Code: model.CodeUnknownName, Index: -1, Msg: fmt.Sprintf("cannot read: %v", err)}
+		return nil, err
 	}
 	return pl.SolveText(ctx, stdinName, data, opt)
+}
+
+// maxInputHelp documents --max-input, a flag of every command.
+var maxInputHelp = fmt.Sprintf("refuse graph files of more than this many bytes (e.g. 512MiB; default %s); planner gen writes no graph larger", tomlio.ByteSize(tomlio.DefaultMaxInput))
+
+// maxInput reads --max-input (a flag of the root command): the most bytes
+// a graph may have.
+func maxInput(cmd *cobra.Command) (int, error) {
+	f := cmd.Flags().Lookup("max-input")
+	if f == nil || f.Value.String() == "" {
+		return tomlio.DefaultMaxInput, nil
+	}
+	n, err := parseBytes(f.Value.String())
+	if err == nil && n > 1<<40 {
+		err = fmt.Errorf("at most 1TiB")
+	}
+	if err != nil {
+		return 0, fmt.Errorf("--max-input %s: %v", f.Value.String(), err)
+	}
+	return int(n), nil
+}
+
+// newPlanner loads the built-in records and those of --records, with the
+// limit of --max-input on the graphs it reads.
+func newPlanner(cmd *cobra.Command, records []string) (*planner.Planner, error) {
+	limit, err := maxInput(cmd)
+	if err != nil {
+		return nil, err
+	}
+	pl, err := planner.New(records...)
+	if err != nil {
+		return nil, err
+	}
+	pl.MaxInput = limit
+	return pl, nil
 }

@@ -78,6 +78,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetErr(stderr)
 	var records []string
 	root.PersistentFlags().StringArrayVar(&records, "records", nil, "a folder or file of intrinsic and target records to use beside the built-in ones (repeatable; a path is taken whole, commas included)")
+	root.PersistentFlags().String("max-input", "", maxInputHelp)
 	root.AddCommand(newSolveCmd(&records), newExplainCmd(&records), newGenCmd(), newBenchCmd(&records), newLayoutCmd(), newIntrinsicsCmd(&records))
 	root.AddCommand(newVerifyCmd(&records))
 	addCompletions(root, &records)

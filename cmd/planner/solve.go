@@ -39,6 +39,8 @@ that remain with their mechanism and cost, and whether the cost is proven
 minimal. --time-limit covers the whole command, reading and writing
 included (docs/architecture.md, "Stopping", says how it is split); when
 the search has no better plan by then, the plan is the greedy baseline's.
+A graph file of more than --max-input bytes (default 128 MiB) is refused
+unread.
 Exit codes: 0 a plan, 1 bad input, 2 no plan exists, 4 a limit (or
 Ctrl-C) stopped the run before any plan.`,
 		Args: cobra.ExactArgs(1),
@@ -65,7 +67,7 @@ Ctrl-C) stopped the run before any plan.`,
 				return err
 			}
 			opt.Notation, opt.CompareGreedy = notation, compare != ""
-			pl, err := planner.New(*records...)
+			pl, err := newPlanner(cmd, *records)
 			if err != nil {
 				return err
 			}

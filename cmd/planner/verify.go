@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"planner"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -34,7 +33,7 @@ element, subgroup, lane and register where a replay fails) and exits 1
 when it does not.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			pl, err := planner.New(*records...)
+			pl, err := newPlanner(cmd, *records)
 			if err != nil {
 				return err
 			}

@@ -477,6 +477,12 @@ func (pf *File) ReadGraph(path string, targets map[string]*model.Target) (*model
 	if err != nil {
 		return nil, err
 	}
+	return pf.ParseGraph(path, data, targets)
+}
+
+// ParseGraph checks that data, the text of the graph at path, is the
+// graph the plan was made from, and reads it.
+func (pf *File) ParseGraph(path string, data []byte, targets map[string]*model.Target) (*model.Graph, error) {
 	if err := pf.CheckGraph(path, data); err != nil {
 		return nil, err
 	}
