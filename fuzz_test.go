@@ -33,7 +33,10 @@ func FuzzSolveVerify(f *testing.F) {
 		if err != nil {
 			t.Fatalf("a generated graph does not read: %v\n%s", err, text)
 		}
-		tgt, recs := pl.Target(g)
+		tgt, recs, err := pl.Target(g)
+		if err != nil {
+			t.Fatal(err)
+		}
 		p, err := solver.Build(g, tgt, recs)
 		if err != nil {
 			t.Fatalf("build: %v", err)

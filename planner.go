@@ -62,13 +62,15 @@ func (pl *Planner) ReadGraph(path string) (*model.Graph, error) {
 }
 
 // Target is the graph's target and the records it offers; nil when the
-// planner has no such target (a graph the reader did not check).
-func (pl *Planner) Target(g *model.Graph) (*model.Target, []*model.Record) {
+// planner has no such target (a graph the reader did not check). The
+// error is a record of the target's that does not parse.
+func (pl *Planner) Target(g *model.Graph) (*model.Target, []*model.Record, error) {
 	t := pl.Records.Targets[g.Target]
 	if t == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
-	return t, pl.Records.Offered(t)
+	recs, err := pl.Records.Offered(t)
+	return t, recs, err
 }
 
 // Options say how to solve. The context passed with them is the one way
@@ -193,7 +195,10 @@ func (pl *Planner) Solve(ctx context.Context, g *model.Graph, opt Options) (*Res
 // search, not the answer).
 func (pl *Planner) solve(ctx, run context.Context, g *model.Graph, opt Options) (*Result, error) {
 	start := time.Now()
-	t, _ := pl.Target(g)
+	t, _, err := pl.Target(g)
+	if err != nil {
+		return nil, err
+	}
 	out := &Result{Graph: g, Target: t}
 	res, err := pl.search(ctx, run, g, opt)
 	var limit *solver.LimitError
@@ -276,7 +281,10 @@ func (pl *Planner) Search(ctx context.Context, g *model.Graph, opt Options) (*so
 func (pl *Planner) search(ctx, run context.Context, g *model.Graph, opt Options) (*solver.Result, error) {
 	ctx, stop := withMemoryLimit(ctx, opt.MemoryLimit)
 	defer stop()
-	t, recs := pl.Target(g)
+	t, recs, err := pl.Target(g)
+	if err != nil {
+		return nil, err
+	}
 	if t == nil {
 		return nil, unknownTarget(g)
 	}
@@ -330,7 +338,10 @@ func (pl *Planner) Explain(ctx context.Context, res *Result, maxRelax int, opt O
 	}
 	sopt := pl.solverOptions(opt)
 	if res.Outcome == Infeasible {
-		_, recs := pl.Target(res.Graph)
+		_, recs, err := pl.Target(res.Graph)
+		if err != nil {
+			return nil, err
+		}
 		return solver.Explain(res.Search.Problem, recs, maxRelax, sopt)
 	}
 	return solver.ExplainPlan(res.Search.Problem, res.Search, sopt)
@@ -374,15 +385,17 @@ func (pl *Planner) VerifyFile(ctx context.Context, planPath, graphPath string) (
 	if err != nil {
 		return nil, err
 	}
-	t, _ := pl.Target(g)
-	return &Replay{Plan: plan, Graph: g, Target: t, Path: path, File: pf}, nil
+	return &Replay{Plan: plan, Graph: g, Target: pl.Records.Targets[g.Target], Path: path, File: pf}, nil
 }
 
 // Replay rebuilds a read plan file's choices for graph g from the records
 // its target offers, replays them element by element and recomputes
 // every cost.
 func (pl *Planner) Replay(pf *planfile.File, g *model.Graph) (*plans.Plan, error) {
-	t, recs := pl.Target(g)
+	t, recs, err := pl.Target(g)
+	if err != nil {
+		return nil, err
+	}
 	if t == nil {
 		return nil, unknownTarget(g)
 	}

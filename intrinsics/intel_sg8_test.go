@@ -118,7 +118,7 @@ func TestIntelSG8Target(t *testing.T) {
 			tg.Vendor, tg.SubgroupSize, tg.MaxSubgroups, tg.SharedMemory, tg.Banks, tg.BankBytes)
 	}
 	var mma []string
-	for _, r := range lib.RecordsOf(tg, model.RecordMMA) {
+	for _, r := range recordsOf(t, lib, tg, model.RecordMMA) {
 		mma = append(mma, r.Name)
 	}
 	slices.Sort(mma)

@@ -184,10 +184,10 @@ func TestIntelTargets(t *testing.T) {
 		if tg.Vendor != "intel" || tg.SubgroupSize != 16 || tg.MaxSubgroups != 64 || tg.SharedMemory != 128<<10 {
 			t.Fatalf("%s: vendor %q, subgroup %d, %d subgroups, %d bytes of SLM", name, tg.Vendor, tg.SubgroupSize, tg.MaxSubgroups, tg.SharedMemory)
 		}
-		mma := lib.RecordsOf(tg, model.RecordMMA)
-		ld := lib.RecordsOf(tg, model.RecordLoadGlobal)
-		st := lib.RecordsOf(tg, model.RecordStoreGlobal)
-		fma := lib.RecordsOf(tg, model.RecordFMA)
+		mma := recordsOf(t, lib, tg, model.RecordMMA)
+		ld := recordsOf(t, lib, tg, model.RecordLoadGlobal)
+		st := recordsOf(t, lib, tg, model.RecordStoreGlobal)
+		fma := recordsOf(t, lib, tg, model.RecordFMA)
 		if len(mma) != 2 || len(ld) != 3 || len(st) != 1 || len(fma) != 1 || len(tg.Records) != 7 {
 			t.Fatalf("%s offers %d mma, %d global loads, %d global stores, %d fma (%d records), want 2, 3, 1, 1 (7)", name, len(mma), len(ld), len(st), len(fma), len(tg.Records))
 		}

@@ -52,14 +52,18 @@ func (lib *Library) RecordNames() []string {
 
 // RecordsOf lists the records a target offers of one kind, in the order
 // the target lists them.
-func (lib *Library) RecordsOf(t *model.Target, kind model.RecordKind) []*model.Record {
+func (lib *Library) RecordsOf(t *model.Target, kind model.RecordKind) ([]*model.Record, error) {
+	recs, err := lib.Offered(t)
+	if err != nil {
+		return nil, err
+	}
 	var out []*model.Record
-	for _, r := range lib.Offered(t) {
+	for _, r := range recs {
 		if r.Kind == kind {
 			out = append(out, r)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // Load reads the built-in records and those in paths (each a *.toml file
@@ -186,9 +190,13 @@ func read(builtin bool, paths []string) (*Library, model.ErrorList) {
 				}
 				seen[abs] = true
 			}
-			data, err := os.ReadFile(path)
+			data, err := tomlio.ReadFile(path) // refuses a file over tomlio.DefaultMaxInput bytes
 			if err != nil {
-				cannotRead(path, err)
+				if e, ok := err.(*model.Error); ok {
+					errs = append(errs, e)
+				} else {
+					cannotRead(path, err)
+				}
 				return nil
 			}
 			add(path, data)

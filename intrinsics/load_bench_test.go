@@ -22,8 +22,8 @@ func BenchmarkOpen(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(lib.Offered(lib.Targets["sm_80"])) == 0 {
-			b.Fatal("sm_80 offers no records")
+		if recs, err := lib.Offered(lib.Targets["sm_80"]); err != nil || len(recs) == 0 {
+			b.Fatal("sm_80 offers no records", err)
 		}
 	}
 }

@@ -28,12 +28,22 @@ func TestBuiltinLoads(t *testing.T) {
 		if !ok {
 			t.Fatalf("no %s", c.target)
 		}
-		mma := len(lib.RecordsOf(tg, model.RecordMMA))
-		ld := len(lib.RecordsOf(tg, model.RecordLoadShared))
-		st := len(lib.RecordsOf(tg, model.RecordStoreShared))
+		mma := len(recordsOf(t, lib, tg, model.RecordMMA))
+		ld := len(recordsOf(t, lib, tg, model.RecordLoadShared))
+		st := len(recordsOf(t, lib, tg, model.RecordStoreShared))
 		if mma != c.mma || ld != c.loadShared || st != c.storeShrd {
 			t.Fatalf("%s offers %d mma, %d load and %d store records, want %d, %d and %d",
 				c.target, mma, ld, st, c.mma, c.loadShared, c.storeShrd)
 		}
 	}
+}
+
+// recordsOf is lib.RecordsOf, failing the test on an error.
+func recordsOf(t *testing.T, lib *Library, tg *model.Target, kind model.RecordKind) []*model.Record {
+	t.Helper()
+	recs, err := lib.RecordsOf(tg, kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
 }

@@ -84,9 +84,9 @@ func openBuiltin() (*Library, bool) {
 
 // Offered lists the records target t offers, in its order, parsing those
 // of an opened library (Open) not parsed yet. The built-in records all
-// parse without error (every test loads them whole): a failure here is a
-// defect of the build, not of any input, and panics.
-func (lib *Library) Offered(t *model.Target) []*model.Record {
+// parse (every test loads them whole), so an error here is a defect of
+// the build, reported as such.
+func (lib *Library) Offered(t *model.Target) ([]*model.Record, error) {
 	if lib.lazy != nil {
 		lib.lazy.mu.Lock()
 		defer lib.lazy.mu.Unlock()
@@ -96,7 +96,7 @@ func (lib *Library) Offered(t *model.Target) []*model.Record {
 				continue
 			}
 			if err := lib.parseFile(f.path, f.data); err != nil {
-				panic(fmt.Sprintf("built-in record %s: %v", n, err))
+				return nil, fmt.Errorf("built-in record %s does not parse (a defect of this build): %v", n, err)
 			}
 			delete(lib.lazy.unread, n)
 		}
@@ -107,7 +107,7 @@ func (lib *Library) Offered(t *model.Target) []*model.Record {
 			out = append(out, r)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // header is what the index reads of a record file: its top-level name and

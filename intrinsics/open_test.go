@@ -73,7 +73,15 @@ func TestOpenOffersWhatLoadOffers(t *testing.T) {
 			t.Errorf("target %s differs from Load's:\n%+v\n%+v", name, got, want)
 			continue
 		}
-		if g, w := lib.Offered(got), full.Offered(want); !reflect.DeepEqual(g, w) || len(g) != len(want.Records) {
+		g, err := lib.Offered(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := full.Offered(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(g, w) || len(g) != len(want.Records) {
 			t.Errorf("target %s: Open offers %d records, Load %d of its %d", name, len(g), len(w), len(want.Records))
 		}
 	}
@@ -109,3 +117,24 @@ func TestReadHeader(t *testing.T) {
 }
 
 func posAt(line, col int) model.Pos { return model.Pos{File: "f.toml", Line: line, Col: col} }
+
+// A built-in record that does not parse when a target first asks for it
+// is an error naming the record, never a panic.
+func TestOfferedReportsARecordThatDoesNotParse(t *testing.T) {
+	lib, err := Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lib.lazy == nil {
+		t.Fatal("Open parsed every record: nothing is left to parse lazily")
+	}
+	tg := lib.Targets["sm_80"]
+	name := tg.Records[0]
+	f := lib.lazy.unread[name]
+	f.data = append(append([]byte{}, f.data...), "\n[a\n"...)
+	lib.lazy.unread[name] = f
+	recs, err := lib.Offered(tg)
+	if err == nil || !strings.Contains(err.Error(), name) || recs != nil {
+		t.Fatalf("got %d records and error %v, want an error naming %s", len(recs), err, name)
+	}
+}

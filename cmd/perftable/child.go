@@ -59,7 +59,10 @@ func solveTimed(backend, file string) (run, error) {
 		return r, err
 	}
 	lap("read")
-	t, recs := pl.Target(g) // parses the records the target offers (intrinsics.Open)
+	t, recs, err := pl.Target(g) // parses the records the target offers (intrinsics.Open)
+	if err != nil {
+		return r, err
+	}
 	lap("records")
 	opt := solver.Options{Backend: backend}
 	p, err := solver.BuildWithin(context.Background(), g, t, recs, opt)
