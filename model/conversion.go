@@ -67,9 +67,19 @@ type Conversion struct {
 	LoadBytes               int // elements read by all lanes, in bytes
 	CrossesBlocks           bool
 
-	// Reason names one destination element whose source forces the kind:
-	// a destination hardware digit and where the source holds its data.
-	Reason string
+	// reason names one destination element whose source forces the kind
+	// (Reason), written only when asked: a solve analyses many more
+	// conversions than its plan shows.
+	reason func() string
+}
+
+// Reason names one destination element whose source forces the kind: a
+// destination hardware digit and where the source holds its data.
+func (c *Conversion) Reason() string {
+	if c.reason == nil {
+		return ""
+	}
+	return c.reason()
 }
 
 // Analyze classifies the conversion from src to dst for elements of
@@ -232,8 +242,7 @@ func analyzeLinear(src, dst *Layout, elemBits int) *Conversion {
 	// within a lane, subgroup, … only if the source holds it there.
 	spans := src.levelSpans()
 	level := Register
-	reason := ""
-	var why func() string // the reason for the level, written once at the end
+	var why func() string // the reason for the level, written when asked
 	for h := range NumHwDims {
 		dImgs, dPos := dst.hwBits(h)
 		sImgs, _ := src.hwBits(h)
@@ -271,14 +280,12 @@ func analyzeLinear(src, dst *Layout, elemBits int) *Conversion {
 		}
 		if s.h > level {
 			level = s.h
-			why = nil
-			reason = fmt.Sprintf("a repeat the source spreads over %ss is held by %s digits in the destination", s.h, d.h)
+			why = func() string {
+				return fmt.Sprintf("a repeat the source spreads over %ss is held by %s digits in the destination", s.h, d.h)
+			}
 		}
 	}
-	if why != nil {
-		reason = why()
-	}
-	c.Reason = reason
+	c.reason = why
 	switch level {
 	case Register:
 		c.Kind = ConvRegister

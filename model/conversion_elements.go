@@ -35,7 +35,10 @@ func analyzeByElements(src, dst *Layout, elemBits int) *Conversion {
 		}
 		if need > level {
 			level = need
-			c.Reason = fmt.Sprintf("destination %v holds %v, which the source holds only in another %s", p, idx, need)
+			p, idx, need := p, slices.Clone(idx), need
+			c.reason = func() string {
+				return fmt.Sprintf("destination %v holds %v, which the source holds only in another %s", p, idx, need)
+			}
 		}
 	})
 	switch level {

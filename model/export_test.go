@@ -52,3 +52,7 @@ func ScratchAccess(l *Layout, vector, elemBits int, order []int, pad int, t *Tar
 	}
 	return accessVectors(l, vector, elemBits, off, scratchForm(elemBits), t, []int{0})
 }
+
+// ClearReason forgets a conversion's reason, so that two analyses can be
+// compared field by field.
+func ClearReason(c *Conversion) { c.reason = nil }

@@ -177,7 +177,8 @@ func TestConversionAgreesWithElements(t *testing.T) {
 		bits := []int{8, 16, 32, 64}[r.IntN(4)]
 		lin := AnalyzeLinear(a, b, bits)
 		el := AnalyzeByElements(a, b, bits)
-		lin.Reason, el.Reason = "", ""
+		ClearReason(lin)
+		ClearReason(el)
 		if !reflect.DeepEqual(lin, el) {
 			t.Fatalf("%d-bit conversion\n from %s\n to   %s\nlinear:   %+v\nelements: %+v", bits, sa, sb, *lin, *el)
 		}

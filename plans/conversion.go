@@ -30,8 +30,8 @@ func DescribeConversion(c *model.Conversion) string {
 		fmt.Fprintf(&b, "  store: %d bytes in %d-element vectors, %d stores per lane\n", c.StoreBytes, c.StoreVector, c.Stores)
 		fmt.Fprintf(&b, "  load: %d bytes in %d-element vectors, %d loads per lane\n", c.LoadBytes, c.LoadVector, c.Loads)
 	}
-	if c.Reason != "" {
-		fmt.Fprintf(&b, "  why: %s\n", c.Reason)
+	if c.Reason() != "" {
+		fmt.Fprintf(&b, "  why: %s\n", c.Reason())
 	}
 	return b.String()
 }
@@ -63,6 +63,6 @@ func NewConversionJSON(from, to string, dt model.DType, c *model.Conversion) *Co
 	return &ConversionJSON{
 		SchemaVersion: SchemaVersion, From: from, To: to, DType: dt.Name, Kind: c.Kind.String(), Words: c.Words, Moves: c.Moves, Rounds: c.Rounds,
 		ScratchBytes: c.ScratchBytes, ScratchOrder: c.ScratchOrder, StoreVector: c.StoreVector, LoadVector: c.LoadVector,
-		Stores: c.Stores, Loads: c.Loads, StoreBytes: c.StoreBytes, LoadBytes: c.LoadBytes, CrossBlocks: c.CrossesBlocks, Reason: c.Reason,
+		Stores: c.Stores, Loads: c.Loads, StoreBytes: c.StoreBytes, LoadBytes: c.LoadBytes, CrossBlocks: c.CrossesBlocks, Reason: c.Reason(),
 	}
 }

@@ -311,7 +311,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 			}
 			p.Conv = append(p.Conv, ConvPlan{
 				Value: v.Name, Consumer: op.Name, Operand: model.OperandName(u), Kind: conv.Kind.String(),
-				Detail: convDetail(conv), Cost: c, Because: because(u, a), Why: conv.Reason,
+				Detail: convDetail(conv), Cost: c, Because: because(u, a), Why: conv.Reason(),
 				Free: c == 0 && conv.Kind == model.ConvRegister && conv.Moves == 0, Pos: op.Pos,
 				Rounds: conv.Rounds, Moves: conv.Moves, Words: conv.Words, ScratchBytes: conv.ScratchBytes, ScratchPad: conv.ScratchPad,
 				ScratchOrder: conv.ScratchOrder, StoreVector: conv.StoreVector, LoadVector: conv.LoadVector, to: req,
