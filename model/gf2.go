@@ -56,9 +56,14 @@ func (s *span) contains(v uint64) bool {
 // dim is the dimension of the span.
 func (s *span) dim() int { return len(s.rows) }
 
+// newSpan is an empty span with room for n rows.
+func newSpan(n int) *span {
+	return &span{rows: make([]uint64, 0, n), combo: make([]uint64, 0, n)}
+}
+
 // spanOf builds the span of vs, generators numbered in order.
 func spanOf(vs ...uint64) *span {
-	s := &span{}
+	s := newSpan(len(vs))
 	for _, v := range vs {
 		s.add(v)
 	}
@@ -68,7 +73,7 @@ func spanOf(vs ...uint64) *span {
 // union returns a new span of the rows of s and t. Generator bookkeeping is
 // not kept: use it only for dimension and membership questions.
 func union(s, t *span) *span {
-	u := &span{}
+	u := newSpan(len(s.rows) + len(t.rows))
 	for _, r := range s.rows {
 		u.add(r)
 	}
