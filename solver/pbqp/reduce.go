@@ -63,12 +63,13 @@ func (e *redge) rowsFrom(n int) [][]int64 {
 }
 
 type step struct {
-	kind     int // 0, 1 or 2 neighbours
-	node     int
-	fixed    int
-	nb, nb2  int
-	pick     []int   // R1: best choice of node per choice of nb
-	pickPair [][]int // R2: per choice of nb, nb2
+	kind      int // 0, 1 or 2 neighbours
+	node      int
+	fixed     int
+	nb, nb2   int
+	pick      []int   // R1: best choice of node per choice of nb
+	pickPair  []int32 // R2: per choice of nb, then of nb2 (pairWidth of them)
+	pairWidth int
 }
 
 func newReducer(p *Problem) *reducer {
@@ -278,15 +279,19 @@ func (r *reducer) reduce(maxR2 int) bool {
 				e1, e2 := node.adj[m1], node.adj[m2]
 				k1, k2 := len(r.nodes[m1].cost), len(r.nodes[m2].cost)
 				r.work += int64(len(node.alive)*len(r.nodes[m1].alive)*len(r.nodes[m2].alive) + k1*k2)
+				// One allocation each for the new edge's matrix and the
+				// choices it was made of.
+				flat := make([]int64, k1*k2)
+				for x := range flat {
+					flat[x] = Inf
+				}
 				mat := make([][]int64, k1)
-				pick := make([][]int, k1)
 				for a := range mat {
-					mat[a] = make([]int64, k2)
-					pick[a] = make([]int, k2)
-					for b := range mat[a] {
-						mat[a][b] = Inf
-						pick[a][b] = -1
-					}
+					mat[a] = flat[a*k2 : (a+1)*k2 : (a+1)*k2]
+				}
+				pick := make([]int32, k1*k2)
+				for x := range pick {
+					pick[x] = -1
 				}
 				// Per choice a of m1, the cost of each choice i of n with
 				// it, then per choice b of m2 the cheapest i: the edge
@@ -310,10 +315,10 @@ func (r *reducer) reduce(maxR2 int) bool {
 								}
 							}
 						}
-						mat[a][b], pick[a][b] = best, bi
+						mat[a][b], pick[a*k2+b] = best, int32(bi)
 					}
 				}
-				r.steps = append(r.steps, step{kind: 2, node: n, nb: m1, nb2: m2, pickPair: pick})
+				r.steps = append(r.steps, step{kind: 2, node: n, nb: m1, nb2: m2, pickPair: pick, pairWidth: k2})
 				r.removeNode(n)
 				r.addEdge(m1, m2, mat)
 				r.nodes[m1].adj[m2].owned = true          // mat is the reducer's own
@@ -396,7 +401,7 @@ func (r *reducer) backSubstitute(choice []int) {
 		case 1:
 			choice[s.node] = s.pick[choice[s.nb]]
 		case 2:
-			choice[s.node] = s.pickPair[choice[s.nb]][choice[s.nb2]]
+			choice[s.node] = int(s.pickPair[choice[s.nb]*s.pairWidth+choice[s.nb2]])
 		}
 	}
 }
