@@ -29,7 +29,7 @@ var layers = map[string][]string{
 	"planner/plans/planfile":  {"planner/model", "planner/plans", "planner/tomlio"},
 	"planner/gen":             {},
 	"planner/schema":          {},
-	"planner": {"planner/model", "planner/tomlio", "planner/intrinsics", "planner/solver",
+	"planner": {"planner/model", "planner/tomlio", "planner/mlir", "planner/intrinsics", "planner/solver",
 		"planner/solver/pbqp", "planner/plans", "planner/plans/planfile", "planner/gen"},
 	"planner/cmd/planner": {"planner", "planner/model", "planner/tomlio", "planner/intrinsics", "planner/solver",
 		"planner/plans", "planner/plans/planfile", "planner/gen"},
