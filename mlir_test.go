@@ -119,6 +119,8 @@ func readMLIR(t *testing.T, path string, opt mlir.Options) *model.Graph {
 func TestMLIRMatchesHandWrittenGraphs(t *testing.T) {
 	for _, c := range []struct{ mlir, toml string }{
 		{"examples/mlir/flash_attention_seed004.mlir", "testdata/graphs/flash_attention_2warps.toml"},
+		{"examples/mlir/softmax_row.mlir", "testdata/graphs/softmax_row.toml"},
+		{"examples/mlir/layernorm_row.mlir", "testdata/graphs/layernorm_row.toml"},
 	} {
 		t.Run(c.mlir, func(t *testing.T) {
 			gm := readMLIR(t, c.mlir, mlir.Options{})

@@ -34,7 +34,7 @@ func (p *parser) parseAttr() Attr {
 		text := "@" + quoteSymbol(t.text)
 		p.nextTok()
 		for p.tok.is(":") {
-			if is, adj := p.peekIs(":"); !is || !adj {
+			if !p.adjacent(':') {
 				break
 			}
 			p.nextTok()
@@ -192,8 +192,7 @@ func (p *parser) hashAttr() Attr {
 		p.nextTok()
 		return a
 	}
-	is, adj := p.peekIs("<")
-	if !(is && adj) {
+	if !p.adjacent('<') {
 		if !strings.Contains(t.text, ".") {
 			p.failCode(t.pos, model.CodeUnknownName, "undefined attribute alias #%s: define it before its use (#%s = ...)", t.text, t.text)
 			return nil
@@ -251,7 +250,7 @@ func (p *parser) keywordAttr() Attr {
 		}
 		return &OpaqueAttr{Text: "loc(" + collapse(body) + ")"}
 	case "dense_resource", "sparse", "affine_set", "opaque":
-		if is, adj := p.peekIs("<"); is && adj {
+		if p.adjacent('<') {
 			p.nextTok()
 			body, ok := p.rawBody()
 			if !ok {

@@ -110,7 +110,7 @@ func (p *parser) wrapped(op *Op, keyword, name, kind string) {
 		return
 	}
 	at := p.tok.pos
-	if is, adj := p.peekIs("<"); !is || !adj {
+	if !p.adjacent('<') {
 		return
 	}
 	p.nextTok()

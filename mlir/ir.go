@@ -117,9 +117,17 @@ type VectorType struct {
 	Shape    []int
 	Scalable []bool
 	Elem     Type
+	str      string // String, once written
 }
 
 func (t *VectorType) String() string {
+	if t.str == "" {
+		t.str = t.format()
+	}
+	return t.str
+}
+
+func (t *VectorType) format() string {
 	var b strings.Builder
 	b.WriteString("vector<")
 	for i, d := range t.Shape {
@@ -144,9 +152,17 @@ type MemRefType struct {
 	Elem     Type
 	Layout   Attr // nil: the identity
 	MemSpace Attr // nil: the default (global) memory
+	str      string
 }
 
 func (t *MemRefType) String() string {
+	if t.str == "" {
+		t.str = t.format()
+	}
+	return t.str
+}
+
+func (t *MemRefType) format() string {
 	var b strings.Builder
 	b.WriteString("memref<")
 	writeShape(&b, t.Shape, t.Unranked)
@@ -244,9 +260,19 @@ type TupleType struct{ Elems []Type }
 func (t *TupleType) String() string { return "tuple<" + typeList(t.Elems) + ">" }
 
 // FunctionType is (inputs) -> results.
-type FunctionType struct{ Inputs, Results []Type }
+type FunctionType struct {
+	Inputs, Results []Type
+	str             string
+}
 
 func (t *FunctionType) String() string {
+	if t.str == "" {
+		t.str = t.format()
+	}
+	return t.str
+}
+
+func (t *FunctionType) format() string {
 	res := typeList(t.Results)
 	if len(t.Results) != 1 {
 		res = "(" + res + ")"

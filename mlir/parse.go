@@ -126,6 +126,11 @@ func (p *parser) peekIs(punct string) (is, adjacent bool) {
 	return err == nil && t.is(punct), err == nil && t.off == p.tok.end
 }
 
+// adjacent reports whether the byte right after the current token is c.
+func (p *parser) adjacent(c byte) bool {
+	return p.tok.end < p.lx.end && p.tok.end > p.tok.off && p.lx.src[p.tok.end] == c
+}
+
 // expect consumes the punctuation punct or fails saying what it was for.
 func (p *parser) expect(punct, what string) bool {
 	if !p.ok() {
@@ -202,7 +207,7 @@ func (p *parser) parseRef() (ref, bool) {
 		return ref{}, false
 	}
 	r := ref{name: p.tok.text, num: -1, pos: p.tok.pos}
-	if is, adj := p.peekIs("#"); is && adj {
+	if p.adjacent('#') {
 		p.nextTok()
 		p.nextTok()
 		if p.tok.kind != tInt {
@@ -702,7 +707,7 @@ func (p *parser) opaqueOp(op *Op, names []resultName) []Type {
 				line = t.pos.Line
 			}
 		case t.kind == tBareID && (t.text == "vector" || t.text == "tensor"):
-			if is, adj := p.peekIs("<"); is && adj {
+			if p.adjacent('<') {
 				if !slices.Contains(op.Mentions, t.text+"<...>") {
 					op.Mentions = append(op.Mentions, t.text+"<...>")
 				}

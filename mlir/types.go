@@ -25,12 +25,12 @@ func (p *parser) parseType() Type {
 			return a
 		}
 		if !strings.Contains(t.text, ".") {
-			if is, adj := p.peekIs("<"); !(is && adj) {
+			if !p.adjacent('<') {
 				p.failCode(t.pos, model.CodeUnknownName, "undefined type alias !%s", t.text)
 				return nil
 			}
 		}
-		if is, adj := p.peekIs("<"); is && adj {
+		if p.adjacent('<') {
 			p.nextTok()
 			body, ok := p.rawBody()
 			if !ok {
@@ -156,9 +156,8 @@ func (p *parser) resultTypes() []Type {
 		}
 		return []Type{t}
 	}
-	// ( may open a list of results or a function type as the one result.
-	s := p.lx.state()
-	save := p.tok
+	// ( opens a list of results, or the inputs of a function type that is
+	// the one result: read the list once and see which.
 	p.nextTok()
 	var out []Type
 	for p.ok() && !p.tok.is(")") {
@@ -172,10 +171,9 @@ func (p *parser) resultTypes() []Type {
 	if !p.expect(")", "to close the result types") {
 		return nil
 	}
-	if p.tok.kind == tArrow { // it was a function type's inputs
-		p.lx.restore(s)
-		p.tok = save
-		return []Type{p.functionType()}
+	if p.tok.kind == tArrow { // the inputs of a function type
+		p.nextTok()
+		return []Type{&FunctionType{Inputs: out, Results: p.resultTypes()}}
 	}
 	return out
 }
@@ -190,7 +188,7 @@ func (p *parser) skipArgAttrs() {
 
 // shapedType reads vector<...>, memref<...> or tensor<...>.
 func (p *parser) shapedType(kind string) Type {
-	if is, adj := p.peekIs("<"); !is || !adj {
+	if !p.adjacent('<') {
 		p.nextTok()
 		p.failf(p.tok.pos, "expected '<' right after %s, found %s", kind, p.tok.describe())
 		return nil
