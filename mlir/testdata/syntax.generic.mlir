@@ -1,3 +1,5 @@
+// mlir-opt-19 --allow-unregistered-dialect --mlir-print-op-generic syntax.mlir: MLIR's own
+// generic form of syntax.mlir, which the tests read beside it (mlir/judge_test.go).
 #map = affine_map<(d0)[s0, s1] -> (d0 * 4 + s0 floordiv 2 - (d0 + s1) mod 8 + (d0 + 1) ceildiv 2)>
 #map1 = affine_map<()[s0] -> (s0 * 32)>
 #map2 = affine_map<(d0, d1) -> (d0, d1)>
