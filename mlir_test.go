@@ -84,10 +84,10 @@ func matchGraphs(t *testing.T, a, b *model.Graph) map[string]string {
 	return pairs
 }
 
-// solveGraph solves a graph already read.
-func solveGraph(t *testing.T, g *model.Graph) *plans.Plan {
+// solveGraph solves a graph already read, writing its layouts in notation.
+func solveGraph(t *testing.T, g *model.Graph, notation string) *plans.Plan {
 	t.Helper()
-	res, err := testPlanner(t).Solve(context.Background(), g, Options{})
+	res, err := testPlanner(t).Solve(context.Background(), g, Options{Notation: notation})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,6 +121,7 @@ func TestMLIRMatchesHandWrittenGraphs(t *testing.T) {
 		{"examples/mlir/flash_attention_seed004.mlir", "testdata/graphs/flash_attention_2warps.toml"},
 		{"examples/mlir/softmax_row.mlir", "testdata/graphs/softmax_row.toml"},
 		{"examples/mlir/layernorm_row.mlir", "testdata/graphs/layernorm_row.toml"},
+		{"examples/mlir/mfma_gemm_seed001.mlir", "testdata/graphs/seed001_mfma_gemm.toml"},
 	} {
 		t.Run(c.mlir, func(t *testing.T) {
 			gm := readMLIR(t, c.mlir, mlir.Options{})
@@ -132,7 +133,7 @@ func TestMLIRMatchesHandWrittenGraphs(t *testing.T) {
 				t.Fatalf("the MLIR is read on %s with %d subgroups, the graph is for %s with %d", gm.Target, gm.Subgroups, gt.Target, gt.Subgroups)
 			}
 			pairs := matchGraphs(t, gt, gm)
-			pt, pm := solveGraph(t, gt), solveGraph(t, gm)
+			pt, pm := solveGraph(t, gt, gt.Notation), solveGraph(t, gm, gt.Notation)
 			if pt.Cost != pm.Cost || pt.Status != pm.Status {
 				t.Errorf("the graph costs %d (%s), the MLIR %d (%s)", pt.Cost, pt.Status, pm.Cost, pm.Status)
 			}

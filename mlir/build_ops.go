@@ -791,7 +791,11 @@ func (b *builder) finish() {
 			break
 		}
 	}
-	if g.Notation == "" {
+	switch {
+	case g.Notation != "":
+	case b.iree:
+		g.Notation = "nested" // IREE's own
+	default:
 		g.Notation = "linear"
 	}
 	slices.SortStableFunc(g.Buffers, func(x, y *model.Buffer) int {

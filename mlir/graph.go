@@ -171,6 +171,10 @@ type builder struct {
 	opNames map[string]bool
 	loop    *model.Loop
 	depth   int
+	// iree is set when the IR carries IREE's attributes (a
+	// translation_info, an #iree_gpu.target): plans then write layouts in
+	// IREE's nested notation.
+	iree bool
 }
 
 func (b *builder) errorf(pos model.Pos, code model.Code, format string, args ...any) *model.Error {
@@ -222,6 +226,7 @@ func (b *builder) context() {
 		for _, list := range [][]*NamedAttr{h.Props, h.Attrs} {
 			for _, na := range list {
 				text := na.Value.String()
+				b.iree = b.iree || strings.Contains(text, "#iree_")
 				for _, m := range archRE.FindAllStringSubmatch(text, -1) {
 					if !slices.ContainsFunc(archs, func(s stated) bool { return s.value == m[2] }) {
 						archs = append(archs, stated{m[2], na.Pos, na.Name})

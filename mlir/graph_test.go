@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"planner/model"
+	"planner/tomlio"
 )
 
 // testTargets stand in for the planner's targets: the reader needs only
@@ -184,7 +185,7 @@ vector.transfer_write@71 = copy_to_shared %12 buffer=alloc_7[32 64]
 	if b := g.Buffers[1]; b.Pos.String() != "../examples/mlir/flash_attention_seed004.mlir:28:3" {
 		t.Errorf("buffer %s at %s", b.Name, b.Pos)
 	}
-	if g.Ops[0].Buffer.Layout == nil || g.Notation != "linear" {
+	if g.Ops[0].Buffer.Layout == nil || g.Notation != "nested" {
 		t.Errorf("buffer layout %v, notation %s", g.Ops[0].Buffer.Layout, g.Notation)
 	}
 }
@@ -491,6 +492,26 @@ v = elementwise mul %w, %z -> %v [32 64] f32
 		if e := readError(t, text, Options{}); !strings.HasPrefix(e, c.want) {
 			t.Errorf("%s:\n got %s\nwant %s", c.layout, e, c.want)
 		}
+	}
+}
+
+// Seed 000's worked example, as a to_layout anchor, pins the value to
+// the layout examples/layouts/seed000_nested.toml describes.
+func TestSeed000Anchor(t *testing.T) {
+	g, err := BuildGraph(parseFile(t, "../examples/mlir/nested_anchor_seed000.mlir"), Options{Targets: testTargets})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := tomlio.ReadLayoutFile("../examples/layouts/seed000_nested.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := g.Value("x")
+	if x.Pin == nil || x.Pin.Layout == nil || !x.Pin.Layout.Equal(want.Layout) {
+		t.Fatalf("%%x is pinned to %+v, want the layout of seed000_nested.toml", x.Pin)
+	}
+	if g.Target != "gfx942" || g.Subgroups != 4 || g.Notation != "nested" {
+		t.Errorf("read on %s with %d subgroups in %s notation", g.Target, g.Subgroups, g.Notation)
 	}
 }
 

@@ -18,6 +18,8 @@ var kernelFiles = map[string]*Options{
 	"../examples/mlir/flash_attention_seed004.mlir": {},
 	"../examples/mlir/softmax_row.mlir":             {},
 	"../examples/mlir/layernorm_row.mlir":           {},
+	"../examples/mlir/mfma_gemm_seed001.mlir":       {},
+	"../examples/mlir/nested_anchor_seed000.mlir":   {},
 	"../testdata/mlir/dynamic_loop.mlir":            {Func: "row_sum", Target: "gfx942", Trips: 16},
 	"../testdata/mlir/pin_wide_lanes.mlir":          {Target: "sm_80"},
 	"testdata/syntax.mlir":                          nil,
