@@ -10,6 +10,23 @@ import (
 	"planner/model"
 )
 
+// arity is, for the ops the reader maps, the operands each needs at
+// least and the results it gives, which the generic form may get wrong.
+var arity = map[string][2]int{
+	"arith.constant": {0, 1}, "vector.transfer_read": {1, 1}, "vector.load": {1, 1},
+	"vector.transfer_write": {2, 0}, "vector.store": {2, 0}, "vector.contract": {3, 1},
+	"vector.multi_reduction": {2, 1}, "vector.reduction": {1, 1}, "vector.broadcast": {1, 1},
+	"vector.splat": {1, 1}, "vector.transpose": {1, 1}, "vector.shape_cast": {1, 1},
+	"vector.extract": {1, 1}, "vector.insert": {2, 1}, "memref.alloc": {0, 1}, "memref.alloca": {0, 1},
+	"iree_vector_ext.to_layout": {1, 1},
+}
+
+func init() {
+	for name := range elementwise {
+		arity[name] = [2]int{1, 1}
+	}
+}
+
 // kind is the op kind a graph file spells word: the reader names kinds
 // only through the op table's rows.
 func kind(word string) model.OpKind { return model.OpBySpelling(word).Kind }
@@ -158,6 +175,10 @@ func (b *builder) op(op *Op) {
 		if inner := b.vectorInside(op); inner != nil {
 			b.fail(op, model.CodeUnknownName, "%s at %s works on vectors inside the region of %s: the reader follows the regions of func.func and scf.for only", inner.Name, inner.Pos, op.Name)
 		}
+		return
+	}
+	if a, ok := arity[op.Name]; ok && (len(op.Operands) < a[0] || len(op.Results) != a[1]) {
+		b.fail(op, model.CodeRankMismatch, "%s has %d operand(s) and %d result(s): it takes at least %d and gives %d", op.Name, len(op.Operands), len(op.Results), a[0], a[1])
 		return
 	}
 	for _, o := range op.Operands {
@@ -435,6 +456,10 @@ func isVector(v *Value) bool {
 func (b *builder) constant(op *Op) {
 	res := op.Results[0]
 	va, _ := op.Attr("value")
+	if va == nil {
+		b.fail(op, model.CodeMissingKey, "arith.constant has no value")
+		return
+	}
 	if !isVector(res) {
 		if ia, ok := va.Value.(*IntAttr); ok {
 			if n, ok := ia.Int64(); ok {
@@ -468,6 +493,9 @@ func (b *builder) identityInit(u Use) bool {
 		return false
 	}
 	va, _ := c.Def.Attr("value")
+	if va == nil {
+		return false
+	}
 	d, ok := va.Value.(*DenseAttr)
 	if !ok || !d.Splat || len(d.Values) != 1 {
 		return false
