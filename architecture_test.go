@@ -20,6 +20,7 @@ var layers = map[string][]string{
 	"planner/model/modeltest": {"planner/model"},
 	"planner/tomlio":          {"planner/model"},
 	"planner/tomlio/tomltest": {},
+	"planner/mlir":            {"planner/model", "planner/tomlio"},
 	"planner/intrinsics":      {"planner/model", "planner/tomlio"},
 	"planner/solver/pbqp":     {},
 	"planner/solver/z3opt":    {},
@@ -28,7 +29,7 @@ var layers = map[string][]string{
 	"planner/plans/planfile":  {"planner/model", "planner/plans", "planner/tomlio"},
 	"planner/gen":             {},
 	"planner/schema":          {},
-	"planner": {"planner/model", "planner/tomlio", "planner/intrinsics", "planner/solver",
+	"planner": {"planner/model", "planner/tomlio", "planner/mlir", "planner/intrinsics", "planner/solver",
 		"planner/solver/pbqp", "planner/plans", "planner/plans/planfile", "planner/gen"},
 	"planner/cmd/planner": {"planner", "planner/model", "planner/tomlio", "planner/intrinsics", "planner/solver",
 		"planner/plans", "planner/plans/planfile", "planner/gen"},
@@ -77,7 +78,7 @@ func TestNoOpKindSwitches(t *testing.T) {
 	}
 	ctxt := build.Default
 	ctxt.BuildTags = []string{"z3"} // the Z3 backend's files too
-	for _, dir := range []string{"model", "tomlio", "solver", "plans", "plans/planfile", "intrinsics", "."} {
+	for _, dir := range []string{"model", "tomlio", "mlir", "solver", "plans", "plans/planfile", "intrinsics", "."} {
 		pkg, err := ctxt.ImportDir(dir, 0)
 		if err != nil {
 			t.Fatal(err)

@@ -8,9 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"planner/intrinsics"
+	"planner/mlir"
 	"planner/model"
 	"planner/plans"
 	"planner/plans/planfile"
@@ -51,14 +53,49 @@ func New(records ...string) (*Planner, error) {
 	return &Planner{Records: lib}, nil
 }
 
-// ReadGraph reads and checks a graph file against the planner's targets
-// and records; every problem is reported as file:line:col.
+// ReadGraph reads and checks a graph file, or a kernel in MLIR (a file
+// named *.mlir), against the planner's targets and records; every
+// problem is reported as file:line:col.
 func (pl *Planner) ReadGraph(path string) (*model.Graph, error) {
+	return pl.ReadGraphInput(path, Input{})
+}
+
+// ReadGraphInput is ReadGraph reading an MLIR kernel as in says.
+func (pl *Planner) ReadGraphInput(path string, in Input) (*model.Graph, error) {
 	data, err := tomlio.ReadFileLimit(path, pl.maxInput())
 	if err != nil {
 		return nil, err
 	}
-	return tomlio.ParseGraph(path, data, pl.Records.Targets)
+	return pl.ParseGraph(path, data, in)
+}
+
+// Input says how to read a kernel written in MLIR: which function, and
+// the target, subgroup count and trip count of dynamic loops where the
+// IR states none or the caller overrides it (planner solve's --func,
+// --target, --subgroups and --trips; docs/mlir.md). A graph file states
+// its own and takes none of them.
+type Input struct {
+	Func      string
+	Target    string
+	Subgroups int
+	Trips     int
+}
+
+// IsMLIR reports whether a file is read as MLIR: its name ends in .mlir.
+func IsMLIR(name string) bool { return strings.HasSuffix(name, ".mlir") }
+
+// ParseGraph reads a graph's text, named name: MLIR for a name ending in
+// .mlir (the function in names, read as in says), a graph file
+// otherwise.
+func (pl *Planner) ParseGraph(name string, data []byte, in Input) (*model.Graph, error) {
+	if IsMLIR(name) {
+		return mlir.ReadGraph(name, data, mlir.Options{Func: in.Func, Target: in.Target, Subgroups: in.Subgroups, Trips: in.Trips, Targets: pl.Records.Targets})
+	}
+	if in != (Input{}) {
+		return nil, &model.Error{Pos: model.Pos{File: name}, Code: model.CodeBadValue, Index: -1,
+			Msg: "--func, --target, --subgroups and --trips say how to read a kernel in MLIR (a file named *.mlir); a graph file states its target and subgroups itself"}
+	}
+	return tomlio.ParseGraph(name, data, pl.Records.Targets)
 }
 
 // Target is the graph's target and the records it offers; nil when the
@@ -99,6 +136,8 @@ type Options struct {
 	// SearchTimeLimit bounds each search on its own (an explanation runs
 	// one per relaxation); 0: none but the context's.
 	SearchTimeLimit time.Duration
+	// Input says how SolveFile and SolveText read a kernel in MLIR.
+	Input Input
 }
 
 // Outcome is what a solve came to.
@@ -151,7 +190,7 @@ func (pl *Planner) SolveText(ctx context.Context, name string, data []byte, opt 
 	defer stop()
 	var g *model.Graph
 	var err error
-	if !within(ctx, time.Time{}, func() { g, err = tomlio.ParseGraph(name, data, pl.Records.Targets) }) {
+	if !within(ctx, time.Time{}, func() { g, err = pl.ParseGraph(name, data, opt.Input) }) {
 		stopped := &solver.LimitError{Limit: limitText(ctx), Phase: "read"}
 		return &Result{Outcome: Stopped, Graph: &model.Graph{File: name}, Why: fmt.Sprintf("%s: %v", name, stopped)}, nil
 	}
@@ -362,6 +401,14 @@ type Replay struct {
 // replays the plan element by element; every cost must recompute. The
 // first difference is the error.
 func (pl *Planner) VerifyFile(ctx context.Context, planPath, graphPath string) (*Replay, error) {
+	return pl.VerifyFileInput(ctx, planPath, graphPath, Input{})
+}
+
+// VerifyFileInput is VerifyFile for a plan whose graph is a kernel in
+// MLIR read as in says (its function and the trips of its dynamic
+// loops): the kernel is read for the target and subgroup count the plan
+// was made for.
+func (pl *Planner) VerifyFileInput(ctx context.Context, planPath, graphPath string, in Input) (*Replay, error) {
 	pf, err := planfile.Read(planPath)
 	if err != nil {
 		return nil, err
@@ -374,7 +421,13 @@ func (pl *Planner) VerifyFile(ctx context.Context, planPath, graphPath string) (
 	if err != nil {
 		return nil, err
 	}
-	g, err := pf.ParseGraph(path, data, pl.Records.Targets)
+	if err := pf.CheckGraph(path, data); err != nil {
+		return nil, err
+	}
+	if IsMLIR(path) {
+		in.Target, in.Subgroups = pf.Target, pf.Subgroups
+	}
+	g, err := pl.ParseGraph(path, data, in)
 	if err != nil {
 		return nil, err
 	}

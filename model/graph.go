@@ -168,6 +168,11 @@ type Graph struct {
 	NoConversions bool
 	NoConvPos     Pos
 	Notation      string // the notation plans print layouts in, unless asked otherwise
+	// Provenance says, for a graph a front end read from other text than
+	// a graph file (MLIR), where its target and subgroup count came from
+	// ("target sm_80 from --target", "subgroups 2 from translation_info's
+	// workgroup_size [64, 1, 1] at k.mlir:4:3 ..."); plans repeat it.
+	Provenance []string
 	// Hard names the facts an explanation must never offer to relax, as
 	// `planner explain` prints them in brackets ("pin:a",
 	// "no_convert:a->d", "intrinsic:d", "shared_memory", "buffer:A"). The

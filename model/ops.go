@@ -227,6 +227,9 @@ type ElementwiseFunc struct {
 	// Cond is set when the function's first operand is a condition,
 	// which may be of another type than the values it selects.
 	Cond bool
+	// Bool is set when the result is a mask, i1, one boolean per element
+	// (a comparison, as MLIR's arith.cmpf and arith.cmpi).
+	Bool bool
 }
 
 // ElementwiseFuncs are the element-wise functions a graph may use, each
@@ -239,6 +242,7 @@ var ElementwiseFuncs = []ElementwiseFunc{
 	{Name: "recip", Arity: 1, SFU: true}, {Name: "tanh", Arity: 1, SFU: true}, {Name: "sigmoid", Arity: 1, SFU: true},
 	{Name: "relu", Arity: 1}, {Name: "select", Arity: 3, Cond: true}, {Name: "fma", Arity: 3},
 	{Name: "sin", Arity: 1, SFU: true}, {Name: "cos", Arity: 1, SFU: true},
+	{Name: "cmp", Arity: 2, Bool: true},
 }
 
 // ElementwiseFuncOf looks an element-wise function up by name.

@@ -210,6 +210,9 @@ func typeElementwise(a *OpArgs) (*ValueType, []TypeError) {
 	if errs != nil {
 		return nil, errs
 	}
+	if f.Bool {
+		return &ValueType{Shape: slices.Clone(first.Shape), DType: DType{Name: "i1", Bits: 1}}, nil
+	}
 	return &ValueType{Shape: slices.Clone(first.Shape), DType: first.DType}, nil
 }
 

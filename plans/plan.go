@@ -15,9 +15,13 @@ type Plan struct {
 	File string
 	// GraphHash is the SHA-256 of the graph file's bytes, hex, when known:
 	// a plan read back is replayed only against the graph it was made for.
-	GraphHash  string
-	Target     string
-	Subgroups  int
+	GraphHash string
+	Target    string
+	Subgroups int
+	// Provenance says where the target and the subgroup count came from
+	// when the graph was read from other text than a graph file (MLIR):
+	// the attribute stating each, or the flag giving it.
+	Provenance []string
 	Notation   string
 	Status     string
 	Cost       int64
@@ -163,7 +167,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 	if notation == "" {
 		notation = g.Notation
 	}
-	p := &Plan{File: g.File, Target: t.Name, Subgroups: g.Subgroups, Notation: notation}
+	p := &Plan{File: g.File, Target: t.Name, Subgroups: g.Subgroups, Provenance: g.Provenance, Notation: notation}
 	p.Shared.Budget = t.SharedMemory
 	if g.HasBudget {
 		p.Shared.Budget = g.SharedBudget

@@ -47,6 +47,9 @@ func (p *Plan) WriteText(w io.Writer) error { return p.WriteTextWith(w, TextOpti
 func (p *Plan) WriteTextWith(w io.Writer, opt TextOptions) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "plan for %s on %s, %s\n", p.File, p.Target, plural(p.Subgroups, "subgroup"))
+	for _, line := range p.Provenance {
+		fmt.Fprintf(&b, "  %s\n", line)
+	}
 	fmt.Fprintf(&b, "status %s: %s\n", p.Status, p.Verdict())
 	if p.NotVerified != "" {
 		fmt.Fprintf(&b, "not verified: %s\n", p.NotVerified)
@@ -236,6 +239,7 @@ type JSON struct {
 	File          string               `json:"file"`
 	Target        string               `json:"target"`
 	Subgroups     int                  `json:"subgroups"`
+	Provenance    []string             `json:"provenance,omitempty"`
 	Notation      string               `json:"notation"`
 	Values        map[string]ValueJSON `json:"values"`
 	Ops           map[string]OpJSON    `json:"ops"`
@@ -316,7 +320,7 @@ type StatsJSON struct {
 func (p *Plan) JSON() *JSON {
 	s := p.Stats
 	j := &JSON{SchemaVersion: SchemaVersion, Status: p.Status, Cost: p.Cost, LowerBound: p.LowerBound, Stopped: p.Stopped, NotVerified: p.NotVerified, Search: p.Search,
-		File: p.File, Target: p.Target, Subgroups: p.Subgroups, Notation: p.Notation,
+		File: p.File, Target: p.Target, Subgroups: p.Subgroups, Provenance: p.Provenance, Notation: p.Notation,
 		Values: map[string]ValueJSON{}, Ops: map[string]OpJSON{}, Conversions: []ConvJSON{},
 		Shared: SharedJSON{BufferBytes: p.Shared.Buffers, ScratchBytes: p.Shared.Scratch, BudgetBytes: p.Shared.Budget, Placed: p.Shared.Placed},
 		Stats: StatsJSON{Candidates: s.Candidates, Nodes: s.Nodes, Edges: s.Edges, Reduced: s.Reduced, CoreNodes: s.CoreNodes,

@@ -142,3 +142,21 @@ func basesIDs(k int) int {
 	}
 	return 1 << k
 }
+
+// PinLayout builds the layout a pin written in notation n gives over frame
+// f, for front ends other than the graph file (MLIR's to_layout anchors):
+// the layout; or, when n is well formed for another subgroup count or
+// subgroup size than f's, no layout and the sentence saying why no plan
+// can meet it (as a graph's [pins] are read); or the error of a layout
+// that is wrong in some other way. target names the target whose lanes f
+// counts.
+func PinLayout(n model.Notation, f model.Frame, target string) (*model.Layout, string, error) {
+	l, err := n.Layout(f)
+	if err == nil {
+		return l, "", nil
+	}
+	if why := unrealisable(n, f, target); why != "" {
+		return nil, why, nil
+	}
+	return nil, "", err
+}

@@ -77,7 +77,8 @@ func recordNames(records []string) []string {
 
 // addCompletions registers what the shell completes (cobra's completion
 // command writes the scripts): the words of every flag of flagOffers,
-// record names for intrinsics show, graph, plan and layout files (*.toml)
+// record names for intrinsics show, graph files and MLIR kernels (*.toml,
+// *.mlir), plan and layout files (*.toml)
 // and bench's folders.
 func addCompletions(root *cobra.Command, records *[]string) {
 	byPath := map[string]*cobra.Command{}
@@ -99,17 +100,23 @@ func addCompletions(root *cobra.Command, records *[]string) {
 			return words(*records), cobra.ShellCompDirectiveNoFileComp
 		})
 	}
-	tomlFiles := func(n int) cobra.CompletionFunc {
+	files := func(n int, exts ...cobra.Completion) cobra.CompletionFunc {
 		return func(_ *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
 			if len(args) >= n {
 				return nil, cobra.ShellCompDirectiveNoFileComp
 			}
-			return []cobra.Completion{"toml"}, cobra.ShellCompDirectiveFilterFileExt
+			return exts, cobra.ShellCompDirectiveFilterFileExt
 		}
 	}
-	for path, n := range map[string]int{"solve": 1, "explain": 1, "verify": 1, "layout show": 1, "layout convert": 1, "layout diff": 2} {
+	for path, n := range map[string]int{"verify": 1, "layout show": 1, "layout convert": 1, "layout diff": 2} {
 		if c := byPath[path]; c != nil {
-			c.ValidArgsFunction = tomlFiles(n)
+			c.ValidArgsFunction = files(n, "toml")
+		}
+	}
+	// Graphs are graph files or kernels in MLIR.
+	for _, path := range []string{"solve", "explain"} {
+		if c := byPath[path]; c != nil {
+			c.ValidArgsFunction = files(1, "toml", "mlir")
 		}
 	}
 	if c := byPath["bench"]; c != nil {

@@ -95,8 +95,8 @@ func TestCompletionArguments(t *testing.T) {
 		t.Errorf("a second record name is offered: %q", got)
 	}
 	got, directive := complete(t, "solve", "")
-	if !slices.Equal(got, []string{"toml"}) || directive != ":8" { // ShellCompDirectiveFilterFileExt
-		t.Errorf("solve <TAB> offers %q %s, want the extension toml with :8", got, directive)
+	if !slices.Equal(got, []string{"toml", "mlir"}) || directive != ":8" { // ShellCompDirectiveFilterFileExt
+		t.Errorf("solve <TAB> offers %q %s, want the extensions toml and mlir with :8", got, directive)
 	}
 	for _, shell := range []string{"bash", "zsh", "fish", "powershell"} {
 		var out, errs bytes.Buffer

@@ -20,11 +20,14 @@ func newExplainCmd(records *[]string) *cobra.Command {
 	var format, backendName string
 	var maxRelax int
 	var timeLimit time.Duration
+	var in inputFlags
 	cmd := &cobra.Command{
 		Use:   "explain GRAPH",
 		Short: "say why a graph has no plan, or why each conversion of its plan is there",
 		Long: `GRAPH is a graph file, or "-" for standard input (named <stdin> in
-messages). For a graph with no plan: a minimal set of conflicting facts (drop any one and
+messages), or a kernel in MLIR (a file named *.mlir: docs/mlir.md, with
+--func, --target, --subgroups and --trips; facts point at its
+file:line:col). For a graph with no plan: a minimal set of conflicting facts (drop any one and
 a plan exists), each with the line it comes from, how they collide, and the
 smallest sets of facts whose removal allows a plan, cheapest first, with the
 cost of the best plan each allows. Facts the graph lists under hard are never
@@ -48,6 +51,9 @@ limit (or Ctrl-C) stopped the search before any plan.`,
 				return err
 			}
 			opt := planner.Options{Backend: backendName, SearchTimeLimit: timeLimit}
+			if opt.Input, err = in.input(); err != nil {
+				return err
+			}
 			ctx, cancel := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer cancel()
 			res, err := solveArg(ctx, cmd, pl, args[0], opt)
@@ -69,6 +75,7 @@ limit (or Ctrl-C) stopped the search before any plan.`,
 	cmd.Flags().IntVar(&maxRelax, "max", 5, "show at most this many relaxations")
 	cmd.Flags().DurationVar(&timeLimit, "time-limit", 0, "bound each search (the plan's and each relaxation's)")
 	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, or smt (Z3, in binaries built with -tags z3)")
+	in.add(cmd, true)
 	return cmd
 }
 

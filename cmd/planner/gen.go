@@ -72,10 +72,12 @@ nowhere.`,
 func newBenchCmd(records *[]string) *cobra.Command {
 	var limits limitFlags
 	var backendName, format string
+	var in inputFlags
 	cmd := &cobra.Command{
 		Use:   "bench DIR",
 		Short: "solve every graph of a folder and print a table of sizes, times, memory and costs",
-		Long: `Solves every graph (*.toml) of DIR, in name order, and prints one row each:
+		Long: `Solves every graph (*.toml) and MLIR kernel (*.mlir, read as --func,
+--target, --subgroups and --trips say) of DIR, in name order, and prints one row each:
 its ops, candidate layouts, search nodes (and those left for SAT), SAT
 variables and clauses, seconds, peak and allocated MiB, status, cost, the
 greedy baseline's cost and their ratio. --format json writes the rows as
@@ -95,14 +97,21 @@ the table).`,
 				return err
 			}
 			files, err := filepath.Glob(filepath.Join(args[0], "*.toml"))
+			kernels, _ := filepath.Glob(filepath.Join(args[0], "*.mlir"))
+			files = append(files, kernels...)
 			if err != nil || len(files) == 0 {
-				return fmt.Errorf("%s: no graphs (*.toml)", args[0])
+				return fmt.Errorf("%s: no graphs (*.toml) or MLIR kernels (*.mlir)", args[0])
 			}
 			slices.Sort(files)
+			input, err := in.input()
+			if err != nil {
+				return err
+			}
 			opt, done, err := limits.options(backendName, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
+			opt.Input = input
 			defer done()
 			interrupted, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer stop()
@@ -129,6 +138,7 @@ the table).`,
 	limits.add(cmd, "stop each search after this long")
 	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, smt (Z3, in binaries built with -tags z3), or greedy (the propagation baseline of today's compilers)")
 	cmd.Flags().StringVar(&format, "format", "text", "text (a table) or json")
+	in.add(cmd, true)
 	return cmd
 }
 
@@ -167,7 +177,7 @@ func ptr[T any](v T) *T { return &v }
 // graph's bad input, which the row also says.
 func benchGraph(interrupted context.Context, pl *planner.Planner, f string, opt planner.Options, limits *limitFlags) (benchRow, error) {
 	row := benchRow{Graph: filepath.Base(f), Status: "bad input"}
-	g, err := pl.ReadGraph(f)
+	g, err := pl.ReadGraphInput(f, opt.Input)
 	if err != nil {
 		return row, err
 	}

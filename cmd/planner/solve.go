@@ -28,11 +28,14 @@ func newSolveCmd(records *[]string) *cobra.Command {
 	var format, notation, backendName, compare string
 	var verbose bool
 	var limits limitFlags
+	var in inputFlags
 	cmd := &cobra.Command{
 		Use:   "solve GRAPH",
 		Short: "choose every value's layout and every op's intrinsic, with the proven minimum cost",
 		Long: `Reads a kernel graph (docs/graphs.md; GRAPH "-" reads it from standard
-input, named <stdin> in messages), builds the constraint problem from the
+input, named <stdin> in messages) or a kernel in MLIR (GRAPH a file named
+*.mlir, the vector dialect: docs/mlir.md, with --func, --target,
+--subgroups and --trips), builds the constraint problem from the
 target's intrinsic records, and prints the cheapest plan: the layout of every
 value, the intrinsic and warp arrangement of every matrix op, the conversions
 that remain with their mechanism and cost, and whether the cost is proven
@@ -67,6 +70,9 @@ Ctrl-C) stopped the run before any plan.`,
 				return err
 			}
 			opt.Notation, opt.CompareGreedy = notation, compare != ""
+			if opt.Input, err = in.input(); err != nil {
+				return err
+			}
 			pl, err := newPlanner(cmd, *records)
 			if err != nil {
 				return err
@@ -100,6 +106,7 @@ Ctrl-C) stopped the run before any plan.`,
 	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, smt (Z3, in binaries built with -tags z3), smt-symbolic (Z3 with the buffers' placements as unknowns, until --time-limit), or greedy (the propagation baseline of today's compilers)")
 	cmd.Flags().BoolVar(&verbose, "verbose", false, "with --format text: list every arrangement each mma was chosen among, one a line")
 	cmd.Flags().StringVar(&compare, "compare", "", "also run this baseline (greedy) and print both costs and their ratio")
+	in.add(cmd, true)
 	return cmd
 }
 

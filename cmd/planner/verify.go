@@ -12,6 +12,7 @@ import (
 func newVerifyCmd(records *[]string) *cobra.Command {
 	var graphPath string
 	var prove time.Duration
+	var in inputFlags
 	cmd := &cobra.Command{
 		Use:   "verify PLAN",
 		Short: "replay a plan written by solve --format toml, element by element",
@@ -30,7 +31,8 @@ With --prove (on by default, 2s) the graph is solved again to re-prove the
 plan's status and lower bound. Prints one line and exits 0 when the plan
 holds; prints each difference at the plan's file:line:col (the value,
 element, subgroup, lane and register where a replay fails) and exits 1
-when it does not.`,
+when it does not. A plan of a kernel in MLIR reads the kernel again for
+the plan's target and subgroup count (--func and --trips as for solve).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			pl, err := newPlanner(cmd, *records)
@@ -39,7 +41,11 @@ when it does not.`,
 			}
 			ctx, cancel := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer cancel()
-			r, err := pl.VerifyFile(ctx, args[0], graphPath)
+			input, err := in.input()
+			if err != nil {
+				return err
+			}
+			r, err := pl.VerifyFileInput(ctx, args[0], graphPath, input)
 			if err != nil {
 				return err
 			}
@@ -58,5 +64,6 @@ when it does not.`,
 	}
 	cmd.Flags().StringVar(&graphPath, "graph", "", "the graph file, when it is no longer where the plan says")
 	cmd.Flags().DurationVar(&prove, "prove", 2*time.Second, "re-solve the graph for at most this long to re-prove the plan's status and lower bound (0: do not)")
+	in.add(cmd, false)
 	return cmd
 }

@@ -20,6 +20,11 @@ type File struct {
 	File      string // the plan file
 	Graph     string // the graph file, as the plan names it
 	GraphHash string // the graph's SHA-256 as the plan records it ("" when it records none)
+	// Target and Subgroups are what the plan was made for, as it records
+	// them ("", 0 when it does not): a kernel read from MLIR is read again
+	// for them.
+	Target    string
+	Subgroups int
 	doc       *tomlio.Document
 	root      *tomlio.Table
 	// The tables Rebuild read, by what they describe, for errors to
@@ -52,6 +57,14 @@ func Parse(file string, data []byte) (*File, error) {
 	pf.GraphHash, _ = root.String("graph_sha256", false)
 	if err := doc.Err(); err != nil {
 		return nil, err
+	}
+	if v, ok := root.Raw("target"); ok {
+		pf.Target, _ = v.(string)
+	}
+	if v, ok := root.Raw("subgroups"); ok {
+		if n, ok := v.(int64); ok {
+			pf.Subgroups = int(n)
+		}
 	}
 	return pf, nil
 }

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A plan of a kernel in MLIR verifies against the kernel: written with
+// --format toml, replayed by planner verify, which reads the kernel again
+// for the plan's target and subgroups (and --func and --trips as solve
+// had them).
+func TestVerifyMLIRPlans(t *testing.T) {
+	t.Chdir("../..")
+	for _, c := range []struct{ kernel, flags []string }{
+		{[]string{"examples/mlir/flash_attention_seed004.mlir"}, nil},
+		{[]string{"testdata/mlir/dynamic_loop.mlir", "--target", "gfx942"}, []string{"--func", "row_sum", "--trips", "16"}},
+	} {
+		var out, errs bytes.Buffer
+		args := append(append([]string{"solve", "--format", "toml"}, c.kernel...), c.flags...)
+		if code := run(args, strings.NewReader(""), &out, &errs); code != 0 {
+			t.Fatalf("planner %s: exit %d: %s", strings.Join(args, " "), code, errs.String())
+		}
+		plan := filepath.Join(t.TempDir(), "plan.toml")
+		if err := os.WriteFile(plan, out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out.Reset()
+		errs.Reset()
+		args = append([]string{"verify", plan, "--prove", "0"}, c.flags...)
+		if code := run(args, strings.NewReader(""), &out, &errs); code != 0 || !strings.HasPrefix(out.String(), "verified ") {
+			t.Errorf("planner %s: exit %d: %s%s", strings.Join(args, " "), code, out.String(), errs.String())
+		}
+		if c.flags == nil {
+			continue
+		}
+		// Without --trips the kernel does not read, and verify says why.
+		out.Reset()
+		errs.Reset()
+		if code := run([]string{"verify", plan, "--prove", "0", "--func", "row_sum"}, strings.NewReader(""), &out, &errs); code != 1 || !strings.Contains(errs.String(), "give --trips N") {
+			t.Errorf("verify without --trips: exit %d: %s", code, errs.String())
+		}
+	}
+}
+
+// planner bench reads the MLIR kernels of a folder beside its graphs.
+func TestBenchMLIR(t *testing.T) {
+	var out, errs bytes.Buffer
+	if code := Main([]string{"bench", "../../examples/mlir"}, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	files, _ := filepath.Glob("../../examples/mlir/*.mlir")
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(files) == 0 || len(lines) != len(files)+1 {
+		t.Fatalf("want a header and %d rows:\n%s", len(files), out.String())
+	}
+	for _, l := range lines[1:] {
+		if !strings.Contains(l, ".mlir") || !strings.Contains(l, "optimal") {
+			t.Errorf("row: %s", l)
+		}
+	}
+}

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"fmt"
+	"planner"
+
+	"github.com/spf13/cobra"
+)
+
+// inputFlags say how to read a kernel written in MLIR (a file named
+// *.mlir): --func, --target, --subgroups and --trips (docs/mlir.md).
+type inputFlags struct {
+	fn, target       string
+	subgroups, trips int
+}
+
+// add registers the flags; verify takes only --func and --trips (the
+// plan gives the target and the subgroup count).
+func (f *inputFlags) add(cmd *cobra.Command, context bool) {
+	cmd.Flags().StringVar(&f.fn, "func", "", "MLIR input: the func.func to read (default: the only one)")
+	if context {
+		cmd.Flags().StringVar(&f.target, "target", "", "MLIR input: the target, where the IR states none (an #iree_gpu.target<arch = ...> or chip = \"...\"), or in place of the one it states")
+		cmd.Flags().IntVar(&f.subgroups, "subgroups", 0, "MLIR input: the subgroups per workgroup, where the IR states no workgroup size (translation_info, gpu.known_block_size), or in place of it")
+	}
+	cmd.Flags().IntVar(&f.trips, "trips", 0, "MLIR input: the trip count to price an scf.for at when its bounds are not constants (the plan says it was assumed)")
+}
+
+// input checks the flags and gives the library's Input.
+func (f *inputFlags) input() (planner.Input, error) {
+	if f.subgroups < 0 {
+		return planner.Input{}, fmt.Errorf("--subgroups must be positive, found %d", f.subgroups)
+	}
+	if f.trips < 0 {
+		return planner.Input{}, fmt.Errorf("--trips must be positive, found %d", f.trips)
+	}
+	return planner.Input{Func: f.fn, Target: f.target, Subgroups: f.subgroups, Trips: f.trips}, nil
+}

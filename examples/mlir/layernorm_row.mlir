@@ -1,0 +1,43 @@
+// Layer normalisation of 16 rows of 256 f32 on sm_80 with 4 warps (a
+// workgroup of 128 threads in subgroups of 32): mean and variance along
+// rows, normalise, scale by gamma and shift by beta (one value per
+// column), store as f16. The same kernel written by hand as a graph:
+// testdata/graphs/layernorm_row.toml. The row sums' accumulator is 0,
+// their identity, read as no init; a row value goes back into its row by
+// a shape_cast to 16x1 and a broadcast, read as one broadcast; gamma and
+// beta broadcast down the columns.
+//
+//   planner solve examples/mlir/layernorm_row.mlir
+
+#executable_target = #hal.executable.target<"cuda", "cuda-nvptx-fb", {iree.gpu.target = #iree_gpu.target<arch = "sm_80">}>
+#translation = #iree_codegen.translation_info<pipeline = LLVMGPUVectorDistribute workgroup_size = [128, 1, 1] subgroup_size = 32>
+
+func.func @layernorm_row(%in: memref<16x256xf32>, %gamma_in: memref<256xf32>, %beta_in: memref<256xf32>, %out: memref<16x256xf16>) attributes {hal.executable.target = #executable_target, translation_info = #translation} {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.000000e+00 : f32
+  %zero = arith.constant dense<0.000000e+00> : vector<16xf32>
+  %x = vector.transfer_read %in[%c0, %c0], %pad {in_bounds = [true, true]} : memref<16x256xf32>, vector<16x256xf32>
+  %s = vector.multi_reduction <add>, %x, %zero [1] : vector<16x256xf32> to vector<16xf32>
+  %inv_n = arith.constant dense<3.906250e-03> : vector<16xf32>
+  %mean = arith.mulf %s, %inv_n : vector<16xf32>
+  %meanc = vector.shape_cast %mean : vector<16xf32> to vector<16x1xf32>
+  %meanb = vector.broadcast %meanc : vector<16x1xf32> to vector<16x256xf32>
+  %xc = arith.subf %x, %meanb : vector<16x256xf32>
+  %sq = arith.mulf %xc, %xc : vector<16x256xf32>
+  %ss = vector.multi_reduction <add>, %sq, %zero [1] : vector<16x256xf32> to vector<16xf32>
+  %var = arith.mulf %ss, %inv_n : vector<16xf32>
+  %eps = arith.constant dense<9.99999974E-6> : vector<16xf32>
+  %vare = arith.addf %var, %eps : vector<16xf32>
+  %rstd = math.rsqrt %vare : vector<16xf32>
+  %rstdc = vector.shape_cast %rstd : vector<16xf32> to vector<16x1xf32>
+  %rstdb = vector.broadcast %rstdc : vector<16x1xf32> to vector<16x256xf32>
+  %xn = arith.mulf %xc, %rstdb : vector<16x256xf32>
+  %gamma = vector.transfer_read %gamma_in[%c0], %pad {in_bounds = [true]} : memref<256xf32>, vector<256xf32>
+  %gammab = vector.broadcast %gamma : vector<256xf32> to vector<16x256xf32>
+  %beta = vector.transfer_read %beta_in[%c0], %pad {in_bounds = [true]} : memref<256xf32>, vector<256xf32>
+  %betab = vector.broadcast %beta : vector<256xf32> to vector<16x256xf32>
+  %y = math.fma %xn, %gammab, %betab : vector<16x256xf32>
+  %yh = arith.truncf %y : vector<16x256xf32> to vector<16x256xf16>
+  vector.transfer_write %yh, %out[%c0, %c0] {in_bounds = [true, true]} : vector<16x256xf16>, memref<16x256xf16>
+  return
+}

@@ -1,0 +1,48 @@
+// Seed 001 (IREE's PCF RFC, "GPU Pipeline Rework"): an f16 x f16 -> f32
+// matmul with a 256x128x64 workgroup tile on a 2x2 grid of subgroups
+// (a workgroup of 256 threads in subgroups of 64) on gfx942, MFMA
+// fragments chosen by the planner. The K loop carries the accumulator;
+// each trip copies the A and B panels to workgroup memory (the copy
+// phase), reads them back as the contraction's operands (the compute
+// phase), and the accumulator is written back after the loop (the
+// writeback phase). The same kernel written by hand as a graph:
+// testdata/graphs/seed001_mfma_gemm.toml. Layouts print in IREE's nested
+// notation, as for every kernel carrying IREE's attributes.
+//
+//   planner solve examples/mlir/mfma_gemm_seed001.mlir
+
+#mk = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+#tile_m = affine_map<()[s0] -> (s0 * 256)>
+#tile_n = affine_map<()[s0] -> (s0 * 128)>
+#executable_target = #hal.executable.target<"rocm", "rocm-hsaco-fb", {iree.gpu.target = #iree_gpu.target<arch = "gfx942">}>
+#translation = #iree_codegen.translation_info<pipeline = LLVMGPUVectorDistribute workgroup_size = [256, 1, 1] subgroup_size = 64>
+
+func.func @matmul_256x128x64(%A: memref<4096x1024xf16>, %B: memref<1024x4096xf16>, %C: memref<4096x4096xf32>) attributes {hal.executable.target = #executable_target, translation_info = #translation} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c1024 = arith.constant 1024 : index
+  %pad = arith.constant 0.000000e+00 : f16
+  %As = memref.alloc() : memref<256x64xf16, #gpu.address_space<workgroup>>
+  %Bs = memref.alloc() : memref<64x128xf16, #gpu.address_space<workgroup>>
+  %bx = gpu.block_id x
+  %by = gpu.block_id y
+  %m = affine.apply #tile_m()[%by]
+  %n = affine.apply #tile_n()[%bx]
+  %acc0 = arith.constant dense<0.000000e+00> : vector<256x128xf32>
+  %acc_out = scf.for %k = %c0 to %c1024 step %c64 iter_args(%acc = %acc0) -> (vector<256x128xf32>) {
+    %a_g = vector.transfer_read %A[%m, %k], %pad {in_bounds = [true, true]} : memref<4096x1024xf16>, vector<256x64xf16>
+    vector.transfer_write %a_g, %As[%c0, %c0] {in_bounds = [true, true]} : vector<256x64xf16>, memref<256x64xf16, #gpu.address_space<workgroup>>
+    %b_g = vector.transfer_read %B[%k, %n], %pad {in_bounds = [true, true]} : memref<1024x4096xf16>, vector<64x128xf16>
+    vector.transfer_write %b_g, %Bs[%c0, %c0] {in_bounds = [true, true]} : vector<64x128xf16>, memref<64x128xf16, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %a = vector.transfer_read %As[%c0, %c0], %pad {in_bounds = [true, true]} : memref<256x64xf16, #gpu.address_space<workgroup>>, vector<256x64xf16>
+    %b = vector.transfer_read %Bs[%c0, %c0], %pad {in_bounds = [true, true]} : memref<64x128xf16, #gpu.address_space<workgroup>>, vector<64x128xf16>
+    %acc_next = vector.contract {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a, %b, %acc : vector<256x64xf16>, vector<64x128xf16> into vector<256x128xf32>
+    gpu.barrier
+    scf.yield %acc_next : vector<256x128xf32>
+  }
+  vector.transfer_write %acc_out, %C[%m, %n] {in_bounds = [true, true]} : vector<256x128xf32>, memref<4096x4096xf32>
+  return
+}

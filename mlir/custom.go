@@ -1,0 +1,1128 @@
+package mlir
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"planner/model"
+)
+
+// customParser reads an op's custom form after its name, filling the op
+// as its generic form would, and returns its result types.
+type customParser func(p *parser, op *Op) []Type
+
+// shortNames are the names an op may be written by without its dialect:
+// the builtin dialect's module, and return inside a function (the func
+// dialect is the default dialect of its body).
+var shortNames = map[string]string{"module": "builtin.module", "return": "func.return"}
+
+// customParsers are the custom forms the reader knows, each checked against
+// the op's assembly format (llvm/llvm-project at LLVM 19, the ops' .td files
+// under mlir/include/mlir/Dialect; IREE's VectorExtOps.td for to_layout).
+var customParsers map[string]customParser
+
+// The element-wise ops of arith and math, by custom form.
+var (
+	arithBinary = []string{"addf", "subf", "mulf", "divf", "remf", "maximumf", "minimumf", "maxnumf", "minnumf",
+		"addi", "subi", "muli", "divsi", "divui", "remsi", "remui", "ceildivsi", "ceildivui", "floordivsi",
+		"maxsi", "maxui", "minsi", "minui", "andi", "ori", "xori", "shli", "shrsi", "shrui"}
+	arithCasts = []string{"extf", "truncf", "extsi", "extui", "trunci", "sitofp", "uitofp", "fptosi", "fptoui",
+		"bitcast", "index_cast", "index_castui"}
+	mathUnary = []string{"exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "cbrt", "tanh", "tan",
+		"sin", "cos", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "erfc", "absf", "absi",
+		"ceil", "floor", "round", "roundeven", "trunc", "ctlz", "cttz", "ctpop"}
+	mathBinary = []string{"powf", "atan2", "copysign", "ipowi", "fpowi"}
+)
+
+func init() {
+	customParsers = map[string]customParser{
+		"builtin.module":            parseModuleOp,
+		"func.func":                 parseFuncOp,
+		"func.return":               parseReturnLike,
+		"scf.yield":                 parseReturnLike,
+		"scf.for":                   parseForOp,
+		"arith.constant":            parseConstantOp,
+		"arith.negf":                parseUnaryOp,
+		"arith.cmpf":                parseCmpOp,
+		"arith.cmpi":                parseCmpOp,
+		"arith.select":              parseSelectOp,
+		"math.fma":                  parseTernaryOp,
+		"vector.fma":                parseTernaryOp,
+		"vector.transfer_read":      parseTransferRead,
+		"vector.transfer_write":     parseTransferWrite,
+		"vector.load":               parseVectorLoad,
+		"vector.store":              parseVectorStore,
+		"vector.contract":           parseContract,
+		"vector.multi_reduction":    parseMultiReduction,
+		"vector.reduction":          parseReduction,
+		"vector.broadcast":          parseToOp,
+		"vector.shape_cast":         parseToOp,
+		"vector.transpose":          parseTranspose,
+		"vector.extract":            parseExtract,
+		"vector.insert":             parseInsert,
+		"vector.splat":              parseSplat,
+		"memref.alloc":              parseAlloc,
+		"memref.alloca":             parseAlloc,
+		"memref.dealloc":            parseDealloc,
+		"gpu.barrier":               parseBarrier,
+		"gpu.thread_id":             parseGPUIndex,
+		"gpu.block_id":              parseGPUIndex,
+		"gpu.block_dim":             parseGPUIndex,
+		"affine.apply":              parseAffineApply,
+		"iree_vector_ext.to_layout": parseToLayout,
+	}
+	for _, n := range arithBinary {
+		customParsers["arith."+n] = parseBinaryOp
+	}
+	for _, n := range arithCasts {
+		customParsers["arith."+n] = parseCastOp
+	}
+	for _, n := range mathUnary {
+		customParsers["math."+n] = parseUnaryOp
+	}
+	for _, n := range mathBinary {
+		customParsers["math."+n] = parseBinaryOp
+	}
+}
+
+// optAttrs reads an optional {attributes} into the op.
+func (p *parser) optAttrs(op *Op) {
+	if p.ok() && p.tok.is("{") {
+		if d := p.parseAttrDict(); d != nil {
+			op.Attrs = append(op.Attrs, d...)
+		}
+	}
+}
+
+// colonType reads ': type'.
+func (p *parser) colonType(op *Op) Type {
+	if !p.expect(":", "before the type of "+op.Name) {
+		return nil
+	}
+	return p.parseType()
+}
+
+// wrapped reads a keyword's <body> (fastmath<fast>, overflow<nsw>) as an
+// attribute of the op named name, of dialect attribute kind.
+func (p *parser) wrapped(op *Op, keyword, name, kind string) {
+	if !p.ok() || !p.isKeyword(keyword) {
+		return
+	}
+	at := p.tok.pos
+	if !p.adjacent('<') {
+		return
+	}
+	p.nextTok()
+	body, ok := p.rawBody()
+	if ok {
+		op.Attrs = append(op.Attrs, &NamedAttr{Name: name, Pos: at, ValuePos: at, Value: &DialectAttr{Name: kind, Body: collapse(body), HasBody: true}})
+	}
+}
+
+// refsWithTypes resolves uses against a list of types of the same length.
+func (p *parser) refsWithTypes(op *Op, refs []ref, types []Type, at model.Pos) bool {
+	if !p.ok() {
+		return false
+	}
+	if len(refs) != len(types) {
+		p.failCode(at, model.CodeRankMismatch, "%s has %d operand(s) but %d type(s)", op.Name, len(refs), len(types))
+		return false
+	}
+	for i, r := range refs {
+		if p.use(op, r, types[i]) == nil {
+			return false
+		}
+	}
+	return true
+}
+
+func parseModuleOp(p *parser, op *Op) []Type {
+	if p.tok.kind == tSymbol {
+		op.Attrs = append(op.Attrs, &NamedAttr{Name: "sym_name", Pos: p.tok.pos, ValuePos: p.tok.pos, Value: &StringAttr{Value: p.tok.text}})
+		p.nextTok()
+	}
+	if p.isKeyword("attributes") {
+		p.nextTok()
+		p.optAttrs(op)
+	}
+	if r := p.parseRegion(op, nil, true); r != nil {
+		op.Regions = append(op.Regions, r)
+	}
+	return nil
+}
+
+// parseFuncOp reads func.func [visibility] @name(args) [-> results]
+// [attributes {...}] [{body}].
+func parseFuncOp(p *parser, op *Op) []Type {
+	if p.tok.kind == tString { // sym_visibility
+		op.Attrs = append(op.Attrs, &NamedAttr{Name: "sym_visibility", Pos: p.tok.pos, ValuePos: p.tok.pos, Value: &StringAttr{Value: p.tok.text}})
+		p.nextTok()
+	} else if p.tok.kind == tBareID && (p.tok.text == "private" || p.tok.text == "public" || p.tok.text == "nested") {
+		op.Attrs = append(op.Attrs, &NamedAttr{Name: "sym_visibility", Pos: p.tok.pos, ValuePos: p.tok.pos, Value: &StringAttr{Value: p.tok.text}})
+		p.nextTok()
+	}
+	if p.tok.kind != tSymbol {
+		p.failf(p.tok.pos, "expected the function's name (@name), found %s", p.tok.describe())
+		return nil
+	}
+	op.Attrs = append(op.Attrs, &NamedAttr{Name: "sym_name", Pos: p.tok.pos, ValuePos: p.tok.pos, Value: &StringAttr{Value: p.tok.text}})
+	p.nextTok()
+	if !p.expect("(", "to open the function's arguments") {
+		return nil
+	}
+	var args []blockArg
+	var ins []Type
+	for p.ok() && !p.tok.is(")") {
+		if p.tok.kind == tValueID {
+			a := blockArg{name: p.tok.text, pos: p.tok.pos}
+			p.nextTok()
+			if !p.expect(":", "after the argument's name") {
+				return nil
+			}
+			a.typ = p.parseType()
+			args = append(args, a)
+			ins = append(ins, a.typ)
+		} else {
+			ins = append(ins, p.parseType())
+		}
+		p.skipArgAttrs()
+		p.trailingLoc()
+		if !p.tok.is(",") {
+			break
+		}
+		p.nextTok()
+	}
+	if !p.expect(")", "to close the function's arguments") {
+		return nil
+	}
+	if len(args) > 0 && len(args) != len(ins) {
+		p.failf(op.NamePos, "either every argument of a function is named (%%name: type) or none is")
+		return nil
+	}
+	var outs []Type
+	if p.tok.kind == tArrow {
+		p.nextTok()
+		outs = p.resultTypes()
+	}
+	op.Attrs = append(op.Attrs, &NamedAttr{Name: "function_type", Pos: op.NamePos, ValuePos: op.NamePos, Value: &TypeAttr{Type: &FunctionType{Inputs: ins, Results: outs}}})
+	if p.isKeyword("attributes") {
+		p.nextTok()
+		p.optAttrs(op)
+	}
+	if p.ok() && p.tok.is("{") {
+		if len(args) != len(ins) {
+			p.failf(p.tok.pos, "a function with a body names its arguments (%%name: type)")
+			return nil
+		}
+		p.funcDepth++
+		r := p.parseRegion(op, args, true)
+		p.funcDepth--
+		if r != nil {
+			op.Regions = append(op.Regions, r)
+		}
+	} else if p.ok() {
+		// A declaration: MLIR gives it one empty region.
+		op.Regions = append(op.Regions, &Region{Pos: op.Pos, End: op.Pos, Parent: op})
+	}
+	return nil
+}
+
+// parseReturnLike reads [%a, %b : T1, T2] (func.return, scf.yield).
+func parseReturnLike(p *parser, op *Op) []Type {
+	refs := p.parseRefs()
+	p.optAttrs(op)
+	if len(refs) == 0 {
+		return nil
+	}
+	at := p.tok.pos
+	if !p.expect(":", "before the types of "+op.Name+"'s operands") {
+		return nil
+	}
+	var types []Type
+	for p.ok() {
+		types = append(types, p.parseType())
+		if !p.tok.is(",") {
+			break
+		}
+		p.nextTok()
+	}
+	p.refsWithTypes(op, refs, types, at)
+	return nil
+}
+
+// parseForOp reads scf.for [unsigned] %iv = %lb to %ub step %step
+// [iter_args(%a = %init, ...) -> (types)] [: type] {body} [{attributes}].
+func parseForOp(p *parser, op *Op) []Type {
+	if p.isKeyword("unsigned") {
+		op.Attrs = append(op.Attrs, &NamedAttr{Name: "unsignedCmp", Pos: p.tok.pos, ValuePos: p.tok.pos, Value: UnitAttr{}})
+		p.nextTok()
+	}
+	if p.tok.kind != tValueID {
+		p.failf(p.tok.pos, "expected the induction variable (%%name) of scf.for, found %s", p.tok.describe())
+		return nil
+	}
+	iv := blockArg{name: p.tok.text, pos: p.tok.pos}
+	p.nextTok()
+	if !p.expect("=", "after scf.for's induction variable") {
+		return nil
+	}
+	lb, _ := p.parseRef()
+	if !p.keyword("to", "after scf.for's lower bound") {
+		return nil
+	}
+	ub, _ := p.parseRef()
+	if !p.keyword("step", "after scf.for's upper bound") {
+		return nil
+	}
+	step, _ := p.parseRef()
+	var iterArgs []blockArg
+	var inits []ref
+	var types []Type
+	argsPos := p.tok.pos
+	if p.isKeyword("iter_args") {
+		p.nextTok()
+		if !p.expect("(", "after iter_args") {
+			return nil
+		}
+		for p.ok() && !p.tok.is(")") {
+			if p.tok.kind != tValueID {
+				p.failf(p.tok.pos, "expected an iter_arg (%%name = %%init), found %s", p.tok.describe())
+				return nil
+			}
+			iterArgs = append(iterArgs, blockArg{name: p.tok.text, pos: p.tok.pos})
+			p.nextTok()
+			if !p.expect("=", "after the iter_arg's name") {
+				return nil
+			}
+			r, ok := p.parseRef()
+			if !ok {
+				return nil
+			}
+			inits = append(inits, r)
+			if !p.tok.is(",") {
+				break
+			}
+			p.nextTok()
+		}
+		if !p.expect(")", "to close iter_args") {
+			return nil
+		}
+		if p.tok.kind != tArrow {
+			p.failf(p.tok.pos, "expected '->' and the loop's result types after iter_args, found %s", p.tok.describe())
+			return nil
+		}
+		p.nextTok()
+		types = p.resultTypes()
+		if !p.ok() {
+			return nil
+		}
+		if len(types) != len(iterArgs) {
+			p.failCode(argsPos, model.CodeRankMismatch, "scf.for has %d iter_args but its '->' lists %d result type(s): each iter_arg is carried as one result", len(iterArgs), len(types))
+			return nil
+		}
+	}
+	var ivType Type = IndexType{}
+	if p.tok.is(":") {
+		p.nextTok()
+		ivType = p.parseType()
+	}
+	if !p.ok() {
+		return nil
+	}
+	for _, r := range []ref{lb, ub, step} {
+		if p.use(op, r, ivType) == nil {
+			return nil
+		}
+	}
+	for i, r := range inits {
+		if p.use(op, r, types[i]) == nil {
+			return nil
+		}
+	}
+	iv.typ = ivType
+	entry := []blockArg{iv}
+	for i := range iterArgs {
+		iterArgs[i].typ = types[i]
+		entry = append(entry, iterArgs[i])
+	}
+	r := p.parseRegion(op, entry, false)
+	if r == nil {
+		return nil
+	}
+	if len(iterArgs) == 0 && len(r.Blocks) == 1 {
+		// The custom form leaves out the scf.yield of a loop that carries
+		// nothing; MLIR puts it in.
+		blk := r.Blocks[0]
+		if n := len(blk.Ops); n == 0 || blk.Ops[n-1].Name != "scf.yield" {
+			blk.Ops = append(blk.Ops, &Op{Name: "scf.yield", Pos: r.End, NamePos: r.End, Parent: blk})
+		}
+	}
+	op.Regions = append(op.Regions, r)
+	p.optAttrs(op)
+	return types
+}
+
+// parseConstantOp reads arith.constant [{attributes}] value.
+func parseConstantOp(p *parser, op *Op) []Type {
+	p.optAttrs(op)
+	at := p.tok.pos
+	v := p.parseAttr()
+	if !p.ok() {
+		return nil
+	}
+	op.Attrs = append(op.Attrs, &NamedAttr{Name: "value", Pos: at, ValuePos: at, Value: v})
+	t := attrType(v)
+	if t == nil {
+		p.failCode(at, model.CodeBadValue, "arith.constant needs a typed value (0 : index, 1.0 : f32, dense<...> : vector<...>), found %s", v)
+		return nil
+	}
+	return []Type{t}
+}
+
+// attrType is the type a typed attribute states; nil for none.
+func attrType(a Attr) Type {
+	switch v := a.(type) {
+	case *IntAttr:
+		return v.Type
+	case *FloatAttr:
+		return v.Type
+	case *DenseAttr:
+		return v.Type
+	case *BoolAttr:
+		return &IntType{Width: 1}
+	}
+	return nil
+}
+
+// parseBinaryOp reads %a, %b [fastmath<...>] [overflow<...>] [{...}] : T.
+func parseBinaryOp(p *parser, op *Op) []Type {
+	refs := p.parseRefs()
+	p.wrapped(op, "fastmath", "fastmath", "arith.fastmath")
+	p.wrapped(op, "overflow", "overflowFlags", "arith.overflow")
+	p.optAttrs(op)
+	at := p.tok.pos
+	t := p.colonType(op)
+	if !p.ok() {
+		return nil
+	}
+	n := 2
+	if !p.refsWithTypes(op, refs, repeat(t, n), at) {
+		return nil
+	}
+	return []Type{t}
+}
+
+func repeat(t Type, n int) []Type {
+	out := make([]Type, n)
+	for i := range out {
+		out[i] = t
+	}
+	return out
+}
+
+func parseUnaryOp(p *parser, op *Op) []Type {
+	refs := p.parseRefs()
+	p.wrapped(op, "fastmath", "fastmath", "arith.fastmath")
+	p.optAttrs(op)
+	at := p.tok.pos
+	t := p.colonType(op)
+	if !p.refsWithTypes(op, refs, []Type{t}, at) {
+		return nil
+	}
+	return []Type{t}
+}
+
+func parseTernaryOp(p *parser, op *Op) []Type {
+	refs := p.parseRefs()
+	p.wrapped(op, "fastmath", "fastmath", "arith.fastmath")
+	p.optAttrs(op)
+	at := p.tok.pos
+	t := p.colonType(op)
+	if !p.refsWithTypes(op, refs, repeat(t, 3), at) {
+		return nil
+	}
+	return []Type{t}
+}
+
+// parseCastOp reads %a [rounding mode] [fastmath<...>] [{...}] : T1 to T2.
+func parseCastOp(p *parser, op *Op) []Type {
+	r, ok := p.parseRef()
+	if !ok {
+		return nil
+	}
+	if p.tok.kind == tBareID && p.tok.text != "fastmath" {
+		op.Attrs = append(op.Attrs, &NamedAttr{Name: "roundingmode", Pos: p.tok.pos, ValuePos: p.tok.pos, Value: &StringAttr{Value: p.tok.text}})
+		p.nextTok()
+	}
+	p.wrapped(op, "fastmath", "fastmath", "arith.fastmath")
+	p.optAttrs(op)
+	from := p.colonType(op)
+	if !p.keyword("to", "between "+op.Name+"'s types") {
+		return nil
+	}
+	to := p.parseType()
+	if !p.ok() || p.use(op, r, from) == nil {
+		return nil
+	}
+	return []Type{to}
+}
+
+// parseCmpOp reads predicate, %a, %b [fastmath<...>] [{...}] : T; the
+// result is i1 of T's shape.
+func parseCmpOp(p *parser, op *Op) []Type {
+	if p.tok.kind != tBareID && p.tok.kind != tString {
+		p.failf(p.tok.pos, "expected %s's predicate (oeq, olt, slt, ...), found %s", op.Name, p.tok.describe())
+		return nil
+	}
+	op.Attrs = append(op.Attrs, &NamedAttr{Name: "predicate", Pos: p.tok.pos, ValuePos: p.tok.pos, Value: &StringAttr{Value: p.tok.text}})
+	p.nextTok()
+	if !p.expect(",", "after the predicate") {
+		return nil
+	}
+	refs := p.parseRefs()
+	p.wrapped(op, "fastmath", "fastmath", "arith.fastmath")
+	p.optAttrs(op)
+	at := p.tok.pos
+	t := p.colonType(op)
+	if !p.refsWithTypes(op, refs, repeat(t, 2), at) {
+		return nil
+	}
+	return []Type{boolOf(t)}
+}
+
+// boolOf is i1 in t's shape.
+func boolOf(t Type) Type {
+	i1 := &IntType{Width: 1}
+	switch s := t.(type) {
+	case *VectorType:
+		return &VectorType{Shape: s.Shape, Scalable: s.Scalable, Elem: i1}
+	case *TensorType:
+		return &TensorType{Shape: s.Shape, Unranked: s.Unranked, Elem: i1}
+	}
+	return i1
+}
+
+// parseSelectOp reads %c, %a, %b [{...}] : T or : Tc, T.
+func parseSelectOp(p *parser, op *Op) []Type {
+	refs := p.parseRefs()
+	p.optAttrs(op)
+	at := p.tok.pos
+	t := p.colonType(op)
+	cond := Type(&IntType{Width: 1})
+	if p.ok() && p.tok.is(",") {
+		p.nextTok()
+		cond, t = t, p.parseType()
+	}
+	if !p.refsWithTypes(op, refs, []Type{cond, t, t}, at) {
+		return nil
+	}
+	return []Type{t}
+}
+
+// elemOf is a shaped type's element type; t itself otherwise.
+func elemOf(t Type) Type {
+	switch s := t.(type) {
+	case *VectorType:
+		return s.Elem
+	case *MemRefType:
+		return s.Elem
+	case *TensorType:
+		return s.Elem
+	}
+	return t
+}
+
+// indexed reads %base[%i, %j] and returns the base and the indices.
+func (p *parser) indexed() (ref, []ref, bool) {
+	base, ok := p.parseRef()
+	if !ok || !p.expect("[", "to open the indices") {
+		return ref{}, nil, false
+	}
+	var idx []ref
+	if !p.tok.is("]") {
+		idx = p.parseRefs()
+	}
+	if !p.expect("]", "to close the indices") {
+		return ref{}, nil, false
+	}
+	return base, idx, true
+}
+
+// segments sets a generic form's operandSegmentSizes.
+func segments(op *Op, sizes ...int) {
+	vals := make([]string, len(sizes))
+	for i, s := range sizes {
+		vals[i] = strconv.Itoa(s)
+	}
+	op.Props = append(op.Props, &NamedAttr{Name: "operandSegmentSizes", Pos: op.NamePos, ValuePos: op.NamePos,
+		Value: &DenseArrayAttr{Elem: &IntType{Width: 32}, Values: vals}})
+}
+
+// parseTransferRead reads %src[%i...], %pad [, %mask] [{...}] : SrcT, VecT.
+func parseTransferRead(p *parser, op *Op) []Type {
+	src, idx, ok := p.indexed()
+	if !ok || !p.expect(",", "before the padding value") {
+		return nil
+	}
+	pad, ok := p.parseRef()
+	if !ok {
+		return nil
+	}
+	var mask []ref
+	if p.tok.is(",") {
+		p.nextTok()
+		m, ok := p.parseRef()
+		if !ok {
+			return nil
+		}
+		mask = append(mask, m)
+	}
+	p.optAttrs(op)
+	srcT := p.colonType(op)
+	if !p.expect(",", "between the source's and the vector's types") {
+		return nil
+	}
+	vecT := p.parseType()
+	if p.ok() && p.tok.is(",") { // the mask's type, in older IR
+		p.nextTok()
+		p.parseType()
+	}
+	if !p.ok() || p.use(op, src, srcT) == nil {
+		return nil
+	}
+	for _, r := range idx {
+		if p.use(op, r, IndexType{}) == nil {
+			return nil
+		}
+	}
+	if p.use(op, pad, elemOf(srcT)) == nil {
+		return nil
+	}
+	for _, r := range mask {
+		if p.use(op, r, nil) == nil {
+			return nil
+		}
+	}
+	segments(op, 1, len(idx), 1, len(mask))
+	return []Type{vecT}
+}
+
+// parseTransferWrite reads %v, %dst[%i...] [, %mask] [{...}] : VecT, DstT.
+func parseTransferWrite(p *parser, op *Op) []Type {
+	v, ok := p.parseRef()
+	if !ok || !p.expect(",", "between the vector and the destination") {
+		return nil
+	}
+	dst, idx, ok := p.indexed()
+	if !ok {
+		return nil
+	}
+	var mask []ref
+	if p.tok.is(",") {
+		p.nextTok()
+		m, ok := p.parseRef()
+		if !ok {
+			return nil
+		}
+		mask = append(mask, m)
+	}
+	p.optAttrs(op)
+	vecT := p.colonType(op)
+	if !p.expect(",", "between the vector's and the destination's types") {
+		return nil
+	}
+	dstT := p.parseType()
+	if p.ok() && p.tok.is(",") {
+		p.nextTok()
+		p.parseType()
+	}
+	if !p.ok() || p.use(op, v, vecT) == nil || p.use(op, dst, dstT) == nil {
+		return nil
+	}
+	for _, r := range idx {
+		if p.use(op, r, IndexType{}) == nil {
+			return nil
+		}
+	}
+	for _, r := range mask {
+		if p.use(op, r, nil) == nil {
+			return nil
+		}
+	}
+	segments(op, 1, 1, len(idx), len(mask))
+	if _, tensor := dstT.(*TensorType); tensor {
+		return []Type{dstT}
+	}
+	return nil
+}
+
+// parseVectorLoad reads %base[%i...] [{...}] : MemT, VecT.
+func parseVectorLoad(p *parser, op *Op) []Type {
+	base, idx, ok := p.indexed()
+	if !ok {
+		return nil
+	}
+	p.optAttrs(op)
+	memT := p.colonType(op)
+	if !p.expect(",", "between the memref's and the vector's types") {
+		return nil
+	}
+	vecT := p.parseType()
+	if !p.ok() || p.use(op, base, memT) == nil {
+		return nil
+	}
+	for _, r := range idx {
+		if p.use(op, r, IndexType{}) == nil {
+			return nil
+		}
+	}
+	return []Type{vecT}
+}
+
+// parseVectorStore reads %v, %base[%i...] [{...}] : MemT, VecT.
+func parseVectorStore(p *parser, op *Op) []Type {
+	v, ok := p.parseRef()
+	if !ok || !p.expect(",", "between the vector and the memref") {
+		return nil
+	}
+	base, idx, ok := p.indexed()
+	if !ok {
+		return nil
+	}
+	p.optAttrs(op)
+	memT := p.colonType(op)
+	if !p.expect(",", "between the memref's and the vector's types") {
+		return nil
+	}
+	vecT := p.parseType()
+	if !p.ok() || p.use(op, v, vecT) == nil || p.use(op, base, memT) == nil {
+		return nil
+	}
+	for _, r := range idx {
+		if p.use(op, r, IndexType{}) == nil {
+			return nil
+		}
+	}
+	return nil
+}
+
+// parseContract reads {attributes} %a, %b, %c : TA, TB into TC.
+func parseContract(p *parser, op *Op) []Type {
+	if !p.tok.is("{") {
+		p.failf(p.tok.pos, "expected vector.contract's attributes {indexing_maps = ..., iterator_types = ..., kind = ...}, found %s", p.tok.describe())
+		return nil
+	}
+	p.optAttrs(op)
+	refs := p.parseRefs()
+	at := p.tok.pos
+	ta := p.colonType(op)
+	if !p.expect(",", "between the contraction's operand types") {
+		return nil
+	}
+	tb := p.parseType()
+	if !p.keyword("into", "before the accumulator's type") {
+		return nil
+	}
+	tc := p.parseType()
+	if !p.refsWithTypes(op, refs, []Type{ta, tb, tc}, at) {
+		return nil
+	}
+	return []Type{tc}
+}
+
+// kindAttr reads <kind> as the op's kind attribute (#vector.kind<...>).
+func (p *parser) kindAttr(op *Op) bool {
+	if !p.tok.is("<") {
+		p.failf(p.tok.pos, "expected the combining kind of %s (<add>, <maximumf>, ...), found %s", op.Name, p.tok.describe())
+		return false
+	}
+	at := p.tok.pos
+	body, ok := p.rawBody()
+	if !ok {
+		return false
+	}
+	op.Attrs = append(op.Attrs, &NamedAttr{Name: "kind", Pos: at, ValuePos: at, Value: &DialectAttr{Name: "vector.kind", Body: collapse(body), HasBody: true}})
+	return p.expect(",", "after the combining kind")
+}
+
+// parseMultiReduction reads <kind>, %src, %acc [dims] [{...}] : T to R.
+func parseMultiReduction(p *parser, op *Op) []Type {
+	if !p.kindAttr(op) {
+		return nil
+	}
+	refs := p.parseRefs()
+	p.optAttrs(op)
+	at := p.tok.pos
+	dims := p.parseAttr()
+	if _, ok := dims.(*ArrayAttr); p.ok() && !ok {
+		p.failf(at, "expected the reduced dimensions [d, ...] of vector.multi_reduction, found %s", dims)
+		return nil
+	}
+	op.Attrs = append(op.Attrs, &NamedAttr{Name: "reduction_dims", Pos: at, ValuePos: at, Value: dims})
+	at = p.tok.pos
+	src := p.colonType(op)
+	if !p.keyword("to", "between the source's and the result's types") {
+		return nil
+	}
+	res := p.parseType()
+	if !p.refsWithTypes(op, refs, []Type{src, res}, at) {
+		return nil
+	}
+	return []Type{res}
+}
+
+// parseReduction reads <kind>, %v [, %acc] [fastmath<...>] [{...}] : T into R.
+func parseReduction(p *parser, op *Op) []Type {
+	if !p.kindAttr(op) {
+		return nil
+	}
+	refs := p.parseRefs()
+	p.wrapped(op, "fastmath", "fastmath", "arith.fastmath")
+	p.optAttrs(op)
+	at := p.tok.pos
+	src := p.colonType(op)
+	if !p.keyword("into", "between the vector's and the result's types") {
+		return nil
+	}
+	res := p.parseType()
+	types := []Type{src, res}
+	if len(refs) == 1 {
+		types = types[:1]
+	}
+	if !p.refsWithTypes(op, refs, types, at) {
+		return nil
+	}
+	return []Type{res}
+}
+
+// parseToOp reads %v [{...}] : T to R (vector.broadcast, vector.shape_cast).
+func parseToOp(p *parser, op *Op) []Type {
+	r, ok := p.parseRef()
+	if !ok {
+		return nil
+	}
+	p.optAttrs(op)
+	from := p.colonType(op)
+	if !p.keyword("to", "between "+op.Name+"'s types") {
+		return nil
+	}
+	to := p.parseType()
+	if !p.ok() || p.use(op, r, from) == nil {
+		return nil
+	}
+	return []Type{to}
+}
+
+// parseTranspose reads %v, [perm] [{...}] : T to R.
+func parseTranspose(p *parser, op *Op) []Type {
+	r, ok := p.parseRef()
+	if !ok || !p.expect(",", "before the permutation") {
+		return nil
+	}
+	at := p.tok.pos
+	perm, ok := p.intList()
+	if !ok {
+		return nil
+	}
+	op.Props = append(op.Props, &NamedAttr{Name: "permutation", Pos: at, ValuePos: at, Value: &DenseArrayAttr{Elem: &IntType{Width: 64}, Values: perm}})
+	p.optAttrs(op)
+	from := p.colonType(op)
+	if !p.keyword("to", "between vector.transpose's types") {
+		return nil
+	}
+	to := p.parseType()
+	if !p.ok() || p.use(op, r, from) == nil {
+		return nil
+	}
+	return []Type{to}
+}
+
+// intList reads [1, 0] as the integers' texts.
+func (p *parser) intList() ([]string, bool) {
+	if !p.expect("[", "to open a list of integers") {
+		return nil, false
+	}
+	var out []string
+	for p.ok() && !p.tok.is("]") {
+		s, ok := p.scalarLiteral()
+		if !ok {
+			return nil, false
+		}
+		if _, err := strconv.ParseInt(s, 10, 64); err != nil {
+			p.failf(p.tok.pos, "expected an integer, found %s", s)
+			return nil, false
+		}
+		out = append(out, s)
+		if !p.tok.is(",") {
+			break
+		}
+		p.nextTok()
+	}
+	return out, p.expect("]", "to close the list of integers")
+}
+
+// positions reads [0, %i, ...]: static positions (dynamic ones marked
+// with MLIR's kDynamic) and the values of the dynamic ones.
+func (p *parser) positions() ([]string, []ref, bool) {
+	if !p.expect("[", "to open the position") {
+		return nil, nil, false
+	}
+	var static []string
+	var dyn []ref
+	for p.ok() && !p.tok.is("]") {
+		if p.tok.kind == tValueID {
+			r, ok := p.parseRef()
+			if !ok {
+				return nil, nil, false
+			}
+			dyn = append(dyn, r)
+			static = append(static, strconv.FormatInt(math.MinInt64, 10))
+		} else {
+			s, ok := p.scalarLiteral()
+			if !ok {
+				return nil, nil, false
+			}
+			static = append(static, s)
+		}
+		if !p.tok.is(",") {
+			break
+		}
+		p.nextTok()
+	}
+	return static, dyn, p.expect("]", "to close the position")
+}
+
+// parseExtract reads %v[positions] [{...}] : R from T.
+func parseExtract(p *parser, op *Op) []Type {
+	r, ok := p.parseRef()
+	if !ok {
+		return nil
+	}
+	at := p.tok.pos
+	static, dyn, ok := p.positions()
+	if !ok {
+		return nil
+	}
+	op.Props = append(op.Props, &NamedAttr{Name: "static_position", Pos: at, ValuePos: at, Value: &DenseArrayAttr{Elem: &IntType{Width: 64}, Values: static}})
+	p.optAttrs(op)
+	res := p.colonType(op)
+	if !p.keyword("from", "between vector.extract's result and source types") {
+		return nil
+	}
+	src := p.parseType()
+	if !p.ok() || p.use(op, r, src) == nil {
+		return nil
+	}
+	for _, d := range dyn {
+		if p.use(op, d, IndexType{}) == nil {
+			return nil
+		}
+	}
+	return []Type{res}
+}
+
+// parseInsert reads %s, %d[positions] [{...}] : S into D.
+func parseInsert(p *parser, op *Op) []Type {
+	s, ok := p.parseRef()
+	if !ok || !p.expect(",", "between the inserted value and the destination") {
+		return nil
+	}
+	d, ok := p.parseRef()
+	if !ok {
+		return nil
+	}
+	at := p.tok.pos
+	static, dyn, ok := p.positions()
+	if !ok {
+		return nil
+	}
+	op.Props = append(op.Props, &NamedAttr{Name: "static_position", Pos: at, ValuePos: at, Value: &DenseArrayAttr{Elem: &IntType{Width: 64}, Values: static}})
+	p.optAttrs(op)
+	st := p.colonType(op)
+	if !p.keyword("into", "between vector.insert's types") {
+		return nil
+	}
+	dt := p.parseType()
+	if !p.ok() || p.use(op, s, st) == nil || p.use(op, d, dt) == nil {
+		return nil
+	}
+	for _, x := range dyn {
+		if p.use(op, x, IndexType{}) == nil {
+			return nil
+		}
+	}
+	return []Type{dt}
+}
+
+// parseSplat reads %s [{...}] : VecT.
+func parseSplat(p *parser, op *Op) []Type {
+	r, ok := p.parseRef()
+	if !ok {
+		return nil
+	}
+	p.optAttrs(op)
+	t := p.colonType(op)
+	if !p.ok() || p.use(op, r, elemOf(t)) == nil {
+		return nil
+	}
+	return []Type{t}
+}
+
+// parseAlloc reads (%dyn...)[%sym...] [{...}] : MemT.
+func parseAlloc(p *parser, op *Op) []Type {
+	if !p.expect("(", "to open "+op.Name+"'s dynamic sizes") {
+		return nil
+	}
+	var dyn, sym []ref
+	if !p.tok.is(")") {
+		dyn = p.parseRefs()
+	}
+	if !p.expect(")", "to close the dynamic sizes") {
+		return nil
+	}
+	if p.tok.is("[") {
+		p.nextTok()
+		if !p.tok.is("]") {
+			sym = p.parseRefs()
+		}
+		if !p.expect("]", "to close the symbol operands") {
+			return nil
+		}
+	}
+	p.optAttrs(op)
+	t := p.colonType(op)
+	if !p.ok() {
+		return nil
+	}
+	for _, r := range append(dyn, sym...) {
+		if p.use(op, r, IndexType{}) == nil {
+			return nil
+		}
+	}
+	segments(op, len(dyn), len(sym))
+	return []Type{t}
+}
+
+func parseDealloc(p *parser, op *Op) []Type {
+	r, ok := p.parseRef()
+	if !ok {
+		return nil
+	}
+	p.optAttrs(op)
+	t := p.colonType(op)
+	if p.ok() {
+		p.use(op, r, t)
+	}
+	return nil
+}
+
+func parseBarrier(p *parser, op *Op) []Type {
+	p.optAttrs(op)
+	return nil
+}
+
+// parseGPUIndex reads x|y|z [upper_bound N] [{...}]; the result is an index.
+func parseGPUIndex(p *parser, op *Op) []Type {
+	if p.tok.kind != tBareID || (p.tok.text != "x" && p.tok.text != "y" && p.tok.text != "z") {
+		p.failf(p.tok.pos, "expected the dimension of %s (x, y or z), found %s", op.Name, p.tok.describe())
+		return nil
+	}
+	op.Props = append(op.Props, &NamedAttr{Name: "dimension", Pos: p.tok.pos, ValuePos: p.tok.pos, Value: &DialectAttr{Name: "gpu", Body: "dim " + p.tok.text, HasBody: true}})
+	p.nextTok()
+	if p.isKeyword("upper_bound") {
+		p.nextTok()
+		at := p.tok.pos
+		if p.tok.kind != tInt {
+			p.failf(p.tok.pos, "expected an integer after upper_bound, found %s", p.tok.describe())
+			return nil
+		}
+		op.Props = append(op.Props, &NamedAttr{Name: "upper_bound", Pos: at, ValuePos: at, Value: &IntAttr{Text: p.tok.text, Type: IndexType{}}})
+		p.nextTok()
+	}
+	p.optAttrs(op)
+	return []Type{IndexType{}}
+}
+
+// parseAffineApply reads #map(%d...)[%s...] [{...}] or the map inline.
+func parseAffineApply(p *parser, op *Op) []Type {
+	at := p.tok.pos
+	a := p.parseAttr()
+	if !p.ok() {
+		return nil
+	}
+	m, ok := a.(*AffineMapAttr)
+	if !ok {
+		p.failf(at, "expected affine.apply's map (an affine_map<...> or its alias), found %s", a)
+		return nil
+	}
+	if len(m.Map.Results) != 1 {
+		p.failCode(at, model.CodeRankMismatch, "affine.apply's map has %d results; it needs one", len(m.Map.Results))
+		return nil
+	}
+	op.Props = append(op.Props, &NamedAttr{Name: "map", Pos: at, ValuePos: at, Value: a})
+	if !p.expect("(", "to open affine.apply's dimension operands") {
+		return nil
+	}
+	var dims, syms []ref
+	if !p.tok.is(")") {
+		dims = p.parseRefs()
+	}
+	if !p.expect(")", "to close the dimension operands") {
+		return nil
+	}
+	if p.tok.is("[") {
+		p.nextTok()
+		if !p.tok.is("]") {
+			syms = p.parseRefs()
+		}
+		if !p.expect("]", "to close the symbol operands") {
+			return nil
+		}
+	}
+	if len(dims) != len(m.Map.Dims) || len(syms) != len(m.Map.Syms) {
+		p.failCode(at, model.CodeRankMismatch, "affine.apply's map takes %d dimension(s) and %d symbol(s), given %d and %d", len(m.Map.Dims), len(m.Map.Syms), len(dims), len(syms))
+		return nil
+	}
+	p.optAttrs(op)
+	for _, r := range append(dims, syms...) {
+		if p.use(op, r, IndexType{}) == nil {
+			return nil
+		}
+	}
+	return []Type{IndexType{}}
+}
+
+// parseToLayout reads %v to layout(#layout) [{...}] : T (IREE's
+// assembly format; `to #layout` as earlier IREE wrote it).
+func parseToLayout(p *parser, op *Op) []Type {
+	r, ok := p.parseRef()
+	if !ok || !p.keyword("to", "after to_layout's operand") {
+		return nil
+	}
+	paren := false
+	if p.isKeyword("layout") {
+		p.nextTok()
+		if !p.expect("(", "after layout") {
+			return nil
+		}
+		paren = true
+	}
+	at := p.tok.pos
+	l := p.parseAttr()
+	if !p.ok() {
+		return nil
+	}
+	if paren && !p.expect(")", "to close layout(") {
+		return nil
+	}
+	op.Props = append(op.Props, &NamedAttr{Name: "layout", Pos: at, ValuePos: at, Value: l})
+	p.optAttrs(op)
+	t := p.colonType(op)
+	if !p.ok() || p.use(op, r, t) == nil {
+		return nil
+	}
+	return []Type{t}
+}
+
+var _ = fmt.Sprint

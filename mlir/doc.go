@@ -1,0 +1,10 @@
+// Package mlir reads kernels written in MLIR's text: a pure-Go lexer and
+// parser for the generic op form of any op, the builtin types and
+// attributes (dialect attributes kept as written), #alias and !alias
+// definitions, block arguments, and the custom forms of the ops a
+// vector-dialect kernel uses (func, scf.for, arith, math, vector, memref,
+// gpu, affine.apply, iree_vector_ext.to_layout), with file:line:col on
+// every op, value, use and attribute; and, from one function, the kernel
+// graph the planner solves (ReadGraph). docs/mlir.md says what is read
+// and how each op maps onto the op table.
+package mlir

@@ -1,0 +1,108 @@
+package mlir
+
+import (
+	"strconv"
+	"strings"
+
+	"planner/model"
+)
+
+// fieldPos is where a layout attribute's field and each of its entries
+// are written.
+type fieldPos struct {
+	pos   model.Pos
+	elems []model.Pos
+}
+
+// nestedFields are #iree_vector_ext.nested_layout's fields, each a list
+// with one entry per dimension (IREE's VectorExtAttrs.td, NestedLayoutAttr).
+var nestedFields = []string{"subgroup_tile", "batch_tile", "outer_tile", "thread_tile", "element_tile", "subgroup_strides", "thread_strides"}
+
+// nestedLayout reads a nested_layout's body, field = [entries], ...,
+// reporting a field it lacks, one it does not know, one given twice and
+// an entry that is not an integer at its file:line:col.
+func (b *builder) nestedLayout(da *DialectAttr, at model.Pos) (*model.Nested, map[string]fieldPos) {
+	p := &parser{lx: &lexer{file: b.mod.File, src: b.mod.src, off: da.body.off, end: da.end, line: da.body.line, col: da.body.col}, mod: b.mod}
+	p.nextTok()
+	values := map[string][]int{}
+	fields := map[string]fieldPos{}
+	for p.ok() && p.tok.kind != tEOF {
+		if p.tok.kind != tBareID {
+			p.failf(p.tok.pos, "expected a field of nested_layout (%s), found %s", strings.Join(nestedFields, ", "), p.tok.describe())
+			break
+		}
+		name, npos := p.tok.text, p.tok.pos
+		known := false
+		for _, f := range nestedFields {
+			known = known || f == name
+		}
+		if !known {
+			p.failCode(npos, model.CodeUnknownKey, "nested_layout has no field %s (its fields: %s)", name, strings.Join(nestedFields, ", "))
+			break
+		}
+		if prev, dup := fields[name]; dup {
+			p.failCode(npos, model.CodeDuplicate, "nested_layout gives %s twice (first at %s)", name, prev.pos)
+			break
+		}
+		p.nextTok()
+		if !p.expect("=", "after "+name) {
+			break
+		}
+		fp := fieldPos{pos: p.tok.pos}
+		if !p.expect("[", "to open "+name+"'s list") {
+			break
+		}
+		list := []int{}
+		for p.ok() && !p.tok.is("]") {
+			neg := p.tok.is("-")
+			if neg {
+				p.nextTok()
+			}
+			n, err := strconv.Atoi(p.tok.text)
+			if p.tok.kind != tInt || err != nil || n > 1<<30 {
+				p.failCode(p.tok.pos, model.CodeBadValue, "%s's entries are integers, found %s", name, p.tok.describe())
+				break
+			}
+			if neg {
+				n = -n
+			}
+			fp.elems = append(fp.elems, p.tok.pos)
+			list = append(list, n)
+			p.nextTok()
+			if !p.tok.is(",") {
+				break
+			}
+			p.nextTok()
+		}
+		if !p.expect("]", "to close "+name+"'s list") {
+			break
+		}
+		values[name], fields[name] = list, fp
+		if !p.tok.is(",") {
+			break
+		}
+		p.nextTok()
+	}
+	if p.ok() && p.tok.kind != tEOF {
+		p.failf(p.tok.pos, "expected ',' or the end of nested_layout<...>, found %s", p.tok.describe())
+	}
+	if p.err != nil {
+		b.errs = append(b.errs, p.err)
+		return nil, nil
+	}
+	var missing []string
+	for _, f := range nestedFields {
+		if _, ok := values[f]; !ok {
+			missing = append(missing, f)
+		}
+	}
+	if len(missing) > 0 {
+		b.errorf(at, model.CodeMissingKey, "nested_layout lacks %s: it gives every one of %s", strings.Join(missing, ", "), strings.Join(nestedFields, ", "))
+		return nil, nil
+	}
+	return &model.Nested{
+		SubgroupTile: values["subgroup_tile"], BatchTile: values["batch_tile"], OuterTile: values["outer_tile"],
+		ThreadTile: values["thread_tile"], ElementTile: values["element_tile"],
+		SubgroupStrides: values["subgroup_strides"], ThreadStrides: values["thread_strides"],
+	}, fields
+}

@@ -1,0 +1,408 @@
+package mlir
+
+import (
+	"strconv"
+	"strings"
+
+	"planner/model"
+)
+
+// parseType reads a type (mlir/docs/Dialects/Builtin.md for the builtin
+// ones; a dialect's type is kept as written).
+func (p *parser) parseType() Type {
+	if !p.ok() {
+		return nil
+	}
+	if !p.enter() {
+		return nil
+	}
+	defer p.leave()
+	t := p.tok
+	switch t.kind {
+	case tBangID:
+		if a, ok := p.mod.TypeAliases[t.text]; ok {
+			p.nextTok()
+			return a
+		}
+		if !strings.Contains(t.text, ".") {
+			if !p.adjacent('<') {
+				p.failCode(t.pos, model.CodeUnknownName, "undefined type alias !%s", t.text)
+				return nil
+			}
+		}
+		if p.adjacent('<') {
+			p.nextTok()
+			body, ok := p.rawBody()
+			if !ok {
+				return nil
+			}
+			return &OpaqueType{Text: "!" + t.text + "<" + collapse(body) + ">"}
+		}
+		p.nextTok()
+		return &OpaqueType{Text: "!" + t.text}
+	case tPunct:
+		if t.is("(") {
+			return p.functionType()
+		}
+	case tBareID:
+		return p.builtinType()
+	}
+	p.failf(t.pos, "expected a type, found %s", t.describe())
+	return nil
+}
+
+// builtinType reads a builtin type named by a bare word.
+func (p *parser) builtinType() Type {
+	t := p.tok
+	w := t.text
+	if _, ok := floatBits[w]; ok {
+		p.nextTok()
+		return &FloatType{Name: w}
+	}
+	switch w {
+	case "index":
+		p.nextTok()
+		return IndexType{}
+	case "none":
+		p.nextTok()
+		return NoneType{}
+	case "vector", "memref", "tensor":
+		return p.shapedType(w)
+	case "complex":
+		p.nextTok()
+		if !p.expect("<", "after complex") {
+			return nil
+		}
+		e := p.parseType()
+		if !p.expect(">", "to close complex<") {
+			return nil
+		}
+		return &ComplexType{Elem: e}
+	case "tuple":
+		p.nextTok()
+		if !p.expect("<", "after tuple") {
+			return nil
+		}
+		var elems []Type
+		for p.ok() && !p.tok.is(">") {
+			elems = append(elems, p.parseType())
+			if !p.tok.is(",") {
+				break
+			}
+			p.nextTok()
+		}
+		if !p.expect(">", "to close tuple<") {
+			return nil
+		}
+		return &TupleType{Elems: elems}
+	}
+	for _, prefix := range []string{"i", "si", "ui"} {
+		if rest, ok := strings.CutPrefix(w, prefix); ok && rest != "" && rest[0] != '0' && allDigits(rest) {
+			n, err := strconv.Atoi(rest)
+			if err != nil || n > 1<<24 {
+				p.failf(t.pos, "integer width %s is too large", rest)
+				return nil
+			}
+			p.nextTok()
+			var s byte
+			if prefix != "i" {
+				s = prefix[0]
+			}
+			return &IntType{Width: n, Signed: s}
+		}
+	}
+	p.failf(t.pos, "expected a type, found %s (builtin types: vector<...>, memref<...>, tensor<...>, index, iN, f16, bf16, f32, f64, f8E4M3FN, ...; a dialect's type starts with !)", t.describe())
+	return nil
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// functionType reads (inputs) -> result or (inputs) -> (results).
+func (p *parser) functionType() Type {
+	p.nextTok() // (
+	var ins []Type
+	for p.ok() && !p.tok.is(")") {
+		ins = append(ins, p.parseType())
+		if !p.tok.is(",") {
+			break
+		}
+		p.nextTok()
+	}
+	if !p.expect(")", "to close the function type's inputs") {
+		return nil
+	}
+	if p.tok.kind != tArrow {
+		p.failf(p.tok.pos, "expected '->' after a function type's inputs, found %s", p.tok.describe())
+		return nil
+	}
+	p.nextTok()
+	return &FunctionType{Inputs: ins, Results: p.resultTypes()}
+}
+
+// resultTypes reads a function's results: one type, or a parenthesised
+// list (which may be empty).
+func (p *parser) resultTypes() []Type {
+	if !p.tok.is("(") {
+		t := p.parseType()
+		if t == nil {
+			return nil
+		}
+		return []Type{t}
+	}
+	// ( opens a list of results, or the inputs of a function type that is
+	// the one result: read the list once and see which.
+	p.nextTok()
+	var out []Type
+	for p.ok() && !p.tok.is(")") {
+		out = append(out, p.parseType())
+		p.skipArgAttrs()
+		if !p.tok.is(",") {
+			break
+		}
+		p.nextTok()
+	}
+	if !p.expect(")", "to close the result types") {
+		return nil
+	}
+	if p.tok.kind == tArrow { // the inputs of a function type
+		p.nextTok()
+		return []Type{&FunctionType{Inputs: out, Results: p.resultTypes()}}
+	}
+	return out
+}
+
+// skipArgAttrs reads a function result's or argument's {attributes},
+// which the reader does not use.
+func (p *parser) skipArgAttrs() {
+	if p.tok.is("{") {
+		p.parseAttrDict()
+	}
+}
+
+// shapedType reads vector<...>, memref<...> or tensor<...>.
+func (p *parser) shapedType(kind string) Type {
+	if !p.adjacent('<') {
+		p.nextTok()
+		p.failf(p.tok.pos, "expected '<' right after %s, found %s", kind, p.tok.describe())
+		return nil
+	}
+	p.nextTok() // the <, which the dimension list follows
+	shape, scalable, unranked, ok := p.rawDims(kind)
+	if !ok {
+		return nil
+	}
+	elemPos := p.tok.pos
+	elem := p.parseType()
+	if !p.ok() {
+		return nil
+	}
+	switch elem.(type) {
+	case *VectorType, *MemRefType, *TensorType, *FunctionType, *TupleType, NoneType:
+		if kind != "memref" || !isShaped(elem) {
+			p.failf(elemPos, "%s cannot hold elements of type %s", kind, elem)
+			return nil
+		}
+	}
+	switch kind {
+	case "vector":
+		if !p.expect(">", "to close vector<") {
+			return nil
+		}
+		return &VectorType{Shape: shape, Scalable: scalable, Elem: elem}
+	case "tensor":
+		t := &TensorType{Shape: shape, Unranked: unranked, Elem: elem}
+		if p.tok.is(",") {
+			p.nextTok()
+			t.Encoding = p.parseAttr()
+		}
+		if !p.expect(">", "to close tensor<") {
+			return nil
+		}
+		return t
+	}
+	t := &MemRefType{Shape: shape, Unranked: unranked, Elem: elem}
+	if p.tok.is(",") {
+		p.nextTok()
+		a := p.parseAttr()
+		if isLayoutAttr(a) && !unranked {
+			t.Layout = a
+			if p.tok.is(",") {
+				p.nextTok()
+				t.MemSpace = p.parseAttr()
+			}
+		} else {
+			t.MemSpace = a
+		}
+	}
+	if !p.expect(">", "to close memref<") {
+		return nil
+	}
+	return t
+}
+
+func isShaped(t Type) bool {
+	switch t.(type) {
+	case *VectorType:
+		return true
+	}
+	return false
+}
+
+// isLayoutAttr reports whether a memref's attribute is its layout (an
+// affine map or strided<...>) rather than its memory space.
+func isLayoutAttr(a Attr) bool {
+	switch a.(type) {
+	case *AffineMapAttr, *StridedAttr:
+		return true
+	}
+	return false
+}
+
+// rawDims reads a dimension list (4x8x, ?x, [4]x, *x) from the text right
+// after the '<' the parser stands on, and leaves the parser on the token
+// after the last x.
+func (p *parser) rawDims(kind string) (shape []int, scalable []bool, unranked bool, ok bool) {
+	lx := p.lx
+	lx.restore(lexState{p.tok.end, p.tok.line, p.tok.col + 1})
+	shape, scalable = []int{}, []bool{}
+	for {
+		lx.skipSpace()
+		mark := lx.state()
+		at := lx.pos()
+		c := lx.peekByte(0)
+		dim, scal := 0, false
+		switch {
+		case c == '*' && len(shape) == 0 && kind != "vector":
+			lx.advance(1)
+			lx.skipSpace()
+			if lx.peekByte(0) != 'x' {
+				p.failf(lx.pos(), "expected 'x' after '*' in an unranked %s", kind)
+				return nil, nil, false, false
+			}
+			lx.advance(1)
+			p.nextTok()
+			return nil, nil, true, p.ok()
+		case c == '?':
+			if kind == "vector" {
+				p.failCode(at, model.CodeBadValue, "a vector's dimensions are static: found '?' (a dynamic vector)")
+				return nil, nil, false, false
+			}
+			lx.advance(1)
+			dim = Dynamic
+		case c == '[' && kind == "vector":
+			lx.advance(1)
+			start := lx.off
+			for isDigit(lx.peekByte(0)) {
+				lx.advance(1)
+			}
+			digits := lx.src[start:lx.off]
+			if digits == "" || lx.peekByte(0) != ']' {
+				p.failf(at, "expected a scalable dimension [N] in the vector's shape")
+				return nil, nil, false, false
+			}
+			lx.advance(1)
+			n, err := strconv.Atoi(digits)
+			if err != nil || n > 1<<30 {
+				p.failCode(at, model.CodeTooLarge, "dimension %s is too large", digits)
+				return nil, nil, false, false
+			}
+			dim, scal = n, true
+		case isDigit(c):
+			start := lx.off
+			for isDigit(lx.peekByte(0)) {
+				lx.advance(1)
+			}
+			digits := lx.src[start:lx.off]
+			if lx.peekByte(0) == '.' { // a float: not a dimension
+				lx.restore(mark)
+				p.nextTok()
+				return shape, scalable, false, p.ok()
+			}
+			n, err := strconv.Atoi(digits)
+			if err != nil || n > 1<<30 {
+				p.failCode(at, model.CodeTooLarge, "dimension %s is too large", digits)
+				return nil, nil, false, false
+			}
+			dim = n
+		default:
+			lx.restore(mark)
+			p.nextTok()
+			return shape, scalable, false, p.ok()
+		}
+		lx.skipSpace()
+		if lx.peekByte(0) != 'x' {
+			p.failf(lx.pos(), "expected 'x' after a dimension of the %s's shape", kind)
+			return nil, nil, false, false
+		}
+		lx.advance(1)
+		shape = append(shape, dim)
+		scalable = append(scalable, scal)
+		if len(shape) > 64 {
+			p.failCode(at, model.CodeTooLarge, "the %s has more than 64 dimensions", kind)
+			return nil, nil, false, false
+		}
+	}
+}
+
+// rawBody reads a dialect attribute's or type's body: the parser stands
+// on its '<'; the text up to the matching '>' is returned, brackets,
+// strings and -> inside it kept whole, and the parser is left after it.
+func (p *parser) rawBody() (string, bool) {
+	open := p.tok
+	lx := p.lx
+	lx.restore(lexState{open.end, open.line, open.col + 1})
+	start := lx.off
+	var stack []byte
+	for {
+		if lx.off >= lx.end {
+			p.failf(open.pos, "'<' is not closed: expected '>' before the end of the file")
+			return "", false
+		}
+		c := lx.src[lx.off]
+		switch c {
+		case '"':
+			at := lx.pos()
+			if _, err := lx.stringBody(at); err != nil {
+				p.failf(err.pos, "%s", err.msg)
+				return "", false
+			}
+			continue
+		case '-':
+			if lx.peekByte(1) == '>' {
+				lx.advance(2)
+				continue
+			}
+		case '<', '(', '[', '{':
+			stack = append(stack, c)
+			if len(stack) > MaxDepth {
+				p.failCode(lx.pos(), model.CodeTooLarge, "the text nests more than %d deep", MaxDepth)
+				return "", false
+			}
+		case '>', ')', ']', '}':
+			want := map[byte]byte{'>': '<', ')': '(', ']': '[', '}': '{'}[c]
+			if len(stack) == 0 {
+				if c == '>' {
+					body := lx.src[start:lx.off]
+					lx.advance(1)
+					p.nextTok()
+					return body, p.ok()
+				}
+				p.failf(lx.pos(), "unbalanced '%c' inside '<...>' opened at %s", c, open.pos)
+				return "", false
+			}
+			if stack[len(stack)-1] != want {
+				p.failf(lx.pos(), "'%c' does not close '%c' inside '<...>' opened at %s", c, stack[len(stack)-1], open.pos)
+				return "", false
+			}
+			stack = stack[:len(stack)-1]
+		}
+		lx.advance(1)
+	}
+}

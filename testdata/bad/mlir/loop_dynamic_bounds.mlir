@@ -1,0 +1,14 @@
+// A loop whose bound is an argument: its trip count needs --trips.
+func.func @k(%in: memref<32x64xf32>, %out: memref<32x64xf32>, %n: index) attributes {translation_info = #iree_codegen.translation_info<pipeline = None workgroup_size = [64, 1, 1] subgroup_size = 32>, target = #nvvm.target<chip = "sm_80">} {
+  %c0 = arith.constant 0 : index
+  %p = arith.constant 0.000000e+00 : f32
+  %x = vector.transfer_read %in[%c0, %c0], %p {in_bounds = [true, true]} : memref<32x64xf32>, vector<32x64xf32>
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %x) -> (vector<32x64xf32>) { // want missing-key: the trip count of scf.for is known only at run time: %n (upper bound) is not an arith.constant; give --trips N
+    %b = math.exp %a : vector<32x64xf32>
+    scf.yield %b : vector<32x64xf32>
+  }
+  %y = math.exp %r : vector<32x64xf32>
+  vector.transfer_write %y, %out[%c0, %c0] {in_bounds = [true, true]} : vector<32x64xf32>, memref<32x64xf32>
+  return
+}

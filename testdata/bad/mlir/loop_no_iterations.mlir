@@ -1,0 +1,14 @@
+// A loop from 8 to 0.
+func.func @k(%in: memref<32x64xf32>, %out: memref<32x64xf32>) attributes {translation_info = #iree_codegen.translation_info<pipeline = None workgroup_size = [64, 1, 1] subgroup_size = 32>, target = #nvvm.target<chip = "sm_80">} {
+  %c0 = arith.constant 0 : index
+  %p = arith.constant 0.000000e+00 : f32
+  %x = vector.transfer_read %in[%c0, %c0], %p {in_bounds = [true, true]} : memref<32x64xf32>, vector<32x64xf32>
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %r = scf.for %i = %c8 to %c0 step %c1 iter_args(%a = %x) -> (vector<32x64xf32>) { // want bad-value: scf.for from 8 to 0 runs no iteration: a loop runs at least once
+    scf.yield %a : vector<32x64xf32>
+  }
+  %y = math.exp %r : vector<32x64xf32>
+  vector.transfer_write %y, %out[%c0, %c0] {in_bounds = [true, true]} : vector<32x64xf32>, memref<32x64xf32>
+  return
+}

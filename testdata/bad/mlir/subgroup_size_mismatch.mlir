@@ -1,0 +1,11 @@
+// An IREE translation_info for subgroups of 64 lanes on a target of 32.
+func.func @k(%in: memref<32x64xf32>, %out: memref<32x64xf32>) attributes {
+    translation_info = #iree_codegen.translation_info<pipeline = None workgroup_size = [128, 1, 1] subgroup_size = 64>, // want incompatible: the IR states translation_info's subgroup_size = 64, but sm_80's subgroups have 32 lanes
+    target = #nvvm.target<chip = "sm_80">} {
+  %c0 = arith.constant 0 : index
+  %p = arith.constant 0.000000e+00 : f32
+  %x = vector.transfer_read %in[%c0, %c0], %p {in_bounds = [true, true]} : memref<32x64xf32>, vector<32x64xf32>
+  %y = math.exp %x : vector<32x64xf32>
+  vector.transfer_write %y, %out[%c0, %c0] {in_bounds = [true, true]} : vector<32x64xf32>, memref<32x64xf32>
+  return
+}
