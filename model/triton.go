@@ -44,10 +44,12 @@ func (t *Triton) Layout(f Frame) (*Layout, error) {
 	if b, ok := t.Enc.(*TritonBlocked); ok && b.oneCTA() {
 		// Blocked builds the same layout and also takes extents that
 		// are a whole number of tiles but not powers of two.
-		return b.Blocked.Layout(f)
+		l, err := b.Blocked.Layout(f)
+		return l, atEncoding(err)
 	}
 	if x, ok := t.Enc.(*Linear); ok {
-		return x.Layout(f)
+		l, err := x.Layout(f)
+		return l, atEncoding(err)
 	}
 	for d, s := range f.Shape {
 		if !isPow2(s) {
@@ -56,9 +58,32 @@ func (t *Triton) Layout(f Frame) (*Layout, error) {
 	}
 	b, err := t.Enc.ll(f)
 	if err != nil {
-		return nil, err
+		return nil, atEncoding(err)
 	}
-	return b.linear().Layout(f)
+	l, err := b.linear().Layout(f)
+	if err != nil {
+		return nil, atEncoding(err)
+	}
+	return l, nil
+}
+
+// atEncoding places an error about an encoding's fields on the encoding
+// as a whole: the fields are inside one attribute string.
+func atEncoding(err error) error {
+	if err == nil {
+		return nil
+	}
+	e, ok := err.(*Error)
+	if !ok {
+		return err
+	}
+	switch e.Field {
+	case "shape", "subgroup_size", "subgroups", "blocks":
+		return e
+	}
+	c := *e
+	c.Field, c.Index = "encoding", -1
+	return &c
 }
 
 // ll is a linear layout under construction: for each hardware axis the
@@ -226,7 +251,7 @@ func checkWarps(warps []int, f Frame) error {
 
 func checkLanes(name string, want int, f Frame) error {
 	if f.SubgroupSize != want {
-		return errorf(CodeShapeMismatch, "subgroup_size", "%s needs %d lanes per warp, not %d", name, want, f.SubgroupSize)
+		return errorf(CodeShapeMismatch, "encoding", "%s needs %d lanes per warp, not %d", name, want, f.SubgroupSize)
 	}
 	return nil
 }

@@ -167,3 +167,32 @@ func TestTritonEncodingTables(t *testing.T) {
 		})
 	}
 }
+
+// Any attribute text either reads as an encoding or is an error; reading
+// and building never panic, and what reads prints as text that reads back
+// as the same encoding.
+func FuzzTritonAttr(f *testing.F) {
+	for _, s := range []string{
+		"#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>",
+		"#ttg.dot_op<{opIdx = 0, parent = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>, kWidth = 2}>",
+		"#triton_gpu.slice<{dim = 1, parent = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32], isTransposed = true}>}>",
+		"#ttg.linear<{register = [[0, 1]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [0, 2]], warp = [[0, 4], [0, 8]], block = []}>",
+		"#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0], CTAsPerCGA = [2, 1], CTASplitNum = [2, 1], CTAOrder = [1, 0]}>",
+		"#ttg.dot_op<{opIdx = 1, parent = #blocked}>", "#ttg.blocked<{", "[[[", "",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, err := ParseTriton(s)
+		if err != nil {
+			return
+		}
+		back, err := ParseTriton(n.Attr())
+		if err != nil || back.Attr() != n.Attr() {
+			t.Fatalf("%q prints as %q, which reads back as %v (%v)", s, n.Attr(), back, err)
+		}
+		for _, fr := range []Frame{{Shape: []int{16, 16}, SubgroupSize: 32, Subgroups: 4}, {Shape: []int{64, 32}, SubgroupSize: 64, Subgroups: 4}, {Shape: []int{32}, SubgroupSize: 32, Subgroups: 1}} {
+			n.Layout(fr)
+		}
+	})
+}
