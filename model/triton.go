@@ -479,38 +479,76 @@ func (m *AMDMFMA) ll(f Frame) (*ll, error) {
 	if err := m.check(f); err != nil {
 		return nil, err
 	}
+	if m.InstrShape[0] == 32 {
+		return accTile(f, m.IsTransposed, []int{1, 2, 8, 16}, 32, []int{4}, m.WarpsPerCTA), nil
+	}
+	return accTile(f, m.IsTransposed, []int{1, 2}, 16, []int{4, 8}, m.WarpsPerCTA), nil
+}
+
+// accTile is an AMD accumulator: registers select regRows, lanes the first
+// cols columns and then laneRows (rows and columns swapped when
+// transposed); warps and repeats row major.
+func accTile(f Frame, transposed bool, regRows []int, cols int, laneRows []int, warps []int) *ll {
 	r := len(f.Shape)
-	rows, cols := r-2, r-1
 	b := newLL(r, matrixOrder(r, true))
-	// at writes a basis of (row, column) offsets.
 	at := func(h HwDim, row, col int) {
 		v := make([]int, r)
-		v[rows], v[cols] = row, col
-		if m.IsTransposed {
-			v[rows], v[cols] = col, row
+		v[r-2], v[r-1] = row, col
+		if transposed {
+			v[r-2], v[r-1] = col, row
 		}
 		b.add(h, v...)
 	}
-	if m.InstrShape[0] == 32 {
-		for _, row := range []int{1, 2, 8, 16} {
-			at(Register, row, 0)
-		}
-		for _, col := range []int{1, 2, 4, 8, 16} {
-			at(Lane, 0, col)
-		}
-		at(Lane, 4, 0)
-	} else {
-		for _, row := range []int{1, 2} {
-			at(Register, row, 0)
-		}
-		for _, col := range []int{1, 2, 4, 8} {
-			at(Lane, 0, col)
-		}
-		at(Lane, 4, 0)
-		at(Lane, 8, 0)
+	for _, row := range regRows {
+		at(Register, row, 0)
 	}
-	b.identityND(Subgroup, m.WarpsPerCTA, matrixOrder(r, true))
-	return b.fit(f.Shape), nil
+	for col := 1; col < cols; col *= 2 {
+		at(Lane, 0, col)
+	}
+	for _, row := range laneRows {
+		at(Lane, row, 0)
+	}
+	b.identityND(Subgroup, warps, matrixOrder(r, true))
+	return b.fit(f.Shape)
+}
+
+// AMDWMMA is #ttg.amd_wmma, the accumulator of RDNA's wmma instructions
+// on 32 lanes, 16 × 16 per instruction (AMDWmmaEncodingAttr::toLinearLayout):
+// lanes along the columns; version 1 (RDNA3) keeps every other row in
+// registers and lanes 16..31 the rows between, version 2 (RDNA4) eight
+// consecutive rows in registers and lanes 16..31 the next eight. Warps
+// and repeats are row major (getWarpOrder, getRepOrder in
+// lib/Dialect/TritonGPU/IR/Dialect.cpp).
+type AMDWMMA struct {
+	Version     int
+	WarpsPerCTA []int
+}
+
+func (m *AMDWMMA) TritonAttr() string {
+	return fmt.Sprintf("#ttg.amd_wmma<{version = %d, warpsPerCTA = %s}>", m.Version, intsString(m.WarpsPerCTA))
+}
+
+func (m *AMDWMMA) check(f Frame) error {
+	if err := checkMatrixRank("#ttg.amd_wmma", f); err != nil {
+		return err
+	}
+	if err := checkLanes("#ttg.amd_wmma", 32, f); err != nil {
+		return err
+	}
+	if m.Version != 1 && m.Version != 2 {
+		return errorf(CodeBadValue, "version", "wmma version %d is neither 1 nor 2", m.Version)
+	}
+	return checkWarps(m.WarpsPerCTA, f)
+}
+
+func (m *AMDWMMA) ll(f Frame) (*ll, error) {
+	if err := m.check(f); err != nil {
+		return nil, err
+	}
+	if m.Version == 1 {
+		return accTile(f, false, []int{2, 4, 8}, 16, []int{1}, m.WarpsPerCTA), nil
+	}
+	return accTile(f, false, []int{1, 2, 4}, 16, []int{8}, m.WarpsPerCTA), nil
 }
 
 // DotOperand is #ttg.dot_op: operand A (opIdx 0, [m, k]) or B (opIdx 1,
@@ -550,10 +588,12 @@ func (d *DotOperand) ll(f Frame) (*ll, error) {
 		return d.mma(p, f, kDim)
 	case *AMDMFMA:
 		return d.mfma(p, f, kDim)
+	case *AMDWMMA:
+		return d.wmma(p, f, kDim)
 	case *TritonBlocked:
 		return d.fma(p, f, kDim)
 	}
-	return nil, errorf(CodeBadValue, "parent", "a dot operand's parent must be #ttg.nvidia_mma, #ttg.amd_mfma or #ttg.blocked, not %s", d.Parent.TritonAttr())
+	return nil, errorf(CodeBadValue, "parent", "a dot operand's parent must be #ttg.nvidia_mma, #ttg.amd_mfma, #ttg.amd_wmma or #ttg.blocked, not %s", d.Parent.TritonAttr())
 }
 
 // mma is nvidiaDotToLinearLayout: A's tile is 16 × 8·kWidth, B's
@@ -589,30 +629,62 @@ func (d *DotOperand) mfma(p *AMDMFMA, f Frame, kDim int) (*ll, error) {
 		return nil, err
 	}
 	r := len(f.Shape)
-	nonK := 2*r - 3 - kDim
-	b := newLL(r, slices.Sorted(slices.Values(matrixOrder(r, true))))
-	at := func(h HwDim, k, n int) {
-		v := make([]int, r)
-		v[kDim], v[nonK] = k, n
-		b.add(h, v...)
+	var b *ll
+	if p.InstrShape[0] == 32 {
+		b = d.operandTile(f, kDim, slices.Sorted(slices.Values(matrixOrder(r, true))), 32, []int{d.KWidth})
+	} else {
+		b = d.operandTile(f, kDim, slices.Sorted(slices.Values(matrixOrder(r, true))), 16, []int{d.KWidth, 2 * d.KWidth})
 	}
-	for k := 1; k < d.KWidth; k *= 2 {
-		at(Register, k, 0)
-	}
-	lanesN, lanesK := 32, 2
-	if p.InstrShape[0] == 16 {
-		lanesN, lanesK = 16, 4
-	}
-	for n := 1; n < lanesN; n *= 2 {
-		at(Lane, 0, n)
-	}
-	for k := 1; k < lanesK; k *= 2 {
-		at(Lane, k*d.KWidth, 0)
-	}
-	for k := lanesK * d.KWidth; k < f.Shape[kDim]; k *= 2 {
-		at(Register, k, 0)
+	for k := 2 * b.size[kDim]; k <= f.Shape[kDim]; k *= 2 {
+		b.add(Register, d.kAt(r, kDim, k/2)...)
 	}
 	b.identityND(Subgroup, p.WarpsPerCTA, matrixOrder(r, true))
+	return b.fit(f.Shape), nil
+}
+
+// operandTile is the part AMD's operand layouts share: kWidth consecutive
+// k in registers, lanes along the first nLanes of the non-k dimension,
+// then along k by laneK; order is the order of register repeats.
+func (d *DotOperand) operandTile(f Frame, kDim int, order []int, nLanes int, laneK []int) *ll {
+	r := len(f.Shape)
+	b := newLL(r, order)
+	for k := 1; k < d.KWidth; k *= 2 {
+		b.add(Register, d.kAt(r, kDim, k)...)
+	}
+	for n := 1; n < nLanes; n *= 2 {
+		v := make([]int, r)
+		v[2*r-3-kDim] = n
+		b.add(Lane, v...)
+	}
+	for _, k := range laneK {
+		b.add(Lane, d.kAt(r, kDim, k)...)
+	}
+	return b
+}
+
+// kAt is the basis of offset k along dimension kDim (0: a copy).
+func (d *DotOperand) kAt(r, kDim, k int) []int {
+	v := make([]int, r)
+	v[kDim] = k
+	return v
+}
+
+// wmma is wmmaDotOperandToLinearLayout: kWidth k in registers, 16 lanes
+// along the non-k dimension, lanes 16..31 copies of them (version 1) or
+// the next kWidth k (version 2); warps with copies along k; repeats k
+// first.
+func (d *DotOperand) wmma(p *AMDWMMA, f Frame, kDim int) (*ll, error) {
+	if err := p.check(f); err != nil {
+		return nil, err
+	}
+	r := len(f.Shape)
+	laneK := 0 // version 1: lanes 16..31 hold copies
+	if p.Version == 2 {
+		laneK = d.KWidth
+	}
+	b := d.operandTile(f, kDim, dotOrder(d.OpIdx, r), 16, []int{laneK})
+	// broadcastedDotOperandLayout with the parent's row-major warp order.
+	b.broadcastND(Subgroup, p.WarpsPerCTA, matrixOrder(r, true), kDim)
 	return b.fit(f.Shape), nil
 }
 
@@ -724,6 +796,8 @@ func tritonCounts(enc TritonEncoding) (warps, lanes int) {
 		return capped(e.WarpsPerCTA), 32
 	case *AMDMFMA:
 		return capped(e.WarpsPerCTA), 64
+	case *AMDWMMA:
+		return capped(e.WarpsPerCTA), 32
 	case *DotOperand:
 		return tritonCounts(e.Parent)
 	case *SliceEncoding:

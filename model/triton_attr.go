@@ -397,9 +397,15 @@ func (n *attrNode) encoding() (TritonEncoding, error) {
 		}
 		return done(x)
 	case "amd_wmma":
-		return nil, errorf(CodeBadValue, "encoding", "at offset %d: #ttg.amd_wmma is not read yet; write its layout as #ttg.linear", n.at)
+		if err := n.fields([]string{"version", "warpsPerCTA", "CTAsPerCGA", "CTASplitNum", "CTAOrder"}, []string{"version", "warpsPerCTA"}); err != nil {
+			return nil, err
+		}
+		if err := n.oneCTA(); err != nil {
+			return nil, err
+		}
+		return done(&AMDWMMA{Version: num("version", 0), WarpsPerCTA: ints("warpsPerCTA")})
 	}
-	return nil, errorf(CodeUnknownName, "encoding", "at offset %d: unknown distributed encoding #ttg.%s (known: blocked, nvidia_mma, amd_mfma, dot_op, slice, linear)", n.at, n.name)
+	return nil, errorf(CodeUnknownName, "encoding", "at offset %d: unknown distributed encoding #ttg.%s (known: blocked, nvidia_mma, amd_mfma, amd_wmma, dot_op, slice, linear)", n.at, n.name)
 }
 
 // oneCTA refuses CTA fields other than a single CTA on an encoding whose
@@ -498,6 +504,11 @@ func namedTriton(l *Layout, role TritonRole) TritonEncoding {
 			v2 := &NvidiaMMA{VersionMajor: 2, WarpsPerCTA: w, InstrShape: []int{16, 8}}
 			try(v2, 0)
 			dots(v2)
+			for v := 1; v <= 2; v++ {
+				wm := &AMDWMMA{Version: v, WarpsPerCTA: w}
+				try(wm, 0)
+				dots(wm)
+			}
 			for n := 8; n <= 256; n *= 2 {
 				v3 := &NvidiaMMA{VersionMajor: 3, WarpsPerCTA: w, InstrShape: []int{16, n, 16}}
 				try(v3, 2)

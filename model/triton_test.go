@@ -20,6 +20,7 @@ func TestTritonEncodingTables(t *testing.T) {
 		mma22   = "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>"
 		mfma32  = "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32], isTransposed = false}>"
 		mfma16  = "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [16, 16], isTransposed = false}>"
+		wmma2   = "#ttg.amd_wmma<{version = 2, warpsPerCTA = [2, 2]}>"
 	)
 	type bases = [][]int
 	lanesMMA := bases{{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}
@@ -100,6 +101,23 @@ func TestTritonEncodingTables(t *testing.T) {
 			bases{{1, 0}, {2, 0}}, bases{{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {4, 0}}, bases{{0, 0}, {0, 0}}, nil},
 		{"dot mfma16 A", "#ttg.dot_op<{opIdx = 0, parent = " + mfma16 + ", kWidth = 8}>", []int{32, 64}, 64, 4, 1,
 			bases{{0, 1}, {0, 2}, {0, 4}, {0, 32}}, bases{{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 8}, {0, 16}}, bases{{0, 0}, {16, 0}}, nil},
+
+		// AMDWmmaEncodingAttr::toLinearLayout: version 2 eight rows in
+		// registers, lanes 16..31 the next eight; version 1 every other
+		// row, lanes 16..31 the rows between.
+		{"wmma v2 exact", wmma2, []int{32, 32}, 32, 4, 1,
+			bases{{1, 0}, {2, 0}, {4, 0}}, bases{{0, 1}, {0, 2}, {0, 4}, {0, 8}, {8, 0}}, bases{{0, 16}, {16, 0}}, nil},
+		{"wmma v2 wide", wmma2, []int{16, 64}, 32, 4, 1,
+			bases{{1, 0}, {2, 0}, {4, 0}, {0, 32}}, bases{{0, 1}, {0, 2}, {0, 4}, {0, 8}, {8, 0}}, bases{{0, 16}, {0, 0}}, nil},
+		{"wmma v2 smaller", wmma2, []int{8, 16}, 32, 4, 1,
+			bases{{1, 0}, {2, 0}, {4, 0}}, bases{{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 0}}, bases{{0, 0}, {0, 0}}, nil},
+		{"wmma v1", "#ttg.amd_wmma<{version = 1, warpsPerCTA = [1, 1]}>", []int{16, 16}, 32, 1, 1,
+			bases{{2, 0}, {4, 0}, {8, 0}}, bases{{0, 1}, {0, 2}, {0, 4}, {0, 8}, {1, 0}}, bases{}, nil},
+		// wmmaDotOperandToLinearLayout.
+		{"dot wmma v2 A", "#ttg.dot_op<{opIdx = 0, parent = " + wmma2 + ", kWidth = 8}>", []int{32, 32}, 32, 4, 1,
+			bases{{0, 1}, {0, 2}, {0, 4}, {0, 16}}, bases{{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 8}}, bases{{0, 0}, {16, 0}}, nil},
+		{"dot wmma v1 B smaller", "#ttg.dot_op<{opIdx = 1, parent = #ttg.amd_wmma<{version = 1, warpsPerCTA = [2, 2]}>, kWidth = 16}>", []int{16, 16}, 32, 4, 1,
+			bases{{1, 0}, {2, 0}, {4, 0}, {8, 0}}, bases{{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 0}}, bases{{0, 0}, {0, 0}}, nil},
 
 		// fmaDotToLinearLayout: a thread holds all of k.
 		{"dot blocked A", "#ttg.dot_op<{opIdx = 0, parent = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]}>}>", []int{32, 8}, 32, 4, 1,
