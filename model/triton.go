@@ -734,6 +734,7 @@ func (s *SliceEncoding) ll(f Frame) (*ll, error) {
 		return nil, err
 	}
 	out := newLL(r, nil)
+	out.cut, out.grown = pb.cut, pb.grown
 	for h := range NumHwDims {
 		for _, v := range pb.bases[h] {
 			w := slices.Delete(slices.Clone(v), s.Dim, s.Dim+1)

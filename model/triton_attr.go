@@ -457,15 +457,16 @@ func ExpressTritonAs(l *Layout, role TritonRole) (*Triton, error) {
 	return &Triton{Enc: x}, nil
 }
 
-// namedTriton finds the matrix encoding (nvidia_mma, amd_mfma or a dot
-// operand of one) that gives l, or nil. When several do, it prefers the
-// one whose tile fits the tensor best (the fewest bases cut off by a
-// smaller tensor, then the fewest register repeats), then an mma.sync or
-// untransposed mfma accumulator, then an operand, then a wgmma or
-// transposed mfma accumulator, then the first tried.
+// namedTriton finds the matrix encoding (nvidia_mma, amd_mfma, amd_wmma
+// or a dot operand of one), or else a slice of an accumulator, that gives
+// l, or nil. When several do, it prefers the one whose tile fits the
+// tensor best (the fewest bases cut off by a smaller tensor, then the
+// fewest register repeats), then an mma.sync, mfma or wmma accumulator,
+// then an operand, then a wgmma or transposed mfma accumulator, then the
+// first tried.
 func namedTriton(l *Layout, role TritonRole) TritonEncoding {
 	r := l.Rank()
-	if (r != 2 && r != 3) || l.Size(Block) != 1 {
+	if r > 3 || l.Size(Block) != 1 {
 		return nil
 	}
 	want, err := ExpressLinear(l)
@@ -475,57 +476,85 @@ func namedTriton(l *Layout, role TritonRole) TritonEncoding {
 	f := FrameOf(l)
 	var best TritonEncoding
 	bestScore := -1
-	try := func(enc TritonEncoding, tier int) {
-		if d, ok := enc.(*DotOperand); ok {
-			if role == Accumulator || role == OperandA && d.OpIdx != 0 || role == OperandB && d.OpIdx != 1 {
-				return
-			}
-		} else if role == OperandA || role == OperandB {
-			return
-		}
-		b, err := enc.ll(f)
+	try := func(c tritonCandidate) {
+		b, err := c.enc.ll(f)
 		if err != nil || !sameBases(b.linear(), want) {
 			return
 		}
-		if s := (b.cut*64+b.grown)*4 + tier; bestScore < 0 || s < bestScore {
-			best, bestScore = enc, s
+		if s := (b.cut*64+b.grown)*4 + c.tier; bestScore < 0 || s < bestScore {
+			best, bestScore = c.enc, s
 		}
 	}
-	dots := func(parent TritonEncoding) {
-		for op := range 2 {
+	if r >= 2 {
+		for _, c := range matrixCandidates(f.SubgroupSize, f.Subgroups, r) {
+			d, isDot := c.enc.(*DotOperand)
+			switch {
+			case role == Accumulator && isDot, role == OperandA && (!isDot || d.OpIdx != 0), role == OperandB && (!isDot || d.OpIdx != 1):
+				continue
+			}
+			try(c)
+		}
+	}
+	if best != nil || role == OperandA || role == OperandB || r+1 < 2 {
+		return best
+	}
+	// A reduction's result: a slice of an accumulator.
+	for _, c := range matrixCandidates(f.SubgroupSize, f.Subgroups, r+1) {
+		if _, isDot := c.enc.(*DotOperand); isDot {
+			continue
+		}
+		for dim := range r + 1 {
+			try(tritonCandidate{&SliceEncoding{Dim: dim, Parent: c.enc}, c.tier})
+		}
+	}
+	return best
+}
+
+// tritonCandidate is an encoding the writer tries, with its rank in the
+// preference among equally good fits.
+type tritonCandidate struct {
+	enc  TritonEncoding
+	tier int
+}
+
+// matrixCandidates lists the matrix encodings of a rank for the lanes and
+// warps: accumulators of every warp split, and their operands.
+func matrixCandidates(lanes, warps, rank int) []tritonCandidate {
+	var out []tritonCandidate
+	add := func(enc TritonEncoding, tier int) { out = append(out, tritonCandidate{enc, tier}) }
+	dots := func(parent TritonEncoding, ops int) {
+		for op := range ops {
 			for k := 1; k <= 16; k *= 2 {
-				try(&DotOperand{OpIdx: op, Parent: parent, KWidth: k}, 1)
+				add(&DotOperand{OpIdx: op, Parent: parent, KWidth: k}, 1)
 			}
 		}
 	}
-	for _, w := range warpSplits(f.Subgroups, r) {
-		switch f.SubgroupSize {
+	for _, w := range warpSplits(warps, rank) {
+		switch lanes {
 		case 32:
 			v2 := &NvidiaMMA{VersionMajor: 2, WarpsPerCTA: w, InstrShape: []int{16, 8}}
-			try(v2, 0)
-			dots(v2)
+			add(v2, 0)
+			dots(v2, 2)
 			for v := 1; v <= 2; v++ {
 				wm := &AMDWMMA{Version: v, WarpsPerCTA: w}
-				try(wm, 0)
-				dots(wm)
+				add(wm, 0)
+				dots(wm, 2)
 			}
 			for n := 8; n <= 256; n *= 2 {
 				v3 := &NvidiaMMA{VersionMajor: 3, WarpsPerCTA: w, InstrShape: []int{16, n, 16}}
-				try(v3, 2)
-				for k := 1; k <= 16; k *= 2 {
-					try(&DotOperand{OpIdx: 0, Parent: v3, KWidth: k}, 1)
-				}
+				add(v3, 2)
+				dots(v3, 1) // B of a wgmma is read from shared memory
 			}
 		case 64:
 			for _, mn := range []int{32, 16} {
 				m := &AMDMFMA{Version: 3, WarpsPerCTA: w, InstrShape: []int{mn, mn}}
-				try(m, 0)
-				dots(m) // operands do not depend on isTransposed
-				try(&AMDMFMA{Version: 3, WarpsPerCTA: w, InstrShape: []int{mn, mn}, IsTransposed: true}, 2)
+				add(m, 0)
+				dots(m, 2) // operands do not depend on isTransposed
+				add(&AMDMFMA{Version: 3, WarpsPerCTA: w, InstrShape: []int{mn, mn}, IsTransposed: true}, 2)
 			}
 		}
 	}
-	return best
+	return out
 }
 
 // warpSplits lists the ways to spread n warps (a power of two) over rank

@@ -214,3 +214,44 @@ func FuzzTritonAttr(f *testing.F) {
 		}
 	})
 }
+
+// A layout built from a named encoding is written back under that name
+// when no better-fitting encoding gives it too.
+func TestTritonWritesByName(t *testing.T) {
+	const mma22 = "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>"
+	tests := []struct {
+		enc          string
+		shape        []int
+		lanes, warps int
+	}{
+		{mma22, []int{32, 32}, 32, 4},
+		{"#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>", []int{64, 64}, 32, 4},
+		{"#ttg.dot_op<{opIdx = 0, parent = " + mma22 + ", kWidth = 2}>", []int{32, 32}, 32, 4},
+		{"#ttg.dot_op<{opIdx = 1, parent = " + mma22 + ", kWidth = 2}>", []int{32, 16}, 32, 4},
+		{"#ttg.slice<{dim = 0, parent = " + mma22 + "}>", []int{32}, 32, 4},
+		{"#ttg.slice<{dim = 1, parent = " + mma22 + "}>", []int{64}, 32, 4},
+		{"#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32], isTransposed = false}>", []int{64, 64}, 64, 4},
+		{"#ttg.amd_mfma<{version = 3, warpsPerCTA = [1, 4], instrShape = [32, 32], isTransposed = true}>", []int{32, 128}, 64, 4},
+		{"#ttg.dot_op<{opIdx = 0, parent = #ttg.amd_mfma<{version = 3, warpsPerCTA = [4, 1], instrShape = [32, 32], isTransposed = false}>, kWidth = 8}>", []int{128, 64}, 64, 4},
+		{"#ttg.amd_wmma<{version = 2, warpsPerCTA = [2, 2]}>", []int{32, 32}, 32, 4},
+		{"#ttg.dot_op<{opIdx = 1, parent = #ttg.amd_wmma<{version = 2, warpsPerCTA = [2, 2]}>, kWidth = 8}>", []int{32, 64}, 32, 4},
+		{"#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>", []int{64, 32}, 32, 4},
+	}
+	for _, tc := range tests {
+		n, err := ParseTriton(tc.enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := n.Layout(Frame{Shape: tc.shape, SubgroupSize: tc.lanes, Subgroups: tc.warps})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := Express("triton", l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.Attr() != n.Attr() {
+			t.Errorf("%v of %s is written\n  %s", tc.shape, n.Attr(), w.Attr())
+		}
+	}
+}
