@@ -41,9 +41,9 @@ func (t *Triton) Layout(f Frame) (*Layout, error) {
 	if err := f.Check(); err != nil {
 		return nil, err
 	}
-	if b, ok := t.Enc.(*TritonBlocked); ok && b.oneCTA() {
-		// Blocked builds the same layout and also takes extents that
-		// are a whole number of tiles but not powers of two.
+	if b, ok := t.Enc.(*TritonBlocked); ok && b.oneCTA() && !allPow2(f.Shape) {
+		// Extents that are a whole number of tiles but not powers of
+		// two, which Blocked takes.
 		l, err := b.Blocked.Layout(f)
 		return l, atEncoding(err)
 	}
@@ -65,6 +65,15 @@ func (t *Triton) Layout(f Frame) (*Layout, error) {
 		return nil, atEncoding(err)
 	}
 	return l, nil
+}
+
+func allPow2(xs []int) bool {
+	for _, x := range xs {
+		if !isPow2(x) {
+			return false
+		}
+	}
+	return true
 }
 
 // atEncoding places an error about an encoding's fields on the encoding
@@ -147,7 +156,10 @@ func (b *ll) notSmaller(shape []int) {
 }
 
 // notLarger sets every coordinate beyond shape to zero and drops the
-// register bases left all zero (ensureLayoutNotLargerThan).
+// register bases left all zero (ensureLayoutNotLargerThan in
+// triton-lang/triton lib/Tools/LayoutUtils.cpp, without
+// broadcastRegisters: registers beyond the tensor are removed, not kept as
+// copies).
 func (b *ll) notLarger(shape []int) {
 	for h := range NumHwDims {
 		for _, v := range b.bases[h] {

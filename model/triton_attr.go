@@ -447,7 +447,13 @@ func ExpressTritonAs(l *Layout, role TritonRole) (*Triton, error) {
 		return &Triton{Enc: enc}, nil
 	}
 	if b, err := ExpressBlocked(l); err == nil {
-		return &Triton{Enc: &TritonBlocked{Blocked: *b}}, nil
+		// Blocked keeps registers beyond a small tensor as copies where
+		// Triton drops them: only a blocked layout that Triton builds
+		// the same is written as #ttg.blocked.
+		t := &Triton{Enc: &TritonBlocked{Blocked: *b}}
+		if back, err := t.Layout(FrameOf(l)); err == nil && back.Equal(l) {
+			return t, nil
+		}
 	}
 	x, err := ExpressLinear(l)
 	if err != nil {

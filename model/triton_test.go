@@ -43,6 +43,10 @@ func TestTritonEncodingTables(t *testing.T) {
 			bases{{0, 1}, {0, 2}, {0, 16}, {32, 0}}, bases{{0, 4}, {0, 8}, {1, 0}, {2, 0}, {4, 0}}, bases{{8, 0}, {16, 0}}, nil},
 		{"blocked smaller", blocked, []int{16, 8}, 32, 4, 1,
 			bases{{0, 1}, {0, 2}}, bases{{0, 4}, {0, 0}, {1, 0}, {2, 0}, {4, 0}}, bases{{8, 0}, {0, 0}}, nil},
+		// Registers beyond a narrow tensor are dropped, not kept as
+		// copies (ensureLayoutNotLargerThan without broadcastRegisters).
+		{"blocked narrower than its registers", blocked, []int{32, 2}, 32, 4, 1,
+			bases{{0, 1}}, bases{{0, 0}, {0, 0}, {1, 0}, {2, 0}, {4, 0}}, bases{{8, 0}, {16, 0}}, nil},
 		// makeCgaLayout: two CTAs split dimension 0.
 		{"blocked two CTAs", "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0], CTAsPerCGA = [2, 1], CTASplitNum = [2, 1], CTAOrder = [1, 0]}>",
 			[]int{16, 8}, 32, 1, 2,
@@ -60,6 +64,9 @@ func TestTritonEncodingTables(t *testing.T) {
 			bases{{0, 1}, {8, 0}, {32, 0}}, lanesMMA, bases{{0, 8}, {16, 0}}, nil},
 		{"mma v2 smaller", mma22, []int{16, 8}, 32, 4, 1,
 			bases{{0, 1}, {8, 0}}, lanesMMA, bases{{0, 0}, {0, 0}}, nil},
+		// Batched (rank 3, batch first): warps over the batch.
+		{"mma v2 batched", "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 1, 1], instrShape = [16, 8]}>", []int{2, 16, 16}, 32, 2, 1,
+			bases{{0, 0, 1}, {0, 8, 0}, {0, 0, 8}}, bases{{0, 0, 2}, {0, 0, 4}, {0, 1, 0}, {0, 2, 0}, {0, 4, 0}}, bases{{1, 0, 0}}, nil},
 		// Version 3: registers along n to the instruction's width, warps
 		// column major.
 		{"mma v3 exact", "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>", []int{64, 64}, 32, 4, 1,
