@@ -1,6 +1,7 @@
 package intrinsics
 
 import (
+	"strings"
 	"testing"
 
 	"planner/model"
@@ -22,6 +23,7 @@ func TestRecordsInTritonNotation(t *testing.T) {
 		mfma32 = "#ttg.amd_mfma<{version = 3, warpsPerCTA = [1, 1], instrShape = [32, 32], isTransposed = false}>"
 		mfma16 = "#ttg.amd_mfma<{version = 3, warpsPerCTA = [1, 1], instrShape = [16, 16], isTransposed = false}>"
 		wmma1  = "#ttg.amd_wmma<{version = 1, warpsPerCTA = [1, 1]}>"
+		dpas   = "#ttig.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [1, 1], repCluster = [1, 1], A = [8, 16], B = [16, 16], C = [8, 16]}>"
 		wmma2  = "#ttg.amd_wmma<{version = 2, warpsPerCTA = [1, 1]}>"
 	)
 	dot := func(op int, parent string, k string) string {
@@ -29,7 +31,8 @@ func TestRecordsInTritonNotation(t *testing.T) {
 	}
 	// anyRole: what Express("triton") writes without knowing the
 	// operand, where it differs from want: mfma 16x16's B fragment with
-	// kWidth 4 is exactly its untransposed accumulator.
+	// kWidth 4 is exactly its untransposed accumulator, and dpas's B
+	// fragment the accumulator of two stacked tiles.
 	tests := []struct {
 		record, operand, want string
 		anyRole               string
@@ -47,6 +50,13 @@ func TestRecordsInTritonNotation(t *testing.T) {
 		{"mfma_f32_16x16x16_f16", "c", mfma16, ""},
 		{"mfma_f32_32x32x16_f16", "a", dot(0, mfma32, "8"), ""},
 		{"mfma_f32_16x16x32_f16", "b", dot(1, mfma16, "8"), ""},
+		// Intel's dpas: the accumulator and B as Triton's #ttig.dpas; A
+		// is not Triton's operand A layout (the record gives each lane one
+		// k column, Triton two k per lane), so it is written otherwise.
+		// Without its role, B is also the accumulator of two instruction
+		// tiles stacked (repCluster [2, 1]).
+		{"dpas_m8n16k16_f32_f16", "b", dot(1, dpas, "2"), strings.ReplaceAll(strings.Replace(dpas, "repCluster = [1, 1]", "repCluster = [2, 1]", 1), "[8, 16]", "[16, 16]")},
+		{"dpas_m8n16k16_f32_f16", "c", dpas, ""},
 		{"wmma_f32_16x16x16_f16", "a", dot(0, wmma1, "16"), ""},
 		{"wmma_f32_16x16x16_f16", "b", dot(1, wmma1, "16"), ""},
 		{"wmma_f32_16x16x16_f16", "c", wmma1, ""},

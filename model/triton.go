@@ -563,6 +563,122 @@ func (m *AMDWMMA) ll(f Frame) (*ll, error) {
 	return accTile(f, false, []int{1, 2, 4}, 16, []int{8}, m.WarpsPerCTA), nil
 }
 
+// IntelDPAS is Intel's #ttig.dpas, the accumulator of the dpas
+// instruction (DPAStoLinearLayout in intel/intel-xpu-backend-for-triton
+// third_party/intel/lib/Dialect/TritonIntelGPU/IR/LinearLayoutConversions.cpp,
+// commit fb9cbf62): executionSize columns in lanes, the lanes beyond them
+// and registers down the repeatCount rows, repCluster instruction tiles in
+// registers, warps row major, repeats columns first. Its dot operands
+// follow the same function with opIdx 0 and 1.
+type IntelDPAS struct {
+	RepeatCount, SystolicDepth, ExecutionSize, OpsPerChan, ThreadsPerWarp int
+	WarpsPerCTA, RepCluster                                               []int
+}
+
+func (m *IntelDPAS) TritonAttr() string {
+	r0, r1 := 1, 1
+	if len(m.RepCluster) == 2 {
+		r0, r1 = m.RepCluster[0], m.RepCluster[1]
+	}
+	a := []int{m.RepeatCount * r0, m.SystolicDepth * m.OpsPerChan}
+	b := []int{m.SystolicDepth * m.OpsPerChan, m.ExecutionSize * r1}
+	c := []int{m.RepeatCount * r0, m.ExecutionSize * r1}
+	return fmt.Sprintf("#ttig.dpas<{repeatCount = %d, systolicDepth = %d, executionSize = %d, opsPerChan = %d, threadsPerWarp = %d, warpsPerCTA = %s, repCluster = %s, A = %s, B = %s, C = %s}>",
+		m.RepeatCount, m.SystolicDepth, m.ExecutionSize, m.OpsPerChan, m.ThreadsPerWarp, intsString(m.WarpsPerCTA), intsString(m.RepCluster),
+		intsString(a), intsString(b), intsString(c))
+}
+
+func (m *IntelDPAS) check(f Frame) error {
+	if len(f.Shape) != 2 {
+		return errorf(CodeRankMismatch, "shape", "#ttig.dpas is written for rank 2, not rank %d", len(f.Shape))
+	}
+	for _, x := range []struct {
+		key string
+		v   int
+	}{{"repeatCount", m.RepeatCount}, {"systolicDepth", m.SystolicDepth}, {"executionSize", m.ExecutionSize}, {"opsPerChan", m.OpsPerChan}, {"threadsPerWarp", m.ThreadsPerWarp}} {
+		if x.v < 1 || x.v > 64 || !isPow2(x.v) {
+			return errorf(CodeBadValue, x.key, "%s %d is not a power of two from 1 to 64", x.key, x.v)
+		}
+	}
+	if err := checkLanes("#ttig.dpas", m.ThreadsPerWarp, f); err != nil {
+		return err
+	}
+	if m.ThreadsPerWarp < m.ExecutionSize || m.ThreadsPerWarp < m.SystolicDepth || m.RepeatCount*m.SystolicDepth < m.ThreadsPerWarp {
+		return errorf(CodeShapeMismatch, "threadsPerWarp", "threadsPerWarp %d must be at least executionSize %d and systolicDepth %d and at most repeatCount × systolicDepth", m.ThreadsPerWarp, m.ExecutionSize, m.SystolicDepth)
+	}
+	if err := checkInts("repCluster", m.RepCluster, 2); err != nil {
+		return err
+	}
+	return checkWarps(m.WarpsPerCTA, f)
+}
+
+// ll builds operand opIdx (0: A, 1: B, 2: the accumulator).
+func (m *IntelDPAS) operand(f Frame, opIdx int) (*ll, error) {
+	if err := m.check(f); err != nil {
+		return nil, err
+	}
+	kDim := 1
+	if opIdx == 1 {
+		kDim = 0
+	}
+	b := newLL(2, []int{kDim, 1 - kDim})
+	threads, ops, depth := m.ThreadsPerWarp, m.OpsPerChan, m.SystolicDepth
+	switch opIdx {
+	case 0: // DPASRegBasesA, DPASLaneBasesA
+		rows := threads / depth
+		for o := 1; o < ops; o *= 2 {
+			b.add(Register, 0, o)
+		}
+		for w := 1; w < m.RepeatCount/rows; w *= 2 {
+			b.add(Register, w*rows, 0)
+		}
+		for t := 1; t < depth; t *= 2 {
+			b.add(Lane, 0, ops*t)
+		}
+		for t := depth; t < threads; t *= 2 {
+			b.add(Lane, t/depth, 0)
+		}
+		b.ident(Register, m.RepCluster[0], 0)
+		b.zeros(Subgroup, m.WarpsPerCTA[1])
+		b.ident(Subgroup, m.WarpsPerCTA[0], 0)
+	case 1: // DPASRegBasesB, DPASLaneBasesB
+		rows := threads / m.ExecutionSize
+		for o := 1; o < ops; o *= 2 {
+			b.add(Register, o, 0)
+		}
+		for r := rows; r < depth; r *= 2 {
+			b.add(Register, r*ops, 0)
+		}
+		for t := 1; t < m.ExecutionSize; t *= 2 {
+			b.add(Lane, 0, t)
+		}
+		for r := 1; r < rows; r *= 2 {
+			b.add(Lane, r*ops, 0)
+		}
+		b.ident(Register, m.RepCluster[1], 1)
+		b.ident(Subgroup, m.WarpsPerCTA[1], 1)
+		b.zeros(Subgroup, m.WarpsPerCTA[0])
+	default: // DPASRegBasesC, DPASLaneBasesC
+		rows := threads / m.ExecutionSize
+		for r := rows; r < m.RepeatCount; r *= 2 {
+			b.add(Register, r, 0)
+		}
+		for t := 1; t < m.ExecutionSize; t *= 2 {
+			b.add(Lane, 0, t)
+		}
+		for r := 1; r < rows; r *= 2 {
+			b.add(Lane, r, 0)
+		}
+		b.ident(Register, m.RepCluster[1], 1)
+		b.ident(Register, m.RepCluster[0], 0)
+		b.ident(Subgroup, m.WarpsPerCTA[1], 1)
+		b.ident(Subgroup, m.WarpsPerCTA[0], 0)
+	}
+	return b.fit(f.Shape), nil
+}
+
+func (m *IntelDPAS) ll(f Frame) (*ll, error) { return m.operand(f, 2) }
+
 // DotOperand is #ttg.dot_op: operand A (opIdx 0, [m, k]) or B (opIdx 1,
 // [k, n]) of a dot whose result has encoding Parent, with kWidth
 // consecutive k elements per register group. Warps along k hold copies.
@@ -602,10 +718,12 @@ func (d *DotOperand) ll(f Frame) (*ll, error) {
 		return d.mfma(p, f, kDim)
 	case *AMDWMMA:
 		return d.wmma(p, f, kDim)
+	case *IntelDPAS:
+		return p.operand(f, d.OpIdx)
 	case *TritonBlocked:
 		return d.fma(p, f, kDim)
 	}
-	return nil, errorf(CodeBadValue, "parent", "a dot operand's parent must be #ttg.nvidia_mma, #ttg.amd_mfma, #ttg.amd_wmma or #ttg.blocked, not %s", d.Parent.TritonAttr())
+	return nil, errorf(CodeBadValue, "parent", "a dot operand's parent must be #ttg.nvidia_mma, #ttg.amd_mfma, #ttg.amd_wmma, #ttig.dpas or #ttg.blocked, not %s", d.Parent.TritonAttr())
 }
 
 // mma is nvidiaDotToLinearLayout: A's tile is 16 × 8·kWidth, B's
@@ -811,6 +929,8 @@ func tritonCounts(enc TritonEncoding) (warps, lanes int) {
 		return capped(e.WarpsPerCTA), 64
 	case *AMDWMMA:
 		return capped(e.WarpsPerCTA), 32
+	case *IntelDPAS:
+		return capped(e.WarpsPerCTA), e.ThreadsPerWarp
 	case *DotOperand:
 		return tritonCounts(e.Parent)
 	case *SliceEncoding:

@@ -165,10 +165,9 @@ func (p *attrParser) node(at int) (*attrNode, error) {
 		name, ok = strings.CutPrefix(full, "triton_gpu.")
 	}
 	if !ok {
-		name, ok = strings.CutPrefix(full, "ttig.")
-		if ok {
+		if name, ok = strings.CutPrefix(full, "ttig."); ok && name != "dpas" {
 			p.i = at
-			return nil, errorf(CodeBadValue, "encoding", "at offset %d: Intel's #ttig.%s is not read yet", at, name)
+			return nil, errorf(CodeBadValue, "encoding", "at offset %d: Intel's #ttig.%s is not read (of Intel's encodings only #ttig.dpas is)", at, name)
 		}
 	}
 	if !ok {
@@ -396,6 +395,31 @@ func (n *attrNode) encoding() (TritonEncoding, error) {
 			*f.dst = v
 		}
 		return done(x)
+	case "dpas":
+		if err := n.fields([]string{"repeatCount", "systolicDepth", "executionSize", "opsPerChan", "threadsPerWarp", "warpsPerCTA", "repCluster", "A", "B", "C", "CTAsPerCGA", "CTASplitNum", "CTAOrder"},
+			[]string{"repeatCount", "systolicDepth", "executionSize", "opsPerChan", "threadsPerWarp", "warpsPerCTA", "repCluster"}); err != nil {
+			return nil, err
+		}
+		if err := n.oneCTA(); err != nil {
+			return nil, err
+		}
+		// A, B and C are the operand tiles Triton prints beside the
+		// fields; they follow from them and are checked here.
+		m := &IntelDPAS{RepeatCount: num("repeatCount", 0), SystolicDepth: num("systolicDepth", 0), ExecutionSize: num("executionSize", 0),
+			OpsPerChan: num("opsPerChan", 0), ThreadsPerWarp: num("threadsPerWarp", 0), WarpsPerCTA: ints("warpsPerCTA"), RepCluster: ints("repCluster")}
+		if len(m.RepCluster) == 2 {
+			want := map[string][]int{
+				"A": {m.RepeatCount * m.RepCluster[0], m.SystolicDepth * m.OpsPerChan},
+				"B": {m.SystolicDepth * m.OpsPerChan, m.ExecutionSize * m.RepCluster[1]},
+				"C": {m.RepeatCount * m.RepCluster[0], m.ExecutionSize * m.RepCluster[1]},
+			}
+			for _, k := range []string{"A", "B", "C"} {
+				if got := ints(k); got != nil && !slices.Equal(got, want[k]) {
+					return nil, errorf(CodeBadValue, "encoding", "at offset %d: %s = %v, but the fields give %v", n.values[k].at, k, got, want[k])
+				}
+			}
+		}
+		return done(m)
 	case "amd_wmma":
 		if err := n.fields([]string{"version", "warpsPerCTA", "CTAsPerCGA", "CTASplitNum", "CTAOrder"}, []string{"version", "warpsPerCTA"}); err != nil {
 			return nil, err
@@ -405,7 +429,7 @@ func (n *attrNode) encoding() (TritonEncoding, error) {
 		}
 		return done(&AMDWMMA{Version: num("version", 0), WarpsPerCTA: ints("warpsPerCTA")})
 	}
-	return nil, errorf(CodeUnknownName, "encoding", "at offset %d: unknown distributed encoding #ttg.%s (known: blocked, nvidia_mma, amd_mfma, amd_wmma, dot_op, slice, linear)", n.at, n.name)
+	return nil, errorf(CodeUnknownName, "encoding", "at offset %d: unknown distributed encoding #ttg.%s (known: blocked, nvidia_mma, amd_mfma, amd_wmma, dot_op, slice, linear, and Intel's dpas)", n.at, n.name)
 }
 
 // oneCTA refuses CTA fields other than a single CTA on an encoding whose
@@ -550,6 +574,23 @@ func matrixCandidates(lanes, warps, rank int) []tritonCandidate {
 				v3 := &NvidiaMMA{VersionMajor: 3, WarpsPerCTA: w, InstrShape: []int{16, n, 16}}
 				add(v3, 2)
 				dots(v3, 1) // B of a wgmma is read from shared memory
+			}
+		case 8, 16:
+			// Intel: dpas with 8 rows per instruction, 8 systolic
+			// steps, 8 or 16 columns (32-lane dpas layouts are read but
+			// not tried here, where NVIDIA's and AMD's are).
+			for _, exec := range []int{8, 16} {
+				// 16-bit operands (2 per channel) first: an accumulator
+				// alone does not tell the operands' width.
+				for _, ops := range []int{2, 1, 4} {
+					for _, rc := range [][]int{{1, 1}, {2, 1}, {4, 1}, {1, 2}, {2, 2}, {4, 2}} {
+						m := &IntelDPAS{RepeatCount: 8, SystolicDepth: 8, ExecutionSize: exec, OpsPerChan: ops, ThreadsPerWarp: lanes, WarpsPerCTA: w, RepCluster: rc}
+						add(m, 0)
+						for op := range 2 {
+							add(&DotOperand{OpIdx: op, Parent: m, KWidth: ops}, 1)
+						}
+					}
+				}
 			}
 		case 64:
 			for _, mn := range []int{32, 16} {

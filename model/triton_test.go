@@ -21,6 +21,7 @@ func TestTritonEncodingTables(t *testing.T) {
 		mfma32  = "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32], isTransposed = false}>"
 		mfma16  = "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [16, 16], isTransposed = false}>"
 		wmma2   = "#ttg.amd_wmma<{version = 2, warpsPerCTA = [2, 2]}>"
+		dpas    = "#ttig.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [2, 2], repCluster = [1, 1], A = [8, 16], B = [16, 16], C = [8, 16]}>"
 	)
 	type bases = [][]int
 	lanesMMA := bases{{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}
@@ -125,6 +126,24 @@ func TestTritonEncodingTables(t *testing.T) {
 			bases{{0, 1}, {0, 2}, {0, 4}, {0, 16}}, bases{{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 8}}, bases{{0, 0}, {16, 0}}, nil},
 		{"dot wmma v1 B smaller", "#ttg.dot_op<{opIdx = 1, parent = #ttg.amd_wmma<{version = 1, warpsPerCTA = [2, 2]}>, kWidth = 16}>", []int{16, 16}, 32, 4, 1,
 			bases{{1, 0}, {2, 0}, {4, 0}, {8, 0}}, bases{{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 0}}, bases{{0, 0}, {0, 0}}, nil},
+
+		// DPAStoLinearLayout (intel/intel-xpu-backend-for-triton
+		// third_party/intel/lib/Dialect/TritonIntelGPU/IR/
+		// LinearLayoutConversions.cpp): C rows in registers, columns in
+		// lanes; A two k per lane, two rows per warp of lanes; B k in
+		// registers.
+		{"dpas C", dpas, []int{16, 32}, 16, 4, 1,
+			bases{{1, 0}, {2, 0}, {4, 0}}, bases{{0, 1}, {0, 2}, {0, 4}, {0, 8}}, bases{{0, 16}, {8, 0}}, nil},
+		{"dpas C repeated", dpas, []int{32, 64}, 16, 4, 1,
+			bases{{1, 0}, {2, 0}, {4, 0}, {0, 32}, {16, 0}}, bases{{0, 1}, {0, 2}, {0, 4}, {0, 8}}, bases{{0, 16}, {8, 0}}, nil},
+		{"dpas C smaller", dpas, []int{8, 16}, 16, 4, 1,
+			bases{{1, 0}, {2, 0}, {4, 0}}, bases{{0, 1}, {0, 2}, {0, 4}, {0, 8}}, bases{{0, 0}, {0, 0}}, nil},
+		{"dpas A", "#ttg.dot_op<{opIdx = 0, parent = " + dpas + ", kWidth = 1}>", []int{16, 32}, 16, 4, 1,
+			bases{{0, 1}, {2, 0}, {4, 0}, {0, 16}}, bases{{0, 2}, {0, 4}, {0, 8}, {1, 0}}, bases{{0, 0}, {8, 0}}, nil},
+		{"dpas B", "#ttg.dot_op<{opIdx = 1, parent = " + dpas + ", kWidth = 2}>", []int{16, 32}, 16, 4, 1,
+			bases{{1, 0}, {2, 0}, {4, 0}, {8, 0}}, bases{{0, 1}, {0, 2}, {0, 4}, {0, 8}}, bases{{0, 16}, {0, 0}}, nil},
+		{"dpas 8 lanes rep cluster", "#ttig.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 8, opsPerChan = 2, threadsPerWarp = 8, warpsPerCTA = [1, 1], repCluster = [2, 1]}>", []int{16, 8}, 8, 1, 1,
+			bases{{1, 0}, {2, 0}, {4, 0}, {8, 0}}, bases{{0, 1}, {0, 2}, {0, 4}}, bases{}, nil},
 
 		// fmaDotToLinearLayout: a thread holds all of k.
 		{"dot blocked A", "#ttg.dot_op<{opIdx = 0, parent = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]}>}>", []int{32, 8}, 32, 4, 1,
