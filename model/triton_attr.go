@@ -11,6 +11,20 @@ import (
 // warpsPerCTA = [4, 1], order = [1, 0]}>. The older #triton_gpu. prefix
 // is read too. Errors give the byte offset in s where the problem is.
 func ParseTriton(s string) (*Triton, error) {
+	n, err := parseAttr(s, "#ttg.blocked<{...}>")
+	if err != nil {
+		return nil, err
+	}
+	enc, err := n.encoding()
+	if err != nil {
+		return nil, err
+	}
+	return &Triton{Enc: enc}, nil
+}
+
+// parseAttr reads s whole as one attribute; example names the kind
+// expected in the error when s is some other value.
+func parseAttr(s, example string) (*attrNode, error) {
 	p := &attrParser{s: s}
 	v, err := p.value()
 	if err == nil {
@@ -23,13 +37,9 @@ func ParseTriton(s string) (*Triton, error) {
 		return nil, err
 	}
 	if v.attr == nil {
-		return nil, errorf(CodeBadValue, "encoding", "expected an encoding attribute such as #ttg.blocked<{...}>, found %q", s)
+		return nil, errorf(CodeBadValue, "encoding", "expected an encoding attribute such as %s, found %q", example, s)
 	}
-	enc, err := v.attr.encoding()
-	if err != nil {
-		return nil, err
-	}
-	return &Triton{Enc: enc}, nil
+	return v.attr, nil
 }
 
 type attrParser struct {
@@ -56,6 +66,7 @@ type attrNode struct {
 	name   string // blocked, nvidia_mma, …
 	keys   []string
 	values map[string]attrValue
+	pads   [][2]int // padded_shared's interval:+pad pairs
 }
 
 func (p *attrParser) space() {
@@ -178,32 +189,72 @@ func (p *attrParser) node(at int) (*attrNode, error) {
 		return nil, errorf(CodeBadValue, "encoding", "at offset %d: #%s is not a TritonGPU encoding (expected the prefix ttg. or triton_gpu.)", at, full)
 	}
 	n := &attrNode{at: at, name: name, values: map[string]attrValue{}}
+	if name == "padded_shared" {
+		// #ttg.padded_shared<[interval:+pad, …] {fields}>
+		if !p.eat("<") || !p.eat("[") {
+			return nil, p.fail("'<[' after #" + full)
+		}
+		for {
+			iv, err := p.value()
+			if err != nil || !iv.isInt || !p.eat(":") || !p.eat("+") {
+				return nil, p.fail("interval:+pad")
+			}
+			pad, err := p.value()
+			if err != nil || !pad.isInt {
+				return nil, p.fail("the padding after '+'")
+			}
+			if len(n.pads) >= 64 {
+				return nil, p.fail("fewer paddings")
+			}
+			n.pads = append(n.pads, [2]int{iv.n, pad.n})
+			if p.eat("]") {
+				break
+			}
+			if !p.eat(",") {
+				return nil, p.fail("',' or ']'")
+			}
+		}
+		if p.eat(">") {
+			return n, nil
+		}
+		p.eat(",") // Triton's own description writes <[2:+2], {...}>
+		if !p.eat("{") {
+			return nil, p.fail("'{' or '>'")
+		}
+		return n, p.fields(n, full)
+	}
 	if !p.eat("<") || !p.eat("{") {
 		return nil, p.fail("'<{' after #" + full)
 	}
+	return n, p.fields(n, full)
+}
+
+// fields reads an attribute's fields after its '{', up to its closing
+// '}>'.
+func (p *attrParser) fields(n *attrNode, full string) error {
 	if p.eat("}") {
 		if !p.eat(">") {
-			return nil, p.fail("'>'")
+			return p.fail("'>'")
 		}
-		return n, nil
+		return nil
 	}
 	for {
 		p.space()
 		kat := p.i
 		key := p.word()
 		if key == "" {
-			return nil, p.fail("a field name")
+			return p.fail("a field name")
 		}
 		if _, dup := n.values[key]; dup {
 			p.i = kat
-			return nil, errorf(CodeDuplicate, "encoding", "at offset %d: %s is given twice", kat, key)
+			return errorf(CodeDuplicate, "encoding", "at offset %d: %s is given twice", kat, key)
 		}
 		if !p.eat("=") {
-			return nil, p.fail("'=' after " + key)
+			return p.fail("'=' after " + key)
 		}
 		v, err := p.value()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		n.keys = append(n.keys, key)
 		n.values[key] = v
@@ -211,13 +262,13 @@ func (p *attrParser) node(at int) (*attrNode, error) {
 			break
 		}
 		if !p.eat(",") {
-			return nil, p.fail("',' or '}'")
+			return p.fail("',' or '}'")
 		}
 	}
 	if !p.eat(">") {
-		return nil, p.fail("'>'")
+		return p.fail("'>'")
 	}
-	return n, nil
+	return nil
 }
 
 // fields checks n's keys against the encoding's known and required keys.
