@@ -480,6 +480,9 @@ func (n *attrNode) encoding() (TritonEncoding, error) {
 		}
 		return done(&AMDWMMA{Version: num("version", 0), WarpsPerCTA: ints("warpsPerCTA")})
 	}
+	if strings.HasSuffix(n.name, "_shared") {
+		return nil, errorf(CodeBadValue, "encoding", "at offset %d: #ttg.%s is a shared-memory encoding: give it as a buffer's encoding (docs/shared-memory.md)", n.at, n.name)
+	}
 	return nil, errorf(CodeUnknownName, "encoding", "at offset %d: unknown distributed encoding #ttg.%s (known: blocked, nvidia_mma, amd_mfma, amd_wmma, dot_op, slice, linear, and Intel's dpas)", n.at, n.name)
 }
 
