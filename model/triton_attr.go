@@ -221,17 +221,17 @@ func (p *attrParser) node(at int) (*attrNode, error) {
 		if !p.eat("{") {
 			return nil, p.fail("'{' or '>'")
 		}
-		return n, p.fields(n, full)
+		return n, p.fields(n)
 	}
 	if !p.eat("<") || !p.eat("{") {
 		return nil, p.fail("'<{' after #" + full)
 	}
-	return n, p.fields(n, full)
+	return n, p.fields(n)
 }
 
 // fields reads an attribute's fields after its '{', up to its closing
 // '}>'.
-func (p *attrParser) fields(n *attrNode, full string) error {
+func (p *attrParser) fields(n *attrNode) error {
 	if p.eat("}") {
 		if !p.eat(">") {
 			return p.fail("'>'")
