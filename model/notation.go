@@ -73,7 +73,7 @@ func log2(n int) int { return bits.Len(uint(n)) - 1 }
 // a notation from a Layout or says what stands in the way.
 type Notation interface {
 	// Kind is the notation's name in layout files: "nested", "xegpu",
-	// "blocked", "linear", "cute" or "table".
+	// "blocked", "linear", "cute", "table" or "triton".
 	Kind() string
 	// Layout builds the canonical layout for a frame.
 	Layout(f Frame) (*Layout, error)
@@ -92,10 +92,12 @@ type Field struct {
 	Lists [][]int
 	// IsList marks a list-of-lists value (Lists may be empty).
 	IsList bool
+	// Text is a string value (a Triton encoding attribute) when not "".
+	Text string
 }
 
 // Kinds lists the notations in the order tools show them.
-var Kinds = []string{"nested", "xegpu", "blocked", "linear", "cute", "table"}
+var Kinds = []string{"nested", "xegpu", "blocked", "linear", "cute", "table", "triton"}
 
 // Express writes l in the notation kind, or explains why it cannot.
 func Express(kind string, l *Layout) (Notation, error) {
@@ -118,6 +120,8 @@ func Express(kind string, l *Layout) (Notation, error) {
 		return ExpressCuTe(l)
 	case "table":
 		return ExpressTable(l)
+	case "triton":
+		return ExpressTriton(l)
 	}
 	return nil, errorf(CodeUnknownName, "notation", "unknown notation %q (known: %s)", kind, strings.Join(Kinds, ", "))
 }

@@ -254,7 +254,7 @@ func readGraph(doc *Document, targets map[string]*model.Target) (_ *model.Graph,
 			if !model.ValidName(name) {
 				bufs.Errorf(name, model.CodeBadValue, "%q cannot name a buffer: %s", name, model.NameRule)
 			}
-			bt.Expect("shape", "dtype", "row_stride", "pad", "pad_every", "swizzle", "xor")
+			bt.Expect("shape", "dtype", "row_stride", "pad", "pad_every", "swizzle", "xor", "encoding")
 			b := &model.Buffer{Name: name, Pos: bt.Pos("")}
 			b.Shape = r.shape(bt, "shape")
 			b.DType = r.dtype(bt, "dtype")
@@ -1013,13 +1013,34 @@ func forgetBody(r *graphReader, op *model.Op) {
 	}
 }
 
+// tritonPlacement reads a buffer's placement given as a Triton shared
+// encoding, in place of the other placement keys.
+func tritonPlacement(bt *Table, b *model.Buffer) *model.SharedLayout {
+	for _, k := range []string{"row_stride", "pad", "pad_every", "swizzle", "xor"} {
+		if bt.Has(k) {
+			bt.Errorf(k, model.CodeDuplicate, "give the placement as encoding or as %s and its kin, not both", k).Related = []model.Pos{bt.Pos("encoding")}
+			bt.get(k)
+		}
+	}
+	text, ok := bt.String("encoding", true)
+	if !ok {
+		return nil
+	}
+	l, err := model.ParseTritonShared(text, b.Shape[0], b.Shape[1], b.DType.Bits)
+	if err != nil {
+		bt.Report(err)
+		return nil
+	}
+	return l
+}
+
 // BufferLayout reads a two-dimensional buffer's placement in shared
 // memory: row_stride, pad elements every pad_every rows, and a swizzle
 // mode or an explicit XOR swizzle xor = [bits, base, shift] on byte
 // offsets. With none of them the buffer is dense, row major.
 func BufferLayout(bt *Table, b *model.Buffer) *model.SharedLayout {
 	given := false
-	placement := []string{"row_stride", "pad", "pad_every", "swizzle", "xor"}
+	placement := []string{"row_stride", "pad", "pad_every", "swizzle", "xor", "encoding"}
 	for _, k := range placement {
 		given = given || bt.Has(k)
 	}
@@ -1036,6 +1057,9 @@ func BufferLayout(bt *Table, b *model.Buffer) *model.SharedLayout {
 			bt.Errorf("", model.CodeRankMismatch, "a shared-memory placement (row_stride, pad, pad_every, swizzle) is for two-dimensional buffers; %s has %d dimensions", b.Name, len(b.Shape))
 		}
 		return nil
+	}
+	if bt.Has("encoding") {
+		return tritonPlacement(bt, b)
 	}
 	l := &model.SharedLayout{Rows: b.Shape[0], Cols: b.Shape[1], ElemBits: b.DType.Bits, Swizzle: "none"}
 	nonNegative := func(key string, limit int) int {

@@ -109,6 +109,7 @@ var (
 		"linear":  {"register", "lane", "warp", "block"},
 		"cute":    {"thread_shape", "thread_stride", "value_shape", "value_stride"},
 		"table":   {"rows"},
+		"triton":  {"encoding"},
 	}
 	// XeGPU's earlier names (seed 003 uses both).
 	aliases = map[string]map[string]string{
@@ -205,6 +206,14 @@ func decodeNotation(t *Table) model.Notation {
 	case "table":
 		rows, _ := t.IntLists("rows", true)
 		n = &model.Table{Rows: rows}
+	case "triton":
+		if text, ok := t.String("encoding", true); ok {
+			tn, err := model.ParseTriton(text)
+			if err != nil {
+				t.Report(err)
+			}
+			n = tn
+		}
 	}
 	t.CheckUnknown(append([]string{"notation"}, keys...)...)
 	if len(t.doc.Errs) > before {

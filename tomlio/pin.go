@@ -72,6 +72,8 @@ func askedCounts(n model.Notation, f model.Frame) (sgs, lanes int) {
 		}
 	case *model.Linear:
 		sgs, lanes = basesIDs(len(x.Warp)), basesIDs(len(x.Lane))
+	case *model.Triton:
+		sgs, lanes = x.Counts()
 	case *model.CuTe:
 		// thread_shape counts the threads of the block: lanes × subgroups.
 		threads := cappedProduct(x.ThreadShape)

@@ -34,6 +34,8 @@ func WriteNotation(b *strings.Builder, n model.Notation) {
 	fmt.Fprintf(b, "notation = %q\n", n.Kind())
 	for _, f := range n.Fields() {
 		switch {
+		case f.Text != "":
+			fmt.Fprintf(b, "%s = %q\n", f.Key, f.Text)
 		case !f.IsList:
 			fmt.Fprintf(b, "%s = %s\n", f.Key, IntArray(f.Ints))
 		case len(f.Lists) > 8:

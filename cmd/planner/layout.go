@@ -18,8 +18,9 @@ func newLayoutCmd() *cobra.Command {
 		Short: "show, translate and compare distributed layouts",
 		Long: `A layout file is TOML: shape, subgroup_size (lanes), subgroups, optionally
 blocks and dtype, and a [layout] table whose notation key is one of
-nested (IREE), xegpu (MLIR XeGPU), blocked (Triton), linear (bases) or
-table (explicit rows). See docs/layouts.md.`,
+nested (IREE), xegpu (MLIR XeGPU), blocked (Triton), linear (bases), cute
+(CuTe), table (explicit rows) or triton (a Triton encoding attribute, as
+encoding = "#ttg.nvidia_mma<{...}>"). See docs/layouts.md.`,
 	}
 	cmd.AddCommand(newLayoutShowCmd(), newLayoutConvertCmd(), newLayoutDiffCmd())
 	return cmd

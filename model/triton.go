@@ -1,0 +1,948 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Triton writes a layout as one of Triton's TritonGPU encoding attributes:
+// #ttg.blocked, #ttg.nvidia_mma, #ttg.dot_op, #ttg.slice, #ttg.amd_mfma or
+// #ttg.linear. Each encoding's element mapping follows its conversion to a
+// linear layout in triton-lang/triton
+// lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp (commit 1706ecf2):
+// the encoding gives a layout of one CTA, which is then repeated in
+// registers over a larger tensor (ensureLayoutNotSmallerThan, the
+// dimensions in the encoding's repetition order) or has its bases beyond a
+// smaller tensor set to zero, so that the top ids hold copies
+// (ensureLayoutNotLargerThan, which drops register bases left all zero).
+type Triton struct {
+	Enc TritonEncoding
+}
+
+// TritonEncoding is one of Triton's distributed encodings.
+type TritonEncoding interface {
+	// TritonAttr prints the encoding in Triton's attribute syntax.
+	TritonAttr() string
+	// ll builds the encoding's linear layout for the frame.
+	ll(f Frame) (*ll, error)
+}
+
+func (t *Triton) Kind() string { return "triton" }
+
+func (t *Triton) Attr() string { return t.Enc.TritonAttr() }
+
+func (t *Triton) Fields() []Field {
+	return []Field{{Key: "encoding", Text: t.Enc.TritonAttr()}}
+}
+
+// Layout builds the canonical layout of t for frame f.
+func (t *Triton) Layout(f Frame) (*Layout, error) {
+	if err := f.Check(); err != nil {
+		return nil, err
+	}
+	if b, ok := t.Enc.(*TritonBlocked); ok && b.oneCTA() && !allPow2(f.Shape) {
+		// Extents that are a whole number of tiles but not powers of
+		// two, which Blocked takes.
+		l, err := b.Blocked.Layout(f)
+		return l, atEncoding(err)
+	}
+	if x, ok := t.Enc.(*Linear); ok {
+		l, err := x.Layout(f)
+		return l, atEncoding(err)
+	}
+	for d, s := range f.Shape {
+		if !isPow2(s) {
+			return nil, errorAt(CodeNotPowerOfTwo, "shape", d, "extent %d is not a power of two; Triton's encodings need powers of two", s)
+		}
+	}
+	b, err := t.Enc.ll(f)
+	if err != nil {
+		return nil, atEncoding(err)
+	}
+	l, err := b.linear().Layout(f)
+	if err != nil {
+		return nil, atEncoding(err)
+	}
+	return l, nil
+}
+
+func allPow2(xs []int) bool {
+	for _, x := range xs {
+		if !isPow2(x) {
+			return false
+		}
+	}
+	return true
+}
+
+// atEncoding places an error about an encoding's fields on the encoding
+// as a whole: the fields are inside one attribute string.
+func atEncoding(err error) error {
+	if err == nil {
+		return nil
+	}
+	e, ok := err.(*Error)
+	if !ok {
+		return err
+	}
+	switch e.Field {
+	case "shape", "subgroup_size", "subgroups", "blocks":
+		return e
+	}
+	c := *e
+	c.Field, c.Index = "encoding", -1
+	return &c
+}
+
+// ll is a linear layout under construction: for each hardware axis the
+// tensor coordinates its id bits select, the tensor extent covered so
+// far, and the order in which dimensions take register repeats.
+type ll struct {
+	bases [NumHwDims][][]int
+	size  []int
+	order []int // output dimensions, fastest first
+	// grown counts the register bits added to cover the tensor, cut the
+	// coordinates set to zero beyond it.
+	grown, cut int
+}
+
+func newLL(rank int, order []int) *ll {
+	b := &ll{size: make([]int, rank), order: slices.Clone(order)}
+	for d := range b.size {
+		b.size[d] = 1
+	}
+	return b
+}
+
+// ident appends the bits of n ids of axis h, each selecting the next
+// coordinate of dimension d (Triton's identity1D, multiplied on).
+func (b *ll) ident(h HwDim, n, d int) {
+	for k := 1; k < n; k *= 2 {
+		v := make([]int, len(b.size))
+		v[d] = b.size[d] * k
+		b.bases[h] = append(b.bases[h], v)
+	}
+	b.size[d] *= n
+}
+
+// zeros appends the bits of n ids of axis h that select nothing: their
+// holders hold copies (Triton's zeros1D).
+func (b *ll) zeros(h HwDim, n int) {
+	for k := 1; k < n; k *= 2 {
+		b.bases[h] = append(b.bases[h], make([]int, len(b.size)))
+	}
+}
+
+// add appends one basis given in full and grows the extents to cover it.
+func (b *ll) add(h HwDim, v ...int) {
+	b.bases[h] = append(b.bases[h], v)
+	for d, c := range v {
+		for b.size[d] <= c {
+			b.size[d] *= 2
+		}
+	}
+}
+
+// notSmaller repeats the layout in registers until it covers shape, the
+// dimensions in b's order (ensureLayoutNotSmallerThan).
+func (b *ll) notSmaller(shape []int) {
+	for _, d := range b.order {
+		if b.size[d] < shape[d] {
+			b.grown += log2(shape[d] / b.size[d])
+			b.ident(Register, shape[d]/b.size[d], d)
+		}
+	}
+}
+
+// notLarger sets every coordinate beyond shape to zero and drops the
+// register bases left all zero (ensureLayoutNotLargerThan in
+// triton-lang/triton lib/Tools/LayoutUtils.cpp, without
+// broadcastRegisters: registers beyond the tensor are removed, not kept as
+// copies).
+func (b *ll) notLarger(shape []int) {
+	for h := range NumHwDims {
+		for _, v := range b.bases[h] {
+			for d := range v {
+				if v[d] >= shape[d] {
+					v[d] = 0
+					b.cut++
+				}
+			}
+		}
+	}
+	regs := b.bases[Register][:0]
+	for _, v := range b.bases[Register] {
+		if !allZero(v) {
+			regs = append(regs, v)
+		}
+	}
+	b.bases[Register] = regs
+	for d := range b.size {
+		b.size[d] = min(b.size[d], shape[d])
+	}
+}
+
+// fit fits a CTA's layout to the tensor shape (combineCtaCgaWithShape for
+// a single CTA).
+func (b *ll) fit(shape []int) *ll {
+	b.notSmaller(shape)
+	b.notLarger(shape)
+	return b
+}
+
+func (b *ll) linear() *Linear {
+	x := &Linear{Register: [][]int{}, Lane: [][]int{}, Warp: [][]int{}, Block: [][]int{}}
+	for h, dst := range []*[][]int{&x.Register, &x.Lane, &x.Warp, &x.Block} {
+		*dst = append(*dst, b.bases[h]...)
+	}
+	return x
+}
+
+// identityND appends ids of axis h tiling shape, the dimensions in order
+// (identityStandardND).
+func (b *ll) identityND(h HwDim, shape, order []int) {
+	for _, d := range order {
+		b.ident(h, shape[d], d)
+	}
+}
+
+// broadcastND is identityND with dimension kDim left out: ids along it
+// hold copies (broadcastedDotOperandLayout).
+func (b *ll) broadcastND(h HwDim, shape, order []int, kDim int) {
+	for _, d := range order {
+		if d == kDim {
+			b.zeros(h, shape[d])
+		} else {
+			b.ident(h, shape[d], d)
+		}
+	}
+}
+
+// matrixOrder is Triton's getMatrixOrder: the last dimension fastest for
+// row major, the last two swapped for column major, batch dimensions
+// slowest.
+func matrixOrder(rank int, rowMajor bool) []int {
+	order := make([]int, rank)
+	for i := range order {
+		order[i] = rank - 1 - i
+	}
+	if !rowMajor && rank >= 2 {
+		order[0], order[1] = order[1], order[0]
+	}
+	return order
+}
+
+// dotOrder is Triton's getOrderForDotOperand with k fastest: operand A
+// ([m, k]) is row major, operand B ([k, n]) column major.
+func dotOrder(opIdx, rank int) []int { return matrixOrder(rank, opIdx == 0) }
+
+// checkInts checks that a list has rank entries, each a positive power of
+// two.
+func checkInts(key string, xs []int, rank int) error {
+	if len(xs) != rank {
+		return errorf(CodeRankMismatch, key, "%s has %d entries but the shape has rank %d", key, len(xs), rank)
+	}
+	for i, v := range xs {
+		if v < 1 || !isPow2(v) {
+			return errorAt(CodeNotPowerOfTwo, key, i, "%s %d is not a positive power of two", key, v)
+		}
+	}
+	return nil
+}
+
+func checkWarps(warps []int, f Frame) error {
+	if err := checkInts("warpsPerCTA", warps, len(f.Shape)); err != nil {
+		return err
+	}
+	if p := product(warps); p != f.Subgroups {
+		return errorf(CodeShapeMismatch, "warpsPerCTA", "warpsPerCTA %v covers %d warps but there are %d", warps, p, f.Subgroups)
+	}
+	return nil
+}
+
+func checkLanes(name string, want int, f Frame) error {
+	if f.SubgroupSize != want {
+		return errorf(CodeShapeMismatch, "encoding", "%s needs %d lanes per warp, not %d", name, want, f.SubgroupSize)
+	}
+	return nil
+}
+
+func checkMatrixRank(name string, f Frame) error {
+	if r := len(f.Shape); r != 2 && r != 3 {
+		return errorf(CodeRankMismatch, "shape", "%s is written for rank 2 or 3 (batch first), not rank %d", name, r)
+	}
+	return nil
+}
+
+// TritonBlocked is #ttg.blocked with its CTA layout: CTAsPerCGA blocks,
+// CTASplitNum of which hold distinct parts of each dimension, taken in
+// CTAOrder (makeCgaLayout). Empty CTA fields mean one block.
+type TritonBlocked struct {
+	Blocked
+	CTAsPerCGA  []int
+	CTASplitNum []int
+	CTAOrder    []int
+}
+
+func (b *TritonBlocked) oneCTA() bool {
+	return product(b.CTAsPerCGA) == 1
+}
+
+// ctaFields returns the CTA fields, one CTA when they are left out.
+func (b *TritonBlocked) ctaFields(rank int) (perCGA, split, order []int) {
+	if len(b.CTAsPerCGA) == 0 && len(b.CTASplitNum) == 0 && len(b.CTAOrder) == 0 {
+		return ones(rank), ones(rank), slices.Clone(b.Order)
+	}
+	return b.CTAsPerCGA, b.CTASplitNum, b.CTAOrder
+}
+
+func (b *TritonBlocked) TritonAttr() string {
+	s := b.Blocked.Attr()
+	if b.oneCTA() {
+		return s
+	}
+	return strings.TrimSuffix(s, "}>") + ", CTAsPerCGA = " + intsString(b.CTAsPerCGA) +
+		", CTASplitNum = " + intsString(b.CTASplitNum) + ", CTAOrder = " + intsString(b.CTAOrder) + "}>"
+}
+
+// checkCTA checks the fields that lay out one CTA.
+func (b *TritonBlocked) checkCTA(f Frame) error {
+	r := len(f.Shape)
+	if err := checkInts("sizePerThread", b.SizePerThread, r); err != nil {
+		return err
+	}
+	if err := checkInts("threadsPerWarp", b.ThreadsPerWarp, r); err != nil {
+		return err
+	}
+	if err := checkWarps(b.WarpsPerCTA, f); err != nil {
+		return err
+	}
+	if !isPermutation(b.Order, r) {
+		return errorf(CodeBadValue, "order", "%v is not a permutation of the %d dimensions", b.Order, r)
+	}
+	if p := product(b.ThreadsPerWarp); p != f.SubgroupSize {
+		return errorf(CodeShapeMismatch, "threadsPerWarp", "threadsPerWarp covers %d lanes but a warp has %d", p, f.SubgroupSize)
+	}
+	return nil
+}
+
+func (b *TritonBlocked) ll(f Frame) (*ll, error) {
+	r := len(f.Shape)
+	perCGA, split, ctaOrder := b.ctaFields(r)
+	if err := b.checkCTA(f); err != nil {
+		return nil, err
+	}
+	if err := checkInts("CTAsPerCGA", perCGA, r); err != nil {
+		return nil, err
+	}
+	if err := checkInts("CTASplitNum", split, r); err != nil {
+		return nil, err
+	}
+	if !isPermutation(ctaOrder, r) {
+		return nil, errorf(CodeBadValue, "CTAOrder", "%v is not a permutation of the %d dimensions", ctaOrder, r)
+	}
+	if p := product(perCGA); p != f.blocks() {
+		return nil, errorf(CodeShapeMismatch, "CTAsPerCGA", "CTAsPerCGA covers %d blocks but there are %d", p, f.blocks())
+	}
+	for d := range r {
+		if perCGA[d]%split[d] != 0 {
+			return nil, errorAt(CodeBadValue, "CTASplitNum", d, "CTASplitNum %d does not divide CTAsPerCGA %d", split[d], perCGA[d])
+		}
+	}
+	// makeCgaLayout: per dimension in CTAOrder, split blocks take
+	// distinct parts, the rest hold copies; then fitted to the shape.
+	cga := newLL(r, ctaOrder)
+	for _, d := range ctaOrder {
+		cga.ident(Block, split[d], d)
+		cga.zeros(Block, perCGA[d]/split[d])
+	}
+	cga.notLarger(f.Shape)
+	ctaShape := make([]int, r)
+	for d := range r {
+		ctaShape[d] = max(1, f.Shape[d]/cga.size[d])
+	}
+	cta := newLL(r, b.Order)
+	cta.identityND(Register, b.SizePerThread, b.Order)
+	cta.identityND(Lane, b.ThreadsPerWarp, b.Order)
+	cta.identityND(Subgroup, b.WarpsPerCTA, b.Order)
+	cta.fit(ctaShape)
+	for _, v := range cga.bases[Block] {
+		w := make([]int, r)
+		for d := range r {
+			w[d] = v[d] * ctaShape[d]
+		}
+		cta.bases[Block] = append(cta.bases[Block], w)
+	}
+	return cta, nil
+}
+
+// NvidiaMMA is #ttg.nvidia_mma, the accumulator of mma.sync (version 2,
+// instrShape [16, 8]) and wgmma (version 3, instrShape [16, n, k]): per
+// instruction tile, two consecutive columns in registers, 4 lanes along
+// the columns, 8 lanes along the rows, a register repeat 8 rows down and
+// register repeats along the columns (nvidiaMmaTile); warps tile the
+// result row major for version 2 and column major for version 3
+// (NvidiaMmaEncodingAttr::getWarpOrder in lib/Dialect/TritonGPU/IR/
+// Dialect.cpp); larger tensors repeat the tile columns first
+// (getRepOrder, row major).
+type NvidiaMMA struct {
+	VersionMajor, VersionMinor int
+	WarpsPerCTA                []int
+	InstrShape                 []int
+}
+
+func (m *NvidiaMMA) TritonAttr() string {
+	return fmt.Sprintf("#ttg.nvidia_mma<{versionMajor = %d, versionMinor = %d, warpsPerCTA = %s, instrShape = %s}>",
+		m.VersionMajor, m.VersionMinor, intsString(m.WarpsPerCTA), intsString(m.InstrShape))
+}
+
+// tile is the accumulator's instruction tile (rows, columns).
+func (m *NvidiaMMA) tile() ([2]int, error) {
+	switch {
+	case m.VersionMajor == 2 && len(m.InstrShape) == 2 && m.InstrShape[0] == 16 && m.InstrShape[1] == 8:
+	case m.VersionMajor == 3 && len(m.InstrShape) == 3 && m.InstrShape[0] == 16 && m.InstrShape[1] >= 8 && isPow2(m.InstrShape[1]) && m.InstrShape[1] <= 256:
+	default:
+		return [2]int{}, errorf(CodeBadValue, "instrShape", "versionMajor %d with instrShape %v: expected version 2 with [16, 8] or version 3 with [16, n, k], n a power of two from 8 to 256", m.VersionMajor, m.InstrShape)
+	}
+	return [2]int{m.InstrShape[0], m.InstrShape[1]}, nil
+}
+
+func (m *NvidiaMMA) check(f Frame) error {
+	if err := checkMatrixRank("#ttg.nvidia_mma", f); err != nil {
+		return err
+	}
+	if err := checkLanes("#ttg.nvidia_mma", 32, f); err != nil {
+		return err
+	}
+	if err := checkWarps(m.WarpsPerCTA, f); err != nil {
+		return err
+	}
+	_, err := m.tile()
+	return err
+}
+
+func (m *NvidiaMMA) warpOrder(rank int) []int { return matrixOrder(rank, m.VersionMajor != 3) }
+
+// mmaTile is nvidiaMmaTile: kWidth registers and 4 lanes along the inner
+// dimension, 8 lanes and then rows/8 registers along the outer one, then
+// registers along the inner one to the tile's width.
+func mmaTile(rank int, rows, cols, kWidth int, order, repOrder []int) (*ll, error) {
+	inner, outer := order[0], order[1]
+	if rows%8 != 0 || cols%(kWidth*4) != 0 {
+		return nil, errorf(CodeShapeMismatch, "kWidth", "the tile %d × %d does not split into 8 rows and %d × 4 columns", rows, cols, kWidth)
+	}
+	b := newLL(rank, repOrder)
+	b.ident(Register, kWidth, inner)
+	b.ident(Lane, 4, inner)
+	b.ident(Lane, 8, outer)
+	b.ident(Register, rows/8, outer)
+	b.ident(Register, cols/(kWidth*4), inner)
+	return b, nil
+}
+
+func (m *NvidiaMMA) ll(f Frame) (*ll, error) {
+	if err := m.check(f); err != nil {
+		return nil, err
+	}
+	r := len(f.Shape)
+	t, _ := m.tile()
+	b, err := mmaTile(r, t[0], t[1], 2, matrixOrder(r, true), matrixOrder(r, true))
+	if err != nil {
+		return nil, err
+	}
+	b.identityND(Subgroup, m.WarpsPerCTA, m.warpOrder(r))
+	return b.fit(f.Shape), nil
+}
+
+// AMDMFMA is #ttg.amd_mfma, the accumulator of AMD's mfma instructions
+// with a 32 × 32 or 16 × 16 output (AMDMfmaEncodingAttr::toLinearLayout):
+// lanes along the columns (along the rows when transposed) and registers
+// in groups of 4 rows, warps and repeats in row-major order.
+type AMDMFMA struct {
+	Version      int
+	WarpsPerCTA  []int
+	InstrShape   []int
+	IsTransposed bool
+}
+
+func (m *AMDMFMA) TritonAttr() string {
+	return fmt.Sprintf("#ttg.amd_mfma<{version = %d, warpsPerCTA = %s, instrShape = %s, isTransposed = %t}>",
+		m.Version, intsString(m.WarpsPerCTA), intsString(m.InstrShape), m.IsTransposed)
+}
+
+func (m *AMDMFMA) check(f Frame) error {
+	if err := checkMatrixRank("#ttg.amd_mfma", f); err != nil {
+		return err
+	}
+	if err := checkLanes("#ttg.amd_mfma", 64, f); err != nil {
+		return err
+	}
+	if m.Version < 1 || m.Version > 4 {
+		return errorf(CodeBadValue, "version", "mfma version %d is outside 1..4", m.Version)
+	}
+	if len(m.InstrShape) < 2 || m.InstrShape[0] != m.InstrShape[1] || (m.InstrShape[0] != 32 && m.InstrShape[0] != 16) {
+		return errorf(CodeBadValue, "instrShape", "instrShape %v: expected [32, 32] or [16, 16] (with an optional k)", m.InstrShape)
+	}
+	return checkWarps(m.WarpsPerCTA, f)
+}
+
+func (m *AMDMFMA) ll(f Frame) (*ll, error) {
+	if err := m.check(f); err != nil {
+		return nil, err
+	}
+	if m.InstrShape[0] == 32 {
+		return accTile(f, m.IsTransposed, []int{1, 2, 8, 16}, 32, []int{4}, m.WarpsPerCTA), nil
+	}
+	return accTile(f, m.IsTransposed, []int{1, 2}, 16, []int{4, 8}, m.WarpsPerCTA), nil
+}
+
+// accTile is an AMD accumulator: registers select regRows, lanes the first
+// cols columns and then laneRows (rows and columns swapped when
+// transposed); warps and repeats row major.
+func accTile(f Frame, transposed bool, regRows []int, cols int, laneRows []int, warps []int) *ll {
+	r := len(f.Shape)
+	b := newLL(r, matrixOrder(r, true))
+	at := func(h HwDim, row, col int) {
+		v := make([]int, r)
+		v[r-2], v[r-1] = row, col
+		if transposed {
+			v[r-2], v[r-1] = col, row
+		}
+		b.add(h, v...)
+	}
+	for _, row := range regRows {
+		at(Register, row, 0)
+	}
+	for col := 1; col < cols; col *= 2 {
+		at(Lane, 0, col)
+	}
+	for _, row := range laneRows {
+		at(Lane, row, 0)
+	}
+	b.identityND(Subgroup, warps, matrixOrder(r, true))
+	return b.fit(f.Shape)
+}
+
+// AMDWMMA is #ttg.amd_wmma, the accumulator of RDNA's wmma instructions
+// on 32 lanes, 16 × 16 per instruction (AMDWmmaEncodingAttr::toLinearLayout):
+// lanes along the columns; version 1 (RDNA3) keeps every other row in
+// registers and lanes 16..31 the rows between, version 2 (RDNA4) eight
+// consecutive rows in registers and lanes 16..31 the next eight. Warps
+// and repeats are row major (getWarpOrder, getRepOrder in
+// lib/Dialect/TritonGPU/IR/Dialect.cpp).
+type AMDWMMA struct {
+	Version     int
+	WarpsPerCTA []int
+}
+
+func (m *AMDWMMA) TritonAttr() string {
+	return fmt.Sprintf("#ttg.amd_wmma<{version = %d, warpsPerCTA = %s}>", m.Version, intsString(m.WarpsPerCTA))
+}
+
+func (m *AMDWMMA) check(f Frame) error {
+	if err := checkMatrixRank("#ttg.amd_wmma", f); err != nil {
+		return err
+	}
+	if err := checkLanes("#ttg.amd_wmma", 32, f); err != nil {
+		return err
+	}
+	if m.Version != 1 && m.Version != 2 {
+		return errorf(CodeBadValue, "version", "wmma version %d is neither 1 nor 2", m.Version)
+	}
+	return checkWarps(m.WarpsPerCTA, f)
+}
+
+func (m *AMDWMMA) ll(f Frame) (*ll, error) {
+	if err := m.check(f); err != nil {
+		return nil, err
+	}
+	if m.Version == 1 {
+		return accTile(f, false, []int{2, 4, 8}, 16, []int{1}, m.WarpsPerCTA), nil
+	}
+	return accTile(f, false, []int{1, 2, 4}, 16, []int{8}, m.WarpsPerCTA), nil
+}
+
+// IntelDPAS is Intel's #ttig.dpas, the accumulator of the dpas
+// instruction (DPAStoLinearLayout in intel/intel-xpu-backend-for-triton
+// third_party/intel/lib/Dialect/TritonIntelGPU/IR/LinearLayoutConversions.cpp,
+// commit fb9cbf62): executionSize columns in lanes, the lanes beyond them
+// and registers down the repeatCount rows, repCluster instruction tiles in
+// registers, warps row major, repeats columns first. Its dot operands
+// follow the same function with opIdx 0 and 1.
+type IntelDPAS struct {
+	RepeatCount, SystolicDepth, ExecutionSize, OpsPerChan, ThreadsPerWarp int
+	WarpsPerCTA, RepCluster                                               []int
+}
+
+func (m *IntelDPAS) TritonAttr() string {
+	r0, r1 := 1, 1
+	if len(m.RepCluster) == 2 {
+		r0, r1 = m.RepCluster[0], m.RepCluster[1]
+	}
+	a := []int{m.RepeatCount * r0, m.SystolicDepth * m.OpsPerChan}
+	b := []int{m.SystolicDepth * m.OpsPerChan, m.ExecutionSize * r1}
+	c := []int{m.RepeatCount * r0, m.ExecutionSize * r1}
+	return fmt.Sprintf("#ttig.dpas<{repeatCount = %d, systolicDepth = %d, executionSize = %d, opsPerChan = %d, threadsPerWarp = %d, warpsPerCTA = %s, repCluster = %s, A = %s, B = %s, C = %s}>",
+		m.RepeatCount, m.SystolicDepth, m.ExecutionSize, m.OpsPerChan, m.ThreadsPerWarp, intsString(m.WarpsPerCTA), intsString(m.RepCluster),
+		intsString(a), intsString(b), intsString(c))
+}
+
+func (m *IntelDPAS) check(f Frame) error {
+	if len(f.Shape) != 2 {
+		return errorf(CodeRankMismatch, "shape", "#ttig.dpas is written for rank 2, not rank %d", len(f.Shape))
+	}
+	for _, x := range []struct {
+		key string
+		v   int
+	}{{"repeatCount", m.RepeatCount}, {"systolicDepth", m.SystolicDepth}, {"executionSize", m.ExecutionSize}, {"opsPerChan", m.OpsPerChan}, {"threadsPerWarp", m.ThreadsPerWarp}} {
+		if x.v < 1 || x.v > 64 || !isPow2(x.v) {
+			return errorf(CodeBadValue, x.key, "%s %d is not a power of two from 1 to 64", x.key, x.v)
+		}
+	}
+	if err := checkLanes("#ttig.dpas", m.ThreadsPerWarp, f); err != nil {
+		return err
+	}
+	if m.ThreadsPerWarp < m.ExecutionSize || m.ThreadsPerWarp < m.SystolicDepth || m.RepeatCount*m.SystolicDepth < m.ThreadsPerWarp {
+		return errorf(CodeShapeMismatch, "threadsPerWarp", "threadsPerWarp %d must be at least executionSize %d and systolicDepth %d and at most repeatCount × systolicDepth", m.ThreadsPerWarp, m.ExecutionSize, m.SystolicDepth)
+	}
+	if err := checkInts("repCluster", m.RepCluster, 2); err != nil {
+		return err
+	}
+	return checkWarps(m.WarpsPerCTA, f)
+}
+
+// ll builds operand opIdx (0: A, 1: B, 2: the accumulator).
+func (m *IntelDPAS) operand(f Frame, opIdx int) (*ll, error) {
+	if err := m.check(f); err != nil {
+		return nil, err
+	}
+	kDim := 1
+	if opIdx == 1 {
+		kDim = 0
+	}
+	b := newLL(2, []int{kDim, 1 - kDim})
+	threads, ops, depth := m.ThreadsPerWarp, m.OpsPerChan, m.SystolicDepth
+	switch opIdx {
+	case 0: // DPASRegBasesA, DPASLaneBasesA
+		rows := threads / depth
+		for o := 1; o < ops; o *= 2 {
+			b.add(Register, 0, o)
+		}
+		for w := 1; w < m.RepeatCount/rows; w *= 2 {
+			b.add(Register, w*rows, 0)
+		}
+		for t := 1; t < depth; t *= 2 {
+			b.add(Lane, 0, ops*t)
+		}
+		for t := depth; t < threads; t *= 2 {
+			b.add(Lane, t/depth, 0)
+		}
+		b.ident(Register, m.RepCluster[0], 0)
+		b.zeros(Subgroup, m.WarpsPerCTA[1])
+		b.ident(Subgroup, m.WarpsPerCTA[0], 0)
+	case 1: // DPASRegBasesB, DPASLaneBasesB
+		rows := threads / m.ExecutionSize
+		for o := 1; o < ops; o *= 2 {
+			b.add(Register, o, 0)
+		}
+		for r := rows; r < depth; r *= 2 {
+			b.add(Register, r*ops, 0)
+		}
+		for t := 1; t < m.ExecutionSize; t *= 2 {
+			b.add(Lane, 0, t)
+		}
+		for r := 1; r < rows; r *= 2 {
+			b.add(Lane, r*ops, 0)
+		}
+		b.ident(Register, m.RepCluster[1], 1)
+		b.ident(Subgroup, m.WarpsPerCTA[1], 1)
+		b.zeros(Subgroup, m.WarpsPerCTA[0])
+	default: // DPASRegBasesC, DPASLaneBasesC
+		rows := threads / m.ExecutionSize
+		for r := rows; r < m.RepeatCount; r *= 2 {
+			b.add(Register, r, 0)
+		}
+		for t := 1; t < m.ExecutionSize; t *= 2 {
+			b.add(Lane, 0, t)
+		}
+		for r := 1; r < rows; r *= 2 {
+			b.add(Lane, r, 0)
+		}
+		b.ident(Register, m.RepCluster[1], 1)
+		b.ident(Register, m.RepCluster[0], 0)
+		b.ident(Subgroup, m.WarpsPerCTA[1], 1)
+		b.ident(Subgroup, m.WarpsPerCTA[0], 0)
+	}
+	return b.fit(f.Shape), nil
+}
+
+func (m *IntelDPAS) ll(f Frame) (*ll, error) { return m.operand(f, 2) }
+
+// DotOperand is #ttg.dot_op: operand A (opIdx 0, [m, k]) or B (opIdx 1,
+// [k, n]) of a dot whose result has encoding Parent, with kWidth
+// consecutive k elements per register group. Warps along k hold copies.
+type DotOperand struct {
+	OpIdx  int
+	Parent TritonEncoding
+	KWidth int
+}
+
+func (d *DotOperand) TritonAttr() string {
+	s := fmt.Sprintf("#ttg.dot_op<{opIdx = %d, parent = %s", d.OpIdx, d.Parent.TritonAttr())
+	if _, ok := d.Parent.(*TritonBlocked); !ok || d.KWidth != 0 {
+		s += fmt.Sprintf(", kWidth = %d", d.KWidth)
+	}
+	return s + "}>"
+}
+
+func (d *DotOperand) ll(f Frame) (*ll, error) {
+	if d.OpIdx != 0 && d.OpIdx != 1 {
+		return nil, errorf(CodeBadValue, "opIdx", "opIdx %d is neither 0 (A) nor 1 (B)", d.OpIdx)
+	}
+	r := len(f.Shape)
+	if r != 2 && r != 3 {
+		return nil, errorf(CodeRankMismatch, "shape", "#ttg.dot_op is written for rank 2 or 3 (batch first), not rank %d", r)
+	}
+	kDim := r - 1
+	if d.OpIdx == 1 {
+		kDim = r - 2
+	}
+	if _, ok := d.Parent.(*TritonBlocked); !ok && (d.KWidth < 1 || !isPow2(d.KWidth) || d.KWidth > 64) {
+		return nil, errorf(CodeBadValue, "kWidth", "kWidth %d is not a power of two from 1 to 64", d.KWidth)
+	}
+	switch p := d.Parent.(type) {
+	case *NvidiaMMA:
+		return d.mma(p, f, kDim)
+	case *AMDMFMA:
+		return d.mfma(p, f, kDim)
+	case *AMDWMMA:
+		return d.wmma(p, f, kDim)
+	case *IntelDPAS:
+		return p.operand(f, d.OpIdx)
+	case *TritonBlocked:
+		return d.fma(p, f, kDim)
+	}
+	return nil, errorf(CodeBadValue, "parent", "a dot operand's parent must be #ttg.nvidia_mma, #ttg.amd_mfma, #ttg.amd_wmma, #ttig.dpas or #ttg.blocked, not %s", d.Parent.TritonAttr())
+}
+
+// mma is nvidiaDotToLinearLayout: A's tile is 16 × 8·kWidth, B's
+// 8·kWidth × 8, both k-major; warps follow the parent with copies along k.
+func (d *DotOperand) mma(p *NvidiaMMA, f Frame, kDim int) (*ll, error) {
+	if err := p.check(f); err != nil {
+		return nil, err
+	}
+	r := len(f.Shape)
+	if d.OpIdx == 1 && p.VersionMajor != 2 {
+		return nil, errorf(CodeBadValue, "opIdx", "operand B of a version %d #ttg.nvidia_mma is read from shared memory, not registers", p.VersionMajor)
+	}
+	order := dotOrder(d.OpIdx, r)
+	var rows, cols int // tile extents along order[1] and order[0]
+	if d.OpIdx == 0 {
+		rows, cols = 16, 8*d.KWidth
+	} else {
+		rows, cols = 8, 8*d.KWidth
+	}
+	b, err := mmaTile(r, rows, cols, d.KWidth, order, order)
+	if err != nil {
+		return nil, err
+	}
+	b.broadcastND(Subgroup, p.WarpsPerCTA, p.warpOrder(r), kDim)
+	return b.fit(f.Shape), nil
+}
+
+// mfma is mfmaDotToLinearLayout: kWidth consecutive k in registers,
+// lanes along the non-k dimension, then along k in steps of kWidth;
+// registers then cover the whole k extent, so warps along k hold copies.
+func (d *DotOperand) mfma(p *AMDMFMA, f Frame, kDim int) (*ll, error) {
+	if err := p.check(f); err != nil {
+		return nil, err
+	}
+	r := len(f.Shape)
+	var b *ll
+	if p.InstrShape[0] == 32 {
+		b = d.operandTile(f, kDim, slices.Sorted(slices.Values(matrixOrder(r, true))), 32, []int{d.KWidth})
+	} else {
+		b = d.operandTile(f, kDim, slices.Sorted(slices.Values(matrixOrder(r, true))), 16, []int{d.KWidth, 2 * d.KWidth})
+	}
+	for k := 2 * b.size[kDim]; k <= f.Shape[kDim]; k *= 2 {
+		b.add(Register, d.kAt(r, kDim, k/2)...)
+	}
+	b.identityND(Subgroup, p.WarpsPerCTA, matrixOrder(r, true))
+	return b.fit(f.Shape), nil
+}
+
+// operandTile is the part AMD's operand layouts share: kWidth consecutive
+// k in registers, lanes along the first nLanes of the non-k dimension,
+// then along k by laneK; order is the order of register repeats.
+func (d *DotOperand) operandTile(f Frame, kDim int, order []int, nLanes int, laneK []int) *ll {
+	r := len(f.Shape)
+	b := newLL(r, order)
+	for k := 1; k < d.KWidth; k *= 2 {
+		b.add(Register, d.kAt(r, kDim, k)...)
+	}
+	for n := 1; n < nLanes; n *= 2 {
+		v := make([]int, r)
+		v[2*r-3-kDim] = n
+		b.add(Lane, v...)
+	}
+	for _, k := range laneK {
+		b.add(Lane, d.kAt(r, kDim, k)...)
+	}
+	return b
+}
+
+// kAt is the basis of offset k along dimension kDim (0: a copy).
+func (d *DotOperand) kAt(r, kDim, k int) []int {
+	v := make([]int, r)
+	v[kDim] = k
+	return v
+}
+
+// wmma is wmmaDotOperandToLinearLayout: kWidth k in registers, 16 lanes
+// along the non-k dimension, lanes 16..31 copies of them (version 1) or
+// the next kWidth k (version 2); warps with copies along k; repeats k
+// first.
+func (d *DotOperand) wmma(p *AMDWMMA, f Frame, kDim int) (*ll, error) {
+	if err := p.check(f); err != nil {
+		return nil, err
+	}
+	r := len(f.Shape)
+	laneK := 0 // version 1: lanes 16..31 hold copies
+	if p.Version == 2 {
+		laneK = d.KWidth
+	}
+	b := d.operandTile(f, kDim, dotOrder(d.OpIdx, r), 16, []int{laneK})
+	// broadcastedDotOperandLayout with the parent's row-major warp order.
+	b.broadcastND(Subgroup, p.WarpsPerCTA, matrixOrder(r, true), kDim)
+	return b.fit(f.Shape), nil
+}
+
+// fma is fmaDotToLinearLayout: the blocked parent with each thread holding
+// the whole k extent and lanes and warps along k holding copies.
+func (d *DotOperand) fma(p *TritonBlocked, f Frame, kDim int) (*ll, error) {
+	r := len(f.Shape)
+	if !p.oneCTA() {
+		return nil, errorf(CodeBadValue, "parent", "a dot operand of a blocked parent over several CTAs is not handled")
+	}
+	if err := p.checkCTA(f); err != nil {
+		return nil, err
+	}
+	spt := slices.Clone(p.SizePerThread)
+	spt[kDim] = f.Shape[kDim]
+	b := newLL(r, p.Order)
+	b.identityND(Register, spt, p.Order)
+	b.broadcastND(Lane, p.ThreadsPerWarp, p.Order, kDim)
+	b.broadcastND(Subgroup, p.WarpsPerCTA, p.Order, kDim)
+	return b.fit(f.Shape), nil
+}
+
+// SliceEncoding is #ttg.slice: the parent's layout over the shape with an
+// extent-1 dimension Dim inserted, that dimension then dropped; register
+// bases left selecting nothing are dropped (sliceToLinearLayout).
+type SliceEncoding struct {
+	Dim    int
+	Parent TritonEncoding
+}
+
+func (s *SliceEncoding) TritonAttr() string {
+	return fmt.Sprintf("#ttg.slice<{dim = %d, parent = %s}>", s.Dim, s.Parent.TritonAttr())
+}
+
+func (s *SliceEncoding) ll(f Frame) (*ll, error) {
+	r := len(f.Shape)
+	if s.Dim < 0 || s.Dim > r {
+		return nil, errorf(CodeBadValue, "dim", "slice dim %d is outside 0..%d", s.Dim, r)
+	}
+	pf := f
+	pf.Shape = slices.Insert(slices.Clone(f.Shape), s.Dim, 1)
+	if len(pf.Shape) > MaxRank {
+		return nil, errorf(CodeTooLarge, "dim", "the parent's rank %d is more than %d", len(pf.Shape), MaxRank)
+	}
+	pb, err := s.Parent.ll(pf)
+	if err != nil {
+		return nil, err
+	}
+	out := newLL(r, nil)
+	out.cut, out.grown = pb.cut, pb.grown
+	for h := range NumHwDims {
+		for _, v := range pb.bases[h] {
+			w := slices.Delete(slices.Clone(v), s.Dim, s.Dim+1)
+			if h == Register && allZero(w) {
+				continue
+			}
+			out.bases[h] = append(out.bases[h], w)
+		}
+	}
+	return out, nil
+}
+
+func ones(n int) []int {
+	xs := make([]int, n)
+	for i := range xs {
+		xs[i] = 1
+	}
+	return xs
+}
+
+// ll makes Linear a Triton encoding, #ttg.linear: its bases as given
+// (Layout checks them against the frame).
+func (x *Linear) ll(f Frame) (*ll, error) {
+	b := newLL(len(f.Shape), nil)
+	for h, src := range [][][]int{x.Register, x.Lane, x.Warp, x.Block} {
+		for _, v := range src {
+			if len(v) != len(f.Shape) {
+				return nil, errorf(CodeRankMismatch, "encoding", "basis %v has %d coordinates but the shape %v has rank %d", v, len(v), f.Shape, len(f.Shape))
+			}
+			b.bases[h] = append(b.bases[h], slices.Clone(v))
+		}
+	}
+	return b, nil
+}
+
+// TritonAttr prints x as Triton writes #ttg.linear.
+func (x *Linear) TritonAttr() string { return x.Attr() }
+
+// Counts returns the warps and the lanes per warp t is written for, 0 for
+// a count it does not fix or that no frame can have.
+func (t *Triton) Counts() (warps, lanes int) {
+	return tritonCounts(t.Enc)
+}
+
+func tritonCounts(enc TritonEncoding) (warps, lanes int) {
+	capped := func(xs []int) int {
+		p := 1
+		for _, x := range xs {
+			if x < 1 || p*x > 1024 {
+				return 0
+			}
+			p *= x
+		}
+		return p
+	}
+	switch e := enc.(type) {
+	case *TritonBlocked:
+		return capped(e.WarpsPerCTA), capped(e.ThreadsPerWarp)
+	case *NvidiaMMA:
+		return capped(e.WarpsPerCTA), 32
+	case *AMDMFMA:
+		return capped(e.WarpsPerCTA), 64
+	case *AMDWMMA:
+		return capped(e.WarpsPerCTA), 32
+	case *IntelDPAS:
+		return capped(e.WarpsPerCTA), e.ThreadsPerWarp
+	case *DotOperand:
+		return tritonCounts(e.Parent)
+	case *SliceEncoding:
+		return tritonCounts(e.Parent)
+	case *Linear:
+		ids := func(k int) int {
+			if k > 10 {
+				return 0
+			}
+			return 1 << k
+		}
+		return ids(len(e.Warp)), ids(len(e.Lane))
+	}
+	return 0, 0
+}

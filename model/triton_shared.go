@@ -1,0 +1,181 @@
+package model
+
+import "fmt"
+
+// ParseTritonShared reads one of Triton's shared-memory encodings as the
+// placement of a rows × cols buffer of elemBits-bit elements:
+//
+//   - #ttg.swizzled_shared<{vec, perPhase, maxPhase, order}>: element
+//     (r, c) of a row-major buffer lies at r·cols + (c XOR
+//     vec·((r / perPhase) mod maxPhase) mod cols)
+//     (sharedToLinearLayoutNoLeadingOffset in triton-lang/triton
+//     lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp), an XOR of
+//     byte-address bits;
+//   - #ttg.nvmma_shared<{swizzlingByteWidth, transposed, elementBitWidth}>:
+//     the 32, 64 or 128-byte swizzle of 8-row tiles that wgmma reads
+//     (sharedToLinearLayoutLeadingOffset), the named swizzle modes here,
+//     for a buffer whose rows are exactly that wide;
+//   - #ttg.padded_shared<[interval:+pad]>: pad elements after every
+//     interval elements, both powers of two (PaddedSharedEncodingAttr in
+//     include/triton/Dialect/TritonGPU/IR/TritonGPUAttrDefs.td), for an
+//     interval that is a whole number of rows.
+//
+// Only row-major placements (order [1, 0], transposed = false) have a
+// SharedLayout; the others are refused with the reason.
+func ParseTritonShared(s string, rows, cols, elemBits int) (*SharedLayout, error) {
+	n, err := parseAttr(s, "#ttg.swizzled_shared<{...}>")
+	if err != nil {
+		return nil, err
+	}
+	l := &SharedLayout{Rows: rows, Cols: cols, ElemBits: elemBits, Swizzle: "none"}
+	var errs []error
+	num := func(k string) int { x, err := n.int(k, 0); errs = append(errs, err); return x }
+	first := func() error {
+		for _, err := range errs {
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	switch n.name {
+	case "swizzled_shared":
+		if err := n.fields([]string{"vec", "perPhase", "maxPhase", "order", "CTAsPerCGA", "CTASplitNum", "CTAOrder"}, []string{"vec", "perPhase", "maxPhase", "order"}); err != nil {
+			return nil, err
+		}
+		if err := n.oneCTA(); err != nil {
+			return nil, err
+		}
+		vec, per, maxPh := num("vec"), num("perPhase"), num("maxPhase")
+		order, err := n.ints("order")
+		errs = append(errs, err)
+		if err := first(); err != nil {
+			return nil, err
+		}
+		if err := rowMajorOrder(order); err != nil {
+			return nil, err
+		}
+		for _, x := range []struct {
+			key string
+			v   int
+		}{{"vec", vec}, {"perPhase", per}, {"maxPhase", maxPh}} {
+			if x.v < 1 || x.v > 1024 || !isPow2(x.v) {
+				return nil, errorf(CodeBadValue, "encoding", "%s %d is not a power of two from 1 to 1024", x.key, x.v)
+			}
+		}
+		if maxPh == 1 {
+			return l, nil
+		}
+		if !isPow2(cols) || vec > cols || vec*elemBits%8 != 0 {
+			return nil, errorf(CodeBadValue, "encoding", "a swizzle of %d-element vectors needs rows of a power of two elements, at least vec, and vectors of whole bytes (rows of %d %d-bit elements)", vec, cols, elemBits)
+		}
+		// The phase's bits beyond the row are dropped (mod cols).
+		bits := min(log2(maxPh), log2(cols/vec))
+		if bits == 0 {
+			return l, nil
+		}
+		base := log2(vec * elemBits / 8)
+		l.XOR = Swizzle{Bits: bits, Base: base, Shift: log2(cols * per / vec)}
+		return l, nil
+	case "nvmma_shared":
+		if err := n.fields([]string{"swizzlingByteWidth", "transposed", "elementBitWidth", "fp4Padded", "CTAsPerCGA", "CTASplitNum", "CTAOrder"}, []string{"swizzlingByteWidth", "elementBitWidth"}); err != nil {
+			return nil, err
+		}
+		if err := n.oneCTA(); err != nil {
+			return nil, err
+		}
+		width, bitsW := num("swizzlingByteWidth"), num("elementBitWidth")
+		tr, err := n.bool("transposed")
+		errs = append(errs, err)
+		fp4, err := n.bool("fp4Padded")
+		errs = append(errs, err)
+		if err := first(); err != nil {
+			return nil, err
+		}
+		switch {
+		case tr:
+			return nil, errorf(CodeBadValue, "encoding", "a transposed #ttg.nvmma_shared is column major; the planner's placements are row major")
+		case fp4:
+			return nil, errorf(CodeBadValue, "encoding", "fp4Padded placements are not read")
+		case bitsW != elemBits:
+			return nil, errorf(CodeShapeMismatch, "encoding", "elementBitWidth %d but the buffer's elements have %d bits", bitsW, elemBits)
+		case width == 0:
+			return l, nil
+		}
+		mode := fmt.Sprintf("%dB", width)
+		if swizzleBits(mode) == 0 {
+			return nil, errorf(CodeBadValue, "encoding", "swizzlingByteWidth %d is none of 0, 32, 64, 128", width)
+		}
+		if cols*elemBits != width*8 {
+			return nil, errorf(CodeShapeMismatch, "encoding", "a %d-byte swizzle lays out tiles %d bytes wide; the buffer's rows are %d bytes (only a buffer one tile wide is a row-major placement)", width, width, cols*elemBits/8)
+		}
+		l.Swizzle = mode
+		return l, nil
+	case "padded_shared":
+		if err := n.fields([]string{"order", "shape"}, nil); err != nil {
+			return nil, err
+		}
+		if o, ok := n.values["order"]; ok {
+			order, err := o.ints("order")
+			if err != nil {
+				return nil, err
+			}
+			if err := rowMajorOrder(order); err != nil {
+				return nil, err
+			}
+		}
+		if len(n.pads) != 1 {
+			return nil, errorf(CodeBadValue, "encoding", "%d paddings: the planner's placements pad at one interval", len(n.pads))
+		}
+		iv, pad := n.pads[0][0], n.pads[0][1]
+		if !isPow2(iv) || !isPow2(pad) {
+			return nil, errorf(CodeNotPowerOfTwo, "encoding", "padding %d elements every %d: Triton's intervals and paddings are powers of two", pad, iv)
+		}
+		if iv%cols != 0 {
+			return nil, errorf(CodeBadValue, "encoding", "padding %d elements every %d: the interval must be a positive whole number of %d-element rows", pad, iv, cols)
+		}
+		l.Pad, l.PadEvery = pad, iv/cols
+		return l, nil
+	}
+	return nil, errorf(CodeUnknownName, "encoding", "at offset %d: unknown shared encoding #ttg.%s (known: swizzled_shared, nvmma_shared, padded_shared)", n.at, n.name)
+}
+
+func rowMajorOrder(order []int) error {
+	if len(order) != 2 || order[0] != 1 || order[1] != 0 {
+		return errorf(CodeBadValue, "encoding", "order %v: the planner's placements are row major (order [1, 0])", order)
+	}
+	return nil
+}
+
+// TritonShared writes the placement as a Triton shared encoding, or says
+// why it has none: a padded row stride, or padding together with a
+// swizzle.
+func (s *SharedLayout) TritonShared() (string, error) {
+	no := func(format string, args ...any) (string, error) {
+		return "", notExpressible("triton", format, args...)
+	}
+	if s.stride() != s.Cols {
+		return no("rows %d elements apart hold %d: Triton pads by intervals, not row strides", s.stride(), s.Cols)
+	}
+	sw := s.swizzle()
+	switch {
+	case s.PadEvery > 0 && s.Pad > 0 && sw.Bits > 0:
+		return no("the placement both pads and swizzles")
+	case s.PadEvery > 0 && s.Pad > 0:
+		return fmt.Sprintf("#ttg.padded_shared<[%d:+%d] {order = [1, 0], shape = [%d, %d]}>", s.PadEvery*s.Cols, s.Pad, s.Rows, s.Cols), nil
+	case sw.Bits == 0:
+		return "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>", nil
+	}
+	if s.XOR.Bits == 0 && s.Cols*s.ElemBits == (16<<swizzleBits(s.Swizzle))*8 {
+		return fmt.Sprintf("#ttg.nvmma_shared<{swizzlingByteWidth = %d, transposed = false, elementBitWidth = %d}>", 16<<swizzleBits(s.Swizzle), s.ElemBits), nil
+	}
+	// An XOR of byte-address bits as vec, perPhase and maxPhase.
+	vecBits := 8 << sw.Base
+	rowBytesLog := log2(s.Cols * s.ElemBits / 8)
+	if !isPow2(s.Cols) || s.Cols*s.ElemBits%8 != 0 || vecBits%s.ElemBits != 0 || sw.Base+sw.Shift < rowBytesLog || sw.Base+sw.Bits > rowBytesLog {
+		return no("the swizzle %s does not XOR whole vectors of a row with bits of its row index", sw)
+	}
+	vec := vecBits / s.ElemBits
+	per := 1 << (sw.Base + sw.Shift - rowBytesLog)
+	return fmt.Sprintf("#ttg.swizzled_shared<{vec = %d, perPhase = %d, maxPhase = %d, order = [1, 0]}>", vec, per, 1<<sw.Bits), nil
+}

@@ -1,0 +1,95 @@
+package model_test
+
+import (
+	"strings"
+	"testing"
+
+	. "planner/model"
+)
+
+// Triton's shared encodings as placements: every element's offset against
+// the formulas of triton-lang/triton
+// lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp, written here by
+// hand: sharedToLinearLayoutNoLeadingOffset puts (r, c) at
+// r·cols + (c XOR vec·((r / perPhase) mod maxPhase) mod cols);
+// sharedToLinearLayoutLeadingOffset does the same with vec = 128 /
+// elementBitWidth and (perPhase, maxPhase) = (4, 2), (2, 4), (1, 8) for
+// 32, 64 and 128-byte swizzles; padded_shared adds pad elements after
+// every interval elements.
+func TestTritonSharedPlacements(t *testing.T) {
+	swizzled := func(vec, per, maxPh int) func(r, c, cols int) int {
+		return func(r, c, cols int) int { return r*cols + (c ^ (vec*((r/per)%maxPh))%cols) }
+	}
+	padded := func(iv, pad int) func(r, c, cols int) int {
+		return func(r, c, cols int) int { i := r*cols + c; return i + i/iv*pad }
+	}
+	tests := []struct {
+		enc              string
+		rows, cols, bits int
+		want             func(r, c, cols int) int
+	}{
+		{"#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>", 32, 64, 16, swizzled(8, 1, 8)},
+		{"#ttg.swizzled_shared<{vec = 4, perPhase = 2, maxPhase = 4, order = [1, 0]}>", 16, 32, 32, swizzled(4, 2, 4)},
+		// Rows narrower than vec × maxPhase: the phase wraps (mod cols).
+		{"#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>", 64, 16, 16, swizzled(8, 1, 8)},
+		{"#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>", 8, 24, 16, swizzled(1, 1, 1)},
+		{"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>", 64, 64, 16, swizzled(8, 1, 8)},
+		{"#ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>", 16, 32, 16, swizzled(8, 2, 4)},
+		{"#ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = false, elementBitWidth = 8}>", 32, 32, 8, swizzled(16, 4, 2)},
+		{"#ttg.padded_shared<[64:+4] {order = [1, 0], shape = [32, 64]}>", 32, 64, 16, padded(64, 4)},
+		{"#ttg.padded_shared<[512:+16], {order = [1, 0], shape = [64, 128]}>", 64, 128, 16, padded(512, 16)},
+		{"#ttg.padded_shared<[32:+1]>", 8, 16, 32, padded(32, 1)},
+	}
+	for _, tc := range tests {
+		l, err := ParseTritonShared(tc.enc, tc.rows, tc.cols, tc.bits)
+		if err != nil {
+			t.Errorf("%s: %v", tc.enc, err)
+			continue
+		}
+		check := func(what string, l *SharedLayout) {
+			for r := range tc.rows {
+				for c := range tc.cols {
+					if got, want := l.Offset(r, c), tc.want(r, c, tc.cols); got != want {
+						t.Fatalf("%s %s on %dx%d: (%d, %d) at %d, want %d", what, tc.enc, tc.rows, tc.cols, r, c, got, want)
+					}
+				}
+			}
+		}
+		check("read", l)
+		back, err := l.TritonShared()
+		if err != nil {
+			t.Fatalf("%s: written back: %v", tc.enc, err)
+		}
+		l2, err := ParseTritonShared(back, tc.rows, tc.cols, tc.bits)
+		if err != nil {
+			t.Fatalf("%s written as %s does not read back: %v", tc.enc, back, err)
+		}
+		check("written as "+back+" from", l2)
+	}
+}
+
+// What has no placement, or no Triton encoding, says why.
+func TestTritonSharedRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		enc        string
+		rows, cols int
+		want       string
+	}{
+		{"#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>", 64, 64, "row major"},
+		{"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>", 64, 64, "column major"},
+		{"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>", 64, 128, "one tile wide"},
+		{"#ttg.padded_shared<[32:+4]>", 64, 64, "whole number"},
+		{"#ttg.padded_shared<[64:+3]>", 64, 64, "powers of two"},
+		{"#ttg.padded_shared<[128:+8, 256:+4]>", 64, 64, "one interval"},
+		{"#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>", 8, 8, "unknown shared encoding"},
+	} {
+		_, err := ParseTritonShared(tc.enc, tc.rows, tc.cols, 16)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error saying %q", tc.enc, err, tc.want)
+		}
+	}
+	l := &SharedLayout{Rows: 8, Cols: 64, Stride: 72, ElemBits: 16, Swizzle: "none"}
+	if _, err := l.TritonShared(); err == nil || !strings.Contains(err.Error(), "row strides") {
+		t.Errorf("a row stride of 72: %v", err)
+	}
+}
