@@ -147,6 +147,47 @@ func (t minTable) min(a, b int) int {
 	return min(t[j][a], t[j][b-(1<<j)+1])
 }
 
+// registerRow is the register budget at one program point as a
+// pseudo-Boolean constraint over choices: the sum of Excess over the
+// chosen (Node, Choice) pairs is at most Room. Excess is a choice's
+// registers above its value's fewest, Room the budget less the fewest
+// of every value live there.
+type registerRow struct {
+	Node, Choice, Excess []int
+	Room                 int
+}
+
+// registerRows states the register budget exactly, one row per program
+// point where some plan could overflow it; nil where no budget applies.
+func (p *Problem) registerRows() []registerRow {
+	ru := p.regs
+	if ru == nil {
+		return nil
+	}
+	var rows []registerRow
+	for at := range ru.live.Points {
+		row := registerRow{Room: ru.budget}
+		most := 0
+		for i, n := range ru.node {
+			if n < 0 || !ru.live.LiveAt(i, at) {
+				continue
+			}
+			least := slices.Min(ru.words[n])
+			row.Room -= least
+			most += slices.Max(ru.words[n]) - least
+			for c, w := range ru.words[n] {
+				if w > least {
+					row.Node, row.Choice, row.Excess = append(row.Node, n), append(row.Choice, c), append(row.Excess, w-least)
+				}
+			}
+		}
+		if most > row.Room {
+			rows = append(rows, row)
+		}
+	}
+	return rows
+}
+
 // registerWords is the registers per lane of every value under a choice
 // of the problem (graph order).
 func (p *Problem) registerWords(choice []int) []int {
@@ -216,7 +257,7 @@ func (p *Problem) registersCollide(ref string, alone bool) string {
 	if alone {
 		return fmt.Sprintf("The values live at one point of the program hold more than the %d registers per lane %s allows in every combination of their layouts.", ru.budget, ref)
 	}
-	return fmt.Sprintf("The layouts the other facts leave hold more than the %d registers per lane %s allows where their values are live together; smaller layouts would fit (at most %d %s).",
+	return fmt.Sprintf("The layouts the other facts leave hold more than the %d registers per lane %s allows where their values are live together; with every value at its fewest registers the peak would be %d (%s).",
 		ru.budget, ref, peak.Registers, peak.Point)
 }
 
@@ -319,6 +360,9 @@ func (p *Problem) registerCaps(b *pbqp.Problem, peak model.RegisterPeak) [][]reg
 		if len(counts) > 1 {
 			levels = append(levels, level{n, counts})
 		}
+	}
+	if fixed > ru.budget {
+		return nil // not even the fewest registers fit
 	}
 	var out [][]regCap
 	var pick func(k, used int, caps []regCap)
