@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"planner/model"
 	"planner/plans"
+	"planner/tomlio"
 )
 
 // No plan exceeds its target's register budget unless the user allowed
@@ -104,5 +106,95 @@ func TestVerifyRefusesRegisterOverflow(t *testing.T) {
 	}
 	if ve == nil || len(ve.At) == 0 || ve.At[0].Value != "x" {
 		t.Errorf("the refusal does not name %%x: %#v", err)
+	}
+}
+
+// Where values are live, on a graph written here: a value made before a
+// loop and read inside it lives through the loop's back edge; a carried
+// value lives from the loop's start to its last read and its yield from
+// where it is made to the back edge; a constant holds registers only
+// where it is read; a broadcast's result stays in its operand's
+// registers, which live as long as it is read; an operand read for the
+// last time is dead after the op that reads it.
+func TestLiveness(t *testing.T) {
+	pl := testPlanner(t)
+	g, err := tomlio.ParseGraph("live.toml", []byte(`target = "sm_80"
+subgroups = 1
+[[op]]
+kind = "load"
+result = "w"
+shape = [32]
+dtype = "f32"
+[[op]]
+kind = "constant"
+result = "z"
+shape = [32, 32]
+dtype = "f32"
+[[op]]
+kind = "loop"
+name = "l"
+trips = 4
+iter_args = ["acc"]
+inits = ["z"]
+yields = ["acc2"]
+results = ["out"]
+  [[op.body]]
+  kind = "broadcast"
+  operands = ["w"]
+  dims = [1]
+  shape = [32, 32]
+  result = "wb"
+  [[op.body]]
+  kind = "load"
+  result = "x"
+  shape = [32, 32]
+  dtype = "f32"
+  [[op.body]]
+  kind = "add"
+  operands = ["acc", "x"]
+  result = "acc2"
+  [[op.body]]
+  kind = "mul"
+  operands = ["acc2", "wb"]
+  result = "y"
+  [[op.body]]
+  kind = "store"
+  operands = ["y"]
+[[op]]
+kind = "store"
+operands = ["out"]
+`), pl.Records.Targets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lv := model.Live(g)
+	names := []string{}
+	for _, p := range lv.Points {
+		names = append(names, p.String())
+	}
+	want := map[string][]string{
+		"w":    {"after load w", "at constant z", "after constant z", "at loop l", "entering loop l", "at broadcast wb", "after broadcast wb", "at load x", "after load x", "at elementwise acc2", "after elementwise acc2", "at elementwise y", "after elementwise y", "at store store@41", "after store store@41"},
+		"z":    {"at loop l"},
+		"acc":  {"entering loop l", "at broadcast wb", "after broadcast wb", "at load x", "after load x", "at elementwise acc2"},
+		"x":    {"after load x", "at elementwise acc2"},
+		"acc2": {"after elementwise acc2", "at elementwise y", "after elementwise y", "at store store@41", "after store store@41"},
+		"y":    {"after elementwise y", "at store store@41"},
+		"wb":   nil, // in w's registers
+		"out":  {"after loop l", "at store store@44"},
+	}
+	for i, v := range g.Values {
+		w, ok := want[v.Name]
+		if !ok {
+			continue
+		}
+		var got []string
+		for k := range lv.Points {
+			if lv.LiveAt(i, k) {
+				got = append(got, names[k])
+			}
+		}
+		if strings.Join(got, ", ") != strings.Join(w, ", ") {
+			t.Errorf("%%%s is live %v, want %v", v.Name, got, w)
+		}
 	}
 }

@@ -57,14 +57,17 @@ type Point struct {
 }
 
 // String names a program point for people: "at mma s" where the op reads
-// its operands, "after mma s" once it has written its result, "after
-// loop kv" at a loop's exit.
+// its operands, "after mma s" once it has written its result, "entering
+// loop kv" where a loop's carried values take their inits, "after loop
+// kv" at its exit.
 func (p Point) String() string {
 	switch {
 	case p.Op == nil:
 		return "at no op"
 	case p.Exit:
 		return "after loop " + p.Op.Name
+	case p.After && p.Op.Body != nil:
+		return "entering loop " + p.Op.Name
 	case p.After:
 		return fmt.Sprintf("after %s %s", p.Op.Kind, p.Op.Name)
 	}
