@@ -24,6 +24,11 @@ func Graph(family string, ops int, seed uint64) (string, error) {
 	}
 	w := &writer{b: &strings.Builder{}, r: rand.New(rand.NewPCG(seed, 0x5eed)), family: family}
 	fmt.Fprintf(w.b, "# %s graph of about %d ops, seed %d (planner gen).\ntarget = \"sm_80\"\nsubgroups = 4\n", family, ops, seed)
+	if family == "fanout" || family == "random" {
+		// Their many values live at once are sized for scale, not for a
+		// register file: the plans may spill (docs/graphs.md, registers).
+		w.b.WriteString("registers = \"spill\"\n")
+	}
 	switch family {
 	case "chain":
 		w.chain(ops)

@@ -268,6 +268,7 @@ func (lib *Library) resolveExtends(all *Library) model.ErrorList {
 			{"bank_bytes", &t.BankBytes, &own.BankBytes}, {"cost", &t.Weights, &own.Weights},
 			{"tensor_memory_lanes", &t.TensorMemoryLanes, &own.TensorMemoryLanes},
 			{"tensor_memory_columns", &t.TensorMemoryColumns, &own.TensorMemoryColumns},
+			{"registers", &t.Registers, &own.Registers}, {"register_file", &t.RegisterFile, &own.RegisterFile},
 		} {
 			if !given[f.key] {
 				continue
@@ -279,6 +280,9 @@ func (lib *Library) resolveExtends(all *Library) model.ErrorList {
 				*d = *f.src.(*int)
 			case *model.Weights:
 				*d = *f.src.(*model.Weights)
+			}
+			if f.key == "registers" || f.key == "register_file" && !given["registers"] {
+				t.RegistersPos = own.RegistersPos
 			}
 		}
 	}
@@ -376,7 +380,7 @@ func (lib *Library) parseFile(file string, data []byte) error {
 }
 
 var targetKeys = []string{"name", "extends", "vendor", "source", "subgroup_size", "max_subgroups", "shared_memory", "banks", "bank_bytes",
-	"tensor_memory_lanes", "tensor_memory_columns", "records", "cost"}
+	"tensor_memory_lanes", "tensor_memory_columns", "registers", "register_file", "records", "cost"}
 var weightKeys = []string{"alu", "move", "shuffle", "sfu", "shared_wavefront", "barrier", "global_sector", "issue"}
 
 func parseTarget(root *tomlio.Table) *model.Target {
@@ -404,6 +408,7 @@ func parseTarget(root *tomlio.Table) *model.Target {
 		}
 		root.Errorf(given, model.CodeMissingKey, "a target with tensor memory gives both tensor_memory_lanes and tensor_memory_columns; %s is missing", missing)
 	}
+	parseRegisters(root, t)
 	t.Records, _ = root.Strings("records", req)
 	for i := range t.Records {
 		t.RecordPos = append(t.RecordPos, root.PosAt("records", i))
@@ -440,6 +445,42 @@ func parseTarget(root *tomlio.Table) *model.Target {
 	}
 	root.CheckUnknown()
 	return t
+}
+
+// Bounds on a target's registers: no GPU gives a lane more than 1024
+// 32-bit registers (AMD CDNA: 512 with the accumulation registers), nor a
+// block more than 2^20; a larger number is a typo.
+const (
+	maxRegisters    = 1024
+	maxRegisterFile = 1 << 20
+)
+
+// parseRegisters reads the optional register budget: registers per lane
+// and the register file a block's subgroups share.
+func parseRegisters(root *tomlio.Table, t *model.Target) {
+	t.Registers, _ = root.Int("registers", false)
+	t.RegisterFile, _ = root.Int("register_file", false)
+	t.RegistersPos = root.Pos("registers")
+	if !root.Has("registers") {
+		t.RegistersPos = root.Pos("register_file")
+	}
+	for _, k := range []struct {
+		key      string
+		v, limit int
+		what     string
+	}{{"registers", t.Registers, maxRegisters, "32-bit registers per lane"}, {"register_file", t.RegisterFile, maxRegisterFile, "32-bit registers per block"}} {
+		switch {
+		case !root.Has(k.key) || root.Failed(k.key):
+		case k.v < 1:
+			root.Errorf(k.key, model.CodeBadValue, "%s must be positive (%s), found %d", k.key, k.what, k.v)
+		case k.v > k.limit:
+			root.Errorf(k.key, model.CodeBadValue, "%s is %d, more than any GPU gives (at most %d %s)", k.key, k.v, k.limit, k.what)
+		}
+	}
+	if t.Registers > 0 && t.RegisterFile > 0 && t.SubgroupSize > 0 && t.RegisterFile < t.Registers*t.SubgroupSize {
+		root.Errorf("register_file", model.CodeBadValue, "register_file %d cannot hold one subgroup of %d lanes at registers = %d (%d registers)",
+			t.RegisterFile, t.SubgroupSize, t.Registers, t.Registers*t.SubgroupSize)
+	}
 }
 
 var recordKeys = []string{"name", "kind", "vendor", "instruction", "source", "notes", "subgroup_size", "subgroups",

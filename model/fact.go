@@ -11,6 +11,9 @@ const (
 	FactBudget    FactKind = "shared_memory" // the graph's shared-memory budget
 	FactBuffer    FactKind = "buffer"        // a buffer's placement: padding, stride, swizzle
 	FactVariant   FactKind = "variant"       // an mma states its kWidth or transposed accumulator
+	// The target's registers per lane: hardware, but relaxed by letting
+	// a plan spill (the graph's registers = "spill").
+	FactRegisters FactKind = "registers"
 
 	// Facts of the kernel, the ops and the hardware: always hard.
 	FactRule      FactKind = "rule"      // what an op needs of an operand or how it makes its result
@@ -26,7 +29,7 @@ const (
 // kernel or the hardware.
 func (k FactKind) Relaxable() bool {
 	switch k {
-	case FactPin, FactNoConvert, FactIntrinsic, FactBudget, FactBuffer, FactVariant:
+	case FactPin, FactNoConvert, FactIntrinsic, FactBudget, FactBuffer, FactVariant, FactRegisters:
 		return true
 	}
 	return false

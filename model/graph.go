@@ -162,12 +162,18 @@ type Graph struct {
 	// bytes (0: no shared memory may be used at all) bound buffers plus
 	// conversion scratch. Without it the bound is the target's capacity
 	// and SharedBudget is 0.
-	HasBudget     bool
-	SharedBudget  int
-	BudgetPos     Pos
-	NoConversions bool
-	NoConvPos     Pos
-	Notation      string // the notation plans print layouts in, unless asked otherwise
+	HasBudget    bool
+	SharedBudget int
+	BudgetPos    Pos
+	// SpillRegisters is set when the graph says registers = "spill": a
+	// plan may hold more registers per lane than the target's budget
+	// (Target.RegisterBudget) and says by how much; by default no plan
+	// does.
+	SpillRegisters bool
+	RegistersPos   Pos
+	NoConversions  bool
+	NoConvPos      Pos
+	Notation       string // the notation plans print layouts in, unless asked otherwise
 	// Provenance says, for a graph a front end read from other text than
 	// a graph file (MLIR), where its target and subgroup count came from
 	// ("target sm_80 from --target", "subgroups 2 from translation_info's

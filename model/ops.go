@@ -79,6 +79,10 @@ type OpInfo struct {
 	Widens func(op *Op) bool
 	// Remat is how the greedy baseline prices making the result again.
 	Remat Remat
+	// AtUse is set when the result is made where each use reads it (a
+	// constant, written into registers at no cost): it holds registers
+	// only there, not from the op to its last use (Live).
+	AtUse bool
 	// Cost prices the op under its choices (see OpCost); nil is free.
 	Cost func(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error)
 	// Needs says, for facts, what the op needs of the value of operand i

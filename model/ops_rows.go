@@ -96,7 +96,7 @@ var opRows = []*OpInfo{
 	{
 		Kind: OpConstant, Spellings: []string{"constant"}, Result: true,
 		Keys: []OpKey{{Name: "shape", When: KeyLate}, {Name: "dtype", When: KeyLate}, {Name: "value", When: KeyLate}},
-		Type: typeDeclared,
+		Type: typeDeclared, AtUse: true,
 	},
 	{
 		// A kernel argument already in registers, in the layout the graph

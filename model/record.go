@@ -37,6 +37,14 @@ type Target struct {
 	// 0 where the target has none.
 	TensorMemoryLanes   int
 	TensorMemoryColumns int
+	// Registers is the most 32-bit registers one lane may hold (NVIDIA:
+	// 255 per thread); RegisterFile, where the target gives it, is the
+	// 32-bit registers the subgroups of one block share (NVIDIA: 64K per
+	// block), so that many subgroups leave each lane fewer. 0: not given,
+	// and then no register budget is checked (RegisterBudget).
+	Registers    int
+	RegisterFile int
+	RegistersPos Pos // where registers (or, without it, register_file) is written
 	// Extends names the target this one is based on: what it does not
 	// give comes from there, and its records add to the base's.
 	Extends    string
@@ -269,4 +277,19 @@ func TensorMemoryAccess(r *Record) (*Layout, error) {
 	}
 	n := max(r.Matrices, 1)
 	return Tile(f.Layout, []int{f.Shape[0], f.Shape[1] * n}, []TileFactor{{Dim: 1, Count: n, Hw: Register}})
+}
+
+// RegisterBudget is the most 32-bit registers one lane of a block of
+// subgroups subgroups may hold on t: the target's registers per lane,
+// and no more than the register file shared among the block's lanes
+// gives each. 0 when the target states no register budget.
+func (t *Target) RegisterBudget(subgroups int) int {
+	b := t.Registers
+	if t.RegisterFile > 0 && subgroups > 0 && t.SubgroupSize > 0 {
+		share := t.RegisterFile / (subgroups * t.SubgroupSize)
+		if b == 0 || share < b {
+			b = share
+		}
+	}
+	return b
 }

@@ -32,13 +32,15 @@ type Plan struct {
 	NotVerified string
 	// Search says how the smt backend searched the buffers' placements
 	// (symbolically, or enumerated and why); "" for the other backends.
-	Search  string
-	Values  []ValuePlan
-	Ops     []OpPlan
-	Conv    []ConvPlan
-	Shared  SharedPlan
-	Stats   Stats
-	Compare *Comparison // set by planner solve --compare
+	Search string
+	Values []ValuePlan
+	Ops    []OpPlan
+	Conv   []ConvPlan
+	Shared SharedPlan
+	// Registers is the registers per lane the values hold at their peak.
+	Registers RegisterPlan
+	Stats     Stats
+	Compare   *Comparison // set by planner solve --compare
 }
 
 // ValuePlan is one value's layout.
@@ -168,6 +170,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 		notation = g.Notation
 	}
 	p := &Plan{File: g.File, Target: t.Name, Subgroups: g.Subgroups, Provenance: g.Provenance, Notation: notation}
+	p.Registers = registerPlan(g, t, a)
 	p.Shared.Budget = t.SharedMemory
 	if g.HasBudget {
 		p.Shared.Budget = g.SharedBudget

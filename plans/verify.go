@@ -280,7 +280,7 @@ func VerifyMechanisms(g *model.Graph, a *model.Assignment, p *Plan) error {
 	if total != p.Cost {
 		return &VerifyError{What: fmt.Sprintf("the ops and conversions cost %d, the plan says %d", total, p.Cost), At: []Where{{Key: "cost"}}}
 	}
-	return nil
+	return verifyRegisters(g, a, p)
 }
 
 // ties checks that op reads its operands and makes its result in the

@@ -58,6 +58,7 @@ func (p *Plan) WriteTextWith(w io.Writer, opt TextOptions) error {
 		fmt.Fprintf(&b, "%s\n", p.Compare.Text())
 	}
 	fmt.Fprintf(&b, "shared memory: %d bytes of buffers, %d of conversion scratch, budget %d\n", p.Shared.Buffers, p.Shared.Scratch, p.Shared.Budget)
+	fmt.Fprintf(&b, "%s\n", p.Registers.Text())
 	if len(p.Shared.Placed) > 0 {
 		b.WriteString("\nbuffers:\n")
 	}
@@ -245,6 +246,7 @@ type JSON struct {
 	Ops           map[string]OpJSON    `json:"ops"`
 	Conversions   []ConvJSON           `json:"conversions"`
 	Shared        SharedJSON           `json:"shared_memory"`
+	Registers     RegisterPlan         `json:"registers"`
 	Stats         StatsJSON            `json:"stats"`
 	Compare       *Comparison          `json:"compare,omitempty"`
 }
@@ -322,7 +324,8 @@ func (p *Plan) JSON() *JSON {
 	j := &JSON{SchemaVersion: SchemaVersion, Status: p.Status, Cost: p.Cost, LowerBound: p.LowerBound, Stopped: p.Stopped, NotVerified: p.NotVerified, Search: p.Search,
 		File: p.File, Target: p.Target, Subgroups: p.Subgroups, Provenance: p.Provenance, Notation: p.Notation,
 		Values: map[string]ValueJSON{}, Ops: map[string]OpJSON{}, Conversions: []ConvJSON{},
-		Shared: SharedJSON{BufferBytes: p.Shared.Buffers, ScratchBytes: p.Shared.Scratch, BudgetBytes: p.Shared.Budget, Placed: p.Shared.Placed},
+		Shared:    SharedJSON{BufferBytes: p.Shared.Buffers, ScratchBytes: p.Shared.Scratch, BudgetBytes: p.Shared.Budget, Placed: p.Shared.Placed},
+		Registers: p.Registers,
 		Stats: StatsJSON{Candidates: s.Candidates, Nodes: s.Nodes, Edges: s.Edges, Reduced: s.Reduced, CoreNodes: s.CoreNodes,
 			Variables: s.Variables, Clauses: s.Clauses, Solves: s.Solves, Branches: s.Branches},
 		Compare: p.Compare}

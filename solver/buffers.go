@@ -477,8 +477,11 @@ type scratchUse struct {
 // capped is the PBQP with at most limit bytes of scratch: the choices and
 // pairs needing more forbidden, and the buffer placements that leave less
 // forbidden.
-func (p *Problem) capped(limit int) *pbqp.Problem {
-	pb := &pbqp.Problem{Cost: slices.Clone(p.PBQP.Cost), Edges: slices.Clone(p.PBQP.Edges)}
+func (p *Problem) capped(limit int) *pbqp.Problem { return p.cappedFrom(p.PBQP, limit) }
+
+// cappedFrom is capped on base, a PBQP of the problem's shape.
+func (p *Problem) cappedFrom(base *pbqp.Problem, limit int) *pbqp.Problem {
+	pb := &pbqp.Problem{Cost: slices.Clone(base.Cost), Edges: slices.Clone(base.Edges)}
 	cloneRow := map[int]bool{}
 	cloneEdge := map[int]bool{}
 	for _, u := range p.scratch {

@@ -94,6 +94,8 @@ func (p *Problem) collide(core []*model.Fact) ([]string, *model.Clash) {
 				break
 			}
 			says = append(says, fmt.Sprintf("%s names a record whose result has no layout the planner can place %s.", strings.Join(refsOf(core, model.FactIntrinsic), " "), ref(f)))
+		case model.FactRegisters:
+			says = append(says, p.registersCollide(ref(f), len(core) == 1))
 		case model.FactSubgroups:
 			for _, g := range core {
 				if g.Kind == model.FactPin {

@@ -74,13 +74,58 @@ func (f *feasibility) add(lits ...z.Lit) {
 }
 
 // holds reports whether the facts (and the extra literals) leave a plan.
+// A model that overflows the register budget while its fact holds is cut
+// away (registerCut) and the question asked again, so that the answer is
+// exact for the budget too.
 func (f *feasibility) holds(facts []int, extra ...z.Lit) bool {
-	f.solves++
-	f.g.Assume(extra...)
-	for _, id := range facts {
-		f.g.Assume(f.sel[id])
+	for {
+		f.solves++
+		f.g.Assume(extra...)
+		for _, id := range facts {
+			f.g.Assume(f.sel[id])
+		}
+		if f.g.Solve() != 1 {
+			return false
+		}
+		if !f.registerCut() {
+			return true
+		}
 	}
-	return f.g.Solve() == 1
+}
+
+// registerCut adds, when the last model keeps the register budget's fact
+// and overflows it, the clause that forbids the choices of the values
+// live at the overflow that hold more than their fewest registers: with
+// every other value there at its fewest, as in the model, they alone
+// overflow it, so the clause follows from the budget. It reports whether
+// it added one.
+func (f *feasibility) registerCut() bool {
+	ru := f.p.regs
+	if ru == nil || !f.g.Value(f.sel[ru.fact.ID]) {
+		return false
+	}
+	choice := make([]int, len(f.x))
+	for n, lits := range f.x {
+		for c, m := range lits {
+			if f.g.Value(m) {
+				choice[n] = c
+				break
+			}
+		}
+	}
+	peak, over := f.p.overflow(choice)
+	if !over {
+		return false
+	}
+	at := slices.Index(ru.live.Points, peak.Point)
+	clause := []z.Lit{f.sel[ru.fact.ID].Not()}
+	for i, n := range ru.node {
+		if n >= 0 && ru.live.LiveAt(i, at) && ru.words[n][choice[n]] > slices.Min(ru.words[n]) {
+			clause = append(clause, f.x[n][choice[n]].Not())
+		}
+	}
+	f.add(clause...)
+	return true
 }
 
 // why lists the facts among the last failed assumptions.

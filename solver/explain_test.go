@@ -31,6 +31,8 @@ var wantCores = map[string][]string{
 	"reduce_split_no_shared":        {"pin:x", "rule:s.0", "rule:s.shared", "shared_memory"},
 	"seed002_wmma_padded":           {"buffer:As", "intrinsic:a", "memory:wmma_load_a_m16n16k16_f16"},
 	"wmma_fragment_to_store":        {"fragment:wmma.m16n16k16.a.row.f16", "intrinsic:a"},
+	"registers_over_budget":         {"registers"},
+	"registers_pins_together":       {"pin:x", "pin:y", "registers"},
 	"shape_no_intrinsic":            {"records:d"},
 	"transpose_pin_cycle":           {"no_convert:x->y", "pin:x", "pin:y", "rule:y.0"},
 	"wgmma_b_padded":                {"buffer:Bs", "intrinsic:acc", "memory:wgmma_m64n64k16_f32_f16"},

@@ -691,6 +691,9 @@ func (p *Problem) greedyCost(choice []int) (int64, *pbqp.Problem, string) {
 	}
 	c := pb.Evaluate(choice)
 	if c < Inf {
+		if why := p.overflowText(choice); why != "" {
+			return Inf, pb, why
+		}
 		return c, pb, ""
 	}
 	return c, pb, p.whyForbidden(pb, choice, peak)

@@ -128,6 +128,7 @@ type Problem struct {
 	opaqueMMA map[*model.Op]bool
 	plainMMA  []*model.Record
 	fmaRecs   []*model.Record // the target's FMA records (mma_variants.go)
+	regs      *registerUse    // the register budget (registers.go); nil where none applies
 }
 
 type convKey struct {
@@ -187,6 +188,7 @@ func buildWatched(g *model.Graph, t *model.Target, records []*model.Record, rela
 	if err := p.edges(); err != nil {
 		return nil, p.bounded(err)
 	}
+	p.registerForbids()
 	if err := p.markHard(); err != nil {
 		return nil, p.bounded(err)
 	}

@@ -54,6 +54,17 @@ func Z3Conflict(p *Problem) (core []int, err error) {
 			s.Assert(ctx.Implies(facts(fb.Guard), ctx.Or(ctx.Not(x[e.A][fb.I]), ctx.Not(x[e.B][fb.J]))))
 		}
 	}
+	// The register budget, exactly: at each point where it can
+	// overflow, the chosen registers above the fewest fit the room left.
+	if ru := p.regs; ru != nil {
+		for _, row := range p.registerRows() {
+			bs := make([]z3opt.Bool, len(row.Node))
+			for k, n := range row.Node {
+				bs[k] = x[n][row.Choice[k]]
+			}
+			s.Assert(ctx.Implies(sel[ru.fact.ID], ctx.PBLe(bs, row.Excess, row.Room)))
+		}
+	}
 	var last []int // the facts of the last check
 	holds := func(ids []int) bool {
 		last = ids

@@ -74,10 +74,16 @@ func Solve(p *Problem, opt Options) *Result {
 		switch {
 		case err != nil:
 			return &Result{Problem: p, Status: StatusUnknown, Err: err, Candidates: p.candidateCount()}
+		case res != nil && res.Choice != nil && p.overRegisters(res.Choice):
+			// Its plan overflows the register budget, which the whole
+			// solver does not know: the enumerated search cuts it away.
+			why = "enumerated: the register budget"
 		case res != nil:
 			return res
 		}
-		why = "enumerated: " + reason
+		if why == "" {
+			why = "enumerated: " + reason
+		}
 	}
 	placements := PlacementsEnumerated
 	if why == "enumerated: "+nothingToPlace {
@@ -102,35 +108,8 @@ func Solve(p *Problem, opt Options) *Result {
 		// reductions alone take memory on the scale of the problem's),
 		// and the bound of the problem's minima.
 		sol = pbqp.Solution{Status: StatusUnknown, Cost: Inf, LowerBound: p.MinimaBound()}
-	case p.combined && len(p.scratch) > 0:
-		// Buffers and scratch share the budget: the cheapest plan over
-		// every cap on the scratch, each solved exactly.
-		sol = pbqp.Solution{Status: StatusInfeasible, Cost: Inf, LowerBound: Inf}
-		proven := true
-		for _, limit := range p.scratchCaps() {
-			cb := p.capped(limit)
-			s := pbqp.Solve(cb, po)
-			if sol.Choice == nil {
-				sol.Stats = s.Stats
-			}
-			sol.LowerBound = min(sol.LowerBound, s.LowerBound)
-			proven = proven && (s.Status == StatusOptimal || s.Status == StatusInfeasible)
-			if (s.Status == StatusOptimal || s.Status == StatusFeasible) && s.Cost < sol.Cost {
-				sol.Choice, sol.Cost, sol.Stats, pb = s.Choice, s.Cost, s.Stats, cb
-			}
-		}
-		switch {
-		case sol.Choice == nil && proven:
-			sol.Status = StatusInfeasible
-		case sol.Choice == nil:
-			sol.Status = StatusUnknown
-		case proven:
-			sol.Status, sol.LowerBound = StatusOptimal, sol.Cost
-		default:
-			sol.Status = StatusFeasible
-		}
 	default:
-		sol = pbqp.Solve(p.PBQP, po)
+		sol, pb = p.solveWithinRegisters(p.PBQP, func(base *pbqp.Problem) (pbqp.Solution, *pbqp.Problem) { return p.search(base, po) })
 	}
 	if res.Err != nil {
 		res.Status = StatusUnknown
@@ -145,6 +124,43 @@ func Solve(p *Problem, opt Options) *Result {
 	return res
 }
 
+// search solves base exactly: at once, or, when buffers and scratch
+// share the budget, once per cap on the scratch, the cheapest plan over
+// all caps. It gives the PBQP the solution's cost is counted in.
+func (p *Problem) search(base *pbqp.Problem, po pbqp.Options) (pbqp.Solution, *pbqp.Problem) {
+	if !p.combined || len(p.scratch) == 0 {
+		return pbqp.Solve(base, po), base
+	}
+	// Buffers and scratch share the budget: the cheapest plan over
+	// every cap on the scratch, each solved exactly.
+	pb := base
+	sol := pbqp.Solution{Status: StatusInfeasible, Cost: Inf, LowerBound: Inf}
+	proven := true
+	for _, limit := range p.scratchCaps() {
+		cb := p.cappedFrom(base, limit)
+		s := pbqp.Solve(cb, po)
+		if sol.Choice == nil {
+			sol.Stats = s.Stats
+		}
+		sol.LowerBound = min(sol.LowerBound, s.LowerBound)
+		proven = proven && (s.Status == StatusOptimal || s.Status == StatusInfeasible)
+		if (s.Status == StatusOptimal || s.Status == StatusFeasible) && s.Cost < sol.Cost {
+			sol.Choice, sol.Cost, sol.Stats, pb = s.Choice, s.Cost, s.Stats, cb
+		}
+	}
+	switch {
+	case sol.Choice == nil && proven:
+		sol.Status = StatusInfeasible
+	case sol.Choice == nil:
+		sol.Status = StatusUnknown
+	case proven:
+		sol.Status, sol.LowerBound = StatusOptimal, sol.Cost
+	default:
+		sol.Status = StatusFeasible
+	}
+	return sol, pb
+}
+
 // finish fills in a result from the solution of pb (the problem's PBQP,
 // or a capped one): its status and cost, and its plan with ties broken
 // by tidy.
@@ -153,8 +169,8 @@ func (p *Problem) finish(res *Result, pb *pbqp.Problem, sol pbqp.Solution) {
 	if sol.Status == StatusOptimal || sol.Status == StatusFeasible {
 		before := append([]int(nil), sol.Choice...)
 		p.tidy(sol.Choice)
-		if pb.Evaluate(sol.Choice) != sol.Cost {
-			copy(sol.Choice, before) // tidy takes only moves of equal cost; keep the search's plan otherwise
+		if _, over := p.overflow(sol.Choice); over || pb.Evaluate(sol.Choice) != sol.Cost {
+			copy(sol.Choice, before) // tidy takes only moves of equal cost within the budgets; keep the search's plan otherwise
 		}
 		res.Assignment = p.Assignment(sol.Choice)
 		res.Choice = sol.Choice

@@ -19,7 +19,7 @@ func ReadGraph(path string, targets map[string]*model.Target) (*model.Graph, err
 	return ParseGraph(path, data, targets)
 }
 
-var graphKeys = []string{"target", "subgroups", "shared_memory", "no_conversions", "notation", "hard", "buffers", "pins", "op"}
+var graphKeys = []string{"target", "subgroups", "shared_memory", "registers", "no_conversions", "notation", "hard", "buffers", "pins", "op"}
 
 // knownOpKinds lists the kind words of the op table for messages.
 func knownOpKinds() string {
@@ -236,6 +236,16 @@ func readGraph(doc *Document, targets map[string]*model.Target) (_ *model.Graph,
 			root.Errorf("shared_memory", model.CodeBadValue, "the budget of %d bytes is more than %s's %d bytes per block", g.SharedBudget, r.target.Name, r.target.SharedMemory)
 		}
 	}
+	if m, ok := root.String("registers", false); ok {
+		switch m {
+		case "budget":
+		case "spill":
+			g.SpillRegisters = true
+		default:
+			root.Errorf("registers", model.CodeBadValue, "registers is \"budget\" (the default: no plan holds more registers per lane than the target gives) or \"spill\" (plans may exceed it and say by how much), found %q", m)
+		}
+	}
+	g.RegistersPos = root.Pos("registers")
 	g.NoConversions, _ = root.Bool("no_conversions", false)
 	g.NoConvPos = root.Pos("no_conversions")
 	if n, ok := root.String("notation", false); ok {

@@ -45,7 +45,7 @@ extends, if any.`,
 
 func writeTargetList(w io.Writer, lib *intrinsics.Library) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tVENDOR\tLANES\tSUBGROUPS\tSHARED MEMORY\tBANKS\tRECORDS\tEXTENDS")
+	fmt.Fprintln(tw, "NAME\tVENDOR\tLANES\tSUBGROUPS\tSHARED MEMORY\tBANKS\tREGISTERS\tRECORDS\tEXTENDS")
 	for _, n := range lib.TargetNames() {
 		t := lib.Targets[n]
 		shared := fmt.Sprintf("%d B", t.SharedMemory)
@@ -56,7 +56,16 @@ func writeTargetList(w io.Writer, lib *intrinsics.Library) error {
 		if extends == "" {
 			extends = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%d x %d B\t%d\t%s\n", t.Name, t.Vendor, t.SubgroupSize, t.MaxSubgroups, shared, t.Banks, t.BankBytes, len(t.Records), extends)
+		regs := "-"
+		switch {
+		case t.Registers > 0 && t.RegisterFile > 0:
+			regs = fmt.Sprintf("%d per lane, %d per block", t.Registers, t.RegisterFile)
+		case t.Registers > 0:
+			regs = fmt.Sprintf("%d per lane", t.Registers)
+		case t.RegisterFile > 0:
+			regs = fmt.Sprintf("%d per block", t.RegisterFile)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%d x %d B\t%s\t%d\t%s\n", t.Name, t.Vendor, t.SubgroupSize, t.MaxSubgroups, shared, t.Banks, t.BankBytes, regs, len(t.Records), extends)
 	}
 	return tw.Flush()
 }

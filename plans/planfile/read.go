@@ -115,6 +115,15 @@ func (pf *File) Rebuild(g *model.Graph, records map[string]*model.Record) (*plan
 		p.Shared.Budget, _ = sm.Int("budget", true)
 		sm.CheckUnknown()
 	}
+	if rt, ok := root.Sub("registers", true); ok {
+		rt.Expect(keysOf("registers")...)
+		p.Registers.Peak, _ = rt.Int("peak", true)
+		p.Registers.At, _ = rt.String("at", true)
+		p.Registers.Budget, _ = rt.Int("budget", true)
+		p.Registers.Over, _ = rt.Int("over", false)
+		p.Registers.Spill = g.SpillRegisters
+		rt.CheckUnknown()
+	}
 	r := &planReader{g: g, records: records, p: p, a: a, pf: pf}
 	pf.values, pf.ops, pf.buffers, pf.convs = map[string]*tomlio.Table{}, map[string]*tomlio.Table{}, map[string]*tomlio.Table{}, map[[3]string]*tomlio.Table{}
 	r.buffers(root)

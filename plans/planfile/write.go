@@ -33,6 +33,10 @@ func Write(w io.Writer, p *plans.Plan) error {
 	fmt.Fprintf(&b, "target = %s\nsubgroups = %d\nnotation = %s\nstatus = %s\ncost = %d\nlower_bound = %d\n",
 		q(p.Target), p.Subgroups, q(p.Notation), q(p.Status), p.Cost, p.LowerBound)
 	fmt.Fprintf(&b, "\n[shared_memory]\nbuffers = %d\nscratch = %d\nbudget = %d\n", p.Shared.Buffers, p.Shared.Scratch, p.Shared.Budget)
+	fmt.Fprintf(&b, "\n[registers]\npeak = %d\nat = %s\nbudget = %d\n", p.Registers.Peak, q(p.Registers.At), p.Registers.Budget)
+	if p.Registers.Over > 0 {
+		fmt.Fprintf(&b, "over = %d\n", p.Registers.Over)
+	}
 	for _, bp := range p.Shared.Placed {
 		fmt.Fprintf(&b, "\n[buffers.%s]\nshape = %s\ndtype = %s\nplacement = %s\nlayout = %s\nformula = %s\nbytes = %d\n",
 			q(bp.Name), tomlio.IntArray(bp.Shape), q(bp.DType), q(bp.Placement), q(bp.Layout), q(bp.Formula), bp.Bytes)

@@ -1,0 +1,243 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+)
+
+// RegisterWords is the number of 32-bit registers one lane spends on a
+// value of elemBits-bit elements held in layout l: its values per lane,
+// narrower elements packed into a word where the conversion analysis
+// packs them (Conversion), a 64-bit element two words. Copies of one
+// element in several of a lane's registers (a broadcast along a register
+// digit, whose image is zero) are one register: the lane reads the same
+// register for each. A value left in shared memory for an instruction's
+// descriptor holds none.
+func RegisterWords(l *Layout, elemBits int) int {
+	if l == nil || l.inShared {
+		return 0
+	}
+	w := wordsPerLane(l, elemBits)
+	imgs, _ := l.hwBits(Register)
+	if copies := 1 << len(kernelOf(imgs)); copies > 1 {
+		w = (w + copies - 1) / copies
+	}
+	return w
+}
+
+// Liveness is where each value of a graph is live, over its program
+// points. Every op in program order (Graph.Walk) has two: where it reads
+// its operands, and after it, where its result is written; a loop has
+// besides an exit point after its body, where its results appear. An
+// operand read for the last time by an op is dead after it, so that the
+// op's result may take its registers (an mma's accumulator is updated in
+// place).
+type Liveness struct {
+	// Points names each program point.
+	Points []Point
+	// Ranges lists, for each value (indexed as Graph.Values), the spans
+	// of points, first and last included, at which it holds registers:
+	// one span, or for a value made at each use (OpInfo.AtUse) one
+	// point per use, and none for a value whose registers are another's
+	// (Holder).
+	Ranges [][][2]int
+	// Holder is the index of the value whose registers each value is in:
+	// itself, or for the result of a relabelling op (broadcast,
+	// transpose, shape_cast: FlowRelabel, every element stays in its
+	// lane and register) its operand's holder, which stays live as long
+	// as the relabelled value does.
+	Holder []int
+}
+
+// Point is one program point: where an op reads its operands, after it
+// (After), or after a loop's body (Exit, Op the loop).
+type Point struct {
+	Op          *Op
+	After, Exit bool
+}
+
+// String names a program point for people: "at mma s" where the op reads
+// its operands, "after mma s" once it has written its result, "entering
+// loop kv" where a loop's carried values take their inits, "after loop
+// kv" at its exit.
+func (p Point) String() string {
+	switch {
+	case p.Op == nil:
+		return "at no op"
+	case p.Exit:
+		return "after loop " + p.Op.Name
+	case p.After && p.Op.Body != nil:
+		return "entering loop " + p.Op.Name
+	case p.After:
+		return fmt.Sprintf("after %s %s", p.Op.Kind, p.Op.Name)
+	}
+	return fmt.Sprintf("at %s %s", p.Op.Kind, p.Op.Name)
+}
+
+// Live computes the liveness of g's values. A value is live from after
+// the op that makes it to its last use. A value used inside a loop that
+// it is made outside of is live through the whole loop, the loop's back
+// edge included, since every trip reads it. A loop's carried value is
+// live from the loop's start to its last use and its yield from where it
+// is made to the back edge, so the carried state holds registers through
+// the whole loop; its inits are live up to the loop and its results from
+// the loop's exit. A constant is written where each use reads it.
+func Live(g *Graph) *Liveness {
+	lv := &Liveness{}
+	at := map[*Op]int{}                             // an op's reading point; the point after it is at+1
+	first, last := map[*Loop]int{}, map[*Loop]int{} // after a loop's op, and after its body's last op
+	exit := map[*Loop]int{}
+	var walk func(ops []*Op)
+	walk = func(ops []*Op) {
+		for _, op := range ops {
+			at[op] = len(lv.Points)
+			lv.Points = append(lv.Points, Point{Op: op}, Point{Op: op, After: true})
+			if l := op.Body; l != nil {
+				first[l] = at[op] + 1
+				walk(l.Ops)
+				last[l] = len(lv.Points) - 1
+				exit[l] = len(lv.Points)
+				lv.Points = append(lv.Points, Point{Op: op, Exit: true})
+			}
+		}
+	}
+	walk(g.Ops)
+	// through extends end to the back edge of every loop around a use
+	// (in loop in) that begins after the value is made.
+	through := func(end, start int, in *Loop) int {
+		for l := in; l != nil; l = l.Parent {
+			if first[l] > start {
+				end = max(end, last[l])
+			}
+		}
+		return end
+	}
+	index := make(map[*Value]int, len(g.Values))
+	for i, v := range g.Values {
+		index[v] = i
+		lv.Holder = append(lv.Holder, i)
+		if v.Def != nil && v.Def.Info().AtUse {
+			var rs [][2]int
+			for _, u := range v.Uses {
+				p := at[u.Op]
+				if u.Yield {
+					p = last[u.Op.Body]
+				}
+				rs = append(rs, [2]int{p, p})
+			}
+			lv.Ranges = append(lv.Ranges, rs)
+			continue
+		}
+		start := 0
+		switch {
+		case v.Arg != nil:
+			start = first[v.Arg]
+		case v.Def != nil && v.Def.Body != nil:
+			start = exit[v.Def.Body]
+		case v.Def != nil:
+			start = at[v.Def] + 1
+		}
+		end := start
+		for _, u := range v.Uses {
+			p, in := at[u.Op], u.Op.In
+			if u.Yield {
+				p, in = last[u.Op.Body], u.Op.Body
+			}
+			end = max(end, through(p, start, in))
+		}
+		lv.Ranges = append(lv.Ranges, [][2]int{{start, end}})
+	}
+	g.Walk(func(op *Op) { // operands are made before their ops
+		if op.Result == nil || op.Info().Flow != FlowRelabel || len(op.Operands) == 0 {
+			return
+		}
+		r, ok := index[op.Result]
+		h, ok2 := index[op.Operands[0]]
+		if !ok || !ok2 {
+			return
+		}
+		h = lv.Holder[h]
+		lv.Holder[r] = h
+		rh, rr := lv.Ranges[h], lv.Ranges[r]
+		switch {
+		case len(rh) == 1 && len(rr) > 0:
+			// The holder stays live until the relabelled value's last use.
+			rh[0][1] = max(rh[0][1], rr[len(rr)-1][1])
+		default:
+			// A constant relabelled: it is written where the relabelled
+			// value is read.
+			lv.Ranges[h] = append(rh, rr...)
+		}
+		lv.Ranges[r] = nil
+	})
+	return lv
+}
+
+// RegisterPeak is the most 32-bit registers per lane that a graph's
+// values hold at one program point, and where.
+type RegisterPeak struct {
+	Registers int
+	Point     Point
+	// Live lists the values live at the peak, with the registers each
+	// holds per lane, most first (ties in graph order).
+	Live []LiveValue
+}
+
+// LiveValue is one value live at a point and its registers per lane.
+type LiveValue struct {
+	Value     *Value
+	Registers int
+}
+
+// Peak finds the program point where the registers per lane of the live
+// values sum highest (the first such point), given each value's
+// registers (indexed as Graph.Values). A graph with no ops has a peak of
+// 0 at no op.
+func (lv *Liveness) Peak(g *Graph, words []int) RegisterPeak {
+	if len(lv.Points) == 0 {
+		return RegisterPeak{}
+	}
+	delta := make([]int, len(lv.Points)+1)
+	for i, rs := range lv.Ranges {
+		for _, r := range rs {
+			delta[r[0]] += words[i]
+			delta[r[1]+1] -= words[i]
+		}
+	}
+	best, at, sum := -1, 0, 0
+	for p := range lv.Points {
+		sum += delta[p]
+		if sum > best {
+			best, at = sum, p
+		}
+	}
+	peak := RegisterPeak{Registers: best, Point: lv.Points[at]}
+	for i, v := range g.Values {
+		if words[i] > 0 && lv.LiveAt(i, at) {
+			peak.Live = append(peak.Live, LiveValue{Value: v, Registers: words[i]})
+		}
+	}
+	slices.SortStableFunc(peak.Live, func(a, b LiveValue) int { return b.Registers - a.Registers })
+	return peak
+}
+
+// LiveAt reports whether value i (indexed as Graph.Values) holds
+// registers at point p.
+func (lv *Liveness) LiveAt(i, p int) bool {
+	for _, r := range lv.Ranges[i] {
+		if r[0] <= p && p <= r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// AssignmentPeak is the register peak of a graph whose values take the
+// layouts of a.
+func AssignmentPeak(g *Graph, a *Assignment) RegisterPeak {
+	words := make([]int, len(g.Values))
+	for i, v := range g.Values {
+		words[i] = RegisterWords(a.Layouts[v], v.DType.Bits)
+	}
+	return Live(g).Peak(g, words)
+}

@@ -1,0 +1,93 @@
+package plans
+
+import (
+	"fmt"
+	"strings"
+
+	"planner/model"
+)
+
+// RegisterPlan is the registers per lane the plan's values hold at their
+// peak, where, and against the target's budget.
+type RegisterPlan struct {
+	// Peak is the most 32-bit registers per lane that the values live at
+	// one program point hold, each counted under its layout
+	// (model.RegisterWords); At names that point.
+	Peak int         `json:"peak"`
+	At   string      `json:"at"`
+	Live []LiveValue `json:"live"`
+	// Budget is the registers per lane the target gives a block of the
+	// graph's subgroups (model.Target.RegisterBudget); 0 where the target
+	// states none.
+	Budget int `json:"budget,omitempty"`
+	// Spill is set when the graph allows spilling (registers = "spill");
+	// Over is how many registers per lane the peak exceeds the budget by.
+	Spill bool `json:"spill,omitempty"`
+	Over  int  `json:"over,omitempty"`
+}
+
+// LiveValue is one value live at the peak and its registers per lane.
+type LiveValue struct {
+	Value     string `json:"value"`
+	Registers int    `json:"registers"`
+}
+
+// registerPlan counts the registers of a's layouts across g's program.
+func registerPlan(g *model.Graph, t *model.Target, a *model.Assignment) RegisterPlan {
+	peak := model.AssignmentPeak(g, a)
+	rp := RegisterPlan{Peak: peak.Registers, At: peak.Point.String(), Live: []LiveValue{},
+		Budget: t.RegisterBudget(g.Subgroups), Spill: g.SpillRegisters}
+	for _, lv := range peak.Live {
+		rp.Live = append(rp.Live, LiveValue{Value: lv.Value.Name, Registers: lv.Registers})
+	}
+	if rp.Budget > 0 && rp.Peak > rp.Budget {
+		rp.Over = rp.Peak - rp.Budget
+	}
+	return rp
+}
+
+// Text is the register line of a text plan.
+func (r RegisterPlan) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "registers: %d per lane at the peak, %s", r.Peak, r.At)
+	switch {
+	case r.Budget == 0:
+		b.WriteString(" (the target states no register budget)")
+	case r.Over > 0:
+		fmt.Fprintf(&b, ", %d over the budget of %d: spilled, as the graph allows", r.Over, r.Budget)
+	default:
+		fmt.Fprintf(&b, ", budget %d", r.Budget)
+	}
+	var live []string
+	for i, lv := range r.Live {
+		if i == 6 {
+			live = append(live, fmt.Sprintf("%d more", len(r.Live)-i))
+			break
+		}
+		live = append(live, fmt.Sprintf("%%%s %d", lv.Value, lv.Registers))
+	}
+	if len(live) > 0 {
+		fmt.Fprintf(&b, " (%s)", strings.Join(live, ", "))
+	}
+	return b.String()
+}
+
+// verifyRegisters recomputes the register peak from the assignment's
+// layouts: it must be within the target's budget unless the graph allows
+// spilling. (The peak, its point and the excess a plan states are
+// claims, recomputed by Build and compared where a plan is read back.)
+func verifyRegisters(g *model.Graph, a *model.Assignment, p *Plan) error {
+	peak := model.AssignmentPeak(g, a)
+	budget := p.Registers.Budget
+	if budget == 0 || peak.Registers <= budget || g.SpillRegisters {
+		return nil
+	}
+	var where []Where
+	var live []string
+	for _, lv := range peak.Live {
+		where = append(where, atValue(lv.Value))
+		live = append(live, fmt.Sprintf("%%%s %d", lv.Value.Name, lv.Registers))
+	}
+	return &VerifyError{What: fmt.Sprintf("the values live %s hold %d registers per lane (%s), more than the budget of %d, and the graph does not allow spilling (registers = \"spill\")",
+		peak.Point.String(), peak.Registers, strings.Join(live, ", "), budget), At: where}
+}

@@ -1,0 +1,200 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"planner/model"
+	"planner/plans"
+	"planner/tomlio"
+)
+
+// No plan exceeds its target's register budget unless the user allowed
+// spilling, and then it says by how much: every golden plan, replayed
+// from its plan file (its peak recomputed from its layouts), against the
+// budget of the target record.
+func TestNoPlanExceedsItsRegisterBudget(t *testing.T) {
+	pl := testPlanner(t)
+	files, _ := filepath.Glob("testdata/plans/*.toml")
+	if len(files) < 30 {
+		t.Fatalf("only %d golden plans", len(files))
+	}
+	spilled := 0
+	for _, f := range files {
+		r, err := pl.VerifyFile(context.Background(), f, "")
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		reg := r.Plan.Registers
+		budget := r.Target.RegisterBudget(r.Graph.Subgroups)
+		if budget == 0 || reg.Budget != budget {
+			t.Errorf("%s: the plan states a budget of %d, %s gives %d", f, reg.Budget, r.Target.Name, budget)
+			continue
+		}
+		switch {
+		case reg.Peak <= budget && reg.Over == 0:
+		case !r.Graph.SpillRegisters:
+			t.Errorf("%s: %d registers per lane at the peak, over the budget of %d, and the graph does not allow spilling", f, reg.Peak, budget)
+		case reg.Over != reg.Peak-budget:
+			t.Errorf("%s: %d registers per lane at the peak against %d, but the plan says %d over", f, reg.Peak, budget, reg.Over)
+		default:
+			spilled++
+			text, err := os.ReadFile(strings.TrimSuffix(f, ".toml") + ".txt")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := fmt.Sprintf("%d over the budget of %d: spilled", reg.Over, budget); !strings.Contains(string(text), want) {
+				t.Errorf("%s: the text plan does not say %q", f, want)
+			}
+		}
+	}
+	if spilled == 0 {
+		t.Errorf("no golden plan spills: the statement of how much is not tested")
+	}
+}
+
+// The peak of the 2-warp flash attention (seed 004) counted by hand: K,
+// a 128x64 f16 tile that both warps hold whole for S = Q·Kᵀ, is 8192
+// elements per warp over 32 lanes, 256 f16 or 128 registers per lane;
+// the zero accumulator of S, 32x128 f32 over 64 lanes, 64; the output
+// accumulator, 32x64 f32 over 64 lanes, 32; Q, 32x64 f16 split by rows
+// over the warps, 1024 elements per warp over 32 lanes, 32 f16 or 16
+// registers; the row statistics m and l, 16 rows per warp of which each
+// lane holds 2 (rows g and g+8 of the mma accumulator), 2 each.
+func TestFlashAttentionRegisterPeak(t *testing.T) {
+	plan := solveFile(t, "testdata/graphs/flash_attention_2warps.toml")
+	want := map[string]int{"k": 128, "s0": 64, "acc": 32, "q": 16, "m": 2, "l": 2}
+	got := map[string]int{}
+	for _, lv := range plan.Registers.Live {
+		got[lv.Value] = lv.Registers
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) || plan.Registers.Peak != 244 || plan.Registers.At != "at mma s" {
+		t.Errorf("peak %d %s, live %v; want 244 at mma s, live %v", plan.Registers.Peak, plan.Registers.At, got, want)
+	}
+}
+
+// The verifier refuses a plan over its budget where the graph does not
+// allow spilling: the plan of a graph that spills, replayed against the
+// same graph without registers = "spill".
+func TestVerifyRefusesRegisterOverflow(t *testing.T) {
+	data, err := os.ReadFile("testdata/unsat/registers_over_budget.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spill := strings.Replace(string(data), "subgroups = 1\n", "subgroups = 1\nregisters = \"spill\"\n", 1)
+	res, err := testPlanner(t).SolveText(context.Background(), "spill.toml", []byte(spill), Options{})
+	if err != nil || res.Plan == nil {
+		t.Fatalf("no plan with registers = \"spill\": %v %s", err, res.Why)
+	}
+	if r := res.Plan.Registers; r.Peak != 256 || r.Over != 1 || !r.Spill {
+		t.Errorf("peak %d, %d over, spill %v; want 256, 1 over the budget of 255", r.Peak, r.Over, r.Spill)
+	}
+	g := *res.Graph
+	g.SpillRegisters = false
+	err = plans.Verify(&g, res.Search.Assignment, res.Plan)
+	if err == nil || !strings.Contains(err.Error(), "does not allow spilling") {
+		t.Errorf("verified against the graph that does not spill: %v", err)
+	}
+	var ve *plans.VerifyError
+	if e, ok := err.(*plans.VerifyError); ok {
+		ve = e
+	}
+	if ve == nil || len(ve.At) == 0 || ve.At[0].Value != "x" {
+		t.Errorf("the refusal does not name %%x: %#v", err)
+	}
+}
+
+// Where values are live, on a graph written here: a value made before a
+// loop and read inside it lives through the loop's back edge; a carried
+// value lives from the loop's start to its last read and its yield from
+// where it is made to the back edge; a constant holds registers only
+// where it is read; a broadcast's result stays in its operand's
+// registers, which live as long as it is read; an operand read for the
+// last time is dead after the op that reads it.
+func TestLiveness(t *testing.T) {
+	pl := testPlanner(t)
+	g, err := tomlio.ParseGraph("live.toml", []byte(`target = "sm_80"
+subgroups = 1
+[[op]]
+kind = "load"
+result = "w"
+shape = [32]
+dtype = "f32"
+[[op]]
+kind = "constant"
+result = "z"
+shape = [32, 32]
+dtype = "f32"
+[[op]]
+kind = "loop"
+name = "l"
+trips = 4
+iter_args = ["acc"]
+inits = ["z"]
+yields = ["acc2"]
+results = ["out"]
+  [[op.body]]
+  kind = "broadcast"
+  operands = ["w"]
+  dims = [1]
+  shape = [32, 32]
+  result = "wb"
+  [[op.body]]
+  kind = "load"
+  result = "x"
+  shape = [32, 32]
+  dtype = "f32"
+  [[op.body]]
+  kind = "add"
+  operands = ["acc", "x"]
+  result = "acc2"
+  [[op.body]]
+  kind = "mul"
+  operands = ["acc2", "wb"]
+  result = "y"
+  [[op.body]]
+  kind = "store"
+  operands = ["y"]
+[[op]]
+kind = "store"
+operands = ["out"]
+`), pl.Records.Targets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lv := model.Live(g)
+	names := []string{}
+	for _, p := range lv.Points {
+		names = append(names, p.String())
+	}
+	want := map[string][]string{
+		"w":    {"after load w", "at constant z", "after constant z", "at loop l", "entering loop l", "at broadcast wb", "after broadcast wb", "at load x", "after load x", "at elementwise acc2", "after elementwise acc2", "at elementwise y", "after elementwise y", "at store store@41", "after store store@41"},
+		"z":    {"at loop l"},
+		"acc":  {"entering loop l", "at broadcast wb", "after broadcast wb", "at load x", "after load x", "at elementwise acc2"},
+		"x":    {"after load x", "at elementwise acc2"},
+		"acc2": {"after elementwise acc2", "at elementwise y", "after elementwise y", "at store store@41", "after store store@41"},
+		"y":    {"after elementwise y", "at store store@41"},
+		"wb":   nil, // in w's registers
+		"out":  {"after loop l", "at store store@44"},
+	}
+	for i, v := range g.Values {
+		w, ok := want[v.Name]
+		if !ok {
+			continue
+		}
+		var got []string
+		for k := range lv.Points {
+			if lv.LiveAt(i, k) {
+				got = append(got, names[k])
+			}
+		}
+		if strings.Join(got, ", ") != strings.Join(w, ", ") {
+			t.Errorf("%%%s is live %v, want %v", v.Name, got, w)
+		}
+	}
+}

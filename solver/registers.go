@@ -1,0 +1,406 @@
+package solver
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+	"strings"
+
+	"planner/model"
+	"planner/solver/pbqp"
+)
+
+// The register budget: at every program point the values live there
+// (model.Live) hold at most the target's registers per lane
+// (model.Target.RegisterBudget), each counted under the layout its node
+// chooses (model.RegisterWords). The budget is a sum over many
+// decisions, which a PBQP cannot state; it is enforced in two parts.
+// Each choice whose registers, with the fewest every other value live
+// beside it can hold, already overflow the budget is forbidden under the
+// registers fact (registerForbids): that alone decides most graphs and
+// is what explanations see. A plan that still overflows at some point is
+// cut away exactly by branching on caps (solveWithinRegisters): the
+// values live at that point are each capped at one of their register
+// counts, the caps summing within the budget, and each capped problem is
+// solved; the cheapest plan within the budget over all branches is the
+// answer, and it is proven optimal when every branch is.
+
+// registerUse is what the budget needs of a problem; nil when no budget
+// applies (the target states none, the graph allows spilling, or the
+// budget's fact is relaxed).
+type registerUse struct {
+	budget int
+	fact   *model.Fact
+	live   *model.Liveness
+	node   []int   // per value (graph order): its node, -1 for none
+	words  [][]int // per node: the registers per lane of each choice (value nodes only)
+	// branches counts the capped problems solved (solveWithinRegisters).
+	branches int
+}
+
+// maxRegisterBranches bounds the capped problems solved for one plan.
+const maxRegisterBranches = 256
+
+// registersFact is the fact of the target's register budget.
+func (p *Problem) registersFact(budget int) *model.Fact {
+	t, g := p.Target, p.Graph
+	text := fmt.Sprintf("%s gives each lane at most %d 32-bit registers", t.Name, t.Registers)
+	if budget < t.Registers || t.Registers == 0 {
+		text = fmt.Sprintf("%s gives each lane of a block of %d subgroups at most %d 32-bit registers (register_file %d over %d lanes)",
+			t.Name, g.Subgroups, budget, t.RegisterFile, g.Subgroups*t.SubgroupSize)
+	}
+	return p.fact(model.FactRegisters, "registers", t.RegistersPos, text+`; registers = "spill" lets a plan exceed it`)
+}
+
+// registerForbids sets up the register budget and forbids every choice
+// that overflows it whatever the other values choose.
+func (p *Problem) registerForbids() {
+	g := p.Graph
+	budget := p.Target.RegisterBudget(g.Subgroups)
+	if budget == 0 || g.SpillRegisters {
+		return
+	}
+	f := p.registersFact(budget)
+	if p.relaxed(f) {
+		return
+	}
+	ru := &registerUse{budget: budget, fact: f, live: model.Live(g), words: make([][]int, len(p.Nodes))}
+	least := make([]int, len(g.Values)) // the fewest registers each value can hold, whatever else holds
+	most := make([]int, len(g.Values))
+	for i, v := range g.Values {
+		ru.node = append(ru.node, -1)
+		n := p.valueNode[v]
+		if n == nil || ru.live.Holder[i] != i {
+			continue
+		}
+		ru.node[i] = n.ID
+		ws := make([]int, len(n.Layouts))
+		for c, l := range n.Layouts {
+			ws[c] = model.RegisterWords(l, v.DType.Bits)
+		}
+		ru.words[n.ID] = ws
+		least[i], most[i] = slices.Min(ws), slices.Max(ws)
+	}
+	points := len(ru.live.Points)
+	leastAt, mostAt := make([]int, points+1), make([]int, points+1)
+	for i, rs := range ru.live.Ranges {
+		for _, r := range rs {
+			leastAt[r[0]] += least[i]
+			leastAt[r[1]+1] -= least[i]
+			mostAt[r[0]] += most[i]
+			mostAt[r[1]+1] -= most[i]
+		}
+	}
+	for k := 1; k <= points; k++ {
+		leastAt[k] += leastAt[k-1]
+		mostAt[k] += mostAt[k-1]
+	}
+	if slices.Max(append(mostAt[:points:points], 0)) <= budget {
+		return // no plan can overflow
+	}
+	p.regs = ru
+	guard := p.guard(f)
+	room := newMinTable(leastAt[:points], budget)
+	for i, rs := range ru.live.Ranges {
+		n := ru.node[i]
+		if n < 0 || len(rs) == 0 {
+			continue
+		}
+		slack := budget // the most v may hold above its least anywhere it lives
+		for _, r := range rs {
+			slack = min(slack, room.min(r[0], r[1]))
+		}
+		for c, w := range ru.words[n] {
+			if w-least[i] > slack {
+				p.facts.nodeForbid[n] = append(p.facts.nodeForbid[n], forbid{I: int32(c), Guard: guard})
+				p.PBQP.Cost[n][c] = Inf
+			}
+		}
+	}
+}
+
+// minTable answers the least of budget - used[k] over a span of points
+// in constant time (a sparse table: the minimum of each power-of-two
+// span), so that the slack of long-lived values costs no scan.
+type minTable [][]int
+
+func newMinTable(used []int, budget int) minTable {
+	row := make([]int, len(used))
+	for k, u := range used {
+		row[k] = budget - u
+	}
+	t := minTable{row}
+	for w := 1; 2*w <= len(row); w *= 2 {
+		prev := t[len(t)-1]
+		next := make([]int, len(prev)-w)
+		for k := range next {
+			next[k] = min(prev[k], prev[k+w])
+		}
+		t = append(t, next)
+	}
+	return t
+}
+
+// min is the least entry from point a to point b, both included.
+func (t minTable) min(a, b int) int {
+	j := bits.Len(uint(b-a+1)) - 1
+	return min(t[j][a], t[j][b-(1<<j)+1])
+}
+
+// registerRow is the register budget at one program point as a
+// pseudo-Boolean constraint over choices: the sum of Excess over the
+// chosen (Node, Choice) pairs is at most Room. Excess is a choice's
+// registers above its value's fewest, Room the budget less the fewest
+// of every value live there.
+type registerRow struct {
+	Node, Choice, Excess []int
+	Room                 int
+}
+
+// registerRows states the register budget exactly, one row per program
+// point where some plan could overflow it; nil where no budget applies.
+func (p *Problem) registerRows() []registerRow {
+	ru := p.regs
+	if ru == nil {
+		return nil
+	}
+	var rows []registerRow
+	for at := range ru.live.Points {
+		row := registerRow{Room: ru.budget}
+		most := 0
+		for i, n := range ru.node {
+			if n < 0 || !ru.live.LiveAt(i, at) {
+				continue
+			}
+			least := slices.Min(ru.words[n])
+			row.Room -= least
+			most += slices.Max(ru.words[n]) - least
+			for c, w := range ru.words[n] {
+				if w > least {
+					row.Node, row.Choice, row.Excess = append(row.Node, n), append(row.Choice, c), append(row.Excess, w-least)
+				}
+			}
+		}
+		if most > row.Room {
+			rows = append(rows, row)
+		}
+	}
+	return rows
+}
+
+// registerWords is the registers per lane of every value under a choice
+// of the problem (graph order).
+func (p *Problem) registerWords(choice []int) []int {
+	ru := p.regs
+	out := make([]int, len(p.Graph.Values))
+	for i, n := range ru.node {
+		if n >= 0 {
+			out[i] = ru.words[n][choice[n]]
+		}
+	}
+	return out
+}
+
+// overflow is the first program point where a choice holds more
+// registers per lane than the budget and its peak there; ok is false
+// when it holds none too many.
+func (p *Problem) overflow(choice []int) (model.RegisterPeak, bool) {
+	if p.regs == nil || choice == nil {
+		return model.RegisterPeak{}, false
+	}
+	peak := p.regs.live.Peak(p.Graph, p.registerWords(choice))
+	return peak, peak.Registers > p.regs.budget
+}
+
+// overRegisters reports whether a choice holds more registers per lane than
+// the budget somewhere.
+func (p *Problem) overRegisters(choice []int) bool {
+	_, over := p.overflow(choice)
+	return over
+}
+
+// overflowText says where a choice overflows the register budget, for a
+// plan refused.
+func (p *Problem) overflowText(choice []int) string {
+	peak, over := p.overflow(choice)
+	if !over {
+		return ""
+	}
+	return fmt.Sprintf("its values hold %d registers per lane %s, over the budget of %d (%s: %s)",
+		peak.Registers, peak.Point, p.regs.budget, p.regs.fact.Pos, p.regs.fact.Text)
+}
+
+// registersCollide says how the register budget rules plans out: where
+// the values live hold more registers per lane than the budget under
+// their smallest layouts, or, where the other facts of the core force
+// larger ones, that those overflow it.
+func (p *Problem) registersCollide(ref string, alone bool) string {
+	ru := p.regs
+	if ru == nil {
+		return fmt.Sprintf("Every plan the other facts allow holds more registers per lane than %s allows.", ref)
+	}
+	least := make([]int, len(p.Graph.Values))
+	for i, n := range ru.node {
+		if n >= 0 {
+			least[i] = slices.Min(ru.words[n])
+		}
+	}
+	peak := ru.live.Peak(p.Graph, least)
+	var live []string
+	for _, lv := range peak.Live {
+		live = append(live, fmt.Sprintf("%%%s %d", lv.Value.Name, lv.Registers))
+	}
+	if peak.Registers > ru.budget {
+		return fmt.Sprintf("The values live %s hold at least %d 32-bit registers per lane in any layout (%s), more than the %d %s allows.",
+			peak.Point, peak.Registers, strings.Join(live, ", "), ru.budget, ref)
+	}
+	if alone {
+		return fmt.Sprintf("The values live at one point of the program hold more than the %d registers per lane %s allows in every combination of their layouts.", ru.budget, ref)
+	}
+	return fmt.Sprintf("The layouts the other facts leave hold more than the %d registers per lane %s allows where their values are live together; with every value at its fewest registers the peak would be %d (%s).",
+		ru.budget, ref, peak.Registers, peak.Point)
+}
+
+// solveWithinRegisters solves base with search and, while the plan it
+// finds overflows the register budget, branches on caps at the point of
+// the overflow (solveWithinRegisters' doc above). It gives the best
+// solution within the budget and the PBQP its cost is counted in.
+func (p *Problem) solveWithinRegisters(base *pbqp.Problem, search func(*pbqp.Problem) (pbqp.Solution, *pbqp.Problem)) (pbqp.Solution, *pbqp.Problem) {
+	sol, pb := search(base)
+	peak, over := p.overflow(sol.Choice)
+	if !over || (sol.Status != StatusOptimal && sol.Status != StatusFeasible) {
+		return sol, pb
+	}
+	best := pbqp.Solution{Status: StatusInfeasible, Cost: Inf, LowerBound: Inf, Stats: sol.Stats}
+	bestPB := base
+	proven := sol.Status == StatusOptimal
+	branches := 0
+	var branch func(b *pbqp.Problem, peak model.RegisterPeak) bool
+	branch = func(b *pbqp.Problem, peak model.RegisterPeak) bool {
+		for _, caps := range p.registerCaps(b, peak) {
+			if branches++; branches > maxRegisterBranches {
+				return false
+			}
+			p.regs.branches++
+			cb := p.capRegisters(b, caps)
+			s, spb := search(cb)
+			if s.Status != StatusOptimal && s.Status != StatusInfeasible {
+				proven = false
+			}
+			if s.Status != StatusOptimal && s.Status != StatusFeasible {
+				continue
+			}
+			if s.Cost >= best.Cost {
+				continue // capping only raises a branch's cost
+			}
+			if pk, over := p.overflow(s.Choice); over {
+				if !branch(cb, pk) {
+					return false
+				}
+				continue
+			}
+			best.Choice, best.Cost, best.Stats, bestPB = s.Choice, s.Cost, s.Stats, spb
+		}
+		return true
+	}
+	if !branch(base, peak) {
+		proven = false
+	}
+	switch {
+	case best.Choice == nil && proven:
+		best.Status = StatusInfeasible
+	case best.Choice == nil:
+		best.Status, best.LowerBound = StatusUnknown, sol.LowerBound
+	case proven:
+		best.Status, best.LowerBound = StatusOptimal, best.Cost
+	default:
+		best.Status, best.LowerBound = StatusFeasible, min(sol.LowerBound, best.Cost)
+	}
+	return best, bestPB
+}
+
+// regCap caps a node's choices at some registers per lane.
+type regCap struct{ node, words int }
+
+// registerCaps lists the ways to keep the values live at the peak's
+// point within the budget: for each value whose choices (live in b) hold
+// different numbers of registers, one count to cap it at, the counts
+// summing within the budget with every other value at its fewest. Only
+// maximal sets of caps are listed (a lower cap leaves fewer plans).
+func (p *Problem) registerCaps(b *pbqp.Problem, peak model.RegisterPeak) [][]regCap {
+	ru := p.regs
+	at := -1
+	for k, pt := range ru.live.Points {
+		if pt == peak.Point {
+			at = k
+			break
+		}
+	}
+	type level struct {
+		node   int
+		counts []int // distinct counts of the node's live choices, ascending
+	}
+	var levels []level
+	fixed := 0
+	for i, n := range ru.node {
+		if n < 0 || !ru.live.LiveAt(i, at) {
+			continue
+		}
+		var counts []int
+		for c, w := range ru.words[n] {
+			if b.Cost[n][c] < Inf && !slices.Contains(counts, w) {
+				counts = append(counts, w)
+			}
+		}
+		slices.Sort(counts)
+		if len(counts) == 0 {
+			continue
+		}
+		fixed += counts[0]
+		if len(counts) > 1 {
+			levels = append(levels, level{n, counts})
+		}
+	}
+	if fixed > ru.budget {
+		return nil // not even the fewest registers fit
+	}
+	var out [][]regCap
+	var pick func(k, used int, caps []regCap)
+	pick = func(k, used int, caps []regCap) {
+		if k == len(levels) {
+			// Maximal: no cap can rise a level and stay within the budget.
+			for j, c := range caps {
+				lv := levels[j]
+				if i := slices.Index(lv.counts, c.words); i+1 < len(lv.counts) && used-c.words+lv.counts[i+1] <= ru.budget {
+					return
+				}
+			}
+			out = append(out, slices.Clone(caps))
+			return
+		}
+		lv := levels[k]
+		for _, w := range lv.counts {
+			if used+w-lv.counts[0] > ru.budget {
+				break
+			}
+			pick(k+1, used+w-lv.counts[0], append(caps, regCap{lv.node, w}))
+		}
+	}
+	pick(0, fixed, nil)
+	return out
+}
+
+// capRegisters is b with every choice over its node's cap forbidden.
+func (p *Problem) capRegisters(b *pbqp.Problem, caps []regCap) *pbqp.Problem {
+	cb := &pbqp.Problem{Cost: slices.Clone(b.Cost), Edges: b.Edges}
+	for _, c := range caps {
+		row := slices.Clone(cb.Cost[c.node])
+		for k, w := range p.regs.words[c.node] {
+			if w > c.words {
+				row[k] = Inf
+			}
+		}
+		cb.Cost[c.node] = row
+	}
+	return cb
+}
