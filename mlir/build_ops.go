@@ -746,7 +746,9 @@ func (b *builder) toLayout(op *Op) {
 	var n model.Notation
 	var fields map[string]fieldPos
 	if da.Name == linearAttr {
-		n, fields = b.linearLayout(da, la.ValuePos)
+		if ll, f := b.linearLayout(da, la.ValuePos); ll != nil {
+			n, fields = ll, f
+		}
 	} else if nl, f := b.nestedLayout(da, la.ValuePos); nl != nil {
 		n, fields = nl, f
 	}
