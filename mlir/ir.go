@@ -97,7 +97,6 @@ func (v *Value) String() string { return "%" + v.Name }
 type Region struct {
 	Pos    model.Pos
 	End    model.Pos // the closing brace
-	Open   int       // the byte just past the opening brace
 	Blocks []*Block
 	Parent *Op
 }

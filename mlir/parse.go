@@ -581,7 +581,6 @@ func (p *parser) parseRegion(op *Op, entryArgs []blockArg, isolated bool) *Regio
 	if !p.expect("{", "to open a region") {
 		return nil
 	}
-	r.Open = p.prevEnd
 	p.pushScope(isolated)
 	defer p.popScope()
 	labels := map[string]model.Pos{}

@@ -244,12 +244,12 @@ func (wr *writer) pins(blk *Block) {
 			args = append(args, a)
 		}
 	}
-	if len(args) > 0 && blk.Region != nil {
-		indent := "  "
-		if len(blk.Ops) > 0 {
-			indent = wr.indentOf(blk.Ops[0].Span.Off)
+	if len(args) > 0 && len(blk.Ops) > 0 {
+		// Before the block's first op: after its label, where it has one.
+		first := blk.Ops[0]
+		if stmts := wr.anchors(args, wr.indentOf(first.Span.Off)); stmts != "" {
+			wr.insertBefore(first, stmts)
 		}
-		wr.anchorAll(args, blk.Region.Open, indent)
 	}
 	for _, op := range blk.Ops {
 		for _, r := range op.Regions {
@@ -257,13 +257,15 @@ func (wr *writer) pins(blk *Block) {
 				wr.pins(inner)
 			}
 		}
-		wr.anchorAll(op.Results, op.Span.End, wr.indentOf(op.Span.Off))
+		if stmts := wr.anchors(op.Results, wr.indentOf(op.Span.Off)); stmts != "" {
+			wr.insertAfter(op.Span.End, stmts)
+		}
 	}
 }
 
-// anchorAll writes an anchor for each pinnable value after the text
-// ending at off, and points the value's uses at it.
-func (wr *writer) anchorAll(vals []*Value, off int, indent string) {
+// anchors writes an anchor for each pinnable value, and points the
+// value's uses at it: the statements, to go after the values' definition.
+func (wr *writer) anchors(vals []*Value, indent string) string {
 	var stmts strings.Builder
 	for _, v := range vals {
 		gv := wr.pinnable(v)
@@ -285,9 +287,7 @@ func (wr *writer) anchorAll(vals []*Value, off int, indent string) {
 			wr.rename[u.Op.Operands[u.Index]] = "%" + name
 		}
 	}
-	if stmts.Len() > 0 {
-		wr.insertAfter(off, stmts.String())
-	}
+	return stmts.String()
 }
 
 // graphName is the name of the graph value an operand reads.
