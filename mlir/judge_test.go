@@ -23,6 +23,7 @@ var kernelFiles = map[string]*Options{
 	"../testdata/mlir/dynamic_loop.mlir":            {Func: "row_sum", Target: "gfx942", Trips: 16},
 	"../testdata/mlir/pin_wide_lanes.mlir":          {Target: "sm_80"},
 	"../testdata/mlir/linear_anchor.mlir":           {},
+	"../testdata/mlir/scalar_sum.mlir":              {},
 	"testdata/syntax.mlir":                          nil,
 }
 
