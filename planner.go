@@ -89,13 +89,31 @@ func IsMLIR(name string) bool { return strings.HasSuffix(name, ".mlir") }
 // otherwise.
 func (pl *Planner) ParseGraph(name string, data []byte, in Input) (*model.Graph, error) {
 	if IsMLIR(name) {
-		return mlir.ReadGraph(name, data, mlir.Options{Func: in.Func, Target: in.Target, Subgroups: in.Subgroups, Trips: in.Trips, Targets: pl.Records.Targets})
+		return mlir.ReadGraph(name, data, pl.mlirOptions(in))
 	}
 	if in != (Input{}) {
 		return nil, &model.Error{Pos: model.Pos{File: name}, Code: model.CodeBadValue, Index: -1,
 			Msg: "--func, --target, --subgroups and --trips say how to read a kernel in MLIR (a file named *.mlir); a graph file states its target and subgroups itself"}
 	}
 	return tomlio.ParseGraph(name, data, pl.Records.Targets)
+}
+
+func (pl *Planner) mlirOptions(in Input) mlir.Options {
+	return mlir.Options{Func: in.Func, Target: in.Target, Subgroups: in.Subgroups, Trips: in.Trips, Targets: pl.Records.Targets}
+}
+
+// WriteMLIR writes the kernel in MLIR that res solved (its text data,
+// named name, read as in says) back with res's plan in it, unchanged
+// outside the edits (docs/mlir.md, "What is written"). A result without
+// a plan, or of a graph file, is an error.
+func (pl *Planner) WriteMLIR(w io.Writer, name string, data []byte, in Input, res *Result) error {
+	if !IsMLIR(name) {
+		return fmt.Errorf("--format mlir writes a kernel read from MLIR back with its plan in it: %s is a graph file (name a file *.mlir, or use --format text, json, toml or dot)", name)
+	}
+	if res.Plan == nil || res.Search == nil || res.Search.Assignment == nil {
+		return fmt.Errorf("%s: no plan to write", name)
+	}
+	return mlir.WritePlan(w, name, data, pl.mlirOptions(in), mlir.Solved{Graph: res.Graph, Assignment: res.Search.Assignment})
 }
 
 // Target is the graph's target and the records it offers; nil when the

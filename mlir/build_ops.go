@@ -738,12 +738,20 @@ func (b *builder) toLayout(op *Op) {
 		return
 	}
 	da, ok := la.Value.(*DialectAttr)
-	if !ok || da.Name != "iree_vector_ext.nested_layout" {
-		b.errorf(la.ValuePos, model.CodeBadValue, "to_layout's layout is %s: the reader reads #iree_vector_ext.nested_layout<...>", la.Value)
+	if !ok || (da.Name != "iree_vector_ext.nested_layout" && da.Name != linearAttr) {
+		b.errorf(la.ValuePos, model.CodeBadValue, "to_layout's layout is %s: the reader reads #iree_vector_ext.nested_layout<...> and #%s<...>", la.Value, linearAttr)
 		b.failed[res] = true
 		return
 	}
-	n, fields := b.nestedLayout(da, la.ValuePos)
+	var n model.Notation
+	var fields map[string]fieldPos
+	if da.Name == linearAttr {
+		if ll, f := b.linearLayout(da, la.ValuePos); ll != nil {
+			n, fields = ll, f
+		}
+	} else if nl, f := b.nestedLayout(da, la.ValuePos); nl != nil {
+		n, fields = nl, f
+	}
 	if n == nil {
 		b.failed[res] = true
 		return

@@ -88,9 +88,14 @@ func init() {
 
 // optAttrs reads an optional {attributes} into the op.
 func (p *parser) optAttrs(op *Op) {
+	if p.ok() && !p.tok.is("{") && op.Dict == (Span{}) {
+		op.Dict = Span{Off: p.tok.off, End: p.tok.off} // where one goes
+	}
 	if p.ok() && p.tok.is("{") {
+		off := p.tok.off
 		if d := p.parseAttrDict(); d != nil {
 			op.Attrs = append(op.Attrs, d...)
+			op.Dict = Span{Off: off, End: p.prevEnd}
 		}
 	}
 }

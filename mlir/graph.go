@@ -71,6 +71,16 @@ func FuncName(f *Op) string {
 
 // BuildGraph builds the graph of the function opt.Func names.
 func BuildGraph(m *Module, opt Options) (*model.Graph, error) {
+	b, err := build(m, opt)
+	if err != nil {
+		return nil, err
+	}
+	return b.g, nil
+}
+
+// build builds the graph of the function opt.Func names, keeping what
+// maps the IR onto it (for writing a plan back into the IR).
+func build(m *Module, opt Options) (*builder, error) {
 	funcs := Funcs(m)
 	top := model.Pos{File: m.File, Line: 1, Col: 1}
 	var names []string
@@ -125,7 +135,7 @@ func BuildGraph(m *Module, opt Options) (*model.Graph, error) {
 		b.errs.Sort()
 		return nil, b.errs
 	}
-	return b.g, nil
+	return b, nil
 }
 
 // memInfo is what the reader knows of a memref value: where it lives and,

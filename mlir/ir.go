@@ -44,7 +44,16 @@ type Op struct {
 	Regions    []*Region
 	Successors []string
 	Parent     *Block
+	// Span is the statement's text, from its first result (or its name)
+	// through its trailing loc(...). Dict is its {attributes} dictionary,
+	// braces included; in the generic form without one, the empty span
+	// where one goes (before the ':'); zero when the op has none.
+	Span Span
+	Dict Span
 }
+
+// Span is a range of the source's bytes, [Off, End).
+type Span struct{ Off, End int }
 
 // Attr looks a property or attribute up by name (properties first).
 func (o *Op) Attr(name string) (*NamedAttr, bool) {
@@ -62,6 +71,7 @@ func (o *Op) Attr(name string) (*NamedAttr, bool) {
 type Operand struct {
 	Value *Value
 	Pos   model.Pos // where the use is written
+	Span  Span      // the use's text (%9, %11#2)
 }
 
 // Value is an SSA value: an op's result or a block argument.

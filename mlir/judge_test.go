@@ -22,6 +22,8 @@ var kernelFiles = map[string]*Options{
 	"../examples/mlir/nested_anchor_seed000.mlir":   {},
 	"../testdata/mlir/dynamic_loop.mlir":            {Func: "row_sum", Target: "gfx942", Trips: 16},
 	"../testdata/mlir/pin_wide_lanes.mlir":          {Target: "sm_80"},
+	"../testdata/mlir/linear_anchor.mlir":           {},
+	"../testdata/mlir/scalar_sum.mlir":              {},
 	"testdata/syntax.mlir":                          nil,
 }
 

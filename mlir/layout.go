@@ -1,6 +1,7 @@
 package mlir
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -105,4 +106,99 @@ func (b *builder) nestedLayout(da *DialectAttr, at model.Pos) (*model.Nested, ma
 		ThreadTile: values["thread_tile"], ElementTile: values["element_tile"],
 		SubgroupStrides: values["subgroup_strides"], ThreadStrides: values["thread_strides"],
 	}, fields
+}
+
+// linearAttr is the attribute the planner writes a layout in where IREE's
+// nested_layout cannot write it: the linear bases of each hardware
+// dimension, #planner.linear<register = [[...], ...], lane = [...],
+// subgroup = [...]> (docs/mlir.md, "What is written").
+const linearAttr = "planner.linear"
+
+// linearFields are #planner.linear's fields and the hardware dimension
+// each gives the bases of.
+var linearFields = []string{"register", "lane", "subgroup"}
+
+// linearLayout reads a #planner.linear<...> body, reporting a field it
+// lacks, one it does not know, one given twice and a basis that is not a
+// list of integers at its file:line:col.
+func (b *builder) linearLayout(da *DialectAttr, at model.Pos) (*model.Linear, map[string]fieldPos) {
+	p := &parser{lx: &lexer{file: b.mod.File, src: b.mod.src, off: da.body.off, end: da.end, line: da.body.line, col: da.body.col}, mod: b.mod}
+	p.nextTok()
+	values := map[string][][]int{}
+	fields := map[string]fieldPos{}
+	for p.ok() && p.tok.kind != tEOF {
+		name, npos := p.tok.text, p.tok.pos
+		if p.tok.kind != tBareID || !slices.Contains(linearFields, name) {
+			p.failCode(npos, model.CodeUnknownKey, "expected a field of %s (%s), found %s", linearAttr, strings.Join(linearFields, ", "), p.tok.describe())
+			break
+		}
+		if prev, dup := fields[name]; dup {
+			p.failCode(npos, model.CodeDuplicate, "%s gives %s twice (first at %s)", linearAttr, name, prev.pos)
+			break
+		}
+		p.nextTok()
+		if !p.expect("=", "after "+name) {
+			break
+		}
+		fp := fieldPos{pos: p.tok.pos}
+		arr, ok := p.parseAttr().(*ArrayAttr)
+		if !p.ok() {
+			break
+		}
+		if !ok {
+			p.failCode(fp.pos, model.CodeBadValue, "%s's %s is a list of bases, each a list of integers", linearAttr, name)
+			break
+		}
+		bases := [][]int{}
+		for i, e := range arr.Elems {
+			basis, ok := intList(e)
+			if !ok {
+				p.failCode(arr.Pos[i], model.CodeBadValue, "%s's %s bases are lists of integers, found %s", linearAttr, name, e)
+				break
+			}
+			bases = append(bases, basis)
+			fp.elems = append(fp.elems, arr.Pos[i])
+		}
+		values[name], fields[name] = bases, fp
+		if !p.ok() || !p.tok.is(",") {
+			break
+		}
+		p.nextTok()
+	}
+	if p.ok() && p.tok.kind != tEOF {
+		p.failf(p.tok.pos, "expected ',' or the end of %s<...>, found %s", linearAttr, p.tok.describe())
+	}
+	if p.err != nil {
+		b.errs = append(b.errs, p.err)
+		return nil, nil
+	}
+	for _, f := range linearFields {
+		if _, ok := values[f]; !ok {
+			b.errorf(at, model.CodeMissingKey, "%s lacks %s: it gives every one of %s", linearAttr, f, strings.Join(linearFields, ", "))
+			return nil, nil
+		}
+	}
+	fields["warp"] = fields["subgroup"] // the model's name for the subgroup bases
+	return &model.Linear{Register: values["register"], Lane: values["lane"], Warp: values["subgroup"], Block: [][]int{}}, fields
+}
+
+// intList reads an array of integers.
+func intList(a Attr) ([]int, bool) {
+	arr, ok := a.(*ArrayAttr)
+	if !ok {
+		return nil, false
+	}
+	out := make([]int, 0, len(arr.Elems))
+	for _, e := range arr.Elems {
+		ia, ok := e.(*IntAttr)
+		if !ok {
+			return nil, false
+		}
+		n, err := strconv.Atoi(ia.Text)
+		if err != nil || n > 1<<30 || n < -1<<30 {
+			return nil, false
+		}
+		out = append(out, n)
+	}
+	return out, true
 }

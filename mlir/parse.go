@@ -53,6 +53,9 @@ type parser struct {
 	// funcDepth counts the func.func bodies around the op being read, so
 	// that `return` names func.return there.
 	funcDepth int
+	// prevEnd is the byte offset just past the token before the current
+	// one: where the construct read last ends.
+	prevEnd int
 }
 
 // scope holds the value names a region defines; an isolated scope (a
@@ -100,6 +103,7 @@ func (p *parser) nextTok() {
 		p.tok = token{kind: tEOF, pos: p.tok.pos}
 		return
 	}
+	p.prevEnd = p.tok.end
 	t, err := p.lx.next()
 	if err != nil {
 		p.failf(err.pos, "%s", err.msg)
@@ -188,6 +192,7 @@ type ref struct {
 	name string
 	num  int // the result number after #, or -1
 	pos  model.Pos
+	span Span
 }
 
 func (r ref) String() string {
@@ -206,7 +211,7 @@ func (p *parser) parseRef() (ref, bool) {
 		p.failf(p.tok.pos, "expected a value (%%name), found %s", p.tok.describe())
 		return ref{}, false
 	}
-	r := ref{name: p.tok.text, num: -1, pos: p.tok.pos}
+	r := ref{name: p.tok.text, num: -1, pos: p.tok.pos, span: Span{Off: p.tok.off}}
 	if p.adjacent('#') {
 		p.nextTok()
 		p.nextTok()
@@ -222,6 +227,7 @@ func (p *parser) parseRef() (ref, bool) {
 		r.num = n
 	}
 	p.nextTok()
+	r.span.End = p.prevEnd
 	return r, true
 }
 
@@ -330,7 +336,7 @@ func (p *parser) use(op *Op, r ref, want Type) *Value {
 		// A result of an op the reader skipped: the use says its type.
 		v.Type = want
 	}
-	op.Operands = append(op.Operands, &Operand{Value: v, Pos: r.pos})
+	op.Operands = append(op.Operands, &Operand{Value: v, Pos: r.pos, Span: r.span})
 	v.Uses = append(v.Uses, Use{Op: op, Index: len(op.Operands) - 1})
 	return v
 }
@@ -364,7 +370,7 @@ func (p *parser) parseOp(b *Block) *Op {
 		return nil
 	}
 	defer p.leave()
-	start := p.tok.pos
+	start, startOff := p.tok.pos, p.tok.off
 	var names []resultName
 	if p.tok.kind == tValueID {
 		for p.ok() {
@@ -424,6 +430,7 @@ func (p *parser) parseOp(b *Block) *Op {
 	if !p.ok() {
 		return nil
 	}
+	op.Span = Span{Off: startOff, End: p.prevEnd}
 	if op.Opaque {
 		results = make([]Type, 0)
 		for _, n := range names {
@@ -534,8 +541,10 @@ func (p *parser) genericOp(op *Op) []Type {
 			return nil
 		}
 	}
+	op.Dict = Span{Off: p.tok.off, End: p.tok.off}
 	if p.tok.is("{") {
 		op.Attrs = p.parseAttrDict()
+		op.Dict.End = p.prevEnd
 	}
 	if !p.expect(":", "before the function type of \""+op.Name+"\"") {
 		return nil

@@ -26,7 +26,7 @@ func fixed(words ...string) func([]string) []string {
 // flagOffers are the flags with a closed set of values. A test checks
 // each list against the values the command accepts.
 var flagOffers = []flagOffer{
-	{"solve", "format", fixed("text", "json", "toml", "dot")},
+	{"solve", "format", fixed("text", "json", "toml", "dot", "mlir")},
 	{"explain", "format", fixed("text", "json")},
 	{"intrinsics show", "format", fixed("text", "svg", "json")},
 	{"layout show", "format", fixed("text", "svg", "json")},

@@ -62,3 +62,32 @@ func TestBenchMLIR(t *testing.T) {
 		}
 	}
 }
+
+// planner solve --format mlir writes the kernel back with its plan (the
+// library's golden files, testdata/mlir_out, hold the full texts); a
+// graph file has no IR to write into, which is an error before any
+// solving; the help lists the format.
+func TestSolveFormatMLIR(t *testing.T) {
+	t.Chdir("../..")
+	var out, errs bytes.Buffer
+	if code := run([]string{"solve", "examples/mlir/softmax_row.mlir", "--format", "mlir"}, strings.NewReader(""), &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	want, err := os.ReadFile("testdata/mlir_out/softmax_row.planned.mlir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != string(want) {
+		t.Errorf("--format mlir wrote:\n%s\nwant testdata/mlir_out/softmax_row.planned.mlir", out.String())
+	}
+	out.Reset()
+	errs.Reset()
+	if code := run([]string{"solve", "testdata/graphs/softmax_row.toml", "--format", "mlir"}, strings.NewReader(""), &out, &errs); code != 1 || !strings.Contains(errs.String(), "testdata/graphs/softmax_row.toml is a graph file") {
+		t.Errorf("--format mlir of a graph file: exit %d: %s%s", code, out.String(), errs.String())
+	}
+	out.Reset()
+	errs.Reset()
+	if code := run([]string{"solve", "--help"}, strings.NewReader(""), &out, &errs); code != 0 || !strings.Contains(out.String(), "dot, or mlir") {
+		t.Errorf("solve --help does not list --format mlir:\n%s", out.String())
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"planner/plans"
 	"planner/plans/planfile"
 	"planner/solver"
+	"planner/tomlio"
 )
 
 // unsatError reports a graph with no plan; Main exits with exitUnsat, or
@@ -39,7 +40,9 @@ input, named <stdin> in messages) or a kernel in MLIR (GRAPH a file named
 target's intrinsic records, and prints the cheapest plan: the layout of every
 value, the intrinsic and warp arrangement of every matrix op, the conversions
 that remain with their mechanism and cost, and whether the cost is proven
-minimal. --time-limit covers the whole command, reading and writing
+minimal. --format mlir writes a kernel read from MLIR back with the plan
+in it (every layout a to_layout, each conversion explicit, the intrinsics
+and buffer placements as attributes; docs/mlir.md, "What is written"). --time-limit covers the whole command, reading and writing
 included (docs/architecture.md, "Stopping", says how it is split); when
 the search has no better plan by then, the plan is the greedy baseline's.
 A graph file of more than --max-input bytes (default 128 MiB) is refused
@@ -50,8 +53,11 @@ Ctrl-C) stopped the run before any plan.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, cancel := limits.context() // the time limit covers the whole command
 			defer cancel()
-			if !slices.Contains([]string{"text", "json", "toml", "dot"}, format) {
-				return badFlag("format", format, "text", "json", "toml", "dot")
+			if !slices.Contains([]string{"text", "json", "toml", "dot", "mlir"}, format) {
+				return badFlag("format", format, "text", "json", "toml", "dot", "mlir")
+			}
+			if format == "mlir" && !planner.IsMLIR(args[0]) {
+				return fmt.Errorf("--format mlir writes a kernel read from MLIR back with its plan in it: %s is a graph file (name a file *.mlir, or use --format text, json, toml or dot)", inputName(args[0]))
 			}
 			if err := checkBackend(backendName); err != nil {
 				return err
@@ -96,11 +102,16 @@ Ctrl-C) stopped the run before any plan.`,
 				err = planfile.Write(out, plan)
 			case "dot":
 				err = plan.WriteDOT(out, plans.ShapeOf(res.Graph))
+			case "mlir":
+				var data []byte
+				if data, err = tomlio.ReadFileLimit(args[0], pl.MaxInput); err == nil {
+					err = pl.WriteMLIR(out, args[0], data, opt.Input, res)
+				}
 			}
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "text", "text, json, toml or dot")
+	cmd.Flags().StringVar(&format, "format", "text", "text, json, toml, dot, or mlir (a kernel read from MLIR written back with the plan in it: docs/mlir.md)")
 	cmd.Flags().StringVar(&notation, "notation", "", "write layouts in this notation (default: the graph's own)")
 	limits.add(cmd, "stop the search after this long and report the best plan with its lower bound")
 	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, smt (Z3, in binaries built with -tags z3), smt-symbolic (Z3 with the buffers' placements as unknowns, until --time-limit), or greedy (the propagation baseline of today's compilers)")

@@ -1,0 +1,40 @@
+// A row softmax of a 32x128 f32 tile on sm_80 with 4 warps (a workgroup
+// of 128 threads in subgroups of 32): max along rows, subtract, exp2, sum
+// along rows, divide, store. The same kernel written by hand as a graph:
+// testdata/graphs/softmax_row.toml. Each reduction's accumulator is its
+// kind's identity (-inf for the max, 0 for the sum), which the planner
+// reads as a reduction without an init; each row value is put back in
+// its row by a shape_cast to 32x1 and a broadcast along the row, which
+// the planner reads as one broadcast.
+//
+//   planner solve examples/mlir/softmax_row.mlir
+
+#executable_target = #hal.executable.target<"cuda", "cuda-nvptx-fb", {iree.gpu.target = #iree_gpu.target<arch = "sm_80">}>
+#translation = #iree_codegen.translation_info<pipeline = LLVMGPUVectorDistribute workgroup_size = [128, 1, 1] subgroup_size = 32>
+
+func.func @softmax_row(%in: memref<32x128xf32>, %out: memref<32x128xf32>) attributes {hal.executable.target = #executable_target, translation_info = #translation} {
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0.000000e+00 : f32
+  %ninf = arith.constant dense<0xFF800000> : vector<32xf32>
+  %zero = arith.constant dense<0.000000e+00> : vector<32xf32>
+  %x = vector.transfer_read %in[%c0, %c0], %pad {in_bounds = [true, true]} : memref<32x128xf32>, vector<32x128xf32>
+  %x_l = "iree_vector_ext.to_layout"(%x) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [32, 1], batch_tile = [1, 1], outer_tile = [1, 1], thread_tile = [1, 32], element_tile = [1, 4], subgroup_strides = [1, 0], thread_strides = [0, 1]>}> : (vector<32x128xf32>) -> vector<32x128xf32>
+  %mx = vector.multi_reduction <maximumf>, %x_l, %ninf [1] : vector<32x128xf32> to vector<32xf32>
+  %mx_l = "iree_vector_ext.to_layout"(%mx) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [32], batch_tile = [1], outer_tile = [1], thread_tile = [1], element_tile = [1], subgroup_strides = [1], thread_strides = [0]>}> : (vector<32xf32>) -> vector<32xf32>
+  %mxc = vector.shape_cast %mx_l : vector<32xf32> to vector<32x1xf32>
+  %mxb = vector.broadcast %mxc : vector<32x1xf32> to vector<32x128xf32>
+  %mxb_l = "iree_vector_ext.to_layout"(%mxb) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [32, 1], batch_tile = [1, 1], outer_tile = [1, 1], thread_tile = [1, 32], element_tile = [1, 4], subgroup_strides = [1, 0], thread_strides = [0, 1]>}> : (vector<32x128xf32>) -> vector<32x128xf32>
+  %xs = arith.subf %x_l, %mxb_l : vector<32x128xf32>
+  %xs_l = "iree_vector_ext.to_layout"(%xs) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [32, 1], batch_tile = [1, 1], outer_tile = [1, 1], thread_tile = [1, 32], element_tile = [1, 4], subgroup_strides = [1, 0], thread_strides = [0, 1]>}> : (vector<32x128xf32>) -> vector<32x128xf32>
+  %e = math.exp2 %xs_l : vector<32x128xf32>
+  %e_l = "iree_vector_ext.to_layout"(%e) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [32, 1], batch_tile = [1, 1], outer_tile = [1, 1], thread_tile = [1, 32], element_tile = [1, 4], subgroup_strides = [1, 0], thread_strides = [0, 1]>}> : (vector<32x128xf32>) -> vector<32x128xf32>
+  %sum = vector.multi_reduction <add>, %e_l, %zero [1] : vector<32x128xf32> to vector<32xf32>
+  %sum_l = "iree_vector_ext.to_layout"(%sum) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [32], batch_tile = [1], outer_tile = [1], thread_tile = [1], element_tile = [1], subgroup_strides = [1], thread_strides = [0]>}> : (vector<32xf32>) -> vector<32xf32>
+  %sumc = vector.shape_cast %sum_l : vector<32xf32> to vector<32x1xf32>
+  %sumb = vector.broadcast %sumc : vector<32x1xf32> to vector<32x128xf32>
+  %sumb_l = "iree_vector_ext.to_layout"(%sumb) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [32, 1], batch_tile = [1, 1], outer_tile = [1, 1], thread_tile = [1, 32], element_tile = [1, 4], subgroup_strides = [1, 0], thread_strides = [0, 1]>}> : (vector<32x128xf32>) -> vector<32x128xf32>
+  %y = arith.divf %e_l, %sumb_l : vector<32x128xf32>
+  %y_l = "iree_vector_ext.to_layout"(%y) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [32, 1], batch_tile = [1, 1], outer_tile = [1, 1], thread_tile = [1, 32], element_tile = [1, 4], subgroup_strides = [1, 0], thread_strides = [0, 1]>}> : (vector<32x128xf32>) -> vector<32x128xf32>
+  vector.transfer_write %y_l, %out[%c0, %c0] {in_bounds = [true, true]} : vector<32x128xf32>, memref<32x128xf32>
+  return
+}
