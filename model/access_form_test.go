@@ -96,3 +96,24 @@ func TestAccessCountsFromBasesEqualTheWalk(t *testing.T) {
 	}
 	t.Logf("%d pairs: %v", pairs, forms)
 }
+
+// A swizzled buffer's footprint, found from the elements in its last
+// swizzle block, is the footprint over every element.
+func TestSwizzledBytesAreTheLastElements(t *testing.T) {
+	r := rand.New(rand.NewPCG(16, 2))
+	for range 3000 {
+		s := randomPlacement(r, 1+r.IntN(130), 1+r.IntN(130))
+		if r.IntN(2) == 0 {
+			s.XOR = Swizzle{Bits: 1 + r.IntN(3), Base: r.IntN(7), Shift: 1 + r.IntN(4)}
+		}
+		last := 0
+		for i := range s.Rows {
+			for j := range s.Cols {
+				last = max(last, s.Offset(i, j)+1)
+			}
+		}
+		if got, want := s.Bytes(), last*s.ElemBits/8; got != want {
+			t.Fatalf("%s (%d-bit): Bytes %d, every element's last byte %d", s, s.ElemBits, got, want)
+		}
+	}
+}

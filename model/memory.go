@@ -50,10 +50,7 @@ func (s *SharedLayout) stride() int {
 
 // Offset is where element (i, j) lies, in elements.
 func (s *SharedLayout) Offset(i, j int) int {
-	o := i*s.stride() + j
-	if s.PadEvery > 0 {
-		o += (i / s.PadEvery) * s.Pad
-	}
+	o := s.unswizzled(i, j)
 	if sw := s.swizzle(); sw.Bits > 0 && s.ElemBits > 0 {
 		bits := o * s.ElemBits
 		o = (sw.Apply(bits/8)*8 + bits%8) / s.ElemBits
@@ -64,16 +61,50 @@ func (s *SharedLayout) Offset(i, j int) int {
 // Bytes is the buffer's footprint: one past its last byte.
 func (s *SharedLayout) Bytes() int {
 	last := 0
-	for i := range s.Rows {
-		if !s.Swizzled() {
+	if !s.Swizzled() {
+		for i := range s.Rows {
 			last = max(last, s.Offset(i, s.Cols-1)+1)
-			continue
 		}
-		for j := range s.Cols { // a swizzle moves a row's last element
+		return last * s.ElemBits / 8
+	}
+	if s.Rows == 0 || s.Cols == 0 {
+		return 0
+	}
+	// A swizzle changes only the address bits below Base+Bits: it
+	// permutes 16-byte chunks within each aligned block of 2^(Base+Bits)
+	// bytes. The last byte is then in the block of the highest address
+	// before the swizzle, and where rows lie at least a row apart the
+	// elements in that block are the last ones in row order: only they
+	// are looked at (TestSwizzledBytesAreTheLastElements).
+	sw := s.swizzle()
+	block := func(i, j int) int { return s.unswizzled(i, j) * s.ElemBits / 8 >> uint(sw.Base+sw.Bits) }
+	if s.stride() < s.Cols || s.Pad < 0 {
+		for i := range s.Rows {
+			for j := range s.Cols {
+				last = max(last, s.Offset(i, j)+1)
+			}
+		}
+		return last * s.ElemBits / 8
+	}
+	top := block(s.Rows-1, s.Cols-1)
+	for i := s.Rows - 1; i >= 0; i-- {
+		for j := s.Cols - 1; j >= 0; j-- {
+			if block(i, j) < top {
+				return last * s.ElemBits / 8
+			}
 			last = max(last, s.Offset(i, j)+1)
 		}
 	}
 	return last * s.ElemBits / 8
+}
+
+// unswizzled is Offset before the swizzle.
+func (s *SharedLayout) unswizzled(i, j int) int {
+	o := i*s.stride() + j
+	if s.PadEvery > 0 {
+		o += (i / s.PadEvery) * s.Pad
+	}
+	return o
 }
 
 func (s *SharedLayout) String() string {
