@@ -242,7 +242,11 @@ func analyzeLinear(src, dst *Layout, elemBits int) *Conversion {
 	// within a lane, subgroup, … only if the source holds it there.
 	spans := src.levelSpans()
 	level := Register
-	var why func() string // the reason for the level, written when asked
+	// The reason for the level, written when asked: the destination bit
+	// that set it (whyH < 0: none), or a repetition digit (whyOdd).
+	whyH, whyPos, whyNeed := HwDim(-1), 0, Register
+	var whyY uint64
+	var whyOdd func() string
 	for h := range NumHwDims {
 		dImgs, dPos := dst.hwBits(h)
 		sImgs, _ := src.hwBits(h)
@@ -262,10 +266,7 @@ func analyzeLinear(src, dst *Layout, elemBits int) *Conversion {
 			}
 			if need > level {
 				level = need
-				h, pos, y, need := h, dPos[i], y, need
-				why = func() string {
-					return fmt.Sprintf("destination %s bit %d selects %s, which the source holds only in another %s", h, pos, dst.describeBits(y), need)
-				}
+				whyH, whyPos, whyY, whyNeed = h, dPos[i], y, need
 			}
 		}
 	}
@@ -280,12 +281,19 @@ func analyzeLinear(src, dst *Layout, elemBits int) *Conversion {
 		}
 		if s.h > level {
 			level = s.h
-			why = func() string {
+			whyOdd = func() string {
 				return fmt.Sprintf("a repeat the source spreads over %ss is held by %s digits in the destination", s.h, d.h)
 			}
 		}
 	}
-	c.reason = why
+	switch {
+	case whyOdd != nil:
+		c.reason = whyOdd
+	case whyH >= 0:
+		c.reason = func() string {
+			return fmt.Sprintf("destination %s bit %d selects %s, which the source holds only in another %s", whyH, whyPos, dst.describeBits(whyY), whyNeed)
+		}
+	}
 	switch level {
 	case Register:
 		c.Kind = ConvRegister
@@ -402,6 +410,20 @@ func linearRounds(src, dst *Layout, elemBits int) int {
 // lowest register digits must select the lowest digits of dim, one each,
 // and no other hardware digit may touch those.
 func vectorWidth(l *Layout, dim, elemBits int) int {
+	k := [2]int{dim, elemBits}
+	if w, ok := l.widths[k]; ok {
+		return w
+	}
+	w := vectorWidthOf(l, dim, elemBits)
+	if l.widths == nil {
+		l.widths = map[[2]int]int{}
+	}
+	l.widths[k] = w
+	return w
+}
+
+// vectorWidthOf is vectorWidth, computed.
+func vectorWidthOf(l *Layout, dim, elemBits int) int {
 	limit := max(128/elemBits, 1)
 	rad := l.m.out.axes[dim].Radices
 	regs := l.m.in.axes[Register].Radices
