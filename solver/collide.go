@@ -96,7 +96,7 @@ func (p *Problem) collide(core []*model.Fact) ([]string, *model.Clash) {
 			says = append(says, fmt.Sprintf("%s names a record whose result has no layout the planner can place %s.", strings.Join(refsOf(core, model.FactIntrinsic), " "), ref(f)))
 		case model.FactIntrinsic:
 			if len(core) == 1 {
-				if why := p.namedLoadMisfit(f); why != "" {
+				if why := p.intrinsicMisfit(f); why != "" {
 					says = append(says, why)
 				}
 			}
@@ -195,19 +195,27 @@ func (p *Problem) memoryBreaks(f *model.Fact, core []*model.Fact) []string {
 	return out
 }
 
-// namedLoadMisfit says why no layout of a shared-memory load's result is
-// one the load record it names (fact f) makes: the record's element size,
-// or its fragments not tiling the value, or a subgroup's share of them
-// not a whole number of instructions; "" for an op that names no load
-// record.
-func (p *Problem) namedLoadMisfit(f *model.Fact) string {
+// intrinsicMisfit says why the record an op names (fact f) runs it in no
+// way the planner considers: an mma record the planner does not plan, or,
+// for a shared-memory load, the record's element size, its fragments not
+// tiling the value, or the value not a whole number of instructions; ""
+// where it cannot say.
+func (p *Problem) intrinsicMisfit(f *model.Fact) string {
 	var op *model.Op
 	p.Graph.Walk(func(o *model.Op) {
 		if o.Intrinsic != "" && "intrinsic:"+o.Name == f.Name {
 			op = o
 		}
 	})
-	if op == nil || op.Result == nil || op.Info().Records != model.RecordLoadShared {
+	if op == nil || op.Result == nil {
+		return ""
+	}
+	for _, r := range p.plainMMA {
+		if why := r.Unplanned(); r.Name == op.Intrinsic && why != "" {
+			return fmt.Sprintf("[%s] makes %s use %s, a record the planner does not plan (%s), and rules out every other record.", f.Name, opText(op), r.Name, why)
+		}
+	}
+	if op.Info().Records != model.RecordLoadShared {
 		return ""
 	}
 	r := p.namedLoad(op, p.loadRecs)
