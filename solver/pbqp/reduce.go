@@ -31,6 +31,8 @@ type rnode struct {
 type redge struct {
 	a, b int
 	m    [][]int64 // by choice of a, choice of b (original numbering)
+	// borrowed: m is the problem's own matrix, copied before any write.
+	borrowed bool
 }
 
 // at is the edge's cost for choice i of node n and choice j of its other
@@ -70,14 +72,23 @@ func newReducer(p *Problem) *reducer {
 			}
 			continue
 		}
-		r.addEdge(e.A, e.B, e.M)
+		r.addEdge(e.A, e.B, e.M, false)
 	}
 	return r
 }
 
-// addEdge adds a matrix to the edge between a and b, creating it.
-func (r *reducer) addEdge(a, b int, m [][]int64) {
+// addEdge adds a matrix to the edge between a and b, creating it. An
+// edge made of a matrix the reducer does not own (own false: the
+// problem's) borrows it until a second matrix is added to it.
+func (r *reducer) addEdge(a, b int, m [][]int64, own bool) {
 	if e, ok := r.nodes[a].adj[b]; ok {
+		if e.borrowed {
+			cp := make([][]int64, len(e.m))
+			for i := range e.m {
+				cp[i] = slices.Clone(e.m[i])
+			}
+			e.m, e.borrowed = cp, false
+		}
 		for i := range m {
 			for j := range m[i] {
 				if e.a == a {
@@ -89,11 +100,7 @@ func (r *reducer) addEdge(a, b int, m [][]int64) {
 		}
 		return
 	}
-	cp := make([][]int64, len(m))
-	for i := range m {
-		cp[i] = slices.Clone(m[i])
-	}
-	e := &redge{a: a, b: b, m: cp}
+	e := &redge{a: a, b: b, m: m, borrowed: !own}
 	r.nodes[a].adj[b] = e
 	r.nodes[b].adj[a] = e
 }
@@ -265,21 +272,52 @@ func (r *reducer) reduce(maxR2 int) bool {
 						pick[a][b] = -1
 					}
 				}
+				// The node's live choices in a row: its cost with e1 at
+				// each choice a of m1, and e2 at each choice b of m2.
+				// Where no cost is negative (the problems of package
+				// solver), a plain sum of two terms each at most Inf
+				// reaches Inf exactly where AddSat's does, and cannot
+				// overflow; else AddSat.
+				alive := node.alive
+				nonneg := true
+				cols := make([][]int64, k2)
+				for _, b := range r.nodes[m2].alive {
+					cols[b] = make([]int64, len(alive))
+					for x, i := range alive {
+						c := e2.at(n, i, b)
+						cols[b][x] = c
+						nonneg = nonneg && c >= 0
+					}
+				}
+				row := make([]int64, len(alive))
 				for _, a := range r.nodes[m1].alive {
+					for x, i := range alive {
+						row[x] = AddSat(node.cost[i], e1.at(n, i, a))
+						nonneg = nonneg && row[x] >= 0
+					}
 					for _, b := range r.nodes[m2].alive {
-						best, bi := Inf, -1
-						for _, i := range node.alive {
-							c := AddSat(AddSat(node.cost[i], e1.at(n, i, a)), e2.at(n, i, b))
-							if c < best {
-								best, bi = c, i
+						best, bx := Inf, -1
+						if nonneg {
+							for x, c := range cols[b] {
+								if c += row[x]; c < best {
+									best, bx = c, x
+								}
+							}
+						} else {
+							for x, c := range cols[b] {
+								if c = AddSat(row[x], c); c < best {
+									best, bx = c, x
+								}
 							}
 						}
-						mat[a][b], pick[a][b] = best, bi
+						if bx >= 0 {
+							mat[a][b], pick[a][b] = best, alive[bx]
+						}
 					}
 				}
 				r.steps = append(r.steps, step{kind: 2, node: n, nb: m1, nb2: m2, pickPair: pick})
 				r.removeNode(n)
-				r.addEdge(m1, m2, mat)
+				r.addEdge(m1, m2, mat, true)
 				if !r.revise([]arc{{m1, m2}, {m2, m1}}) { // only their edge changed
 					return false
 				}
