@@ -222,22 +222,10 @@ func (f *feasibility) corrections(limit, maxSize int) (sets [][]int, more bool) 
 func Explain(p *Problem, records []*model.Record, maxRelax int, opt Options) (*model.Explanation, error) {
 	e := &model.Explanation{File: p.Graph.File, Target: p.Target.Name, Status: StatusInfeasible.String()}
 	f := newFeasibility(p)
-	var core []int
 	var err error
-	if finder, ok := backendOf(opt).(ConflictFinder); ok {
-		if core, err = finder.Conflict(p); err != nil {
-			return nil, err
-		}
-	} else {
-		core = f.core()
+	if e.Core, err = core(p, f, opt); err != nil {
+		return nil, err
 	}
-	if core == nil {
-		return nil, errNoCore
-	}
-	for _, id := range core {
-		e.Core = append(e.Core, p.facts.list[id])
-	}
-	sortFacts(p.Graph.File, e.Core)
 	e.Collision, e.Clash = p.collide(e.Core)
 	sets, more := f.corrections(maxRelaxSearch, 3)
 	for _, set := range sets {
@@ -312,6 +300,33 @@ func dropAlone(p *Problem, e *model.Explanation, records []*model.Record, opt Op
 			e.Relaxations = append(e.Relaxations, model.Relaxation{Drop: []*model.Fact{f}, Cost: res.Cost, Status: res.Status.String()})
 		}
 	}
+	return out, nil
+}
+
+// Core is a minimal set of facts of an unsat problem that cannot all
+// hold, found by the options' backend, in the order a reader meets them.
+func Core(p *Problem, opt Options) ([]*model.Fact, error) {
+	return core(p, newFeasibility(p), opt)
+}
+
+func core(p *Problem, f *feasibility, opt Options) ([]*model.Fact, error) {
+	var ids []int
+	if finder, ok := backendOf(opt).(ConflictFinder); ok {
+		var err error
+		if ids, err = finder.Conflict(p); err != nil {
+			return nil, err
+		}
+	} else {
+		ids = f.core()
+	}
+	if ids == nil {
+		return nil, errNoCore
+	}
+	var out []*model.Fact
+	for _, id := range ids {
+		out = append(out, p.facts.list[id])
+	}
+	sortFacts(p.Graph.File, out)
 	return out, nil
 }
 
