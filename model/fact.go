@@ -102,9 +102,13 @@ type Explanation struct {
 	// status (Conversions is set).
 	Status string
 	Cost   int64
-	// Core is a minimal set of facts that cannot all hold: dropping any
-	// one leaves a graph with a plan.
-	Core        []*Fact
+	// Core is a minimal set of facts that cannot all hold, while any
+	// smaller part of it can (every fact outside it dropped).
+	Core []*Fact
+	// DropAlone[i] says whether dropping Core[i] alone, every other fact
+	// of the graph kept, leaves a plan: where other facts conflict too,
+	// it does not, and only a relaxation of several facts does.
+	DropAlone   []bool
 	Collision   []string // sentences on how the core's facts collide
 	Clash       *Clash
 	Relaxations []Relaxation

@@ -20,11 +20,7 @@ func WriteExplanationText(w io.Writer, e *model.Explanation) error {
 		return err
 	}
 	fmt.Fprintf(&b, "%s: no plan exists on %s.\n\n", e.File, e.Target)
-	if len(e.Core) == 1 {
-		b.WriteString("This fact alone rules out every plan:\n")
-	} else {
-		fmt.Fprintf(&b, "These %d facts cannot all hold; drop any one and a plan exists:\n", len(e.Core))
-	}
+	b.WriteString(wrap(coreHeading(e), "", 96))
 	for i, f := range e.Core {
 		writeFact(&b, fmt.Sprintf("%2d. ", i+1), f)
 	}
@@ -39,7 +35,7 @@ func WriteExplanationText(w io.Writer, e *model.Explanation) error {
 	b.WriteString("\nRelaxations, cheapest first:\n")
 	switch {
 	case len(e.Relaxations) == 0 && hasRelaxable(e.Core):
-		b.WriteString("  none of at most three facts makes the graph solvable\n")
+		b.WriteString("  none of at most three facts makes the graph solvable on the layouts this build considers\n")
 	case len(e.Relaxations) == 0:
 		b.WriteString("  none: every fact of the conflict is hard (the kernel's ops, the hardware, or marked hard in the graph)\n")
 	}
@@ -62,6 +58,32 @@ func WriteExplanationText(w io.Writer, e *model.Explanation) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// coreHeading introduces the core with what dropping one of its facts
+// does: "drop any one and a plan exists" only where each one dropped
+// alone, every other fact of the graph kept, leaves a plan.
+func coreHeading(e *model.Explanation) string {
+	var alone []string
+	for i, f := range e.Core {
+		if i < len(e.DropAlone) && e.DropAlone[i] {
+			alone = append(alone, "["+f.Name+"]")
+		}
+	}
+	n := len(e.Core)
+	switch {
+	case n == 1 && len(alone) == 1:
+		return "This fact alone rules out every plan:\n"
+	case n == 1:
+		return "This fact alone rules out every plan. Other facts conflict as well: dropping it alone leaves no plan; the relaxations below say what does:\n"
+	case len(alone) == n:
+		return fmt.Sprintf("These %d facts cannot all hold; drop any one and a plan exists:\n", n)
+	}
+	head := fmt.Sprintf("These %d facts cannot all hold (with every other fact dropped, any %d of them can). Other facts conflict as well: ", n, n-1)
+	if len(alone) == 0 {
+		return head + "dropping one of these alone leaves no plan; the relaxations below say what does:\n"
+	}
+	return head + fmt.Sprintf("dropping %s alone leaves a plan, dropping any other one of these alone does not:\n", strings.Join(alone, " or "))
 }
 
 func hasRelaxable(core []*model.Fact) bool {
@@ -271,6 +293,10 @@ type ExplanationJSON struct {
 	Cost          *int64     `json:"cost,omitempty"`
 	Core          []FactJSON `json:"core,omitempty"`
 	Collision     []string   `json:"collision,omitempty"`
+	// DropAlone is set, possibly empty, when the status is unsat: the
+	// core's facts whose dropping alone, every other fact kept, leaves a
+	// plan.
+	DropAlone *[]string `json:"drop_alone,omitempty"`
 	// Relaxations is set, possibly empty, when the status is unsat.
 	Relaxations *[]RelaxationJSON `json:"relaxations,omitempty"`
 	Conversions []WhyJSON         `json:"conversions,omitempty"`
@@ -337,6 +363,13 @@ func WriteExplanationJSON(w io.Writer, e *model.Explanation) error {
 			relax = append(relax, rj)
 		}
 		j.Relaxations = &relax
+		alone := []string{}
+		for i, f := range e.Core {
+			if i < len(e.DropAlone) && e.DropAlone[i] {
+				alone = append(alone, f.Name)
+			}
+		}
+		j.DropAlone = &alone
 	} else {
 		cost := e.Cost
 		j.Cost = &cost

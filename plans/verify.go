@@ -380,10 +380,19 @@ func arrangement(g *model.Graph, op *model.Op, ch *model.OpChoice, a *model.Assi
 		return &VerifyError{Value: op.Result.Name, What: fmt.Sprintf("%s runs %d×%d warps, a single row or column, whose ids run along it: expected n_first = true", op.Name, wm, wn),
 			At: []Where{atOp(op, "n_first"), atOp(op, "warps_m"), atOp(op, "warps_n")}}
 	}
-	if r.M == 0 || r.N == 0 || len(op.Result.Shape) != 2 {
+	// A transposed accumulator runs the record on (Bᵀ, Aᵀ): its tile's M
+	// lies along the result's columns and its N along the rows.
+	rm, rn := r.M, r.N
+	if ch.Transposed {
+		rm, rn = r.N, r.M
+	}
+	if rm == 0 || rn == 0 || len(op.Result.Shape) != 2 {
 		return nil
 	}
-	tm, tn := op.Result.Shape[0]/r.M, op.Result.Shape[1]/r.N
+	tm, tn := op.Result.Shape[0]/rm, op.Result.Shape[1]/rn
+	if tm == 0 || tn == 0 {
+		return bad(nil, "%s's %dx%d result is smaller than the %dx%d tile of %s", op.Name, op.Result.Shape[0], op.Result.Shape[1], rm, rn, r.Name)
+	}
 	um, un := min(wm, tm), min(wn, tn)
 	owner := func(tile, tiles, rows int) int {
 		if ch.Outer {
@@ -402,14 +411,14 @@ func arrangement(g *model.Graph, op *model.Op, ch *model.OpChoice, a *model.Assi
 		if l == nil || l.InShared() || l.Opaque() != "" || l.Rank() != 2 {
 			return nil
 		}
-		return ts.once(fmt.Sprintf("arrangement %s|%s|%d %d %d %d %v %v|%d %d", l.Key(), r.Name, wm, wn, r.M, r.N, ch.NFirst, ch.Outer, rowDim, colDim), func() error {
+		return ts.once(fmt.Sprintf("arrangement %s|%s|%d %d %d %d %v %v|%d %d", l.Key(), r.Name, wm, wn, rm, rn, ch.NFirst, ch.Outer, rowDim, colDim), func() error {
 			t := ts.of(l)
 			idx := make([]int, 2)
 			for i, e := range t.elems {
 				coords(e, l.Shape(), idx)
 				p := t.point(i)
 				row, col := place(p.Subgroup)
-				if rowDim >= 0 && owner(idx[rowDim]/r.M, tm, um) != row || colDim >= 0 && owner(idx[colDim]/r.N, tn, un) != col {
+				if rowDim >= 0 && owner(idx[rowDim]/rm, tm, um) != row || colDim >= 0 && owner(idx[colDim]/rn, tn, un) != col {
 					return bad([]Where{where}, "%s: subgroup %d holds the tile of %s at %v, which %d×%d warps%s%s place elsewhere", op.Name, p.Subgroup, name, idx, wm, wn,
 						map[bool]string{true: " with ids along N first", false: " with ids along M first"}[ch.NFirst], map[bool]string{true: ", outer", false: ""}[ch.Outer])
 				}

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"fmt"
 	"slices"
 
 	"planner/model"
@@ -344,4 +345,62 @@ func pow2Floor(n int) int {
 		p *= 2
 	}
 	return p
+}
+
+// namedLoadSeeds gives the result of every shared-memory load that names
+// a load record a layout that record makes, where the seeds so far hold
+// none: its fragment tiled over the value. Without one, a load whose
+// consumers seed nothing the record makes (an ldmatrix whose only
+// consumer is a store) would have no plan with the record it names,
+// though the record can load any tile its fragments cover.
+func (p *Problem) namedLoadSeeds(cands map[*model.Value]*candSet, warps int) {
+	p.Graph.Walk(func(op *model.Op) {
+		f := p.intrinsicFact(op)
+		if op.Info().Records != model.RecordLoadShared || op.Result == nil || f == nil || p.relaxed(f) {
+			return
+		}
+		r := p.namedLoad(op, p.loadRecs)
+		if r == nil || r.Fragment == nil || r.Fragment.Layout == nil || r.Fragment.DType.Bits != op.Result.DType.Bits {
+			return
+		}
+		v := op.Result
+		if slices.ContainsFunc(cands[v].list, func(l *model.Layout) bool { _, ok := model.LoadInstructions(l, r); return ok }) {
+			return
+		}
+		if l := fragmentTiling(r, v.Shape, warps); l != nil {
+			cands[v].add(l, fmt.Sprintf("%s %s: %s fragments tiled over the value", op.Kind, op.Name, r.Name))
+		}
+	})
+}
+
+// fragmentTiling repeats a load record's two-dimensional fragment over
+// shape, the register repeats along the columns first: the warps split
+// the rows, then the columns, as far as each warp still holds a whole
+// number of instructions (Matrices fragments each); the warps left over
+// hold copies. Nil where the fragments do not tile the shape or no split
+// leaves whole instructions.
+func fragmentTiling(r *model.Record, shape []int, warps int) *model.Layout {
+	fs := r.Fragment.Shape
+	if len(fs) != 2 || len(shape) != 2 || shape[0]%fs[0] != 0 || shape[1]%fs[1] != 0 {
+		return nil
+	}
+	rows, cols := shape[0]/fs[0], shape[1]/fs[1]
+	for split := warps; split >= 1; split /= 2 {
+		for wr := split; wr >= 1; wr /= 2 {
+			wc := split / wr
+			if rows%wr != 0 || cols%wc != 0 || rows/wr*(cols/wc)%max(r.Matrices, 1) != 0 {
+				continue
+			}
+			l, err := model.Tile(r.Fragment.Layout, shape, []model.TileFactor{
+				{Dim: 1, Count: cols / wc, Hw: model.Register}, {Dim: 0, Count: rows / wr, Hw: model.Register},
+				{Dim: 0, Count: wr, Hw: model.Subgroup}, {Dim: 1, Count: wc, Hw: model.Subgroup}, {Dim: -1, Count: warps / split, Hw: model.Subgroup}})
+			if err != nil {
+				continue
+			}
+			if _, ok := model.LoadInstructions(l, r); ok {
+				return l
+			}
+		}
+	}
+	return nil
 }

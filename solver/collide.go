@@ -96,6 +96,12 @@ func (p *Problem) collide(core []*model.Fact) ([]string, *model.Clash) {
 			says = append(says, fmt.Sprintf("%s names a record whose result has no layout the planner can place %s.", strings.Join(refsOf(core, model.FactIntrinsic), " "), ref(f)))
 		case model.FactRegisters:
 			says = append(says, p.registersCollide(ref(f), len(core) == 1))
+		case model.FactIntrinsic:
+			if len(core) == 1 {
+				if why := p.intrinsicMisfit(f); why != "" {
+					says = append(says, why)
+				}
+			}
 		case model.FactSubgroups:
 			for _, g := range core {
 				if g.Kind == model.FactPin {
@@ -106,6 +112,9 @@ func (p *Problem) collide(core []*model.Fact) ([]string, *model.Clash) {
 	}
 	if chained {
 		says = append(says, "No choice of layouts meets every one of these steps at once.")
+	}
+	if len(says) == 0 && len(core) == 1 {
+		says = append(says, fmt.Sprintf("%s alone rules out every choice the planner considers.", ref(core[0])))
 	}
 	if len(says) == 0 {
 		var names []string
@@ -186,4 +195,46 @@ func (p *Problem) memoryBreaks(f *model.Fact, core []*model.Fact) []string {
 		}
 	}
 	return out
+}
+
+// intrinsicMisfit says why the record an op names (fact f) runs it in no
+// way the planner considers: an mma record the planner does not plan, or,
+// for a shared-memory load, the record's element size, its fragments not
+// tiling the value, or the value not a whole number of instructions; ""
+// where it cannot say.
+func (p *Problem) intrinsicMisfit(f *model.Fact) string {
+	var op *model.Op
+	p.Graph.Walk(func(o *model.Op) {
+		if o.Intrinsic != "" && "intrinsic:"+o.Name == f.Name {
+			op = o
+		}
+	})
+	if op == nil || op.Result == nil {
+		return ""
+	}
+	for _, r := range p.plainMMA {
+		if why := r.Unplanned(); r.Name == op.Intrinsic && why != "" {
+			return fmt.Sprintf("[%s] makes %s use %s, a record the planner does not plan (%s), and rules out every other record.", f.Name, opText(op), r.Name, why)
+		}
+	}
+	if op.Info().Records != model.RecordLoadShared {
+		return ""
+	}
+	r := p.namedLoad(op, p.loadRecs)
+	if r == nil || r.Fragment == nil || r.Fragment.Layout == nil {
+		return ""
+	}
+	v, fs := op.Result, r.Fragment.Shape
+	lead := fmt.Sprintf("[%s] makes %s (%s %s) use %s", f.Name, opText(op), dims(v.Shape), v.DType.Name, r.Name)
+	switch {
+	case r.Fragment.DType.Bits != v.DType.Bits:
+		return fmt.Sprintf("%s, which loads %d-bit elements.", lead, r.Fragment.DType.Bits)
+	case len(fs) != 2 || len(v.Shape) != 2 || v.Shape[0]%fs[0] != 0 || v.Shape[1]%fs[1] != 0:
+		return fmt.Sprintf("%s, whose %s fragments do not tile it.", lead, dims(fs))
+	}
+	if n := v.Shape[0] / fs[0] * v.Shape[1] / fs[1]; n%max(r.Matrices, 1) != 0 {
+		return fmt.Sprintf("%s, which loads %d of its %s fragments at a time: %%%s is %d of them, not a whole number of instructions.",
+			lead, max(r.Matrices, 1), dims(fs), v.Name, n)
+	}
+	return fmt.Sprintf("%s, and no layout of %%%s the planner considers is that record's %s fragment repeated.", lead, v.Name, dims(fs))
 }

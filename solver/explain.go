@@ -267,22 +267,10 @@ func (f *feasibility) corrections(limit, maxSize int) (sets [][]int, more bool) 
 func Explain(p *Problem, records []*model.Record, maxRelax int, opt Options) (*model.Explanation, error) {
 	e := &model.Explanation{File: p.Graph.File, Target: p.Target.Name, Status: StatusInfeasible.String()}
 	f := newFeasibility(p)
-	var core []int
-	if finder, ok := backendOf(opt).(ConflictFinder); ok {
-		var err error
-		if core, err = finder.Conflict(p); err != nil {
-			return nil, err
-		}
-	} else {
-		core = f.core()
+	var err error
+	if e.Core, err = core(p, f, opt); err != nil {
+		return nil, err
 	}
-	if core == nil {
-		return nil, errNoCore
-	}
-	for _, id := range core {
-		e.Core = append(e.Core, p.facts.list[id])
-	}
-	sortFacts(p.Graph.File, e.Core)
 	e.Collision, e.Clash = p.collide(e.Core)
 	sets, more := f.corrections(maxRelaxSearch, 3)
 	for _, set := range sets {
@@ -308,6 +296,9 @@ func Explain(p *Problem, records []*model.Record, maxRelax int, opt Options) (*m
 		}
 		e.Relaxations = append(e.Relaxations, r)
 	}
+	if e.DropAlone, err = dropAlone(p, e, records, opt); err != nil {
+		return nil, err
+	}
 	sort.SliceStable(e.Relaxations, func(i, j int) bool {
 		a, b := e.Relaxations[i], e.Relaxations[j]
 		if a.Cost != b.Cost {
@@ -326,6 +317,62 @@ func Explain(p *Problem, records []*model.Record, maxRelax int, opt Options) (*m
 		e.Relaxations = e.Relaxations[:maxRelax]
 	}
 	return e, nil
+}
+
+// dropAlone says for each fact of e's core whether dropping it alone,
+// every other fact kept, leaves a plan: a priced relaxation of that one
+// fact says so, else the graph is built and solved without it. A search
+// stopped by the time limit before any plan counts as no. A relaxable
+// fact found enough alone that the relaxations lack joins them: the
+// search for them runs on the layouts built for the whole graph, and
+// dropping a fact (an mma's named record) can bring in others.
+func dropAlone(p *Problem, e *model.Explanation, records []*model.Record, opt Options) ([]bool, error) {
+	out := make([]bool, len(e.Core))
+	for i, f := range e.Core {
+		if slices.ContainsFunc(e.Relaxations, func(r model.Relaxation) bool {
+			return len(r.Drop) == 1 && r.Drop[0] == f && r.Status != StatusUnknown.String()
+		}) {
+			out[i] = true
+			continue
+		}
+		rp, err := BuildRelaxed(p.Graph, p.Target, records, map[string]bool{f.Name: true})
+		if err != nil {
+			return nil, err
+		}
+		res := Solve(rp, opt)
+		out[i] = res.Status == StatusOptimal || res.Status == StatusFeasible
+		if out[i] && !f.Hard {
+			e.Relaxations = append(e.Relaxations, model.Relaxation{Drop: []*model.Fact{f}, Cost: res.Cost, Status: res.Status.String()})
+		}
+	}
+	return out, nil
+}
+
+// Core is a minimal set of facts of an unsat problem that cannot all
+// hold, found by the options' backend, in the order a reader meets them.
+func Core(p *Problem, opt Options) ([]*model.Fact, error) {
+	return core(p, newFeasibility(p), opt)
+}
+
+func core(p *Problem, f *feasibility, opt Options) ([]*model.Fact, error) {
+	var ids []int
+	if finder, ok := backendOf(opt).(ConflictFinder); ok {
+		var err error
+		if ids, err = finder.Conflict(p); err != nil {
+			return nil, err
+		}
+	} else {
+		ids = f.core()
+	}
+	if ids == nil {
+		return nil, errNoCore
+	}
+	var out []*model.Fact
+	for _, id := range ids {
+		out = append(out, p.facts.list[id])
+	}
+	sortFacts(p.Graph.File, out)
+	return out, nil
 }
 
 // maxRelaxSearch bounds the correction sets enumerated before pricing.

@@ -287,6 +287,7 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 			}
 		}
 	})
+	p.namedLoadSeeds(cands, warps)
 	// Close under the transfer rules, a bounded number of rounds. Each
 	// flow remembers how much of its source it has taken: candidates only
 	// ever join the end of a list, and one refused stays refused.

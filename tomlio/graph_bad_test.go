@@ -71,6 +71,7 @@ func TestGoodGraphFiles(t *testing.T) {
 	targets := maps.Clone(testTargets)
 	targets["gfx1100"] = &model.Target{Name: "gfx1100", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 65536}
 	targets["gfx1100_wave64"] = &model.Target{Name: "gfx1100_wave64", SubgroupSize: 64, MaxSubgroups: 16, SharedMemory: 65536}
+	targets["bmg"] = &model.Target{Name: "bmg", SubgroupSize: 16, MaxSubgroups: 64, SharedMemory: 131072} // as intrinsics/targets/bmg.toml
 	files, _ := filepath.Glob("../testdata/graphs/*.toml")
 	for _, path := range files {
 		data, err := os.ReadFile(path)

@@ -27,8 +27,9 @@ func newExplainCmd(records *[]string) *cobra.Command {
 		Long: `GRAPH is a graph file, or "-" for standard input (named <stdin> in
 messages), or a kernel in MLIR (a file named *.mlir: docs/mlir.md, with
 --func, --target, --subgroups and --trips; facts point at its
-file:line:col). For a graph with no plan: a minimal set of conflicting facts (drop any one and
-a plan exists), each with the line it comes from, how they collide, and the
+file:line:col). For a graph with no plan: a minimal set of conflicting facts (any
+part of it can hold), each with the line it comes from, whether dropping one
+alone allows a plan (other facts may conflict as well), how they collide, and the
 smallest sets of facts whose removal allows a plan, cheapest first, with the
 cost of the best plan each allows. Facts the graph lists under hard are never
 offered. For a graph with a plan: for each conversion, the facts that force

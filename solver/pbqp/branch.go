@@ -160,6 +160,9 @@ func (b *brancher) branch(p *Problem, bound int64) ([]int, int64, bool) {
 		}
 		sub, fixed := fold(p, k, i)
 		b.work += int64(tableSize(sub))
+		if AddSat(fixed, lowerBoundOf(sub)) >= bound {
+			continue // no plan of this branch does better: skip its reductions
+		}
 		c, cost, ok := b.solve(sub, below(bound, fixed))
 		if !ok {
 			return nil, Inf, false

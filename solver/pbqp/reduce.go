@@ -31,10 +31,8 @@ type rnode struct {
 type redge struct {
 	a, b int
 	m    [][]int64 // by choice of a, choice of b (original numbering)
-	// owned reports whether m is the reducer's own: a matrix of the
-	// problem is shared until an edge added between the same nodes must
-	// be summed into it (the problem is read, never written).
-	owned bool
+	// borrowed: m is the problem's own matrix, copied before any write.
+	borrowed bool
 }
 
 // at is the edge's cost for choice i of node n and choice j of its other
@@ -46,30 +44,13 @@ func (e *redge) at(n, i, j int) int64 {
 	return e.m[j][i]
 }
 
-// rowsFrom is the edge's matrix with node n's choices as rows: the
-// matrix itself where n is its first node, else its transpose.
-func (e *redge) rowsFrom(n int) [][]int64 {
-	if n == e.a {
-		return e.m
-	}
-	t := make([][]int64, len(e.m[0]))
-	for i := range t {
-		t[i] = make([]int64, len(e.m))
-		for j := range e.m {
-			t[i][j] = e.m[j][i]
-		}
-	}
-	return t
-}
-
 type step struct {
-	kind      int // 0, 1 or 2 neighbours
-	node      int
-	fixed     int
-	nb, nb2   int
-	pick      []int   // R1: best choice of node per choice of nb
-	pickPair  []int32 // R2: per choice of nb, then of nb2 (pairWidth of them)
-	pairWidth int
+	kind     int // 0, 1 or 2 neighbours
+	node     int
+	fixed    int
+	nb, nb2  int
+	pick     []int   // R1: best choice of node per choice of nb
+	pickPair [][]int // R2: per choice of nb, nb2
 }
 
 func newReducer(p *Problem) *reducer {
@@ -91,20 +72,22 @@ func newReducer(p *Problem) *reducer {
 			}
 			continue
 		}
-		r.addEdge(e.A, e.B, e.M)
+		r.addEdge(e.A, e.B, e.M, false)
 	}
 	return r
 }
 
-// addEdge adds a matrix to the edge between a and b, creating it.
-func (r *reducer) addEdge(a, b int, m [][]int64) {
+// addEdge adds a matrix to the edge between a and b, creating it. An
+// edge made of a matrix the reducer does not own (own false: the
+// problem's) borrows it until a second matrix is added to it.
+func (r *reducer) addEdge(a, b int, m [][]int64, own bool) {
 	if e, ok := r.nodes[a].adj[b]; ok {
-		if !e.owned {
+		if e.borrowed {
 			cp := make([][]int64, len(e.m))
 			for i := range e.m {
 				cp[i] = slices.Clone(e.m[i])
 			}
-			e.m, e.owned = cp, true
+			e.m, e.borrowed = cp, false
 		}
 		for i := range m {
 			for j := range m[i] {
@@ -117,7 +100,7 @@ func (r *reducer) addEdge(a, b int, m [][]int64) {
 		}
 		return
 	}
-	e := &redge{a: a, b: b, m: m}
+	e := &redge{a: a, b: b, m: m, borrowed: !own}
 	r.nodes[a].adj[b] = e
 	r.nodes[b].adj[a] = e
 }
@@ -279,49 +262,62 @@ func (r *reducer) reduce(maxR2 int) bool {
 				e1, e2 := node.adj[m1], node.adj[m2]
 				k1, k2 := len(r.nodes[m1].cost), len(r.nodes[m2].cost)
 				r.work += int64(len(node.alive)*len(r.nodes[m1].alive)*len(r.nodes[m2].alive) + k1*k2)
-				// One allocation each for the new edge's matrix and the
-				// choices it was made of.
-				flat := make([]int64, k1*k2)
-				for x := range flat {
-					flat[x] = Inf
-				}
 				mat := make([][]int64, k1)
+				pick := make([][]int, k1)
 				for a := range mat {
-					mat[a] = flat[a*k2 : (a+1)*k2 : (a+1)*k2]
+					mat[a] = make([]int64, k2)
+					pick[a] = make([]int, k2)
+					for b := range mat[a] {
+						mat[a][b] = Inf
+						pick[a][b] = -1
+					}
 				}
-				pick := make([]int32, k1*k2)
-				for x := range pick {
-					pick[x] = -1
+				// The node's live choices in a row: its cost with e1 at
+				// each choice a of m1, and e2 at each choice b of m2.
+				// Where no cost is negative (the problems of package
+				// solver), a plain sum of two terms each at most Inf
+				// reaches Inf exactly where AddSat's does, and cannot
+				// overflow; else AddSat.
+				alive := node.alive
+				nonneg := true
+				cols := make([][]int64, k2)
+				for _, b := range r.nodes[m2].alive {
+					cols[b] = make([]int64, len(alive))
+					for x, i := range alive {
+						c := e2.at(n, i, b)
+						cols[b][x] = c
+						nonneg = nonneg && c >= 0
+					}
 				}
-				// Per choice a of m1, the cost of each choice i of n with
-				// it, then per choice b of m2 the cheapest i: the edge
-				// to m2 read as rows of n's choices.
-				toM2 := e2.rowsFrom(n)
-				prune := true // no entry lowers a sum, so a first cost at the best so far is beaten
-				for _, row := range toM2 {
-					prune = prune && slices.Min(row) >= 0
-				}
-				first := make([]int64, len(node.cost))
+				row := make([]int64, len(alive))
 				for _, a := range r.nodes[m1].alive {
-					for _, i := range node.alive {
-						first[i] = AddSat(node.cost[i], e1.at(n, i, a))
+					for x, i := range alive {
+						row[x] = AddSat(node.cost[i], e1.at(n, i, a))
+						nonneg = nonneg && row[x] >= 0
 					}
 					for _, b := range r.nodes[m2].alive {
-						best, bi := Inf, -1
-						for _, i := range node.alive {
-							if f := first[i]; f < best || !prune {
-								if c := AddSat(f, toM2[i][b]); c < best {
-									best, bi = c, i
+						best, bx := Inf, -1
+						if nonneg {
+							for x, c := range cols[b] {
+								if c += row[x]; c < best {
+									best, bx = c, x
+								}
+							}
+						} else {
+							for x, c := range cols[b] {
+								if c = AddSat(row[x], c); c < best {
+									best, bx = c, x
 								}
 							}
 						}
-						mat[a][b], pick[a*k2+b] = best, int32(bi)
+						if bx >= 0 {
+							mat[a][b], pick[a][b] = best, alive[bx]
+						}
 					}
 				}
-				r.steps = append(r.steps, step{kind: 2, node: n, nb: m1, nb2: m2, pickPair: pick, pairWidth: k2})
+				r.steps = append(r.steps, step{kind: 2, node: n, nb: m1, nb2: m2, pickPair: pick})
 				r.removeNode(n)
-				r.addEdge(m1, m2, mat)
-				r.nodes[m1].adj[m2].owned = true          // mat is the reducer's own
+				r.addEdge(m1, m2, mat, true)
 				if !r.revise([]arc{{m1, m2}, {m2, m1}}) { // only their edge changed
 					return false
 				}
@@ -401,7 +397,7 @@ func (r *reducer) backSubstitute(choice []int) {
 		case 1:
 			choice[s.node] = s.pick[choice[s.nb]]
 		case 2:
-			choice[s.node] = int(s.pickPair[choice[s.nb]*s.pairWidth+choice[s.nb2]])
+			choice[s.node] = s.pickPair[choice[s.nb]][choice[s.nb2]]
 		}
 	}
 }
