@@ -278,6 +278,26 @@ func dtypeOf(t Type) (model.DType, bool) {
 	return model.ParseDType(name)
 }
 
+// resultVector is vector of an op's result; a result the graph cannot
+// hold is marked failed.
+func (b *builder) resultVector(res *Value) ([]int, model.DType, bool) {
+	shape, dt, ok := b.vector(res.Type, res.Pos, res.String())
+	if !ok {
+		b.failed[res] = true
+	}
+	return shape, dt, ok
+}
+
+// source is the graph value of op's first operand; without one, the
+// result res is marked failed.
+func (b *builder) source(op *Op, res *Value) *model.Value {
+	v := b.value(op.Operands[0])
+	if v == nil {
+		b.failed[res] = true
+	}
+	return v
+}
+
 // vector checks that t is a vector the graph can hold and gives its shape
 // and element type; otherwise it reports why at pos.
 func (b *builder) vector(t Type, pos model.Pos, what string) ([]int, model.DType, bool) {
@@ -468,9 +488,8 @@ func (b *builder) constant(op *Op) {
 		}
 		return
 	}
-	shape, dt, ok := b.vector(res.Type, res.Pos, res.String())
+	shape, dt, ok := b.resultVector(res)
 	if !ok {
-		b.failed[res] = true
 		return
 	}
 	if len(res.Uses) > 0 && !slices.ContainsFunc(res.Uses, func(u Use) bool { return !b.identityInit(u) }) {
@@ -612,9 +631,8 @@ func (b *builder) elementwise(op *Op) {
 		}
 		return
 	}
-	shape, dt, ok := b.vector(res.Type, res.Pos, res.String())
+	shape, dt, ok := b.resultVector(res)
 	if !ok {
-		b.failed[res] = true
 		return
 	}
 	info := model.OpBySpelling(fn)
@@ -844,9 +862,8 @@ func (b *builder) buffer(op *Op, o *Operand, m *memInfo, tile []int, dt model.DT
 // permutation_map transposes).
 func (b *builder) read(op *Op) {
 	res := op.Results[0]
-	shape, dt, ok := b.vector(res.Type, res.Pos, res.String())
+	shape, dt, ok := b.resultVector(res)
 	if !ok {
-		b.failed[res] = true
 		return
 	}
 	m := b.mem(op.Operands[0])
