@@ -853,11 +853,13 @@ func (p *parser) intList() ([]string, bool) {
 	return out, p.expect("]", "to close the list of integers")
 }
 
-// positions reads [0, %i, ...]: static positions (dynamic ones marked
-// with MLIR's kDynamic) and the values of the dynamic ones.
-func (p *parser) positions() ([]string, []ref, bool) {
+// positions reads [0, %i, ...] into the op's static_position property
+// (dynamic positions marked with MLIR's kDynamic) and gives the values of
+// the dynamic ones.
+func (p *parser) positions(op *Op) ([]ref, bool) {
+	at := p.tok.pos
 	if !p.expect("[", "to open the position") {
-		return nil, nil, false
+		return nil, false
 	}
 	var static []string
 	var dyn []ref
@@ -865,14 +867,14 @@ func (p *parser) positions() ([]string, []ref, bool) {
 		if p.tok.kind == tValueID {
 			r, ok := p.parseRef()
 			if !ok {
-				return nil, nil, false
+				return nil, false
 			}
 			dyn = append(dyn, r)
 			static = append(static, strconv.FormatInt(math.MinInt64, 10))
 		} else {
 			s, ok := p.scalarLiteral()
 			if !ok {
-				return nil, nil, false
+				return nil, false
 			}
 			static = append(static, s)
 		}
@@ -881,7 +883,11 @@ func (p *parser) positions() ([]string, []ref, bool) {
 		}
 		p.nextTok()
 	}
-	return static, dyn, p.expect("]", "to close the position")
+	if !p.expect("]", "to close the position") {
+		return nil, false
+	}
+	i64Prop(op, "static_position", at, static)
+	return dyn, true
 }
 
 // parseExtract reads %v[positions] [{...}] : R from T.
@@ -890,12 +896,10 @@ func parseExtract(p *parser, op *Op) []Type {
 	if !ok {
 		return nil
 	}
-	at := p.tok.pos
-	static, dyn, ok := p.positions()
+	dyn, ok := p.positions(op)
 	if !ok {
 		return nil
 	}
-	i64Prop(op, "static_position", at, static)
 	p.optAttrs(op)
 	res, src, ok := p.typePair(op, "from", "between vector.extract's result and source types")
 	if !ok || p.use(op, r, src) == nil || !p.useAll(op, dyn, IndexType{}) {
@@ -914,12 +918,10 @@ func parseInsert(p *parser, op *Op) []Type {
 	if !ok {
 		return nil
 	}
-	at := p.tok.pos
-	static, dyn, ok := p.positions()
+	dyn, ok := p.positions(op)
 	if !ok {
 		return nil
 	}
-	i64Prop(op, "static_position", at, static)
 	p.optAttrs(op)
 	st, dt, ok := p.typePair(op, "into", "between vector.insert's types")
 	if !ok || p.use(op, s, st) == nil || p.use(op, d, dt) == nil || !p.useAll(op, dyn, IndexType{}) {
