@@ -162,13 +162,13 @@ func (b *builder) op(op *Op) {
 		}
 		return
 	}
-	if b.touchesTensor(op) {
+	if touches[*TensorType](op) {
 		b.fail(op, model.CodeBadValue, "%s works on tensors: the planner reads kernels in the vector dialect, on memrefs and vectors, after bufferization", op.Name)
 		return
 	}
 	h, ok := handlers[op.Name]
 	if !ok {
-		if b.touchesVector(op) {
+		if touches[*VectorType](op) {
 			b.fail(op, model.CodeUnknownName, "%s is not understood, and it touches vectors: the reader understands %s", op.Name, Understood())
 			return
 		}
@@ -192,28 +192,15 @@ func (b *builder) op(op *Op) {
 	h(b, op)
 }
 
-func (b *builder) touchesVector(op *Op) bool {
+// touches says whether an operand or a result of op is of type T.
+func touches[T Type](op *Op) bool {
 	for _, o := range op.Operands {
-		if _, ok := o.Value.Type.(*VectorType); ok {
+		if _, ok := o.Value.Type.(T); ok {
 			return true
 		}
 	}
 	for _, r := range op.Results {
-		if _, ok := r.Type.(*VectorType); ok {
-			return true
-		}
-	}
-	return false
-}
-
-func (b *builder) touchesTensor(op *Op) bool {
-	for _, o := range op.Operands {
-		if _, ok := o.Value.Type.(*TensorType); ok {
-			return true
-		}
-	}
-	for _, r := range op.Results {
-		if _, ok := r.Type.(*TensorType); ok {
+		if _, ok := r.Type.(T); ok {
 			return true
 		}
 	}
@@ -230,7 +217,7 @@ func (b *builder) vectorInside(op *Op) *Op {
 				}
 			}
 			for _, in := range blk.Ops {
-				if len(in.Mentions) > 0 || b.touchesVector(in) {
+				if len(in.Mentions) > 0 || touches[*VectorType](in) {
 					return in
 				}
 				if x := b.vectorInside(in); x != nil {

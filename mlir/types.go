@@ -83,15 +83,8 @@ func (p *parser) builtinType() Type {
 		if !p.expect("<", "after tuple") {
 			return nil
 		}
-		var elems []Type
-		for p.ok() && !p.tok.is(">") {
-			elems = append(elems, p.parseType())
-			if !p.tok.is(",") {
-				break
-			}
-			p.nextTok()
-		}
-		if !p.expect(">", "to close tuple<") {
+		elems, ok := p.typesUntil(">", "to close tuple<")
+		if !ok {
 			return nil
 		}
 		return &TupleType{Elems: elems}
@@ -124,18 +117,25 @@ func allDigits(s string) bool {
 	return s != ""
 }
 
-// functionType reads (inputs) -> result or (inputs) -> (results).
-func (p *parser) functionType() Type {
-	p.nextTok() // (
-	var ins []Type
-	for p.ok() && !p.tok.is(")") {
-		ins = append(ins, p.parseType())
+// typesUntil reads T, T, ... up to the closing punctuation close, which
+// it consumes; what says what the closing does, for the error.
+func (p *parser) typesUntil(close, what string) ([]Type, bool) {
+	var ts []Type
+	for p.ok() && !p.tok.is(close) {
+		ts = append(ts, p.parseType())
 		if !p.tok.is(",") {
 			break
 		}
 		p.nextTok()
 	}
-	if !p.expect(")", "to close the function type's inputs") {
+	return ts, p.expect(close, what)
+}
+
+// functionType reads (inputs) -> result or (inputs) -> (results).
+func (p *parser) functionType() Type {
+	p.nextTok() // (
+	ins, ok := p.typesUntil(")", "to close the function type's inputs")
+	if !ok {
 		return nil
 	}
 	if p.tok.kind != tArrow {
