@@ -2,15 +2,12 @@ package planner
 
 import (
 	"context"
-	"flag"
 	"sync"
 	"testing"
 
 	"planner/plans"
 	"planner/solver"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files that differ")
 
 var builtin = sync.OnceValues(func() (*Planner, error) { return New() })
 

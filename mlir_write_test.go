@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"planner/internal/golden"
 	"planner/model"
 	"planner/plans"
 )
@@ -73,12 +74,12 @@ func TestWriteMLIRRoundTrip(t *testing.T) {
 			if err := pl.WriteMLIR(&out, k.path, data, k.in, first); err != nil {
 				t.Fatal(err)
 			}
-			golden := planned(k.path)
-			goldenCompare(t, golden, out.String())
+			goldenPath := planned(k.path)
+			golden.Compare(t, goldenPath, out.String())
 			if kept := keptText(string(data), out.String()); kept != "" {
 				t.Errorf("the input's text is not kept outside the edits: undone, %s", kept)
 			}
-			again := solveMLIR(t, golden, out.Bytes(), k.in)
+			again := solveMLIR(t, goldenPath, out.Bytes(), k.in)
 			comparePlans(t, first.Plan, again.Plan)
 			for _, v := range again.Graph.Values {
 				// A scalar (a vector.reduction's result, of shape [1] in

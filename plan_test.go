@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"planner/internal/golden"
 	"planner/model"
 	"planner/plans"
 )
@@ -140,7 +141,7 @@ func TestGoldenPlans(t *testing.T) {
 					t.Fatal(err)
 				}
 				ext := map[string]string{"text": ".txt", "json": ".json", "toml": ".toml"}[format]
-				goldenCompare(t, filepath.Join("testdata/plans", name+ext), out.String())
+				golden.Compare(t, filepath.Join("testdata/plans", name+ext), out.String())
 			}
 		})
 	}
@@ -170,21 +171,6 @@ func TestSamePlanTwice(t *testing.T) {
 			t.Errorf("%s: a second solve printed another plan", g)
 		}
 	}
-}
-
-func goldenCompare(t *testing.T, path, got string) {
-	t.Helper()
-	want, err := os.ReadFile(path)
-	if err == nil && string(want) == got {
-		return
-	}
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	t.Errorf("%s differs (go test -update to accept):\n--- want\n%s\n--- got\n%s", path, want, got)
 }
 
 // Seed 001: the 256x128x64 f16 tile on gfx942 runs on a 2x2 subgroup grid

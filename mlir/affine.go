@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // AffineMap is affine_map<(d0, d1)[s0] -> (results)> (mlir/docs/Dialects/Affine.md,
@@ -17,15 +18,15 @@ type AffineMap struct {
 // String prints the map as MLIR does, dimensions named d0, d1, ... and
 // symbols s0, s1, ..., so that two spellings of one map print alike.
 func (m *AffineMap) String() string {
-	s := "(" + joinStrings(numbered("d", len(m.Dims))) + ")"
+	s := "(" + strings.Join(numbered("d", len(m.Dims)), ", ") + ")"
 	if len(m.Syms) > 0 {
-		s += "[" + joinStrings(numbered("s", len(m.Syms))) + "]"
+		s += "[" + strings.Join(numbered("s", len(m.Syms)), ", ") + "]"
 	}
 	res := make([]string, len(m.Results))
 	for i, r := range m.Results {
 		res[i] = r.format(m, 0)
 	}
-	return s + " -> (" + joinStrings(res) + ")"
+	return s + " -> (" + strings.Join(res, ", ") + ")"
 }
 
 func numbered(prefix string, n int) []string {
@@ -34,17 +35,6 @@ func numbered(prefix string, n int) []string {
 		out[i] = prefix + strconv.Itoa(i)
 	}
 	return out
-}
-
-func joinStrings(xs []string) string {
-	s := ""
-	for i, x := range xs {
-		if i > 0 {
-			s += ", "
-		}
-		s += x
-	}
-	return s
 }
 
 // ResultDims gives, for each result, the dimension it is (-1 for the
@@ -305,7 +295,7 @@ func orNone(xs []string) string {
 	if len(xs) == 0 {
 		return "none"
 	}
-	return joinStrings(xs)
+	return strings.Join(xs, ", ")
 }
 
 var _ = fmt.Sprint

@@ -311,17 +311,13 @@ func isTypeWord(w string) bool {
 
 // rawParens reads (...) as written, the parser standing on the '('.
 func (p *parser) rawParens() (string, bool) {
-	open := p.tok
-	lx := p.lx
-	lx.restore(lexState{open.end, open.line, open.col + 1})
-	start, depth := lx.off, 0
+	open, start := p.rawOpen()
+	lx, depth := p.lx, 0
 	for lx.off < lx.end {
 		c := lx.src[lx.off]
 		switch c {
 		case '"':
-			at := lx.pos()
-			if _, err := lx.stringBody(at); err != nil {
-				p.failf(err.pos, "%s", err.msg)
+			if !p.rawString() {
 				return "", false
 			}
 			continue
@@ -333,10 +329,7 @@ func (p *parser) rawParens() (string, bool) {
 			}
 		case ')':
 			if depth == 0 {
-				body := lx.src[start:lx.off]
-				lx.advance(1)
-				p.nextTok()
-				return body, p.ok()
+				return p.rawClose(start)
 			}
 			depth--
 		}

@@ -162,13 +162,13 @@ func (b *builder) op(op *Op) {
 		}
 		return
 	}
-	if b.touchesTensor(op) {
+	if touches[*TensorType](op) {
 		b.fail(op, model.CodeBadValue, "%s works on tensors: the planner reads kernels in the vector dialect, on memrefs and vectors, after bufferization", op.Name)
 		return
 	}
 	h, ok := handlers[op.Name]
 	if !ok {
-		if b.touchesVector(op) {
+		if touches[*VectorType](op) {
 			b.fail(op, model.CodeUnknownName, "%s is not understood, and it touches vectors: the reader understands %s", op.Name, Understood())
 			return
 		}
@@ -192,28 +192,15 @@ func (b *builder) op(op *Op) {
 	h(b, op)
 }
 
-func (b *builder) touchesVector(op *Op) bool {
+// touches says whether an operand or a result of op is of type T.
+func touches[T Type](op *Op) bool {
 	for _, o := range op.Operands {
-		if _, ok := o.Value.Type.(*VectorType); ok {
+		if _, ok := o.Value.Type.(T); ok {
 			return true
 		}
 	}
 	for _, r := range op.Results {
-		if _, ok := r.Type.(*VectorType); ok {
-			return true
-		}
-	}
-	return false
-}
-
-func (b *builder) touchesTensor(op *Op) bool {
-	for _, o := range op.Operands {
-		if _, ok := o.Value.Type.(*TensorType); ok {
-			return true
-		}
-	}
-	for _, r := range op.Results {
-		if _, ok := r.Type.(*TensorType); ok {
+		if _, ok := r.Type.(T); ok {
 			return true
 		}
 	}
@@ -230,7 +217,7 @@ func (b *builder) vectorInside(op *Op) *Op {
 				}
 			}
 			for _, in := range blk.Ops {
-				if len(in.Mentions) > 0 || b.touchesVector(in) {
+				if len(in.Mentions) > 0 || touches[*VectorType](in) {
 					return in
 				}
 				if x := b.vectorInside(in); x != nil {
@@ -276,6 +263,26 @@ func dtypeOf(t Type) (model.DType, bool) {
 		return model.DType{}, false
 	}
 	return model.ParseDType(name)
+}
+
+// resultVector is vector of an op's result; a result the graph cannot
+// hold is marked failed.
+func (b *builder) resultVector(res *Value) ([]int, model.DType, bool) {
+	shape, dt, ok := b.vector(res.Type, res.Pos, res.String())
+	if !ok {
+		b.failed[res] = true
+	}
+	return shape, dt, ok
+}
+
+// source is the graph value of op's first operand; without one, the
+// result res is marked failed.
+func (b *builder) source(op *Op, res *Value) *model.Value {
+	v := b.value(op.Operands[0])
+	if v == nil {
+		b.failed[res] = true
+	}
+	return v
 }
 
 // vector checks that t is a vector the graph can hold and gives its shape
@@ -468,9 +475,8 @@ func (b *builder) constant(op *Op) {
 		}
 		return
 	}
-	shape, dt, ok := b.vector(res.Type, res.Pos, res.String())
+	shape, dt, ok := b.resultVector(res)
 	if !ok {
-		b.failed[res] = true
 		return
 	}
 	if len(res.Uses) > 0 && !slices.ContainsFunc(res.Uses, func(u Use) bool { return !b.identityInit(u) }) {
@@ -612,9 +618,8 @@ func (b *builder) elementwise(op *Op) {
 		}
 		return
 	}
-	shape, dt, ok := b.vector(res.Type, res.Pos, res.String())
+	shape, dt, ok := b.resultVector(res)
 	if !ok {
-		b.failed[res] = true
 		return
 	}
 	info := model.OpBySpelling(fn)
@@ -844,9 +849,8 @@ func (b *builder) buffer(op *Op, o *Operand, m *memInfo, tile []int, dt model.DT
 // permutation_map transposes).
 func (b *builder) read(op *Op) {
 	res := op.Results[0]
-	shape, dt, ok := b.vector(res.Type, res.Pos, res.String())
+	shape, dt, ok := b.resultVector(res)
 	if !ok {
-		b.failed[res] = true
 		return
 	}
 	m := b.mem(op.Operands[0])

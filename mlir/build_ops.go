@@ -197,9 +197,8 @@ func (b *builder) multiReduction(op *Op) {
 		b.fail(op, model.CodeBadValue, "vector.multi_reduction's reduction_dims is not a list of dimensions")
 		return
 	}
-	src := b.value(op.Operands[0])
+	src := b.source(op, res)
 	if src == nil {
-		b.failed[res] = true
 		return
 	}
 	if len(dims) != 1 {
@@ -254,9 +253,8 @@ func (b *builder) reduction(op *Op) {
 	if fn == "" {
 		return
 	}
-	src := b.value(op.Operands[0])
+	src := b.source(op, res)
 	if src == nil {
-		b.failed[res] = true
 		return
 	}
 	if len(src.Shape) != 1 {
@@ -289,9 +287,8 @@ func (b *builder) scalarValue(v *Value) *model.Value {
 // 1: one graph broadcast for each.
 func (b *builder) broadcast(op *Op) {
 	res := op.Results[0]
-	shape, dt, ok := b.vector(res.Type, res.Pos, res.String())
+	shape, dt, ok := b.resultVector(res)
 	if !ok {
-		b.failed[res] = true
 		return
 	}
 	o := op.Operands[0]
@@ -415,9 +412,8 @@ func insertedOnes(from, to []int) ([]int, bool) {
 
 func (b *builder) transpose(op *Op) {
 	res := op.Results[0]
-	src := b.value(op.Operands[0])
+	src := b.source(op, res)
 	if src == nil {
-		b.failed[res] = true
 		return
 	}
 	pa, _ := op.Attr("permutation")
@@ -438,14 +434,12 @@ func (b *builder) transpose(op *Op) {
 // broadcast.
 func (b *builder) shapeCast(op *Op) {
 	res := op.Results[0]
-	shape, _, ok := b.vector(res.Type, res.Pos, res.String())
+	shape, _, ok := b.resultVector(res)
 	if !ok {
-		b.failed[res] = true
 		return
 	}
-	src := b.value(op.Operands[0])
+	src := b.source(op, res)
 	if src == nil {
-		b.failed[res] = true
 		return
 	}
 	if ins, ok := insertedOnes(src.Shape, shape); ok && len(res.Uses) == 1 && res.Uses[0].Op.Name == "vector.broadcast" {
@@ -509,9 +503,8 @@ func wholeLeading(shape []int, n int) bool {
 // of a vector, which no op of the graph does.
 func (b *builder) extract(op *Op) {
 	res := op.Results[0]
-	src := b.value(op.Operands[0])
+	src := b.source(op, res)
 	if src == nil {
-		b.failed[res] = true
 		return
 	}
 	pos, ok := b.position(op)
@@ -545,9 +538,8 @@ func (b *builder) extract(op *Op) {
 // in the destination's shape.
 func (b *builder) insert(op *Op) {
 	res := op.Results[0]
-	shape, dt, ok := b.vector(res.Type, res.Pos, res.String())
+	shape, dt, ok := b.resultVector(res)
 	if !ok {
-		b.failed[res] = true
 		return
 	}
 	pos, ok := b.position(op)
@@ -727,9 +719,8 @@ func (b *builder) trips(op *Op) (int, bool, bool) {
 // the same shape), so that a conversion between the two stays possible.
 func (b *builder) toLayout(op *Op) {
 	res := op.Results[0]
-	src := b.value(op.Operands[0])
+	src := b.source(op, res)
 	if src == nil {
-		b.failed[res] = true
 		return
 	}
 	la, _ := op.Attr("layout")

@@ -142,6 +142,70 @@ func (p *parser) refsWithTypes(op *Op, refs []ref, types []Type, at model.Pos) b
 	return true
 }
 
+// useAll resolves each use against the one type want.
+func (p *parser) useAll(op *Op, refs []ref, want Type) bool {
+	for _, r := range refs {
+		if p.use(op, r, want) == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// typePair reads ': T sep R' (T, R; T to R; S into D; R from T); ok is
+// false where either type or the separator between them is missing.
+func (p *parser) typePair(op *Op, sep, what string) (Type, Type, bool) {
+	from := p.colonType(op)
+	if sep == "," && !p.expect(sep, what) || sep != "," && !p.keyword(sep, what) {
+		return nil, nil, false
+	}
+	to := p.parseType()
+	return from, to, p.ok()
+}
+
+// optMask reads an optional ', %mask'.
+func (p *parser) optMask() ([]ref, bool) {
+	if !p.tok.is(",") {
+		return nil, true
+	}
+	p.nextTok()
+	m, ok := p.parseRef()
+	if !ok {
+		return nil, false
+	}
+	return []ref{m}, true
+}
+
+// i64Prop records a list of 64-bit integers read at at as the property name.
+func i64Prop(op *Op, name string, at model.Pos, values []string) {
+	op.Props = append(op.Props, &NamedAttr{Name: name, Pos: at, ValuePos: at, Value: &DenseArrayAttr{Elem: &IntType{Width: 64}, Values: values}})
+}
+
+// operandLists reads (%a...)[%b...], the bracketed list optional; what
+// names the parenthesised operands in the errors.
+func (p *parser) operandLists(open, what string) ([]ref, []ref, bool) {
+	if !p.expect("(", open) {
+		return nil, nil, false
+	}
+	var paren, square []ref
+	if !p.tok.is(")") {
+		paren = p.parseRefs()
+	}
+	if !p.expect(")", "to close the "+what) {
+		return nil, nil, false
+	}
+	if p.tok.is("[") {
+		p.nextTok()
+		if !p.tok.is("]") {
+			square = p.parseRefs()
+		}
+		if !p.expect("]", "to close the symbol operands") {
+			return nil, nil, false
+		}
+	}
+	return paren, square, true
+}
+
 func parseModuleOp(p *parser, op *Op) []Type {
 	if p.tok.kind == tSymbol {
 		op.Attrs = append(op.Attrs, &NamedAttr{Name: "sym_name", Pos: p.tok.pos, ValuePos: p.tok.pos, Value: &StringAttr{Value: p.tok.text}})
@@ -335,10 +399,8 @@ func parseForOp(p *parser, op *Op) []Type {
 	if !p.ok() {
 		return nil
 	}
-	for _, r := range []ref{lb, ub, step} {
-		if p.use(op, r, ivType) == nil {
-			return nil
-		}
+	if !p.useAll(op, []ref{lb, ub, step}, ivType) {
+		return nil
 	}
 	for i, r := range inits {
 		if p.use(op, r, types[i]) == nil {
@@ -400,22 +462,27 @@ func attrType(a Attr) Type {
 	return nil
 }
 
-// parseBinaryOp reads %a, %b [fastmath<...>] [overflow<...>] [{...}] : T.
-func parseBinaryOp(p *parser, op *Op) []Type {
+// sameTyped reads n operands of one type, %a, ... [fastmath<...>]
+// [overflow<...>, where overflow] [{...}] : T, and returns T; ok is false
+// on an error.
+func (p *parser) sameTyped(op *Op, n int, overflow bool) (Type, bool) {
 	refs := p.parseRefs()
 	p.wrapped(op, "fastmath", "fastmath", "arith.fastmath")
-	p.wrapped(op, "overflow", "overflowFlags", "arith.overflow")
+	if overflow {
+		p.wrapped(op, "overflow", "overflowFlags", "arith.overflow")
+	}
 	p.optAttrs(op)
 	at := p.tok.pos
 	t := p.colonType(op)
-	if !p.ok() {
-		return nil
+	return t, p.refsWithTypes(op, refs, repeat(t, n), at)
+}
+
+// parseBinaryOp reads %a, %b [fastmath<...>] [overflow<...>] [{...}] : T.
+func parseBinaryOp(p *parser, op *Op) []Type {
+	if t, ok := p.sameTyped(op, 2, true); ok {
+		return []Type{t}
 	}
-	n := 2
-	if !p.refsWithTypes(op, refs, repeat(t, n), at) {
-		return nil
-	}
-	return []Type{t}
+	return nil
 }
 
 func repeat(t Type, n int) []Type {
@@ -426,28 +493,20 @@ func repeat(t Type, n int) []Type {
 	return out
 }
 
+// parseUnaryOp reads %a [fastmath<...>] [{...}] : T.
 func parseUnaryOp(p *parser, op *Op) []Type {
-	refs := p.parseRefs()
-	p.wrapped(op, "fastmath", "fastmath", "arith.fastmath")
-	p.optAttrs(op)
-	at := p.tok.pos
-	t := p.colonType(op)
-	if !p.refsWithTypes(op, refs, []Type{t}, at) {
-		return nil
+	if t, ok := p.sameTyped(op, 1, false); ok {
+		return []Type{t}
 	}
-	return []Type{t}
+	return nil
 }
 
+// parseTernaryOp reads %a, %b, %c [fastmath<...>] [{...}] : T.
 func parseTernaryOp(p *parser, op *Op) []Type {
-	refs := p.parseRefs()
-	p.wrapped(op, "fastmath", "fastmath", "arith.fastmath")
-	p.optAttrs(op)
-	at := p.tok.pos
-	t := p.colonType(op)
-	if !p.refsWithTypes(op, refs, repeat(t, 3), at) {
-		return nil
+	if t, ok := p.sameTyped(op, 3, false); ok {
+		return []Type{t}
 	}
-	return []Type{t}
+	return nil
 }
 
 // parseCastOp reads %a [rounding mode] [fastmath<...>] [{...}] : T1 to T2.
@@ -462,12 +521,8 @@ func parseCastOp(p *parser, op *Op) []Type {
 	}
 	p.wrapped(op, "fastmath", "fastmath", "arith.fastmath")
 	p.optAttrs(op)
-	from := p.colonType(op)
-	if !p.keyword("to", "between "+op.Name+"'s types") {
-		return nil
-	}
-	to := p.parseType()
-	if !p.ok() || p.use(op, r, from) == nil {
+	from, to, ok := p.typePair(op, "to", "between "+op.Name+"'s types")
+	if !ok || p.use(op, r, from) == nil {
 		return nil
 	}
 	return []Type{to}
@@ -485,15 +540,10 @@ func parseCmpOp(p *parser, op *Op) []Type {
 	if !p.expect(",", "after the predicate") {
 		return nil
 	}
-	refs := p.parseRefs()
-	p.wrapped(op, "fastmath", "fastmath", "arith.fastmath")
-	p.optAttrs(op)
-	at := p.tok.pos
-	t := p.colonType(op)
-	if !p.refsWithTypes(op, refs, repeat(t, 2), at) {
-		return nil
+	if t, ok := p.sameTyped(op, 2, false); ok {
+		return []Type{boolOf(t)}
 	}
-	return []Type{boolOf(t)}
+	return nil
 }
 
 // boolOf is i1 in t's shape.
@@ -574,40 +624,22 @@ func parseTransferRead(p *parser, op *Op) []Type {
 	if !ok {
 		return nil
 	}
-	var mask []ref
-	if p.tok.is(",") {
-		p.nextTok()
-		m, ok := p.parseRef()
-		if !ok {
-			return nil
-		}
-		mask = append(mask, m)
-	}
-	p.optAttrs(op)
-	srcT := p.colonType(op)
-	if !p.expect(",", "between the source's and the vector's types") {
+	mask, ok := p.optMask()
+	if !ok {
 		return nil
 	}
-	vecT := p.parseType()
-	if p.ok() && p.tok.is(",") { // the mask's type, in older IR
+	p.optAttrs(op)
+	srcT, vecT, ok := p.typePair(op, ",", "between the source's and the vector's types")
+	if !ok {
+		return nil
+	}
+	if p.tok.is(",") { // the mask's type, in older IR
 		p.nextTok()
 		p.parseType()
 	}
-	if !p.ok() || p.use(op, src, srcT) == nil {
+	if !p.ok() || p.use(op, src, srcT) == nil || !p.useAll(op, idx, IndexType{}) ||
+		p.use(op, pad, elemOf(srcT)) == nil || !p.useAll(op, mask, nil) {
 		return nil
-	}
-	for _, r := range idx {
-		if p.use(op, r, IndexType{}) == nil {
-			return nil
-		}
-	}
-	if p.use(op, pad, elemOf(srcT)) == nil {
-		return nil
-	}
-	for _, r := range mask {
-		if p.use(op, r, nil) == nil {
-			return nil
-		}
 	}
 	segments(op, 1, len(idx), 1, len(mask))
 	return []Type{vecT}
@@ -623,37 +655,22 @@ func parseTransferWrite(p *parser, op *Op) []Type {
 	if !ok {
 		return nil
 	}
-	var mask []ref
-	if p.tok.is(",") {
-		p.nextTok()
-		m, ok := p.parseRef()
-		if !ok {
-			return nil
-		}
-		mask = append(mask, m)
-	}
-	p.optAttrs(op)
-	vecT := p.colonType(op)
-	if !p.expect(",", "between the vector's and the destination's types") {
+	mask, ok := p.optMask()
+	if !ok {
 		return nil
 	}
-	dstT := p.parseType()
-	if p.ok() && p.tok.is(",") {
+	p.optAttrs(op)
+	vecT, dstT, ok := p.typePair(op, ",", "between the vector's and the destination's types")
+	if !ok {
+		return nil
+	}
+	if p.tok.is(",") {
 		p.nextTok()
 		p.parseType()
 	}
-	if !p.ok() || p.use(op, v, vecT) == nil || p.use(op, dst, dstT) == nil {
+	if !p.ok() || p.use(op, v, vecT) == nil || p.use(op, dst, dstT) == nil ||
+		!p.useAll(op, idx, IndexType{}) || !p.useAll(op, mask, nil) {
 		return nil
-	}
-	for _, r := range idx {
-		if p.use(op, r, IndexType{}) == nil {
-			return nil
-		}
-	}
-	for _, r := range mask {
-		if p.use(op, r, nil) == nil {
-			return nil
-		}
 	}
 	segments(op, 1, 1, len(idx), len(mask))
 	if _, tensor := dstT.(*TensorType); tensor {
@@ -669,18 +686,9 @@ func parseVectorLoad(p *parser, op *Op) []Type {
 		return nil
 	}
 	p.optAttrs(op)
-	memT := p.colonType(op)
-	if !p.expect(",", "between the memref's and the vector's types") {
+	memT, vecT, ok := p.typePair(op, ",", "between the memref's and the vector's types")
+	if !ok || p.use(op, base, memT) == nil || !p.useAll(op, idx, IndexType{}) {
 		return nil
-	}
-	vecT := p.parseType()
-	if !p.ok() || p.use(op, base, memT) == nil {
-		return nil
-	}
-	for _, r := range idx {
-		if p.use(op, r, IndexType{}) == nil {
-			return nil
-		}
 	}
 	return []Type{vecT}
 }
@@ -696,18 +704,9 @@ func parseVectorStore(p *parser, op *Op) []Type {
 		return nil
 	}
 	p.optAttrs(op)
-	memT := p.colonType(op)
-	if !p.expect(",", "between the memref's and the vector's types") {
-		return nil
-	}
-	vecT := p.parseType()
-	if !p.ok() || p.use(op, v, vecT) == nil || p.use(op, base, memT) == nil {
-		return nil
-	}
-	for _, r := range idx {
-		if p.use(op, r, IndexType{}) == nil {
-			return nil
-		}
+	memT, vecT, ok := p.typePair(op, ",", "between the memref's and the vector's types")
+	if ok && p.use(op, v, vecT) != nil && p.use(op, base, memT) != nil {
+		p.useAll(op, idx, IndexType{})
 	}
 	return nil
 }
@@ -766,12 +765,8 @@ func parseMultiReduction(p *parser, op *Op) []Type {
 	}
 	op.Attrs = append(op.Attrs, &NamedAttr{Name: "reduction_dims", Pos: at, ValuePos: at, Value: dims})
 	at = p.tok.pos
-	src := p.colonType(op)
-	if !p.keyword("to", "between the source's and the result's types") {
-		return nil
-	}
-	res := p.parseType()
-	if !p.refsWithTypes(op, refs, []Type{src, res}, at) {
+	src, res, ok := p.typePair(op, "to", "between the source's and the result's types")
+	if !ok || !p.refsWithTypes(op, refs, []Type{src, res}, at) {
 		return nil
 	}
 	return []Type{res}
@@ -786,11 +781,10 @@ func parseReduction(p *parser, op *Op) []Type {
 	p.wrapped(op, "fastmath", "fastmath", "arith.fastmath")
 	p.optAttrs(op)
 	at := p.tok.pos
-	src := p.colonType(op)
-	if !p.keyword("into", "between the vector's and the result's types") {
+	src, res, ok := p.typePair(op, "into", "between the vector's and the result's types")
+	if !ok {
 		return nil
 	}
-	res := p.parseType()
 	types := []Type{src, res}
 	if len(refs) == 1 {
 		types = types[:1]
@@ -808,12 +802,8 @@ func parseToOp(p *parser, op *Op) []Type {
 		return nil
 	}
 	p.optAttrs(op)
-	from := p.colonType(op)
-	if !p.keyword("to", "between "+op.Name+"'s types") {
-		return nil
-	}
-	to := p.parseType()
-	if !p.ok() || p.use(op, r, from) == nil {
+	from, to, ok := p.typePair(op, "to", "between "+op.Name+"'s types")
+	if !ok || p.use(op, r, from) == nil {
 		return nil
 	}
 	return []Type{to}
@@ -830,14 +820,10 @@ func parseTranspose(p *parser, op *Op) []Type {
 	if !ok {
 		return nil
 	}
-	op.Props = append(op.Props, &NamedAttr{Name: "permutation", Pos: at, ValuePos: at, Value: &DenseArrayAttr{Elem: &IntType{Width: 64}, Values: perm}})
+	i64Prop(op, "permutation", at, perm)
 	p.optAttrs(op)
-	from := p.colonType(op)
-	if !p.keyword("to", "between vector.transpose's types") {
-		return nil
-	}
-	to := p.parseType()
-	if !p.ok() || p.use(op, r, from) == nil {
+	from, to, ok := p.typePair(op, "to", "between vector.transpose's types")
+	if !ok || p.use(op, r, from) == nil {
 		return nil
 	}
 	return []Type{to}
@@ -867,11 +853,13 @@ func (p *parser) intList() ([]string, bool) {
 	return out, p.expect("]", "to close the list of integers")
 }
 
-// positions reads [0, %i, ...]: static positions (dynamic ones marked
-// with MLIR's kDynamic) and the values of the dynamic ones.
-func (p *parser) positions() ([]string, []ref, bool) {
+// positions reads [0, %i, ...] into the op's static_position property
+// (dynamic positions marked with MLIR's kDynamic) and gives the values of
+// the dynamic ones.
+func (p *parser) positions(op *Op) ([]ref, bool) {
+	at := p.tok.pos
 	if !p.expect("[", "to open the position") {
-		return nil, nil, false
+		return nil, false
 	}
 	var static []string
 	var dyn []ref
@@ -879,14 +867,14 @@ func (p *parser) positions() ([]string, []ref, bool) {
 		if p.tok.kind == tValueID {
 			r, ok := p.parseRef()
 			if !ok {
-				return nil, nil, false
+				return nil, false
 			}
 			dyn = append(dyn, r)
 			static = append(static, strconv.FormatInt(math.MinInt64, 10))
 		} else {
 			s, ok := p.scalarLiteral()
 			if !ok {
-				return nil, nil, false
+				return nil, false
 			}
 			static = append(static, s)
 		}
@@ -895,7 +883,11 @@ func (p *parser) positions() ([]string, []ref, bool) {
 		}
 		p.nextTok()
 	}
-	return static, dyn, p.expect("]", "to close the position")
+	if !p.expect("]", "to close the position") {
+		return nil, false
+	}
+	i64Prop(op, "static_position", at, static)
+	return dyn, true
 }
 
 // parseExtract reads %v[positions] [{...}] : R from T.
@@ -904,25 +896,14 @@ func parseExtract(p *parser, op *Op) []Type {
 	if !ok {
 		return nil
 	}
-	at := p.tok.pos
-	static, dyn, ok := p.positions()
+	dyn, ok := p.positions(op)
 	if !ok {
 		return nil
 	}
-	op.Props = append(op.Props, &NamedAttr{Name: "static_position", Pos: at, ValuePos: at, Value: &DenseArrayAttr{Elem: &IntType{Width: 64}, Values: static}})
 	p.optAttrs(op)
-	res := p.colonType(op)
-	if !p.keyword("from", "between vector.extract's result and source types") {
+	res, src, ok := p.typePair(op, "from", "between vector.extract's result and source types")
+	if !ok || p.use(op, r, src) == nil || !p.useAll(op, dyn, IndexType{}) {
 		return nil
-	}
-	src := p.parseType()
-	if !p.ok() || p.use(op, r, src) == nil {
-		return nil
-	}
-	for _, d := range dyn {
-		if p.use(op, d, IndexType{}) == nil {
-			return nil
-		}
 	}
 	return []Type{res}
 }
@@ -937,25 +918,14 @@ func parseInsert(p *parser, op *Op) []Type {
 	if !ok {
 		return nil
 	}
-	at := p.tok.pos
-	static, dyn, ok := p.positions()
+	dyn, ok := p.positions(op)
 	if !ok {
 		return nil
 	}
-	op.Props = append(op.Props, &NamedAttr{Name: "static_position", Pos: at, ValuePos: at, Value: &DenseArrayAttr{Elem: &IntType{Width: 64}, Values: static}})
 	p.optAttrs(op)
-	st := p.colonType(op)
-	if !p.keyword("into", "between vector.insert's types") {
+	st, dt, ok := p.typePair(op, "into", "between vector.insert's types")
+	if !ok || p.use(op, s, st) == nil || p.use(op, d, dt) == nil || !p.useAll(op, dyn, IndexType{}) {
 		return nil
-	}
-	dt := p.parseType()
-	if !p.ok() || p.use(op, s, st) == nil || p.use(op, d, dt) == nil {
-		return nil
-	}
-	for _, x := range dyn {
-		if p.use(op, x, IndexType{}) == nil {
-			return nil
-		}
 	}
 	return []Type{dt}
 }
@@ -976,34 +946,14 @@ func parseSplat(p *parser, op *Op) []Type {
 
 // parseAlloc reads (%dyn...)[%sym...] [{...}] : MemT.
 func parseAlloc(p *parser, op *Op) []Type {
-	if !p.expect("(", "to open "+op.Name+"'s dynamic sizes") {
+	dyn, sym, ok := p.operandLists("to open "+op.Name+"'s dynamic sizes", "dynamic sizes")
+	if !ok {
 		return nil
-	}
-	var dyn, sym []ref
-	if !p.tok.is(")") {
-		dyn = p.parseRefs()
-	}
-	if !p.expect(")", "to close the dynamic sizes") {
-		return nil
-	}
-	if p.tok.is("[") {
-		p.nextTok()
-		if !p.tok.is("]") {
-			sym = p.parseRefs()
-		}
-		if !p.expect("]", "to close the symbol operands") {
-			return nil
-		}
 	}
 	p.optAttrs(op)
 	t := p.colonType(op)
-	if !p.ok() {
+	if !p.ok() || !p.useAll(op, append(dyn, sym...), IndexType{}) {
 		return nil
-	}
-	for _, r := range append(dyn, sym...) {
-		if p.use(op, r, IndexType{}) == nil {
-			return nil
-		}
 	}
 	segments(op, len(dyn), len(sym))
 	return []Type{t}
@@ -1066,34 +1016,17 @@ func parseAffineApply(p *parser, op *Op) []Type {
 		return nil
 	}
 	op.Props = append(op.Props, &NamedAttr{Name: "map", Pos: at, ValuePos: at, Value: a})
-	if !p.expect("(", "to open affine.apply's dimension operands") {
+	dims, syms, ok := p.operandLists("to open affine.apply's dimension operands", "dimension operands")
+	if !ok {
 		return nil
-	}
-	var dims, syms []ref
-	if !p.tok.is(")") {
-		dims = p.parseRefs()
-	}
-	if !p.expect(")", "to close the dimension operands") {
-		return nil
-	}
-	if p.tok.is("[") {
-		p.nextTok()
-		if !p.tok.is("]") {
-			syms = p.parseRefs()
-		}
-		if !p.expect("]", "to close the symbol operands") {
-			return nil
-		}
 	}
 	if len(dims) != len(m.Map.Dims) || len(syms) != len(m.Map.Syms) {
 		p.failCode(at, model.CodeRankMismatch, "affine.apply's map takes %d dimension(s) and %d symbol(s), given %d and %d", len(m.Map.Dims), len(m.Map.Syms), len(dims), len(syms))
 		return nil
 	}
 	p.optAttrs(op)
-	for _, r := range append(dims, syms...) {
-		if p.use(op, r, IndexType{}) == nil {
-			return nil
-		}
+	if !p.useAll(op, append(dims, syms...), IndexType{}) {
+		return nil
 	}
 	return []Type{IndexType{}}
 }

@@ -130,12 +130,7 @@ type VectorType struct {
 	str      string // String, once written
 }
 
-func (t *VectorType) String() string {
-	if t.str == "" {
-		t.str = t.format()
-	}
-	return t.str
-}
+func (t *VectorType) String() string { return cached(&t.str, t.format) }
 
 func (t *VectorType) format() string {
 	var b strings.Builder
@@ -165,23 +160,22 @@ type MemRefType struct {
 	str      string
 }
 
-func (t *MemRefType) String() string {
-	if t.str == "" {
-		t.str = t.format()
-	}
-	return t.str
-}
+func (t *MemRefType) String() string { return cached(&t.str, t.format) }
 
 func (t *MemRefType) format() string {
+	return shaped("memref", t.Shape, t.Unranked, t.Elem, t.Layout, t.MemSpace)
+}
+
+// shaped writes kind<shape x elem, attrs...>, the nil attributes left out.
+func shaped(kind string, shape []int, unranked bool, elem Type, attrs ...Attr) string {
 	var b strings.Builder
-	b.WriteString("memref<")
-	writeShape(&b, t.Shape, t.Unranked)
-	b.WriteString(t.Elem.String())
-	if t.Layout != nil {
-		b.WriteString(", " + t.Layout.String())
-	}
-	if t.MemSpace != nil {
-		b.WriteString(", " + t.MemSpace.String())
+	b.WriteString(kind + "<")
+	writeShape(&b, shape, unranked)
+	b.WriteString(elem.String())
+	for _, a := range attrs {
+		if a != nil {
+			b.WriteString(", " + a.String())
+		}
 	}
 	b.WriteString(">")
 	return b.String()
@@ -210,15 +204,7 @@ type TensorType struct {
 }
 
 func (t *TensorType) String() string {
-	var b strings.Builder
-	b.WriteString("tensor<")
-	writeShape(&b, t.Shape, t.Unranked)
-	b.WriteString(t.Elem.String())
-	if t.Encoding != nil {
-		b.WriteString(", " + t.Encoding.String())
-	}
-	b.WriteString(">")
-	return b.String()
+	return shaped("tensor", t.Shape, t.Unranked, t.Elem, t.Encoding)
 }
 
 // IntType is iN, siN or uiN.
@@ -275,12 +261,7 @@ type FunctionType struct {
 	str             string
 }
 
-func (t *FunctionType) String() string {
-	if t.str == "" {
-		t.str = t.format()
-	}
-	return t.str
-}
+func (t *FunctionType) String() string { return cached(&t.str, t.format) }
 
 func (t *FunctionType) format() string {
 	res := typeList(t.Results)
@@ -290,6 +271,14 @@ func (t *FunctionType) format() string {
 		res = "(" + res + ")"
 	}
 	return "(" + typeList(t.Inputs) + ") -> " + res
+}
+
+// cached is *s, which format writes the first time.
+func cached(s *string, format func() string) string {
+	if *s == "" {
+		*s = format()
+	}
+	return *s
 }
 
 func typeList(ts []Type) string {

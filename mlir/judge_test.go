@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"planner/internal/golden"
 	"planner/model"
 )
 
@@ -79,7 +80,7 @@ func TestMLIROptJudges(t *testing.T) {
 		if err == nil && withoutHeader(string(committed)) == string(out) {
 			continue
 		}
-		if *update {
+		if golden.Update() {
 			src := filepath.Base(path)
 			header := fmt.Sprintf("// mlir-opt-19 --allow-unregistered-dialect --mlir-print-op-generic %s: MLIR's own\n// generic form of %s, which the tests read beside it (mlir/judge_test.go).\n", src, src)
 			if err := os.WriteFile(genericOf(path), append([]byte(header), out...), 0o644); err != nil {

@@ -83,15 +83,8 @@ func (p *parser) builtinType() Type {
 		if !p.expect("<", "after tuple") {
 			return nil
 		}
-		var elems []Type
-		for p.ok() && !p.tok.is(">") {
-			elems = append(elems, p.parseType())
-			if !p.tok.is(",") {
-				break
-			}
-			p.nextTok()
-		}
-		if !p.expect(">", "to close tuple<") {
+		elems, ok := p.typesUntil(">", "to close tuple<")
+		if !ok {
 			return nil
 		}
 		return &TupleType{Elems: elems}
@@ -124,18 +117,25 @@ func allDigits(s string) bool {
 	return s != ""
 }
 
-// functionType reads (inputs) -> result or (inputs) -> (results).
-func (p *parser) functionType() Type {
-	p.nextTok() // (
-	var ins []Type
-	for p.ok() && !p.tok.is(")") {
-		ins = append(ins, p.parseType())
+// typesUntil reads T, T, ... up to the closing punctuation close, which
+// it consumes; what says what the closing does, for the error.
+func (p *parser) typesUntil(close, what string) ([]Type, bool) {
+	var ts []Type
+	for p.ok() && !p.tok.is(close) {
+		ts = append(ts, p.parseType())
 		if !p.tok.is(",") {
 			break
 		}
 		p.nextTok()
 	}
-	if !p.expect(")", "to close the function type's inputs") {
+	return ts, p.expect(close, what)
+}
+
+// functionType reads (inputs) -> result or (inputs) -> (results).
+func (p *parser) functionType() Type {
+	p.nextTok() // (
+	ins, ok := p.typesUntil(")", "to close the function type's inputs")
+	if !ok {
 		return nil
 	}
 	if p.tok.kind != tArrow {
@@ -351,14 +351,40 @@ func (p *parser) rawDims(kind string) (shape []int, scalable []bool, unranked bo
 	}
 }
 
+// rawOpen starts a scan of the text as written: the lexer goes to the
+// byte after the bracket the parser stands on. It gives the bracket's
+// token and the offset the text starts at.
+func (p *parser) rawOpen() (token, int) {
+	open := p.tok
+	p.lx.restore(lexState{open.end, open.line, open.col + 1})
+	return open, p.lx.off
+}
+
+// rawString skips the string the scan stands on; false, with the error,
+// where it is not closed.
+func (p *parser) rawString() bool {
+	if _, err := p.lx.stringBody(p.lx.pos()); err != nil {
+		p.failf(err.pos, "%s", err.msg)
+		return false
+	}
+	return true
+}
+
+// rawClose ends a scan on its closing bracket: the text from start up to
+// it, and the parser on the token after it.
+func (p *parser) rawClose(start int) (string, bool) {
+	body := p.lx.src[start:p.lx.off]
+	p.lx.advance(1)
+	p.nextTok()
+	return body, p.ok()
+}
+
 // rawBody reads a dialect attribute's or type's body: the parser stands
 // on its '<'; the text up to the matching '>' is returned, brackets,
 // strings and -> inside it kept whole, and the parser is left after it.
 func (p *parser) rawBody() (string, bool) {
-	open := p.tok
+	open, start := p.rawOpen()
 	lx := p.lx
-	lx.restore(lexState{open.end, open.line, open.col + 1})
-	start := lx.off
 	var stack []byte
 	for {
 		if lx.off >= lx.end {
@@ -368,9 +394,7 @@ func (p *parser) rawBody() (string, bool) {
 		c := lx.src[lx.off]
 		switch c {
 		case '"':
-			at := lx.pos()
-			if _, err := lx.stringBody(at); err != nil {
-				p.failf(err.pos, "%s", err.msg)
+			if !p.rawString() {
 				return "", false
 			}
 			continue
@@ -389,10 +413,7 @@ func (p *parser) rawBody() (string, bool) {
 			want := map[byte]byte{'>': '<', ')': '(', ']': '[', '}': '{'}[c]
 			if len(stack) == 0 {
 				if c == '>' {
-					body := lx.src[start:lx.off]
-					lx.advance(1)
-					p.nextTok()
-					return body, p.ok()
+					return p.rawClose(start)
 				}
 				p.failf(lx.pos(), "unbalanced '%c' inside '<...>' opened at %s", c, open.pos)
 				return "", false

@@ -1,13 +1,12 @@
 package tomlio
 
 import (
-	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
+	"planner/internal/golden"
 	"planner/model"
 )
 
@@ -45,24 +44,11 @@ var testTargets = map[string]*model.Target{
 // with exactly the errors its # want comments name, on their lines, and the
 // full text must match testdata/bad/graphs.golden.
 func TestBadGraphFiles(t *testing.T) {
-	files, err := filepath.Glob("../testdata/bad/graphs/*.toml")
-	if err != nil || len(files) < 25 {
-		t.Fatalf("%d bad graph files: %v", len(files), err)
-	}
-	var golden strings.Builder
-	for _, path := range files {
-		name := filepath.ToSlash(strings.TrimPrefix(path, "../"))
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, perr := ParseGraph(name, data, testTargets)
-			checkWants(t, perr, readWants(t, data))
-			fmt.Fprintf(&golden, "%v\n", perr)
-		})
-	}
-	compareGolden(t, "../testdata/bad/graphs.golden", golden.String())
+	bad := golden.Catalogue{Glob: "../testdata/bad/graphs/*.toml", Least: 25, Comment: "#", Golden: "../testdata/bad/graphs.golden"}
+	bad.Run(t, func(t *testing.T, name string, data []byte) error {
+		_, err := ParseGraph(name, data, testTargets)
+		return err
+	})
 }
 
 // Every test graph parses (on the stand-in targets, and gfx1100's in

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -10,9 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files that differ")
+	"planner/internal/golden"
+)
 
 // A CLI case is a file under testdata/cli: its first line is the command
 // ("planner layout show FILE", paths relative to the repository root), then
@@ -95,7 +94,7 @@ func TestCLI(t *testing.T) {
 			if got.String() == want.String() {
 				return
 			}
-			if *update {
+			if golden.Update() {
 				if err := os.WriteFile(path, []byte(got.String()), 0o644); err != nil {
 					t.Fatal(err)
 				}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"planner"
@@ -26,19 +25,4 @@ func solveResult(t *testing.T, path string) (*plans.Plan, *solver.Result) {
 		t.Fatalf("%s: no plan: %s", path, res.Why)
 	}
 	return res.Plan, res.Search
-}
-
-func goldenCompare(t *testing.T, path, got string) {
-	t.Helper()
-	want, err := os.ReadFile(path)
-	if err == nil && string(want) == got {
-		return
-	}
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	t.Errorf("%s differs (go test -update to accept):\n--- want\n%s\n--- got\n%s", path, want, got)
 }

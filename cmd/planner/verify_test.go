@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"planner/internal/golden"
 	"planner/model"
 	"planner/plans"
 	"planner/tomlio"
@@ -63,12 +64,12 @@ func editSection(t *testing.T, text, header string, edit func(body string) strin
 // wrong lane; and %d written as a lane/register table with the elements of
 // two rows exchanged, which is no layout at all and is rejected at the row.
 func TestVerifyHandEditedPlans(t *testing.T) {
-	golden, err := os.ReadFile("../../testdata/plans/pinned_mma_operand.toml")
+	base, err := os.ReadFile("../../testdata/plans/pinned_mma_operand.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	header := `[values."d".exact.layout]`
-	lanes := editSection(t, string(golden), header, func(body string) string {
+	lanes := editSection(t, string(base), header, func(body string) string {
 		lines := strings.Split(body, "\n")
 		for i, l := range lines {
 			if rest, ok := strings.CutPrefix(l, "lane = [["); ok {
@@ -79,7 +80,7 @@ func TestVerifyHandEditedPlans(t *testing.T) {
 		}
 		return strings.Join(lines, "\n")
 	})
-	table := editSection(t, string(golden), header, func(string) string {
+	table := editSection(t, string(base), header, func(string) string {
 		n, err := model.Express("table", solvedLayout(t, "pinned_mma_operand", "d"))
 		if err != nil {
 			t.Fatal(err)
@@ -96,7 +97,7 @@ func TestVerifyHandEditedPlans(t *testing.T) {
 	root, _ := filepath.Abs("../..")
 	for name, text := range map[string]string{"moved_lanes": lanes, "moved_element_table": table} {
 		path := filepath.Join("testdata/verify", name+".toml")
-		goldenCompare(t, path, text)
+		golden.Compare(t, path, text)
 		abs, _ := filepath.Abs(path)
 		t.Run(name, func(t *testing.T) {
 			t.Chdir(root)
@@ -164,7 +165,7 @@ func TestVerifyWrongConversionClaims(t *testing.T) {
 		}
 		fmt.Fprintf(&got, "%s: %v\n", tc.name, err)
 	}
-	goldenCompare(t, "testdata/verify/claims.golden", got.String())
+	golden.Compare(t, "testdata/verify/claims.golden", got.String())
 }
 
 // Hand edits of a plan's buffers: each is rejected with what is wrong.
