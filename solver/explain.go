@@ -357,6 +357,16 @@ func Core(p *Problem, opt Options) ([]*model.Fact, error) {
 func core(p *Problem, f *feasibility, opt Options) ([]*model.Fact, error) {
 	var ids []int
 	if finder, ok := backendOf(opt).(ConflictFinder); ok {
+		// gini's own core search runs first whatever backend finds the
+		// core: the relaxation search below reuses this solver, and gini
+		// v1.0.1 was seen to answer it with a model that violates a
+		// clause (a fatal "internal error in solve: sat model") when its
+		// first answers on these clauses were sat, as they are when the
+		// relaxation search starts on a fresh solver; after the core
+		// search's unsat answers it does not (TestSMTUnsatCoresAreMinimal
+		// on buffers_over_budget and registers_pins_together exited the
+		// test binary before this).
+		_ = f.core()
 		var err error
 		if ids, err = finder.Conflict(p); err != nil {
 			return nil, err
