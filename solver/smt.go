@@ -74,11 +74,23 @@ func recoverZ3(err *error, status *Status) {
 	switch r := r.(type) {
 	case nil:
 	case string:
+		if r == z3Canceled && status != nil {
+			// Z3 was interrupted: only the deadline and the caller's
+			// done channel interrupt it (InterruptAt, InterruptOn), so
+			// a search that can answer unknown was stopped, not failed.
+			// Where there is no status to say so (a conflict search),
+			// an interrupted answer stays an error.
+			return
+		}
 		*err = fmt.Errorf("internal error: Z3 failed: %s", r)
 	default:
 		*err = fmt.Errorf("internal error in the smt backend: %v", r)
 	}
 }
+
+// z3Canceled is the message of the error Z3 raises in a call it was
+// interrupted in.
+const z3Canceled = "canceled"
 
 // z3Panic, when set by a test, panics inside the Z3 backend with its
 // value, to show that the failure reaches the caller.

@@ -324,3 +324,24 @@ func TestSMTPanicIsAnError(t *testing.T) {
 		}
 	}
 }
+
+// Z3 interrupted at the deadline (its "canceled" error) stops a search,
+// which answers unknown with no error; a conflict search, which has no
+// unknown to answer, still fails with the message.
+func TestSMTCanceledIsAStop(t *testing.T) {
+	defer func() { z3Panic = nil }()
+	z3Panic = z3Canceled
+	random := pbqp.Random(rand.New(rand.NewPCG(1, 2)), 5, 3, 1)
+	if sol, err := SolvePBQPSMT(random, pbqp.Options{NoReduce: true}); err != nil || sol.Status != StatusUnknown {
+		t.Errorf("core decision interrupted: status %v, error %v, want unknown and no error", sol.Status, err)
+	}
+	unsat := unsatGraphs(t)[0]
+	up, err := Build(unsat.graph, unsat.target, unsat.records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "internal error: Z3 failed: " + z3Canceled
+	if _, err := Explain(up, unsat.records, 1, Options{Backend: "smt"}); err == nil || err.Error() != want {
+		t.Errorf("explanation interrupted: error %v, want %q", err, want)
+	}
+}
