@@ -521,7 +521,17 @@ func ExpressTriton(l *Layout) (*Triton, error) { return ExpressTritonAs(l, AnyRo
 // ExpressTritonAs is ExpressTriton trying, among the matrix encodings, only
 // those of the given role.
 func ExpressTritonAs(l *Layout, role TritonRole) (*Triton, error) {
-	if enc := namedTriton(l, role); enc != nil {
+	return ExpressTritonFor(l, role, true)
+}
+
+// ExpressTritonFor is ExpressTritonAs for a target: the warpgroup
+// encodings (#ttg.nvidia_mma version 3, Hopper's wgmma) are tried only
+// where warpgroupMMA says the target runs warpgroup mma, so that a plan
+// for sm_80 prints the version 2 tile that Triton's mma.sync lowering
+// uses even where a wgmma tile would give the same map with fewer
+// repeats.
+func ExpressTritonFor(l *Layout, role TritonRole, warpgroupMMA bool) (*Triton, error) {
+	if enc := namedTriton(l, role, warpgroupMMA); enc != nil {
 		return &Triton{Enc: enc}, nil
 	}
 	if b, err := ExpressBlocked(l); err == nil {
@@ -548,7 +558,7 @@ func ExpressTritonAs(l *Layout, role TritonRole) (*Triton, error) {
 // fewest register repeats), then an mma.sync, mfma or wmma accumulator,
 // then an operand, then a wgmma or transposed mfma accumulator, then the
 // first tried.
-func namedTriton(l *Layout, role TritonRole) TritonEncoding {
+func namedTriton(l *Layout, role TritonRole, warpgroupMMA bool) TritonEncoding {
 	r := l.Rank()
 	if r > 3 || l.Size(Block) != 1 {
 		return nil
@@ -570,7 +580,7 @@ func namedTriton(l *Layout, role TritonRole) TritonEncoding {
 		}
 	}
 	if r >= 2 {
-		for _, c := range matrixCandidates(f.SubgroupSize, f.Subgroups, r) {
+		for _, c := range matrixCandidates(f.SubgroupSize, f.Subgroups, r, warpgroupMMA) {
 			d, isDot := c.enc.(*DotOperand)
 			switch {
 			case role == Accumulator && isDot, role == OperandA && (!isDot || d.OpIdx != 0), role == OperandB && (!isDot || d.OpIdx != 1):
@@ -583,7 +593,7 @@ func namedTriton(l *Layout, role TritonRole) TritonEncoding {
 		return best
 	}
 	// A reduction's result: a slice of an accumulator.
-	for _, c := range matrixCandidates(f.SubgroupSize, f.Subgroups, r+1) {
+	for _, c := range matrixCandidates(f.SubgroupSize, f.Subgroups, r+1, warpgroupMMA) {
 		if _, isDot := c.enc.(*DotOperand); isDot {
 			continue
 		}
@@ -603,7 +613,7 @@ type tritonCandidate struct {
 
 // matrixCandidates lists the matrix encodings of a rank for the lanes and
 // warps: accumulators of every warp split, and their operands.
-func matrixCandidates(lanes, warps, rank int) []tritonCandidate {
+func matrixCandidates(lanes, warps, rank int, warpgroupMMA bool) []tritonCandidate {
 	var out []tritonCandidate
 	add := func(enc TritonEncoding, tier int) { out = append(out, tritonCandidate{enc, tier}) }
 	dots := func(parent TritonEncoding, ops int) {
@@ -624,7 +634,7 @@ func matrixCandidates(lanes, warps, rank int) []tritonCandidate {
 				add(wm, 0)
 				dots(wm, 2)
 			}
-			for n := 8; n <= 256; n *= 2 {
+			for n := 8; n <= 256 && warpgroupMMA; n *= 2 {
 				v3 := &NvidiaMMA{VersionMajor: 3, WarpsPerCTA: w, InstrShape: []int{16, n, 16}}
 				add(v3, 2)
 				dots(v3, 1) // B of a wgmma is read from shared memory

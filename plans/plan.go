@@ -193,13 +193,14 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 			}
 		}
 	}
+	uses := tritonUses(g, a)
 	for _, v := range g.Values {
 		l := a.Layouts[v]
 		if l == nil {
 			return nil, fmt.Errorf("the plan gives %s no layout", v.Name)
 		}
 		vp := ValuePlan{Name: v.Name, Shape: v.Shape, DType: v.DType.Name, Values: l.Size(model.Register), layout: l}
-		vp.Notation, vp.Layout, vp.Note = write(l, notation)
+		vp.Notation, vp.Layout, vp.Note = writeAs(l, notation, uses[v])
 		if l.InShared() {
 			vp.Notation, vp.Layout, vp.Values, vp.Note = "shared", leftInSharedText(v), 0, ""
 		}
@@ -370,11 +371,32 @@ func convDetail(c *model.Conversion) string {
 // write expresses a layout in the notation, falling back to linear, cute
 // and table when the notation cannot write it.
 func write(l *model.Layout, notation string) (kind, text, note string) {
+	return writeAs(l, notation, tritonUse{role: model.AnyRole, warpgroupMMA: true})
+}
+
+// tritonUse is what the Triton notation needs to know of a value beyond
+// its layout to name its encoding as Triton would: whether an mma reads it
+// as A or B or makes it (its role), and whether the plan runs warpgroup
+// mma (wgmma), the only mma whose accumulator is #ttg.nvidia_mma
+// version 3.
+type tritonUse struct {
+	role         model.TritonRole
+	warpgroupMMA bool
+}
+
+// writeAs is write for a value used as use says.
+func writeAs(l *model.Layout, notation string, use tritonUse) (kind, text, note string) {
 	if l.Opaque() != "" {
 		return "fragment", OpaqueText(l), ""
 	}
 	for _, k := range []string{notation, "linear", "cute", "table"} {
-		n, err := model.Express(k, l)
+		var n model.Notation
+		var err error
+		if k == "triton" {
+			n, err = expressTriton(l, use)
+		} else {
+			n, err = model.Express(k, l)
+		}
 		if err != nil {
 			if k == notation {
 				note = err.Error()
@@ -388,6 +410,69 @@ func write(l *model.Layout, notation string) (kind, text, note string) {
 		return k, text, note
 	}
 	return "", "", note
+}
+
+// expressTriton writes a value's layout as Triton would name it: by its
+// role where an mma reads or makes it; else as an accumulator (or a slice
+// of one) where one gives the layout, since a value no mma reads as A or
+// B but laid out as an accumulator is an accumulator's neighbour
+// (scaled, reduced, carried through a loop); else by the best fit.
+func expressTriton(l *model.Layout, use tritonUse) (*model.Triton, error) {
+	if use.role == model.AnyRole {
+		if t, err := model.ExpressTritonFor(l, model.Accumulator, use.warpgroupMMA); err == nil {
+			switch t.Enc.(type) {
+			case *model.TritonBlocked, *model.Linear:
+			default:
+				return t, nil
+			}
+		}
+	}
+	return model.ExpressTritonFor(l, use.role, use.warpgroupMMA)
+}
+
+// tritonUses gives each value of the plan its tritonUse: the role of the
+// mma records that read or make it (A, B, or accumulator for c and d; no
+// role where they disagree or none does), and whether any op of the plan
+// runs a warpgroup mma (a record of more than one subgroup).
+func tritonUses(g *model.Graph, a *model.Assignment) map[*model.Value]tritonUse {
+	warpgroup := false
+	roles := map[*model.Value]model.TritonRole{}
+	mixed := map[*model.Value]bool{}
+	set := func(v *model.Value, r model.TritonRole) {
+		if old, ok := roles[v]; ok && old != r {
+			mixed[v] = true
+		}
+		roles[v] = r
+	}
+	g.Walk(func(op *model.Op) {
+		ch := a.Ops[op]
+		if ch == nil || ch.Record == nil || ch.Record.Kind != model.RecordMMA {
+			return
+		}
+		warpgroup = warpgroup || ch.Record.Subgroups > 1
+		for i, v := range op.Operands {
+			switch i {
+			case 0:
+				set(v, model.OperandA)
+			case 1:
+				set(v, model.OperandB)
+			default:
+				set(v, model.Accumulator)
+			}
+		}
+		if op.Result != nil {
+			set(op.Result, model.Accumulator)
+		}
+	})
+	out := map[*model.Value]tritonUse{}
+	for _, v := range g.Values {
+		u := tritonUse{role: roles[v], warpgroupMMA: warpgroup}
+		if mixed[v] {
+			u.role = model.AnyRole
+		}
+		out[v] = u
+	}
+	return out
 }
 
 // OpaqueText describes a layout whose lanes and registers are unspecified
