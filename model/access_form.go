@@ -114,10 +114,9 @@ func (l *Layout) binary() bool { return l.m.in.nOdd == 0 && l.m.out.nOdd == 0 }
 // hardware axis h reach.
 func (l *Layout) axisBits(h HwDim) uint64 {
 	var u uint64
-	for _, d := range l.m.in.digits {
-		if d.axis == int(h) && d.radix == 2 {
-			u |= l.m.bitImg[d.flat]
-		}
+	imgs, _ := l.hwBits(h)
+	for _, img := range imgs {
+		u |= img
 	}
 	return u
 }
@@ -159,9 +158,10 @@ func (l *Layout) axisIndexes(h HwDim, sub int) [][]int {
 }
 
 // offsetsOf lists offset(index) of every point along hardware axis h
-// (the others at zero) of subgroup sub.
-func (l *Layout) offsetsOf(h HwDim, sub int, offset func(idx []int) int, form addressForm) []int {
-	if !l.binary() {
+// (the others at zero) of subgroup sub: from the bits' offsets bo in a
+// binary layout, else from each point's element.
+func (l *Layout) offsetsOf(h HwDim, sub int, offset func(idx []int) int, bo *bitOffsets) []int {
+	if bo == nil {
 		idx := l.axisIndexes(h, sub)
 		out := make([]int, len(idx))
 		for i, x := range idx {
@@ -169,8 +169,7 @@ func (l *Layout) offsetsOf(h HwDim, sub int, offset func(idx []int) int, form ad
 		}
 		return out
 	}
-	bo := l.bitOffsets(offset, form)
-	imgs := l.digitImages(h)
+	imgs, _ := l.hwBits(h)
 	v, _ := l.m.in.point(HwPoint{Subgroup: sub}.coords())
 	base := l.m.applyBits(v)
 	out := make([]int, l.Size(h))
@@ -186,18 +185,6 @@ func (l *Layout) offsetsOf(h HwDim, sub int, offset func(idx []int) int, form ad
 	return out
 }
 
-// digitImages is the output bits each digit of hardware axis h sets, in
-// digit order (a binary layout's).
-func (l *Layout) digitImages(h HwDim) []uint64 {
-	var imgs []uint64
-	for _, d := range l.m.in.digits {
-		if d.axis == int(h) {
-			imgs = append(imgs, l.m.bitImg[d.flat])
-		}
-	}
-	return imgs
-}
-
 // bitOffsets is the offset of every output bit of a binary layout, under
 // a GF(2)-linear or additive form: the offset of an element is then the
 // XOR or the sum of its bits' offsets.
@@ -206,8 +193,8 @@ type bitOffsets struct {
 	xor  bool
 }
 
-func (l *Layout) bitOffsets(offset func(idx []int) int, form addressForm) bitOffsets {
-	bo := bitOffsets{unit: make([]int, l.m.out.nBits), xor: form == formXOR}
+func (l *Layout) bitOffsets(offset func(idx []int) int, form addressForm) *bitOffsets {
+	bo := &bitOffsets{unit: make([]int, l.m.out.nBits), xor: form == formXOR}
 	at := make([]int, len(l.shape))
 	for _, d := range l.m.out.digits {
 		at[d.axis] = d.place
@@ -231,8 +218,8 @@ func (bo bitOffsets) of(x uint64) int {
 }
 
 // combine is the offset of two disjoint parts of an element.
-func (bo bitOffsets) combine(a, b int) int {
-	if bo.xor {
+func (ro registerOffsets) combine(a, b int) int {
+	if ro.xor {
 		return a ^ b
 	}
 	return a + b
@@ -245,19 +232,21 @@ func (bo bitOffsets) combine(a, b int) int {
 type registerOffsets struct {
 	digits []int // offset of each register digit, or nil
 	list   []int // every register's offset, when digits is nil
-	bo     bitOffsets
+	xor    bool  // digits' offsets combine by XOR, else by sum
 }
 
-func (l *Layout) registerOffsets(offset func(idx []int) int, form addressForm) registerOffsets {
-	if !l.binary() {
-		return registerOffsets{list: l.offsetsOf(Register, 0, offset, form)}
+// registerOffsets finds the registers' offsets from the bits' offsets bo
+// (nil: the layout is not binary).
+func (l *Layout) registerOffsets(offset func(idx []int) int, bo *bitOffsets) registerOffsets {
+	if bo == nil {
+		return registerOffsets{list: l.offsetsOf(Register, 0, offset, nil)}
 	}
-	bo := l.bitOffsets(offset, form)
-	ro := registerOffsets{bo: bo, digits: []int{}}
+	ro := registerOffsets{xor: bo.xor, digits: []int{}}
 	var seen uint64
-	for _, img := range l.digitImages(Register) {
+	imgs, _ := l.hwBits(Register)
+	for _, img := range imgs {
 		if !bo.xor && seen&img != 0 {
-			return registerOffsets{list: l.offsetsOf(Register, 0, offset, form), bo: bo}
+			return registerOffsets{list: l.offsetsOf(Register, 0, offset, bo), xor: bo.xor}
 		}
 		seen |= img
 		ro.digits = append(ro.digits, bo.of(img))
@@ -305,7 +294,7 @@ func (ro registerOffsets) starts(vector, mod int) []int {
 		for r, n := range h {
 			if n > 0 {
 				next[r] += n
-				next[ro.bo.combine(r, ro.digits[b])&(mod-1)] += n
+				next[ro.combine(r, ro.digits[b])&(mod-1)] += n
 			}
 		}
 		h, next = next, h
@@ -358,10 +347,14 @@ func accessVectorsByForm(l *Layout, vector, elemBits int, offset func(idx []int)
 	}
 	regs, lanes := l.Size(Register), l.Size(Lane)
 	bytes := elemBits / 8
-	ro := l.registerOffsets(offset, form)
+	var bo *bitOffsets
+	if l.binary() {
+		bo = l.bitOffsets(offset, form)
+	}
+	ro := l.registerOffsets(offset, bo)
 	laneOff := make([][]int, len(subs))
 	for i, sub := range subs {
-		laneOff[i] = l.offsetsOf(Lane, sub, offset, form)
+		laneOff[i] = l.offsetsOf(Lane, sub, offset, bo)
 	}
 	vector = max(1, min(vector, regs))
 	for vector > 1 && !keepsVectorsByForm(ro, laneOff, vector, form) {
@@ -372,10 +365,7 @@ func accessVectorsByForm(l *Layout, vector, elemBits int, offset func(idx []int)
 	a.Instructions = ceilDiv(regs, vector)
 	a.Ideal = a.Instructions * idealWavefronts(lanes, width, t)
 	per := max(1, banks*bankBytes/max(width, bankBytes))
-	if form == formXOR {
-		if !isPow2(lanes) {
-			return Access{}, false
-		}
+	if form == formXOR { // a binary layout: lanes a power of two
 		// Every instruction of every subgroup is the first one's
 		// addresses XORed with a width-aligned constant.
 		var gen []uint64

@@ -183,10 +183,7 @@ func RecordAccess(buf *SharedLayout, l *Layout, r *Record, t *Target) (Access, b
 	}
 	switch m := r.Memory; {
 	case m.Rule == "row_pointers", m.Rule == "constant_stride" && m.RowBytes > 0:
-		banks, bankBytes := t.Banks, t.BankBytes
-		if banks <= 0 || bankBytes <= 0 {
-			banks, bankBytes = 32, 4
-		}
+		banks, bankBytes := bankGeometry(t)
 		return buf.AccessRows(l, max(1, banks*bankBytes/m.RowBytes), m.RowBytes, t), true
 	case m.Rule == "vector":
 		return buf.AccessVectors(l, max(1, m.Bytes*8/buf.ElemBits), t), true
@@ -266,10 +263,7 @@ func opPatternBy(op *Op, result *Layout, ch *OpChoice, t *Target, sub int) (Acce
 		if r := ch.Record; r != nil {
 			switch m := r.Memory; m.Rule {
 			case "row_pointers":
-				banks, bankBytes := t.Banks, t.BankBytes
-				if banks <= 0 || bankBytes <= 0 {
-					banks, bankBytes = 32, 4
-				}
+				banks, bankBytes := bankGeometry(t)
 				p := RowPatternBy(result, max(1, banks*bankBytes/m.RowBytes), m.RowBytes, bits, sub)
 				p.Align = m.Alignment
 				return p, true

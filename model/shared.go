@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -142,10 +141,7 @@ type bankCounter struct {
 }
 
 func newBankCounter(t *Target) *bankCounter {
-	banks, bankBytes := t.Banks, t.BankBytes
-	if banks <= 0 || bankBytes <= 0 {
-		banks, bankBytes = 32, 4
-	}
+	banks, bankBytes := bankGeometry(t)
 	return &bankCounter{banks: banks, bankBytes: bankBytes, seen: make([][]int, banks)}
 }
 
@@ -187,10 +183,7 @@ func containsInt(xs []int, x int) bool {
 // idealWavefronts is the wavefronts of a conflict-free instruction of
 // lanes lanes moving width bytes each: one per phase (PhaseWavefronts).
 func idealWavefronts(lanes, width int, t *Target) int {
-	banks, bankBytes := t.Banks, t.BankBytes
-	if banks <= 0 || bankBytes <= 0 {
-		banks, bankBytes = 32, 4
-	}
+	banks, bankBytes := bankGeometry(t)
 	per := max(1, banks*bankBytes/max(width, bankBytes))
 	return max(1, ceilDiv(lanes, per))
 }
@@ -371,13 +364,11 @@ func CountScratch(c *Conversion, src, dst *Layout, t *Target, cache *AccessCache
 	}
 	best := -1
 	padElems := max(1, 16*8/c.ElemBits)
-	order := string(slices.Collect(func(yield func(byte) bool) { // the key of ScratchOrder (ranks are below MaxRank)
-		for _, d := range c.ScratchOrder {
-			if !yield(byte(d)) {
-				return
-			}
-		}
-	}))
+	key := make([]byte, len(c.ScratchOrder)) // the key of ScratchOrder (ranks are below MaxRank)
+	for i, d := range c.ScratchOrder {
+		key[i] = byte(d)
+	}
+	order := string(key)
 	for _, pad := range []int{0, padElems} {
 		if pad > 0 && src.Elements() == shape[fast] {
 			continue // one run: nothing to pad
@@ -509,10 +500,7 @@ type AccessPattern struct {
 // vector consecutive elements per lane and instruction.
 func VectorPatternBy(l *Layout, vector, elemBits int, t *Target, sub int) AccessPattern {
 	width := max(vector*elemBits/8, 1)
-	banks, bankBytes := t.Banks, t.BankBytes
-	if banks <= 0 || bankBytes <= 0 {
-		banks, bankBytes = 32, 4
-	}
+	banks, bankBytes := bankGeometry(t)
 	per := max(1, banks*bankBytes/max(width, bankBytes))
 	held := l.accessHeldBy(sub)
 	pat := AccessPattern{Width: width}
