@@ -1,7 +1,6 @@
 package mlir
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -297,5 +296,3 @@ func orNone(xs []string) string {
 	}
 	return strings.Join(xs, ", ")
 }
-
-var _ = fmt.Sprint

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"planner/internal/golden"
+	"planner/model"
 )
 
 // TestBadMLIRFiles reads every file of testdata/bad/mlir: each must fail
@@ -14,7 +15,7 @@ func TestBadMLIRFiles(t *testing.T) {
 	bad := golden.Catalogue{Glob: "../testdata/bad/mlir/*.mlir", Least: 20, Comment: "//", Golden: "../testdata/bad/mlir.golden"}
 	bad.Run(t, func(t *testing.T, name string, data []byte) error {
 		_, err := ReadGraph(name, data, Options{Targets: testTargets})
-		if list, ok := ErrorOf(err); ok {
+		if list, ok := model.Errors(err); ok {
 			for _, e := range list {
 				if e.Pos.File != name || e.Pos.Line < 1 || e.Pos.Col < 1 {
 					t.Errorf("error without a file:line:col: %#v", e)

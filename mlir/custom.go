@@ -1,7 +1,6 @@
 package mlir
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 
@@ -1062,5 +1061,3 @@ func parseToLayout(p *parser, op *Op) []Type {
 	}
 	return []Type{t}
 }
-
-var _ = fmt.Sprint

@@ -24,7 +24,7 @@ func FuzzReadMLIR(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g, err := ReadGraph("fuzz.mlir", data, Options{Targets: testTargets, Trips: 2})
 		if err != nil {
-			list, ok := ErrorOf(err)
+			list, ok := model.Errors(err)
 			if !ok || len(list) == 0 {
 				t.Fatalf("error %T without a position: %v", err, err)
 			}

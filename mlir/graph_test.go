@@ -106,7 +106,7 @@ func readError(t *testing.T, text string, opt Options) string {
 	if err == nil {
 		t.Fatalf("no error reading\n%s", text)
 	}
-	list, ok := ErrorOf(err)
+	list, ok := model.Errors(err)
 	if !ok {
 		t.Fatalf("error without a position: %v", err)
 	}

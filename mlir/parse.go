@@ -1,11 +1,9 @@
 package mlir
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"planner/model"
 )
@@ -283,7 +281,10 @@ func (p *parser) closestName(name string) string {
 	best, bestD := "", 3
 	for s := p.scope; s != nil; s = s.parent {
 		for n := range s.names {
-			if d := editDistance(n, name); d < bestD || d == bestD && n < best {
+			if len(n) > 32 || len(name) > 32 {
+				continue // no suggestion among long names: the distance costs their product
+			}
+			if d := model.EditDistance(n, name); d < bestD || d == bestD && n < best {
 				best, bestD = n, d
 			}
 		}
@@ -292,29 +293,6 @@ func (p *parser) closestName(name string) string {
 		}
 	}
 	return best
-}
-
-func editDistance(a, b string) int {
-	if len(a) > 32 || len(b) > 32 {
-		return 99
-	}
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // use resolves a use to its value, checks it against the type the op
@@ -748,18 +726,3 @@ func (p *parser) peekValue(name string) *Value {
 	}
 	return nil
 }
-
-// ErrorOf returns err as positioned errors, for callers that report them.
-func ErrorOf(err error) (model.ErrorList, bool) {
-	var list model.ErrorList
-	var one *model.Error
-	switch {
-	case errors.As(err, &list):
-		return list, true
-	case errors.As(err, &one):
-		return model.ErrorList{one}, true
-	}
-	return nil, false
-}
-
-var _ = strings.Join

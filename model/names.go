@@ -35,3 +35,27 @@ func ValidName(s string) bool {
 
 // NameRule says what ValidName accepts, for messages.
 const NameRule = "a name is MLIR's SSA suffix-id: digits only, or a letter or one of $ . _ - followed by letters, digits and $ . _ -"
+
+// EditDistance is the Levenshtein distance between two words: the
+// fewest single-byte insertions, deletions and substitutions that turn
+// one into the other. Readers use it to suggest the name a mistyped one
+// was meant to be.
+func EditDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

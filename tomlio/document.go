@@ -192,7 +192,7 @@ func (t *Table) Expect(keys ...string) { t.known = keys }
 // misspelled.
 func (t *Table) missing(key, what string) {
 	for k := range t.m {
-		if k != key && !containsString(t.known, k) && editDistance(k, key) <= 2 {
+		if k != key && !containsString(t.known, k) && model.EditDistance(k, key) <= 2 {
 			return
 		}
 	}
@@ -569,31 +569,11 @@ func (t *Table) CheckNotKnown() {
 func closest(w string, known []string) string {
 	best, bestD := "", 3
 	for _, k := range known {
-		if d := editDistance(w, k); d < bestD {
+		if d := model.EditDistance(w, k); d < bestD {
 			best, bestD = k, d
 		}
 	}
 	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // Bool reads a boolean key.
