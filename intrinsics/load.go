@@ -192,11 +192,7 @@ func read(builtin bool, paths []string) (*Library, model.ErrorList) {
 			}
 			data, err := tomlio.ReadFile(path) // refuses a file over tomlio.DefaultMaxInput bytes
 			if err != nil {
-				if e, ok := err.(*model.Error); ok {
-					errs = append(errs, e)
-				} else {
-					cannotRead(path, err)
-				}
+				errs = append(errs, err.(*model.Error)) // ReadFile's errors are all *model.Error
 				return nil
 			}
 			add(path, data)

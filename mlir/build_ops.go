@@ -171,6 +171,10 @@ func (b *builder) contract(op *Op) {
 // combiner is the graph's combiner for an op's kind, or "" (reported).
 func (b *builder) combiner(op *Op) string {
 	k := reductionKind(op)
+	if k == "" {
+		b.fail(op, model.CodeBadValue, "%s has no kind attribute: it names its combiner as #vector.kind<add>, <mul>, <maxnumf>, <minnumf> or the like", op.Name)
+		return ""
+	}
 	c, ok := combiners[k]
 	if !ok {
 		b.fail(op, model.CodeBadValue, "%s combines with <%s>: the planner's reductions add, multiply, take the maximum or the minimum", op.Name, k)

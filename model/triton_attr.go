@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -545,8 +546,12 @@ func ExpressTritonFor(l *Layout, role TritonRole, warpgroupMMA bool) (*Triton, e
 	}
 	x, err := ExpressLinear(l)
 	if err != nil {
-		e := err.(*Error)
-		return nil, notExpressible("triton", "no Triton encoding fits, and as #ttg.linear: %s", strings.TrimPrefix(e.Msg, "not expressible as linear: "))
+		why := err.Error()
+		var e *Error
+		if errors.As(err, &e) {
+			why = e.Msg
+		}
+		return nil, notExpressible("triton", "no Triton encoding fits, and as #ttg.linear: %s", strings.TrimPrefix(why, "not expressible as linear: "))
 	}
 	return &Triton{Enc: x}, nil
 }

@@ -47,7 +47,9 @@ func ReadLimit(name string, r io.Reader, limit int) ([]byte, error) {
 
 // readLimit reads r, expecting size bytes when size is not -1.
 func readLimit(name string, r io.Reader, limit, size int) ([]byte, error) {
-	buf := bytes.NewBuffer(make([]byte, 0, max(size, 0)+1))
+	// Room for the whole file and the read that finds its end
+	// (ReadFrom grows a buffer with less than bytes.MinRead free).
+	buf := bytes.NewBuffer(make([]byte, 0, max(size, 0)+bytes.MinRead))
 	n, err := buf.ReadFrom(io.LimitReader(r, int64(limit)+1))
 	if err != nil {
 		return nil, &model.Error{Pos: model.Pos{File: name}, Code: model.CodeUnknownName, Index: -1, Msg: fmt.Sprintf("cannot read: %v", err)}

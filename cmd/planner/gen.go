@@ -53,7 +53,7 @@ nowhere.`,
 			}
 			if len(text) > limit {
 				// Refused, not written: solve would refuse it.
-				return fmt.Errorf("the graph would have %d bytes, more than planner solve reads (--max-input %s): pass --max-input %s or more to both gen and solve, or ask for fewer ops", len(text), tomlio.ByteSize(int64(limit)), tomlio.ByteSize(int64(len(text)+1<<20-1)&^(1<<20-1)))
+				return fmt.Errorf("the graph would have %d bytes, more than planner solve reads (--max-input %s): pass --max-input %dMiB or more to both gen and solve, or ask for fewer ops", len(text), tomlio.ByteSize(int64(limit)), (len(text)+1<<20-1)>>20)
 			}
 			if out == "" {
 				_, err = fmt.Fprint(cmd.OutOrStdout(), text)
