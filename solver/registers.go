@@ -34,12 +34,14 @@ type registerUse struct {
 	live   *model.Liveness
 	node   []int   // per value (graph order): its node, -1 for none
 	words  [][]int // per node: the registers per lane of each choice (value nodes only)
-	// branches counts the capped problems solved (solveWithinRegisters).
+	// branches counts the capped problems solved (solveWithinRegisters);
+	// limited is set when it stopped at maxRegisterBranches.
 	branches int
+	limited  bool
 }
 
 // maxRegisterBranches bounds the capped problems solved for one plan.
-const maxRegisterBranches = 256
+var maxRegisterBranches = 256 // a variable only so that a test can reach it
 
 // registersFact is the fact of the target's register budget.
 func (p *Problem) registersFact(budget int) *model.Fact {
@@ -279,6 +281,7 @@ func (p *Problem) solveWithinRegisters(base *pbqp.Problem, search func(*pbqp.Pro
 	branch = func(b *pbqp.Problem, peak model.RegisterPeak) bool {
 		for _, caps := range p.registerCaps(b, peak) {
 			if branches++; branches > maxRegisterBranches {
+				p.regs.limited = true
 				return false
 			}
 			p.regs.branches++

@@ -183,4 +183,14 @@ operands = ["z"]
 			t.Errorf("budget %d: the plan %v overflows", c.budget, sol.Choice)
 		}
 	}
+	// Out of branches, the answer is not proven and says it stopped at
+	// the branch limit (Solve names that limit, not the time limit).
+	defer func(n int) { maxRegisterBranches = n }(maxRegisterBranches)
+	maxRegisterBranches = 0
+	p := &Problem{Graph: g, PBQP: &pbqp.Problem{Cost: [][]int64{{0, 10}, {0, 10}, {0}}}}
+	p.regs = &registerUse{budget: 160, live: model.Live(g), node: []int{0, 1, 2}, words: [][]int{{100, 50}, {100, 50}, {0}}}
+	sol, _ := p.solveWithinRegisters(p.PBQP, func(b *pbqp.Problem) (pbqp.Solution, *pbqp.Problem) { return pbqp.Solve(b, pbqp.Options{}), b })
+	if sol.Status == StatusOptimal || !p.regs.limited {
+		t.Errorf("with no branches left: %v, limited %v; want not proven, limited", sol.Status, p.regs.limited)
+	}
 }

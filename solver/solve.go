@@ -3,6 +3,7 @@ package solver
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"time"
 
 	"planner/model"
@@ -45,8 +46,9 @@ type Result struct {
 	// the search's; NoPlan says why the baseline found no plan.
 	Baseline string
 	NoPlan   string
-	// What stopped a feasible or unknown solve: StoppedBy is "time" or
-	// "memory", Stopped names the limit ("the memory limit (4096 MiB)").
+	// What stopped a feasible or unknown solve: StoppedBy is "time",
+	// "memory" or "branches" (the register budget's branching), Stopped
+	// names the limit ("the memory limit (4096 MiB)").
 	Stopped, StoppedBy string
 	Peak               uint64 // the most memory the process held at the watch's checks, in bytes
 	// Err is an internal failure of the backend (a panic inside Z3 or a
@@ -118,7 +120,11 @@ func Solve(p *Problem, opt Options) *Result {
 	sol, pb = p.notWorseThanGreedy(sol, pb)
 	p.finish(res, pb, sol)
 	res.Peak = w.peak
-	if res.Status == StatusFeasible || res.Status == StatusUnknown {
+	switch {
+	case res.Status != StatusFeasible && res.Status != StatusUnknown:
+	case p.regs != nil && p.regs.limited && w.stopped == "" && !w.pastDeadline():
+		res.Stopped, res.StoppedBy = fmt.Sprintf("the register budget's limit of %d capped problems", maxRegisterBranches), "branches"
+	default:
 		res.Stopped, res.StoppedBy = w.stoppedBy(), cmp.Or(w.stopped, "time")
 	}
 	return res

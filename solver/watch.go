@@ -404,3 +404,8 @@ func bytesSize(n uint64) string {
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
+
+// pastDeadline reports whether the watch has a deadline and it has come.
+func (w *watch) pastDeadline() bool {
+	return w != nil && !w.deadline.IsZero() && !time.Now().Before(w.deadline)
+}
