@@ -447,7 +447,9 @@ func ExplainPlan(p *Problem, res *Result, opt Options) (*model.Explanation, erro
 			if opt.TimeLimit > 0 {
 				po.Deadline = timeNow().Add(opt.TimeLimit)
 			}
-			sol := pbqp.Solve(pb, po)
+			// The plan without the conversion keeps the register budget
+			// too, which the per-choice bans alone do not ensure.
+			sol, _ := p.solveWithinRegisters(pb, func(b *pbqp.Problem) (pbqp.Solution, *pbqp.Problem) { return pbqp.Solve(b, po), b })
 			w.Without, w.WithoutStatus = sol.Cost, sol.Status.String()
 			if sol.Status == StatusUnknown {
 				w.Without = sol.LowerBound
