@@ -81,6 +81,14 @@ func TestWriteMLIRRoundTrip(t *testing.T) {
 			}
 			again := solveMLIR(t, goldenPath, out.Bytes(), k.in)
 			comparePlans(t, first.Plan, again.Plan)
+			// Written back again, the written IR still reads (an
+			// attribute the first writing added is replaced, not given
+			// twice) to the same plan.
+			var twice bytes.Buffer
+			if err := pl.WriteMLIR(&twice, goldenPath, out.Bytes(), k.in, again); err != nil {
+				t.Fatal(err)
+			}
+			comparePlans(t, first.Plan, solveMLIR(t, goldenPath, twice.Bytes(), k.in).Plan)
 			for _, v := range again.Graph.Values {
 				// A scalar (a vector.reduction's result, of shape [1] in
 				// the graph) has no vector for to_layout to anchor.

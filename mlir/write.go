@@ -379,10 +379,32 @@ func (wr *writer) intrinsics() {
 	}
 }
 
-// addAttr adds name = value to the op's attribute dictionary, or gives
-// it one.
+// addAttr adds name = value entries (attr, comma-separated) to the op's
+// attribute dictionary, or gives it one. Where the op already has an
+// entry of one of those names (a plan written into IR that had one
+// already), the dictionary is written anew from its other entries and
+// the new ones, so that no name is given twice.
 func (wr *writer) addAttr(op *Op, attr string) {
 	d := op.Dict
+	if d != (Span{}) && d.End > d.Off {
+		replaced := false
+		var kept []string
+		for _, a := range op.Attrs {
+			if strings.Contains(", "+attr, ", "+a.Name+" = ") {
+				replaced = true
+				continue
+			}
+			if _, unit := a.Value.(UnitAttr); unit || a.Value == nil {
+				kept = append(kept, a.Name)
+			} else {
+				kept = append(kept, a.Name+" = "+a.Value.String())
+			}
+		}
+		if replaced {
+			wr.edits = append(wr.edits, edit{d.Off, d.End, "{" + strings.Join(append(kept, attr), ", ") + "}"})
+			return
+		}
+	}
 	switch {
 	case d == (Span{}):
 		return
