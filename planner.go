@@ -107,13 +107,22 @@ func (pl *Planner) mlirOptions(in Input) mlir.Options {
 // outside the edits (docs/mlir.md, "What is written"). A result without
 // a plan, or of a graph file, is an error.
 func (pl *Planner) WriteMLIR(w io.Writer, name string, data []byte, in Input, res *Result) error {
-	if !IsMLIR(name) {
-		return fmt.Errorf("--format mlir writes a kernel read from MLIR back with its plan in it: %s is a graph file (name a file *.mlir, or use --format text, json, toml or dot)", name)
+	if err := CanWriteMLIR(name); err != nil {
+		return err
 	}
 	if res.Plan == nil || res.Search == nil || res.Search.Assignment == nil {
 		return fmt.Errorf("%s: no plan to write", name)
 	}
 	return mlir.WritePlan(w, name, data, pl.mlirOptions(in), mlir.Solved{Graph: res.Graph, Assignment: res.Search.Assignment})
+}
+
+// CanWriteMLIR says why the input named name cannot be written back as
+// MLIR (it is a graph file), or nil: callers check before they solve.
+func CanWriteMLIR(name string) error {
+	if IsMLIR(name) {
+		return nil
+	}
+	return fmt.Errorf("--format mlir writes a kernel read from MLIR back with its plan in it: %s is a graph file (name a file *.mlir, or use --format text, json, toml or dot)", name)
 }
 
 // Target is the graph's target and the records it offers; nil when the

@@ -56,8 +56,10 @@ Ctrl-C) stopped the run before any plan.`,
 			if !slices.Contains([]string{"text", "json", "toml", "dot", "mlir"}, format) {
 				return badFlag("format", format, "text", "json", "toml", "dot", "mlir")
 			}
-			if format == "mlir" && !planner.IsMLIR(args[0]) {
-				return fmt.Errorf("--format mlir writes a kernel read from MLIR back with its plan in it: %s is a graph file (name a file *.mlir, or use --format text, json, toml or dot)", inputName(args[0]))
+			if format == "mlir" {
+				if err := planner.CanWriteMLIR(inputName(args[0])); err != nil {
+					return err
+				}
 			}
 			if err := checkBackend(backendName); err != nil {
 				return err
