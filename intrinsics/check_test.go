@@ -1,18 +1,16 @@
 package intrinsics
 
 import (
-	"flag"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
+	goldenfile "planner/internal/golden"
 	"strings"
 	"testing"
 
 	"planner/model"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // Each deliberately broken record under testdata/bad/records breaks one
 // rule; the checker must report exactly that rule, on a line of the file.
@@ -66,19 +64,7 @@ func TestCheckBrokenRecords(t *testing.T) {
 		}
 		golden.WriteString("[" + e.Code.String() + "] " + e.Error() + "\n")
 	}
-	path := filepath.Join(dir, "records.golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(golden.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	g, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(g) != golden.String() {
-		t.Errorf("findings differ from %s (run with -update to accept):\n%s", path, golden.String())
-	}
+	goldenfile.Compare(t, filepath.Join(dir, "records.golden"), golden.String())
 }
 
 // The built-in records pass their own checker.

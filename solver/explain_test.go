@@ -2,9 +2,8 @@ package solver
 
 import (
 	"bytes"
-	"flag"
 	"maps"
-	"os"
+	goldenfile "planner/internal/golden"
 	"slices"
 	"strings"
 	"testing"
@@ -13,8 +12,6 @@ import (
 	"planner/plans"
 	"planner/solver/pbqp"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files that differ")
 
 // The facts each unsat graph's core must consist of, written from the
 // graph's own comment: what really collides there, nothing more.
@@ -237,20 +234,7 @@ func TestUnsatExplanationGoldens(t *testing.T) {
 
 func golden(t *testing.T, path string, got []byte) {
 	t.Helper()
-	want, err := os.ReadFile(path)
-	if bytes.Equal(want, got) {
-		return
-	}
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if err != nil {
-		t.Fatalf("%v (run with -update to write it)", err)
-	}
-	t.Errorf("%s differs (run with -update to rewrite):\n--- want\n%s\n--- got\n%s", path, want, got)
+	goldenfile.Compare(t, path, string(got))
 }
 
 // The explanation of a solvable graph: a conversion said to be forced
