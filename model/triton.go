@@ -700,10 +700,10 @@ func (d *DotOperand) ll(f Frame) (*ll, error) {
 	if d.OpIdx != 0 && d.OpIdx != 1 {
 		return nil, errorf(CodeBadValue, "opIdx", "opIdx %d is neither 0 (A) nor 1 (B)", d.OpIdx)
 	}
-	r := len(f.Shape)
-	if r != 2 && r != 3 {
-		return nil, errorf(CodeRankMismatch, "shape", "#ttg.dot_op is written for rank 2 or 3 (batch first), not rank %d", r)
+	if err := checkMatrixRank("#ttg.dot_op", f); err != nil {
+		return nil, err
 	}
+	r := len(f.Shape)
 	kDim := r - 1
 	if d.OpIdx == 1 {
 		kDim = r - 2

@@ -166,8 +166,8 @@ func (s *SharedLayout) TritonShared() (string, error) {
 	case sw.Bits == 0:
 		return "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>", nil
 	}
-	if s.XOR.Bits == 0 && s.Cols*s.ElemBits == (16<<swizzleBits(s.Swizzle))*8 {
-		return fmt.Sprintf("#ttg.nvmma_shared<{swizzlingByteWidth = %d, transposed = false, elementBitWidth = %d}>", 16<<swizzleBits(s.Swizzle), s.ElemBits), nil
+	if span := ModeSpan(s.Swizzle); s.XOR.Bits == 0 && s.Cols*s.ElemBits == span*8 {
+		return fmt.Sprintf("#ttg.nvmma_shared<{swizzlingByteWidth = %d, transposed = false, elementBitWidth = %d}>", span, s.ElemBits), nil
 	}
 	// An XOR of byte-address bits as vec, perPhase and maxPhase.
 	vecBits := 8 << sw.Base
