@@ -341,23 +341,18 @@ func (b *builder) context() {
 	}
 }
 
-// intsText gives an integer list attribute's entries, comma-separated.
+// intsText gives an integer list attribute's entries, comma-separated
+// (as translation_info's text states them), or "".
 func intsText(a Attr) string {
-	switch v := a.(type) {
-	case *DenseArrayAttr:
-		return strings.Join(v.Values, ", ")
-	case *ArrayAttr:
-		var parts []string
-		for _, e := range v.Elems {
-			ia, ok := e.(*IntAttr)
-			if !ok {
-				return ""
-			}
-			parts = append(parts, ia.Text)
-		}
-		return strings.Join(parts, ", ")
+	xs, ok := intsOf(a)
+	if !ok {
+		return ""
 	}
-	return ""
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.Itoa(x)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // product multiplies a comma-separated list of positive integers.
