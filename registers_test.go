@@ -118,7 +118,45 @@ func TestVerifyRefusesRegisterOverflow(t *testing.T) {
 // last time is dead after the op that reads it.
 func TestLiveness(t *testing.T) {
 	pl := testPlanner(t)
-	g, err := tomlio.ParseGraph("live.toml", []byte(`target = "sm_80"
+	g, err := tomlio.ParseGraph("live.toml", []byte(liveGraph), pl.Records.Targets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lv := model.Live(g)
+	names := []string{}
+	for _, p := range lv.Points {
+		names = append(names, p.String())
+	}
+	want := map[string][]string{
+		"w":    {"after load w", "at constant z", "after constant z", "at loop l", "entering loop l", "at broadcast wb", "after broadcast wb", "at load x", "after load x", "at elementwise acc2", "after elementwise acc2", "at elementwise y", "after elementwise y", "at store store@41", "after store store@41"},
+		"z":    {"at loop l"},
+		"acc":  {"entering loop l", "at broadcast wb", "after broadcast wb", "at load x", "after load x", "at elementwise acc2"},
+		"x":    {"after load x", "at elementwise acc2"},
+		"acc2": {"after elementwise acc2", "at elementwise y", "after elementwise y", "at store store@41", "after store store@41"},
+		"y":    {"after elementwise y", "at store store@41"},
+		"wb":   nil, // in w's registers
+		"out":  {"after loop l", "at store store@44"},
+	}
+	for i, v := range g.Values {
+		w, ok := want[v.Name]
+		if !ok {
+			continue
+		}
+		var got []string
+		for k := range lv.Points {
+			if lv.LiveAt(i, k) {
+				got = append(got, names[k])
+			}
+		}
+		if strings.Join(got, ", ") != strings.Join(w, ", ") {
+			t.Errorf("%%%s is live %v, want %v", v.Name, got, w)
+		}
+	}
+}
+
+// liveGraph is a loop of 4 trips on sm_80 with values live around it
+// (TestLiveness says where each is live).
+const liveGraph = `target = "sm_80"
 subgroups = 1
 [[op]]
 kind = "load"
@@ -163,38 +201,46 @@ results = ["out"]
 [[op]]
 kind = "store"
 operands = ["out"]
-`), pl.Records.Targets)
+`
+
+// The spill cost counted by hand on liveGraph with a budget of 4
+// registers per lane. On sm_80 one warp-wide access of a 32-bit word per
+// lane touches 4 sectors (128 bytes) and costs 4×4 + 1 = 17; a register
+// spilled at a point run once costs a store and a load, 34, and at a
+// point inside the 4-trip loop a store and 4 loads, 85. x (10 registers,
+// live inside the loop) exceeds the budget by 6 there: 510; out (live
+// after the loop) by out−4. The dearest point sets the cost.
+func TestSpillCostByHand(t *testing.T) {
+	pl := testPlanner(t)
+	g, err := tomlio.ParseGraph("live.toml", []byte(liveGraph), pl.Records.Targets)
 	if err != nil {
 		t.Fatal(err)
 	}
+	tg := pl.Records.Targets["sm_80"]
 	lv := model.Live(g)
-	names := []string{}
-	for _, p := range lv.Points {
-		names = append(names, p.String())
-	}
-	want := map[string][]string{
-		"w":    {"after load w", "at constant z", "after constant z", "at loop l", "entering loop l", "at broadcast wb", "after broadcast wb", "at load x", "after load x", "at elementwise acc2", "after elementwise acc2", "at elementwise y", "after elementwise y", "at store store@41", "after store store@41"},
-		"z":    {"at loop l"},
-		"acc":  {"entering loop l", "at broadcast wb", "after broadcast wb", "at load x", "after load x", "at elementwise acc2"},
-		"x":    {"after load x", "at elementwise acc2"},
-		"acc2": {"after elementwise acc2", "at elementwise y", "after elementwise y", "at store store@41", "after store store@41"},
-		"y":    {"after elementwise y", "at store store@41"},
-		"wb":   nil, // in w's registers
-		"out":  {"after loop l", "at store store@44"},
-	}
-	for i, v := range g.Values {
-		w, ok := want[v.Name]
-		if !ok {
-			continue
-		}
-		var got []string
-		for k := range lv.Points {
-			if lv.LiveAt(i, k) {
-				got = append(got, names[k])
+	for _, c := range []struct {
+		x, out int
+		want   model.Spill
+		at     string
+	}{
+		{10, 6, model.Spill{Cost: 510, Over: 6, Price: 85}, "after load x"},
+		{10, 20, model.Spill{Cost: 544, Over: 16, Price: 34}, "after loop l"},
+		{4, 4, model.Spill{}, "at no op"},
+		{5, 0, model.Spill{Cost: 85, Over: 1, Price: 85}, "after load x"},
+	} {
+		words := make([]int, len(g.Values))
+		for i, v := range g.Values {
+			switch v.Name {
+			case "x":
+				words[i] = c.x
+			case "out":
+				words[i] = c.out
 			}
 		}
-		if strings.Join(got, ", ") != strings.Join(w, ", ") {
-			t.Errorf("%%%s is live %v, want %v", v.Name, got, w)
+		got := lv.SpillCost(tg, 4, words)
+		if got.Cost != c.want.Cost || got.Over != c.want.Over || got.Price != c.want.Price || got.At.String() != c.at {
+			t.Errorf("x %d, out %d: %d (%d over %s at %d); want %d (%d over %s at %d)", c.x, c.out,
+				got.Cost, got.Over, got.At, got.Price, c.want.Cost, c.want.Over, c.at, c.want.Price)
 		}
 	}
 }

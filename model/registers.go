@@ -197,28 +197,47 @@ func (lv *Liveness) Peak(g *Graph, words []int) RegisterPeak {
 	if len(lv.Points) == 0 {
 		return RegisterPeak{}
 	}
-	delta := make([]int, len(lv.Points)+1)
-	for i, rs := range lv.Ranges {
-		for _, r := range rs {
-			delta[r[0]] += words[i]
-			delta[r[1]+1] -= words[i]
+	best, at := -1, 0
+	for p, used := range lv.Usage(words) {
+		if used > best {
+			best, at = used, p
 		}
 	}
-	best, at, sum := -1, 0, 0
-	for p := range lv.Points {
-		sum += delta[p]
-		if sum > best {
-			best, at = sum, p
-		}
-	}
-	peak := RegisterPeak{Registers: best, Point: lv.Points[at]}
+	return lv.PeakAt(g, words, at)
+}
+
+// PeakAt is the registers per lane held at point k and the values live
+// there.
+func (lv *Liveness) PeakAt(g *Graph, words []int, k int) RegisterPeak {
+	peak := RegisterPeak{Point: lv.Points[k]}
 	for i, v := range g.Values {
-		if words[i] > 0 && lv.LiveAt(i, at) {
+		if words[i] > 0 && lv.LiveAt(i, k) {
 			peak.Live = append(peak.Live, LiveValue{Value: v, Registers: words[i]})
+		}
+		for _, r := range lv.Ranges[i] {
+			if r[0] <= k && k <= r[1] {
+				peak.Registers += words[i] // as Usage counts it
+			}
 		}
 	}
 	slices.SortStableFunc(peak.Live, func(a, b LiveValue) int { return b.Registers - a.Registers })
 	return peak
+}
+
+// Usage is the registers per lane held at each point when each value
+// holds words[i] (indexed as Graph.Values).
+func (lv *Liveness) Usage(words []int) []int {
+	used := make([]int, len(lv.Points)+1)
+	for i, rs := range lv.Ranges {
+		for _, r := range rs {
+			used[r[0]] += words[i]
+			used[r[1]+1] -= words[i]
+		}
+	}
+	for p := 1; p < len(used); p++ {
+		used[p] += used[p-1]
+	}
+	return used[:len(lv.Points)]
 }
 
 // LiveAt reports whether value i (indexed as Graph.Values) holds

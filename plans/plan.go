@@ -171,6 +171,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 	}
 	p := &Plan{File: g.File, Target: t.Name, Subgroups: g.Subgroups, Provenance: g.Provenance, Notation: notation}
 	p.Registers = registerPlan(g, t, a)
+	p.Cost = p.Registers.SpillCost
 	p.Shared.Budget = t.SharedMemory
 	if g.HasBudget {
 		p.Shared.Budget = g.SharedBudget

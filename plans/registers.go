@@ -24,6 +24,13 @@ type RegisterPlan struct {
 	// Over is how many registers per lane the peak exceeds the budget by.
 	Spill bool `json:"spill,omitempty"`
 	Over  int  `json:"over,omitempty"`
+	// SpillCost is the price of the excess (model.SpillCost), counted in
+	// the plan's cost: SpillOver registers per lane over the budget at
+	// SpillAt, the dearest point, at SpillPrice each.
+	SpillCost  int64  `json:"spill_cost,omitempty"`
+	SpillOver  int    `json:"spill_over,omitempty"`
+	SpillAt    string `json:"spill_at,omitempty"`
+	SpillPrice int64  `json:"spill_price,omitempty"`
 }
 
 // LiveValue is one value live at the peak and its registers per lane.
@@ -43,6 +50,9 @@ func registerPlan(g *model.Graph, t *model.Target, a *model.Assignment) Register
 	if rp.Budget > 0 && rp.Peak > rp.Budget {
 		rp.Over = rp.Peak - rp.Budget
 	}
+	if s := model.AssignmentSpill(g, t, a); s.Cost > 0 {
+		rp.SpillCost, rp.SpillOver, rp.SpillAt, rp.SpillPrice = s.Cost, s.Over, s.At.String(), s.Price
+	}
 	return rp
 }
 
@@ -54,7 +64,8 @@ func (r RegisterPlan) Text() string {
 	case r.Budget == 0:
 		b.WriteString(" (the target states no register budget)")
 	case r.Over > 0:
-		fmt.Fprintf(&b, ", %d over the budget of %d: spilled, as the graph allows", r.Over, r.Budget)
+		fmt.Fprintf(&b, ", %d over the budget of %d: spilled, as the graph allows, at a cost of %d (%d over %s, %d each)",
+			r.Over, r.Budget, r.SpillCost, r.SpillOver, r.SpillAt, r.SpillPrice)
 	default:
 		fmt.Fprintf(&b, ", budget %d", r.Budget)
 	}

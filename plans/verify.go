@@ -270,7 +270,7 @@ func VerifyMechanisms(g *model.Graph, a *model.Assignment, p *Plan) error {
 	if err != nil {
 		return err
 	}
-	var total int64
+	total := p.Registers.SpillCost // a claim compared with Build's where a plan is read back
 	for _, o := range p.Ops {
 		total += o.Cost
 	}
@@ -278,7 +278,7 @@ func VerifyMechanisms(g *model.Graph, a *model.Assignment, p *Plan) error {
 		total += c.Cost
 	}
 	if total != p.Cost {
-		return &VerifyError{What: fmt.Sprintf("the ops and conversions cost %d, the plan says %d", total, p.Cost), At: []Where{{Key: "cost"}}}
+		return &VerifyError{What: fmt.Sprintf("the ops, conversions and spills cost %d, the plan says %d", total, p.Cost), At: []Where{{Key: "cost"}}}
 	}
 	return verifyRegisters(g, a, p)
 }

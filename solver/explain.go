@@ -101,7 +101,7 @@ func (f *feasibility) holds(facts []int, extra ...z.Lit) bool {
 // it added one.
 func (f *feasibility) registerCut() bool {
 	ru := f.p.regs
-	if ru == nil || !f.g.Value(f.sel[ru.fact.ID]) {
+	if ru == nil || ru.spill || !f.g.Value(f.sel[ru.fact.ID]) {
 		return false
 	}
 	choice := make([]int, len(f.x))
@@ -448,8 +448,9 @@ func ExplainPlan(p *Problem, res *Result, opt Options) (*model.Explanation, erro
 				po.Deadline = timeNow().Add(opt.TimeLimit)
 			}
 			// The plan without the conversion keeps the register budget
-			// too, which the per-choice bans alone do not ensure.
-			sol, _ := p.solveWithinRegisters(pb, func(b *pbqp.Problem) (pbqp.Solution, *pbqp.Problem) { return pbqp.Solve(b, po), b })
+			// too, which the per-choice bans alone do not ensure, or
+			// pays for its spills.
+			sol, _ := p.solveSpilling(pb, func(b *pbqp.Problem) (pbqp.Solution, *pbqp.Problem) { return pbqp.Solve(b, po), b })
 			w.Without, w.WithoutStatus = sol.Cost, sol.Status.String()
 			if sol.Status == StatusUnknown {
 				w.Without = sol.LowerBound

@@ -271,7 +271,7 @@ func TestExplainPlanConversions(t *testing.T) {
 				pb := withoutConversion(t, rp, w)
 				// A plan without the conversion must keep the register
 				// budget as every plan does.
-				sol, _ := rp.solveWithinRegisters(pb, func(b *pbqp.Problem) (pbqp.Solution, *pbqp.Problem) { return pbqp.Solve(b, pbqp.Options{}), b })
+				sol, _ := rp.solveSpilling(pb, func(b *pbqp.Problem) (pbqp.Solution, *pbqp.Problem) { return pbqp.Solve(b, pbqp.Options{}), b })
 				switch {
 				case w.Forced && sol.Status != StatusInfeasible:
 					t.Errorf("%%%s -> %s: forced by %v, but a plan of cost %d avoids it", w.Value, w.Consumer, names(w.Facts), sol.Cost)

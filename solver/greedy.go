@@ -694,7 +694,7 @@ func (p *Problem) greedyCost(choice []int) (int64, *pbqp.Problem, string) {
 		if why := p.overflowText(choice); why != "" {
 			return Inf, pb, why
 		}
-		return c, pb, ""
+		return c + p.spillCost(choice), pb, ""
 	}
 	return c, pb, p.whyForbidden(pb, choice, peak)
 }

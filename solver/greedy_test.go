@@ -28,7 +28,7 @@ func greedyPlan(t *testing.T, name string, p *Problem) *GreedyResult {
 		}
 		return gr
 	}
-	if c := gr.pb.Evaluate(gr.Choice); c != gr.Cost {
+	if c := p.total(gr.pb, gr.Choice); c != gr.Cost {
 		t.Fatalf("%s: greedy reports %d for a choice that costs %d", name, gr.Cost, c)
 	}
 	ops := 0

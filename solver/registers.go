@@ -2,6 +2,7 @@ package solver
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 	"strings"
@@ -26,14 +27,20 @@ import (
 // answer, and it is proven optimal when every branch is.
 
 // registerUse is what the budget needs of a problem; nil when no budget
-// applies (the target states none, the graph allows spilling, or the
+// applies (the target states none, no plan can exceed it, or the
 // budget's fact is relaxed).
 type registerUse struct {
 	budget int
-	fact   *model.Fact
-	live   *model.Liveness
-	node   []int   // per value (graph order): its node, -1 for none
-	words  [][]int // per node: the registers per lane of each choice (value nodes only)
+	fact   *model.Fact // nil when the graph allows spilling
+	// spill is set when the graph allows spilling: the budget is then a
+	// price (model.SpillCost), and room, when set, caps each program
+	// point at what a spill cost no higher than a bound allows
+	// (solveSpilling); without room no point is capped.
+	spill bool
+	room  []int
+	live  *model.Liveness
+	node  []int   // per value (graph order): its node, -1 for none
+	words [][]int // per node: the registers per lane of each choice (value nodes only)
 	// branches counts the capped problems solved (solveWithinRegisters);
 	// limited is set when it stopped at maxRegisterBranches.
 	branches int
@@ -42,6 +49,18 @@ type registerUse struct {
 
 // maxRegisterBranches bounds the capped problems solved for one plan.
 var maxRegisterBranches = 256 // a variable only so that a test can reach it
+
+// limit is the most registers per lane point k may hold: the budget, or
+// under spilling its room (no limit without one).
+func (ru *registerUse) limit(k int) int {
+	switch {
+	case !ru.spill:
+		return ru.budget
+	case ru.room != nil:
+		return ru.room[k]
+	}
+	return math.MaxInt
+}
 
 // registersFact is the fact of the target's register budget.
 func (p *Problem) registersFact(budget int) *model.Fact {
@@ -59,14 +78,16 @@ func (p *Problem) registersFact(budget int) *model.Fact {
 func (p *Problem) registerForbids() {
 	g := p.Graph
 	budget := p.Target.RegisterBudget(g.Subgroups)
-	if budget == 0 || g.SpillRegisters {
+	if budget == 0 {
 		return
 	}
-	f := p.registersFact(budget)
-	if p.relaxed(f) {
-		return
+	ru := &registerUse{budget: budget, spill: g.SpillRegisters, live: model.Live(g), words: make([][]int, len(p.Nodes))}
+	if !ru.spill {
+		ru.fact = p.registersFact(budget)
+		if p.relaxed(ru.fact) {
+			return
+		}
 	}
-	ru := &registerUse{budget: budget, fact: f, live: model.Live(g), words: make([][]int, len(p.Nodes))}
 	least := make([]int, len(g.Values)) // the fewest registers each value can hold, whatever else holds
 	most := make([]int, len(g.Values))
 	for i, v := range g.Values {
@@ -101,7 +122,10 @@ func (p *Problem) registerForbids() {
 		return // no plan can overflow
 	}
 	p.regs = ru
-	guard := p.guard(f)
+	if ru.spill {
+		return // a price, not a rule: nothing is forbidden
+	}
+	guard := p.guard(ru.fact)
 	room := newMinTable(leastAt[:points], budget)
 	for i, rs := range ru.live.Ranges {
 		n := ru.node[i]
@@ -163,7 +187,7 @@ type registerRow struct {
 // point where some plan could overflow it; nil where no budget applies.
 func (p *Problem) registerRows() []registerRow {
 	ru := p.regs
-	if ru == nil {
+	if ru == nil || ru.spill {
 		return nil
 	}
 	var rows []registerRow
@@ -203,15 +227,48 @@ func (p *Problem) registerWords(choice []int) []int {
 	return out
 }
 
-// overflow is the first program point where a choice holds more
-// registers per lane than the budget and its peak there; ok is false
-// when it holds none too many.
+// overflow is the program point where a choice holds the most registers
+// per lane over its limit (registerUse.limit) and its registers there;
+// ok is false when it holds none too many anywhere.
 func (p *Problem) overflow(choice []int) (model.RegisterPeak, bool) {
-	if p.regs == nil || choice == nil {
+	ru := p.regs
+	if ru == nil || choice == nil || (ru.spill && ru.room == nil) {
 		return model.RegisterPeak{}, false
 	}
-	peak := p.regs.live.Peak(p.Graph, p.registerWords(choice))
-	return peak, peak.Registers > p.regs.budget
+	words := p.registerWords(choice)
+	if !ru.spill {
+		peak := ru.live.Peak(p.Graph, words)
+		return peak, peak.Registers > ru.budget
+	}
+	worst, at := 0, -1
+	for k, used := range ru.live.Usage(words) {
+		if over := used - ru.limit(k); over > worst {
+			worst, at = over, k
+		}
+	}
+	if at < 0 {
+		return model.RegisterPeak{}, false
+	}
+	return ru.live.PeakAt(p.Graph, words, at), true
+}
+
+// spillCost is the spill cost of a choice (0 unless the graph allows
+// spilling and some plan can exceed the budget).
+func (p *Problem) spillCost(choice []int) int64 {
+	ru := p.regs
+	if ru == nil || !ru.spill || choice == nil {
+		return 0
+	}
+	return ru.live.SpillCost(p.Target, ru.budget, p.registerWords(choice)).Cost
+}
+
+// total is a choice's cost in pb with its spill cost.
+func (p *Problem) total(pb *pbqp.Problem, choice []int) int64 {
+	c := pb.Evaluate(choice)
+	if c >= Inf {
+		return c
+	}
+	return c + p.spillCost(choice)
 }
 
 // overRegisters reports whether a choice holds more registers per lane than
@@ -227,6 +284,9 @@ func (p *Problem) overflowText(choice []int) string {
 	peak, over := p.overflow(choice)
 	if !over {
 		return ""
+	}
+	if p.regs.spill {
+		return fmt.Sprintf("its values hold %d registers per lane %s, over the spill allowance of the search", peak.Registers, peak.Point)
 	}
 	return fmt.Sprintf("its values hold %d registers per lane %s, over the budget of %d (%s: %s)",
 		peak.Registers, peak.Point, p.regs.budget, p.regs.fact.Pos, p.regs.fact.Text)
@@ -364,7 +424,8 @@ func (p *Problem) registerCaps(b *pbqp.Problem, peak model.RegisterPeak) [][]reg
 			levels = append(levels, level{n, counts})
 		}
 	}
-	if fixed > ru.budget {
+	limit := ru.limit(at)
+	if fixed > limit {
 		return nil // not even the fewest registers fit
 	}
 	var out [][]regCap
@@ -374,7 +435,7 @@ func (p *Problem) registerCaps(b *pbqp.Problem, peak model.RegisterPeak) [][]reg
 			// Maximal: no cap can rise a level and stay within the budget.
 			for j, c := range caps {
 				lv := levels[j]
-				if i := slices.Index(lv.counts, c.words); i+1 < len(lv.counts) && used-c.words+lv.counts[i+1] <= ru.budget {
+				if i := slices.Index(lv.counts, c.words); i+1 < len(lv.counts) && used-c.words+lv.counts[i+1] <= limit {
 					return
 				}
 			}
@@ -383,7 +444,7 @@ func (p *Problem) registerCaps(b *pbqp.Problem, peak model.RegisterPeak) [][]reg
 		}
 		lv := levels[k]
 		for _, w := range lv.counts {
-			if used+w-lv.counts[0] > ru.budget {
+			if used+w-lv.counts[0] > limit {
 				break
 			}
 			pick(k+1, used+w-lv.counts[0], append(caps, regCap{lv.node, w}))
@@ -406,4 +467,64 @@ func (p *Problem) capRegisters(b *pbqp.Problem, caps []regCap) *pbqp.Problem {
 		cb.Cost[c.node] = row
 	}
 	return cb
+}
+
+// solveSpilling finds the plan of least cost plus spill cost
+// (model.SpillCost) when the graph allows spilling. A plan's spill cost
+// is its dearest point's, so the plans whose spill cost is at most E are
+// those holding at each point no more than the budget plus E over that
+// point's price per register: a cap per point, kept exactly by
+// solveWithinRegisters. The search starts with no cap; while its plan
+// spills at a cost s, the plans left to beat spill at less, so the next
+// search caps at s-1. It stops when a plan spills nothing, when no plan
+// fits the caps, or when the capped optimum alone costs at least the best
+// total found (every plan left costs at least that much). The answer is
+// proven when every search was.
+func (p *Problem) solveSpilling(base *pbqp.Problem, search func(*pbqp.Problem) (pbqp.Solution, *pbqp.Problem)) (pbqp.Solution, *pbqp.Problem) {
+	ru := p.regs
+	if ru == nil || !ru.spill {
+		return p.solveWithinRegisters(base, search)
+	}
+	defer func() { ru.room = nil }()
+	ru.room = nil
+	sol, pb := search(base)
+	if sol.Status != StatusOptimal && sol.Status != StatusFeasible {
+		return sol, pb
+	}
+	price := make([]int64, len(ru.live.Points))
+	for k, pt := range ru.live.Points {
+		price[k] = model.SpillPrice(p.Target, model.PointTrips(pt))
+	}
+	spill := p.spillCost(sol.Choice)
+	best, bestPB := sol, pb
+	best.Cost += spill
+	proven := sol.Status == StatusOptimal
+	bound := sol.LowerBound // no plan costs less, spill or not
+	for spill > 0 {
+		ru.room = make([]int, len(price))
+		for k := range ru.room {
+			ru.room[k] = ru.budget + int(min((spill-1)/price[k], int64(math.MaxInt32)))
+		}
+		s, spb := p.solveWithinRegisters(base, search)
+		if s.Status != StatusOptimal && s.Status != StatusInfeasible {
+			proven = false
+		}
+		if s.Status != StatusOptimal && s.Status != StatusFeasible {
+			break
+		}
+		if s.Cost >= best.Cost {
+			break // every plan left costs at least s.Cost before its spill
+		}
+		spill = p.spillCost(s.Choice)
+		if s.Cost+spill < best.Cost {
+			best.Choice, best.Cost, best.Stats, bestPB = s.Choice, s.Cost+spill, s.Stats, spb
+		}
+	}
+	switch {
+	case proven:
+		best.Status, best.LowerBound = StatusOptimal, best.Cost
+	default:
+		best.Status, best.LowerBound = StatusFeasible, min(bound, best.Cost)
+	}
+	return best, bestPB
 }

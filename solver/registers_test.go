@@ -15,7 +15,18 @@ import (
 // when the problem has more than limit combinations. The choices come
 // from free, so that a choice the budget forbids wrongly is still tried.
 func bruteRegisters(free, within *Problem, limit int) (best int64, ok bool) {
-	p := free
+	best = Inf
+	ok = enumerate(free, limit, func(choice []int) {
+		if c := free.PBQP.Evaluate(choice); c < best && !within.overRegisters(choice) {
+			best = c
+		}
+	})
+	return best, ok
+}
+
+// enumerate calls visit with every choice of p's live candidates; false
+// when there are more than limit.
+func enumerate(p *Problem, limit int, visit func(choice []int)) bool {
 	var live [][]int
 	n := 1
 	for _, row := range p.PBQP.Cost {
@@ -26,21 +37,18 @@ func bruteRegisters(free, within *Problem, limit int) (best int64, ok bool) {
 			}
 		}
 		if len(cs) == 0 {
-			return Inf, true
+			return true
 		}
 		live = append(live, cs)
 		if n *= len(cs); n > limit {
-			return 0, false
+			return false
 		}
 	}
-	best = Inf
 	choice := make([]int, len(live))
 	var walk func(k int)
 	walk = func(k int) {
 		if k == len(live) {
-			if c := p.PBQP.Evaluate(choice); c < best && !within.overRegisters(choice) {
-				best = c
-			}
+			visit(choice)
 			return
 		}
 		for _, c := range live[k] {
@@ -49,7 +57,7 @@ func bruteRegisters(free, within *Problem, limit int) (best int64, ok bool) {
 		}
 	}
 	walk(0)
-	return best, true
+	return true
 }
 
 // leastPeak is the register peak with every value at its fewest
@@ -75,6 +83,54 @@ func leastPeak(g *model.Graph, p *Problem) int {
 // budget; or both find none.
 func TestRegisterBudgetIsExact(t *testing.T) {
 	tried, cut, branched := 0, 0, 0
+	for _, c := range smallBudgets(t) {
+		g := *c.graph
+		g.SpillRegisters = true
+		free, err := Build(&g, c.target, c.records)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.SpillRegisters = false
+		p, err := Build(&g, c.target, c.records)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(free.PBQP.Cost) != len(p.PBQP.Cost) {
+			t.Fatalf("%s: %d nodes without the budget, %d with it", c.name, len(free.PBQP.Cost), len(p.PBQP.Cost))
+		}
+		want, ok := bruteRegisters(free, p, 20000)
+		if !ok {
+			continue
+		}
+		tried++
+		res := Solve(p, Options{})
+		if p.regs != nil && p.regs.branches > 0 {
+			branched++
+		}
+		budget := c.target.Registers
+		switch {
+		case want >= Inf && res.Status != StatusInfeasible:
+			t.Errorf("%s at %d registers: %v, cost %d; no plan fits", c.name, budget, res.Status, res.Cost)
+		case want < Inf && (res.Status != StatusOptimal || res.Cost != want):
+			t.Errorf("%s at %d registers: %v, cost %d; the cheapest plan within the budget costs %d", c.name, budget, res.Status, res.Cost, want)
+		case want < Inf:
+			cut++
+			if got := model.AssignmentPeak(&g, res.Assignment).Registers; got > budget {
+				t.Errorf("%s at %d registers: the plan holds %d", c.name, budget, got)
+			}
+		}
+	}
+	if tried < 5 || cut < 2 {
+		t.Errorf("%d budgets tried, %d with a plan: too few to show anything", tried, cut)
+	}
+	t.Logf("%d budgets tried, %d with a plan, %d cut by branching", tried, cut, branched)
+}
+
+// smallBudgets lists the test graphs small enough to enumerate, each at
+// budgets from its fewest registers to just under its plan's peak (the
+// target a copy with that budget).
+func smallBudgets(t *testing.T) []testGraph {
+	var out []testGraph
 	for _, c := range testGraphs(t) {
 		p, err := Build(c.graph, c.target, c.records)
 		if err != nil {
@@ -90,51 +146,15 @@ func TestRegisterBudgetIsExact(t *testing.T) {
 		peak := model.AssignmentPeak(c.graph, res.Assignment).Registers
 		floor := leastPeak(c.graph, p)
 		for _, budget := range []int{floor, (floor + peak) / 2, peak - 1} {
-			tg := *c.target
-			tg.Registers, tg.RegisterFile = budget, 0
 			if budget < 1 || budget >= peak {
 				continue
 			}
-			g := *c.graph
-			g.SpillRegisters = true
-			free, err := Build(&g, &tg, c.records)
-			if err != nil {
-				t.Fatal(err)
-			}
-			g.SpillRegisters = false
-			p, err := Build(&g, &tg, c.records)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(free.PBQP.Cost) != len(p.PBQP.Cost) {
-				t.Fatalf("%s: %d nodes without the budget, %d with it", c.name, len(free.PBQP.Cost), len(p.PBQP.Cost))
-			}
-			want, ok := bruteRegisters(free, p, 20000)
-			if !ok {
-				continue
-			}
-			tried++
-			res := Solve(p, Options{})
-			if p.regs != nil && p.regs.branches > 0 {
-				branched++
-			}
-			switch {
-			case want >= Inf && res.Status != StatusInfeasible:
-				t.Errorf("%s at %d registers: %v, cost %d; no plan fits", c.name, tg.Registers, res.Status, res.Cost)
-			case want < Inf && (res.Status != StatusOptimal || res.Cost != want):
-				t.Errorf("%s at %d registers: %v, cost %d; the cheapest plan within the budget costs %d", c.name, tg.Registers, res.Status, res.Cost, want)
-			case want < Inf:
-				cut++
-				if got := model.AssignmentPeak(&g, res.Assignment).Registers; got > tg.Registers {
-					t.Errorf("%s at %d registers: the plan holds %d", c.name, tg.Registers, got)
-				}
-			}
+			tg := *c.target
+			tg.Registers, tg.RegisterFile = budget, 0
+			out = append(out, testGraph{c.name, c.graph, &tg, c.records})
 		}
 	}
-	if tried < 5 || cut < 2 {
-		t.Errorf("%d budgets tried, %d with a plan: too few to show anything", tried, cut)
-	}
-	t.Logf("%d budgets tried, %d with a plan, %d cut by branching", tried, cut, branched)
+	return out
 }
 
 // Two values live together, each cheapest in its larger layout: the
@@ -204,4 +224,56 @@ operands = ["z"]
 	if sol.Status == StatusOptimal || !p.regs.limited {
 		t.Errorf("with no branches left: %v, limited %v; want not proven, limited", sol.Status, p.regs.limited)
 	}
+}
+
+// With registers = "spill", the plan chosen is the one of least cost
+// plus spill cost: on every test graph small enough to enumerate, at
+// budgets from its fewest registers to just under its plan's peak, the
+// solver's answer equals the least total over all choices, each choice's
+// spill cost counted as plans count it (model.AssignmentSpill), and at
+// some budget the price changes the plan.
+func TestSpillPriceIsExact(t *testing.T) {
+	tried, moved := 0, 0
+	for _, c := range smallBudgets(t) {
+		g := *c.graph
+		g.SpillRegisters = true
+		sp, err := Build(&g, c.target, c.records)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, unpriced, ok := bruteSpill(sp, &g, c.target, 20000)
+		if !ok {
+			continue
+		}
+		tried++
+		budget := c.target.Registers
+		res := Solve(sp, Options{})
+		if res.Status != StatusOptimal || res.Cost != want {
+			t.Errorf("%s at %d registers: %v, cost %d; the least cost with spills is %d", c.name, budget, res.Status, res.Cost, want)
+			continue
+		}
+		if got := sp.PBQP.Evaluate(res.Choice) + model.AssignmentSpill(&g, c.target, res.Assignment).Cost; got != res.Cost {
+			t.Errorf("%s at %d registers: the plan's cost and spills add up to %d, the solver says %d", c.name, budget, got, res.Cost)
+		}
+		if sp.PBQP.Evaluate(res.Choice) != unpriced {
+			moved++ // the price chose another plan than the cheapest one
+		}
+	}
+	if tried < 5 || moved < 1 {
+		t.Errorf("%d budgets tried, %d where the price changed the plan: too few to show anything", tried, moved)
+	}
+	t.Logf("%d budgets tried, %d where the price changed the plan", tried, moved)
+}
+
+// bruteSpill enumerates the choices of p (limit at most): the least cost
+// plus spill cost, and the least cost alone.
+func bruteSpill(p *Problem, g *model.Graph, tg *model.Target, limit int) (best, unpriced int64, ok bool) {
+	best, unpriced = Inf, Inf
+	ok = enumerate(p, limit, func(choice []int) {
+		if c := p.PBQP.Evaluate(choice); c < Inf {
+			unpriced = min(unpriced, c)
+			best = min(best, c+model.AssignmentSpill(g, tg, p.Assignment(choice)).Cost)
+		}
+	})
+	return best, unpriced, ok
 }

@@ -80,6 +80,9 @@ func Solve(p *Problem, opt Options) *Result {
 			// Its plan overflows the register budget, which the whole
 			// solver does not know: the enumerated search cuts it away.
 			why = "enumerated: the register budget"
+		case res != nil && res.Choice != nil && p.spillCost(res.Choice) > 0:
+			// Its plan spills, which the whole solver does not price.
+			why = "enumerated: the price of spilling"
 		case res != nil:
 			return res
 		}
@@ -111,7 +114,7 @@ func Solve(p *Problem, opt Options) *Result {
 		// and the bound of the problem's minima.
 		sol = pbqp.Solution{Status: StatusUnknown, Cost: Inf, LowerBound: p.MinimaBound()}
 	default:
-		sol, pb = p.solveWithinRegisters(p.PBQP, func(base *pbqp.Problem) (pbqp.Solution, *pbqp.Problem) { return p.search(base, po) })
+		sol, pb = p.solveSpilling(p.PBQP, func(base *pbqp.Problem) (pbqp.Solution, *pbqp.Problem) { return p.search(base, po) })
 	}
 	if res.Err != nil {
 		res.Status = StatusUnknown
@@ -175,7 +178,7 @@ func (p *Problem) finish(res *Result, pb *pbqp.Problem, sol pbqp.Solution) {
 	if sol.Status == StatusOptimal || sol.Status == StatusFeasible {
 		before := append([]int(nil), sol.Choice...)
 		p.tidy(sol.Choice)
-		if _, over := p.overflow(sol.Choice); over || pb.Evaluate(sol.Choice) != sol.Cost {
+		if _, over := p.overflow(sol.Choice); over || p.total(pb, sol.Choice) != sol.Cost {
 			copy(sol.Choice, before) // tidy takes only moves of equal cost within the budgets; keep the search's plan otherwise
 		}
 		res.Assignment = p.Assignment(sol.Choice)

@@ -121,6 +121,8 @@ func (pf *File) Rebuild(g *model.Graph, records map[string]*model.Record) (*plan
 		p.Registers.At, _ = rt.String("at", true)
 		p.Registers.Budget, _ = rt.Int("budget", true)
 		p.Registers.Over, _ = rt.Int("over", false)
+		spill, _ := rt.Int("spill_cost", false)
+		p.Registers.SpillCost = int64(spill)
 		p.Registers.Spill = g.SpillRegisters
 		rt.CheckUnknown()
 	}

@@ -37,6 +37,9 @@ func Write(w io.Writer, p *plans.Plan) error {
 	if p.Registers.Over > 0 {
 		fmt.Fprintf(&b, "over = %d\n", p.Registers.Over)
 	}
+	if p.Registers.SpillCost > 0 {
+		fmt.Fprintf(&b, "spill_cost = %d\n", p.Registers.SpillCost)
+	}
 	for _, bp := range p.Shared.Placed {
 		fmt.Fprintf(&b, "\n[buffers.%s]\nshape = %s\ndtype = %s\nplacement = %s\nlayout = %s\nformula = %s\nbytes = %d\n",
 			q(bp.Name), tomlio.IntArray(bp.Shape), q(bp.DType), q(bp.Placement), q(bp.Layout), q(bp.Formula), bp.Bytes)
