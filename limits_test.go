@@ -1,8 +1,10 @@
 package planner
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -165,4 +167,48 @@ func TestDeadlineLeavesTheGreedyPlan(t *testing.T) {
 		return
 	}
 	t.Skip("no run stopped the search with the build done (a loaded machine)")
+}
+
+// A search still running half the build's time before the
+// deadline is abandoned for the greedy plan, computed before the search
+// began: the answer is greedy's plan, feasible, not proven, bounded by
+// the problem's minima and saying that the time limit stopped it. (The
+// search here never answers on its own.)
+func TestAbandonedSearchAnswersWithGreedy(t *testing.T) {
+	pl := testPlanner(t)
+	g, err := pl.ReadGraph("testdata/graphs/flash_attention_4warps.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := pl.Solve(context.Background(), g, Options{CompareGreedy: true})
+	if err != nil || full.Plan == nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	defer close(release)
+	defer func(f func(*solver.Problem, solver.Options) *solver.Result) { solveProblem = f }(solveProblem)
+	solveProblem = func(p *solver.Problem, opt solver.Options) *solver.Result {
+		<-release
+		return &solver.Result{Problem: p, Status: solver.StatusUnknown}
+	}
+	ctx, cancel := solver.WithTimeLimit(context.Background(), 2*time.Second)
+	defer cancel()
+	res, err := pl.Solve(ctx, g, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Plan == nil {
+		t.Fatalf("no plan: %s", res.Why)
+	}
+	p := res.Plan
+	if p.Status != "feasible" || p.Cost != full.Plan.Compare.BaselineCost || p.LowerBound <= 0 || p.LowerBound > full.Plan.Cost {
+		t.Errorf("status %s, cost %d, bound %d; want feasible at greedy's %d, bound in (0, %d]", p.Status, p.Cost, p.LowerBound, full.Plan.Compare.BaselineCost, full.Plan.Cost)
+	}
+	var text bytes.Buffer
+	if err := p.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "not proven minimal: the time limit stopped the search") {
+		t.Errorf("the plan does not say what stopped it:\n%s", text.String())
+	}
 }

@@ -338,12 +338,14 @@ func (pl *Planner) Search(ctx context.Context, g *model.Graph, opt Options) (*so
 }
 
 // search is Search; with run (the solve's own context, which the memory
-// limit does not cancel) it is the search of a solve: under a deadline
-// it stops early enough to leave as long as the build took for what
-// follows it (the greedy fallback, the plan, its verification and its
-// writing), and a search and greedy fallback that are not done by the
-// deadline are abandoned with a *solver.LimitError bounded by the sum of
-// the problem's minima.
+// limit does not cancel) it is the search of a solve. Under a limit the
+// greedy baseline runs first, as soon as the problem is built, so that a
+// search the limit cuts short still has its plan to answer with. The
+// search then stops early enough to leave as long as the build took for
+// what follows it (the plan, its verification and its writing); a search
+// not done half the build's time before the deadline is
+// abandoned and greedy's plan is the answer; without one, a
+// *solver.LimitError bounded by the sum of the problem's minima.
 func (pl *Planner) search(ctx, run context.Context, g *model.Graph, opt Options) (*solver.Result, error) {
 	ctx, stop := withMemoryLimit(ctx, opt.MemoryLimit)
 	defer stop()
@@ -364,19 +366,39 @@ func (pl *Planner) search(ctx, run context.Context, g *model.Graph, opt Options)
 		res := solver.Solve(p, sopt)
 		return res, res.Err
 	}
-	if d, ok := ctx.Deadline(); ok {
-		p.SearchBy(d.Add(-time.Since(start)), solver.DeadlineLimit(ctx))
+	built := time.Since(start)
+	bound := p.MinimaBound() // before the search changes p
+	stopped := &solver.LimitError{Limit: limitText(run), Phase: "search", Bounded: true, LowerBound: bound}
+	d, timed := ctx.Deadline()
+	var gr *solver.GreedyResult
+	if (timed || opt.MemoryLimit > 0) && opt.Backend != solver.BackendGreedy {
+		if !within(run, time.Time{}, func() { gr = p.Greedy() }) {
+			return nil, stopped
+		}
+	}
+	var by time.Time // when an unfinished search is abandoned for greedy's plan
+	if timed {
+		p.SearchBy(d.Add(-built), solver.DeadlineLimit(ctx))
+		if gr != nil && gr.Assignment != nil {
+			by = d.Add(-built / 2)
+		}
 	}
 	if opt.MemoryLimit > 0 && solver.MemoryHeld() > searchRoom(opt.MemoryLimit) {
 		p.SearchBy(time.Now(), solver.MemoryLimit(opt.MemoryLimit)) // the search would not fit: greedy's plan
 	}
-	bound := p.MinimaBound() // before the search changes p
 	var res *solver.Result
-	if !within(run, time.Time{}, func() { res = solver.Solve(p, sopt) }) {
-		return nil, &solver.LimitError{Limit: limitText(run), Phase: "search", Bounded: true, LowerBound: bound}
+	if !within(run, by, func() { res = solveProblem(p, sopt) }) {
+		if by.IsZero() || run.Err() != nil {
+			return nil, stopped
+		}
+		return p.GreedyAnswer(gr, bound, limitText(run), "time"), nil
 	}
 	return res, res.Err
 }
+
+// solveProblem is the search of a solve under limits (a variable only so
+// that a test can make it outlast its deadline).
+var solveProblem = solver.Solve
 
 // solverOptions are the solver's options for opt.
 func (pl *Planner) solverOptions(opt Options) solver.Options {

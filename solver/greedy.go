@@ -80,6 +80,7 @@ type GreedyResult struct {
 	Hoists     int               // conversions moved above a broadcast or widening cast
 	Repairs    int               // choices moved because the plan broke a rule there
 	Duration   time.Duration
+	Candidates int           // the problem's candidate layouts over all values
 	pb         *pbqp.Problem // the PBQP its cost is counted in (capped by its scratch)
 }
 
@@ -94,8 +95,19 @@ type greedy struct {
 	incident [][]int // every edge of each node
 }
 
-// Greedy runs the greedy baseline on the problem.
+// Greedy runs the greedy baseline on the problem, once: later calls give
+// the first answer again (with a choice of their own to change).
 func (p *Problem) Greedy() *GreedyResult {
+	if p.greedy == nil {
+		p.greedy = p.runGreedy()
+	}
+	gr := *p.greedy
+	gr.Choice = slices.Clone(gr.Choice)
+	return &gr
+}
+
+// runGreedy is Greedy's work.
+func (p *Problem) runGreedy() *GreedyResult {
 	start := time.Now()
 	g := &greedy{p: p, choice: make([]int, len(p.Nodes)), anchor: make([]bool, len(p.Nodes)),
 		in: make([][]int, len(p.Nodes)), out: make([][]int, len(p.Nodes)), incident: make([][]int, len(p.Nodes))}
@@ -134,7 +146,19 @@ func (p *Problem) Greedy() *GreedyResult {
 		res.Assignment = p.Assignment(res.Choice)
 	}
 	res.Duration = time.Since(start)
+	res.Candidates = p.candidateCount()
 	return res
+}
+
+// GreedyAnswer is the answer of a solve whose search a limit (named by
+// limit, of kind by: "time" or "memory") cut short before it answered:
+// greedy's plan, feasible, not proven, with lower bound the bound proved
+// before the search. It reads nothing of the problem that the abandoned
+// search may still be changing.
+func (p *Problem) GreedyAnswer(gr *GreedyResult, bound int64, limit, by string) *Result {
+	return &Result{Problem: p, Status: StatusFeasible, Assignment: gr.Assignment, Cost: gr.Cost, LowerBound: min(bound, gr.Cost),
+		Choice: gr.Choice, Candidates: gr.Candidates, Stopped: limit, StoppedBy: by,
+		Stats: PStats{Nodes: len(p.Nodes), Edges: len(p.Edges), Duration: gr.Duration}}
 }
 
 // programOrder lists the nodes in the order the graph defines them: an

@@ -129,6 +129,7 @@ type Problem struct {
 	plainMMA  []*model.Record
 	fmaRecs   []*model.Record // the target's FMA records (mma_variants.go)
 	regs      *registerUse    // the register budget (registers.go); nil where none applies
+	greedy    *GreedyResult   // the greedy baseline's answer, once asked for (Greedy)
 }
 
 type convKey struct {
