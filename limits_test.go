@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"planner/model"
 	"planner/solver"
 )
 
@@ -127,14 +128,7 @@ func TestStoppedWhileReading(t *testing.T) {
 // proven, verified or saying why not.
 func TestDeadlineLeavesTheGreedyPlan(t *testing.T) {
 	pl := testPlanner(t)
-	g, err := pl.ReadGraph("testdata/graphs/flash_attention_4warps.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	full, err := pl.Solve(context.Background(), g, Options{CompareGreedy: true})
-	if err != nil || full.Plan == nil {
-		t.Fatal(err)
-	}
+	g, full := solvedWithGreedy(t, pl, "testdata/graphs/flash_attention_4warps.toml")
 	greedy := full.Plan.Compare
 	// Time the build (and greedy) alone, then give the solve 1.8 times that: the search
 	// must stop at once, which leaves the build's time for the rest.
@@ -176,14 +170,7 @@ func TestDeadlineLeavesTheGreedyPlan(t *testing.T) {
 // search here never answers on its own.)
 func TestAbandonedSearchAnswersWithGreedy(t *testing.T) {
 	pl := testPlanner(t)
-	g, err := pl.ReadGraph("testdata/graphs/flash_attention_4warps.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	full, err := pl.Solve(context.Background(), g, Options{CompareGreedy: true})
-	if err != nil || full.Plan == nil {
-		t.Fatal(err)
-	}
+	g, full := solvedWithGreedy(t, pl, "testdata/graphs/flash_attention_4warps.toml")
 	release := make(chan struct{})
 	defer close(release)
 	defer func(f func(*solver.Problem, solver.Options) *solver.Result) { solveProblem = f }(solveProblem)
@@ -211,4 +198,19 @@ func TestAbandonedSearchAnswersWithGreedy(t *testing.T) {
 	if !strings.Contains(text.String(), "not proven minimal: the time limit stopped the search") {
 		t.Errorf("the plan does not say what stopped it:\n%s", text.String())
 	}
+}
+
+// solvedWithGreedy reads a graph and solves it without limits, with the
+// greedy baseline's cost beside the plan.
+func solvedWithGreedy(t *testing.T, pl *Planner, path string) (*model.Graph, *Result) {
+	t.Helper()
+	g, err := pl.ReadGraph(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := pl.Solve(context.Background(), g, Options{CompareGreedy: true})
+	if err != nil || full.Plan == nil {
+		t.Fatal(err)
+	}
+	return g, full
 }
