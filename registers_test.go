@@ -244,3 +244,19 @@ func TestSpillCostByHand(t *testing.T) {
 		}
 	}
 }
+
+// A graph that allows spilling pays for it: spill_priced.toml is
+// seed002_ldmatrix_swizzle with registers = "spill", whose cheapest plan
+// with registers free (4298) holds 33 registers per lane over sm_80's 255,
+// at 34 each (a store and a load at a point run once), 1122 in all; the
+// plan within the budget (4572, seed002_ldmatrix_swizzle's) is cheaper.
+func TestSpillIsPriced(t *testing.T) {
+	plan := solveFile(t, "testdata/graphs/spill_priced.toml")
+	if r := plan.Registers; plan.Cost != 4572 || r.Over != 0 || r.SpillCost != 0 || !r.Spill {
+		t.Errorf("cost %d, %d over the budget at a spill cost of %d; want 4572 within the budget", plan.Cost, r.Over, r.SpillCost)
+	}
+	spills := solveFile(t, "testdata/graphs/fa_f16acc_sm80.toml").Registers
+	if spills.Over == 0 || spills.SpillCost != int64(spills.SpillOver)*spills.SpillPrice || spills.SpillCost == 0 {
+		t.Errorf("fa_f16acc_sm80 spills %d registers, priced %d (%d at %d each)", spills.Over, spills.SpillCost, spills.SpillOver, spills.SpillPrice)
+	}
+}
