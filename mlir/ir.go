@@ -17,7 +17,9 @@ type Module struct {
 	// without the sigil.
 	AttrAliases map[string]Attr
 	TypeAliases map[string]Type
-	src         string // the text, for readers of dialect attributes' bodies
+	// TypeSites are the tensor_desc types as written, in file order.
+	TypeSites []TypeSite
+	src       string // the text, for readers of dialect attributes' bodies
 }
 
 // Op is one operation, in either form: the generic form's parts, which a
@@ -289,7 +291,43 @@ func typeList(ts []Type) string {
 	return strings.Join(parts, ", ")
 }
 
-// OpaqueType is a dialect type (!llvm.ptr, !xegpu.tensor_desc<...>) kept
+// TensorDescType is XeGPU's !xegpu.tensor_desc<8x16xf16, encoding,
+// layout>: a block of memory a load_nd or store_nd moves.
+type TensorDescType struct {
+	Shape     []int
+	Elem      Type
+	Encoding  []Attr // #xegpu.block_tdesc_attr<...> and the like, kept
+	Layout    Attr   // nil: none
+	LayoutPos model.Pos
+	str       string
+}
+
+func (t *TensorDescType) String() string {
+	return cached(&t.str, func() string {
+		var b strings.Builder
+		b.WriteString("!xegpu.tensor_desc<")
+		writeShape(&b, t.Shape, false)
+		b.WriteString(t.Elem.String())
+		for _, a := range t.Encoding {
+			b.WriteString(", " + a.String())
+		}
+		if t.Layout != nil {
+			b.WriteString(", " + t.Layout.String())
+		}
+		b.WriteString(">")
+		return b.String()
+	})
+}
+
+// TypeSite is where a tensor_desc type is written: its layout
+// attribute's text, or the empty span before the closing '>' where one
+// goes.
+type TypeSite struct {
+	Type   *TensorDescType
+	Layout Span
+}
+
+// OpaqueType is a dialect type (!llvm.ptr, !nvgpu.warpgroup...) kept
 // as written, white space collapsed.
 type OpaqueType struct{ Text string }
 
