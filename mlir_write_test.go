@@ -27,6 +27,7 @@ var writtenKernels = []struct {
 	{"examples/mlir/mfma_gemm_seed001.mlir", Input{}},
 	{"examples/mlir/nested_anchor_seed000.mlir", Input{}},
 	{"examples/mlir/softmax_row.mlir", Input{}},
+	{"examples/mlir/dpas_gemm_seed003.mlir", Input{}},
 	{"examples/mlir/flash_attention_seed004.generic.mlir", Input{}},
 	{"examples/mlir/layernorm_row.generic.mlir", Input{}},
 	{"examples/mlir/mfma_gemm_seed001.generic.mlir", Input{}},
@@ -109,8 +110,9 @@ func TestWriteMLIRRoundTrip(t *testing.T) {
 // The edits --format mlir makes, to undo them: its anchor, conversion
 // and comment lines, the attributes it adds and the uses it renames.
 var (
-	writtenLine  = regexp.MustCompile(`(?m)^[ \t]*(%[A-Za-z0-9_]+_(l|cv) = "iree_vector_ext\.to_layout"\(.*|// planner: .*)\n`)
-	writtenAttr  = regexp.MustCompile(`(, )?(iree\.amdgpu\.mma = #iree_gpu\.mma_layout<\w+>|planner\.intrinsic = "[^"]*"|planner\.placement = "[^"]*", planner\.shared_layout = "[^"]*"(, planner\.row_stride = \d+)?(, planner\.swizzle = "[^"]*")?)`)
+	writtenLine  = regexp.MustCompile(`(?m)^[ \t]*(%[A-Za-z0-9_]+_(l|cv) = ("iree_vector_ext\.to_layout"\(|xegpu\.convert_layout ).*|// planner: .*)\n`)
+	writtenAttr  = regexp.MustCompile(`(, )?(iree\.amdgpu\.mma = #iree_gpu\.mma_layout<\w+>|planner\.intrinsic = "[^"]*"|planner\.placement = "[^"]*", planner\.shared_layout = "[^"]*"(, planner\.row_stride = \d+)?(, planner\.swizzle = "[^"]*")?|layout_result_\d+ = #(xegpu\.layout|planner\.linear)<[^>]*>)`)
+	writtenDesc  = regexp.MustCompile(`, #xegpu\.layout<[^>]*>>`)
 	renamedGroup = regexp.MustCompile(`%v(\d+)_(\d+)_(l|cv)\b`)
 	renamedNum   = regexp.MustCompile(`%v(\d+)_(l|cv)\b`)
 	renamed      = regexp.MustCompile(`%([A-Za-z_][A-Za-z0-9_]*?)_(l|cv)\b`)
@@ -121,6 +123,8 @@ var (
 func keptText(in, out string) string {
 	out = writtenLine.ReplaceAllString(out, "")
 	out = writtenAttr.ReplaceAllString(out, "")
+	out = writtenDesc.ReplaceAllString(out, ">")
+	out = strings.ReplaceAll(out, "{, ", "{")
 	out = strings.ReplaceAll(out, "{} ", "")
 	out = renamedGroup.ReplaceAllString(out, "%$1#$2")
 	out = renamedNum.ReplaceAllString(out, "%$1")
@@ -172,6 +176,9 @@ func TestWrittenMLIRParses(t *testing.T) {
 		t.Skip("mlir-opt-19 is not installed (Debian's mlir-19-tools): the written kernels are not judged by MLIR's parser")
 	}
 	for _, k := range writtenKernels {
+		if strings.Contains(k.path, "seed003") {
+			continue // XeGPU: mlir-opt-19's dialect predates its layouts (mlir/judge_test.go, xegpuFiles)
+		}
 		out, err := exec.Command(opt, "--allow-unregistered-dialect", planned(k.path)).CombinedOutput()
 		if err != nil {
 			t.Errorf("mlir-opt-19 refuses %s: %v\n%s", planned(k.path), err, out)
