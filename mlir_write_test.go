@@ -37,6 +37,7 @@ var writtenKernels = []struct {
 	{"testdata/mlir/linear_anchor.mlir", Input{}},
 	{"testdata/mlir/scalar_sum.mlir", Input{}},
 	{"testdata/mlir/pin_wide_lanes.mlir", Input{Target: "gfx942", Subgroups: 1}},
+	{"testdata/mlir/xegpu_k_loop.mlir", Input{}},
 }
 
 // solveMLIR solves a kernel in MLIR as planner solve does.
@@ -123,9 +124,12 @@ var (
 func keptText(in, out string) string {
 	out = writtenLine.ReplaceAllString(out, "")
 	out = writtenAttr.ReplaceAllString(out, "")
+	// A tensor_desc's layout is undone on both sides: the writer adds
+	// one only where the type has none.
 	out = writtenDesc.ReplaceAllString(out, ">")
+	in = writtenDesc.ReplaceAllString(in, ">")
 	out = strings.ReplaceAll(out, "{, ", "{")
-	out = strings.ReplaceAll(out, "{} ", "")
+	out = strings.ReplaceAll(out, " {}", "")
 	out = renamedGroup.ReplaceAllString(out, "%$1#$2")
 	out = renamedNum.ReplaceAllString(out, "%$1")
 	out = renamed.ReplaceAllString(out, "%$1")
@@ -176,7 +180,7 @@ func TestWrittenMLIRParses(t *testing.T) {
 		t.Skip("mlir-opt-19 is not installed (Debian's mlir-19-tools): the written kernels are not judged by MLIR's parser")
 	}
 	for _, k := range writtenKernels {
-		if strings.Contains(k.path, "seed003") {
+		if strings.Contains(k.path, "seed003") || strings.Contains(k.path, "xegpu") {
 			continue // XeGPU: mlir-opt-19's dialect predates its layouts (mlir/judge_test.go, xegpuFiles)
 		}
 		out, err := exec.Command(opt, "--allow-unregistered-dialect", planned(k.path)).CombinedOutput()

@@ -630,9 +630,14 @@ func (b *builder) forLoop(op *Op) {
 	l := &model.Loop{Name: mop.Name, Trips: trips, Dynamic: dynamic, Parent: b.loop, Op: mop, Pos: op.Pos}
 	mop.Body = l
 	var carried []int
-	for i := range inits {
+	for i, in := range inits {
 		if isVector(blk.Args[i+1]) {
 			carried = append(carried, i)
+		}
+		if d := b.tdescs[in.Value]; d != nil {
+			// A tensor descriptor the loop carries (moved on by
+			// update_nd_offset): the same block on every trip.
+			b.tdescs[blk.Args[i+1]], b.tdescs[op.Results[i]] = d, d
 		}
 	}
 	for k, i := range carried {

@@ -98,7 +98,7 @@ func init() {
 // optAttrs reads an optional {attributes} into the op.
 func (p *parser) optAttrs(op *Op) {
 	if p.ok() && !p.tok.is("{") && op.Dict == (Span{}) {
-		op.Dict = Span{Off: p.tok.off, End: p.tok.off} // where one goes
+		op.Dict = Span{Off: p.prevEnd, End: p.prevEnd} // where one goes: after what precedes it
 	}
 	if p.ok() && p.tok.is("{") {
 		off := p.tok.off

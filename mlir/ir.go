@@ -49,7 +49,7 @@ type Op struct {
 	// Span is the statement's text, from its first result (or its name)
 	// through its trailing loc(...). Dict is its {attributes} dictionary,
 	// braces included; in the generic form without one, the empty span
-	// where one goes (before the ':'); zero when the op has none.
+	// where one goes (after the text before it); zero when the op has none.
 	Span Span
 	Dict Span
 }

@@ -35,7 +35,7 @@ var kernelFiles = map[string]*Options{
 // of them is committed; they are checked by round trip only
 // (TestWriteMLIRRoundTrip), and TestMLIROptPredatesXeGPULayouts checks
 // that mlir-opt-19 still refuses them.
-var xegpuFiles = []string{"../examples/mlir/dpas_gemm_seed003.mlir"}
+var xegpuFiles = []string{"../examples/mlir/dpas_gemm_seed003.mlir", "../testdata/mlir/xegpu_k_loop.mlir"}
 
 // genericOf is the file holding a kernel's generic form.
 func genericOf(path string) string { return strings.TrimSuffix(path, ".mlir") + ".generic.mlir" }

@@ -554,7 +554,7 @@ func (wr *writer) writeAttrs(op *Op, attr string) {
 	case d == (Span{}):
 		return
 	case d.End == d.Off:
-		wr.edits = append(wr.edits, edit{d.Off, d.Off, "{" + attr + "} "})
+		wr.edits = append(wr.edits, edit{d.Off, d.Off, " {" + attr + "}"})
 	case strings.TrimSpace(wr.src[d.Off+1:d.End-1]) == "":
 		wr.edits = append(wr.edits, edit{d.Off, d.End, "{" + attr + "}"})
 	default:
