@@ -17,7 +17,8 @@ type Module struct {
 	// without the sigil.
 	AttrAliases map[string]Attr
 	TypeAliases map[string]Type
-	// TypeSites are the tensor_desc types as written, in file order.
+	// TypeSites are the tensor_desc and memref types as written, in file
+	// order.
 	TypeSites []TypeSite
 	src       string // the text, for readers of dialect attributes' bodies
 }
@@ -319,11 +320,12 @@ func (t *TensorDescType) String() string {
 	})
 }
 
-// TypeSite is where a tensor_desc type is written: its layout
-// attribute's text, or the empty span before the closing '>' where one
-// goes.
+// TypeSite is where a tensor_desc or memref type is written: the text
+// ", layout" of its layout attribute, or the empty span where that goes
+// (a tensor_desc's before its closing '>', a memref's after its element
+// type).
 type TypeSite struct {
-	Type   *TensorDescType
+	Type   Type // a *TensorDescType or a *MemRefType
 	Layout Span
 }
 

@@ -232,11 +232,13 @@ func (p *parser) shapedType(kind string) Type {
 		return t
 	}
 	t := &MemRefType{Shape: shape, Unranked: unranked, Elem: elem}
+	site := TypeSite{Type: t, Layout: Span{p.prevEnd, p.prevEnd}}
 	if p.tok.is(",") {
 		p.nextTok()
 		a := p.parseAttr()
 		if isLayoutAttr(a) && !unranked {
 			t.Layout = a
+			site.Layout = Span{site.Layout.Off, p.prevEnd}
 			if p.tok.is(",") {
 				p.nextTok()
 				t.MemSpace = p.parseAttr()
@@ -248,6 +250,7 @@ func (p *parser) shapedType(kind string) Type {
 	if !p.expect(">", "to close memref<") {
 		return nil
 	}
+	p.mod.TypeSites = append(p.mod.TypeSites, site)
 	return t
 }
 
@@ -461,8 +464,9 @@ func (p *parser) tensorDesc() Type {
 	t := &TensorDescType{Shape: shape, Elem: elem}
 	site := TypeSite{Type: t}
 	for p.ok() && p.tok.is(",") {
+		off := p.prevEnd
 		p.nextTok()
-		at, off := p.tok.pos, p.tok.off
+		at := p.tok.pos
 		a := p.parseAttr()
 		if !p.ok() {
 			return nil

@@ -440,10 +440,11 @@ func (wr *writer) convert(u model.Use, v *model.Value, req, have *model.Layout) 
 		}
 	}
 	if operand == nil && irOp != nil {
-		// A broadcast of a shape_cast that only puts in dimensions of
-		// extent 1 reads the shape_cast's operand: convert that.
+		// An op the reader reads through (a shape_cast that only puts in
+		// dimensions of extent 1 for a broadcast, an extf the mma widens
+		// itself) passes its operand on: convert that, before it.
 		for _, o := range irOp.Operands {
-			if d := o.Value.Def; d != nil && d.Name == "vector.shape_cast" && len(d.Operands) == 1 && reads(d.Operands[0]) {
+			if d := o.Value.Def; d != nil && (d.Name == "vector.shape_cast" || d.Name == "arith.extf") && len(d.Operands) == 1 && reads(d.Operands[0]) {
 				irOp, operand = d, d.Operands[0]
 				break
 			}
@@ -562,6 +563,37 @@ func (wr *writer) writeAttrs(op *Op, attr string) {
 	}
 }
 
+// padType writes a buffer's uniform row padding into its memref's type,
+// as the strided layout strided<[..., S, 1]> (S elements from one row to
+// the next; the builtin dialect's StridedLayoutAttr,
+// mlir/docs/Dialects/Builtin.md), in the alloc and in every op that uses
+// it; false where it cannot: a swizzle too (which the type does not say,
+// and which the reader would not read back), a type with a layout, rows
+// other than the memref's, or a use that does not write the type once.
+func (wr *writer) padType(mv *Value, sl *model.SharedLayout) bool {
+	t, ok := mv.Type.(*MemRefType)
+	if !ok {
+		return false
+	}
+	r := len(t.Shape)
+	if t.Layout != nil || t.Unranked || r < 2 || t.Shape[r-1] != sl.Cols || sl.XOR.Bits > 0 || sl.Swizzle != "" && sl.Swizzle != "none" {
+		return false
+	}
+	strides := make([]string, r)
+	strides[r-1], strides[r-2] = "1", strconv.Itoa(sl.Stride)
+	for i, s := r-3, sl.Stride*t.Shape[r-2]; i >= 0; i-- {
+		strides[i] = strconv.Itoa(s)
+		s *= t.Shape[i]
+	}
+	ops := []*Op{mv.Def}
+	for _, u := range mv.Uses {
+		if !slices.Contains(ops, u.Op) {
+			ops = append(ops, u.Op)
+		}
+	}
+	return wr.retype(ops, t, ", strided<["+strings.Join(strides, ", ")+"]>")
+}
+
 // buffers writes each shared buffer's placement on its memref.alloc.
 func (wr *writer) buffers() {
 	placed := map[string]*model.SharedLayout{}
@@ -574,7 +606,7 @@ func (wr *writer) buffers() {
 			continue
 		}
 		attr := fmt.Sprintf("planner.placement = %q, planner.shared_layout = %q", sl.Describe(), sl.String())
-		if sl.Pad == 0 && sl.Stride != 0 && sl.Stride != sl.Cols {
+		if sl.Pad == 0 && sl.Stride != 0 && sl.Stride != sl.Cols && !wr.padType(mv, sl) {
 			attr += fmt.Sprintf(", planner.row_stride = %d", sl.Stride)
 		}
 		if sl.Swizzle != "" && sl.Swizzle != "none" {
@@ -626,22 +658,27 @@ func (wr *writer) descriptors() {
 		if err != nil {
 			continue
 		}
-		var sites []TypeSite
-		for _, u := range ops {
-			in := wr.sitesIn(u)
-			if len(in) != 1 {
-				ok = false
-				break
-			}
-			sites = append(sites, in[0])
-		}
-		if !ok {
-			continue
-		}
-		for _, s := range sites {
-			wr.edits = append(wr.edits, edit{s.Layout.Off, s.Layout.End, ", " + x.Attr()})
-		}
+		wr.retype(ops, d.typ, ", "+x.Attr())
 	}
+}
+
+// retype writes layout (", attr") into type t where each of ops writes
+// it, in place of the layout it has; false, and nothing written, where
+// one of them does not write t exactly once (a type written through an
+// alias, or twice).
+func (wr *writer) retype(ops []*Op, t Type, layout string) bool {
+	var sites []TypeSite
+	for _, op := range ops {
+		in := wr.sitesIn(op, t)
+		if len(in) != 1 {
+			return false
+		}
+		sites = append(sites, in[0])
+	}
+	for _, s := range sites {
+		wr.edits = append(wr.edits, edit{s.Layout.Off, s.Layout.End, layout})
+	}
+	return true
 }
 
 // descriptorOps gathers the ops that use descriptor v, through the
@@ -664,11 +701,11 @@ func (wr *writer) descriptorOps(v *Value, ops []*Op) ([]*Op, bool) {
 	return ops, true
 }
 
-// sitesIn lists the tensor_desc types written in op's text.
-func (wr *writer) sitesIn(op *Op) []TypeSite {
+// sitesIn lists the places op's text writes type t.
+func (wr *writer) sitesIn(op *Op, t Type) []TypeSite {
 	var out []TypeSite
 	for _, s := range wr.b.mod.TypeSites {
-		if s.Layout.Off >= op.Span.Off && s.Layout.End <= op.Span.End {
+		if s.Layout.Off >= op.Span.Off && s.Layout.End <= op.Span.End && s.Type.String() == t.String() {
 			out = append(out, s)
 		}
 	}
