@@ -449,7 +449,7 @@ func (p *parser) tensorDesc() Type {
 		return nil
 	}
 	if unranked || slices.Contains(shape, Dynamic) {
-		p.failCode(name.pos, model.CodeBadValue, "a tensor_desc's shape is static, found %s", name.text)
+		p.failCode(name.pos, model.CodeBadValue, "a tensor_desc describes a block of static shape, found a dynamic or unranked one")
 		return nil
 	}
 	elemPos := p.tok.pos

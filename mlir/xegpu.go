@@ -65,7 +65,8 @@ func (p *parser) tdescType(op *Op, t Type, at model.Pos) bool {
 
 // parseCreateNdDesc reads %src[offsets] [, [shape], [strides]] [{...}] :
 // SrcT -> !xegpu.tensor_desc<...> (the offsets optional, as later
-// versions move them to load_nd).
+// versions move them to load_nd; the lists optionally labelled shape :
+// and strides :).
 func parseCreateNdDesc(p *parser, op *Op) []Type {
 	src, ok := p.parseRef()
 	if !ok {
@@ -78,10 +79,10 @@ func parseCreateNdDesc(p *parser, op *Op) []Type {
 		}
 		if p.tok.is(",") {
 			p.nextTok()
-			if lists[1], ok = p.positions(op, "const_shape", "shape"); !ok || !p.expect(",", "between the shape and the strides") {
+			if lists[1], ok = p.labelled(op, "shape"); !ok || !p.expect(",", "between the shape and the strides") {
 				return nil
 			}
-			if lists[2], ok = p.positions(op, "const_strides", "strides"); !ok {
+			if lists[2], ok = p.labelled(op, "strides"); !ok {
 				return nil
 			}
 		}
@@ -103,6 +104,19 @@ func parseCreateNdDesc(p *parser, op *Op) []Type {
 	}
 	segments(op, 1, len(lists[0]), len(lists[1]), len(lists[2]))
 	return []Type{t}
+}
+
+// labelled reads create_nd_tdesc's shape or strides list, [..] or, as
+// later versions write it, shape : [..] (mlir/test/Dialect/XeGPU/ops.mlir,
+// create_nd_tdesc_2), into its const_ property.
+func (p *parser) labelled(op *Op, what string) ([]ref, bool) {
+	if p.isKeyword(what) {
+		p.nextTok()
+		if !p.expect(":", "after "+what) {
+			return nil, false
+		}
+	}
+	return p.positions(op, "const_"+what, what)
 }
 
 // parseUpdateNdOffset reads %t, [offsets] [{...}] : T.

@@ -1,8 +1,11 @@
 package mlir
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"planner/model"
 )
 
 // A kernel written as a gpu.func in a gpu.module (its workgroup
@@ -69,5 +72,40 @@ func TestXeGPUAnchors(t *testing.T) {
 	a, e := g.Value("a"), g.Value("e")
 	if a == nil || a.Pin == nil || e == nil || e.Pin == nil || e.Def == nil || e.Def.Operands[0] != a || a.Pin.Layout.Equal(e.Pin.Layout) {
 		t.Fatalf("a converting convert_layout: %%a is %+v, %%e %+v", a, e)
+	}
+}
+
+// The forms XeGPU's ops have had: a descriptor of a pointer with its
+// shape and strides labelled, one without offsets whose store_nd gives
+// them, properties on a load, the transpose of a load read as a load then
+// a transpose, a DPAS without an accumulator.
+func TestXeGPUForms(t *testing.T) {
+	text := `gpu.module @m [#xevm.target<chip = "pvc">] {
+  gpu.func @k(%src: ui64, %w: index, %h: index, %B: memref<16x8xf16>, %C: memref<8x16xf32>) kernel attributes {known_block_size = array<i32: 16, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %t = xegpu.create_nd_tdesc %src[%c0, %c0], shape:[%h, %w], strides: [%w, %c1] : ui64 -> !xegpu.tensor_desc<8x16xf16>
+    %a = xegpu.load_nd %t <{l1_hint = #xegpu.cache_hint<cached>}> : !xegpu.tensor_desc<8x16xf16> -> vector<8x16xf16>
+    %tb = xegpu.create_nd_tdesc %B[0, 0] : memref<16x8xf16> -> !xegpu.tensor_desc<16x8xf16>
+    %b = xegpu.load_nd %tb {transpose = array<i64: 1, 0>} : !xegpu.tensor_desc<16x8xf16> -> vector<8x16xf16>
+    %bb = vector.transpose %b, [1, 0] : vector<8x16xf16> to vector<16x8xf16>
+    %d = xegpu.dpas %a, %bb : vector<8x16xf16>, vector<16x8xf16> -> vector<8x8xf32>
+    %e = vector.broadcast %d : vector<8x8xf32> to vector<2x8x8xf32>
+    %f = vector.shape_cast %e : vector<2x8x8xf32> to vector<8x16xf32>
+    %tc = xegpu.create_nd_tdesc %C : memref<8x16xf32> -> !xegpu.tensor_desc<8x16xf32>
+    xegpu.store_nd %f, %tc[0, 0] : vector<8x16xf32>, !xegpu.tensor_desc<8x16xf32>
+    gpu.return
+  }
+}
+`
+	g := readGraph(t, text, Options{})
+	var kinds []string
+	g.Walk(func(op *model.Op) { kinds = append(kinds, string(op.Kind)) })
+	want := "load load transpose transpose constant mma broadcast shape_cast store"
+	if got := strings.Join(kinds, " "); got != want {
+		t.Fatalf("read as %s, want %s", got, want)
+	}
+	if v := g.Value("b@mem"); v == nil || v.Def.Contiguous != 1 || !slices.Equal(v.Shape, []int{16, 8}) {
+		t.Fatalf("the transposed load reads %+v", v)
 	}
 }
