@@ -246,12 +246,10 @@ func parseConvertLayout(p *parser, op *Op) []Type {
 	return []Type{t}
 }
 
-// tdesc is what the reader knows of a tensor descriptor: the memref it
-// describes a block of, and its type.
+// tdesc is what the reader knows of a tensor descriptor: its type, as
+// its create_nd_tdesc made it (a block of global memory).
 type tdesc struct {
-	mem *memInfo
 	typ *TensorDescType
-	src *Value // the memref (or pointer) value
 }
 
 // createNdDesc records the descriptor create_nd_tdesc makes: a block of
@@ -265,9 +263,9 @@ func (b *builder) createNdDesc(op *Op) {
 		return
 	}
 	src := op.Operands[0]
-	var m *memInfo
-	if _, isMem := src.Value.Type.(*MemRefType); isMem {
-		if m = b.mem(src); m == nil {
+	if _, isMem := src.Value.Type.(*MemRefType); isMem { // else a pointer (ui64), global memory
+		m := b.mem(src)
+		if m == nil {
 			b.failed[res] = true
 			return
 		}
@@ -275,14 +273,12 @@ func (b *builder) createNdDesc(op *Op) {
 			b.fail(op, model.CodeBadValue, "xegpu.create_nd_tdesc describes a block of %s in shared memory: the planner reads XeGPU's block loads and stores of global memory (shared memory through vector.transfer_read and transfer_write)", src.Value)
 			return
 		}
-	} else {
-		m = &memInfo{space: "global"} // a pointer (ui64) with its shape and strides as operands
 	}
 	if len(t.Shape) != 2 && len(t.Shape) != 1 {
 		b.fail(op, model.CodeRankMismatch, "%s describes a block of rank %d: XeGPU's block loads move blocks of rank 1 or 2", t, len(t.Shape))
 		return
 	}
-	b.tdescs[res] = &tdesc{mem: m, typ: t, src: src.Value}
+	b.tdescs[res] = &tdesc{typ: t}
 }
 
 // updateNdOffset moves a descriptor: the same block, elsewhere.
