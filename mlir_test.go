@@ -122,6 +122,7 @@ func TestMLIRMatchesHandWrittenGraphs(t *testing.T) {
 		{"examples/mlir/softmax_row.mlir", "testdata/graphs/softmax_row.toml"},
 		{"examples/mlir/layernorm_row.mlir", "testdata/graphs/layernorm_row.toml"},
 		{"examples/mlir/mfma_gemm_seed001.mlir", "testdata/graphs/seed001_mfma_gemm.toml"},
+		{"examples/mlir/dpas_gemm_seed003.mlir", "testdata/graphs/seed003_dpas_gemm.toml"},
 	} {
 		t.Run(c.mlir, func(t *testing.T) {
 			gm := readMLIR(t, c.mlir, mlir.Options{})

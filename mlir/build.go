@@ -18,7 +18,8 @@ var arity = map[string][2]int{
 	"vector.multi_reduction": {2, 1}, "vector.reduction": {1, 1}, "vector.broadcast": {1, 1},
 	"vector.splat": {1, 1}, "vector.transpose": {1, 1}, "vector.shape_cast": {1, 1},
 	"vector.extract": {1, 1}, "vector.insert": {2, 1}, "memref.alloc": {0, 1}, "memref.alloca": {0, 1},
-	"iree_vector_ext.to_layout": {1, 1},
+	"iree_vector_ext.to_layout": {1, 1}, "xegpu.create_nd_tdesc": {1, 1}, "xegpu.update_nd_offset": {1, 1},
+	"xegpu.load_nd": {1, 1}, "xegpu.store_nd": {2, 0}, "xegpu.dpas": {2, 1}, "xegpu.convert_layout": {1, 1},
 }
 
 func init() {
@@ -56,7 +57,7 @@ var elementwise = map[string]string{
 
 // skipped are ops on scalars, indices and memory the graph has no part
 // of; read and passed over.
-var skipped = []string{"func.return", "gpu.barrier", "gpu.thread_id", "gpu.block_id", "gpu.block_dim",
+var skipped = []string{"func.return", "gpu.return", "xegpu.prefetch_nd", "gpu.barrier", "gpu.thread_id", "gpu.block_id", "gpu.block_dim",
 	"affine.apply", "memref.dealloc", "arith.index_cast", "arith.index_castui"}
 
 func init() {
@@ -79,6 +80,12 @@ func init() {
 		"memref.alloca":             (*builder).alloc,
 		"scf.for":                   (*builder).forLoop,
 		"iree_vector_ext.to_layout": (*builder).toLayout,
+		"xegpu.create_nd_tdesc":     (*builder).createNdDesc,
+		"xegpu.update_nd_offset":    (*builder).updateNdOffset,
+		"xegpu.load_nd":             (*builder).loadNd,
+		"xegpu.store_nd":            (*builder).storeNd,
+		"xegpu.dpas":                (*builder).dpas,
+		"xegpu.convert_layout":      (*builder).convertLayout,
 	}
 	for name := range elementwise {
 		handlers[name] = (*builder).elementwise
@@ -157,6 +164,10 @@ func (b *builder) op(op *Op) {
 				return
 			}
 		}
+		if strings.HasPrefix(op.Name, "xegpu.") && !slices.Contains(xegpuSync, op.Name) {
+			b.fail(op, model.CodeUnknownName, "%s", xegpuUnknown(op))
+			return
+		}
 		if len(op.Mentions) > 0 {
 			b.fail(op, model.CodeUnknownName, "%s is not understood, and it touches vectors (%s): the reader understands %s", op.Name, strings.Join(op.Mentions, ", "), Understood())
 		}
@@ -189,7 +200,14 @@ func (b *builder) op(op *Op) {
 			return
 		}
 	}
+	if !b.operandLayouts(op) {
+		for _, r := range op.Results {
+			b.failed[r] = true
+		}
+		return
+	}
 	h(b, op)
+	b.resultLayouts(op)
 }
 
 // touches says whether an operand or a result of op is of type T.
@@ -334,6 +352,9 @@ func (b *builder) vector(t Type, pos model.Pos, what string) ([]int, model.DType
 // value is the graph value an operand reads; nil (reported) when it is
 // none.
 func (b *builder) value(o *Operand) *model.Value {
+	if mv := b.over[o]; mv != nil {
+		return mv
+	}
 	v := o.Value
 	if mv, ok := b.folded[v]; ok && mv != nil {
 		return mv

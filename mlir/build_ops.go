@@ -630,9 +630,14 @@ func (b *builder) forLoop(op *Op) {
 	l := &model.Loop{Name: mop.Name, Trips: trips, Dynamic: dynamic, Parent: b.loop, Op: mop, Pos: op.Pos}
 	mop.Body = l
 	var carried []int
-	for i := range inits {
+	for i, in := range inits {
 		if isVector(blk.Args[i+1]) {
 			carried = append(carried, i)
+		}
+		if d := b.tdescs[in.Value]; d != nil {
+			// A tensor descriptor the loop carries (moved on by
+			// update_nd_offset): the same block on every trip.
+			b.tdescs[blk.Args[i+1]], b.tdescs[op.Results[i]] = d, d
 		}
 	}
 	for k, i := range carried {
@@ -718,9 +723,8 @@ func (b *builder) trips(op *Op) (int, bool, bool) {
 }
 
 // toLayout reads iree_vector_ext.to_layout as a pin: the value it anchors
-// is pinned to the nested layout, or, when the value is used elsewhere
-// too (or pinned already), a new value in that layout (a shape_cast to
-// the same shape), so that a conversion between the two stays possible.
+// is pinned to the layout, or, when the value is used elsewhere too (or
+// pinned already), a new value in that layout (anchor).
 func (b *builder) toLayout(op *Op) {
 	res := op.Results[0]
 	src := b.source(op, res)
@@ -732,29 +736,50 @@ func (b *builder) toLayout(op *Op) {
 		b.fail(op, model.CodeMissingKey, "iree_vector_ext.to_layout has no layout")
 		return
 	}
-	da, ok := la.Value.(*DialectAttr)
-	if !ok || (da.Name != "iree_vector_ext.nested_layout" && da.Name != linearAttr) {
-		b.errorf(la.ValuePos, model.CodeBadValue, "to_layout's layout is %s: the reader reads #iree_vector_ext.nested_layout<...> and #%s<...>", la.Value, linearAttr)
+	pin := b.layoutPin(op.Name, la, src.Shape, op.Pos)
+	if pin == nil {
 		b.failed[res] = true
 		return
 	}
+	b.anchor(op, src, op.Operands[0].Value, res, pin)
+}
+
+// layoutPin reads the layout attribute na (a nested_layout, an XeGPU
+// layout, a #planner.linear) as a pin for a value of the given shape;
+// nil when it is no layout the reader reads or builds none (reported, at
+// the field or entry at fault).
+func (b *builder) layoutPin(opName string, na *NamedAttr, shape []int, pos model.Pos) *model.Pin {
+	da, _ := na.Value.(*DialectAttr)
 	var n model.Notation
 	var fields map[string]fieldPos
-	if da.Name == linearAttr {
-		if ll, f := b.linearLayout(da, la.ValuePos); ll != nil {
+	switch {
+	case da == nil:
+	case da.Name == linearAttr:
+		if ll, f := b.linearLayout(da, na.ValuePos); ll != nil {
 			n, fields = ll, f
 		}
-	} else if nl, f := b.nestedLayout(da, la.ValuePos); nl != nil {
-		n, fields = nl, f
+	case da.Name == "iree_vector_ext.nested_layout":
+		if nl, f := b.nestedLayout(da, na.ValuePos); nl != nil {
+			n, fields = nl, f
+		}
+	case slices.Contains(layoutAttrs, da.Name):
+		b.xegpu = true
+		if xl, f := b.xegpuLayout(da, na.ValuePos); xl != nil {
+			n, fields = xl, f
+		}
+	default:
+		da = nil
+	}
+	if da == nil {
+		b.errorf(na.ValuePos, model.CodeBadValue, "%s's %s is %s: the reader reads layouts written as #iree_vector_ext.nested_layout<...>, #xegpu.layout<...> (or its earlier spellings #xegpu.sg_map, #xegpu.wg_map) and #%s<...>", opName, na.Name, na.Value, linearAttr)
 	}
 	if n == nil {
-		b.failed[res] = true
-		return
+		return nil
 	}
-	f := model.Frame{Shape: src.Shape, SubgroupSize: b.target.SubgroupSize, Subgroups: b.g.Subgroups}
+	f := model.Frame{Shape: shape, SubgroupSize: b.target.SubgroupSize, Subgroups: b.g.Subgroups}
 	l, why, err := tomlio.PinLayout(n, f, b.target.Name)
 	if err != nil {
-		at := la.ValuePos
+		at := na.ValuePos
 		msg := err.Error()
 		if e, ok := err.(*model.Error); ok {
 			msg = e.Msg
@@ -766,18 +791,34 @@ func (b *builder) toLayout(op *Op) {
 			}
 		}
 		b.errorf(at, model.CodeBadValue, "%s", msg)
-		b.failed[res] = true
-		return
+		return nil
 	}
-	pin := &model.Pin{Layout: l, Notation: n, Pos: op.Pos, Unrealisable: why}
-	if src.Pin == nil && len(op.Operands[0].Value.Uses) == 1 {
+	return &model.Pin{Layout: l, Notation: n, Pos: pos, Unrealisable: why}
+}
+
+// anchor gives the IR value res (which op defines from srcIR, read as
+// src) the pinned layout: src itself is pinned when nothing else uses it
+// and nothing pins it yet; otherwise res is a new value in that layout (a
+// shape_cast to the same shape), so that a conversion between the two
+// stays possible.
+func (b *builder) anchor(op *Op, src *model.Value, srcIR *Value, res *Value, pin *model.Pin) {
+	if src.Pin == nil && len(srcIR.Uses) == 1 {
 		src.Pin = pin
 		b.folded[res] = src
 		return
 	}
-	if v := b.add(&model.Op{Kind: kind("shape_cast"), Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{Spelling: "shape_cast", Shape: slices.Clone(src.Shape)}, res, res.Name, res.Pos); v != nil {
-		v.Pin = pin
+	b.pinnedCopy(op, src, res, res.Name, res.Pos, pin)
+}
+
+// pinnedCopy adds a value that is v in the pinned layout: a shape_cast to
+// v's own shape, named name at at (res: the IR value it stands for, nil
+// for none); nil when it is refused (reported).
+func (b *builder) pinnedCopy(op *Op, v *model.Value, res *Value, name string, at model.Pos, pin *model.Pin) *model.Value {
+	nv := b.add(&model.Op{Kind: kind("shape_cast"), Pos: op.Pos, Operands: []*model.Value{v}}, &model.OpArgs{Spelling: "shape_cast", Shape: slices.Clone(v.Shape)}, res, name, at)
+	if nv != nil {
+		nv.Pin = pin
 	}
+	return nv
 }
 
 // finish checks what only the whole graph shows.
@@ -796,6 +837,8 @@ func (b *builder) finish() {
 	}
 	switch {
 	case g.Notation != "":
+	case b.xegpu:
+		g.Notation = "xegpu" // XeGPU's own
 	case b.iree:
 		g.Notation = "nested" // IREE's own
 	default:

@@ -70,6 +70,16 @@ func init() {
 		"gpu.block_dim":             parseGPUIndex,
 		"affine.apply":              parseAffineApply,
 		"iree_vector_ext.to_layout": parseToLayout,
+		"gpu.module":                parseGPUModule,
+		"gpu.func":                  parseFuncOp,
+		"gpu.return":                parseReturnLike,
+		"xegpu.create_nd_tdesc":     parseCreateNdDesc,
+		"xegpu.update_nd_offset":    parseUpdateNdOffset,
+		"xegpu.load_nd":             parseLoadNd,
+		"xegpu.store_nd":            parseStoreNd,
+		"xegpu.prefetch_nd":         parsePrefetchNd,
+		"xegpu.dpas":                parseDpas,
+		"xegpu.convert_layout":      parseConvertLayout,
 	}
 	for _, n := range arithBinary {
 		customParsers["arith."+n] = parseBinaryOp
@@ -88,7 +98,7 @@ func init() {
 // optAttrs reads an optional {attributes} into the op.
 func (p *parser) optAttrs(op *Op) {
 	if p.ok() && !p.tok.is("{") && op.Dict == (Span{}) {
-		op.Dict = Span{Off: p.tok.off, End: p.tok.off} // where one goes
+		op.Dict = Span{Off: p.prevEnd, End: p.prevEnd} // where one goes: after what precedes it
 	}
 	if p.ok() && p.tok.is("{") {
 		off := p.tok.off
@@ -205,11 +215,8 @@ func (p *parser) operandLists(open, what string) ([]ref, []ref, bool) {
 	return paren, square, true
 }
 
-func parseModuleOp(p *parser, op *Op) []Type {
-	if p.tok.kind == tSymbol {
-		op.Attrs = append(op.Attrs, &NamedAttr{Name: "sym_name", Pos: p.tok.pos, ValuePos: p.tok.pos, Value: &StringAttr{Value: p.tok.text}})
-		p.nextTok()
-	}
+// moduleBody reads a module's [attributes {...}] {body}.
+func (p *parser) moduleBody(op *Op) {
 	if p.isKeyword("attributes") {
 		p.nextTok()
 		p.optAttrs(op)
@@ -217,6 +224,14 @@ func parseModuleOp(p *parser, op *Op) []Type {
 	if r := p.parseRegion(op, nil, true); r != nil {
 		op.Regions = append(op.Regions, r)
 	}
+}
+
+func parseModuleOp(p *parser, op *Op) []Type {
+	if p.tok.kind == tSymbol {
+		op.Attrs = append(op.Attrs, &NamedAttr{Name: "sym_name", Pos: p.tok.pos, ValuePos: p.tok.pos, Value: &StringAttr{Value: p.tok.text}})
+		p.nextTok()
+	}
+	p.moduleBody(op)
 	return nil
 }
 
@@ -274,12 +289,18 @@ func parseFuncOp(p *parser, op *Op) []Type {
 		outs = p.resultTypes()
 	}
 	op.Attrs = append(op.Attrs, &NamedAttr{Name: "function_type", Pos: op.NamePos, ValuePos: op.NamePos, Value: &TypeAttr{Type: &FunctionType{Inputs: ins, Results: outs}}})
+	if op.Name == "gpu.func" {
+		var ok bool
+		if args, ok = p.gpuFuncTail(op, args); !ok {
+			return nil
+		}
+	}
 	if p.isKeyword("attributes") {
 		p.nextTok()
 		p.optAttrs(op)
 	}
 	if p.ok() && p.tok.is("{") {
-		if len(args) != len(ins) {
+		if len(args) < len(ins) {
 			p.failf(p.tok.pos, "a function with a body names its arguments (%%name: type)")
 			return nil
 		}
@@ -293,6 +314,80 @@ func parseFuncOp(p *parser, op *Op) []Type {
 		// A declaration: MLIR gives it one empty region.
 		op.Regions = append(op.Regions, &Region{Pos: op.Pos, End: op.Pos, Parent: op})
 	}
+	return nil
+}
+
+// gpuFuncTail reads what a gpu.func adds after its signature:
+// workgroup(%a: T, ...) and private(%b: T, ...) attributions, which are
+// further arguments of its body, and the kernel keyword (llvm-project
+// mlir/lib/Dialect/GPU/IR/GPUDialect.cpp, GPUFuncOp::parse and
+// parseAttributions). It gives the body's arguments.
+func (p *parser) gpuFuncTail(op *Op, args []blockArg) ([]blockArg, bool) {
+	for _, kw := range []string{"workgroup", "private"} {
+		if !p.isKeyword(kw) {
+			continue
+		}
+		p.nextTok()
+		if !p.expect("(", "to open the "+kw+" attributions") {
+			return nil, false
+		}
+		for p.ok() && !p.tok.is(")") {
+			if p.tok.kind != tValueID {
+				p.failf(p.tok.pos, "expected a %s attribution (%%name: type), found %s", kw, p.tok.describe())
+				return nil, false
+			}
+			a := blockArg{name: p.tok.text, pos: p.tok.pos}
+			p.nextTok()
+			if !p.expect(":", "after the attribution's name") {
+				return nil, false
+			}
+			a.typ = p.parseType()
+			args = append(args, a)
+			p.trailingLoc()
+			if !p.tok.is(",") {
+				break
+			}
+			p.nextTok()
+		}
+		if !p.expect(")", "to close the "+kw+" attributions") {
+			return nil, false
+		}
+	}
+	if p.isKeyword("kernel") {
+		op.Attrs = append(op.Attrs, &NamedAttr{Name: "gpu.kernel", Pos: p.tok.pos, ValuePos: p.tok.pos, Value: UnitAttr{}})
+		p.nextTok()
+	}
+	return args, p.ok()
+}
+
+// parseGPUModule reads gpu.module @name [<handler>] [[targets]]
+// [attributes {...}] {body} (GPUDialect.cpp, GPUModuleOp's assembly: the
+// targets, #xevm.target<chip = "pvc"> or #rocdl.target<chip = ...>, are
+// where the target may be named).
+func parseGPUModule(p *parser, op *Op) []Type {
+	if p.tok.kind != tSymbol {
+		p.failf(p.tok.pos, "expected the gpu.module's name (@name), found %s", p.tok.describe())
+		return nil
+	}
+	op.Attrs = append(op.Attrs, &NamedAttr{Name: "sym_name", Pos: p.tok.pos, ValuePos: p.tok.pos, Value: &StringAttr{Value: p.tok.text}})
+	p.nextTok()
+	if p.tok.is("<") {
+		at := p.tok.pos
+		body, ok := p.rawBody()
+		if !ok {
+			return nil
+		}
+		op.Attrs = append(op.Attrs, &NamedAttr{Name: "offloadingHandler", Pos: at, ValuePos: at, Value: &OpaqueAttr{Text: "<" + collapse(body) + ">"}})
+	}
+	if p.tok.is("[") {
+		at := p.tok.pos
+		targets := p.parseAttr()
+		if !p.ok() {
+			return nil
+		}
+		op.Attrs = append(op.Attrs, &NamedAttr{Name: "targets", Pos: at, ValuePos: at, Value: targets})
+	}
+	p.moduleBody(op)
 	return nil
 }
 
@@ -852,12 +947,13 @@ func (p *parser) intList() ([]string, bool) {
 	return out, p.expect("]", "to close the list of integers")
 }
 
-// positions reads [0, %i, ...] into the op's static_position property
-// (dynamic positions marked with MLIR's kDynamic) and gives the values of
-// the dynamic ones.
-func (p *parser) positions(op *Op) ([]ref, bool) {
+// positions reads [0, %i, ...] into the op's property prop
+// (static_position, const_offsets; dynamic entries marked with MLIR's
+// kDynamic) and gives the values of the dynamic ones; what names the list
+// in errors.
+func (p *parser) positions(op *Op, prop, what string) ([]ref, bool) {
 	at := p.tok.pos
-	if !p.expect("[", "to open the position") {
+	if !p.expect("[", "to open the "+what) {
 		return nil, false
 	}
 	var static []string
@@ -882,10 +978,10 @@ func (p *parser) positions(op *Op) ([]ref, bool) {
 		}
 		p.nextTok()
 	}
-	if !p.expect("]", "to close the position") {
+	if !p.expect("]", "to close the "+what) {
 		return nil, false
 	}
-	i64Prop(op, "static_position", at, static)
+	i64Prop(op, prop, at, static)
 	return dyn, true
 }
 
@@ -895,7 +991,7 @@ func parseExtract(p *parser, op *Op) []Type {
 	if !ok {
 		return nil
 	}
-	dyn, ok := p.positions(op)
+	dyn, ok := p.positions(op, "static_position", "position")
 	if !ok {
 		return nil
 	}
@@ -917,7 +1013,7 @@ func parseInsert(p *parser, op *Op) []Type {
 	if !ok {
 		return nil
 	}
-	dyn, ok := p.positions(op)
+	dyn, ok := p.positions(op, "static_position", "position")
 	if !ok {
 		return nil
 	}

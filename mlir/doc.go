@@ -2,9 +2,11 @@
 // parser for the generic op form of any op, the builtin types and
 // attributes (dialect attributes kept as written), #alias and !alias
 // definitions, block arguments, and the custom forms of the ops a
-// vector-dialect kernel uses (func, scf.for, arith, math, vector, memref,
-// gpu, affine.apply, iree_vector_ext.to_layout), with file:line:col on
-// every op, value, use and attribute; and, from one function, the kernel
-// graph the planner solves (ReadGraph). docs/mlir.md says what is read
-// and how each op maps onto the op table.
+// vector-dialect or XeGPU kernel uses (func, gpu.module and gpu.func,
+// scf.for, arith, math, vector, memref, gpu, affine.apply,
+// iree_vector_ext.to_layout, xegpu's block ops, dpas and convert_layout),
+// with file:line:col on every op, value, use and attribute; from one
+// function, the kernel graph the planner solves (ReadGraph); and the
+// kernel written back with a plan in it (WritePlan). docs/mlir.md says
+// what is read, how each op maps onto the op table, and what is written.
 package mlir

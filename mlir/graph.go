@@ -37,14 +37,14 @@ func ReadGraph(file string, data []byte, opt Options) (*model.Graph, error) {
 	return BuildGraph(m, opt)
 }
 
-// Funcs lists the module's func.func ops, in the order they are written
-// (inside modules and other ops too).
+// Funcs lists the module's func.func and gpu.func ops, in the order they
+// are written (inside modules, gpu.modules and other ops too).
 func Funcs(m *Module) []*Op {
 	var out []*Op
 	var walk func(ops []*Op)
 	walk = func(ops []*Op) {
 		for _, op := range ops {
-			if op.Name == "func.func" {
+			if op.Name == "func.func" || op.Name == "gpu.func" {
 				out = append(out, op)
 				continue
 			}
@@ -59,7 +59,7 @@ func Funcs(m *Module) []*Op {
 	return out
 }
 
-// FuncName is a func.func's symbol name.
+// FuncName is a func.func's or gpu.func's symbol name.
 func FuncName(f *Op) string {
 	if a, ok := f.Attr("sym_name"); ok {
 		if s, ok := a.Value.(*StringAttr); ok {
@@ -123,6 +123,9 @@ func build(m *Module, opt Options) (*builder, error) {
 		failed:  map[*Value]bool{},
 		names:   map[string]bool{},
 		opNames: map[string]bool{},
+		over:    map[*Operand]*model.Value{},
+		tdescs:  map[*Value]*tdesc{},
+		moved:   map[*Op]*model.Value{},
 	}
 	b.context()
 	if len(b.errs) > 0 {
@@ -185,6 +188,20 @@ type builder struct {
 	// translation_info, an #iree_gpu.target): plans then write layouts in
 	// IREE's nested notation.
 	iree bool
+	// xegpu is set when the IR has XeGPU ops or layouts: plans then write
+	// layouts in XeGPU's notation, and --format mlir writes them as XeGPU
+	// does (layout_result_N attributes, xegpu.convert_layout).
+	xegpu bool
+	// over are the graph values some operands read in place of their
+	// value's own: the value anchored to a layout_operand_N's layout, or
+	// to the layout of the tensor_desc a store_nd writes through.
+	over map[*Operand]*model.Value
+	// tdescs are the tensor descriptors: the memref each describes a
+	// block of.
+	tdescs map[*Value]*tdesc
+	// moved are the graph values an XeGPU load_nd gives or a store_nd
+	// writes, as they lie in the block (before a load's transpose), by op.
+	moved map[*Op]*model.Value
 }
 
 func (b *builder) errorf(pos model.Pos, code model.Code, format string, args ...any) *model.Error {
@@ -257,7 +274,7 @@ func (b *builder) context() {
 							threads = &stated{s, na.Pos, na.Name}
 						}
 					}
-				case "subgroup_size", "gpu.known_subgroup_size":
+				case "subgroup_size", "gpu.known_subgroup_size", "intel_reqd_sub_group_size":
 					if sgSize == nil {
 						if ia, ok := na.Value.(*IntAttr); ok && sgSizeDefRE.MatchString(ia.Text) {
 							sgSize = &stated{ia.Text, na.Pos, na.Name}

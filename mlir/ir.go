@@ -17,7 +17,10 @@ type Module struct {
 	// without the sigil.
 	AttrAliases map[string]Attr
 	TypeAliases map[string]Type
-	src         string // the text, for readers of dialect attributes' bodies
+	// TypeSites are the tensor_desc and memref types as written, in file
+	// order.
+	TypeSites []TypeSite
+	src       string // the text, for readers of dialect attributes' bodies
 }
 
 // Op is one operation, in either form: the generic form's parts, which a
@@ -47,7 +50,7 @@ type Op struct {
 	// Span is the statement's text, from its first result (or its name)
 	// through its trailing loc(...). Dict is its {attributes} dictionary,
 	// braces included; in the generic form without one, the empty span
-	// where one goes (before the ':'); zero when the op has none.
+	// where one goes (after the text before it); zero when the op has none.
 	Span Span
 	Dict Span
 }
@@ -289,7 +292,44 @@ func typeList(ts []Type) string {
 	return strings.Join(parts, ", ")
 }
 
-// OpaqueType is a dialect type (!llvm.ptr, !xegpu.tensor_desc<...>) kept
+// TensorDescType is XeGPU's !xegpu.tensor_desc<8x16xf16, encoding,
+// layout>: a block of memory a load_nd or store_nd moves.
+type TensorDescType struct {
+	Shape     []int
+	Elem      Type
+	Encoding  []Attr // #xegpu.block_tdesc_attr<...> and the like, kept
+	Layout    Attr   // nil: none
+	LayoutPos model.Pos
+	str       string
+}
+
+func (t *TensorDescType) String() string {
+	return cached(&t.str, func() string {
+		var b strings.Builder
+		b.WriteString("!xegpu.tensor_desc<")
+		writeShape(&b, t.Shape, false)
+		b.WriteString(t.Elem.String())
+		for _, a := range t.Encoding {
+			b.WriteString(", " + a.String())
+		}
+		if t.Layout != nil {
+			b.WriteString(", " + t.Layout.String())
+		}
+		b.WriteString(">")
+		return b.String()
+	})
+}
+
+// TypeSite is where a tensor_desc or memref type is written: the text
+// ", layout" of its layout attribute, or the empty span where that goes
+// (a tensor_desc's before its closing '>', a memref's after its element
+// type).
+type TypeSite struct {
+	Type   Type // a *TensorDescType or a *MemRefType
+	Layout Span
+}
+
+// OpaqueType is a dialect type (!llvm.ptr, !nvgpu.warpgroup...) kept
 // as written, white space collapsed.
 type OpaqueType struct{ Text string }
 

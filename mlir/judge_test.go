@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,6 +29,14 @@ var kernelFiles = map[string]*Options{
 	"testdata/syntax.mlir":                          nil,
 }
 
+// xegpuFiles are the XeGPU kernels of the repository: mlir-opt-19's XeGPU
+// dialect predates the layout attributes they carry (#xegpu.layout, and
+// seed 003's #xegpu.sg_map) and xegpu.convert_layout, so no generic form
+// of them is committed; they are checked by round trip only
+// (TestWriteMLIRRoundTrip), and TestMLIROptPredatesXeGPULayouts checks
+// that mlir-opt-19 still refuses them.
+var xegpuFiles = []string{"../examples/mlir/dpas_gemm_seed003.mlir", "../testdata/mlir/xegpu_k_loop.mlir"}
+
 // genericOf is the file holding a kernel's generic form.
 func genericOf(path string) string { return strings.TrimSuffix(path, ".mlir") + ".generic.mlir" }
 
@@ -49,6 +58,9 @@ func TestKernelFilesListed(t *testing.T) {
 				if _, ok := kernelFiles[strings.TrimSuffix(f, ".generic.mlir")+".mlir"]; !ok {
 					t.Errorf("%s is the generic form of no listed kernel", f)
 				}
+				continue
+			}
+			if slices.Contains(xegpuFiles, f) {
 				continue
 			}
 			if _, ok := kernelFiles[f]; !ok {
@@ -89,6 +101,22 @@ func TestMLIROptJudges(t *testing.T) {
 			continue
 		}
 		t.Errorf("%s is not mlir-opt-19's generic form of %s (go test -update rewrites it)", genericOf(path), path)
+	}
+}
+
+// mlir-opt-19 refuses the XeGPU kernels (its XeGPU dialect has no
+// layout attributes): the reason they have no generic form. When this
+// fails, a newer mlir-opt judges them, and they belong in kernelFiles.
+func TestMLIROptPredatesXeGPULayouts(t *testing.T) {
+	opt, err := exec.LookPath("mlir-opt-19")
+	if err != nil {
+		t.Skip("mlir-opt-19 is not installed")
+	}
+	for _, path := range xegpuFiles {
+		out, err := exec.Command(opt, "--allow-unregistered-dialect", path).CombinedOutput()
+		if err == nil || !strings.Contains(string(out), "unknown attribute `sg_map` in dialect `xegpu`") && !strings.Contains(string(out), "unknown attribute `layout` in dialect `xegpu`") {
+			t.Errorf("mlir-opt-19 on %s: %v\n%s", path, err, out)
+		}
 	}
 }
 

@@ -23,26 +23,86 @@ var nestedFields = []string{"subgroup_tile", "batch_tile", "outer_tile", "thread
 // reporting a field it lacks, one it does not know, one given twice and
 // an entry that is not an integer at its file:line:col.
 func (b *builder) nestedLayout(da *DialectAttr, at model.Pos) (*model.Nested, map[string]fieldPos) {
+	values, fields, ok := b.intFields(da, "nested_layout", nestedFields, nil)
+	if !ok {
+		return nil, nil
+	}
+	var missing []string
+	for _, f := range nestedFields {
+		if _, ok := values[f]; !ok {
+			missing = append(missing, f)
+		}
+	}
+	if len(missing) > 0 {
+		b.errorf(at, model.CodeMissingKey, "nested_layout lacks %s: it gives every one of %s", strings.Join(missing, ", "), strings.Join(nestedFields, ", "))
+		return nil, nil
+	}
+	return &model.Nested{
+		SubgroupTile: values["subgroup_tile"], BatchTile: values["batch_tile"], OuterTile: values["outer_tile"],
+		ThreadTile: values["thread_tile"], ElementTile: values["element_tile"],
+		SubgroupStrides: values["subgroup_strides"], ThreadStrides: values["thread_strides"],
+	}, fields
+}
+
+// layoutAttrs are XeGPU's layout attributes: #xegpu.layout
+// (llvm-project mlir/include/mlir/Dialect/XeGPU/IR/XeGPUAttrs.td,
+// XeGPU_LayoutAttr: sg_layout, sg_data, inst_data, lane_layout,
+// lane_data, order, each optional) and the earlier spellings of seed 003's
+// proposal (intel/mlir-extensions pull request 1033: #xegpu.sg_map with
+// wi_layout and wi_data for lane_layout and lane_data, #xegpu.wg_map with
+// sg_order for order).
+var layoutAttrs = []string{"xegpu.layout", "xegpu.sg_map", "xegpu.wg_map"}
+
+// xegpuFields are #xegpu.layout's fields; xegpuAliases the earlier names
+// of three of them.
+var (
+	xegpuFields  = []string{"sg_layout", "sg_data", "inst_data", "lane_layout", "lane_data", "order"}
+	xegpuAliases = map[string]string{"wi_layout": "lane_layout", "wi_data": "lane_data", "sg_order": "order"}
+)
+
+// xegpuLayout reads an XeGPU layout's body, field = [entries], ...,
+// reporting a field it does not know, one given twice (under either of its
+// names) and an entry that is not an integer at its file:line:col. Every
+// field is optional, as in XeGPU.
+func (b *builder) xegpuLayout(da *DialectAttr, at model.Pos) (*model.XeGPU, map[string]fieldPos) {
+	values, fields, ok := b.intFields(da, da.Name, xegpuFields, xegpuAliases)
+	if !ok {
+		return nil, nil
+	}
+	if len(values) == 0 {
+		b.errorf(at, model.CodeMissingKey, "#%s<> gives no field: it gives some of %s", da.Name, strings.Join(xegpuFields, ", "))
+		return nil, nil
+	}
+	return &model.XeGPU{
+		SgLayout: values["sg_layout"], SgData: values["sg_data"], InstData: values["inst_data"],
+		LaneLayout: values["lane_layout"], LaneData: values["lane_data"], Order: values["order"],
+	}, fields
+}
+
+// intFields reads a layout attribute's body, field = [entries], ..., as
+// lists of integers by field (an alias read as the field it names);
+// a field not in known, one given twice and an entry that is not an
+// integer are errors at their file:line:col (reported; ok is false).
+func (b *builder) intFields(da *DialectAttr, what string, known []string, alias map[string]string) (map[string][]int, map[string]fieldPos, bool) {
 	p := &parser{lx: &lexer{file: b.mod.File, src: b.mod.src, off: da.body.off, end: da.end, line: da.body.line, col: da.body.col}, mod: b.mod}
 	p.nextTok()
 	values := map[string][]int{}
 	fields := map[string]fieldPos{}
 	for p.ok() && p.tok.kind != tEOF {
 		if p.tok.kind != tBareID {
-			p.failf(p.tok.pos, "expected a field of nested_layout (%s), found %s", strings.Join(nestedFields, ", "), p.tok.describe())
+			p.failf(p.tok.pos, "expected a field of %s (%s), found %s", what, strings.Join(known, ", "), p.tok.describe())
 			break
 		}
 		name, npos := p.tok.text, p.tok.pos
-		known := false
-		for _, f := range nestedFields {
-			known = known || f == name
+		if real, ok := alias[name]; ok {
+			name = real
 		}
-		if !known {
-			p.failCode(npos, model.CodeUnknownKey, "nested_layout has no field %s (its fields: %s)", name, strings.Join(nestedFields, ", "))
+		if !slices.Contains(known, name) {
+			p.failCode(npos, model.CodeUnknownKey, "%s has no field %s (its fields: %s)", what, p.tok.text, strings.Join(known, ", "))
 			break
 		}
 		if prev, dup := fields[name]; dup {
-			p.failCode(npos, model.CodeDuplicate, "nested_layout gives %s twice (first at %s)", name, prev.pos)
+			p.failCode(npos, model.CodeDuplicate, "%s gives %s twice (first at %s)", what, name, prev.pos)
 			break
 		}
 		p.nextTok()
@@ -85,27 +145,13 @@ func (b *builder) nestedLayout(da *DialectAttr, at model.Pos) (*model.Nested, ma
 		p.nextTok()
 	}
 	if p.ok() && p.tok.kind != tEOF {
-		p.failf(p.tok.pos, "expected ',' or the end of nested_layout<...>, found %s", p.tok.describe())
+		p.failf(p.tok.pos, "expected ',' or the end of %s<...>, found %s", what, p.tok.describe())
 	}
 	if p.err != nil {
 		b.errs = append(b.errs, p.err)
-		return nil, nil
+		return nil, nil, false
 	}
-	var missing []string
-	for _, f := range nestedFields {
-		if _, ok := values[f]; !ok {
-			missing = append(missing, f)
-		}
-	}
-	if len(missing) > 0 {
-		b.errorf(at, model.CodeMissingKey, "nested_layout lacks %s: it gives every one of %s", strings.Join(missing, ", "), strings.Join(nestedFields, ", "))
-		return nil, nil
-	}
-	return &model.Nested{
-		SubgroupTile: values["subgroup_tile"], BatchTile: values["batch_tile"], OuterTile: values["outer_tile"],
-		ThreadTile: values["thread_tile"], ElementTile: values["element_tile"],
-		SubgroupStrides: values["subgroup_strides"], ThreadStrides: values["thread_strides"],
-	}, fields
+	return values, fields, true
 }
 
 // linearAttr is the attribute the planner writes a layout in where IREE's

@@ -519,7 +519,7 @@ func (p *parser) genericOp(op *Op) []Type {
 			return nil
 		}
 	}
-	op.Dict = Span{Off: p.tok.off, End: p.tok.off}
+	op.Dict = Span{Off: p.prevEnd, End: p.prevEnd}
 	if p.tok.is("{") {
 		op.Attrs = p.parseAttrDict()
 		op.Dict.End = p.prevEnd

@@ -1,6 +1,7 @@
 package mlir
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -29,6 +30,9 @@ func (p *parser) parseType() Type {
 				p.failCode(t.pos, model.CodeUnknownName, "undefined type alias !%s", t.text)
 				return nil
 			}
+		}
+		if t.text == "xegpu.tensor_desc" && p.adjacent('<') {
+			return p.tensorDesc()
 		}
 		if p.adjacent('<') {
 			p.nextTok()
@@ -228,11 +232,13 @@ func (p *parser) shapedType(kind string) Type {
 		return t
 	}
 	t := &MemRefType{Shape: shape, Unranked: unranked, Elem: elem}
+	site := TypeSite{Type: t, Layout: Span{p.prevEnd, p.prevEnd}}
 	if p.tok.is(",") {
 		p.nextTok()
 		a := p.parseAttr()
 		if isLayoutAttr(a) && !unranked {
 			t.Layout = a
+			site.Layout = Span{site.Layout.Off, p.prevEnd}
 			if p.tok.is(",") {
 				p.nextTok()
 				t.MemSpace = p.parseAttr()
@@ -244,6 +250,7 @@ func (p *parser) shapedType(kind string) Type {
 	if !p.expect(">", "to close memref<") {
 		return nil
 	}
+	p.mod.TypeSites = append(p.mod.TypeSites, site)
 	return t
 }
 
@@ -426,4 +433,69 @@ func (p *parser) rawBody() (string, bool) {
 		}
 		lx.advance(1)
 	}
+}
+
+// tensorDesc reads XeGPU's !xegpu.tensor_desc<8x16xf16[, attributes]>:
+// a shape, an element type, then the encoding and layout attributes in
+// any order (llvm-project mlir/include/mlir/Dialect/XeGPU/IR/XeGPUTypes.td,
+// XeGPU_TensorDesc: shape, elementType, encoding, layout). The parser
+// stands on the type's name; where the layout attribute is written (or
+// where one goes, before the closing '>') is recorded for the writer.
+func (p *parser) tensorDesc() Type {
+	name := p.tok
+	p.nextTok() // onto the <
+	shape, _, unranked, ok := p.rawDims("tensor_desc")
+	if !ok {
+		return nil
+	}
+	if unranked || slices.Contains(shape, Dynamic) {
+		p.failCode(name.pos, model.CodeBadValue, "a tensor_desc describes a block of static shape, found a dynamic or unranked one")
+		return nil
+	}
+	elemPos := p.tok.pos
+	elem := p.parseType()
+	if !p.ok() {
+		return nil
+	}
+	if _, ok := dtypeOf(elem); !ok {
+		p.failf(elemPos, "a tensor_desc holds integer or float elements, found %s", elem)
+		return nil
+	}
+	t := &TensorDescType{Shape: shape, Elem: elem}
+	site := TypeSite{Type: t}
+	for p.ok() && p.tok.is(",") {
+		off := p.prevEnd
+		p.nextTok()
+		at := p.tok.pos
+		a := p.parseAttr()
+		if !p.ok() {
+			return nil
+		}
+		if isXeGPULayout(a) {
+			if t.Layout != nil {
+				p.failCode(at, model.CodeDuplicate, "the tensor_desc has two layouts (the first at %s)", t.LayoutPos)
+				return nil
+			}
+			t.Layout, t.LayoutPos = a, at
+			site.Layout = Span{off, p.prevEnd}
+			continue
+		}
+		t.Encoding = append(t.Encoding, a)
+	}
+	if site.Layout == (Span{}) {
+		site.Layout = Span{p.prevEnd, p.prevEnd}
+	}
+	if !p.expect(">", "to close !xegpu.tensor_desc<") {
+		return nil
+	}
+	p.mod.TypeSites = append(p.mod.TypeSites, site)
+	return t
+}
+
+// isXeGPULayout reports whether a tensor_desc's attribute is its layout
+// (#xegpu.layout, the earlier #xegpu.sg_map and #xegpu.wg_map, or a
+// layout the planner writes) rather than its encoding.
+func isXeGPULayout(a Attr) bool {
+	d, ok := a.(*DialectAttr)
+	return ok && slices.Contains(layoutAttrs, d.Name)
 }

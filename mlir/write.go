@@ -54,7 +54,10 @@ func WritePlan(w io.Writer, file string, data []byte, opt Options, s Solved) err
 		return err
 	}
 	wr := &writer{b: b, src: string(data), s: s, names: map[string]bool{}, rename: map[*Operand]string{},
-		solved: map[string]*model.Value{}, ops: map[model.Pos]*Op{}}
+		solved: map[string]*model.Value{}, ops: map[model.Pos]*Op{}, notation: "nested"}
+	if b.xegpu {
+		wr.notation = "xegpu"
+	}
 	for _, v := range s.Graph.Values {
 		wr.solved[v.Name] = v
 	}
@@ -63,6 +66,8 @@ func WritePlan(w io.Writer, file string, data []byte, opt Options, s Solved) err
 	wr.conversions()
 	wr.intrinsics()
 	wr.buffers()
+	wr.descriptors()
+	wr.flushAttrs()
 	for o, name := range wr.rename {
 		wr.edits = append(wr.edits, edit{o.Span.Off, o.Span.End, name})
 	}
@@ -92,6 +97,14 @@ type writer struct {
 	// anchor is the name of each value's anchor.
 	anchor map[*Value]string
 	edits  []edit
+	// attrs are the attribute entries to add, by op; comments the lines
+	// that say why one is in linear bases.
+	attrs    map[*Op][]string
+	comments []comment
+	// notation is the flavour of IR written: "nested" (IREE's to_layout
+	// anchors) or "xegpu" (layout_result_N attributes, tensor_desc
+	// layouts, xegpu.convert_layout).
+	notation string
 }
 
 // walk records the function's ops by position and the names in use.
@@ -137,8 +150,13 @@ func (wr *writer) layoutOf(name string) *model.Layout {
 
 // layoutAttr writes a layout as IREE's nested_layout where that notation
 // can write it, else as #planner.linear<...> with a comment saying why.
-func layoutAttr(l *model.Layout) (attr, why string) {
-	n, err := model.Express("nested", l)
+func layoutAttr(l *model.Layout) (attr, why string) { return attrIn("nested", l) }
+
+// attrIn writes a layout as notation kind (nested, xegpu) writes it as an
+// attribute where that notation can, else as #planner.linear<...>, and
+// then says why kind cannot.
+func attrIn(kind string, l *model.Layout) (attr, why string) {
+	n, err := model.Express(kind, l)
 	if err == nil {
 		return n.Attr(), ""
 	}
@@ -161,20 +179,59 @@ func bases(ls [][]int) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-// toLayout is the statement that anchors value src (written as it is
-// read there) of type t to layout l, defining name; with a comment line
-// before it when the layout is not nested. ok is false when no attribute
-// writes l.
-func toLayout(name, src string, t Type, l *model.Layout, indent string) (string, bool) {
-	attr, why := layoutAttr(l)
-	if attr == "" {
-		return fmt.Sprintf("%s// planner: %s's layout is written in no notation an attribute has: %s\n", indent, src, why), false
+// notationName names the notation a flavour of IR writes layouts in, for
+// the comments that say it cannot.
+var notationName = map[string]string{"nested": "IREE's nested_layout", "xegpu": "XeGPU's layout"}
+
+// layoutText writes layout l as an attribute in the writer's notation
+// (attr), with the comment line to put before the statement that carries
+// it where that notation cannot write it; ok is false when no attribute
+// writes l (the comment then says so).
+func (wr *writer) layoutText(src string, l *model.Layout, indent string) (attr, comment string, ok bool) {
+	attr, why := attrIn(wr.notation, l)
+	switch {
+	case attr == "":
+		return "", fmt.Sprintf("%s// planner: %s's layout is written in no notation an attribute has: %s\n", indent, src, why), false
+	case why != "":
+		comment = fmt.Sprintf("%s// planner: %s in linear bases, as %s cannot write it (%s)\n", indent, src, notationName[wr.notation], why)
+	}
+	return attr, comment, true
+}
+
+// toLayout is the statement that puts value src (written as it is read
+// there) of type t, in layout have, into layout l, defining name: IREE's
+// iree_vector_ext.to_layout, or XeGPU's xegpu.convert_layout from have
+// (an anchor when have is l); with a comment line before it when the
+// notation cannot write a layout. ok is false when no attribute writes
+// one.
+func (wr *writer) toLayout(name, src string, t Type, have, l *model.Layout, indent string) (string, bool) {
+	attr, comment, ok := wr.layoutText(src, l, indent)
+	if !ok {
+		return comment, false
 	}
 	var b strings.Builder
-	if why != "" {
-		fmt.Fprintf(&b, "%s// planner: %s in linear bases, as IREE's nested_layout cannot write it (%s)\n", indent, src, why)
+	if wr.notation != "xegpu" {
+		b.WriteString(comment)
+		fmt.Fprintf(&b, "%s%%%s = \"iree_vector_ext.to_layout\"(%s) <{layout = %s}> : (%s) -> %s\n", indent, name, src, attr, t, t)
+		return b.String(), true
 	}
-	fmt.Fprintf(&b, "%s%%%s = \"iree_vector_ext.to_layout\"(%s) <{layout = %s}> : (%s) -> %s\n", indent, name, src, attr, t, t)
+	in := attr
+	if have != nil && !have.Equal(l) {
+		var c string
+		if in, c, ok = wr.layoutText(src+"'s layout", have, indent); !ok {
+			return c, false
+		}
+		b.WriteString(c)
+		if attr, comment, _ = wr.layoutText("the layout "+src+" is converted to", l, indent); comment != "" {
+			b.WriteString(comment)
+		}
+	} else {
+		b.WriteString(comment)
+	}
+	// xegpu.convert_layout's assembly format: $source prop-dict attr-dict
+	// `:` type($source) (XeGPUOps.td, XeGPU_ConvertLayoutOp; its layouts
+	// as input_layout and target_layout in mlir/test/Dialect/XeGPU/layout.mlir).
+	fmt.Fprintf(&b, "%s%%%s = xegpu.convert_layout %s <{input_layout = %s, target_layout = %s}> : %s\n", indent, name, src, in, attr, t)
 	return b.String(), true
 }
 
@@ -233,6 +290,15 @@ func (wr *writer) pinnable(v *Value) *model.Value {
 	return gv
 }
 
+// toPin is the layout the plan gives an IR value the writer pins; nil
+// when it pins none.
+func (wr *writer) toPin(v *Value) *model.Layout {
+	if gv := wr.pinnable(v); gv != nil {
+		return wr.layoutOf(gv.Name)
+	}
+	return nil
+}
+
 // pins anchors every value the block (and the blocks inside it) defines.
 func (wr *writer) pins(blk *Block) {
 	if wr.anchor == nil {
@@ -257,6 +323,10 @@ func (wr *writer) pins(blk *Block) {
 				wr.pins(inner)
 			}
 		}
+		if wr.notation == "xegpu" && op.Dict != (Span{}) {
+			wr.resultAttrs(op)
+			continue
+		}
 		if stmts := wr.anchors(op.Results, wr.indentOf(op.Span.Off)); stmts != "" {
 			wr.insertAfter(op.Span.End, stmts)
 		}
@@ -268,16 +338,12 @@ func (wr *writer) pins(blk *Block) {
 func (wr *writer) anchors(vals []*Value, indent string) string {
 	var stmts strings.Builder
 	for _, v := range vals {
-		gv := wr.pinnable(v)
-		if gv == nil {
-			continue
-		}
-		l := wr.layoutOf(gv.Name)
+		l := wr.toPin(v)
 		if l == nil {
 			continue
 		}
 		name := wr.fresh(strings.TrimPrefix(v.String(), "%") + "_l")
-		stmt, ok := toLayout(name, v.String(), v.Type, l, indent)
+		stmt, ok := wr.toLayout(name, v.String(), v.Type, nil, l, indent)
 		stmts.WriteString(stmt)
 		if !ok {
 			continue
@@ -288,6 +354,37 @@ func (wr *writer) anchors(vals []*Value, indent string) string {
 		}
 	}
 	return stmts.String()
+}
+
+// resultAttrs writes the layout of each result of op the plan lays out
+// as XeGPU does: a layout_result_N attribute on the op (llvm-project
+// mlir/lib/Dialect/XeGPU/Utils/XeGPUUtils.cpp, getLayoutName; the
+// attributes mlir/test/Dialect/XeGPU/layout.mlir puts on vector and arith
+// ops), with a comment line before the op for a layout XeGPU's notation
+// cannot write.
+func (wr *writer) resultAttrs(op *Op) {
+	var attrs []string
+	var comments strings.Builder
+	indent := wr.indentOf(op.Span.Off)
+	for i, v := range op.Results {
+		l := wr.toPin(v)
+		if l == nil {
+			continue
+		}
+		attr, comment, ok := wr.layoutText(v.String(), l, indent)
+		comments.WriteString(comment)
+		if ok {
+			attrs = append(attrs, fmt.Sprintf("layout_result_%d = %s", i, attr))
+		}
+	}
+	if comments.Len() > 0 {
+		// After the conversions written before op (flushAttrs): right
+		// above the op whose attribute it is about.
+		wr.comments = append(wr.comments, comment{op, comments.String()})
+	}
+	if len(attrs) > 0 {
+		wr.addAttr(op, strings.Join(attrs, ", "))
+	}
 }
 
 // graphName is the name of the graph value an operand reads.
@@ -326,19 +423,36 @@ func (wr *writer) convert(u model.Use, v *model.Value, req, have *model.Layout) 
 			irOp = ops[len(ops)-1]
 		}
 	}
+	if irOp != nil && (irOp.Name == "xegpu.convert_layout" || irOp.Name == "iree_vector_ext.to_layout") {
+		return // the IR states this conversion itself
+	}
+	reads := func(o *Operand) bool {
+		anchored := o.Value.Def != nil && (o.Value.Def.Name == "iree_vector_ext.to_layout" || o.Value.Def.Name == "xegpu.convert_layout")
+		return wr.graphName(o) == v.Name && (o.Value.Name == v.Name || anchored)
+	}
 	var operand *Operand
 	if irOp != nil {
 		for _, o := range irOp.Operands {
-			anchored := o.Value.Def != nil && o.Value.Def.Name == "iree_vector_ext.to_layout"
-			if wr.graphName(o) == v.Name && (o.Value.Name == v.Name || anchored) {
+			if reads(o) {
 				operand = o
+				break
+			}
+		}
+	}
+	if operand == nil && irOp != nil {
+		// An op the reader reads through (a shape_cast that only puts in
+		// dimensions of extent 1 for a broadcast, an extf the mma widens
+		// itself) passes its operand on: convert that, before it.
+		for _, o := range irOp.Operands {
+			if d := o.Value.Def; d != nil && (d.Name == "vector.shape_cast" || d.Name == "arith.extf") && len(d.Operands) == 1 && reads(d.Operands[0]) {
+				irOp, operand = d, d.Operands[0]
 				break
 			}
 		}
 	}
 	if operand == nil {
 		if irOp != nil {
-			attr, _ := layoutAttr(req)
+			attr, _ := attrIn(wr.notation, req)
 			wr.insertBefore(irOp, fmt.Sprintf("%s// planner: %s reads %%%s converted to %s (no IR value is read as it there)\n", wr.indentOf(irOp.Span.Off), u.Op.Name, v.Name, attr))
 		}
 		return
@@ -348,19 +462,20 @@ func (wr *writer) convert(u model.Use, v *model.Value, req, have *model.Layout) 
 		src = name
 	}
 	name := wr.fresh(strings.TrimPrefix(operand.Value.String(), "%") + "_cv")
-	stmt, ok := toLayout(name, src, operand.Value.Type, req, wr.indentOf(irOp.Span.Off))
+	stmt, ok := wr.toLayout(name, src, operand.Value.Type, have, req, wr.indentOf(irOp.Span.Off))
 	wr.insertBefore(irOp, stmt)
 	if ok {
 		wr.rename[operand] = "%" + name
 	}
 }
 
-// intrinsics writes the chosen record on every vector.contract: IREE's
+// intrinsics writes the chosen record on every vector.contract and
+// xegpu.dpas: IREE's
 // iree.amdgpu.mma = #iree_gpu.mma_layout<NAME> for the records IREE
 // names, planner.intrinsic = "record" for the others.
 func (wr *writer) intrinsics() {
 	for mv, gv := range wr.b.vals {
-		if mv.Def == nil || mv.Def.Name != "vector.contract" || gv.Def == nil || gv.Def.Name != gv.Name {
+		if mv.Def == nil || mv.Def.Name != "vector.contract" && mv.Def.Name != "xegpu.dpas" || gv.Def == nil || gv.Def.Name != gv.Name {
 			continue
 		}
 		solved := wr.solved[gv.Name]
@@ -380,11 +495,42 @@ func (wr *writer) intrinsics() {
 }
 
 // addAttr adds name = value entries (attr, comma-separated) to the op's
-// attribute dictionary, or gives it one. Where the op already has an
+// attribute dictionary when the writing ends (flushAttrs), all the
+// entries for one op in one edit.
+func (wr *writer) addAttr(op *Op, attr string) {
+	if wr.attrs == nil {
+		wr.attrs = map[*Op][]string{}
+	}
+	wr.attrs[op] = append(wr.attrs[op], attr)
+}
+
+// flushAttrs writes the entries addAttr collected, op by op.
+func (wr *writer) flushAttrs() {
+	ops := make([]*Op, 0, len(wr.attrs))
+	for op := range wr.attrs {
+		ops = append(ops, op)
+	}
+	slices.SortFunc(ops, func(x, y *Op) int { return x.Span.Off - y.Span.Off })
+	for _, op := range ops {
+		wr.writeAttrs(op, strings.Join(wr.attrs[op], ", "))
+	}
+	for _, c := range wr.comments {
+		wr.insertBefore(c.op, c.text)
+	}
+}
+
+// comment is a comment line to put before an op.
+type comment struct {
+	op   *Op
+	text string
+}
+
+// writeAttrs adds name = value entries (attr, comma-separated) to the
+// op's attribute dictionary, or gives it one. Where the op already has an
 // entry of one of those names (a plan written into IR that had one
 // already), the dictionary is written anew from its other entries and
 // the new ones, so that no name is given twice.
-func (wr *writer) addAttr(op *Op, attr string) {
+func (wr *writer) writeAttrs(op *Op, attr string) {
 	d := op.Dict
 	if d != (Span{}) && d.End > d.Off {
 		replaced := false
@@ -409,12 +555,43 @@ func (wr *writer) addAttr(op *Op, attr string) {
 	case d == (Span{}):
 		return
 	case d.End == d.Off:
-		wr.edits = append(wr.edits, edit{d.Off, d.Off, "{" + attr + "} "})
+		wr.edits = append(wr.edits, edit{d.Off, d.Off, " {" + attr + "}"})
 	case strings.TrimSpace(wr.src[d.Off+1:d.End-1]) == "":
 		wr.edits = append(wr.edits, edit{d.Off, d.End, "{" + attr + "}"})
 	default:
 		wr.edits = append(wr.edits, edit{d.End - 1, d.End - 1, ", " + attr})
 	}
+}
+
+// padType writes a buffer's uniform row padding into its memref's type,
+// as the strided layout strided<[..., S, 1]> (S elements from one row to
+// the next; the builtin dialect's StridedLayoutAttr,
+// mlir/docs/Dialects/Builtin.md), in the alloc and in every op that uses
+// it; false where it cannot: a swizzle too (which the type does not say,
+// and which the reader would not read back), a type with a layout, rows
+// other than the memref's, or a use that does not write the type once.
+func (wr *writer) padType(mv *Value, sl *model.SharedLayout) bool {
+	t, ok := mv.Type.(*MemRefType)
+	if !ok {
+		return false
+	}
+	r := len(t.Shape)
+	if t.Layout != nil || t.Unranked || r < 2 || t.Shape[r-1] != sl.Cols || sl.XOR.Bits > 0 || sl.Swizzle != "" && sl.Swizzle != "none" {
+		return false
+	}
+	strides := make([]string, r)
+	strides[r-1], strides[r-2] = "1", strconv.Itoa(sl.Stride)
+	for i, s := r-3, sl.Stride*t.Shape[r-2]; i >= 0; i-- {
+		strides[i] = strconv.Itoa(s)
+		s *= t.Shape[i]
+	}
+	ops := []*Op{mv.Def}
+	for _, u := range mv.Uses {
+		if !slices.Contains(ops, u.Op) {
+			ops = append(ops, u.Op)
+		}
+	}
+	return wr.retype(ops, t, ", strided<["+strings.Join(strides, ", ")+"]>")
 }
 
 // buffers writes each shared buffer's placement on its memref.alloc.
@@ -429,7 +606,7 @@ func (wr *writer) buffers() {
 			continue
 		}
 		attr := fmt.Sprintf("planner.placement = %q, planner.shared_layout = %q", sl.Describe(), sl.String())
-		if sl.Pad == 0 && sl.Stride != 0 && sl.Stride != sl.Cols {
+		if sl.Pad == 0 && sl.Stride != 0 && sl.Stride != sl.Cols && !wr.padType(mv, sl) {
 			attr += fmt.Sprintf(", planner.row_stride = %d", sl.Stride)
 		}
 		if sl.Swizzle != "" && sl.Swizzle != "none" {
@@ -437,4 +614,110 @@ func (wr *writer) buffers() {
 		}
 		wr.addAttr(mv.Def, attr)
 	}
+}
+
+// descriptors writes into each tensor_desc type that states no layout the
+// layout of the values moved through that descriptor, where they all have
+// one layout XeGPU's notation writes: in the type of its create_nd_tdesc
+// and of every op that uses it (a type written through an alias, or a
+// descriptor used by another op, is left as it is, and the values keep
+// their layout_result_N attributes).
+func (wr *writer) descriptors() {
+	if wr.notation != "xegpu" {
+		return
+	}
+	for _, op := range wr.sortedOps() {
+		if op.Name != "xegpu.create_nd_tdesc" || len(op.Results) != 1 {
+			continue
+		}
+		d := wr.b.tdescs[op.Results[0]]
+		if d == nil || d.typ.Layout != nil {
+			continue
+		}
+		ops, ok := wr.descriptorOps(op.Results[0], []*Op{op})
+		if !ok {
+			continue
+		}
+		var l *model.Layout
+		for _, u := range ops {
+			mv := wr.b.moved[u]
+			if mv == nil {
+				continue
+			}
+			ul := wr.layoutOf(mv.Name)
+			if ul == nil || l != nil && !l.Equal(ul) {
+				ok = false
+				break
+			}
+			l = ul
+		}
+		if !ok || l == nil {
+			continue
+		}
+		x, err := model.ExpressXeGPU(l)
+		if err != nil {
+			continue
+		}
+		wr.retype(ops, d.typ, ", "+x.Attr())
+	}
+}
+
+// retype writes layout (", attr") into type t where each of ops writes
+// it, in place of the layout it has; false, and nothing written, where
+// one of them does not write t exactly once (a type written through an
+// alias, or twice).
+func (wr *writer) retype(ops []*Op, t Type, layout string) bool {
+	var sites []TypeSite
+	for _, op := range ops {
+		in := wr.sitesIn(op, t)
+		if len(in) != 1 {
+			return false
+		}
+		sites = append(sites, in[0])
+	}
+	for _, s := range sites {
+		wr.edits = append(wr.edits, edit{s.Layout.Off, s.Layout.End, layout})
+	}
+	return true
+}
+
+// descriptorOps gathers the ops that use descriptor v, through the
+// descriptors update_nd_offset makes from it; false when another op uses
+// one.
+func (wr *writer) descriptorOps(v *Value, ops []*Op) ([]*Op, bool) {
+	for _, u := range v.Uses {
+		switch u.Op.Name {
+		case "xegpu.load_nd", "xegpu.store_nd", "xegpu.prefetch_nd":
+			ops = append(ops, u.Op)
+		case "xegpu.update_nd_offset":
+			var ok bool
+			if ops, ok = wr.descriptorOps(u.Op.Results[0], append(ops, u.Op)); !ok {
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+	}
+	return ops, true
+}
+
+// sitesIn lists the places op's text writes type t.
+func (wr *writer) sitesIn(op *Op, t Type) []TypeSite {
+	var out []TypeSite
+	for _, s := range wr.b.mod.TypeSites {
+		if s.Layout.Off >= op.Span.Off && s.Layout.End <= op.Span.End && s.Type.String() == t.String() {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// sortedOps is the function's ops in the order they are written.
+func (wr *writer) sortedOps() []*Op {
+	ops := make([]*Op, 0, len(wr.ops))
+	for _, op := range wr.ops {
+		ops = append(ops, op)
+	}
+	slices.SortFunc(ops, func(x, y *Op) int { return x.Span.Off - y.Span.Off })
+	return ops
 }

@@ -25,7 +25,8 @@ func newExplainCmd(records *[]string) *cobra.Command {
 		Use:   "explain GRAPH",
 		Short: "say why a graph has no plan, or why each conversion of its plan is there",
 		Long: `GRAPH is a graph file, or "-" for standard input (named <stdin> in
-messages), or a kernel in MLIR (a file named *.mlir: docs/mlir.md, with
+messages; with --input-format mlir a kernel in MLIR, named <stdin>.mlir),
+or a kernel in MLIR (a file named *.mlir: docs/mlir.md, with
 --func, --target, --subgroups and --trips; facts point at its
 file:line:col). For a graph with no plan: a minimal set of conflicting facts (any
 part of it can hold), each with the line it comes from, whether dropping one
@@ -57,9 +58,9 @@ limit (or Ctrl-C) stopped the search before any plan.`,
 			}
 			ctx, cancel := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer cancel()
-			res, err := solveArg(ctx, cmd, pl, args[0], opt)
+			res, _, err := solveArg(ctx, cmd, pl, args[0], in, opt)
 			if err != nil {
-				return badInputJSON(cmd.OutOrStdout(), format, inputName(args[0]), err)
+				return badInputJSON(cmd.OutOrStdout(), format, inputName(args[0], in.format), err)
 			}
 			out := cmd.OutOrStdout()
 			if res.Plan == nil {
@@ -77,6 +78,7 @@ limit (or Ctrl-C) stopped the search before any plan.`,
 	cmd.Flags().DurationVar(&timeLimit, "time-limit", 0, "bound each search (the plan's and each relaxation's)")
 	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, or smt (Z3, in binaries built with -tags z3)")
 	in.add(cmd, true)
+	in.addFormat(cmd)
 	return cmd
 }
 

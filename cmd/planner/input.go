@@ -11,28 +11,45 @@ import (
 )
 
 // stdinName is what errors and plans call a graph read from standard
-// input, given as the file name "-".
-const stdinName = "<stdin>"
+// input, given as the file name "-"; stdinMLIR a kernel in MLIR read from
+// it (--input-format mlir), a name ending in .mlir as every MLIR input's
+// does.
+const (
+	stdinName = "<stdin>"
+	stdinMLIR = "<stdin>.mlir"
+)
 
-// inputName is how messages name the file argument path.
-func inputName(path string) string {
-	if path == "-" {
-		return stdinName
+// inputName is how messages name the file argument path, read as the
+// --input-format says.
+func inputName(path, format string) string {
+	switch {
+	case path != "-":
+		return path
+	case format == "mlir":
+		return stdinMLIR
 	}
-	return path
+	return stdinName
 }
 
-// solveArg solves the graph a command names: a file, or "-" for
-// standard input.
-func solveArg(ctx context.Context, cmd *cobra.Command, pl *planner.Planner, path string, opt planner.Options) (*planner.Result, error) {
+// solveArg solves the graph a command names: a file, or "-" for standard
+// input (a kernel in MLIR with --input-format mlir). It gives the text it
+// read from standard input (nil for a file), for writing the plan back
+// into it.
+func solveArg(ctx context.Context, cmd *cobra.Command, pl *planner.Planner, path string, in inputFlags, opt planner.Options) (*planner.Result, []byte, error) {
 	if path != "-" {
-		return pl.SolveFile(ctx, path, opt)
+		if in.format != "" {
+			return nil, nil, fmt.Errorf("--input-format says how to read standard input (-): %s is read by its name (*.mlir as MLIR, a graph file otherwise)", path)
+		}
+		res, err := pl.SolveFile(ctx, path, opt)
+		return res, nil, err
 	}
-	data, err := pl.ReadInput(stdinName, cmd.InOrStdin())
+	name := inputName(path, in.format)
+	data, err := pl.ReadInput(name, cmd.InOrStdin())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return pl.SolveText(ctx, stdinName, data, opt)
+	res, err := pl.SolveText(ctx, name, data, opt)
+	return res, data, err
 }
 
 // maxInputHelp documents --max-input, a flag of every command.

@@ -12,6 +12,7 @@ import (
 type inputFlags struct {
 	fn, target       string
 	subgroups, trips int
+	format           string // --input-format: how to read standard input
 }
 
 // add registers the flags; verify takes only --func and --trips (the
@@ -25,6 +26,12 @@ func (f *inputFlags) add(cmd *cobra.Command, context bool) {
 	cmd.Flags().IntVar(&f.trips, "trips", 0, "MLIR input: the trip count to price an scf.for at when its bounds are not constants (the plan says it was assumed)")
 }
 
+// addFormat registers --input-format, which says how to read standard
+// input.
+func (f *inputFlags) addFormat(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.format, "input-format", "", "read standard input (GRAPH -) as mlir (a kernel in MLIR, named <stdin>.mlir in messages) or graph (the default)")
+}
+
 // input checks the flags and gives the library's Input.
 func (f *inputFlags) input() (planner.Input, error) {
 	if f.subgroups < 0 {
@@ -32,6 +39,9 @@ func (f *inputFlags) input() (planner.Input, error) {
 	}
 	if f.trips < 0 {
 		return planner.Input{}, fmt.Errorf("--trips must be positive, found %d", f.trips)
+	}
+	if f.format != "" && f.format != "mlir" && f.format != "graph" {
+		return planner.Input{}, badFlag("input-format", f.format, "mlir", "graph")
 	}
 	return planner.Input{Func: f.fn, Target: f.target, Subgroups: f.subgroups, Trips: f.trips}, nil
 }

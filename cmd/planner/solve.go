@@ -35,14 +35,16 @@ func newSolveCmd(records *[]string) *cobra.Command {
 		Short: "choose every value's layout and every op's intrinsic, with the proven minimum cost",
 		Long: `Reads a kernel graph (docs/graphs.md; GRAPH "-" reads it from standard
 input, named <stdin> in messages) or a kernel in MLIR (GRAPH a file named
-*.mlir, the vector dialect: docs/mlir.md, with --func, --target,
+*.mlir, or "-" with --input-format mlir; the vector dialect or XeGPU:
+docs/mlir.md, with --func, --target,
 --subgroups and --trips), builds the constraint problem from the
 target's intrinsic records, and prints the cheapest plan: the layout of every
 value, the intrinsic and warp arrangement of every matrix op, the conversions
 that remain with their mechanism and cost, and whether the cost is proven
 minimal. --format mlir writes a kernel read from MLIR back with the plan
-in it (every layout a to_layout, each conversion explicit, the intrinsics
-and buffer placements as attributes; docs/mlir.md, "What is written"). --time-limit covers the whole command, reading and writing
+in it (every layout a to_layout, or for XeGPU a layout_result_N
+attribute, each conversion explicit, the intrinsics and buffer
+placements as attributes; docs/mlir.md, "What is written"). --time-limit covers the whole command, reading and writing
 included (docs/architecture.md, "Stopping", says how it is split); when
 the search has no better plan by then, the plan is the greedy baseline's.
 A graph file of more than --max-input bytes (default 128 MiB) is refused
@@ -57,7 +59,7 @@ Ctrl-C) stopped the run before any plan.`,
 				return badFlag("format", format, "text", "json", "toml", "dot", "mlir")
 			}
 			if format == "mlir" {
-				if err := planner.CanWriteMLIR(inputName(args[0])); err != nil {
+				if err := planner.CanWriteMLIR(inputName(args[0], in.format)); err != nil {
 					return err
 				}
 			}
@@ -85,10 +87,10 @@ Ctrl-C) stopped the run before any plan.`,
 			if err != nil {
 				return err
 			}
-			res, err := solveArg(ctx, cmd, pl, args[0], opt)
+			res, stdin, err := solveArg(ctx, cmd, pl, args[0], in, opt)
 			done()
 			if err != nil {
-				return badInputJSON(cmd.OutOrStdout(), format, inputName(args[0]), err)
+				return badInputJSON(cmd.OutOrStdout(), format, inputName(args[0], in.format), err)
 			}
 			out := cmd.OutOrStdout()
 			if res.Plan == nil {
@@ -105,9 +107,12 @@ Ctrl-C) stopped the run before any plan.`,
 			case "dot":
 				err = plan.WriteDOT(out, plans.ShapeOf(res.Graph))
 			case "mlir":
-				var data []byte
-				if data, err = tomlio.ReadFileLimit(args[0], pl.MaxInput); err == nil {
-					err = pl.WriteMLIR(out, args[0], data, opt.Input, res)
+				data := stdin
+				if data == nil {
+					data, err = tomlio.ReadFileLimit(args[0], pl.MaxInput)
+				}
+				if err == nil {
+					err = pl.WriteMLIR(out, inputName(args[0], in.format), data, opt.Input, res)
 				}
 			}
 			return err
@@ -120,6 +125,7 @@ Ctrl-C) stopped the run before any plan.`,
 	cmd.Flags().BoolVar(&verbose, "verbose", false, "with --format text: list every arrangement each mma was chosen among, one a line")
 	cmd.Flags().StringVar(&compare, "compare", "", "also run this baseline (greedy) and print both costs and their ratio")
 	in.add(cmd, true)
+	in.addFormat(cmd)
 	return cmd
 }
 

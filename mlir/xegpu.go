@@ -1,0 +1,631 @@
+package mlir
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"planner/model"
+)
+
+// The custom forms of XeGPU's ops, each as its assemblyFormat in
+// llvm-project mlir/include/mlir/Dialect/XeGPU/IR/XeGPUOps.td writes it
+// (and mlir/test/Dialect/XeGPU/ops.mlir and layout.mlir use it). The
+// offsets of load_nd, store_nd and prefetch_nd and the properties
+// <{...}> are optional, as the dialect has had them both ways.
+
+// offsets reads an optional DynamicIndexList ([%i, 0, ...]) as the op's
+// const_offsets, giving the dynamic entries.
+func (p *parser) offsets(op *Op) ([]ref, bool) {
+	if !p.tok.is("[") {
+		return nil, true
+	}
+	return p.positions(op, "const_offsets", "offsets")
+}
+
+// optProps reads an optional <{properties}>.
+func (p *parser) optProps(op *Op) bool {
+	if !p.ok() || !p.tok.is("<") {
+		return p.ok()
+	}
+	p.nextTok()
+	d := p.parseDictBody()
+	if d == nil {
+		return false
+	}
+	op.Props = append(op.Props, d...)
+	return p.expect(">", "to close the properties <{...}>")
+}
+
+// arrowType reads '-> type'.
+func (p *parser) arrowType(what string) Type {
+	if !p.ok() {
+		return nil
+	}
+	if p.tok.kind != tArrow {
+		p.failf(p.tok.pos, "expected '->' and %s, found %s", what, p.tok.describe())
+		return nil
+	}
+	p.nextTok()
+	return p.parseType()
+}
+
+// tdescType checks that t is a tensor_desc.
+func (p *parser) tdescType(op *Op, t Type, at model.Pos) bool {
+	if !p.ok() {
+		return false
+	}
+	if _, ok := t.(*TensorDescType); !ok {
+		p.failf(at, "%s takes a !xegpu.tensor_desc<...>, found %s", op.Name, t)
+		return false
+	}
+	return true
+}
+
+// parseCreateNdDesc reads %src[offsets] [, [shape], [strides]] [{...}] :
+// SrcT -> !xegpu.tensor_desc<...> (the offsets optional, as later
+// versions move them to load_nd; the lists optionally labelled shape :
+// and strides :).
+func parseCreateNdDesc(p *parser, op *Op) []Type {
+	src, ok := p.parseRef()
+	if !ok {
+		return nil
+	}
+	var lists [3][]ref
+	if p.tok.is("[") {
+		if lists[0], ok = p.offsets(op); !ok {
+			return nil
+		}
+		if p.tok.is(",") {
+			p.nextTok()
+			if lists[1], ok = p.labelled(op, "shape"); !ok || !p.expect(",", "between the shape and the strides") {
+				return nil
+			}
+			if lists[2], ok = p.labelled(op, "strides"); !ok {
+				return nil
+			}
+		}
+	}
+	p.optAttrs(op)
+	srcT := p.colonType(op)
+	at := p.tok.pos
+	if p.tok.kind == tArrow {
+		at = p.lx.pos()
+	}
+	t := p.arrowType("the tensor_desc's type")
+	if !p.tdescType(op, t, at) || p.use(op, src, srcT) == nil {
+		return nil
+	}
+	for _, l := range lists {
+		if !p.useAll(op, l, IndexType{}) {
+			return nil
+		}
+	}
+	segments(op, 1, len(lists[0]), len(lists[1]), len(lists[2]))
+	return []Type{t}
+}
+
+// labelled reads create_nd_tdesc's shape or strides list, [..] or, as
+// later versions write it, shape : [..] (mlir/test/Dialect/XeGPU/ops.mlir,
+// create_nd_tdesc_2), into its const_ property.
+func (p *parser) labelled(op *Op, what string) ([]ref, bool) {
+	if p.isKeyword(what) {
+		p.nextTok()
+		if !p.expect(":", "after "+what) {
+			return nil, false
+		}
+	}
+	return p.positions(op, "const_"+what, what)
+}
+
+// parseUpdateNdOffset reads %t, [offsets] [{...}] : T.
+func parseUpdateNdOffset(p *parser, op *Op) []Type {
+	t, ok := p.parseRef()
+	if !ok || !p.expect(",", "before the offsets") {
+		return nil
+	}
+	dyn, ok := p.positions(op, "const_offsets", "offsets")
+	if !ok {
+		return nil
+	}
+	p.optAttrs(op)
+	at := p.tok.pos
+	typ := p.colonType(op)
+	if !p.tdescType(op, typ, at) || p.use(op, t, typ) == nil || !p.useAll(op, dyn, IndexType{}) {
+		return nil
+	}
+	return []Type{typ}
+}
+
+// tdescAccess reads what load_nd, store_nd and prefetch_nd share after
+// their operands: [offsets] [<{props}>] [{attrs}] : then the descriptor's
+// type (after the value's, for a store); it resolves the uses.
+func (p *parser) tdescAccess(op *Op, value *ref, desc ref) Type {
+	dyn, ok := p.offsets(op)
+	if !ok || !p.optProps(op) {
+		return nil
+	}
+	p.optAttrs(op)
+	var vt Type
+	if value != nil {
+		if vt = p.colonType(op); !p.expect(",", "between the value's and the tensor_desc's types") {
+			return nil
+		}
+	} else if !p.expect(":", "before the tensor_desc's type") {
+		return nil
+	}
+	at := p.tok.pos
+	t := p.parseType()
+	if !p.tdescType(op, t, at) {
+		return nil
+	}
+	if value != nil && p.use(op, *value, vt) == nil || p.use(op, desc, t) == nil || !p.useAll(op, dyn, IndexType{}) {
+		return nil
+	}
+	return t
+}
+
+// parseLoadNd reads %t [offsets] [<{...}>] [{...}] : TDescT -> VecT.
+func parseLoadNd(p *parser, op *Op) []Type {
+	t, ok := p.parseRef()
+	if !ok || p.tdescAccess(op, nil, t) == nil {
+		return nil
+	}
+	v := p.arrowType("the loaded vector's type")
+	if !p.ok() {
+		return nil
+	}
+	return []Type{v}
+}
+
+// parseStoreNd reads %v, %t [offsets] [<{...}>] [{...}] : VecT, TDescT.
+func parseStoreNd(p *parser, op *Op) []Type {
+	v, ok := p.parseRef()
+	if !ok || !p.expect(",", "between the value and the tensor_desc") {
+		return nil
+	}
+	t, ok := p.parseRef()
+	if ok {
+		p.tdescAccess(op, &v, t)
+	}
+	return nil
+}
+
+// parsePrefetchNd reads %t [offsets] [<{...}>] [{...}] : TDescT.
+func parsePrefetchNd(p *parser, op *Op) []Type {
+	if t, ok := p.parseRef(); ok {
+		p.tdescAccess(op, nil, t)
+	}
+	return nil
+}
+
+// parseDpas reads %a, %b [, %acc] [{...}] : TA, TB [, TAcc] -> TR.
+func parseDpas(p *parser, op *Op) []Type {
+	refs := p.parseRefs()
+	p.optAttrs(op)
+	at := p.tok.pos
+	if !p.expect(":", "before the types of xegpu.dpas's operands") {
+		return nil
+	}
+	var types []Type
+	for p.ok() {
+		types = append(types, p.parseType())
+		if !p.tok.is(",") {
+			break
+		}
+		p.nextTok()
+	}
+	r := p.arrowType("the result's type")
+	if !p.ok() {
+		return nil
+	}
+	if len(refs) < 2 || len(refs) > 3 {
+		p.failCode(at, model.CodeRankMismatch, "xegpu.dpas takes A, B and an optional accumulator, found %d operand(s)", len(refs))
+		return nil
+	}
+	if !p.refsWithTypes(op, refs, types, at) {
+		return nil
+	}
+	return []Type{r}
+}
+
+// parseConvertLayout reads %v [<{input_layout = ..., target_layout =
+// ...}>] [{...}] : T (its layouts as properties, or as srcMap and resMap
+// attributes in earlier versions); the result has the operand's type.
+func parseConvertLayout(p *parser, op *Op) []Type {
+	v, ok := p.parseRef()
+	if !ok || !p.optProps(op) {
+		return nil
+	}
+	p.optAttrs(op)
+	t := p.colonType(op)
+	if !p.ok() || p.use(op, v, t) == nil {
+		return nil
+	}
+	return []Type{t}
+}
+
+// tdesc is what the reader knows of a tensor descriptor: its type, as
+// its create_nd_tdesc made it (a block of global memory).
+type tdesc struct {
+	typ *TensorDescType
+}
+
+// createNdDesc records the descriptor create_nd_tdesc makes: a block of
+// global memory.
+func (b *builder) createNdDesc(op *Op) {
+	b.xegpu = true
+	res := op.Results[0]
+	t, ok := res.Type.(*TensorDescType)
+	if !ok {
+		b.fail(op, model.CodeBadValue, "xegpu.create_nd_tdesc gives %s, not a !xegpu.tensor_desc<...>", res.Type)
+		return
+	}
+	src := op.Operands[0]
+	if _, isMem := src.Value.Type.(*MemRefType); isMem { // else a pointer (ui64), global memory
+		m := b.mem(src)
+		if m == nil {
+			b.failed[res] = true
+			return
+		}
+		if m.space != "global" {
+			b.fail(op, model.CodeBadValue, "xegpu.create_nd_tdesc describes a block of %s in shared memory: the planner reads XeGPU's block loads and stores of global memory (shared memory through vector.transfer_read and transfer_write)", src.Value)
+			return
+		}
+	}
+	if len(t.Shape) != 2 && len(t.Shape) != 1 {
+		b.fail(op, model.CodeRankMismatch, "%s describes a block of rank %d: XeGPU's block loads move blocks of rank 1 or 2", t, len(t.Shape))
+		return
+	}
+	b.tdescs[res] = &tdesc{typ: t}
+}
+
+// updateNdOffset moves a descriptor: the same block, elsewhere.
+func (b *builder) updateNdOffset(op *Op) {
+	if d := b.descriptor(op, op.Operands[0]); d != nil {
+		b.tdescs[op.Results[0]] = d
+	}
+}
+
+// descriptor is the descriptor an operand reads; nil (reported) when the
+// reader does not know where it comes from.
+func (b *builder) descriptor(op *Op, o *Operand) *tdesc {
+	if d := b.tdescs[o.Value]; d != nil {
+		return d
+	}
+	if !b.failed[o.Value] {
+		b.errorf(o.Pos, model.CodeUnknownName, "%s reads the tensor_desc %s, which no xegpu.create_nd_tdesc in the function makes: the planner reads descriptors made where it can see the memory they describe", op.Name, o.Value)
+		b.failed[o.Value] = true
+	}
+	for _, r := range op.Results {
+		b.failed[r] = true
+	}
+	return nil
+}
+
+// descLayout is the pin the layout of a descriptor's type makes for the
+// values moved through it (nil: it has none, or it is reported).
+func (b *builder) descLayout(d *tdesc, what string) (*model.Pin, bool) {
+	if d.typ.Layout == nil {
+		return nil, true
+	}
+	na := &NamedAttr{Name: "layout", Pos: d.typ.LayoutPos, ValuePos: d.typ.LayoutPos, Value: d.typ.Layout}
+	pin := b.layoutPin(what, na, d.typ.Shape, d.typ.LayoutPos)
+	return pin, pin != nil
+}
+
+// loadNd reads xegpu.load_nd as a load of the descriptor's block
+// (contiguous along its last dimension), then a transpose where its
+// transpose attribute permutes it; the descriptor's layout pins the block
+// as loaded.
+func (b *builder) loadNd(op *Op) {
+	res := op.Results[0]
+	d := b.descriptor(op, op.Operands[0])
+	if d == nil {
+		return
+	}
+	shape, dt, ok := b.resultVector(res)
+	if !ok {
+		return
+	}
+	if _, packed := op.Attr("packed"); packed {
+		b.fail(op, model.CodeBadValue, "xegpu.load_nd packs its block for VNNI (packed): the planner reads a block as it lies in memory, and lays out the DPAS operands itself")
+		return
+	}
+	var perm []int
+	if ta, ok := op.Attr("transpose"); ok {
+		if perm, ok = intsOf(ta.Value); !ok || !isPerm(perm, len(d.typ.Shape)) {
+			b.errorf(ta.ValuePos, model.CodeBadValue, "xegpu.load_nd's transpose is %s, not a permutation of the block's %d dimensions", ta.Value, len(d.typ.Shape))
+			b.failed[res] = true
+			return
+		}
+		if isIdentityPerm(perm) {
+			perm = nil
+		}
+	}
+	block := slices.Clone(d.typ.Shape)
+	want := block
+	if perm != nil {
+		want = make([]int, len(perm))
+		for i, p := range perm {
+			want[i] = block[p]
+		}
+	}
+	if !slices.Equal(shape, want) {
+		b.fail(op, model.CodeShapeMismatch, "xegpu.load_nd gives %s from a block of %v: the planner reads XeGPU at workgroup or subgroup level, where load_nd gives the whole block (not a lane's fragment of it)", res.Type, block)
+		return
+	}
+	if edt, ok := dtypeOf(d.typ.Elem); !ok || edt.Name != dt.Name {
+		b.fail(op, model.CodeShapeMismatch, "xegpu.load_nd reads %s elements from a block of %s elements", dt.Name, d.typ.Elem)
+		return
+	}
+	pin, ok := b.descLayout(d, op.Name)
+	if !ok {
+		b.failed[res] = true
+		return
+	}
+	mop := &model.Op{Kind: kind("load"), Pos: op.Pos, Contiguous: len(block) - 1}
+	if perm == nil {
+		if v := b.add(mop, &model.OpArgs{Spelling: "load", Shape: block, DType: dt}, res, res.Name, res.Pos); v != nil {
+			v.Pin, b.moved[op] = pin, v
+		}
+		return
+	}
+	v := b.add(mop, &model.OpArgs{Spelling: "load", Shape: block, DType: dt}, nil, res.Name+"@mem", res.Pos)
+	if v == nil {
+		b.failed[res] = true
+		return
+	}
+	v.Pin, b.moved[op] = pin, v
+	b.add(&model.Op{Kind: kind("transpose"), Pos: op.Pos, Operands: []*model.Value{v}, Perm: perm}, &model.OpArgs{Spelling: "transpose", Perm: perm}, res, res.Name, res.Pos)
+}
+
+func isPerm(p []int, n int) bool {
+	if len(p) != n {
+		return false
+	}
+	seen := make([]bool, n)
+	for _, x := range p {
+		if x < 0 || x >= n || seen[x] {
+			return false
+		}
+		seen[x] = true
+	}
+	return true
+}
+
+func isIdentityPerm(p []int) bool {
+	for i, x := range p {
+		if i != x {
+			return false
+		}
+	}
+	return true
+}
+
+// storeNd reads xegpu.store_nd as a store of the block (contiguous along
+// its last dimension); the descriptor's layout is the layout the stored
+// value must be in.
+func (b *builder) storeNd(op *Op) {
+	d := b.descriptor(op, op.Operands[1])
+	if d == nil {
+		return
+	}
+	pin, ok := b.descLayout(d, op.Name)
+	if !ok {
+		return
+	}
+	if pin != nil && !b.require(op, op.Operands[0], pin) {
+		return
+	}
+	src := b.value(op.Operands[0])
+	if src == nil {
+		return
+	}
+	if !slices.Equal(src.Shape, d.typ.Shape) {
+		b.fail(op, model.CodeShapeMismatch, "xegpu.store_nd writes a %v value to a block of %v: the planner reads XeGPU at workgroup or subgroup level, where store_nd writes the whole block", src.Shape, d.typ.Shape)
+		return
+	}
+	if edt, ok := dtypeOf(d.typ.Elem); !ok || edt.Name != src.DType.Name {
+		b.fail(op, model.CodeShapeMismatch, "xegpu.store_nd writes %s elements to a block of %s elements", src.DType.Name, d.typ.Elem)
+		return
+	}
+	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
+	mop := &model.Op{Kind: kind("store"), Pos: op.Pos, Operands: []*model.Value{src}, Contiguous: len(src.Shape) - 1, Name: name}
+	b.add(mop, &model.OpArgs{Spelling: "store"}, nil, name, op.Pos)
+	b.moved[op] = src
+}
+
+// dpas reads xegpu.dpas as an mma: A is M×K, B K×N, the accumulator (a
+// zero constant when it has none) and result M×N.
+func (b *builder) dpas(op *Op) {
+	b.xegpu = true
+	res := op.Results[0]
+	shape, dt, ok := b.resultVector(res)
+	if !ok {
+		return
+	}
+	var ops []*model.Value
+	for _, o := range op.Operands {
+		v := b.value(o)
+		if v == nil {
+			b.failed[res] = true
+			return
+		}
+		if len(v.Shape) != 2 {
+			b.fail(op, model.CodeRankMismatch, "xegpu.dpas reads %s of rank %d: the planner reads DPAS on matrices (a VNNI-packed operand of rank 3 is not read)", o.Value, len(v.Shape))
+			return
+		}
+		ops = append(ops, v)
+	}
+	if len(ops) == 2 {
+		c := b.add(&model.Op{Kind: kind("constant"), Pos: op.Pos}, &model.OpArgs{Spelling: "constant", Shape: shape, DType: dt}, nil, res.Name+"@acc", op.Pos)
+		if c == nil {
+			b.failed[res] = true
+			return
+		}
+		ops = append(ops, c)
+	}
+	b.add(&model.Op{Kind: kind("mma"), Pos: op.Pos, Operands: ops}, &model.OpArgs{Spelling: "mma"}, res, res.Name, res.Pos)
+}
+
+// convertLayout reads xegpu.convert_layout: its operand must be in
+// input_layout, its result is a new value in target_layout (or, for an
+// anchor whose two layouts are one, the operand pinned, as to_layout).
+func (b *builder) convertLayout(op *Op) {
+	b.xegpu = true
+	res := op.Results[0]
+	in, _ := op.Attr("input_layout")
+	if in == nil {
+		in, _ = op.Attr("srcMap")
+	}
+	target, _ := op.Attr("target_layout")
+	if target == nil {
+		target, _ = op.Attr("resMap")
+	}
+	if target == nil {
+		b.fail(op, model.CodeMissingKey, "xegpu.convert_layout has no target_layout (or resMap)")
+		return
+	}
+	src := b.source(op, res)
+	if src == nil {
+		return
+	}
+	pin := b.layoutPin(op.Name, target, src.Shape, op.Pos)
+	if pin == nil {
+		b.failed[res] = true
+		return
+	}
+	if in != nil && in.Value.String() == target.Value.String() {
+		b.anchor(op, src, op.Operands[0].Value, res, pin)
+		return
+	}
+	if in != nil {
+		inPin := b.layoutPin(op.Name, in, src.Shape, op.Pos)
+		if inPin == nil || !b.require(op, op.Operands[0], inPin) {
+			b.failed[res] = true
+			return
+		}
+		src = b.value(op.Operands[0])
+	}
+	b.pinnedCopy(op, src, res, res.Name, res.Pos, pin)
+}
+
+// require makes op's operand o read its value in the pinned layout: the
+// value itself is pinned where nothing else uses it and nothing pins it
+// yet; it is read as it is where its pin is that layout already; else the
+// operand reads a new value in the layout (a shape_cast to the same
+// shape), so that a conversion to it stays possible. false when the value
+// is not read (reported).
+func (b *builder) require(op *Op, o *Operand, pin *model.Pin) bool {
+	v := b.value(o)
+	if v == nil {
+		return false
+	}
+	switch {
+	case v.Pin == nil && len(o.Value.Uses) == 1:
+		v.Pin = pin
+	case v.Pin != nil && v.Pin.Layout != nil && pin.Layout != nil && v.Pin.Layout.Equal(pin.Layout):
+	default:
+		name := strings.TrimPrefix(o.Value.String(), "%") + "@" + op.Name[strings.IndexByte(op.Name, '.')+1:]
+		nv := b.pinnedCopy(op, v, nil, name, op.Pos, pin)
+		if nv == nil {
+			return false
+		}
+		b.over[o] = nv
+	}
+	return true
+}
+
+// layoutAttrIndex reads the N of a layout_result_N or layout_operand_N
+// attribute (XeGPU's anchors: llvm-project
+// mlir/lib/Dialect/XeGPU/Utils/XeGPUUtils.cpp, getLayoutName); false for
+// any other attribute.
+func layoutAttrIndex(name, prefix string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, prefix)
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest)
+	return n, err == nil && n >= 0 && strconv.Itoa(n) == rest
+}
+
+// operandLayouts reads an op's layout_operand_N attributes: operand N is
+// read in that layout. false when one is refused (reported).
+func (b *builder) operandLayouts(op *Op) bool {
+	for _, na := range op.Attrs {
+		i, ok := layoutAttrIndex(na.Name, "layout_operand_")
+		if !ok {
+			continue
+		}
+		if i >= len(op.Operands) {
+			b.errorf(na.Pos, model.CodeRankMismatch, "%s names operand %d, but %s has %d operand(s)", na.Name, i, op.Name, len(op.Operands))
+			return false
+		}
+		o := op.Operands[i]
+		if !isVector(o.Value) {
+			continue // a descriptor's layout is its type's
+		}
+		shape, _, ok := b.vectorQuiet(o.Value.Type)
+		if !ok {
+			continue
+		}
+		pin := b.layoutPin(op.Name, na, shape, op.Pos)
+		if pin == nil || !b.require(op, o, pin) {
+			return false
+		}
+	}
+	return true
+}
+
+// resultLayouts reads an op's layout_result_N attributes: result N is
+// pinned to that layout (a new value in it, where the value the graph
+// holds for the result is pinned to another already).
+func (b *builder) resultLayouts(op *Op) {
+	for _, na := range op.Attrs {
+		i, ok := layoutAttrIndex(na.Name, "layout_result_")
+		if !ok {
+			continue
+		}
+		if i >= len(op.Results) {
+			b.errorf(na.Pos, model.CodeRankMismatch, "%s names result %d, but %s has %d result(s)", na.Name, i, op.Name, len(op.Results))
+			continue
+		}
+		r := op.Results[i]
+		if b.failed[r] || !isVector(r) {
+			continue
+		}
+		gv := b.folded[r]
+		if gv == nil {
+			gv = b.vals[r]
+		}
+		if gv == nil {
+			continue // a value the graph does not hold (a reduction's identity)
+		}
+		pin := b.layoutPin(op.Name, na, gv.Shape, op.Pos)
+		switch {
+		case pin == nil:
+			b.failed[r] = true
+		case gv.Pin == nil:
+			gv.Pin = pin
+		case gv.Pin.Layout != nil && pin.Layout != nil && gv.Pin.Layout.Equal(pin.Layout):
+		default:
+			nv := b.pinnedCopy(op, gv, nil, r.Name+"@"+na.Name, op.Pos, pin)
+			if nv == nil {
+				b.failed[r] = true
+				continue
+			}
+			b.folded[r] = nv
+		}
+	}
+}
+
+// xegpuSync are XeGPU's ops that only synchronise (XeGPUOps.td): read and
+// skipped, as gpu.barrier is.
+var xegpuSync = []string{"xegpu.fence", "xegpu.alloc_nbarrier", "xegpu.init_nbarrier", "xegpu.nbarrier_arrive", "xegpu.nbarrier_wait"}
+
+// xegpuUnknown says that op is an XeGPU op the reader does not read.
+func xegpuUnknown(op *Op) string {
+	return fmt.Sprintf("%s is an XeGPU op the planner does not read: it reads xegpu.create_nd_tdesc, update_nd_offset, load_nd, store_nd, prefetch_nd (skipped), dpas and convert_layout", op.Name)
+}
