@@ -551,11 +551,42 @@ func layoutAttrIndex(name, prefix string) (int, bool) {
 	return n, err == nil && n >= 0 && strconv.Itoa(n) == rest
 }
 
+// opAnchors are the layout attributes some XeGPU ops carry under names
+// of their own, for the result (or operand) a layout_result_N (or
+// layout_operand_N) would name: load_nd's and store_nd's layout (the
+// loaded value's, the stored value's) and dpas's layout_a, layout_b
+// (its operands) and layout_cd (its result). llvm-project
+// mlir/test/Dialect/XeGPU/xegpu-wg-to-sg-unify-ops.mlir writes them so
+// ("xegpu.load_nd %tdesc[0, 0] {layout = #xegpu.layout<...>}", "xegpu.dpas
+// %a, %b {layout_a = ..., layout_b = ..., layout_cd = ...}").
+var opAnchors = map[string]map[string]string{
+	"xegpu.load_nd":  {"layout": "layout_result_0"},
+	"xegpu.store_nd": {"layout": "layout_operand_0"},
+	"xegpu.dpas":     {"layout_a": "layout_operand_0", "layout_b": "layout_operand_1", "layout_cd": "layout_result_0"},
+}
+
+// anchorIndex reads the N an attribute of op names with prefix
+// ("layout_result_" or "layout_operand_"), itself or through the op's own
+// name for it (opAnchors); false for any other attribute.
+func anchorIndex(op *Op, na *NamedAttr, prefix string) (int, bool) {
+	name := na.Name
+	if alias, ok := opAnchors[op.Name][name]; ok {
+		name = alias
+	}
+	return layoutAttrIndex(name, prefix)
+}
+
+// anchorAttrs are the attributes of op that may be anchors: its
+// {attributes} and its <{properties}>.
+func anchorAttrs(op *Op) []*NamedAttr {
+	return append(slices.Clip(op.Attrs), op.Props...)
+}
+
 // operandLayouts reads an op's layout_operand_N attributes: operand N is
 // read in that layout. false when one is refused (reported).
 func (b *builder) operandLayouts(op *Op) bool {
-	for _, na := range op.Attrs {
-		i, ok := layoutAttrIndex(na.Name, "layout_operand_")
+	for _, na := range anchorAttrs(op) {
+		i, ok := anchorIndex(op, na, "layout_operand_")
 		if !ok {
 			continue
 		}
@@ -583,8 +614,8 @@ func (b *builder) operandLayouts(op *Op) bool {
 // pinned to that layout (a new value in it, where the value the graph
 // holds for the result is pinned to another already).
 func (b *builder) resultLayouts(op *Op) {
-	for _, na := range op.Attrs {
-		i, ok := layoutAttrIndex(na.Name, "layout_result_")
+	for _, na := range anchorAttrs(op) {
+		i, ok := anchorIndex(op, na, "layout_result_")
 		if !ok {
 			continue
 		}

@@ -109,3 +109,44 @@ func TestXeGPUForms(t *testing.T) {
 		t.Fatalf("the transposed load reads %+v", v)
 	}
 }
+
+// The layouts XeGPU's ops carry under their own names anchor as the
+// layout_result_N and layout_operand_N they stand for: load_nd's layout
+// (as an attribute or a property) its result's, store_nd's its stored
+// value's.
+func TestXeGPUOpAnchors(t *testing.T) {
+	const rows = `#xegpu.layout<sg_layout = [4, 1], sg_data = [16, 32], lane_layout = [1, 16], lane_data = [1, 1]>`
+	const cols = `#xegpu.layout<sg_layout = [1, 4], sg_data = [64, 8], lane_layout = [16, 1], lane_data = [1, 1]>`
+	kernel := func(load, store string) string {
+		return `gpu.module @m [#xevm.target<chip = "pvc">] {
+  gpu.func @k(%A: memref<64x32xf32>, %C: memref<64x32xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %t = xegpu.create_nd_tdesc %A[%c0, %c0] : memref<64x32xf32> -> !xegpu.tensor_desc<64x32xf32>
+    %a = xegpu.load_nd %t ` + load + ` : !xegpu.tensor_desc<64x32xf32> -> vector<64x32xf32>
+    %e = math.exp %a : vector<64x32xf32>
+    %tc = xegpu.create_nd_tdesc %C[%c0, %c0] : memref<64x32xf32> -> !xegpu.tensor_desc<64x32xf32>
+    xegpu.store_nd %e, %tc ` + store + ` : vector<64x32xf32>, !xegpu.tensor_desc<64x32xf32>
+    gpu.return
+  }
+}
+`
+	}
+	for _, c := range []struct{ name, load, store, want string }{
+		{"load_nd layout", "{layout = " + rows + "}", "", "layout_result_0"},
+		{"load_nd layout property", "<{layout = " + rows + "}>", "", "layout_result_0"},
+		{"store_nd layout", "", "{layout = " + cols + "}", "layout_operand_0"},
+	} {
+		got := canonical(readGraph(t, kernel(c.load, c.store), Options{}))
+		load, store := "", ""
+		if c.load != "" {
+			load = "{" + c.want + " = " + rows + "}"
+		} else {
+			store = "{" + c.want + " = " + cols + "}"
+		}
+		want := canonical(readGraph(t, kernel(load, store), Options{}))
+		plain := canonical(readGraph(t, kernel("", ""), Options{}))
+		if got != want || got == plain {
+			t.Errorf("%s reads to\n%s\nwant (as %s)\n%s", c.name, got, c.want, want)
+		}
+	}
+}
