@@ -27,6 +27,7 @@ const DefaultBranchWork = 1 << 27
 // core-guided SAT search may need thousands of cardinality constraints
 // for the same core when many costs differ.
 type brancher struct {
+	memo        *r2Memo // R2 products, shared by every branch
 	work, limit int64
 	branches    int
 	w           Monitor
@@ -61,6 +62,7 @@ func (b *brancher) decide(r *reducer, core []int, choice []int) (found, ok bool)
 func (b *brancher) solve(p *Problem, bound int64) ([]int, int64, bool) {
 	r := newReducer(p)
 	r.w = unwatched{}
+	r.memo = b.memo
 	all := make([]int, len(p.Cost))
 	for i := range all {
 		all[i] = i

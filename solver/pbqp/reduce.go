@@ -9,6 +9,7 @@ import "slices"
 // edges becomes an edge between its neighbours (R2). What remains has
 // nodes of degree three or more: the core that SAT search decides.
 type reducer struct {
+	memo   *r2Memo // R2 products already computed (nil: none kept)
 	nodes  []*rnode
 	offset int64
 	steps  []step
@@ -262,62 +263,10 @@ func (r *reducer) reduce(maxR2 int) bool {
 				e1, e2 := node.adj[m1], node.adj[m2]
 				k1, k2 := len(r.nodes[m1].cost), len(r.nodes[m2].cost)
 				r.work += int64(len(node.alive)*len(r.nodes[m1].alive)*len(r.nodes[m2].alive) + k1*k2)
-				mat := make([][]int64, k1)
-				pick := make([][]int, k1)
-				for a := range mat {
-					mat[a] = make([]int64, k2)
-					pick[a] = make([]int, k2)
-					for b := range mat[a] {
-						mat[a][b] = Inf
-						pick[a][b] = -1
-					}
-				}
-				// The node's live choices in a row: its cost with e1 at
-				// each choice a of m1, and e2 at each choice b of m2.
-				// Where no cost is negative (the problems of package
-				// solver), a plain sum of two terms each at most Inf
-				// reaches Inf exactly where AddSat's does, and cannot
-				// overflow; else AddSat.
-				alive := node.alive
-				nonneg := true
-				cols := make([][]int64, k2)
-				for _, b := range r.nodes[m2].alive {
-					cols[b] = make([]int64, len(alive))
-					for x, i := range alive {
-						c := e2.at(n, i, b)
-						cols[b][x] = c
-						nonneg = nonneg && c >= 0
-					}
-				}
-				row := make([]int64, len(alive))
-				for _, a := range r.nodes[m1].alive {
-					for x, i := range alive {
-						row[x] = AddSat(node.cost[i], e1.at(n, i, a))
-						nonneg = nonneg && row[x] >= 0
-					}
-					for _, b := range r.nodes[m2].alive {
-						best, bx := Inf, -1
-						if nonneg {
-							for x, c := range cols[b] {
-								if c += row[x]; c < best {
-									best, bx = c, x
-								}
-							}
-						} else {
-							for x, c := range cols[b] {
-								if c = AddSat(row[x], c); c < best {
-									best, bx = c, x
-								}
-							}
-						}
-						if bx >= 0 {
-							mat[a][b], pick[a][b] = best, alive[bx]
-						}
-					}
-				}
+				mat, pick, fresh := r.r2Product(n, e1, e2, r.nodes[m1].alive, r.nodes[m2].alive, k1, k2)
 				r.steps = append(r.steps, step{kind: 2, node: n, nb: m1, nb2: m2, pickPair: pick})
 				r.removeNode(n)
-				r.addEdge(m1, m2, mat, true)
+				r.addEdge(m1, m2, mat, fresh)
 				if !r.revise([]arc{{m1, m2}, {m2, m1}}) { // only their edge changed
 					return false
 				}

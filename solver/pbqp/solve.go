@@ -47,6 +47,7 @@ func Solve(p *Problem, opt Options) Solution {
 	}
 	r := newReducer(p)
 	r.w = opt.Monitor
+	r.memo = newR2Memo()
 	opt.Monitor.Phase("reduce", "", len(p.Cost))
 	r.keep = opt.Keep
 	all := make([]int, len(p.Cost))
@@ -97,7 +98,7 @@ func Solve(p *Problem, opt Options) Solution {
 		}
 	case len(core) > 0 && !opt.NoReduce && !opt.NoBranch && r.branchable(core):
 		opt.Monitor.Phase("search", "branching on the core", 0)
-		b := &brancher{limit: cmp.Or(opt.BranchWork, DefaultBranchWork), w: opt.Monitor, deadline: opt.Deadline}
+		b := &brancher{memo: r.memo, limit: cmp.Or(opt.BranchWork, DefaultBranchWork), w: opt.Monitor, deadline: opt.Deadline}
 		found, ok := b.decide(r, core, sol.Choice)
 		sol.Stats.Branches = b.branches
 		switch {
