@@ -79,10 +79,19 @@ type Input struct {
 	Target    string
 	Subgroups int
 	Trips     int
+	// KeepAnchors keeps, in TTGIR, the encodings of the loads, stores
+	// and dots as pins (--keep-anchors).
+	KeepAnchors bool
+	// InputLayouts pins every tensor of a TTGIR kernel to its encoding:
+	// the input's own layout choice (--compare input).
+	InputLayouts bool
 }
 
-// IsMLIR reports whether a file is read as MLIR: its name ends in .mlir.
-func IsMLIR(name string) bool { return strings.HasSuffix(name, ".mlir") }
+// IsMLIR reports whether a file is read as MLIR: its name ends in .mlir,
+// or in .ttgir (Triton's GPU dialect, docs/triton.md).
+func IsMLIR(name string) bool {
+	return strings.HasSuffix(name, ".mlir") || strings.HasSuffix(name, ".ttgir")
+}
 
 // ParseGraph reads a graph's text, named name: MLIR for a name ending in
 // .mlir (the function in names, read as in says), a graph file
@@ -99,7 +108,8 @@ func (pl *Planner) ParseGraph(name string, data []byte, in Input) (*model.Graph,
 }
 
 func (pl *Planner) mlirOptions(in Input) mlir.Options {
-	return mlir.Options{Func: in.Func, Target: in.Target, Subgroups: in.Subgroups, Trips: in.Trips, Targets: pl.Records.Targets}
+	return mlir.Options{Func: in.Func, Target: in.Target, Subgroups: in.Subgroups, Trips: in.Trips, Targets: pl.Records.Targets,
+		KeepAnchors: in.KeepAnchors, InputLayouts: in.InputLayouts}
 }
 
 // WriteMLIR writes the kernel in MLIR that res solved (its text data,

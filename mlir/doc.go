@@ -5,6 +5,9 @@
 // vector-dialect kernel uses (func, scf.for, arith, math, vector, memref,
 // gpu, affine.apply, iree_vector_ext.to_layout), with file:line:col on
 // every op, value, use and attribute; and, from one function, the kernel
-// graph the planner solves (ReadGraph). docs/mlir.md says what is read
-// and how each op maps onto the op table.
+// graph the planner solves (ReadGraph). A module in Triton's TTGIR (the
+// tt and ttg dialects, tensors with layout encodings) is read the same
+// way, its tensors in the part of vectors (ttgir.go). docs/mlir.md and
+// docs/triton.md say what is read and how each op maps onto the op
+// table.
 package mlir

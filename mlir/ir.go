@@ -17,7 +17,9 @@ type Module struct {
 	// without the sigil.
 	AttrAliases map[string]Attr
 	TypeAliases map[string]Type
-	src         string // the text, for readers of dialect attributes' bodies
+	// AliasPos is where each attribute alias's value is written.
+	AliasPos map[string]model.Pos
+	src      string // the text, for readers of dialect attributes' bodies
 }
 
 // Op is one operation, in either form: the generic form's parts, which a

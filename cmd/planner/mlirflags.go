@@ -12,6 +12,7 @@ import (
 type inputFlags struct {
 	fn, target       string
 	subgroups, trips int
+	keepAnchors      bool
 }
 
 // add registers the flags; verify takes only --func and --trips (the
@@ -21,6 +22,7 @@ func (f *inputFlags) add(cmd *cobra.Command, context bool) {
 	if context {
 		cmd.Flags().StringVar(&f.target, "target", "", "MLIR input: the target, where the IR states none (an #iree_gpu.target<arch = ...> or chip = \"...\"), or in place of the one it states")
 		cmd.Flags().IntVar(&f.subgroups, "subgroups", 0, "MLIR input: the subgroups per workgroup, where the IR states no workgroup size (translation_info, gpu.known_block_size), or in place of it")
+		cmd.Flags().BoolVar(&f.keepAnchors, "keep-anchors", false, "TTGIR input: keep the encodings of tt.load, tt.store and tt.dot as pins (default: the planner chooses them within the target's records)")
 	}
 	cmd.Flags().IntVar(&f.trips, "trips", 0, "MLIR input: the trip count to price an scf.for at when its bounds are not constants (the plan says it was assumed)")
 }
@@ -33,5 +35,5 @@ func (f *inputFlags) input() (planner.Input, error) {
 	if f.trips < 0 {
 		return planner.Input{}, fmt.Errorf("--trips must be positive, found %d", f.trips)
 	}
-	return planner.Input{Func: f.fn, Target: f.target, Subgroups: f.subgroups, Trips: f.trips}, nil
+	return planner.Input{Func: f.fn, Target: f.target, Subgroups: f.subgroups, Trips: f.trips, KeepAnchors: f.keepAnchors}, nil
 }

@@ -36,7 +36,9 @@ func newSolveCmd(records *[]string) *cobra.Command {
 		Long: `Reads a kernel graph (docs/graphs.md; GRAPH "-" reads it from standard
 input, named <stdin> in messages) or a kernel in MLIR (GRAPH a file named
 *.mlir, the vector dialect: docs/mlir.md, with --func, --target,
---subgroups and --trips), builds the constraint problem from the
+--subgroups and --trips; or Triton's TTGIR, a file named *.ttgir or an
+*.mlir whose module carries ttg. attributes: docs/triton.md, with
+--keep-anchors), builds the constraint problem from the
 target's intrinsic records, and prints the cheapest plan: the layout of every
 value, the intrinsic and warp arrangement of every matrix op, the conversions
 that remain with their mechanism and cost, and whether the cost is proven
