@@ -385,6 +385,9 @@ func unique(used map[string]bool, name string) string {
 
 // emit appends an op to the graph, in the loop being read.
 func (b *builder) emit(op *model.Op) {
+	if b.cur != nil {
+		b.made[b.cur] = append(b.made[b.cur], op)
+	}
 	op.In = b.loop
 	if b.loop != nil {
 		b.loop.Ops = append(b.loop.Ops, op)

@@ -143,6 +143,7 @@ func build(m *Module, opt Options) (*builder, error) {
 		freeUse: map[*Operand]*model.Value{},
 		encs:    map[string]*encInfo{},
 		encErrs: map[string]bool{},
+		made:    map[*Op][]*model.Op{},
 		descs:   map[*Value]*memDesc{},
 		tt:      IsTTGIR(m),
 	}
@@ -222,7 +223,10 @@ type builder struct {
 	freeUse map[*Operand]*model.Value
 	encs    map[string]*encInfo
 	encErrs map[string]bool // the encodings' mistakes reported
-	descs   map[*Value]*memDesc
+	// cur is the op being read; made the graph ops each op was read into.
+	cur   *Op
+	made  map[*Op][]*model.Op
+	descs map[*Value]*memDesc
 }
 
 func (b *builder) errorf(pos model.Pos, code model.Code, format string, args ...any) *model.Error {

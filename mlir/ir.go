@@ -19,7 +19,10 @@ type Module struct {
 	TypeAliases map[string]Type
 	// AliasPos is where each attribute alias's value is written.
 	AliasPos map[string]model.Pos
-	src      string // the text, for readers of dialect attributes' bodies
+	// TypeSpans are where each tensor type and Triton memory descriptor
+	// is written, in the order they are read (for the TTGIR writer).
+	TypeSpans []TypeSpan
+	src       string // the text, for readers of dialect attributes' bodies
 }
 
 // Op is one operation, in either form: the generic form's parts, which a
@@ -52,6 +55,12 @@ type Op struct {
 	// where one goes (before the ':'); zero when the op has none.
 	Span Span
 	Dict Span
+}
+
+// TypeSpan is one type as written.
+type TypeSpan struct {
+	Span Span
+	Type Type
 }
 
 // Span is a range of the source's bytes, [Off, End).

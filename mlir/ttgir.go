@@ -231,7 +231,10 @@ func (b *builder) ttOp(op *Op) {
 	if !b.ready(op, name) {
 		return
 	}
+	outer := b.cur
+	b.cur = op
 	h(b, op)
+	b.cur = outer
 	for _, r := range op.Results {
 		b.pinResult(r, false)
 	}
@@ -401,14 +404,23 @@ func (b *builder) pinResult(res *Value, anchor bool) {
 	}
 }
 
-// contiguousOf is the dimension a load or store of pointer type t runs
-// along in memory: a blocked encoding's fastest dimension, order[0],
-// which Triton's coalescing pass sets from the pointers' contiguity
+// contiguousOf is the dimension a load or store through the pointers
+// ptr runs along in memory: the last dimension along which the pointers
+// step by one element, as Triton's axis analysis finds it
+// (lib/Analysis/AxisInfo.cpp, contiguity); where the pointer arithmetic
+// shows none, a blocked encoding's fastest dimension, order[0], which
+// Triton's coalescing pass sets from that contiguity
 // (lib/Dialect/TritonGPU/Transforms/Coalesce.cpp); else the last.
-func (b *builder) contiguousOf(t Type, at model.Pos) int {
-	tt, ok := t.(*TensorType)
+func (b *builder) contiguousOf(ptr *Value, at model.Pos) int {
+	tt, ok := ptr.Type.(*TensorType)
 	if !ok || len(tt.Shape) == 0 {
 		return 0
+	}
+	unit := b.unitStride(ptr, 0)
+	for d := len(unit) - 1; d >= 0; d-- {
+		if unit[d] {
+			return d
+		}
 	}
 	if e := b.encoding(tt, at); e.enc != nil {
 		if bl, ok := e.enc.Enc.(*model.TritonBlocked); ok && len(bl.Order) > 0 {
@@ -416,6 +428,72 @@ func (b *builder) contiguousOf(t Type, at model.Pos) int {
 		}
 	}
 	return len(tt.Shape) - 1
+}
+
+// unitStride says, for each dimension of an integer or pointer tensor,
+// whether it steps by one along that dimension: a make_range does, and
+// what expand_dims, broadcast, trans, casts, sums and addptr make of it;
+// a product, a splat or a constant does not.
+func (b *builder) unitStride(v *Value, depth int) []bool {
+	tt, ok := v.Type.(*TensorType)
+	if !ok {
+		return nil
+	}
+	out := make([]bool, len(tt.Shape))
+	op := v.Def
+	if depth > 64 {
+		return out
+	}
+	if op == nil {
+		// A loop-carried tensor steps as its init does.
+		if blk := v.Block; blk != nil && blk.Region != nil && blk.Region.Parent != nil && ttName(blk.Region.Parent.Name) == "scf.for" && v.Index > 0 && 2+v.Index < len(blk.Region.Parent.Operands) {
+			return b.unitStride(blk.Region.Parent.Operands[2+v.Index].Value, depth+1)
+		}
+		return out
+	}
+	arg := func(i int) []bool {
+		if i >= len(op.Operands) {
+			return nil
+		}
+		return b.unitStride(op.Operands[i].Value, depth+1)
+	}
+	switch name := ttName(op.Name); name {
+	case "tt.make_range":
+		for i := range out {
+			out[i] = true
+		}
+	case "tt.expand_dims":
+		src, k := arg(0), 0
+		for d := range out {
+			if d != axisOf(op) && k < len(src) {
+				out[d] = src[k]
+				k++
+			}
+		}
+	case "tt.broadcast", "ttg.convert_layout", "arith.extsi", "arith.extui", "arith.trunci", "arith.index_cast":
+		src := arg(0)
+		for d := range out {
+			out[d] = d < len(src) && src[d] && (name != "tt.broadcast" || shapeOf(op.Operands[0].Value.Type)[d] == tt.Shape[d])
+		}
+	case "tt.trans":
+		src := arg(0)
+		if oa, ok := op.Attr("order"); ok {
+			if order, ok := intsOf(oa.Value); ok && len(order) == len(out) {
+				for d, o := range order {
+					out[d] = o < len(src) && src[o]
+				}
+			}
+		}
+	case "arith.addi", "arith.subi", "tt.addptr":
+		for i := range 2 {
+			for d, u := range arg(i) {
+				if d < len(out) {
+					out[d] = out[d] || u
+				}
+			}
+		}
+	}
+	return out
 }
 
 // ttLoad reads tt.load of a tensor of pointers as a load from global
@@ -430,7 +508,7 @@ func (b *builder) ttLoad(op *Op) {
 	if !ok {
 		return
 	}
-	mop := &model.Op{Kind: kind("load"), Pos: op.Pos, Contiguous: b.contiguousOf(op.Operands[0].Value.Type, op.Pos)}
+	mop := &model.Op{Kind: kind("load"), Pos: op.Pos, Contiguous: b.contiguousOf(op.Operands[0].Value, op.Pos)}
 	b.add(mop, &model.OpArgs{Spelling: "load", Shape: shape, DType: dt}, res, res.Name, res.Pos)
 	b.pinResult(res, true)
 }
@@ -445,7 +523,7 @@ func (b *builder) ttStore(op *Op) {
 		return
 	}
 	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
-	mop := &model.Op{Kind: kind("store"), Pos: op.Pos, Operands: []*model.Value{src}, Contiguous: b.contiguousOf(op.Operands[0].Value.Type, op.Pos), Name: name}
+	mop := &model.Op{Kind: kind("store"), Pos: op.Pos, Operands: []*model.Value{src}, Contiguous: b.contiguousOf(op.Operands[0].Value, op.Pos), Name: name}
 	if b.opt.KeepAnchors || b.opt.InputLayouts {
 		mop.Layout = b.ttPin(op.Operands[0].Value.Type, op.Pos)
 	}
