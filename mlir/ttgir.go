@@ -112,6 +112,9 @@ func (b *builder) markFree(fn *Op) {
 			for _, blk := range r.Blocks {
 				for _, o := range blk.Ops {
 					ops = append(ops, o)
+					for _, r := range o.Results {
+						free[r] = isTensor(r.Type) // optimistic: the iteration below only takes freedom away
+					}
 					if o.Name == "scf.for" && len(o.Regions) == 1 && len(o.Regions[0].Blocks) == 1 {
 						for _, a := range o.Regions[0].Blocks[0].Args[1:] {
 							free[a] = isTensor(a.Type)
@@ -211,6 +214,9 @@ func (b *builder) ttOp(op *Op) {
 	}
 	if len(op.Results) > 0 && name != "scf.for" && name != "scf.if" && !slices.ContainsFunc(op.Results, func(r *Value) bool { return !b.free[r] }) {
 		return // a free tensor: made at each use
+	}
+	if name == "tt.addptr" && !touches[*TensorType](op) {
+		return // a scalar pointer's arithmetic
 	}
 	h, ok := ttHandlers[name]
 	if !ok {
