@@ -125,7 +125,7 @@ func Understood() string {
 
 // body reads a block's ops in order.
 func (b *builder) body(blk *Block) {
-	if len(blk.Args) > 0 && b.loop == nil {
+	if len(blk.Args) > 0 && b.loop == nil && !b.tt {
 		b.arguments(blk)
 	}
 	for _, op := range blk.Ops {
@@ -157,6 +157,10 @@ func (b *builder) arguments(blk *Block) {
 
 // op reads one op.
 func (b *builder) op(op *Op) {
+	if b.tt {
+		b.ttOp(op)
+		return
+	}
 	if op.Opaque {
 		for _, m := range op.Mentions {
 			if strings.HasPrefix(m, "tensor") {
@@ -188,17 +192,8 @@ func (b *builder) op(op *Op) {
 		}
 		return
 	}
-	if a, ok := arity[op.Name]; ok && (len(op.Operands) < a[0] || len(op.Results) != a[1]) {
-		b.fail(op, model.CodeRankMismatch, "%s has %d operand(s) and %d result(s): it takes at least %d and gives %d", op.Name, len(op.Operands), len(op.Results), a[0], a[1])
+	if !b.ready(op, op.Name) {
 		return
-	}
-	for _, o := range op.Operands {
-		if b.failed[o.Value] {
-			for _, r := range op.Results {
-				b.failed[r] = true
-			}
-			return
-		}
 	}
 	if !b.operandLayouts(op) {
 		for _, r := range op.Results {
@@ -208,6 +203,25 @@ func (b *builder) op(op *Op) {
 	}
 	h(b, op)
 	b.resultLayouts(op)
+}
+
+// ready reports whether an op the reader maps (named name) has the
+// operands and results it needs, none of them failed before; it reports
+// a wrong count.
+func (b *builder) ready(op *Op, name string) bool {
+	if a, ok := arity[name]; ok && (len(op.Operands) < a[0] || len(op.Results) != a[1]) {
+		b.fail(op, model.CodeRankMismatch, "%s has %d operand(s) and %d result(s): it takes at least %d and gives %d", op.Name, len(op.Operands), len(op.Results), a[0], a[1])
+		return false
+	}
+	for _, o := range op.Operands {
+		if b.failed[o.Value] {
+			for _, r := range op.Results {
+				b.failed[r] = true
+			}
+			return false
+		}
+	}
+	return true
 }
 
 // touches says whether an operand or a result of op is of type T.
@@ -306,7 +320,7 @@ func (b *builder) source(op *Op, res *Value) *model.Value {
 // vector checks that t is a vector the graph can hold and gives its shape
 // and element type; otherwise it reports why at pos.
 func (b *builder) vector(t Type, pos model.Pos, what string) ([]int, model.DType, bool) {
-	v, ok := t.(*VectorType)
+	v, ok := b.asVector(t)
 	if !ok {
 		if _, tensor := t.(*TensorType); tensor {
 			b.errorf(pos, model.CodeBadValue, "%s is a %s, not a vector: the planner reads kernels in the vector dialect, after bufferization", what, t)
@@ -356,6 +370,9 @@ func (b *builder) value(o *Operand) *model.Value {
 		return mv
 	}
 	v := o.Value
+	if b.free[v] {
+		return b.freeConstant(o)
+	}
 	if mv, ok := b.folded[v]; ok && mv != nil {
 		return mv
 	}
@@ -390,6 +407,9 @@ func unique(used map[string]bool, name string) string {
 
 // emit appends an op to the graph, in the loop being read.
 func (b *builder) emit(op *model.Op) {
+	if b.cur != nil {
+		b.made[b.cur] = append(b.made[b.cur], op)
+	}
 	op.In = b.loop
 	if b.loop != nil {
 		b.loop.Ops = append(b.loop.Ops, op)
@@ -464,7 +484,7 @@ func (b *builder) scalarResult(res *Value, typ *model.ValueType) bool {
 
 // vectorQuiet is vector without reporting.
 func (b *builder) vectorQuiet(t Type) ([]int, model.DType, bool) {
-	v, ok := t.(*VectorType)
+	v, ok := b.asVector(t)
 	if !ok {
 		return nil, model.DType{}, false
 	}
@@ -472,10 +492,31 @@ func (b *builder) vectorQuiet(t Type) ([]int, model.DType, bool) {
 	return v.Shape, dt, ok
 }
 
-// isVector reports whether a value is a vector.
+// isVector reports whether a value is a vector, or a ranked tensor (which
+// only a TTGIR kernel's reading reaches: the vector reader refuses
+// tensors before).
 func isVector(v *Value) bool {
-	_, ok := v.Type.(*VectorType)
-	return ok
+	switch t := v.Type.(type) {
+	case *VectorType:
+		return true
+	case *TensorType:
+		return !t.Unranked
+	}
+	return false
+}
+
+// asVector is t as a vector: a vector type, or in TTGIR a ranked tensor
+// of its shape and elements.
+func (b *builder) asVector(t Type) (*VectorType, bool) {
+	switch v := t.(type) {
+	case *VectorType:
+		return v, true
+	case *TensorType:
+		if b.tt && !v.Unranked {
+			return &VectorType{Shape: v.Shape, Scalable: make([]bool, len(v.Shape)), Elem: v.Elem}, true
+		}
+	}
+	return nil, false
 }
 
 // constant reads arith.constant: a vector constant is a constant op (or
@@ -629,8 +670,15 @@ func (b *builder) elementwise(op *Op) {
 	if len(op.Results) != 1 || !isVector(op.Results[0]) {
 		return // on scalars and indices: not the graph's
 	}
+	b.elementwiseAs(op, elementwise[op.Name])
+}
+
+// elementwiseAs reads an element-wise op or cast as the graph's function fn.
+func (b *builder) elementwiseAs(op *Op, fn string) {
+	if len(op.Results) != 1 || !isVector(op.Results[0]) {
+		return
+	}
 	res := op.Results[0]
-	fn := elementwise[op.Name]
 	if fn == "extf" && b.widenedByMMA(res) {
 		if v := b.value(op.Operands[0]); v != nil {
 			b.folded[res] = v
@@ -675,7 +723,7 @@ func (b *builder) widenedByMMA(v *Value) bool {
 		return false
 	}
 	for _, u := range v.Uses {
-		if u.Op.Name != "vector.contract" || u.Index > 1 {
+		if u.Op.Name != "vector.contract" && u.Op.Name != "tt.dot" || u.Index > 1 {
 			return false
 		}
 	}

@@ -316,7 +316,7 @@ func (b *builder) broadcast(op *Op) {
 	}
 	lead := len(shape) - len(src.Shape)
 	if lead < 0 {
-		b.fail(op, model.CodeRankMismatch, "vector.broadcast of %v to %v lowers the rank", src.Shape, shape)
+		b.fail(op, model.CodeRankMismatch, "%s of %v to %v lowers the rank", op.Name, src.Shape, shape)
 		return
 	}
 	var grow []int
@@ -327,7 +327,7 @@ func (b *builder) broadcast(op *Op) {
 		case s == 1:
 			grow = append(grow, d)
 		default:
-			b.fail(op, model.CodeShapeMismatch, "vector.broadcast of %v to %v: dimension %d has extent %d, neither %d nor 1", src.Shape, shape, d-lead, s, shape[d])
+			b.fail(op, model.CodeShapeMismatch, "%s of %v to %v: dimension %d has extent %d, neither %d nor 1", op.Name, src.Shape, shape, d-lead, s, shape[d])
 			return
 		}
 	}
@@ -388,7 +388,8 @@ func (b *builder) broadcastUnsqueezed(op *Op, u *unsqueeze, shape []int, res *Va
 
 // emitUnsqueeze writes a deferred shape_cast after all.
 func (b *builder) emitUnsqueeze(v *Value, u *unsqueeze) *model.Value {
-	shape := v.Type.(*VectorType).Shape
+	vt, _ := b.asVector(v.Type)
+	shape := vt.Shape
 	delete(b.unsq, v)
 	return b.add(&model.Op{Kind: kind("shape_cast"), Pos: v.Def.Pos, Operands: []*model.Value{u.src}}, &model.OpArgs{Spelling: "shape_cast", Shape: slices.Clone(shape)}, v, v.Name, v.Pos)
 }
@@ -446,7 +447,7 @@ func (b *builder) shapeCast(op *Op) {
 	if src == nil {
 		return
 	}
-	if ins, ok := insertedOnes(src.Shape, shape); ok && len(res.Uses) == 1 && res.Uses[0].Op.Name == "vector.broadcast" {
+	if ins, ok := insertedOnes(src.Shape, shape); ok && len(res.Uses) == 1 && (res.Uses[0].Op.Name == "vector.broadcast" || res.Uses[0].Op.Name == "tt.broadcast") {
 		b.unsq[res] = &unsqueeze{src: src, inserted: ins}
 		return
 	}
@@ -631,7 +632,7 @@ func (b *builder) forLoop(op *Op) {
 	mop.Body = l
 	var carried []int
 	for i, in := range inits {
-		if isVector(blk.Args[i+1]) {
+		if isVector(blk.Args[i+1]) && !b.free[blk.Args[i+1]] {
 			carried = append(carried, i)
 		}
 		if d := b.tdescs[in.Value]; d != nil {
@@ -839,6 +840,8 @@ func (b *builder) finish() {
 	case g.Notation != "":
 	case b.xegpu:
 		g.Notation = "xegpu" // XeGPU's own
+	case b.tt:
+		g.Notation = "triton"
 	case b.iree:
 		g.Notation = "nested" // IREE's own
 	default:
@@ -851,6 +854,10 @@ func (b *builder) finish() {
 		return x.Pos.Col - y.Pos.Col
 	})
 	if len(g.Ops) == 0 && len(b.errs) == 0 {
-		b.errorf(b.fn.Pos, model.CodeMissingKey, "@%s has no op on vectors: nothing to plan", FuncName(b.fn))
+		what := "vectors"
+		if b.tt {
+			what = "tensors"
+		}
+		b.errorf(b.fn.Pos, model.CodeMissingKey, "@%s has no op on %s: nothing to plan", FuncName(b.fn), what)
 	}
 }

@@ -511,17 +511,24 @@ func parseForOp(p *parser, op *Op) []Type {
 	if r == nil {
 		return nil
 	}
-	if len(iterArgs) == 0 && len(r.Blocks) == 1 {
-		// The custom form leaves out the scf.yield of a loop that carries
-		// nothing; MLIR puts it in.
-		blk := r.Blocks[0]
-		if n := len(blk.Ops); n == 0 || blk.Ops[n-1].Name != "scf.yield" {
-			blk.Ops = append(blk.Ops, &Op{Name: "scf.yield", Pos: r.End, NamePos: r.End, Parent: blk})
-		}
+	if len(iterArgs) == 0 {
+		impliedYield(r) // of a loop that carries nothing
 	}
 	op.Regions = append(op.Regions, r)
 	p.optAttrs(op)
 	return types
+}
+
+// impliedYield puts in the scf.yield that the custom form leaves out of a
+// one-block region that yields nothing, as MLIR does.
+func impliedYield(r *Region) {
+	if len(r.Blocks) != 1 {
+		return
+	}
+	blk := r.Blocks[0]
+	if n := len(blk.Ops); n == 0 || blk.Ops[n-1].Name != "scf.yield" {
+		blk.Ops = append(blk.Ops, &Op{Name: "scf.yield", Pos: r.End, NamePos: r.End, Parent: blk})
+	}
 }
 
 // parseConstantOp reads arith.constant [{attributes}] value.
@@ -647,7 +654,7 @@ func boolOf(t Type) Type {
 	case *VectorType:
 		return &VectorType{Shape: s.Shape, Scalable: s.Scalable, Elem: i1}
 	case *TensorType:
-		return &TensorType{Shape: s.Shape, Unranked: s.Unranked, Elem: i1}
+		return &TensorType{Shape: s.Shape, Unranked: s.Unranked, Elem: i1, Encoding: s.Encoding}
 	}
 	return i1
 }

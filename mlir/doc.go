@@ -7,6 +7,9 @@
 // iree_vector_ext.to_layout, xegpu's block ops, dpas and convert_layout),
 // with file:line:col on every op, value, use and attribute; from one
 // function, the kernel graph the planner solves (ReadGraph); and the
-// kernel written back with a plan in it (WritePlan). docs/mlir.md says
-// what is read, how each op maps onto the op table, and what is written.
+// kernel written back with a plan in it (WritePlan). A module in Triton's
+// TTGIR (the tt and ttg dialects, tensors with layout encodings) is read
+// the same way, its tensors in the part of vectors (ttgir.go).
+// docs/mlir.md and docs/triton.md say what is read, how each op maps onto
+// the op table, and what is written.
 package mlir

@@ -24,6 +24,15 @@ type Options struct {
 	Trips int
 	// Targets are the targets the planner knows.
 	Targets map[string]*model.Target
+	// KeepAnchors pins, in TTGIR, the results of tt.load and tt.dot, the
+	// operands of tt.dot and the access of tt.store to the encodings the
+	// IR gives them; without it the planner chooses them.
+	KeepAnchors bool
+	// InputLayouts pins, in TTGIR, every tensor to the encoding the IR
+	// gives it, each ttg.convert_layout a conversion between its
+	// operand's encoding and its result's: the input's own layout
+	// choice, to be priced (planner solve --compare input).
+	InputLayouts bool
 }
 
 // ReadGraph reads MLIR text and builds the kernel graph of one of its
@@ -37,26 +46,33 @@ func ReadGraph(file string, data []byte, opt Options) (*model.Graph, error) {
 	return BuildGraph(m, opt)
 }
 
-// Funcs lists the module's func.func and gpu.func ops, in the order they
-// are written (inside modules, gpu.modules and other ops too).
+// Funcs lists the module's func.func, gpu.func and tt.func ops, in the
+// order they are written (inside modules, gpu.modules and other ops too).
 func Funcs(m *Module) []*Op {
 	var out []*Op
-	var walk func(ops []*Op)
-	walk = func(ops []*Op) {
-		for _, op := range ops {
-			if op.Name == "func.func" || op.Name == "gpu.func" {
-				out = append(out, op)
-				continue
-			}
-			for _, r := range op.Regions {
-				for _, b := range r.Blocks {
-					walk(b.Ops)
-				}
+	visit(m.Ops, func(op *Op) bool {
+		if op.Name == "func.func" || op.Name == "gpu.func" || op.Name == "tt.func" {
+			out = append(out, op)
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// visit calls f on each op in the order they are written, and on the ops
+// of its regions where f says to descend.
+func visit(ops []*Op, f func(op *Op) bool) {
+	for _, op := range ops {
+		if !f(op) {
+			continue
+		}
+		for _, r := range op.Regions {
+			for _, b := range r.Blocks {
+				visit(b.Ops, f)
 			}
 		}
 	}
-	walk(m.Ops)
-	return out
 }
 
 // FuncName is a func.func's or gpu.func's symbol name.
@@ -126,8 +142,20 @@ func build(m *Module, opt Options) (*builder, error) {
 		over:    map[*Operand]*model.Value{},
 		tdescs:  map[*Value]*tdesc{},
 		moved:   map[*Op]*model.Value{},
+		free:    map[*Value]bool{},
+		freeUse: map[*Operand]*model.Value{},
+		encs:    map[string]*encInfo{},
+		encErrs: map[string]bool{},
+		made:    map[*Op][]*model.Op{},
+		descs:   map[*Value]*memDesc{},
+		tt:      IsTTGIR(m),
 	}
-	b.context()
+	if b.tt {
+		b.ttContext()
+		b.markFree(fn)
+	} else {
+		b.context()
+	}
 	if len(b.errs) > 0 {
 		b.errs.Sort()
 		return nil, b.errs
@@ -202,6 +230,20 @@ type builder struct {
 	// moved are the graph values an XeGPU load_nd gives or a store_nd
 	// writes, as they lie in the block (before a load's transpose), by op.
 	moved map[*Op]*model.Value
+	// tt is set for a TTGIR kernel (ttgir.go): tensors play the part of
+	// vectors. free are its tensors made at each use (index and pointer
+	// arithmetic, splats, constants), freeUse the constant each use of
+	// one reads; encs the encodings read, by spelling and shape; descs
+	// the shared-memory descriptors.
+	tt      bool
+	free    map[*Value]bool
+	freeUse map[*Operand]*model.Value
+	encs    map[string]*encInfo
+	encErrs map[string]bool // the encodings' mistakes reported
+	// cur is the op being read; made the graph ops each op was read into.
+	cur   *Op
+	made  map[*Op][]*model.Op
+	descs map[*Value]*memDesc
 }
 
 func (b *builder) errorf(pos model.Pos, code model.Code, format string, args ...any) *model.Error {
@@ -233,20 +275,25 @@ type stated struct {
 	what  string // the attribute that states it
 }
 
-// context sets the graph's target and subgroup count from the flags or
-// from what the IR states, and says where each came from.
-func (b *builder) context() {
-	g := b.g
-	// The attributes of the function and of every op around it, innermost
-	// first.
-	var holders []*Op
+// holders are the function and every op around it, innermost first:
+// the ops whose attributes say what the kernel runs on.
+func (b *builder) holders() []*Op {
+	var out []*Op
 	for op := b.fn; op != nil; {
-		holders = append(holders, op)
+		out = append(out, op)
 		if op.Parent == nil || op.Parent.Region == nil {
 			break
 		}
 		op = op.Parent.Region.Parent
 	}
+	return out
+}
+
+// context sets the graph's target and subgroup count from the flags or
+// from what the IR states, and says where each came from.
+func (b *builder) context() {
+	g := b.g
+	holders := b.holders()
 	var archs []stated
 	var threads, sgSize *stated
 	for _, h := range holders {
@@ -284,14 +331,6 @@ func (b *builder) context() {
 			}
 		}
 	}
-	known := func() string {
-		var ks []string
-		for k := range b.opt.Targets {
-			ks = append(ks, k)
-		}
-		slices.Sort(ks)
-		return strings.Join(ks, ", ")
-	}
 	switch {
 	case b.opt.Target != "":
 		g.Target = b.opt.Target
@@ -304,19 +343,13 @@ func (b *builder) context() {
 		g.Target, g.TargetPos = archs[0].value, archs[0].pos
 		g.Provenance = append(g.Provenance, fmt.Sprintf("target %s from %s at %s", g.Target, archs[0].what, archs[0].pos))
 	default:
-		b.errorf(b.fn.Pos, model.CodeMissingKey, "the IR names no target (an #iree_gpu.target<arch = ...> or a chip = \"...\" attribute): give --target NAME (known: %s)", known())
+		b.errorf(b.fn.Pos, model.CodeMissingKey, "the IR names no target (an #iree_gpu.target<arch = ...> or a chip = \"...\" attribute): give --target NAME (known: %s)", b.knownTargets())
 		return
 	}
-	t, ok := b.opt.Targets[g.Target]
-	if !ok {
-		at := g.TargetPos
-		if at.Line == 0 {
-			at = b.fn.Pos
-		}
-		b.errorf(at, model.CodeUnknownName, "unknown target %q (known: %s)", g.Target, known())
+	t := b.lookupTarget()
+	if t == nil {
 		return
 	}
-	b.target = t
 	switch {
 	case b.opt.Subgroups > 0:
 		g.Subgroups = b.opt.Subgroups
@@ -346,6 +379,40 @@ func (b *builder) context() {
 		b.errorf(b.fn.Pos, model.CodeMissingKey, "the IR states no workgroup size (an IREE translation_info with workgroup_size, or gpu.known_block_size): give --subgroups N")
 		return
 	}
+	b.checkSubgroups()
+}
+
+// knownTargets lists the targets the planner knows, for messages.
+func (b *builder) knownTargets() string {
+	var ks []string
+	for k := range b.opt.Targets {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return strings.Join(ks, ", ")
+}
+
+// lookupTarget sets the builder's target to the graph's; nil (reported)
+// when the planner does not know it.
+func (b *builder) lookupTarget() *model.Target {
+	g := b.g
+	t, ok := b.opt.Targets[g.Target]
+	if !ok {
+		at := g.TargetPos
+		if at.Line == 0 {
+			at = b.fn.Pos
+		}
+		b.errorf(at, model.CodeUnknownName, "unknown target %q (known: %s)", g.Target, b.knownTargets())
+		return nil
+	}
+	b.target = t
+	return t
+}
+
+// checkSubgroups checks the graph's subgroup count: a power of two within
+// the target's limit.
+func (b *builder) checkSubgroups() {
+	g, t := b.g, b.target
 	at := g.SubgroupsPos
 	if at.Line == 0 {
 		at = b.fn.Pos

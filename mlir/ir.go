@@ -20,6 +20,11 @@ type Module struct {
 	// TypeSites are the tensor_desc and memref types as written, in file
 	// order.
 	TypeSites []TypeSite
+	// AliasPos is where each attribute alias's value is written.
+	AliasPos map[string]model.Pos
+	// TypeSpans are where each tensor type and Triton memory descriptor
+	// is written, in the order they are read (for the TTGIR writer).
+	TypeSpans []TypeSpan
 	src       string // the text, for readers of dialect attributes' bodies
 }
 
@@ -53,6 +58,12 @@ type Op struct {
 	// where one goes (after the text before it); zero when the op has none.
 	Span Span
 	Dict Span
+}
+
+// TypeSpan is one type as written.
+type TypeSpan struct {
+	Span Span
+	Type Type
 }
 
 // Span is a range of the source's bytes, [Off, End).

@@ -16,7 +16,7 @@ const MaxDepth = 64
 // typed. The first problem stops the reading; it is returned as a
 // *model.Error at its file:line:col.
 func Parse(file string, data []byte) (*Module, error) {
-	p := &parser{lx: newLexer(file, string(data)), mod: &Module{File: file, AttrAliases: map[string]Attr{}, TypeAliases: map[string]Type{}, src: string(data)}}
+	p := &parser{lx: newLexer(file, string(data)), mod: &Module{File: file, AttrAliases: map[string]Attr{}, TypeAliases: map[string]Type{}, AliasPos: map[string]model.Pos{}, src: string(data)}}
 	p.nextTok()
 	top := &Block{Pos: model.Pos{File: file, Line: 1, Col: 1}}
 	p.pushScope(true)
@@ -171,8 +171,10 @@ func (p *parser) aliasDef(attr bool) {
 			p.failCode(pos, model.CodeDuplicate, "attribute alias #%s is defined twice", name)
 			return
 		}
+		at := p.tok.pos
 		if a := p.parseAttr(); a != nil && p.ok() {
 			p.mod.AttrAliases[name] = a
+			p.mod.AliasPos[name] = at
 		}
 		return
 	}

@@ -40,7 +40,13 @@ func (p *parser) parseType() Type {
 			if !ok {
 				return nil
 			}
-			return &OpaqueType{Text: "!" + t.text + "<" + collapse(body) + ">"}
+			ot := &OpaqueType{Text: "!" + t.text + "<" + collapse(body) + ">"}
+			end := t.off + len(t.text) + len(body) + 3 // !name<body>
+			p.prevEnd = max(p.prevEnd, end)
+			if strings.HasSuffix(t.text, ".memdesc") {
+				p.mod.TypeSpans = append(p.mod.TypeSpans, TypeSpan{Span{t.off, end}, ot})
+			}
+			return ot
 		}
 		p.nextTok()
 		return &OpaqueType{Text: "!" + t.text}
@@ -192,6 +198,7 @@ func (p *parser) skipArgAttrs() {
 
 // shapedType reads vector<...>, memref<...> or tensor<...>.
 func (p *parser) shapedType(kind string) Type {
+	start := p.tok.off
 	if !p.adjacent('<') {
 		p.nextTok()
 		p.failf(p.tok.pos, "expected '<' right after %s, found %s", kind, p.tok.describe())
@@ -229,6 +236,7 @@ func (p *parser) shapedType(kind string) Type {
 		if !p.expect(">", "to close tensor<") {
 			return nil
 		}
+		p.mod.TypeSpans = append(p.mod.TypeSpans, TypeSpan{Span{start, p.prevEnd}, t})
 		return t
 	}
 	t := &MemRefType{Shape: shape, Unranked: unranked, Elem: elem}

@@ -53,6 +53,9 @@ func WritePlan(w io.Writer, file string, data []byte, opt Options, s Solved) err
 	if err != nil {
 		return err
 	}
+	if b.tt {
+		return writeTTGIR(w, b, string(data), s)
+	}
 	wr := &writer{b: b, src: string(data), s: s, names: map[string]bool{}, rename: map[*Operand]string{},
 		solved: map[string]*model.Value{}, ops: map[model.Pos]*Op{}, notation: "nested"}
 	if b.xegpu {
@@ -110,15 +113,9 @@ type writer struct {
 // walk records the function's ops by position and the names in use.
 func (wr *writer) walk(op *Op) {
 	wr.ops[op.Pos] = op
-	for _, r := range op.Results {
-		base, _, _ := strings.Cut(r.Name, "#")
-		wr.names[base] = true
-	}
+	noteNames(op, wr.names)
 	for _, reg := range op.Regions {
 		for _, blk := range reg.Blocks {
-			for _, a := range blk.Args {
-				wr.names[a.Name] = true
-			}
 			for _, o := range blk.Ops {
 				wr.walk(o)
 			}
@@ -126,17 +123,36 @@ func (wr *writer) walk(op *Op) {
 	}
 }
 
+// noteNames records the names op's results and its regions' block
+// arguments take.
+func noteNames(op *Op, names map[string]bool) {
+	for _, r := range op.Results {
+		base, _, _ := strings.Cut(r.Name, "#")
+		names[base] = true
+	}
+	for _, reg := range op.Regions {
+		for _, blk := range reg.Blocks {
+			for _, a := range blk.Args {
+				names[a.Name] = true
+			}
+		}
+	}
+}
+
 // fresh makes a value name the IR does not use, from base.
-func (wr *writer) fresh(base string) string {
+func (wr *writer) fresh(base string) string { return freshName(wr.names, base) }
+
+// freshName makes a name not in names, from base, and records it.
+func freshName(names map[string]bool, base string) string {
 	base = strings.ReplaceAll(base, "#", "_")
 	if base[0] >= '0' && base[0] <= '9' {
 		base = "v" + base // a name that starts with a digit is all digits
 	}
 	name := base
-	for i := 2; wr.names[name]; i++ {
+	for i := 2; names[name]; i++ {
 		name = base + "_" + strconv.Itoa(i)
 	}
-	wr.names[name] = true
+	names[name] = true
 	return name
 }
 

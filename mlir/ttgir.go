@@ -1,0 +1,1026 @@
+package mlir
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"planner/model"
+)
+
+// TTGIR is Triton's GPU dialect: a module whose attributes name
+// ttg.num-warps (or the older triton_gpu.num-warps) and whose kernel is a
+// tt.func, on tensors whose types carry Triton's layout encodings
+// (docs/triton.md). The reader reads such a module's tensors as it reads
+// a vector-dialect kernel's vectors.
+
+// IsTTGIR reports whether a parsed module is TTGIR: it holds a tt.func, or
+// its module carries ttg. (or triton_gpu.) attributes.
+func IsTTGIR(m *Module) bool {
+	found := false
+	visit(m.Ops, func(op *Op) bool {
+		found = found || op.Name == "tt.func" || op.Name == "builtin.module" && slices.ContainsFunc(op.Attrs, func(a *NamedAttr) bool {
+			return strings.HasPrefix(a.Name, "ttg.") || strings.HasPrefix(a.Name, "triton_gpu.")
+		})
+		return !found
+	})
+	return found
+}
+
+// ttHandlers are the TTGIR ops the reader maps, by name (the older
+// triton_gpu. names read as ttg.); arith, math, scf.for and
+// arith.constant are read by the vector reader's handlers.
+var ttHandlers map[string]handler
+
+// ttSkipped are TTGIR ops on scalars, program ids and buffers' lifetimes:
+// read and passed over.
+var ttSkipped = []string{"tt.return", "tt.get_program_id", "tt.get_num_programs", "ttg.local_dealloc", "gpu.barrier", "tt.assert", "tt.print"}
+
+func init() {
+	ttHandlers = map[string]handler{
+		"tt.load":            (*builder).ttLoad,
+		"tt.store":           (*builder).ttStore,
+		"tt.dot":             (*builder).ttDot,
+		"tt.reduce":          (*builder).ttReduce,
+		"tt.expand_dims":     (*builder).shapeCast,
+		"tt.reshape":         (*builder).shapeCast,
+		"tt.broadcast":       (*builder).broadcast,
+		"tt.trans":           (*builder).ttTrans,
+		"tt.fp_to_fp":        (*builder).ttFpToFp,
+		"ttg.convert_layout": (*builder).ttConvert,
+		"ttg.local_alloc":    (*builder).localAlloc,
+		"ttg.local_load":     (*builder).localLoad,
+		"ttg.local_store":    (*builder).localStore,
+		"ttg.memdesc_trans":  (*builder).memdescTrans,
+		"scf.if":             (*builder).ttIf,
+	}
+	for _, name := range ttSkipped {
+		ttHandlers[name] = func(b *builder, op *Op) {}
+	}
+}
+
+// ttUnderstood lists the TTGIR ops the reader maps, for messages.
+func ttUnderstood() string {
+	var names []string
+	for name := range ttHandlers {
+		names = append(names, name)
+	}
+	for _, name := range freeProducers {
+		names = append(names, name)
+	}
+	names = append(names, "tt.addptr", "tt.bitcast", "tt.int_to_ptr", "tt.ptr_to_int", "scf.for", "arith.constant")
+	slices.Sort(names)
+	return strings.Join(slices.Compact(names), ", ") + " and arith/math element-wise ops"
+}
+
+// freeProducers make tensors the planner does not lay out: index ranges,
+// splats of scalars, constants. Created in whatever layout their consumer
+// needs at no cost, as Triton rematerialises them
+// (lib/Dialect/TritonGPU/Transforms/RemoveLayoutConversions.cpp).
+var freeProducers = []string{"tt.make_range", "tt.splat", "arith.constant", "tt.get_program_id", "tt.get_num_programs"}
+
+// freeThrough are the ops whose result is free when every tensor they
+// read is: pointer and index arithmetic and the shape ops around it.
+var freeThrough = map[string]bool{
+	"tt.addptr": true, "tt.expand_dims": true, "tt.broadcast": true, "tt.trans": true, "tt.reshape": true,
+	"tt.fp_to_fp": true, "tt.bitcast": true, "tt.int_to_ptr": true, "tt.ptr_to_int": true, "ttg.convert_layout": true,
+}
+
+// isPtrTensor reports whether t is a tensor of pointers.
+func isPtrTensor(t Type) bool {
+	tt, ok := t.(*TensorType)
+	if !ok {
+		return false
+	}
+	o, ok := tt.Elem.(*OpaqueType)
+	return ok && strings.HasPrefix(o.Text, "!tt.ptr")
+}
+
+// markFree finds the free tensors of the function: those made by a free
+// producer, or by pointer, index or element-wise arithmetic on free
+// tensors only, or carried by a loop (or given by an scf.if) whose every
+// incoming value is free. It is the greatest such set: loop-carried
+// values start free and lose it when a value that is not flows in.
+func (b *builder) markFree(fn *Op) {
+	free := b.free
+	var ops []*Op
+	var collect func(op *Op)
+	collect = func(op *Op) {
+		for _, r := range op.Regions {
+			for _, blk := range r.Blocks {
+				for _, o := range blk.Ops {
+					ops = append(ops, o)
+					for _, r := range o.Results {
+						free[r] = isTensor(r.Type) // optimistic: the iteration below only takes freedom away
+					}
+					if o.Name == "scf.for" && len(o.Regions) == 1 && len(o.Regions[0].Blocks) == 1 {
+						for _, a := range o.Regions[0].Blocks[0].Args[1:] {
+							free[a] = isTensor(a.Type)
+						}
+					}
+					collect(o)
+				}
+			}
+		}
+	}
+	collect(fn)
+	tensorsFree := func(op *Op) bool {
+		for _, o := range op.Operands {
+			if isTensor(o.Value.Type) && !free[o.Value] {
+				return false
+			}
+		}
+		return true
+	}
+	yieldFree := func(r *Region, i int) bool {
+		if len(r.Blocks) != 1 {
+			return false
+		}
+		blk := r.Blocks[0]
+		if n := len(blk.Ops); n > 0 && blk.Ops[n-1].Name == "scf.yield" && i < len(blk.Ops[n-1].Operands) {
+			return free[blk.Ops[n-1].Operands[i].Value]
+		}
+		return false
+	}
+	for changed := true; changed; {
+		changed = false
+		set := func(v *Value, f bool) {
+			f = f && isTensor(v.Type)
+			if free[v] != f {
+				free[v] = f
+				changed = true
+			}
+		}
+		for _, op := range ops {
+			name := ttName(op.Name)
+			switch {
+			case name == "scf.for" && len(op.Regions) == 1 && len(op.Regions[0].Blocks) == 1:
+				args := op.Regions[0].Blocks[0].Args
+				for i, r := range op.Results {
+					if i+1 >= len(args) || 3+i >= len(op.Operands) {
+						continue
+					}
+					a := args[i+1]
+					f := free[a] && free[op.Operands[3+i].Value] && yieldFree(op.Regions[0], i)
+					set(a, f)
+					set(r, f)
+				}
+			case name == "scf.if":
+				for i, r := range op.Results {
+					f := len(op.Regions) == 2
+					for _, reg := range op.Regions {
+						f = f && yieldFree(reg, i)
+					}
+					set(r, f)
+				}
+			case slices.Contains(freeProducers, name):
+				for _, r := range op.Results {
+					set(r, true)
+				}
+			case freeThrough[name] || strings.HasPrefix(name, "arith.") || strings.HasPrefix(name, "math."):
+				f := tensorsFree(op)
+				for _, r := range op.Results {
+					set(r, f || isPtrTensor(r.Type))
+				}
+			default:
+				for _, r := range op.Results {
+					set(r, isPtrTensor(r.Type))
+				}
+			}
+		}
+	}
+}
+
+func isTensor(t Type) bool {
+	_, ok := t.(*TensorType)
+	return ok
+}
+
+// ttOp reads one op of a TTGIR kernel.
+func (b *builder) ttOp(op *Op) {
+	name := ttName(op.Name)
+	if op.Opaque {
+		if len(op.Mentions) > 0 {
+			b.fail(op, model.CodeUnknownName, "%s is not understood, and it touches tensors (%s): the reader understands %s", op.Name, strings.Join(op.Mentions, ", "), ttUnderstood())
+		}
+		return
+	}
+	for _, r := range op.Results {
+		if isTensor(r.Type) {
+			b.encoding(r.Type.(*TensorType), r.Pos)
+		}
+	}
+	if len(op.Results) > 0 && name != "scf.for" && name != "scf.if" && !slices.ContainsFunc(op.Results, func(r *Value) bool { return !b.free[r] }) {
+		return // a free tensor: made at each use
+	}
+	if name == "tt.addptr" && !touches[*TensorType](op) {
+		return // a scalar pointer's arithmetic
+	}
+	h, ok := ttHandlers[name]
+	if !ok {
+		h, ok = handlers[name]
+	}
+	if !ok || strings.HasPrefix(name, "vector.") || name == "iree_vector_ext.to_layout" {
+		if strings.HasPrefix(name, "tt.") || strings.HasPrefix(name, "ttg.") || touches[*TensorType](op) {
+			b.fail(op, model.CodeUnknownName, "%s is not understood in TTGIR: the reader understands %s", op.Name, ttUnderstood())
+		}
+		return
+	}
+	if !b.ready(op, name) {
+		return
+	}
+	outer := b.cur
+	b.cur = op
+	h(b, op)
+	b.cur = outer
+	for _, r := range op.Results {
+		b.pinResult(r, false)
+	}
+	if name == "scf.for" && len(op.Regions) == 1 && len(op.Regions[0].Blocks) == 1 {
+		for _, a := range op.Regions[0].Blocks[0].Args {
+			b.pinResult(a, false)
+		}
+	}
+}
+
+// freeConstant is the graph value a use of a free tensor reads: a
+// constant made for that use alone, so that each consumer has it in the
+// layout it needs at no cost.
+func (b *builder) freeConstant(o *Operand) *model.Value {
+	if v := b.freeUse[o]; v != nil {
+		return v
+	}
+	shape, dt, ok := b.vector(o.Value.Type, o.Pos, o.Value.String())
+	if !ok {
+		b.failed[o.Value] = true
+		return nil
+	}
+	v := b.add(&model.Op{Kind: kind("constant"), Pos: o.Pos}, &model.OpArgs{Spelling: "constant", Shape: shape, DType: dt}, nil, o.Value.Name, o.Pos)
+	b.freeUse[o] = v
+	return v
+}
+
+// aliasRE finds an attribute alias's use (#blocked) inside a dialect
+// attribute's body.
+var aliasRE = regexp.MustCompile(`#([A-Za-z_][A-Za-z0-9_$]*)\b([.<]?)`)
+
+// expand writes an attribute with the aliases its body names replaced by
+// their values, as model.ParseTriton reads it.
+func (b *builder) expand(a Attr, depth int) string {
+	s := a.String()
+	if depth > 8 {
+		return s
+	}
+	return aliasRE.ReplaceAllStringFunc(s, func(m string) string {
+		sub := aliasRE.FindStringSubmatch(m)
+		if sub[2] != "" {
+			return m // a dialect attribute (#ttg.blocked<...>)
+		}
+		if v, ok := b.mod.AttrAliases[sub[1]]; ok {
+			return b.expand(v, depth+1)
+		}
+		return m
+	})
+}
+
+// encInfo is a tensor type's encoding, read once per spelling.
+type encInfo struct {
+	enc    *model.Triton
+	layout *model.Layout
+	err    bool
+}
+
+// encodingPos is where an encoding is written: its alias's definition
+// when it is one, else where the value of that type is defined.
+func (b *builder) encodingPos(a Attr, at model.Pos) model.Pos {
+	for name, v := range b.mod.AttrAliases {
+		if v == a {
+			return b.mod.AliasPos[name]
+		}
+	}
+	return at
+}
+
+// encoding reads a tensor type's encoding as a Triton layout for the
+// tensor's shape, reporting a bad one once, where it is written.
+func (b *builder) encoding(t *TensorType, at model.Pos) *encInfo {
+	if t.Encoding == nil {
+		return &encInfo{err: true}
+	}
+	text := b.expand(t.Encoding, 0)
+	key := text + "|" + fmt.Sprint(t.Shape)
+	if e, ok := b.encs[key]; ok {
+		return e
+	}
+	e := &encInfo{}
+	b.encs[key] = e
+	if strings.Contains(text, "_shared") || strings.Contains(text, "shared_memory") {
+		e.err = true
+		return e
+	}
+	pos := b.encodingPos(t.Encoding, at)
+	enc, err := model.ParseTriton(text)
+	if err == nil {
+		if b.target == nil {
+			e.err = true
+			return e
+		}
+		e.enc = enc
+		f := model.Frame{Shape: t.Shape, SubgroupSize: b.target.SubgroupSize, Subgroups: b.g.Subgroups}
+		e.layout, err = enc.Layout(f)
+	}
+	if err != nil {
+		msg := err.Error()
+		if me, ok := err.(*model.Error); ok {
+			msg = me.Msg
+		}
+		e.err = true
+		if b.encErrs[msg] {
+			return e // the same mistake, in a parent already reported
+		}
+		b.encErrs[msg] = true
+		var what Attr = t.Encoding
+		if at, parent, ok := b.parentAt(t, msg); ok {
+			pos, what = at, parent
+		}
+		b.errorf(pos, model.CodeBadValue, "the encoding %s of a %s tensor: %s", what, shapeText(t.Shape), msg)
+	}
+	return e
+}
+
+// parentAt finds, for an encoding that names an alias (a dot_op's or a
+// slice's parent), the alias whose own encoding is what is wrong: the
+// alias alone, on the same shape, fails with the same message.
+func (b *builder) parentAt(t *TensorType, msg string) (model.Pos, Attr, bool) {
+	for _, m := range aliasRE.FindAllStringSubmatch(t.Encoding.String(), -1) {
+		a, ok := b.mod.AttrAliases[m[1]]
+		if m[2] != "" || !ok || a == t.Encoding {
+			continue
+		}
+		enc, err := model.ParseTriton(b.expand(a, 0))
+		if err == nil {
+			_, err = enc.Layout(model.Frame{Shape: t.Shape, SubgroupSize: b.target.SubgroupSize, Subgroups: b.g.Subgroups})
+		}
+		if me, ok := err.(*model.Error); ok && me.Msg == msg {
+			return b.mod.AliasPos[m[1]], a, true
+		}
+	}
+	return model.Pos{}, nil, false
+}
+
+// shapeText writes a shape as MLIR does, 64x64.
+func shapeText(shape []int) string {
+	parts := make([]string, len(shape))
+	for i, d := range shape {
+		parts[i] = strconv.Itoa(d)
+	}
+	return strings.Join(parts, "x")
+}
+
+// ttPin is the pin of a value of IR type t to its encoding, or nil.
+func (b *builder) ttPin(t Type, at model.Pos) *model.Pin {
+	tt, ok := t.(*TensorType)
+	if !ok {
+		return nil
+	}
+	e := b.encoding(tt, at)
+	if e.err || e.layout == nil {
+		return nil
+	}
+	return &model.Pin{Layout: e.layout, Notation: e.enc, Pos: at}
+}
+
+// pinResult pins the graph value of an IR result to its encoding when the
+// reader keeps the input's layouts (every value, or the anchors' with
+// KeepAnchors).
+func (b *builder) pinResult(res *Value, anchor bool) {
+	if !(b.opt.InputLayouts || anchor && b.opt.KeepAnchors) {
+		return
+	}
+	if v := b.vals[res]; v != nil && v.Pin == nil {
+		v.Pin = b.ttPin(res.Type, res.Pos)
+	}
+}
+
+// contiguousOf is the dimension a load or store through the pointers
+// ptr runs along in memory: the last dimension along which the pointers
+// step by one element, as Triton's axis analysis finds it
+// (lib/Analysis/AxisInfo.cpp, contiguity); where the pointer arithmetic
+// shows none, a blocked encoding's fastest dimension, order[0], which
+// Triton's coalescing pass sets from that contiguity
+// (lib/Dialect/TritonGPU/Transforms/Coalesce.cpp); else the last.
+func (b *builder) contiguousOf(ptr *Value, at model.Pos) int {
+	tt, ok := ptr.Type.(*TensorType)
+	if !ok || len(tt.Shape) == 0 {
+		return 0
+	}
+	unit := b.unitStride(ptr, 0)
+	for d := len(unit) - 1; d >= 0; d-- {
+		if unit[d] {
+			return d
+		}
+	}
+	if e := b.encoding(tt, at); e.enc != nil {
+		if bl, ok := e.enc.Enc.(*model.TritonBlocked); ok && len(bl.Order) > 0 {
+			return bl.Order[0]
+		}
+	}
+	return len(tt.Shape) - 1
+}
+
+// unitStride says, for each dimension of an integer or pointer tensor,
+// whether it steps by one along that dimension: a make_range does, and
+// what expand_dims, broadcast, trans, casts, sums and addptr make of it;
+// a product, a splat or a constant does not.
+func (b *builder) unitStride(v *Value, depth int) []bool {
+	tt, ok := v.Type.(*TensorType)
+	if !ok {
+		return nil
+	}
+	out := make([]bool, len(tt.Shape))
+	op := v.Def
+	if depth > 64 {
+		return out
+	}
+	if op == nil {
+		// A loop-carried tensor steps as its init does.
+		if blk := v.Block; blk != nil && blk.Region != nil && blk.Region.Parent != nil && ttName(blk.Region.Parent.Name) == "scf.for" && v.Index > 0 && 2+v.Index < len(blk.Region.Parent.Operands) {
+			return b.unitStride(blk.Region.Parent.Operands[2+v.Index].Value, depth+1)
+		}
+		return out
+	}
+	arg := func(i int) []bool {
+		if i >= len(op.Operands) {
+			return nil
+		}
+		return b.unitStride(op.Operands[i].Value, depth+1)
+	}
+	switch name := ttName(op.Name); name {
+	case "tt.make_range":
+		for i := range out {
+			out[i] = true
+		}
+	case "tt.expand_dims":
+		src, k := arg(0), 0
+		for d := range out {
+			if d != axisOf(op) && k < len(src) {
+				out[d] = src[k]
+				k++
+			}
+		}
+	case "tt.broadcast", "ttg.convert_layout", "arith.extsi", "arith.extui", "arith.trunci", "arith.index_cast":
+		src := arg(0)
+		for d := range out {
+			out[d] = d < len(src) && src[d] && (name != "tt.broadcast" || shapeOf(op.Operands[0].Value.Type)[d] == tt.Shape[d])
+		}
+	case "tt.trans":
+		src := arg(0)
+		if oa, ok := op.Attr("order"); ok {
+			if order, ok := intsOf(oa.Value); ok && len(order) == len(out) {
+				for d, o := range order {
+					out[d] = o < len(src) && src[o]
+				}
+			}
+		}
+	case "arith.addi", "arith.subi", "tt.addptr":
+		for i := range 2 {
+			for d, u := range arg(i) {
+				if d < len(out) {
+					out[d] = out[d] || u
+				}
+			}
+		}
+	}
+	return out
+}
+
+// ttLoad reads tt.load of a tensor of pointers as a load from global
+// memory; its mask and other are free (or ignored: the load's layout is
+// the one priced).
+func (b *builder) ttLoad(op *Op) {
+	res := op.Results[0]
+	if !isTensor(res.Type) {
+		return // a scalar load
+	}
+	shape, dt, ok := b.resultVector(res)
+	if !ok {
+		return
+	}
+	mop := &model.Op{Kind: kind("load"), Pos: op.Pos, Contiguous: b.contiguousOf(op.Operands[0].Value, op.Pos)}
+	b.add(mop, &model.OpArgs{Spelling: "load", Shape: shape, DType: dt}, res, res.Name, res.Pos)
+	b.pinResult(res, true)
+}
+
+// ttStore reads tt.store of a tensor as a store to global memory.
+func (b *builder) ttStore(op *Op) {
+	if len(op.Operands) < 2 || !isTensor(op.Operands[1].Value.Type) {
+		return
+	}
+	src := b.value(op.Operands[1])
+	if src == nil {
+		return
+	}
+	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
+	mop := &model.Op{Kind: kind("store"), Pos: op.Pos, Operands: []*model.Value{src}, Contiguous: b.contiguousOf(op.Operands[0].Value, op.Pos), Name: name}
+	if b.opt.KeepAnchors || b.opt.InputLayouts {
+		mop.Layout = b.ttPin(op.Operands[0].Value.Type, op.Pos)
+	}
+	b.add(mop, &model.OpArgs{Spelling: "store"}, nil, name, op.Pos)
+}
+
+// ttDot reads tt.dot as an mma: A is M×K, B is K×N.
+func (b *builder) ttDot(op *Op) {
+	res := op.Results[0]
+	if len(op.Operands) != 3 {
+		b.fail(op, model.CodeRankMismatch, "tt.dot has %d operands: it reads a, b and c", len(op.Operands))
+		return
+	}
+	var in [3]*model.Value
+	for i := range in {
+		if in[i] = b.value(op.Operands[i]); in[i] == nil {
+			b.failed[res] = true
+			return
+		}
+		if i < 2 && b.opt.KeepAnchors && !b.opt.InputLayouts {
+			in[i] = b.anchored(in[i], b.ttPin(op.Operands[i].Value.Type, op.Operands[i].Pos), op.Pos, fmt.Sprintf("%s@%c", res.Name, 'a'+i))
+		}
+	}
+	b.add(&model.Op{Kind: kind("mma"), Pos: op.Pos, Operands: in[:]}, &model.OpArgs{Spelling: "mma"}, res, res.Name, res.Pos)
+	b.pinResult(res, true)
+}
+
+// anchored is v in the layout pin gives: a view of v of the same shape
+// (a shape_cast, so that a conversion to it stays possible) pinned to it;
+// v itself without a pin.
+func (b *builder) anchored(v *model.Value, pin *model.Pin, at model.Pos, name string) *model.Value {
+	if pin == nil || v == nil {
+		return v
+	}
+	w := b.add(&model.Op{Kind: kind("shape_cast"), Pos: at, Operands: []*model.Value{v}}, &model.OpArgs{Spelling: "shape_cast", Shape: slices.Clone(v.Shape)}, nil, name, at)
+	if w != nil {
+		w.Pin = pin
+	}
+	return w
+}
+
+// ttConvert reads ttg.convert_layout as a plain use of its operand:
+// whether a conversion remains is the planner's choice. Reading the
+// input's own layouts, it is a view of the operand pinned to its result's
+// encoding, so that the conversion it makes is priced.
+func (b *builder) ttConvert(op *Op) {
+	res := op.Results[0]
+	src := b.source(op, res)
+	if src == nil {
+		return
+	}
+	if !b.opt.InputLayouts {
+		b.folded[res] = src
+		return
+	}
+	v := b.add(&model.Op{Kind: kind("shape_cast"), Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{Spelling: "shape_cast", Shape: slices.Clone(src.Shape)}, res, res.Name, res.Pos)
+	if v != nil {
+		v.Pin = b.ttPin(res.Type, res.Pos)
+	}
+}
+
+// ttTrans reads tt.trans as a transpose by its order (result dimension i
+// is the operand's dimension order[i], as vector.transpose's permutation).
+func (b *builder) ttTrans(op *Op) {
+	res := op.Results[0]
+	src := b.source(op, res)
+	if src == nil {
+		return
+	}
+	oa, _ := op.Attr("order")
+	var perm []int
+	ok := false
+	if oa != nil {
+		perm, ok = intsOf(oa.Value)
+	}
+	if !ok {
+		b.fail(op, model.CodeBadValue, "tt.trans's order is not a list of dimensions")
+		return
+	}
+	b.add(&model.Op{Kind: kind("transpose"), Pos: op.Pos, Operands: []*model.Value{src}, Perm: perm}, &model.OpArgs{Spelling: "transpose", Perm: perm}, res, res.Name, res.Pos)
+	b.pinResult(res, false)
+}
+
+// ttFpToFp reads tt.fp_to_fp as a cast that widens or narrows.
+func (b *builder) ttFpToFp(op *Op) {
+	res := op.Results[0]
+	from, _, ok1 := b.vectorQuiet(op.Operands[0].Value.Type)
+	_, to, ok2 := b.vectorQuiet(res.Type)
+	_, fdt, _ := b.vectorQuiet(op.Operands[0].Value.Type)
+	fn := "cast"
+	switch {
+	case !ok1 || !ok2 || from == nil:
+	case to.Bits > fdt.Bits:
+		fn = "extf"
+	case to.Bits < fdt.Bits:
+		fn = "truncf"
+	}
+	b.elementwiseAs(op, fn)
+}
+
+// reduceCombiners are the combiners a tt.reduce region's one op may be.
+var reduceCombiners = map[string]string{
+	"arith.addf": "add", "arith.addi": "add", "arith.mulf": "mul", "arith.muli": "mul",
+	"arith.maxnumf": "max", "arith.maximumf": "max", "arith.maxsi": "max", "arith.maxui": "max",
+	"arith.minnumf": "min", "arith.minimumf": "min", "arith.minsi": "min", "arith.minui": "min",
+}
+
+// reduceCombiner recognises a tt.reduce's combiner region: one block of
+// two arguments, one op of reduceCombiners on them, and tt.reduce.return
+// of its result; "" (reported) otherwise.
+func (b *builder) reduceCombiner(op *Op) string {
+	if len(op.Regions) != 1 || len(op.Regions[0].Blocks) != 1 {
+		b.fail(op, model.CodeBadValue, "tt.reduce has no combiner region of one block")
+		return ""
+	}
+	r := op.Regions[0]
+	blk := r.Blocks[0]
+	bad := func(why string) string {
+		b.fail(op, model.CodeBadValue, "tt.reduce's combiner region at %s %s: the planner's reductions add, multiply, take the maximum or the minimum (arith.addf, mulf, maxnumf, minnumf and their kin)", r.Pos, why)
+		return ""
+	}
+	if len(blk.Args) != 2 || len(blk.Ops) != 2 || (blk.Ops[1].Name != "tt.reduce.return") {
+		return bad("is not one combining op and tt.reduce.return")
+	}
+	c := blk.Ops[0]
+	fn, ok := reduceCombiners[c.Name]
+	if !ok {
+		return bad("combines with " + c.Name)
+	}
+	if len(c.Operands) != 2 || len(c.Results) != 1 || len(blk.Ops[1].Operands) != 1 || blk.Ops[1].Operands[0].Value != c.Results[0] {
+		return bad("does not return its combining op's result")
+	}
+	args := []*Value{c.Operands[0].Value, c.Operands[1].Value}
+	if !(args[0] == blk.Args[0] && args[1] == blk.Args[1] || args[0] == blk.Args[1] && args[1] == blk.Args[0]) {
+		return bad("does not combine its two arguments")
+	}
+	return fn
+}
+
+// ttReduce reads tt.reduce of one tensor along its axis as a reduce; to
+// a scalar when the tensor has one dimension.
+func (b *builder) ttReduce(op *Op) {
+	if len(op.Operands) != 1 || len(op.Results) != 1 {
+		b.fail(op, model.CodeBadValue, "tt.reduce reduces %d tensor(s) together: the planner reads a reduction of one tensor", len(op.Operands))
+		return
+	}
+	res := op.Results[0]
+	fn := b.reduceCombiner(op)
+	if fn == "" {
+		return
+	}
+	aa, _ := op.Attr("axis")
+	axis := -1
+	if aa != nil {
+		if ia, ok := aa.Value.(*IntAttr); ok {
+			if n, ok := ia.Int64(); ok && n >= 0 && n < model.MaxRank {
+				axis = int(n)
+			}
+		}
+	}
+	src := b.source(op, res)
+	if src == nil {
+		return
+	}
+	if axis < 0 || axis >= len(src.Shape) {
+		b.fail(op, model.CodeBadValue, "tt.reduce's axis is not a dimension of its %d-dimensional operand", len(src.Shape))
+		return
+	}
+	if len(src.Shape) == 1 {
+		b.toScalar(op, src, fn, nil, res)
+		return
+	}
+	b.add(&model.Op{Kind: kind("reduce"), Fn: fn, Axis: axis, Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{Spelling: "reduce", Axis: axis}, res, res.Name, res.Pos)
+	b.pinResult(res, false)
+}
+
+// ttIf reads scf.if: the ops of both branches (priced as if both ran),
+// and the tensors it gives as the results of a loop of one trip that
+// starts from the then-branch's values and yields the else-branch's, so
+// that each branch's value is converted to the result's layout where it
+// differs, and at no other cost.
+func (b *builder) ttIf(op *Op) {
+	var yields []*Op
+	for _, r := range op.Regions {
+		if len(r.Blocks) != 1 {
+			b.fail(op, model.CodeBadValue, "scf.if's branch at %s is not one block", r.Pos)
+			return
+		}
+		blk := r.Blocks[0]
+		for _, o := range blk.Ops {
+			if o.Name != "scf.yield" {
+				b.op(o)
+			} else {
+				yields = append(yields, o)
+			}
+		}
+	}
+	var results []*Value
+	for _, res := range op.Results {
+		if !b.free[res] && isTensor(res.Type) {
+			results = append(results, res)
+		}
+	}
+	if len(results) == 0 {
+		return
+	}
+	if len(yields) != 2 {
+		b.fail(op, model.CodeBadValue, "scf.if gives %s without an else branch that yields it", results[0])
+		return
+	}
+	name := unique(b.opNames, strings.SplitN(results[0].Name, "#", 2)[0]+"@if")
+	mop := &model.Op{Kind: kind("loop"), Pos: op.Pos, Name: name}
+	l := &model.Loop{Name: name, Trips: 1, Parent: b.loop, Op: mop, Pos: op.Pos}
+	mop.Body = l
+	for _, res := range results {
+		i := res.Index
+		if i >= len(yields[0].Operands) || i >= len(yields[1].Operands) {
+			b.fail(op, model.CodeBadValue, "scf.if gives %s without an scf.yield of it in both branches", res)
+			return
+		}
+		x, y := b.value(yields[0].Operands[i]), b.value(yields[1].Operands[i])
+		if x == nil || y == nil {
+			b.failed[res] = true
+			return
+		}
+		k := len(l.Inits)
+		arg := &model.Value{Name: unique(b.names, res.Name+"@if"), Shape: slices.Clone(x.Shape), DType: x.DType, Pos: res.Pos, Arg: l}
+		r := &model.Value{Name: unique(b.names, res.Name), Shape: slices.Clone(x.Shape), DType: x.DType, Pos: res.Pos, Def: mop}
+		b.g.Values = append(b.g.Values, arg, r)
+		l.Inits, l.Args, l.Yields, l.Results = append(l.Inits, x), append(l.Args, arg), append(l.Yields, y), append(l.Results, r)
+		x.Uses = append(x.Uses, model.Use{Op: mop, Index: k})
+		y.Uses = append(y.Uses, model.Use{Op: mop, Index: k, Yield: true})
+		b.vals[res] = r
+	}
+	b.emit(mop)
+}
+
+// memDesc is what the reader knows of a !ttg.memdesc value: the buffer it
+// views and the permutation from the buffer's dimensions to the view's
+// (nil: none).
+type memDesc struct {
+	buf  *model.Buffer
+	perm []int
+	enc  Attr // the shared encoding, as written
+}
+
+// memdescRE reads !ttg.memdesc<64x64xf16, #shared, #smem, mutable>.
+var memdescRE = regexp.MustCompile(`^!(?:ttg|triton_gpu)\.memdesc<((?:\d+x)+)([A-Za-z0-9_]+)\s*(?:,\s*([^,>]+(?:<.*>)?))?`)
+
+// localAlloc reads ttg.local_alloc: a shared-memory buffer of the
+// descriptor's shape, and a copy_to_shared of its operand when it has one.
+func (b *builder) localAlloc(op *Op) {
+	res := op.Results[0]
+	var m []string
+	if t, ok := res.Type.(*OpaqueType); ok {
+		m = memdescRE.FindStringSubmatch(t.Text)
+	}
+	if m == nil {
+		b.fail(op, model.CodeBadValue, "%s gives %s, not a !ttg.memdesc<shape x type, encoding, ...>", op.Name, res.Type)
+		return
+	}
+	var shape []int
+	for _, d := range strings.Split(strings.TrimSuffix(m[1], "x"), "x") {
+		n, err := strconv.Atoi(d)
+		if err != nil || n < 1 || n > model.MaxElements {
+			b.fail(op, model.CodeBadValue, "%s's buffer has extent %s", op.Name, d)
+			return
+		}
+		shape = append(shape, n)
+	}
+	dt, ok := dtypeOf(scalarType(m[2]))
+	if !ok {
+		b.fail(op, model.CodeUnknownName, "%s's buffer holds %s, which the planner does not know", op.Name, m[2])
+		return
+	}
+	buf := &model.Buffer{Name: res.Name, Shape: shape, DType: dt, Pos: op.Pos}
+	var enc Attr
+	if m[3] != "" {
+		name := strings.TrimPrefix(strings.TrimSpace(m[3]), "#")
+		if a, ok := b.mod.AttrAliases[name]; ok {
+			enc = a
+		} else {
+			enc = &OpaqueAttr{Text: strings.TrimSpace(m[3])}
+		}
+	}
+	if len(shape) == 2 {
+		buf.Layout = &model.SharedLayout{Rows: shape[0], Cols: shape[1], ElemBits: dt.Bits, Swizzle: "none"}
+		if enc != nil && (b.opt.KeepAnchors || b.opt.InputLayouts) {
+			l, err := model.ParseTritonShared(b.expand(enc, 0), shape[0], shape[1], dt.Bits)
+			if err != nil {
+				msg := err.Error()
+				if me, ok := err.(*model.Error); ok {
+					msg = me.Msg
+				}
+				b.errorf(b.encodingPos(enc, op.Pos), model.CodeBadValue, "the shared encoding %s of %s: %s", enc, res, msg)
+				return
+			}
+			buf.Layout = l
+		}
+	}
+	b.g.Buffers = append(b.g.Buffers, buf)
+	b.descs[res] = &memDesc{buf: buf, enc: enc}
+	if len(op.Operands) == 1 {
+		b.storeLocal(op, op.Operands[0], b.descs[res])
+	}
+}
+
+// desc is the descriptor an operand reads; nil (reported) when unknown.
+func (b *builder) desc(op *Op, o *Operand) *memDesc {
+	if d := b.descs[o.Value]; d != nil {
+		return d
+	}
+	if !b.failed[o.Value] {
+		b.fail(op, model.CodeBadValue, "%s reads %s, which no ttg.local_alloc or ttg.memdesc_trans the reader follows made", op.Name, o.Value)
+	}
+	return nil
+}
+
+// memdescTrans reads ttg.memdesc_trans: the same buffer, viewed
+// transposed by its order.
+func (b *builder) memdescTrans(op *Op) {
+	res := op.Results[0]
+	d := b.desc(op, op.Operands[0])
+	if d == nil {
+		b.failed[res] = true
+		return
+	}
+	oa, _ := op.Attr("order")
+	var order []int
+	ok := false
+	if oa != nil {
+		order, ok = intsOf(oa.Value)
+	}
+	if !ok || len(order) != len(d.buf.Shape) {
+		b.fail(op, model.CodeBadValue, "ttg.memdesc_trans's order is not a permutation of the buffer's %d dimensions", len(d.buf.Shape))
+		return
+	}
+	perm := order
+	if d.perm != nil {
+		perm = make([]int, len(order))
+		for i, o := range order {
+			perm[i] = d.perm[o]
+		}
+	}
+	b.descs[res] = &memDesc{buf: d.buf, perm: perm, enc: d.enc}
+}
+
+// localLoad reads ttg.local_load as a load_shared of the buffer, and a
+// transpose when it reads a transposed view.
+func (b *builder) localLoad(op *Op) {
+	res := op.Results[0]
+	d := b.desc(op, op.Operands[0])
+	if d == nil {
+		b.failed[res] = true
+		return
+	}
+	if _, _, ok := b.resultVector(res); !ok {
+		return
+	}
+	if d.perm == nil {
+		b.add(&model.Op{Kind: kind("load_shared"), Pos: op.Pos, Buffer: d.buf}, &model.OpArgs{Spelling: "load_shared", Buffer: d.buf}, res, res.Name, res.Pos)
+		b.pinResult(res, false)
+		return
+	}
+	tv := b.add(&model.Op{Kind: kind("load_shared"), Pos: op.Pos, Buffer: d.buf}, &model.OpArgs{Spelling: "load_shared", Buffer: d.buf}, nil, res.Name+"@mem", res.Pos)
+	if tv == nil {
+		b.failed[res] = true
+		return
+	}
+	b.add(&model.Op{Kind: kind("transpose"), Pos: op.Pos, Operands: []*model.Value{tv}, Perm: d.perm}, &model.OpArgs{Spelling: "transpose", Perm: d.perm}, res, res.Name, res.Pos)
+	b.pinResult(res, false)
+}
+
+// localStore reads ttg.local_store as a copy_to_shared.
+func (b *builder) localStore(op *Op) {
+	if len(op.Operands) != 2 {
+		b.fail(op, model.CodeRankMismatch, "ttg.local_store has %d operands: it writes a tensor into a descriptor", len(op.Operands))
+		return
+	}
+	if d := b.desc(op, op.Operands[1]); d != nil {
+		b.storeLocal(op, op.Operands[0], d)
+	}
+}
+
+// storeLocal writes the tensor o reads into d's buffer (after a transpose
+// when d is a transposed view).
+func (b *builder) storeLocal(op *Op, o *Operand, d *memDesc) {
+	src := b.value(o)
+	if src == nil {
+		return
+	}
+	if d.perm != nil {
+		inv := model.InversePermutation(d.perm)
+		src = b.add(&model.Op{Kind: kind("transpose"), Pos: op.Pos, Operands: []*model.Value{src}, Perm: inv}, &model.OpArgs{Spelling: "transpose", Perm: inv}, nil, src.Name+"@mem", op.Pos)
+		if src == nil {
+			return
+		}
+	}
+	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
+	b.add(&model.Op{Kind: kind("copy_to_shared"), Pos: op.Pos, Operands: []*model.Value{src}, Buffer: d.buf, Name: name}, &model.OpArgs{Spelling: "copy_to_shared", Buffer: d.buf}, nil, name, op.Pos)
+}
+
+// ttTargets maps ttg.target's backend prefix to the planner's targets.
+func ttTarget(s string, lanes int) string {
+	switch {
+	case strings.HasPrefix(s, "cuda:"):
+		return "sm_" + strings.TrimPrefix(s, "cuda:")
+	case strings.HasPrefix(s, "hip:"):
+		name := strings.TrimPrefix(s, "hip:")
+		if i := strings.IndexByte(name, ':'); i >= 0 {
+			name = name[:i] // feature flags (gfx942:sramecc+)
+		}
+		if lanes == 64 && (strings.HasPrefix(name, "gfx11") || strings.HasPrefix(name, "gfx12")) {
+			name += "_wave64"
+		}
+		return name
+	}
+	return s
+}
+
+// ttContext sets the target and the warps from the module's attributes
+// (ttg.target, "ttg.num-warps", "ttg.threads-per-warp", "ttg.num-ctas",
+// as Triton's TritonGPUDialect.td names them), or from the flags.
+func (b *builder) ttContext() {
+	g := b.g
+	holders := b.holders()
+	attr := func(key string) *NamedAttr {
+		for _, h := range holders {
+			for _, prefix := range []string{"ttg.", "triton_gpu."} {
+				if a, ok := h.Attr(prefix + key); ok {
+					return a
+				}
+			}
+		}
+		return nil
+	}
+	intAttr := func(key string) (int, *NamedAttr, bool) {
+		a := attr(key)
+		if a == nil {
+			return 0, nil, true
+		}
+		ia, ok := a.Value.(*IntAttr)
+		n, ok2 := int64(0), false
+		if ok {
+			n, ok2 = ia.Int64()
+		}
+		if !ok2 || n < 1 || n > 1<<16 {
+			b.errorf(a.ValuePos, model.CodeBadValue, "%s is %s, not a positive integer", a.Name, a.Value)
+			return 0, a, false
+		}
+		return int(n), a, true
+	}
+	lanes, lanesAt, ok1 := intAttr("threads-per-warp")
+	warps, warpsAt, ok2 := intAttr("num-warps")
+	ctas, ctasAt, ok3 := intAttr("num-ctas")
+	if !ok1 || !ok2 || !ok3 {
+		return
+	}
+	if ctas > 1 {
+		b.errorf(ctasAt.ValuePos, model.CodeBadValue, "%s = %d: the planner lays out one CTA", ctasAt.Name, ctas)
+		return
+	}
+	tgt := attr("target")
+	switch {
+	case b.opt.Target != "":
+		g.Target = b.opt.Target
+		g.Provenance = append(g.Provenance, fmt.Sprintf("target %s from --target", g.Target))
+	case tgt != nil:
+		s, ok := tgt.Value.(*StringAttr)
+		if !ok {
+			b.errorf(tgt.ValuePos, model.CodeBadValue, "%s is %s, not a string such as \"cuda:80\" or \"hip:gfx942\"", tgt.Name, tgt.Value)
+			return
+		}
+		g.Target, g.TargetPos = ttTarget(s.Value, lanes), tgt.ValuePos
+		g.Provenance = append(g.Provenance, fmt.Sprintf("target %s from %s = %q at %s", g.Target, tgt.Name, s.Value, tgt.ValuePos))
+	default:
+		b.errorf(b.fn.Pos, model.CodeMissingKey, "the module names no ttg.target (\"cuda:80\", \"hip:gfx942\"): give --target NAME (known: %s)", b.knownTargets())
+		return
+	}
+	t := b.lookupTarget()
+	if t == nil {
+		return
+	}
+	if lanesAt != nil && lanes != t.SubgroupSize {
+		b.errorf(lanesAt.ValuePos, model.CodeIncompatible, "%s = %d, but %s's warps have %d lanes", lanesAt.Name, lanes, t.Name, t.SubgroupSize)
+		return
+	}
+	switch {
+	case b.opt.Subgroups > 0:
+		g.Subgroups = b.opt.Subgroups
+		g.Provenance = append(g.Provenance, fmt.Sprintf("subgroups %d from --subgroups", g.Subgroups))
+	case warpsAt != nil:
+		g.Subgroups, g.SubgroupsPos = warps, warpsAt.ValuePos
+		g.Provenance = append(g.Provenance, fmt.Sprintf("subgroups %d from %s at %s", warps, warpsAt.Name, warpsAt.ValuePos))
+	default:
+		b.errorf(b.fn.Pos, model.CodeMissingKey, "the module states no \"ttg.num-warps\": give --subgroups N")
+		return
+	}
+	b.checkSubgroups()
+}

@@ -1,0 +1,92 @@
+package mlir
+
+import (
+	"maps"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"planner/internal/golden"
+	"planner/model"
+)
+
+// ttTargets are testTargets with sm_90, which a TTGIR kernel names.
+var ttTargets = func() map[string]*model.Target {
+	t := maps.Clone(testTargets)
+	t["sm_90"] = &model.Target{Name: "sm_90", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 232448}
+	return t
+}()
+
+// TestTTGIRGraphs reads each kernel of testdata/ttgir three ways (the
+// planner free to choose; --keep-anchors; the input's own layouts) and
+// compares the graphs' signatures with NAME.graph.
+func TestTTGIRGraphs(t *testing.T) {
+	files, _ := filepath.Glob("testdata/ttgir/*.ttgir")
+	if len(files) < 3 {
+		t.Fatalf("%d kernels in testdata/ttgir, want at least 3", len(files))
+	}
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := Parse(path, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !IsTTGIR(m) {
+				t.Fatalf("%s is not recognised as TTGIR", path)
+			}
+			var out strings.Builder
+			for _, mode := range []struct {
+				name string
+				opt  Options
+			}{
+				{"chosen by the planner", Options{}},
+				{"--keep-anchors", Options{KeepAnchors: true}},
+				{"the input's layouts", Options{InputLayouts: true}},
+			} {
+				mode.opt.Targets = ttTargets
+				g, err := ReadGraph(path, data, mode.opt)
+				if err != nil {
+					t.Fatalf("%s: %v", mode.name, err)
+				}
+				if g.Notation != "triton" {
+					t.Errorf("%s: notation %q, want triton", mode.name, g.Notation)
+				}
+				out.WriteString("// " + mode.name + "\n" + signature(g))
+				for _, v := range g.Values {
+					if v.Pin != nil {
+						out.WriteString("  %" + v.Name + " pinned to " + v.Pin.Notation.Attr() + "\n")
+					}
+				}
+				g.Walk(func(op *model.Op) {
+					if op.Layout != nil {
+						out.WriteString("  " + op.Name + " runs in " + op.Layout.Notation.Attr() + "\n")
+					}
+				})
+			}
+			golden.Compare(t, strings.TrimSuffix(path, ".ttgir")+".graph", out.String())
+		})
+	}
+}
+
+// TestBadTTGIRFiles reads every file of testdata/bad/ttgir: each must
+// fail with exactly the errors its // want comments name, and the text of
+// them all must match testdata/bad/ttgir.golden.
+func TestBadTTGIRFiles(t *testing.T) {
+	bad := golden.Catalogue{Glob: "../testdata/bad/ttgir/*.ttgir", Least: 15, Comment: "//", Golden: "../testdata/bad/ttgir.golden"}
+	bad.Run(t, func(t *testing.T, name string, data []byte) error {
+		_, err := ReadGraph(name, data, Options{Targets: ttTargets, KeepAnchors: true})
+		if list, ok := model.Errors(err); ok {
+			for _, e := range list {
+				if e.Pos.File != name || e.Pos.Line < 1 || e.Pos.Col < 1 {
+					t.Errorf("error without a file:line:col: %#v", e)
+				}
+			}
+		}
+		return err
+	})
+}

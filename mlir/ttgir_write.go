@@ -1,0 +1,848 @@
+package mlir
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"planner/model"
+)
+
+// The TTGIR writer: the module written back with every tensor type
+// carrying the encoding its value has in the plan, in Triton's syntax;
+// a ttg.convert_layout before each op that reads a value in another
+// layout than the value has, and none elsewhere (the input's own are
+// removed, their uses reading their operand); the free tensors (index
+// and pointer arithmetic, splats, constants) in the layout their
+// consumer reads them in, made again for each further layout; the shared
+// encodings of the buffers from their placements. Everything else is the
+// input byte for byte.
+
+// ttWriter writes one TTGIR kernel back.
+type ttWriter struct {
+	b          *builder
+	src        string
+	s          Solved
+	solvedVals map[string]*model.Value
+	solvedOps  map[string]*model.Op
+	solvedBufs map[string]*model.Buffer
+	warpgroup  bool
+	names      map[string]bool
+	spans      map[*Op][]TypeSpan // the types written in each op's own text
+	ops        []*Op              // the function's ops in the order written
+	removed    map[*Op]bool       // the input's convert_layouts, removed
+	primary    map[*Value]*model.Layout
+	busy       map[*Value]bool
+	clones     map[string]string // value, layout and insertion point to a made-again name
+	before     map[*Op][]string  // the lines to put before each op
+	rename     map[*Operand]string
+	edits      []edit
+	aliases    []string          // the new aliases' definitions, in order
+	aliasOf    map[string]string // an encoding's text to its alias
+	aliasN     map[string]int
+	lineStart  []int
+	encs       map[string]*model.Triton // by value and layout
+	// readers are, for a free tensor made again in a layout, the values
+	// made again from it and their layouts.
+	readers map[string][]valueIn
+}
+
+// valueIn is a value in a layout.
+type valueIn struct {
+	v *Value
+	l *model.Layout
+}
+
+// writeTTGIR writes the TTGIR b was built from with the plan s in it.
+func writeTTGIR(w io.Writer, b *builder, src string, s Solved) error {
+	wr := &ttWriter{b: b, src: src, s: s, solvedVals: map[string]*model.Value{}, solvedOps: map[string]*model.Op{},
+		solvedBufs: map[string]*model.Buffer{}, names: map[string]bool{}, spans: map[*Op][]TypeSpan{}, removed: map[*Op]bool{},
+		primary: map[*Value]*model.Layout{}, busy: map[*Value]bool{}, clones: map[string]string{}, before: map[*Op][]string{},
+		rename: map[*Operand]string{}, aliasOf: map[string]string{}, aliasN: map[string]int{},
+		encs: map[string]*model.Triton{}, readers: map[string][]valueIn{}}
+	for _, v := range s.Graph.Values {
+		wr.solvedVals[v.Name] = v
+	}
+	s.Graph.Walk(func(op *model.Op) {
+		wr.solvedOps[op.Name] = op
+		if ch := s.Assignment.Ops[op]; ch != nil && ch.Record != nil && ch.Record.Kind == model.RecordMMA && ch.Record.Subgroups > 1 {
+			wr.warpgroup = true
+		}
+	})
+	for _, buf := range s.Graph.Buffers {
+		wr.solvedBufs[buf.Name] = buf
+	}
+	wr.lineStart = []int{0}
+	for i := 0; i < len(src); i++ {
+		if src[i] == '\n' {
+			wr.lineStart = append(wr.lineStart, i+1)
+		}
+	}
+	visit(b.fn.Regions[0].Blocks[0].Ops, func(op *Op) bool {
+		wr.ops = append(wr.ops, op)
+		noteNames(op, wr.names)
+		if ttName(op.Name) == "ttg.convert_layout" {
+			wr.removed[op] = true
+		}
+		return true
+	})
+	wr.assignSpans()
+	for _, op := range wr.ops {
+		if ttName(op.Name) != "tt.dot" || len(op.Operands) != 3 {
+			continue
+		}
+		// The dots' operands and accumulators are named first, by their
+		// roles (#ttg.dot_op, #mma), wherever else they are written.
+		for i := range op.Operands {
+			if l := wr.need(op, i, nil); l != nil {
+				wr.encodingText(l, wr.role(op, i))
+			}
+		}
+		if l := wr.layoutOf(op.Results[0]); l != nil {
+			wr.encodingText(l, model.Accumulator)
+		}
+	}
+	for _, op := range wr.ops {
+		wr.writeOp(op)
+	}
+	wr.aliasDefs()
+	for o, name := range wr.rename {
+		wr.edits = append(wr.edits, edit{o.Span.Off, o.Span.End, name})
+	}
+	for op, lines := range wr.before {
+		indent := wr.indent(op)
+		var text strings.Builder
+		for _, l := range lines {
+			text.WriteString(l + "\n" + indent)
+		}
+		wr.edits = append(wr.edits, edit{op.Span.Off, op.Span.Off, text.String()})
+	}
+	slices.SortStableFunc(wr.edits, func(x, y edit) int {
+		if x.off != y.off {
+			return x.off - y.off
+		}
+		return x.end - y.end
+	})
+	var out strings.Builder
+	at := 0
+	for _, e := range wr.edits {
+		if e.off < at {
+			continue // inside a removed line
+		}
+		out.WriteString(src[at:e.off])
+		out.WriteString(e.text)
+		at = e.end
+	}
+	out.WriteString(src[at:])
+	_, err := io.WriteString(w, out.String())
+	return err
+}
+
+// assignSpans gives each type written in the function to the innermost
+// op whose text holds it.
+func (wr *ttWriter) assignSpans() {
+	for _, ts := range wr.b.mod.TypeSpans {
+		var best *Op
+		for _, op := range wr.ops {
+			if op.Span.Off <= ts.Span.Off && ts.Span.End <= op.Span.End && (best == nil || op.Span.Off >= best.Span.Off && op.Span.End <= best.Span.End) {
+				best = op
+			}
+		}
+		if best != nil {
+			wr.spans[best] = append(wr.spans[best], ts)
+		}
+	}
+}
+
+// indent is the white space before op on its line.
+func (wr *ttWriter) indent(op *Op) string {
+	start := wr.lineStart[op.Pos.Line-1]
+	end := start
+	for end < len(wr.src) && (wr.src[end] == ' ' || wr.src[end] == '\t') {
+		end++
+	}
+	return wr.src[start:end]
+}
+
+// fresh makes a value name the IR does not use, from base.
+func (wr *ttWriter) fresh(base string) string { return freshName(wr.names, base) }
+
+// source is the value a use reads once the input's convert_layouts are
+// gone: through them to the value they convert.
+func (wr *ttWriter) source(v *Value) *Value {
+	for v.Def != nil && wr.removed[v.Def] && len(v.Def.Operands) == 1 {
+		v = v.Def.Operands[0].Value
+	}
+	return v
+}
+
+// graphValue is the graph value an IR value stands for, in the solved
+// graph; nil for none (a free tensor, a scalar).
+func (wr *ttWriter) graphValue(v *Value) *model.Value {
+	gv := wr.b.vals[v]
+	if gv == nil {
+		gv = wr.b.folded[v]
+	}
+	if gv == nil {
+		return nil
+	}
+	return wr.solvedVals[gv.Name]
+}
+
+// layoutOf is the layout an IR tensor has in the plan: its graph value's,
+// or for a free tensor the layout its first reader needs.
+func (wr *ttWriter) layoutOf(v *Value) *model.Layout {
+	v = wr.source(v)
+	if wr.b.free[v] {
+		return wr.primaryOf(v)
+	}
+	if gv := wr.graphValue(v); gv != nil {
+		return wr.s.Assignment.Layouts[gv]
+	}
+	if u := wr.deferred(v); u != nil {
+		// An expand_dims read into the broadcast that grows it: in the
+		// layout that broadcast reads it in.
+		if l := wr.layoutOf(u.Results[0]); l != nil {
+			return wr.backward(u, 0, l)
+		}
+	}
+	return nil
+}
+
+// deferred is the broadcast an expand_dims's result v was read into (the
+// graph has no value for v), or nil.
+func (wr *ttWriter) deferred(v *Value) *Op {
+	if _, ok := wr.b.unsq[v]; !ok || len(v.Uses) != 1 {
+		return nil
+	}
+	return v.Uses[0].Op
+}
+
+// uses lists the uses of v by the ops kept, through removed converts.
+func (wr *ttWriter) uses(v *Value) []Use {
+	var out []Use
+	for _, u := range v.Uses {
+		if wr.removed[u.Op] {
+			for _, r := range u.Op.Results {
+				out = append(out, wr.uses(r)...)
+			}
+			continue
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+// primaryOf is the layout a free tensor is made in where it is defined:
+// the one its first reader needs.
+func (wr *ttWriter) primaryOf(v *Value) *model.Layout {
+	if l, ok := wr.primary[v]; ok {
+		return l
+	}
+	if wr.busy[v] {
+		return nil // a loop-carried tensor, while its yield is asked
+	}
+	wr.busy[v] = true
+	defer delete(wr.busy, v)
+	if d := v.Def; d != nil && ttName(d.Name) == "scf.for" && len(d.Regions) == 1 && len(d.Regions[0].Blocks) == 1 && v.Index+1 < len(d.Regions[0].Blocks[0].Args) {
+		// A loop's result is in the layout the loop carries it in.
+		l := wr.primaryOf(d.Regions[0].Blocks[0].Args[v.Index+1])
+		wr.primary[v] = l
+		return l
+	}
+	var l *model.Layout
+	for _, u := range wr.uses(v) {
+		if l = wr.need(u.Op, u.Index, nil); l != nil {
+			break
+		}
+	}
+	wr.primary[v] = l
+	return l
+}
+
+// need is the layout op reads its operand i in. For an op made again for
+// another layout, res is the layout its result is made in (nil: the
+// op's own).
+func (wr *ttWriter) need(op *Op, i int, res *model.Layout) *model.Layout {
+	o := op.Operands[i]
+	if !isTensor(o.Value.Type) {
+		return nil
+	}
+	name := ttName(op.Name)
+	switch {
+	case name == "tt.load" && i > 0 || name == "tt.store" && i != 1:
+		// The pointers, the mask and other are in the layout of the
+		// value loaded or stored.
+		if name == "tt.load" {
+			return wr.layoutOf(op.Results[0])
+		}
+		return wr.need(op, 1, nil)
+	case name == "tt.load":
+		return wr.layoutOf(op.Results[0])
+	case name == "scf.yield" || name == "scf.for":
+		return wr.carried(op, i)
+	case len(op.Results) == 1 && wr.b.free[op.Results[0]]:
+		if res == nil {
+			res = wr.primaryOf(op.Results[0])
+		}
+		if res == nil {
+			return nil
+		}
+		return wr.backward(op, i, res)
+	}
+	// A graph op reads it: its required layout.
+	gv := wr.b.freeUse[o]
+	if gv == nil {
+		gv = wr.b.vals[wr.source(o.Value)]
+		if gv == nil {
+			gv = wr.b.folded[wr.source(o.Value)]
+		}
+	}
+	made := wr.b.made[op]
+	if len(op.Results) == 1 {
+		if u := wr.deferred(op.Results[0]); u != nil {
+			made = append(slices.Clip(made), wr.b.made[u]...) // the broadcast reads op's operand
+		}
+	}
+	for _, g := range made {
+		for k, x := range g.Operands {
+			if x == gv {
+				return wr.required(model.Use{Op: g, Index: k}, x)
+			}
+		}
+	}
+	if gv != nil {
+		if sv := wr.solvedVals[gv.Name]; sv != nil {
+			return wr.s.Assignment.Layouts[sv]
+		}
+	}
+	return wr.layoutOf(o.Value)
+}
+
+// required is the layout a use of the graph reads x in.
+func (wr *ttWriter) required(u model.Use, x *model.Value) *model.Layout {
+	g := wr.solvedOps[u.Op.Name]
+	if g == nil {
+		return nil
+	}
+	if l := wr.s.Assignment.Required[model.Use{Op: g, Index: u.Index, Yield: u.Yield}]; l != nil {
+		return l
+	}
+	if sv := wr.solvedVals[x.Name]; sv != nil {
+		return wr.s.Assignment.Layouts[sv]
+	}
+	return nil
+}
+
+// carried is the layout an scf.for's init i (or an scf.yield's operand
+// i) is read in: the layout the loop carries it in.
+func (wr *ttWriter) carried(op *Op, i int) *model.Layout {
+	forOp, k := op, i-3
+	if ttName(op.Name) == "scf.yield" {
+		if op.Parent == nil || op.Parent.Region == nil || op.Parent.Region.Parent == nil {
+			return nil
+		}
+		forOp, k = op.Parent.Region.Parent, i
+	}
+	if ttName(forOp.Name) == "scf.if" {
+		if k < len(forOp.Results) {
+			return wr.layoutOf(forOp.Results[k])
+		}
+		return nil
+	}
+	if k < 0 || len(forOp.Regions) != 1 || len(forOp.Regions[0].Blocks) != 1 || k+1 >= len(forOp.Regions[0].Blocks[0].Args) {
+		return nil
+	}
+	return wr.layoutOf(forOp.Regions[0].Blocks[0].Args[k+1])
+}
+
+// backward is the layout a free op reads operand i in to make its result
+// in res: the same for element-wise and pointer arithmetic, through the
+// op table's transfer rules for the shape ops.
+func (wr *ttWriter) backward(op *Op, i int, res *model.Layout) *model.Layout {
+	from, _ := wr.b.asVector(op.Operands[i].Value.Type)
+	to, _ := wr.b.asVector(op.Results[0].Type)
+	if from == nil || to == nil {
+		return nil
+	}
+	if slices.Equal(from.Shape, to.Shape) && ttName(op.Name) != "tt.trans" {
+		return res
+	}
+	mop := &model.Op{Operands: []*model.Value{{Shape: from.Shape}}, Result: &model.Value{Shape: to.Shape}}
+	spelling := "shape_cast"
+	switch ttName(op.Name) {
+	case "tt.trans":
+		oa, _ := op.Attr("order")
+		if oa == nil {
+			return nil
+		}
+		mop.Perm, _ = intsOf(oa.Value)
+		spelling = "transpose"
+	case "tt.broadcast":
+		for d := range to.Shape {
+			if d < len(from.Shape) && from.Shape[d] != to.Shape[d] {
+				mop.Dims = append(mop.Dims, d)
+			}
+		}
+		spelling = "broadcast"
+	}
+	mop.Kind = kind(spelling)
+	return mop.Info().Backward.Apply(mop, res)
+}
+
+// use gives the name op's operand i reads: the value, what a removed
+// convert converted, a free tensor made again in the layout op needs, or
+// a conversion of the value put before op.
+func (wr *ttWriter) use(op *Op, i int, res *model.Layout, at *Op) string {
+	o := op.Operands[i]
+	v := wr.source(o.Value)
+	if !isTensor(v.Type) {
+		return "%" + v.Name
+	}
+	want := wr.need(op, i, res)
+	have := wr.layoutOf(v)
+	if want == nil || have == nil || want.Equal(have) {
+		return "%" + v.Name
+	}
+	if wr.b.free[v] && v.Def != nil && len(v.Def.Regions) == 0 {
+		return wr.remake(v, want, at)
+	}
+	key := fmt.Sprintf("cv|%p|%p|%s", v, at, want.Key())
+	if n, ok := wr.clones[key]; ok {
+		return n
+	}
+	n := "%" + wr.fresh(v.Name+"_cv")
+	wr.clones[key] = n
+	role := wr.role(op, i)
+	wr.before[at] = append(wr.before[at], fmt.Sprintf("%s = ttg.convert_layout %%%s : %s -> %s", n, v.Name, wr.typeOf(v.Type, v, have), wr.typeText(v.Type, want, role)))
+	return n
+}
+
+// remake makes a free tensor again in layout l before at: its defining
+// op (and what it reads, again where needed), written with new names.
+func (wr *ttWriter) remake(v *Value, l *model.Layout, at *Op) string {
+	key := fmt.Sprintf("re|%p|%p|%s", v, at, l.Key())
+	if n, ok := wr.clones[key]; ok {
+		return n
+	}
+	def := v.Def
+	ops := make([]string, len(def.Operands))
+	for j, o := range def.Operands {
+		ops[j] = wr.use(def, j, l, at)
+		if lj := wr.need(def, j, l); lj != nil {
+			k := fmt.Sprintf("%p|%s", wr.source(o.Value), lj.Key())
+			wr.readers[k] = append(wr.readers[k], valueIn{v, l})
+		}
+	}
+	name := wr.fresh(v.Name)
+	wr.clones[key] = "%" + name
+	wr.before[at] = append(wr.before[at], wr.render(def, name, ops, func(*Value) *model.Layout { return l }))
+	return "%" + name
+}
+
+// render writes op's text with its result named name, its operands read
+// as ops says, and its types' encodings from layout (of its results; its
+// operands' from what op reads them in).
+func (wr *ttWriter) render(op *Op, name string, ops []string, layout func(*Value) *model.Layout) string {
+	var local []edit
+	if len(op.Results) == 1 {
+		local = append(local, edit{op.Span.Off, op.Span.Off + 1 + len(op.Results[0].Name), "%" + name})
+	}
+	for j, o := range op.Operands {
+		local = append(local, edit{o.Span.Off, o.Span.End, ops[j]})
+	}
+	local = append(local, wr.typeEdits(op, layout(op.Results[0]))...)
+	slices.SortStableFunc(local, func(x, y edit) int { return x.off - y.off })
+	var b strings.Builder
+	at := op.Span.Off
+	for _, e := range local {
+		b.WriteString(wr.src[at:e.off])
+		b.WriteString(e.text)
+		at = e.end
+	}
+	b.WriteString(wr.src[at:op.Span.End])
+	return b.String()
+}
+
+// typeEdits rewrites the types in op's own text: each the type of a
+// result (in its layout; res, when given, for a made-again op's one
+// result) or else of an operand (in the layout op reads it in).
+func (wr *ttWriter) typeEdits(op *Op, res *model.Layout) []edit {
+	var out []edit
+	usedR := map[int]bool{}
+	for _, ts := range wr.spans[op] {
+		text := ts.Type.String()
+		var l *model.Layout
+		var of *Value // the value whose type it is, in layout l
+		role := model.AnyRole
+		found := false
+		for k, r := range op.Results {
+			if !usedR[k] && r.Type != nil && r.Type.String() == text {
+				usedR[k], found = true, true
+				l, of = res, r
+				if l == nil {
+					l = wr.layoutOf(r)
+				}
+				if ttName(op.Name) == "tt.dot" {
+					role = model.Accumulator
+				}
+				break
+			}
+		}
+		if !found {
+			for k, o := range op.Operands {
+				if o.Value.Type != nil && o.Value.Type.String() == text {
+					found = true
+					l = wr.need(op, k, res)
+					role = wr.role(op, k)
+					v := wr.source(o.Value)
+					if have := wr.layoutOf(v); wr.b.free[v] || have != nil && l != nil && have.Equal(l) {
+						of = v
+					}
+					break
+				}
+			}
+		}
+		if !found && len(op.Results) == 1 {
+			of, l = op.Results[0], res // a constant's dense<...> : T
+			if l == nil {
+				l = wr.layoutOf(of)
+			}
+		}
+		if _, md := ts.Type.(*OpaqueType); md {
+			if t := wr.memdescText(op, ts); t != "" {
+				out = append(out, edit{ts.Span.Off, ts.Span.End, t})
+			}
+			continue
+		}
+		if l == nil {
+			continue
+		}
+		if of != nil && role == model.AnyRole {
+			out = append(out, edit{ts.Span.Off, ts.Span.End, wr.typeOf(ts.Type, of, l)})
+			continue
+		}
+		out = append(out, edit{ts.Span.Off, ts.Span.End, wr.typeText(ts.Type, l, role)})
+	}
+	return out
+}
+
+// role is the part an op's operand i plays, for naming its layout.
+func (wr *ttWriter) role(op *Op, i int) model.TritonRole {
+	if ttName(op.Name) != "tt.dot" {
+		return model.AnyRole
+	}
+	return []model.TritonRole{model.OperandA, model.OperandB, model.Accumulator}[min(i, 2)]
+}
+
+// writeOp writes the edits of one op: removed when it is one of the
+// input's convert_layouts, else its types and uses.
+func (wr *ttWriter) writeOp(op *Op) {
+	if wr.removed[op] {
+		start := wr.lineStart[op.Pos.Line-1]
+		end := op.Span.End
+		if end < len(wr.src) && wr.src[end] == '\n' {
+			end++
+		}
+		wr.edits = append(wr.edits, edit{start, end, ""})
+		return
+	}
+	wr.edits = append(wr.edits, wr.typeEdits(op, nil)...)
+	for i, o := range op.Operands {
+		if n := wr.use(op, i, nil, op); n != o.Value.String() {
+			wr.rename[o] = n
+		}
+	}
+}
+
+// typeOf writes tensor type t of value v in layout l.
+func (wr *ttWriter) typeOf(t Type, v *Value, l *model.Layout) string {
+	tt, ok := t.(*TensorType)
+	if !ok {
+		return t.String()
+	}
+	return "tensor<" + shapeText(tt.Shape) + "x" + tt.Elem.String() + ", " + wr.encAlias(wr.valEnc(v, l).Enc) + ">"
+}
+
+// typeText writes tensor type t (as written) with the encoding of layout
+// l, named by its alias where Triton gives it one.
+func (wr *ttWriter) typeText(t Type, l *model.Layout, role model.TritonRole) string {
+	tt, ok := t.(*TensorType)
+	if !ok {
+		return t.String()
+	}
+	enc := wr.encodingText(l, role)
+	elem := tt.Elem.String()
+	return "tensor<" + shapeText(tt.Shape) + "x" + elem + ", " + enc + ">"
+}
+
+// encodingText is a layout as a Triton encoding: by alias for
+// #ttg.blocked, the mma encodings and #ttg.linear (Triton's
+// TritonGPUOpAsmInterface::getAlias in lib/Dialect/TritonGPU/IR/Dialect.cpp
+// names them blocked, mma and linear, numbered from the second on), and
+// #ttg.dot_op and #ttg.slice written in place with their parent's alias.
+func (wr *ttWriter) encodingText(l *model.Layout, role model.TritonRole) string {
+	key := l.Key()
+	t, ok := wr.encs[key]
+	if !ok {
+		t = wr.plain(l, role)
+		wr.encs[key] = t
+	}
+	return wr.encAlias(t.Enc)
+}
+
+// plain is a layout's Triton encoding for a value used as role says: by
+// that role where an mma reads or makes it, else an accumulator's (or a
+// slice of one) where one gives the layout, else the best fit.
+func (wr *ttWriter) plain(l *model.Layout, role model.TritonRole) *model.Triton {
+	var t *model.Triton
+	var err error
+	if role == model.AnyRole {
+		if t, err = model.ExpressTritonFor(l, model.Accumulator, wr.warpgroup); err == nil {
+			switch t.Enc.(type) {
+			case *model.TritonBlocked, *model.Linear:
+				t = nil
+			}
+		} else {
+			t = nil
+		}
+	}
+	if t == nil {
+		if t, err = model.ExpressTritonFor(l, role, wr.warpgroup); err != nil {
+			x, _ := model.ExpressLinear(l) // every layout of the planner's frames has a linear form
+			return &model.Triton{Enc: x}
+		}
+	}
+	return t
+}
+
+// valEnc is the encoding value v is written with in layout l: the one
+// Triton's ops tie it to where that gives l (a tt.reduce's result the
+// slice of its operand's encoding; a tt.broadcast's operand its result's
+// encoding, a tt.expand_dims's operand the slice of its result's, as
+// their verifiers require), else plain's.
+func (wr *ttWriter) valEnc(v *Value, l *model.Layout) *model.Triton {
+	key := l.Key() // one name for a layout wherever it is written
+	if t, ok := wr.encs[key]; ok {
+		return t
+	}
+	if wr.busy[v] {
+		return wr.plain(l, model.AnyRole)
+	}
+	wr.busy[v] = true
+	defer delete(wr.busy, v)
+	var cands []model.TritonEncoding
+	if d := v.Def; d != nil && ttName(d.Name) == "tt.reduce" && len(d.Operands) == 1 {
+		if src := wr.source(d.Operands[0].Value); wr.layoutOf(src) != nil {
+			cands = append(cands, &model.SliceEncoding{Dim: axisOf(d), Parent: wr.valEnc(src, wr.layoutOf(src)).Enc})
+		}
+	}
+	for _, u := range wr.uses(v) {
+		name := ttName(u.Op.Name)
+		if len(u.Op.Results) != 1 || !isTensor(u.Op.Results[0].Type) || len(u.Op.Regions) > 0 {
+			continue
+		}
+		r := u.Op.Results[0]
+		same := slices.Equal(r.Type.(*TensorType).Shape, shapeOf(v.Type))
+		if name != "tt.broadcast" && name != "tt.expand_dims" && !same {
+			continue
+		}
+		rl := wr.instance(v, l, r)
+		if rl == nil {
+			continue
+		}
+		t := wr.valEnc(r, rl)
+		if name != "tt.expand_dims" {
+			cands = append(cands, t.Enc)
+		} else {
+			cands = append(cands, &model.SliceEncoding{Dim: axisOf(u.Op), Parent: t.Enc})
+		}
+	}
+	out := wr.plain(l, model.AnyRole)
+	for _, c := range cands {
+		t := &model.Triton{Enc: c}
+		if back, err := t.Layout(model.FrameOf(l)); err == nil && back.Equal(l) {
+			out = t
+			break
+		}
+	}
+	wr.encs[key] = out
+	return out
+}
+
+// instance is the layout consumer result r has where it reads v in l: as
+// made again for that (remake), or the plan's own where v has its own
+// layout.
+func (wr *ttWriter) instance(v *Value, l *model.Layout, r *Value) *model.Layout {
+	for _, in := range wr.readers[fmt.Sprintf("%p|%s", v, l.Key())] {
+		if in.v == r {
+			return in.l
+		}
+	}
+	if have := wr.layoutOf(v); have != nil && have.Equal(l) {
+		return wr.layoutOf(r)
+	}
+	return nil
+}
+
+// axisOf is an op's axis attribute (0 without one).
+func axisOf(op *Op) int {
+	if a, ok := op.Attr("axis"); ok {
+		if ia, ok := a.Value.(*IntAttr); ok {
+			if n, ok := ia.Int64(); ok && n >= 0 && n < model.MaxRank {
+				return int(n)
+			}
+		}
+	}
+	return 0
+}
+
+// encAlias writes an encoding by its alias (defining it the first time).
+func (wr *ttWriter) encAlias(e model.TritonEncoding) string {
+	switch x := e.(type) {
+	case *model.DotOperand:
+		parent := wr.encAlias(x.Parent)
+		return strings.Replace(x.TritonAttr(), x.Parent.TritonAttr(), parent, 1)
+	case *model.SliceEncoding:
+		parent := wr.encAlias(x.Parent)
+		return strings.Replace(x.TritonAttr(), x.Parent.TritonAttr(), parent, 1)
+	}
+	base := "mma"
+	switch e.(type) {
+	case *model.TritonBlocked:
+		base = "blocked"
+	case *model.Linear:
+		base = "linear"
+	}
+	return wr.alias(base, e.TritonAttr())
+}
+
+// alias names text, base, base1, base2, ... in the order first written.
+func (wr *ttWriter) alias(base, text string) string {
+	if n, ok := wr.aliasOf[text]; ok {
+		return n
+	}
+	n := "#" + base
+	if k := wr.aliasN[base]; k > 0 {
+		n += strconv.Itoa(k)
+	}
+	wr.aliasN[base]++
+	wr.aliasOf[text] = n
+	wr.aliases = append(wr.aliases, n+" = "+text)
+	return n
+}
+
+// memdescText rewrites a memory descriptor's shared encoding to the
+// placement the plan chose for its buffer, the order reversed for a
+// transposed view (as ttg.memdesc_trans permutes its source's order);
+// "" keeps it as written (a placement Triton cannot write).
+func (wr *ttWriter) memdescText(op *Op, ts TypeSpan) string {
+	text := ts.Type.String()
+	var d *memDesc
+	for _, vs := range [][]*Value{op.Results, valuesOf(op.Operands)} {
+		for _, v := range vs {
+			if v.Type != nil && v.Type.String() == text && d == nil {
+				d = wr.b.descs[v]
+			}
+		}
+	}
+	if d == nil || d.buf == nil {
+		return ""
+	}
+	sb := wr.solvedBufs[d.buf.Name]
+	if sb == nil {
+		return ""
+	}
+	pl := wr.s.Assignment.Buffers[sb]
+	if pl == nil {
+		return ""
+	}
+	enc, err := pl.TritonShared()
+	if err != nil {
+		return ""
+	}
+	if d.perm != nil {
+		enc = strings.NewReplacer("order = [1, 0]", "order = [0, 1]", "transposed = false", "transposed = true").Replace(enc)
+	}
+	name := wr.alias("shared", enc)
+	m := memdescRE.FindStringSubmatch(text)
+	if m == nil || m[3] == "" {
+		return ""
+	}
+	raw := wr.src[ts.Span.Off:ts.Span.End]
+	i := strings.Index(raw, ",")
+	j := strings.Index(raw[i+1:], ",")
+	if j < 0 {
+		j = strings.LastIndex(raw[i+1:], ">")
+	}
+	return raw[:i+1] + " " + name + raw[i+1+j:]
+}
+
+// shapeOf is a tensor type's shape; nil for other types.
+func shapeOf(t Type) []int {
+	if tt, ok := t.(*TensorType); ok {
+		return tt.Shape
+	}
+	return nil
+}
+
+func valuesOf(ops []*Operand) []*Value {
+	out := make([]*Value, len(ops))
+	for i, o := range ops {
+		out[i] = o.Value
+	}
+	return out
+}
+
+// aliasDefs removes the input's definitions of Triton's encodings and
+// writes the plan's where the first of them was (or at the top).
+func (wr *ttWriter) aliasDefs() {
+	at := -1
+	var names []string
+	for name := range wr.b.mod.AttrAliases {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		d, ok := wr.b.mod.AttrAliases[name].(*DialectAttr)
+		if !ok || strings.HasSuffix(d.Name, "shared_memory") || !(strings.HasPrefix(d.Name, "ttg.") || strings.HasPrefix(d.Name, "triton_gpu.") || strings.HasPrefix(d.Name, "ttig.")) {
+			continue
+		}
+		if strings.HasSuffix(d.Name, "shared") && !wr.sharedWritten() {
+			continue // a descriptor keeps it
+		}
+		pos := wr.b.mod.AliasPos[name]
+		start := wr.lineStart[pos.Line-1]
+		end := len(wr.src)
+		if pos.Line < len(wr.lineStart) {
+			end = wr.lineStart[pos.Line]
+		}
+		wr.edits = append(wr.edits, edit{start, end, ""})
+		if at < 0 || start < at {
+			at = start
+		}
+	}
+	if at < 0 {
+		at = 0
+	}
+	var b strings.Builder
+	for _, a := range wr.aliases {
+		b.WriteString(a + "\n")
+	}
+	wr.edits = append(wr.edits, edit{at, at, b.String()})
+}
+
+// sharedWritten reports whether every memory descriptor's encoding was
+// rewritten, so that the input's shared aliases are no longer used.
+func (wr *ttWriter) sharedWritten() bool {
+	for _, op := range wr.ops {
+		for _, ts := range wr.spans[op] {
+			if _, md := ts.Type.(*OpaqueType); md && wr.memdescText(op, ts) == "" {
+				return false
+			}
+		}
+	}
+	return true
+}
