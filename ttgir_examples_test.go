@@ -22,7 +22,7 @@ var ttgirExamples = []struct {
 }{
 	{"chained_dots_sm80", ""},
 	{"flash_attention_fwd_sm80", ""},
-	{"flash_attention_fwd_sm90", "ttng.warp_group_dot is not understood"},
+	{"flash_attention_fwd_sm90", ""},
 	{"layernorm_sm80", ""},
 	{"matmul_bias_relu_gfx942", ""},
 	{"matmul_bias_relu_sm80", ""},

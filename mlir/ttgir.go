@@ -36,25 +36,26 @@ var ttHandlers map[string]handler
 
 // ttSkipped are TTGIR ops on scalars, program ids and buffers' lifetimes:
 // read and passed over.
-var ttSkipped = []string{"tt.return", "tt.get_program_id", "tt.get_num_programs", "ttg.local_dealloc", "gpu.barrier", "tt.assert", "tt.print"}
+var ttSkipped = []string{"tt.return", "tt.get_program_id", "tt.get_num_programs", "ttg.local_dealloc", "gpu.barrier", "tt.assert", "tt.print", "ttng.fence_async_shared"}
 
 func init() {
 	ttHandlers = map[string]handler{
-		"tt.load":            (*builder).ttLoad,
-		"tt.store":           (*builder).ttStore,
-		"tt.dot":             (*builder).ttDot,
-		"tt.reduce":          (*builder).ttReduce,
-		"tt.expand_dims":     (*builder).shapeCast,
-		"tt.reshape":         (*builder).shapeCast,
-		"tt.broadcast":       (*builder).broadcast,
-		"tt.trans":           (*builder).ttTrans,
-		"tt.fp_to_fp":        (*builder).ttFpToFp,
-		"ttg.convert_layout": (*builder).ttConvert,
-		"ttg.local_alloc":    (*builder).localAlloc,
-		"ttg.local_load":     (*builder).localLoad,
-		"ttg.local_store":    (*builder).localStore,
-		"ttg.memdesc_trans":  (*builder).memdescTrans,
-		"scf.if":             (*builder).ttIf,
+		"tt.load":             (*builder).ttLoad,
+		"tt.store":            (*builder).ttStore,
+		"tt.dot":              (*builder).ttDot,
+		"ttng.warp_group_dot": (*builder).ttDot,
+		"tt.reduce":           (*builder).ttReduce,
+		"tt.expand_dims":      (*builder).shapeCast,
+		"tt.reshape":          (*builder).shapeCast,
+		"tt.broadcast":        (*builder).broadcast,
+		"tt.trans":            (*builder).ttTrans,
+		"tt.fp_to_fp":         (*builder).ttFpToFp,
+		"ttg.convert_layout":  (*builder).ttConvert,
+		"ttg.local_alloc":     (*builder).localAlloc,
+		"ttg.local_load":      (*builder).localLoad,
+		"ttg.local_store":     (*builder).localStore,
+		"ttg.memdesc_trans":   (*builder).memdescTrans,
+		"scf.if":              (*builder).ttIf,
 	}
 	for _, name := range ttSkipped {
 		ttHandlers[name] = func(b *builder, op *Op) {}
@@ -533,12 +534,24 @@ func (b *builder) ttStore(op *Op) {
 // ttDot reads tt.dot as an mma: A is M×K, B is K×N.
 func (b *builder) ttDot(op *Op) {
 	res := op.Results[0]
-	if len(op.Operands) != 3 {
-		b.fail(op, model.CodeRankMismatch, "tt.dot has %d operands: it reads a, b and c", len(op.Operands))
+	if n := len(op.Operands); n != 3 && (op.Name != "ttng.warp_group_dot" || n != 4) {
+		b.fail(op, model.CodeRankMismatch, "%s has %d operands: it reads a, b and c", op.Name, len(op.Operands))
 		return
 	}
 	var in [3]*model.Value
 	for i := range in {
+		if i < 2 && b.descs[op.Operands[i].Value] != nil {
+			// Hopper's warpgroup dot reads A or B from shared memory
+			// through a matrix descriptor (Triton
+			// include/triton/Dialect/TritonNvidiaGPU/IR/TritonNvidiaGPUOps.td,
+			// WarpGroupDotOp: "$a, $b" of TT_MemDescType): the buffer read
+			// by the mma, which the planner may leave in place.
+			if in[i] = b.descOperand(op, op.Operands[i], fmt.Sprintf("%s@%c", res.Name, 'a'+i)); in[i] == nil {
+				b.failed[res] = true
+				return
+			}
+			continue
+		}
 		if in[i] = b.value(op.Operands[i]); in[i] == nil {
 			b.failed[res] = true
 			return
@@ -799,7 +812,6 @@ func (b *builder) localAlloc(op *Op) {
 		b.fail(op, model.CodeUnknownName, "%s's buffer holds %s, which the planner does not know", op.Name, m[2])
 		return
 	}
-	buf := &model.Buffer{Name: res.Name, Shape: shape, DType: dt, Pos: op.Pos}
 	var enc Attr
 	if m[3] != "" {
 		name := strings.TrimPrefix(strings.TrimSpace(m[3]), "#")
@@ -809,10 +821,23 @@ func (b *builder) localAlloc(op *Op) {
 			enc = &OpaqueAttr{Text: strings.TrimSpace(m[3])}
 		}
 	}
+	pinned := enc != nil && (b.opt.KeepAnchors || b.opt.InputLayouts) && len(shape) == 2
+	text := ""
+	var perm []int
+	if pinned {
+		text = b.expand(enc, 0)
+		if col, ok := columnMajor(text); ok {
+			// A column-major encoding holds the tile's transpose row
+			// major: the buffer is the transpose, written and read
+			// through a transpose, as a ttg.memdesc_trans view is.
+			text, perm, shape = col, []int{1, 0}, []int{shape[1], shape[0]}
+		}
+	}
+	buf := &model.Buffer{Name: res.Name, Shape: shape, DType: dt, Pos: op.Pos}
 	if len(shape) == 2 {
 		buf.Layout = &model.SharedLayout{Rows: shape[0], Cols: shape[1], ElemBits: dt.Bits, Swizzle: "none"}
-		if enc != nil && (b.opt.KeepAnchors || b.opt.InputLayouts) {
-			l, err := model.ParseTritonShared(b.expand(enc, 0), shape[0], shape[1], dt.Bits)
+		if pinned {
+			l, err := model.ParseTritonShared(text, shape[0], shape[1], dt.Bits)
 			if err != nil {
 				msg := err.Error()
 				if me, ok := err.(*model.Error); ok {
@@ -825,10 +850,27 @@ func (b *builder) localAlloc(op *Op) {
 		}
 	}
 	b.g.Buffers = append(b.g.Buffers, buf)
-	b.descs[res] = &memDesc{buf: buf, enc: enc}
+	b.descs[res] = &memDesc{buf: buf, enc: enc, perm: perm}
 	if len(op.Operands) == 1 {
 		b.storeLocal(op, op.Operands[0], b.descs[res])
 	}
+}
+
+// columnMajor reads a two-dimensional shared encoding that lays the tile
+// out column major (a transposed #ttg.nvmma_shared, a #ttg.swizzled_shared
+// of order [0, 1]: Triton
+// lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp,
+// nvmmaSharedToLinearLayout and swizzledSharedToLinearLayout, which
+// transpose the tile for them) as the same encoding of the transpose, row
+// major; false for any other.
+func columnMajor(enc string) (string, bool) {
+	switch {
+	case strings.Contains(enc, "nvmma_shared") && strings.Contains(enc, "transposed = true"):
+		return strings.Replace(enc, "transposed = true", "transposed = false", 1), true
+	case strings.Contains(enc, "swizzled_shared") && strings.Contains(enc, "order = [0, 1]"):
+		return strings.Replace(enc, "order = [0, 1]", "order = [1, 0]", 1), true
+	}
+	return "", false
 }
 
 // desc is the descriptor an operand reads; nil (reported) when unknown.
@@ -895,6 +937,24 @@ func (b *builder) localLoad(op *Op) {
 	}
 	b.add(&model.Op{Kind: kind("transpose"), Pos: op.Pos, Operands: []*model.Value{tv}, Perm: d.perm}, &model.OpArgs{Spelling: "transpose", Perm: d.perm}, res, res.Name, res.Pos)
 	b.pinResult(res, false)
+}
+
+// descOperand is the tile a dot reads from a shared-memory descriptor:
+// a load_shared of its buffer (transposed where the descriptor is a
+// transposed view), named name.
+func (b *builder) descOperand(op *Op, o *Operand, name string) *model.Value {
+	d := b.desc(op, o)
+	if d == nil {
+		return nil
+	}
+	if d.perm == nil {
+		return b.add(&model.Op{Kind: kind("load_shared"), Pos: o.Pos, Buffer: d.buf}, &model.OpArgs{Spelling: "load_shared", Buffer: d.buf}, nil, name, o.Pos)
+	}
+	tv := b.add(&model.Op{Kind: kind("load_shared"), Pos: o.Pos, Buffer: d.buf}, &model.OpArgs{Spelling: "load_shared", Buffer: d.buf}, nil, name+"@mem", o.Pos)
+	if tv == nil {
+		return nil
+	}
+	return b.add(&model.Op{Kind: kind("transpose"), Pos: o.Pos, Operands: []*model.Value{tv}, Perm: d.perm}, &model.OpArgs{Spelling: "transpose", Perm: d.perm}, nil, name, o.Pos)
 }
 
 // localStore reads ttg.local_store as a copy_to_shared.

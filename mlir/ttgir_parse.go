@@ -37,6 +37,7 @@ func init() {
 		"tt.load":                   parseTTLoad,
 		"tt.store":                  parseTTStore,
 		"tt.dot":                    parseTTDot,
+		"ttng.warp_group_dot":       parseTTDot,
 		"ttg.local_alloc":           parseLocalAlloc,
 		"ttg.local_store":           parseLocalStore,
 		"ttg.local_dealloc":         parseLocalDealloc,

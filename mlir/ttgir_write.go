@@ -3,6 +3,7 @@ package mlir
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,6 +43,7 @@ type ttWriter struct {
 	aliases    []string          // the new aliases' definitions, in order
 	aliasOf    map[string]string // an encoding's text to its alias
 	aliasN     map[string]int
+	kept       map[string]string // the input's shared aliases kept, by name: their definitions (keepShared)
 	lineStart  []int
 	encs       map[string]*model.Triton // by value and layout
 	// readers are, for a free tensor made again in a layout, the values
@@ -60,7 +62,7 @@ func writeTTGIR(w io.Writer, b *builder, src string, s Solved) error {
 	wr := &ttWriter{b: b, src: src, s: s, solvedVals: map[string]*model.Value{}, solvedOps: map[string]*model.Op{},
 		solvedBufs: map[string]*model.Buffer{}, names: map[string]bool{}, spans: map[*Op][]TypeSpan{}, removed: map[*Op]bool{},
 		primary: map[*Value]*model.Layout{}, busy: map[*Value]bool{}, clones: map[string]string{}, before: map[*Op][]string{},
-		rename: map[*Operand]string{}, aliasOf: map[string]string{}, aliasN: map[string]int{},
+		rename: map[*Operand]string{}, aliasOf: map[string]string{}, aliasN: map[string]int{}, kept: map[string]string{},
 		encs: map[string]*model.Triton{}, readers: map[string][]valueIn{}}
 	for _, v := range s.Graph.Values {
 		wr.solvedVals[v.Name] = v
@@ -89,8 +91,9 @@ func writeTTGIR(w io.Writer, b *builder, src string, s Solved) error {
 		return true
 	})
 	wr.assignSpans()
+	wr.keepShared()
 	for _, op := range wr.ops {
-		if ttName(op.Name) != "tt.dot" || len(op.Operands) != 3 {
+		if !isDot(op.Name) || len(op.Operands) < 3 {
 			continue
 		}
 		// The dots' operands and accumulators are named first, by their
@@ -485,7 +488,7 @@ func (wr *ttWriter) typeEdits(op *Op, res *model.Layout) []edit {
 				if l == nil {
 					l = wr.layoutOf(r)
 				}
-				if ttName(op.Name) == "tt.dot" {
+				if isDot(op.Name) {
 					role = model.Accumulator
 				}
 				break
@@ -529,9 +532,16 @@ func (wr *ttWriter) typeEdits(op *Op, res *model.Layout) []edit {
 	return out
 }
 
+// isDot reports whether an op is a Triton dot: tt.dot, or Hopper's
+// ttng.warp_group_dot (its operands and result in the same roles).
+func isDot(name string) bool {
+	n := ttName(name)
+	return n == "tt.dot" || n == "ttng.warp_group_dot"
+}
+
 // role is the part an op's operand i plays, for naming its layout.
 func (wr *ttWriter) role(op *Op, i int) model.TritonRole {
-	if ttName(op.Name) != "tt.dot" {
+	if !isDot(op.Name) {
 		return model.AnyRole
 	}
 	return []model.TritonRole{model.OperandA, model.OperandB, model.Accumulator}[min(i, 2)]
@@ -724,21 +734,56 @@ func (wr *ttWriter) alias(base, text string) string {
 	if n, ok := wr.aliasOf[text]; ok {
 		return n
 	}
-	n := "#" + base
-	if k := wr.aliasN[base]; k > 0 {
-		n += strconv.Itoa(k)
+	for _, name := range slices.Sorted(maps.Keys(wr.kept)) {
+		if wr.kept[name] == text {
+			wr.aliasOf[text] = name // the input's definition stays
+			return name
+		}
 	}
-	wr.aliasN[base]++
+	var n string
+	for {
+		n = "#" + base
+		if k := wr.aliasN[base]; k > 0 {
+			n += strconv.Itoa(k)
+		}
+		wr.aliasN[base]++
+		if _, taken := wr.kept[n]; !taken {
+			break
+		}
+	}
 	wr.aliasOf[text] = n
 	wr.aliases = append(wr.aliases, n+" = "+text)
 	return n
 }
 
 // memdescText rewrites a memory descriptor's shared encoding to the
-// placement the plan chose for its buffer, the order reversed for a
-// transposed view (as ttg.memdesc_trans permutes its source's order);
-// "" keeps it as written (a placement Triton cannot write).
+// placement the plan chose for its buffer (memdescEnc); "" keeps it as
+// written (a placement Triton cannot write).
 func (wr *ttWriter) memdescText(op *Op, ts TypeSpan) string {
+	enc := wr.memdescEnc(op, ts)
+	if enc == "" {
+		return ""
+	}
+	text := ts.Type.String()
+	name := wr.alias("shared", enc)
+	m := memdescRE.FindStringSubmatch(text)
+	if m == nil || m[3] == "" {
+		return ""
+	}
+	raw := wr.src[ts.Span.Off:ts.Span.End]
+	i := strings.Index(raw, ",")
+	j := strings.Index(raw[i+1:], ",")
+	if j < 0 {
+		j = strings.LastIndex(raw[i+1:], ">")
+	}
+	return raw[:i+1] + " " + name + raw[i+1+j:]
+}
+
+// memdescEnc is the shared encoding of the placement the plan chose for
+// a memory descriptor's buffer, the order reversed for a transposed view
+// (as ttg.memdesc_trans permutes its source's order); "" where Triton
+// cannot write it or the descriptor has no buffer the plan placed.
+func (wr *ttWriter) memdescEnc(op *Op, ts TypeSpan) string {
 	text := ts.Type.String()
 	var d *memDesc
 	for _, vs := range [][]*Value{op.Results, valuesOf(op.Operands)} {
@@ -766,18 +811,10 @@ func (wr *ttWriter) memdescText(op *Op, ts TypeSpan) string {
 	if d.perm != nil {
 		enc = strings.NewReplacer("order = [1, 0]", "order = [0, 1]", "transposed = false", "transposed = true").Replace(enc)
 	}
-	name := wr.alias("shared", enc)
-	m := memdescRE.FindStringSubmatch(text)
-	if m == nil || m[3] == "" {
+	if m := memdescRE.FindStringSubmatch(text); m == nil || m[3] == "" {
 		return ""
 	}
-	raw := wr.src[ts.Span.Off:ts.Span.End]
-	i := strings.Index(raw, ",")
-	j := strings.Index(raw[i+1:], ",")
-	if j < 0 {
-		j = strings.LastIndex(raw[i+1:], ">")
-	}
-	return raw[:i+1] + " " + name + raw[i+1+j:]
+	return enc
 }
 
 // shapeOf is a tensor type's shape; nil for other types.
@@ -834,15 +871,29 @@ func (wr *ttWriter) aliasDefs() {
 	wr.edits = append(wr.edits, edit{at, at, b.String()})
 }
 
-// sharedWritten reports whether every memory descriptor's encoding was
+// sharedWritten reports whether every memory descriptor's encoding is
 // rewritten, so that the input's shared aliases are no longer used.
 func (wr *ttWriter) sharedWritten() bool {
 	for _, op := range wr.ops {
 		for _, ts := range wr.spans[op] {
-			if _, md := ts.Type.(*OpaqueType); md && wr.memdescText(op, ts) == "" {
+			if _, md := ts.Type.(*OpaqueType); md && wr.memdescEnc(op, ts) == "" {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// keepShared notes the input's shared aliases when some descriptor keeps
+// its encoding as written: a new alias then takes none of their names,
+// and an encoding one of them already defines is written by its name.
+func (wr *ttWriter) keepShared() {
+	if wr.sharedWritten() {
+		return
+	}
+	for name, a := range wr.b.mod.AttrAliases {
+		if d, ok := a.(*DialectAttr); ok && strings.HasSuffix(d.Name, "shared") && !strings.HasSuffix(d.Name, "shared_memory") {
+			wr.kept["#"+name] = a.String()
+		}
+	}
 }
