@@ -14,17 +14,23 @@ import (
 )
 
 // The NVIDIA records held against what an H100 did with the instructions
-// they name: testdata/hardware/nvidia_h100.txt is the output of
-// hwcheck/nvidia/hwcheck.c (its README says how it was made and what each
-// block means). The measurement reads no record; the checks below read the
-// records and the measurement alone, never the PTX ISA's tables.
+// they name: testdata/hardware/nvidia_h100.txt (warp-level instructions)
+// and nvidia_h100_wgmma.txt (wgmma.mma_async) are the output of
+// hwcheck/nvidia/hwcheck.c (its README says how they were made and what
+// each block means). The measurement reads no record; the checks below
+// read the records and the measurement alone, never the PTX ISA's tables,
+// except for where the wgmma kernels put B in shared memory (hwBElement).
 
-const hwFile = "testdata/hardware/nvidia_h100.txt"
+const (
+	hwFile      = "testdata/hardware/nvidia_h100.txt"
+	hwWgmmaFile = "testdata/hardware/nvidia_h100_wgmma.txt"
+)
 
 // hwBlock is one block of a measurement file: its first line's words
 // (kind, record or case name, then the instruction or the records a chain
 // names) and its body lines split into words, each with its line number.
 type hwBlock struct {
+	file  string
 	head  []string
 	line  int
 	body  [][]string
@@ -41,9 +47,12 @@ type hwData struct {
 	blocks []hwBlock
 }
 
+// hwKinds are the words that open a block.
+var hwKinds = []string{"load", "store", "random", "onehot", "chain", "wgrandom", "wgonehot"}
+
 // readHW parses a measurement file. Lines outside blocks are "key value";
-// a block runs from a line starting with load, store, random, onehot or
-// chain to a line "end". Errors carry file:line.
+// a block runs from a line starting with one of hwKinds to a line "end".
+// Errors carry file:line.
 func readHW(path string) (*hwData, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -64,11 +73,11 @@ func readHW(path string) (*hwData, error) {
 		case cur != nil:
 			cur.body = append(cur.body, words)
 			cur.lines = append(cur.lines, n)
-		case slices.Contains([]string{"load", "store", "random", "onehot", "chain"}, words[0]):
+		case slices.Contains(hwKinds, words[0]):
 			if len(words) < 3 {
 				return nil, fmt.Errorf("%s:%d:1: expected a kind, a name and an instruction, found %q", path, n, text)
 			}
-			cur = &hwBlock{head: words, line: n}
+			cur = &hwBlock{file: path, head: words, line: n}
 		default:
 			k, v, _ := strings.Cut(text, " ")
 			d.header[k] = strings.TrimSpace(v)
@@ -99,15 +108,21 @@ func hwWords(words []string, from int) ([]uint32, int) {
 // hwLanes parses "lane L ..." lines into each lane's named groups of words
 // ("a", "b", "c", "d"; "" for words right after the lane number).
 func hwLanes(b hwBlock) (map[int]map[string][]uint32, []string) {
+	return hwThreads(b, "lane", 32)
+}
+
+// hwThreads parses the n lines "<word> T ..." (T from 0 to n-1) into each
+// thread's named groups of words, as hwLanes does for lanes.
+func hwThreads(b hwBlock, word string, n int) (map[int]map[string][]uint32, []string) {
 	lanes := map[int]map[string][]uint32{}
 	var bad []string
 	for i, w := range b.body {
-		if w[0] != "lane" || len(w) < 2 {
+		if w[0] != word || len(w) < 2 {
 			continue
 		}
 		l, err := strconv.Atoi(w[1])
-		if err != nil || l < 0 || l >= 32 {
-			bad = append(bad, fmt.Sprintf("%s:%d: expected a lane number 0..31, found %q", hwFile, b.lines[i], w[1]))
+		if err != nil || l < 0 || l >= n {
+			bad = append(bad, fmt.Sprintf("%s:%d: expected a %s number 0..%d, found %q", b.file, b.lines[i], word, n-1, w[1]))
 			continue
 		}
 		groups := map[string][]uint32{}
@@ -122,8 +137,8 @@ func hwLanes(b hwBlock) (map[int]map[string][]uint32, []string) {
 		}
 		lanes[l] = groups
 	}
-	if len(lanes) != 32 {
-		bad = append(bad, fmt.Sprintf("%s:%d: %d lanes, want 32", hwFile, b.line, len(lanes)))
+	if len(lanes) != n {
+		bad = append(bad, fmt.Sprintf("%s:%d: %d %ss, want %d", b.file, b.line, len(lanes), word, n))
 	}
 	return lanes, bad
 }
@@ -173,9 +188,10 @@ func hwMinifloat(x uint32, e, m int, ieee bool) float64 {
 	return sign * math.Ldexp(1+frac, exp-bias)
 }
 
-// hwElements reads an operand's registers, as one lane's words each, into
-// its matrix by the operand's layout: value v of a lane lies in register
-// v * bits / 32 from bit v * bits % 32 up.
+// hwElements reads an operand's registers, as one thread's words each, into
+// its matrix by the operand's layout: value v of a thread lies in register
+// v * bits / 32 from bit v * bits % 32 up, and thread t is lane t % 32 of
+// subgroup t / 32.
 func hwElements(op *model.Operand, regs map[int][]uint32) ([][]float64, []string) {
 	if op == nil || op.Layout == nil {
 		return nil, []string{"the record has no such operand with a layout"}
@@ -193,14 +209,14 @@ func hwElements(op *model.Operand, regs map[int][]uint32) ([][]float64, []string
 		mask = ^uint32(0)
 	}
 	var bad []string
-	for lane := range 32 {
+	for thread := range 32 * l.Size(model.Subgroup) {
 		for v := range l.Size(model.Register) {
-			w := regs[lane]
+			w := regs[thread]
 			if v/per >= len(w) {
-				bad = append(bad, fmt.Sprintf("%s: lane %d has %d registers, value %d needs register %d", op.Name, lane, len(w), v, v/per))
+				bad = append(bad, fmt.Sprintf("%s: thread %d has %d registers, value %d needs register %d", op.Name, thread, len(w), v, v/per))
 				return m, bad
 			}
-			idx := l.Index(model.HwPoint{Value: v, Lane: lane})
+			idx := l.Index(model.HwPoint{Value: v, Lane: thread % 32, Subgroup: thread / 32})
 			m[idx[0]][idx[1]] = hwValue(op.DType.Name, w[v/per]>>(bits*(v%per))&mask)
 		}
 	}
@@ -246,14 +262,14 @@ func hwCheckStore(r *model.Record, b hwBlock) []string {
 		switch w[0] {
 		case "spare_written":
 			if len(w) != 2 || w[1] != "0" {
-				bad = append(bad, fmt.Sprintf("%s:%d: stmatrix wrote %v halves outside the rows its lanes named", hwFile, b.lines[i], w[1:]))
+				bad = append(bad, fmt.Sprintf("%s:%d: stmatrix wrote %v halves outside the rows its lanes named", b.file, b.lines[i], w[1:]))
 			}
 		case "row":
 			mat, _ := strconv.Atoi(w[1])
 			row, _ := strconv.Atoi(w[2])
 			codes, _ := hwWords(w, 3)
 			if len(codes) != 8 {
-				bad = append(bad, fmt.Sprintf("%s:%d: %d halves, want 8", hwFile, b.lines[i], len(codes)))
+				bad = append(bad, fmt.Sprintf("%s:%d: %d halves, want 8", b.file, b.lines[i], len(codes)))
 				continue
 			}
 			for col, code := range codes {
@@ -303,23 +319,31 @@ func hwCompare(what string, got, want [][]float64) []string {
 	return bad
 }
 
-// hwCheckRandom: the registers went in and came out as the file says; read
-// through the record's four layouts they must satisfy D = A x B + C.
-func hwCheckRandom(r *model.Record, b hwBlock) []string {
-	lanes, bad := hwLanes(b)
+// hwOperands reads the named operands' registers, each thread's group of
+// words under the operand's name, into matrices by the record's layouts,
+// adding what went wrong to bad; nil when an operand has no layout.
+func hwOperands(r *model.Record, threads map[int]map[string][]uint32, names []string, bad []string) (map[string][][]float64, []string) {
 	ops := map[string][][]float64{}
-	for _, name := range []string{"a", "b", "c", "d"} {
+	for _, name := range names {
 		regs := map[int][]uint32{}
-		for l, g := range lanes {
-			regs[l] = g[name]
+		for t, g := range threads {
+			regs[t] = g[name]
 		}
 		m, errs := hwElements(r.Operands[name], regs)
 		if m == nil {
-			return append(bad, name+": "+errs[0])
+			return nil, append(bad, name+": "+errs[0])
 		}
 		bad = append(bad, errs...)
 		ops[name] = m
 	}
+	return ops, bad
+}
+
+// hwCheckRandom: the registers went in and came out as the file says; read
+// through the record's four layouts they must satisfy D = A x B + C.
+func hwCheckRandom(r *model.Record, b hwBlock) []string {
+	lanes, bad := hwLanes(b)
+	ops, bad := hwOperands(r, lanes, []string{"a", "b", "c", "d"}, bad)
 	if len(bad) > 0 {
 		return bad
 	}
@@ -334,14 +358,11 @@ func hwCheckRandom(r *model.Record, b hwBlock) []string {
 func hwCheckOneHot(r *model.Record, b hwBlock) []string {
 	var bad []string
 	a, bb, d := r.Operands["a"].Layout, r.Operands["b"].Layout, r.Operands["d"].Layout
-	at := func(l *model.Layout, slot int) []int {
-		v := l.Size(model.Register)
-		return l.Index(model.HwPoint{Value: slot % v, Lane: slot / v})
-	}
+	at := hwSlot
 	seen := map[[3]int]bool{}
 	for i, w := range b.body {
 		if w[0] != "t" || len(w) != 4 {
-			bad = append(bad, fmt.Sprintf("%s:%d: expected \"t i j d\", found %q", hwFile, b.lines[i], strings.Join(w, " ")))
+			bad = append(bad, fmt.Sprintf("%s:%d: expected \"t i j d\", found %q", b.file, b.lines[i], strings.Join(w, " ")))
 			continue
 		}
 		var s [3]int
@@ -349,7 +370,7 @@ func hwCheckOneHot(r *model.Record, b hwBlock) []string {
 			s[k], _ = strconv.Atoi(w[k+1])
 		}
 		if s[0] >= 32*a.Size(model.Register) || s[1] >= 32*bb.Size(model.Register) || s[2] >= 32*d.Size(model.Register) {
-			bad = append(bad, fmt.Sprintf("%s:%d: slot out of range", hwFile, b.lines[i]))
+			bad = append(bad, fmt.Sprintf("%s:%d: slot out of range", b.file, b.lines[i]))
 			continue
 		}
 		ea, eb, ed := at(a, s[0]), at(bb, s[1]), at(d, s[2])
@@ -361,6 +382,169 @@ func hwCheckOneHot(r *model.Record, b hwBlock) []string {
 	}
 	if len(seen) != r.M*r.N*r.K {
 		bad = append(bad, fmt.Sprintf("%d distinct products, want %d", len(seen), r.M*r.N*r.K))
+	}
+	return bad
+}
+
+// hwSlot is the element a layout puts at value slot: value slot % values
+// of thread slot / values, which is lane thread % 32 of subgroup
+// thread / 32.
+func hwSlot(l *model.Layout, slot int) []int {
+	v := l.Size(model.Register)
+	t := slot / v
+	return l.Index(model.HwPoint{Value: slot % v, Lane: t % 32, Subgroup: t / 32})
+}
+
+// hwBElement is the shared-memory element (16-bit, counted from the
+// descriptor's start address) that holds B[k][n] of a wgmma whose B is
+// K-major with no swizzle: core matrices of 8 rows of N by 16 bytes (8 K
+// values), the next 8 K values lbo bytes on, the next 8 rows of N sbo
+// bytes on. PTX ISA, "Asynchronous Warpgroup Level Matrix
+// Multiply-Accumulate Instructions", "Shared Memory Matrix Layout" (no
+// swizzle, K-major: an 8x1 atom of 128-bit elements) and "Matrix
+// Descriptor Format" (leading dimension byte offset, stride dimension byte
+// offset); the same canonical form as NVIDIA/cutlass
+// include/cute/atom/mma_traits_sm90_gmma.hpp writes for K-major
+// INTERLEAVE, ((8,m),(T,2)):((1T,SBO),(1,LBO)) in 16-byte units.
+func hwBElement(lbo, sbo, k, n int) int {
+	return (n/8*sbo + k/8*lbo + n%8*16 + k%8*2) / 2
+}
+
+// hwWgB is what a wgmma block says of B: the descriptor's strides (its
+// line "lbo L sbo S"), the tile (lines "bmem e h0 .. h15": elements e to
+// e+15 of shared memory) and, for each element of the K x N tile under
+// hwBElement, B[k][n] as a matrix and where element e lies (-1 outside).
+type hwWgB struct {
+	lbo, sbo int
+	at       map[int][2]int
+	mem      map[int]uint32
+}
+
+func hwReadWgB(b hwBlock, k, n int) (*hwWgB, []string) {
+	w := &hwWgB{at: map[int][2]int{}, mem: map[int]uint32{}}
+	var bad []string
+	for i, f := range b.body {
+		switch f[0] {
+		case "lbo":
+			if len(f) != 4 || f[2] != "sbo" {
+				bad = append(bad, fmt.Sprintf("%s:%d: expected \"lbo L sbo S\", found %q", b.file, b.lines[i], strings.Join(f, " ")))
+				continue
+			}
+			w.lbo, _ = strconv.Atoi(f[1])
+			w.sbo, _ = strconv.Atoi(f[3])
+		case "bmem":
+			e, err := strconv.Atoi(f[1])
+			halves, _ := hwWords(f, 2)
+			if err != nil || len(halves) != 16 {
+				bad = append(bad, fmt.Sprintf("%s:%d: expected \"bmem e\" and 16 halves, found %q", b.file, b.lines[i], strings.Join(f, " ")))
+				continue
+			}
+			for j, h := range halves {
+				w.mem[e+j] = h
+			}
+		}
+	}
+	if w.lbo <= 0 || w.sbo <= 0 {
+		return nil, append(bad, fmt.Sprintf("%s:%d: no descriptor strides", b.file, b.line))
+	}
+	for kk := range k {
+		for nn := range n {
+			w.at[hwBElement(w.lbo, w.sbo, kk, nn)] = [2]int{kk, nn}
+		}
+	}
+	return w, bad
+}
+
+// matrix is B as the shared-memory tile holds it under hwBElement.
+func (w *hwWgB) matrix(k, n int) ([][]float64, []string) {
+	var bad []string
+	m := make([][]float64, k)
+	for kk := range m {
+		m[kk] = make([]float64, n)
+		for nn := range m[kk] {
+			e := hwBElement(w.lbo, w.sbo, kk, nn)
+			h, ok := w.mem[e]
+			if !ok {
+				bad = append(bad, fmt.Sprintf("B[%d][%d] would be shared element %d, which the block does not list", kk, nn, e))
+			}
+			m[kk][nn] = hwValue("f16", h)
+		}
+	}
+	return m, bad
+}
+
+// hwCheckWgRandom: A, C and D registers of the 128 threads of the
+// warpgroup and B in shared memory went in and came out as the file says;
+// read through the record's layouts and hwBElement they must satisfy
+// D = A x B + C.
+func hwCheckWgRandom(r *model.Record, b hwBlock) []string {
+	threads, bad := hwThreads(b, "thread", 32*r.Subgroups)
+	ops, bad := hwOperands(r, threads, []string{"a", "c", "d"}, bad)
+	if ops == nil {
+		return bad
+	}
+	w, errs := hwReadWgB(b, r.K, r.N)
+	if w == nil {
+		return append(bad, errs...)
+	}
+	bm, errs2 := w.matrix(r.K, r.N)
+	if bad = append(append(bad, errs...), errs2...); len(bad) > 0 {
+		return bad
+	}
+	return hwCompare("D", ops["d"], hwProduct(ops["a"], bm, ops["c"]))
+}
+
+// hwCheckWgOneHot: each line "t i e d" says that with 1 in A's value slot
+// i (thread i / 8, value i % 8), zeros elsewhere in A and C, and every
+// shared-memory element coded, D's slot d (thread d / (N/2), value
+// d % (N/2)) held shared element e. By the record, slot i holds A[m][k] and
+// slot d D[m'][n]; by hwBElement, element e is B[k'][n']: k = k', m = m',
+// n = n' on every line, e inside the tile, and every A slot and every D
+// slot on some line. The lines pin K and N of A and D absolutely (B's
+// place in memory names them) and M up to one renumbering of A's and D's
+// rows alike. "lit" and "odd" lines are failures of the run.
+func hwCheckWgOneHot(r *model.Record, b hwBlock) []string {
+	a, d := r.Operands["a"].Layout, r.Operands["d"].Layout
+	threads := 32 * r.Subgroups
+	w, bad := hwReadWgB(b, r.K, r.N)
+	if w == nil {
+		return bad
+	}
+	seenA, seenD := map[int]bool{}, map[int]bool{}
+	for i, f := range b.body {
+		switch f[0] {
+		case "lbo":
+			continue
+		case "rows":
+			if len(f) != 2 || f[1] != strconv.Itoa(r.M) {
+				bad = append(bad, fmt.Sprintf("%s:%d: %q, want %d rows", b.file, b.lines[i], strings.Join(f, " "), r.M))
+			}
+			continue
+		case "t":
+		default:
+			bad = append(bad, fmt.Sprintf("%s:%d: the run reported %q", b.file, b.lines[i], strings.Join(f, " ")))
+			continue
+		}
+		var s [3]int
+		for k := range s {
+			if len(f) == 4 {
+				s[k], _ = strconv.Atoi(f[k+1])
+			}
+		}
+		kn, inTile := w.at[s[1]]
+		if len(f) != 4 || s[0] >= threads*a.Size(model.Register) || s[2] >= threads*d.Size(model.Register) || !inTile {
+			bad = append(bad, fmt.Sprintf("%s:%d: %q: a slot or element out of range (element %d in the tile: %v)", b.file, b.lines[i], strings.Join(f, " "), s[1], inTile))
+			continue
+		}
+		ea, ed := hwSlot(a, s[0]), hwSlot(d, s[2])
+		if ea[1] != kn[0] || ea[0] != ed[0] || kn[1] != ed[1] {
+			bad = append(bad, fmt.Sprintf("A slot %d (A%v), shared element %d (B%v) gave D slot %d (D%v)", s[0], ea, s[1], kn, s[2], ed))
+			continue
+		}
+		seenA[s[0]], seenD[s[2]] = true, true
+	}
+	if len(seenA) != r.M*r.K || len(seenD) != r.M*r.N {
+		bad = append(bad, fmt.Sprintf("%d A slots and %d D slots agree, want %d and %d", len(seenA), len(seenD), r.M*r.K, r.M*r.N))
 	}
 	return bad
 }
@@ -432,7 +616,7 @@ func hwChainOperands(lookup func(string) *model.Record, chain string, mma *model
 func hwCheckChain(records []*model.Record, b hwBlock) []string {
 	a, bt := hwTile(b, "arow"), hwTile(b, "brow")
 	if len(a) == 0 || len(bt) == 0 || len(a[0]) != len(bt) {
-		return []string{fmt.Sprintf("%s:%d: A is %d rows, B %d", hwFile, b.line, len(a), len(bt))}
+		return []string{fmt.Sprintf("%s:%d: A is %d rows, B %d", b.file, b.line, len(a), len(bt))}
 	}
 	want := hwProduct(a, bt, nil)
 	lanes, bad := hwLanes(b)
@@ -487,37 +671,57 @@ func hwCheck(lookup func(string) *model.Record, b hwBlock) []string {
 		return hwCheckRandom(r, b)
 	case "onehot":
 		return hwCheckOneHot(r, b)
+	case "wgrandom":
+		return hwCheckWgRandom(r, b)
+	case "wgonehot":
+		return hwCheckWgOneHot(r, b)
 	}
 	return []string{"unknown block kind " + b.kind()}
 }
 
-func readHWData(t *testing.T) *hwData {
+// hwWgmmaN are the N of the wgmma.mma_async forms hwcheck runs (both
+// accumulator types each).
+var hwWgmmaN = []int{8, 16, 64, 256}
+
+func readHWData(t *testing.T, path string) *hwData {
 	t.Helper()
-	d, err := readHW(hwFile)
+	d, err := readHW(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return d
 }
 
-// Every ldmatrix, stmatrix and plain mma.sync record agrees with what the
-// H100 did, and every such record that sm_90 runs was measured.
+// hwBlocks reads both measurement files, each of which must be a run on
+// an H100 (9.0) with no failures, and returns their blocks.
+func hwBlocks(t *testing.T) []hwBlock {
+	t.Helper()
+	var blocks []hwBlock
+	for _, path := range []string{hwFile, hwWgmmaFile} {
+		d := readHWData(t, path)
+		if d.header["gpu"] != "NVIDIA H100 80GB HBM3" || d.header["capability"] != "9.0" || d.header["failures"] != "0" {
+			t.Fatalf("%s: header %v: want an H100 (9.0) run with no failures", path, d.header)
+		}
+		blocks = append(blocks, d.blocks...)
+	}
+	return blocks
+}
+
+// Every ldmatrix, stmatrix, plain mma.sync and measured wgmma.mma_async
+// record agrees with what the H100 did, and every such record that sm_90
+// runs was measured (wgmma: the N of hwWgmmaN).
 func TestNvidiaRecordsAgreeWithHardware(t *testing.T) {
 	lib := nvidiaLib(t)
-	d := readHWData(t)
-	if d.header["gpu"] != "NVIDIA H100 80GB HBM3" || d.header["capability"] != "9.0" || d.header["failures"] != "0" {
-		t.Fatalf("%s: header %v: want an H100 (9.0) run with no failures", hwFile, d.header)
-	}
 	lookup := func(n string) *model.Record { return lib.Records[n] }
 	measured := map[string]bool{}
-	for _, b := range d.blocks {
+	for _, b := range hwBlocks(t) {
 		name := b.name()
 		if b.kind() == "chain" {
 			name = b.kind() + " " + name
 		}
 		t.Run(b.kind()+"_"+b.name(), func(t *testing.T) {
 			if bad := hwCheck(lookup, b); len(bad) > 0 {
-				t.Errorf("%s:%d: %s: %d disagreements, the first: %s", hwFile, b.line, name, len(bad), strings.Join(bad[:min(len(bad), 4)], "; "))
+				t.Errorf("%s:%d: %s: %d disagreements, the first: %s", b.file, b.line, name, len(bad), strings.Join(bad[:min(len(bad), 4)], "; "))
 			}
 		})
 		measured[b.name()+" "+b.kind()] = true
@@ -535,10 +739,12 @@ func TestNvidiaRecordsAgreeWithHardware(t *testing.T) {
 			want = []string{"store"}
 		case strings.HasPrefix(r.Instruction, "mma.sync."):
 			want = []string{"random", "onehot"}
+		case strings.HasPrefix(r.Instruction, "wgmma.mma_async.") && slices.Contains(hwWgmmaN, r.N):
+			want = []string{"wgrandom", "wgonehot"}
 		}
 		for _, k := range want {
 			if !measured[n+" "+k] {
-				t.Errorf("%s: no %s measurement in %s (rerun hwcheck/nvidia)", n, k, hwFile)
+				t.Errorf("%s: no %s measurement in %s or %s (rerun hwcheck/nvidia)", n, k, hwFile, hwWgmmaFile)
 			}
 		}
 	}
@@ -546,7 +752,7 @@ func TestNvidiaRecordsAgreeWithHardware(t *testing.T) {
 
 // hwAltered returns a copy of r whose operand op (or fragment, for "") has
 // bases i and j of its linear layout exchanged, the flat list being the
-// register bases followed by the lane bases.
+// register bases, then the lane bases, then the subgroup (warp) bases.
 func hwAltered(t *testing.T, r *model.Record, op string, i, j int) *model.Record {
 	t.Helper()
 	c := *r
@@ -564,11 +770,11 @@ func hwAltered(t *testing.T, r *model.Record, op string, i, j int) *model.Record
 	if err != nil {
 		t.Fatal(err)
 	}
-	flat := append(slices.Clone(lin.Register), lin.Lane...)
+	flat := slices.Concat(lin.Register, lin.Lane, lin.Warp)
 	flat[i], flat[j] = flat[j], flat[i]
-	nr := len(lin.Register)
-	lin.Register, lin.Lane = flat[:nr], flat[nr:]
-	l, err := lin.Layout(model.Frame{Shape: orig.Layout.Shape(), SubgroupSize: 32, Subgroups: 1})
+	nr, nl := len(lin.Register), len(lin.Lane)
+	lin.Register, lin.Lane, lin.Warp = flat[:nr], flat[nr:nr+nl], flat[nr+nl:]
+	l, err := lin.Layout(model.FrameOf(orig.Layout))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -587,9 +793,8 @@ func hwAltered(t *testing.T, r *model.Record, op string, i, j int) *model.Record
 // distinct) makes the blocks of that record disagree with the hardware.
 func TestHardwareCheckCatchesAlteredRecords(t *testing.T) {
 	lib := nvidiaLib(t)
-	d := readHWData(t)
 	byRecord := map[string][]hwBlock{}
-	for _, b := range d.blocks {
+	for _, b := range hwBlocks(t) {
 		names := []string{b.name()}
 		if b.kind() == "chain" {
 			names = b.head[2:3] // the record whose D layout the chain reads
@@ -599,7 +804,8 @@ func TestHardwareCheckCatchesAlteredRecords(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"ldmatrix_x4_trans", "ldmatrix_x1", "stmatrix_x2", "stmatrix_x4_trans",
-		"mma_m16n8k16_f32_f16", "mma_m16n8k8_f32_tf32", "mma_m16n8k32_s32_s8", "mma_m16n8k32_f16_e5m2_e4m3"} {
+		"mma_m16n8k16_f32_f16", "mma_m16n8k8_f32_tf32", "mma_m16n8k32_s32_s8", "mma_m16n8k32_f16_e5m2_e4m3",
+		"wgmma_m64n8k16_f16_f16", "wgmma_m64n16k16_f32_f16", "wgmma_m64n64k16_f32_f16"} {
 		r := lib.Records[name]
 		ops := []string{"a", "b", "c", "d"}
 		if r.Kind != model.RecordMMA {
@@ -612,7 +818,10 @@ func TestHardwareCheckCatchesAlteredRecords(t *testing.T) {
 			} else {
 				l = r.Operands[op].Layout
 			}
-			n := len(l.Radices(model.Register)) + len(l.Radices(model.Lane))
+			if l == nil {
+				continue // wgmma's B, in shared memory
+			}
+			n := len(l.Radices(model.Register)) + len(l.Radices(model.Lane)) + len(l.Radices(model.Subgroup))
 			for i := range n {
 				for j := i + 1; j < n; j++ {
 					alt := hwAltered(t, r, op, i, j)
@@ -622,18 +831,51 @@ func TestHardwareCheckCatchesAlteredRecords(t *testing.T) {
 						}
 						return lib.Records[s]
 					}
-					caught := false
+					caught := map[string]bool{}
 					for _, b := range byRecord[name] {
 						if len(hwCheck(lookup, b)) > 0 {
-							caught = true
+							caught[b.kind()] = true
 						}
 					}
-					if !caught {
+					if len(caught) == 0 {
 						t.Errorf("%s %s with bases %d and %d exchanged still agrees with the hardware", name, op, i, j)
+					}
+					if (op == "a" || op == "d") && strings.HasPrefix(name, "wgmma") && !caught["wgonehot"] {
+						t.Errorf("%s %s with bases %d and %d exchanged agrees with the one-hot block", name, op, i, j)
 					}
 				}
 			}
 		}
+	}
+}
+
+// The wgmma blocks pin where B lies in shared memory: read with the
+// descriptor's two strides exchanged (the next 8 K values sbo bytes on,
+// the next 8 rows of N lbo bytes on), every wgmma block disagrees with
+// its record, so a descriptor the hardware read otherwise than
+// hwBElement assumes could not pass as agreement.
+func TestHardwareWgmmaPinsBInMemory(t *testing.T) {
+	lib := nvidiaLib(t)
+	lookup := func(n string) *model.Record { return lib.Records[n] }
+	blocks := 0
+	for _, b := range hwBlocks(t) {
+		if !strings.HasPrefix(b.kind(), "wg") {
+			continue
+		}
+		blocks++
+		swapped := b
+		swapped.body = slices.Clone(b.body)
+		for i, w := range swapped.body {
+			if w[0] == "lbo" && len(w) == 4 {
+				swapped.body[i] = []string{"lbo", w[3], "sbo", w[1]}
+			}
+		}
+		if len(hwCheck(lookup, swapped)) == 0 {
+			t.Errorf("%s:%d: %s %s agrees with LBO and SBO exchanged", b.file, b.line, b.kind(), b.name())
+		}
+	}
+	if blocks != 2*2*len(hwWgmmaN) {
+		t.Errorf("%d wgmma blocks, want %d", blocks, 2*2*len(hwWgmmaN))
 	}
 }
 
@@ -644,7 +886,7 @@ func TestHardwareCheckCatchesAlteredRecords(t *testing.T) {
 // tells the altered record from the hardware.
 func TestHardwareChainPinsK(t *testing.T) {
 	lib := nvidiaLib(t)
-	d := readHWData(t)
+	d := readHWData(t, hwFile)
 	const name = "mma_m16n8k16_f32_f16"
 	alt := hwAltered(t, lib.Records[name], "a", 0, 3)
 	alt = hwAltered(t, alt, "b", 0, 2)

@@ -1,6 +1,7 @@
 /*
  * hwcheck: measures, on an NVIDIA GPU of compute capability 9.0 or later,
- * where the warp-level matrix instructions put the elements of their
+ * where the warp-level matrix instructions and the warpgroup-level
+ * wgmma.mma_async (9.0 exactly: sm_90a) put the elements of their
  * fragments. It needs only the driver's libcuda.so.1 (opened with dlopen):
  * every kernel is PTX text made here and compiled by the driver's JIT
  * (cuModuleLoadDataEx), so no CUDA toolkit is needed to build or run it.
@@ -9,8 +10,12 @@
  * which intrinsics/hardware_test.go holds against the records.
  *
  *   cc -O2 -std=c11 -o hwcheck hwcheck.c -ldl
- *   ./hwcheck OUTFILE [DATE]          run everything, write OUTFILE
- *   ./hwcheck --ptx DIR               write each kernel's PTX to DIR, run nothing
+ *   ./hwcheck OUTFILE [DATE [WGFILE]]  run everything, write OUTFILE, and
+ *                                      with WGFILE the wgmma cases there
+ *   ./hwcheck --ptx DIR                write each kernel's PTX to DIR, run nothing
+ *
+ * With HWCHECK_CUBINS=DIR set, a kernel with a file DIR/NAME.cubin (ptxas's
+ * output for DIR/NAME.ptx) is loaded from it instead of JIT-compiled.
  *
  * The output format is described in README.md beside this file.
  */
@@ -215,7 +220,31 @@ static int build(const char *name) {
 	log[0] = 0;
 	int opt[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
 	void *val[2] = {log, (void *)(uintptr_t)sizeof log};
-	CUresult r = cuModuleLoadDataEx(&module, ptx, 2, opt, val);
+	/* HWCHECK_CUBINS=DIR: load DIR/name.cubin (made by ptxas from the
+	 * --ptx output) instead of the PTX where there is one; the driver
+	 * loads a cubin image through the same call (CUDA Driver API,
+	 * cuModuleLoadDataEx). */
+	const void *image = ptx;
+	char *cubin = 0;
+	const char *dir = getenv("HWCHECK_CUBINS");
+	if (dir) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/%s.cubin", dir, name);
+		FILE *f = fopen(path, "rb");
+		if (f) {
+			fseek(f, 0, SEEK_END);
+			long size = ftell(f);
+			fseek(f, 0, SEEK_SET);
+			cubin = malloc(size > 0 ? (size_t)size : 1);
+			if (!cubin || fread(cubin, 1, (size_t)size, f) != (size_t)size)
+				die("cannot read %s", path);
+			fclose(f);
+			image = cubin;
+			fprintf(stderr, "%s: loading %s\n", name, path);
+		}
+	}
+	CUresult r = cuModuleLoadDataEx(&module, image, 2, opt, val);
+	free(cubin);
 	if (r) {
 		for (char *p = log; *p; p++)
 			if (*p == '\n')
@@ -250,11 +279,12 @@ static CUdeviceptr dev(const void *host, size_t bytes) {
 	return p;
 }
 
-static int launch(const char *name, int blocks, CUdeviceptr *p, int n) {
+/* Runs the kernel on blocks blocks of threads threads. */
+static int launchn(const char *name, int blocks, int threads, CUdeviceptr *p, int n) {
 	void *args[8];
 	for (int i = 0; i < n; i++)
 		args[i] = &p[i];
-	CUresult r = cuLaunchKernel(kernel, blocks, 1, 1, 32, 1, 1, 0, 0, args, 0);
+	CUresult r = cuLaunchKernel(kernel, blocks, 1, 1, threads, 1, 1, 0, 0, args, 0);
 	if (!r)
 		r = cuCtxSynchronize();
 	if (r) {
@@ -266,6 +296,11 @@ static int launch(const char *name, int blocks, CUdeviceptr *p, int n) {
 		exit(2);
 	}
 	return 1;
+}
+
+/* One warp per block. */
+static int launch(const char *name, int blocks, CUdeviceptr *p, int n) {
+	return launchn(name, blocks, 32, p, n);
 }
 
 static void fetch(void *host, CUdeviceptr p, size_t bytes) { CHECK(cuMemcpyDtoH(host, p, bytes)); }
@@ -753,19 +788,281 @@ static void chaincase(int k) {
 	fprintf(out, "end\n\n");
 }
 
-static void describe(const char *date) {
-	int version = 0, major = 0, minor = 0;
-	char name[256] = "";
-	CUdevice devc;
-	CUcontext ctx;
-	CHECK(cuInit(0));
-	CHECK(cuDriverGetVersion(&version));
-	CHECK(cuDeviceGet(&devc, 0));
-	CHECK(cuDeviceGetName(name, sizeof name, devc));
-	CHECK(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, devc));
-	CHECK(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, devc));
-	CHECK(cuCtxCreate(&ctx, 0, devc));
-	fprintf(out, "# hwcheck/nvidia/hwcheck.c: where warp-level matrix instructions put fragment elements\n");
+/* ---- wgmma.mma_async ----
+ * One warpgroup (128 threads, four warps) per block runs
+ * wgmma.mma_async.sync.aligned.m64nNk16.{f32,f16}.f16.f16 with A in
+ * registers, B in shared memory through a matrix descriptor and C loaded
+ * into the D registers (scale-d true). PTX ISA, "Asynchronous Warpgroup
+ * Level Matrix Multiply-Accumulate Instructions": wgmma.mma_async (the form
+ * "d, a, b-desc, scale-d, imm-scale-a, imm-scale-b, imm-trans-b"; PTX ISA
+ * 8.0, sm_90a); "wgmma.fence" (before the first wgmma.mma_async, and
+ * between a write of its A or accumulator registers and the
+ * wgmma.mma_async that reads them), wgmma.commit_group and
+ * wgmma.wait_group; "Async Proxy" (wgmma.mma_async reads shared memory in
+ * the async proxy, so shared memory written by ordinary stores needs
+ * fence.proxy.async before it: each thread fences its own stores, then
+ * bar.sync).
+ *
+ * B (K x N = 16 x N f16) is K-major with no swizzle: core matrices of 8
+ * rows (N) by 16 bytes (8 K values), each 128 contiguous bytes, element
+ * (k, n) at byte (n / 8) * SBO + (k / 8) * LBO + (n % 8) * 16 + (k % 8) * 2
+ * with LBO = 128 and SBO = 256: PTX ISA, "Shared Memory Matrix Layout"
+ * (K-major, no swizzle: an 8x1 atom of 128-bit elements) and "Matrix
+ * Descriptor Format" (bits 13-0 start address, 29-16 leading dimension
+ * byte offset, "the distance, in bytes, between two adjacent core matrices
+ * in the K dimension", 45-32 stride dimension byte offset, the same "in the
+ * M or N dimension", each as (x & 0x3FFFF) >> 4; bits 63-62 = 0, no
+ * swizzle). hwcheck writes the tile as the first 32 N bytes of shared
+ * memory and states LBO and SBO in each block; it never maps a position to
+ * (k, n) itself: the Go test does, so a descriptor that the hardware reads
+ * otherwise shows up there as a disagreement. Shared memory is twice the
+ * tile, so that a read outside the tile is seen too. */
+enum { WG_LBO = 128, WG_SBO = 256, WG_THREADS = 128 };
+
+struct wgmma {
+	const char *record;
+	int n, c; /* N, and the accumulator type F32 or F16 */
+};
+
+static const struct wgmma wgmmas[] = {
+	{"wgmma_m64n8k16_f32_f16", 8, F32},     {"wgmma_m64n8k16_f16_f16", 8, F16},
+	{"wgmma_m64n16k16_f32_f16", 16, F32},   {"wgmma_m64n16k16_f16_f16", 16, F16},
+	{"wgmma_m64n64k16_f32_f16", 64, F32},   {"wgmma_m64n64k16_f16_f16", 64, F16},
+	{"wgmma_m64n256k16_f32_f16", 256, F32}, {"wgmma_m64n256k16_f16_f16", 256, F16},
+};
+
+/* Per thread: 8 A values in 4 registers; N/2 C and D values. */
+struct wgshape {
+	int vc, rc;      /* C and D values and 32-bit registers per thread */
+	int tile, image; /* B elements (16 N) and shared-memory elements (2 tile) */
+};
+
+static struct wgshape wgshapeof(const struct wgmma *x) {
+	struct wgshape s;
+	s.vc = 64 * x->n / WG_THREADS;
+	s.rc = s.vc * bits[x->c] / 32;
+	s.tile = 16 * x->n;
+	s.image = 2 * s.tile;
+	return s;
+}
+
+static void wginstr(const struct wgmma *x, char *instr) {
+	snprintf(instr, 96, "wgmma.mma_async.sync.aligned.m64n%dk16.%s.f16.f16", x->n, x->c == F32 ? "f32" : "f16");
+}
+
+/* Parameters: p0 A registers [block][thread][4]; p1 shared-memory images
+ * [image][elements]; p2 [block] (image, C) pairs; p3 C registers
+ * [C][thread][rc]; p4 D registers out [block][thread][rc]. */
+static void wgkernel(const struct wgmma *x, struct wgshape s, const char *instr) {
+	int bytes = 2 * s.image;
+	ptxlen = 0;
+	emit(".version 8.0\n.target sm_90a\n.address_size 64\n\n");
+	emit(".shared .align 128 .b8 sm[%d];\n\n", bytes);
+	entry(5);
+	emit("\t.reg .b32 %%a<4>;\n\t.reg .%s %%d<%d>;\n\t.reg .b64 %%desc;\n\t.reg .pred %%scale;\n",
+	     regtype(x->c), s.rc);
+	begin();
+	emit("\tmov.u32 %%r0, sm;\n");
+	/* this block's image (%r5) and C (%r6) */
+	emit("\tmul.wide.u32 %%q0, %%wp, 8;\n\tadd.u64 %%q0, %%q0, %%g2;\n");
+	emit("\tld.global.u32 %%r5, [%%q0];\n\tld.global.u32 %%r6, [%%q0+4];\n");
+	/* copy the image: thread t moves words t, t + 128, ... */
+	emit("\tmul.wide.u32 %%q1, %%r5, %d;\n\tadd.u64 %%q1, %%q1, %%g1;\n", bytes);
+	emit("\tmul.wide.u32 %%q2, %%ln, 4;\n\tadd.u64 %%q2, %%q2, %%q1;\n");
+	emit("\tshl.b32 %%r3, %%ln, 2;\n\tadd.u32 %%r3, %%r3, %%r0;\n");
+	for (int j = 0; j < bytes / (4 * WG_THREADS); j++)
+		emit("\tld.global.b32 %%r2, [%%q2+%d];\n\tst.shared.b32 [%%r3+%d], %%r2;\n",
+		     4 * WG_THREADS * j, 4 * WG_THREADS * j);
+	emit("\tfence.proxy.async.shared::cta;\n\tbar.sync 0;\n");
+	/* A: p0[(128 block + thread) * 4 ...] */
+	emit("\tmad.lo.u32 %%r1, %%wp, %d, %%ln;\n", WG_THREADS);
+	emit("\tmul.wide.u32 %%q3, %%r1, 16;\n\tadd.u64 %%q3, %%q3, %%g0;\n");
+	for (int i = 0; i < 4; i++)
+		emit("\tld.global.b32 %%a%d, [%%q3+%d];\n", i, 4 * i);
+	/* C into D: p3[(128 C + thread) * rc ...] */
+	emit("\tmad.lo.u32 %%r7, %%r6, %d, %%ln;\n", WG_THREADS);
+	emit("\tmul.wide.u32 %%q4, %%r7, %d;\n\tadd.u64 %%q4, %%q4, %%g3;\n", 4 * s.rc);
+	for (int i = 0; i < s.rc; i++)
+		emit("\tld.global.%s %%d%d, [%%q4+%d];\n", regtype(x->c), i, 4 * i);
+	/* the descriptor: start address, LBO, SBO, no swizzle */
+	uint64_t fields = (uint64_t)(WG_LBO >> 4) << 16 | (uint64_t)(WG_SBO >> 4) << 32;
+	emit("\tshr.u32 %%r8, %%r0, 4;\n\tand.b32 %%r8, %%r8, 0x3FFF;\n");
+	emit("\tcvt.u64.u32 %%desc, %%r8;\n\tor.b64 %%desc, %%desc, 0x%016llx;\n", (unsigned long long)fields);
+	emit("\tmov.u32 %%r9, 1;\n\tsetp.ne.u32 %%scale, %%r9, 0;\n");
+	emit("\twgmma.fence.sync.aligned;\n");
+	emit("\t%s ", instr);
+	regs("d", s.rc, ", ");
+	regs("a", 4, ", ");
+	emit("%%desc, %%scale, 1, 1, 0;\n");
+	emit("\twgmma.commit_group.sync.aligned;\n\twgmma.wait_group.sync.aligned 0;\n");
+	emit("\tmul.wide.u32 %%q5, %%r1, %d;\n\tadd.u64 %%q5, %%q5, %%g4;\n", 4 * s.rc);
+	for (int i = 0; i < s.rc; i++)
+		emit("\tst.global.%s [%%q5+%d], %%d%d;\n", regtype(x->c), 4 * i, i);
+}
+
+/* Runs the kernel on blocks blocks; returns D. */
+static uint32_t *wgrun(const struct wgmma *x, struct wgshape s, int blocks, const uint32_t *a, const uint16_t *images,
+                       int nimages, const uint32_t *pick, const uint32_t *c, int ncs) {
+	size_t dwords = (size_t)blocks * WG_THREADS * s.rc;
+	uint32_t *d = calloc(dwords, 4);
+	CUdeviceptr p[5] = {dev(a, 16 * (size_t)blocks * WG_THREADS), dev(images, 2 * (size_t)nimages * s.image),
+	                    dev(pick, 8 * (size_t)blocks), dev(c, 4 * (size_t)ncs * WG_THREADS * s.rc),
+	                    dev(0, 4 * dwords)};
+	launchn(x->record, blocks, WG_THREADS, p, 5);
+	fetch(d, p[4], 4 * dwords);
+	release(p, 5);
+	return d;
+}
+
+/* Random: A and B in [-3, 3], C in [-8, 8]; shared memory past the tile
+ * holds the poison value 0xEEEE. The block lists B's tile (16 halves a
+ * line, from element e on) and each thread's A, C and D registers. */
+static void wgrandom(const struct wgmma *x, struct wgshape s, const char *instr) {
+	uint32_t a[4 * WG_THREADS] = {0}, pick[2] = {0, 0};
+	uint16_t *image = malloc(2 * (size_t)s.image);
+	uint32_t *c = calloc((size_t)WG_THREADS * s.rc, 4);
+	for (int t = 0; t < WG_THREADS; t++)
+		for (int v = 0; v < 8; v++)
+			put(a + 4 * t, F16, v, encode(F16, small(-3, 3)));
+	poison(image, s.image);
+	for (int e = 0; e < s.tile; e++)
+		image[e] = (uint16_t)encode(F16, small(-3, 3));
+	for (int t = 0; t < WG_THREADS; t++)
+		for (int v = 0; v < s.vc; v++)
+			put(c + (size_t)t * s.rc, x->c, v, encode(x->c, small(-8, 8)));
+	uint32_t *d = wgrun(x, s, 1, a, image, 1, pick, c, 1);
+	fprintf(out, "wgrandom %s %s\n", x->record, instr);
+	fprintf(out, "lbo %d sbo %d\n", WG_LBO, WG_SBO);
+	for (int e = 0; e < s.tile; e += 16) {
+		fprintf(out, "bmem %d", e);
+		for (int i = 0; i < 16; i++)
+			fprintf(out, " %04x", image[e + i]);
+		fprintf(out, "\n");
+	}
+	for (int t = 0; t < WG_THREADS; t++) {
+		fprintf(out, "thread %d a", t);
+		for (int i = 0; i < 4; i++)
+			fprintf(out, " %08x", a[4 * t + i]);
+		fprintf(out, " c");
+		for (int i = 0; i < s.rc; i++)
+			fprintf(out, " %08x", c[(size_t)t * s.rc + i]);
+		fprintf(out, " d");
+		for (int i = 0; i < s.rc; i++)
+			fprintf(out, " %08x", d[(size_t)t * s.rc + i]);
+		fprintf(out, "\n");
+	}
+	fprintf(out, "end\n\n");
+	free(image);
+	free(c);
+	free(d);
+}
+
+/* The B code of shared-memory element e in pass 0 and pass 1: 1 + its low
+ * six bits, 1 + the rest (e < 8192: at most 128, exact in f16 and f32). */
+static int wgcode(int e, int pass) { return 1 + (pass ? e >> 6 : e & 63); }
+
+/* One-hot: block (pass, i) holds 1 in A value slot i (thread i / 8, value
+ * i % 8: register v / 2, half v % 2) and 0 elsewhere in A and in C; shared
+ * element e holds wgcode(e, pass) across the whole image. D slot d (thread
+ * d / (N/2), value d % (N/2)) then names the element of shared memory it
+ * was multiplied from. A slot's lit D slots form its row: the first slot of
+ * each distinct row lists all its lines "t i e d"; every other slot lists
+ * the line of its lowest D slot, which ties it to a row already listed and
+ * names its K. A slot lighting other than N D slots is listed whole after a
+ * line "lit i count" and counts as a failure, as does an "odd" value. */
+static void wgonehot(const struct wgmma *x, struct wgshape s, const char *instr) {
+	int slots = 8 * WG_THREADS, blocks = 2 * slots;
+	uint32_t *a = calloc((size_t)blocks * WG_THREADS * 4, 4), *pick = calloc((size_t)blocks * 2, 4);
+	uint16_t *images = malloc(4 * (size_t)s.image);
+	uint32_t *c = calloc((size_t)WG_THREADS * s.rc, 4);
+	for (int pass = 0; pass < 2; pass++) {
+		for (int e = 0; e < s.image; e++)
+			images[pass * s.image + e] = (uint16_t)encode(F16, wgcode(e, pass));
+		for (int i = 0; i < slots; i++) {
+			int b = pass * slots + i;
+			put(a + ((size_t)b * WG_THREADS + i / 8) * 4, F16, i % 8, encode(F16, 1));
+			pick[2 * b] = (uint32_t)pass;
+		}
+	}
+	uint32_t *d = wgrun(x, s, blocks, a, images, 2, pick, c, 1);
+	fprintf(out, "wgonehot %s %s\n", x->record, instr);
+	fprintf(out, "lbo %d sbo %d\n", WG_LBO, WG_SBO);
+	int dslots = WG_THREADS * s.vc, odd = 0, rows = 0;
+	int *lit = malloc(sizeof(int) * dslots), *elem = malloc(sizeof(int) * dslots);
+	int *rowslots = malloc(sizeof(int) * (size_t)slots * x->n);
+	for (int i = 0; i < slots; i++) {
+		int count = 0;
+		for (int slot = 0; slot < dslots; slot++) {
+			int t = slot / s.vc, v = slot % s.vc;
+			double lo = decode(x->c, get(d + ((size_t)i * WG_THREADS + t) * s.rc, x->c, v));
+			double hi = decode(x->c, get(d + ((size_t)(slots + i) * WG_THREADS + t) * s.rc, x->c, v));
+			if (lo == 0 && hi == 0)
+				continue;
+			if (lo != (int)lo || hi != (int)hi || lo < 1 || lo > 64 || hi < 1 || hi > 128) {
+				fprintf(out, "odd %d %d %g %g\n", i, slot, lo, hi);
+				odd++;
+				continue;
+			}
+			lit[count] = slot;
+			elem[count++] = ((int)lo - 1) | ((int)hi - 1) << 6;
+		}
+		int known = 0;
+		if (count == x->n)
+			for (int r = 0; r < rows && !known; r++)
+				known = !memcmp(rowslots + (size_t)r * x->n, lit, sizeof(int) * x->n);
+		if (count != x->n) {
+			fprintf(out, "lit %d %d\n", i, count);
+			odd++;
+		} else if (!known)
+			memcpy(rowslots + (size_t)rows++ * x->n, lit, sizeof(int) * x->n);
+		for (int j = 0; j < (known ? 1 : count); j++)
+			fprintf(out, "t %d %d %d\n", i, elem[j], lit[j]);
+	}
+	fprintf(out, "rows %d\nend\n\n", rows);
+	if (odd)
+		failures++;
+	free(lit);
+	free(elem);
+	free(rowslots);
+	free(a);
+	free(pick);
+	free(images);
+	free(c);
+	free(d);
+}
+
+static void wgcase(const struct wgmma *x) {
+	char instr[96];
+	struct wgshape s = wgshapeof(x);
+	wginstr(x, instr);
+	wgkernel(x, s, instr);
+	if (!finish(x->record))
+		return;
+	wgrandom(x, s, instr);
+	wgonehot(x, s, instr);
+}
+
+static int major, minor;
+
+/* Starts the driver (once) and writes the header of a measurement file:
+ * its title, the date and what the device says of itself. */
+static void describe(const char *title, const char *date) {
+	static int version;
+	static char name[256];
+	static int started;
+	if (!started) {
+		CUdevice devc;
+		CUcontext ctx;
+		CHECK(cuInit(0));
+		CHECK(cuDriverGetVersion(&version));
+		CHECK(cuDeviceGet(&devc, 0));
+		CHECK(cuDeviceGetName(name, sizeof name, devc));
+		CHECK(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, devc));
+		CHECK(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, devc));
+		CHECK(cuCtxCreate(&ctx, 0, devc));
+		started = 1;
+	}
+	fprintf(out, "# hwcheck/nvidia/hwcheck.c: %s\n", title);
 	fprintf(out, "date %s\ngpu %s\ncapability %d.%d\ndriver_api %d\n", date, name, major, minor, version);
 	FILE *f = fopen("/proc/driver/nvidia/version", "r");
 	char line[512];
@@ -783,14 +1080,15 @@ static void describe(const char *date) {
 int main(int argc, char **argv) {
 	if (argc == 3 && !strcmp(argv[1], "--ptx"))
 		ptxdir = argv[2];
-	else if (argc < 2 || argc > 3)
-		die("usage: hwcheck OUTFILE [DATE] | hwcheck --ptx DIR");
+	else if (argc < 2 || argc > 4)
+		die("usage: hwcheck OUTFILE [DATE [WGMMAFILE]] | hwcheck --ptx DIR");
+	const char *date = argc >= 3 ? argv[2] : "unknown";
 	if (!ptxdir) {
 		out = fopen(argv[1], "w");
 		if (!out)
 			die("cannot write %s", argv[1]);
 		opendriver();
-		describe(argc == 3 ? argv[2] : "unknown");
+		describe("where warp-level matrix instructions put fragment elements", date);
 	}
 	for (int n = 1; n <= 4; n *= 2)
 		for (int t = 0; t < 2; t++) {
@@ -801,8 +1099,30 @@ int main(int argc, char **argv) {
 		mmacase(&mmas[i]);
 	chaincase(16);
 	chaincase(8);
+	int before = failures;
 	if (out) {
 		fprintf(out, "failures %d\n", failures);
+		fclose(out);
+		out = 0;
+	}
+	/* wgmma goes to a file of its own, so that the file above stays as it was. */
+	if (argc == 4) {
+		out = fopen(argv[3], "w");
+		if (!out)
+			die("cannot write %s", argv[3]);
+		describe("where wgmma.mma_async puts fragment elements", date);
+		fprintf(out, "loader %s\n\n", getenv("HWCHECK_CUBINS") ? "cubin" : "jit");
+	}
+	if (ptxdir || argc == 4) {
+		if (!ptxdir && (major != 9 || minor != 0)) {
+			fprintf(out, "error wgmma needs sm_90a, the device is %d.%d\n", major, minor);
+			failures++;
+		} else
+			for (size_t i = 0; i < sizeof wgmmas / sizeof wgmmas[0]; i++)
+				wgcase(&wgmmas[i]);
+	}
+	if (out) {
+		fprintf(out, "failures %d\n", failures - before);
 		fclose(out);
 	}
 	fprintf(stderr, "hwcheck: %d failures\n", failures);
