@@ -223,6 +223,14 @@ func (p *Problem) link(a, b *Node, ok func(i, j int) bool, op *model.Op, text st
 		}
 	}
 	p.Edges = append(p.Edges, &Edge{Kind: EdgeLink, From: a.ID, To: b.ID, Pos: op.Pos, Rule: rule})
+	if force {
+		// The matrix's Inf entries are the forbids (edgeForbids).
+		if p.facts.linkGuard == nil {
+			p.facts.linkGuard = map[int]int32{}
+		}
+		p.facts.linkGuard[len(p.PBQP.Edges)] = g
+		forbids = nil
+	}
 	p.PBQP.Edges = append(p.PBQP.Edges, pbqp.Edge{A: a.ID, B: b.ID, M: p.memo.mats.shared(m)})
 	p.facts.edgeForbid = append(p.facts.edgeForbid, forbids)
 }

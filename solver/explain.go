@@ -57,9 +57,9 @@ func newFeasibility(p *Problem) *feasibility {
 			f.add(guardLits(fb.Guard, []z.Lit{f.x[n][fb.I].Not()})...)
 		}
 	}
-	for k, fs := range p.facts.edgeForbid {
+	for k := range p.facts.edgeForbid {
 		e := p.PBQP.Edges[k]
-		for _, fb := range fs {
+		for _, fb := range p.edgeForbids(k) {
 			f.add(guardLits(fb.Guard, []z.Lit{f.x[e.A][fb.I].Not(), f.x[e.B][fb.J].Not()})...)
 		}
 	}

@@ -34,7 +34,29 @@ type facts struct {
 	budget, capacity *model.Fact // budgetFacts, once made
 
 	nodeForbid [][]forbid // per node
-	edgeForbid [][]forbid // per PBQP edge
+	edgeForbid [][]forbid // per PBQP edge (see edgeForbids)
+	// linkGuard holds, for a link edge whose rule is in force, the guard
+	// of every pair its matrix forbids: its forbids are then the Inf
+	// entries of the matrix, not listed (a 48×48 link edge would list
+	// two thousand), and edgeForbid has none for it.
+	linkGuard map[int]int32
+}
+
+// edgeForbids lists what PBQP edge k forbids and under which guards.
+func (p *Problem) edgeForbids(k int) []forbid {
+	g, ok := p.facts.linkGuard[k]
+	if !ok {
+		return p.facts.edgeForbid[k]
+	}
+	var out []forbid
+	for i, row := range p.PBQP.Edges[k].M {
+		for j, c := range row {
+			if c >= Inf {
+				out = append(out, forbid{I: int32(i), J: int32(j), Guard: g})
+			}
+		}
+	}
+	return out
 }
 
 // Facts lists the problem's facts in the order they were made.

@@ -747,7 +747,7 @@ func (p *Problem) whyForbidden(pb *pbqp.Problem, choice []int, peak int) string 
 	for k, e := range p.PBQP.Edges {
 		if e.M[choice[e.A]][choice[e.B]] >= Inf {
 			a, b := p.Nodes[e.A].Name(), p.Nodes[e.B].Name()
-			return fmt.Sprintf("its choices for %s and %s break %s", a, b, because(p.facts.edgeForbid[k], int32(choice[e.A]), int32(choice[e.B]), true))
+			return fmt.Sprintf("its choices for %s and %s break %s", a, b, because(p.edgeForbids(k), int32(choice[e.A]), int32(choice[e.B]), true))
 		}
 	}
 	for _, n := range p.bufNodes {

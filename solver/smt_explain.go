@@ -48,9 +48,9 @@ func Z3Conflict(p *Problem) (core []int, err error) {
 			s.Assert(ctx.Implies(facts(fb.Guard), ctx.Not(x[n][fb.I])))
 		}
 	}
-	for k, fs := range p.facts.edgeForbid {
+	for k := range p.facts.edgeForbid {
 		e := p.PBQP.Edges[k]
-		for _, fb := range fs {
+		for _, fb := range p.edgeForbids(k) {
 			s.Assert(ctx.Implies(facts(fb.Guard), ctx.Or(ctx.Not(x[e.A][fb.I]), ctx.Not(x[e.B][fb.J]))))
 		}
 	}
