@@ -1,7 +1,6 @@
 package solver
 
 import (
-	"fmt"
 	"slices"
 
 	"planner/model"
@@ -12,12 +11,11 @@ import (
 // ops' transfer rules derive from the neighbours' candidates.
 const MaxCandidates = 48
 
-// candSet is an ordered set of candidate layouts with where each came from.
+// candSet is an ordered set of candidate layouts.
 type candSet struct {
-	list   []*model.Layout
-	origin []string
-	keys   map[*model.Layout]bool // by the memo's copy
-	memo   *layoutMemo
+	list []*model.Layout
+	keys map[*model.Layout]bool // by the memo's copy
+	memo *layoutMemo
 }
 
 func newCandSet(memo *layoutMemo) *candSet {
@@ -30,7 +28,7 @@ type flowSite struct {
 	k  int
 }
 
-func (c *candSet) add(l *model.Layout, origin string) bool {
+func (c *candSet) add(l *model.Layout) bool {
 	if l == nil || len(c.list) >= MaxCandidates {
 		return false
 	}
@@ -40,7 +38,6 @@ func (c *candSet) add(l *model.Layout, origin string) bool {
 	}
 	c.keys[l] = true
 	c.list = append(c.list, l)
-	c.origin = append(c.origin, origin)
 	return true
 }
 
@@ -368,7 +365,7 @@ func (p *Problem) namedLoadSeeds(cands map[*model.Value]*candSet, warps int) {
 			return
 		}
 		if l := fragmentTiling(r, v.Shape, warps); l != nil {
-			cands[v].add(l, fmt.Sprintf("%s %s: %s fragments tiled over the value", op.Kind, op.Name, r.Name))
+			cands[v].add(l)
 		}
 	})
 }

@@ -92,16 +92,14 @@ func warpgroupMisfit(op *model.Op, r *model.Record, warps int) string {
 
 // leftInShared is the extra choice of value v that an mma reading it
 // through a descriptor needs: v left in the buffer its load_shared reads
-// (no load; the mma's descriptor edge prices the reads), with where it
-// comes from. nil when v is not loaded from a placed buffer or no mma
+// (no load; the mma's descriptor edge prices the reads). nil when v is not loaded from a placed buffer or no mma
 // choice reads it so.
-func (p *Problem) leftInShared(v *model.Value) (*model.Layout, string) {
+func (p *Problem) leftInShared(v *model.Value) *model.Layout {
 	def := v.Def
 	if def == nil || !def.ReadsShared() || !p.placed(def) {
-		return nil, ""
+		return nil
 	}
 	var out *model.Layout
-	why := ""
 	p.Graph.Walk(func(op *model.Op) {
 		if out != nil || op.Info().Flow != model.FlowRecord {
 			return
@@ -113,13 +111,12 @@ func (p *Problem) leftInShared(v *model.Value) (*model.Layout, string) {
 			for _, ch := range p.mmaChoices(op, p.plainMMA, p.Graph.Notation) {
 				if l := []*model.Layout{ch.A, ch.B}[i]; l.InShared() {
 					out = l
-					why = fmt.Sprintf("left in buffer %s for mma %s: %s reads operand %s through its descriptor", def.Buffer.Name, op.Name, ch.Record.Name, model.RoleName(op, i))
 					return
 				}
 			}
 		}
 	})
-	return out, why
+	return out
 }
 
 // descriptorSourceFact is, for an mma choice whose record reads an operand

@@ -27,7 +27,6 @@ type Node struct {
 	Value   *model.Value
 	Op      *model.Op
 	Layouts []*model.Layout // value and exec nodes
-	Origins []string
 	MMA     []*MMAChoice    // mma nodes (a choice with no record: the mma has none that fits)
 	Loads   []*model.Record // load_shared values and copy_to_shared ops: the intrinsic per choice (nil: plain loads or stores)
 	// A buffer node: per choice, a placement of each of Buffers (nil for a
@@ -245,12 +244,12 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 	// Seeds: pins first, then intrinsic fragments, then memory layouts.
 	for _, v := range g.Values {
 		if v.Pin != nil && v.Pin.Layout != nil {
-			cands[v].add(v.Pin.Layout, fmt.Sprintf("pinned at %s", v.Pin.Pos))
+			cands[v].add(v.Pin.Layout)
 		}
 	}
 	g.Walk(func(op *model.Op) {
 		if op.Layout != nil && op.Layout.Layout != nil {
-			cands[op.Operands[0]].add(op.Layout.Layout, fmt.Sprintf("%s %s runs in the layout stated at %s", op.Kind, op.Name, op.Layout.Pos))
+			cands[op.Operands[0]].add(op.Layout.Layout)
 		}
 	})
 	p.watch.phase("build", "candidates, seeds", p.ops())
@@ -266,16 +265,15 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 				recs = named(mmaRecs, op.Intrinsic)
 			}
 			for _, ch := range p.variantSeeds(op, p.mmaChoices(op, recs, g.Notation)) {
-				why := fmt.Sprintf("mma %s: %s", op.Name, ch)
 				// An operand left in shared memory is offered by its own
 				// node alone (leftInShared), never carried to others.
 				for i, l := range []*model.Layout{ch.A, ch.B} {
 					if !l.InShared() {
-						cands[op.Operands[i]].add(l, why+", operand "+[]string{"a", "b"}[i])
+						cands[op.Operands[i]].add(l)
 					}
 				}
-				cands[op.Operands[2]].add(ch.C, why+", operand c")
-				cands[op.Result].add(ch.C, why+", result")
+				cands[op.Operands[2]].add(ch.C)
+				cands[op.Result].add(ch.C)
 			}
 		case info.Memory != model.MemoryNone:
 			v := op.Result
@@ -284,7 +282,7 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 			}
 			contiguous := op.VectorDim(v)
 			for _, l := range vectorLayouts(v.Shape, contiguous, v.DType.Bits, lanes, warps) {
-				cands[v].add(l, fmt.Sprintf("%s %s: vectors along dim%d", op.Kind, op.Name, contiguous))
+				cands[v].add(l)
 			}
 		}
 	})
@@ -296,7 +294,7 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 	var site flowSite
 	for round := 0; round < 8; round++ {
 		changed := false
-		flow := func(from, to *model.Value, how string, fn func(*model.Layout) *model.Layout, why string) {
+		flow := func(from, to *model.Value, how string, fn func(*model.Layout) *model.Layout) {
 			src := cands[from]
 			site.k++
 			i := done[site]
@@ -305,15 +303,15 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 				if fn != nil {
 					l = p.memo.derive(l, how, fn)
 				}
-				if l != nil && cands[to].add(l, why) {
+				if l != nil && cands[to].add(l) {
 					changed = true
 				}
 			}
 			done[site] = i
 		}
-		same := func(a, b *model.Value, why string) {
-			flow(a, b, "", nil, why)
-			flow(b, a, "", nil, why)
+		same := func(a, b *model.Value) {
+			flow(a, b, "", nil)
+			flow(b, a, "", nil)
 		}
 		p.watch.phase("build", fmt.Sprintf("candidates, round %d", round+1), p.ops())
 		g.Walk(func(op *model.Op) {
@@ -321,13 +319,12 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 				return
 			}
 			site = flowSite{op: op}
-			why := fmt.Sprintf("through %s %s", op.Kind, op.Name)
 			info := op.Info()
 			if tr := info.Forward; tr != nil && op.Result != nil {
-				flow(op.Operands[0], op.Result, tr.Key(op), func(l *model.Layout) *model.Layout { return tr.Apply(op, l) }, why)
+				flow(op.Operands[0], op.Result, tr.Key(op), func(l *model.Layout) *model.Layout { return tr.Apply(op, l) })
 			}
 			if tr := info.Backward; tr != nil {
-				flow(op.Result, op.Operands[0], tr.Key(op), func(l *model.Layout) *model.Layout { return tr.Apply(op, l) }, why)
+				flow(op.Result, op.Operands[0], tr.Key(op), func(l *model.Layout) *model.Layout { return tr.Apply(op, l) })
 			}
 			for i, v := range op.Operands {
 				if !model.SharesResultLayout(op, i) {
@@ -336,14 +333,14 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 				if op.Func().Cond && i == 0 && v.DType.Name != op.Result.DType.Name {
 					continue
 				}
-				same(v, op.Result, why)
+				same(v, op.Result)
 			}
 			if info.Flow == model.FlowCarry {
 				lp := op.Body
 				for i := range lp.Args {
-					same(lp.Inits[i], lp.Args[i], why)
-					same(lp.Yields[i], lp.Args[i], why)
-					same(lp.Args[i], lp.Results[i], why)
+					same(lp.Inits[i], lp.Args[i])
+					same(lp.Yields[i], lp.Args[i])
+					same(lp.Args[i], lp.Results[i])
 				}
 			}
 		})
@@ -367,7 +364,7 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 		}
 		cs := cands[v]
 		n := &Node{Kind: NodeValue, Value: v, Pos: v.Pos}
-		list, origins := cs.list, cs.origin
+		list := cs.list
 		if len(list) == 0 {
 			// No candidate at all: the value is unconstrained; give it the
 			// first vector layout so that the problem stays well formed.
@@ -377,10 +374,9 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 					Msg: fmt.Sprintf("no layout of %%%s (%s) over %d subgroups of %d lanes could be built", v.Name, dims(v.Shape), g.Subgroups, t.SubgroupSize)}
 			}
 			list = list[:1]
-			origins = []string{"default: vectors along the last dimension"}
 		}
-		if l, why := p.leftInShared(v); l != nil {
-			list, origins = append(slices.Clip(list), l), append(slices.Clip(origins), why)
+		if l := p.leftInShared(v); l != nil {
+			list = append(slices.Clip(list), l)
 		}
 		var costs []int64
 		var forbids []forbid
@@ -400,7 +396,6 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 				forbids = append(forbids, forbid{I: int32(i), Guard: gd})
 			}
 			n.Layouts = append(n.Layouts, l)
-			n.Origins = append(n.Origins, origins[i])
 			n.Loads = append(n.Loads, rec)
 			costs = append(costs, c)
 		}
@@ -519,7 +514,6 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 				}
 				n.Loads = append(n.Loads, store)
 				n.Layouts = append(n.Layouts, l)
-				n.Origins = append(n.Origins, vn.Origins[i])
 				costs = append(costs, c)
 			}
 			addNode(n, costs, forbids)
