@@ -69,6 +69,7 @@ type Layout struct {
 	hwPos  [NumHwDims][]int
 	spans  *[NumHwDims]*span // levelSpans, once computed
 	widths map[[2]int]int    // vectorWidth by dimension and element bits, once computed
+	copies int               // 1 + the register copies of one element (RegisterWords), once computed
 	// opaque names the fragment family (Record operand key `family`)
 	// whose lanes and registers the architecture leaves unspecified: the
 	// map is a stand-in inside each fragment tile, exact only in which

@@ -18,8 +18,11 @@ func RegisterWords(l *Layout, elemBits int) int {
 		return 0
 	}
 	w := wordsPerLane(l, elemBits)
-	imgs, _ := l.hwBits(Register)
-	if copies := 1 << len(kernelOf(imgs)); copies > 1 {
+	if l.copies == 0 {
+		imgs, _ := l.hwBits(Register)
+		l.copies = 1 + 1<<len(kernelOf(imgs))
+	}
+	if copies := l.copies - 1; copies > 1 {
 		w = (w + copies - 1) / copies
 	}
 	return w

@@ -121,6 +121,14 @@ func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required f
 	var forbids []forbid
 	tab := p.memo.pairs.table(from.Layouts, e.Required, v.DType.Bits)
 	trips := model.ValueTrips(v)
+	ruleOff := p.relaxed(rule) // without its rule the use needs nothing
+	ruleGuard := int32(-1)
+	guardRule := func() int32 {
+		if ruleGuard < 0 {
+			ruleGuard = p.guard(rule)
+		}
+		return ruleGuard
+	}
 	for i, l := range from.Layouts {
 		for j, r := range e.Required {
 			if placeholder(j) {
@@ -129,14 +137,14 @@ func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required f
 			var guards []int32
 			switch {
 			case r == nil:
-				guards = append(guards, p.guard(rule))
+				guards = append(guards, guardRule())
 			case r.InShared():
 				// The mma reads the operand's buffer through its
 				// descriptor: nothing to convert, whether the value is
 				// left there or also loaded for other consumers.
 			case l.InShared():
 				// Left in shared memory: nothing but a descriptor reads it.
-				guards = append(guards, p.guard(rule))
+				guards = append(guards, guardRule())
 			case (l.Opaque() != "" || r.Opaque() != "") && !l.Equal(r):
 				// No conversion reaches or leaves an unspecified fragment.
 				guards = append(guards, p.guard(rule, p.familyFact(l, r)))
@@ -150,7 +158,7 @@ func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required f
 					return fmt.Errorf("%s: converting %s: %v", v.Pos, v.Name, pe.err)
 				}
 				c, conv := pe.cost*trips, pe.conv
-				if !p.relaxed(rule) { // without its rule the use needs nothing
+				if !ruleOff {
 					m[i][j] = c
 				}
 				if conv != nil && noconv != nil {
@@ -158,7 +166,7 @@ func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required f
 				}
 				if conv != nil && conv.Kind == model.ConvShared {
 					guards = append(guards, p.overBudget(conv.ScratchBytes, rule)...)
-					if p.combined && !p.relaxed(rule) { // only a combined placement decision reads them
+					if p.combined && !ruleOff { // only a combined placement decision reads them
 						p.scratch = append(p.scratch, scratchUse{Edge: len(p.PBQP.Edges), I: int32(i), J: int32(j), Bytes: conv.ScratchBytes})
 					}
 				}
