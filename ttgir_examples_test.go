@@ -47,6 +47,19 @@ func convertOps(text string) int {
 	return n
 }
 
+// knownFailure checks err against the failure a table entry expects (want
+// its message, "" none) and says whether the test stops there.
+func knownFailure(t *testing.T, err error, want, what string) bool {
+	t.Helper()
+	switch {
+	case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+		t.Fatalf("want %s with %q, got %v", what, want, err)
+	case want == "" && err != nil:
+		t.Fatal(err)
+	}
+	return want != ""
+}
+
 // Every example plans, to the golden plan under testdata/ttgir_plans; the
 // plan costs no more than the input's own layout choice priced by the same
 // model (its encodings pinned, each ttg.convert_layout a conversion: what
@@ -69,14 +82,8 @@ func TestTTGIRExamples(t *testing.T) {
 				t.Fatal(err)
 			}
 			res, err := pl.SolveText(ctx, path, data, Options{})
-			if ex.rejected != "" {
-				if err == nil || !strings.Contains(err.Error(), ex.rejected) {
-					t.Fatalf("want the reader to refuse it with %q, got %v", ex.rejected, err)
-				}
+			if stop := knownFailure(t, err, ex.rejected, "the reader to refuse it"); stop {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if res.Plan == nil || res.Plan.Status != "optimal" {
 				t.Fatalf("no optimal plan: %s", res.Why)
@@ -109,14 +116,8 @@ func TestTTGIRExamples(t *testing.T) {
 			if err == nil {
 				back, err = pl.SolveText(ctx, path+".planned.ttgir", out.Bytes(), Options{})
 			}
-			if ex.unwritten != "" {
-				if err == nil || !strings.Contains(err.Error(), ex.unwritten) {
-					t.Fatalf("want writing it back to fail with %q, got %v", ex.unwritten, err)
-				}
+			if stop := knownFailure(t, err, ex.unwritten, "writing it back to fail"); stop {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			golden.Compare(t, filepath.Join("testdata", "ttgir_out", ex.name+".ttgir"), out.String())
 			if got := convertOps(out.String()); got > in && ex.moreConversions == "" {
