@@ -170,6 +170,10 @@ type Options struct {
 	// CompareGreedy also runs the greedy baseline and sets the plan's
 	// comparison with it.
 	CompareGreedy bool
+	// CompareInput also prices a TTGIR kernel's own layouts (every tensor
+	// pinned to its encoding, each convert_layout a conversion) and sets
+	// the plan's comparison with them; SolveFile and SolveText only.
+	CompareInput bool
 	// SearchTimeLimit bounds each search on its own (an explanation runs
 	// one per relaxation); 0: none but the context's.
 	SearchTimeLimit time.Duration
@@ -237,8 +241,40 @@ func (pl *Planner) SolveText(ctx context.Context, name string, data []byte, opt 
 	res, err := pl.solve(ctx, run, g, opt)
 	if err == nil && res.Plan != nil {
 		res.Plan.GraphHash = planfile.HashGraph(data)
+		if opt.CompareInput {
+			res.Plan.Compare, err = pl.compareInput(ctx, run, name, data, g, opt, res.Plan)
+		}
 	}
 	return res, err
+}
+
+// compareInput prices the input's own layouts of a TTGIR kernel, read
+// with every tensor pinned to its encoding, by the same model, and sets
+// them beside the plan.
+func (pl *Planner) compareInput(ctx, run context.Context, name string, data []byte, g *model.Graph, opt Options, plan *plans.Plan) (*plans.Comparison, error) {
+	if g.Notation != "triton" {
+		return nil, fmt.Errorf("--compare input prices the layouts a TTGIR kernel states: %s is not TTGIR (a *.ttgir file, or MLIR whose module carries ttg. attributes)", name)
+	}
+	in := opt.Input
+	in.InputLayouts, in.KeepAnchors = true, false
+	ig, err := pl.ParseGraph(name, data, in)
+	if err != nil {
+		return nil, fmt.Errorf("reading the input's own layouts: %w", err)
+	}
+	o := opt
+	o.CompareInput, o.CompareGreedy, o.Input = false, false, in
+	r, err := pl.solve(ctx, run, ig, o)
+	if err != nil {
+		return nil, fmt.Errorf("pricing the input's own layouts: %w", err)
+	}
+	if r.Plan == nil {
+		return plans.NewComparison(plans.BaselineInput, plan.Cost, 0, r.Why), nil
+	}
+	c := plans.NewComparison(plans.BaselineInput, plan.Cost, r.Plan.Cost, "")
+	for _, cv := range r.Plan.Conv {
+		c.Conversions = append(c.Conversions, cv.JSON())
+	}
+	return c, nil
 }
 
 // Solve chooses every value's layout, every op's intrinsic and every

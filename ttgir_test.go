@@ -2,12 +2,14 @@ package planner
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"planner/internal/golden"
+	"planner/plans"
 )
 
 // ttgirKernels are the TTGIR kernels the tests plan and write back.
@@ -62,5 +64,54 @@ func TestWriteTTGIRRoundTrip(t *testing.T) {
 				t.Errorf("written again, %d ttg.convert_layout ops; first %d", b, a)
 			}
 		})
+	}
+}
+
+// --compare input: the input's own layouts priced by the same model cost
+// no less than the plan; they make at most one conversion per
+// convert_layout of the input; the JSON plan carries them and follows its
+// schema.
+func TestCompareInput(t *testing.T) {
+	pl := testPlanner(t)
+	set := compileSchemas(t)
+	for _, path := range ttgirKernels(t) {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := pl.SolveText(context.Background(), path, data, Options{CompareInput: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Plan == nil {
+				t.Fatalf("no plan: %s", res.Why)
+			}
+			c := res.Plan.Compare
+			if c == nil || c.Baseline != plans.BaselineInput || c.NoPlan != "" {
+				t.Fatalf("no comparison with the input's layouts: %+v", c)
+			}
+			if c.BaselineCost < c.Cost {
+				t.Errorf("the plan costs %d, more than the input's own layouts, %d", c.Cost, c.BaselineCost)
+			}
+			if in := strings.Count(string(data), "convert_layout"); len(c.Conversions) > in {
+				t.Errorf("the input's layouts make %d conversions but it has %d convert_layouts", len(c.Conversions), in)
+			}
+			var js bytes.Buffer
+			if err := res.Plan.WriteJSON(&js); err != nil {
+				t.Fatal(err)
+			}
+			if msg := set.Check("plan", js.Bytes()); msg != "" {
+				t.Errorf("the plan's JSON breaks schema/plan.schema.json:\n%s", msg)
+			}
+		})
+	}
+	// A kernel in the vector dialect states no Triton layouts to price.
+	data, err := os.ReadFile("examples/mlir/softmax_row.mlir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pl.SolveText(context.Background(), "examples/mlir/softmax_row.mlir", data, Options{CompareInput: true}); err == nil || !strings.Contains(err.Error(), "not TTGIR") {
+		t.Errorf("--compare input on the vector dialect: %v, want an error saying it is not TTGIR", err)
 	}
 }

@@ -701,8 +701,10 @@ func (b *builder) ttReduce(op *Op) {
 }
 
 // ttIf reads scf.if: the ops of both branches (priced as if both ran),
-// and each tensor it gives as a select between the branches' values under
-// a uniform condition.
+// and the tensors it gives as the results of a loop of one trip that
+// starts from the then-branch's values and yields the else-branch's, so
+// that each branch's value is converted to the result's layout where it
+// differs, and at no other cost.
 func (b *builder) ttIf(op *Op) {
 	var yields []*Op
 	for _, r := range op.Regions {
@@ -719,27 +721,44 @@ func (b *builder) ttIf(op *Op) {
 			}
 		}
 	}
-	for i, res := range op.Results {
-		if b.free[res] || !isTensor(res.Type) {
-			continue
+	var results []*Value
+	for _, res := range op.Results {
+		if !b.free[res] && isTensor(res.Type) {
+			results = append(results, res)
 		}
-		if len(yields) != 2 || i >= len(yields[0].Operands) || i >= len(yields[1].Operands) {
+	}
+	if len(results) == 0 {
+		return
+	}
+	if len(yields) != 2 {
+		b.fail(op, model.CodeBadValue, "scf.if gives %s without an else branch that yields it", results[0])
+		return
+	}
+	name := unique(b.opNames, strings.SplitN(results[0].Name, "#", 2)[0]+"@if")
+	mop := &model.Op{Kind: kind("loop"), Pos: op.Pos, Name: name}
+	l := &model.Loop{Name: name, Trips: 1, Parent: b.loop, Op: mop, Pos: op.Pos}
+	mop.Body = l
+	for _, res := range results {
+		i := res.Index
+		if i >= len(yields[0].Operands) || i >= len(yields[1].Operands) {
 			b.fail(op, model.CodeBadValue, "scf.if gives %s without an scf.yield of it in both branches", res)
 			return
 		}
-		shape, dt, ok := b.resultVector(res)
-		if !ok {
+		x, y := b.value(yields[0].Operands[i]), b.value(yields[1].Operands[i])
+		if x == nil || y == nil {
+			b.failed[res] = true
 			return
 		}
-		cond := b.add(&model.Op{Kind: kind("constant"), Pos: op.Pos}, &model.OpArgs{Spelling: "constant", Shape: shape, DType: model.DType{Name: "i1", Bits: 1}}, nil, res.Name+"@cond", op.Pos)
-		x, y := b.value(yields[0].Operands[i]), b.value(yields[1].Operands[i])
-		if cond == nil || x == nil || y == nil {
-			b.failed[res] = true
-			continue
-		}
-		b.add(&model.Op{Kind: model.OpBySpelling("select").Kind, Fn: "select", Pos: op.Pos, Operands: []*model.Value{cond, x, y}}, &model.OpArgs{Spelling: "select", DType: dt, Shape: shape}, res, res.Name, res.Pos)
-		b.pinResult(res, false)
+		k := len(l.Inits)
+		arg := &model.Value{Name: unique(b.names, res.Name+"@if"), Shape: slices.Clone(x.Shape), DType: x.DType, Pos: res.Pos, Arg: l}
+		r := &model.Value{Name: unique(b.names, res.Name), Shape: slices.Clone(x.Shape), DType: x.DType, Pos: res.Pos, Def: mop}
+		b.g.Values = append(b.g.Values, arg, r)
+		l.Inits, l.Args, l.Yields, l.Results = append(l.Inits, x), append(l.Args, arg), append(l.Yields, y), append(l.Results, r)
+		x.Uses = append(x.Uses, model.Use{Op: mop, Index: k})
+		y.Uses = append(y.Uses, model.Use{Op: mop, Index: k, Yield: true})
+		b.vals[res] = r
 	}
+	b.emit(mop)
 }
 
 // memDesc is what the reader knows of a !ttg.memdesc value: the buffer it

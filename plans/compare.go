@@ -7,14 +7,22 @@ import (
 )
 
 // Comparison sets a plan's cost beside a baseline's plan for the same
-// graph (planner solve --compare greedy).
+// graph (planner solve --compare greedy), or beside the layouts the input
+// itself chose (--compare input, on TTGIR: its encodings and
+// convert_layouts, priced by the same model).
 type Comparison struct {
-	Baseline     string   `json:"baseline"`          // "greedy"
+	Baseline     string   `json:"baseline"`          // "greedy" or "input"
 	Cost         int64    `json:"cost"`              // this plan's cost
 	BaselineCost int64    `json:"baseline_cost"`     // the baseline's cost; -1 when it found no plan
 	Ratio        *float64 `json:"ratio,omitempty"`   // BaselineCost / Cost to 3 decimals; absent when Cost is 0 or the baseline has no plan
 	NoPlan       string   `json:"no_plan,omitempty"` // why the baseline found no plan
+	// Conversions are the baseline's conversions, with their mechanisms
+	// and costs (--compare input: those the input's layouts make).
+	Conversions []ConvJSON `json:"conversions,omitempty"`
 }
+
+// BaselineInput names the input's own layouts as a baseline.
+const BaselineInput = "input"
 
 // NewComparison compares a plan's cost with a baseline's; noPlan says why
 // the baseline has none.
@@ -34,7 +42,11 @@ func NewComparison(baseline string, cost, baselineCost int64, noPlan string) *Co
 // Text is the comparison in one line.
 func (c *Comparison) Text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "compared with the %s baseline: ", c.Baseline)
+	if c.Baseline == BaselineInput {
+		b.WriteString("compared with the input's own layouts (its encodings and convert_layouts, priced by the same model): ")
+	} else {
+		fmt.Fprintf(&b, "compared with the %s baseline: ", c.Baseline)
+	}
 	switch {
 	case c.NoPlan != "":
 		fmt.Fprintf(&b, "this plan costs %d; %s found no plan: %s", c.Cost, c.Baseline, c.NoPlan)
@@ -42,6 +54,15 @@ func (c *Comparison) Text() string {
 		fmt.Fprintf(&b, "this plan costs %d, %s %d (ratio %s/this %.3f)", c.Cost, c.Baseline, c.BaselineCost, c.Baseline, *c.Ratio)
 	default:
 		fmt.Fprintf(&b, "this plan costs %d, %s %d", c.Cost, c.Baseline, c.BaselineCost)
+	}
+	if c.Baseline == BaselineInput && c.NoPlan == "" {
+		fmt.Fprintf(&b, "\n  the input's conversions (%d):", len(c.Conversions))
+		if len(c.Conversions) == 0 {
+			b.WriteString(" none")
+		}
+		for _, v := range c.Conversions {
+			fmt.Fprintf(&b, "\n    %%%s -> %s (%s): %s, cost %d: %s", v.Value, v.Consumer, v.Operand, v.Kind, v.Cost, v.Detail)
+		}
 	}
 	return b.String()
 }

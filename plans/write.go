@@ -352,9 +352,14 @@ func (p *Plan) JSON() *JSON {
 		j.Ops[o.Name] = oj
 	}
 	for _, c := range p.Conv {
-		j.Conversions = append(j.Conversions, ConvJSON{Value: c.Value, Consumer: c.Consumer, Operand: c.Operand, Kind: c.Kind, Cost: c.Cost, Free: c.Free, Detail: c.Detail, Because: c.Because, Why: c.Why})
+		j.Conversions = append(j.Conversions, c.JSON())
 	}
 	return j
+}
+
+// JSON is the conversion as the JSON plan writes it.
+func (c ConvPlan) JSON() ConvJSON {
+	return ConvJSON{Value: c.Value, Consumer: c.Consumer, Operand: c.Operand, Kind: c.Kind, Cost: c.Cost, Free: c.Free, Detail: c.Detail, Because: c.Because, Why: c.Why}
 }
 
 // WriteJSON writes the plan for tools, indented.

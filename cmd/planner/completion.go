@@ -9,6 +9,7 @@ import (
 	"planner/gen"
 	"planner/intrinsics"
 	"planner/model"
+	"planner/plans"
 	"planner/solver"
 )
 
@@ -38,7 +39,7 @@ var flagOffers = []flagOffer{
 	{"solve", "solver", backends},
 	{"explain", "solver", backends},
 	{"bench", "solver", backends},
-	{"solve", "compare", fixed(solver.BackendGreedy)},
+	{"solve", "compare", fixed(solver.BackendGreedy, plans.BaselineInput)},
 	{"solve", "progress", fixed("auto", "always", "never")},
 	{"bench", "progress", fixed("auto", "always", "never")},
 	{"gen", "family", fixed(gen.Families...)},

@@ -69,17 +69,17 @@ Ctrl-C) stopped the run before any plan.`,
 			if notation != "" && !slices.Contains(model.Kinds, notation) {
 				return badFlag("notation", notation, model.Kinds...)
 			}
-			if compare != "" && compare != solver.BackendGreedy {
-				return badFlag("compare", compare, solver.BackendGreedy)
+			if compare != "" && compare != solver.BackendGreedy && compare != plans.BaselineInput {
+				return badFlag("compare", compare, solver.BackendGreedy, plans.BaselineInput)
 			}
-			if compare != "" && backendName == compare {
+			if compare == solver.BackendGreedy && backendName == compare {
 				return fmt.Errorf("--compare %s compares the search's plan with the baseline: it needs --solver gini or smt, not %s", compare, backendName)
 			}
 			opt, done, err := limits.options(backendName, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
-			opt.Notation, opt.CompareGreedy = notation, compare != ""
+			opt.Notation, opt.CompareGreedy, opt.CompareInput = notation, compare == solver.BackendGreedy, compare == plans.BaselineInput
 			if opt.Input, err = in.input(); err != nil {
 				return err
 			}
@@ -120,7 +120,7 @@ Ctrl-C) stopped the run before any plan.`,
 	limits.add(cmd, "stop the search after this long and report the best plan with its lower bound")
 	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, smt (Z3, in binaries built with -tags z3), smt-symbolic (Z3 with the buffers' placements as unknowns, until --time-limit), or greedy (the propagation baseline of today's compilers)")
 	cmd.Flags().BoolVar(&verbose, "verbose", false, "with --format text: list every arrangement each mma was chosen among, one a line")
-	cmd.Flags().StringVar(&compare, "compare", "", "also run this baseline (greedy) and print both costs and their ratio")
+	cmd.Flags().StringVar(&compare, "compare", "", "also run this baseline and print both costs and their ratio: greedy (the propagation baseline), or input (a TTGIR kernel's own encodings and convert_layouts, priced by the same model, with their conversions)")
 	in.add(cmd, true)
 	return cmd
 }
