@@ -60,10 +60,10 @@ func knownFailure(t *testing.T, err error, want, what string) bool {
 	return want != ""
 }
 
-// Every example plans, to the golden plan under testdata/ttgir_plans; the
-// plan costs no more than the input's own layout choice priced by the same
-// model (its encodings pinned, each ttg.convert_layout a conversion: what
-// planner solve --compare input prices) and converts no more often than
+// Every example plans, to the golden plan under testdata/ttgir_plans (with
+// --compare input's section); the plan costs no more than the input's own
+// layout choice priced by the same model (--compare input: its encodings
+// pinned, each ttg.convert_layout a conversion) and converts no more often than
 // the input has ttg.convert_layout ops; written back with --format mlir
 // (golden under testdata/ttgir_out) it has no more of them than the input
 // and reads back to the same cost.
@@ -81,7 +81,7 @@ func TestTTGIRExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := pl.SolveText(ctx, path, data, Options{})
+			res, err := pl.SolveText(ctx, path, data, Options{CompareInput: true})
 			if stop := knownFailure(t, err, ex.rejected, "the reader to refuse it"); stop {
 				return
 			}
@@ -94,21 +94,18 @@ func TestTTGIRExamples(t *testing.T) {
 			}
 			golden.Compare(t, filepath.Join("testdata", "ttgir_plans", ex.name+".txt"), text.String())
 
-			own, err := pl.SolveText(ctx, path, data, Options{Input: Input{InputLayouts: true}})
-			if err != nil {
-				t.Fatal(err)
+			own := res.Plan.Compare
+			if own == nil || own.NoPlan != "" {
+				t.Fatalf("the input's own layouts are not priced: %+v", own)
 			}
-			if own.Plan == nil {
-				t.Fatalf("the input's own layouts cannot be priced: %s", own.Why)
-			}
-			if res.Plan.Cost > own.Plan.Cost {
-				t.Errorf("the plan costs %d, more than the input's own layouts (%d)", res.Plan.Cost, own.Plan.Cost)
+			if res.Plan.Cost > own.BaselineCost {
+				t.Errorf("the plan costs %d, more than the input's own layouts (%d)", res.Plan.Cost, own.BaselineCost)
 			}
 			in := convertOps(string(data))
 			if more := len(res.Plan.Conv) > in; more != (ex.moreConversions != "") {
 				t.Errorf("the plan converts %d times, the input has %d ttg.convert_layout ops (the table says: %q)", len(res.Plan.Conv), in, ex.moreConversions)
 			}
-			t.Logf("plan %d with %d conversions; the input's own layouts %d with %d", res.Plan.Cost, len(res.Plan.Conv), own.Plan.Cost, in)
+			t.Logf("plan %d with %d conversions; the input's own layouts %d with %d", res.Plan.Cost, len(res.Plan.Conv), own.BaselineCost, in)
 
 			var out bytes.Buffer
 			err = pl.WriteMLIR(&out, path, data, Input{}, res)
