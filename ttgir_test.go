@@ -5,6 +5,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,12 +14,24 @@ import (
 	"planner/plans"
 )
 
+// convertRE finds the convert_layout ops of TTGIR text (not its comments).
+var convertRE = regexp.MustCompile(`(?m)^\s*%[^=/]*=\s*"?(ttg|triton_gpu)\.convert_layout`)
+
+// ttgirRefused are the examples the reader refuses (TestTTGIRExamples
+// checks why): Hopper's ttng.warp_group_dot reads its operands from
+// shared memory, which the reader does not follow.
+var ttgirRefused = []string{"flash_attention_fwd_sm90.ttgir"}
+
 // ttgirKernels are the TTGIR kernels the tests plan and write back.
 func ttgirKernels(t *testing.T) []string {
 	var files []string
-	for _, glob := range []string{"mlir/testdata/ttgir/*.ttgir"} { // examples/ttgir: TestTTGIRExamples
+	for _, glob := range []string{"mlir/testdata/ttgir/*.ttgir", "examples/ttgir/*.ttgir"} {
 		m, _ := filepath.Glob(glob)
-		files = append(files, m...)
+		for _, f := range m {
+			if !slices.Contains(ttgirRefused, filepath.Base(f)) {
+				files = append(files, f)
+			}
+		}
 	}
 	if len(files) < 3 {
 		t.Fatalf("%d TTGIR kernels, want at least 3", len(files))
@@ -26,9 +40,9 @@ func ttgirKernels(t *testing.T) []string {
 }
 
 // --format mlir on TTGIR: each kernel written back with its plan (golden
-// files under testdata/ttgir_out) reads back to the same cost, and
-// written again has as many ttg.convert_layout ops, one for each
-// conversion of a value the IR names.
+// files under testdata/ttgir_out) reads back to the same cost, has at
+// most one ttg.convert_layout per conversion of the plan, and written
+// again has as many.
 func TestWriteTTGIRRoundTrip(t *testing.T) {
 	pl := testPlanner(t)
 	for _, path := range ttgirKernels(t) {
@@ -43,12 +57,7 @@ func TestWriteTTGIRRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			golden.Compare(t, filepath.Join("testdata", "ttgir_out", filepath.Base(path)), out.String())
-			converts := func(s string) int {
-				return strings.Count(s, "ttg.convert_layout") + strings.Count(s, "triton_gpu.convert_layout")
-			}
-			if in, got := converts(string(data)), converts(out.String()); got > in {
-				t.Errorf("the plan has %d convert_layouts, more than the input's %d", got, in)
-			}
+			converts := func(s string) int { return len(convertRE.FindAllString(s, -1)) }
 			if got := converts(out.String()); got > len(first.Plan.Conv) {
 				t.Errorf("%d convert_layouts written for a plan of %d conversions", got, len(first.Plan.Conv))
 			}
@@ -68,8 +77,8 @@ func TestWriteTTGIRRoundTrip(t *testing.T) {
 }
 
 // --compare input: the input's own layouts priced by the same model cost
-// no less than the plan; they make at most one conversion per
-// convert_layout of the input; the JSON plan carries them and follows its
+// no less than the plan; they convert the values the IR names at most
+// once per convert_layout of the input; the JSON plan carries them and follows its
 // schema.
 func TestCompareInput(t *testing.T) {
 	pl := testPlanner(t)
@@ -94,8 +103,14 @@ func TestCompareInput(t *testing.T) {
 			if c.BaselineCost < c.Cost {
 				t.Errorf("the plan costs %d, more than the input's own layouts, %d", c.Cost, c.BaselineCost)
 			}
-			if in := strings.Count(string(data), "convert_layout"); len(c.Conversions) > in {
-				t.Errorf("the input's layouts make %d conversions but it has %d convert_layouts", len(c.Conversions), in)
+			named := 0 // conversions of values the IR names, not of those the reader makes (%x@mem)
+			for _, cv := range c.Conversions {
+				if !strings.Contains(cv.Value, "@") {
+					named++
+				}
+			}
+			if in := len(convertRE.FindAllString(string(data), -1)); named > in {
+				t.Errorf("the input's layouts make %d conversions of its values but it has %d convert_layouts", named, in)
 			}
 			var js bytes.Buffer
 			if err := res.Plan.WriteJSON(&js); err != nil {

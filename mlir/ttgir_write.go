@@ -90,6 +90,21 @@ func writeTTGIR(w io.Writer, b *builder, src string, s Solved) error {
 	})
 	wr.assignSpans()
 	for _, op := range wr.ops {
+		if ttName(op.Name) != "tt.dot" || len(op.Operands) != 3 {
+			continue
+		}
+		// The dots' operands and accumulators are named first, by their
+		// roles (#ttg.dot_op, #mma), wherever else they are written.
+		for i := range op.Operands {
+			if l := wr.need(op, i, nil); l != nil {
+				wr.encodingText(l, wr.role(op, i))
+			}
+		}
+		if l := wr.layoutOf(op.Results[0]); l != nil {
+			wr.encodingText(l, model.Accumulator)
+		}
+	}
+	for _, op := range wr.ops {
 		wr.writeOp(op)
 	}
 	wr.aliasDefs()
@@ -186,7 +201,23 @@ func (wr *ttWriter) layoutOf(v *Value) *model.Layout {
 	if gv := wr.graphValue(v); gv != nil {
 		return wr.s.Assignment.Layouts[gv]
 	}
+	if u := wr.deferred(v); u != nil {
+		// An expand_dims read into the broadcast that grows it: in the
+		// layout that broadcast reads it in.
+		if l := wr.layoutOf(u.Results[0]); l != nil {
+			return wr.backward(u, 0, l)
+		}
+	}
 	return nil
+}
+
+// deferred is the broadcast an expand_dims's result v was read into (the
+// graph has no value for v), or nil.
+func (wr *ttWriter) deferred(v *Value) *Op {
+	if _, ok := wr.b.unsq[v]; !ok || len(v.Uses) != 1 {
+		return nil
+	}
+	return v.Uses[0].Op
 }
 
 // uses lists the uses of v by the ops kept, through removed converts.
@@ -215,6 +246,12 @@ func (wr *ttWriter) primaryOf(v *Value) *model.Layout {
 	}
 	wr.busy[v] = true
 	defer delete(wr.busy, v)
+	if d := v.Def; d != nil && ttName(d.Name) == "scf.for" && len(d.Regions) == 1 && len(d.Regions[0].Blocks) == 1 && v.Index+1 < len(d.Regions[0].Blocks[0].Args) {
+		// A loop's result is in the layout the loop carries it in.
+		l := wr.primaryOf(d.Regions[0].Blocks[0].Args[v.Index+1])
+		wr.primary[v] = l
+		return l
+	}
 	var l *model.Layout
 	for _, u := range wr.uses(v) {
 		if l = wr.need(u.Op, u.Index, nil); l != nil {
@@ -263,7 +300,13 @@ func (wr *ttWriter) need(op *Op, i int, res *model.Layout) *model.Layout {
 			gv = wr.b.folded[wr.source(o.Value)]
 		}
 	}
-	for _, g := range wr.b.made[op] {
+	made := wr.b.made[op]
+	if len(op.Results) == 1 {
+		if u := wr.deferred(op.Results[0]); u != nil {
+			made = append(slices.Clip(made), wr.b.made[u]...) // the broadcast reads op's operand
+		}
+	}
+	for _, g := range made {
 		for k, x := range g.Operands {
 			if x == gv {
 				return wr.required(model.Use{Op: g, Index: k}, x)
@@ -541,7 +584,13 @@ func (wr *ttWriter) typeText(t Type, l *model.Layout, role model.TritonRole) str
 // names them blocked, mma and linear, numbered from the second on), and
 // #ttg.dot_op and #ttg.slice written in place with their parent's alias.
 func (wr *ttWriter) encodingText(l *model.Layout, role model.TritonRole) string {
-	return wr.encAlias(wr.plain(l, role).Enc)
+	key := l.Key()
+	t, ok := wr.encs[key]
+	if !ok {
+		t = wr.plain(l, role)
+		wr.encs[key] = t
+	}
+	return wr.encAlias(t.Enc)
 }
 
 // plain is a layout's Triton encoding for a value used as role says: by
@@ -575,7 +624,7 @@ func (wr *ttWriter) plain(l *model.Layout, role model.TritonRole) *model.Triton 
 // encoding, a tt.expand_dims's operand the slice of its result's, as
 // their verifiers require), else plain's.
 func (wr *ttWriter) valEnc(v *Value, l *model.Layout) *model.Triton {
-	key := fmt.Sprintf("%p|%s", v, l.Key())
+	key := l.Key() // one name for a layout wherever it is written
 	if t, ok := wr.encs[key]; ok {
 		return t
 	}
