@@ -3,32 +3,38 @@ package planner
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"planner/internal/golden"
+	"planner/mlir"
 )
 
 // The Triton kernels of examples/ttgir (docs/triton.md), each as Triton
-// prints it after tritongpu-accelerate-matmul. rejected is the reader's
-// refusal of an example it cannot read yet: the test checks that it still
-// refuses it so, and fails once it reads it, so that the example joins
-// the others. moreConversions says why the plan converts more often than
-// the input does, where it does.
+// prints it after tritongpu-accelerate-matmul, with what the tool does not
+// do right for it yet, as the message it gives: rejected, the reader's
+// refusal; mistyped, the first rule of Triton's typing (tritonTyping) that
+// the kernel --format mlir writes breaks. The test checks that each still
+// fails so, and fails once it does not, so that the entry is dropped.
+// moreConversions says why the plan converts more often than the input
+// does, where it does.
 var ttgirExamples = []struct {
 	name            string
 	rejected        string
+	mistyped        string
 	moreConversions string
 }{
-	{name: "chained_dots_sm80"},
-	{name: "flash_attention_fwd_sm80"},
+	{name: "chained_dots_sm80", mistyped: "tt.expand_dims reads #ttg.linear"},
+	{name: "flash_attention_fwd_sm80", mistyped: "tt.expand_dims reads"},
 	{name: "flash_attention_fwd_sm90", rejected: "ttng.warp_group_dot is not understood"},
 	{name: "layernorm_sm80",
 		moreConversions: "W and B (one f32 per column) cost 258 each loaded whole by every warp, as the input's slice of #blocked has them, against 33 loaded spread over the warps and 33 to convert"},
-	{name: "matmul_bias_relu_gfx942"},
-	{name: "matmul_bias_relu_sm80"},
+	{name: "matmul_bias_relu_gfx942", mistyped: "tt.expand_dims reads"},
+	{name: "matmul_bias_relu_sm80", mistyped: "tt.expand_dims reads"},
 	{name: "softmax_sm80"},
 	{name: "transpose_smem_sm80"},
 }
@@ -42,8 +48,9 @@ func convertOps(text string) int { return len(convertRE.FindAllString(text, -1))
 // layout choice priced by the same model (--compare input: its encodings
 // pinned, each ttg.convert_layout a conversion) and converts no more often than
 // the input has ttg.convert_layout ops; written back with --format mlir
-// (golden under testdata/ttgir_out) it has no more of them than the input
-// and reads back to the same cost.
+// (golden under testdata/ttgir_out) it has no more of them than the input,
+// reads back to the same cost and keeps to Triton's typing rules, as the
+// example itself does.
 func TestTTGIRExamples(t *testing.T) {
 	files, _ := filepath.Glob("examples/ttgir/*.ttgir")
 	if len(files) != len(ttgirExamples) {
@@ -57,6 +64,9 @@ func TestTTGIRExamples(t *testing.T) {
 			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if bad, err := tritonTyping(path, data); err != nil || len(bad) > 0 {
+				t.Errorf("the example breaks Triton's typing: %v %s", err, strings.Join(bad, "\n"))
 			}
 			res, err := pl.SolveText(ctx, path, data, Options{CompareInput: true})
 			if ex.rejected != "" {
@@ -100,6 +110,16 @@ func TestTTGIRExamples(t *testing.T) {
 				t.Fatal(err)
 			}
 			golden.Compare(t, filepath.Join("testdata", "ttgir_out", ex.name+".ttgir"), out.String())
+			bad, err := tritonTyping(path+".planned.ttgir", out.Bytes())
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case ex.mistyped == "" && len(bad) > 0:
+				t.Errorf("written back, it breaks Triton's typing:\n%s", strings.Join(bad, "\n"))
+			case ex.mistyped != "" && (len(bad) == 0 || !strings.Contains(bad[0], ex.mistyped)):
+				t.Errorf("want the written kernel to break Triton's typing first with %q, got %q", ex.mistyped, bad)
+			}
 			if got := convertOps(out.String()); got > in && ex.moreConversions == "" {
 				t.Errorf("written back with %d ttg.convert_layout ops, more than the input's %d", got, in)
 			}
@@ -108,4 +128,112 @@ func TestTTGIRExamples(t *testing.T) {
 			}
 		})
 	}
+}
+
+// aliasUse finds an attribute alias named inside a dialect attribute's
+// body (#blocked in #ttg.slice<{dim = 1, parent = #blocked}>).
+var aliasUse = regexp.MustCompile(`#([A-Za-z_][A-Za-z0-9_$]*)\b([.<]?)`)
+
+// tritonTyping lists the ops of TTGIR text whose encodings break the rules
+// Triton's verifier and type inference hold them to: a reduce's result is
+// the #ttg.slice of its operand's encoding along its axis, an
+// expand_dims's operand the slice of its result's, and a dot's A and B
+// are #ttg.dot_op of opIdx 0 and 1 with the dot's result encoding as
+// parent (lib/Dialect/TritonGPU/IR/Dialect.cpp,
+// TritonGPUInferLayoutInterface: inferReduceOpEncoding,
+// inferExpandDimsOpEncoding, inferDotOpEncoding); a dot's accumulator is
+// its result's type (TT_DotOp's TypesMatchWith); splat, broadcast, addptr
+// and fp_to_fp keep their operands' encoding, and a load's or store's
+// pointers, mask, other and value share one
+// (include/triton/Dialect/Triton/IR/TritonOps.td: SameOperandsAndResultEncoding,
+// SameLoadStoreOperandsAndResultEncoding, SameLoadStoreOperandsEncoding).
+func tritonTyping(name string, text []byte) ([]string, error) {
+	m, err := mlir.Parse(name, text)
+	if err != nil {
+		return nil, err
+	}
+	var expand func(s string, depth int) string
+	expand = func(s string, depth int) string {
+		return aliasUse.ReplaceAllStringFunc(s, func(ref string) string {
+			sub := aliasUse.FindStringSubmatch(ref)
+			if a, ok := m.AttrAliases[sub[1]]; ok && sub[2] == "" && depth < 8 {
+				return expand(a.String(), depth+1)
+			}
+			return ref
+		})
+	}
+	enc := func(t mlir.Type) string {
+		tt, ok := t.(*mlir.TensorType)
+		if !ok || tt.Encoding == nil {
+			return ""
+		}
+		s := strings.ReplaceAll(expand(tt.Encoding.String(), 0), "#triton_gpu.", "#ttg.")
+		return strings.Join(strings.Fields(s), "")
+	}
+	axis := func(op *mlir.Op) int64 {
+		if a, ok := op.Attr("axis"); ok {
+			if ia, ok := a.Value.(*mlir.IntAttr); ok {
+				n, _ := ia.Int64()
+				return n
+			}
+		}
+		return -1
+	}
+	var bad []string
+	check := func(op *mlir.Op, ok bool, format string, args ...any) {
+		if !ok {
+			bad = append(bad, op.Pos.String()+": "+op.Name+" "+fmt.Sprintf(format, args...))
+		}
+	}
+	var walk func(ops []*mlir.Op)
+	walk = func(ops []*mlir.Op) {
+		for _, op := range ops {
+			for _, r := range op.Regions {
+				for _, b := range r.Blocks {
+					walk(b.Ops)
+				}
+			}
+			if op.Opaque || len(op.Operands) == 0 {
+				continue
+			}
+			in := enc(op.Operands[0].Value.Type)
+			var out string
+			if len(op.Results) > 0 {
+				out = enc(op.Results[0].Type)
+			}
+			switch strings.Replace(op.Name, "triton_gpu.", "ttg.", 1) {
+			case "tt.reduce":
+				if out != "" {
+					want := fmt.Sprintf("#ttg.slice<{dim=%d,parent=%s}>", axis(op), in)
+					check(op, out == want, "gives %s, not %s", out, want)
+				}
+			case "tt.expand_dims":
+				want := fmt.Sprintf("#ttg.slice<{dim=%d,parent=%s}>", axis(op), out)
+				check(op, in == want, "reads %s, not %s", in, want)
+			case "tt.dot", "ttng.warp_group_dot":
+				for i, o := range op.Operands[:min(2, len(op.Operands))] {
+					if e := enc(o.Value.Type); e != "" {
+						want := fmt.Sprintf("#ttg.dot_op<{opIdx=%d,parent=%s", i, out)
+						check(op, strings.HasPrefix(e, want+",") || strings.HasPrefix(e, want+"}"), "reads operand %d in %s, not a #ttg.dot_op of %s", i, e, out)
+					}
+				}
+				if len(op.Operands) > 2 {
+					check(op, enc(op.Operands[2].Value.Type) == out, "accumulates %s into %s", enc(op.Operands[2].Value.Type), out)
+				}
+			case "tt.splat", "tt.broadcast", "tt.addptr", "tt.fp_to_fp", "tt.load", "tt.store":
+				for _, o := range op.Operands {
+					if e := enc(o.Value.Type); e != "" && in != "" {
+						check(op, e == in, "mixes %s and %s", in, e)
+					}
+				}
+				if out != "" && in != "" {
+					check(op, out == in, "gives %s from %s", out, in)
+				}
+			}
+		}
+	}
+	for _, f := range mlir.Funcs(m) {
+		walk([]*mlir.Op{f})
+	}
+	return bad, nil
 }
