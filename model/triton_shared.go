@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // ParseTritonShared reads one of Triton's shared-memory encodings as the
 // placement of a rows × cols buffer of elemBits-bit elements:
@@ -15,10 +18,12 @@ import "fmt"
 //     the 32, 64 or 128-byte swizzle of 8-row tiles that wgmma reads
 //     (sharedToLinearLayoutLeadingOffset), the named swizzle modes here,
 //     for a buffer whose rows are exactly that wide;
-//   - #ttg.padded_shared<[interval:+pad]>: pad elements after every
-//     interval elements, both powers of two (PaddedSharedEncodingAttr in
-//     include/triton/Dialect/TritonGPU/IR/TritonGPUAttrDefs.td), for an
-//     interval that is a whole number of rows.
+//   - #ttg.padded_shared<[interval:+pad, ...]>: pad elements after every
+//     interval elements, both powers of two, the pads of every pair
+//     added (PaddedSharedEncodingAttr in
+//     include/triton/Dialect/TritonGPU/IR/TritonGPUAttrDefs.td), for
+//     intervals that are whole numbers of rows: one pair, or a pad after
+//     every row (a row stride) and one every few rows.
 //
 // Only row-major placements (order [1, 0], transposed = false) have a
 // SharedLayout; the others are refused with the reason.
@@ -124,17 +129,29 @@ func ParseTritonShared(s string, rows, cols, elemBits int) (*SharedLayout, error
 				return nil, err
 			}
 		}
-		if len(n.pads) != 1 {
-			return nil, errorf(CodeBadValue, "encoding", "%d paddings: the planner's placements pad at one interval", len(n.pads))
+		pads := slices.Clone(n.pads)
+		slices.SortStableFunc(pads, func(a, b [2]int) int { return a[0] - b[0] })
+		for _, p := range pads {
+			iv, pad := p[0], p[1]
+			if !isPow2(iv) || !isPow2(pad) {
+				return nil, errorf(CodeNotPowerOfTwo, "encoding", "padding %d elements every %d: Triton's intervals and paddings are powers of two", pad, iv)
+			}
+			if iv%cols != 0 {
+				return nil, errorf(CodeBadValue, "encoding", "padding %d elements every %d: the interval must be a positive whole number of %d-element rows", pad, iv, cols)
+			}
 		}
-		iv, pad := n.pads[0][0], n.pads[0][1]
-		if !isPow2(iv) || !isPow2(pad) {
-			return nil, errorf(CodeNotPowerOfTwo, "encoding", "padding %d elements every %d: Triton's intervals and paddings are powers of two", pad, iv)
+		switch {
+		case len(pads) == 1:
+			l.Pad, l.PadEvery = pads[0][1], pads[0][0]/cols
+		case len(pads) == 2 && pads[0][0] == cols && pads[1][0] > cols:
+			// Every offset is padded by each pair (Triton adds the pads
+			// of every interval it passes): a pad after each row is a
+			// row stride, the other a pad every few rows.
+			l.Stride = cols + pads[0][1]
+			l.Pad, l.PadEvery = pads[1][1], pads[1][0]/cols
+		default:
+			return nil, errorf(CodeBadValue, "encoding", "%d paddings: the planner's placements pad at one interval, or after every row and at one interval of several rows", len(pads))
 		}
-		if iv%cols != 0 {
-			return nil, errorf(CodeBadValue, "encoding", "padding %d elements every %d: the interval must be a positive whole number of %d-element rows", pad, iv, cols)
-		}
-		l.Pad, l.PadEvery = pad, iv/cols
 		return l, nil
 	}
 	return nil, errorf(CodeUnknownName, "encoding", "at offset %d: unknown shared encoding #ttg.%s (known: swizzled_shared, nvmma_shared, padded_shared)", n.at, n.name)
@@ -154,10 +171,23 @@ func (s *SharedLayout) TritonShared() (string, error) {
 	no := func(format string, args ...any) (string, error) {
 		return "", notExpressible("triton", format, args...)
 	}
-	if s.stride() != s.Cols {
-		return no("rows %d elements apart hold %d: Triton pads by intervals, not row strides", s.stride(), s.Cols)
-	}
 	sw := s.swizzle()
+	if s.stride() != s.Cols {
+		// A row stride is a pad after every row: [cols:+(stride-cols)],
+		// with the pad every few rows as a second interval.
+		rowPad := s.stride() - s.Cols
+		switch {
+		case sw.Bits > 0:
+			return no("the placement both pads and swizzles")
+		case !isPow2(s.Cols) || rowPad < 0 || !isPow2(rowPad):
+			return no("rows %d elements apart hold %d: Triton pads by intervals and paddings that are powers of two", s.stride(), s.Cols)
+		case s.PadEvery > 0 && s.Pad > 0 && (!isPow2(s.PadEvery*s.Cols) || !isPow2(s.Pad) || s.PadEvery == 1):
+			return no("a pad of %d every %d rows on rows %d elements apart", s.Pad, s.PadEvery, s.stride())
+		case s.PadEvery > 0 && s.Pad > 0:
+			return fmt.Sprintf("#ttg.padded_shared<[%d:+%d, %d:+%d] {order = [1, 0], shape = [%d, %d]}>", s.Cols, rowPad, s.PadEvery*s.Cols, s.Pad, s.Rows, s.Cols), nil
+		}
+		return fmt.Sprintf("#ttg.padded_shared<[%d:+%d] {order = [1, 0], shape = [%d, %d]}>", s.Cols, rowPad, s.Rows, s.Cols), nil
+	}
 	switch {
 	case s.PadEvery > 0 && s.Pad > 0 && sw.Bits > 0:
 		return no("the placement both pads and swizzles")

@@ -39,6 +39,8 @@ func TestTritonSharedPlacements(t *testing.T) {
 		{"#ttg.padded_shared<[64:+4] {order = [1, 0], shape = [32, 64]}>", 32, 64, 16, padded(64, 4)},
 		{"#ttg.padded_shared<[512:+16], {order = [1, 0], shape = [64, 128]}>", 64, 128, 16, padded(512, 16)},
 		{"#ttg.padded_shared<[32:+1]>", 8, 16, 32, padded(32, 1)},
+		// Rows 72 elements apart and 8 more every 8 rows: both pads.
+		{"#ttg.padded_shared<[512:+8, 64:+8]>", 64, 64, 16, func(r, c, cols int) int { i := r*cols + c; return i + i/64*8 + i/512*8 }},
 	}
 	for _, tc := range tests {
 		l, err := ParseTritonShared(tc.enc, tc.rows, tc.cols, tc.bits)
@@ -81,6 +83,7 @@ func TestTritonSharedRefusals(t *testing.T) {
 		{"#ttg.padded_shared<[32:+4]>", 64, 64, "whole number"},
 		{"#ttg.padded_shared<[64:+3]>", 64, 64, "powers of two"},
 		{"#ttg.padded_shared<[128:+8, 256:+4]>", 64, 64, "one interval"},
+		{"#ttg.padded_shared<[64:+8, 128:+4, 256:+4]>", 64, 64, "3 paddings"},
 		{"#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>", 8, 8, "unknown shared encoding"},
 	} {
 		_, err := ParseTritonShared(tc.enc, tc.rows, tc.cols, 16)
@@ -88,8 +91,14 @@ func TestTritonSharedRefusals(t *testing.T) {
 			t.Errorf("%s: %v, want an error saying %q", tc.enc, err, tc.want)
 		}
 	}
-	l := &SharedLayout{Rows: 8, Cols: 64, Stride: 72, ElemBits: 16, Swizzle: "none"}
-	if _, err := l.TritonShared(); err == nil || !strings.Contains(err.Error(), "row strides") {
-		t.Errorf("a row stride of 72: %v", err)
+	// A row stride is a pad after every row, where the pad is a power of
+	// two; a stride of 68 + 8 = 76 is not.
+	l := &SharedLayout{Rows: 8, Cols: 64, Stride: 76, ElemBits: 16, Swizzle: "none"}
+	if _, err := l.TritonShared(); err == nil || !strings.Contains(err.Error(), "powers of two") {
+		t.Errorf("a row stride of 76: %v", err)
+	}
+	l = &SharedLayout{Rows: 8, Cols: 64, Stride: 72, ElemBits: 16, Swizzle: "none"}
+	if enc, err := l.TritonShared(); err != nil || enc != "#ttg.padded_shared<[64:+8] {order = [1, 0], shape = [8, 64]}>" {
+		t.Errorf("a row stride of 72: %s, %v", enc, err)
 	}
 }
