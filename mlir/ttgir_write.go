@@ -45,25 +45,35 @@ type ttWriter struct {
 	aliasN     map[string]int
 	kept       map[string]string // the input's shared aliases kept, by name: their definitions (keepShared)
 	lineStart  []int
-	encs       map[string]*model.Triton // by value and layout
-	// readers are, for a free tensor made again in a layout, the values
-	// made again from it and their layouts.
-	readers map[string][]valueIn
+	encs       map[string]*model.Triton // by layout: its name alone (for the role first asked)
+	// typing collects, on the first writing, the tensors written and the
+	// ties of Triton's typing between them; named is, on the second, the
+	// encoding each is written in, by nodeKey.
+	typing *ttTyping
+	named  map[string]*model.Triton
 }
 
-// valueIn is a value in a layout.
-type valueIn struct {
-	v *Value
-	l *model.Layout
-}
-
-// writeTTGIR writes the TTGIR b was built from with the plan s in it.
+// writeTTGIR writes the TTGIR b was built from with the plan s in it:
+// written once to find every tensor it writes and the ties of Triton's
+// typing between them (ttgir_names.go), then again with each tensor
+// named as those ties have it.
 func writeTTGIR(w io.Writer, b *builder, src string, s Solved) error {
+	first := newTTWriter(b, src, s)
+	first.typing = newTyping()
+	first.write()
+	wr := newTTWriter(b, src, s)
+	wr.named = first.typing.solve(wr.plain)
+	_, err := io.WriteString(w, wr.write())
+	return err
+}
+
+// newTTWriter prepares to write b's kernel with the plan s in it.
+func newTTWriter(b *builder, src string, s Solved) *ttWriter {
 	wr := &ttWriter{b: b, src: src, s: s, solvedVals: map[string]*model.Value{}, solvedOps: map[string]*model.Op{},
 		solvedBufs: map[string]*model.Buffer{}, names: map[string]bool{}, spans: map[*Op][]TypeSpan{}, removed: map[*Op]bool{},
 		primary: map[*Value]*model.Layout{}, busy: map[*Value]bool{}, clones: map[string]string{}, before: map[*Op][]string{},
 		rename: map[*Operand]string{}, aliasOf: map[string]string{}, aliasN: map[string]int{}, kept: map[string]string{},
-		encs: map[string]*model.Triton{}, readers: map[string][]valueIn{}}
+		encs: map[string]*model.Triton{}}
 	for _, v := range s.Graph.Values {
 		wr.solvedVals[v.Name] = v
 	}
@@ -92,19 +102,24 @@ func writeTTGIR(w io.Writer, b *builder, src string, s Solved) error {
 	})
 	wr.assignSpans()
 	wr.keepShared()
+	return wr
+}
+
+// write is the kernel's text with the plan in it.
+func (wr *ttWriter) write() string {
 	for _, op := range wr.ops {
 		if !isDot(op.Name) || len(op.Operands) < 3 {
 			continue
 		}
-		// The dots' operands and accumulators are named first, by their
-		// roles (#ttg.dot_op, #mma), wherever else they are written.
-		for i := range op.Operands {
-			if l := wr.need(op, i, nil); l != nil {
-				wr.encodingText(l, wr.role(op, i))
-			}
-		}
+		// The dots' operands and accumulators are named first (#mma,
+		// then the aliases in the order written).
 		if l := wr.layoutOf(op.Results[0]); l != nil {
-			wr.encodingText(l, model.Accumulator)
+			wr.encAlias(wr.encOf(nodeKey(op.Results[0], l), l, model.Accumulator).Enc)
+		}
+		for i, o := range op.Operands {
+			if l := wr.need(op, i, nil); l != nil {
+				wr.encAlias(wr.encOf(readKey(op, i, wr.source(o.Value), l), l, wr.role(op, i)).Enc)
+			}
 		}
 	}
 	for _, op := range wr.ops {
@@ -134,13 +149,12 @@ func writeTTGIR(w io.Writer, b *builder, src string, s Solved) error {
 		if e.off < at {
 			continue // inside a removed line
 		}
-		out.WriteString(src[at:e.off])
+		out.WriteString(wr.src[at:e.off])
 		out.WriteString(e.text)
 		at = e.end
 	}
-	out.WriteString(src[at:])
-	_, err := io.WriteString(w, out.String())
-	return err
+	out.WriteString(wr.src[at:])
+	return out.String()
 }
 
 // assignSpans gives each type written in the function to the innermost
@@ -395,31 +409,76 @@ func (wr *ttWriter) backward(op *Op, i int, res *model.Layout) *model.Layout {
 	return mop.Info().Backward.Apply(mop, res)
 }
 
+// readKind says how op reads an operand: as the value is, made again
+// in the layout op needs (a free tensor), or converted to it.
+type readKind int
+
+const (
+	readAsIs readKind = iota
+	readRemade
+	readConverted
+)
+
+// reads says what op's tensor operand i reads (its result made in res,
+// nil: its own): value v (through the input's removed converts), which
+// has layout have, in layout want (nil: as written), and how.
+func (wr *ttWriter) reads(op *Op, i int, res *model.Layout) (v *Value, want, have *model.Layout, how readKind) {
+	v = wr.source(op.Operands[i].Value)
+	want = wr.need(op, i, res)
+	have = wr.layoutOf(v)
+	switch {
+	case want == nil || have == nil || want.Equal(have):
+		return v, want, have, readAsIs
+	case wr.b.free[v] && v.Def != nil && len(v.Def.Regions) == 0:
+		return v, want, have, readRemade
+	}
+	return v, want, have, readConverted
+}
+
 // use gives the name op's operand i reads: the value, what a removed
 // convert converted, a free tensor made again in the layout op needs, or
-// a conversion of the value put before op.
+// a conversion of the value put before op; and where Triton's typing
+// names the operand otherwise than the value in the same layout (an
+// mma's result read as a #ttg.dot_op; readKey), a ttg.convert_layout of
+// the name alone, which moves nothing: Triton lowers it through
+// minimalCvtLayout, the map between the two layouts, which is empty for
+// equal ones (lib/Conversion/TritonGPUToLLVM/ConvertLayoutOpToLLVM.cpp).
 func (wr *ttWriter) use(op *Op, i int, res *model.Layout, at *Op) string {
-	o := op.Operands[i]
-	v := wr.source(o.Value)
-	if !isTensor(v.Type) {
-		return "%" + v.Name
+	if !isTensor(op.Operands[i].Value.Type) {
+		return "%" + wr.source(op.Operands[i].Value).Name
 	}
-	want := wr.need(op, i, res)
-	have := wr.layoutOf(v)
-	if want == nil || have == nil || want.Equal(have) {
-		return "%" + v.Name
+	v, want, have, how := wr.reads(op, i, res)
+	role := wr.role(op, i)
+	name := "%" + v.Name
+	switch how {
+	case readRemade:
+		name = wr.remake(v, want, at)
+	case readConverted:
+		return wr.convert(name, v, have, nodeKey(v, have), want, readKey(op, i, v, want), role, at)
 	}
-	if wr.b.free[v] && v.Def != nil && len(v.Def.Regions) == 0 {
-		return wr.remake(v, want, at)
+	if want != nil && wr.named != nil {
+		if as := readKey(op, i, v, want); as != nodeKey(v, want) && wr.encOf(nodeKey(v, want), want, model.AnyRole).Attr() != wr.encOf(as, want, role).Attr() {
+			return wr.convert(name, v, want, nodeKey(v, want), want, as, role, at)
+		}
 	}
-	key := fmt.Sprintf("cv|%p|%p|%s", v, at, want.Key())
+	return name
+}
+
+// convert writes before at a ttg.convert_layout of value v (read as
+// name) from layout have, written as key from says, to layout want,
+// written as key to says; it gives the result's name.
+func (wr *ttWriter) convert(name string, v *Value, have *model.Layout, from string, want *model.Layout, to string, role model.TritonRole, at *Op) string {
+	key := fmt.Sprintf("cv|%p|%p|%s", v, at, to)
 	if n, ok := wr.clones[key]; ok {
 		return n
 	}
 	n := "%" + wr.fresh(v.Name+"_cv")
 	wr.clones[key] = n
-	role := wr.role(op, i)
-	wr.before[at] = append(wr.before[at], fmt.Sprintf("%s = ttg.convert_layout %%%s : %s -> %s", n, v.Name, wr.typeOf(v.Type, v, have), wr.typeText(v.Type, want, role)))
+	if wr.typing != nil {
+		wr.typing.node(from, have, model.AnyRole)
+		wr.typing.node(to, want, role)
+	}
+	wr.before[at] = append(wr.before[at], fmt.Sprintf("%s = ttg.convert_layout %s : %s -> %s", n, name, wr.typeOf(v.Type, from, have, model.AnyRole), wr.typeOf(v.Type, to, want, role)))
 	return n
 }
 
@@ -432,13 +491,10 @@ func (wr *ttWriter) remake(v *Value, l *model.Layout, at *Op) string {
 	}
 	def := v.Def
 	ops := make([]string, len(def.Operands))
-	for j, o := range def.Operands {
+	for j := range def.Operands {
 		ops[j] = wr.use(def, j, l, at)
-		if lj := wr.need(def, j, l); lj != nil {
-			k := fmt.Sprintf("%p|%s", wr.source(o.Value), lj.Key())
-			wr.readers[k] = append(wr.readers[k], valueIn{v, l})
-		}
 	}
+	wr.tie(def, l)
 	name := wr.fresh(v.Name)
 	wr.clones[key] = "%" + name
 	wr.before[at] = append(wr.before[at], wr.render(def, name, ops, func(*Value) *model.Layout { return l }))
@@ -478,15 +534,18 @@ func (wr *ttWriter) typeEdits(op *Op, res *model.Layout) []edit {
 	for _, ts := range wr.spans[op] {
 		text := ts.Type.String()
 		var l *model.Layout
-		var of *Value // the value whose type it is, in layout l
+		var key string // the tensor whose type it is, in layout l
 		role := model.AnyRole
 		found := false
 		for k, r := range op.Results {
 			if !usedR[k] && r.Type != nil && r.Type.String() == text {
 				usedR[k], found = true, true
-				l, of = res, r
+				l = res
 				if l == nil {
 					l = wr.layoutOf(r)
+				}
+				if l != nil {
+					key = nodeKey(r, l)
 				}
 				if isDot(op.Name) {
 					role = model.Accumulator
@@ -500,18 +559,20 @@ func (wr *ttWriter) typeEdits(op *Op, res *model.Layout) []edit {
 					found = true
 					l = wr.need(op, k, res)
 					role = wr.role(op, k)
-					v := wr.source(o.Value)
-					if have := wr.layoutOf(v); wr.b.free[v] || have != nil && l != nil && have.Equal(l) {
-						of = v
+					if l != nil {
+						key = readKey(op, k, wr.source(o.Value), l)
 					}
 					break
 				}
 			}
 		}
 		if !found && len(op.Results) == 1 {
-			of, l = op.Results[0], res // a constant's dense<...> : T
+			l = res // a constant's dense<...> : T
 			if l == nil {
-				l = wr.layoutOf(of)
+				l = wr.layoutOf(op.Results[0])
+			}
+			if l != nil {
+				key = nodeKey(op.Results[0], l)
 			}
 		}
 		if _, md := ts.Type.(*OpaqueType); md {
@@ -523,11 +584,7 @@ func (wr *ttWriter) typeEdits(op *Op, res *model.Layout) []edit {
 		if l == nil {
 			continue
 		}
-		if of != nil && role == model.AnyRole {
-			out = append(out, edit{ts.Span.Off, ts.Span.End, wr.typeOf(ts.Type, of, l)})
-			continue
-		}
-		out = append(out, edit{ts.Span.Off, ts.Span.End, wr.typeText(ts.Type, l, role)})
+		out = append(out, edit{ts.Span.Off, ts.Span.End, wr.typeOf(ts.Type, key, l, role)})
 	}
 	return out
 }
@@ -565,42 +622,33 @@ func (wr *ttWriter) writeOp(op *Op) {
 			wr.rename[o] = n
 		}
 	}
+	wr.tie(op, nil)
 }
 
-// typeOf writes tensor type t of value v in layout l.
-func (wr *ttWriter) typeOf(t Type, v *Value, l *model.Layout) string {
+// typeOf writes tensor type t of the tensor key (nodeKey, readKey) in
+// layout l (read as role says), its encoding as the ties of Triton's
+// typing name it.
+func (wr *ttWriter) typeOf(t Type, key string, l *model.Layout, role model.TritonRole) string {
 	tt, ok := t.(*TensorType)
 	if !ok {
 		return t.String()
 	}
-	return "tensor<" + shapeText(tt.Shape) + "x" + tt.Elem.String() + ", " + wr.encAlias(wr.valEnc(v, l).Enc) + ">"
+	return "tensor<" + shapeText(tt.Shape) + "x" + tt.Elem.String() + ", " + wr.encAlias(wr.encOf(key, l, role).Enc) + ">"
 }
 
-// typeText writes tensor type t (as written) with the encoding of layout
-// l, named by its alias where Triton gives it one.
-func (wr *ttWriter) typeText(t Type, l *model.Layout, role model.TritonRole) string {
-	tt, ok := t.(*TensorType)
-	if !ok {
-		return t.String()
+// encOf is the encoding the tensor key is written with in layout l: as
+// named from the ties (ttgir_names.go), else the name of the layout
+// alone.
+func (wr *ttWriter) encOf(key string, l *model.Layout, role model.TritonRole) *model.Triton {
+	if t, ok := wr.named[key]; ok {
+		return t
 	}
-	enc := wr.encodingText(l, role)
-	elem := tt.Elem.String()
-	return "tensor<" + shapeText(tt.Shape) + "x" + elem + ", " + enc + ">"
-}
-
-// encodingText is a layout as a Triton encoding: by alias for
-// #ttg.blocked, the mma encodings and #ttg.linear (Triton's
-// TritonGPUOpAsmInterface::getAlias in lib/Dialect/TritonGPU/IR/Dialect.cpp
-// names them blocked, mma and linear, numbered from the second on), and
-// #ttg.dot_op and #ttg.slice written in place with their parent's alias.
-func (wr *ttWriter) encodingText(l *model.Layout, role model.TritonRole) string {
-	key := l.Key()
-	t, ok := wr.encs[key]
+	t, ok := wr.encs[l.Key()] // one name for a layout wherever it is written
 	if !ok {
 		t = wr.plain(l, role)
-		wr.encs[key] = t
+		wr.encs[l.Key()] = t
 	}
-	return wr.encAlias(t.Enc)
+	return t
 }
 
 // plain is a layout's Triton encoding for a value used as role says: by
@@ -628,75 +676,6 @@ func (wr *ttWriter) plain(l *model.Layout, role model.TritonRole) *model.Triton 
 	return t
 }
 
-// valEnc is the encoding value v is written with in layout l: the one
-// Triton's ops tie it to where that gives l (a tt.reduce's result the
-// slice of its operand's encoding; a tt.broadcast's operand its result's
-// encoding, a tt.expand_dims's operand the slice of its result's, as
-// their verifiers require), else plain's.
-func (wr *ttWriter) valEnc(v *Value, l *model.Layout) *model.Triton {
-	key := l.Key() // one name for a layout wherever it is written
-	if t, ok := wr.encs[key]; ok {
-		return t
-	}
-	if wr.busy[v] {
-		return wr.plain(l, model.AnyRole)
-	}
-	wr.busy[v] = true
-	defer delete(wr.busy, v)
-	var cands []model.TritonEncoding
-	if d := v.Def; d != nil && ttName(d.Name) == "tt.reduce" && len(d.Operands) == 1 {
-		if src := wr.source(d.Operands[0].Value); wr.layoutOf(src) != nil {
-			cands = append(cands, &model.SliceEncoding{Dim: axisOf(d), Parent: wr.valEnc(src, wr.layoutOf(src)).Enc})
-		}
-	}
-	for _, u := range wr.uses(v) {
-		name := ttName(u.Op.Name)
-		if len(u.Op.Results) != 1 || !isTensor(u.Op.Results[0].Type) || len(u.Op.Regions) > 0 {
-			continue
-		}
-		r := u.Op.Results[0]
-		same := slices.Equal(r.Type.(*TensorType).Shape, shapeOf(v.Type))
-		if name != "tt.broadcast" && name != "tt.expand_dims" && !same {
-			continue
-		}
-		rl := wr.instance(v, l, r)
-		if rl == nil {
-			continue
-		}
-		t := wr.valEnc(r, rl)
-		if name != "tt.expand_dims" {
-			cands = append(cands, t.Enc)
-		} else {
-			cands = append(cands, &model.SliceEncoding{Dim: axisOf(u.Op), Parent: t.Enc})
-		}
-	}
-	out := wr.plain(l, model.AnyRole)
-	for _, c := range cands {
-		t := &model.Triton{Enc: c}
-		if back, err := t.Layout(model.FrameOf(l)); err == nil && back.Equal(l) {
-			out = t
-			break
-		}
-	}
-	wr.encs[key] = out
-	return out
-}
-
-// instance is the layout consumer result r has where it reads v in l: as
-// made again for that (remake), or the plan's own where v has its own
-// layout.
-func (wr *ttWriter) instance(v *Value, l *model.Layout, r *Value) *model.Layout {
-	for _, in := range wr.readers[fmt.Sprintf("%p|%s", v, l.Key())] {
-		if in.v == r {
-			return in.l
-		}
-	}
-	if have := wr.layoutOf(v); have != nil && have.Equal(l) {
-		return wr.layoutOf(r)
-	}
-	return nil
-}
-
 // axisOf is an op's axis attribute (0 without one).
 func axisOf(op *Op) int {
 	if a, ok := op.Attr("axis"); ok {
@@ -709,7 +688,11 @@ func axisOf(op *Op) int {
 	return 0
 }
 
-// encAlias writes an encoding by its alias (defining it the first time).
+// encAlias writes an encoding by its alias (defining it the first time):
+// #ttg.blocked, the mma encodings and #ttg.linear by alias (Triton's
+// TritonGPUOpAsmInterface::getAlias in lib/Dialect/TritonGPU/IR/Dialect.cpp
+// names them blocked, mma and linear, numbered from the second on), and
+// #ttg.dot_op and #ttg.slice in place with their parent's alias.
 func (wr *ttWriter) encAlias(e model.TritonEncoding) string {
 	switch x := e.(type) {
 	case *model.DotOperand:
