@@ -178,7 +178,7 @@ func TestAbandonedSearchAnswersWithGreedy(t *testing.T) {
 		<-release
 		return &solver.Result{Problem: p, Status: solver.StatusUnknown}
 	}
-	ctx, cancel := solver.WithTimeLimit(context.Background(), 2*time.Second)
+	ctx, cancel := solver.WithTimeLimit(context.Background(), 6*time.Second) // the build, greedy and the plan take under a second, loaded
 	defer cancel()
 	res, err := pl.Solve(ctx, g, Options{})
 	if err != nil {
