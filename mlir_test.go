@@ -104,7 +104,7 @@ func readMLIR(t *testing.T, path string, opt mlir.Options) *model.Graph {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt.Targets = testPlanner(t).Records.Targets
+	opt.Targets, opt.Offered = testPlanner(t).Records.Targets, testPlanner(t).Records.Offered
 	g, err := mlir.ReadGraph(path, data, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -123,6 +123,7 @@ func TestMLIRMatchesHandWrittenGraphs(t *testing.T) {
 		{"examples/mlir/layernorm_row.mlir", "testdata/graphs/layernorm_row.toml"},
 		{"examples/mlir/mfma_gemm_seed001.mlir", "testdata/graphs/seed001_mfma_gemm.toml"},
 		{"examples/mlir/dpas_gemm_seed003.mlir", "testdata/graphs/seed003_dpas_gemm.toml"},
+		{"testdata/mlir/wmma_gemm.mlir", "testdata/graphs/wmma_gemm_subgroup.toml"},
 	} {
 		t.Run(c.mlir, func(t *testing.T) {
 			gm := readMLIR(t, c.mlir, mlir.Options{})
