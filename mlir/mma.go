@@ -241,7 +241,7 @@ func parseMfma(p *parser, op *Op) []Type {
 var mmaElementwise = map[string]string{
 	"addf": "add", "mulf": "mul", "subf": "sub", "maxf": "max", "minf": "min", "divf": "div",
 	"addi": "add", "muli": "mul", "subi": "sub", "divs": "div", "divu": "div", "negatef": "neg", "negates": "neg",
-	"extf": "extf", "truncf": "truncf",
+	"extf": "extf",
 }
 
 // intAttrOf is the integer attribute name of op; def when absent.

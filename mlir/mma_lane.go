@@ -110,7 +110,11 @@ func (b *builder) findLaneRecord(op *Op) *model.Record {
 			return nil
 		}
 	}
-	return b.mmaRecord(op, dims[0], dims[1], dims[2], dims[3], dts[0], dts[1], dts[2], false)
+	if dims[3] > 1 {
+		b.fail(op, model.CodeBadValue, "amdgpu.mfma has blocks = %d: it computes %d independent products, and the reader reads an mfma as one matrix product (blocks = 1)", dims[3], dims[3])
+		return nil
+	}
+	return b.mmaRecord(op, dims[0], dims[1], dims[2], 1, dts[0], dts[1], dts[2], false)
 }
 
 // laneRoles are the record operands of an mma op's operands A, B, C.
@@ -305,8 +309,20 @@ func (b *builder) laneMMAOp(op *Op) {
 			b.failed[res] = true
 			return
 		}
+		pin := b.lanePin(rec, role, op.Pos)
+		if want := rec.Operands[role].DType; want.Name != v.DType.Name {
+			// tf32Enabled: the f32 bits read as tf32 (NVGPUOps.td,
+			// MmaSyncOp), in the same layout.
+			if v.Pin == nil {
+				v.Pin = pin
+			}
+			if v = b.add(&model.Op{Kind: kind("bitcast"), Pos: op.Pos, Operands: []*model.Value{v}}, &model.OpArgs{Spelling: "bitcast", DType: want}, nil, o.Value.Name+"@"+want.Name, op.Pos); v == nil {
+				b.failed[res] = true
+				return
+			}
+		}
 		if v.Pin == nil {
-			v.Pin = b.lanePin(rec, role, op.Pos)
+			v.Pin = pin
 		}
 		vals[i] = v
 	}
