@@ -200,7 +200,7 @@ func (b *builder) op(op *Op) {
 	}
 	h, ok := handlers[op.Name]
 	if !ok {
-		if touches[*VectorType](op) {
+		if touchesVectors(op) {
 			b.fail(op, model.CodeUnknownName, "%s is not understood, and it touches vectors: the reader understands %s", op.Name, Understood())
 			return
 		}
@@ -256,6 +256,25 @@ func touches[T Type](op *Op) bool {
 	return false
 }
 
+// touchesVectors says whether an operand or a result of op is a vector
+// or a WMMA fragment (!gpu.mma_matrix).
+func touchesVectors(op *Op) bool {
+	if touches[*VectorType](op) {
+		return true
+	}
+	for _, o := range op.Operands {
+		if _, _, ok := mmaMatrixOf(o.Value.Type); ok {
+			return true
+		}
+	}
+	for _, r := range op.Results {
+		if _, _, ok := mmaMatrixOf(r.Type); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // vectorInside finds an op touching vectors in op's regions.
 func (b *builder) vectorInside(op *Op) *Op {
 	for _, r := range op.Regions {
@@ -266,7 +285,7 @@ func (b *builder) vectorInside(op *Op) *Op {
 				}
 			}
 			for _, in := range blk.Ops {
-				if len(in.Mentions) > 0 || touches[*VectorType](in) {
+				if len(in.Mentions) > 0 || touchesVectors(in) {
 					return in
 				}
 				if x := b.vectorInside(in); x != nil {
