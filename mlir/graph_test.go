@@ -562,3 +562,27 @@ func TestRefusals(t *testing.T) {
 		}
 	}
 }
+
+// A WMMA type reads as the vector of its shape and elements, and the
+// operand it is; anything else is not one.
+func TestMMAMatrixOf(t *testing.T) {
+	for _, c := range []struct{ text, vec, role string }{
+		{`!gpu.mma_matrix<16x16xf16, "AOp">`, "vector<16x16xf16>", "AOp"},
+		{`!gpu.mma_matrix<16x8xi8,"BOp">`, "vector<16x8xi8>", "BOp"},
+		{`!gpu.mma_matrix<16x16xsi32, "COp">`, "vector<16x16xsi32>", "COp"},
+		{`!gpu.mma_matrix<16x16x16, "COp">`, "", ""},
+		{`!gpu.mma_matrix<16x16xs8, "COp">`, "", ""},
+		{`!gpu.mma_matrix<16x16xf16, "DOp">`, "", ""},
+		{`!gpu.mma_matrix<16xf16, "AOp">`, "", ""},
+		{`!gpu.other<16x16xf16, "AOp">`, "", ""},
+	} {
+		v, role, ok := mmaMatrixOf(&OpaqueType{Text: c.text})
+		got := ""
+		if ok {
+			got = v.String()
+		}
+		if got != c.vec || role != c.role {
+			t.Errorf("%s reads as %q, %q; want %q, %q", c.text, got, role, c.vec, c.role)
+		}
+	}
+}

@@ -31,6 +31,9 @@ import (
 // operand it is).
 var mmaMatrixRE = regexp.MustCompile(`^!gpu\.mma_matrix<(\d+)x(\d+)x([a-zA-Z0-9]+), ?"([ABC]Op)">$`)
 
+// intTypeRE reads an integer type's name: i8, si32, ui16.
+var intTypeRE = regexp.MustCompile(`^(i|si|ui)([1-9][0-9]{0,4})$`)
+
 // mmaMatrixOf reads a WMMA type as the vector of its shape and elements,
 // and the operand it is ("AOp", "BOp", "COp").
 func mmaMatrixOf(t Type) (*VectorType, string, bool) {
@@ -47,7 +50,8 @@ func mmaMatrixOf(t Type) (*VectorType, string, bool) {
 	var elem Type
 	if _, ok := floatBits[m[3]]; ok {
 		elem = &FloatType{Name: m[3]}
-	} else if w, err := strconv.Atoi(strings.TrimLeft(m[3], "sui")); err == nil && strings.Contains("i si ui", strings.TrimRight(m[3], "0123456789")) {
+	} else if im := intTypeRE.FindStringSubmatch(m[3]); im != nil {
+		w, _ := strconv.Atoi(im[2])
 		elem = &IntType{Width: w, Signed: signOf(m[3])}
 	} else {
 		return nil, "", false
