@@ -109,7 +109,7 @@ func (pl *Planner) ParseGraph(name string, data []byte, in Input) (*model.Graph,
 
 func (pl *Planner) mlirOptions(in Input) mlir.Options {
 	return mlir.Options{Func: in.Func, Target: in.Target, Subgroups: in.Subgroups, Trips: in.Trips, Targets: pl.Records.Targets,
-		KeepAnchors: in.KeepAnchors, InputLayouts: in.InputLayouts}
+		KeepAnchors: in.KeepAnchors, InputLayouts: in.InputLayouts, Offered: pl.Records.Offered}
 }
 
 // WriteMLIR writes the kernel in MLIR that res solved (its text data,

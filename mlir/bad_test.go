@@ -14,7 +14,7 @@ import (
 func TestBadMLIRFiles(t *testing.T) {
 	bad := golden.Catalogue{Glob: "../testdata/bad/mlir/*.mlir", Least: 20, Comment: "//", Golden: "../testdata/bad/mlir.golden"}
 	bad.Run(t, func(t *testing.T, name string, data []byte) error {
-		_, err := ReadGraph(name, data, Options{Targets: testTargets})
+		_, err := ReadGraph(name, data, Options{Targets: testTargets, Offered: testOffered})
 		if list, ok := model.Errors(err); ok {
 			for _, e := range list {
 				if e.Pos.File != name || e.Pos.Line < 1 || e.Pos.Col < 1 {

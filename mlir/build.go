@@ -20,6 +20,9 @@ var arity = map[string][2]int{
 	"vector.extract": {1, 1}, "vector.insert": {2, 1}, "memref.alloc": {0, 1}, "memref.alloca": {0, 1},
 	"iree_vector_ext.to_layout": {1, 1}, "xegpu.create_nd_tdesc": {1, 1}, "xegpu.update_nd_offset": {1, 1},
 	"xegpu.load_nd": {1, 1}, "xegpu.store_nd": {2, 0}, "xegpu.dpas": {2, 1}, "xegpu.convert_layout": {1, 1},
+	"gpu.subgroup_mma_load_matrix": {1, 1}, "gpu.subgroup_mma_store_matrix": {2, 0}, "gpu.subgroup_mma_compute": {3, 1},
+	"gpu.subgroup_mma_constant_matrix": {1, 1}, "gpu.subgroup_mma_elementwise": {1, 1},
+	"nvgpu.ldmatrix": {1, 1}, "nvgpu.mma.sync": {3, 1}, "amdgpu.mfma": {3, 1},
 }
 
 func init() {
@@ -62,30 +65,38 @@ var skipped = []string{"func.return", "gpu.return", "xegpu.prefetch_nd", "gpu.ba
 
 func init() {
 	handlers = map[string]handler{
-		"arith.constant":            (*builder).constant,
-		"vector.transfer_read":      (*builder).read,
-		"vector.load":               (*builder).read,
-		"vector.transfer_write":     (*builder).write,
-		"vector.store":              (*builder).write,
-		"vector.contract":           (*builder).contract,
-		"vector.multi_reduction":    (*builder).multiReduction,
-		"vector.reduction":          (*builder).reduction,
-		"vector.broadcast":          (*builder).broadcast,
-		"vector.splat":              (*builder).broadcast,
-		"vector.transpose":          (*builder).transpose,
-		"vector.shape_cast":         (*builder).shapeCast,
-		"vector.extract":            (*builder).extract,
-		"vector.insert":             (*builder).insert,
-		"memref.alloc":              (*builder).alloc,
-		"memref.alloca":             (*builder).alloc,
-		"scf.for":                   (*builder).forLoop,
-		"iree_vector_ext.to_layout": (*builder).toLayout,
-		"xegpu.create_nd_tdesc":     (*builder).createNdDesc,
-		"xegpu.update_nd_offset":    (*builder).updateNdOffset,
-		"xegpu.load_nd":             (*builder).loadNd,
-		"xegpu.store_nd":            (*builder).storeNd,
-		"xegpu.dpas":                (*builder).dpas,
-		"xegpu.convert_layout":      (*builder).convertLayout,
+		"arith.constant":                   (*builder).constant,
+		"vector.transfer_read":             (*builder).read,
+		"vector.load":                      (*builder).read,
+		"vector.transfer_write":            (*builder).write,
+		"vector.store":                     (*builder).write,
+		"vector.contract":                  (*builder).contract,
+		"vector.multi_reduction":           (*builder).multiReduction,
+		"vector.reduction":                 (*builder).reduction,
+		"vector.broadcast":                 (*builder).broadcast,
+		"vector.splat":                     (*builder).broadcast,
+		"vector.transpose":                 (*builder).transpose,
+		"vector.shape_cast":                (*builder).shapeCast,
+		"vector.extract":                   (*builder).extract,
+		"vector.insert":                    (*builder).insert,
+		"memref.alloc":                     (*builder).alloc,
+		"memref.alloca":                    (*builder).alloc,
+		"scf.for":                          (*builder).forLoop,
+		"iree_vector_ext.to_layout":        (*builder).toLayout,
+		"xegpu.create_nd_tdesc":            (*builder).createNdDesc,
+		"xegpu.update_nd_offset":           (*builder).updateNdOffset,
+		"xegpu.load_nd":                    (*builder).loadNd,
+		"xegpu.store_nd":                   (*builder).storeNd,
+		"xegpu.dpas":                       (*builder).dpas,
+		"xegpu.convert_layout":             (*builder).convertLayout,
+		"gpu.subgroup_mma_load_matrix":     (*builder).wmmaLoad,
+		"gpu.subgroup_mma_store_matrix":    (*builder).wmmaStore,
+		"gpu.subgroup_mma_compute":         (*builder).wmmaCompute,
+		"gpu.subgroup_mma_constant_matrix": (*builder).wmmaConstant,
+		"gpu.subgroup_mma_elementwise":     (*builder).wmmaElementwise,
+		"nvgpu.ldmatrix":                   (*builder).ldmatrix,
+		"nvgpu.mma.sync":                   (*builder).laneMMAOp,
+		"amdgpu.mfma":                      (*builder).laneMMAOp,
 	}
 	for name := range elementwise {
 		handlers[name] = (*builder).elementwise
@@ -146,6 +157,12 @@ func (b *builder) arguments(blk *Block) {
 				b.failed[a] = true
 				continue
 			}
+			if tile, ok := b.laneArgument(a); ok {
+				if tile == nil {
+					continue
+				}
+				shape = tile
+			}
 			op := &model.Op{Kind: kind("argument"), Pos: a.Pos}
 			b.add(op, &model.OpArgs{Spelling: "argument", Shape: shape, DType: dt}, a, a.Name, a.Pos)
 		case *TensorType:
@@ -183,7 +200,7 @@ func (b *builder) op(op *Op) {
 	}
 	h, ok := handlers[op.Name]
 	if !ok {
-		if touches[*VectorType](op) {
+		if touchesVectors(op) {
 			b.fail(op, model.CodeUnknownName, "%s is not understood, and it touches vectors: the reader understands %s", op.Name, Understood())
 			return
 		}
@@ -239,6 +256,25 @@ func touches[T Type](op *Op) bool {
 	return false
 }
 
+// touchesVectors says whether an operand or a result of op is a vector
+// or a WMMA fragment (!gpu.mma_matrix).
+func touchesVectors(op *Op) bool {
+	if touches[*VectorType](op) {
+		return true
+	}
+	for _, o := range op.Operands {
+		if _, _, ok := mmaMatrixOf(o.Value.Type); ok {
+			return true
+		}
+	}
+	for _, r := range op.Results {
+		if _, _, ok := mmaMatrixOf(r.Type); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // vectorInside finds an op touching vectors in op's regions.
 func (b *builder) vectorInside(op *Op) *Op {
 	for _, r := range op.Regions {
@@ -249,7 +285,7 @@ func (b *builder) vectorInside(op *Op) *Op {
 				}
 			}
 			for _, in := range blk.Ops {
-				if len(in.Mentions) > 0 || touches[*VectorType](in) {
+				if len(in.Mentions) > 0 || touchesVectors(in) {
 					return in
 				}
 				if x := b.vectorInside(in); x != nil {
@@ -446,7 +482,7 @@ func (b *builder) add(op *model.Op, args *model.OpArgs, res *Value, name string,
 			return nil
 		}
 		if info.Result && typ != nil {
-			if res != nil {
+			if res != nil && !b.lane[res] {
 				if shape, dt, ok := b.vectorQuiet(res.Type); ok && (!slices.Equal(shape, typ.Shape) || dt.Name != typ.DType.Name) && !b.scalarResult(res, typ) {
 					b.errorf(op.Pos, model.CodeShapeMismatch, "%s gives %s, but the planner types it as %v x %s", res, res.Type, typ.Shape, typ.DType.Name)
 					b.failed[res] = true
@@ -501,6 +537,9 @@ func isVector(v *Value) bool {
 		return true
 	case *TensorType:
 		return !t.Unranked
+	case *OpaqueType:
+		_, _, ok := mmaMatrixOf(t)
+		return ok
 	}
 	return false
 }
@@ -514,6 +553,10 @@ func (b *builder) asVector(t Type) (*VectorType, bool) {
 	case *TensorType:
 		if b.tt && !v.Unranked {
 			return &VectorType{Shape: v.Shape, Scalable: make([]bool, len(v.Shape)), Elem: v.Elem}, true
+		}
+	case *OpaqueType:
+		if m, _, ok := mmaMatrixOf(v); ok {
+			return m, true
 		}
 	}
 	return nil, false
@@ -535,6 +578,9 @@ func (b *builder) constant(op *Op) {
 				b.ints[res] = n
 			}
 		}
+		return
+	}
+	if b.laneConstant(op, res) {
 		return
 	}
 	shape, dt, ok := b.resultVector(res)
@@ -690,6 +736,10 @@ func (b *builder) elementwiseAs(op *Op, fn string) {
 	shape, dt, ok := b.resultVector(res)
 	if !ok {
 		return
+	}
+	if tile := b.laneOperand(op); tile != nil {
+		shape = tile // a lane's share of a tile: the graph reads the tile
+		b.lane[res] = true
 	}
 	info := model.OpBySpelling(fn)
 	mop := &model.Op{Kind: info.Kind, Fn: fn, Pos: op.Pos}
@@ -920,6 +970,9 @@ func (b *builder) read(op *Op) {
 	res := op.Results[0]
 	shape, dt, ok := b.resultVector(res)
 	if !ok {
+		return
+	}
+	if b.laneRead(op, res, dt) {
 		return
 	}
 	m := b.mem(op.Operands[0])

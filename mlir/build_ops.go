@@ -635,6 +635,9 @@ func (b *builder) forLoop(op *Op) {
 		if isVector(blk.Args[i+1]) && !b.free[blk.Args[i+1]] {
 			carried = append(carried, i)
 		}
+		if b.lane[in.Value] {
+			b.lane[blk.Args[i+1]], b.lane[op.Results[i]] = true, true
+		}
 		if d := b.tdescs[in.Value]; d != nil {
 			// A tensor descriptor the loop carries (moved on by
 			// update_nd_offset): the same block on every trip.
@@ -825,6 +828,7 @@ func (b *builder) pinnedCopy(op *Op, v *model.Value, res *Value, name string, at
 // finish checks what only the whole graph shows.
 func (b *builder) finish() {
 	g := b.g
+	b.spreadLanePins()
 	g.Walk(func(op *model.Op) {
 		if op.Info().Given && op.Result != nil && op.Result.Pin == nil {
 			b.errorf(op.Pos, model.CodeMissingKey, "%%%s arrives in registers in the layout its caller chose: anchor it with iree_vector_ext.to_layout", op.Result.Name)

@@ -4,7 +4,9 @@
 // definitions, block arguments, and the custom forms of the ops a
 // vector-dialect or XeGPU kernel uses (func, gpu.module and gpu.func,
 // scf.for, arith, math, vector, memref, gpu, affine.apply,
-// iree_vector_ext.to_layout, xegpu's block ops, dpas and convert_layout),
+// iree_vector_ext.to_layout, xegpu's block ops, dpas and convert_layout,
+// and the matrix ops gpu.subgroup_mma_*, nvgpu.ldmatrix, nvgpu.mma.sync
+// and amdgpu.mfma, mma.go),
 // with file:line:col on every op, value, use and attribute; from one
 // function, the kernel graph the planner solves (ReadGraph); and the
 // kernel written back with a plan in it (WritePlan). A module in Triton's

@@ -23,7 +23,7 @@ func FuzzReadMLIR(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		g, err := ReadGraph("fuzz.mlir", data, Options{Targets: testTargets, Trips: 2})
+		g, err := ReadGraph("fuzz.mlir", data, Options{Targets: testTargets, Offered: testOffered, Trips: 2})
 		if err != nil {
 			list, ok := model.Errors(err)
 			if !ok || len(list) == 0 {

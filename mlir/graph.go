@@ -33,6 +33,10 @@ type Options struct {
 	// operand's encoding and its result's: the input's own layout
 	// choice, to be priced (planner solve --compare input).
 	InputLayouts bool
+	// Offered lists the records a target offers, which the matrix ops
+	// of the gpu, nvgpu and amdgpu dialects are matched against (their
+	// intrinsic); nil where the kernel is read without them.
+	Offered func(t *model.Target) ([]*model.Record, error)
 }
 
 // ReadGraph reads MLIR text and builds the kernel graph of one of its
@@ -128,27 +132,29 @@ func build(m *Module, opt Options) (*builder, error) {
 	}
 	b := &builder{
 		mod: m, fn: fn, opt: opt,
-		g:       &model.Graph{File: m.File},
-		vals:    map[*Value]*model.Value{},
-		ints:    map[*Value]int64{},
-		mems:    map[*Value]*memInfo{},
-		bufs:    map[*Value]*model.Buffer{},
-		folded:  map[*Value]*model.Value{},
-		unsq:    map[*Value]*unsqueeze{},
-		scalars: map[*model.Value]bool{},
-		failed:  map[*Value]bool{},
-		names:   map[string]bool{},
-		opNames: map[string]bool{},
-		over:    map[*Operand]*model.Value{},
-		tdescs:  map[*Value]*tdesc{},
-		moved:   map[*Op]*model.Value{},
-		free:    map[*Value]bool{},
-		freeUse: map[*Operand]*model.Value{},
-		encs:    map[string]*encInfo{},
-		encErrs: map[string]bool{},
-		made:    map[*Op][]*model.Op{},
-		descs:   map[*Value]*memDesc{},
-		tt:      IsTTGIR(m),
+		g:        &model.Graph{File: m.File},
+		vals:     map[*Value]*model.Value{},
+		ints:     map[*Value]int64{},
+		mems:     map[*Value]*memInfo{},
+		bufs:     map[*Value]*model.Buffer{},
+		folded:   map[*Value]*model.Value{},
+		unsq:     map[*Value]*unsqueeze{},
+		scalars:  map[*model.Value]bool{},
+		failed:   map[*Value]bool{},
+		names:    map[string]bool{},
+		opNames:  map[string]bool{},
+		over:     map[*Operand]*model.Value{},
+		tdescs:   map[*Value]*tdesc{},
+		moved:    map[*Op]*model.Value{},
+		free:     map[*Value]bool{},
+		freeUse:  map[*Operand]*model.Value{},
+		encs:     map[string]*encInfo{},
+		encErrs:  map[string]bool{},
+		made:     map[*Op][]*model.Op{},
+		descs:    map[*Value]*memDesc{},
+		lane:     map[*Value]bool{},
+		laneMMAs: map[*Op]laneMMA{},
+		tt:       IsTTGIR(m),
 	}
 	if b.tt {
 		b.ttContext()
@@ -244,6 +250,13 @@ type builder struct {
 	cur   *Op
 	made  map[*Op][]*model.Op
 	descs map[*Value]*memDesc
+	// recs are the records the target offers, once a matrix op asked
+	// (mma.go); lane the IR values that are each lane's share of a
+	// subgroup's tile (mma_lane.go), laneMMAs the records of the
+	// lane-level mma ops.
+	recs     []*model.Record
+	lane     map[*Value]bool
+	laneMMAs map[*Op]laneMMA
 }
 
 func (b *builder) errorf(pos model.Pos, code model.Code, format string, args ...any) *model.Error {
@@ -375,6 +388,12 @@ func (b *builder) context() {
 		}
 		g.Subgroups, g.SubgroupsPos = n/size, threads.pos
 		g.Provenance = append(g.Provenance, fmt.Sprintf("subgroups %d: %d threads (%s [%s] at %s) in subgroups of %d lanes (%s)", g.Subgroups, n, threads.what, threads.value, threads.pos, size, from))
+	case b.subgroupOp() != nil:
+		// A function of subgroup-level matrix ops (WMMA, ldmatrix,
+		// mma.sync, mfma) is one subgroup's work.
+		mo := b.subgroupOp()
+		g.Subgroups = 1
+		g.Provenance = append(g.Provenance, fmt.Sprintf("subgroups 1: the IR states no workgroup size, and %s at %s is one subgroup's work", mo.Name, mo.Pos))
 	default:
 		b.errorf(b.fn.Pos, model.CodeMissingKey, "the IR states no workgroup size (an IREE translation_info with workgroup_size, or gpu.known_block_size): give --subgroups N")
 		return

@@ -3,8 +3,10 @@ package mlir
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
+	"planner/intrinsics"
 	"planner/model"
 	"planner/tomlio"
 )
@@ -15,6 +17,24 @@ var testTargets = map[string]*model.Target{
 	"sm_80":  {Name: "sm_80", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 166912},
 	"gfx942": {Name: "gfx942", SubgroupSize: 64, MaxSubgroups: 16, SharedMemory: 65536},
 	"pvc":    {Name: "pvc", SubgroupSize: 16, MaxSubgroups: 64, SharedMemory: 131072},
+}
+
+// testLibrary is the planner's built-in records, read once.
+var testLibrary = sync.OnceValues(intrinsics.Builtin)
+
+// testOffered gives the records the planner's target of a test target's
+// name offers, which the matrix ops of the gpu, nvgpu and amdgpu
+// dialects name.
+func testOffered(t *model.Target) ([]*model.Record, error) {
+	lib, err := testLibrary()
+	if err != nil {
+		return nil, err
+	}
+	target, ok := lib.Targets[t.Name]
+	if !ok {
+		return nil, fmt.Errorf("the planner has no target %s", t.Name)
+	}
+	return lib.Offered(target)
 }
 
 // signature writes a graph's ops one a line, loops' bodies indented: the
@@ -88,7 +108,7 @@ func kernel(args, body string) string {
 func readGraph(t *testing.T, text string, opt Options) *model.Graph {
 	t.Helper()
 	if opt.Targets == nil {
-		opt.Targets = testTargets
+		opt.Targets, opt.Offered = testTargets, testOffered
 	}
 	g, err := ReadGraph("k.mlir", []byte(text), opt)
 	if err != nil {
@@ -100,7 +120,7 @@ func readGraph(t *testing.T, text string, opt Options) *model.Graph {
 func readError(t *testing.T, text string, opt Options) string {
 	t.Helper()
 	if opt.Targets == nil {
-		opt.Targets = testTargets
+		opt.Targets, opt.Offered = testTargets, testOffered
 	}
 	_, err := ReadGraph("k.mlir", []byte(text), opt)
 	if err == nil {
@@ -539,6 +559,30 @@ func TestRefusals(t *testing.T) {
 		text := kernel(c.args, c.body)
 		if e := readError(t, text, Options{}); !strings.Contains(e, c.want) {
 			t.Errorf("%s\n%s:\n got %s\nwant %s", c.args, c.body, e, c.want)
+		}
+	}
+}
+
+// A WMMA type reads as the vector of its shape and elements, and the
+// operand it is; anything else is not one.
+func TestMMAMatrixOf(t *testing.T) {
+	for _, c := range []struct{ text, vec, role string }{
+		{`!gpu.mma_matrix<16x16xf16, "AOp">`, "vector<16x16xf16>", "AOp"},
+		{`!gpu.mma_matrix<16x8xi8,"BOp">`, "vector<16x8xi8>", "BOp"},
+		{`!gpu.mma_matrix<16x16xsi32, "COp">`, "vector<16x16xsi32>", "COp"},
+		{`!gpu.mma_matrix<16x16x16, "COp">`, "", ""},
+		{`!gpu.mma_matrix<16x16xs8, "COp">`, "", ""},
+		{`!gpu.mma_matrix<16x16xf16, "DOp">`, "", ""},
+		{`!gpu.mma_matrix<16xf16, "AOp">`, "", ""},
+		{`!gpu.other<16x16xf16, "AOp">`, "", ""},
+	} {
+		v, role, ok := mmaMatrixOf(&OpaqueType{Text: c.text})
+		got := ""
+		if ok {
+			got = v.String()
+		}
+		if got != c.vec || role != c.role {
+			t.Errorf("%s reads as %q, %q; want %q, %q", c.text, got, role, c.vec, c.role)
 		}
 	}
 }

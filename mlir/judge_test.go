@@ -26,6 +26,9 @@ var kernelFiles = map[string]*Options{
 	"../testdata/mlir/pin_wide_lanes.mlir":          {Target: "sm_80"},
 	"../testdata/mlir/linear_anchor.mlir":           {},
 	"../testdata/mlir/scalar_sum.mlir":              {},
+	"../testdata/mlir/wmma_gemm.mlir":               {},
+	"../testdata/mlir/ldmatrix_mma_sync.mlir":       {},
+	"../testdata/mlir/mfma_tile.mlir":               {},
 	"testdata/syntax.mlir":                          nil,
 }
 
@@ -157,6 +160,9 @@ func canonical(g *model.Graph) string {
 			if op.Buffer != nil {
 				fmt.Fprintf(&b, " buffer=%d", bufs[op.Buffer])
 			}
+			if op.Intrinsic != "" {
+				fmt.Fprintf(&b, " intrinsic=%s", op.Intrinsic)
+			}
 			if op.Result != nil {
 				fmt.Fprintf(&b, " -> %s", val(op.Result))
 			}
@@ -180,7 +186,7 @@ func TestGenericForms(t *testing.T) {
 			continue
 		}
 		o := *opt
-		o.Targets = testTargets
+		o.Targets, o.Offered = testTargets, testOffered
 		read := func(p string) string {
 			data, err := os.ReadFile(p)
 			if err != nil {

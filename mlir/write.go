@@ -294,9 +294,11 @@ func (wr *writer) insertBefore(op *Op, stmt string) {
 }
 
 // pinnable is the graph value an IR value is when the plan can anchor it:
-// a vector value the graph holds under its own name, not pinned already.
+// a vector value the graph holds under its own name, not pinned already,
+// and not a lane's share of a matrix op's tile (mma_lane.go: the IR fixed
+// its layout, and a to_layout of the tile's layout would not type).
 func (wr *writer) pinnable(v *Value) *model.Value {
-	if _, ok := v.Type.(*VectorType); !ok {
+	if _, ok := v.Type.(*VectorType); !ok || wr.b.lane[v] {
 		return nil
 	}
 	gv := wr.b.vals[v]
@@ -465,6 +467,9 @@ func (wr *writer) convert(u model.Use, v *model.Value, req, have *model.Layout) 
 				break
 			}
 		}
+	}
+	if operand != nil && (wr.b.lane[operand.Value] || !isVectorType(operand.Value.Type)) {
+		operand = nil // no to_layout can retype it: a comment says what the plan does
 	}
 	if operand == nil {
 		if irOp != nil {

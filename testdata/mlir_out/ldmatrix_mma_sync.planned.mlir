@@ -1,0 +1,32 @@
+// One subgroup's m16n8k16 tile on sm_80 in MLIR's nvgpu dialect: A (16x16
+// f16) and B (stored N×K, 8x16 f16, as mma.sync's .col B) are copied to
+// workgroup memory, each lane loads its share of the fragments with
+// nvgpu.ldmatrix (x4 for A, x2 for B), nvgpu.mma.sync multiplies them into
+// a zero f32 accumulator (each lane's vector<2x2xf32>), and the result is
+// narrowed to f16 and stored. The lane-level vectors are read as the
+// tiles they are part of, pinned to the fragments of
+// mma_m16n8k16_f32_f16 (docs/mlir.md, "Matrix ops").
+module {
+  gpu.module @mma [#nvvm.target<chip = "sm_80">] {
+    gpu.func @mma_tile(%A: memref<16x16xf16>, %B: memref<8x16xf16>, %C: memref<16x8xf16>)
+        workgroup(%As: memref<16x16xf16, #gpu.address_space<workgroup>>, %Bs: memref<8x16xf16, #gpu.address_space<workgroup>>) kernel {
+      %c0 = arith.constant 0 : index
+      %pad = arith.constant 0.000000e+00 : f16
+      %a_g = vector.transfer_read %A[%c0, %c0], %pad {in_bounds = [true, true]} : memref<16x16xf16>, vector<16x16xf16>
+      %a_g_l = "iree_vector_ext.to_layout"(%a_g) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [1, 1], batch_tile = [1, 1], outer_tile = [1, 1], thread_tile = [16, 2], element_tile = [1, 8], subgroup_strides = [0, 0], thread_strides = [2, 1]>}> : (vector<16x16xf16>) -> vector<16x16xf16>
+      vector.transfer_write %a_g_l, %As[%c0, %c0] {in_bounds = [true, true]} : vector<16x16xf16>, memref<16x16xf16, #gpu.address_space<workgroup>>
+      %b_g = vector.transfer_read %B[%c0, %c0], %pad {in_bounds = [true, true]} : memref<8x16xf16>, vector<8x16xf16>
+      %b_g_l = "iree_vector_ext.to_layout"(%b_g) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [1, 1], batch_tile = [1, 1], outer_tile = [1, 1], thread_tile = [8, 4], element_tile = [1, 4], subgroup_strides = [0, 0], thread_strides = [4, 1]>}> : (vector<8x16xf16>) -> vector<8x16xf16>
+      vector.transfer_write %b_g_l, %Bs[%c0, %c0] {in_bounds = [true, true]} : vector<8x16xf16>, memref<8x16xf16, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %lane = gpu.lane_id
+      %a = nvgpu.ldmatrix %As[%lane, %c0] {numTiles = 4 : i32, transpose = false} : memref<16x16xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+      %b = nvgpu.ldmatrix %Bs[%lane, %c0] {numTiles = 2 : i32, transpose = false} : memref<8x16xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+      %zero = arith.constant dense<0.000000e+00> : vector<2x2xf32>
+      %d = nvgpu.mma.sync (%a, %b, %zero) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+      %h = arith.truncf %d : vector<2x2xf32> to vector<2x2xf16>
+      vector.store %h, %C[%lane, %c0] : memref<16x8xf16>, vector<2x2xf16>
+      gpu.return
+    }
+  }
+}
