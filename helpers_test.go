@@ -25,7 +25,7 @@ func testPlanner(tb testing.TB) *Planner {
 // the search's result with the graph and assignment.
 func solveResult(t *testing.T, path string) (*plans.Plan, *solver.Result) {
 	t.Helper()
-	res, err := testPlanner(t).SolveFile(context.Background(), path, Options{})
+	res, err := testPlanner(t).SolveFile(context.Background(), path, Options{KeepProblem: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -170,6 +170,13 @@ type Options struct {
 	// CompareGreedy also runs the greedy baseline and sets the plan's
 	// comparison with it.
 	CompareGreedy bool
+	// KeepProblem keeps the solver's problem in a result with a plan
+	// (Result.Search.Problem), which Explain needs to say why each
+	// conversion is there. Without it the problem is let go before the
+	// plan is built, so that the two are never held at once (on a 100k-op
+	// graph the problem is most of the memory). A result with no plan
+	// keeps it always.
+	KeepProblem bool
 	// CompareInput also prices a TTGIR kernel's own layouts (every tensor
 	// pinned to its encoding, each convert_layout a conversion) and sets
 	// the plan's comparison with them; SolveFile and SolveText only.
@@ -336,11 +343,14 @@ func (pl *Planner) solve(ctx, run context.Context, g *model.Graph, opt Options) 
 		out.Outcome, out.Why, out.LowerBound = Stopped, fmt.Sprintf("%s: stopped at %s before any plan was found; no plan costs less than %d", g.File, res.Stopped, res.LowerBound), res.LowerBound
 		return out, nil
 	}
-	if res.StoppedBy == "memory" && !opt.CompareGreedy {
-		// The problem is no longer needed: give its memory back before
-		// the plan is built, so that the plan fits under the limit too.
+	if !opt.KeepProblem && !opt.CompareGreedy {
+		// The problem is no longer needed: let it go before the plan is
+		// built, and under a memory limit give its memory back, so that
+		// the plan fits under the limit too.
 		res.Problem = nil
-		debug.FreeOSMemory()
+		if res.StoppedBy == "memory" {
+			debug.FreeOSMemory()
+		}
 	}
 	done := during(opt.Progress, start, "plan")
 	plan, err := planWithin(run, g, t, res.Assignment, res.Cost, opt.Notation, "the search")

@@ -52,7 +52,7 @@ limit (or Ctrl-C) stopped the search before any plan.`,
 			if err := checkBackend(backendName); err != nil {
 				return err
 			}
-			opt := planner.Options{Backend: backendName, SearchTimeLimit: timeLimit}
+			opt := planner.Options{Backend: backendName, SearchTimeLimit: timeLimit, KeepProblem: true}
 			if opt.Input, err = in.input(); err != nil {
 				return err
 			}

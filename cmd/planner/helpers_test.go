@@ -17,7 +17,7 @@ func solveResult(t *testing.T, path string) (*plans.Plan, *solver.Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := pl.SolveFile(context.Background(), path, planner.Options{})
+	res, err := pl.SolveFile(context.Background(), path, planner.Options{KeepProblem: true})
 	if err != nil {
 		t.Fatal(err)
 	}
