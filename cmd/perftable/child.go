@@ -89,6 +89,7 @@ func solveTimed(backend, file string) (run, error) {
 		r.Cost = 0 // no plan: the search's cost is its infinity
 		return r, nil
 	}
+	res.Problem, p = nil, nil // let go before the plan, as planner.Solve does (Options.KeepProblem unset)
 	plan, err := plans.Build(g, t, res.Assignment, "")
 	if err != nil {
 		return r, err
