@@ -253,22 +253,7 @@ func parseLocalAlloc(p *parser, op *Op) []Type {
 	if p.tok.kind == tValueID {
 		refs = p.parseRefs()
 	}
-	p.optAttrs(op)
-	at := p.tok.pos
-	if !p.expect(":", "before "+op.Name+"'s types") {
-		return nil
-	}
-	ft, ok := p.functionType().(*FunctionType)
-	if !p.ok() || !ok || len(ft.Results) != 1 {
-		if p.ok() {
-			p.failf(at, "expected %s's type as (operand types) -> memory descriptor", op.Name)
-		}
-		return nil
-	}
-	if !p.refsWithTypes(op, refs, ft.Inputs, at) {
-		return nil
-	}
-	return ft.Results
+	return p.functional(op, refs)
 }
 
 // parseLocalStore reads %src, %dst attr-dict : T -> M.
