@@ -80,13 +80,6 @@ func TestBadTTGIRFiles(t *testing.T) {
 	bad := golden.Catalogue{Glob: "../testdata/bad/ttgir/*.ttgir", Least: 15, Comment: "//", Golden: "../testdata/bad/ttgir.golden"}
 	bad.Run(t, func(t *testing.T, name string, data []byte) error {
 		_, err := ReadGraph(name, data, Options{Targets: ttTargets, KeepAnchors: true})
-		if list, ok := model.Errors(err); ok {
-			for _, e := range list {
-				if e.Pos.File != name || e.Pos.Line < 1 || e.Pos.Col < 1 {
-					t.Errorf("error without a file:line:col: %#v", e)
-				}
-			}
-		}
-		return err
+		return positioned(t, name, err)
 	})
 }
