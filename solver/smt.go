@@ -150,6 +150,7 @@ func Z3Core(p *pbqp.Problem, deadline time.Time, done <-chan struct{}) (status S
 // choice i, the zero Bool where the choice is forbidden. It returns the
 // objective of the soft constraints, -1 where nothing costs.
 func maxSATPBQP(ctx *z3opt.Context, o *z3opt.Optimize, p *pbqp.Problem) (x [][]z3opt.Bool, obj int) {
+	p = normalizedPBQP(p)
 	obj = -1
 	soft := func(b z3opt.Bool, c int64) { obj = o.AssertSoft(b, c, "cost") }
 	x = make([][]z3opt.Bool, len(p.Cost))
@@ -186,6 +187,72 @@ func maxSATPBQP(ctx *z3opt.Context, o *z3opt.Optimize, p *pbqp.Problem) (x [][]z
 		}
 	}
 	return x, obj
+}
+
+// normalizedPBQP is p with each edge's row minima moved into its first
+// end's costs and then its column minima into its second end's, over the
+// choices each end allows: every plan costs the same, but most edge
+// entries become 0, and a soft clause is asserted only for an entry
+// above 0 (Z3's MaxSAT search slows with the number of weighted soft
+// clauses more than with their weights).
+func normalizedPBQP(p *pbqp.Problem) *pbqp.Problem {
+	q := &pbqp.Problem{Cost: make([][]int64, len(p.Cost))}
+	for n, c := range p.Cost {
+		q.Cost[n] = slices.Clone(c)
+	}
+	allowed := func(n, i int) bool { return p.Cost[n][i] < Inf }
+	for _, e := range p.Edges {
+		if e.A == e.B {
+			q.Edges = append(q.Edges, e) // a node's edge to itself: only its diagonal counts
+			continue
+		}
+		m := make([][]int64, len(e.M))
+		for i, row := range e.M {
+			m[i] = slices.Clone(row)
+		}
+		for i, row := range m {
+			if !allowed(e.A, i) {
+				continue
+			}
+			low := Inf
+			for j, c := range row {
+				if allowed(e.B, j) {
+					low = min(low, c)
+				}
+			}
+			if low <= 0 || low >= Inf {
+				continue
+			}
+			q.Cost[e.A][i] = pbqp.AddSat(q.Cost[e.A][i], low)
+			for j, c := range row {
+				if c < Inf {
+					row[j] = c - low
+				}
+			}
+		}
+		for j := range q.Cost[e.B] {
+			if !allowed(e.B, j) {
+				continue
+			}
+			low := Inf
+			for i, row := range m {
+				if allowed(e.A, i) {
+					low = min(low, row[j])
+				}
+			}
+			if low <= 0 || low >= Inf {
+				continue
+			}
+			q.Cost[e.B][j] = pbqp.AddSat(q.Cost[e.B][j], low)
+			for _, row := range m {
+				if row[j] < Inf {
+					row[j] -= low
+				}
+			}
+		}
+		q.Edges = append(q.Edges, pbqp.Edge{A: e.A, B: e.B, M: m})
+	}
+	return q
 }
 
 // maxSATChoice reads the nodes' choices from a model, nil where a node
