@@ -214,3 +214,23 @@ func solvedWithGreedy(t *testing.T, pl *Planner, path string) (*model.Graph, *Re
 	}
 	return g, full
 }
+
+// A plan is explained only from a solve that kept its problem
+// (Options.KeepProblem); without it Explain says so instead of failing
+// later or saying there is nothing to explain.
+func TestExplainNeedsTheKeptProblem(t *testing.T) {
+	pl := testPlanner(t)
+	for _, keep := range []bool{false, true} {
+		res, err := pl.SolveFile(context.Background(), "testdata/graphs/flash_attention_2warps.toml", Options{KeepProblem: keep})
+		if err != nil || res.Plan == nil {
+			t.Fatal(err)
+		}
+		_, err = pl.Explain(context.Background(), res, 0, Options{})
+		switch {
+		case keep && err != nil:
+			t.Errorf("with the problem kept: %v", err)
+		case !keep && (err == nil || !strings.Contains(err.Error(), "KeepProblem")):
+			t.Errorf("without the problem: %v, want an error naming KeepProblem", err)
+		}
+	}
+}

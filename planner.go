@@ -475,8 +475,12 @@ func compareGreedy(res *solver.Result, plan *plans.Plan, notation string) (*plan
 
 // Explain says why a solved graph has no plan (for an Infeasible result:
 // a minimal core of facts and at most maxRelax relaxations, each priced)
-// or, for a graph with a plan, why each of its conversions is there.
+// or, for a graph with a plan, why each of its conversions is there (the
+// solve must have kept its problem: Options.KeepProblem).
 func (pl *Planner) Explain(ctx context.Context, res *Result, maxRelax int, opt Options) (*model.Explanation, error) {
+	if res.Plan != nil && res.Search != nil && res.Search.Problem == nil {
+		return nil, fmt.Errorf("%s: the solve let its problem go before the plan was built: solve with Options.KeepProblem to explain the plan's conversions", res.Graph.File)
+	}
 	if res.Search == nil || res.Search.Problem == nil || res.Outcome == Stopped || res.Outcome == NoBaseline {
 		return nil, fmt.Errorf("%s: nothing to explain: %s", res.Graph.File, res.Why)
 	}
