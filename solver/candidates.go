@@ -11,15 +11,17 @@ import (
 // ops' transfer rules derive from the neighbours' candidates.
 const MaxCandidates = 48
 
-// candSet is an ordered set of candidate layouts.
+// candSet is an ordered set of candidate layouts, each the memo's copy
+// (so that equal layouts are one pointer). It holds at most
+// MaxCandidates: a scan of the list finds one faster than a map per value
+// would, and allocates nothing.
 type candSet struct {
 	list []*model.Layout
-	keys map[*model.Layout]bool // by the memo's copy
 	memo *layoutMemo
 }
 
 func newCandSet(memo *layoutMemo) *candSet {
-	return &candSet{keys: map[*model.Layout]bool{}, memo: memo}
+	return &candSet{memo: memo}
 }
 
 // flowSite names one flow of the candidate closure: the k-th of op.
@@ -33,10 +35,9 @@ func (c *candSet) add(l *model.Layout) bool {
 		return false
 	}
 	l = c.memo.canon(l)
-	if c.keys[l] {
+	if slices.Contains(c.list, l) {
 		return false
 	}
-	c.keys[l] = true
 	c.list = append(c.list, l)
 	return true
 }
