@@ -451,10 +451,12 @@ func (pl *Planner) search(ctx, run context.Context, g *model.Graph, opt Options)
 		p.SearchBy(time.Now(), solver.MemoryLimit(opt.MemoryLimit)) // the search would not fit: greedy's plan
 	}
 	var res *solver.Result
-	if !within(run, by, func() { res = solveProblem(p, sopt) }) {
+	solve := solveProblem
+	if !within(run, by, func() { res = solve(p, sopt) }) {
 		if by.IsZero() || run.Err() != nil {
 			return nil, stopped
 		}
+		p.Abandon() // the search, if it answers late, makes no plan beside ours
 		return p.GreedyAnswer(gr, bound, limitText(run), "time"), nil
 	}
 	return res, res.Err

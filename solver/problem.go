@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"planner/model"
 	"planner/solver/pbqp"
@@ -129,6 +130,14 @@ type Problem struct {
 	fmaRecs   []*model.Record // the target's FMA records (mma_variants.go)
 	regs      *registerUse    // the register budget (registers.go); nil where none applies
 	greedy    *GreedyResult   // the greedy baseline's answer, once asked for (Greedy)
+	// abandoned is set (Abandon) once the caller answers without the
+	// search: a search still running then leaves its plan unmade, so as
+	// not to read the layouts the caller's plan is built from (their
+	// caches fill on first use and are not safe for two goroutines).
+	abandoned struct {
+		sync.Mutex
+		yes bool
+	}
 }
 
 type convKey struct {

@@ -97,3 +97,22 @@ func TestSearchByMemory(t *testing.T) {
 		t.Errorf("bound %d, want the minima's %d; %d reductions", res.LowerBound, p.MinimaBound(), res.Stats.Reduced)
 	}
 }
+
+// A problem whose caller has answered without it (Abandon) makes no plan
+// when its search ends: it answers unknown, with no assignment, so that
+// it reads no layout beside the caller's plan.
+func TestAbandonedSolveMakesNoPlan(t *testing.T) {
+	c := testGraphs(t)[0]
+	p, err := Build(c.graph, c.target, c.records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Abandon()
+	if res := Solve(p, Options{}); res.Status != StatusUnknown || res.Assignment != nil {
+		t.Errorf("%s abandoned: %v, assignment %v", c.name, res.Status, res.Assignment != nil)
+	}
+	p, _ = Build(c.graph, c.target, c.records)
+	if res := Solve(p, Options{}); res.Status != StatusOptimal || res.Assignment == nil {
+		t.Errorf("%s: %v", c.name, res.Status)
+	}
+}

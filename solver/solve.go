@@ -63,6 +63,16 @@ type Result struct {
 	Placements PlacementSearch
 }
 
+// Abandon says that the caller answers without this problem's search: a
+// Solve still running then returns unknown without making its plan. It
+// waits for a plan being made to be done, so that once it returns no
+// Solve of p reads a layout again.
+func (p *Problem) Abandon() {
+	p.abandoned.Lock()
+	p.abandoned.yes = true
+	p.abandoned.Unlock()
+}
+
 // Solve finds the cheapest assignment of a problem.
 func Solve(p *Problem, opt Options) *Result {
 	w := p.watch // BuildWithin's clock runs on
@@ -121,6 +131,12 @@ func Solve(p *Problem, opt Options) *Result {
 		return res
 	}
 	sol, pb = p.notWorseThanGreedy(sol, pb)
+	p.abandoned.Lock()
+	defer p.abandoned.Unlock()
+	if p.abandoned.yes {
+		res.Status = StatusUnknown
+		return res
+	}
 	p.finish(res, pb, sol)
 	res.Peak = w.peak
 	switch {
