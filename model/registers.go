@@ -254,12 +254,18 @@ func (lv *Liveness) LiveAt(i, p int) bool {
 	return false
 }
 
-// AssignmentPeak is the register peak of a graph whose values take the
-// layouts of a.
-func AssignmentPeak(g *Graph, a *Assignment) RegisterPeak {
+// AssignmentWords is the registers per lane each value of g holds under
+// the layouts of a (indexed as Graph.Values).
+func AssignmentWords(g *Graph, a *Assignment) []int {
 	words := make([]int, len(g.Values))
 	for i, v := range g.Values {
 		words[i] = RegisterWords(a.Layouts[v], v.DType.Bits)
 	}
-	return Live(g).Peak(g, words)
+	return words
+}
+
+// AssignmentPeak is the register peak of a graph whose values take the
+// layouts of a.
+func AssignmentPeak(g *Graph, a *Assignment) RegisterPeak {
+	return Live(g).Peak(g, AssignmentWords(g, a))
 }

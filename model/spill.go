@@ -73,9 +73,5 @@ func AssignmentSpill(g *Graph, t *Target, a *Assignment) Spill {
 	if !g.SpillRegisters {
 		return Spill{}
 	}
-	words := make([]int, len(g.Values))
-	for i, v := range g.Values {
-		words[i] = RegisterWords(a.Layouts[v], v.DType.Bits)
-	}
-	return Live(g).SpillCost(t, t.RegisterBudget(g.Subgroups), words)
+	return Live(g).SpillCost(t, t.RegisterBudget(g.Subgroups), AssignmentWords(g, a))
 }

@@ -41,7 +41,8 @@ type LiveValue struct {
 
 // registerPlan counts the registers of a's layouts across g's program.
 func registerPlan(g *model.Graph, t *model.Target, a *model.Assignment) RegisterPlan {
-	peak := model.AssignmentPeak(g, a)
+	live, words := model.Live(g), model.AssignmentWords(g, a) // once for the peak and the spill
+	peak := live.Peak(g, words)
 	rp := RegisterPlan{Peak: peak.Registers, At: peak.Point.String(), Live: []LiveValue{},
 		Budget: t.RegisterBudget(g.Subgroups), Spill: g.SpillRegisters}
 	for _, lv := range peak.Live {
@@ -50,8 +51,10 @@ func registerPlan(g *model.Graph, t *model.Target, a *model.Assignment) Register
 	if rp.Budget > 0 && rp.Peak > rp.Budget {
 		rp.Over = rp.Peak - rp.Budget
 	}
-	if s := model.AssignmentSpill(g, t, a); s.Cost > 0 {
-		rp.SpillCost, rp.SpillOver, rp.SpillAt, rp.SpillPrice = s.Cost, s.Over, s.At.String(), s.Price
+	if g.SpillRegisters {
+		if s := live.SpillCost(t, rp.Budget, words); s.Cost > 0 {
+			rp.SpillCost, rp.SpillOver, rp.SpillAt, rp.SpillPrice = s.Cost, s.Over, s.At.String(), s.Price
+		}
 	}
 	return rp
 }
