@@ -281,12 +281,12 @@ func (p *Problem) overRegisters(choice []int) bool {
 // overflowText says where a choice overflows the register budget, for a
 // plan refused.
 func (p *Problem) overflowText(choice []int) string {
+	if p.regs != nil && p.regs.spill {
+		return "" // spilling is priced, never refused
+	}
 	peak, over := p.overflow(choice)
 	if !over {
 		return ""
-	}
-	if p.regs.spill {
-		return fmt.Sprintf("its values hold %d registers per lane %s, over the spill allowance of the search", peak.Registers, peak.Point)
 	}
 	return fmt.Sprintf("its values hold %d registers per lane %s, over the budget of %d (%s: %s)",
 		peak.Registers, peak.Point, p.regs.budget, p.regs.fact.Pos, p.regs.fact.Text)
@@ -485,8 +485,7 @@ func (p *Problem) solveSpilling(base *pbqp.Problem, search func(*pbqp.Problem) (
 	if ru == nil || !ru.spill {
 		return p.solveWithinRegisters(base, search)
 	}
-	defer func() { ru.room = nil }()
-	ru.room = nil
+	defer func() { ru.room = nil }() // the caps hold only while it runs
 	sol, pb := search(base)
 	if sol.Status != StatusOptimal && sol.Status != StatusFeasible {
 		return sol, pb
