@@ -756,11 +756,7 @@ func parseTransferRead(p *parser, op *Op) []Type {
 
 // parseTransferWrite reads %v, %dst[%i...] [, %mask] [{...}] : VecT, DstT.
 func parseTransferWrite(p *parser, op *Op) []Type {
-	v, ok := p.parseRef()
-	if !ok || !p.expect(",", "between the vector and the destination") {
-		return nil
-	}
-	dst, idx, ok := p.indexed()
+	v, dst, idx, ok := p.storeOperands("between the vector and the destination")
 	if !ok {
 		return nil
 	}
@@ -804,20 +800,36 @@ func parseVectorLoad(p *parser, op *Op) []Type {
 
 // parseVectorStore reads %v, %base[%i...] [{...}] : MemT, VecT.
 func parseVectorStore(p *parser, op *Op) []Type {
-	v, ok := p.parseRef()
-	if !ok || !p.expect(",", "between the vector and the memref") {
-		return nil
+	p.store(op, "between the vector and the memref", "between the memref's and the vector's types", false)
+	return nil
+}
+
+// storeOperands reads a store's %v, %dst[%i...], sep saying what the
+// comma stands between.
+func (p *parser) storeOperands(sep string) (v, dst ref, idx []ref, ok bool) {
+	if v, ok = p.parseRef(); !ok || !p.expect(",", sep) {
+		return ref{}, ref{}, nil, false
 	}
-	base, idx, ok := p.indexed()
+	dst, idx, ok = p.indexed()
+	return v, dst, idx, ok
+}
+
+// store reads %v, %dst[%i...] [{...}] : T1, T2 and its uses, the value's
+// type first where valueFirst (the destination's otherwise).
+func (p *parser) store(op *Op, sep, typesSep string, valueFirst bool) {
+	v, dst, idx, ok := p.storeOperands(sep)
 	if !ok {
-		return nil
+		return
 	}
 	p.optAttrs(op)
-	memT, vecT, ok := p.typePair(op, ",", "between the memref's and the vector's types")
-	if ok && p.use(op, v, vecT) != nil && p.use(op, base, memT) != nil {
+	t1, t2, ok := p.typePair(op, ",", typesSep)
+	vt, dstT := t2, t1
+	if valueFirst {
+		vt, dstT = t1, t2
+	}
+	if ok && p.use(op, v, vt) != nil && p.use(op, dst, dstT) != nil {
 		p.useAll(op, idx, IndexType{})
 	}
-	return nil
 }
 
 // parseContract reads {attributes} %a, %b, %c : TA, TB into TC.

@@ -87,19 +87,7 @@ func parseMMALoad(p *parser, op *Op) []Type {
 // parseMMAStore reads gpu.subgroup_mma_store_matrix's %v, %dst[%i...]
 // [{...}] : VT, MemT.
 func parseMMAStore(p *parser, op *Op) []Type {
-	v, ok := p.parseRef()
-	if !ok || !p.expect(",", "between the matrix and the destination") {
-		return nil
-	}
-	dst, idx, ok := p.indexed()
-	if !ok {
-		return nil
-	}
-	p.optAttrs(op)
-	vt, memT, ok := p.typePair(op, ",", "between the matrix's and the destination's types")
-	if ok && p.use(op, v, vt) != nil && p.use(op, dst, memT) != nil {
-		p.useAll(op, idx, IndexType{})
-	}
+	p.store(op, "between the matrix and the destination", "between the matrix's and the destination's types", true)
 	return nil
 }
 
