@@ -115,7 +115,7 @@ func Z3Core(p *pbqp.Problem, deadline time.Time, done <-chan struct{}) (status S
 	ctx.InterruptAt(deadline)
 	ctx.InterruptOn(done)
 	o := ctx.NewOptimize(deadline)
-	x, obj := maxSATPBQP(ctx, o, withoutDominated(p))
+	x, obj := maxSATPBQP(ctx, o, pbqp.WithoutDominated(p))
 	r := o.Check()
 	if r == z3opt.Unsat {
 		return StatusInfeasible, nil, Inf, nil
@@ -187,78 +187,6 @@ func maxSATPBQP(ctx *z3opt.Context, o *z3opt.Optimize, p *pbqp.Problem) (x [][]z
 		}
 	}
 	return x, obj
-}
-
-// withoutDominated is p with every choice forbidden (its cost Inf) that
-// another live choice of its node dominates: no dearer on the node and on
-// every edge against every live choice of the other end. Some optimum
-// avoids every such choice (moving one to the choice that dominates it
-// costs no more and forbids nothing more), so the optimum is p's. Of
-// choices that are equal everywhere the first stays. The reductions
-// prune dominated choices only of nodes of up to 64 (pruneDominated);
-// a core can keep a node of hundreds (a buffer node's placements), which
-// Z3's search pays for.
-func withoutDominated(p *pbqp.Problem) *pbqp.Problem {
-	q := &pbqp.Problem{Cost: make([][]int64, len(p.Cost)), Edges: p.Edges}
-	for n, c := range p.Cost {
-		q.Cost[n] = slices.Clone(c)
-	}
-	live := func(n, i int) bool { return q.Cost[n][i] < Inf }
-	type side struct {
-		e     pbqp.Edge
-		first bool // the node is the edge's A
-	}
-	sides := make([][]side, len(p.Cost))
-	for _, e := range p.Edges {
-		if e.A == e.B {
-			continue
-		}
-		sides[e.A] = append(sides[e.A], side{e, true})
-		sides[e.B] = append(sides[e.B], side{e, false})
-	}
-	at := func(s side, i, j int) int64 {
-		if s.first {
-			return s.e.M[i][j]
-		}
-		return s.e.M[j][i]
-	}
-	other := func(s side) int {
-		if s.first {
-			return s.e.B
-		}
-		return s.e.A
-	}
-	for n, c := range q.Cost {
-		if slices.ContainsFunc(p.Edges, func(e pbqp.Edge) bool { return e.A == n && e.B == n }) {
-			continue // its diagonal is a cost of its own: leave the node be
-		}
-		dominates := func(k, i int) bool { // choice k is no dearer than i anywhere
-			if c[k] > c[i] {
-				return false
-			}
-			for _, s := range sides[n] {
-				m := other(s)
-				for j := range q.Cost[m] {
-					if live(m, j) && at(s, k, j) > at(s, i, j) {
-						return false
-					}
-				}
-			}
-			return true
-		}
-		for i := range c {
-			if !live(n, i) {
-				continue
-			}
-			for k := range c {
-				if k != i && live(n, k) && dominates(k, i) && (k < i || !dominates(i, k)) {
-					c[i] = Inf
-					break
-				}
-			}
-		}
-	}
-	return q
 }
 
 // normalizedPBQP is p with each edge's row minima moved into its first

@@ -153,3 +153,64 @@ func TestBranchingSplitsIndependentCores(t *testing.T) {
 		t.Fatalf("%d branches for both cores, %d and %d for each alone", sol.Stats.Branches, one.Stats.Branches, two.Stats.Branches)
 	}
 }
+
+// WithoutDominated keeps the optimum: on random problems, with costs
+// drawn from a small range so that ties and dominance are common, the
+// cheapest assignment it allows costs what the cheapest of all does, and
+// it forbids a good share of the choices.
+func TestWithoutDominatedKeepsTheOptimum(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	pruned := 0
+	for range 300 {
+		p := Random(r, 2+r.IntN(4), 5, 0.6)
+		for _, c := range p.Cost {
+			for i := range c {
+				if c[i] < Inf {
+					c[i] %= 4
+				}
+			}
+		}
+		for _, e := range p.Edges {
+			for _, row := range e.M {
+				for j := range row {
+					if row[j] < Inf {
+						row[j] %= 3
+					}
+				}
+			}
+		}
+		dom := WithoutDominated(p)
+		best, bestDom := Inf, Inf
+		choice := make([]int, len(p.Cost))
+		var walk func(n int)
+		walk = func(n int) {
+			if n == len(p.Cost) {
+				c := p.Evaluate(choice)
+				best = min(best, c)
+				if dom.Evaluate(choice) < Inf {
+					bestDom = min(bestDom, c)
+				}
+				return
+			}
+			for i := range p.Cost[n] {
+				choice[n] = i
+				walk(n + 1)
+			}
+		}
+		walk(0)
+		if best != bestDom {
+			t.Fatalf("the optimum is %d, %d without dominated choices", best, bestDom)
+		}
+		for n := range p.Cost {
+			for i := range p.Cost[n] {
+				if p.Cost[n][i] < Inf && dom.Cost[n][i] >= Inf {
+					pruned++
+				}
+			}
+		}
+	}
+	if pruned < 50 {
+		t.Errorf("only %d choices forbidden: the test shows little", pruned)
+	}
+	t.Logf("%d choices forbidden", pruned)
+}

@@ -1,6 +1,9 @@
 package pbqp
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // reducer applies the exact PBQP reductions of register allocators
 // (Scholz and Eckstein; Hames and Scholz): forbidden and dominated choices
@@ -420,4 +423,34 @@ func cheapest(costs []int64, alive []int) int64 {
 		best = min(best, costs[i])
 	}
 	return best
+}
+
+// WithoutDominated is p with every choice forbidden (its cost Inf) that
+// no plan can take (arc consistency: prune) or that another choice of its
+// node dominates (pruneDominated, here with no bound on a node's
+// choices): the optimum is p's. The reductions bound dominance to nodes
+// of up to 64 choices for speed; a search that decides a core on its
+// own (Z3's) pays more for a node of hundreds than this pass costs.
+func WithoutDominated(p *Problem) *Problem {
+	r := newReducer(p)
+	r.w = unwatched{}
+	all := make([]int, len(p.Cost))
+	for i := range all {
+		all[i] = i
+	}
+	if !r.prune(all) {
+		return p // no plan: the search says so
+	}
+	r.pruneDominated(math.MaxInt)
+	q := &Problem{Cost: make([][]int64, len(p.Cost)), Edges: p.Edges}
+	for n, node := range r.nodes {
+		q.Cost[n] = make([]int64, len(p.Cost[n]))
+		for i := range q.Cost[n] {
+			q.Cost[n][i] = Inf
+		}
+		for _, i := range node.alive {
+			q.Cost[n][i] = p.Cost[n][i]
+		}
+	}
+	return q
 }
