@@ -387,7 +387,7 @@ func (wr *ttWriter) tie(op *Op, res *model.Layout) {
 				t.ties = append(t.ties, tyTie{kind: tieDot, a: a, b: r, dim: i, kWidth: k})
 			}
 		}
-		if acc, err := model.ExpressTritonFor(t.nodes[r].layout, model.Accumulator, wr.warpgroupOf(op)); err == nil {
+		if acc, err := model.ExpressTritonFor(t.nodes[r].layout, model.Accumulator, model.TritonTargetOf(wr.b.target, wr.warpgroupOf(op))); err == nil {
 			t.anchors = append(t.anchors, tyAnchor{node: r, enc: acc.Enc})
 		}
 	case name == "tt.reduce" && len(op.Operands) == 1:

@@ -658,7 +658,7 @@ func (wr *ttWriter) plain(l *model.Layout, role model.TritonRole) *model.Triton 
 	var t *model.Triton
 	var err error
 	if role == model.AnyRole {
-		if t, err = model.ExpressTritonFor(l, model.Accumulator, wr.warpgroup); err == nil {
+		if t, err = model.ExpressTritonFor(l, model.Accumulator, model.TritonTargetOf(wr.b.target, wr.warpgroup)); err == nil {
 			switch t.Enc.(type) {
 			case *model.TritonBlocked, *model.Linear:
 				t = nil
@@ -668,7 +668,7 @@ func (wr *ttWriter) plain(l *model.Layout, role model.TritonRole) *model.Triton 
 		}
 	}
 	if t == nil {
-		if t, err = model.ExpressTritonFor(l, role, wr.warpgroup); err != nil {
+		if t, err = model.ExpressTritonFor(l, role, model.TritonTargetOf(wr.b.target, wr.warpgroup)); err != nil {
 			x, _ := model.ExpressLinear(l) // every layout of the planner's frames has a linear form
 			return &model.Triton{Enc: x}
 		}

@@ -522,17 +522,43 @@ func ExpressTriton(l *Layout) (*Triton, error) { return ExpressTritonAs(l, AnyRo
 // ExpressTritonAs is ExpressTriton trying, among the matrix encodings, only
 // those of the given role.
 func ExpressTritonAs(l *Layout, role TritonRole) (*Triton, error) {
-	return ExpressTritonFor(l, role, true)
+	return ExpressTritonFor(l, role, TritonTarget{WarpgroupMMA: true})
 }
 
-// ExpressTritonFor is ExpressTritonAs for a target: the warpgroup
-// encodings (#ttg.nvidia_mma version 3, Hopper's wgmma) are tried only
-// where warpgroupMMA says the target runs warpgroup mma, so that a plan
-// for sm_80 prints the version 2 tile that Triton's mma.sync lowering
-// uses even where a wgmma tile would give the same map with fewer
-// repeats.
-func ExpressTritonFor(l *Layout, role TritonRole, warpgroupMMA bool) (*Triton, error) {
-	if enc := namedTriton(l, role, warpgroupMMA); enc != nil {
+// TritonTarget is what naming a layout as Triton would needs to know of
+// the target beyond the layout's frame: its vendor, whose matrix encodings
+// alone are tried (#ttg.nvidia_mma on "nvidia", #ttg.amd_mfma and
+// #ttg.amd_wmma on "amd", #ttig.dpas on "intel"; every vendor's where it
+// is empty, as for a layout named with no target), and whether it runs
+// warpgroup mma (Hopper's wgmma, the only mma whose accumulator is
+// #ttg.nvidia_mma version 3).
+type TritonTarget struct {
+	Vendor       string
+	WarpgroupMMA bool
+}
+
+// TritonTargetOf is the TritonTarget of t for a plan that does or does
+// not run warpgroup mma.
+func TritonTargetOf(t *Target, warpgroupMMA bool) TritonTarget {
+	tt := TritonTarget{WarpgroupMMA: warpgroupMMA}
+	if t != nil {
+		tt.Vendor = t.Vendor
+	}
+	return tt
+}
+
+// vendors reports whether the target is of vendor v or names none.
+func (tt TritonTarget) vendors(v string) bool { return tt.Vendor == "" || tt.Vendor == v }
+
+// ExpressTritonFor is ExpressTritonAs for a target: only the target's
+// vendor's matrix encodings are tried, so that a plan for a 32-lane
+// NVIDIA warp is never named by an AMD wave32 encoding of the same map,
+// and the warpgroup encodings (#ttg.nvidia_mma version 3) only where the
+// target runs warpgroup mma, so that a plan for sm_80 prints the version 2
+// tile that Triton's mma.sync lowering uses even where a wgmma tile would
+// give the same map with fewer repeats.
+func ExpressTritonFor(l *Layout, role TritonRole, tt TritonTarget) (*Triton, error) {
+	if enc := namedTriton(l, role, tt); enc != nil {
 		return &Triton{Enc: enc}, nil
 	}
 	if b, err := ExpressBlocked(l); err == nil {
@@ -563,7 +589,7 @@ func ExpressTritonFor(l *Layout, role TritonRole, warpgroupMMA bool) (*Triton, e
 // fewest register repeats), then an mma.sync, mfma or wmma accumulator,
 // then an operand, then a wgmma or transposed mfma accumulator, then the
 // first tried.
-func namedTriton(l *Layout, role TritonRole, warpgroupMMA bool) TritonEncoding {
+func namedTriton(l *Layout, role TritonRole, tt TritonTarget) TritonEncoding {
 	r := l.Rank()
 	if r > 3 || l.Size(Block) != 1 {
 		return nil
@@ -585,7 +611,7 @@ func namedTriton(l *Layout, role TritonRole, warpgroupMMA bool) TritonEncoding {
 		}
 	}
 	if r >= 2 {
-		for _, c := range matrixCandidates(f.SubgroupSize, f.Subgroups, r, warpgroupMMA) {
+		for _, c := range matrixCandidates(f.SubgroupSize, f.Subgroups, r, tt) {
 			d, isDot := c.enc.(*DotOperand)
 			switch {
 			case role == Accumulator && isDot, role == OperandA && (!isDot || d.OpIdx != 0), role == OperandB && (!isDot || d.OpIdx != 1):
@@ -598,7 +624,7 @@ func namedTriton(l *Layout, role TritonRole, warpgroupMMA bool) TritonEncoding {
 		return best
 	}
 	// A reduction's result: a slice of an accumulator.
-	for _, c := range matrixCandidates(f.SubgroupSize, f.Subgroups, r+1, warpgroupMMA) {
+	for _, c := range matrixCandidates(f.SubgroupSize, f.Subgroups, r+1, tt) {
 		if _, isDot := c.enc.(*DotOperand); isDot {
 			continue
 		}
@@ -617,8 +643,9 @@ type tritonCandidate struct {
 }
 
 // matrixCandidates lists the matrix encodings of a rank for the lanes and
-// warps: accumulators of every warp split, and their operands.
-func matrixCandidates(lanes, warps, rank int, warpgroupMMA bool) []tritonCandidate {
+// warps on the target: accumulators of every warp split, and their
+// operands.
+func matrixCandidates(lanes, warps, rank int, tt TritonTarget) []tritonCandidate {
 	var out []tritonCandidate
 	add := func(enc TritonEncoding, tier int) { out = append(out, tritonCandidate{enc, tier}) }
 	dots := func(parent TritonEncoding, ops int) {
@@ -631,20 +658,25 @@ func matrixCandidates(lanes, warps, rank int, warpgroupMMA bool) []tritonCandida
 	for _, w := range warpSplits(warps, rank) {
 		switch lanes {
 		case 32:
-			v2 := &NvidiaMMA{VersionMajor: 2, WarpsPerCTA: w, InstrShape: []int{16, 8}}
-			add(v2, 0)
-			dots(v2, 2)
-			for v := 1; v <= 2; v++ {
+			if tt.vendors("nvidia") {
+				v2 := &NvidiaMMA{VersionMajor: 2, WarpsPerCTA: w, InstrShape: []int{16, 8}}
+				add(v2, 0)
+				dots(v2, 2)
+			}
+			for v := 1; v <= 2 && tt.vendors("amd"); v++ {
 				wm := &AMDWMMA{Version: v, WarpsPerCTA: w}
 				add(wm, 0)
 				dots(wm, 2)
 			}
-			for n := 8; n <= 256 && warpgroupMMA; n *= 2 {
+			for n := 8; n <= 256 && tt.WarpgroupMMA && tt.vendors("nvidia"); n *= 2 {
 				v3 := &NvidiaMMA{VersionMajor: 3, WarpsPerCTA: w, InstrShape: []int{16, n, 16}}
 				add(v3, 2)
 				dots(v3, 1) // B of a wgmma is read from shared memory
 			}
 		case 8, 16:
+			if !tt.vendors("intel") {
+				break
+			}
 			// Intel: dpas with 8 rows per instruction, 8 systolic
 			// steps, 8 or 16 columns (32-lane dpas layouts are read but
 			// not tried here, where NVIDIA's and AMD's are).
@@ -662,6 +694,9 @@ func matrixCandidates(lanes, warps, rank int, warpgroupMMA bool) []tritonCandida
 				}
 			}
 		case 64:
+			if !tt.vendors("amd") {
+				break
+			}
 			for _, mn := range []int{32, 16} {
 				m := &AMDMFMA{Version: 3, WarpsPerCTA: w, InstrShape: []int{mn, mn}}
 				add(m, 0)

@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"strings"
 	"testing"
 
 	. "planner/model"
@@ -278,6 +279,52 @@ func TestTritonWritesByName(t *testing.T) {
 		}
 		if w.Attr() != n.Attr() {
 			t.Errorf("%v of %s is written\n  %s", tc.shape, n.Attr(), w.Attr())
+		}
+	}
+}
+
+// A layout is named only by the matrix encodings of the target's vendor:
+// the same 32-lane map is an AMD wave32 wmma accumulator on gfx11 and
+// something else on an NVIDIA warp, which has no #ttg.amd_wmma; and the
+// reverse for mma.sync's accumulator. With no vendor every encoding is
+// tried.
+func TestTritonNamesByVendor(t *testing.T) {
+	wmma := "#ttg.amd_wmma<{version = 1, warpsPerCTA = [1, 4]}>"
+	mma := "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>"
+	tests := []struct {
+		enc    string
+		shape  []int
+		vendor string
+		named  bool // whether it is written by its own encoding's name
+	}{
+		{wmma, []int{16, 64}, "amd", true},
+		{wmma, []int{16, 64}, "", true},
+		{wmma, []int{16, 64}, "nvidia", false},
+		{"#ttg.slice<{dim = 0, parent = " + wmma + "}>", []int{64}, "amd", true},
+		{"#ttg.slice<{dim = 0, parent = " + wmma + "}>", []int{64}, "nvidia", false},
+		{mma, []int{32, 16}, "nvidia", true},
+		{mma, []int{32, 16}, "", true},
+		{mma, []int{32, 16}, "amd", false},
+	}
+	for _, tc := range tests {
+		n, err := ParseTriton(tc.enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := n.Layout(Frame{Shape: tc.shape, SubgroupSize: 32, Subgroups: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ExpressTritonFor(l, AnyRole, TritonTarget{Vendor: tc.vendor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		family := "#ttg.amd_wmma<"
+		if strings.Contains(tc.enc, "nvidia_mma") {
+			family = "#ttg.nvidia_mma<"
+		}
+		if named := strings.Contains(got.Attr(), family); named != tc.named {
+			t.Errorf("%s on %v for vendor %q is written %s (want by its own name: %v)", tc.enc, tc.shape, tc.vendor, got.Attr(), tc.named)
 		}
 	}
 }

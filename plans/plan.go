@@ -194,7 +194,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 			}
 		}
 	}
-	uses := tritonUses(g, a)
+	uses, tt := tritonUses(g, t, a)
 	for _, v := range g.Values {
 		l := a.Layouts[v]
 		if l == nil {
@@ -269,7 +269,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 			}
 			if ch.Exec != nil {
 				opp.exec = ch.Exec
-				_, opp.Exec, _ = write(ch.Exec, notation)
+				_, opp.Exec, _ = writeAs(ch.Exec, notation, tritonUse{role: model.AnyRole, target: tt})
 			}
 			if info.Combines && ch.Exec != nil {
 				r := model.DescribeReduction(ch.Exec, op.Axis)
@@ -372,17 +372,16 @@ func convDetail(c *model.Conversion) string {
 // write expresses a layout in the notation, falling back to linear, cute
 // and table when the notation cannot write it.
 func write(l *model.Layout, notation string) (kind, text, note string) {
-	return writeAs(l, notation, tritonUse{role: model.AnyRole, warpgroupMMA: true})
+	return writeAs(l, notation, tritonUse{role: model.AnyRole, target: model.TritonTarget{WarpgroupMMA: true}})
 }
 
 // tritonUse is what the Triton notation needs to know of a value beyond
 // its layout to name its encoding as Triton would: whether an mma reads it
-// as A or B or makes it (its role), and whether the plan runs warpgroup
-// mma (wgmma), the only mma whose accumulator is #ttg.nvidia_mma
-// version 3.
+// as A or B or makes it (its role), and the target's vendor and whether
+// the plan runs warpgroup mma (model.TritonTarget).
 type tritonUse struct {
-	role         model.TritonRole
-	warpgroupMMA bool
+	role   model.TritonRole
+	target model.TritonTarget
 }
 
 // writeAs is write for a value used as use says.
@@ -420,7 +419,7 @@ func writeAs(l *model.Layout, notation string, use tritonUse) (kind, text, note 
 // (scaled, reduced, carried through a loop); else by the best fit.
 func expressTriton(l *model.Layout, use tritonUse) (*model.Triton, error) {
 	if use.role == model.AnyRole {
-		if t, err := model.ExpressTritonFor(l, model.Accumulator, use.warpgroupMMA); err == nil {
+		if t, err := model.ExpressTritonFor(l, model.Accumulator, use.target); err == nil {
 			switch t.Enc.(type) {
 			case *model.TritonBlocked, *model.Linear:
 			default:
@@ -428,14 +427,15 @@ func expressTriton(l *model.Layout, use tritonUse) (*model.Triton, error) {
 			}
 		}
 	}
-	return model.ExpressTritonFor(l, use.role, use.warpgroupMMA)
+	return model.ExpressTritonFor(l, use.role, use.target)
 }
 
 // tritonUses gives each value of the plan its tritonUse: the role of the
 // mma records that read or make it (A, B, or accumulator for c and d; no
-// role where they disagree or none does), and whether any op of the plan
-// runs a warpgroup mma (a record of more than one subgroup).
-func tritonUses(g *model.Graph, a *model.Assignment) map[*model.Value]tritonUse {
+// role where they disagree or none does), and the target t with whether
+// any op of the plan runs a warpgroup mma (a record of more than one
+// subgroup), which it also returns for values of no role.
+func tritonUses(g *model.Graph, t *model.Target, a *model.Assignment) (map[*model.Value]tritonUse, model.TritonTarget) {
 	warpgroup := false
 	roles := map[*model.Value]model.TritonRole{}
 	mixed := map[*model.Value]bool{}
@@ -465,15 +465,16 @@ func tritonUses(g *model.Graph, a *model.Assignment) map[*model.Value]tritonUse 
 			set(op.Result, model.Accumulator)
 		}
 	})
+	tt := model.TritonTargetOf(t, warpgroup)
 	out := map[*model.Value]tritonUse{}
 	for _, v := range g.Values {
-		u := tritonUse{role: roles[v], warpgroupMMA: warpgroup}
+		u := tritonUse{role: roles[v], target: tt}
 		if mixed[v] {
 			u.role = model.AnyRole
 		}
 		out[v] = u
 	}
-	return out
+	return out, tt
 }
 
 // OpaqueText describes a layout whose lanes and registers are unspecified
