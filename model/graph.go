@@ -173,7 +173,17 @@ type Graph struct {
 	RegistersPos   Pos
 	NoConversions  bool
 	NoConvPos      Pos
-	Notation       string // the notation plans print layouts in, unless asked otherwise
+	// HasMaxConversions is true when the graph bounds how often a plan
+	// converts: no plan has more than MaxConversions conversions (uses
+	// that read a value in another layout than its own, each counted
+	// once, as plans list them). MaxConversionsFrom says what set the
+	// bound, for plans and messages ("max_conversions at k.toml:3:1", "the
+	// input's 2 ttg.convert_layout ops").
+	HasMaxConversions  bool
+	MaxConversions     int
+	MaxConversionsPos  Pos
+	MaxConversionsFrom string
+	Notation           string // the notation plans print layouts in, unless asked otherwise
 	// Provenance says, for a graph a front end read from other text than
 	// a graph file (MLIR), where its target and subgroup count came from
 	// ("target sm_80 from --target", "subgroups 2 from translation_info's

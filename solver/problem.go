@@ -129,7 +129,10 @@ type Problem struct {
 	plainMMA  []*model.Record
 	fmaRecs   []*model.Record // the target's FMA records (mma_variants.go)
 	regs      *registerUse    // the register budget (registers.go); nil where none applies
-	greedy    *GreedyResult   // the greedy baseline's answer, once asked for (Greedy)
+	// convBudget is the graph's bound on conversions (conversions.go);
+	// nil where it sets none.
+	convBudget *conversionBudget
+	greedy     *GreedyResult // the greedy baseline's answer, once asked for (Greedy)
 	// abandoned is set (Abandon) once the caller answers without the
 	// search: a search still running then leaves its plan unmade, so as
 	// not to read the layouts the caller's plan is built from (their
@@ -198,6 +201,7 @@ func buildWatched(g *model.Graph, t *model.Target, records []*model.Record, rela
 		return nil, p.bounded(err)
 	}
 	p.registerForbids()
+	p.convBudget = p.newConversionBudget()
 	if err := p.markHard(); err != nil {
 		return nil, p.bounded(err)
 	}

@@ -369,17 +369,24 @@ func (p *Problem) solveWithinRegisters(base *pbqp.Problem, search func(*pbqp.Pro
 	if !branch(base, peak) {
 		proven = false
 	}
+	return settled(best, proven, sol.LowerBound), bestPB
+}
+
+// settled gives the best plan a branch and bound found its status: proven
+// when every branch was searched to the end, with bound the lower bound of
+// the unrestricted search (which holds for every branch).
+func settled(best pbqp.Solution, proven bool, bound int64) pbqp.Solution {
 	switch {
 	case best.Choice == nil && proven:
 		best.Status = StatusInfeasible
 	case best.Choice == nil:
-		best.Status, best.LowerBound = StatusUnknown, sol.LowerBound
+		best.Status, best.LowerBound = StatusUnknown, bound
 	case proven:
 		best.Status, best.LowerBound = StatusOptimal, best.Cost
 	default:
-		best.Status, best.LowerBound = StatusFeasible, min(sol.LowerBound, best.Cost)
+		best.Status, best.LowerBound = StatusFeasible, min(bound, best.Cost)
 	}
-	return best, bestPB
+	return best
 }
 
 // regCap caps a node's choices at some registers per lane.

@@ -93,6 +93,10 @@ func Solve(p *Problem, opt Options) *Result {
 		case res != nil && res.Choice != nil && p.spillCost(res.Choice) > 0:
 			// Its plan spills, which the whole solver does not price.
 			why = "enumerated: the price of spilling"
+		case res != nil && res.Choice != nil && p.overConversions(res.Choice):
+			// Its plan converts more often than the graph allows, which
+			// the whole solver does not count.
+			why = "enumerated: the conversion budget"
 		case res != nil:
 			return res
 		}
@@ -124,7 +128,9 @@ func Solve(p *Problem, opt Options) *Result {
 		// and the bound of the problem's minima.
 		sol = pbqp.Solution{Status: StatusUnknown, Cost: Inf, LowerBound: p.MinimaBound()}
 	default:
-		sol, pb = p.solveSpilling(p.PBQP, func(base *pbqp.Problem) (pbqp.Solution, *pbqp.Problem) { return p.search(base, po) })
+		sol, pb = p.solveSpilling(p.PBQP, func(base *pbqp.Problem) (pbqp.Solution, *pbqp.Problem) {
+			return p.solveWithinConversions(base, func(b *pbqp.Problem) (pbqp.Solution, *pbqp.Problem) { return p.search(b, po) })
+		})
 	}
 	if res.Err != nil {
 		res.Status = StatusUnknown
@@ -143,6 +149,8 @@ func Solve(p *Problem, opt Options) *Result {
 	case res.Status != StatusFeasible && res.Status != StatusUnknown:
 	case p.regs != nil && p.regs.limited && w.stopped == "" && !w.pastDeadline():
 		res.Stopped, res.StoppedBy = fmt.Sprintf("the register budget's limit of %d capped problems", maxRegisterBranches), "branches"
+	case p.convBudget != nil && p.convBudget.limited && w.stopped == "" && !w.pastDeadline():
+		res.Stopped, res.StoppedBy = fmt.Sprintf("the conversion budget's limit of %d restricted problems", maxConversionBranches), "branches"
 	default:
 		res.Stopped, res.StoppedBy = w.stoppedBy(), cmp.Or(w.stopped, "time")
 	}

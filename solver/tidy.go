@@ -1,8 +1,6 @@
 package solver
 
 import (
-	"planner/model"
-
 	"planner/solver/pbqp"
 )
 
@@ -52,23 +50,6 @@ func (p *Problem) tidy(choice []int) {
 			return
 		}
 	}
-}
-
-// converts reports whether edge k converts between choices i and j.
-func (p *Problem) converts(k, i, j int) bool {
-	e := p.Edges[k]
-	if e.Kind != EdgeConversion {
-		return false
-	}
-	from, to := p.Nodes[e.From].Layouts[i], e.Required[j]
-	if to == nil {
-		return true
-	}
-	c, ok := p.memo.convs[convPair{from, to, e.Value.DType.Bits}]
-	if !ok {
-		c, ok = p.convs[convKey{from.Key(), to.Key(), e.Value.DType.Bits}]
-	}
-	return ok && c.Kind != model.ConvNone
 }
 
 // tidyBuffers moves each buffer decision to the smallest placements that

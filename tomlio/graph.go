@@ -19,7 +19,7 @@ func ReadGraph(path string, targets map[string]*model.Target) (*model.Graph, err
 	return ParseGraph(path, data, targets)
 }
 
-var graphKeys = []string{"target", "subgroups", "shared_memory", "registers", "no_conversions", "notation", "hard", "buffers", "pins", "op"}
+var graphKeys = []string{"target", "subgroups", "shared_memory", "registers", "no_conversions", "max_conversions", "notation", "hard", "buffers", "pins", "op"}
 
 // knownOpKinds lists the kind words of the op table for messages.
 func knownOpKinds() string {
@@ -248,6 +248,15 @@ func readGraph(doc *Document, targets map[string]*model.Target) (_ *model.Graph,
 	g.RegistersPos = root.Pos("registers")
 	g.NoConversions, _ = root.Bool("no_conversions", false)
 	g.NoConvPos = root.Pos("no_conversions")
+	if n, ok := root.Int("max_conversions", false); ok {
+		g.MaxConversionsPos = root.Pos("max_conversions")
+		if n < 0 {
+			root.Errorf("max_conversions", model.CodeBadValue, "max_conversions bounds how many conversions a plan may have: 0 or more, found %d", n)
+		} else {
+			g.HasMaxConversions, g.MaxConversions = true, n
+			g.MaxConversionsFrom = "max_conversions at " + g.MaxConversionsPos.String()
+		}
+	}
 	if n, ok := root.String("notation", false); ok {
 		if !slices.Contains(model.Kinds, n) {
 			root.Errorf("notation", model.CodeUnknownName, "unknown notation %q (expected one of %s)", n, strings.Join(model.Kinds, ", "))

@@ -1,0 +1,200 @@
+package solver
+
+import (
+	"slices"
+
+	"planner/model"
+	"planner/solver/pbqp"
+)
+
+// A graph may bound how many conversions its plan has
+// (model.Graph.MaxConversions): a TTGIR kernel, by default, by its own
+// ttg.convert_layout count, so that the planner never leaves a Triton
+// kernel with more conversions than it came with. The bound is not a cost
+// and does not separate over the edges, so it is kept outside the PBQP by
+// branch and bound over the conversion edges, exactly as the register
+// budget is (registers.go): the search's plan either keeps the bound, and
+// is then the answer, or has a conversion edge to branch on. One branch
+// forbids that edge's converting pairs; the other forbids its agreeing
+// pairs, so that it converts for certain and spends one conversion of the
+// budget, and once the forced conversions spend it all, every other edge
+// is forbidden to convert. A branch's optimum bounds every plan in it, so
+// a branch no cheaper than the best plan found is cut.
+
+// maxConversionBranches bounds the problems solved for one plan's
+// conversion budget.
+var maxConversionBranches = 512 // a variable only so that a test can reach it
+
+// conversionBudget is what a problem knows of its graph's bound on
+// conversions, and what keeping it found.
+type conversionBudget struct {
+	max   int
+	edges []int // the conversion edges, by index in Edges
+	// free is the search's own plan before the budget was kept, when it
+	// had more conversions than the budget: its cost and conversions.
+	free      bool
+	freeCost  int64
+	freeConvs int
+	branches  int
+	limited   bool // stopped at maxConversionBranches
+}
+
+// newConversionBudget is the graph's bound on conversions, nil when it
+// sets none.
+func (p *Problem) newConversionBudget() *conversionBudget {
+	if !p.Graph.HasMaxConversions {
+		return nil
+	}
+	cb := &conversionBudget{max: p.Graph.MaxConversions}
+	for k, e := range p.Edges {
+		if e.Kind == EdgeConversion {
+			cb.edges = append(cb.edges, k)
+		}
+	}
+	return cb
+}
+
+// converts reports whether edge k converts between choices i and j: a
+// conversion edge whose consumer's choice j requires a layout other than
+// the value's choice i, where a conversion (not a descriptor's read of a
+// buffer) makes it. A use whose consumer requires no layout (an mma with
+// no record, a relaxed rule) counts as converting, so that tidying and
+// greedy prefer the choices that keep to the rules; a plan does not list
+// it (counted).
+func (p *Problem) converts(k, i, j int) bool {
+	e := p.Edges[k]
+	if e.Kind != EdgeConversion {
+		return false
+	}
+	l, r := p.Nodes[e.From].Layouts[i], e.Required[j]
+	switch {
+	case r == nil:
+		return true
+	case r.InShared() || l.InShared():
+		return false
+	case l.Opaque() != "" || r.Opaque() != "":
+		return !l.Equal(r)
+	}
+	_, conv, err := p.pairCost(e.Value.DType.Bits, l, r)
+	return err == nil && conv != nil && conv.Kind != model.ConvNone
+}
+
+// counted reports whether edge k's pair (i, j) is a conversion its plan
+// lists.
+func (p *Problem) counted(k, i, j int) bool {
+	return p.Edges[k].Required[j] != nil && p.converts(k, i, j)
+}
+
+// Conversions counts a choice's conversions, as its plan lists them.
+func (p *Problem) Conversions(choice []int) int {
+	n := 0
+	for k, e := range p.Edges {
+		if e.Kind == EdgeConversion && p.counted(k, choice[e.From], choice[e.To]) {
+			n++
+		}
+	}
+	return n
+}
+
+// overConversions reports whether a choice has more conversions than the
+// graph's bound allows.
+func (p *Problem) overConversions(choice []int) bool {
+	return p.convBudget != nil && p.Conversions(choice) > p.convBudget.max
+}
+
+// OverConversions is overConversions for callers outside the package
+// (a plan found beside the search, such as greedy's).
+func (p *Problem) OverConversions(choice []int) bool { return p.overConversions(choice) }
+
+// convEdge is a conversion edge of a branch: forced to convert, or
+// forbidden to.
+type convEdge struct {
+	edge   int
+	forced bool
+}
+
+// restrictEdge is b with edge k's converting pairs forbidden, or, when
+// forced, its other pairs. It leaves b's matrices unchanged.
+func (p *Problem) restrictEdge(b *pbqp.Problem, k int, forced bool) *pbqp.Problem {
+	out := &pbqp.Problem{Cost: b.Cost, Edges: slices.Clone(b.Edges)}
+	m := make([][]int64, len(b.Edges[k].M))
+	for i, row := range b.Edges[k].M {
+		m[i] = slices.Clone(row)
+		for j := range m[i] {
+			if p.counted(k, i, j) != forced {
+				m[i][j] = Inf
+			}
+		}
+	}
+	out.Edges[k].M = m
+	return out
+}
+
+// solveWithinConversions solves base with search and, while the plan it
+// finds has more conversions than the graph allows, branches on them (the
+// comment at the top of this file). It gives the best plan within the
+// bound and the PBQP its cost is counted in.
+func (p *Problem) solveWithinConversions(base *pbqp.Problem, search func(*pbqp.Problem) (pbqp.Solution, *pbqp.Problem)) (pbqp.Solution, *pbqp.Problem) {
+	cb := p.convBudget
+	sol, pb := search(base)
+	if cb == nil || (sol.Status != StatusOptimal && sol.Status != StatusFeasible) {
+		return sol, pb
+	}
+	n := p.Conversions(sol.Choice)
+	if n <= cb.max {
+		return sol, pb
+	}
+	if !cb.free && !p.overRegisters(sol.Choice) {
+		cb.free, cb.freeCost, cb.freeConvs = true, sol.Cost, n
+	}
+	best := pbqp.Solution{Status: StatusInfeasible, Cost: Inf, LowerBound: Inf, Stats: sol.Stats}
+	bestPB := base
+	proven := sol.Status == StatusOptimal
+	var branch func(b *pbqp.Problem, s pbqp.Solution, spb *pbqp.Problem, decided []convEdge, forced int) bool
+	branch = func(b *pbqp.Problem, s pbqp.Solution, spb *pbqp.Problem, decided []convEdge, forced int) bool {
+		if s.Status != StatusOptimal && s.Status != StatusInfeasible {
+			proven = false
+		}
+		if s.Status != StatusOptimal && s.Status != StatusFeasible || s.Cost >= best.Cost {
+			return true // restricting only raises a branch's cost
+		}
+		var open []int // the plan's conversions on edges not yet decided
+		for _, k := range cb.edges {
+			e := p.Edges[k]
+			if p.counted(k, s.Choice[e.From], s.Choice[e.To]) && !slices.ContainsFunc(decided, func(d convEdge) bool { return d.edge == k }) {
+				open = append(open, k)
+			}
+		}
+		if forced+len(open) <= cb.max {
+			best.Choice, best.Cost, best.Stats, bestPB = s.Choice, s.Cost, s.Stats, spb
+			return true
+		}
+		try := func(nb *pbqp.Problem, d []convEdge, f int) bool {
+			if cb.branches++; cb.branches > maxConversionBranches {
+				cb.limited = true
+				return false
+			}
+			ns, npb := search(nb)
+			return branch(nb, ns, npb, d, f)
+		}
+		if forced == cb.max {
+			// The budget is spent: no other edge may convert.
+			nb := b
+			for _, k := range open {
+				nb = p.restrictEdge(nb, k, false)
+			}
+			return try(nb, decided, forced)
+		}
+		k := open[0]
+		without := append(slices.Clone(decided), convEdge{k, false})
+		if !try(p.restrictEdge(b, k, false), without, forced) {
+			return false
+		}
+		with := append(slices.Clone(decided), convEdge{k, true})
+		return try(p.restrictEdge(b, k, true), with, forced+1)
+	}
+	if !branch(base, sol, pb, nil, 0) {
+		proven = false
+	}
+	return settled(best, proven, sol.LowerBound), bestPB
+}

@@ -1,0 +1,97 @@
+package solver
+
+import (
+	"testing"
+
+	"planner/model"
+)
+
+// On every test graph small enough to enumerate, at budgets below the
+// conversions of its unbounded plan, the solver's plan is the cheapest of
+// all the plans with no more conversions than the budget (found by trying
+// every combination of choices), and keeps the budget. It fails when the
+// branching stops at the first plan within the budget, or when it counts
+// conversions otherwise than the plans it makes.
+func TestConversionBudgetIsExact(t *testing.T) {
+	tried, bound := 0, 0
+	for _, c := range testGraphs(t) {
+		p, err := Build(c.graph, c.target, c.records)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := Solve(p, Options{})
+		if res.Status != StatusOptimal {
+			continue
+		}
+		n := p.Conversions(res.Choice)
+		for _, max := range []int{0, n / 2, n - 1} {
+			if max < 0 || max >= n {
+				continue
+			}
+			g := *c.graph
+			g.HasMaxConversions, g.MaxConversions = true, max
+			bp, err := Build(&g, c.target, c.records)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := Inf
+			if !enumerate(bp, 20000, func(choice []int) {
+				cost := bp.PBQP.Evaluate(choice)
+				if cost >= Inf || bp.overRegisters(choice) || bp.Conversions(choice) > max {
+					return
+				}
+				want = min(want, cost+bp.spillCost(choice))
+			}) {
+				break
+			}
+			tried++
+			got := Solve(bp, Options{})
+			switch {
+			case want == Inf:
+				if got.Status != StatusInfeasible {
+					t.Errorf("%s within %d conversions: %v, cost %d; no plan keeps the budget", c.name, max, got.Status, got.Cost)
+				}
+				continue
+			case got.Status != StatusOptimal || got.Cost != want:
+				t.Errorf("%s within %d conversions: %v, cost %d; the cheapest plan within the budget costs %d", c.name, max, got.Status, got.Cost, want)
+				continue
+			}
+			if k := bp.Conversions(got.Choice); k > max {
+				t.Errorf("%s within %d conversions: the plan converts %d times", c.name, max, k)
+			}
+			if k := listed(t, &g, c.target, got.Assignment); k != bp.Conversions(got.Choice) {
+				t.Errorf("%s within %d conversions: the assignment lists %d conversions, the budget counted %d", c.name, max, k, bp.Conversions(got.Choice))
+			}
+			if want > res.Cost {
+				bound++
+			}
+		}
+	}
+	if tried < 5 || bound < 3 {
+		t.Errorf("%d budgets tried, %d where the budget raised the cost: too few to show anything", tried, bound)
+	}
+	t.Logf("%d budgets tried, %d where the budget raised the cost", tried, bound)
+}
+
+// listed counts an assignment's conversions as a plan lists them: the
+// uses whose value the consumer reads in another layout, a descriptor's
+// read of a buffer aside (plans.Build).
+func listed(t *testing.T, g *model.Graph, tg *model.Target, a *model.Assignment) int {
+	n := 0
+	g.Walk(func(op *model.Op) {
+		for _, u := range model.OpUses(op) {
+			v, req := model.UseValue(u), a.Required[u]
+			if req == nil || req.InShared() {
+				continue
+			}
+			_, conv, err := model.UseCost(v, a.Layouts[v], req, tg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if conv.Kind != model.ConvNone {
+				n++
+			}
+		}
+	})
+	return n
+}
