@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -187,6 +188,34 @@ type Options struct {
 	SearchTimeLimit time.Duration
 	// Input says how SolveFile and SolveText read a kernel in MLIR.
 	Input Input
+	// MaxConversions overrides the graph's bound on the plan's
+	// conversions (max_conversions; a TTGIR kernel's own
+	// ttg.convert_layout count): "none" lifts it, a number of 0 or more
+	// sets it; "" keeps the graph's own.
+	MaxConversions string
+}
+
+// NoConversionBound is the MaxConversions that lifts a graph's bound.
+const NoConversionBound = "none"
+
+// boundConversions is g with opt's bound on conversions in place of its
+// own (g itself where opt keeps the graph's).
+func boundConversions(g *model.Graph, opt Options) (*model.Graph, error) {
+	switch opt.MaxConversions {
+	case "":
+		return g, nil
+	case NoConversionBound:
+		b := *g
+		b.HasMaxConversions, b.MaxConversions, b.MaxConversionsFrom = false, 0, ""
+		return &b, nil
+	}
+	n, err := strconv.Atoi(opt.MaxConversions)
+	if err != nil || n < 0 {
+		return nil, fmt.Errorf("--max-conversions is %q (no bound), or a number of conversions, 0 or more: found %q", NoConversionBound, opt.MaxConversions)
+	}
+	b := *g
+	b.HasMaxConversions, b.MaxConversions, b.MaxConversionsFrom = true, n, "--max-conversions"
+	return &b, nil
 }
 
 // Outcome is what a solve came to.
@@ -270,7 +299,7 @@ func (pl *Planner) compareInput(ctx, run context.Context, name string, data []by
 		return nil, fmt.Errorf("reading the input's own layouts: %w", err)
 	}
 	o := opt
-	o.CompareInput, o.CompareGreedy, o.Input = false, false, in
+	o.CompareInput, o.CompareGreedy, o.Input, o.MaxConversions = false, false, in, ""
 	r, err := pl.solve(ctx, run, ig, o)
 	if err != nil {
 		return nil, fmt.Errorf("pricing the input's own layouts: %w", err)
@@ -317,6 +346,9 @@ func (pl *Planner) solve(ctx, run context.Context, g *model.Graph, opt Options) 
 	start := time.Now()
 	t, _, err := pl.Target(g)
 	if err != nil {
+		return nil, err
+	}
+	if g, err = boundConversions(g, opt); err != nil {
 		return nil, err
 	}
 	out := &Result{Graph: g, Target: t}
@@ -378,6 +410,12 @@ func (pl *Planner) solve(ctx, run context.Context, g *model.Graph, opt Options) 
 		plan.Status = res.Baseline
 	}
 	plan.Search = res.Search
+	if g.HasMaxConversions && res.Baseline == "" {
+		plan.ConversionBound = &plans.ConversionBound{Max: g.MaxConversions, From: g.MaxConversionsFrom}
+		if res.UnboundedConversions > 0 {
+			plan.ConversionBound.Unbounded = &plans.UnboundedPlan{Cost: res.UnboundedCost, Conversions: res.UnboundedConversions}
+		}
+	}
 	if res.StoppedBy == "memory" {
 		plan.Stopped = res.Stopped
 	}
@@ -443,7 +481,7 @@ func (pl *Planner) search(ctx, run context.Context, g *model.Graph, opt Options)
 	var by time.Time // when an unfinished search is abandoned for greedy's plan
 	if timed {
 		p.SearchBy(d.Add(-built), solver.DeadlineLimit(ctx))
-		if gr != nil && gr.Assignment != nil {
+		if gr != nil && gr.Assignment != nil && !p.OverConversions(gr.Choice) {
 			by = d.Add(-built / 2)
 		}
 	}
@@ -628,7 +666,8 @@ func checkNotation(opt Options) error {
 	if opt.Notation != "" && !isNotation(opt.Notation) {
 		return fmt.Errorf("unknown notation %q", opt.Notation)
 	}
-	return nil
+	_, err := boundConversions(&model.Graph{}, opt)
+	return err
 }
 
 func isNotation(k string) bool {

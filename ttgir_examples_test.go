@@ -13,6 +13,7 @@ import (
 	"planner/internal/golden"
 	"planner/mlir"
 	"planner/model"
+	"planner/plans"
 )
 
 // The Triton kernels of examples/ttgir (docs/triton.md), each as Triton
@@ -21,19 +22,15 @@ import (
 // refusal; mistyped, the first rule of Triton's typing (tritonTyping) that
 // the kernel --format mlir writes breaks. The test checks that each still
 // fails so, and fails once it does not, so that the entry is dropped.
-// moreConversions says why the plan converts more often than the input
-// does, where it does.
 var ttgirExamples = []struct {
-	name            string
-	rejected        string
-	mistyped        string
-	moreConversions string
+	name     string
+	rejected string
+	mistyped string
 }{
 	{name: "chained_dots_sm80"},
 	{name: "flash_attention_fwd_sm80"},
 	{name: "flash_attention_fwd_sm90"},
-	{name: "layernorm_sm80",
-		moreConversions: "W and B (one f32 per column) cost 258 each loaded whole by every warp, as the input's slice of #blocked has them, against 33 loaded spread over the warps and 33 to convert"},
+	{name: "layernorm_sm80"},
 	// The plan runs the dot on mfma_f32_16x16x16_f16 transposed (Bᵀ·Aᵀ),
 	// its lanes and warps those of #ttg.amd_mfma with isTransposed, but
 	// its registers repeat the 16x16 tiles down M before along N, where
@@ -104,8 +101,11 @@ func TestTTGIRExamples(t *testing.T) {
 				t.Errorf("the plan costs %d, more than the input's own layouts (%d)", res.Plan.Cost, own.BaselineCost)
 			}
 			in := convertOps(string(data))
-			if more := len(res.Plan.Conv) > in; more != (ex.moreConversions != "") {
-				t.Errorf("the plan converts %d times, the input has %d ttg.convert_layout ops (the table says: %q)", len(res.Plan.Conv), in, ex.moreConversions)
+			if len(res.Plan.Conv) > in {
+				t.Errorf("the plan converts %d times, the input has %d ttg.convert_layout ops", len(res.Plan.Conv), in)
+			}
+			if b := res.Plan.ConversionBound; b == nil || b.Max > in || len(res.Plan.Conv) > b.Max {
+				t.Errorf("the plan's bound on conversions is %+v, with %d conversions: want at most the input's %d ttg.convert_layout ops", b, len(res.Plan.Conv), in)
 			}
 			t.Logf("plan %d with %d conversions; the input's own layouts %d with %d", res.Plan.Cost, len(res.Plan.Conv), own.BaselineCost, in)
 
@@ -132,7 +132,7 @@ func TestTTGIRExamples(t *testing.T) {
 			case ex.mistyped != "" && (len(bad) == 0 || !strings.Contains(bad[0], ex.mistyped)):
 				t.Errorf("want the written kernel to break Triton's typing first with %q, got %q", ex.mistyped, bad)
 			}
-			if got := convertOps(out.String()); got > in && ex.moreConversions == "" {
+			if got := convertOps(out.String()); got > in {
 				t.Errorf("written back with %d ttg.convert_layout ops, more than the input's %d", got, in)
 			}
 			if back.Plan == nil || back.Plan.Cost != res.Plan.Cost {
@@ -312,5 +312,35 @@ func eachOp(m *mlir.Module, fn func(*mlir.Op)) {
 	}
 	for _, f := range mlir.Funcs(m) {
 		walk([]*mlir.Op{f})
+	}
+}
+
+// The verifier holds a plan to its graph's bound on conversions: the
+// layernorm's unbounded plan (4 conversions) replays, and is refused
+// against the kernel's own bound of 0.
+func TestVerifyKeepsConversionBound(t *testing.T) {
+	pl := testPlanner(t)
+	path := "examples/ttgir/layernorm_sm80.ttgir"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := pl.SolveText(context.Background(), path, data, Options{MaxConversions: NoConversionBound})
+	if err != nil || res.Plan == nil {
+		t.Fatalf("no plan: %v", err)
+	}
+	a := res.Search.Assignment
+	if err := plans.Verify(res.Graph, a, res.Plan); err != nil || len(res.Plan.Conv) == 0 {
+		t.Fatalf("the unbounded plan (%d conversions) does not replay: %v", len(res.Plan.Conv), err)
+	}
+	own, err := pl.ParseGraph(path, data, Input{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := *res.Graph // the graph solved, with the bound it was read with
+	g.HasMaxConversions, g.MaxConversions, g.MaxConversionsFrom = own.HasMaxConversions, own.MaxConversions, own.MaxConversionsFrom
+	err = plans.Verify(&g, a, res.Plan)
+	if want := "more than the 0 that the input's 0 ttg.convert_layout ops allows"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("against the kernel's bound: %v, want %q", err, want)
 	}
 }

@@ -851,6 +851,17 @@ func (b *builder) finish() {
 	default:
 		g.Notation = "linear"
 	}
+	if b.tt && !b.opt.InputLayouts {
+		// Never more conversions than the kernel came with (Triton's
+		// own layout choice is always within the bound); planner solve
+		// --max-conversions none lifts it.
+		g.HasMaxConversions, g.MaxConversions, g.MaxConversionsPos = true, len(b.converts), b.fn.Pos
+		ops := "ttg.convert_layout ops"
+		if len(b.converts) == 1 {
+			ops = "ttg.convert_layout op"
+		}
+		g.MaxConversionsFrom = fmt.Sprintf("the input's %d %s", len(b.converts), ops)
+	}
 	slices.SortStableFunc(g.Buffers, func(x, y *model.Buffer) int {
 		if x.Pos.Line != y.Pos.Line {
 			return x.Pos.Line - y.Pos.Line

@@ -41,6 +41,37 @@ type Plan struct {
 	Registers RegisterPlan
 	Stats     Stats
 	Compare   *Comparison // set by planner solve --compare
+	// ConversionBound is the graph's bound on the plan's conversions
+	// (max_conversions; a TTGIR kernel's own ttg.convert_layout count),
+	// nil where it sets none.
+	ConversionBound *ConversionBound
+}
+
+// ConversionBound is a bound on a plan's conversions and what keeping it
+// cost.
+type ConversionBound struct {
+	Max  int    `json:"max"`
+	From string `json:"from"` // what set it: "the input's 2 ttg.convert_layout ops", "max_conversions at k.toml:3:1"
+	// Unbounded is the search's cheapest plan without the bound, where
+	// the bound excluded it: its cost and its conversions.
+	Unbounded *UnboundedPlan `json:"unbounded,omitempty"`
+}
+
+// UnboundedPlan is the cost and the conversions of a plan a bound on
+// conversions excluded.
+type UnboundedPlan struct {
+	Cost        int64 `json:"cost"`
+	Conversions int   `json:"conversions"`
+}
+
+// Text says the bound in one line: the plan's conversions, the bound and
+// what set it, and the cheaper plan it excluded, if any.
+func (b *ConversionBound) Text(conversions int) string {
+	s := fmt.Sprintf("conversions: %d, at most %d (%s)", conversions, b.Max, b.From)
+	if u := b.Unbounded; u != nil {
+		s += fmt.Sprintf("; without the bound the cheapest plan costs %d with %s (planner solve --max-conversions none)", u.Cost, plural(u.Conversions, "conversion"))
+	}
+	return s
 }
 
 // ValuePlan is one value's layout.

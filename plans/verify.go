@@ -280,6 +280,10 @@ func VerifyMechanisms(g *model.Graph, a *model.Assignment, p *Plan) error {
 	if total != p.Cost {
 		return &VerifyError{What: fmt.Sprintf("the ops, conversions and spills cost %d, the plan says %d", total, p.Cost), At: []Where{{Key: "cost"}}}
 	}
+	if g.HasMaxConversions && len(p.Conv) > g.MaxConversions {
+		// Every use that converts is one of p.Conv (checked above).
+		return &VerifyError{What: fmt.Sprintf("the plan converts %d times, more than the %d that %s allows", len(p.Conv), g.MaxConversions, g.MaxConversionsFrom), At: []Where{{Key: "conversions"}}}
+	}
 	return verifyRegisters(g, a, p)
 }
 

@@ -21,6 +21,8 @@ func dims(shape []int) string {
 // Verdict says in words how sure the cost is.
 func (p *Plan) Verdict() string {
 	switch {
+	case p.Status == "optimal" && p.ConversionBound != nil:
+		return fmt.Sprintf("cost %d, proven minimal: no plan within the bound on conversions costs less", p.Cost)
 	case p.Status == "optimal":
 		return fmt.Sprintf("cost %d, proven minimal: no plan costs less", p.Cost)
 	case p.Status == "feasible" && p.Stopped != "":
@@ -53,6 +55,9 @@ func (p *Plan) WriteTextWith(w io.Writer, opt TextOptions) error {
 	fmt.Fprintf(&b, "status %s: %s\n", p.Status, p.Verdict())
 	if p.NotVerified != "" {
 		fmt.Fprintf(&b, "not verified: %s\n", p.NotVerified)
+	}
+	if p.ConversionBound != nil {
+		fmt.Fprintf(&b, "%s\n", p.ConversionBound.Text(len(p.Conv)))
 	}
 	if p.Compare != nil {
 		fmt.Fprintf(&b, "%s\n", p.Compare.Text())
@@ -249,6 +254,7 @@ type JSON struct {
 	Registers     RegisterPlan         `json:"registers"`
 	Stats         StatsJSON            `json:"stats"`
 	Compare       *Comparison          `json:"compare,omitempty"`
+	Bound         *ConversionBound     `json:"conversion_bound,omitempty"`
 }
 
 // ValueJSON is one value in the JSON plan.
@@ -328,7 +334,7 @@ func (p *Plan) JSON() *JSON {
 		Registers: p.Registers,
 		Stats: StatsJSON{Candidates: s.Candidates, Nodes: s.Nodes, Edges: s.Edges, Reduced: s.Reduced, CoreNodes: s.CoreNodes,
 			Variables: s.Variables, Clauses: s.Clauses, Solves: s.Solves, Branches: s.Branches},
-		Compare: p.Compare}
+		Compare: p.Compare, Bound: p.ConversionBound}
 	if j.Shared.Placed == nil {
 		j.Shared.Placed = []BufferPlan{}
 	}

@@ -145,7 +145,13 @@ func (p *Problem) solveWithinConversions(base *pbqp.Problem, search func(*pbqp.P
 		return sol, pb
 	}
 	if !cb.free && !p.overRegisters(sol.Choice) {
-		cb.free, cb.freeCost, cb.freeConvs = true, sol.Cost, n
+		// Reported as its plan would be: with ties broken by tidy.
+		free := slices.Clone(sol.Choice)
+		p.tidy(free)
+		if p.total(p.PBQP, free) != p.total(p.PBQP, sol.Choice) {
+			free = sol.Choice
+		}
+		cb.free, cb.freeCost, cb.freeConvs = true, sol.Cost+p.spillCost(sol.Choice), p.Conversions(free)
 	}
 	best := pbqp.Solution{Status: StatusInfeasible, Cost: Inf, LowerBound: Inf, Stats: sol.Stats}
 	bestPB := base

@@ -61,6 +61,11 @@ type Result struct {
 	Search string
 	// Placements is how the placements were searched, as a code.
 	Placements PlacementSearch
+	// UnboundedCost and UnboundedConversions are the search's cheapest
+	// plan where the graph's bound on conversions excluded it
+	// (conversions.go): its cost and conversions; 0 otherwise.
+	UnboundedCost        int64
+	UnboundedConversions int
 }
 
 // Abandon says that the caller answers without this problem's search: a
@@ -144,6 +149,9 @@ func Solve(p *Problem, opt Options) *Result {
 		return res
 	}
 	p.finish(res, pb, sol)
+	if cb := p.convBudget; cb != nil && cb.free && res.Choice != nil && cb.freeCost < res.Cost {
+		res.UnboundedCost, res.UnboundedConversions = cb.freeCost, cb.freeConvs
+	}
 	res.Peak = w.peak
 	switch {
 	case res.Status != StatusFeasible && res.Status != StatusUnknown:
@@ -202,7 +210,7 @@ func (p *Problem) finish(res *Result, pb *pbqp.Problem, sol pbqp.Solution) {
 	if sol.Status == StatusOptimal || sol.Status == StatusFeasible {
 		before := append([]int(nil), sol.Choice...)
 		p.tidy(sol.Choice)
-		if _, over := p.overflow(sol.Choice); over || p.total(pb, sol.Choice) != sol.Cost {
+		if _, over := p.overflow(sol.Choice); over || p.total(pb, sol.Choice) != sol.Cost || p.overConversions(sol.Choice) {
 			copy(sol.Choice, before) // tidy takes only moves of equal cost within the budgets; keep the search's plan otherwise
 		}
 		res.Assignment = p.Assignment(sol.Choice)

@@ -91,3 +91,28 @@ func TestSolveFormatMLIR(t *testing.T) {
 		t.Errorf("solve --help does not list --format mlir:\n%s", out.String())
 	}
 }
+
+// A TTGIR kernel's plan is bounded by the kernel's own convert_layout
+// count unless --max-conversions says otherwise; a bad value is bad input.
+func TestMaxConversionsFlag(t *testing.T) {
+	root, _ := filepath.Abs("../..")
+	t.Chdir(root)
+	tests := []struct {
+		flags []string
+		code  int
+		want  string
+	}{
+		{nil, 0, "conversions: 0, at most 0 (the input's 0 ttg.convert_layout ops); without the bound the cheapest plan costs 1151 with 4 conversions"},
+		{[]string{"--max-conversions", "none"}, 0, "status optimal: cost 1151, proven minimal: no plan costs less\n"},
+		{[]string{"--max-conversions", "2"}, 0, "conversions: 2, at most 2 (--max-conversions)"},
+		{[]string{"--max-conversions", "-1"}, 1, `--max-conversions is "none" (no bound), or a number of conversions, 0 or more: found "-1"`},
+	}
+	for _, c := range tests {
+		var out, errs bytes.Buffer
+		args := append([]string{"solve", "examples/ttgir/layernorm_sm80.ttgir"}, c.flags...)
+		code := run(args, strings.NewReader(""), &out, &errs)
+		if code != c.code || !strings.Contains(out.String()+errs.String(), c.want) {
+			t.Errorf("planner %s: exit %d, want %d and %q in\n%s%s", strings.Join(args, " "), code, c.code, c.want, out.String(), errs.String())
+		}
+	}
+}

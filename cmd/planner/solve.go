@@ -26,7 +26,7 @@ type unsatError struct {
 func (e *unsatError) Error() string { return e.msg }
 
 func newSolveCmd(records *[]string) *cobra.Command {
-	var format, notation, backendName, compare string
+	var format, notation, backendName, compare, maxConversions string
 	var verbose bool
 	var limits limitFlags
 	var in inputFlags
@@ -81,6 +81,7 @@ Ctrl-C) stopped the run before any plan.`,
 				return err
 			}
 			opt.Notation, opt.CompareGreedy, opt.CompareInput = notation, compare == solver.BackendGreedy, compare == plans.BaselineInput
+			opt.MaxConversions = maxConversions
 			if opt.Input, err = in.input(); err != nil {
 				return err
 			}
@@ -125,6 +126,7 @@ Ctrl-C) stopped the run before any plan.`,
 	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, smt (Z3, in binaries built with -tags z3), smt-symbolic (Z3 with the buffers' placements as unknowns, until --time-limit), or greedy (the propagation baseline of today's compilers)")
 	cmd.Flags().BoolVar(&verbose, "verbose", false, "with --format text: list every arrangement each mma was chosen among, one a line")
 	cmd.Flags().StringVar(&compare, "compare", "", "also run this baseline and print both costs and their ratio: greedy (the propagation baseline), or input (a TTGIR kernel's own encodings and convert_layouts, priced by the same model, with their conversions)")
+	cmd.Flags().StringVar(&maxConversions, "max-conversions", "", `at most this many conversions in the plan (0 or more), or "none": in place of the graph's own bound (max_conversions; a TTGIR kernel is bounded by its own ttg.convert_layout count)`)
 	in.add(cmd, true)
 	in.addFormat(cmd)
 	return cmd
