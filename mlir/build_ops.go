@@ -861,6 +861,19 @@ func (b *builder) finish() {
 			ops = "ttg.convert_layout op"
 		}
 		g.MaxConversionsFrom = fmt.Sprintf("the input's %d %s", len(b.converts), ops)
+		all := 0
+		visit(b.fn.Regions[0].Blocks[0].Ops, func(op *Op) bool {
+			if ttName(op.Name) == "ttg.convert_layout" {
+				all++
+			}
+			return true
+		})
+		if free := all - len(b.converts); free > 0 {
+			// Constants, ranges and index arithmetic are made in
+			// whatever layout each use needs: converting them converts
+			// nothing.
+			g.MaxConversionsFrom += fmt.Sprintf(" of computed values; %d more convert constants or indices, made in any layout at no cost", free)
+		}
 	}
 	slices.SortStableFunc(g.Buffers, func(x, y *model.Buffer) int {
 		if x.Pos.Line != y.Pos.Line {
