@@ -11,6 +11,9 @@ const (
 	FactBudget    FactKind = "shared_memory" // the graph's shared-memory budget
 	FactBuffer    FactKind = "buffer"        // a buffer's placement: padding, stride, swizzle
 	FactVariant   FactKind = "variant"       // an mma states its kWidth or transposed accumulator
+	// The graph's bound on its plan's conversions (max_conversions, or a
+	// TTGIR kernel's own convert_layout count).
+	FactMaxConversions FactKind = "max_conversions"
 	// The target's registers per lane: hardware, but relaxed by letting
 	// a plan spill (the graph's registers = "spill").
 	FactRegisters FactKind = "registers"
@@ -29,7 +32,7 @@ const (
 // kernel or the hardware.
 func (k FactKind) Relaxable() bool {
 	switch k {
-	case FactPin, FactNoConvert, FactIntrinsic, FactBudget, FactBuffer, FactVariant, FactRegisters:
+	case FactPin, FactNoConvert, FactIntrinsic, FactBudget, FactBuffer, FactVariant, FactRegisters, FactMaxConversions:
 		return true
 	}
 	return false

@@ -177,7 +177,7 @@ type Graph struct {
 	// converts: no plan has more than MaxConversions conversions (uses
 	// that read a value in another layout than its own, each counted
 	// once, as plans list them). MaxConversionsFrom says what set the
-	// bound, for plans and messages ("max_conversions at k.toml:3:1", "the
+	// bound, for plans and messages ("the graph's max_conversions", "the
 	// input's 2 ttg.convert_layout ops").
 	HasMaxConversions  bool
 	MaxConversions     int

@@ -51,7 +51,7 @@ type Plan struct {
 // cost.
 type ConversionBound struct {
 	Max  int    `json:"max"`
-	From string `json:"from"` // what set it: "the input's 2 ttg.convert_layout ops", "max_conversions at k.toml:3:1"
+	From string `json:"from"` // what set it: "the input's 2 ttg.convert_layout ops", "the graph's max_conversions"
 	// Unbounded is the search's cheapest plan without the bound, where
 	// the bound excluded it: its cost and its conversions.
 	Unbounded *UnboundedPlan `json:"unbounded,omitempty"`

@@ -1,7 +1,9 @@
 package solver
 
 import (
+	"fmt"
 	"slices"
+	"time"
 
 	"planner/model"
 	"planner/solver/pbqp"
@@ -29,7 +31,8 @@ var maxConversionBranches = 512 // a variable only so that a test can reach it
 // conversions, and what keeping it found.
 type conversionBudget struct {
 	max   int
-	edges []int // the conversion edges, by index in Edges
+	fact  *model.Fact // the graph's bound, as explanations name it
+	edges []int       // the conversion edges, by index in Edges
 	// free is the search's own plan before the budget was kept, when it
 	// had more conversions than the budget: its cost and conversions.
 	free      bool
@@ -45,7 +48,13 @@ func (p *Problem) newConversionBudget() *conversionBudget {
 	if !p.Graph.HasMaxConversions {
 		return nil
 	}
-	cb := &conversionBudget{max: p.Graph.MaxConversions}
+	g := p.Graph
+	f := p.fact(model.FactMaxConversions, string(model.FactMaxConversions), g.MaxConversionsPos,
+		fmt.Sprintf("the plan may convert at most %s (%s)", times(g.MaxConversions), g.MaxConversionsFrom))
+	if p.relaxed(f) {
+		return nil
+	}
+	cb := &conversionBudget{max: g.MaxConversions, fact: f}
 	for k, e := range p.Edges {
 		if e.Kind == EdgeConversion {
 			cb.edges = append(cb.edges, k)
@@ -80,9 +89,11 @@ func (p *Problem) converts(k, i, j int) bool {
 }
 
 // counted reports whether edge k's pair (i, j) is a conversion its plan
-// lists.
+// lists. A use whose rule an explanation relaxes needs nothing, and
+// converts nothing.
 func (p *Problem) counted(k, i, j int) bool {
-	return p.Edges[k].Required[j] != nil && p.converts(k, i, j)
+	e := p.Edges[k]
+	return e.Required[j] != nil && !p.relaxed(e.Rule) && p.converts(k, i, j)
 }
 
 // Conversions counts a choice's conversions, as its plan lists them.
@@ -203,4 +214,99 @@ func (p *Problem) solveWithinConversions(base *pbqp.Problem, search func(*pbqp.P
 		proven = false
 	}
 	return settled(best, proven, sol.LowerBound), bestPB
+}
+
+// fewestConversions is the fewest conversions of any plan the problem's
+// other facts allow (its register budget aside), found exactly by
+// solving the problem with every cost 0 but a conversion's 1; false when
+// no plan exists at all or the search did not finish.
+func (p *Problem) fewestConversions(opt Options) (int, bool) {
+	unit := &pbqp.Problem{Cost: make([][]int64, len(p.PBQP.Cost)), Edges: make([]pbqp.Edge, len(p.PBQP.Edges))}
+	for n, row := range p.PBQP.Cost {
+		unit.Cost[n] = make([]int64, len(row))
+		for i, c := range row {
+			if c >= Inf {
+				unit.Cost[n][i] = Inf
+			}
+		}
+	}
+	for k, e := range p.PBQP.Edges {
+		m := make([][]int64, len(e.M))
+		for i, row := range e.M {
+			m[i] = make([]int64, len(row))
+			for j, c := range row {
+				switch {
+				case c >= Inf:
+					m[i][j] = Inf
+				case p.Edges[k].Kind == EdgeConversion && p.counted(k, i, j):
+					m[i][j] = 1
+				}
+			}
+		}
+		unit.Edges[k] = pbqp.Edge{A: e.A, B: e.B, M: m}
+	}
+	var deadline time.Time
+	if opt.TimeLimit > 0 {
+		deadline = time.Now().Add(opt.TimeLimit)
+	}
+	sol := pbqp.Solve(unit, pbqp.Options{Deadline: deadline})
+	if sol.Status != StatusOptimal {
+		return 0, false
+	}
+	return int(sol.Cost), true
+}
+
+// boundCore is the core of an unsat problem whose bound on conversions
+// is in the way: the facts that, with the bound, rule out every plan
+// (each of them needed: without any one the fewest conversions fit the
+// bound), found by dropping the problem's facts one at a time while the
+// fewest conversions of the others stay over the bound; with the fewest
+// conversions the core's facts allow. Nil when the bound is not what
+// rules every plan out (the fewest conversions fit it, or no plan exists
+// even without it), or when the problem has more than maxBoundFacts
+// facts to try.
+func (p *Problem) boundCore(records []*model.Record, opt Options) ([]*model.Fact, int, error) {
+	cb := p.convBudget
+	if cb == nil {
+		return nil, 0, nil
+	}
+	fewest, ok := p.fewestConversions(opt)
+	if !ok || fewest <= cb.max {
+		return nil, 0, nil
+	}
+	core := []*model.Fact{cb.fact}
+	if len(p.facts.list) > maxBoundFacts {
+		return core, fewest, nil
+	}
+	relax := map[string]bool{}
+	for _, f := range p.facts.list {
+		if f == cb.fact {
+			continue
+		}
+		relax[f.Name] = true
+		rp, err := BuildRelaxed(p.Graph, p.Target, records, relax)
+		if err != nil {
+			return nil, 0, err
+		}
+		if k, ok := rp.fewestConversions(opt); ok && k > cb.max {
+			fewest = k // not needed: the others keep every plan over the bound
+			continue
+		}
+		delete(relax, f.Name)
+		core = append(core, f)
+	}
+	sortFacts(p.Graph.File, core)
+	return core, fewest, nil
+}
+
+// maxBoundFacts bounds the facts boundCore drops one at a time (one
+// build each); past it the bound alone is named.
+const maxBoundFacts = 400
+
+// times says a count of conversions: "1 time", "3 times".
+func times(n int) string {
+	if n == 1 {
+		return "1 time"
+	}
+	return fmt.Sprintf("%d times", n)
 }

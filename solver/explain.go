@@ -266,35 +266,49 @@ func (f *feasibility) corrections(limit, maxSize int) (sets [][]int, more bool) 
 // them with the same records.
 func Explain(p *Problem, records []*model.Record, maxRelax int, opt Options) (*model.Explanation, error) {
 	e := &model.Explanation{File: p.Graph.File, Target: p.Target.Name, Status: StatusInfeasible.String()}
-	f := newFeasibility(p)
-	var err error
-	if e.Core, err = core(p, f, opt); err != nil {
+	bound, fewest, err := p.boundCore(records, opt)
+	if err != nil {
 		return nil, err
 	}
-	e.Collision, e.Clash = p.collide(e.Core)
-	sets, more := f.corrections(maxRelaxSearch, 3)
-	for _, set := range sets {
-		r := model.Relaxation{}
-		relax := map[string]bool{}
-		for _, id := range set {
-			r.Drop = append(r.Drop, p.facts.list[id])
-			relax[p.facts.list[id].Name] = true
-		}
-		rp, err := BuildRelaxed(p.Graph, p.Target, records, relax)
-		if err != nil {
+	more := false
+	if bound != nil {
+		// The bound on conversions is in the way (conversions.go): it
+		// is no clause of the feasibility search, so its core is found
+		// by deletion, and its relaxations are its facts dropped alone.
+		e.Core = bound
+		e.Collision, e.Clash = p.collide(e.Core)
+		e.Collision = append(e.Collision, fmt.Sprintf("Every plan the other facts of the core allow converts at least %s (the fewest, found exactly), more than the bound allows.", times(fewest)))
+	} else {
+		f := newFeasibility(p)
+		if e.Core, err = core(p, f, opt); err != nil {
 			return nil, err
 		}
-		res := Solve(rp, opt)
-		switch res.Status {
-		case StatusInfeasible:
-			continue // the exact budget check rules it out after all (see errNoCore)
-		case StatusUnknown:
-			// The time limit ran out before any plan: its lower bound.
-			r.Cost, r.Status = res.LowerBound, res.Status.String()
-		default:
-			r.Cost, r.Status = res.Cost, res.Status.String()
+		e.Collision, e.Clash = p.collide(e.Core)
+		var sets [][]int
+		sets, more = f.corrections(maxRelaxSearch, 3)
+		for _, set := range sets {
+			r := model.Relaxation{}
+			relax := map[string]bool{}
+			for _, id := range set {
+				r.Drop = append(r.Drop, p.facts.list[id])
+				relax[p.facts.list[id].Name] = true
+			}
+			rp, err := BuildRelaxed(p.Graph, p.Target, records, relax)
+			if err != nil {
+				return nil, err
+			}
+			res := Solve(rp, opt)
+			switch res.Status {
+			case StatusInfeasible:
+				continue // the exact budget check rules it out after all (see errNoCore)
+			case StatusUnknown:
+				// The time limit ran out before any plan: its lower bound.
+				r.Cost, r.Status = res.LowerBound, res.Status.String()
+			default:
+				r.Cost, r.Status = res.Cost, res.Status.String()
+			}
+			e.Relaxations = append(e.Relaxations, r)
 		}
-		e.Relaxations = append(e.Relaxations, r)
 	}
 	if e.DropAlone, err = dropAlone(p, e, records, opt); err != nil {
 		return nil, err

@@ -17,6 +17,7 @@ import (
 // graph's own comment: what really collides there, nothing more.
 var wantCores = map[string][]string{
 	"budget_scratch":                {"pin:x", "pin:y", "rule:y.0", "shared_memory"},
+	"max_conversions_bound":         {"max_conversions", "pin:x", "pin:y", "rule:y.0"},
 	"buffers_over_budget":           {"shared_memory"},
 	"dtype_pair_no_record":          {"records:d"},
 	"fp8_pair_on_sm80":              {"records:d"},

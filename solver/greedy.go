@@ -142,6 +142,11 @@ func (p *Problem) runGreedy() *GreedyResult {
 	}
 	res.Choice = g.choice
 	res.Cost, res.pb, res.NoPlan = p.greedyCost(g.choice)
+	if cb := p.convBudget; res.Cost < Inf && p.overConversions(g.choice) {
+		// Propagation does not count its conversions: its plan breaks
+		// the graph's bound.
+		res.Cost, res.NoPlan = Inf, fmt.Sprintf("its plan converts %s, more than the %d that %s allows", times(p.Conversions(g.choice)), cb.max, p.Graph.MaxConversionsFrom)
+	}
 	if res.Cost < Inf {
 		res.Assignment = p.Assignment(res.Choice)
 	}

@@ -254,7 +254,7 @@ func readGraph(doc *Document, targets map[string]*model.Target) (_ *model.Graph,
 			root.Errorf("max_conversions", model.CodeBadValue, "max_conversions bounds how many conversions a plan may have: 0 or more, found %d", n)
 		} else {
 			g.HasMaxConversions, g.MaxConversions = true, n
-			g.MaxConversionsFrom = "max_conversions at " + g.MaxConversionsPos.String()
+			g.MaxConversionsFrom = "the graph's max_conversions"
 		}
 	}
 	if n, ok := root.String("notation", false); ok {
