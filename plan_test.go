@@ -178,7 +178,10 @@ func TestSamePlanTwice(t *testing.T) {
 // nested notation as the MFMA_F32_32x32x8 layout tiled over the grid. The
 // MFMA runs transposed (Triton's isTransposed: each lane holds 4
 // consecutive columns, element_tile [1, 4]) with kWidth 8, whose 16-byte
-// reads of A cost less than the record's own 8-byte ones.
+// reads of A cost less than the record's own 8-byte ones. Its tiles repeat
+// in registers along N first, as Triton's encoding repeats them: the
+// batch tile holds each warp's 4 tiles along M and, along N, its 2 tiles
+// of the instruction's 4 groups of 4 columns each (8), row major.
 func TestSeed001MFMA(t *testing.T) {
 	p := solveFile(t, "testdata/graphs/seed001_mfma_gemm.toml")
 	if p.Status != "optimal" {
@@ -195,7 +198,7 @@ func TestSeed001MFMA(t *testing.T) {
 	if !mma.Transposed || mma.KWidth != 8 {
 		t.Errorf("mma runs transposed %v with kWidth %d, want transposed with kWidth 8", mma.Transposed, mma.KWidth)
 	}
-	want := "#iree_vector_ext.nested_layout<subgroup_tile = [2, 2], batch_tile = [1, 2], outer_tile = [4, 4], thread_tile = [32, 2], element_tile = [1, 4], subgroup_strides = [1, 2], thread_strides = [1, 32]>"
+	want := "#iree_vector_ext.nested_layout<subgroup_tile = [2, 2], batch_tile = [4, 8], outer_tile = [1, 1], thread_tile = [32, 2], element_tile = [1, 4], subgroup_strides = [1, 2], thread_strides = [1, 32]>"
 	if acc.Notation != "nested" || acc.Layout != want {
 		t.Errorf("accumulator printed as %s %s, want nested %s", acc.Notation, acc.Layout, want)
 	}

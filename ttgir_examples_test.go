@@ -31,15 +31,7 @@ var ttgirExamples = []struct {
 	{name: "flash_attention_fwd_sm80"},
 	{name: "flash_attention_fwd_sm90"},
 	{name: "layernorm_sm80"},
-	// The plan runs the dot on mfma_f32_16x16x16_f16 transposed (Bᵀ·Aᵀ),
-	// its lanes and warps those of #ttg.amd_mfma with isTransposed, but
-	// its registers repeat the 16x16 tiles down M before along N, where
-	// the encoding repeats them along N first (registers [0,1] [0,2]
-	// [64,0] [0,16] [0,32] against [0,1] [0,2] [0,16] [0,32] [64,0]): no
-	// mfma encoding gives the accumulator's layout, the writer names it
-	// #ttg.blocked, and Triton would need a conversion (a permutation of
-	// each thread's registers) that the plan does not have.
-	{name: "matmul_bias_relu_gfx942", mistyped: "tt.dot reads operand 0 in #ttg.dot_op<{opIdx=0,parent=#ttg.amd_mfma"},
+	{name: "matmul_bias_relu_gfx942"},
 	{name: "matmul_bias_relu_sm80"},
 	{name: "softmax_sm80"},
 	{name: "transpose_smem_sm80"},

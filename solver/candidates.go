@@ -78,8 +78,10 @@ func (m *MMAChoice) Arrangement() model.Arrangement {
 // element types must match, the record's tile must divide the operands,
 // and the warps must split M and N evenly. When the graph writes its
 // layouts in a notation other than linear and some choices give an
-// accumulator that notation can write, only those are kept: the plan must
-// be one the user's compiler can represent.
+// accumulator that notation can write, only those are kept, and the
+// transposed accumulators it writes only with their repeats in the other
+// order are added so (mirroredOrderChoices): the plan must be one the
+// user's compiler can represent.
 func (p *Problem) mmaChoices(op *model.Op, records []*model.Record, notation string) []*MMAChoice {
 	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
 	key := mmaKey{m: a.Shape[0], k: a.Shape[1], n: b.Shape[1], a: a.DType.Name, b: b.DType.Name, c: c.DType.Name, d: op.Result.DType.Name,
@@ -117,23 +119,31 @@ type mmaKey struct {
 }
 
 func mmaChoicesOf(op *model.Op, records []*model.Record, warps int, notation string) []*MMAChoice {
-	all := withVariants(op, allMMAChoices(op, records, warps), records, warps)
+	all := withVariants(op, allMMAChoices(op, records, warps, repeatNFirst), records, warps, repeatNFirst)
 	if notation == "" || notation == "linear" || notation == "table" {
 		return all
 	}
-	var fit []*MMAChoice
-	for _, ch := range all {
-		if _, err := model.Express(notation, ch.C); err == nil {
-			fit = append(fit, ch)
-		}
-	}
+	fit := writable(all, notation)
 	if len(fit) == 0 {
 		return all
 	}
-	return fit
+	return append(fit, mirroredOrderChoices(op, records, warps, notation, fit)...)
 }
 
-func allMMAChoices(op *model.Op, records []*model.Record, warps int) []*MMAChoice {
+// writable are the choices whose accumulator notation can write.
+func writable(chs []*MMAChoice, notation string) []*MMAChoice {
+	var out []*MMAChoice
+	for _, ch := range chs {
+		if _, err := model.Express(notation, ch.C); err == nil {
+			out = append(out, ch)
+		}
+	}
+	return out
+}
+
+// allMMAChoices tiles each record over op in every arrangement of the
+// warps, the accumulator's register repeats in order regs.
+func allMMAChoices(op *model.Op, records []*model.Record, warps int, regs repeatOrder) []*MMAChoice {
 	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
 	m, k, n := a.Shape[0], a.Shape[1], b.Shape[1]
 	// Arrangements whose warps hold copies are offered only where no
@@ -179,7 +189,7 @@ func allMMAChoices(op *model.Op, records []*model.Record, warps int) []*MMAChoic
 					if !nFirst && (wm == 1 || wn == 1) {
 						continue // the same layouts as N first
 					}
-					ch, err := tileMMA(r, m, n, k, wm, wn, nFirst, outer)
+					ch, err := tileMMA(r, m, n, k, wm, wn, nFirst, outer, regs)
 					switch {
 					case err != nil:
 					case wm > tm || wn > tn:
@@ -197,10 +207,20 @@ func allMMAChoices(op *model.Op, records []*model.Record, warps int) []*MMAChoic
 	return out
 }
 
+// repeatOrder is which of M and N an accumulator's register repeats run
+// along first.
+type repeatOrder bool
+
+const (
+	repeatNFirst repeatOrder = false // row major, as Triton's mma encodings repeat
+	repeatMFirst repeatOrder = true
+)
+
 // tileMMA repeats a record's fragments over the operands: warps wm along M
 // and wn along N (the operand that lacks a dimension repeats over those
-// warps), then register repeats, the N (or K) repeats innermost.
-func tileMMA(r *model.Record, m, n, k, wm, wn int, nFirst, outer bool) (*MMAChoice, error) {
+// warps), then register repeats, the K repeats of A and B innermost and
+// the accumulator's in order accRepeats.
+func tileMMA(r *model.Record, m, n, k, wm, wn int, nFirst, outer bool, accRepeats repeatOrder) (*MMAChoice, error) {
 	sg := model.Subgroup
 	reg := model.Register
 	order := func(first, second []model.TileFactor) []model.TileFactor {
@@ -225,8 +245,11 @@ func tileMMA(r *model.Record, m, n, k, wm, wn int, nFirst, outer bool) (*MMAChoi
 		}
 		return append(slices.Clone(warps), regs...)
 	}
-	cf := arrange(order(warpsN, warpsM),
-		[]model.TileFactor{{Dim: 1, Count: n / (r.N * un), Hw: reg}, {Dim: 0, Count: m / (r.M * um), Hw: reg}})
+	cRegs := []model.TileFactor{{Dim: 1, Count: n / (r.N * un), Hw: reg}, {Dim: 0, Count: m / (r.M * um), Hw: reg}}
+	if accRepeats == repeatMFirst {
+		slices.Reverse(cRegs)
+	}
+	cf := arrange(order(warpsN, warpsM), cRegs)
 	af := arrange(order(allN, warpsM),
 		[]model.TileFactor{{Dim: 1, Count: k / r.K, Hw: reg}, {Dim: 0, Count: m / (r.M * um), Hw: reg}})
 	bf := arrange(order(warpsN, allM),

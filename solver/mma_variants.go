@@ -18,7 +18,10 @@ import (
 //     the A operand of a following dot (whose K is this N) read them. A
 //     record whose accumulator runs along N already (mma.sync) would only
 //     turn its runs the other way. The rule reads the record's fragment,
-//     not its vendor;
+//     not its vendor. Its tiles repeat in registers along N first, in
+//     Triton's order (transposedChoices); the other order only where the
+//     graph's notation writes that one and not Triton's
+//     (mirroredOrderChoices);
 //   - kWidth = own × 2, × 4, … while K holds that many record tiles and
 //     one register group stays within 16 bytes (the widest vector access:
 //     Triton's kWidth is 4 or 8 for 16-bit types and 16 for 8-bit ones,
@@ -37,10 +40,11 @@ import (
 const maxGroupBits = 128
 
 // withVariants adds to an mma's choices the transposed and wider-kWidth
-// variants of the records that give them.
-func withVariants(op *model.Op, chs []*MMAChoice, records []*model.Record, warps int) []*MMAChoice {
+// variants of the records that give them, the transposed accumulators'
+// register repeats in order regs.
+func withVariants(op *model.Op, chs []*MMAChoice, records []*model.Record, warps int, regs repeatOrder) []*MMAChoice {
 	out := slices.Clone(chs)
-	for _, ch := range transposedChoices(op, records, warps) {
+	for _, ch := range transposedChoices(op, records, warps, regs) {
 		out = append(out, ch)
 	}
 	for _, ch := range slices.Clone(out) {
@@ -51,8 +55,16 @@ func withVariants(op *model.Op, chs []*MMAChoice, records []*model.Record, warps
 
 // transposedChoices runs each record that offers it on (Bᵀ, Aᵀ): the
 // choices of the mirrored dot (N×K by K×M into N×M), their layouts
-// transposed back and their A and B exchanged.
-func transposedChoices(op *model.Op, records []*model.Record, warps int) []*MMAChoice {
+// transposed back and their A and B exchanged, the accumulator's register
+// repeats in order regs. Triton's order is repeatNFirst: #ttg.amd_mfma
+// with isTransposed = true swaps M and N only within the instruction's
+// tile and repeats the tile along N before M, transposed or not
+// (AMDMfmaEncodingAttr::toLinearLayout in
+// lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp of
+// triton-lang/triton), and only in that order does the encoding name the
+// accumulator and its #ttg.dot_op operands the same parent. The mirrored
+// dot is tiled in the other order, its M being the dot's N.
+func transposedChoices(op *model.Op, records []*model.Record, warps int, regs repeatOrder) []*MMAChoice {
 	var offer []*model.Record
 	for _, r := range records {
 		if c := r.Operands["c"]; c != nil && c.Layout != nil && c.Layout.Rank() == 2 && runsAlongM(c.Layout) {
@@ -68,7 +80,7 @@ func transposedChoices(op *model.Op, records []*model.Record, warps int) []*MMAC
 	}
 	mirror := &model.Op{Name: op.Name, Kind: op.Kind, Operands: []*model.Value{tv(b), tv(a), tv(c)}, Result: tv(op.Result)}
 	var out []*MMAChoice
-	for _, ch := range allMMAChoices(mirror, offer, warps) {
+	for _, ch := range allMMAChoices(mirror, offer, warps, !regs) {
 		at, e1 := ch.B.Transpose([]int{1, 0})
 		bt, e2 := ch.A.Transpose([]int{1, 0})
 		ct, e3 := ch.C.Transpose([]int{1, 0})
@@ -77,6 +89,30 @@ func transposedChoices(op *model.Op, records []*model.Record, warps int) []*MMAC
 		}
 		out = append(out, &MMAChoice{Record: ch.Record, WarpsM: ch.WarpsN, WarpsN: ch.WarpsM, NFirst: !ch.NFirst || ch.WarpsM == 1 || ch.WarpsN == 1,
 			Outer: ch.Outer, Transposed: true, A: at, B: bt, C: ct})
+	}
+	return out
+}
+
+// mirroredOrderChoices are the transposed choices (and their kWidth
+// variants) with the accumulator's register repeats along M first, the
+// mirrored dot's own order, that notation writes where it cannot write the
+// same arrangement's accumulator in Triton's order, fit being the choices
+// it can write (an arrangement, as String names it, does not say the
+// order: a list holds one of the two). A blocked layout is such a notation: it takes registers,
+// lanes and repeats in one order, and the transposed MFMA accumulator
+// holds its lanes along M first, so with repeats along both M and N only
+// this order is blocked (the 16×16 tile on 1×4 warps over 128×128:
+// sizePerThread [1, 4], threadsPerWarp [16, 4], order [0, 1]).
+func mirroredOrderChoices(op *model.Op, records []*model.Record, warps int, notation string, fit []*MMAChoice) []*MMAChoice {
+	have := map[string]bool{}
+	for _, ch := range fit {
+		have[ch.String()] = true
+	}
+	var out []*MMAChoice
+	for _, ch := range writable(withVariants(op, nil, records, warps, repeatMFirst), notation) {
+		if !have[ch.String()] {
+			out = append(out, ch)
+		}
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package solver
 import (
 	"testing"
 
+	"planner/intrinsics"
 	"planner/model"
 )
 
@@ -87,4 +88,105 @@ func TestOwnKWidth(t *testing.T) {
 			t.Errorf("%s: own kWidth %d, want %d", name, got, want)
 		}
 	}
+}
+
+// A transposed MFMA choice in Triton's arrangement of the warps (ids
+// along N first, each warp just above one fragment) holds its accumulator
+// as #ttg.amd_mfma with isTransposed = true and its A and B as the
+// #ttg.dot_op operands of that encoding, as the model reads them
+// (model/triton.go): Triton repeats the tiles in registers along N first,
+// transposed or not (AMDMfmaEncodingAttr::toLinearLayout in
+// lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp of
+// triton-lang/triton), so a writer can name all three with one parent.
+// The shapes repeat the tiles along M, along N and along both.
+func TestTransposedMFMAIsTritons(t *testing.T) {
+	recs := gfx942Records(t)
+	checked := 0
+	for _, s := range []struct{ m, k, n int }{{128, 32, 64}, {64, 32, 128}, {256, 64, 128}, {32, 16, 32}} {
+		for _, ch := range mmaChoicesOf(f16Dot(s.m, s.k, s.n), recs, 4, "") {
+			r := ch.Record
+			if !ch.Transposed || ch.Outer || !ch.NFirst || r.M != r.N || r.M != 16 && r.M != 32 {
+				continue
+			}
+			acc := &model.AMDMFMA{Version: 3, WarpsPerCTA: []int{ch.WarpsM, ch.WarpsN}, InstrShape: []int{r.M, r.N}, IsTransposed: true}
+			kw := ch.KWidth
+			if kw == 0 {
+				kw = r.OwnKWidth()
+			}
+			for _, o := range []struct {
+				name string
+				l    *model.Layout
+				enc  model.TritonEncoding
+			}{{"C", ch.C, acc}, {"A", ch.A, &model.DotOperand{OpIdx: 0, Parent: acc, KWidth: kw}}, {"B", ch.B, &model.DotOperand{OpIdx: 1, Parent: acc, KWidth: kw}}} {
+				want, err := (&model.Triton{Enc: o.enc}).Layout(model.FrameOf(o.l))
+				if err != nil {
+					t.Fatalf("%dx%dx%d %s: %v", s.m, s.k, s.n, ch, err)
+				}
+				if !want.Equal(o.l) {
+					t.Errorf("%dx%dx%d %s: %s is not %s:\n got %s\nwant %s", s.m, s.k, s.n, ch, o.name, o.enc.TritonAttr(), o.l, want)
+				}
+			}
+			checked++
+		}
+	}
+	if checked < 8 {
+		t.Errorf("%d transposed MFMA choices checked, want at least 8", checked)
+	}
+}
+
+// Where the graph writes its layouts as #ttg.blocked, which cannot write
+// the transposed 16×16 MFMA accumulator in Triton's order once its tiles
+// repeat along both M and N, that arrangement is offered in the mirrored
+// dot's order (repeats along M first), which blocked writes; in linear
+// notation only Triton's order is.
+func TestTransposedMirroredOrderWhereBlocked(t *testing.T) {
+	recs := gfx942Records(t)
+	op := f16Dot(128, 32, 128)
+	find := func(notation string) *MMAChoice {
+		for _, ch := range mmaChoicesOf(op, recs, 4, notation) {
+			if ch.Transposed && ch.KWidth == 0 && ch.Record.Name == "mfma_f32_16x16x16_f16" && ch.WarpsM == 1 && ch.WarpsN == 4 && !ch.Outer {
+				return ch
+			}
+		}
+		return nil
+	}
+	blocked, linear := find("blocked"), find("linear")
+	if blocked == nil || linear == nil {
+		t.Fatalf("the transposed 16x16 accumulator on 1x4 warps is offered as blocked %v, as linear %v", blocked != nil, linear != nil)
+	}
+	if _, err := model.Express("blocked", blocked.C); err != nil {
+		t.Errorf("offered in blocked notation, its accumulator is not blocked: %v", err)
+	}
+	if blocked.C.Equal(linear.C) {
+		t.Errorf("the same accumulator in both notations, want the mirrored order where blocked")
+	}
+	// Register 4 is the first repeat of a tile's 4 registers.
+	alongM := func(l *model.Layout) bool { return l.Index(model.HwPoint{Value: 4})[1] == l.Index(model.HwPoint{})[1] }
+	if !alongM(blocked.C) || alongM(linear.C) {
+		t.Errorf("the first register repeat lies along M: %v in blocked notation, %v in linear; want true, false", alongM(blocked.C), alongM(linear.C))
+	}
+}
+
+// gfx942Records are the built-in records of gfx942.
+func gfx942Records(t *testing.T) []*model.Record {
+	lib, err := intrinsics.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []*model.Record
+	for _, n := range lib.Targets["gfx942"].Records {
+		recs = append(recs, lib.Records[n])
+	}
+	return recs
+}
+
+// f16Dot is an m×k by k×n f16 dot accumulating in f32.
+func f16Dot(m, k, n int) *model.Op {
+	f16, _ := model.ParseDType("f16")
+	f32, _ := model.ParseDType("f32")
+	v := func(name string, shape []int, dt model.DType) *model.Value {
+		return &model.Value{Name: name, Shape: shape, DType: dt}
+	}
+	return &model.Op{Name: "d", Kind: model.OpMMA, Result: v("d", []int{m, n}, f32),
+		Operands: []*model.Value{v("a", []int{m, k}, f16), v("b", []int{k, n}, f16), v("c", []int{m, n}, f32)}}
 }

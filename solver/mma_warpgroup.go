@@ -52,7 +52,7 @@ func warpgroupChoices(op *model.Op, r *model.Record, warps int) []*MMAChoice {
 				if !nFirst && (gm == 1 || gn == 1) {
 					continue
 				}
-				if ch, err := tileMMA(r, m, n, k, gm, gn, nFirst, outer); err == nil {
+				if ch, err := tileMMA(r, m, n, k, gm, gn, nFirst, outer, repeatNFirst); err == nil {
 					out = append(out, ch)
 				}
 			}

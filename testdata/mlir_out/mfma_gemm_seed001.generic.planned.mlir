@@ -20,10 +20,10 @@
     %8 = "affine.apply"(%7) <{map = #map}> : (index) -> index
     %9 = "affine.apply"(%6) <{map = #map1}> : (index) -> index
     %10 = "arith.constant"() <{value = dense<0.000000e+00> : vector<256x128xf32>}> : () -> vector<256x128xf32>
-    %v10_l = "iree_vector_ext.to_layout"(%10) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [2, 2], batch_tile = [1, 2], outer_tile = [4, 4], thread_tile = [32, 2], element_tile = [1, 4], subgroup_strides = [1, 2], thread_strides = [1, 32]>}> : (vector<256x128xf32>) -> vector<256x128xf32>
+    %v10_l = "iree_vector_ext.to_layout"(%10) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [2, 2], batch_tile = [4, 8], outer_tile = [1, 1], thread_tile = [32, 2], element_tile = [1, 4], subgroup_strides = [1, 2], thread_strides = [1, 32]>}> : (vector<256x128xf32>) -> vector<256x128xf32>
     %11 = "scf.for"(%0, %2, %1, %v10_l) ({
     ^bb0(%arg3: index, %arg4: vector<256x128xf32>):
-      %arg4_l = "iree_vector_ext.to_layout"(%arg4) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [2, 2], batch_tile = [1, 2], outer_tile = [4, 4], thread_tile = [32, 2], element_tile = [1, 4], subgroup_strides = [1, 2], thread_strides = [1, 32]>}> : (vector<256x128xf32>) -> vector<256x128xf32>
+      %arg4_l = "iree_vector_ext.to_layout"(%arg4) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [2, 2], batch_tile = [4, 8], outer_tile = [1, 1], thread_tile = [32, 2], element_tile = [1, 4], subgroup_strides = [1, 2], thread_strides = [1, 32]>}> : (vector<256x128xf32>) -> vector<256x128xf32>
       %12 = "vector.transfer_read"(%arg0, %8, %arg3, %3) <{in_bounds = [true, true], operandSegmentSizes = array<i32: 1, 2, 1, 0>, permutation_map = #map2}> : (memref<4096x1024xf16>, index, index, f16) -> vector<256x64xf16>
       %v12_l = "iree_vector_ext.to_layout"(%12) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [32, 1], batch_tile = [1, 1], outer_tile = [1, 1], thread_tile = [8, 8], element_tile = [1, 8], subgroup_strides = [1, 0], thread_strides = [8, 1]>}> : (vector<256x64xf16>) -> vector<256x64xf16>
       "vector.transfer_write"(%v12_l, %4, %0, %0) <{in_bounds = [true, true], operandSegmentSizes = array<i32: 1, 1, 2, 0>, permutation_map = #map2}> : (vector<256x64xf16>, memref<256x64xf16, #gpu.address_space<workgroup>>, index, index) -> ()
@@ -36,11 +36,11 @@
       %15 = "vector.transfer_read"(%5, %0, %0, %3) <{in_bounds = [true, true], operandSegmentSizes = array<i32: 1, 2, 1, 0>, permutation_map = #map2}> : (memref<64x128xf16, #gpu.address_space<workgroup>>, index, index, f16) -> vector<64x128xf16>
       %v15_l = "iree_vector_ext.to_layout"(%15) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [1, 2], batch_tile = [1, 2], outer_tile = [4, 1], thread_tile = [2, 32], element_tile = [8, 1], subgroup_strides = [0, 2], thread_strides = [32, 1]>}> : (vector<64x128xf16>) -> vector<64x128xf16>
       %16 = "vector.contract"(%v14_l, %v15_l, %arg4_l) <{indexing_maps = [#map3, #map4, #map5], iterator_types = [#vector.iterator_type<parallel>, #vector.iterator_type<parallel>, #vector.iterator_type<reduction>], kind = #vector.kind<add>}> {iree.amdgpu.mma = #iree_gpu.mma_layout<MFMA_F32_32x32x8_F16>} : (vector<256x64xf16>, vector<64x128xf16>, vector<256x128xf32>) -> vector<256x128xf32>
-      %v16_l = "iree_vector_ext.to_layout"(%16) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [2, 2], batch_tile = [1, 2], outer_tile = [4, 4], thread_tile = [32, 2], element_tile = [1, 4], subgroup_strides = [1, 2], thread_strides = [1, 32]>}> : (vector<256x128xf32>) -> vector<256x128xf32>
+      %v16_l = "iree_vector_ext.to_layout"(%16) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [2, 2], batch_tile = [4, 8], outer_tile = [1, 1], thread_tile = [32, 2], element_tile = [1, 4], subgroup_strides = [1, 2], thread_strides = [1, 32]>}> : (vector<256x128xf32>) -> vector<256x128xf32>
       "gpu.barrier"() : () -> ()
       "scf.yield"(%v16_l) : (vector<256x128xf32>) -> ()
     }) : (index, index, index, vector<256x128xf32>) -> vector<256x128xf32>
-    %v11_l = "iree_vector_ext.to_layout"(%11) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [2, 2], batch_tile = [1, 2], outer_tile = [4, 4], thread_tile = [32, 2], element_tile = [1, 4], subgroup_strides = [1, 2], thread_strides = [1, 32]>}> : (vector<256x128xf32>) -> vector<256x128xf32>
+    %v11_l = "iree_vector_ext.to_layout"(%11) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [2, 2], batch_tile = [4, 8], outer_tile = [1, 1], thread_tile = [32, 2], element_tile = [1, 4], subgroup_strides = [1, 2], thread_strides = [1, 32]>}> : (vector<256x128xf32>) -> vector<256x128xf32>
     "vector.transfer_write"(%v11_l, %arg2, %8, %9) <{in_bounds = [true, true], operandSegmentSizes = array<i32: 1, 1, 2, 0>, permutation_map = #map2}> : (vector<256x128xf32>, memref<4096x4096xf32>, index, index) -> ()
     "func.return"() : () -> ()
   }) {hal.executable.target = #hal.executable.target<"rocm", "rocm-hsaco-fb", {iree.gpu.target = #iree_gpu.target<arch = "gfx942">}>, translation_info = #iree_codegen.translation_info<pipeline = LLVMGPUVectorDistribute workgroup_size = [256, 1, 1] subgroup_size = 64>} : () -> ()

@@ -31,9 +31,9 @@ func.func @matmul_256x128x64(%A: memref<4096x1024xf16>, %B: memref<1024x4096xf16
   %m = affine.apply #tile_m()[%by]
   %n = affine.apply #tile_n()[%bx]
   %acc0 = arith.constant dense<0.000000e+00> : vector<256x128xf32>
-  %acc0_l = "iree_vector_ext.to_layout"(%acc0) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [2, 2], batch_tile = [1, 2], outer_tile = [4, 4], thread_tile = [32, 2], element_tile = [1, 4], subgroup_strides = [1, 2], thread_strides = [1, 32]>}> : (vector<256x128xf32>) -> vector<256x128xf32>
+  %acc0_l = "iree_vector_ext.to_layout"(%acc0) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [2, 2], batch_tile = [4, 8], outer_tile = [1, 1], thread_tile = [32, 2], element_tile = [1, 4], subgroup_strides = [1, 2], thread_strides = [1, 32]>}> : (vector<256x128xf32>) -> vector<256x128xf32>
   %acc_out = scf.for %k = %c0 to %c1024 step %c64 iter_args(%acc = %acc0_l) -> (vector<256x128xf32>) {
-    %acc_l = "iree_vector_ext.to_layout"(%acc) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [2, 2], batch_tile = [1, 2], outer_tile = [4, 4], thread_tile = [32, 2], element_tile = [1, 4], subgroup_strides = [1, 2], thread_strides = [1, 32]>}> : (vector<256x128xf32>) -> vector<256x128xf32>
+    %acc_l = "iree_vector_ext.to_layout"(%acc) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [2, 2], batch_tile = [4, 8], outer_tile = [1, 1], thread_tile = [32, 2], element_tile = [1, 4], subgroup_strides = [1, 2], thread_strides = [1, 32]>}> : (vector<256x128xf32>) -> vector<256x128xf32>
     %a_g = vector.transfer_read %A[%m, %k], %pad {in_bounds = [true, true]} : memref<4096x1024xf16>, vector<256x64xf16>
     %a_g_l = "iree_vector_ext.to_layout"(%a_g) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [32, 1], batch_tile = [1, 1], outer_tile = [1, 1], thread_tile = [8, 8], element_tile = [1, 8], subgroup_strides = [1, 0], thread_strides = [8, 1]>}> : (vector<256x64xf16>) -> vector<256x64xf16>
     vector.transfer_write %a_g_l, %As[%c0, %c0] {in_bounds = [true, true]} : vector<256x64xf16>, memref<256x64xf16, #gpu.address_space<workgroup>>
@@ -46,11 +46,11 @@ func.func @matmul_256x128x64(%A: memref<4096x1024xf16>, %B: memref<1024x4096xf16
     %b = vector.transfer_read %Bs[%c0, %c0], %pad {in_bounds = [true, true]} : memref<64x128xf16, #gpu.address_space<workgroup>>, vector<64x128xf16>
     %b_l = "iree_vector_ext.to_layout"(%b) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [1, 2], batch_tile = [1, 2], outer_tile = [4, 1], thread_tile = [2, 32], element_tile = [8, 1], subgroup_strides = [0, 2], thread_strides = [32, 1]>}> : (vector<64x128xf16>) -> vector<64x128xf16>
     %acc_next = vector.contract {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>, iree.amdgpu.mma = #iree_gpu.mma_layout<MFMA_F32_32x32x8_F16>} %a_l, %b_l, %acc_l : vector<256x64xf16>, vector<64x128xf16> into vector<256x128xf32>
-    %acc_next_l = "iree_vector_ext.to_layout"(%acc_next) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [2, 2], batch_tile = [1, 2], outer_tile = [4, 4], thread_tile = [32, 2], element_tile = [1, 4], subgroup_strides = [1, 2], thread_strides = [1, 32]>}> : (vector<256x128xf32>) -> vector<256x128xf32>
+    %acc_next_l = "iree_vector_ext.to_layout"(%acc_next) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [2, 2], batch_tile = [4, 8], outer_tile = [1, 1], thread_tile = [32, 2], element_tile = [1, 4], subgroup_strides = [1, 2], thread_strides = [1, 32]>}> : (vector<256x128xf32>) -> vector<256x128xf32>
     gpu.barrier
     scf.yield %acc_next_l : vector<256x128xf32>
   }
-  %acc_out_l = "iree_vector_ext.to_layout"(%acc_out) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [2, 2], batch_tile = [1, 2], outer_tile = [4, 4], thread_tile = [32, 2], element_tile = [1, 4], subgroup_strides = [1, 2], thread_strides = [1, 32]>}> : (vector<256x128xf32>) -> vector<256x128xf32>
+  %acc_out_l = "iree_vector_ext.to_layout"(%acc_out) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [2, 2], batch_tile = [4, 8], outer_tile = [1, 1], thread_tile = [32, 2], element_tile = [1, 4], subgroup_strides = [1, 2], thread_strides = [1, 32]>}> : (vector<256x128xf32>) -> vector<256x128xf32>
   vector.transfer_write %acc_out_l, %C[%m, %n] {in_bounds = [true, true]} : vector<256x128xf32>, memref<4096x4096xf32>
   return
 }
