@@ -25,13 +25,14 @@ type tables struct {
 	// passed holds the checks already replayed without a difference: a
 	// graph repeats the same layouts, records and conversions many times.
 	passed map[string]bool
-	kinds  map[string]string // the mechanism a use's replay found, by its two layouts
+	kinds  map[string]string      // the mechanism a use's replay found, by its two layouts
+	holds  map[*model.Layout]bool // layouts found to hold every element of their shape
 }
 
 const cacheInts = 1 << 22
 
 func newTables() *tables {
-	return &tables{m: map[*model.Layout]*points{}, passed: map[string]bool{}, kinds: map[string]string{}}
+	return &tables{m: map[*model.Layout]*points{}, passed: map[string]bool{}, kinds: map[string]string{}, holds: map[*model.Layout]bool{}}
 }
 
 // once runs check unless the same check (key) has passed before.

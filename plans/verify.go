@@ -488,6 +488,9 @@ func holdsAll(v *model.Value, l *model.Layout, ts *tables) error {
 	if !slices.Equal(l.Shape(), v.Shape) {
 		return &VerifyError{Value: v.Name, What: fmt.Sprintf("its layout is over %v, the value is %v", l.Shape(), v.Shape)}
 	}
+	if ts.holds[l] {
+		return nil // the same layout held every element of an earlier value of its shape
+	}
 	held := make([]bool, v.Elements())
 	for _, e := range ts.of(l).elems {
 		held[e] = true
@@ -497,6 +500,7 @@ func holdsAll(v *model.Value, l *model.Layout, ts *tables) error {
 			return &VerifyError{Value: v.Name, Element: unlinear(e, v.Shape), What: "no lane holds it"}
 		}
 	}
+	ts.holds[l] = true
 	return nil
 }
 

@@ -490,8 +490,8 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 					forbids = append(forbids, forbid{I: int32(i), Guard: p.guard(stated)})
 				}
 				var res *model.Layout
-				if info.Forward != nil {
-					res = info.Forward.Apply(op, l)
+				if tr := info.Forward; tr != nil {
+					res = p.memo.derive(l, tr.Key(op), func(l *model.Layout) *model.Layout { return tr.Apply(op, l) })
 				}
 				if info.Combines {
 					if scratch := reduceScratch(l, op.Axis, src.DType.Bits); scratch > 0 {
