@@ -118,6 +118,7 @@ func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required f
 		}
 		e.Required = append(e.Required, required(j))
 	}
+	e.Required = p.memo.list(e.Required)
 	var forbids []forbid
 	tab := p.memo.pairs.table(from.Layouts, e.Required, v.DType.Bits)
 	trips := model.ValueTrips(v)

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"encoding/binary"
 	"slices"
 
 	"planner/model"
@@ -18,6 +19,9 @@ type layoutMemo struct {
 	convs   map[convPair]*model.Conversion
 	mats    matrices
 	pairs   pairTables
+	lists   map[string][]*model.Layout // one copy of each list of layouts (list)
+	rows    map[string][]int64         // one copy of each row of costs (row)
+	buf     []byte
 }
 
 // convPair is a conversion between two layouts of a value of bits bits.
@@ -35,7 +39,41 @@ type derivedKey struct {
 
 func newLayoutMemo() *layoutMemo {
 	return &layoutMemo{byKey: map[string]*model.Layout{}, derived: map[derivedKey]*model.Layout{}, equal: map[[2]*model.Layout]bool{},
-		convs: map[convPair]*model.Conversion{}, mats: matrices{}}
+		convs: map[convPair]*model.Conversion{}, mats: matrices{}, lists: map[string][]*model.Layout{}, rows: map[string][]int64{}}
+}
+
+// list is the build's one copy of a list of layouts, which no one
+// appends to nor writes into: a large graph gives many values the same
+// candidates and many uses the same required layouts.
+func (m *layoutMemo) list(ls []*model.Layout) []*model.Layout {
+	b := m.buf[:0]
+	for _, l := range ls {
+		b = binary.LittleEndian.AppendUint32(b, m.pairs.id(l))
+	}
+	m.buf = b
+	if c, ok := m.lists[string(b)]; ok {
+		return c
+	}
+	ls = slices.Clip(ls)
+	m.lists[string(b)] = ls
+	return ls
+}
+
+// row is the build's one copy of a node's row of costs: the problem's
+// rows are never written once built (whoever changes a cost copies its
+// row first), and a large graph repeats the same few.
+func (m *layoutMemo) row(c []int64) []int64 {
+	b := m.buf[:0]
+	for _, x := range c {
+		b = binary.LittleEndian.AppendUint64(b, uint64(x))
+	}
+	m.buf = b
+	if r, ok := m.rows[string(b)]; ok {
+		return r
+	}
+	c = slices.Clip(c)
+	m.rows[string(b)] = c
+	return c
 }
 
 // canon is the build's one copy of layout l (layouts with equal keys are
@@ -131,23 +169,29 @@ type pairTables struct {
 	buf    []byte
 }
 
-func (t *pairTables) table(from, to []*model.Layout, bits int) *pairTable {
+// id numbers a layout for the keys of lists of layouts (0: nil).
+func (t *pairTables) id(l *model.Layout) uint32 {
+	if l == nil {
+		return 0
+	}
 	if t.ids == nil {
-		t.ids, t.tables = map[*model.Layout]uint32{}, map[string]*pairTable{}
+		t.ids = map[*model.Layout]uint32{}
+	}
+	n, ok := t.ids[l]
+	if !ok {
+		n = uint32(len(t.ids) + 1)
+		t.ids[l] = n
+	}
+	return n
+}
+
+func (t *pairTables) table(from, to []*model.Layout, bits int) *pairTable {
+	if t.tables == nil {
+		t.tables = map[string]*pairTable{}
 	}
 	b := t.buf[:0]
-	put := func(x uint32) { b = append(b, byte(x), byte(x>>8), byte(x>>16), byte(x>>24)) }
-	id := func(l *model.Layout) uint32 {
-		if l == nil {
-			return 0
-		}
-		n, ok := t.ids[l]
-		if !ok {
-			n = uint32(len(t.ids) + 1)
-			t.ids[l] = n
-		}
-		return n
-	}
+	put := func(x uint32) { b = binary.LittleEndian.AppendUint32(b, x) }
+	id := t.id
 	put(uint32(bits))
 	put(uint32(len(from)))
 	for _, l := range from {

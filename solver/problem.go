@@ -29,7 +29,7 @@ type Node struct {
 	Op      *model.Op
 	Layouts []*model.Layout // value and exec nodes
 	MMA     []*MMAChoice    // mma nodes (a choice with no record: the mma has none that fits)
-	Loads   []*model.Record // load_shared values and copy_to_shared ops: the intrinsic per choice (nil: plain loads or stores)
+	Loads   []*model.Record // load_shared values and copy_to_shared ops: the intrinsic per choice (nil: plain loads or stores); read through Load
 	// A buffer node: per choice, a placement of each of Buffers (nil for a
 	// buffer that is not two-dimensional) and the bytes they take.
 	Buffers    []*model.Buffer
@@ -49,6 +49,15 @@ func (n *Node) Name() string {
 		return "buffer placements"
 	}
 	return "%" + n.Value.Name
+}
+
+// Load is the load or store record of choice i (nil: a plain load or
+// store, or an op that moves nothing).
+func (n *Node) Load(i int) *model.Record {
+	if n.Loads == nil {
+		return nil
+	}
+	return n.Loads[i]
 }
 
 // Choices is how many choices the node has.
@@ -200,6 +209,9 @@ func buildWatched(g *model.Graph, t *model.Target, records []*model.Record, rela
 	p.registerForbids()
 	if err := p.markHard(); err != nil {
 		return nil, p.bounded(err)
+	}
+	for i, c := range p.PBQP.Cost {
+		p.PBQP.Cost[i] = p.memo.row(c)
 	}
 	return p, nil
 }
@@ -408,6 +420,7 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 			n.Loads = append(n.Loads, rec)
 			costs = append(costs, c)
 		}
+		p.shareLists(n)
 		valueNode[v] = n
 		addNode(n, costs, forbids)
 	}
@@ -525,6 +538,7 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 				n.Layouts = append(n.Layouts, l)
 				costs = append(costs, c)
 			}
+			p.shareLists(n)
 			addNode(n, costs, forbids)
 			p.opNode[op] = n
 			for _, u := range uses {
@@ -534,6 +548,15 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 		}
 	})
 	return err
+}
+
+// shareLists makes a node's layouts the build's one copy of that list,
+// and drops its records when it has none (Load reads them).
+func (p *Problem) shareLists(n *Node) {
+	n.Layouts = p.memo.list(n.Layouts)
+	if !slices.ContainsFunc(n.Loads, func(r *model.Record) bool { return r != nil }) {
+		n.Loads = nil
+	}
 }
 
 // familyStore is the store record of l's fragment family that a

@@ -48,21 +48,22 @@ func (e *redge) at(n, i, j int) int64 {
 	return e.m[j][i]
 }
 
+// A step is one reduction, to be undone by back-substitution: a large
+// problem makes one per node, so it is kept small.
 type step struct {
-	kind     int // 0, 1 or 2 neighbours
-	node     int
-	fixed    int
-	nb, nb2  int
+	kind     int8    // 0, 1 or 2 neighbours
+	node     int32   // the node reduced
+	nb, nb2  int32   // R0: nb is the choice it was fixed to
 	pick     []int   // R1: best choice of node per choice of nb
 	pickPair [][]int // R2: per choice of nb, nb2
 }
 
 func newReducer(p *Problem) *reducer {
-	r := &reducer{}
+	r := &reducer{nodes: make([]*rnode, 0, len(p.Cost)), steps: make([]step, 0, len(p.Cost))}
 	for _, c := range p.Cost {
-		n := &rnode{cost: slices.Clone(c), adj: map[int]*redge{}}
-		for i := range c {
-			n.alive = append(n.alive, i)
+		n := &rnode{cost: slices.Clone(c), alive: make([]int, len(c)), adj: map[int]*redge{}}
+		for i := range n.alive {
+			n.alive[i] = i
 		}
 		r.nodes = append(r.nodes, n)
 	}
@@ -234,7 +235,7 @@ func (r *reducer) reduce(maxR2 int) bool {
 					return false
 				}
 				r.offset = AddSat(r.offset, best)
-				r.steps = append(r.steps, step{kind: 0, node: n, fixed: bi})
+				r.steps = append(r.steps, step{kind: 0, node: int32(n), nb: int32(bi)})
 				r.removeNode(n)
 				changed = true
 			case 1:
@@ -252,7 +253,7 @@ func (r *reducer) reduce(maxR2 int) bool {
 					pick[j] = bi
 					r.nodes[m].cost[j] = AddSat(r.nodes[m].cost[j], best)
 				}
-				r.steps = append(r.steps, step{kind: 1, node: n, nb: m, pick: pick})
+				r.steps = append(r.steps, step{kind: 1, node: int32(n), nb: int32(m), pick: pick})
 				r.removeNode(n)
 				if !r.revise([]arc{{m, costsOnly}}) { // only m's costs changed
 					return false
@@ -267,7 +268,7 @@ func (r *reducer) reduce(maxR2 int) bool {
 				k1, k2 := len(r.nodes[m1].cost), len(r.nodes[m2].cost)
 				r.work += int64(len(node.alive)*len(r.nodes[m1].alive)*len(r.nodes[m2].alive) + k1*k2)
 				mat, pick, fresh := r.r2Product(n, e1, e2, r.nodes[m1].alive, r.nodes[m2].alive, k1, k2)
-				r.steps = append(r.steps, step{kind: 2, node: n, nb: m1, nb2: m2, pickPair: pick})
+				r.steps = append(r.steps, step{kind: 2, node: int32(n), nb: int32(m1), nb2: int32(m2), pickPair: pick})
 				r.removeNode(n)
 				r.addEdge(m1, m2, mat, fresh)
 				if !r.revise([]arc{{m1, m2}, {m2, m1}}) { // only their edge changed
@@ -345,7 +346,7 @@ func (r *reducer) backSubstitute(choice []int) {
 		s := r.steps[k]
 		switch s.kind {
 		case 0:
-			choice[s.node] = s.fixed
+			choice[s.node] = int(s.nb)
 		case 1:
 			choice[s.node] = s.pick[choice[s.nb]]
 		case 2:
