@@ -46,34 +46,32 @@ func newLayoutMemo() *layoutMemo {
 // appends to nor writes into: a large graph gives many values the same
 // candidates and many uses the same required layouts.
 func (m *layoutMemo) list(ls []*model.Layout) []*model.Layout {
-	b := m.buf[:0]
+	m.buf = m.buf[:0]
 	for _, l := range ls {
-		b = binary.LittleEndian.AppendUint32(b, m.pairs.id(l))
+		m.buf = binary.LittleEndian.AppendUint32(m.buf, m.pairs.id(l))
 	}
-	m.buf = b
-	if c, ok := m.lists[string(b)]; ok {
-		return c
-	}
-	ls = slices.Clip(ls)
-	m.lists[string(b)] = ls
-	return ls
+	return interned(m.lists, m.buf, ls)
 }
 
 // row is the build's one copy of a node's row of costs: the problem's
 // rows are never written once built (whoever changes a cost copies its
 // row first), and a large graph repeats the same few.
 func (m *layoutMemo) row(c []int64) []int64 {
-	b := m.buf[:0]
+	m.buf = m.buf[:0]
 	for _, x := range c {
-		b = binary.LittleEndian.AppendUint64(b, uint64(x))
+		m.buf = binary.LittleEndian.AppendUint64(m.buf, uint64(x))
 	}
-	m.buf = b
-	if r, ok := m.rows[string(b)]; ok {
-		return r
+	return interned(m.rows, m.buf, c)
+}
+
+// interned is the slice kept under key, or s, kept there.
+func interned[T any](kept map[string][]T, key []byte, s []T) []T {
+	if c, ok := kept[string(key)]; ok {
+		return c
 	}
-	c = slices.Clip(c)
-	m.rows[string(b)] = c
-	return c
+	s = slices.Clip(s)
+	kept[string(key)] = s
+	return s
 }
 
 // canon is the build's one copy of layout l (layouts with equal keys are
