@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"time"
 
 	"planner/model"
@@ -33,6 +35,34 @@ func searchRoom(n uint64) uint64 { return n / 100 * 60 }
 // itself (building a 100k-op graph holds about 400 MiB live but, with the
 // collector's goal at the limit, reached 870 MiB of resident memory).
 func gcGoal(n uint64) uint64 { return n / 100 * 70 }
+
+// heapRoom is, in percent of what a big graph and its built problem
+// hold, the most heap its search and its plan are given before the
+// collector runs: the search adds about a quarter to the problem (the
+// reducer's copies), the plan less than the problem it replaces. Paced
+// by GOGC alone, the heap of the 1M-op chain grew to twice what the last
+// collection found live, and a collection of over 2 GiB that takes
+// seconds counts everything made meanwhile as live: 4.4 GB of heap
+// where 2 GB was live. A cap above what is live costs a collection
+// now and then, never a failure: past it the collector runs more often.
+const heapRoom = 200
+
+// capHeap collects the heap once a big graph's problem is built, and
+// asks the collector to keep the heap under heapRoom percent of what is
+// then live (or under the limit already set, if lower). The caller
+// restores the limit.
+func capHeap() {
+	runtime.GC()
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return
+	}
+	limit := int64(min(s[0].Value.Uint64()/100*heapRoom, 1<<62))
+	if limit < debug.SetMemoryLimit(-1) {
+		debug.SetMemoryLimit(limit)
+	}
+}
 
 // withMemoryLimit returns a context that is cancelled, with the cause
 // solver.MemoryLimit(n), once the process holds more than memoryStop(n) bytes

@@ -320,6 +320,9 @@ func (pl *Planner) solve(ctx, run context.Context, g *model.Graph, opt Options) 
 		return nil, err
 	}
 	out := &Result{Graph: g, Target: t}
+	if len(g.Values) >= bigGraph {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1)) // the search caps the heap (capHeap)
+	}
 	res, err := pl.search(ctx, run, g, opt)
 	var limit *solver.LimitError
 	if errors.As(err, &limit) {
@@ -425,6 +428,9 @@ func (pl *Planner) search(ctx, run context.Context, g *model.Graph, opt Options)
 	p, err := solver.BuildWithin(ctx, g, t, recs, sopt)
 	if err != nil {
 		return nil, err
+	}
+	if run != nil && len(g.Values) >= bigGraph {
+		capHeap() // solve restores the limit
 	}
 	if run == nil {
 		res := solver.Solve(p, sopt)
