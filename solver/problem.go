@@ -35,7 +35,6 @@ type Node struct {
 	Buffers    []*model.Buffer
 	Placements [][]*model.SharedLayout
 	Bytes      []int
-	Pos        model.Pos
 }
 
 // Name describes the node for people.
@@ -93,7 +92,6 @@ type Edge struct {
 	Required []*model.Layout
 	Rule     *model.Fact // what the consumer needs of the value (a link: how it makes its result)
 	NoConv   *model.Fact // the fact forbidding conversions on this use, if any
-	Pos      model.Pos
 }
 
 // Problem is a graph turned into a PBQP, with what each node and edge
@@ -209,9 +207,6 @@ func buildWatched(g *model.Graph, t *model.Target, records []*model.Record, rela
 	p.registerForbids()
 	if err := p.markHard(); err != nil {
 		return nil, p.bounded(err)
-	}
-	for i, c := range p.PBQP.Cost {
-		p.PBQP.Cost[i] = p.memo.row(c)
 	}
 	return p, nil
 }
@@ -378,13 +373,14 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 	g, t := p.Graph, p.Target
 	valueNode := map[*model.Value]*Node{}
 	addNode := p.addNode
+	var sc nodeScratch
 	p.watch.phase("build", "costs of values", len(g.Values))
 	for _, v := range g.Values {
 		if err := p.watch.step(); err != nil {
 			return err
 		}
 		cs := cands[v]
-		n := &Node{Kind: NodeValue, Value: v, Pos: v.Pos}
+		n := &Node{Kind: NodeValue, Value: v}
 		list := cs.list
 		if len(list) == 0 {
 			// No candidate at all: the value is unconstrained; give it the
@@ -400,6 +396,7 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 			list = append(slices.Clip(list), l)
 		}
 		var costs []int64
+		n.Layouts, n.Loads, costs = sc.layouts[:0], sc.loads[:0], sc.costs[:0]
 		var forbids []forbid
 		pin := p.pinFact(v)
 		for i, l := range list {
@@ -420,6 +417,7 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 			n.Loads = append(n.Loads, rec)
 			costs = append(costs, c)
 		}
+		sc = nodeScratch{n.Layouts, n.Loads, costs}
 		p.shareLists(n)
 		valueNode[v] = n
 		addNode(n, costs, forbids)
@@ -436,7 +434,7 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 		}
 		switch info := op.Info(); {
 		case info.Flow == model.FlowRecord:
-			n := &Node{Kind: NodeMMA, Op: op, Pos: op.Pos}
+			n := &Node{Kind: NodeMMA, Op: op}
 			var costs []int64
 			var forbids []forbid
 			intr := p.intrinsicFact(op)
@@ -483,8 +481,9 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 			p.opNode[op] = n
 		case info.Flow == model.FlowExec:
 			src := op.Operands[0]
-			n := &Node{Kind: NodeExec, Op: op, Pos: op.Pos}
+			n := &Node{Kind: NodeExec, Op: op}
 			var costs []int64
+			n.Layouts, n.Loads, costs = sc.layouts[:0], sc.loads[:0], sc.costs[:0]
 			var forbids []forbid
 			var uses []scratchUse
 			vn := valueNode[src]
@@ -507,7 +506,7 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 					res = p.memo.derive(l, tr.Key(op), func(l *model.Layout) *model.Layout { return tr.Apply(op, l) })
 				}
 				if info.Combines {
-					if scratch := reduceScratch(l, op.Axis, src.DType.Bits); scratch > 0 {
+					if scratch := p.memo.reduceScratch(l, op.Axis, src.DType.Bits); scratch > 0 {
 						rule := p.ruleFact(op, "shared", fmt.Sprintf("%s combines the partial results of its subgroups through shared memory", opText(op)))
 						if !p.relaxed(rule) {
 							uses = append(uses, scratchUse{Edge: -1, I: int32(i), Bytes: scratch})
@@ -538,6 +537,7 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 				n.Layouts = append(n.Layouts, l)
 				costs = append(costs, c)
 			}
+			sc = nodeScratch{n.Layouts, n.Loads, costs}
 			p.shareLists(n)
 			addNode(n, costs, forbids)
 			p.opNode[op] = n
@@ -550,11 +550,22 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 	return err
 }
 
+// nodeScratch holds the lists a node's choices are gathered in, reused
+// from node to node: shareLists and addNode keep copies.
+type nodeScratch struct {
+	layouts []*model.Layout
+	loads   []*model.Record
+	costs   []int64
+}
+
 // shareLists makes a node's layouts the build's one copy of that list,
-// and drops its records when it has none (Load reads them).
+// and its records a copy of their own, or none when it has none (Load
+// reads them).
 func (p *Problem) shareLists(n *Node) {
 	n.Layouts = p.memo.list(n.Layouts)
-	if !slices.ContainsFunc(n.Loads, func(r *model.Record) bool { return r != nil }) {
+	if slices.ContainsFunc(n.Loads, func(r *model.Record) bool { return r != nil }) {
+		n.Loads = slices.Clone(n.Loads)
+	} else {
 		n.Loads = nil
 	}
 }
@@ -611,7 +622,7 @@ func (p *Problem) addNode(n *Node, costs []int64, forbids []forbid) {
 			costs[f.I] = Inf
 		}
 	}
-	p.PBQP.Cost = append(p.PBQP.Cost, costs)
+	p.PBQP.Cost = append(p.PBQP.Cost, p.memo.row(costs))
 	p.facts.nodeForbid = append(p.facts.nodeForbid, forbids)
 }
 
