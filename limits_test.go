@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -232,5 +233,37 @@ func TestExplainNeedsTheKeptProblem(t *testing.T) {
 		case !keep && (err == nil || !strings.Contains(err.Error(), "KeepProblem")):
 			t.Errorf("without the problem: %v, want an error naming KeepProblem", err)
 		}
+	}
+}
+
+// A big graph's solve caps the heap from the end of the build (the
+// memory limit the search runs under is lower than the caller's) and
+// gives the caller's limit back when it returns, with the same plan as
+// an uncapped solve.
+func TestBigGraphCapsHeapDuringSearch(t *testing.T) {
+	pl := testPlanner(t)
+	const path = "testdata/graphs/flash_attention_4warps.toml"
+	want, err := pl.SolveFile(context.Background(), path, Options{})
+	if err != nil || want.Plan == nil {
+		t.Fatal(err)
+	}
+	defer func(n int) { bigGraph = n }(bigGraph)
+	bigGraph = 1
+	defer func(f func(*solver.Problem, solver.Options) *solver.Result) { solveProblem = f }(solveProblem)
+	var during int64
+	solveProblem = func(p *solver.Problem, opt solver.Options) *solver.Result {
+		during = debug.SetMemoryLimit(-1)
+		return solver.Solve(p, opt)
+	}
+	before := debug.SetMemoryLimit(-1)
+	got, err := pl.SolveFile(context.Background(), path, Options{})
+	if err != nil || got.Plan == nil {
+		t.Fatal(err)
+	}
+	if after := debug.SetMemoryLimit(-1); during <= 0 || during >= before || after != before {
+		t.Errorf("memory limit %d before the solve, %d during its search, %d after; want a lower one during it, the same after", before, during, after)
+	}
+	if got.Plan.Cost != want.Plan.Cost {
+		t.Errorf("capped, the plan costs %d; uncapped %d", got.Plan.Cost, want.Plan.Cost)
 	}
 }

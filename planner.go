@@ -490,9 +490,11 @@ func compareGreedy(res *solver.Result, plan *plans.Plan, notation string) (*plan
 }
 
 // bigGraph is the number of values from which a solve collects its
-// problem before building the plan (a collection costs a pass over the
-// live heap: nothing to save below this size).
-const bigGraph = 100000
+// problem before building the plan, and caps the heap once the problem
+// is built (capHeap); a collection costs a pass over the live heap:
+// nothing to save below this size. A variable only so that a test can
+// cap a small graph's solve.
+var bigGraph = 100000
 
 // Explain says why a solved graph has no plan (for an Infeasible result:
 // a minimal core of facts and at most maxRelax relaxations, each priced)
