@@ -305,14 +305,18 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 	p.namedLoadSeeds(cands, warps)
 	// Close under the transfer rules, a bounded number of rounds. Each
 	// flow remembers how much of its source it has taken: candidates only
-	// ever join the end of a list, and one refused stays refused.
-	done := map[flowSite]int{}
-	var site flowSite
+	// ever join the end of a list, and one refused stays refused. Every
+	// round walks the same flows in the same order: done is by the flow's
+	// place in that order.
+	var done []int
 	for round := 0; round < 8; round++ {
 		changed := false
+		site := 0
 		flow := func(from, to *model.Value, how string, fn func(*model.Layout) *model.Layout) {
 			src := cands[from]
-			site.k++
+			if site == len(done) {
+				done = append(done, 0)
+			}
 			i := done[site]
 			for ; i < len(src.list); i++ {
 				l := src.list[i]
@@ -324,6 +328,7 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 				}
 			}
 			done[site] = i
+			site++
 		}
 		same := func(a, b *model.Value) {
 			flow(a, b, "", nil)
@@ -334,7 +339,6 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 			if p.watch.step() != nil {
 				return
 			}
-			site = flowSite{op: op}
 			info := op.Info()
 			if tr := info.Forward; tr != nil && op.Result != nil {
 				flow(op.Operands[0], op.Result, tr.Key(op), func(l *model.Layout) *model.Layout { return tr.Apply(op, l) })
