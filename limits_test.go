@@ -236,11 +236,10 @@ func TestExplainNeedsTheKeptProblem(t *testing.T) {
 	}
 }
 
-// A big graph's solve caps the heap from the end of the build (the
-// memory limit the search runs under is lower than the caller's) and
-// gives the caller's limit back when it returns, with the same plan as
-// an uncapped solve.
-func TestBigGraphCapsHeapDuringSearch(t *testing.T) {
+// A big graph's solve searches with the collector paced more tightly
+// than its caller's (bigGrowth) and gives the caller's pace back when it
+// returns, with the same plan as a solve at the default pace.
+func TestBigGraphPacesCollectorDuringSearch(t *testing.T) {
 	pl := testPlanner(t)
 	const path = "testdata/graphs/flash_attention_4warps.toml"
 	want, err := pl.SolveFile(context.Background(), path, Options{})
@@ -250,20 +249,21 @@ func TestBigGraphCapsHeapDuringSearch(t *testing.T) {
 	defer func(n int) { bigGraph = n }(bigGraph)
 	bigGraph = 1
 	defer func(f func(*solver.Problem, solver.Options) *solver.Result) { solveProblem = f }(solveProblem)
-	var during int64
+	during := -2
 	solveProblem = func(p *solver.Problem, opt solver.Options) *solver.Result {
-		during = debug.SetMemoryLimit(-1)
+		during = debug.SetGCPercent(bigGrowth)
 		return solver.Solve(p, opt)
 	}
-	before := debug.SetMemoryLimit(-1)
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
 	got, err := pl.SolveFile(context.Background(), path, Options{})
 	if err != nil || got.Plan == nil {
 		t.Fatal(err)
 	}
-	if after := debug.SetMemoryLimit(-1); during <= 0 || during >= before || after != before {
-		t.Errorf("memory limit %d before the solve, %d during its search, %d after; want a lower one during it, the same after", before, during, after)
+	if after := debug.SetGCPercent(before); during != bigGrowth || after != 100 {
+		t.Errorf("GOGC 100 before the solve, %d during its search, %d after; want %d during it, 100 after", during, after, bigGrowth)
 	}
 	if got.Plan.Cost != want.Plan.Cost {
-		t.Errorf("capped, the plan costs %d; uncapped %d", got.Plan.Cost, want.Plan.Cost)
+		t.Errorf("paced, the plan costs %d; at the default pace %d", got.Plan.Cost, want.Plan.Cost)
 	}
 }

@@ -320,10 +320,9 @@ func (pl *Planner) solve(ctx, run context.Context, g *model.Graph, opt Options) 
 		return nil, err
 	}
 	out := &Result{Graph: g, Target: t}
-	if len(g.Values) >= bigGraph {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1)) // the search caps the heap (capHeap)
-	}
-	res, err := pl.search(ctx, run, g, opt)
+	var paced *bigPace // set by the search of a big graph, for the search and the plan
+	defer func() { paced.release() }()
+	res, err := pl.search(ctx, run, g, opt, &paced)
 	var limit *solver.LimitError
 	if errors.As(err, &limit) {
 		out.Outcome, out.Why = Stopped, fmt.Sprintf("%s: %v", g.File, err)
@@ -401,7 +400,7 @@ func (pl *Planner) solve(ctx, run context.Context, g *model.Graph, opt Options) 
 // *solver.LimitError when a limit stopped the build. The search runs
 // until the context's deadline.
 func (pl *Planner) Search(ctx context.Context, g *model.Graph, opt Options) (*solver.Result, error) {
-	return pl.search(ctx, nil, g, opt)
+	return pl.search(ctx, nil, g, opt, nil)
 }
 
 // search is Search; with run (the solve's own context, which the memory
@@ -412,8 +411,11 @@ func (pl *Planner) Search(ctx context.Context, g *model.Graph, opt Options) (*so
 // what follows it (the plan, its verification and its writing); a search
 // not done half the build's time before the deadline is
 // abandoned and greedy's plan is the answer; without one, a
-// *solver.LimitError bounded by the sum of the problem's minima.
-func (pl *Planner) search(ctx, run context.Context, g *model.Graph, opt Options) (*solver.Result, error) {
+// *solver.LimitError bounded by the sum of the problem's minima. With
+// paced, the search of a big graph collects the heap once its problem is
+// built and paces the collector more tightly (paceBig), for the caller
+// to release.
+func (pl *Planner) search(ctx, run context.Context, g *model.Graph, opt Options, paced **bigPace) (*solver.Result, error) {
 	ctx, stop := withMemoryLimit(ctx, opt.MemoryLimit)
 	defer stop()
 	t, recs, err := pl.Target(g)
@@ -429,8 +431,8 @@ func (pl *Planner) search(ctx, run context.Context, g *model.Graph, opt Options)
 	if err != nil {
 		return nil, err
 	}
-	if run != nil && len(g.Values) >= bigGraph {
-		capHeap() // solve restores the limit
+	if paced != nil && len(g.Values) >= bigGraph {
+		*paced = paceBig() // the solve releases it
 	}
 	if run == nil {
 		res := solver.Solve(p, sopt)
@@ -489,11 +491,11 @@ func compareGreedy(res *solver.Result, plan *plans.Plan, notation string) (*plan
 	return plans.NewComparison(solver.BackendGreedy, plan.Cost, gr.Cost, gr.NoPlan), nil
 }
 
-// bigGraph is the number of values from which a solve collects its
-// problem before building the plan, and caps the heap once the problem
-// is built (capHeap); a collection costs a pass over the live heap:
-// nothing to save below this size. A variable only so that a test can
-// cap a small graph's solve.
+// bigGraph is the number of values from which a solve collects the
+// heap once its problem is built and paces the collector more tightly
+// (paceBig), and collects its problem before building the plan; a
+// collection costs a pass over the live heap: nothing to save below this
+// size. A variable only so that a test can pace a small graph's solve.
 var bigGraph = 100000
 
 // Explain says why a solved graph has no plan (for an Infeasible result:
