@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -232,5 +233,37 @@ func TestExplainNeedsTheKeptProblem(t *testing.T) {
 		case !keep && (err == nil || !strings.Contains(err.Error(), "KeepProblem")):
 			t.Errorf("without the problem: %v, want an error naming KeepProblem", err)
 		}
+	}
+}
+
+// A big graph's solve searches with the collector paced more tightly
+// than its caller's (bigGrowth) and gives the caller's pace back when it
+// returns, with the same plan as a solve at the default pace.
+func TestBigGraphPacesCollectorDuringSearch(t *testing.T) {
+	pl := testPlanner(t)
+	const path = "testdata/graphs/flash_attention_4warps.toml"
+	want, err := pl.SolveFile(context.Background(), path, Options{})
+	if err != nil || want.Plan == nil {
+		t.Fatal(err)
+	}
+	defer func(n int) { bigGraph = n }(bigGraph)
+	bigGraph = 1
+	defer func(f func(*solver.Problem, solver.Options) *solver.Result) { solveProblem = f }(solveProblem)
+	during := -2
+	solveProblem = func(p *solver.Problem, opt solver.Options) *solver.Result {
+		during = debug.SetGCPercent(bigGrowth)
+		return solver.Solve(p, opt)
+	}
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
+	got, err := pl.SolveFile(context.Background(), path, Options{})
+	if err != nil || got.Plan == nil {
+		t.Fatal(err)
+	}
+	if after := debug.SetGCPercent(before); during != bigGrowth || after != 100 {
+		t.Errorf("GOGC 100 before the solve, %d during its search, %d after; want %d during it, 100 after", during, after, bigGrowth)
+	}
+	if got.Plan.Cost != want.Plan.Cost {
+		t.Errorf("paced, the plan costs %d; at the default pace %d", got.Plan.Cost, want.Plan.Cost)
 	}
 }

@@ -352,7 +352,9 @@ func (pl *Planner) solve(ctx, run context.Context, g *model.Graph, opt Options) 
 		return nil, err
 	}
 	out := &Result{Graph: g, Target: t}
-	res, err := pl.search(ctx, run, g, opt)
+	var paced *bigPace // set by the search of a big graph, for the search and the plan
+	defer func() { paced.release() }()
+	res, err := pl.search(ctx, run, g, opt, &paced)
 	var limit *solver.LimitError
 	if errors.As(err, &limit) {
 		out.Outcome, out.Why = Stopped, fmt.Sprintf("%s: %v", g.File, err)
@@ -436,7 +438,7 @@ func (pl *Planner) solve(ctx, run context.Context, g *model.Graph, opt Options) 
 // *solver.LimitError when a limit stopped the build. The search runs
 // until the context's deadline.
 func (pl *Planner) Search(ctx context.Context, g *model.Graph, opt Options) (*solver.Result, error) {
-	return pl.search(ctx, nil, g, opt)
+	return pl.search(ctx, nil, g, opt, nil)
 }
 
 // search is Search; with run (the solve's own context, which the memory
@@ -447,8 +449,11 @@ func (pl *Planner) Search(ctx context.Context, g *model.Graph, opt Options) (*so
 // what follows it (the plan, its verification and its writing); a search
 // not done half the build's time before the deadline is
 // abandoned and greedy's plan is the answer; without one, a
-// *solver.LimitError bounded by the sum of the problem's minima.
-func (pl *Planner) search(ctx, run context.Context, g *model.Graph, opt Options) (*solver.Result, error) {
+// *solver.LimitError bounded by the sum of the problem's minima. With
+// paced, the search of a big graph collects the heap once its problem is
+// built and paces the collector more tightly (paceBig), for the caller
+// to release.
+func (pl *Planner) search(ctx, run context.Context, g *model.Graph, opt Options, paced **bigPace) (*solver.Result, error) {
 	ctx, stop := withMemoryLimit(ctx, opt.MemoryLimit)
 	defer stop()
 	t, recs, err := pl.Target(g)
@@ -463,6 +468,9 @@ func (pl *Planner) search(ctx, run context.Context, g *model.Graph, opt Options)
 	p, err := solver.BuildWithin(ctx, g, t, recs, sopt)
 	if err != nil {
 		return nil, err
+	}
+	if paced != nil && len(g.Values) >= bigGraph {
+		*paced = paceBig() // the solve releases it
 	}
 	if run == nil {
 		res := solver.Solve(p, sopt)
@@ -521,10 +529,12 @@ func compareGreedy(res *solver.Result, plan *plans.Plan, notation string) (*plan
 	return plans.NewComparison(solver.BackendGreedy, plan.Cost, gr.Cost, gr.NoPlan), nil
 }
 
-// bigGraph is the number of values from which a solve collects its
-// problem before building the plan (a collection costs a pass over the
-// live heap: nothing to save below this size).
-const bigGraph = 100000
+// bigGraph is the number of values from which a solve collects the
+// heap once its problem is built and paces the collector more tightly
+// (paceBig), and collects its problem before building the plan; a
+// collection costs a pass over the live heap: nothing to save below this
+// size. A variable only so that a test can pace a small graph's solve.
+var bigGraph = 100000
 
 // Explain says why a solved graph has no plan (for an Infeasible result:
 // a minimal core of facts and at most maxRelax relaxations, each priced)

@@ -244,6 +244,13 @@ func (g *Graph) Walk(fn func(*Op)) {
 	walk(g.Ops)
 }
 
+// OpCount is how many ops Walk visits.
+func (g *Graph) OpCount() int {
+	n := 0
+	g.Walk(func(*Op) { n++ })
+	return n
+}
+
 // Value looks a value up by name.
 func (g *Graph) Value(name string) *Value {
 	i := slices.IndexFunc(g.Values, func(v *Value) bool { return v.Name == name })

@@ -86,8 +86,9 @@ func (p Point) String() string {
 // the whole loop; its inits are live up to the loop and its results from
 // the loop's exit. A constant is written where each use reads it.
 func Live(g *Graph) *Liveness {
-	lv := &Liveness{}
-	at := map[*Op]int{}                             // an op's reading point; the point after it is at+1
+	ops := g.OpCount()
+	lv := &Liveness{Points: make([]Point, 0, 2*ops), Holder: make([]int, 0, len(g.Values)), Ranges: make([][][2]int, 0, len(g.Values))}
+	at := make(map[*Op]int, ops)                    // an op's reading point; the point after it is at+1
 	first, last := map[*Loop]int{}, map[*Loop]int{} // after a loop's op, and after its body's last op
 	exit := map[*Loop]int{}
 	var walk func(ops []*Op)

@@ -226,13 +226,15 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 		}
 	}
 	uses, tt := tritonUses(g, t, a)
+	texts := newLayoutTexts(notation)
+	p.Values = make([]ValuePlan, 0, len(g.Values))
 	for _, v := range g.Values {
 		l := a.Layouts[v]
 		if l == nil {
 			return nil, fmt.Errorf("the plan gives %s no layout", v.Name)
 		}
 		vp := ValuePlan{Name: v.Name, Shape: v.Shape, DType: v.DType.Name, Values: l.Size(model.Register), layout: l}
-		vp.Notation, vp.Layout, vp.Note = writeAs(l, notation, uses[v])
+		vp.Notation, vp.Layout, vp.Note = texts.writeAs(l, uses[v])
 		if l.InShared() {
 			vp.Notation, vp.Layout, vp.Values, vp.Note = "shared", leftInSharedText(v), 0, ""
 		}
@@ -250,6 +252,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 		conv    *model.Conversion
 	}
 	convs := map[convKey]analysed{}
+	p.Ops = make([]OpPlan, 0, g.OpCount())
 	g.Walk(func(op *model.Op) {
 		if err != nil {
 			return
@@ -300,12 +303,12 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 			}
 			if ch.Exec != nil {
 				opp.exec = ch.Exec
-				_, opp.Exec, _ = writeAs(ch.Exec, notation, tritonUse{role: model.AnyRole, target: tt})
+				_, opp.Exec, _ = texts.writeAs(ch.Exec, tritonUse{role: model.AnyRole, target: tt})
 			}
 			if info.Combines && ch.Exec != nil {
 				r := model.DescribeReduction(ch.Exec, op.Axis)
 				opp.Lanes, opp.Subgroups = r.Lanes, r.Subgroups
-				opp.HeldLanes, opp.HeldSubgroups, opp.HeldFirst = heldBy(res)
+				opp.HeldLanes, opp.HeldSubgroups, opp.HeldFirst = texts.heldBy(res)
 			}
 		}
 		p.Ops = append(p.Ops, opp)
@@ -403,8 +406,12 @@ func convDetail(c *model.Conversion) string {
 // write expresses a layout in the notation, falling back to linear, cute
 // and table when the notation cannot write it.
 func write(l *model.Layout, notation string) (kind, text, note string) {
-	return writeAs(l, notation, tritonUse{role: model.AnyRole, target: model.TritonTarget{WarpgroupMMA: true}})
+	return writeAs(l, notation, anyUse)
 }
+
+// anyUse is the use write assumes: any role, any vendor, under warpgroup
+// mma.
+var anyUse = tritonUse{role: model.AnyRole, target: model.TritonTarget{WarpgroupMMA: true}}
 
 // tritonUse is what the Triton notation needs to know of a value beyond
 // its layout to name its encoding as Triton would: whether an mma reads it
@@ -413,6 +420,51 @@ func write(l *model.Layout, notation string) (kind, text, note string) {
 type tritonUse struct {
 	role   model.TritonRole
 	target model.TritonTarget
+}
+
+// layoutTexts writes the layouts of one plan, each distinct layout (and
+// use) once: a large graph gives many values the same few layouts, and
+// its plan then holds one copy of each text rather than one per value.
+type layoutTexts struct {
+	notation string
+	written  map[writtenKey][3]string
+	held     map[*model.Layout]heldAnswer
+}
+
+type writtenKey struct {
+	l   *model.Layout
+	use tritonUse
+}
+
+type heldAnswer struct {
+	lanes, subgroups int
+	first            []int
+}
+
+func newLayoutTexts(notation string) *layoutTexts {
+	return &layoutTexts{notation: notation, written: map[writtenKey][3]string{}, held: map[*model.Layout]heldAnswer{}}
+}
+
+// writeAs is writeAs in the plan's notation, once per layout and use.
+func (t *layoutTexts) writeAs(l *model.Layout, use tritonUse) (kind, text, note string) {
+	k := writtenKey{l, use}
+	w, ok := t.written[k]
+	if !ok {
+		w[0], w[1], w[2] = writeAs(l, t.notation, use)
+		t.written[k] = w
+	}
+	return w[0], w[1], w[2]
+}
+
+// heldBy is heldBy once per layout; the plans that share a layout share
+// its list of lanes, which nothing writes to.
+func (t *layoutTexts) heldBy(l *model.Layout) (lanes, subgroups int, first []int) {
+	h, ok := t.held[l]
+	if !ok {
+		h.lanes, h.subgroups, h.first = heldBy(l)
+		t.held[l] = h
+	}
+	return h.lanes, h.subgroups, h.first
 }
 
 // writeAs is write for a value used as use says.

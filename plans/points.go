@@ -25,13 +25,50 @@ type tables struct {
 	// passed holds the checks already replayed without a difference: a
 	// graph repeats the same layouts, records and conversions many times.
 	passed map[string]bool
-	kinds  map[string]string // the mechanism a use's replay found, by its two layouts
+	kinds  map[string]string      // the mechanism a use's replay found, by its two layouts
+	holds  map[*model.Layout]bool // layouts found to hold every element of their shape
+	// derived and same remember what the ops' transfer rules make of a
+	// layout and which layouts are equal: the plan of a large graph
+	// gives many ops the same few layouts.
+	derived map[derivedKey]*model.Layout
+	same    map[[2]*model.Layout]bool
+}
+
+type derivedKey struct {
+	l   *model.Layout
+	how string
+}
+
+// derive is tr.Apply(op, l), worked out once per layout and rule.
+func (ts *tables) derive(op *model.Op, tr *model.Transfer, l *model.Layout) *model.Layout {
+	k := derivedKey{l, tr.Key(op)}
+	d, ok := ts.derived[k]
+	if !ok {
+		d = tr.Apply(op, l)
+		ts.derived[k] = d
+	}
+	return d
+}
+
+// equal is a.Equal(b), worked out once per pair.
+func (ts *tables) equal(a, b *model.Layout) bool {
+	if a == b {
+		return true
+	}
+	k := [2]*model.Layout{a, b}
+	eq, ok := ts.same[k]
+	if !ok {
+		eq = a.Equal(b)
+		ts.same[k] = eq
+	}
+	return eq
 }
 
 const cacheInts = 1 << 22
 
 func newTables() *tables {
-	return &tables{m: map[*model.Layout]*points{}, passed: map[string]bool{}, kinds: map[string]string{}}
+	return &tables{m: map[*model.Layout]*points{}, passed: map[string]bool{}, kinds: map[string]string{}, holds: map[*model.Layout]bool{},
+		derived: map[derivedKey]*model.Layout{}, same: map[[2]*model.Layout]bool{}}
 }
 
 // once runs check unless the same check (key) has passed before.

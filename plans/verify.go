@@ -122,7 +122,7 @@ func VerifyChoices(g *model.Graph, a *model.Assignment) error {
 				At: []Where{atOp(op, "exec")}}
 			return
 		}
-		if err = ties(op, a); err != nil {
+		if err = ties(op, a, ts); err != nil {
 			return
 		}
 		if ch == nil || ch.Record == nil {
@@ -295,7 +295,7 @@ func VerifyMechanisms(g *model.Graph, a *model.Assignment, p *Plan) error {
 // others in its result's layout, and makes its result in the layout it
 // implies; a loop carries each value in one layout, from its init and
 // its yield to its result.
-func ties(op *model.Op, a *model.Assignment) error {
+func ties(op *model.Op, a *model.Assignment, ts *tables) error {
 	info := op.Info()
 	var res *model.Layout
 	if op.Result != nil {
@@ -303,7 +303,7 @@ func ties(op *model.Op, a *model.Assignment) error {
 	}
 	read := func(u model.Use, want *model.Layout, what string, from ...Where) error {
 		got := a.Required[u]
-		if got == nil || got.Equal(want) || got.InShared() {
+		if got == nil || ts.equal(got, want) || got.InShared() {
 			return nil
 		}
 		return &VerifyError{Value: model.UseValue(u).Name, What: fmt.Sprintf("%s %s reads it as %s in %s, and the plan gives it another layout there", op.Kind, op.Name, model.OperandName(u), what),
@@ -319,7 +319,7 @@ func ties(op *model.Op, a *model.Assignment) error {
 		}
 	case model.FlowRelabel:
 		if res != nil && !res.InShared() {
-			err = read(model.Use{Op: op}, info.Backward.Apply(op, res), "the layout its result %"+op.Result.Name+"'s implies", atValue(op.Result))
+			err = read(model.Use{Op: op}, ts.derive(op, info.Backward, res), "the layout its result %"+op.Result.Name+"'s implies", atValue(op.Result))
 		}
 	case model.FlowExec:
 		ch := a.Ops[op]
@@ -331,7 +331,7 @@ func ties(op *model.Op, a *model.Assignment) error {
 			err = read(model.Use{Op: op, Index: i}, res, "the layout of its result %"+op.Result.Name, atValue(op.Result))
 		}
 		if tr := info.Forward; err == nil && tr != nil && res != nil {
-			if made := tr.Apply(op, ch.Exec); made == nil || !made.Equal(res) {
+			if made := ts.derive(op, tr, ch.Exec); made == nil || !ts.equal(made, res) {
 				err = &VerifyError{Value: op.Result.Name, What: fmt.Sprintf("%s %s makes it in the layout it runs in implies, and the plan gives it another", op.Kind, op.Name),
 					At: []Where{atValue(op.Result), atOp(op, "exec")}}
 			}
@@ -492,6 +492,9 @@ func holdsAll(v *model.Value, l *model.Layout, ts *tables) error {
 	if !slices.Equal(l.Shape(), v.Shape) {
 		return &VerifyError{Value: v.Name, What: fmt.Sprintf("its layout is over %v, the value is %v", l.Shape(), v.Shape)}
 	}
+	if ts.holds[l] {
+		return nil // the same layout held every element of an earlier value of its shape
+	}
 	held := make([]bool, v.Elements())
 	for _, e := range ts.of(l).elems {
 		held[e] = true
@@ -501,6 +504,7 @@ func holdsAll(v *model.Value, l *model.Layout, ts *tables) error {
 			return &VerifyError{Value: v.Name, Element: unlinear(e, v.Shape), What: "no lane holds it"}
 		}
 	}
+	ts.holds[l] = true
 	return nil
 }
 

@@ -162,7 +162,7 @@ func (p *Problem) placementNode(bufs []*model.Buffer, cands [][]*model.SharedLay
 		}
 		cands[k] = cands[k][:len(cands[k])-1]
 	}
-	n := &Node{Kind: NodeBuffers, Pos: bufs[0].Pos, Buffers: bufs}
+	n := &Node{Kind: NodeBuffers, Buffers: bufs}
 	idx := make([]int, len(cands))
 	for {
 		set := make([]*model.SharedLayout, len(cands))
@@ -328,7 +328,7 @@ func (p *Problem) accessEdge(op *model.Op, n *Node, loadRecs []*model.Record) er
 			m[f.I][f.J] = Inf
 		}
 	}
-	p.Edges = append(p.Edges, &Edge{Kind: EdgeAccess, From: n.ID, To: bn.ID, Pos: op.Pos, Use: model.Use{Op: op}})
+	p.Edges = append(p.Edges, &Edge{Kind: EdgeAccess, From: n.ID, To: bn.ID, Use: model.Use{Op: op}})
 	p.PBQP.Edges = append(p.PBQP.Edges, pbqp.Edge{A: n.ID, B: bn.ID, M: p.memo.mats.shared(m)})
 	p.facts.edgeForbid = append(p.facts.edgeForbid, forbids)
 	return nil

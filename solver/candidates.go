@@ -24,12 +24,6 @@ func newCandSet(memo *layoutMemo) *candSet {
 	return &candSet{memo: memo}
 }
 
-// flowSite names one flow of the candidate closure: the k-th of op.
-type flowSite struct {
-	op *model.Op
-	k  int
-}
-
 func (c *candSet) add(l *model.Layout) bool {
 	if l == nil || len(c.list) >= MaxCandidates {
 		return false

@@ -107,8 +107,8 @@ func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required f
 	from := p.valueNode[v]
 	rule := p.useRule(v, use, to)
 	noconv := p.noConvertFact(v, use)
-	e := &Edge{Kind: EdgeConversion, From: from.ID, To: to.ID, Value: v, Use: use, Pos: use.Op.Pos, Rule: rule, NoConv: noconv}
-	m := matrix(len(from.Layouts), to.Choices())
+	e := &Edge{Kind: EdgeConversion, From: from.ID, To: to.ID, Value: v, Use: use, Rule: rule, NoConv: noconv}
+	m := p.memo.mats.zero(len(from.Layouts), to.Choices())
 	placeholder := func(j int) bool { return to.Kind == NodeMMA && to.MMA[j].Record == nil }
 	e.Required = make([]*model.Layout, 0, to.Choices())
 	for j := range to.Choices() {
@@ -118,6 +118,7 @@ func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required f
 		}
 		e.Required = append(e.Required, required(j))
 	}
+	e.Required = p.memo.list(e.Required)
 	var forbids []forbid
 	tab := p.memo.pairs.table(from.Layouts, e.Required, v.DType.Bits)
 	trips := model.ValueTrips(v)
@@ -213,7 +214,7 @@ func (p *Problem) pairCost(bits int, from, to *model.Layout) (int64, *model.Conv
 // op's rule for its result.
 func (p *Problem) link(a, b *Node, ok func(i, j int) bool, op *model.Op, text string) {
 	rule := p.ruleFact(op, "result", text)
-	m := matrix(a.Choices(), b.Choices())
+	m := p.memo.mats.zero(a.Choices(), b.Choices())
 	var forbids []forbid
 	g := p.guard(rule)
 	force := p.inForce(g)
@@ -230,7 +231,7 @@ func (p *Problem) link(a, b *Node, ok func(i, j int) bool, op *model.Op, text st
 			}
 		}
 	}
-	p.Edges = append(p.Edges, &Edge{Kind: EdgeLink, From: a.ID, To: b.ID, Pos: op.Pos, Rule: rule})
+	p.Edges = append(p.Edges, &Edge{Kind: EdgeLink, From: a.ID, To: b.ID, Rule: rule})
 	if force {
 		// The matrix's Inf entries are the forbids (edgeForbids).
 		if p.facts.linkGuard == nil {

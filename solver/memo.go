@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"encoding/binary"
 	"slices"
 
 	"planner/model"
@@ -18,6 +19,10 @@ type layoutMemo struct {
 	convs   map[convPair]*model.Conversion
 	mats    matrices
 	pairs   pairTables
+	scratch map[scratchKey]int         // reduceScratch of each layout, axis and width
+	lists   map[string][]*model.Layout // one copy of each list of layouts (list)
+	rows    map[string][]int64         // one copy of each row of costs (row)
+	buf     []byte
 }
 
 // convPair is a conversion between two layouts of a value of bits bits.
@@ -35,7 +40,59 @@ type derivedKey struct {
 
 func newLayoutMemo() *layoutMemo {
 	return &layoutMemo{byKey: map[string]*model.Layout{}, derived: map[derivedKey]*model.Layout{}, equal: map[[2]*model.Layout]bool{},
-		convs: map[convPair]*model.Conversion{}, mats: matrices{}}
+		convs: map[convPair]*model.Conversion{}, lists: map[string][]*model.Layout{}, rows: map[string][]int64{}}
+}
+
+// list is the build's one copy of a list of layouts (ls itself may be
+// scratch), which no one appends to nor writes into: a large graph gives many values the same
+// candidates and many uses the same required layouts.
+func (m *layoutMemo) list(ls []*model.Layout) []*model.Layout {
+	m.buf = m.buf[:0]
+	for _, l := range ls {
+		m.buf = binary.LittleEndian.AppendUint32(m.buf, m.pairs.id(l))
+	}
+	return interned(m.lists, m.buf, ls)
+}
+
+// row is the build's one copy of a node's row of costs (c itself may be
+// scratch): the problem's
+// rows are never written once built (whoever changes a cost copies its
+// row first), and a large graph repeats the same few.
+func (m *layoutMemo) row(c []int64) []int64 {
+	m.buf = m.buf[:0]
+	for _, x := range c {
+		m.buf = binary.LittleEndian.AppendUint64(m.buf, uint64(x))
+	}
+	return interned(m.rows, m.buf, c)
+}
+
+// interned is the slice kept under key, or a copy of s, kept there.
+func interned[T any](kept map[string][]T, key []byte, s []T) []T {
+	if c, ok := kept[string(key)]; ok {
+		return c
+	}
+	s = slices.Clone(s)
+	kept[string(key)] = s
+	return s
+}
+
+type scratchKey struct {
+	l          *model.Layout
+	axis, bits int
+}
+
+// reduceScratch is reduceScratch(l, axis, bits), worked out once.
+func (m *layoutMemo) reduceScratch(l *model.Layout, axis, bits int) int {
+	k := scratchKey{l, axis, bits}
+	b, ok := m.scratch[k]
+	if !ok {
+		if m.scratch == nil {
+			m.scratch = map[scratchKey]int{}
+		}
+		b = reduceScratch(l, axis, bits)
+		m.scratch[k] = b
+	}
+	return b
 }
 
 // canon is the build's one copy of layout l (layouts with equal keys are
@@ -84,11 +141,32 @@ func (m *layoutMemo) equalLayouts(a, b *model.Layout) bool {
 // a large graph repeats the same few pairs of candidate sets (every
 // block of a generated attention graph is alike), and an edge's matrix
 // is never written once the edge is made (the reductions copy before
-// they add into one, capped copies before they forbid).
-type matrices map[uint64][][][]int64
+// they add into one, capped copies before they forbid). An edge's matrix
+// is filled in scratch and copied only when it is new.
+type matrices struct {
+	kept    map[uint64][][][]int64
+	flat    []int64
+	scratch [][]int64
+}
 
-// shared is the build's copy of m: an equal matrix made before, or m.
-func (ms matrices) shared(m [][]int64) [][]int64 {
+// zero is a zero rows×cols matrix to fill in and pass to shared, reused
+// by the next call.
+func (ms *matrices) zero(rows, cols int) [][]int64 {
+	if cap(ms.flat) < rows*cols {
+		ms.flat = make([]int64, rows*cols)
+	}
+	ms.flat = ms.flat[:rows*cols]
+	clear(ms.flat)
+	ms.scratch = ms.scratch[:0]
+	for i := range rows {
+		ms.scratch = append(ms.scratch, ms.flat[i*cols:(i+1)*cols:(i+1)*cols])
+	}
+	return ms.scratch
+}
+
+// shared is the build's copy of m: an equal matrix made before, or a
+// copy of m (which may be scratch).
+func (ms *matrices) shared(m [][]int64) [][]int64 {
 	// FNV-1a over the matrix's words.
 	k := uint64(14695981039346656037)
 	word := func(x uint64) { k = (k ^ x) * 1099511628211 }
@@ -99,13 +177,28 @@ func (ms matrices) shared(m [][]int64) [][]int64 {
 			word(uint64(x))
 		}
 	}
-	for _, o := range ms[k] {
+	for _, o := range ms.kept[k] {
 		if slices.EqualFunc(o, m, slices.Equal[[]int64]) {
 			return o
 		}
 	}
-	ms[k] = append(ms[k], m)
-	return m
+	cols := 0
+	if len(m) > 0 {
+		cols = len(m[0])
+	}
+	c := matrix(len(m), cols)
+	for i, row := range m {
+		if len(row) != cols {
+			c[i] = slices.Clone(row)
+			continue
+		}
+		copy(c[i], row)
+	}
+	if ms.kept == nil {
+		ms.kept = map[uint64][][][]int64{}
+	}
+	ms.kept[k] = append(ms.kept[k], c)
+	return c
 }
 
 // pairTable is the conversions between every candidate of a value and
@@ -131,23 +224,29 @@ type pairTables struct {
 	buf    []byte
 }
 
-func (t *pairTables) table(from, to []*model.Layout, bits int) *pairTable {
+// id numbers a layout for the keys of lists of layouts (0: nil).
+func (t *pairTables) id(l *model.Layout) uint32 {
+	if l == nil {
+		return 0
+	}
 	if t.ids == nil {
-		t.ids, t.tables = map[*model.Layout]uint32{}, map[string]*pairTable{}
+		t.ids = map[*model.Layout]uint32{}
+	}
+	n, ok := t.ids[l]
+	if !ok {
+		n = uint32(len(t.ids) + 1)
+		t.ids[l] = n
+	}
+	return n
+}
+
+func (t *pairTables) table(from, to []*model.Layout, bits int) *pairTable {
+	if t.tables == nil {
+		t.tables = map[string]*pairTable{}
 	}
 	b := t.buf[:0]
-	put := func(x uint32) { b = append(b, byte(x), byte(x>>8), byte(x>>16), byte(x>>24)) }
-	id := func(l *model.Layout) uint32 {
-		if l == nil {
-			return 0
-		}
-		n, ok := t.ids[l]
-		if !ok {
-			n = uint32(len(t.ids) + 1)
-			t.ids[l] = n
-		}
-		return n
-	}
+	put := func(x uint32) { b = binary.LittleEndian.AppendUint32(b, x) }
+	id := t.id
 	put(uint32(bits))
 	put(uint32(len(from)))
 	for _, l := range from {

@@ -148,7 +148,7 @@ func (p *Problem) descriptorEdge(op *model.Op, n *Node) error {
 		return nil
 	}
 	bn, bi := p.bufNode[buf], p.bufSlot[buf]
-	m := matrix(n.Choices(), bn.Choices())
+	m := p.memo.mats.zero(n.Choices(), bn.Choices())
 	var forbids []forbid
 	for i, ch := range n.MMA {
 		k, b := model.DescriptorOperand(op, ch.Record)
@@ -175,7 +175,7 @@ func (p *Problem) descriptorEdge(op *model.Op, n *Node) error {
 			m[f.I][f.J] = Inf
 		}
 	}
-	p.Edges = append(p.Edges, &Edge{Kind: EdgeDescriptor, From: n.ID, To: bn.ID, Pos: op.Pos, Use: model.Use{Op: op}})
+	p.Edges = append(p.Edges, &Edge{Kind: EdgeDescriptor, From: n.ID, To: bn.ID, Use: model.Use{Op: op}})
 	p.PBQP.Edges = append(p.PBQP.Edges, pbqp.Edge{A: n.ID, B: bn.ID, M: p.memo.mats.shared(m)})
 	p.facts.edgeForbid = append(p.facts.edgeForbid, forbids)
 	return nil

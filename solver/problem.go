@@ -29,13 +29,12 @@ type Node struct {
 	Op      *model.Op
 	Layouts []*model.Layout // value and exec nodes
 	MMA     []*MMAChoice    // mma nodes (a choice with no record: the mma has none that fits)
-	Loads   []*model.Record // load_shared values and copy_to_shared ops: the intrinsic per choice (nil: plain loads or stores)
+	Loads   []*model.Record // load_shared values and copy_to_shared ops: the intrinsic per choice (nil: plain loads or stores); read through Load
 	// A buffer node: per choice, a placement of each of Buffers (nil for a
 	// buffer that is not two-dimensional) and the bytes they take.
 	Buffers    []*model.Buffer
 	Placements [][]*model.SharedLayout
 	Bytes      []int
-	Pos        model.Pos
 }
 
 // Name describes the node for people.
@@ -49,6 +48,15 @@ func (n *Node) Name() string {
 		return "buffer placements"
 	}
 	return "%" + n.Value.Name
+}
+
+// Load is the load or store record of choice i (nil: a plain load or
+// store, or an op that moves nothing).
+func (n *Node) Load(i int) *model.Record {
+	if n.Loads == nil {
+		return nil
+	}
+	return n.Loads[i]
 }
 
 // Choices is how many choices the node has.
@@ -84,7 +92,6 @@ type Edge struct {
 	Required []*model.Layout
 	Rule     *model.Fact // what the consumer needs of the value (a link: how it makes its result)
 	NoConv   *model.Fact // the fact forbidding conversions on this use, if any
-	Pos      model.Pos
 }
 
 // Problem is a graph turned into a PBQP, with what each node and edge
@@ -302,14 +309,18 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 	p.namedLoadSeeds(cands, warps)
 	// Close under the transfer rules, a bounded number of rounds. Each
 	// flow remembers how much of its source it has taken: candidates only
-	// ever join the end of a list, and one refused stays refused.
-	done := map[flowSite]int{}
-	var site flowSite
+	// ever join the end of a list, and one refused stays refused. Every
+	// round walks the same flows in the same order: done is by the flow's
+	// place in that order.
+	var done []int
 	for round := 0; round < 8; round++ {
 		changed := false
+		site := 0
 		flow := func(from, to *model.Value, how string, fn func(*model.Layout) *model.Layout) {
 			src := cands[from]
-			site.k++
+			if site == len(done) {
+				done = append(done, 0)
+			}
 			i := done[site]
 			for ; i < len(src.list); i++ {
 				l := src.list[i]
@@ -321,6 +332,7 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 				}
 			}
 			done[site] = i
+			site++
 		}
 		same := func(a, b *model.Value) {
 			flow(a, b, "", nil)
@@ -331,7 +343,6 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 			if p.watch.step() != nil {
 				return
 			}
-			site = flowSite{op: op}
 			info := op.Info()
 			if tr := info.Forward; tr != nil && op.Result != nil {
 				flow(op.Operands[0], op.Result, tr.Key(op), func(l *model.Layout) *model.Layout { return tr.Apply(op, l) })
@@ -370,13 +381,14 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 	g, t := p.Graph, p.Target
 	valueNode := map[*model.Value]*Node{}
 	addNode := p.addNode
+	var sc nodeScratch
 	p.watch.phase("build", "costs of values", len(g.Values))
 	for _, v := range g.Values {
 		if err := p.watch.step(); err != nil {
 			return err
 		}
 		cs := cands[v]
-		n := &Node{Kind: NodeValue, Value: v, Pos: v.Pos}
+		n := &Node{Kind: NodeValue, Value: v}
 		list := cs.list
 		if len(list) == 0 {
 			// No candidate at all: the value is unconstrained; give it the
@@ -392,6 +404,7 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 			list = append(slices.Clip(list), l)
 		}
 		var costs []int64
+		n.Layouts, n.Loads, costs = sc.layouts[:0], sc.loads[:0], sc.costs[:0]
 		var forbids []forbid
 		pin := p.pinFact(v)
 		for i, l := range list {
@@ -412,6 +425,8 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 			n.Loads = append(n.Loads, rec)
 			costs = append(costs, c)
 		}
+		sc = nodeScratch{n.Layouts, n.Loads, costs}
+		p.shareLists(n)
 		valueNode[v] = n
 		addNode(n, costs, forbids)
 	}
@@ -427,7 +442,7 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 		}
 		switch info := op.Info(); {
 		case info.Flow == model.FlowRecord:
-			n := &Node{Kind: NodeMMA, Op: op, Pos: op.Pos}
+			n := &Node{Kind: NodeMMA, Op: op}
 			var costs []int64
 			var forbids []forbid
 			intr := p.intrinsicFact(op)
@@ -474,8 +489,9 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 			p.opNode[op] = n
 		case info.Flow == model.FlowExec:
 			src := op.Operands[0]
-			n := &Node{Kind: NodeExec, Op: op, Pos: op.Pos}
+			n := &Node{Kind: NodeExec, Op: op}
 			var costs []int64
+			n.Layouts, n.Loads, costs = sc.layouts[:0], sc.loads[:0], sc.costs[:0]
 			var forbids []forbid
 			var uses []scratchUse
 			vn := valueNode[src]
@@ -494,11 +510,11 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 					forbids = append(forbids, forbid{I: int32(i), Guard: p.guard(stated)})
 				}
 				var res *model.Layout
-				if info.Forward != nil {
-					res = info.Forward.Apply(op, l)
+				if tr := info.Forward; tr != nil {
+					res = p.memo.derive(l, tr.Key(op), func(l *model.Layout) *model.Layout { return tr.Apply(op, l) })
 				}
 				if info.Combines {
-					if scratch := reduceScratch(l, op.Axis, src.DType.Bits); scratch > 0 {
+					if scratch := p.memo.reduceScratch(l, op.Axis, src.DType.Bits); scratch > 0 {
 						rule := p.ruleFact(op, "shared", fmt.Sprintf("%s combines the partial results of its subgroups through shared memory", opText(op)))
 						if !p.relaxed(rule) {
 							uses = append(uses, scratchUse{Edge: -1, I: int32(i), Bytes: scratch})
@@ -529,6 +545,8 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 				n.Layouts = append(n.Layouts, l)
 				costs = append(costs, c)
 			}
+			sc = nodeScratch{n.Layouts, n.Loads, costs}
+			p.shareLists(n)
 			addNode(n, costs, forbids)
 			p.opNode[op] = n
 			for _, u := range uses {
@@ -538,6 +556,26 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 		}
 	})
 	return err
+}
+
+// nodeScratch holds the lists a node's choices are gathered in, reused
+// from node to node: shareLists and addNode keep copies.
+type nodeScratch struct {
+	layouts []*model.Layout
+	loads   []*model.Record
+	costs   []int64
+}
+
+// shareLists makes a node's layouts the build's one copy of that list,
+// and its records a copy of their own, or none when it has none (Load
+// reads them).
+func (p *Problem) shareLists(n *Node) {
+	n.Layouts = p.memo.list(n.Layouts)
+	if slices.ContainsFunc(n.Loads, func(r *model.Record) bool { return r != nil }) {
+		n.Loads = slices.Clone(n.Loads)
+	} else {
+		n.Loads = nil
+	}
 }
 
 // familyStore is the store record of l's fragment family that a
@@ -592,7 +630,7 @@ func (p *Problem) addNode(n *Node, costs []int64, forbids []forbid) {
 			costs[f.I] = Inf
 		}
 	}
-	p.PBQP.Cost = append(p.PBQP.Cost, costs)
+	p.PBQP.Cost = append(p.PBQP.Cost, p.memo.row(costs))
 	p.facts.nodeForbid = append(p.facts.nodeForbid, forbids)
 }
 

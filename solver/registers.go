@@ -136,11 +136,18 @@ func (p *Problem) registerForbids() {
 		for _, r := range rs {
 			slack = min(slack, room.min(r[0], r[1]))
 		}
+		var row []int64 // the node's row is the build's shared copy: changed in a copy
 		for c, w := range ru.words[n] {
 			if w-least[i] > slack {
 				p.facts.nodeForbid[n] = append(p.facts.nodeForbid[n], forbid{I: int32(c), Guard: guard})
-				p.PBQP.Cost[n][c] = Inf
+				if row == nil {
+					row = slices.Clone(p.PBQP.Cost[n])
+				}
+				row[c] = Inf
 			}
+		}
+		if row != nil {
+			p.PBQP.Cost[n] = p.memo.row(row)
 		}
 	}
 }

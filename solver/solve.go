@@ -242,7 +242,7 @@ func (p *Problem) Assignment(choice []int) *model.Assignment {
 		case NodeValue:
 			a.Layouts[n.Value] = n.Layouts[i]
 			if op := n.Value.Def; op != nil && op.ReadsShared() {
-				oc := &model.OpChoice{Record: n.Loads[i]}
+				oc := &model.OpChoice{Record: n.Load(i)}
 				if p.placed(op) {
 					oc.Record = p.loadRecord[op][[2]int{i, choice[p.bufNode[op.Buffer].ID]}]
 					oc.Buffer = p.placement(op.Buffer, choice)
@@ -267,7 +267,7 @@ func (p *Problem) Assignment(choice []int) *model.Assignment {
 			}
 			a.Ops[n.Op] = oc
 		case NodeExec:
-			oc := &model.OpChoice{Exec: n.Layouts[i], Record: n.Loads[i]}
+			oc := &model.OpChoice{Exec: n.Layouts[i], Record: n.Load(i)}
 			if p.placed(n.Op) {
 				oc.Buffer = p.placement(n.Op.Buffer, choice)
 			}

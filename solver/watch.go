@@ -386,11 +386,7 @@ func BuildWithin(ctx context.Context, g *model.Graph, t *model.Target, records [
 }
 
 // ops counts the graph's ops, loops' bodies included.
-func (p *Problem) ops() int {
-	n := 0
-	p.Graph.Walk(func(*model.Op) { n++ })
-	return n
-}
+func (p *Problem) ops() int { return p.Graph.OpCount() }
 
 // bytesSize writes a number of bytes in MiB when it is at least one.
 func bytesSize(n uint64) string {

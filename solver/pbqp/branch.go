@@ -371,8 +371,8 @@ func (r *reducer) branchable(core []int) bool {
 				return false
 			}
 		}
-		for _, e := range node.adj {
-			for _, row := range e.m {
+		for _, x := range node.adj {
+			for _, row := range x.e.m {
 				if slices.Min(row) < 0 {
 					return false
 				}

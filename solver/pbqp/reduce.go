@@ -28,7 +28,7 @@ func (r *reducer) kept(n int) bool { return n < len(r.keep) && r.keep[n] }
 type rnode struct {
 	cost  []int64
 	alive []int // choices still possible, ascending
-	adj   map[int]*redge
+	adj   adjacency
 	gone  bool
 }
 
@@ -48,21 +48,29 @@ func (e *redge) at(n, i, j int) int64 {
 	return e.m[j][i]
 }
 
+// A step is one reduction, to be undone by back-substitution: a large
+// problem makes one per node, so it is kept small.
 type step struct {
-	kind     int // 0, 1 or 2 neighbours
-	node     int
-	fixed    int
-	nb, nb2  int
+	kind     int8    // 0, 1 or 2 neighbours
+	node     int32   // the node reduced
+	nb, nb2  int32   // R0: nb is the choice it was fixed to
 	pick     []int   // R1: best choice of node per choice of nb
 	pickPair [][]int // R2: per choice of nb, nb2
 }
 
 func newReducer(p *Problem) *reducer {
-	r := &reducer{}
-	for _, c := range p.Cost {
-		n := &rnode{cost: slices.Clone(c), adj: map[int]*redge{}}
-		for i := range c {
-			n.alive = append(n.alive, i)
+	r := &reducer{nodes: make([]*rnode, 0, len(p.Cost)), steps: make([]step, 0, len(p.Cost))}
+	degree := make([]int, len(p.Cost))
+	for _, e := range p.Edges {
+		if e.A != e.B {
+			degree[e.A]++
+			degree[e.B]++
+		}
+	}
+	for k, c := range p.Cost {
+		n := &rnode{cost: slices.Clone(c), alive: make([]int, len(c)), adj: make(adjacency, 0, degree[k])}
+		for i := range n.alive {
+			n.alive[i] = i
 		}
 		r.nodes = append(r.nodes, n)
 	}
@@ -85,7 +93,7 @@ func newReducer(p *Problem) *reducer {
 // edge made of a matrix the reducer does not own (own false: the
 // problem's) borrows it until a second matrix is added to it.
 func (r *reducer) addEdge(a, b int, m [][]int64, own bool) {
-	if e, ok := r.nodes[a].adj[b]; ok {
+	if e := r.nodes[a].adj.get(b); e != nil {
 		if e.borrowed {
 			cp := make([][]int64, len(e.m))
 			for i := range e.m {
@@ -105,13 +113,13 @@ func (r *reducer) addEdge(a, b int, m [][]int64, own bool) {
 		return
 	}
 	e := &redge{a: a, b: b, m: m, borrowed: !own}
-	r.nodes[a].adj[b] = e
-	r.nodes[b].adj[a] = e
+	r.nodes[a].adj.set(b, e)
+	r.nodes[b].adj.set(a, e)
 }
 
 func (r *reducer) removeNode(n int) {
-	for nb := range r.nodes[n].adj {
-		delete(r.nodes[nb].adj, n)
+	for _, a := range r.nodes[n].adj {
+		r.nodes[a.nb].adj.remove(n)
 	}
 	r.nodes[n].adj = nil
 	r.nodes[n].gone = true
@@ -158,13 +166,13 @@ func (r *reducer) revise(work []arc) bool {
 			switch {
 			case !ok || a.nb == costsOnly:
 			case a.nb == allEdges:
-				for nb, e := range node.adj {
-					if ok = r.supported(e, a.n, i, nb); !ok {
+				for _, x := range node.adj {
+					if ok = r.supported(x.e, a.n, i, x.nb); !ok {
 						break
 					}
 				}
 			default:
-				if e := node.adj[a.nb]; e != nil {
+				if e := node.adj.get(a.nb); e != nil {
 					ok = r.supported(e, a.n, i, a.nb)
 				}
 			}
@@ -180,8 +188,8 @@ func (r *reducer) revise(work []arc) bool {
 			return false
 		}
 		if changed {
-			for nb := range node.adj {
-				work = append(work, arc{nb, a.n})
+			for _, x := range node.adj {
+				work = append(work, arc{x.nb, a.n})
 			}
 		}
 	}
@@ -200,11 +208,10 @@ func (r *reducer) supported(e *redge, n, i, nb int) bool {
 }
 
 func (r *reducer) neighbours(n int) []int {
-	var nbs []int
-	for nb := range r.nodes[n].adj {
-		nbs = append(nbs, nb)
+	nbs := make([]int, len(r.nodes[n].adj))
+	for k, x := range r.nodes[n].adj {
+		nbs[k] = x.nb
 	}
-	slices.Sort(nbs)
 	return nbs
 }
 
@@ -221,7 +228,7 @@ func (r *reducer) reduce(maxR2 int) bool {
 			if r.w.Reduced(len(r.steps)) != nil {
 				return true // the caller reads the limit from the monitor
 			}
-			nbs := r.neighbours(n)
+			nbs := node.adj // sorted by neighbour
 			switch len(nbs) {
 			case 0:
 				best, bi := Inf, -1
@@ -234,12 +241,11 @@ func (r *reducer) reduce(maxR2 int) bool {
 					return false
 				}
 				r.offset = AddSat(r.offset, best)
-				r.steps = append(r.steps, step{kind: 0, node: n, fixed: bi})
+				r.steps = append(r.steps, step{kind: 0, node: int32(n), nb: int32(bi)})
 				r.removeNode(n)
 				changed = true
 			case 1:
-				m := nbs[0]
-				e := node.adj[m]
+				m, e := nbs[0].nb, nbs[0].e
 				pick := make([]int, len(r.nodes[m].cost))
 				r.work += int64(len(node.alive) * len(r.nodes[m].alive))
 				for _, j := range r.nodes[m].alive {
@@ -252,22 +258,22 @@ func (r *reducer) reduce(maxR2 int) bool {
 					pick[j] = bi
 					r.nodes[m].cost[j] = AddSat(r.nodes[m].cost[j], best)
 				}
-				r.steps = append(r.steps, step{kind: 1, node: n, nb: m, pick: pick})
+				r.steps = append(r.steps, step{kind: 1, node: int32(n), nb: int32(m), pick: pick})
 				r.removeNode(n)
 				if !r.revise([]arc{{m, costsOnly}}) { // only m's costs changed
 					return false
 				}
 				changed = true
 			case 2:
-				m1, m2 := nbs[0], nbs[1]
+				m1, m2 := nbs[0].nb, nbs[1].nb
 				if len(node.alive)*len(r.nodes[m1].alive)*len(r.nodes[m2].alive) > maxR2 {
 					continue
 				}
-				e1, e2 := node.adj[m1], node.adj[m2]
+				e1, e2 := nbs[0].e, nbs[1].e
 				k1, k2 := len(r.nodes[m1].cost), len(r.nodes[m2].cost)
 				r.work += int64(len(node.alive)*len(r.nodes[m1].alive)*len(r.nodes[m2].alive) + k1*k2)
 				mat, pick, fresh := r.r2Product(n, e1, e2, r.nodes[m1].alive, r.nodes[m2].alive, k1, k2)
-				r.steps = append(r.steps, step{kind: 2, node: n, nb: m1, nb2: m2, pickPair: pick})
+				r.steps = append(r.steps, step{kind: 2, node: int32(n), nb: int32(m1), nb2: int32(m2), pickPair: pick})
 				r.removeNode(n)
 				r.addEdge(m1, m2, mat, fresh)
 				if !r.revise([]arc{{m1, m2}, {m2, m1}}) { // only their edge changed
@@ -287,18 +293,17 @@ func (r *reducer) pruneDominated(maxChoices int) {
 		if node.gone || len(node.alive) > maxChoices || r.kept(n) {
 			continue
 		}
-		nbs := r.neighbours(n)
-		for _, nb := range nbs {
-			r.work += int64(len(node.alive) * len(node.alive) * len(r.nodes[nb].alive))
+		nbs := node.adj
+		for _, x := range nbs {
+			r.work += int64(len(node.alive) * len(node.alive) * len(r.nodes[x.nb].alive))
 		}
 		dominated := func(i, k int) bool { // k at least as good as i everywhere
 			if node.cost[k] > node.cost[i] {
 				return false
 			}
-			for _, nb := range nbs {
-				e := node.adj[nb]
-				for _, j := range r.nodes[nb].alive {
-					if e.at(n, k, j) > e.at(n, i, j) {
+			for _, x := range nbs {
+				for _, j := range r.nodes[x.nb].alive {
+					if x.e.at(n, k, j) > x.e.at(n, i, j) {
 						return false
 					}
 				}
@@ -345,7 +350,7 @@ func (r *reducer) backSubstitute(choice []int) {
 		s := r.steps[k]
 		switch s.kind {
 		case 0:
-			choice[s.node] = s.fixed
+			choice[s.node] = int(s.nb)
 		case 1:
 			choice[s.node] = s.pick[choice[s.nb]]
 		case 2:
@@ -376,7 +381,7 @@ func (r *reducer) corePBQP(core []int) (*Problem, [][]int) {
 			if !ok || nb < n {
 				continue
 			}
-			e := r.nodes[n].adj[nb]
+			e := r.nodes[n].adj.get(nb)
 			m := make([][]int64, len(alive[k]))
 			for c, i := range alive[k] {
 				m[c] = make([]int64, len(alive[kb]))
@@ -402,7 +407,8 @@ func (r *reducer) bound() int64 {
 			continue
 		}
 		lb = AddSat(lb, cheapest(node.cost, node.alive))
-		for m, e := range node.adj {
+		for _, x := range node.adj {
+			m, e := x.nb, x.e
 			if m < n || e.a != n {
 				continue // each edge once, from its first end
 			}

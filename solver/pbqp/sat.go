@@ -101,7 +101,7 @@ func (s *satCore) normalized(in map[int]bool) (map[int][]int64, map[[2]int][][]i
 			if nb < n || !in[nb] {
 				continue
 			}
-			e := r.nodes[n].adj[nb]
+			e := r.nodes[n].adj.get(nb)
 			m := make([][]int64, len(r.nodes[n].cost))
 			for i := range m {
 				m[i] = make([]int64, len(r.nodes[nb].cost))
@@ -212,7 +212,7 @@ func (s *satCore) cost(choice []int) int64 {
 		c = AddSat(c, s.r.nodes[n].cost[choice[n]])
 		for _, nb := range s.r.neighbours(n) {
 			if nb > n && slices.Contains(s.nodes, nb) {
-				c = AddSat(c, s.r.nodes[n].adj[nb].at(n, choice[n], choice[nb]))
+				c = AddSat(c, s.r.nodes[n].adj.get(nb).at(n, choice[n], choice[nb]))
 			}
 		}
 	}
