@@ -348,6 +348,7 @@ func (pl *Planner) solve(ctx, run context.Context, g *model.Graph, opt Options) 
 	if err != nil {
 		return nil, err
 	}
+	own := g
 	if g, err = boundConversions(g, opt); err != nil {
 		return nil, err
 	}
@@ -412,6 +413,7 @@ func (pl *Planner) solve(ctx, run context.Context, g *model.Graph, opt Options) 
 		plan.Status = res.Baseline
 	}
 	plan.Search = res.Search
+	plan.ConversionBoundLifted = own.HasMaxConversions && !g.HasMaxConversions
 	if g.HasMaxConversions && res.Baseline == "" {
 		plan.ConversionBound = &plans.ConversionBound{Max: g.MaxConversions, From: g.MaxConversionsFrom}
 		if res.UnboundedConversions > 0 {
@@ -603,6 +605,9 @@ func (pl *Planner) VerifyFileInput(ctx context.Context, planPath, graphPath stri
 	if err != nil {
 		return nil, err
 	}
+	if g, err = planBound(g, pf); err != nil {
+		return nil, err
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -649,6 +654,23 @@ func (pl *Planner) Replay(pf *planfile.File, g *model.Graph) (*plans.Plan, error
 		return nil, pf.Locate(err)
 	}
 	return plan, nil
+}
+
+// planBound is g with the bound on conversions its plan was solved under,
+// where the plan file records one other than the graph's own.
+func planBound(g *model.Graph, pf *planfile.File) (*model.Graph, error) {
+	mc := pf.MaxConversions
+	if mc == "" || g.HasMaxConversions && mc == strconv.Itoa(g.MaxConversions) {
+		return g, nil
+	}
+	b, err := boundConversions(g, Options{MaxConversions: mc})
+	if err != nil {
+		return nil, fmt.Errorf("%s: max_conversions: %v", pf.File, err)
+	}
+	if b.HasMaxConversions {
+		b.MaxConversionsFrom = "the plan's max_conversions"
+	}
+	return b, nil
 }
 
 // planGraphPath is where the graph a plan names lies: as the plan names

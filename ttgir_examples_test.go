@@ -14,6 +14,7 @@ import (
 	"planner/mlir"
 	"planner/model"
 	"planner/plans"
+	"planner/plans/planfile"
 )
 
 // The Triton kernels of examples/ttgir (docs/triton.md), each as Triton
@@ -334,5 +335,52 @@ func TestVerifyKeepsConversionBound(t *testing.T) {
 	err = plans.Verify(&g, a, res.Plan)
 	if want := "more than the 0 that the input's 0 ttg.convert_layout ops allows"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("against the kernel's bound: %v, want %q", err, want)
+	}
+}
+
+// A plan file records the bound its plan was solved under, and the
+// replay reads the kernel with it: the layernorm's plan solved with the
+// bound lifted verifies ("none"), and edited to the kernel's own bound of
+// 0, or to 3, it is refused.
+func TestPlanFileKeepsConversionBound(t *testing.T) {
+	pl := testPlanner(t)
+	path := "examples/ttgir/layernorm_sm80.ttgir"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := pl.SolveText(context.Background(), path, data, Options{MaxConversions: NoConversionBound})
+	if err != nil || res.Plan == nil {
+		t.Fatalf("no plan: %v", err)
+	}
+	var b bytes.Buffer
+	if err := planfile.Write(&b, res.Plan); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, c := range []struct {
+		line, want string
+	}{
+		{`max_conversions = "none"`, ""},
+		{`max_conversions = 0`, "the plan converts 4 times, more than the 0 that the input's 0 ttg.convert_layout ops allows"},
+		{`max_conversions = 3`, "the plan converts 4 times, more than the 3 that the plan's max_conversions allows"},
+		{`max_conversions = 4`, ""},
+		{`max_conversions = "some"`, `--max-conversions is "none" (no bound), or a number of conversions, 0 or more: found "some"`},
+	} {
+		text := strings.Replace(b.String(), `max_conversions = "none"`, c.line, 1)
+		if !strings.Contains(text, c.line) {
+			t.Fatalf("the plan file has no line %s", c.line)
+		}
+		file := filepath.Join(dir, "plan.toml")
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := pl.VerifyFile(context.Background(), file, "")
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.line, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: %v, want %q", c.line, err, c.want)
+		}
 	}
 }

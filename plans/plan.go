@@ -45,6 +45,9 @@ type Plan struct {
 	// (max_conversions; a TTGIR kernel's own ttg.convert_layout count),
 	// nil where it sets none.
 	ConversionBound *ConversionBound
+	// ConversionBoundLifted says the graph bounds its conversions but the
+	// solve lifted the bound (planner solve --max-conversions none).
+	ConversionBoundLifted bool
 }
 
 // ConversionBound is a bound on a plan's conversions and what keeping it

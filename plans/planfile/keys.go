@@ -54,6 +54,7 @@ var Keys = []Key{
 	{"status", Claim, "one of optimal, feasible, greedy; optimal exactly when lower_bound = cost"},
 	{"cost", Claim, "the sum of the ops', conversions' and spills' costs, recomputed"},
 	{"lower_bound", Claim, "from 0 to the cost; equal to the cost when the status is optimal"},
+	{"max_conversions", Choice, "the bound on conversions the plan was solved under, where the graph or the solve set one (\"none\": the solve lifted the graph's): the graph is read with it, and the replay refuses a plan with more conversions"},
 	{"shared_memory", Table, "the shared memory the plan uses: the keys below"},
 	{"shared_memory.buffers", Claim, "the bytes of the graph's buffers as placed, recomputed"},
 	{"shared_memory.scratch", Claim, "the largest scratch of a shared-memory conversion, recomputed"},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"planner/model"
@@ -25,8 +26,12 @@ type File struct {
 	// for them.
 	Target    string
 	Subgroups int
-	doc       *tomlio.Document
-	root      *tomlio.Table
+	// MaxConversions is the bound on conversions the plan was solved
+	// under, as it records it: a number, "none" where the solve lifted
+	// the graph's, or "" when it records none (the graph's own holds).
+	MaxConversions string
+	doc            *tomlio.Document
+	root           *tomlio.Table
 	// The tables Rebuild read, by what they describe, for errors to
 	// point at.
 	values, ops, buffers map[string]*tomlio.Table
@@ -65,6 +70,16 @@ func Parse(file string, data []byte) (*File, error) {
 		if n, ok := v.(int64); ok {
 			pf.Subgroups = int(n)
 		}
+	}
+	switch v, _ := root.Raw("max_conversions"); v := v.(type) {
+	case int64:
+		pf.MaxConversions = strconv.FormatInt(v, 10)
+	case string:
+		pf.MaxConversions = v
+	case nil:
+	default:
+		root.Errorf("max_conversions", model.CodeBadValue, "max_conversions is a number of conversions or \"none\", found %v", v)
+		return nil, doc.Err()
 	}
 	return pf, nil
 }

@@ -32,6 +32,12 @@ func Write(w io.Writer, p *plans.Plan) error {
 	}
 	fmt.Fprintf(&b, "target = %s\nsubgroups = %d\nnotation = %s\nstatus = %s\ncost = %d\nlower_bound = %d\n",
 		q(p.Target), p.Subgroups, q(p.Notation), q(p.Status), p.Cost, p.LowerBound)
+	switch {
+	case p.ConversionBound != nil:
+		fmt.Fprintf(&b, "max_conversions = %d\n", p.ConversionBound.Max)
+	case p.ConversionBoundLifted:
+		b.WriteString("max_conversions = \"none\"\n")
+	}
 	fmt.Fprintf(&b, "\n[shared_memory]\nbuffers = %d\nscratch = %d\nbudget = %d\n", p.Shared.Buffers, p.Shared.Scratch, p.Shared.Budget)
 	fmt.Fprintf(&b, "\n[registers]\npeak = %d\nat = %s\nbudget = %d\n", p.Registers.Peak, q(p.Registers.At), p.Registers.Budget)
 	if p.Registers.Over > 0 {
