@@ -312,16 +312,7 @@ func eachOp(m *mlir.Module, fn func(*mlir.Op)) {
 // layernorm's unbounded plan (4 conversions) replays, and is refused
 // against the kernel's own bound of 0.
 func TestVerifyKeepsConversionBound(t *testing.T) {
-	pl := testPlanner(t)
-	path := "examples/ttgir/layernorm_sm80.ttgir"
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := pl.SolveText(context.Background(), path, data, Options{MaxConversions: NoConversionBound})
-	if err != nil || res.Plan == nil {
-		t.Fatalf("no plan: %v", err)
-	}
+	pl, path, data, res := unboundedLayernorm(t)
 	a := res.Search.Assignment
 	if err := plans.Verify(res.Graph, a, res.Plan); err != nil || len(res.Plan.Conv) == 0 {
 		t.Fatalf("the unbounded plan (%d conversions) does not replay: %v", len(res.Plan.Conv), err)
@@ -343,16 +334,7 @@ func TestVerifyKeepsConversionBound(t *testing.T) {
 // bound lifted verifies ("none"), and edited to the kernel's own bound of
 // 0, or to 3, it is refused.
 func TestPlanFileKeepsConversionBound(t *testing.T) {
-	pl := testPlanner(t)
-	path := "examples/ttgir/layernorm_sm80.ttgir"
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := pl.SolveText(context.Background(), path, data, Options{MaxConversions: NoConversionBound})
-	if err != nil || res.Plan == nil {
-		t.Fatalf("no plan: %v", err)
-	}
+	pl, _, _, res := unboundedLayernorm(t)
 	var b bytes.Buffer
 	if err := planfile.Write(&b, res.Plan); err != nil {
 		t.Fatal(err)
@@ -383,4 +365,21 @@ func TestPlanFileKeepsConversionBound(t *testing.T) {
 			t.Errorf("%s: %v, want %q", c.line, err, c.want)
 		}
 	}
+}
+
+// unboundedLayernorm is the layernorm example solved with its bound on
+// conversions lifted (4 conversions where the kernel has none).
+func unboundedLayernorm(t *testing.T) (*Planner, string, []byte, *Result) {
+	t.Helper()
+	pl := testPlanner(t)
+	path := "examples/ttgir/layernorm_sm80.ttgir"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := pl.SolveText(context.Background(), path, data, Options{MaxConversions: NoConversionBound})
+	if err != nil || res.Plan == nil {
+		t.Fatalf("no plan: %v", err)
+	}
+	return pl, path, data, res
 }
