@@ -518,6 +518,19 @@ func (p *Problem) cappedFrom(base *pbqp.Problem, limit int) *pbqp.Problem {
 	return pb
 }
 
+// scratchPeak is the most scratch a choice needs: the largest of the
+// scratch uses it makes.
+func (p *Problem) scratchPeak(choice []int) int {
+	peak := 0
+	for _, u := range p.scratch {
+		if (u.Edge < 0 && choice[u.Node] == int(u.I)) ||
+			(u.Edge >= 0 && choice[p.PBQP.Edges[u.Edge].A] == int(u.I) && choice[p.PBQP.Edges[u.Edge].B] == int(u.J)) {
+			peak = max(peak, u.Bytes)
+		}
+	}
+	return peak
+}
+
 // scratchCaps lists the scratch sizes a plan may peak at: none, and each
 // size some choice needs, ascending.
 func (p *Problem) scratchCaps() []int {

@@ -710,12 +710,7 @@ func (p *Problem) greedyCost(choice []int) (int64, *pbqp.Problem, string) {
 	pb := p.PBQP
 	peak := 0
 	if p.combined && len(p.scratch) > 0 {
-		for _, u := range p.scratch {
-			if (u.Edge < 0 && choice[u.Node] == int(u.I)) ||
-				(u.Edge >= 0 && choice[p.PBQP.Edges[u.Edge].A] == int(u.I) && choice[p.PBQP.Edges[u.Edge].B] == int(u.J)) {
-				peak = max(peak, u.Bytes)
-			}
-		}
+		peak = p.scratchPeak(choice)
 		pb = p.capped(peak)
 	}
 	c := pb.Evaluate(choice)

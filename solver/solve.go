@@ -168,9 +168,26 @@ func Solve(p *Problem, opt Options) *Result {
 // search solves base exactly: at once, or, when buffers and scratch
 // share the budget, once per cap on the scratch, the cheapest plan over
 // all caps. It gives the PBQP the solution's cost is counted in.
+//
+// Every capped problem is base restricted, so base's optimum bounds
+// them all, and where base's own plan fits the budget beside the scratch
+// it needs (it is a plan of the cap at its peak), it is the answer with
+// no cap searched. Otherwise the caps are searched in turn, each only
+// for a plan cheaper than the best found, until one reaches base's
+// optimum.
 func (p *Problem) search(base *pbqp.Problem, po pbqp.Options) (pbqp.Solution, *pbqp.Problem) {
 	if !p.combined || len(p.scratch) == 0 {
 		return pbqp.Solve(base, po), base
+	}
+	floor := int64(-1) // no plan of any cap costs less
+	switch first := pbqp.Solve(base, po); first.Status {
+	case StatusInfeasible:
+		return first, base
+	case StatusOptimal:
+		if cb := p.cappedFrom(base, p.scratchPeak(first.Choice)); cb.Evaluate(first.Choice) < Inf {
+			return first, cb
+		}
+		floor = first.Cost
 	}
 	// Buffers and scratch share the budget: the cheapest plan over
 	// every cap on the scratch, each solved exactly.
@@ -179,6 +196,10 @@ func (p *Problem) search(base *pbqp.Problem, po pbqp.Options) (pbqp.Solution, *p
 	proven := true
 	for _, limit := range p.scratchCaps() {
 		cb := p.cappedFrom(base, limit)
+		if sol.Choice != nil {
+			// Only a cheaper plan matters now: branching cuts the rest.
+			po.Below = sol.Cost
+		}
 		s := pbqp.Solve(cb, po)
 		if sol.Choice == nil {
 			sol.Stats = s.Stats
@@ -187,6 +208,10 @@ func (p *Problem) search(base *pbqp.Problem, po pbqp.Options) (pbqp.Solution, *p
 		proven = proven && (s.Status == StatusOptimal || s.Status == StatusInfeasible)
 		if (s.Status == StatusOptimal || s.Status == StatusFeasible) && s.Cost < sol.Cost {
 			sol.Choice, sol.Cost, sol.Stats, pb = s.Choice, s.Cost, s.Stats, cb
+		}
+		if sol.Choice != nil && sol.Cost <= floor {
+			proven = true // no cap left has a cheaper plan
+			break
 		}
 	}
 	switch {

@@ -40,14 +40,15 @@ func (b *brancher) stopped() bool {
 	return b.work > b.limit || b.w.Check() != nil || !b.deadline.IsZero() && !time.Now().Before(b.deadline)
 }
 
-// decide finds the cheapest choice of the core r leaves, writing it into
-// choice (the reduced nodes are left for backSubstitute). It reports
-// false when the core has no plan, or when its work limit, the monitor or
-// the deadline stopped it (ok false): the SAT search then decides the
-// core, or says that the limit stopped the search.
-func (b *brancher) decide(r *reducer, core []int, choice []int) (found, ok bool) {
+// decide finds the cheapest choice of the core r leaves that costs less
+// than bound (Inf: any), writing it into choice (the reduced nodes are
+// left for backSubstitute). It reports false when the core has no such
+// plan, or when its work limit, the monitor or the deadline stopped it
+// (ok false): the SAT search then decides the core, or says that the
+// limit stopped the search.
+func (b *brancher) decide(r *reducer, core []int, choice []int, bound int64) (found, ok bool) {
 	cp, alive := r.corePBQP(core)
-	c, _, ok := b.solveCore(cp, Inf)
+	c, _, ok := b.solveCore(cp, bound)
 	if !ok || c == nil {
 		return false, ok
 	}

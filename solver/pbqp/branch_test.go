@@ -214,3 +214,26 @@ func TestWithoutDominatedKeepsTheOptimum(t *testing.T) {
 	}
 	t.Logf("%d choices forbidden", pruned)
 }
+
+// Asked only for a plan below a cost, branching finds the optimum when it
+// is below, and otherwise answers that none is, bounded by that cost,
+// with no more branches than finding the optimum takes.
+func TestBranchingBelowACost(t *testing.T) {
+	r := rand.New(rand.NewPCG(77, 78))
+	for i, k := range []int{3, 8, 16} {
+		p := loopCore(r, k)
+		want := loopOptimum(p)
+		full := Solve(p, Options{})
+		above := Solve(p, Options{Below: want + 1})
+		if above.Status != StatusOptimal || above.Cost != want {
+			t.Errorf("problem %d below %d: %v cost %d, want optimal %d", i, want+1, above.Status, above.Cost, want)
+		}
+		at := Solve(p, Options{Below: want})
+		if at.Status != StatusInfeasible || at.LowerBound != want || at.Cost != Inf {
+			t.Errorf("problem %d below its optimum %d: %v cost %d bound %d, want none, bounded by %d", i, want, at.Status, at.Cost, at.LowerBound, want)
+		}
+		if at.Stats.Branches > full.Stats.Branches {
+			t.Errorf("problem %d: %d branches below the optimum, %d to find it", i, at.Stats.Branches, full.Stats.Branches)
+		}
+	}
+}

@@ -20,6 +20,12 @@ type Options struct {
 	// their choices (no dominance pruning): nodes whose choices cost more
 	// than the problem says, in terms a CoreFor solver adds.
 	Keep []bool
+	// Below, when above 0, asks only for a plan costing less than it (a
+	// caller that has one of cost Below already): where none does, Solve
+	// answers StatusInfeasible with lower bound Below, which branching
+	// finds as soon as every branch's bound reaches it. Plans the
+	// reductions or the SAT search find are answered whatever they cost.
+	Below int64
 	// CoreFor, when set, gives the core solver for the core the
 	// reductions leave (node k of it is core[k], its choice c is
 	// alive[k][c]; the reduced nodes cost offset); it takes the place of
@@ -76,6 +82,13 @@ func Solve(p *Problem, opt Options) Solution {
 		sol.Status, sol.Cost, sol.LowerBound = StatusUnknown, Inf, r.bound()
 		return sol
 	}
+	noneBelow := func() Solution {
+		sol.Status, sol.Cost, sol.LowerBound = StatusInfeasible, Inf, opt.Below
+		return sol
+	}
+	if opt.Below > 0 && r.bound() >= opt.Below {
+		return noneBelow()
+	}
 	core := r.core()
 	sol.Stats.Reduced = len(r.steps)
 	sol.Stats.Pruned = r.pruned
@@ -99,11 +112,17 @@ func Solve(p *Problem, opt Options) Solution {
 	case len(core) > 0 && !opt.NoReduce && !opt.NoBranch && r.branchable(core):
 		opt.Monitor.Phase("search", "branching on the core", 0)
 		b := &brancher{memo: r.memo, limit: cmp.Or(opt.BranchWork, DefaultBranchWork), w: opt.Monitor, deadline: opt.Deadline}
-		found, ok := b.decide(r, core, sol.Choice)
+		bound := int64(Inf)
+		if opt.Below > 0 {
+			bound = opt.Below - r.offset
+		}
+		found, ok := b.decide(r, core, sol.Choice, bound)
 		sol.Stats.Branches = b.branches
 		switch {
 		case !ok:
 			status, coreLB = r.searchCore(core, opt, &sol)
+		case !found && opt.Below > 0:
+			return noneBelow()
 		case !found:
 			status = StatusInfeasible
 		}
