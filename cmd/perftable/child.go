@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"planner"
@@ -29,6 +31,7 @@ func child(args []string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	r.PeakKB = highWater()
 	if err := json.NewEncoder(os.Stdout).Encode(r); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -103,4 +106,24 @@ func solveTimed(backend, file string) (run, error) {
 	}
 	lap("verify")
 	return r, nil
+}
+
+// highWater is this process's peak resident set in kilobytes since it
+// started this program (VmHWM of /proc/self/status, Linux), or 0 where
+// it cannot be read. The parent's getrusage of the child would count the
+// parent's own resident set, which the child shares until it execs.
+func highWater() int64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			n, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err == nil {
+				return n
+			}
+		}
+	}
+	return 0
 }

@@ -11,9 +11,9 @@
 // It builds itself twice into a temporary folder, without and with the
 // z3 tag (the smt rows need libz3; without it they say why), and runs
 // each measurement as "perftable child SOLVER GRAPH" in a new process:
-// the child times the library's phases and prints them as JSON, the
-// parent times the process and reads its peak resident set from
-// getrusage.
+// the child times the library's phases and prints them as JSON with its
+// peak resident set (its own high-water mark, VmHWM), the parent times
+// the process.
 package main
 
 import (
@@ -199,8 +199,8 @@ func measureOnce(bin, solver, file string, timeout time.Duration) run {
 		return run{Error: "unreadable child output: " + firstLine(stdout.String())}
 	}
 	r.WallMS = float64(wall.Microseconds()) / 1000
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.PeakKB = int64(ru.Maxrss) // kilobytes on Linux
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && r.PeakKB == 0 {
+		r.PeakKB = int64(ru.Maxrss) // kilobytes on Linux; counts the parent's resident set at the fork
 	}
 	return r
 }

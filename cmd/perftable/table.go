@@ -22,7 +22,7 @@ type run struct {
 	Phases map[string]float64 `json:"phases_ms"`
 	Error  string             `json:"error,omitempty"`
 	WallMS float64            `json:"-"`
-	PeakKB int64              `json:"-"`
+	PeakKB int64              `json:"peak_kb,omitempty"` // the child's own high-water mark, else the parent's reading
 }
 
 // row is one line of a table: a graph (or a generated family at a size)
@@ -128,7 +128,9 @@ the verifier (the library calls planner.Solve makes, in its order, without
 its limits or greedy fallback), timing each phase in milliseconds
 (cmd/perftable/child.go); *wall* is the process
 from start to exit (its start-up included), *peak* its peak resident
-set (getrusage's ru_maxrss) in MiB. Each column is the median of its own
+set in MiB (VmHWM of /proc/self/status, read by the child as it ends:
+getrusage's ru_maxrss would count the resident set of the parent it was
+forked from). Each column is the median of its own
 over the runs. The greedy solver is the propagation baseline; smt is Z3
 (a binary built with -tags z3).
 `)
