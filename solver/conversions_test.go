@@ -95,3 +95,31 @@ func listed(t *testing.T, g *model.Graph, tg *model.Target, a *model.Assignment)
 	})
 	return n
 }
+
+// Branching on the conversions stops at maxConversionBranches and says
+// so: the plan found by then, if any, is not proven, and the solve names
+// the limit.
+func TestConversionBranchesAreBounded(t *testing.T) {
+	defer func(n int) { maxConversionBranches = n }(maxConversionBranches)
+	maxConversionBranches = 1
+	for _, c := range testGraphs(t) {
+		if c.name != "bmg_transposed_small_tile" {
+			continue
+		}
+		g := *c.graph
+		g.HasMaxConversions, g.MaxConversions = true, 1 // its plan converts twice unbounded
+		p, err := Build(&g, c.target, c.records)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := Solve(p, Options{})
+		if res.Status == StatusOptimal || res.StoppedBy != "branches" || res.Stopped != "the conversion budget's limit of 1 restricted problems" {
+			t.Errorf("%v, stopped by %q at %q; want a solve the limit stopped", res.Status, res.StoppedBy, res.Stopped)
+		}
+		if res.Choice != nil && p.Conversions(res.Choice) > 1 {
+			t.Errorf("the plan converts %d times, over the bound", p.Conversions(res.Choice))
+		}
+		return
+	}
+	t.Fatal("no graph bmg_transposed_small_tile")
+}
