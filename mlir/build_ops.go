@@ -31,6 +31,16 @@ func reductionKind(op *Op) string {
 
 // intsOf reads an integer list attribute (an array of integers or a
 // dense array).
+// intsAttr is an op's attribute name as a list of integers; false when
+// the op has none or it is no such list.
+func intsAttr(op *Op, name string) ([]int, bool) {
+	na, ok := op.Attr(name)
+	if !ok || na == nil {
+		return nil, false
+	}
+	return intsOf(na.Value)
+}
+
 func intsOf(a Attr) ([]int, bool) {
 	switch v := a.(type) {
 	case *DenseArrayAttr:
@@ -191,12 +201,7 @@ func (b *builder) multiReduction(op *Op) {
 	if fn == "" {
 		return
 	}
-	rd, _ := op.Attr("reduction_dims")
-	var dims []int
-	ok := false
-	if rd != nil {
-		dims, ok = intsOf(rd.Value)
-	}
+	dims, ok := intsAttr(op, "reduction_dims")
 	if !ok {
 		b.fail(op, model.CodeBadValue, "vector.multi_reduction's reduction_dims is not a list of dimensions")
 		return
@@ -421,12 +426,7 @@ func (b *builder) transpose(op *Op) {
 	if src == nil {
 		return
 	}
-	pa, _ := op.Attr("permutation")
-	var perm []int
-	ok := false
-	if pa != nil {
-		perm, ok = intsOf(pa.Value)
-	}
+	perm, ok := intsAttr(op, "permutation")
 	if !ok {
 		b.fail(op, model.CodeBadValue, "vector.transpose's permutation is not a list of dimensions")
 		return

@@ -607,12 +607,7 @@ func (b *builder) ttTrans(op *Op) {
 	if src == nil {
 		return
 	}
-	oa, _ := op.Attr("order")
-	var perm []int
-	ok := false
-	if oa != nil {
-		perm, ok = intsOf(oa.Value)
-	}
+	perm, ok := intsAttr(op, "order")
 	if !ok {
 		b.fail(op, model.CodeBadValue, "tt.trans's order is not a list of dimensions")
 		return
@@ -894,12 +889,7 @@ func (b *builder) memdescTrans(op *Op) {
 		b.failed[res] = true
 		return
 	}
-	oa, _ := op.Attr("order")
-	var order []int
-	ok := false
-	if oa != nil {
-		order, ok = intsOf(oa.Value)
-	}
+	order, ok := intsAttr(op, "order")
 	if !ok || len(order) != len(d.buf.Shape) {
 		b.fail(op, model.CodeBadValue, "ttg.memdesc_trans's order is not a permutation of the buffer's %d dimensions", len(d.buf.Shape))
 		return
