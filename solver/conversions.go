@@ -42,6 +42,11 @@ type conversionBudget struct {
 	limited   bool // stopped at maxConversionBranches
 }
 
+// reset forgets what an earlier solve of the problem found.
+func (cb *conversionBudget) reset() {
+	cb.free, cb.freeCost, cb.freeConvs, cb.branches, cb.limited = false, 0, 0, 0, false
+}
+
 // newConversionBudget is the graph's bound on conversions, nil when it
 // sets none.
 func (p *Problem) newConversionBudget() *conversionBudget {
@@ -107,21 +112,10 @@ func (p *Problem) Conversions(choice []int) int {
 	return n
 }
 
-// overConversions reports whether a choice has more conversions than the
+// OverConversions reports whether a choice has more conversions than the
 // graph's bound allows.
-func (p *Problem) overConversions(choice []int) bool {
+func (p *Problem) OverConversions(choice []int) bool {
 	return p.convBudget != nil && p.Conversions(choice) > p.convBudget.max
-}
-
-// OverConversions is overConversions for callers outside the package
-// (a plan found beside the search, such as greedy's).
-func (p *Problem) OverConversions(choice []int) bool { return p.overConversions(choice) }
-
-// convEdge is a conversion edge of a branch: forced to convert, or
-// forbidden to.
-type convEdge struct {
-	edge   int
-	forced bool
 }
 
 // restrictEdge is b with edge k's converting pairs forbidden, or, when
@@ -167,8 +161,10 @@ func (p *Problem) solveWithinConversions(base *pbqp.Problem, search func(*pbqp.P
 	best := pbqp.Solution{Status: StatusInfeasible, Cost: Inf, LowerBound: Inf, Stats: sol.Stats}
 	bestPB := base
 	proven := sol.Status == StatusOptimal
-	var branch func(b *pbqp.Problem, s pbqp.Solution, spb *pbqp.Problem, decided []convEdge, forced int) bool
-	branch = func(b *pbqp.Problem, s pbqp.Solution, spb *pbqp.Problem, decided []convEdge, forced int) bool {
+	// decided are the edges a branch forced to convert or forbade to;
+	// forced counts the first.
+	var branch func(b *pbqp.Problem, s pbqp.Solution, spb *pbqp.Problem, decided []int, forced int) bool
+	branch = func(b *pbqp.Problem, s pbqp.Solution, spb *pbqp.Problem, decided []int, forced int) bool {
 		if s.Status != StatusOptimal && s.Status != StatusInfeasible {
 			proven = false
 		}
@@ -178,7 +174,7 @@ func (p *Problem) solveWithinConversions(base *pbqp.Problem, search func(*pbqp.P
 		var open []int // the plan's conversions on edges not yet decided
 		for _, k := range cb.edges {
 			e := p.Edges[k]
-			if p.counted(k, s.Choice[e.From], s.Choice[e.To]) && !slices.ContainsFunc(decided, func(d convEdge) bool { return d.edge == k }) {
+			if p.counted(k, s.Choice[e.From], s.Choice[e.To]) && !slices.Contains(decided, k) {
 				open = append(open, k)
 			}
 		}
@@ -186,7 +182,7 @@ func (p *Problem) solveWithinConversions(base *pbqp.Problem, search func(*pbqp.P
 			best.Choice, best.Cost, best.Stats, bestPB = s.Choice, s.Cost, s.Stats, spb
 			return true
 		}
-		try := func(nb *pbqp.Problem, d []convEdge, f int) bool {
+		try := func(nb *pbqp.Problem, d []int, f int) bool {
 			if cb.branches++; cb.branches > maxConversionBranches {
 				cb.limited = true
 				return false
@@ -203,12 +199,11 @@ func (p *Problem) solveWithinConversions(base *pbqp.Problem, search func(*pbqp.P
 			return try(nb, decided, forced)
 		}
 		k := open[0]
-		without := append(slices.Clone(decided), convEdge{k, false})
-		if !try(p.restrictEdge(b, k, false), without, forced) {
+		decided = append(slices.Clone(decided), k)
+		if !try(p.restrictEdge(b, k, false), decided, forced) {
 			return false
 		}
-		with := append(slices.Clone(decided), convEdge{k, true})
-		return try(p.restrictEdge(b, k, true), with, forced+1)
+		return try(p.restrictEdge(b, k, true), decided, forced+1)
 	}
 	if !branch(base, sol, pb, nil, 0) {
 		proven = false

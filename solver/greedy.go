@@ -142,7 +142,7 @@ func (p *Problem) runGreedy() *GreedyResult {
 	}
 	res.Choice = g.choice
 	res.Cost, res.pb, res.NoPlan = p.greedyCost(g.choice)
-	if cb := p.convBudget; res.Cost < Inf && p.overConversions(g.choice) {
+	if cb := p.convBudget; res.Cost < Inf && p.OverConversions(g.choice) {
 		// Propagation does not count its conversions: its plan breaks
 		// the graph's bound.
 		res.Cost, res.NoPlan = Inf, fmt.Sprintf("its plan converts %s, more than the %d that %s allows", times(p.Conversions(g.choice)), cb.max, p.Graph.MaxConversionsFrom)
@@ -785,7 +785,7 @@ func (p *Problem) notWorseThanGreedy(sol pbqp.Solution, pb *pbqp.Problem) (pbqp.
 	if sol.Status != StatusFeasible && sol.Status != StatusUnknown {
 		return sol, pb
 	}
-	if gr := p.Greedy(); gr.Cost < sol.Cost && !p.overConversions(gr.Choice) {
+	if gr := p.Greedy(); gr.Cost < sol.Cost && !p.OverConversions(gr.Choice) {
 		sol.Choice, sol.Cost, sol.Status, pb = gr.Choice, gr.Cost, StatusFeasible, gr.pb
 	}
 	return sol, pb

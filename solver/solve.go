@@ -98,7 +98,7 @@ func Solve(p *Problem, opt Options) *Result {
 		case res != nil && res.Choice != nil && p.spillCost(res.Choice) > 0:
 			// Its plan spills, which the whole solver does not price.
 			why = "enumerated: the price of spilling"
-		case res != nil && res.Choice != nil && p.overConversions(res.Choice):
+		case res != nil && res.Choice != nil && p.OverConversions(res.Choice):
 			// Its plan converts more often than the graph allows, which
 			// the whole solver does not count.
 			why = "enumerated: the conversion budget"
@@ -123,6 +123,9 @@ func Solve(p *Problem, opt Options) *Result {
 			}
 			return st, choice, lb
 		}
+	}
+	if p.convBudget != nil {
+		p.convBudget.reset()
 	}
 	pb, sol := p.PBQP, pbqp.Solution{}
 	w.phase("reduce", "", len(p.PBQP.Cost))
@@ -235,7 +238,7 @@ func (p *Problem) finish(res *Result, pb *pbqp.Problem, sol pbqp.Solution) {
 	if sol.Status == StatusOptimal || sol.Status == StatusFeasible {
 		before := append([]int(nil), sol.Choice...)
 		p.tidy(sol.Choice)
-		if _, over := p.overflow(sol.Choice); over || p.total(pb, sol.Choice) != sol.Cost || p.overConversions(sol.Choice) {
+		if _, over := p.overflow(sol.Choice); over || p.total(pb, sol.Choice) != sol.Cost || p.OverConversions(sol.Choice) {
 			copy(sol.Choice, before) // tidy takes only moves of equal cost within the budgets; keep the search's plan otherwise
 		}
 		res.Assignment = p.Assignment(sol.Choice)
