@@ -491,7 +491,7 @@ func (pl *Planner) search(ctx, run context.Context, g *model.Graph, opt Options,
 	var by time.Time // when an unfinished search is abandoned for greedy's plan
 	if timed {
 		p.SearchBy(d.Add(-built), solver.DeadlineLimit(ctx))
-		if gr != nil && gr.Assignment != nil && !p.OverConversions(gr.Choice) {
+		if gr != nil && gr.Assignment != nil {
 			by = d.Add(-built / 2)
 		}
 	}
@@ -663,9 +663,9 @@ func planBound(g *model.Graph, pf *planfile.File) (*model.Graph, error) {
 	if mc == "" || g.HasMaxConversions && mc == strconv.Itoa(g.MaxConversions) {
 		return g, nil
 	}
-	b, err := boundConversions(g, Options{MaxConversions: mc})
+	b, err := boundConversions(g, Options{MaxConversions: mc}) // planfile.Parse checked mc
 	if err != nil {
-		return nil, fmt.Errorf("%s: max_conversions: %v", pf.File, err)
+		return nil, err
 	}
 	if b.HasMaxConversions {
 		b.MaxConversionsFrom = "the plan's max_conversions"

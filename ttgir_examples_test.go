@@ -347,7 +347,8 @@ func TestPlanFileKeepsConversionBound(t *testing.T) {
 		{`max_conversions = 0`, "the plan converts 4 times, more than the 0 that the input's 0 ttg.convert_layout ops allows"},
 		{`max_conversions = 3`, "the plan converts 4 times, more than the 3 that the plan's max_conversions allows"},
 		{`max_conversions = 4`, ""},
-		{`max_conversions = "some"`, `--max-conversions is "none" (no bound), or a number of conversions, 0 or more: found "some"`},
+		{`max_conversions = "some"`, `plan.toml:9:1: max_conversions is a number of conversions, 0 or more, or "none" (the solve lifted the graph's bound), found some`},
+		{`max_conversions = -2`, `plan.toml:9:1: max_conversions is a number of conversions, 0 or more, or "none" (the solve lifted the graph's bound), found -2`},
 	} {
 		text := strings.Replace(b.String(), `max_conversions = "none"`, c.line, 1)
 		if !strings.Contains(text, c.line) {

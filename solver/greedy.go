@@ -785,7 +785,7 @@ func (p *Problem) notWorseThanGreedy(sol pbqp.Solution, pb *pbqp.Problem) (pbqp.
 	if sol.Status != StatusFeasible && sol.Status != StatusUnknown {
 		return sol, pb
 	}
-	if gr := p.Greedy(); gr.Cost < sol.Cost && !p.OverConversions(gr.Choice) {
+	if gr := p.Greedy(); gr.Cost < sol.Cost {
 		sol.Choice, sol.Cost, sol.Status, pb = gr.Choice, gr.Cost, StatusFeasible, gr.pb
 	}
 	return sol, pb

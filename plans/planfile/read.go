@@ -71,15 +71,17 @@ func Parse(file string, data []byte) (*File, error) {
 			pf.Subgroups = int(n)
 		}
 	}
-	switch v, _ := root.Raw("max_conversions"); v := v.(type) {
-	case int64:
-		pf.MaxConversions = strconv.FormatInt(v, 10)
-	case string:
-		pf.MaxConversions = v
-	case nil:
-	default:
-		root.Errorf("max_conversions", model.CodeBadValue, "max_conversions is a number of conversions or \"none\", found %v", v)
-		return nil, doc.Err()
+	if v, ok := root.Raw("max_conversions"); ok {
+		n, isInt := v.(int64)
+		switch {
+		case isInt && n >= 0:
+			pf.MaxConversions = strconv.FormatInt(n, 10)
+		case v == "none":
+			pf.MaxConversions = "none"
+		default:
+			root.Errorf("max_conversions", model.CodeBadValue, "max_conversions is a number of conversions, 0 or more, or \"none\" (the solve lifted the graph's bound), found %v", v)
+			return nil, doc.Err()
+		}
 	}
 	return pf, nil
 }
