@@ -855,12 +855,12 @@ func (b *builder) finish() {
 		// Never more conversions than the kernel came with (Triton's
 		// own layout choice is always within the bound); planner solve
 		// --max-conversions none lifts it.
-		g.HasMaxConversions, g.MaxConversions, g.MaxConversionsPos = true, len(b.converts), b.fn.Pos
+		g.HasMaxConversions, g.MaxConversions, g.MaxConversionsPos = true, b.converts, b.fn.Pos
 		ops := "ttg.convert_layout ops"
-		if len(b.converts) == 1 {
+		if b.converts == 1 {
 			ops = "ttg.convert_layout op"
 		}
-		g.MaxConversionsFrom = fmt.Sprintf("the input's %d %s", len(b.converts), ops)
+		g.MaxConversionsFrom = fmt.Sprintf("the input's %d %s", b.converts, ops)
 		all := 0
 		visit(b.fn.Regions[0].Blocks[0].Ops, func(op *Op) bool {
 			if ttName(op.Name) == "ttg.convert_layout" {
@@ -868,7 +868,7 @@ func (b *builder) finish() {
 			}
 			return true
 		})
-		if free := all - len(b.converts); free > 0 {
+		if free := all - b.converts; free > 0 {
 			// Constants, ranges and index arithmetic are made in
 			// whatever layout each use needs: converting them converts
 			// nothing.

@@ -246,9 +246,10 @@ type builder struct {
 	freeUse map[*Operand]*model.Value
 	encs    map[string]*encInfo
 	encErrs map[string]bool // the encodings' mistakes reported
-	// converts are the ttg.convert_layout ops of tensors read: the
-	// input's own conversions, which bound the plan's by default.
-	converts []*Op
+	// converts counts the ttg.convert_layout ops of computed tensors
+	// read: the input's own conversions, which bound the plan's by
+	// default.
+	converts int
 	// cur is the op being read; made the graph ops each op was read into.
 	cur   *Op
 	made  map[*Op][]*model.Op

@@ -588,7 +588,7 @@ func (b *builder) ttConvert(op *Op) {
 	if src == nil {
 		return
 	}
-	b.converts = append(b.converts, op)
+	b.converts++
 	if !b.opt.InputLayouts {
 		b.folded[res] = src
 		return
