@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"strings"
 	"testing"
 
 	"planner/model"
@@ -122,4 +123,27 @@ func TestConversionBranchesAreBounded(t *testing.T) {
 		return
 	}
 	t.Fatal("no graph bmg_transposed_small_tile")
+}
+
+// The facts' own core search finds no core where the bound on
+// conversions is in the way (the bound is no clause): it names the bound
+// and how to lift it, not the shared-memory budget. Explain reaches it
+// when it cannot find the fewest conversions (a time limit, or the
+// register budget beside the bound).
+func TestUnfoundBoundIsNamed(t *testing.T) {
+	for _, c := range unsatGraphs(t) {
+		if c.name != "max_conversions_bound" {
+			continue
+		}
+		p, err := Build(c.graph, c.target, c.records)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Core(p, Options{})
+		if want := "the bound of at most 0 times (the graph's max_conversions), kept by the search and not by the facts"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%v, want %q", err, want)
+		}
+		return
+	}
+	t.Fatal("no unsat graph max_conversions_bound")
 }

@@ -388,6 +388,10 @@ func core(p *Problem, f *feasibility, opt Options) ([]*model.Fact, error) {
 	} else {
 		ids = f.core()
 	}
+	if ids == nil && p.convBudget != nil {
+		return nil, explainError(fmt.Sprintf("no plan exists, but no set of facts rules it out alone: the bound of at most %s (%s), kept by the search and not by the facts, rules out every plan together with the shared-memory or register budget, or the fewest conversions could not be found in time; planner solve --max-conversions none lifts the bound",
+			times(p.convBudget.max), p.Graph.MaxConversionsFrom))
+	}
 	if ids == nil {
 		return nil, errNoCore
 	}
