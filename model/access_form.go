@@ -137,13 +137,13 @@ func (l *Layout) axisIndexes(h HwDim, sub int) [][]int {
 	if h == Lane {
 		a = 1
 	}
-	if idx, ok := l.axisIdx[a][sub]; ok {
+	l.lazyMu.Lock()
+	idx, ok := l.axisIdx[a][sub]
+	l.lazyMu.Unlock()
+	if ok {
 		return idx
 	}
-	if l.axisIdx[a] == nil {
-		l.axisIdx[a] = map[int][][]int{}
-	}
-	idx := make([][]int, l.Size(h))
+	idx = make([][]int, l.Size(h))
 	for i := range idx {
 		p := HwPoint{Subgroup: sub}
 		if h == Register {
@@ -152,6 +152,11 @@ func (l *Layout) axisIndexes(h HwDim, sub int) [][]int {
 			p.Lane = i
 		}
 		idx[i] = l.Index(p)
+	}
+	l.lazyMu.Lock()
+	defer l.lazyMu.Unlock()
+	if l.axisIdx[a] == nil {
+		l.axisIdx[a] = map[int][][]int{}
 	}
 	l.axisIdx[a][sub] = idx
 	return idx

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -140,7 +141,7 @@ func packing(l *Layout, elemBits int) int {
 	}
 	want := log2(32 / elemBits)
 	p := 0
-	for _, r := range l.Radices(Register) {
+	for _, r := range l.m.in.axes[Register].Radices {
 		if r != 2 || p == want {
 			break
 		}
@@ -169,37 +170,85 @@ func wordFactor(elemBits int) int {
 // They are computed once per layout (conversions between every pair of
 // candidates read them) and capped, so that an append copies them.
 func (l *Layout) hwBits(h HwDim) (imgs []uint64, pos []int) {
-	if l.hwImgs[h] == nil {
-		imgs, pos = []uint64{}, []int{}
-		for p, r := range l.m.in.axes[h].Radices {
-			if r == 2 {
-				imgs = append(imgs, l.m.bitImg[l.m.in.digits[l.m.in.first[h]+p].flat])
-				pos = append(pos, p)
+	d := l.hw.Load()
+	if d == nil {
+		d = &hwDigits{}
+		for h := range NumHwDims {
+			imgs, pos = []uint64{}, []int{}
+			for p, r := range l.m.in.axes[h].Radices {
+				if r == 2 {
+					imgs = append(imgs, l.m.bitImg[l.m.in.digits[l.m.in.first[h]+p].flat])
+					pos = append(pos, p)
+				}
 			}
+			d.imgs[h], d.pos[h] = imgs, pos
 		}
-		l.hwImgs[h], l.hwPos[h] = imgs, pos
+		l.hw.Store(d)
 	}
-	imgs, pos = l.hwImgs[h], l.hwPos[h]
+	imgs, pos = d.imgs[h], d.pos[h]
 	return imgs[:len(imgs):len(imgs)], pos[:len(pos):len(pos)]
 }
 
-// levelSpans is, for each hardware axis h, the span of the images of
-// the binary digits of the axes up to h (registers, then lanes, …),
-// computed once per layout: a conversion from l reads them for every
-// destination.
-func (l *Layout) levelSpans() *[NumHwDims]*span {
-	if l.spans == nil {
-		l.spans = new([NumHwDims]*span)
-		acc := &span{}
+// hwDigits is hwBits of every hardware axis.
+type hwDigits struct {
+	imgs [NumHwDims][]uint64
+	pos  [NumHwDims][]int
+}
+
+// grades is the span of the images of l's binary hardware digits, added
+// in axis order (registers, then lanes, …) as rows of an echelon basis
+// that each remember the axis of the digit they were added for: a
+// conversion from l asks it of every destination digit. Computed once
+// per layout.
+type grades struct {
+	rows  []uint64 // echelon in insertion order: a row holds no earlier row's pivot
+	level []HwDim
+}
+
+func (l *Layout) grades() *grades {
+	g := l.graded.Load()
+	if g == nil {
+		g = &grades{}
 		for h := range NumHwDims {
 			imgs, _ := l.hwBits(h)
 			for _, v := range imgs {
-				acc.add(v)
+				if v = g.reduce(v); v != 0 {
+					g.rows = append(g.rows, v)
+					g.level = append(g.level, h)
+				}
 			}
-			l.spans[h] = spanOf(acc.rows...)
+		}
+		l.graded.Store(g)
+	}
+	return g
+}
+
+func (g *grades) reduce(v uint64) uint64 {
+	for _, r := range g.rows {
+		if v&(uint64(1)<<uint(63-bits.LeadingZeros64(r))) != 0 {
+			v ^= r
 		}
 	}
-	return l.spans
+	return v
+}
+
+// lowest is the first axis h such that v lies in the span of the images
+// of the digits of the axes up to h, NumHwDims where none does. The rows
+// are a basis, so v has one way of being their sum, and the span of the
+// axes up to h is that of the rows added for them: v needs the axis of
+// the last row its sum takes.
+func (g *grades) lowest(v uint64) HwDim {
+	need := Register
+	for i, r := range g.rows {
+		if v&(uint64(1)<<uint(63-bits.LeadingZeros64(r))) != 0 {
+			v ^= r
+			need = max(need, g.level[i])
+		}
+	}
+	if v != 0 {
+		return NumHwDims
+	}
+	return need
 }
 
 // oddSource maps each tensor repetition digit (flat) to the hardware digit
@@ -233,14 +282,14 @@ func (l *Layout) describeBits(v uint64) string {
 
 func analyzeLinear(src, dst *Layout, elemBits int) *Conversion {
 	c := &Conversion{ElemBits: elemBits, Words: wordsPerLane(dst, elemBits)}
-	if src.Equal(dst) {
+	if equalComparable(src, dst) {
 		c.Kind = ConvNone
 		return c
 	}
 	// level[h] is the span of source images of axes up to h: a destination
 	// digit needing data outside the span of registers, lanes, … stays
 	// within a lane, subgroup, … only if the source holds it there.
-	spans := src.levelSpans()
+	grades := src.grades()
 	level := Register
 	// The reason for the level, written when asked: the destination bit
 	// that set it (whyH < 0: none), or a repetition digit (whyOdd).
@@ -251,18 +300,17 @@ func analyzeLinear(src, dst *Layout, elemBits int) *Conversion {
 		dImgs, dPos := dst.hwBits(h)
 		sImgs, _ := src.hwBits(h)
 		for i, y := range dImgs {
-			need := Register
-			for need < NumHwDims {
-				t := y
-				if h > need {
-					// The destination point and the source holder share
-					// this digit of axis h.
-					t ^= sImgs[i]
-				}
-				if spans[need].contains(t) {
-					break
-				}
-				need++
+			// The lowest axis whose span, up to it, holds what this
+			// digit selects. Below h the destination point and the
+			// source holder share the digit (the source's image moves
+			// with it: y ^ sImgs[i]); from h up the holder's digit is
+			// free (y alone). Register digits are free from the start.
+			need := NumHwDims
+			if h > Register {
+				need = grades.lowest(y ^ sImgs[i])
+			}
+			if need >= h {
+				need = max(h, grades.lowest(y))
 			}
 			if need > level {
 				level = need
@@ -310,6 +358,19 @@ func analyzeLinear(src, dst *Layout, elemBits int) *Conversion {
 	return c
 }
 
+// equalComparable is src.Equal(dst) for layouts of comparable digits
+// whose shapes and counts were checked: where the register digits agree
+// too, equal maps.
+func equalComparable(src, dst *Layout) bool {
+	if src == dst {
+		return true
+	}
+	if sameAxes(src.m.in.axes[:Lane], dst.m.in.axes[:Lane]) {
+		return src.m.Equal(dst.m) && src.opaque == dst.opaque && src.inShared == dst.inShared
+	}
+	return src.Equal(dst)
+}
+
 // oddRegisterFactor is the product of the radices of the tensor repetition
 // digits that dst holds in registers: a lane needs every value of them.
 func oddRegisterFactor(dst *Layout) int {
@@ -335,25 +396,24 @@ func linearMoves(src, dst *Layout, elemBits int, region HwDim) int {
 	}
 	// Words are intact when their first element is the first element of a
 	// source word in the region: an affine subspace of the tensor.
-	bases := spanOf(sReg[ps:]...)
+	var bases basis
+	bases.addAll(sReg[ps:])
 	for h := Lane; h <= region; h++ {
 		imgs, _ := src.hwBits(h)
-		for _, v := range imgs {
-			bases.add(v)
-		}
+		bases.addAll(imgs)
 	}
 	dHi := dReg[pd:]
 	n := len(dHi)
 	// Destination words whose base falls in the source bases: the kernel
 	// of dHi modulo the bases.
-	quot := &span{}
+	var quot basis
 	for _, v := range dHi {
-		r, _ := bases.reduce(v)
-		quot.add(r)
+		quot.add(bases.reduce(v))
 	}
 	matched := 1 << uint(n-quot.dim())
 	// Lanes whose offset leaves the bases match nothing; is there one?
-	all := union(bases, spanOf(dHi...))
+	all := bases
+	all.addAll(dHi)
 	for h := Lane; h < NumHwDims; h++ {
 		dImgs, _ := dst.hwBits(h)
 		sImgs, _ := src.hwBits(h)
@@ -386,13 +446,19 @@ func linearRounds(src, dst *Layout, elemBits int) int {
 	ps := packing(src, elemBits)
 	sReg, _ := src.hwBits(Register)
 	dReg, _ := dst.hwBits(Register)
-	q := spanOf(sReg[:ps]...)
-	e := spanOf(dReg...)
-	s := spanOf(sReg...)
-	eq := union(e, q)
+	var q, eq, reach basis
+	q.addAll(sReg[:ps])
+	eq.addAll(dReg)
+	reach = eq
+	eq.addAll(sReg[:ps])
+	reach.addAll(sReg)
+	eqs := eq
+	eqs.addAll(sReg)
+	// dim(eq ∩ s) = dim eq + dim s - dim(eq + s), s the span of sReg.
+	var s basis
+	s.addAll(sReg)
 	total := 1 << uint(eq.dim()-q.dim())
-	local := 1 << uint(intersectDim(eq, s)-q.dim())
-	reach := union(e, s)
+	local := 1 << uint(eq.dim()+s.dim()-eqs.dim()-q.dim())
 	for h := Lane; h < NumHwDims; h++ {
 		dImgs, _ := dst.hwBits(h)
 		sImgs, _ := src.hwBits(h)
@@ -410,17 +476,26 @@ func linearRounds(src, dst *Layout, elemBits int) int {
 // lowest register digits must select the lowest digits of dim, one each,
 // and no other hardware digit may touch those.
 func vectorWidth(l *Layout, dim, elemBits int) int {
-	k := [2]int{dim, elemBits}
-	if w, ok := l.widths[k]; ok {
-		return w
+	// By dimension and the element width's power of two (widths that are
+	// none are computed each time).
+	e := bits.TrailingZeros(uint(elemBits))
+	if elemBits != 1<<uint(e) || e >= widthClasses {
+		return vectorWidthOf(l, dim, elemBits)
 	}
-	w := vectorWidthOf(l, dim, elemBits)
-	if l.widths == nil {
-		l.widths = map[[2]int]int{}
+	ws := l.widths[e].Load()
+	if ws == nil {
+		ws = new([MaxRank]uint8)
+		for d := range l.Rank() {
+			ws[d] = uint8(bits.TrailingZeros(uint(vectorWidthOf(l, d, elemBits))))
+		}
+		l.widths[e].Store(ws)
 	}
-	l.widths[k] = w
-	return w
+	return 1 << uint(ws[dim])
 }
+
+// widthClasses is the number of element widths (1, 2, 4, … 64 bits) a
+// layout keeps its vector widths for.
+const widthClasses = 7
 
 // vectorWidthOf is vectorWidth, computed.
 func vectorWidthOf(l *Layout, dim, elemBits int) int {
@@ -494,7 +569,9 @@ func chooseScratch(c *Conversion, src, dst *Layout, width func(l *Layout, dim in
 // distinctPerLane is the number of distinct elements a lane of l holds.
 func distinctPerLane(l *Layout) int {
 	imgs, _ := l.hwBits(Register)
-	return 1 << uint(spanOf(imgs...).dim()) * oddRegisterFactor(l)
+	var b basis
+	b.addAll(imgs)
+	return 1 << uint(b.dim()) * oddRegisterFactor(l)
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }

@@ -70,22 +70,47 @@ func spanOf(vs ...uint64) *span {
 	return s
 }
 
-// union returns a new span of the rows of s and t. Generator bookkeeping is
-// not kept: use it only for dimension and membership questions.
-func union(s, t *span) *span {
-	u := newSpan(len(s.rows) + len(t.rows))
-	for _, r := range s.rows {
-		u.add(r)
-	}
-	for _, r := range t.rows {
-		u.add(r)
-	}
-	return u
-}
-
-// intersectDim is dim(s ∩ t).
-func intersectDim(s, t *span) int {
-	return s.dim() + t.dim() - union(s, t).dim()
-}
-
 func parity(v uint64) int { return bits.OnesCount64(v) & 1 }
+
+// basis is a subspace of GF(2)^64 for membership and dimension questions
+// only, held by value (no generator bookkeeping, no allocation): the
+// conversion analysis asks them of every pair of candidate layouts.
+type basis struct {
+	rows [64]uint64 // rows[:n], echelon: distinct pivots (highest set bits)
+	n    int
+}
+
+// add inserts v and reports whether it was independent of the rows.
+func (b *basis) add(v uint64) bool {
+	v = b.reduce(v)
+	if v == 0 {
+		return false
+	}
+	b.rows[b.n] = v
+	b.n++
+	return true
+}
+
+// addAll inserts every vector of vs.
+func (b *basis) addAll(vs []uint64) {
+	for _, v := range vs {
+		b.add(v)
+	}
+}
+
+// reduce is v less every row whose pivot it holds, zero exactly when v
+// is in the span. A row was reduced by the rows before it when it was
+// added, so it holds none of their pivots: one pass in insertion order
+// clears every pivot.
+func (b *basis) reduce(v uint64) uint64 {
+	for _, r := range b.rows[:b.n] {
+		if v&(uint64(1)<<uint(63-bits.LeadingZeros64(r))) != 0 {
+			v ^= r
+		}
+	}
+	return v
+}
+
+func (b *basis) contains(v uint64) bool { return b.reduce(v) == 0 }
+
+func (b *basis) dim() int { return b.n }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // HwDim is a hardware index a distributed layout maps from.
@@ -54,22 +56,27 @@ const (
 type Layout struct {
 	m     *Map
 	shape []int
-	key   string // computed on first use: layouts never change
+	// What is computed from the map on first use (layouts never
+	// change): goroutines may share a layout, so each is published
+	// whole through an atomic pointer, or kept under lazyMu (two
+	// goroutines computing the same value at once keep either).
+	key atomic.Pointer[string]
 	// held[lane][value] is the element a value of subgroup 0 holds in
 	// block 0, computed on first use by accessHeld.
-	held    [][][]int
-	heldSub map[int][][][]int // the same for other subgroups
-	apart   []int             // SubgroupsApart, once computed
+	held    atomic.Pointer[[][][]int]
+	lazyMu  sync.Mutex
+	heldSub map[int][][][]int     // the same for other subgroups (lazyMu)
+	apart   atomic.Pointer[[]int] // SubgroupsApart
 	// axisIdx[h][sub] is the element of every point along hardware axis
 	// h (register or lane) of subgroup sub, the other axes at zero:
-	// counting accesses from bases reads it for every placement tried.
+	// counting accesses from bases reads it for every placement tried
+	// (lazyMu).
 	axisIdx [2]map[int][][]int
-	// hwImgs[h] and hwPos[h] are hwBits(h), once computed.
-	hwImgs [NumHwDims][]uint64
-	hwPos  [NumHwDims][]int
-	spans  *[NumHwDims]*span // levelSpans, once computed
-	widths map[[2]int]int    // vectorWidth by dimension and element bits, once computed
-	copies int               // 1 + the register copies of one element (RegisterWords), once computed
+	hw      atomic.Pointer[hwDigits] // hwBits of every axis
+	graded  atomic.Pointer[grades]
+	// widths[e][dim] is log2 of vectorWidth for elements of 1<<e bits.
+	widths [widthClasses]atomic.Pointer[[MaxRank]uint8]
+	copies atomic.Int64 // 1 + the register copies of one element (RegisterWords)
 	// opaque names the fragment family (Record operand key `family`)
 	// whose lanes and registers the architecture leaves unspecified: the
 	// map is a stand-in inside each fragment tile, exact only in which
@@ -174,28 +181,32 @@ func (l *Layout) errOpaque() error {
 // holds (block 0), computed once: counting shared-memory accesses reads
 // it for every placement tried.
 func (l *Layout) accessHeld() [][][]int {
-	if l.held == nil {
-		l.held = l.heldBy(0)
+	if h := l.held.Load(); h != nil {
+		return *h
 	}
-	return l.held
+	h := l.heldBy(0)
+	l.held.Store(&h)
+	return h
 }
 
 // SubgroupsApart lists one subgroup for each distinct part of the tensor
 // the subgroups hold (subgroups holding the same elements access memory
 // alike), subgroup 0 first.
 func (l *Layout) SubgroupsApart() []int {
-	if l.apart != nil {
-		return l.apart
+	if a := l.apart.Load(); a != nil {
+		return *a
 	}
 	seen := map[string]bool{}
+	var apart []int
 	for s := range l.Size(Subgroup) {
 		k := fmt.Sprint(l.Index(HwPoint{Subgroup: s}))
 		if !seen[k] {
 			seen[k] = true
-			l.apart = append(l.apart, s)
+			apart = append(apart, s)
 		}
 	}
-	return l.apart
+	l.apart.Store(&apart)
+	return apart
 }
 
 // subgroupShift reports whether subgroup sub holds exactly subgroup 0's
@@ -221,13 +232,18 @@ func (l *Layout) accessHeldBy(sub int) [][][]int {
 	if sub == 0 {
 		return l.accessHeld()
 	}
-	if h, ok := l.heldSub[sub]; ok {
+	l.lazyMu.Lock()
+	h, ok := l.heldSub[sub]
+	l.lazyMu.Unlock()
+	if ok {
 		return h
 	}
+	h = l.heldBy(sub)
+	l.lazyMu.Lock()
+	defer l.lazyMu.Unlock()
 	if l.heldSub == nil {
 		l.heldSub = map[int][][][]int{}
 	}
-	h := l.heldBy(sub)
 	l.heldSub[sub] = h
 	return h
 }
@@ -803,10 +819,12 @@ func (l *Layout) String() string {
 // keys are equal. (Equal layouts read in different digits have different
 // keys; Equal tells those apart.)
 func (l *Layout) Key() string {
-	if l.key == "" {
-		l.key = l.computeKey()
+	if k := l.key.Load(); k != nil {
+		return *k
 	}
-	return l.key
+	k := l.computeKey()
+	l.key.Store(&k)
+	return k
 }
 
 func (l *Layout) computeKey() string {

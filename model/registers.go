@@ -18,11 +18,13 @@ func RegisterWords(l *Layout, elemBits int) int {
 		return 0
 	}
 	w := wordsPerLane(l, elemBits)
-	if l.copies == 0 {
+	c := l.copies.Load()
+	if c == 0 {
 		imgs, _ := l.hwBits(Register)
-		l.copies = 1 + 1<<len(kernelOf(imgs))
+		c = int64(1 + 1<<len(kernelOf(imgs)))
+		l.copies.Store(c)
 	}
-	if copies := l.copies - 1; copies > 1 {
+	if copies := int(c - 1); copies > 1 {
 		w = (w + copies - 1) / copies
 	}
 	return w

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Swizzle XORs bits of a byte offset: the Bits bits starting at
@@ -304,33 +305,78 @@ func keepsVectors(l *Layout, vector int, offset func(idx []int) int, subs []int)
 }
 
 // AccessCache remembers counted scratch accesses: one layout is stored or
-// loaded the same way whatever it converts from or to.
+// loaded the same way whatever it converts from or to. A cache is one
+// goroutine's; its views (View) are other goroutines', and share what
+// each counted.
 type AccessCache struct {
+	local  map[accessKey]Access // this view's: read without a lock
+	shared *sharedAccesses
+}
+
+// sharedAccesses is what the views of one cache counted.
+type sharedAccesses struct {
+	mu   sync.Mutex
 	m    map[accessKey]Access
 	held map[string][][][]int // by layout key
 }
 
+// View is a cache for another goroutine that shares what c and its other
+// views count.
+func (c *AccessCache) View() *AccessCache {
+	return &AccessCache{local: map[accessKey]Access{}, shared: c.shared}
+}
+
 // share gives l the element table of an equal layout counted before.
 func (c *AccessCache) share(l *Layout) {
-	if l.held != nil {
+	if l.held.Load() != nil {
 		return
 	}
 	k := l.Key()
-	if h, ok := c.held[k]; ok {
-		l.held = h
+	s := c.shared
+	s.mu.Lock()
+	h, ok := s.held[k]
+	s.mu.Unlock()
+	if ok {
+		l.held.Store(&h)
 		return
 	}
-	c.held[k] = l.accessHeld()
+	h = l.accessHeld()
+	s.mu.Lock()
+	s.held[k] = h
+	s.mu.Unlock()
+}
+
+func (c *AccessCache) lookup(k accessKey) (Access, bool) {
+	if a, ok := c.local[k]; ok {
+		return a, true
+	}
+	s := c.shared
+	s.mu.Lock()
+	a, ok := s.m[k]
+	s.mu.Unlock()
+	if ok {
+		c.local[k] = a
+	}
+	return a, ok
+}
+
+func (c *AccessCache) keep(k accessKey, a Access) {
+	c.local[k] = a
+	s := c.shared
+	s.mu.Lock()
+	s.m[k] = a
+	s.mu.Unlock()
 }
 
 type accessKey struct {
-	layout, order        string
-	vector, pad, elemBit int
+	layout               *Layout // the solver's layouts are one copy each: by pointer is by value there
+	order                uint64  // the scratch order, 8 bits a dimension
+	vector, pad, elemBit int32
 }
 
 // NewAccessCache returns an empty cache.
 func NewAccessCache() *AccessCache {
-	return &AccessCache{m: map[accessKey]Access{}, held: map[string][][][]int{}}
+	return &AccessCache{local: map[accessKey]Access{}, shared: &sharedAccesses{m: map[accessKey]Access{}, held: map[string][][][]int{}}}
 }
 
 // CountScratch counts the wavefronts of a round trip through shared
@@ -364,19 +410,18 @@ func CountScratch(c *Conversion, src, dst *Layout, t *Target, cache *AccessCache
 	}
 	best := -1
 	padElems := max(1, 16*8/c.ElemBits)
-	key := make([]byte, len(c.ScratchOrder)) // the key of ScratchOrder (ranks are below MaxRank)
-	for i, d := range c.ScratchOrder {
-		key[i] = byte(d)
+	var order uint64 // ScratchOrder's key (ranks are below MaxRank)
+	for _, d := range c.ScratchOrder {
+		order = order<<8 | uint64(d+1)
 	}
-	order := string(key)
 	for _, pad := range []int{0, padElems} {
 		if pad > 0 && src.Elements() == shape[fast] {
 			continue // one run: nothing to pad
 		}
 		off := offsetWith(pad)
 		count := func(l *Layout, vector int) Access {
-			k := accessKey{l.Key(), order, vector, pad, c.ElemBits}
-			a, ok := cache.m[k]
+			k := accessKey{l, order, int32(vector), int32(pad), int32(c.ElemBits)}
+			a, ok := cache.lookup(k)
 			if !ok {
 				// Scratch is counted for subgroup 0 only: the others'
 				// parts of a dense or run-padded scratch are usually the
@@ -392,7 +437,7 @@ func CountScratch(c *Conversion, src, dst *Layout, t *Target, cache *AccessCache
 					}
 					a = w
 				}
-				cache.m[k] = a
+				cache.keep(k, a)
 			}
 			return a
 		}

@@ -69,11 +69,18 @@ func (e *VerifyError) Error() string {
 // of the same subgroup, or shared memory), walked over every hardware
 // point rather than analysed, and the plan's total is the sum of its
 // parts.
+//
+// The two replays share nothing they write and run at once, on two
+// goroutines; the choices' error, where both find one, is the one
+// returned.
 func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
-	if err := VerifyChoices(g, a); err != nil {
+	choices := make(chan error, 1)
+	go func() { choices <- VerifyChoices(g, a) }()
+	mechanisms := VerifyMechanisms(g, a, p)
+	if err := <-choices; err != nil {
 		return err
 	}
-	return VerifyMechanisms(g, a, p)
+	return mechanisms
 }
 
 // VerifyChoices replays the choices of an assignment, whatever a plan

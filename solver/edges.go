@@ -2,16 +2,40 @@ package solver
 
 import (
 	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"planner/model"
 	"planner/solver/pbqp"
 )
 
 // edges connects the nodes: a conversion edge for every use of a value,
-// and a link wherever a choice fixes a produced layout.
+// and a link wherever a choice fixes a produced layout. The ops are
+// walked in batches: each batch first lists the pairs of layouts its
+// uses convert between that no earlier batch analysed, analyses them on
+// every CPU at once (pricePending), then makes its edges in walk order
+// from the priced pairs.
 func (p *Problem) edges() error {
 	g := p.Graph
 	var err error
+	var steps []func() error
+	later := func(f func() error) { steps = append(steps, f) }
+	conversion := func(v *model.Value, use model.Use, to *Node, required func(j int) *model.Layout) {
+		later(p.conversion(v, use, to, required))
+	}
+	flush := func() {
+		if err == nil {
+			err = p.pricePending()
+		}
+		for _, f := range steps {
+			if err != nil {
+				break
+			}
+			err = f()
+		}
+		steps = steps[:0]
+	}
 	p.watch.phase("build", "edges", p.ops())
 	g.Walk(func(op *model.Op) {
 		if err == nil {
@@ -26,33 +50,36 @@ func (p *Problem) edges() error {
 		switch info.Flow {
 		case model.FlowSame:
 			for i, v := range op.Operands {
-				err = p.conversion(v, model.Use{Op: op, Index: i}, res(), same(res()))
+				conversion(v, model.Use{Op: op, Index: i}, res(), same(res()))
 			}
 		case model.FlowRelabel:
 			tr := info.Backward
 			how := tr.Key(op)
-			err = p.conversion(op.Operands[0], model.Use{Op: op}, res(), func(j int) *model.Layout {
+			conversion(op.Operands[0], model.Use{Op: op}, res(), func(j int) *model.Layout {
 				return p.memo.derive(res().Layouts[j], how, func(l *model.Layout) *model.Layout { return tr.Apply(op, l) })
 			})
 		case model.FlowExec:
 			exec := p.opNode[op]
-			err = p.conversion(op.Operands[0], model.Use{Op: op}, exec, same(exec))
-			for i := 1; err == nil && i < len(op.Operands); i++ {
-				err = p.conversion(op.Operands[i], model.Use{Op: op, Index: i}, res(), same(res()))
+			conversion(op.Operands[0], model.Use{Op: op}, exec, same(exec))
+			for i := 1; i < len(op.Operands); i++ {
+				conversion(op.Operands[i], model.Use{Op: op, Index: i}, res(), same(res()))
 			}
-			if tr := info.Forward; tr != nil && op.Result != nil {
-				how := tr.Key(op)
-				p.link(exec, res(), func(i, j int) bool {
-					s := p.memo.derive(exec.Layouts[i], how, func(l *model.Layout) *model.Layout { return tr.Apply(op, l) })
-					return s != nil && p.memo.equalLayouts(s, res().Layouts[j])
-				}, op, opText(op)+" "+info.Makes(op))
-			}
-			if err == nil && p.placed(op) {
-				err = p.accessEdge(op, exec, p.loadRecs)
-			}
+			later(func() error {
+				if tr := info.Forward; tr != nil && op.Result != nil {
+					how := tr.Key(op)
+					p.link(exec, res(), func(i, j int) bool {
+						s := p.memo.derive(exec.Layouts[i], how, func(l *model.Layout) *model.Layout { return tr.Apply(op, l) })
+						return s != nil && p.memo.equalLayouts(s, res().Layouts[j])
+					}, op, opText(op)+" "+info.Makes(op))
+				}
+				if p.placed(op) {
+					return p.accessEdge(op, exec, p.loadRecs)
+				}
+				return nil
+			})
 		case model.FlowFree:
 			if p.placed(op) {
-				err = p.accessEdge(op, res(), p.loadRecs)
+				later(func() error { return p.accessEdge(op, res(), p.loadRecs) })
 			}
 		case model.FlowRecord:
 			n := p.opNode[op]
@@ -63,64 +90,98 @@ func (p *Problem) edges() error {
 			}
 			for i, v := range op.Operands {
 				f := pick[model.RoleName(op, i)]
-				if err = p.conversion(v, model.Use{Op: op, Index: i}, n, func(j int) *model.Layout { return f(n.MMA[j]) }); err != nil {
-					return
+				conversion(v, model.Use{Op: op, Index: i}, n, func(j int) *model.Layout { return f(n.MMA[j]) })
+			}
+			later(func() error {
+				if err := p.descriptorEdge(op, n); err != nil {
+					return err
 				}
-			}
-			if err = p.descriptorEdge(op, n); err != nil {
-				return
-			}
-			p.link(n, res(), func(i, j int) bool { return p.memo.equalLayouts(n.MMA[i].C, res().Layouts[j]) }, op,
-				fmt.Sprintf("%s produces %%%s in the accumulator fragment of its record, tiled over the warps: %s", opText(op), op.Result.Name, mmaRecordList(n.MMA)))
-			if rule := p.ruleFact(op, "result", ""); len(rule.Also) == 0 {
-				rule.Also = recordLines(n.MMA, "d")
-			}
+				p.link(n, res(), func(i, j int) bool { return p.memo.equalLayouts(n.MMA[i].C, res().Layouts[j]) }, op,
+					fmt.Sprintf("%s produces %%%s in the accumulator fragment of its record, tiled over the warps: %s", opText(op), op.Result.Name, mmaRecordList(n.MMA)))
+				if rule := p.ruleFact(op, "result", ""); len(rule.Also) == 0 {
+					rule.Also = recordLines(n.MMA, "d")
+				}
+				return nil
+			})
 		case model.FlowCarry:
 			lp := op.Body
 			for i, arg := range lp.Args {
 				an := p.valueNode[arg]
-				if err = p.conversion(lp.Inits[i], model.Use{Op: op, Index: i}, an, same(an)); err != nil {
-					return
-				}
+				conversion(lp.Inits[i], model.Use{Op: op, Index: i}, an, same(an))
 				// A value carried unchanged (the yield is the carried value
 				// itself) is in its own layout: no edge, which would join
 				// the node to itself.
 				if lp.Yields[i] != arg {
-					if err = p.conversion(lp.Yields[i], model.Use{Op: op, Index: i, Yield: true}, an, same(an)); err != nil {
-						return
-					}
+					conversion(lp.Yields[i], model.Use{Op: op, Index: i, Yield: true}, an, same(an))
 				}
 				rn := p.valueNode[lp.Results[i]]
-				p.link(an, rn, func(a, b int) bool { return p.memo.equalLayouts(an.Layouts[a], rn.Layouts[b]) }, op,
-					fmt.Sprintf("loop %s leaves its results in the layouts it carries them in", op.Name))
+				later(func() error {
+					p.link(an, rn, func(a, b int) bool { return p.memo.equalLayouts(an.Layouts[a], rn.Layouts[b]) }, op,
+						fmt.Sprintf("loop %s leaves its results in the layouts it carries them in", op.Name))
+					return nil
+				})
 			}
 		}
+		if len(steps) >= edgeBatch {
+			flush()
+		}
 	})
+	flush()
 	return err
 }
 
-// conversion adds the edge for one use of v: the consumer node to, whose
+// edgeBatch is the number of edge-making steps listed before their pairs
+// are priced and their edges made: enough pairs to share out over the
+// CPUs, few enough steps to hold at once in a graph of a million ops.
+const edgeBatch = 4096
+
+// conversion lists the pairs of layouts the edge for one use of v
+// converts between that no one priced (pricePending prices them) and
+// returns the step that makes the edge: the consumer node to, whose
 // choice j requires layout required(j) (nil: no layout of v can serve).
 // The consumer's rule guards every pair it rules out; a no-conversion fact
 // or the shared-memory budget guard the conversions it forbids.
-func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required func(j int) *model.Layout) error {
+func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required func(j int) *model.Layout) func() error {
 	from := p.valueNode[v]
-	rule := p.useRule(v, use, to)
-	noconv := p.noConvertFact(v, use)
-	e := &Edge{Kind: EdgeConversion, From: from.ID, To: to.ID, Value: v, Use: use, Rule: rule, NoConv: noconv}
-	m := p.memo.mats.zero(len(from.Layouts), to.Choices())
 	placeholder := func(j int) bool { return to.Kind == NodeMMA && to.MMA[j].Record == nil }
-	e.Required = make([]*model.Layout, 0, to.Choices())
+	req := make([]*model.Layout, 0, to.Choices())
 	for j := range to.Choices() {
 		if placeholder(j) {
-			e.Required = append(e.Required, nil)
+			req = append(req, nil)
 			continue
 		}
-		e.Required = append(e.Required, required(j))
+		req = append(req, required(j))
 	}
-	e.Required = p.memo.list(e.Required)
+	req = p.memo.list(req)
+	tab := p.memo.pairs.table(from.Layouts, req, v.DType.Bits)
+	if !tab.listed {
+		tab.listed = true
+		for _, l := range from.Layouts {
+			for j, r := range req {
+				if r != nil && !placeholder(j) && analysed(l, r) {
+					p.memo.want(convPair{l, r, v.DType.Bits})
+				}
+			}
+		}
+	}
+	return func() error { return p.conversionEdge(v, use, to, from, req, tab) }
+}
+
+// analysed reports whether a use converting from l into r is priced by
+// the analysis of the pair (pairCost): the cases conversionEdge leaves
+// to its default.
+func analysed(l, r *model.Layout) bool {
+	return !r.InShared() && !l.InShared() && !((l.Opaque() != "" || r.Opaque() != "") && !l.Equal(r))
+}
+
+// conversionEdge makes the edge conversion listed.
+func (p *Problem) conversionEdge(v *model.Value, use model.Use, to, from *Node, required []*model.Layout, tab *pairTable) error {
+	rule := p.useRule(v, use, to)
+	noconv := p.noConvertFact(v, use)
+	e := &Edge{Kind: EdgeConversion, From: from.ID, To: to.ID, Value: v, Use: use, Rule: rule, NoConv: noconv, Required: required}
+	m := p.memo.mats.zero(len(from.Layouts), to.Choices())
+	placeholder := func(j int) bool { return to.Kind == NodeMMA && to.MMA[j].Record == nil }
 	var forbids []forbid
-	tab := p.memo.pairs.table(from.Layouts, e.Required, v.DType.Bits)
 	trips := model.ValueTrips(v)
 	ruleOff := p.relaxed(rule) // without its rule the use needs nothing
 	ruleGuard := int32(-1)
@@ -186,28 +247,99 @@ func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required f
 	return nil
 }
 
-// pairCost prices converting elements of bits bits from one layout to
-// another for one trip, with the conversion (nil when the layouts agree).
+// pairCost is the cost of one trip converting a value of bits bits from
+// one layout to another, and the conversion (nil when none is needed),
+// analysed once per pair of layouts.
 func (p *Problem) pairCost(bits int, from, to *model.Layout) (int64, *model.Conversion, error) {
-	pair := convPair{from, to, bits} // by pointer: cheaper than by key, for the layouts seen before
-	c, ok := p.memo.convs[pair]
-	if !ok {
-		k := convKey{from.Key(), to.Key(), bits}
-		if c, ok = p.convs[k]; !ok {
-			var err error
-			c, err = model.Analyze(from, to, bits)
-			if err != nil {
-				return 0, nil, err
-			}
-			model.CountScratch(c, from, to, p.Target, p.access)
-			p.convs[k] = c
-		}
-		p.memo.convs[pair] = c
+	pair := convPair{from, to, bits}
+	pc, ok := p.memo.convs[pair]
+	if !ok || pc.c == nil && pc.err == nil {
+		pc = p.analyse(pair, p.access)
+		p.memo.convs[pair] = pc
 	}
+	if pc.err != nil {
+		return 0, nil, pc.err
+	}
+	c := pc.c
 	if c.Kind == model.ConvNone {
 		return 0, nil, nil
 	}
 	return model.ConversionCost(c, p.Target, from.Size(model.Lane)), c, nil
+}
+
+// analyse analyses a conversion and counts its scratch accesses with
+// cache; goroutines may call it at once, each with a view of p.access.
+func (p *Problem) analyse(pair convPair, cache *model.AccessCache) pricedConv {
+	c, err := model.Analyze(pair.from, pair.to, pair.bits)
+	if err != nil {
+		return pricedConv{err: err}
+	}
+	model.CountScratch(c, pair.from, pair.to, p.Target, cache)
+	return pricedConv{c: c}
+}
+
+// pricePending analyses every pair conversion listed since the last call,
+// on as many goroutines as there are CPUs (GOMAXPROCS) where there are
+// enough: each pair's analysis reads only its two layouts, whose lazily
+// computed parts are safe to share. The results do not depend on how
+// the pairs were shared out.
+func (p *Problem) pricePending() error {
+	pend := p.memo.pending
+	p.memo.pending = pend[:0]
+	if len(pend) == 0 {
+		return nil
+	}
+	res := make([]pricedConv, len(pend))
+	workers := min(runtime.GOMAXPROCS(0), maxPricers, len(pend)/pricerChunk)
+	var next atomic.Int64
+	var stop atomic.Bool
+	work := func(cache *model.AccessCache, check func() error) error {
+		for !stop.Load() {
+			lo := int(next.Add(pricerChunk)) - pricerChunk
+			if lo >= len(pend) {
+				return nil
+			}
+			for k := lo; k < min(lo+pricerChunk, len(pend)); k++ {
+				res[k] = p.analyse(pend[k], cache)
+			}
+			if err := check(); err != nil {
+				stop.Store(true)
+				return err
+			}
+		}
+		return nil
+	}
+	var wg sync.WaitGroup
+	for range workers - 1 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work(p.access.View(), func() error { return nil })
+		}()
+	}
+	err := work(p.access, p.watch.check) // this goroutine alone reads the limits
+	wg.Wait()
+	if err != nil {
+		return err
+	}
+	for k, pair := range pend {
+		p.memo.convs[pair] = res[k]
+	}
+	return nil
+}
+
+// maxPricers bounds the goroutines pricePending starts; pricerChunk is
+// the pairs each takes at a time.
+const (
+	maxPricers  = 8
+	pricerChunk = 32
+)
+
+// priced is the conversion pairCost analysed from one of the build's
+// layouts to another for elements of bits bits, nil where it analysed
+// none.
+func (p *Problem) priced(from, to *model.Layout, bits int) *model.Conversion {
+	return p.memo.convs[convPair{from, to, bits}].c
 }
 
 // link forbids every pair of choices of a and b that ok rejects, under the

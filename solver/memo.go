@@ -16,7 +16,8 @@ type layoutMemo struct {
 	byKey   map[string]*model.Layout
 	derived map[derivedKey]*model.Layout
 	equal   map[[2]*model.Layout]bool
-	convs   map[convPair]*model.Conversion
+	convs   map[convPair]pricedConv // the zero value: listed in pending, not yet priced
+	pending []convPair
 	mats    matrices
 	pairs   pairTables
 	scratch map[scratchKey]int         // reduceScratch of each layout, axis and width
@@ -31,6 +32,20 @@ type convPair struct {
 	bits     int
 }
 
+// pricedConv is a pair's conversion, or why the layouts do not convert.
+type pricedConv struct {
+	c   *model.Conversion
+	err error
+}
+
+// want lists pair for pricePending unless it is priced or listed.
+func (m *layoutMemo) want(pair convPair) {
+	if _, ok := m.convs[pair]; !ok {
+		m.convs[pair] = pricedConv{}
+		m.pending = append(m.pending, pair)
+	}
+}
+
 // derivedKey names a layout derived from l: how names the rule and its
 // parameters (see ruleKey).
 type derivedKey struct {
@@ -40,7 +55,7 @@ type derivedKey struct {
 
 func newLayoutMemo() *layoutMemo {
 	return &layoutMemo{byKey: map[string]*model.Layout{}, derived: map[derivedKey]*model.Layout{}, equal: map[[2]*model.Layout]bool{},
-		convs: map[convPair]*model.Conversion{}, lists: map[string][]*model.Layout{}, rows: map[string][]int64{}}
+		convs: map[convPair]pricedConv{}, lists: map[string][]*model.Layout{}, rows: map[string][]int64{}}
 }
 
 // list is the build's one copy of a list of layouts (ls itself may be
@@ -206,7 +221,8 @@ func (ms *matrices) shared(m [][]int64) [][]int64 {
 // lists: a large graph repeats the same lists on many edges, and a
 // table read is far cheaper than looking every pair up on its own.
 type pairTable struct {
-	at [][]pairEntry // by candidate, by required layout
+	at     [][]pairEntry // by candidate, by required layout
+	listed bool          // its pairs were listed for pricing (conversion)
 }
 
 type pairEntry struct {

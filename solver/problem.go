@@ -104,7 +104,6 @@ type Problem struct {
 	Nodes   []*Node
 	Edges   []*Edge
 	PBQP    *pbqp.Problem
-	convs   map[convKey]*model.Conversion
 	facts   facts
 	edgeOf  map[string]model.Use // no_convert fact names to their use
 
@@ -150,11 +149,6 @@ type Problem struct {
 	}
 }
 
-type convKey struct {
-	from, to string
-	bits     int
-}
-
 // Build turns a graph into a problem for a target with the given records.
 func Build(g *model.Graph, t *model.Target, records []*model.Record) (*Problem, error) {
 	return BuildRelaxed(g, t, records, nil)
@@ -168,7 +162,7 @@ func BuildRelaxed(g *model.Graph, t *model.Target, records []*model.Record, rela
 }
 
 func buildWatched(g *model.Graph, t *model.Target, records []*model.Record, relax map[string]bool, w *watch) (*Problem, error) {
-	p := &Problem{Graph: g, Target: t, PBQP: &pbqp.Problem{}, convs: map[convKey]*model.Conversion{}, opNode: map[*model.Op]*Node{},
+	p := &Problem{Graph: g, Target: t, PBQP: &pbqp.Problem{}, opNode: map[*model.Op]*Node{},
 		edgeOf: map[string]model.Use{}, access: model.NewAccessCache(), memo: newLayoutMemo(), watch: w}
 	p.facts = facts{byName: map[string]*model.Fact{}, relax: relax, keys: map[string]int{}}
 	budget, capacity := p.budgetFacts()
