@@ -72,15 +72,31 @@ type Conversion struct {
 	// (Reason), written only when asked: a solve analyses many more
 	// conversions than its plan shows.
 	reason func() string
+	// why is the reason of a linear analysis, kept as it was found
+	// (written into words only when asked): destination digit pos of
+	// axis h selects y, which the source holds only in another need.
+	why digitWhy
+}
+
+// digitWhy is a destination digit that sets a conversion's kind.
+type digitWhy struct {
+	dst     *Layout // nil: none
+	h, need HwDim
+	pos     int
+	y       uint64
 }
 
 // Reason names one destination element whose source forces the kind: a
 // destination hardware digit and where the source holds its data.
 func (c *Conversion) Reason() string {
-	if c.reason == nil {
-		return ""
+	switch {
+	case c.reason != nil:
+		return c.reason()
+	case c.why.dst != nil:
+		w := c.why
+		return fmt.Sprintf("destination %s bit %d selects %s, which the source holds only in another %s", w.h, w.pos, w.dst.describeBits(w.y), w.need)
 	}
-	return c.reason()
+	return ""
 }
 
 // Analyze classifies the conversion from src to dst for elements of
@@ -338,9 +354,7 @@ func analyzeLinear(src, dst *Layout, elemBits int) *Conversion {
 	case whyOdd != nil:
 		c.reason = whyOdd
 	case whyH >= 0:
-		c.reason = func() string {
-			return fmt.Sprintf("destination %s bit %d selects %s, which the source holds only in another %s", whyH, whyPos, dst.describeBits(whyY), whyNeed)
-		}
+		c.why = digitWhy{dst: dst, h: whyH, need: whyNeed, pos: whyPos, y: whyY}
 	}
 	switch level {
 	case Register:
@@ -558,7 +572,7 @@ func chooseScratch(c *Conversion, src, dst *Layout, width func(l *Layout, dim in
 			c.StoreVector, c.LoadVector, c.Stores, c.Loads = sv, lv, st, ld
 		}
 	}
-	c.ScratchOrder = []int{best}
+	c.ScratchOrder = append(make([]int, 0, dst.Rank()), best)
 	for d := dst.Rank() - 1; d >= 0; d-- {
 		if d != best {
 			c.ScratchOrder = append(c.ScratchOrder, d)

@@ -55,4 +55,4 @@ func ScratchAccess(l *Layout, vector, elemBits int, order []int, pad int, t *Tar
 
 // ClearReason forgets a conversion's reason, so that two analyses can be
 // compared field by field.
-func ClearReason(c *Conversion) { c.reason = nil }
+func ClearReason(c *Conversion) { c.reason, c.why = nil, digitWhy{} }

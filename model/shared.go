@@ -143,7 +143,15 @@ type bankCounter struct {
 
 func newBankCounter(t *Target) *bankCounter {
 	banks, bankBytes := bankGeometry(t)
-	return &bankCounter{banks: banks, bankBytes: bankBytes, seen: make([][]int, banks)}
+	// Each bank's list starts in one shared array, room for a few words
+	// (more conflicts than that grow the list on its own).
+	const room = 4
+	words := make([]int, banks*room)
+	seen := make([][]int, banks)
+	for b := range seen {
+		seen[b] = words[b*room : b*room : (b+1)*room]
+	}
+	return &bankCounter{banks: banks, bankBytes: bankBytes, seen: seen}
 }
 
 func (bc *bankCounter) wavefronts(addrs []int, width int) int {
@@ -393,7 +401,7 @@ func CountScratch(c *Conversion, src, dst *Layout, t *Target, cache *AccessCache
 	if cache == nil {
 		cache = NewAccessCache()
 	}
-	shape := src.Shape()
+	shape := src.shape // read only
 	fast := c.ScratchOrder[0]
 	offsetWith := func(pad int) func(idx []int) int {
 		return func(idx []int) int {

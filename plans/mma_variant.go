@@ -129,7 +129,7 @@ func verifyFMA(op *model.Op, al, bl, cl, dl *model.Layout, ts *tables) error {
 					name, shape = op.Operands[1].Name, op.Operands[1].Shape
 				}
 				p := ct.point(j)
-				return &VerifyError{Value: name, Element: unlinear(e, shape), Point: &p,
+				return &VerifyError{Value: name, Element: unlinear(e, shape), Point: pointAt(p),
 					What: fmt.Sprintf("the FMA dot %s accumulates element %v in this lane, which does not hold this element of %%%s", op.Name, slices.Clone(idx), name)}
 			}
 		}

@@ -61,10 +61,10 @@ func replayShuffle(v *model.Value, from, to *points, claimed int) error {
 			p := to.point(j)
 			switch {
 			case !ok:
-				return &VerifyError{Value: v.Name, Element: unlinear(e, v.Shape), Point: &p, What: fmt.Sprintf("no other lane of subgroup %d holds it, so no shuffle can bring it", p.Subgroup)}
+				return &VerifyError{Value: v.Name, Element: unlinear(e, v.Shape), Point: pointAt(p), What: fmt.Sprintf("no other lane of subgroup %d holds it, so no shuffle can bring it", p.Subgroup)}
 			case rounds+halves > claimed:
 				src := from.point(w)
-				return &VerifyError{Value: v.Name, Element: unlinear(e, v.Shape), Point: &p, What: fmt.Sprintf("after the %d shuffle rounds the plan claims, the lane still lacks it (it is in lane %d, register %d)", claimed, src.Lane, src.Value)}
+				return &VerifyError{Value: v.Name, Element: unlinear(e, v.Shape), Point: pointAt(p), What: fmt.Sprintf("after the %d shuffle rounds the plan claims, the lane still lacks it (it is in lane %d, register %d)", claimed, src.Lane, src.Value)}
 			}
 			for _, x := range from.elems[w : w+per] {
 				have[x] = stamp
@@ -148,10 +148,10 @@ func replayShared(v *model.Value, from, to *points, c *ConvPlan) error {
 		switch {
 		case at >= size:
 			p := from.point(i)
-			return &VerifyError{Value: v.Name, Element: unlinear(e, v.Shape), Point: &p, What: fmt.Sprintf("its store writes scratch byte %d, outside the %d bytes of scratch the plan claims", at*bits/8, c.ScratchBytes)}
+			return &VerifyError{Value: v.Name, Element: unlinear(e, v.Shape), Point: pointAt(p), What: fmt.Sprintf("its store writes scratch byte %d, outside the %d bytes of scratch the plan claims", at*bits/8, c.ScratchBytes)}
 		case scratch[at] != e && has(scratch, at):
 			p := from.point(i)
-			return &VerifyError{Value: v.Name, Element: unlinear(e, v.Shape), Point: &p, What: fmt.Sprintf("its %d-element vector store writes it at scratch byte %d, where element %v belongs", c.StoreVector, at*bits/8, unlinear(scratch[at], v.Shape))}
+			return &VerifyError{Value: v.Name, Element: unlinear(e, v.Shape), Point: pointAt(p), What: fmt.Sprintf("its %d-element vector store writes it at scratch byte %d, where element %v belongs", c.StoreVector, at*bits/8, unlinear(scratch[at], v.Shape))}
 		}
 		scratch[at] = e
 		return nil
@@ -169,7 +169,7 @@ func replayShared(v *model.Value, from, to *points, c *ConvPlan) error {
 			brings = fmt.Sprintf("element %v", unlinear(got, v.Shape))
 		}
 		p := to.point(i)
-		return &VerifyError{Value: v.Name, Element: unlinear(want, v.Shape), Point: &p, What: fmt.Sprintf("its %d-element vector load from scratch byte %d brings %s", c.LoadVector, at*bits/8, brings)}
+		return &VerifyError{Value: v.Name, Element: unlinear(want, v.Shape), Point: pointAt(p), What: fmt.Sprintf("its %d-element vector load from scratch byte %d brings %s", c.LoadVector, at*bits/8, brings)}
 	})
 }
 

@@ -425,8 +425,9 @@ func arrangement(g *model.Graph, op *model.Op, ch *model.OpChoice, a *model.Assi
 		return ts.once(fmt.Sprintf("arrangement %s|%s|%d %d %d %d %v %v|%d %d", l.Key(), r.Name, wm, wn, rm, rn, ch.NFirst, ch.Outer, rowDim, colDim), func() error {
 			t := ts.of(l)
 			idx := make([]int, 2)
+			shape := l.Shape()
 			for i, e := range t.elems {
-				coords(e, l.Shape(), idx)
+				coords(e, shape, idx)
 				p := t.point(i)
 				row, col := place(p.Subgroup)
 				if rowDim >= 0 && owner(idx[rowDim]/rm, tm, um) != row || colDim >= 0 && owner(idx[colDim]/rn, tn, un) != col {
@@ -526,7 +527,7 @@ func replayUse(v *model.Value, from, to *points) (string, error) {
 		hs := from.holders(e)
 		if len(hs) == 0 {
 			pt := to.point(j)
-			return "", &VerifyError{Value: v.Name, Element: unlinear(e, v.Shape), Point: &pt, What: "needed here, but its layout holds it nowhere"}
+			return "", &VerifyError{Value: v.Name, Element: unlinear(e, v.Shape), Point: pointAt(pt), What: "needed here, but its layout holds it nowhere"}
 		}
 		best := 2
 		for _, h := range hs {
@@ -591,18 +592,31 @@ func inFragmentOnce(value string, l *model.Layout, r *model.Record, slot string,
 		return nil
 	}
 	ft := ts.of(frag.Layout)
-	lanes := make([][]int, frag.Layout.Elements())
-	regs := make([][][2]int, frag.Layout.Elements()) // (lane, register) pairs holding each position
-	fregs := frag.Layout.Size(model.Register)
+	// The (lane, register) pairs holding each position, and its lanes,
+	// in one array each: position e's are at [start[e], start[e+1]).
+	n := frag.Layout.Elements()
+	start := make([]int, n+1)
+	for _, e := range ft.elems {
+		start[e+1]++
+	}
+	for e := range n {
+		start[e+1] += start[e]
+	}
+	regsAt := make([][2]int, len(ft.elems))
+	lanesAt := make([]int, len(ft.elems))
+	nRegs, nLanes := make([]int, n), make([]int, n)
 	for i, e := range ft.elems {
 		pt := ft.point(i)
-		regs[e] = append(regs[e], [2]int{pt.Lane, pt.Value})
-	}
-	for i, e := range ft.elems {
-		if ln := ft.point(i).Lane; !slices.Contains(lanes[e], ln) {
-			lanes[e] = append(lanes[e], ln)
+		regsAt[start[e]+nRegs[e]] = [2]int{pt.Lane, pt.Value}
+		nRegs[e]++
+		if held := lanesAt[start[e] : start[e]+nLanes[e]]; !slices.Contains(held, pt.Lane) {
+			lanesAt[start[e]+nLanes[e]] = pt.Lane
+			nLanes[e]++
 		}
 	}
+	regs := func(e int) [][2]int { return regsAt[start[e] : start[e]+nRegs[e]] }
+	lanes := func(e int) []int { return lanesAt[start[e] : start[e]+nLanes[e]] }
+	fregs := frag.Layout.Size(model.Register)
 	// A load's fragment may cover one group of lanes; every group holds
 	// its own copy of the tile (its addresses say where it reads).
 	group := frag.Layout.Size(model.Lane)
@@ -636,14 +650,14 @@ func inFragmentOnce(value string, l *model.Layout, r *model.Record, slot string,
 		}
 		p := lt.point(i)
 		pos := model.LinearIndex(in, tile)
-		want := lanes[pos]
+		want := lanes(pos)
 		if !slices.Contains(want, p.Lane%group) {
 			want = slices.Sorted(slices.Values(want))
 			what := fmt.Sprintf("the %s puts tile position %v in lane %s, not lane %d", name, in, laneList(want), p.Lane)
 			if group < l.Size(model.Lane) {
 				what = fmt.Sprintf("the %s puts tile position %v in lane %s of a group of %d lanes, not lane %d of its group", name, in, laneList(want), group, p.Lane%group)
 			}
-			return &VerifyError{Value: value, Element: slices.Clone(idx), Point: &p, What: what}
+			return &VerifyError{Value: value, Element: slices.Clone(idx), Point: pointAt(p), What: what}
 		}
 		// An mma reads its operands register by register: the register
 		// of the fragment the element sits in must be the one the
@@ -653,8 +667,8 @@ func inFragmentOnce(value string, l *model.Layout, r *model.Record, slot string,
 		// the K of several instructions, so the register is not the
 		// record's; the lane check above and verifyVariant's pairing of A
 		// and B stand for it there.
-		if slot != "" && view.kWidth == 0 && !slices.Contains(regs[pos], [2]int{p.Lane % group, p.Value % fregs}) {
-			return &VerifyError{Value: value, Element: slices.Clone(idx), Point: &p,
+		if slot != "" && view.kWidth == 0 && !slices.Contains(regs(pos), [2]int{p.Lane % group, p.Value % fregs}) {
+			return &VerifyError{Value: value, Element: slices.Clone(idx), Point: pointAt(p),
 				What: fmt.Sprintf("the %s puts tile position %v in lane %d at another register than %d of its %d", name, in, p.Lane%group, p.Value%fregs, fregs)}
 		}
 		// Where the record holds a position in several lanes (a
@@ -695,6 +709,10 @@ func laneList(lanes []int) string {
 	}
 	return strings.Join(parts, " or ")
 }
+
+// pointAt is a copy of p to point at: taking the address of a loop's
+// point in an error would move every iteration's point to the heap.
+func pointAt(p model.HwPoint) *model.HwPoint { return &p }
 
 func unlinear(e int, shape []int) []int {
 	idx := make([]int, len(shape))

@@ -89,8 +89,8 @@ func (p *Problem) converts(k, i, j int) bool {
 	case l.Opaque() != "" || r.Opaque() != "":
 		return !l.Equal(r)
 	}
-	_, conv, err := p.pairCost(e.Value.DType.Bits, l, r)
-	return err == nil && conv != nil && conv.Kind != model.ConvNone
+	conv := p.priced(l, r, e.Value.DType.Bits) // every such pair of an edge was priced
+	return conv != nil && conv.Kind != model.ConvNone
 }
 
 // counted reports whether edge k's pair (i, j) is a conversion its plan

@@ -154,17 +154,23 @@ func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required f
 	}
 	req = p.memo.list(req)
 	tab := p.memo.pairs.table(from.Layouts, req, v.DType.Bits)
+	var err error
 	if !tab.listed {
 		tab.listed = true
-		for _, l := range from.Layouts {
+		for i, l := range from.Layouts {
 			for j, r := range req {
-				if r != nil && !placeholder(j) && analysed(l, r) {
-					p.memo.want(convPair{l, r, v.DType.Bits})
+				if err == nil && r != nil && !placeholder(j) && analysed(l, r) {
+					tab.at[i][j].priced, err = p.memo.want(l, r, tab.from[i], tab.to[j], v.DType.Bits)
 				}
 			}
 		}
 	}
-	return func() error { return p.conversionEdge(v, use, to, from, req, tab) }
+	return func() error {
+		if err != nil {
+			return fmt.Errorf("%s: converting %s: %v", v.Pos, v.Name, err)
+		}
+		return p.conversionEdge(v, use, to, from, req, tab)
+	}
 }
 
 // analysed reports whether a use converting from l into r is priced by
@@ -191,12 +197,13 @@ func (p *Problem) conversionEdge(v *model.Value, use model.Use, to, from *Node, 
 		}
 		return ruleGuard
 	}
+	var guardBuf [4]int32
 	for i, l := range from.Layouts {
 		for j, r := range e.Required {
 			if placeholder(j) {
 				continue // an mma with no record requires nothing
 			}
-			var guards []int32
+			guards := guardBuf[:0]
 			switch {
 			case r == nil:
 				guards = append(guards, guardRule())
@@ -213,7 +220,7 @@ func (p *Problem) conversionEdge(v *model.Value, use model.Use, to, from *Node, 
 			default:
 				pe := &tab.at[i][j]
 				if !pe.done {
-					pe.cost, pe.conv, pe.err = p.pairCost(v.DType.Bits, l, r)
+					pe.cost, pe.conv, pe.err = p.pairCost(pe.priced)
 					pe.done = true
 				}
 				if pe.err != nil {
@@ -227,7 +234,7 @@ func (p *Problem) conversionEdge(v *model.Value, use model.Use, to, from *Node, 
 					guards = append(guards, p.guard(noconv, rule))
 				}
 				if conv != nil && conv.Kind == model.ConvShared {
-					guards = append(guards, p.overBudget(conv.ScratchBytes, rule)...)
+					guards = p.overBudget(guards, conv.ScratchBytes, rule)
 					if p.combined && !ruleOff { // only a combined placement decision reads them
 						p.scratch = append(p.scratch, scratchUse{Edge: len(p.PBQP.Edges), I: int32(i), J: int32(j), Bytes: conv.ScratchBytes})
 					}
@@ -247,16 +254,11 @@ func (p *Problem) conversionEdge(v *model.Value, use model.Use, to, from *Node, 
 	return nil
 }
 
-// pairCost is the cost of one trip converting a value of bits bits from
-// one layout to another, and the conversion (nil when none is needed),
-// analysed once per pair of layouts.
-func (p *Problem) pairCost(bits int, from, to *model.Layout) (int64, *model.Conversion, error) {
-	pair := convPair{from, to, bits}
-	pc, ok := p.memo.convs[pair]
-	if !ok || pc.c == nil && pc.err == nil {
-		pc = p.analyse(pair, p.access)
-		p.memo.convs[pair] = pc
-	}
+// pairCost is the cost of one trip converting a value between the pair
+// of layouts the memo numbers n (priced by pricePending), and the
+// conversion (nil when none is needed).
+func (p *Problem) pairCost(n int32) (int64, *model.Conversion, error) {
+	pc := p.memo.convs[n]
 	if pc.err != nil {
 		return 0, nil, pc.err
 	}
@@ -264,18 +266,18 @@ func (p *Problem) pairCost(bits int, from, to *model.Layout) (int64, *model.Conv
 	if c.Kind == model.ConvNone {
 		return 0, nil, nil
 	}
-	return model.ConversionCost(c, p.Target, from.Size(model.Lane)), c, nil
+	return model.ConversionCost(c, p.Target, pc.pair.from.Size(model.Lane)), c, nil
 }
 
 // analyse analyses a conversion and counts its scratch accesses with
 // cache; goroutines may call it at once, each with a view of p.access.
-func (p *Problem) analyse(pair convPair, cache *model.AccessCache) pricedConv {
+func (p *Problem) analyse(pair convPair, cache *model.AccessCache) (*model.Conversion, error) {
 	c, err := model.Analyze(pair.from, pair.to, pair.bits)
 	if err != nil {
-		return pricedConv{err: err}
+		return nil, err
 	}
 	model.CountScratch(c, pair.from, pair.to, p.Target, cache)
-	return pricedConv{c: c}
+	return c, nil
 }
 
 // pricePending analyses every pair conversion listed since the last call,
@@ -289,7 +291,7 @@ func (p *Problem) pricePending() error {
 	if len(pend) == 0 {
 		return nil
 	}
-	res := make([]pricedConv, len(pend))
+	convs := p.memo.convs
 	workers := min(runtime.GOMAXPROCS(0), maxPricers, len(pend)/pricerChunk)
 	var next atomic.Int64
 	var stop atomic.Bool
@@ -300,7 +302,8 @@ func (p *Problem) pricePending() error {
 				return nil
 			}
 			for k := lo; k < min(lo+pricerChunk, len(pend)); k++ {
-				res[k] = p.analyse(pend[k], cache)
+				pc := &convs[pend[k]]
+				pc.c, pc.err = p.analyse(pc.pair, cache)
 			}
 			if err := check(); err != nil {
 				stop.Store(true)
@@ -319,13 +322,7 @@ func (p *Problem) pricePending() error {
 	}
 	err := work(p.access, p.watch.check) // this goroutine alone reads the limits
 	wg.Wait()
-	if err != nil {
-		return err
-	}
-	for k, pair := range pend {
-		p.memo.convs[pair] = res[k]
-	}
-	return nil
+	return err
 }
 
 // maxPricers bounds the goroutines pricePending starts; pricerChunk is
@@ -339,7 +336,7 @@ const (
 // layouts to another for elements of bits bits, nil where it analysed
 // none.
 func (p *Problem) priced(from, to *model.Layout, bits int) *model.Conversion {
-	return p.memo.convs[convPair{from, to, bits}].c
+	return p.memo.priced(from, to, bits)
 }
 
 // link forbids every pair of choices of a and b that ok rejects, under the

@@ -96,24 +96,25 @@ func (p *Problem) guard(fs ...*model.Fact) int32 {
 
 // guardOf is guard through the sorted list of the facts' numbers.
 func (p *Problem) guardOf(fs []*model.Fact) int32 {
-	var ids []int
+	var idBuf [8]int
+	var keyBuf [64]byte
+	ids := idBuf[:0]
 	for _, f := range fs {
 		if f != nil && !slices.Contains(ids, f.ID) {
 			ids = append(ids, f.ID)
 		}
 	}
 	slices.Sort(ids)
-	var b strings.Builder
+	k := keyBuf[:0]
 	for _, id := range ids {
-		b.WriteString(strconv.Itoa(id))
-		b.WriteByte(',')
+		k = strconv.AppendInt(k, int64(id), 10)
+		k = append(k, ',')
 	}
-	k := b.String()
-	if g, ok := p.facts.keys[k]; ok {
+	if g, ok := p.facts.keys[string(k)]; ok {
 		return int32(g)
 	}
-	p.facts.guards = append(p.facts.guards, ids)
-	p.facts.keys[k] = len(p.facts.guards) - 1
+	p.facts.guards = append(p.facts.guards, slices.Clone(ids))
+	p.facts.keys[string(k)] = len(p.facts.guards) - 1
 	return int32(len(p.facts.guards) - 1)
 }
 
@@ -245,11 +246,11 @@ func (p *Problem) budgetFacts() (budget, capacity *model.Fact) {
 	return budget, capacity
 }
 
-// overBudget lists the guards that forbid needing extra bytes of shared
-// memory on top of the buffers, each with the rule fact that needs them.
-func (p *Problem) overBudget(extra int, rule *model.Fact) []int32 {
+// overBudget appends to out the guards that forbid needing extra bytes
+// of shared memory on top of the buffers, each with the rule fact that
+// needs them.
+func (p *Problem) overBudget(out []int32, extra int, rule *model.Fact) []int32 {
 	budget, capacity := p.budgetFacts()
-	var out []int32
 	if budget != nil && p.Buffers+extra > p.Graph.SharedBudget {
 		out = append(out, p.guard(budget, rule))
 	}
@@ -394,7 +395,9 @@ func (p *Problem) recordsFact(op *model.Op, opRecs, all []*model.Record) *model.
 	text := fmt.Sprintf("%s (A %s %s, B %s %s, C %s %s) runs on a record of %s that fits it",
 		opText(op), dims(a.Shape), a.DType.Name, dims(b.Shape), b.DType.Name, dims(c.Shape), c.DType.Name, p.Target.Name)
 	f := p.fact(model.FactRecords, "records:"+op.Name, op.Pos, text)
-	if len(p.mmaChoices(op, opRecs, "")) == 0 {
+	// The notation only orders and filters the choices that fit, never
+	// down to none (mmaChoicesOf): the choices the build made tell.
+	if len(p.mmaChoices(op, opRecs, p.Graph.Notation)) == 0 {
 		var why []string
 		for _, r := range all {
 			reason := misfit(op, r, p.Graph.Subgroups)

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"encoding/binary"
+	"fmt"
 	"slices"
 
 	"planner/model"
@@ -16,8 +17,12 @@ type layoutMemo struct {
 	byKey   map[string]*model.Layout
 	derived map[derivedKey]*model.Layout
 	equal   map[[2]*model.Layout]bool
-	convs   map[convPair]pricedConv // the zero value: listed in pending, not yet priced
-	pending []convPair
+	// convs holds every pair of layouts listed for analysis, numbered in
+	// convAt by convKey; pending numbers those listed since the last
+	// pricing (pricePending).
+	convs   []pricedConv
+	convAt  map[uint64]int32
+	pending []int32
 	mats    matrices
 	pairs   pairTables
 	scratch map[scratchKey]int         // reduceScratch of each layout, axis and width
@@ -34,16 +39,49 @@ type convPair struct {
 
 // pricedConv is a pair's conversion, or why the layouts do not convert.
 type pricedConv struct {
-	c   *model.Conversion
-	err error
+	pair convPair
+	c    *model.Conversion
+	err  error
 }
 
-// want lists pair for pricePending unless it is priced or listed.
-func (m *layoutMemo) want(pair convPair) {
-	if _, ok := m.convs[pair]; !ok {
-		m.convs[pair] = pricedConv{}
-		m.pending = append(m.pending, pair)
+// convKey numbers a pair of layouts (by their ids) for elements of bits
+// bits in one word, false where the ids or bits are too large for it.
+func convKey(from, to uint32, bits int) (uint64, bool) {
+	if from >= 1<<28 || to >= 1<<28 || bits < 0 || bits >= 1<<8 {
+		return 0, false
 	}
+	return uint64(bits)<<56 | uint64(from)<<28 | uint64(to), true
+}
+
+// want is the number of the pair of layouts from and to (ids fi, ti),
+// listed for pricePending unless it was before.
+func (m *layoutMemo) want(from, to *model.Layout, fi, ti uint32, bits int) (int32, error) {
+	k, ok := convKey(fi, ti, bits)
+	if !ok {
+		return 0, fmt.Errorf("more layouts (%d) or wider elements (%d bits) than a build numbers", max(fi, ti), bits)
+	}
+	n, ok := m.convAt[k]
+	if !ok {
+		n = int32(len(m.convs))
+		m.convs = append(m.convs, pricedConv{pair: convPair{from, to, bits}})
+		m.convAt[k] = n
+		m.pending = append(m.pending, n)
+	}
+	return n, nil
+}
+
+// priced is the pair's conversion if it was analysed.
+func (m *layoutMemo) priced(from, to *model.Layout, bits int) *model.Conversion {
+	fi, ok1 := m.pairs.ids[from]
+	ti, ok2 := m.pairs.ids[to]
+	k, ok3 := convKey(fi, ti, bits)
+	if !ok1 || !ok2 || !ok3 {
+		return nil
+	}
+	if n, ok := m.convAt[k]; ok {
+		return m.convs[n].c
+	}
+	return nil
 }
 
 // derivedKey names a layout derived from l: how names the rule and its
@@ -55,7 +93,7 @@ type derivedKey struct {
 
 func newLayoutMemo() *layoutMemo {
 	return &layoutMemo{byKey: map[string]*model.Layout{}, derived: map[derivedKey]*model.Layout{}, equal: map[[2]*model.Layout]bool{},
-		convs: map[convPair]pricedConv{}, lists: map[string][]*model.Layout{}, rows: map[string][]int64{}}
+		convAt: map[uint64]int32{}, lists: map[string][]*model.Layout{}, rows: map[string][]int64{}}
 }
 
 // list is the build's one copy of a list of layouts (ls itself may be
@@ -221,15 +259,17 @@ func (ms *matrices) shared(m [][]int64) [][]int64 {
 // lists: a large graph repeats the same lists on many edges, and a
 // table read is far cheaper than looking every pair up on its own.
 type pairTable struct {
-	at     [][]pairEntry // by candidate, by required layout
-	listed bool          // its pairs were listed for pricing (conversion)
+	at       [][]pairEntry // by candidate, by required layout
+	from, to []uint32      // the layouts' ids
+	listed   bool          // its pairs were listed for pricing (conversion)
 }
 
 type pairEntry struct {
-	done bool
-	cost int64 // for one trip
-	conv *model.Conversion
-	err  error
+	done   bool
+	priced int32 // the pair's number in the memo's convs, once listed
+	cost   int64 // for one trip
+	conv   *model.Conversion
+	err    error
 }
 
 // pairTables finds the table of two lists of layouts for elements of
@@ -275,7 +315,13 @@ func (t *pairTables) table(from, to []*model.Layout, bits int) *pairTable {
 	if tab, ok := t.tables[string(b)]; ok {
 		return tab
 	}
-	tab := &pairTable{at: make([][]pairEntry, len(from))}
+	tab := &pairTable{at: make([][]pairEntry, len(from)), from: make([]uint32, len(from)), to: make([]uint32, len(to))}
+	for i := range from {
+		tab.from[i] = binary.LittleEndian.Uint32(b[8+4*i:])
+	}
+	for j := range to {
+		tab.to[j] = binary.LittleEndian.Uint32(b[8+4*len(from)+4*j:])
+	}
 	for i := range tab.at {
 		tab.at[i] = make([]pairEntry, len(to))
 	}

@@ -513,7 +513,7 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 						if !p.relaxed(rule) {
 							uses = append(uses, scratchUse{Edge: -1, I: int32(i), Bytes: scratch})
 						}
-						for _, gd := range p.overBudget(scratch, rule) {
+						for _, gd := range p.overBudget(nil, scratch, rule) {
 							forbids = append(forbids, forbid{I: int32(i), Guard: gd})
 						}
 					}
