@@ -72,6 +72,34 @@ func (b *bigPace) release() {
 	}
 }
 
+// smallGraph and smallGrowth: a graph of fewer values than smallGraph is
+// solved with the collector's GOGC at smallGrowth, unless the process
+// runs at a slower pace or with the collector off. Such a solve holds
+// tens of MiB at most and lasts milliseconds; paced by the default 100
+// from the runtime's 4 MiB start, its collections ran beside the
+// pricing of conversions on the machine's other CPU, and the testdata
+// graphs took 6 to 11 ms longer end to end on a 2-CPU machine
+// (docs/performance.md, measured with GOGC set in the environment).
+const (
+	smallGraph  = 1024
+	smallGrowth = 400
+)
+
+// CollectorPace sets the garbage collector's pace for solving g, as
+// Solve does (a slower one for a small graph), and returns what gives
+// the pace before back. Tools that time the solver's steps one by one
+// call it to run as Solve runs.
+func CollectorPace(g *model.Graph) (release func()) {
+	if len(g.Values) >= smallGraph {
+		return func() {}
+	}
+	old := debug.SetGCPercent(smallGrowth)
+	if old < 0 || old > smallGrowth {
+		debug.SetGCPercent(old)
+	}
+	return func() { debug.SetGCPercent(old) }
+}
+
 // withMemoryLimit returns a context that is cancelled, with the cause
 // solver.MemoryLimit(n), once the process holds more than memoryStop(n) bytes
 // (checked every few milliseconds; the solver's own watch also checks it

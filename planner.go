@@ -353,6 +353,7 @@ func (pl *Planner) solve(ctx, run context.Context, g *model.Graph, opt Options) 
 		return nil, err
 	}
 	out := &Result{Graph: g, Target: t}
+	defer CollectorPace(g)()
 	var paced *bigPace // set by the search of a big graph, for the search and the plan
 	defer func() { paced.release() }()
 	res, err := pl.search(ctx, run, g, opt, &paced)

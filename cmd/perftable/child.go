@@ -66,6 +66,7 @@ func solveTimed(backend, file string) (run, error) {
 	if err != nil {
 		return r, err
 	}
+	defer planner.CollectorPace(g)()
 	lap("records")
 	opt := solver.Options{Backend: backend}
 	p, err := solver.BuildWithin(context.Background(), g, t, recs, opt)
