@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -828,27 +829,41 @@ func (l *Layout) Key() string {
 }
 
 func (l *Layout) computeKey() string {
-	var b strings.Builder
+	// The text of Radices.String and %x / %d, appended without fmt: a
+	// build keys every layout it makes.
+	b := make([]byte, 0, 64+8*len(l.m.bitImg))
 	if l.opaque != "" {
-		b.WriteString("opaque " + l.opaque + " ")
+		b = append(b, "opaque "+l.opaque+" "...)
 	}
 	if l.inShared {
-		b.WriteString("in shared ")
+		b = append(b, "in shared "...)
+	}
+	radices := func(r Radices) {
+		b = append(b, '[')
+		for i, x := range r {
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			b = strconv.AppendInt(b, int64(x), 10)
+		}
+		b = append(b, ']')
 	}
 	for _, ax := range l.m.in.axes {
-		b.WriteString(ax.Radices.String())
+		radices(ax.Radices)
 	}
-	b.WriteByte('>')
+	b = append(b, '>')
 	for _, ax := range l.m.out.axes {
-		b.WriteString(ax.Radices.String())
+		radices(ax.Radices)
 	}
-	b.WriteByte(':')
+	b = append(b, ':')
 	for _, v := range l.m.bitImg {
-		fmt.Fprintf(&b, "%x,", v)
+		b = strconv.AppendUint(b, v, 16)
+		b = append(b, ',')
 	}
-	b.WriteByte('/')
+	b = append(b, '/')
 	for _, o := range l.m.oddImg {
-		fmt.Fprintf(&b, "%d,", o)
+		b = strconv.AppendInt(b, int64(o), 10)
+		b = append(b, ',')
 	}
-	return b.String()
+	return string(b)
 }

@@ -287,6 +287,21 @@ func (p *Problem) accessEdge(op *model.Op, n *Node, loadRecs []*model.Record) er
 			refused[k] = p.admits(named, s) != nil
 		}
 	}
+	// Every layout's price against every distinct placement, on every
+	// CPU; the few that facts forbid are priced again below, alone, with
+	// their guards.
+	cells := len(n.Layouts) * len(distinct)
+	namedOff := p.relaxed(intr)
+	prices := make([]accessPrice, cells)
+	err := p.inParallel(cells, func(_ *model.AccessCache, lo, hi int) {
+		for c := lo; c < hi; c++ {
+			i, k := c/len(distinct), c%len(distinct)
+			prices[c] = p.priceAccess(op, n.Layouts[i], distinct[k], named, refused[k], namedOff, loadRecs)
+		}
+	})
+	if err != nil {
+		return err
+	}
 	for i, l := range n.Layouts {
 		m[i] = make([]int64, bn.Choices())
 		costs := make([]int64, len(distinct))
@@ -296,7 +311,11 @@ func (p *Problem) accessEdge(op *model.Op, n *Node, loadRecs []*model.Record) er
 			guards[k] = -1
 		}
 		for k, s := range distinct {
-			cost, rec, guard, err := p.accessCost(op, l, s, named, refused[k], loadRecs)
+			pr := prices[i*len(distinct)+k]
+			cost, rec, guard, err := pr.cost, pr.rec, int32(-1), pr.err
+			if pr.guarded {
+				cost, rec, guard, err = p.accessCost(op, l, s, named, refused[k], loadRecs)
+			}
 			if err != nil {
 				return err
 			}
@@ -332,6 +351,45 @@ func (p *Problem) accessEdge(op *model.Op, n *Node, loadRecs []*model.Record) er
 	p.PBQP.Edges = append(p.PBQP.Edges, pbqp.Edge{A: n.ID, B: bn.ID, M: p.memo.mats.shared(m)})
 	p.facts.edgeForbid = append(p.facts.edgeForbid, forbids)
 	return nil
+}
+
+// accessPrice is priceAccess's answer.
+type accessPrice struct {
+	cost    int64
+	rec     *model.Record
+	guarded bool // facts forbid the pair: accessCost names them
+	err     error
+}
+
+// priceAccess is accessCost without the guards of the facts that forbid
+// a pair, which it only reports (guarded): it makes no fact, so
+// goroutines may call it at once. namedOff says that the build leaves
+// out the op's intrinsic fact.
+func (p *Problem) priceAccess(op *model.Op, l *model.Layout, s *model.SharedLayout, named *model.Record, refused, namedOff bool, loadRecs []*model.Record) accessPrice {
+	if op.WritesShared() {
+		store := p.familyStore(op, l)
+		if l.Opaque() != "" && store == nil || store != nil && p.admits(store, s) != nil {
+			return accessPrice{guarded: true}
+		}
+		cost, _, err := model.OpCost(op, nil, &model.OpChoice{Exec: l, Buffer: s, Record: store}, p.Target)
+		return accessPrice{cost: cost, rec: store, err: err}
+	}
+	if l.InShared() {
+		return accessPrice{}
+	}
+	cost, rec, err := p.loadCost(op, l, s, loadRecs)
+	switch {
+	case err != nil:
+		return accessPrice{err: err}
+	case cost >= Inf:
+		return accessPrice{guarded: true}
+	}
+	if named != nil && !refused && !namedOff && named.Fragment != nil && named.Fragment.Layout != nil {
+		if nc, _, err := model.OpCost(op, l, &model.OpChoice{Record: named, Buffer: s}, p.Target); err == nil {
+			cost, rec = nc, named
+		}
+	}
+	return accessPrice{cost: cost, rec: rec}
 }
 
 // accessCost is the cost of op accessing its buffer in placement s with
@@ -448,16 +506,22 @@ func joinNames(ns []string) string {
 }
 
 // admits is r's memory rule checked against placement s, remembered.
+// Goroutines may call it at once.
 func (p *Problem) admits(r *model.Record, s *model.SharedLayout) error {
 	k := admitKey{r, s}
-	if err, ok := p.admitted[k]; ok {
+	p.admittedMu.Lock()
+	err, ok := p.admitted[k]
+	p.admittedMu.Unlock()
+	if ok {
 		return err
 	}
+	err = r.Memory.Admits(s, recordTile(r))
+	p.admittedMu.Lock()
 	if p.admitted == nil {
 		p.admitted = map[admitKey]error{}
 	}
-	err := r.Memory.Admits(s, recordTile(r))
 	p.admitted[k] = err
+	p.admittedMu.Unlock()
 	return err
 }
 

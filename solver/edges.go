@@ -2,9 +2,6 @@ package solver
 
 import (
 	"fmt"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"planner/model"
 	"planner/solver/pbqp"
@@ -26,6 +23,7 @@ func (p *Problem) edges() error {
 	}
 	flush := func() {
 		if err == nil {
+			p.memo.listPairs()
 			err = p.pricePending()
 		}
 		for _, f := range steps {
@@ -154,20 +152,13 @@ func (p *Problem) conversion(v *model.Value, use model.Use, to *Node, required f
 	}
 	req = p.memo.list(req)
 	tab := p.memo.pairs.table(from.Layouts, req, v.DType.Bits)
-	var err error
 	if !tab.listed {
 		tab.listed = true
-		for i, l := range from.Layouts {
-			for j, r := range req {
-				if err == nil && r != nil && !placeholder(j) && analysed(l, r) {
-					tab.at[i][j].priced, err = p.memo.want(l, r, tab.from[i], tab.to[j], v.DType.Bits)
-				}
-			}
-		}
+		p.memo.unlisted = append(p.memo.unlisted, unlistedTable{tab, from.Layouts, req, v.DType.Bits})
 	}
 	return func() error {
-		if err != nil {
-			return fmt.Errorf("%s: converting %s: %v", v.Pos, v.Name, err)
+		if tab.err != nil {
+			return fmt.Errorf("%s: converting %s: %v", v.Pos, v.Name, tab.err)
 		}
 		return p.conversionEdge(v, use, to, from, req, tab)
 	}
@@ -281,56 +272,20 @@ func (p *Problem) analyse(pair convPair, cache *model.AccessCache) (*model.Conve
 }
 
 // pricePending analyses every pair conversion listed since the last call,
-// on as many goroutines as there are CPUs (GOMAXPROCS) where there are
-// enough: each pair's analysis reads only its two layouts, whose lazily
-// computed parts are safe to share. The results do not depend on how
-// the pairs were shared out.
+// on every CPU (inParallel): each pair's analysis reads only its two
+// layouts, whose lazily computed parts are safe to share. The results do
+// not depend on how the pairs were shared out.
 func (p *Problem) pricePending() error {
 	pend := p.memo.pending
 	p.memo.pending = pend[:0]
-	if len(pend) == 0 {
-		return nil
-	}
 	convs := p.memo.convs
-	workers := min(runtime.GOMAXPROCS(0), maxPricers, len(pend)/pricerChunk)
-	var next atomic.Int64
-	var stop atomic.Bool
-	work := func(cache *model.AccessCache, check func() error) error {
-		for !stop.Load() {
-			lo := int(next.Add(pricerChunk)) - pricerChunk
-			if lo >= len(pend) {
-				return nil
-			}
-			for k := lo; k < min(lo+pricerChunk, len(pend)); k++ {
-				pc := &convs[pend[k]]
-				pc.c, pc.err = p.analyse(pc.pair, cache)
-			}
-			if err := check(); err != nil {
-				stop.Store(true)
-				return err
-			}
+	return p.inParallel(len(pend), func(cache *model.AccessCache, lo, hi int) {
+		for _, n := range pend[lo:hi] {
+			pc := &convs[n]
+			pc.c, pc.err = p.analyse(pc.pair, cache)
 		}
-		return nil
-	}
-	var wg sync.WaitGroup
-	for range workers - 1 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			work(p.access.View(), func() error { return nil })
-		}()
-	}
-	err := work(p.access, p.watch.check) // this goroutine alone reads the limits
-	wg.Wait()
-	return err
+	})
 }
-
-// maxPricers bounds the goroutines pricePending starts; pricerChunk is
-// the pairs each takes at a time.
-const (
-	maxPricers  = 8
-	pricerChunk = 32
-)
 
 // priced is the conversion pairCost analysed from one of the build's
 // layouts to another for elements of bits bits, nil where it analysed

@@ -20,15 +20,16 @@ type layoutMemo struct {
 	// convs holds every pair of layouts listed for analysis, numbered in
 	// convAt by convKey; pending numbers those listed since the last
 	// pricing (pricePending).
-	convs   []pricedConv
-	convAt  map[uint64]int32
-	pending []int32
-	mats    matrices
-	pairs   pairTables
-	scratch map[scratchKey]int         // reduceScratch of each layout, axis and width
-	lists   map[string][]*model.Layout // one copy of each list of layouts (list)
-	rows    map[string][]int64         // one copy of each row of costs (row)
-	buf     []byte
+	convs    []pricedConv
+	convAt   map[uint64]int32
+	pending  []int32
+	unlisted []unlistedTable // tables whose pairs listPairs has yet to list
+	mats     matrices
+	pairs    pairTables
+	scratch  map[scratchKey]int         // reduceScratch of each layout, axis and width
+	lists    map[string][]*model.Layout // one copy of each list of layouts (list)
+	rows     map[string][]int64         // one copy of each row of costs (row)
+	buf      []byte
 }
 
 // convPair is a conversion between two layouts of a value of bits bits.
@@ -51,6 +52,39 @@ func convKey(from, to uint32, bits int) (uint64, bool) {
 		return 0, false
 	}
 	return uint64(bits)<<56 | uint64(from)<<28 | uint64(to), true
+}
+
+// unlistedTable is a table of pairs of layouts to list for pricing.
+type unlistedTable struct {
+	tab      *pairTable
+	from, to []*model.Layout
+	bits     int
+}
+
+// listPairs lists the pairs of the tables made since its last call that
+// the analysis prices (analysed), each once (want). The first call, on a
+// build's first batch of edges, sizes the memo for every pair its tables
+// hold: a small graph's pairs are all in its first batch.
+func (m *layoutMemo) listPairs() {
+	if len(m.convs) == 0 {
+		cells := 0
+		for _, u := range m.unlisted {
+			cells += len(u.from) * len(u.to)
+		}
+		m.convAt = make(map[uint64]int32, cells)
+		m.convs = make([]pricedConv, 0, cells)
+	}
+	for _, u := range m.unlisted {
+		for i, l := range u.from {
+			for j, r := range u.to {
+				if u.tab.err == nil && r != nil && analysed(l, r) {
+					u.tab.at[i][j].priced, u.tab.err = m.want(l, r, u.tab.from[i], u.tab.to[j], u.bits)
+				}
+			}
+		}
+	}
+	clear(m.unlisted)
+	m.unlisted = m.unlisted[:0]
 }
 
 // want is the number of the pair of layouts from and to (ids fi, ti),
@@ -262,6 +296,7 @@ type pairTable struct {
 	at       [][]pairEntry // by candidate, by required layout
 	from, to []uint32      // the layouts' ids
 	listed   bool          // its pairs were listed for pricing (conversion)
+	err      error         // why they could not be
 }
 
 type pairEntry struct {
