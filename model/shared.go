@@ -426,6 +426,9 @@ func CountScratch(c *Conversion, src, dst *Layout, t *Target, cache *AccessCache
 		if pad > 0 && src.Elements() == shape[fast] {
 			continue // one run: nothing to pad
 		}
+		if pad > 0 && c.StoreAccess.Wavefronts == c.StoreAccess.Ideal && c.LoadAccess.Wavefronts == c.LoadAccess.Ideal {
+			break // no conflicts: padding, which moves the same instructions, cannot do better
+		}
 		off := offsetWith(pad)
 		count := func(l *Layout, vector int) Access {
 			k := accessKey{l, order, int32(vector), int32(pad), int32(c.ElemBits)}
