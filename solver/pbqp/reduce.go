@@ -302,8 +302,18 @@ func (r *reducer) pruneDominated(maxChoices int) {
 				return false
 			}
 			for _, x := range nbs {
-				for _, j := range r.nodes[x.nb].alive {
-					if x.e.at(n, k, j) > x.e.at(n, i, j) {
+				m := x.e.m
+				if n == x.e.a { // rows i and k
+					mi, mk := m[i], m[k]
+					for _, j := range r.nodes[x.nb].alive {
+						if mk[j] > mi[j] {
+							return false
+						}
+					}
+					continue
+				}
+				for _, j := range r.nodes[x.nb].alive { // columns i and k
+					if mj := m[j]; mj[k] > mj[i] {
 						return false
 					}
 				}
