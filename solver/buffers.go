@@ -293,7 +293,7 @@ func (p *Problem) accessEdge(op *model.Op, n *Node, loadRecs []*model.Record) er
 	cells := len(n.Layouts) * len(distinct)
 	namedOff := p.relaxed(intr)
 	prices := make([]accessPrice, cells)
-	err := p.inParallel(cells, func(_ *model.AccessCache, lo, hi int) {
+	err := p.inParallel(cells, pairChunk, func(_ *model.AccessCache, lo, hi int) {
 		for c := lo; c < hi; c++ {
 			i, k := c/len(distinct), c%len(distinct)
 			prices[c] = p.priceAccess(op, n.Layouts[i], distinct[k], named, refused[k], namedOff, loadRecs)

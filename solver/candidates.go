@@ -77,20 +77,86 @@ func (m *MMAChoice) Arrangement() model.Arrangement {
 // order are added so (mirroredOrderChoices): the plan must be one the
 // user's compiler can represent.
 func (p *Problem) mmaChoices(op *model.Op, records []*model.Record, notation string) []*MMAChoice {
-	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
-	key := mmaKey{m: a.Shape[0], k: a.Shape[1], n: b.Shape[1], a: a.DType.Name, b: b.DType.Name, c: c.DType.Name, d: op.Result.DType.Name,
-		notation: notation, records: len(records), intrinsic: op.Intrinsic}
-	if len(records) > 0 {
-		key.first = records[0]
-	}
+	key := mmaKeyOf(op, records, notation)
 	if chs, ok := p.mmaMemo[key]; ok {
 		return chs
 	}
 	if p.mmaMemo == nil {
 		p.mmaMemo = map[mmaKey][]*MMAChoice{}
 	}
+	return p.keepMMA(key, p.mmaChoicesOf(op, records, notation))
+}
+
+// mmaChoicesOf is every choice of op on records in notation, made anew:
+// goroutines may call it at once.
+func (p *Problem) mmaChoicesOf(op *model.Op, records []*model.Record, notation string) []*MMAChoice {
 	chs := mmaChoicesOf(op, records, p.Graph.Subgroups, notation)
-	chs = append(chs, p.fmaChoices(op, chs)...)
+	return append(chs, p.fmaChoices(op, chs)...)
+}
+
+// mmaKeyOf is the key of op's choices on records in notation.
+func mmaKeyOf(op *model.Op, records []*model.Record, notation string) mmaKey {
+	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
+	key := mmaKey{m: a.Shape[0], k: a.Shape[1], n: b.Shape[1], a: a.DType.Name, b: b.DType.Name, c: c.DType.Name, d: op.Result.DType.Name,
+		notation: notation, records: len(records), intrinsic: op.Intrinsic}
+	if len(records) > 0 {
+		key.first = records[0]
+	}
+	return key
+}
+
+// prefetchMMA makes the choices of every mma op that the candidates'
+// seeds and the nodes ask for (the op's records, and the record it
+// names), each distinct set once, the sets on every CPU (inParallel):
+// tiling the records over the warps is most of a small graph's seeding.
+// A limit reached leaves the rest to be made when asked, where the
+// build stops.
+func (p *Problem) prefetchMMA(mmaRecs []*model.Record) {
+	type job struct {
+		op   *model.Op
+		recs []*model.Record
+		key  mmaKey
+		chs  []*MMAChoice
+	}
+	var jobs []*job
+	seen := map[mmaKey]bool{}
+	want := func(op *model.Op, recs []*model.Record) {
+		k := mmaKeyOf(op, recs, p.Graph.Notation)
+		if _, done := p.mmaMemo[k]; !done && !seen[k] {
+			seen[k] = true
+			jobs = append(jobs, &job{op: op, recs: recs, key: k})
+		}
+	}
+	p.Graph.Walk(func(op *model.Op) {
+		if op.Info().Flow != model.FlowRecord {
+			return
+		}
+		want(op, p.mmaRecordsFor(op, mmaRecs))
+		if op.Intrinsic != "" {
+			want(op, named(mmaRecs, op.Intrinsic))
+		}
+	})
+	if len(jobs) < 2 {
+		return // nothing to share out: made when asked
+	}
+	done := make([]bool, len(jobs))
+	p.inParallel(len(jobs), 1, func(_ *model.AccessCache, lo, hi int) {
+		for k := lo; k < hi; k++ {
+			jobs[k].chs, done[k] = p.mmaChoicesOf(jobs[k].op, jobs[k].recs, p.Graph.Notation), true
+		}
+	})
+	if p.mmaMemo == nil {
+		p.mmaMemo = map[mmaKey][]*MMAChoice{}
+	}
+	for k, j := range jobs {
+		if done[k] {
+			p.keepMMA(j.key, j.chs)
+		}
+	}
+}
+
+// keepMMA keeps chs as the choices of key, each layout the memo's copy.
+func (p *Problem) keepMMA(key mmaKey, chs []*MMAChoice) []*MMAChoice {
 	for _, ch := range chs {
 		ch.A, ch.B, ch.C = p.memo.canon(ch.A), p.memo.canon(ch.B), p.memo.canon(ch.C)
 	}

@@ -279,7 +279,7 @@ func (p *Problem) pricePending() error {
 	pend := p.memo.pending
 	p.memo.pending = pend[:0]
 	convs := p.memo.convs
-	return p.inParallel(len(pend), func(cache *model.AccessCache, lo, hi int) {
+	return p.inParallel(len(pend), pairChunk, func(cache *model.AccessCache, lo, hi int) {
 		for _, n := range pend[lo:hi] {
 			pc := &convs[n]
 			pc.c, pc.err = p.analyse(pc.pair, cache)

@@ -8,27 +8,28 @@ import (
 	"planner/model"
 )
 
-// inParallel calls work on the ranges [lo, hi) that cover [0, n), a few
+// inParallel calls work on the ranges [lo, hi) that cover [0, n), chunk
 // items each, on up to GOMAXPROCS goroutines (at most maxWorkers, and
-// none beside the caller's where n is small), each with its own view of
-// the problem's access cache. work must write only what its items own.
-// The calling goroutine checks the limits between its ranges; once one
-// is reached the others stop after their current range, and the limit's
-// error is returned.
-func (p *Problem) inParallel(n int, work func(cache *model.AccessCache, lo, hi int)) error {
+// none beside the caller's where there is one range), each with its own
+// view of the problem's access cache. work must write only what its
+// items own. The calling goroutine checks the limits between its ranges;
+// once one is reached the others stop after their current range, and
+// the limit's error is returned.
+func (p *Problem) inParallel(n, chunk int, work func(cache *model.AccessCache, lo, hi int)) error {
 	if n == 0 {
 		return nil
 	}
-	workers := min(runtime.GOMAXPROCS(0), maxWorkers, n/workChunk)
+	workChunk := int64(chunk)
+	workers := min(runtime.GOMAXPROCS(0), maxWorkers, (n+chunk-1)/chunk)
 	var next atomic.Int64
 	var stop atomic.Bool
 	run := func(cache *model.AccessCache, check func() error) error {
 		for !stop.Load() {
-			lo := int(next.Add(workChunk)) - workChunk
+			lo := int(next.Add(workChunk) - workChunk)
 			if lo >= n {
 				return nil
 			}
-			work(cache, lo, min(lo+workChunk, n))
+			work(cache, lo, min(lo+chunk, n))
 			if err := check(); err != nil {
 				stop.Store(true)
 				return err
@@ -49,9 +50,9 @@ func (p *Problem) inParallel(n int, work func(cache *model.AccessCache, lo, hi i
 	return err
 }
 
-// maxWorkers bounds the goroutines inParallel runs; workChunk is the
-// items each takes at a time.
+// maxWorkers bounds the goroutines inParallel runs; pairChunk is the
+// pairs of layouts (or of a layout and a placement) each takes at a time.
 const (
 	maxWorkers = 8
-	workChunk  = 32
+	pairChunk  = 32
 )

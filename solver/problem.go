@@ -191,6 +191,7 @@ func buildWatched(g *model.Graph, t *model.Target, records []*model.Record, rela
 	p.loadRecs = loadRecs
 	p.families = familiesOf(records)
 	p.opaqueMMA = opaqueMMAs(g)
+	p.prefetchMMA(mmaRecs)
 	cands := p.candidates(mmaRecs)
 	if err := w.err(); err != nil {
 		return nil, err
