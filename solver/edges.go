@@ -209,15 +209,14 @@ func (p *Problem) conversionEdge(v *model.Value, use model.Use, to, from *Node, 
 				// No conversion reaches or leaves an unspecified fragment.
 				guards = append(guards, p.guard(rule, p.familyFact(l, r)))
 			default:
-				pe := &tab.at[i][j]
-				if !pe.done {
-					pe.cost, pe.conv, pe.err = p.pairCost(pe.priced)
-					pe.done = true
+				pc := p.pairCost(tab.at[i][j])
+				if pc.err != nil {
+					return fmt.Errorf("%s: converting %s: %v", v.Pos, v.Name, pc.err)
 				}
-				if pe.err != nil {
-					return fmt.Errorf("%s: converting %s: %v", v.Pos, v.Name, pe.err)
+				c, conv := pc.cost*trips, pc.c
+				if conv.Kind == model.ConvNone {
+					conv = nil // nothing to convert
 				}
-				c, conv := pe.cost*trips, pe.conv
 				if !ruleOff {
 					m[i][j] = c
 				}
@@ -245,19 +244,18 @@ func (p *Problem) conversionEdge(v *model.Value, use model.Use, to, from *Node, 
 	return nil
 }
 
-// pairCost is the cost of one trip converting a value between the pair
-// of layouts the memo numbers n (priced by pricePending), and the
-// conversion (nil when none is needed).
-func (p *Problem) pairCost(n int32) (int64, *model.Conversion, error) {
-	pc := p.memo.convs[n]
-	if pc.err != nil {
-		return 0, nil, pc.err
+// pairCost is the pair of layouts the memo numbers n (priced by
+// pricePending) with the cost of one trip converting a value between
+// them, worked out once.
+func (p *Problem) pairCost(n int32) *pricedConv {
+	pc := &p.memo.convs[n]
+	if !pc.costed && pc.err == nil {
+		pc.costed = true
+		if pc.c.Kind != model.ConvNone {
+			pc.cost = model.ConversionCost(pc.c, p.Target, pc.pair.from.Size(model.Lane))
+		}
 	}
-	c := pc.c
-	if c.Kind == model.ConvNone {
-		return 0, nil, nil
-	}
-	return model.ConversionCost(c, p.Target, pc.pair.from.Size(model.Lane)), c, nil
+	return pc
 }
 
 // analyse analyses a conversion and counts its scratch accesses with

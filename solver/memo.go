@@ -40,9 +40,11 @@ type convPair struct {
 
 // pricedConv is a pair's conversion, or why the layouts do not convert.
 type pricedConv struct {
-	pair convPair
-	c    *model.Conversion
-	err  error
+	pair   convPair
+	c      *model.Conversion
+	err    error
+	cost   int64 // one trip's, once costed (pairCost)
+	costed bool
 }
 
 // convKey numbers a pair of layouts (by their ids) for elements of bits
@@ -78,7 +80,7 @@ func (m *layoutMemo) listPairs() {
 		for i, l := range u.from {
 			for j, r := range u.to {
 				if u.tab.err == nil && r != nil && analysed(l, r) {
-					u.tab.at[i][j].priced, u.tab.err = m.want(l, r, u.tab.from[i], u.tab.to[j], u.bits)
+					u.tab.at[i][j], u.tab.err = m.want(l, r, u.tab.from[i], u.tab.to[j], u.bits)
 				}
 			}
 		}
@@ -293,18 +295,10 @@ func (ms *matrices) shared(m [][]int64) [][]int64 {
 // lists: a large graph repeats the same lists on many edges, and a
 // table read is far cheaper than looking every pair up on its own.
 type pairTable struct {
-	at       [][]pairEntry // by candidate, by required layout
-	from, to []uint32      // the layouts' ids
-	listed   bool          // its pairs were listed for pricing (conversion)
-	err      error         // why they could not be
-}
-
-type pairEntry struct {
-	done   bool
-	priced int32 // the pair's number in the memo's convs, once listed
-	cost   int64 // for one trip
-	conv   *model.Conversion
-	err    error
+	at       [][]int32 // by candidate, by required layout: the pair's number in the memo's convs, once listed
+	from, to []uint32  // the layouts' ids
+	listed   bool      // its pairs were listed for pricing (conversion)
+	err      error     // why they could not be
 }
 
 // pairTables finds the table of two lists of layouts for elements of
@@ -350,15 +344,16 @@ func (t *pairTables) table(from, to []*model.Layout, bits int) *pairTable {
 	if tab, ok := t.tables[string(b)]; ok {
 		return tab
 	}
-	tab := &pairTable{at: make([][]pairEntry, len(from)), from: make([]uint32, len(from)), to: make([]uint32, len(to))}
+	tab := &pairTable{at: make([][]int32, len(from)), from: make([]uint32, len(from)), to: make([]uint32, len(to))}
 	for i := range from {
 		tab.from[i] = binary.LittleEndian.Uint32(b[8+4*i:])
 	}
 	for j := range to {
 		tab.to[j] = binary.LittleEndian.Uint32(b[8+4*len(from)+4*j:])
 	}
+	flat := make([]int32, len(from)*len(to))
 	for i := range tab.at {
-		tab.at[i] = make([]pairEntry, len(to))
+		tab.at[i] = flat[i*len(to) : (i+1)*len(to) : (i+1)*len(to)]
 	}
 	t.tables[string(b)] = tab
 	return tab
