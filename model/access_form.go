@@ -397,6 +397,7 @@ func accessVectorsByForm(l *Layout, vector, elemBits int, offset func(idx []int)
 				b.Wavefronts += n * moved.count(r*bytes)
 			}
 		}
+		moved.release()
 		if i == 0 || b.Wavefronts > busiest.Wavefronts {
 			busiest = b
 		}
@@ -413,27 +414,32 @@ type movedCounter struct {
 	width     int
 	bankBytes int
 	addrs     []int
-	counted   map[int]int
+	counted   []int // by residue of the move: the wavefronts + 1, 0 until counted
 }
 
 func newMovedCounter(t *Target, first []int, width int) *movedCounter {
 	_, bankBytes := bankGeometry(t)
 	return &movedCounter{bc: newBankCounter(t), first: first, width: width, bankBytes: bankBytes,
-		addrs: make([]int, len(first)), counted: map[int]int{}}
+		addrs: make([]int, len(first)), counted: make([]int, bankBytes)}
 }
+
+// release gives the counter's bank counter back; the counter is not used
+// after.
+func (m *movedCounter) release() { m.bc.release() }
 
 // count is the wavefronts of the first addresses moved by move bytes.
 func (m *movedCounter) count(move int) int {
 	r := move % m.bankBytes
-	n, ok := m.counted[r]
-	if !ok {
+	if r < 0 {
+		r += m.bankBytes
+	}
+	if m.counted[r] == 0 {
 		for i, a := range m.first {
 			m.addrs[i] = a + r
 		}
-		n = m.bc.wavefronts(m.addrs, m.width)
-		m.counted[r] = n
+		m.counted[r] = m.bc.wavefronts(m.addrs, m.width) + 1
 	}
-	return n
+	return m.counted[r] - 1
 }
 
 // keepsVectorsByForm is keepsVectors from the offsets of the registers
@@ -555,6 +561,7 @@ func (s *SharedLayout) accessRowsByForm(l *Layout, rowsPerPhase, rowBytes int, t
 			for _, b := range blocks {
 				a.Wavefronts += moved.count(s.ByteOffset(b[0]*rowsPerPhase, b[1]*cols))
 			}
+			moved.release()
 		}
 		if n == 0 || a.Wavefronts > busiest.Wavefronts {
 			busiest = a

@@ -141,8 +141,16 @@ type bankCounter struct {
 	seen             [][]int
 }
 
+// bankCounters keeps the counters given back (release) for the next
+// count: a solve counts thousands of accesses, each with a counter.
+var bankCounters sync.Pool
+
 func newBankCounter(t *Target) *bankCounter {
 	banks, bankBytes := bankGeometry(t)
+	if bc, ok := bankCounters.Get().(*bankCounter); ok && bc.banks == banks {
+		bc.bankBytes = bankBytes
+		return bc
+	}
 	// Each bank's list starts in one shared array, room for a few words
 	// (more conflicts than that grow the list on its own).
 	const room = 4
@@ -153,6 +161,10 @@ func newBankCounter(t *Target) *bankCounter {
 	}
 	return &bankCounter{banks: banks, bankBytes: bankBytes, seen: seen}
 }
+
+// release gives the counter back for another count; it is not used
+// after.
+func (bc *bankCounter) release() { bankCounters.Put(bc) }
 
 func (bc *bankCounter) wavefronts(addrs []int, width int) int {
 	banks, bankBytes := bc.banks, bc.bankBytes
