@@ -219,6 +219,9 @@ type hwDigits struct {
 type grades struct {
 	rows  []uint64 // echelon in insertion order: a row holds no earlier row's pivot
 	level []HwDim
+	// full: the rows span every binary tensor digit, so that lowest never
+	// exceeds the last row's axis.
+	full bool
 }
 
 func (l *Layout) grades() *grades {
@@ -234,6 +237,7 @@ func (l *Layout) grades() *grades {
 				}
 			}
 		}
+		g.full = len(g.rows) == l.m.out.nBits
 		l.graded.Store(g)
 	}
 	return g
@@ -306,12 +310,27 @@ func analyzeLinear(src, dst *Layout, elemBits int) *Conversion {
 	// digit needing data outside the span of registers, lanes, … stays
 	// within a lane, subgroup, … only if the source holds it there.
 	grades := src.grades()
+	// top is the most any digit below can need, where it is known: the
+	// loop stops there, the first digit that needs it found.
+	top := NumHwDims
+	if grades.full {
+		top = Register
+		if n := len(grades.level); n > 0 {
+			top = grades.level[n-1]
+		}
+		for h := range NumHwDims {
+			if imgs, _ := dst.hwBits(h); len(imgs) > 0 {
+				top = max(top, h)
+			}
+		}
+	}
 	level := Register
 	// The reason for the level, written when asked: the destination bit
 	// that set it (whyH < 0: none), or a repetition digit (whyOdd).
 	whyH, whyPos, whyNeed := HwDim(-1), 0, Register
 	var whyY uint64
 	var whyOdd func() string
+digits:
 	for h := range NumHwDims {
 		dImgs, dPos := dst.hwBits(h)
 		sImgs, _ := src.hwBits(h)
@@ -331,6 +350,9 @@ func analyzeLinear(src, dst *Layout, elemBits int) *Conversion {
 			if need > level {
 				level = need
 				whyH, whyPos, whyY, whyNeed = h, dPos[i], y, need
+				if level >= top {
+					break digits
+				}
 			}
 		}
 	}
