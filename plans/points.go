@@ -1,6 +1,10 @@
 package plans
 
-import "planner/model"
+import (
+	"sync"
+
+	"planner/model"
+)
 
 // points is a layout evaluated at every hardware point once: the element
 // (row-major number) each point holds, the points in Each's order, and,
@@ -12,16 +16,28 @@ type points struct {
 	regs      int // registers per lane
 	lanes     int // lanes per subgroup
 	subgroups int // subgroups per block
-	// holders: the points holding element e are at[first[e]:first[e+1]].
+	// holders: the points holding element e are at[first[e]:first[e+1]],
+	// built once (goroutines share a table).
 	first, at []int
+	byElement sync.Once
 }
 
-// tables caches the points of the layouts a verification meets, up to
+// pointCache keeps the points of the layouts a verification meets, up to
 // about cacheInts numbers: a value's layout serves all its uses, and the
-// memory stays bounded on graphs of any size.
-type tables struct {
+// memory stays bounded on graphs of any size. The replays of one
+// verification share it from their goroutines.
+type pointCache struct {
+	mu   sync.Mutex
 	m    map[*model.Layout]*points
 	ints int
+}
+
+func newPointCache() *pointCache { return &pointCache{m: map[*model.Layout]*points{}} }
+
+// tables is what one replay remembers: the points of layouts (shared),
+// and the checks it passed.
+type tables struct {
+	pts *pointCache
 	// passed holds the checks already replayed without a difference: a
 	// graph repeats the same layouts, records and conversions many times.
 	passed map[string]bool
@@ -66,8 +82,8 @@ func (ts *tables) equal(a, b *model.Layout) bool {
 
 const cacheInts = 1 << 22
 
-func newTables() *tables {
-	return &tables{m: map[*model.Layout]*points{}, passed: map[string]bool{}, kinds: map[string]string{}, holds: map[*model.Layout]bool{},
+func newTables(pts *pointCache) *tables {
+	return &tables{pts: pts, passed: map[string]bool{}, kinds: map[string]string{}, holds: map[*model.Layout]bool{},
 		derived: map[derivedKey]*model.Layout{}, same: map[[2]*model.Layout]bool{}}
 }
 
@@ -84,16 +100,25 @@ func (ts *tables) once(key string, check func() error) error {
 }
 
 func (ts *tables) of(l *model.Layout) *points {
-	if t, ok := ts.m[l]; ok {
+	pc := ts.pts
+	pc.mu.Lock()
+	t, ok := pc.m[l]
+	pc.mu.Unlock()
+	if ok {
 		return t
 	}
-	t := &points{l: l, elems: l.ElementNumbers(), regs: l.Size(model.Register), lanes: l.Size(model.Lane), subgroups: l.Size(model.Subgroup)}
-	// Holders, when built, triple a table's numbers.
-	if ts.ints += 3 * len(t.elems); ts.ints > cacheInts {
-		clear(ts.m)
-		ts.ints = 3 * len(t.elems)
+	t = &points{l: l, elems: l.ElementNumbers(), regs: l.Size(model.Register), lanes: l.Size(model.Lane), subgroups: l.Size(model.Subgroup)}
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	if o, ok := pc.m[l]; ok {
+		return o // made meanwhile by the other replay
 	}
-	ts.m[l] = t
+	// Holders, when built, triple a table's numbers.
+	if pc.ints += 3 * len(t.elems); pc.ints > cacheInts {
+		clear(pc.m)
+		pc.ints = 3 * len(t.elems)
+	}
+	pc.m[l] = t
 	return t
 }
 
@@ -114,7 +139,7 @@ func (t *points) subgroup(i int) int { return i / t.regs / t.lanes }
 
 // holders lists the flat points holding element e.
 func (t *points) holders(e int) []int {
-	if t.first == nil {
+	t.byElement.Do(func() {
 		n := t.l.Elements()
 		t.first = make([]int, n+2)
 		for _, x := range t.elems {
@@ -128,7 +153,7 @@ func (t *points) holders(e int) []int {
 			t.at[t.first[x+1]] = i
 			t.first[x+1]++
 		}
-	}
+	})
 	return t.at[t.first[e]:t.first[e+1]]
 }
 

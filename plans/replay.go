@@ -142,14 +142,24 @@ func replayShared(v *model.Value, from, to *points, c *ConvPlan) error {
 		return o
 	}
 	size := c.ScratchBytes * 8 / max(bits, 1)
-	// The scratch by element address: what each store left there.
-	scratch := map[int]int{}
+	// The scratch by element address: what each store left there (-1:
+	// nothing). No vector reaches past the last run's padding and a
+	// vector beyond it, however many bytes the plan claims.
+	elems := v.Elements()
+	runs := elems
+	if len(c.ScratchOrder) > 0 {
+		runs = elems / max(v.Shape[c.ScratchOrder[0]], 1)
+	}
+	scratch := make([]int, min(size, elems+c.ScratchPad*runs+c.StoreVector+c.LoadVector))
+	for k := range scratch {
+		scratch[k] = -1
+	}
 	err := eachVector(from, c.StoreVector, offset, func(i, e, at int) error {
 		switch {
-		case at >= size:
+		case at >= size || at >= len(scratch):
 			p := from.point(i)
 			return &VerifyError{Value: v.Name, Element: unlinear(e, v.Shape), Point: pointAt(p), What: fmt.Sprintf("its store writes scratch byte %d, outside the %d bytes of scratch the plan claims", at*bits/8, c.ScratchBytes)}
-		case scratch[at] != e && has(scratch, at):
+		case scratch[at] >= 0 && scratch[at] != e:
 			p := from.point(i)
 			return &VerifyError{Value: v.Name, Element: unlinear(e, v.Shape), Point: pointAt(p), What: fmt.Sprintf("its %d-element vector store writes it at scratch byte %d, where element %v belongs", c.StoreVector, at*bits/8, unlinear(scratch[at], v.Shape))}
 		}
@@ -160,7 +170,11 @@ func replayShared(v *model.Value, from, to *points, c *ConvPlan) error {
 		return err
 	}
 	return eachVector(to, c.LoadVector, offset, func(i, want, at int) error {
-		got, ok := scratch[at]
+		got, ok := -1, false
+		if at < len(scratch) {
+			got = scratch[at]
+			ok = got >= 0
+		}
 		if ok && got == want {
 			return nil
 		}
@@ -171,11 +185,6 @@ func replayShared(v *model.Value, from, to *points, c *ConvPlan) error {
 		p := to.point(i)
 		return &VerifyError{Value: v.Name, Element: unlinear(want, v.Shape), Point: pointAt(p), What: fmt.Sprintf("its %d-element vector load from scratch byte %d brings %s", c.LoadVector, at*bits/8, brings)}
 	})
-}
-
-func has(m map[int]int, k int) bool {
-	_, ok := m[k]
-	return ok
 }
 
 // eachVector walks the registers of a layout in vectors of n consecutive

@@ -74,9 +74,10 @@ func (e *VerifyError) Error() string {
 // goroutines; the choices' error, where both find one, is the one
 // returned.
 func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
+	pts := newPointCache()
 	choices := make(chan error, 1)
-	go func() { choices <- VerifyChoices(g, a) }()
-	mechanisms := VerifyMechanisms(g, a, p)
+	go func() { choices <- verifyChoices(g, a, pts) }()
+	mechanisms := verifyMechanisms(g, a, p, pts)
 	if err := <-choices; err != nil {
 		return err
 	}
@@ -94,7 +95,11 @@ func Verify(g *model.Graph, a *model.Assignment, p *Plan) error {
 // arrangement of warps gives it; every load record's memory rule accepts
 // its buffer's placement.
 func VerifyChoices(g *model.Graph, a *model.Assignment) error {
-	ts := newTables()
+	return verifyChoices(g, a, newPointCache())
+}
+
+func verifyChoices(g *model.Graph, a *model.Assignment, pts *pointCache) error {
+	ts := newTables(pts)
 	for _, v := range g.Values {
 		if l := a.Layouts[v]; l != nil && l.InShared() {
 			continue // left in its buffer: checked with the mma that reads it
@@ -210,7 +215,11 @@ func variantWhere(op *model.Op, err error) []Where {
 // rounds; scratch layout, padding and vectors); and the total is the sum
 // of the ops' and conversions' costs. The choices are VerifyChoices's.
 func VerifyMechanisms(g *model.Graph, a *model.Assignment, p *Plan) error {
-	ts := newTables()
+	return verifyMechanisms(g, a, p, newPointCache())
+}
+
+func verifyMechanisms(g *model.Graph, a *model.Assignment, p *Plan, pts *pointCache) error {
+	ts := newTables(pts)
 	claimed := map[[3]string]*ConvPlan{}
 	for i, c := range p.Conv {
 		claimed[[3]string{c.Value, c.Consumer, c.Operand}] = &p.Conv[i]
