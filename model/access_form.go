@@ -1,6 +1,9 @@
 package model
 
-import "math/bits"
+import (
+	"math/bits"
+	"sync"
+)
 
 // Counting shared-memory accesses from the layout's bases instead of its
 // elements.
@@ -40,8 +43,16 @@ var accessCheck func(fromBases, walked Access, what func() string)
 // function that turns the check off again. Tests use it to hold the
 // counts from bases to the walk on every access a solve prices; it makes
 // counting as slow as the walk, and must not run beside another solve.
+// The solve counts on several goroutines; check is called by one at a
+// time.
 func CrossCheckAccesses(check func(fromBases, walked Access, what string)) (stop func()) {
-	accessCheck = func(a, w Access, what func() string) { check(a, w, what()) }
+	var mu sync.Mutex
+	accessCheck = func(a, w Access, what func() string) {
+		text := what()
+		mu.Lock()
+		defer mu.Unlock()
+		check(a, w, text)
+	}
 	return func() { accessCheck = nil }
 }
 
