@@ -4,15 +4,17 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
-	"planner/plans/planfile"
+	"runtime"
 	"strings"
 	"testing"
 
 	"planner/internal/golden"
 	"planner/model"
 	"planner/plans"
+	"planner/plans/planfile"
 )
 
 // named finds the entry of a plan's list with the given name.
@@ -142,6 +144,37 @@ func TestGoldenPlans(t *testing.T) {
 				}
 				ext := map[string]string{"text": ".txt", "json": ".json", "toml": ".toml"}[format]
 				golden.Compare(t, filepath.Join("testdata/plans", name+ext), out.String())
+			}
+		})
+	}
+}
+
+// The plan does not depend on how many goroutines price and search it:
+// every test graph solved on one CPU and on eight (GOMAXPROCS) prints its
+// text golden. The build shares its pricing out over the CPUs, the
+// reductions their larger products and the verifier its two replays.
+func TestSamePlanOnAnyCPUs(t *testing.T) {
+	graphs, _ := filepath.Glob("testdata/graphs/*.toml")
+	for _, procs := range []int{1, 8} {
+		t.Run(fmt.Sprint(procs), func(t *testing.T) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			pl, err := New()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, g := range graphs {
+				res, err := pl.SolveFile(context.Background(), g, Options{})
+				if err != nil || res.Plan == nil {
+					t.Fatalf("%s: %v", g, err)
+				}
+				var out bytes.Buffer
+				if err := res.Plan.WriteText(&out); err != nil {
+					t.Fatal(err)
+				}
+				want, _ := os.ReadFile(filepath.Join("testdata/plans", strings.TrimSuffix(filepath.Base(g), ".toml")+".txt"))
+				if out.String() != string(want) {
+					t.Errorf("%s: on %d CPUs the plan differs from its golden", g, procs)
+				}
 			}
 		})
 	}
