@@ -152,6 +152,7 @@ func (b *brancher) branch(p *Problem, bound int64) ([]int, int64, bool) {
 		}
 	}
 	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(local[x], local[y]) })
+	folded := foldBounds(p, k)
 	var best []int
 	for _, i := range order {
 		if local[i] >= bound {
@@ -163,7 +164,11 @@ func (b *brancher) branch(p *Problem, bound int64) ([]int, int64, bool) {
 		}
 		sub, fixed := fold(p, k, i)
 		b.work += int64(tableSize(sub))
-		if AddSat(fixed, lowerBoundOf(sub)) >= bound {
+		lb := folded.at(i)
+		if folded == nil {
+			lb = lowerBoundOf(sub)
+		}
+		if AddSat(fixed, lb) >= bound {
 			continue // no plan of this branch does better: skip its reductions
 		}
 		c, cost, ok := b.solve(sub, below(bound, fixed))
@@ -231,6 +236,108 @@ func induced(p *Problem, nodes []int) *Problem {
 		}
 	}
 	return sub
+}
+
+// foldBound is lowerBoundOf(fold(p, k, i)) for every choice i of node k,
+// each worked out from what the choices share: the nodes that are not
+// k's neighbours keep their terms, and a neighbour's term is its costs
+// with its other edges at their cheapest (base) plus k's edges at i.
+type foldBound struct {
+	rest int64 // the terms of the nodes other than k and its neighbours
+	nbs  []foldNeighbour
+}
+
+type foldNeighbour struct {
+	base  []int64
+	edges []Edge // joining it to k
+	kIsA  []bool
+}
+
+// foldBounds is p's foldBound at node k, nil where some cost is negative
+// (AddSat's sums are then not in any order the same, and lowerBoundOf
+// of each fold stands).
+func foldBounds(p *Problem, k int) *foldBound {
+	for _, c := range p.Cost {
+		for _, v := range c {
+			if v < 0 {
+				return nil
+			}
+		}
+	}
+	for _, e := range p.Edges {
+		for _, row := range e.M {
+			for _, v := range row {
+				if v < 0 {
+					return nil
+				}
+			}
+		}
+	}
+	// Each node's costs with the edges it is the first end of at their
+	// cheapest, leaving out edges to k.
+	cost := make([][]int64, len(p.Cost))
+	for n, c := range p.Cost {
+		if n != k {
+			cost[n] = slices.Clone(c)
+		}
+	}
+	nb := map[int]int{} // neighbour of k -> its place in f.nbs
+	f := &foldBound{}
+	for _, e := range p.Edges {
+		if e.A == k || e.B == k {
+			n := e.A + e.B - k
+			at, ok := nb[n]
+			if !ok {
+				at = len(f.nbs)
+				nb[n] = at
+				f.nbs = append(f.nbs, foldNeighbour{})
+			}
+			f.nbs[at].edges = append(f.nbs[at].edges, e)
+			f.nbs[at].kIsA = append(f.nbs[at].kIsA, e.A == k)
+			continue
+		}
+		for i := range cost[e.A] {
+			cost[e.A][i] = AddSat(cost[e.A][i], rowMin(e, e.A, i))
+		}
+	}
+	for n, c := range cost {
+		if n == k {
+			continue
+		}
+		if at, ok := nb[n]; ok {
+			f.nbs[at].base = c
+			continue
+		}
+		low := Inf
+		for _, v := range c {
+			low = min(low, v)
+		}
+		f.rest = AddSat(f.rest, low)
+	}
+	return f
+}
+
+// at is the lower bound of the fold at choice i.
+func (f *foldBound) at(i int) int64 {
+	if f == nil {
+		return 0
+	}
+	lb := f.rest
+	for _, nb := range f.nbs {
+		low := Inf
+		for j, c := range nb.base {
+			for x, e := range nb.edges {
+				if nb.kIsA[x] {
+					c = AddSat(c, e.M[i][j])
+				} else {
+					c = AddSat(c, e.M[j][i])
+				}
+			}
+			low = min(low, c)
+		}
+		lb = AddSat(lb, low)
+	}
+	return lb
 }
 
 // lowerBoundOf is a bound no plan of p goes below: each node's cheapest

@@ -237,3 +237,44 @@ func TestBranchingBelowACost(t *testing.T) {
 		}
 	}
 }
+
+// The bound of each fold that foldBounds works out from what the choices
+// share equals lowerBoundOf the fold itself, on random problems with
+// forbidden pairs and parallel edges; with a negative cost it declines.
+func TestFoldBoundsAreLowerBoundOf(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	compared := 0
+	for round := range 200 {
+		p := Random(r, 2+r.IntN(7), 1+r.IntN(6), 0.6)
+		if round%5 == 0 && len(p.Edges) > 0 { // a parallel edge
+			e := p.Edges[0]
+			m := make([][]int64, len(e.M))
+			for i := range m {
+				m[i] = make([]int64, len(e.M[i]))
+				for j := range m[i] {
+					m[i][j] = int64(r.IntN(50))
+				}
+			}
+			p.Edges = append(p.Edges, Edge{A: e.A, B: e.B, M: m})
+		}
+		for k := range p.Cost {
+			f := foldBounds(p, k)
+			if f == nil {
+				t.Fatalf("round %d: no fold bounds for a problem without negative costs", round)
+			}
+			for i := range p.Cost[k] {
+				sub, _ := fold(p, k, i)
+				if got, want := f.at(i), lowerBoundOf(sub); got != want {
+					t.Fatalf("round %d, node %d, choice %d: fold bound %d, lowerBoundOf %d", round, k, i, got, want)
+				}
+				compared++
+			}
+		}
+	}
+	p := Random(r, 3, 3, 1)
+	p.Cost[1][0] = -1
+	if foldBounds(p, 0) != nil {
+		t.Errorf("fold bounds of a problem with a negative cost")
+	}
+	t.Logf("%d folds compared", compared)
+}
