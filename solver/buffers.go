@@ -302,6 +302,7 @@ func (p *Problem) accessEdge(op *model.Op, n *Node, loadRecs []*model.Record) er
 	if err != nil {
 		return err
 	}
+	refusedGuard := int32(-1)
 	for i, l := range n.Layouts {
 		m[i] = make([]int64, bn.Choices())
 		costs := make([]int64, len(distinct))
@@ -328,7 +329,10 @@ func (p *Problem) accessEdge(op *model.Op, n *Node, loadRecs []*model.Record) er
 			k := which[c]
 			m[i][c] = costs[k]
 			if refused[k] {
-				forbids = append(forbids, forbid{I: int32(i), J: int32(c), Guard: p.guard(intr, p.memoryFact(named))})
+				if refusedGuard < 0 { // made where first needed, the same after
+					refusedGuard = p.guard(intr, p.memoryFact(named))
+				}
+				forbids = append(forbids, forbid{I: int32(i), J: int32(c), Guard: refusedGuard})
 			}
 			if guards[k] >= 0 {
 				m[i][c] = 0
