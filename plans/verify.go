@@ -643,6 +643,7 @@ func inFragmentOnce(value string, l *model.Layout, r *model.Record, slot string,
 	}
 	idx, in, at := make([]int, len(shape)), make([]int, len(shape)), make([]int, len(shape))
 	held := make([]bool, l.Size(model.Lane))
+	var checked []int
 	kd := map[string]int{"a": 1, "b": 0}[slot] // K's dimension in the record's slot
 	own := r.OwnKWidth()
 	for i, e := range lt.elems {
@@ -688,6 +689,17 @@ func inFragmentOnce(value string, l *model.Layout, r *model.Record, slot string,
 			continue
 		}
 		base := p.Lane - p.Lane%group
+		// The same element in the same group of lanes of the same
+		// subgroup is the same check: done once (checked[e] is the last
+		// group it was done in, plus one).
+		key := (i/lt.regs/lt.lanes)*lt.lanes + base + 1
+		if checked == nil {
+			checked = make([]int, l.Elements())
+		}
+		if checked[e] == key {
+			continue
+		}
+		checked[e] = key
 		markHolders(lt, e, p, held, true)
 		for _, w := range want {
 			if !held[w+base] {
