@@ -73,6 +73,11 @@ type Layout struct {
 	// counting accesses from bases reads it for every placement tried
 	// (lazyMu).
 	axisIdx [2]map[int][][]int
+	// matches and accesses remember MatchFragment against each fragment
+	// and AccessVectors against each placement (lazyMu): a solve prices
+	// every candidate against every placement, record by record.
+	matches  map[*Layout]fragmentMatch
+	accesses map[vectorAccessKey]Access
 	hw      atomic.Pointer[hwDigits] // hwBits of every axis
 	graded  atomic.Pointer[grades]
 	// widths[e][dim] is log2 of vectorWidth for elements of 1<<e bits.

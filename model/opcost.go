@@ -145,11 +145,35 @@ func LoadInstructions(l *Layout, r *Record) (int, bool) {
 	if r.Fragment == nil || r.Fragment.Layout == nil || l.Size(Lane) != r.SubgroupSize {
 		return 0, false
 	}
-	copies, ok := MatchFragment(l, r.Fragment.Layout)
+	copies, ok := l.matchFragment(r.Fragment.Layout)
 	if !ok || copies%r.Matrices != 0 {
 		return 0, false
 	}
 	return copies / r.Matrices, true
+}
+
+// fragmentMatch is MatchFragment's answer.
+type fragmentMatch struct {
+	copies int
+	ok     bool
+}
+
+// matchFragment is MatchFragment(l, frag), kept on l once worked out.
+func (l *Layout) matchFragment(frag *Layout) (int, bool) {
+	l.lazyMu.Lock()
+	m, ok := l.matches[frag]
+	l.lazyMu.Unlock()
+	if ok {
+		return m.copies, m.ok
+	}
+	m.copies, m.ok = MatchFragment(l, frag)
+	l.lazyMu.Lock()
+	if l.matches == nil {
+		l.matches = map[*Layout]fragmentMatch{}
+	}
+	l.matches[frag] = m
+	l.lazyMu.Unlock()
+	return m.copies, m.ok
 }
 
 // UseCost is the cost of converting a value to the layout a use requires,

@@ -216,8 +216,34 @@ func idealWavefronts(lanes, width int, t *Target) int {
 // PhaseWavefronts (the other subgroups access the same pattern at other
 // offsets). Where the buffer does not
 // keep a lane's vector contiguous and aligned, the vector is halved.
+//
+// The count is kept on l by placement, vector and target once worked out
+// (the cross-check of CrossCheckAccesses counts every time).
 func (s *SharedLayout) AccessVectors(l *Layout, vector int, t *Target) Access {
-	return accessVectors(l, vector, s.ElemBits, func(idx []int) int { return s.Offset(idx[0], idx[1]) }, s.accessForm(l), t, s.countedSubgroups(l, t))
+	k := vectorAccessKey{*s, vector, t}
+	if accessCheck == nil {
+		l.lazyMu.Lock()
+		a, ok := l.accesses[k]
+		l.lazyMu.Unlock()
+		if ok {
+			return a
+		}
+	}
+	a := accessVectors(l, vector, s.ElemBits, func(idx []int) int { return s.Offset(idx[0], idx[1]) }, s.accessForm(l), t, s.countedSubgroups(l, t))
+	l.lazyMu.Lock()
+	if l.accesses == nil {
+		l.accesses = map[vectorAccessKey]Access{}
+	}
+	l.accesses[k] = a
+	l.lazyMu.Unlock()
+	return a
+}
+
+// vectorAccessKey names a count of AccessVectors on a layout.
+type vectorAccessKey struct {
+	s      SharedLayout
+	vector int
+	t      *Target
 }
 
 // countedSubgroups lists the subgroups whose accesses to placement s must
