@@ -148,13 +148,10 @@ func (l *Layout) axisIndexes(h HwDim, sub int) [][]int {
 	if h == Lane {
 		a = 1
 	}
-	l.lazyMu.Lock()
-	idx, ok := l.axisIdx[a][sub]
-	l.lazyMu.Unlock()
-	if ok {
+	if idx, ok := l.axisIdx[a].get(sub); ok {
 		return idx
 	}
-	idx = make([][]int, l.Size(h))
+	idx := make([][]int, l.Size(h))
 	for i := range idx {
 		p := HwPoint{Subgroup: sub}
 		if h == Register {
@@ -164,12 +161,7 @@ func (l *Layout) axisIndexes(h HwDim, sub int) [][]int {
 		}
 		idx[i] = l.Index(p)
 	}
-	l.lazyMu.Lock()
-	defer l.lazyMu.Unlock()
-	if l.axisIdx[a] == nil {
-		l.axisIdx[a] = map[int][][]int{}
-	}
-	l.axisIdx[a][sub] = idx
+	l.axisIdx[a].put(sub, idx)
 	return idx
 }
 

@@ -59,27 +59,25 @@ type Layout struct {
 	shape []int
 	// What is computed from the map on first use (layouts never
 	// change): goroutines may share a layout, so each is published
-	// whole through an atomic pointer, or kept under lazyMu (two
+	// whole through an atomic pointer, or kept in a locked map (two
 	// goroutines computing the same value at once keep either).
 	key atomic.Pointer[string]
 	// held[lane][value] is the element a value of subgroup 0 holds in
 	// block 0, computed on first use by accessHeld.
 	held    atomic.Pointer[[][][]int]
-	lazyMu  sync.Mutex
-	heldSub map[int][][][]int     // the same for other subgroups (lazyMu)
+	heldSub kept[int, [][][]int]  // the same for other subgroups
 	apart   atomic.Pointer[[]int] // SubgroupsApart
 	// axisIdx[h][sub] is the element of every point along hardware axis
 	// h (register or lane) of subgroup sub, the other axes at zero:
-	// counting accesses from bases reads it for every placement tried
-	// (lazyMu).
-	axisIdx [2]map[int][][]int
+	// counting accesses from bases reads it for every placement tried.
+	axisIdx [2]kept[int, [][]int]
 	// matches and accesses remember MatchFragment against each fragment
-	// and AccessVectors against each placement (lazyMu): a solve prices
-	// every candidate against every placement, record by record.
-	matches  map[*Layout]fragmentMatch
-	accesses map[vectorAccessKey]Access
-	hw      atomic.Pointer[hwDigits] // hwBits of every axis
-	graded  atomic.Pointer[grades]
+	// and AccessVectors against each placement: a solve prices every
+	// candidate against every placement, record by record.
+	matches  kept[*Layout, fragmentMatch]
+	accesses kept[vectorAccessKey, Access]
+	hw       atomic.Pointer[hwDigits] // hwBits of every axis
+	graded   atomic.Pointer[grades]
 	// widths[e][dim] is log2 of vectorWidth for elements of 1<<e bits.
 	widths [widthClasses]atomic.Pointer[[MaxRank]uint8]
 	copies atomic.Int64 // 1 + the register copies of one element (RegisterWords)
@@ -238,20 +236,34 @@ func (l *Layout) accessHeldBy(sub int) [][][]int {
 	if sub == 0 {
 		return l.accessHeld()
 	}
-	l.lazyMu.Lock()
-	h, ok := l.heldSub[sub]
-	l.lazyMu.Unlock()
-	if ok {
+	if h, ok := l.heldSub.get(sub); ok {
 		return h
 	}
-	h = l.heldBy(sub)
-	l.lazyMu.Lock()
-	defer l.lazyMu.Unlock()
-	if l.heldSub == nil {
-		l.heldSub = map[int][][][]int{}
-	}
-	l.heldSub[sub] = h
+	h := l.heldBy(sub)
+	l.heldSub.put(sub, h)
 	return h
+}
+
+// kept is a map a layout fills as it is asked, under its own lock.
+type kept[K comparable, V any] struct {
+	mu sync.Mutex
+	m  map[K]V
+}
+
+func (c *kept[K, V]) get(k K) (V, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[k]
+	return v, ok
+}
+
+func (c *kept[K, V]) put(k K, v V) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[K]V{}
+	}
+	c.m[k] = v
 }
 
 // heldBy is the element every value of every lane of subgroup sub holds

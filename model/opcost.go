@@ -160,19 +160,11 @@ type fragmentMatch struct {
 
 // matchFragment is MatchFragment(l, frag), kept on l once worked out.
 func (l *Layout) matchFragment(frag *Layout) (int, bool) {
-	l.lazyMu.Lock()
-	m, ok := l.matches[frag]
-	l.lazyMu.Unlock()
-	if ok {
-		return m.copies, m.ok
+	m, ok := l.matches.get(frag)
+	if !ok {
+		m.copies, m.ok = MatchFragment(l, frag)
+		l.matches.put(frag, m)
 	}
-	m.copies, m.ok = MatchFragment(l, frag)
-	l.lazyMu.Lock()
-	if l.matches == nil {
-		l.matches = map[*Layout]fragmentMatch{}
-	}
-	l.matches[frag] = m
-	l.lazyMu.Unlock()
 	return m.copies, m.ok
 }
 

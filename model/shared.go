@@ -221,21 +221,11 @@ func idealWavefronts(lanes, width int, t *Target) int {
 // (the cross-check of CrossCheckAccesses counts every time).
 func (s *SharedLayout) AccessVectors(l *Layout, vector int, t *Target) Access {
 	k := vectorAccessKey{*s, vector, t}
-	if accessCheck == nil {
-		l.lazyMu.Lock()
-		a, ok := l.accesses[k]
-		l.lazyMu.Unlock()
-		if ok {
-			return a
-		}
+	if a, ok := l.accesses.get(k); ok && accessCheck == nil {
+		return a
 	}
 	a := accessVectors(l, vector, s.ElemBits, func(idx []int) int { return s.Offset(idx[0], idx[1]) }, s.accessForm(l), t, s.countedSubgroups(l, t))
-	l.lazyMu.Lock()
-	if l.accesses == nil {
-		l.accesses = map[vectorAccessKey]Access{}
-	}
-	l.accesses[k] = a
-	l.lazyMu.Unlock()
+	l.accesses.put(k, a)
 	return a
 }
 

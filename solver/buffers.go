@@ -513,19 +513,12 @@ func joinNames(ns []string) string {
 // Goroutines may call it at once.
 func (p *Problem) admits(r *model.Record, s *model.SharedLayout) error {
 	k := admitKey{r, s}
-	p.admittedMu.Lock()
-	err, ok := p.admitted[k]
-	p.admittedMu.Unlock()
-	if ok {
+	if v, ok := p.admitted.Load(k); ok {
+		err, _ := v.(error)
 		return err
 	}
-	err = r.Memory.Admits(s, recordTile(r))
-	p.admittedMu.Lock()
-	if p.admitted == nil {
-		p.admitted = map[admitKey]error{}
-	}
-	p.admitted[k] = err
-	p.admittedMu.Unlock()
+	err := r.Memory.Admits(s, recordTile(r))
+	p.admitted.Store(k, err)
 	return err
 }
 

@@ -112,8 +112,7 @@ type Problem struct {
 	bufSlot    map[*model.Buffer]int   // its position in that decision's sets
 	loadRecs   []*model.Record
 	loadRecord map[*model.Op]map[[2]int]*model.Record // a load's record per (layout, placement) choice
-	admitted   map[admitKey]error                     // admits, under admittedMu
-	admittedMu sync.Mutex
+	admitted   sync.Map                               // admits, by admitKey
 	// scratch lists the choices and pairs that use conversion or
 	// reduction scratch; combined says one decision holds every buffer's
 	// placement, so that the peak (buffers plus scratch) is checked by
