@@ -190,11 +190,17 @@ func mmaChoicesOf(op *model.Op, records []*model.Record, warps int, notation str
 	return append(fit, mirroredOrderChoices(op, records, warps, notation, fit)...)
 }
 
-// writable are the choices whose accumulator notation can write.
+// writable are the choices whose accumulator notation can write (each
+// asked on a CPU of its own).
 func writable(chs []*MMAChoice, notation string) []*MMAChoice {
+	ok := make([]bool, len(chs))
+	eachParallel(len(chs), func(i int) {
+		_, err := model.Express(notation, chs[i].C)
+		ok[i] = err == nil
+	})
 	var out []*MMAChoice
-	for _, ch := range chs {
-		if _, err := model.Express(notation, ch.C); err == nil {
+	for i, ch := range chs {
+		if ok[i] {
 			out = append(out, ch)
 		}
 	}

@@ -50,6 +50,28 @@ func (p *Problem) inParallel(n, chunk int, work func(cache *model.AccessCache, l
 	return err
 }
 
+// eachParallel calls fn(i) for every i in [0, n), the range cut in one
+// contiguous part per CPU (GOMAXPROCS, at most maxWorkers): for a few
+// items of pure work each, outside a problem's limits (inParallel checks
+// them). fn must write only what item i owns.
+func eachParallel(n int, fn func(i int)) {
+	parts := min(runtime.GOMAXPROCS(0), maxWorkers, n)
+	var wg sync.WaitGroup
+	for w := 1; w < parts; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w * n / parts; i < (w+1)*n/parts; i++ {
+				fn(i)
+			}
+		}()
+	}
+	for i := range n / max(parts, 1) {
+		fn(i)
+	}
+	wg.Wait()
+}
+
 // maxWorkers bounds the goroutines inParallel runs; pairChunk is the
 // pairs of layouts (or of a layout and a placement) each takes at a time.
 const (
