@@ -590,13 +590,6 @@ func (l *Layout) Equal(o *Layout) bool {
 	return equal
 }
 
-// SameDigits reports whether two layouts write their hardware ids and
-// tensor coordinates in the same digits: Equal is then a comparison of
-// their images, with no walk over the elements.
-func SameDigits(a, b *Layout) bool {
-	return sameAxes(a.m.in.axes, b.m.in.axes) && sameAxes(a.m.out.axes, b.m.out.axes)
-}
-
 // Inverse returns a map from tensor coordinates to hardware coordinates that
 // sends every element to one of its holders (the one with the smallest
 // register, then lane, subgroup and block digits): l.Index(inverse(x)) = x.

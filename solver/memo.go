@@ -217,9 +217,6 @@ func (m *layoutMemo) equalLayouts(a, b *model.Layout) bool {
 	if a == b {
 		return true
 	}
-	if model.SameDigits(a, b) {
-		return a.Equal(b) // cheaper than the lookup
-	}
 	k := [2]*model.Layout{a, b}
 	eq, ok := m.equal[k]
 	if !ok {
