@@ -188,9 +188,6 @@ func (p *Problem) conversionEdge(v *model.Value, use model.Use, to, from *Node, 
 		}
 		return ruleGuard
 	}
-	// The edge's other guards, each made where a pair first needs it (as
-	// overBudget would make them) and the same for every pair after.
-	noconvGuard, budgetGuard, capacityGuard := int32(-1), int32(-1), int32(-1)
 	var guardBuf [4]int32
 	for i, l := range from.Layouts {
 		for j, r := range e.Required {
@@ -224,17 +221,10 @@ func (p *Problem) conversionEdge(v *model.Value, use model.Use, to, from *Node, 
 					m[i][j] = c
 				}
 				if conv != nil && noconv != nil {
-					guards = append(guards, p.guardOnce(&noconvGuard, noconv, rule))
+					guards = append(guards, p.guard(noconv, rule))
 				}
 				if conv != nil && conv.Kind == model.ConvShared {
-					// overBudget's guards.
-					budget, capacity := p.budgetFacts()
-					if budget != nil && p.Buffers+conv.ScratchBytes > p.Graph.SharedBudget {
-						guards = append(guards, p.guardOnce(&budgetGuard, budget, rule))
-					}
-					if p.Buffers+conv.ScratchBytes > p.Target.SharedMemory {
-						guards = append(guards, p.guardOnce(&capacityGuard, capacity, rule))
-					}
+					guards = p.overBudget(guards, conv.ScratchBytes, rule)
 					if p.combined && !ruleOff { // only a combined placement decision reads them
 						p.scratch = append(p.scratch, scratchUse{Edge: len(p.PBQP.Edges), I: int32(i), J: int32(j), Bytes: conv.ScratchBytes})
 					}
@@ -252,15 +242,6 @@ func (p *Problem) conversionEdge(v *model.Value, use model.Use, to, from *Node, 
 	p.PBQP.Edges = append(p.PBQP.Edges, pbqp.Edge{A: from.ID, B: to.ID, M: p.memo.mats.shared(m)})
 	p.facts.edgeForbid = append(p.facts.edgeForbid, forbids)
 	return nil
-}
-
-// guardOnce is *g, the guard of facts a and b, made on the first call
-// (*g < 0).
-func (p *Problem) guardOnce(g *int32, a, b *model.Fact) int32 {
-	if *g < 0 {
-		*g = p.guard(a, b)
-	}
-	return *g
 }
 
 // pairCost is the pair of layouts the memo numbers n (priced by
@@ -302,13 +283,6 @@ func (p *Problem) pricePending() error {
 			pc.c, pc.err = p.analyse(pc.pair, cache)
 		}
 	})
-}
-
-// priced is the conversion pairCost analysed from one of the build's
-// layouts to another for elements of bits bits, nil where it analysed
-// none.
-func (p *Problem) priced(from, to *model.Layout, bits int) *model.Conversion {
-	return p.memo.priced(from, to, bits)
 }
 
 // link forbids every pair of choices of a and b that ok rejects, under the

@@ -29,7 +29,8 @@ type facts struct {
 	relax  map[string]bool // facts this build leaves out
 	guards [][]int         // interned sorted sets of fact IDs
 	keys   map[string]int
-	single []int32 // single[id]: 1 + the guard of fact id alone, or 0
+	single []int32          // single[id]: 1 + the guard of fact id alone, or 0
+	pairs  map[[2]int]int32 // the guard of two facts, by their IDs in order
 
 	budget, capacity *model.Fact // budgetFacts, once made
 
@@ -78,6 +79,20 @@ func (p *Problem) fact(kind model.FactKind, name string, pos model.Pos, text str
 
 // guard interns a set of facts (nil entries are skipped).
 func (p *Problem) guard(fs ...*model.Fact) int32 {
+	if len(fs) == 2 && fs[0] != nil && fs[1] != nil {
+		// Two facts (a rule and what it needs, the commonest guard of a
+		// pair): looked up by their numbers.
+		k := [2]int{min(fs[0].ID, fs[1].ID), max(fs[0].ID, fs[1].ID)}
+		g, ok := p.facts.pairs[k]
+		if !ok {
+			g = p.guardOf(fs)
+			if p.facts.pairs == nil {
+				p.facts.pairs = map[[2]int]int32{}
+			}
+			p.facts.pairs[k] = g
+		}
+		return g
+	}
 	if len(fs) != 1 || fs[0] == nil {
 		return p.guardOf(fs)
 	}
