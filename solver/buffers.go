@@ -313,17 +313,14 @@ func (p *Problem) accessEdge(op *model.Op, n *Node, loadRecs []*model.Record) er
 		}
 		for k, s := range distinct {
 			pr := prices[i*len(distinct)+k]
-			cost, rec, guard, err := pr.cost, pr.rec, int32(-1), pr.err
+			if pr.err != nil {
+				return pr.err
+			}
 			if pr.guarded {
-				cost, rec, guard, err = p.accessCost(op, l, s, named, refused[k], loadRecs)
+				guards[k] = p.accessGuard(op, l, s) // the cost stays 0: the guard forbids the pair
+				continue
 			}
-			if err != nil {
-				return err
-			}
-			costs[k], recs[k], guards[k] = cost, rec, guard
-			if guard >= 0 {
-				costs[k] = 0
-			}
+			costs[k], recs[k] = pr.cost, pr.rec
 		}
 		for c := range bn.Placements {
 			k := which[c]
@@ -361,12 +358,13 @@ func (p *Problem) accessEdge(op *model.Op, n *Node, loadRecs []*model.Record) er
 type accessPrice struct {
 	cost    int64
 	rec     *model.Record
-	guarded bool // facts forbid the pair: accessCost names them
+	guarded bool // facts forbid the pair: accessGuard names them
 	err     error
 }
 
-// priceAccess is accessCost without the guards of the facts that forbid
-// a pair, which it only reports (guarded): it makes no fact, so
+// priceAccess is the cost of op accessing placement s with layout l and
+// the record it does so with (see accessCost), or that facts forbid the
+// pair (guarded), which accessGuard names: it makes no fact, so
 // goroutines may call it at once. namedOff says that the build leaves
 // out the op's intrinsic fact.
 func (p *Problem) priceAccess(op *model.Op, l *model.Layout, s *model.SharedLayout, named *model.Record, refused, namedOff bool, loadRecs []*model.Record) accessPrice {
@@ -402,42 +400,33 @@ func (p *Problem) priceAccess(op *model.Op, l *model.Layout, s *model.SharedLayo
 // record it reads (or, for an opaque fragment, writes) with: the named record where the op names one that
 // admits s (refused says it does not), else the cheapest way.
 func (p *Problem) accessCost(op *model.Op, l *model.Layout, s *model.SharedLayout, named *model.Record, refused bool, loadRecs []*model.Record) (int64, *model.Record, int32, error) {
+	// The named record's choice was made with the op's intrinsic fact.
+	namedOff := named != nil && p.relaxed(p.intrinsicFact(op))
+	pr := p.priceAccess(op, l, s, named, refused, namedOff, loadRecs)
+	if pr.guarded {
+		return Inf, nil, p.accessGuard(op, l, s), nil
+	}
+	return pr.cost, pr.rec, -1, pr.err
+}
+
+// accessGuard is the guard of the facts that forbid op accessing
+// placement s with layout l, where priceAccess found them (guarded): an
+// opaque fragment is written by its family's store record, and read only
+// by its family's load records, which may not admit s.
+func (p *Problem) accessGuard(op *model.Op, l *model.Layout, s *model.SharedLayout) int32 {
 	if op.WritesShared() {
-		// An opaque fragment is written by its family's store record.
-		store := p.familyStore(op, l)
-		switch {
-		case l.Opaque() != "" && store == nil:
-			return Inf, nil, p.guard(p.familyFact(l)), nil
-		case store != nil && p.admits(store, s) != nil:
-			return Inf, nil, p.guard(p.familyFact(l), p.memoryFact(store)), nil
+		if store := p.familyStore(op, l); store != nil {
+			return p.guard(p.familyFact(l), p.memoryFact(store))
 		}
-		cost, _, err := model.OpCost(op, nil, &model.OpChoice{Exec: l, Buffer: s, Record: store}, p.Target)
-		return cost, store, -1, err
+		return p.guard(p.familyFact(l))
 	}
-	if l.InShared() {
-		return 0, nil, -1, nil // no load: an mma reads the buffer through its descriptor (descriptorEdge)
-	}
-	cost, rec, err := p.loadCost(op, l, s, loadRecs)
-	if err != nil {
-		return 0, nil, -1, err
-	}
-	if cost >= Inf {
-		// Only the family's records make an opaque fragment, and none
-		// of them can read this placement.
-		memory := []*model.Fact{p.familyFact(l)}
-		for _, r := range p.families[l.Opaque()] {
-			if r.Kind == model.RecordLoadShared && p.admits(r, s) != nil {
-				memory = append(memory, p.memoryFact(r))
-			}
-		}
-		return Inf, nil, p.guard(memory...), nil
-	}
-	if named != nil && !refused && !p.relaxed(p.intrinsicFact(op)) && named.Fragment != nil && named.Fragment.Layout != nil {
-		if nc, _, err := model.OpCost(op, l, &model.OpChoice{Record: named, Buffer: s}, p.Target); err == nil {
-			cost, rec = nc, named
+	memory := []*model.Fact{p.familyFact(l)}
+	for _, r := range p.families[l.Opaque()] {
+		if r.Kind == model.RecordLoadShared && p.admits(r, s) != nil {
+			memory = append(memory, p.memoryFact(r))
 		}
 	}
-	return cost, rec, -1, nil
+	return p.guard(memory...)
 }
 
 // loadCost is the cheapest way to read layout l from placement s: plain
