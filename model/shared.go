@@ -351,9 +351,8 @@ type AccessCache struct {
 
 // sharedAccesses is what the views of one cache counted.
 type sharedAccesses struct {
-	mu   sync.Mutex
-	m    map[accessKey]Access
-	held map[string][][][]int // by layout key
+	m    kept[accessKey, Access]
+	held kept[string, [][][]int] // by layout key
 }
 
 // View is a cache for another goroutine that shares what c and its other
@@ -368,28 +367,18 @@ func (c *AccessCache) share(l *Layout) {
 		return
 	}
 	k := l.Key()
-	s := c.shared
-	s.mu.Lock()
-	h, ok := s.held[k]
-	s.mu.Unlock()
-	if ok {
+	if h, ok := c.shared.held.get(k); ok {
 		l.held.Store(&h)
 		return
 	}
-	h = l.accessHeld()
-	s.mu.Lock()
-	s.held[k] = h
-	s.mu.Unlock()
+	c.shared.held.put(k, l.accessHeld())
 }
 
 func (c *AccessCache) lookup(k accessKey) (Access, bool) {
 	if a, ok := c.local[k]; ok {
 		return a, true
 	}
-	s := c.shared
-	s.mu.Lock()
-	a, ok := s.m[k]
-	s.mu.Unlock()
+	a, ok := c.shared.m.get(k)
 	if ok {
 		c.local[k] = a
 	}
@@ -398,10 +387,7 @@ func (c *AccessCache) lookup(k accessKey) (Access, bool) {
 
 func (c *AccessCache) keep(k accessKey, a Access) {
 	c.local[k] = a
-	s := c.shared
-	s.mu.Lock()
-	s.m[k] = a
-	s.mu.Unlock()
+	c.shared.m.put(k, a)
 }
 
 type accessKey struct {
@@ -412,7 +398,7 @@ type accessKey struct {
 
 // NewAccessCache returns an empty cache.
 func NewAccessCache() *AccessCache {
-	return &AccessCache{local: map[accessKey]Access{}, shared: &sharedAccesses{m: map[accessKey]Access{}, held: map[string][][][]int{}}}
+	return &AccessCache{local: map[accessKey]Access{}, shared: &sharedAccesses{}}
 }
 
 // CountScratch counts the wavefronts of a round trip through shared
