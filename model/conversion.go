@@ -306,9 +306,9 @@ func analyzeLinear(src, dst *Layout, elemBits int) *Conversion {
 		c.Kind = ConvNone
 		return c
 	}
-	// level[h] is the span of source images of axes up to h: a destination
-	// digit needing data outside the span of registers, lanes, … stays
-	// within a lane, subgroup, … only if the source holds it there.
+	// The source's images graded by axis: a destination digit needing
+	// data outside the span of registers, lanes, … stays within a lane,
+	// subgroup, … only if the source holds it there.
 	grades := src.grades()
 	// top is the most any digit below can need, where it is known: the
 	// loop stops there, the first digit that needs it found.

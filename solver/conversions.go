@@ -89,7 +89,7 @@ func (p *Problem) converts(k, i, j int) bool {
 	case l.Opaque() != "" || r.Opaque() != "":
 		return !l.Equal(r)
 	}
-	conv := p.priced(l, r, e.Value.DType.Bits) // every such pair of an edge was priced
+	conv := p.memo.priced(l, r, e.Value.DType.Bits) // every such pair of an edge was priced
 	return conv != nil && conv.Kind != model.ConvNone
 }
 

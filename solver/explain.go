@@ -433,7 +433,7 @@ func ExplainPlan(p *Problem, res *Result, opt Options) (*model.Explanation, erro
 		}
 		w := model.ConversionWhy{Value: edge.Value.Name, Consumer: edge.Use.Op.Name, Operand: model.OperandName(edge.Use),
 			Cost: p.PBQP.Edges[k].M[i][j]}
-		if c := p.priced(p.Nodes[edge.From].Layouts[i], edge.Required[j], edge.Value.DType.Bits); c != nil {
+		if c := p.memo.priced(p.Nodes[edge.From].Layouts[i], edge.Required[j], edge.Value.DType.Bits); c != nil {
 			w.Kind = c.Kind
 			if w.Cost == 0 && c.Kind == model.ConvRegister && c.Moves == 0 {
 				e.FreeSelections++ // the plan lists it apart: no instruction
@@ -524,7 +524,7 @@ func (p *Problem) conversionsOf(choice []int) []string {
 			continue
 		}
 		kind := "conversion"
-		if c := p.priced(p.Nodes[e.From].Layouts[i], e.Required[j], e.Value.DType.Bits); c != nil {
+		if c := p.memo.priced(p.Nodes[e.From].Layouts[i], e.Required[j], e.Value.DType.Bits); c != nil {
 			kind = c.Kind.String()
 		}
 		out = append(out, fmt.Sprintf("%%%s into %s (%s): %s, cost %d", e.Value.Name, e.Use.Op.Name, model.OperandName(e.Use), kind, p.PBQP.Edges[k].M[i][j]))

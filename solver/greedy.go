@@ -697,7 +697,7 @@ func tritonBytes(v *model.Value, minElems, minBits int) int64 {
 // registers, else 32 per byte of the tensor counted at no fewer than 32
 // elements of 32 bits (a shared-memory round trip, synchronised).
 func (g *greedy) tritonConvertCost(v *model.Value, from, to *model.Layout) int64 {
-	if c := g.p.priced(from, to, v.DType.Bits); c != nil && c.Kind <= model.ConvRegister {
+	if c := g.p.memo.priced(from, to, v.DType.Bits); c != nil && c.Kind <= model.ConvRegister {
 		return 0
 	}
 	return 32 * tritonBytes(v, 32, 32)

@@ -106,7 +106,8 @@ func (m *layoutMemo) want(from, to *model.Layout, fi, ti uint32, bits int) (int3
 	return n, nil
 }
 
-// priced is the pair's conversion if it was analysed.
+// priced is the conversion the build analysed from one of its layouts
+// to another for elements of bits bits, nil where it analysed none.
 func (m *layoutMemo) priced(from, to *model.Layout, bits int) *model.Conversion {
 	fi, ok1 := m.pairs.ids[from]
 	ti, ok2 := m.pairs.ids[to]
@@ -344,12 +345,12 @@ func (t *pairTables) table(from, to []*model.Layout, bits int) *pairTable {
 	if tab, ok := t.tables[string(b)]; ok {
 		return tab
 	}
-	tab := &pairTable{at: make([][]int32, len(from)), from: make([]uint32, len(from)), to: make([]uint32, len(to))}
-	for i := range from {
-		tab.from[i] = binary.LittleEndian.Uint32(b[8+4*i:])
+	tab := &pairTable{at: make([][]int32, len(from))}
+	for _, l := range from {
+		tab.from = append(tab.from, id(l))
 	}
-	for j := range to {
-		tab.to[j] = binary.LittleEndian.Uint32(b[8+4*len(from)+4*j:])
+	for _, l := range to {
+		tab.to = append(tab.to, id(l))
 	}
 	flat := make([]int32, len(from)*len(to))
 	for i := range tab.at {
