@@ -19,7 +19,8 @@ The verdicts are one JSON list on standard output, one object per job:
 {"file", "ok", "stage" ("parse", "compile" or "" when ok), "message",
 "target"}, and with --keep the compiled assembly and ptxas's report in DIR.
 Each job runs in a child process of its own, so that a crash of the
-compiler is that job's verdict, not the end of the run.
+compiler is that job's verdict, not the end of the run; as many at once
+as there are CPUs (PLANNER_ORACLE_JOBS says otherwise).
 """
 
 import json
@@ -38,7 +39,7 @@ def target_of(text, given):
     from triton.backends.compiler import GPUTarget
     name = given
     if not name:
-        m = re.search(r'ttg\.target\s*=\s*"([^"]+)"', text)
+        m = re.search(r'(?:ttg|triton_gpu)\.target\s*=\s*"([^"]+)"', text)
         if not m:
             raise ValueError("the module has no ttg.target and the job names none")
         name = m.group(1)
@@ -46,14 +47,16 @@ def target_of(text, given):
     if backend == "cuda":
         return name, GPUTarget("cuda", int(arch), 32)
     if backend == "hip":
-        return name, GPUTarget("hip", arch, 64)
+        # gfx10 and later (RDNA) run Triton's kernels in wave32, CDNA in
+        # wave64 (triton/backends/amd/compiler.py, HIPOptions.__post_init__).
+        major = int(arch[3:-2]) if arch.startswith("gfx") and arch[3:-2].isdigit() else 9
+        return name, GPUTarget("hip", arch, 32 if major >= 10 else 64)
     raise ValueError(f"unknown target {name!r}: want cuda:NN or hip:gfxNNN")
 
 
-def judge_ttgir(job):
+def judge_ttgir(job, verdict):
     path = job["file"]
     text = open(path).read()
-    verdict = {"file": path, "ok": False, "stage": "parse", "message": "", "target": ""}
     name, target = target_of(text, job.get("target"))
     verdict["target"] = name
     from triton._C.libtriton import ir
@@ -86,9 +89,9 @@ def judge_ttgir(job):
     return verdict
 
 
-def judge_iree(job):
+def judge_iree(job, verdict):
     path = job["file"]
-    verdict = {"file": path, "ok": False, "stage": "parse", "message": "", "target": "iree"}
+    verdict["target"] = "iree"
     from iree.compiler import ir
     with ir.Context() as ctx:
         ctx.allow_unregistered_dialects = False
@@ -99,34 +102,39 @@ def judge_iree(job):
     return verdict
 
 
-def run_child(judge, job):
-    """Runs judge(job) in a child process; its stderr (the compiler's
-    diagnostics) becomes the message of a failed verdict."""
-    rfd, wfd = os.pipe()
-    errlog = tempfile.TemporaryFile()
+def start_child(judge, job):
+    """Starts judge(job, verdict) in a child process; judge marks in the
+    verdict the stage it is at, and raises where the compiler refuses. The
+    child writes its verdict to one file and its stderr (the compiler's
+    diagnostics) to another; finish reads them."""
+    out, errlog = tempfile.TemporaryFile(), tempfile.TemporaryFile()
     pid = os.fork()
     if pid == 0:
-        os.close(rfd)
         os.dup2(errlog.fileno(), 2)
         os.dup2(errlog.fileno(), 1)
+        verdict = {"file": job["file"], "ok": False, "stage": "parse", "message": "",
+                   "target": job.get("target") or ""}
         try:
-            verdict = judge(job)
+            judge(job, verdict)
         except BaseException as e:  # every failure is the job's verdict
-            verdict = {"file": job["file"], "ok": False, "stage": getattr(e, "stage", ""),
-                       "message": f"{type(e).__name__}: {e}", "target": job.get("target") or ""}
+            verdict["ok"] = False
+            verdict["message"] = f"{type(e).__name__}: {e}"
             if not str(e).strip():
                 verdict["message"] += "\n" + traceback.format_exc()
-        with os.fdopen(wfd, "w") as w:
-            json.dump(verdict, w)
+        out.write(json.dumps(verdict).encode())
+        out.flush()
         os._exit(0)
-    os.close(wfd)
-    with os.fdopen(rfd) as r:
-        out = r.read()
-    _, status = os.waitpid(pid, 0)
+    return pid, out, errlog
+
+
+def finish(job, status, out, errlog):
+    """The verdict of a child that ended with the wait status given."""
+    out.seek(0)
+    text = out.read().decode()
     errlog.seek(0)
     diag = errlog.read().decode("utf-8", "replace")
-    if out:
-        verdict = json.loads(out)
+    if text:
+        verdict = json.loads(text)
     else:
         verdict = {"file": job["file"], "ok": False, "stage": "crash",
                    "message": f"the compiler died (wait status {status})", "target": job.get("target") or ""}
@@ -137,6 +145,22 @@ def run_child(judge, job):
             lines = diag.splitlines()[-20:]
         verdict["message"] = (verdict["message"] + "\n" + "\n".join(lines)).strip()
     return verdict
+
+
+def run_all(judge, jobs, workers):
+    """Every job's verdict, in the jobs' order, with at most workers
+    children at a time."""
+    verdicts, running, todo = [None] * len(jobs), {}, list(enumerate(jobs))
+    while todo or running:
+        while todo and len(running) < workers:
+            i, job = todo.pop(0)
+            pid, out, errlog = start_child(judge, job)
+            running[pid] = (i, out, errlog)
+        pid, status = os.wait()
+        if pid in running:
+            i, out, errlog = running.pop(pid)
+            verdicts[i] = finish(jobs[i], status, out, errlog)
+    return verdicts
 
 
 def main(argv):
@@ -161,7 +185,8 @@ def main(argv):
     if jobs is None:
         jobs = [{"file": f, "target": target, "compile": compile_, "keep": keep} for f in files]
     judge = judge_ttgir if kind == "ttgir" else judge_iree
-    verdicts = [run_child(judge, job) for job in jobs]
+    workers = int(os.environ.get("PLANNER_ORACLE_JOBS") or os.cpu_count() or 1)
+    verdicts = run_all(judge, jobs, workers)
     json.dump(verdicts, sys.stdout, indent=1)
     sys.stdout.write("\n")
     return 0
