@@ -29,6 +29,7 @@ var layers = map[string][]string{
 	"planner/plans/planfile":  {"planner/model", "planner/plans", "planner/tomlio"},
 	"planner/gen":             {},
 	"planner/internal/golden": {"planner/model"},
+	"planner/internal/oracle": {},
 	"planner/schema":          {},
 	"planner": {"planner/model", "planner/tomlio", "planner/mlir", "planner/intrinsics", "planner/solver",
 		"planner/solver/pbqp", "planner/plans", "planner/plans/planfile", "planner/gen"},
