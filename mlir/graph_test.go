@@ -245,6 +245,10 @@ func TestTargetAndSubgroups(t *testing.T) {
 	}{
 		{fn(`translation_info = #iree_codegen.translation_info<pipeline = X workgroup_size = [256, 1, 1] subgroup_size = 64>, hal.executable.target = #hal.executable.target<"rocm", "rocm-hsaco-fb", {iree.gpu.target = #iree_gpu.target<arch = "gfx942", features = "">}>`),
 			Options{}, "gfx942", 4, "target gfx942 from hal.executable.target at k.mlir:1:141 | subgroups 4: 256 threads (translation_info's workgroup_size [256, 1, 1] at k.mlir:1:28) in subgroups of 64 lanes (translation_info's subgroup_size at k.mlir:1:28)"},
+		// The target named by an alias inside the executable target, as
+		// IREE's printer writes it.
+		{"#t = #iree_gpu.target<arch = \"gfx942\", features = \"\", wgp = <subgroup_size_choices = [64], max_workgroup_sizes = [1024, 1024, 1024]>>\n" + fn(`translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<VectorDistribute> workgroup_size = [128, 1, 1] subgroup_size = 64>, hal.executable.target = #hal.executable.target<"rocm", "rocm-hsaco-fb", {iree_codegen.target_info = #t}>`),
+			Options{}, "gfx942", 2, "target gfx942 from hal.executable.target at k.mlir:2:176 | subgroups 2: 128 threads (translation_info's workgroup_size [128, 1, 1] at k.mlir:2:28) in subgroups of 64 lanes (translation_info's subgroup_size at k.mlir:2:28)"},
 		{fn(`gpu.known_block_size = array<i32: 32, 4, 1>, t = #rocdl.target<chip = "gfx942">`),
 			Options{}, "gfx942", 2, "target gfx942 from t at k.mlir:1:73 | subgroups 2: 128 threads (gpu.known_block_size [32, 4, 1] at k.mlir:1:28) in subgroups of 64 lanes (gfx942's subgroup size)"},
 		{fn(`gpu.known_block_size = array<i32: 32, 4, 1>, t = #rocdl.target<chip = "gfx942">`),
