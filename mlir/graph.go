@@ -316,7 +316,11 @@ func (b *builder) context() {
 	for _, h := range holders {
 		for _, list := range [][]*NamedAttr{h.Props, h.Attrs} {
 			for _, na := range list {
-				text := na.Value.String()
+				// The aliases a dialect attribute's body names are read
+				// through: IREE's printer names the target by alias
+				// (#hal.executable.target<..., {iree_codegen.target_info
+				// = #target}>).
+				text := b.expand(na.Value, 0)
 				b.iree = b.iree || strings.Contains(text, "#iree_")
 				for _, m := range archRE.FindAllStringSubmatch(text, -1) {
 					if !slices.ContainsFunc(archs, func(s stated) bool { return s.value == m[2] }) {

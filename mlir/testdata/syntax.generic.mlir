@@ -112,6 +112,6 @@
     }) {attr = #my.thing<"a" -> [1, {b}]>} : (index) -> ()
     %70:2 = "my.two"() : () -> (i32, i64)
     "func.return"(%68, %26) : (vector<16x16xf16>, f32) -> ()
-  }) {translation_info = #iree_codegen.translation_info<pipeline = LLVMGPUVectorDistribute workgroup_size = [64, 1, 1] subgroup_size = 32>} : () -> ()
+  }) {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<VectorDistribute> workgroup_size = [64, 1, 1] subgroup_size = 32>} : () -> ()
 }) {gpu.container_module, my.dict = {a = 1 : i32, b = "s", c = [1.500000e+00, -2, true], d}} : () -> ()
 

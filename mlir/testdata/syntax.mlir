@@ -17,7 +17,7 @@ module attributes {gpu.container_module, my.dict = {a = 1 : i32, b = "s", c = [1
   func.func private @decl(i32, f32) -> i32
   func.func @all(%g: memref<64x64xf16>, %s: memref<16x16xf16, #gpu.address_space<workgroup>>,
                  %d: memref<?x64xf32, strided<[64, 1], offset: ?>>, %v: !vec, %b: vector<4x4xi1>,
-                 %i: index, %f: f32) -> (vector<16x16xf16>, f32) attributes {translation_info = #iree_codegen.translation_info<pipeline = LLVMGPUVectorDistribute workgroup_size = [64, 1, 1] subgroup_size = 32>} {
+                 %i: index, %f: f32) -> (vector<16x16xf16>, f32) attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<VectorDistribute> workgroup_size = [64, 1, 1] subgroup_size = 32>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c8 = arith.constant 8 : index

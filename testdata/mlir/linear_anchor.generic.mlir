@@ -11,6 +11,19 @@
     %4 = "math.exp"(%3) <{fastmath = #arith.fastmath<none>}> : (vector<32x64xf32>) -> vector<32x64xf32>
     "vector.transfer_write"(%4, %arg1, %0, %0) <{in_bounds = [true, true], operandSegmentSizes = array<i32: 1, 1, 2, 0>, permutation_map = #map}> : (vector<32x64xf32>, memref<32x64xf32>, index, index) -> ()
     "func.return"() : () -> ()
-  }) {hal.executable.target = #hal.executable.target<"cuda", "cuda-nvptx-fb", {iree.gpu.target = #iree_gpu.target<arch = "sm_80">}>, translation_info = #iree_codegen.translation_info<pipeline = None workgroup_size = [32, 1, 1] subgroup_size = 32>} : () -> ()
+  }) {hal.executable.target = #hal.executable.target<"cuda", "cuda-nvptx-fb", {iree_codegen.target_info = #iree_gpu.target<arch = "sm_80", features = "+ptx76", wgp = <
+    compute = fp64|fp32|fp16|int64|int32|int16|int8,
+    storage = b64|b32|b16|b8,
+    subgroup = shuffle|arithmetic,
+    dot = dp4xi8toi32,
+    mma = [
+      <NV_MMA_SYNC_F32_16x8x16_F16>, <NV_MMA_SYNC_F16_16x8x16_F16>,
+      <NV_MMA_SYNC_F32_16x8x16_BF16>, <NV_WMMA_F32_16x16x16_F16>,
+      <NV_WMMA_F16_16x16x16_F16>],
+    subgroup_size_choices = [32],
+    max_workgroup_sizes = [1024, 1024, 1024],
+    max_thread_count_per_workgroup = 1024,
+    max_workgroup_memory_bytes = 166912,
+    max_workgroup_counts = [2147483647, 65535, 65535]>>}>, translation_info = #iree_codegen.translation_info<pipeline = #iree_codegen.no_pipeline workgroup_size = [32, 1, 1] subgroup_size = 32>} : () -> ()
 }) : () -> ()
 

@@ -2,7 +2,12 @@
 // scalar (a value of shape [1] in the graph) that vector.broadcast grows
 // back. planner solve --format mlir anchors every vector value but not the
 // scalar: IREE's to_layout takes a vector.
-func.func @scale(%in: memref<64xf32>, %out: memref<64xf32>) attributes {translation_info = #iree_codegen.translation_info<pipeline = None workgroup_size = [32, 1, 1] subgroup_size = 32>, target = #nvvm.target<chip = "sm_80">} {
+// IREE's attributes as IREE 3.13 reads them (iree-org/iree,
+// compiler/src/iree/compiler/Codegen/): the translation_info
+// (Dialect/Codegen/IR/IREECodegenAttrs.td, TranslationInfoAttr) names its
+// pipeline by an attribute, #iree_codegen.no_pipeline (IREECodegenAttrs.td's
+// NoPipelineAttr).
+func.func @scale(%in: memref<64xf32>, %out: memref<64xf32>) attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_codegen.no_pipeline workgroup_size = [32, 1, 1] subgroup_size = 32>, target = #nvvm.target<chip = "sm_80">} {
   %c0 = arith.constant 0 : index
   %p = arith.constant 0.000000e+00 : f32
   %x = vector.transfer_read %in[%c0], %p {in_bounds = [true]} : memref<64xf32>, vector<64xf32>

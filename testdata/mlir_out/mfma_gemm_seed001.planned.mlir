@@ -16,8 +16,45 @@
 #mn = affine_map<(m, n, k) -> (m, n)>
 #tile_m = affine_map<()[s0] -> (s0 * 256)>
 #tile_n = affine_map<()[s0] -> (s0 * 128)>
-#executable_target = #hal.executable.target<"rocm", "rocm-hsaco-fb", {iree.gpu.target = #iree_gpu.target<arch = "gfx942">}>
-#translation = #iree_codegen.translation_info<pipeline = LLVMGPUVectorDistribute workgroup_size = [256, 1, 1] subgroup_size = 64>
+// IREE's attributes as IREE 3.13 reads them (iree-org/iree,
+// compiler/src/iree/compiler/Codegen/): the target is the #iree_gpu.target
+// (Dialect/GPU/IR/IREEGPUAttrs.td, TargetAttr and TargetWgpAttr) that
+// iree-compile 3.13 states for gfx942 (--iree-hal-target-device=hip
+// --iree-rocm-target=gfx942; its values are
+// Dialect/GPU/TargetUtils/KnownTargets.cpp's), under the key IREE reads it
+// by, iree_codegen.target_info (Utils/Utils.cpp, kTargetInfoAttrName); the
+// translation_info (Dialect/Codegen/IR/IREECodegenAttrs.td,
+// TranslationInfoAttr) names its pipeline by an attribute,
+// #iree_gpu.pipeline<VectorDistribute> (IREEGPUAttrs.td's PipelineAttr of
+// IREEGPUEnums.td's LoweringPipeline).
+#executable_target = #hal.executable.target<"rocm", "rocm-hsaco-fb", {iree_codegen.target_info = #iree_gpu.target<arch = "gfx942", features = "", wgp = <
+    compute = fp64|fp32|fp16|int64|int32|int16|int8,
+    storage = b64|b32|b16|b8,
+    subgroup = shuffle|arithmetic,
+    dot = dp4xi8toi32,
+    mma = [
+      <MFMA_F32_16x16x16_BF16>, <MFMA_F32_32x32x8_BF16>, <MFMA_F32_16x16x32_F8E5M2FNUZ>,
+      <MFMA_F32_16x16x32_F8E5M2FNUZ_F8E4M3FNUZ>, <MFMA_F32_16x16x32_F8E4M3FNUZ>,
+      <MFMA_F32_16x16x32_F8E4M3FNUZ_F8E5M2FNUZ>, <MFMA_F32_32x32x16_F8E5M2FNUZ>,
+      <MFMA_F32_32x32x16_F8E5M2FNUZ_F8E4M3FNUZ>, <MFMA_F32_32x32x16_F8E4M3FNUZ>,
+      <MFMA_F32_32x32x16_F8E4M3FNUZ_F8E5M2FNUZ>, <MFMA_I32_16x16x32_I8>,
+      <MFMA_I32_32x32x16_I8>, <MFMA_F64_16x16x4_F64>, <MFMA_F32_16x16x4_F32>,
+      <MFMA_F32_16x16x16_F16>, <MFMA_F32_32x32x8_F16>, <MFMA_F32_4x4x4x16B_F16>,
+      <MFMA_F32_16x16x4x4B_F16>, <MFMA_F32_32x32x4x2B_F16>, <MFMA_F32_4x4x4x16B_BF16>,
+      <MFMA_F32_16x16x4x4B_BF16>, <MFMA_F32_32x32x4x2B_BF16>, <MFMA_F32_4x4x1x16B_F32>,
+      <MFMA_F32_16x16x1x4B_F32>, <MFMA_F32_32x32x1x2B_F32>, <MFMA_F64_4x4x4x4B_F64>,
+      <MFMA_I32_4x4x4x16B_I8>, <MFMA_I32_16x16x4x4B_I8>, <MFMA_I32_32x32x4x2B_I8>],
+    subgroup_size_choices = [64],
+    max_workgroup_sizes = [1024, 1024, 1024],
+    max_thread_count_per_workgroup = 1024,
+    max_workgroup_memory_bytes = 65536,
+    max_workgroup_counts = [2147483647, 2147483647, 2147483647],
+    max_load_instruction_bits = 128,
+    simds_per_wgp = 4,
+    vgpr_space_bits = 16384,
+    dma_sizes = [32],
+    workgroup_memory_bank_count = 32>>}>
+#translation = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<VectorDistribute> workgroup_size = [256, 1, 1] subgroup_size = 64>
 
 func.func @matmul_256x128x64(%A: memref<4096x1024xf16>, %B: memref<1024x4096xf16>, %C: memref<4096x4096xf32>) attributes {hal.executable.target = #executable_target, translation_info = #translation} {
   %c0 = arith.constant 0 : index

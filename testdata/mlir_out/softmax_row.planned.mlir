@@ -9,8 +9,32 @@
 //
 //   planner solve examples/mlir/softmax_row.mlir
 
-#executable_target = #hal.executable.target<"cuda", "cuda-nvptx-fb", {iree.gpu.target = #iree_gpu.target<arch = "sm_80">}>
-#translation = #iree_codegen.translation_info<pipeline = LLVMGPUVectorDistribute workgroup_size = [128, 1, 1] subgroup_size = 32>
+// IREE's attributes as IREE 3.13 reads them (iree-org/iree,
+// compiler/src/iree/compiler/Codegen/): the target is the #iree_gpu.target
+// (Dialect/GPU/IR/IREEGPUAttrs.td, TargetAttr and TargetWgpAttr) that
+// iree-compile 3.13 states for sm_80 (--iree-hal-target-device=cuda
+// --iree-cuda-target=sm_80; its values are
+// Dialect/GPU/TargetUtils/KnownTargets.cpp's), under the key IREE reads it
+// by, iree_codegen.target_info (Utils/Utils.cpp, kTargetInfoAttrName); the
+// translation_info (Dialect/Codegen/IR/IREECodegenAttrs.td,
+// TranslationInfoAttr) names its pipeline by an attribute,
+// #iree_gpu.pipeline<VectorDistribute> (IREEGPUAttrs.td's PipelineAttr of
+// IREEGPUEnums.td's LoweringPipeline).
+#executable_target = #hal.executable.target<"cuda", "cuda-nvptx-fb", {iree_codegen.target_info = #iree_gpu.target<arch = "sm_80", features = "+ptx76", wgp = <
+    compute = fp64|fp32|fp16|int64|int32|int16|int8,
+    storage = b64|b32|b16|b8,
+    subgroup = shuffle|arithmetic,
+    dot = dp4xi8toi32,
+    mma = [
+      <NV_MMA_SYNC_F32_16x8x16_F16>, <NV_MMA_SYNC_F16_16x8x16_F16>,
+      <NV_MMA_SYNC_F32_16x8x16_BF16>, <NV_WMMA_F32_16x16x16_F16>,
+      <NV_WMMA_F16_16x16x16_F16>],
+    subgroup_size_choices = [32],
+    max_workgroup_sizes = [1024, 1024, 1024],
+    max_thread_count_per_workgroup = 1024,
+    max_workgroup_memory_bytes = 166912,
+    max_workgroup_counts = [2147483647, 65535, 65535]>>}>
+#translation = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<VectorDistribute> workgroup_size = [128, 1, 1] subgroup_size = 32>
 
 func.func @softmax_row(%in: memref<32x128xf32>, %out: memref<32x128xf32>) attributes {hal.executable.target = #executable_target, translation_info = #translation} {
   %c0 = arith.constant 0 : index

@@ -1,5 +1,5 @@
 // A batched contraction: three parallel iterators.
-func.func @k(%m: memref<2x16x16xf16>, %n: memref<2x16x16xf32>) attributes {translation_info = #iree_codegen.translation_info<pipeline = None workgroup_size = [64, 1, 1] subgroup_size = 32>, target = #nvvm.target<chip = "sm_80">} {
+func.func @k(%m: memref<2x16x16xf16>, %n: memref<2x16x16xf32>) attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_codegen.no_pipeline workgroup_size = [64, 1, 1] subgroup_size = 32>, target = #nvvm.target<chip = "sm_80">} {
   %c0 = arith.constant 0 : index
   %h = arith.constant 0.000000e+00 : f16
   %f = arith.constant 0.000000e+00 : f32

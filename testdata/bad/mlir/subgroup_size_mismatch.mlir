@@ -1,6 +1,6 @@
 // An IREE translation_info for subgroups of 64 lanes on a target of 32.
 func.func @k(%in: memref<32x64xf32>, %out: memref<32x64xf32>) attributes {
-    translation_info = #iree_codegen.translation_info<pipeline = None workgroup_size = [128, 1, 1] subgroup_size = 64>, // want incompatible: the IR states translation_info's subgroup_size = 64, but sm_80's subgroups have 32 lanes
+    translation_info = #iree_codegen.translation_info<pipeline = #iree_codegen.no_pipeline workgroup_size = [128, 1, 1] subgroup_size = 64>, // want incompatible: the IR states translation_info's subgroup_size = 64, but sm_80's subgroups have 32 lanes
     target = #nvvm.target<chip = "sm_80">} {
   %c0 = arith.constant 0 : index
   %p = arith.constant 0.000000e+00 : f32
