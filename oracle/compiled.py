@@ -2,7 +2,8 @@
 side by side by Triton, with static counts from the compiled code.
 
     export PLANNER_ORACLE_PYTHON=$(oracle/setup.sh)
-    "$PLANNER_ORACLE_PYTHON" oracle/compiled.py [--out docs/compiled.md] [--only NAME] [--runs N] [--keep DIR]
+    "$PLANNER_ORACLE_PYTHON" oracle/compiled.py [--out docs/compiled.md] [--only NAME] [--runs N]
+        [--trips N] [--keep DIR]
 
 Run from the repository root. The inputs are testdata/triton/*.ttgir
 (Triton's TTGIR after its layout passes, each with its .ttir beside it)
@@ -17,7 +18,8 @@ code; and the solve is timed next to Triton's layout passes on the TTIR
 --only NAME keeps the files whose name (without .ttgir) is NAME or
 contains it, and then writes to standard output unless --out is given, so
 that a partial run does not shrink the doc. --keep DIR keeps each side's
-TTGIR, PTX or AMDGCN and ptxas report there.
+TTGIR, PTX or AMDGCN and ptxas report there. --trips N (16) is the
+planner's --trips: the trip count of a loop whose bounds are not constants.
 """
 
 import json
@@ -97,13 +99,14 @@ def first_line(text):
     return l[:200]
 
 
-def planner_solve(exe, path, out_path, runs):
+def planner_solve(exe, path, out_path, runs, trips):
     """Writes the planner's TTGIR for path to out_path; returns
     {"ok", "message", "seconds" (each run's wall time)}."""
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
-        p = subprocess.run([exe, "solve", path, "--format", "mlir"], capture_output=True, text=True)
+        p = subprocess.run([exe, "solve", path, "--trips", str(trips), "--format", "mlir"],
+                           capture_output=True, text=True)
         times.append(time.perf_counter() - t0)
         if p.returncode != 0:
             return {"ok": False, "message": first_line(p.stderr or p.stdout), "seconds": times}
@@ -112,10 +115,10 @@ def planner_solve(exe, path, out_path, runs):
     return {"ok": True, "message": "", "seconds": times}
 
 
-def planner_compare(exe, path):
+def planner_compare(exe, path, trips):
     """The plan's JSON with --compare input (docs/json.md), or None with the
     planner's first error line."""
-    p = subprocess.run([exe, "solve", path, "--compare", "input", "--format", "json"],
+    p = subprocess.run([exe, "solve", path, "--trips", str(trips), "--compare", "input", "--format", "json"],
                        capture_output=True, text=True)
     try:
         doc = json.loads(p.stdout)
@@ -217,15 +220,15 @@ def have_layout_passes():
 # ------------------------------------------------------------- one row
 
 
-def measure(name, ttgir, ttir, exe, tmp, runs, keep):
+def measure(name, ttgir, ttir, exe, tmp, runs, keep, trips):
     """Everything one row of the table says about one input file."""
     short = os.path.basename(name)
     text = open(ttgir).read()
     row = {"name": name, "short": short, "target": judge.target_of(text, None)[0], "has_ttir": bool(ttir)}
     mine = os.path.join(tmp, short + ".planner.ttgir")
-    solve = planner_solve(exe, ttgir, mine, runs)
+    solve = planner_solve(exe, ttgir, mine, runs, trips)
     row["planner_seconds"] = statistics.median(solve["seconds"])
-    doc, why = planner_compare(exe, ttgir)
+    doc, why = planner_compare(exe, ttgir, trips)
     row["compare"] = doc and doc["compare"]
     row["plan_conversions"] = doc and doc["conversions"]
     row["compare_error"] = why
@@ -239,7 +242,8 @@ def measure(name, ttgir, ttir, exe, tmp, runs, keep):
     row["compiled"] = {}
     for side in SIDES:
         if side not in files:
-            row["compiled"][side] = {"ok": False, "message": "the planner wrote no TTGIR: " + solve["message"]}
+            row["compiled"][side] = {"ok": False, "message": "has no TTGIR: planner solve refused the file: "
+                                     + solve["message"].replace(ROOT + "/", "")}
             continue
         v = judge.run_child(compile_job, {"file": files[side], "tmp": tmp, "keep": keep,
                                          "keep_as": f"{short}.{side}"})
@@ -300,7 +304,18 @@ def conversion_sums(row):
         return "—", "—"
     t = priced(row["compare"].get("conversions", []))
     p = priced(row["plan_conversions"] or [])
-    return f"{sum(c for _, _, c in t)} ({len(t)})", f"{sum(c for _, _, c in p)} ({len(p)})"
+    mine = f"{sum(c for _, _, c in p)} ({len(p)})"
+    if "no_plan" in row["compare"]:
+        return "no plan", mine
+    return f"{sum(c for _, _, c in t)} ({len(t)})", mine
+
+
+def model_costs(row):
+    """The model's cost of the input's own layouts and of the plan."""
+    c = row["compare"]
+    if not c:
+        return "—"
+    return pair("no plan" if "no_plan" in c else c["baseline_cost"], c["cost"])
 
 
 def ms(seconds):
@@ -312,7 +327,7 @@ def table_row(row):
     cells = [f"`{row['name']}`", row["target"]]
     cells.append(pair(*[("yes" if row["compiled"][s].get("ok") else "no") for s in SIDES]))
     cells.append(pair(row["cvt"]["triton"], row["cvt"].get("planner", "—")))
-    cells.append(pair(row["compare"]["baseline_cost"], row["compare"]["cost"]) if row["compare"] else "—")
+    cells.append(model_costs(row))
     cells.append(pair(t, p))
     for key, _ in COUNTS[:3]:
         cells.append(pair(*[side_value(row, s, lambda v, k=key: str(v["counts"][k])) for s in SIDES]))
@@ -342,7 +357,7 @@ def comparison(row):
     if not t.get("ok") or not p.get("ok"):
         bad = [f"{'Triton' if s == 'triton' else 'the planner'}'s side" for s in SIDES
                if not row["compiled"][s].get("ok")]
-        return "no comparison: " + " and ".join(bad) + " did not compile."
+        return "no comparison: " + " and ".join(bad) + " has no compiled kernel."
     better, worse, same = [], [], []
     for key, what in COUNTS:
         a, b = t["counts"][key], p["counts"][key]
@@ -370,8 +385,11 @@ def reg_number(v):
 def conversion_details(row):
     """The model's price of each conversion, Triton's side then the planner's."""
     if not row["compare"]:
-        return [f"- planner: {row['compare_error']}"]
+        return [f"  - planner solve --compare input refused the file: {row['compare_error']}"]
     lines = []
+    if "no_plan" in row["compare"]:
+        lines.append("  - the input's own layouts have no plan in the model: "
+                     + row["compare"]["no_plan"].replace(ROOT + "/", ""))
     for who, convs in (("the input's (Triton's side)", row["compare"].get("conversions", [])),
                        ("the planner's", row["plan_conversions"])):
         items = priced(convs)
@@ -390,7 +408,7 @@ def versions(root):
     return triton.__version__, rev, ptxas
 
 
-def document(rows, root, runs):
+def document(rows, root, runs, trips):
     tv, rev, ptxas = versions(root)
     out = [
         "# The planner's TTGIR and Triton's own, compiled",
@@ -412,7 +430,9 @@ def document(rows, root, runs):
         "writes. Both are compiled by `triton.compile` from the ttgir stage for the file's `ttg.target` "
         "(sm_80 and sm_90 to PTX and a cubin, gfx942 to AMDGCN), with always_compile set and a fresh "
         "cache, so Triton's later make_ttgir passes (pipelining, prefetch, reduce_data_duplication) run "
-        "on neither side.",
+        "on neither side. The planner runs with `--trips " + str(trips) + "`: a loop whose bounds are not "
+        "constants (the testdata kernels' K and sequence loops) is priced at " + str(trips) + " trips "
+        "(docs/mlir.md); loops with constant bounds keep theirs.",
         "",
         "**Counts are static**: instructions as they are written in the compiled code (PTX, or AMDGCN), "
         "so a loop body counts once, however many times it runs. They are counted by `oracle/asmcount.py` "
@@ -424,7 +444,8 @@ def document(rows, root, runs):
         "| `convert_layout` ops | `ttg.convert_layout` ops in the side's TTGIR. The planner's count includes the "
         "conversions that only rename a layout (docs/triton.md, What is written), which move nothing |",
         "| model cost | the planner's cost model: the input's own layouts priced (`compare.baseline_cost` of "
-        "`planner solve FILE --compare input --format json`) / the plan's cost (`compare.cost`) |",
+        "`planner solve FILE --compare input --format json`) / the plan's cost (`compare.cost`); \"no plan\" where "
+        "the input's own layouts exceed the model's limits (`compare.no_plan`, docs/triton.md) |",
         "| conversions priced | the **sum** of the model's prices of the conversions, and their number: Triton's "
         "side the input's own conversions (`compare.conversions`), the planner's the plan's (`conversions`); "
         "each listed below the table |",
@@ -477,7 +498,7 @@ def document(rows, root, runs):
 
 
 def main(argv):
-    out, only, runs, keep = None, None, 5, None
+    out, only, runs, keep, trips = None, None, 5, None, 16
     args = list(argv[1:])
     while args:
         a = args.pop(0)
@@ -487,6 +508,8 @@ def main(argv):
             only = args.pop(0)
         elif a == "--runs":
             runs = int(args.pop(0))
+        elif a == "--trips":
+            trips = int(args.pop(0))
         elif a == "--keep":
             keep = os.path.abspath(args.pop(0))
         else:
@@ -507,8 +530,8 @@ def main(argv):
         rows = []
         for name, ttgir, ttir in todo:
             sys.stderr.write(f"compiled.py: {name}\n")
-            rows.append(measure(name, ttgir, ttir, exe, tmp, runs, keep))
-        text = document(rows, ROOT, runs)
+            rows.append(measure(name, ttgir, ttir, exe, tmp, runs, keep, trips))
+        text = document(rows, ROOT, runs, trips)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if out:
