@@ -377,6 +377,34 @@ def comparison(row):
     return f"{verdict}: the planner's kernel has " + "; ".join(parts) + "."
 
 
+def verdict(row):
+    """"better", "worse", "mixed", "the same", or None where a side did not compile."""
+    if not all(row["compiled"][s].get("ok") for s in SIDES):
+        return None
+    return comparison(row).split(":", 1)[0]
+
+
+def tally(rows):
+    """One paragraph: the inputs this run read and how the rows compare."""
+    by = {}
+    for r in rows:
+        by.setdefault(verdict(r), []).append(r)
+    folders = {}
+    for r in rows:
+        folders[os.path.dirname(r["name"])] = folders.get(os.path.dirname(r["name"]), 0) + 1
+    read = ", ".join(f"{n} from `{f}/`" for f, n in folders.items())
+    absent = [f for f in ("testdata/triton", "examples/ttgir") if f not in folders]
+    text = f"This run read {len(rows)} files: {read}"
+    if absent:
+        text += " (" + ", ".join(f"`{f}/` had none" for f in absent) + ")"
+    both = len(rows) - len(by.get(None, []))
+    text += (f". Both sides compiled in {both}; by the compiled counts the planner's kernel is better in "
+             f"{len(by.get('better', []))}, worse in {len(by.get('worse', []))}, mixed in "
+             f"{len(by.get('mixed', []))} and the same in {len(by.get('the same', []))}; "
+             f"{len(by.get(None, []))} have a side that did not compile (row by row below).")
+    return text
+
+
 def reg_number(v):
     r = v["resources"]
     return r["registers"] if "registers" in r else r.get("vgpr", 0) + r.get("agpr", 0)
@@ -454,9 +482,8 @@ def document(rows, root, runs, trips):
         "| shuffles | PTX `shfl.sync`; AMDGCN `ds_bpermute`, `ds_permute`, `ds_swizzle` and VALU instructions with a "
         "DPP control (`quad_perm`, `row_shr`, `row_bcast`, ...) or a `_dpp` opcode |",
         "| barriers | CTA-wide barriers: PTX `bar.sync`, `barrier.sync` (and their `.red`, `.arrive` forms), "
-        "AMDGCN `s_barrier`; `+Nw` adds PTX's `bar.warp.sync`, which waits for one warp's lanes only and which "
-        "Triton's lowering puts between the stores and loads of a conversion through shared memory that "
-        "stays within each warp |",
+        "AMDGCN `s_barrier`; `+Nw` adds PTX's `bar.warp.sync`, which waits for one warp's lanes only (in the "
+        "PTX here it sits between the shared stores and loads of a layout conversion) |",
         "| registers | NVIDIA: ptxas -v's \"Used N registers\" per thread; AMD: the code object's `.vgpr_count`, "
         "`.agpr_count`, `.sgpr_count` (as vN aN sN) |",
         "| spill bytes | NVIDIA: ptxas -v's spill stores plus spill loads, in bytes; AMD: "
@@ -469,6 +496,14 @@ def document(rows, root, runs, trips):
         f"writing), median of {runs} runs, in the same run |",
         "| planner / Triton time | the two times' ratio |",
         "",
+        "Sources for what each instruction does: NVIDIA's *Parallel Thread Execution ISA* (Data Movement "
+        "and Conversion Instructions: `ld`, `st`, `ldmatrix`, `stmatrix`, `shfl.sync`; Parallel Synchronization "
+        "and Communication Instructions: `bar`/`barrier`, `bar.warp.sync`); AMD's *AMD Instinct MI300 ISA "
+        "Reference Guide* (CDNA3: LDS instructions `DS_READ`/`DS_WRITE`, `DS_PERMUTE_B32`, `DS_BPERMUTE_B32`, "
+        "`DS_SWIZZLE_B32`; Data Parallel Processing; `S_BARRIER`); LLVM's *AMDGPUUsage* (the code object "
+        "metadata keys); the ptxas flags are those of `make_cubin` in `triton/backends/nvidia/compiler.py` "
+        "(triton 3.9.0).",
+        "",
         "Not counted: `cp.async` and TMA copies into shared memory (the TTGIR here is before pipelining, and "
         "has none), wgmma's reads of shared memory through descriptors (sm_90's `warp_group_dot` operands), "
         "`mbarrier` operations and `v_readlane`/`v_readfirstlane`.",
@@ -477,6 +512,7 @@ def document(rows, root, runs, trips):
         "|" + "---|" * len(HEADINGS),
     ]
     out += [table_row(r) for r in rows]
+    out += ["", tally(rows)]
     out += ["", "## Row by row", "",
             "Where the planner's compiled kernel is better or worse than Triton's own, by the compiled "
             "counts above (shared loads and stores, shuffles, CTA and warp barriers, registers, spill bytes; fewer is "
