@@ -3,7 +3,7 @@ side by side by Triton, with static counts from the compiled code.
 
     export PLANNER_ORACLE_PYTHON=$(oracle/setup.sh)
     "$PLANNER_ORACLE_PYTHON" oracle/compiled.py [--out docs/compiled.md] [--only NAME] [--runs N]
-        [--trips N] [--keep DIR]
+        [--trips N] [--rest-passes] [--keep DIR]
 
 Run from the repository root. The inputs are testdata/triton/*.ttgir
 (Triton's TTGIR after its layout passes, each with its .ttir beside it)
@@ -20,6 +20,9 @@ contains it, and then writes to standard output unless --out is given, so
 that a partial run does not shrink the doc. --keep DIR keeps each side's
 TTGIR, PTX or AMDGCN and ptxas report there. --trips N (16) is the
 planner's --trips: the trip count of a loop whose bounds are not constants.
+--rest-passes runs Triton's make_ttgir passes after the layout passes
+(triton_stages.rest_passes: pipelining and the rest) on both sides before
+compiling them.
 """
 
 import json
@@ -42,6 +45,8 @@ import judge  # noqa: E402
 
 COMMAND = 'export PLANNER_ORACLE_PYTHON=$(oracle/setup.sh); "$PLANNER_ORACLE_PYTHON" oracle/compiled.py'
 SIDES = ("triton", "planner")
+DEFAULT_OUT = "docs/compiled.md"
+DEFAULTS = {"runs": 5, "trips": 16, "rest": False, "keep": None, "out": DEFAULT_OUT}
 
 # ------------------------------------------------------------- the inputs
 
@@ -145,8 +150,12 @@ def compile_job(job):
     import triton
     from triton import knobs
     knobs.compilation.always_compile = True
-    name, target = judge.target_of(open(job["file"]).read(), None)
-    kernel = triton.compile(job["file"], target=target)
+    text = open(job["file"]).read()
+    name, target = judge.target_of(text, None)
+    path = job["file"]
+    if job.get("rest"):
+        path = after_rest_passes(path, text, target, job["tmp"])
+    kernel = triton.compile(path, target=target)
     verdict = {"file": job["file"], "ok": True, "stage": "", "message": "", "target": name,
                "shared": kernel.metadata.shared}
     keep = job.get("keep")
@@ -167,6 +176,34 @@ def compile_job(job):
                 with open(f"{base}.{suffix}", "w") as f:
                     f.write(text)
     return verdict
+
+
+def parsed_options(backend, text):
+    """The backend's options for a TTGIR or TTIR module: its warps and CTAs
+    from the TTGIR's attributes, the rest Triton's defaults."""
+    return backend.parse_options({"num_warps": module_int(text, "ttg.num-warps", 4),
+                                  "num_ctas": module_int(text, "ttg.num-ctas", 1)})
+
+
+def after_rest_passes(path, text, target, tmp):
+    """Runs Triton's make_ttgir passes after the layout passes
+    (triton_stages.rest_passes: loop fusion, pipelining, prefetch,
+    reduce_data_duplication, ...) on the TTGIR at path; returns the path of
+    the module it writes."""
+    from triton._C.libtriton import ir
+    from triton.compiler.compiler import make_backend
+    from triton_stages import rest_passes
+    backend = make_backend(target)
+    ctx = ir.context()
+    ir.load_dialects(ctx)
+    backend.load_dialects(ctx)
+    mod = ir.parse_mlir_module(path, ctx)
+    mod.context = ctx  # as triton.compile does for IR it parses (triton/compiler/compiler.py)
+    rest_passes(mod, target, parsed_options(backend, text))
+    out = os.path.join(tmp, "rest." + os.path.basename(path))
+    with open(out, "w") as f:
+        f.write(mod.str())
+    return out
 
 
 def ptxas_report(ptx, arch, tmp):
@@ -194,8 +231,7 @@ def layout_passes_job(job):
     text = open(job["ttgir"]).read()
     _, target = judge.target_of(text, None)
     backend = make_backend(target)
-    options = backend.parse_options({"num_warps": module_int(text, "ttg.num-warps", 4),
-                                     "num_ctas": module_int(text, "ttg.num-ctas", 1)})
+    options = parsed_options(backend, text)
     seconds = []
     for _ in range(job["runs"]):
         ctx = ir.context()
@@ -209,26 +245,28 @@ def layout_passes_job(job):
     return {"file": job["file"], "ok": True, "stage": "", "message": "", "target": "", "seconds": seconds}
 
 
-def have_layout_passes():
+def have_stage(name):
+    """Whether oracle/triton_stages.py is there and defines name."""
     try:
-        import triton_stages  # noqa: F401
-        return hasattr(triton_stages, "layout_passes")
+        import triton_stages
     except ImportError:
         return False
+    return hasattr(triton_stages, name)
 
 
 # ------------------------------------------------------------- one row
 
 
-def measure(name, ttgir, ttir, exe, tmp, runs, keep, trips):
+def measure(name, ttgir, ttir, exe, tmp, cfg):
     """Everything one row of the table says about one input file."""
     short = os.path.basename(name)
     text = open(ttgir).read()
     row = {"name": name, "short": short, "target": judge.target_of(text, None)[0], "has_ttir": bool(ttir)}
     mine = os.path.join(tmp, short + ".planner.ttgir")
-    solve = planner_solve(exe, ttgir, mine, runs, trips)
+    runs, keep = cfg["runs"], cfg["keep"]
+    solve = planner_solve(exe, ttgir, mine, runs, cfg["trips"])
     row["planner_seconds"] = statistics.median(solve["seconds"])
-    doc, why = planner_compare(exe, ttgir, trips)
+    doc, why = planner_compare(exe, ttgir, cfg["trips"])
     row["compare"] = doc and doc["compare"]
     row["plan_conversions"] = doc and doc["conversions"]
     row["compare_error"] = why
@@ -246,12 +284,12 @@ def measure(name, ttgir, ttir, exe, tmp, runs, keep, trips):
                                      + solve["message"].replace(ROOT + "/", "")}
             continue
         v = judge.run_child(compile_job, {"file": files[side], "tmp": tmp, "keep": keep,
-                                         "keep_as": f"{short}.{side}"})
+                                         "keep_as": f"{short}.{side}", "rest": cfg["rest"]})
         if not v["ok"]:
             v["message"] = "did not compile: " + first_line(v["message"].replace(tmp + "/", ""))
         row["compiled"][side] = v
     row["triton_seconds"] = None
-    if ttir and have_layout_passes():
+    if ttir and have_stage("layout_passes"):
         v = judge.run_child(layout_passes_job, {"file": ttir, "ttgir": ttgir, "runs": runs})
         if v["ok"]:
             row["triton_seconds"] = statistics.median(v["seconds"])
@@ -436,7 +474,34 @@ def versions(root):
     return triton.__version__, rev, ptxas
 
 
-def document(rows, root, runs, trips):
+def command(cfg):
+    """The command that regenerates this doc: COMMAND with the options that
+    differ from their defaults."""
+    extra = []
+    if cfg["rest"]:
+        extra.append("--rest-passes")
+    if cfg["trips"] != DEFAULTS["trips"]:
+        extra.append(f"--trips {cfg['trips']}")
+    if cfg["runs"] != DEFAULTS["runs"]:
+        extra.append(f"--runs {cfg['runs']}")
+    if cfg["out"] and cfg["out"] != DEFAULT_OUT:
+        extra.append(f"--out {cfg['out']}")
+    return " ".join([COMMAND] + extra)
+
+
+def rest_sentence(rest):
+    if rest:
+        return ("Before that, Triton's remaining make_ttgir passes (`rest_passes` of `oracle/triton_stages.py`: "
+                "loop fusion, software pipelining, prefetch, reduce_data_duplication, reordering) run on both "
+                "sides (`--rest-passes`), as `triton.compile` of the Python kernel would run them; the "
+                "`convert_layout` counts are still of the files before them.")
+    return ("Triton's make_ttgir passes after the layout passes (pipelining, prefetch, "
+            "reduce_data_duplication: `rest_passes` of `oracle/triton_stages.py`) run on neither side; "
+            "`--rest-passes` runs them on both.")
+
+
+def document(rows, root, cfg):
+    runs, trips = cfg["runs"], cfg["trips"]
     tv, rev, ptxas = versions(root)
     out = [
         "# The planner's TTGIR and Triton's own, compiled",
@@ -444,7 +509,7 @@ def document(rows, root, runs, trips):
         "Generated; do not edit. Regenerate from the repository root with",
         "",
         "```sh",
-        COMMAND,
+        command(cfg),
         "```",
         "",
         f"(`oracle/compiled.py`; triton {tv}; the planner at git revision `{rev}`, built by the script "
@@ -457,8 +522,7 @@ def document(rows, root, runs, trips):
         "Triton's side is the file as it is; the planner's is what `planner solve FILE --format mlir` "
         "writes. Both are compiled by `triton.compile` from the ttgir stage for the file's `ttg.target` "
         "(sm_80 and sm_90 to PTX and a cubin, gfx942 to AMDGCN), with always_compile set and a fresh "
-        "cache, so Triton's later make_ttgir passes (pipelining, prefetch, reduce_data_duplication) run "
-        "on neither side. The planner runs with `--trips " + str(trips) + "`: a loop whose bounds are not "
+        "cache. " + rest_sentence(cfg["rest"]) + " The planner runs with `--trips " + str(trips) + "`: a loop whose bounds are not "
         "constants (the testdata kernels' K and sequence loops) is priced at " + str(trips) + " trips "
         "(docs/mlir.md); loops with constant bounds keep theirs.",
         "",
@@ -504,8 +568,9 @@ def document(rows, root, runs, trips):
         "metadata keys); the ptxas flags are those of `make_cubin` in `triton/backends/nvidia/compiler.py` "
         "(triton 3.9.0).",
         "",
-        "Not counted: `cp.async` and TMA copies into shared memory (the TTGIR here is before pipelining, and "
-        "has none), wgmma's reads of shared memory through descriptors (sm_90's `warp_group_dot` operands), "
+        "Not counted: `cp.async` and TMA copies into shared memory ("
+        + ("which pipelining adds, on both sides alike" if cfg["rest"] else
+           "the TTGIR here is before pipelining, and has none") + "), wgmma's reads of shared memory through descriptors (sm_90's `warp_group_dot` operands), "
         "`mbarrier` operations and `v_readlane`/`v_readfirstlane`.",
         "",
         "| " + " | ".join(HEADINGS) + " |",
@@ -534,7 +599,8 @@ def document(rows, root, runs, trips):
 
 
 def main(argv):
-    out, only, runs, keep, trips = None, None, 5, None, 16
+    cfg = dict(DEFAULTS)
+    out, only = None, None
     args = list(argv[1:])
     while args:
         a = args.pop(0)
@@ -543,20 +609,26 @@ def main(argv):
         elif a == "--only":
             only = args.pop(0)
         elif a == "--runs":
-            runs = int(args.pop(0))
+            cfg["runs"] = int(args.pop(0))
         elif a == "--trips":
-            trips = int(args.pop(0))
+            cfg["trips"] = int(args.pop(0))
+        elif a == "--rest-passes":
+            cfg["rest"] = True
         elif a == "--keep":
-            keep = os.path.abspath(args.pop(0))
+            cfg["keep"] = os.path.abspath(args.pop(0))
         else:
             sys.stderr.write(__doc__)
             return 2
     if out is None and not only:
-        out = os.path.join(ROOT, "docs", "compiled.md")
+        out = DEFAULT_OUT
+    cfg["out"] = out
+    if cfg["rest"] and not have_stage("rest_passes"):
+        sys.stderr.write("compiled.py: --rest-passes needs oracle/triton_stages.py's rest_passes\n")
+        return 2
     tmp = tempfile.mkdtemp(prefix="planner-compiled-")
     os.environ["TRITON_CACHE_DIR"] = os.path.join(tmp, "triton-cache")
-    if keep:
-        os.makedirs(keep, exist_ok=True)
+    if cfg["keep"]:
+        os.makedirs(cfg["keep"], exist_ok=True)
     try:
         exe = build_planner(ROOT, tmp)
         todo = selected(inputs(ROOT), only)
@@ -566,12 +638,12 @@ def main(argv):
         rows = []
         for name, ttgir, ttir in todo:
             sys.stderr.write(f"compiled.py: {name}\n")
-            rows.append(measure(name, ttgir, ttir, exe, tmp, runs, keep, trips))
-        text = document(rows, ROOT, runs, trips)
+            rows.append(measure(name, ttgir, ttir, exe, tmp, cfg))
+        text = document(rows, ROOT, cfg)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if out:
-        with open(out, "w") as f:
+        with open(os.path.join(ROOT, out), "w") as f:
             f.write(text)
     else:
         sys.stdout.write(text)
