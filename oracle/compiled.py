@@ -46,6 +46,7 @@ import judge  # noqa: E402
 COMMAND = 'export PLANNER_ORACLE_PYTHON=$(oracle/setup.sh); "$PLANNER_ORACLE_PYTHON" oracle/compiled.py'
 SIDES = ("triton", "planner")
 DEFAULT_OUT = "docs/compiled.md"
+REST_OUT = "docs/compiled-rest-passes.md"
 DEFAULTS = {"runs": 5, "trips": 16, "rest": False, "keep": None, "out": DEFAULT_OUT}
 
 # ------------------------------------------------------------- the inputs
@@ -495,9 +496,11 @@ def rest_sentence(rest):
                 "loop fusion, software pipelining, prefetch, reduce_data_duplication, reordering) run on both "
                 "sides (`--rest-passes`), as `triton.compile` of the Python kernel would run them; the "
                 "`convert_layout` counts are still of the files before them.")
-    return ("Triton's make_ttgir passes after the layout passes (pipelining, prefetch, "
-            "reduce_data_duplication: `rest_passes` of `oracle/triton_stages.py`) run on neither side; "
-            "`--rest-passes` runs them on both.")
+    return ("Triton's make_ttgir passes after the layout passes (pipelining, prefetch, a last "
+            "remove_layout_conversions, reduce_data_duplication: `rest_passes` of `oracle/triton_stages.py`) run "
+            "on neither side, though `triton.compile` of the Python kernel would run them; `--rest-passes` runs "
+            "them on both (`" + command(dict(DEFAULTS, rest=True, out=REST_OUT)) + "` writes that table), "
+            "and the two tables can differ much: read both.")
 
 
 def document(rows, root, cfg):
