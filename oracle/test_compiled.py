@@ -1,0 +1,71 @@
+"""Unit tests of compiled.py's pure helpers (python -m unittest discover oracle);
+none of them needs Triton or the planner."""
+
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import compiled  # noqa: E402
+
+
+def side(loads, stores=0, shuffles=0, barriers=0, warp=0, registers=40, spill=0):
+    return {"ok": True, "shared": 0,
+            "counts": {"smem_load": loads, "smem_store": stores, "shuffle": shuffles,
+                       "barrier": barriers, "warp_barrier": warp},
+            "resources": {"registers": registers, "spill_stores": spill, "spill_loads": 0, "stack": 0}}
+
+
+class TestFirstLine(unittest.TestCase):
+    def test_error_with_position(self):
+        msg = ('RuntimeError: Parse MLIR file failed.\n'
+               'loc("/tmp/x/k.planner.ttgir":101:13): error: \'ttng.warp_group_dot\' op WGMMA B operand')
+        self.assertEqual(compiled.first_line(msg),
+                         "line 101:13: error: 'ttng.warp_group_dot' op WGMMA B operand")
+
+    def test_no_error_word(self):
+        self.assertEqual(compiled.first_line("\n  k.ttgir:72:5: the trip count\nmore"), "k.ttgir:72:5: the trip count")
+        self.assertEqual(compiled.first_line(""), "(no message)")
+
+
+class TestComparison(unittest.TestCase):
+    def test_better_worse_mixed(self):
+        t = side(10, stores=4, barriers=3)
+        row = {"compiled": {"triton": t, "planner": side(2, stores=4, barriers=3)}}
+        self.assertTrue(compiled.comparison(row).startswith("better: "))
+        row["compiled"]["planner"] = side(12, stores=4, barriers=3)
+        self.assertTrue(compiled.comparison(row).startswith("worse: "))
+        row["compiled"]["planner"] = side(2, stores=4, barriers=3, warp=5)
+        text = compiled.comparison(row)
+        self.assertTrue(text.startswith("mixed: "), text)
+        self.assertIn("shared loads 10 → 2", text)
+        self.assertIn("warp barriers 0 → 5", text)
+
+    def test_a_side_that_did_not_compile(self):
+        row = {"compiled": {"triton": side(1), "planner": {"ok": False, "message": "did not compile: x"}}}
+        self.assertEqual(compiled.verdict(row), None)
+        self.assertIn("the planner's side", compiled.comparison(row))
+
+
+class TestCells(unittest.TestCase):
+    def test_barriers_and_registers(self):
+        self.assertEqual(compiled.barriers(side(0, barriers=12, warp=15)), "12+15w")
+        self.assertEqual(compiled.barriers(side(0, barriers=3)), "3")
+        amd = {"resources": {"vgpr": 110, "agpr": 0, "sgpr": 29, "scratch": 16}}
+        self.assertEqual(compiled.registers(amd), "v110 a0 s29")
+        self.assertEqual(compiled.spills(amd), "16")
+
+    def test_command(self):
+        cfg = dict(compiled.DEFAULTS)
+        self.assertEqual(compiled.command(cfg), compiled.COMMAND)
+        cfg.update(rest=True, out=compiled.REST_OUT)
+        self.assertEqual(compiled.command(cfg), compiled.COMMAND + " --rest-passes --out " + compiled.REST_OUT)
+
+    def test_module_int(self):
+        text = 'module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 8 : i32} {'
+        self.assertEqual(compiled.module_int(text, "ttg.num-warps", 4), 8)
+        self.assertEqual(compiled.module_int("module {", "ttg.num-warps", 4), 4)
+
+
+if __name__ == "__main__":
+    unittest.main()
