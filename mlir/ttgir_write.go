@@ -788,6 +788,11 @@ func (wr *ttWriter) memdescEnc(op *Op, ts TypeSpan) string {
 		return ""
 	}
 	enc, err := pl.TritonShared()
+	if d.buf.Described {
+		// A buffer a dot reads through a descriptor is written in the
+		// one encoding ttng.warp_group_dot takes (TritonNVMMAShared).
+		enc, err = pl.TritonNVMMAShared()
+	}
 	if err != nil {
 		return ""
 	}
