@@ -190,3 +190,37 @@ func TestWGMMAOperandsNVMMAShared(t *testing.T) {
 		t.Fatal("no ttng.warp_group_dot written: the test checks nothing")
 	}
 }
+
+// mfmaShapeRE finds the instrShape of each #ttg.amd_mfma in TTGIR text.
+var mfmaShapeRE = regexp.MustCompile(`#ttg\.amd_mfma<\{[^}]*instrShape = \[([^\]]*)\]`)
+
+// Every #ttg.amd_mfma written states its instruction's (M, N, K): Triton's
+// AMD backend lowers a dot by instrShape[2] (convertDot in
+// third_party/amd/lib/TritonAMDGPUToLLVM/DotOpToLLVM/MFMA.cpp) and Triton
+// 3.9.0 stops on an assertion compiling one that states [M, N] only.
+func TestMFMAInstrShapeHasK(t *testing.T) {
+	pl := testPlanner(t)
+	seen := 0
+	for _, path := range ttgirKernels(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, in := range []Input{{}, {KeepAnchors: true}} {
+			res := solveMLIR(t, path, data, in)
+			var out bytes.Buffer
+			if err := pl.WriteMLIR(&out, path, data, in, res); err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range mfmaShapeRE.FindAllStringSubmatch(out.String(), -1) {
+				seen++
+				if n := len(strings.Split(m[1], ",")); n != 3 {
+					t.Errorf("%s (keep anchors %v): #ttg.amd_mfma written with instrShape [%s], %d values; Triton reads (M, N, K)", path, in.KeepAnchors, m[1], n)
+				}
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no #ttg.amd_mfma written: the test checks nothing")
+	}
+}

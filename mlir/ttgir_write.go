@@ -703,7 +703,9 @@ func (wr *ttWriter) encAlias(e model.TritonEncoding) string {
 		return strings.Replace(x.TritonAttr(), x.Parent.TritonAttr(), parent, 1)
 	}
 	base := "mma"
-	switch e.(type) {
+	switch x := e.(type) {
+	case *model.AMDMFMA:
+		e = withK(x, wr.mfmaRecords())
 	case *model.TritonBlocked:
 		base = "blocked"
 	case *model.Linear:
