@@ -132,3 +132,95 @@ func TestCompareInput(t *testing.T) {
 		t.Errorf("--compare input on the vector dialect: %v, want an error saying it is not TTGIR", err)
 	}
 }
+
+// sharedAliasRE and wgmmaMemdescRE find, in written TTGIR, the shared
+// encodings' alias definitions and the encodings of the memory
+// descriptors a ttng.warp_group_dot reads (its types after " : ").
+var (
+	sharedAliasRE  = regexp.MustCompile(`(?m)^(#\w+) = (#ttg\.\w+)`)
+	wgmmaMemdescRE = regexp.MustCompile(`!ttg\.memdesc<[^,]+,\s*(#[\w.]+)`)
+)
+
+// Every memory descriptor a ttng.warp_group_dot reads is written in
+// #ttg.nvmma_shared, the one shared encoding Triton's verifier takes for
+// wgmma's shared-memory operands (triton-lang/triton
+// lib/Dialect/TritonNvidiaGPU/IR/Ops.cpp, WarpGroupDotOp::verify: "WGMMA
+// B operand must have NVMMA shared layout"), whether the planner chose
+// the buffers' placements or kept the kernel's own.
+func TestWGMMAOperandsNVMMAShared(t *testing.T) {
+	pl := testPlanner(t)
+	dots := 0
+	for _, path := range ttgirKernels(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(data, []byte("ttng.warp_group_dot")) {
+			continue
+		}
+		for _, in := range []Input{{}, {KeepAnchors: true}} {
+			res := solveMLIR(t, path, data, in)
+			var out bytes.Buffer
+			if err := pl.WriteMLIR(&out, path, data, in, res); err != nil {
+				t.Fatal(err)
+			}
+			aliases := map[string]string{}
+			for _, m := range sharedAliasRE.FindAllStringSubmatch(out.String(), -1) {
+				aliases[m[1]] = m[2]
+			}
+			for i, line := range strings.Split(out.String(), "\n") {
+				at := strings.LastIndex(line, " : ")
+				if !strings.Contains(line, "ttng.warp_group_dot ") || at < 0 {
+					continue
+				}
+				dots++
+				for _, m := range wgmmaMemdescRE.FindAllStringSubmatch(line[at:], -1) {
+					enc := m[1]
+					if a, ok := aliases[enc]; ok {
+						enc = a
+					}
+					if enc != "#ttg.nvmma_shared" {
+						t.Errorf("%s (keep anchors %v), written line %d: warp_group_dot reads a memory descriptor in %s (%s), not #ttg.nvmma_shared", path, in.KeepAnchors, i+1, m[1], enc)
+					}
+				}
+			}
+		}
+	}
+	if dots == 0 {
+		t.Fatal("no ttng.warp_group_dot written: the test checks nothing")
+	}
+}
+
+// mfmaShapeRE finds the instrShape of each #ttg.amd_mfma in TTGIR text.
+var mfmaShapeRE = regexp.MustCompile(`#ttg\.amd_mfma<\{[^}]*instrShape = \[([^\]]*)\]`)
+
+// Every #ttg.amd_mfma written states its instruction's (M, N, K): Triton's
+// AMD backend lowers a dot by instrShape[2] (convertDot in
+// third_party/amd/lib/TritonAMDGPUToLLVM/DotOpToLLVM/MFMA.cpp) and Triton
+// 3.9.0 stops on an assertion compiling one that states [M, N] only.
+func TestMFMAInstrShapeHasK(t *testing.T) {
+	pl := testPlanner(t)
+	seen := 0
+	for _, path := range ttgirKernels(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, in := range []Input{{}, {KeepAnchors: true}} {
+			res := solveMLIR(t, path, data, in)
+			var out bytes.Buffer
+			if err := pl.WriteMLIR(&out, path, data, in, res); err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range mfmaShapeRE.FindAllStringSubmatch(out.String(), -1) {
+				seen++
+				if n := len(strings.Split(m[1], ",")); n != 3 {
+					t.Errorf("%s (keep anchors %v): #ttg.amd_mfma written with instrShape [%s], %d values; Triton reads (M, N, K)", path, in.KeepAnchors, m[1], n)
+				}
+			}
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no #ttg.amd_mfma written: the test checks nothing")
+	}
+}

@@ -550,6 +550,14 @@ func (b *builder) ttDot(op *Op) {
 				b.failed[res] = true
 				return
 			}
+			// Whatever record the plan runs the dot on, the kernel
+			// written back keeps the op, which Triton lowers to wgmma
+			// reading this operand through a matrix descriptor
+			// (WarpGroupDotOp::verify in
+			// lib/Dialect/TritonNvidiaGPU/IR/Ops.cpp wants its memory
+			// descriptor operands in #ttg.nvmma_shared): the buffer's
+			// placement must be one a descriptor describes.
+			b.descs[op.Operands[i].Value].buf.Described = true
 			continue
 		}
 		if in[i] = b.value(op.Operands[i]); in[i] == nil {

@@ -388,7 +388,13 @@ func (wr *ttWriter) tie(op *Op, res *model.Layout) {
 			}
 		}
 		if acc, err := model.ExpressTritonFor(t.nodes[r].layout, model.Accumulator, model.TritonTargetOf(wr.b.target, wr.warpgroupOf(op))); err == nil {
-			t.anchors = append(t.anchors, tyAnchor{node: r, enc: acc.Enc})
+			enc := acc.Enc
+			if m, ok := enc.(*model.AMDMFMA); ok {
+				if rec := wr.mmaRecord(op); rec != nil {
+					enc = withK(m, []*model.Record{rec})
+				}
+			}
+			t.anchors = append(t.anchors, tyAnchor{node: r, enc: enc})
 		}
 	case name == "tt.reduce" && len(op.Operands) == 1:
 		if a, b := result(op, 0, res), operand(op, 0); a >= 0 && b >= 0 {
@@ -425,6 +431,58 @@ func (wr *ttWriter) tie(op *Op, res *model.Layout) {
 		}
 		t.same(ns...)
 	}
+}
+
+// mmaRecord is the mma record the plan runs a dot on; nil where it has
+// none.
+func (wr *ttWriter) mmaRecord(op *Op) *model.Record {
+	for _, g := range wr.b.made[op] {
+		if ch := wr.s.Assignment.Ops[wr.solvedOps[g.Name]]; ch != nil && ch.Record != nil && ch.Record.Kind == model.RecordMMA {
+			return ch.Record
+		}
+	}
+	return nil
+}
+
+// withK is m with the K of its instruction: Triton's AMD backend reads
+// #ttg.amd_mfma's instrShape as (M, N, K) (AMDMfmaEncodingAttr in
+// include/triton/Dialect/TritonGPU/IR/TritonGPUAttrDefs.td: "The shape in
+// the form of (M, N, K)") and lowers a dot by its K (convertDot in
+// third_party/amd/lib/TritonAMDGPUToLLVM/DotOpToLLVM/MFMA.cpp takes kDim
+// from instrShape[2]; Triton 3.9.0 stops on an assertion compiling one
+// written [M, N]). The layout does not depend on K, so the K is the
+// first of recs that is an mfma of m's M × N; m as it is where m states
+// a K already or no record is one.
+func withK(m *model.AMDMFMA, recs []*model.Record) *model.AMDMFMA {
+	if len(m.InstrShape) != 2 {
+		return m
+	}
+	for _, r := range recs {
+		if r != nil && r.Kind == model.RecordMMA && r.Vendor == "amd" && r.M == m.InstrShape[0] && r.N == m.InstrShape[1] && r.K > 0 {
+			k := *m
+			k.InstrShape = []int{r.M, r.N, r.K}
+			return &k
+		}
+	}
+	return m
+}
+
+// mfmaRecords are the records an #ttg.amd_mfma not written for one dot
+// takes its K from (withK): those the plan runs its dots on, then those
+// the target offers.
+func (wr *ttWriter) mfmaRecords() []*model.Record {
+	var recs []*model.Record
+	for _, op := range wr.ops {
+		if isDot(op.Name) {
+			recs = append(recs, wr.mmaRecord(op))
+		}
+	}
+	if wr.b.opt.Offered != nil && wr.b.target != nil {
+		if offered, err := wr.b.opt.Offered(wr.b.target); err == nil {
+			recs = append(recs, offered...)
+		}
+	}
+	return recs
 }
 
 // warpgroupOf reports whether a dot's result is written as a warpgroup

@@ -102,3 +102,34 @@ func TestTTGIRNamesPerValue(t *testing.T) {
 		t.Log(out.String())
 	}
 }
+
+// An #ttg.amd_mfma is written with the K of its instruction: the first
+// record that is an AMD mfma of its M × N, nothing where it states a K
+// already or no record is one.
+func TestMFMAWithK(t *testing.T) {
+	mfma := func(vendor string, m, n, k int) *model.Record {
+		return &model.Record{Name: fmt.Sprintf("r%dx%dx%d", m, n, k), Kind: model.RecordMMA, Vendor: vendor, M: m, N: n, K: k}
+	}
+	load := &model.Record{Name: "ds_read", Kind: model.RecordLoadShared, Vendor: "amd"}
+	for _, tc := range []struct {
+		name  string
+		shape []int
+		recs  []*model.Record
+		want  string
+	}{
+		{"16x16 from its record", []int{16, 16}, []*model.Record{mfma("amd", 16, 16, 16)}, "[16, 16, 16]"},
+		{"32x32 past another shape", []int{32, 32}, []*model.Record{nil, load, mfma("amd", 16, 16, 16), mfma("amd", 32, 32, 8)}, "[32, 32, 8]"},
+		{"the first of two", []int{16, 16}, []*model.Record{mfma("amd", 16, 16, 32), mfma("amd", 16, 16, 16)}, "[16, 16, 32]"},
+		{"a K already stated", []int{32, 32, 16}, []*model.Record{mfma("amd", 32, 32, 8)}, "[32, 32, 16]"},
+		{"no AMD record", []int{16, 16}, []*model.Record{mfma("nvidia", 16, 16, 16)}, "[16, 16]"},
+	} {
+		m := &model.AMDMFMA{Version: 3, WarpsPerCTA: []int{4, 1}, InstrShape: tc.shape}
+		got := withK(m, tc.recs).TritonAttr()
+		if !strings.Contains(got, "instrShape = "+tc.want+",") {
+			t.Errorf("%s: %s, want instrShape = %s", tc.name, got, tc.want)
+		}
+		if len(m.InstrShape) != len(tc.shape) {
+			t.Errorf("%s: withK changed its argument", tc.name)
+		}
+	}
+}

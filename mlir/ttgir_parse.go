@@ -151,8 +151,12 @@ func parseAddPtr(p *parser, op *Op) []Type {
 	return []Type{res}
 }
 
-// ttOilist reads Triton's cacheModifier = X and evictionPolicy = Y, in
-// either order.
+// ttOilist reads cacheModifier = X and evictionPolicy = Y, in either
+// order, as older Triton printed them between a load's or store's
+// operands and its attribute dictionary; Triton 3.9 writes them in the
+// attribute dictionary instead, as {cachePolicy = #tt.cache_policy<...>}
+// (include/triton/Dialect/Triton/IR/TritonOps.td, TT_LoadOp and
+// TT_StoreOp), which optAttrs reads.
 func (p *parser) ttOilist(op *Op) {
 	for p.ok() && (p.isKeyword("cacheModifier") || p.isKeyword("evictionPolicy")) {
 		name := p.tok.text

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -82,4 +83,61 @@ func TestBadTTGIRFiles(t *testing.T) {
 		_, err := ReadGraph(name, data, Options{Targets: ttTargets, KeepAnchors: true})
 		return positioned(t, name, err)
 	})
+}
+
+// TestTTGIROlderSpelling reads a kernel of testdata/ttgir in the older
+// triton_gpu. spelling of the TritonGPU dialect: the same graph as in the
+// ttg. spelling, and written back (with its own layouts) the same kernel,
+// spelled ttg. throughout.
+func TestTTGIROlderSpelling(t *testing.T) {
+	path := "testdata/ttgir/transpose_shared_sm90.ttgir"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	older := regexp.MustCompile(`(^|[^A-Za-z0-9_.])ttg\.`).ReplaceAllString(string(data), "${1}triton_gpu.")
+	if !strings.Contains(older, "triton_gpu.local_alloc") || !strings.Contains(older, "#triton_gpu.blocked") {
+		t.Fatalf("%s: no ttg. spelling to make older", path)
+	}
+	opt := Options{Targets: ttTargets, InputLayouts: true}
+	code := func(s string) string { // the lines that are not comments
+		var out []string
+		for _, l := range strings.Split(s, "\n") {
+			if !strings.HasPrefix(strings.TrimSpace(l), "//") {
+				out = append(out, l)
+			}
+		}
+		return strings.Join(out, "\n")
+	}
+	var sigs, written [2]string
+	for i, text := range []string{string(data), older} {
+		g, err := ReadGraph(path, []byte(text), opt)
+		if err != nil {
+			t.Fatalf("spelling %d: %v", i, err)
+		}
+		sigs[i] = strings.ReplaceAll(signature(g), "triton_gpu.", "ttg.")
+		a := &model.Assignment{Layouts: map[*model.Value]*model.Layout{}, Buffers: map[*model.Buffer]*model.SharedLayout{}}
+		for _, v := range g.Values {
+			if v.Pin != nil {
+				a.Layouts[v] = v.Pin.Layout
+			}
+		}
+		for _, b := range g.Buffers {
+			a.Buffers[b] = b.Layout
+		}
+		var out strings.Builder
+		if err := WritePlan(&out, path, []byte(text), opt, Solved{Graph: g, Assignment: a}); err != nil {
+			t.Fatalf("spelling %d: %v", i, err)
+		}
+		written[i] = code(out.String())
+	}
+	if sigs[0] != sigs[1] {
+		t.Errorf("the older spelling reads as another graph:\n%s", golden.Diff(sigs[0], sigs[1]))
+	}
+	if strings.Contains(written[1], "triton_gpu.") {
+		t.Errorf("written back, the older spelling stays:\n%s", written[1])
+	}
+	if written[0] != written[1] {
+		t.Errorf("the older spelling is written back otherwise:\n%s", golden.Diff(written[0], written[1]))
+	}
 }

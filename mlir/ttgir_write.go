@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -63,8 +64,31 @@ func writeTTGIR(w io.Writer, b *builder, src string, s Solved) error {
 	first.write()
 	wr := newTTWriter(b, src, s)
 	wr.named = first.typing.solve(wr.plain)
-	_, err := io.WriteString(w, wr.write())
+	_, err := io.WriteString(w, ttgSpelling(wr.write()))
 	return err
+}
+
+// olderSpelling finds the older triton_gpu. prefix of the TritonGPU
+// dialect's ops, attributes and types.
+var olderSpelling = regexp.MustCompile(`(^|[^A-Za-z0-9_.])triton_gpu\.`)
+
+// ttgSpelling writes the TritonGPU dialect by its name, ttg (Triton's
+// include/triton/Dialect/TritonGPU/IR/TritonGPUDialect.td: name = "ttg"),
+// in every line but comment lines: the encodings the writer names are
+// spelled so, and a module that spells the dialect both ways is one no
+// Triton reads (Triton 3.9 knows no triton_gpu dialect; earlier Triton no
+// ttg).
+func ttgSpelling(text string) string {
+	if !olderSpelling.MatchString(text) {
+		return text
+	}
+	lines := strings.SplitAfter(text, "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(strings.TrimSpace(l), "//") {
+			lines[i] = olderSpelling.ReplaceAllString(l, "${1}ttg.")
+		}
+	}
+	return strings.Join(lines, "")
 }
 
 // newTTWriter prepares to write b's kernel with the plan s in it.
@@ -703,7 +727,9 @@ func (wr *ttWriter) encAlias(e model.TritonEncoding) string {
 		return strings.Replace(x.TritonAttr(), x.Parent.TritonAttr(), parent, 1)
 	}
 	base := "mma"
-	switch e.(type) {
+	switch x := e.(type) {
+	case *model.AMDMFMA:
+		e = withK(x, wr.mfmaRecords())
 	case *model.TritonBlocked:
 		base = "blocked"
 	case *model.Linear:
@@ -788,6 +814,11 @@ func (wr *ttWriter) memdescEnc(op *Op, ts TypeSpan) string {
 		return ""
 	}
 	enc, err := pl.TritonShared()
+	if d.buf.Described {
+		// A buffer a dot reads through a descriptor is written in the
+		// one encoding ttng.warp_group_dot takes (TritonNVMMAShared).
+		enc, err = pl.TritonNVMMAShared()
+	}
 	if err != nil {
 		return ""
 	}

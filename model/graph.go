@@ -81,7 +81,13 @@ type Buffer struct {
 	// Layout is where a two-dimensional buffer's elements lie (dense row
 	// major unless the graph pads or swizzles it); nil for other ranks.
 	Layout *SharedLayout
-	Pos    Pos
+	// Described is set when the kernel reads the buffer through a matrix
+	// descriptor whatever record its op runs on (a memory descriptor
+	// operand of Triton's ttng.warp_group_dot, which Triton lowers to
+	// wgmma): its placement must then be one a descriptor describes
+	// (SharedLayout.CanonicalMode).
+	Described bool
+	Pos       Pos
 }
 
 // Bytes is the buffer's size, padding included.

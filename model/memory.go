@@ -186,24 +186,7 @@ func (m *MemoryRule) Admits(s *SharedLayout, tile [2]int) error {
 		if !slices.Contains(m.Modes, mode) {
 			return fmt.Errorf("the buffer's swizzle is %s; the instruction's descriptor names one of %v", mode, m.Modes)
 		}
-		if s.PadEvery > 0 && s.Pad > 0 {
-			return fmt.Errorf("a descriptor describes a dense swizzled tile: padding every %d rows cannot be named", s.PadEvery)
-		}
-		// In every mode the 8 rows of a core matrix lie one span apart:
-		// 16 bytes without a swizzle (each 8x16-byte core matrix
-		// contiguous), 32, 64 or 128 bytes in the swizzled modes (NVIDIA/
-		// cutlass include/cute/atom/mma_traits_sm90_gmma.hpp, the canonical
-		// layouts of make_gmma_desc: Swizzle<0..3,4,3> o ((T,1|2|4|8,m),
-		// (8,k)):((1,T,LBO),(1|2|4|8 T,SBO)), T the elements of 16 bytes;
-		// PTX ISA, "Shared Memory Matrix Layout"). A row-major buffer is one
-		// of them when its rows are exactly that span.
-		if span := ModeSpan(mode); bytesOf(s.stride()) != span {
-			what := "swizzle " + mode
-			if mode == "none" {
-				what = "no swizzle (each core matrix of 8 rows of 16 bytes contiguous)"
-			}
-			return fmt.Errorf("%s lays out rows of %d bytes; the buffer's rows are %d bytes", what, span, bytesOf(s.stride()))
-		}
+		return s.canonicalIn(mode)
 	case "block_2d":
 		return fmt.Errorf("a 2D block message reads a global surface, not shared memory")
 	default:

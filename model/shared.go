@@ -62,6 +62,45 @@ func (s *SharedLayout) DescriptorMode() (string, error) {
 	return s.Swizzle, nil
 }
 
+// CanonicalMode is the mode in which a matrix descriptor describes the
+// placement (one of SwizzleModes), whatever instruction reads it: its
+// DescriptorMode, where the placement is that mode's canonical layout;
+// an error saying why it is none.
+func (s *SharedLayout) CanonicalMode() (string, error) {
+	mode, err := s.DescriptorMode()
+	if err != nil {
+		return "", err
+	}
+	if err := s.canonicalIn(mode); err != nil {
+		return "", err
+	}
+	return mode, nil
+}
+
+// canonicalIn says why the placement is not the canonical layout of the
+// descriptor mode it swizzles in; nil when it is.
+func (s *SharedLayout) canonicalIn(mode string) error {
+	if s.PadEvery > 0 && s.Pad > 0 {
+		return fmt.Errorf("a descriptor describes a dense swizzled tile: padding every %d rows cannot be named", s.PadEvery)
+	}
+	// In every mode the 8 rows of a core matrix lie one span apart:
+	// 16 bytes without a swizzle (each 8x16-byte core matrix
+	// contiguous), 32, 64 or 128 bytes in the swizzled modes (NVIDIA/
+	// cutlass include/cute/atom/mma_traits_sm90_gmma.hpp, the canonical
+	// layouts of make_gmma_desc: Swizzle<0..3,4,3> o ((T,1|2|4|8,m),
+	// (8,k)):((1,T,LBO),(1|2|4|8 T,SBO)), T the elements of 16 bytes;
+	// PTX ISA, "Shared Memory Matrix Layout"). A row-major buffer is one
+	// of them when its rows are exactly that span.
+	if span, rowBytes := ModeSpan(mode), s.stride()*s.ElemBits/8; rowBytes != span {
+		what := "swizzle " + mode
+		if mode == "none" {
+			what = "no swizzle (each core matrix of 8 rows of 16 bytes contiguous)"
+		}
+		return fmt.Errorf("%s lays out rows of %d bytes; the buffer's rows are %d bytes", what, span, rowBytes)
+	}
+	return nil
+}
+
 // swizzle is the swizzle the layout applies: its explicit XOR, or its
 // named mode's.
 func (s *SharedLayout) swizzle() Swizzle {

@@ -209,3 +209,28 @@ func (s *SharedLayout) TritonShared() (string, error) {
 	per := 1 << (sw.Base + sw.Shift - rowBytesLog)
 	return fmt.Sprintf("#ttg.swizzled_shared<{vec = %d, perPhase = %d, maxPhase = %d, order = [1, 0]}>", vec, per, 1<<sw.Bits), nil
 }
+
+// TritonNVMMAShared writes a placement a matrix descriptor reads as the
+// #ttg.nvmma_shared encoding of it, or says why it has none: Triton's
+// ttng.warp_group_dot takes its B operand, and A when it reads A from
+// shared memory, only in that encoding (WarpGroupDotOp::verify in
+// triton-lang/triton lib/Dialect/TritonNvidiaGPU/IR/Ops.cpp: "WGMMA B
+// operand must have NVMMA shared layout"). The encoding is the placement
+// exactly where the placement is its mode's canonical layout
+// (CanonicalMode): Triton lays 8-row tiles of swizzlingByteWidth bytes
+// out one after another (0: no swizzle, rows dense), the 16-byte chunks
+// of row r XORed with r mod 8 over the tile's width
+// (nvmmaSharedToLinearLayout in
+// lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp), which is a
+// row-major buffer whose rows are one tile wide.
+func (s *SharedLayout) TritonNVMMAShared() (string, error) {
+	mode, err := s.CanonicalMode()
+	if err != nil {
+		return "", notExpressible("triton", "#ttg.nvmma_shared: %v", err)
+	}
+	width := 0
+	if mode != "none" {
+		width = ModeSpan(mode)
+	}
+	return fmt.Sprintf("#ttg.nvmma_shared<{swizzlingByteWidth = %d, transposed = false, elementBitWidth = %d}>", width, s.ElemBits), nil
+}

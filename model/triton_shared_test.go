@@ -102,3 +102,55 @@ func TestTritonSharedRefusals(t *testing.T) {
 		t.Errorf("a row stride of 72: %s, %v", enc, err)
 	}
 }
+
+// A placement a matrix descriptor reads is written as #ttg.nvmma_shared
+// where it is its descriptor mode's canonical layout (rows exactly the
+// mode's span, no padding), reading back as the same placement; any
+// other placement has no such encoding and says why.
+func TestTritonNVMMAShared(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		l    *SharedLayout
+		want string // the encoding, or a word of the refusal
+		ok   bool
+	}{
+		{"128B on rows of 64 f16", &SharedLayout{Rows: 64, Cols: 64, ElemBits: 16, Swizzle: "128B"},
+			"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>", true},
+		{"64B on rows of 16 f32", &SharedLayout{Rows: 32, Cols: 16, ElemBits: 32, Swizzle: "64B"},
+			"#ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 32}>", true},
+		{"32B as its XOR on rows of 32 i8", &SharedLayout{Rows: 32, Cols: 32, ElemBits: 8, Swizzle: "none", XOR: ModeSwizzle("32B")},
+			"#ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = false, elementBitWidth = 8}>", true},
+		{"dense rows of 16 bytes", &SharedLayout{Rows: 64, Cols: 8, ElemBits: 16, Swizzle: "none"},
+			"#ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 16}>", true},
+		{"dense rows of 128 bytes", &SharedLayout{Rows: 64, Cols: 64, ElemBits: 16, Swizzle: "none"}, "rows of 16 bytes", false},
+		{"rows padded", &SharedLayout{Rows: 64, Cols: 64, Stride: 72, ElemBits: 16, Swizzle: "none"}, "rows of 16 bytes", false},
+		{"a pad every 8 rows", &SharedLayout{Rows: 64, Cols: 64, Pad: 8, PadEvery: 8, ElemBits: 16, Swizzle: "128B"}, "padding every 8 rows", false},
+		{"64B on rows of 128 bytes", &SharedLayout{Rows: 64, Cols: 64, ElemBits: 16, Swizzle: "64B"}, "rows of 64 bytes", false},
+		{"an XOR of no mode", &SharedLayout{Rows: 64, Cols: 64, ElemBits: 16, Swizzle: "none", XOR: Swizzle{Bits: 2, Base: 4, Shift: 4}}, "none of a descriptor's modes", false},
+	} {
+		enc, err := tc.l.TritonNVMMAShared()
+		switch {
+		case tc.ok && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.ok && enc != tc.want:
+			t.Errorf("%s: %s, want %s", tc.name, enc, tc.want)
+		case !tc.ok && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: %q, %v; want an error saying %q", tc.name, enc, err, tc.want)
+		}
+		if !tc.ok || err != nil {
+			continue
+		}
+		back, err := ParseTritonShared(enc, tc.l.Rows, tc.l.Cols, tc.l.ElemBits)
+		if err != nil {
+			t.Errorf("%s: %s does not read back: %v", tc.name, enc, err)
+			continue
+		}
+		for r := range tc.l.Rows {
+			for c := range tc.l.Cols {
+				if got, want := back.Offset(r, c), tc.l.Offset(r, c); got != want {
+					t.Fatalf("%s: %s puts (%d, %d) at %d, the placement at %d", tc.name, enc, r, c, got, want)
+				}
+			}
+		}
+	}
+}

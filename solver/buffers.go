@@ -90,7 +90,26 @@ func placements(b *model.Buffer) []*model.SharedLayout {
 			add(s)
 		}
 	}
+	if b.Described {
+		// Only the placements a matrix descriptor describes, as the
+		// kernel's op reads the buffer through one, and the graph's own
+		// where it states one (its fact then decides); all of them when
+		// none is (the front end then keeps the kernel's own).
+		if d := slices.DeleteFunc(slices.Clone(out), func(s *model.SharedLayout) bool {
+			_, err := s.CanonicalMode()
+			return err != nil && !(s == b.Layout && stated(b))
+		}); len(d) > 0 {
+			out = d
+		}
+	}
 	return out
+}
+
+// stated reports whether the graph places buffer b otherwise than dense
+// row major: a placement the user chose.
+func stated(b *model.Buffer) bool {
+	l := b.Layout
+	return l != nil && (l.Stride != 0 || l.PadEvery != 0 || l.Swizzle != "" && l.Swizzle != "none" || l.XOR.Bits != 0)
 }
 
 // bufferNodes make the decisions of the buffers' placements. While the

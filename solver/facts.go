@@ -300,7 +300,7 @@ func (p *Problem) intrinsicFact(op *model.Op) *model.Fact {
 }
 
 func (p *Problem) bufferFact(b *model.Buffer) *model.Fact {
-	if b == nil || b.Layout == nil || b.Layout.Stride == 0 && b.Layout.PadEvery == 0 && (b.Layout.Swizzle == "" || b.Layout.Swizzle == "none") && b.Layout.XOR.Bits == 0 {
+	if b == nil || !stated(b) {
 		return nil // dense row major: nothing the user chose
 	}
 	return p.fact(model.FactBuffer, "buffer:"+b.Name, b.Pos, fmt.Sprintf("buffer %s is placed as %s", b.Name, b.Layout))

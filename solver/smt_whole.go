@@ -115,6 +115,8 @@ func newSymWhole(p *Problem) (*symWhole, string) {
 			w.fixedBytes += b.Layout.Bytes()
 		case b.Layout.ElemBits%8 != 0:
 			return nil, fmt.Sprintf("buffer %s has %d-bit elements", b.Name, b.Layout.ElemBits)
+		case b.Described:
+			return nil, fmt.Sprintf("buffer %s is read through a matrix descriptor, which describes only some placements", b.Name)
 		default:
 			w.slot[b] = len(w.free)
 			w.free = append(w.free, b)
