@@ -96,8 +96,9 @@ func (j *judgedJobs) add(job oracle.Job) {
 
 // Triton judges every TTGIR the planner reads and writes: each kernel as
 // it comes (so that a refusal of the planner's output is known to be the
-// planner's), written back with its plan, and that written again after
-// planning it anew; and every TTGIR golden under testdata. Each is parsed
+// planner's), written back with its plan, that written again after
+// planning it anew, and written with --keep-anchors; and every TTGIR
+// golden under testdata. Each is parsed
 // and verified in Triton's own context with the target backend's dialects,
 // then compiled from the ttgir stage for its target.
 func TestTritonJudgesTTGIR(t *testing.T) {
@@ -137,6 +138,21 @@ func TestTritonJudgesTTGIR(t *testing.T) {
 			continue
 		}
 		jobs.add(oracle.Job{Name: "planned twice:" + path, Text: second.Bytes(), Target: target, Compile: true})
+		if fuzzed {
+			continue
+		}
+		// --keep-anchors: the loads', stores' and dots' encodings kept
+		anchored, err := pl.SolveText(context.Background(), path, data, Options{Input: Input{KeepAnchors: true}})
+		if err != nil || anchored.Plan == nil {
+			t.Errorf("%s: no plan with --keep-anchors (%v)", path, err)
+			continue
+		}
+		var kept bytes.Buffer
+		if err := pl.WriteMLIR(&kept, path, data, Input{KeepAnchors: true}, anchored); err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		jobs.add(oracle.Job{Name: "planned, anchors kept:" + path, Text: kept.Bytes(), Target: target, Compile: true})
 	}
 	goldens, _ := filepath.Glob("testdata/ttgir_out/*.ttgir")
 	for _, g := range goldens {
