@@ -1,9 +1,69 @@
 package mlir
 
 import (
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 )
+
+// llvm19Forms rewrite the matrix ops of the three matrix kernels from
+// IREE 3.13's forms, their properties as keywords, to LLVM 19's, their
+// properties in the attribute dictionary (mma_props.go).
+var llvm19Forms = map[string][][2]string{
+	"../testdata/mlir/wmma_gemm.mlir": {
+		{"] leadDimension 16 :", "] {leadDimension = 16 : index} :"},
+	},
+	"../testdata/mlir/ldmatrix_mma_sync.mlir": {
+		{"numTiles = 4 transpose = false :", "{numTiles = 4 : i32, transpose = false} :"},
+		{"numTiles = 2 transpose = false :", "{numTiles = 2 : i32, transpose = false} :"},
+		{"nvgpu.mma.sync(%a, %b, %zero) mmaShape = [16, 8, 16] :", "nvgpu.mma.sync (%a, %b, %zero) {mmaShape = [16, 8, 16]} :"},
+	},
+	"../testdata/mlir/mfma_tile.mlir": {
+		{"amdgpu.mfma 16x16x16 %a * %b + %acc_i :", "amdgpu.mfma %a * %b + %acc_i {abid = 0 : i32, cbsz = 0 : i32, k = 16 : i32, m = 16 : i32, n = 16 : i32, blocks = 1 : i32} blgp = none :"},
+	},
+}
+
+// The matrix kernels read to the same graphs in both forms of their
+// matrix ops: IREE 3.13's, which the files are written in, and LLVM 19's,
+// which mlir-opt-19 reads (checked where it is installed).
+func TestMatrixOpsBothForms(t *testing.T) {
+	opt, _ := exec.LookPath("mlir-opt-19")
+	for path, edits := range llvm19Forms {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		old := string(data)
+		for _, e := range edits {
+			if !strings.Contains(old, e[0]) {
+				t.Fatalf("%s has no %q", path, e[0])
+			}
+			old = strings.ReplaceAll(old, e[0], e[1])
+		}
+		o := *kernelFiles[path]
+		o.Targets, o.Offered = testTargets, testOffered
+		current, err := ReadGraph(path, data, o)
+		if err != nil {
+			t.Fatalf("%v", err)
+		}
+		llvm19, err := ReadGraph(path, []byte(old), o)
+		if err != nil {
+			t.Fatalf("LLVM 19's forms: %v", err)
+		}
+		if canonical(current) != canonical(llvm19) {
+			t.Errorf("%s reads to another graph in LLVM 19's forms:\n%s\n---\n%s", path, canonical(current), canonical(llvm19))
+		}
+		if opt == "" {
+			continue
+		}
+		cmd := exec.Command(opt, "--allow-unregistered-dialect", "-")
+		cmd.Stdin = strings.NewReader(old)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("mlir-opt-19 refuses %s in LLVM 19's forms: %v\n%s", path, err, out)
+		}
+	}
+}
 
 // propsOf writes an op's properties and attributes as name=value, in the
 // order they are read.
