@@ -16,9 +16,10 @@ import (
 // The vector-dialect kernels of the repository, each with its generic
 // form beside it (NAME.generic.mlir), and the options it is read with;
 // nil options: the file is a parser test, not a kernel. A kernel that
-// carries IREE's attributes or ops is judged by IREE (ireeJudged) and its
-// generic form is IREE's (iree-opt's); the others are judged by
-// mlir-opt-19, whose generic form is committed.
+// carries IREE's attributes or ops, or is in IREE 3.13's syntax
+// (ireeSyntax), is judged by IREE (ireeJudged) and its generic form is
+// IREE's (iree-opt's); the others are judged by mlir-opt-19, whose
+// generic form is committed.
 var kernelFiles = map[string]*Options{
 	"../examples/mlir/flash_attention_seed004.mlir": {},
 	"../examples/mlir/softmax_row.mlir":             {},
