@@ -215,16 +215,6 @@ func comparePlans(t *testing.T, a, b *plans.Plan) {
 // (oracle/judge.py iree), and mlir-opt-19 none of those.
 var writtenNotIREE = map[string]string{
 	"linear_anchor": "its anchor's layout is #planner.linear, the planner's own notation, which no dialect of IREE's defines (mlir/judge_test.go, notIREEJudged)",
-	// IREE 3.13's MLIR writes these ops' custom forms otherwise
-	// (gpu.subgroup_mma_load_matrix's leadDimension, nvgpu.ldmatrix's
-	// numTiles, amdgpu.mfma's shape), and its generic forms
-	// otherwise (gpu.module_end is gone, amdgpu's mfma_perm_b).
-	"wmma_gemm":                 "its input's matrix ops are in LLVM 19's forms",
-	"wmma_gemm.generic":         "its input's matrix ops are in LLVM 19's forms",
-	"ldmatrix_mma_sync":         "its input's matrix ops are in LLVM 19's forms",
-	"ldmatrix_mma_sync.generic": "its input's matrix ops are in LLVM 19's forms",
-	"mfma_tile":                 "its input's matrix ops are in LLVM 19's forms",
-	"mfma_tile.generic":         "its input's matrix ops are in LLVM 19's forms",
 }
 
 // writtenXeGPU says whether a written kernel is an XeGPU kernel, which

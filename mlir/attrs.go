@@ -575,3 +575,22 @@ func (p *parser) stridedAttr() Attr {
 	}
 	return a
 }
+
+// enumCase is the case an enum attribute of kind (mfma_perm_b,
+// mma_element_wise) names, in either of the ways MLIR writes one:
+// #dialect<kind case>, as LLVM 19 writes #amdgpu<mfma_perm_b none>, or
+// #dialect.kind<case>, as IREE 3.13's MLIR writes
+// #rocdl.mfma_perm_b<none>.
+func enumCase(a Attr, kind string) (string, bool) {
+	da, ok := a.(*DialectAttr)
+	if !ok {
+		return "", false
+	}
+	if c, ok := strings.CutPrefix(da.Body, kind+" "); ok && !strings.Contains(da.Name, ".") {
+		return strings.TrimSpace(c), true
+	}
+	if _, k, ok := strings.Cut(da.Name, "."); ok && k == kind {
+		return strings.TrimSpace(da.Body), true
+	}
+	return "", false
+}

@@ -46,7 +46,9 @@ type Op struct {
 	Results  []*Value
 	Operands []*Operand
 	// Props holds the generic form's <{properties}>; Attrs its {attributes}.
-	// Custom forms put what they state in Attrs.
+	// Custom forms put what they state in Attrs, but for the properties
+	// current MLIR writes as keywords (mma_props.go) and the enums some
+	// write bare (blgp = none, mulf), which go in Props.
 	Props      []*NamedAttr
 	Attrs      []*NamedAttr
 	Regions    []*Region

@@ -16,9 +16,10 @@ import (
 // The vector-dialect kernels of the repository, each with its generic
 // form beside it (NAME.generic.mlir), and the options it is read with;
 // nil options: the file is a parser test, not a kernel. A kernel that
-// carries IREE's attributes or ops is judged by IREE (ireeJudged) and its
-// generic form is IREE's (iree-opt's); the others are judged by
-// mlir-opt-19, whose generic form is committed.
+// carries IREE's attributes or ops, or is in IREE 3.13's syntax
+// (ireeSyntax), is judged by IREE (ireeJudged) and its generic form is
+// IREE's (iree-opt's); the others are judged by mlir-opt-19, whose
+// generic form is committed.
 var kernelFiles = map[string]*Options{
 	"../examples/mlir/flash_attention_seed004.mlir": {},
 	"../examples/mlir/softmax_row.mlir":             {},
@@ -49,6 +50,18 @@ var notIREEJudged = map[string]string{
 	"testdata/syntax.mlir": "it is the reader's test of LLVM 19's custom forms, and of ops of unregistered dialects (my.unknown)",
 }
 
+// ireeSyntax are the kernels without IREE's attributes that are written
+// in IREE 3.13's MLIR, which mlir-opt-19 refuses, and what of it: IREE
+// judges them, as it does the kernels with IREE's attributes, and
+// TestMLIROptPredatesIREESyntax checks that mlir-opt-19 still refuses
+// them. Their matrix ops write their properties as keywords, where LLVM
+// 19 wrote them in the attribute dictionary (mma_props.go).
+var ireeSyntax = map[string]string{
+	"../testdata/mlir/wmma_gemm.mlir":         "gpu.subgroup_mma_load_matrix and _store_matrix write leadDimension 16",
+	"../testdata/mlir/ldmatrix_mma_sync.mlir": "nvgpu.ldmatrix writes numTiles = 4 transpose = false, nvgpu.mma.sync mmaShape = [16, 8, 16]",
+	"../testdata/mlir/mfma_tile.mlir":         "amdgpu.mfma writes its shape 16x16x16 before its operands",
+}
+
 // ireeAttributed says whether a kernel's text carries IREE's attributes
 // (#iree_gpu.target, #iree_codegen.translation_info,
 // #iree_vector_ext.nested_layout, ...) or ops (iree_vector_ext.to_layout).
@@ -57,7 +70,8 @@ func ireeAttributed(text string) bool {
 }
 
 // ireeJudged says whether IREE judges a kernel: it carries IREE's
-// attributes, and notIREEJudged does not name it.
+// attributes and notIREEJudged does not name it, or it is in IREE's
+// syntax (ireeSyntax).
 func ireeJudged(t *testing.T, path string) bool {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -65,7 +79,8 @@ func ireeJudged(t *testing.T, path string) bool {
 		t.Fatal(err)
 	}
 	_, excluded := notIREEJudged[path]
-	return ireeAttributed(string(data)) && !excluded
+	_, syntax := ireeSyntax[path]
+	return ireeAttributed(string(data)) && !excluded || syntax
 }
 
 // xegpuFiles are the XeGPU kernels of the repository: mlir-opt-19's XeGPU
@@ -143,6 +158,11 @@ func TestKernelFilesListed(t *testing.T) {
 	for path := range notIREEJudged {
 		if _, ok := kernelFiles[path]; !ok {
 			t.Errorf("notIREEJudged names %s, which is not in kernelFiles", path)
+		}
+	}
+	for path := range ireeSyntax {
+		if _, ok := kernelFiles[path]; !ok {
+			t.Errorf("ireeSyntax names %s, which is not in kernelFiles", path)
 		}
 	}
 }
@@ -230,6 +250,22 @@ func TestMLIROptPredatesXeGPULayouts(t *testing.T) {
 		out, err := exec.Command(opt, "--allow-unregistered-dialect", path).CombinedOutput()
 		if err == nil || !strings.Contains(string(out), "unknown attribute `sg_map` in dialect `xegpu`") && !strings.Contains(string(out), "unknown attribute `layout` in dialect `xegpu`") {
 			t.Errorf("mlir-opt-19 on %s: %v\n%s", path, err, out)
+		}
+	}
+}
+
+// mlir-opt-19 refuses the kernels in IREE 3.13's syntax (ireeSyntax): the
+// reason IREE judges them. When this fails, mlir-opt-19 reads them, and
+// ireeSyntax need not name them.
+func TestMLIROptPredatesIREESyntax(t *testing.T) {
+	opt, err := exec.LookPath("mlir-opt-19")
+	if err != nil {
+		t.Skip("mlir-opt-19 is not installed")
+	}
+	for path, why := range ireeSyntax {
+		out, err := exec.Command(opt, "--allow-unregistered-dialect", path).CombinedOutput()
+		if err == nil || !strings.Contains(string(out), "error:") {
+			t.Errorf("mlir-opt-19 reads %s, whose %s: %v\n%s", path, why, err, out)
 		}
 	}
 }

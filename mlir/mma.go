@@ -12,12 +12,16 @@ import (
 )
 
 // The matrix ops of MLIR's gpu, nvgpu and amdgpu dialects. Their custom
-// forms are read as LLVM 19's assembly formats write them (llvm-project
+// forms are read as IREE 3.13's MLIR writes them, their properties as
+// keywords (mma_props.go), and as LLVM 19's assembly formats wrote them,
+// the properties in the attribute dictionary (llvm-project
 // mlir/include/mlir/Dialect/GPU/IR/GPUOps.td, the SubgroupMma ops;
 // mlir/include/mlir/Dialect/NVGPU/IR/NVGPUOps.td, LdMatrixOp and
-// MmaSyncOp; mlir/include/mlir/Dialect/AMDGPU/IR/AMDGPU.td, MFMAOp), and
-// checked by reading testdata/mlir/{wmma_gemm,ldmatrix_mma_sync,mfma_tile}.mlir
-// and mlir-opt-19's generic forms of them to the same graphs.
+// MmaSyncOp; mlir/include/mlir/Dialect/AMDGPU/IR/AMDGPU.td, MFMAOp, in
+// LLVM 19, AMDGPUOps.td since). They are checked by reading
+// testdata/mlir/{wmma_gemm,ldmatrix_mma_sync,mfma_tile}.mlir and
+// iree-opt's generic forms of them to the same graphs, and the LLVM 19
+// forms of the same kernels too (mma_props_test.go).
 //
 // A function using them describes one subgroup's work: a WMMA value
 // (!gpu.mma_matrix<16x16xf16, "AOp">) is the subgroup's fragment, a
@@ -69,13 +73,21 @@ func signOf(name string) byte {
 }
 
 // parseMMALoad reads gpu.subgroup_mma_load_matrix's and nvgpu.ldmatrix's
-// %src[%i...] [{...}] : MemT -> ResT.
+// %src[%i...] [properties] [{...}] : MemT -> ResT, the properties as
+// current MLIR writes them (mma_props.go; LLVM 19 writes them in the
+// dictionary).
 func parseMMALoad(p *parser, op *Op) []Type {
 	src, idx, ok := p.indexed()
 	if !ok {
 		return nil
 	}
+	if op.Name == "nvgpu.ldmatrix" {
+		p.ldmatrixProps(op)
+	} else {
+		p.wmmaProps(op)
+	}
 	p.optAttrs(op)
+	p.propsNotInDict(op)
 	memT := p.colonType(op)
 	r := p.arrowType("the result's type")
 	if !p.ok() || p.use(op, src, memT) == nil || !p.useAll(op, idx, IndexType{}) {
@@ -85,9 +97,19 @@ func parseMMALoad(p *parser, op *Op) []Type {
 }
 
 // parseMMAStore reads gpu.subgroup_mma_store_matrix's %v, %dst[%i...]
-// [{...}] : VT, MemT.
+// [leadDimension N [transpose]] [{...}] : VT, MemT.
 func parseMMAStore(p *parser, op *Op) []Type {
-	p.store(op, "between the matrix and the destination", "between the matrix's and the destination's types", true)
+	v, dst, idx, ok := p.storeOperands("between the matrix and the destination")
+	if !ok {
+		return nil
+	}
+	p.wmmaProps(op)
+	p.optAttrs(op)
+	p.propsNotInDict(op)
+	vt, dstT, ok := p.typePair(op, ",", "between the matrix's and the destination's types")
+	if ok && p.use(op, v, vt) != nil && p.use(op, dst, dstT) != nil {
+		p.useAll(op, idx, IndexType{})
+	}
 	return nil
 }
 
@@ -154,6 +176,7 @@ func parseMMAElementwise(p *parser, op *Op) []Type {
 // operands refs.
 func (p *parser) functional(op *Op, refs []ref) []Type {
 	p.optAttrs(op)
+	p.propsNotInDict(op)
 	at := p.tok.pos
 	ft, ok := p.colonType(op).(*FunctionType)
 	if !p.ok() {
@@ -169,8 +192,8 @@ func (p *parser) functional(op *Op, refs []ref) []Type {
 	return ft.Results
 }
 
-// parseMmaSync reads nvgpu.mma.sync's (%a, %b, %c) [{...}] : (TA, TB, TC)
-// -> TR.
+// parseMmaSync reads nvgpu.mma.sync's (%a, %b, %c) [mmaShape = [M, N, K]
+// [tf32Enabled]] [{...}] : (TA, TB, TC) -> TR.
 func parseMmaSync(p *parser, op *Op) []Type {
 	if !p.expect("(", "before nvgpu.mma.sync's operands") {
 		return nil
@@ -179,13 +202,18 @@ func parseMmaSync(p *parser, op *Op) []Type {
 	if !p.expect(")", "after nvgpu.mma.sync's operands") {
 		return nil
 	}
+	p.mmaSyncProps(op)
 	return p.functional(op, refs)
 }
 
-// parseMfma reads amdgpu.mfma's %a * %b + %c [{...}] [blgp = V] : TA, TB,
-// TC (LLVM 19 writes blgp as a keyword after the attributes; the result
-// has C's type).
+// parseMfma reads amdgpu.mfma's [blocks(B)] MxNxK %a * %b + %c [options]
+// [{...}] : TA, TB, TC as current MLIR writes it (mma_props.go), and
+// LLVM 19's %a * %b + %c [{...}] [blgp = V] : TA, TB, TC (m, n, k,
+// blocks, cbsz and abid in the dictionary, blgp a keyword after it); the
+// result has C's type.
 func parseMfma(p *parser, op *Op) []Type {
+	p.mfmaShape(op)
+	current := len(op.Props) > 0
 	a, ok := p.parseRef()
 	if !ok || !p.expect("*", "between A and B") {
 		return nil
@@ -198,8 +226,12 @@ func parseMfma(p *parser, op *Op) []Type {
 	if !ok {
 		return nil
 	}
+	if current {
+		p.mfmaOptions(op)
+	}
 	p.optAttrs(op)
-	if p.isKeyword("blgp") {
+	p.propsNotInDict(op)
+	if !current && p.isKeyword("blgp") {
 		at := p.tok.pos
 		p.nextTok()
 		if !p.expect("=", "after blgp") {
@@ -467,9 +499,8 @@ func (b *builder) wmmaElementwise(op *Op) {
 	na, _ := op.Attr("opType")
 	var fn string
 	if na != nil {
-		if da, ok := na.Value.(*DialectAttr); ok {
-			fn = mmaElementwise[da.Body[strings.LastIndexByte(da.Body, ' ')+1:]]
-		}
+		c, _ := enumCase(na.Value, "mma_element_wise")
+		fn = mmaElementwise[c]
 	}
 	if fn == "" {
 		at := op.Pos

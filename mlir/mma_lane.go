@@ -105,7 +105,7 @@ func (b *builder) findLaneRecord(op *Op) *model.Record {
 		}
 	}
 	if na, ok := op.Attr("blgp"); ok {
-		if da, isD := na.Value.(*DialectAttr); !isD || da.Body != "mfma_perm_b none" {
+		if c, _ := enumCase(na.Value, "mfma_perm_b"); c != "none" {
 			b.errorf(na.ValuePos, model.CodeBadValue, "amdgpu.mfma has blgp = %s: the reader reads an mfma that reads B as it is (blgp = none)", na.Value)
 			return nil
 		}
