@@ -43,7 +43,9 @@ type ttWriter struct {
 	aliases    []string          // the new aliases' definitions, in order
 	aliasOf    map[string]string // an encoding's text to its alias
 	aliasN     map[string]int
-	kept       map[string]string // the input's shared aliases kept, by name: their definitions (keepShared)
+	kept       map[string]string      // the input's shared aliases kept, by name: their definitions (keepShared)
+	wgmmaBufs  map[*model.Buffer]bool // the buffers a ttng.warp_group_dot reads through a descriptor
+	mfmaK      map[int]int            // an mfma's M (= N) to the K of the plan's mfma of that size (mfmaInstrShape)
 	lineStart  []int
 	encs       map[string]*model.Triton // by layout: its name alone (for the role first asked)
 	// typing collects, on the first writing, the tensors written and the
@@ -73,7 +75,7 @@ func newTTWriter(b *builder, src string, s Solved) *ttWriter {
 		solvedBufs: map[string]*model.Buffer{}, names: map[string]bool{}, spans: map[*Op][]TypeSpan{}, removed: map[*Op]bool{},
 		primary: map[*Value]*model.Layout{}, busy: map[*Value]bool{}, clones: map[string]string{}, before: map[*Op][]string{},
 		rename: map[*Operand]string{}, aliasOf: map[string]string{}, aliasN: map[string]int{}, kept: map[string]string{},
-		encs: map[string]*model.Triton{}}
+		encs: map[string]*model.Triton{}, mfmaK: map[int]int{}}
 	for _, v := range s.Graph.Values {
 		wr.solvedVals[v.Name] = v
 	}
@@ -81,6 +83,9 @@ func newTTWriter(b *builder, src string, s Solved) *ttWriter {
 		wr.solvedOps[op.Name] = op
 		if ch := s.Assignment.Ops[op]; ch != nil && ch.Record != nil && ch.Record.Kind == model.RecordMMA && ch.Record.Subgroups > 1 {
 			wr.warpgroup = true
+		}
+		if ch := s.Assignment.Ops[op]; ch != nil && ch.Record != nil && ch.Record.Kind == model.RecordMMA && ch.Record.Vendor == "amd" && ch.Record.M == ch.Record.N {
+			wr.mfmaK[ch.Record.M] = ch.Record.K
 		}
 	})
 	for _, buf := range s.Graph.Buffers {
@@ -100,6 +105,7 @@ func newTTWriter(b *builder, src string, s Solved) *ttWriter {
 		}
 		return true
 	})
+	wr.wgmmaBufs = wgmmaBuffers(b, wr.ops)
 	wr.assignSpans()
 	wr.keepShared()
 	return wr
@@ -703,13 +709,38 @@ func (wr *ttWriter) encAlias(e model.TritonEncoding) string {
 		return strings.Replace(x.TritonAttr(), x.Parent.TritonAttr(), parent, 1)
 	}
 	base := "mma"
-	switch e.(type) {
+	switch x := e.(type) {
 	case *model.TritonBlocked:
 		base = "blocked"
 	case *model.Linear:
 		base = "linear"
+	case *model.AMDMFMA:
+		return wr.alias(base, mfmaInstrShape(x, wr.mfmaK).TritonAttr())
 	}
 	return wr.alias(base, e.TritonAttr())
+}
+
+// mfmaInstrShape is m with its instrShape's K, where it names only M and
+// N (as the layout alone tells them): Triton 3.9 reads an
+// #ttg.amd_mfma's instrShape as [M, N, K] (its accelerate_matmul,
+// third_party/amd/lib/TritonAMDGPUTransforms/AccelerateAMDMatmul.cpp in
+// triton-lang/triton, writes all three, as testdata/triton/*_gfx942.ttgir
+// show), and its lowering to LLVM fails on an instrShape without the K.
+// K is that of the plan's mfma of the same size (mfmaK), else that of
+// the f16 instructions of CDNA3, mfma_f32_32x32x8_f16 and
+// mfma_f32_16x16x16_f16 (intrinsics/amd/).
+func mfmaInstrShape(m *model.AMDMFMA, mfmaK map[int]int) *model.AMDMFMA {
+	if len(m.InstrShape) != 2 {
+		return m
+	}
+	mn := m.InstrShape[0]
+	k, ok := mfmaK[mn]
+	if !ok {
+		k = 256 / mn // 32x32x8, 16x16x16
+	}
+	c := *m
+	c.InstrShape = []int{mn, m.InstrShape[1], k}
+	return &c
 }
 
 // alias names text, base, base1, base2, ... in the order first written.
@@ -791,6 +822,9 @@ func (wr *ttWriter) memdescEnc(op *Op, ts TypeSpan) string {
 	if err != nil {
 		return ""
 	}
+	if wr.wgmmaBufs[d.buf] && !strings.Contains(enc, "nvmma_shared") {
+		return "" // wgmma reads its shared operands only in an #ttg.nvmma_shared: keep the input's
+	}
 	if d.perm != nil {
 		enc = strings.NewReplacer("order = [1, 0]", "order = [0, 1]", "transposed = false", "transposed = true").Replace(enc)
 	}
@@ -798,6 +832,28 @@ func (wr *ttWriter) memdescEnc(op *Op, ts TypeSpan) string {
 		return ""
 	}
 	return enc
+}
+
+// wgmmaBuffers are the buffers a ttng.warp_group_dot among ops reads
+// through a memory descriptor. Triton's verifier takes such an operand
+// only in an #ttg.nvmma_shared (or a shared linear) encoding
+// (WarpGroupDotOp::verify in lib/Dialect/TritonNvidiaGPU/IR/Ops.cpp of
+// triton-lang/triton: "WGMMA B operand must have NVMMA shared layout"),
+// so the writer keeps the input's encoding for such a buffer where the
+// plan's placement is another.
+func wgmmaBuffers(b *builder, ops []*Op) map[*model.Buffer]bool {
+	bufs := map[*model.Buffer]bool{}
+	for _, op := range ops {
+		if ttName(op.Name) != "ttng.warp_group_dot" {
+			continue
+		}
+		for _, o := range op.Operands {
+			if d := b.descs[o.Value]; d != nil && d.buf != nil {
+				bufs[d.buf] = true
+			}
+		}
+	}
+	return bufs
 }
 
 // shapeOf is a tensor type's shape; nil for other types.

@@ -57,3 +57,29 @@ func TestLinearLayoutErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestMFMAInstrShape: an #ttg.amd_mfma is written with the K of its
+// instrShape, the plan's where an mfma of its size runs, else CDNA3's f16
+// instruction's; one that has a K keeps it.
+func TestMFMAInstrShape(t *testing.T) {
+	for _, c := range []struct {
+		shape []int
+		ks    map[int]int
+		want  string
+	}{
+		{[]int{16, 16}, nil, "[16, 16, 16]"},
+		{[]int{32, 32}, nil, "[32, 32, 8]"},
+		{[]int{16, 16}, map[int]int{16: 32}, "[16, 16, 32]"},
+		{[]int{32, 32}, map[int]int{16: 32}, "[32, 32, 8]"},
+		{[]int{32, 32, 16}, map[int]int{32: 8}, "[32, 32, 16]"},
+	} {
+		m := &model.AMDMFMA{Version: 3, WarpsPerCTA: []int{2, 2}, InstrShape: c.shape}
+		got := mfmaInstrShape(m, c.ks).TritonAttr()
+		if !strings.Contains(got, "instrShape = "+c.want) {
+			t.Errorf("%v with %v: %s, want instrShape = %s", c.shape, c.ks, got, c.want)
+		}
+		if len(m.InstrShape) != len(c.shape) {
+			t.Errorf("%v: the encoding given was changed", c.shape)
+		}
+	}
+}
