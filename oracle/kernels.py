@@ -3,11 +3,12 @@
 Each kernel is a plain @triton.jit function; KERNELS maps its name to a
 Kernel: the function, the signature triton.compile's ASTSource takes
 (argument name to Triton type, "constexpr" for the compile-time ones), the
-constexprs' values, which arguments carry Triton's divisibility-by-16
+constexprs' values (a stride of 1 among them, as the JIT specialises an
+integer equal to 1), which arguments carry Triton's divisibility-by-16
 specialisation (what the JIT gives a pointer or an integer that is a
-multiple of 16, triton/runtime/jit.py and triton/backends/compiler.py
-BaseBackend.get_arg_specialization in the installed triton 3.9.0), and the
-warps. The tiles are sized so that Triton's own layout choice fits one CTA's
+multiple of 16: BaseBackend.get_int_specialization and
+get_tensor_specialization, and parse_attr's ["tt.divisibility", 16], in
+triton/backends/compiler.py of triton 3.9.0), and the warps. The tiles are sized so that Triton's own layout choice fits one CTA's
 registers and shared memory on sm_80, sm_90 and gfx942.
 
     /tmp/ovenv/bin/python oracle/triton_ttgir.py   # writes testdata/triton/
