@@ -203,6 +203,14 @@ func tritonTyping(name string, text []byte) ([]string, error) {
 			if len(op.Operands) > 2 {
 				check(op, enc(op.Operands[2].Value.Type) == out, "accumulates %s into %s", enc(op.Operands[2].Value.Type), out)
 			}
+			if strings.HasSuffix(op.Name, "warp_group_dot") {
+				// WarpGroupDotOp::verify (lib/Dialect/TritonNvidiaGPU/IR/Ops.cpp):
+				// "WGMMA result layout must be Hopper NVMMA"; its warps come
+				// in groups of 4 along M (warpsPerTileV3 in
+				// lib/Dialect/TritonGPU/Transforms/AccelerateMatmul.cpp).
+				m := wgmmaResult.FindStringSubmatch(out)
+				check(op, m != nil && m[1] != "" && atoiOr(m[1])%4 == 0, "gives %s, not a version 3 #ttg.nvidia_mma with warps in groups of 4 along M", out)
+			}
 		case "tt.trans":
 			if out != "" && in != "" {
 				perm, _ := opInts(op, "order")
@@ -221,6 +229,15 @@ func tritonTyping(name string, text []byte) ([]string, error) {
 		}
 	})
 	return bad, nil
+}
+
+// wgmmaResult reads the warps along M of a version 3 #ttg.nvidia_mma's
+// text without spaces.
+var wgmmaResult = regexp.MustCompile(`^#ttg\.nvidia_mma<\{versionMajor=3,versionMinor=\d+,warpsPerCTA=\[(?:\d+,)*?(\d+),\d+\]`)
+
+func atoiOr(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }
 
 // blockedText reads a #ttg.blocked's four lists from its text without
