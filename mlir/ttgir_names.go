@@ -96,7 +96,7 @@ func nodeKey(v *Value, l *model.Layout) string { return fmt.Sprintf("%p|%s", v, 
 // same layout.
 func readKey(op *Op, i int, v *Value, l *model.Layout) string {
 	switch name := ttName(op.Name); {
-	case isDot(name) && i < 2, (name == "tt.reduce" || name == "tt.expand_dims") && i == 0:
+	case isDot(name) && i < 2, (name == "tt.reduce" || name == "tt.expand_dims" || name == "tt.broadcast") && i == 0:
 		return nodeKey(v, l) + fmt.Sprintf("|%p.%d", op, i)
 	}
 	return nodeKey(v, l)
