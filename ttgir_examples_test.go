@@ -2,11 +2,13 @@ package planner
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -201,6 +203,20 @@ func tritonTyping(name string, text []byte) ([]string, error) {
 			if len(op.Operands) > 2 {
 				check(op, enc(op.Operands[2].Value.Type) == out, "accumulates %s into %s", enc(op.Operands[2].Value.Type), out)
 			}
+			if strings.HasSuffix(op.Name, "warp_group_dot") {
+				// WarpGroupDotOp::verify (lib/Dialect/TritonNvidiaGPU/IR/Ops.cpp):
+				// "WGMMA result layout must be Hopper NVMMA"; its warps come
+				// in groups of 4 along M (warpsPerTileV3 in
+				// lib/Dialect/TritonGPU/Transforms/AccelerateMatmul.cpp).
+				m := wgmmaResult.FindStringSubmatch(out)
+				check(op, m != nil && m[1] != "" && atoiOr(m[1])%4 == 0, "gives %s, not a version 3 #ttg.nvidia_mma with warps in groups of 4 along M", out)
+			}
+		case "tt.trans":
+			if out != "" && in != "" {
+				perm, _ := opInts(op, "order")
+				want := transposedEncoding(in, perm)
+				check(op, out == want || (want == "" && strings.HasPrefix(out, "#ttg.linear<")), "gives %s from %s, not %s", out, in, cmp.Or(want, "a #ttg.linear"))
+			}
 		case "tt.splat", "tt.broadcast", "tt.addptr", "tt.fp_to_fp", "tt.load", "tt.store":
 			for _, o := range op.Operands {
 				if e := enc(o.Value.Type); e != "" && in != "" {
@@ -213,6 +229,74 @@ func tritonTyping(name string, text []byte) ([]string, error) {
 		}
 	})
 	return bad, nil
+}
+
+// wgmmaResult reads the warps along M of a version 3 #ttg.nvidia_mma's
+// text without spaces.
+var wgmmaResult = regexp.MustCompile(`^#ttg\.nvidia_mma<\{versionMajor=3,versionMinor=\d+,warpsPerCTA=\[(?:\d+,)*?(\d+),\d+\]`)
+
+func atoiOr(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
+}
+
+// blockedText reads a #ttg.blocked's four lists from its text without
+// spaces (encodingOf).
+var blockedText = regexp.MustCompile(`^#ttg\.blocked<\{sizePerThread=\[([\d,]*)\],threadsPerWarp=\[([\d,]*)\],warpsPerCTA=\[([\d,]*)\],order=\[([\d,]*)\]\}>$`)
+
+// transposedEncoding is the encoding Triton infers for a tt.trans by perm
+// of a tensor in enc, as text without spaces: a #ttg.blocked's lists
+// permuted and its order renumbered (inferTransOpEncoding in
+// lib/Dialect/TritonGPU/IR/Dialect.cpp of triton-lang/triton); "" for
+// another encoding, whose transpose Triton writes as a #ttg.linear.
+func transposedEncoding(enc string, perm []int) string {
+	m := blockedText.FindStringSubmatch(enc)
+	if m == nil {
+		return ""
+	}
+	list := func(s string) []string { return strings.Split(s, ",") }
+	inv := make([]string, len(perm))
+	for i, p := range perm {
+		if p < 0 || p >= len(perm) {
+			return ""
+		}
+		inv[p] = strconv.Itoa(i)
+	}
+	permute := func(v []string) string {
+		if len(v) != len(perm) {
+			return ""
+		}
+		out := make([]string, len(perm))
+		for i, p := range perm {
+			out[i] = v[p]
+		}
+		return strings.Join(out, ",")
+	}
+	var order []string
+	for _, d := range list(m[4]) {
+		k, err := strconv.Atoi(d)
+		if err != nil || k < 0 || k >= len(inv) {
+			return ""
+		}
+		order = append(order, inv[k])
+	}
+	return fmt.Sprintf("#ttg.blocked<{sizePerThread=[%s],threadsPerWarp=[%s],warpsPerCTA=[%s],order=[%s]}>",
+		permute(list(m[1])), permute(list(m[2])), permute(list(m[3])), strings.Join(order, ","))
+}
+
+// opInts is an op's list-of-integers attribute (array<i32: 1, 0>).
+func opInts(op *mlir.Op, name string) ([]int, bool) {
+	a, ok := op.Attr(name)
+	if !ok {
+		return nil, false
+	}
+	var out []int
+	for _, f := range strings.FieldsFunc(a.Value.String(), func(r rune) bool { return r < '0' || r > '9' }) {
+		if n, err := strconv.Atoi(f); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out[min(1, len(out)):], true // the first number is the element width, i32
 }
 
 // encodingOf gives a module's tensor types' encodings as text, aliases

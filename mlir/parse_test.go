@@ -327,3 +327,30 @@ func TestParseErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSpanEndsAfterTrailingLoc: an op's span runs through its trailing
+// loc(...) whatever the location holds (Triton prints every op with one,
+// an alias, a file position, a name or a call site), so that the TTGIR
+// writer, which replaces and removes ops by their spans, leaves none of it
+// behind.
+func TestSpanEndsAfterTrailingLoc(t *testing.T) {
+	for _, loc := range []string{
+		`loc(#loc3)`,
+		`loc("kernels.py":12:7)`,
+		`loc("acc"(#loc9))`,
+		`loc(callsite(#loc3 at #loc4))`,
+		`loc(unknown)`,
+	} {
+		src := "#loc3 = loc(\"k.py\":1:1)\n#loc4 = loc(\"k.py\":2:1)\n#loc9 = loc(\"k.py\":3:1)\n" +
+			"func.func @f(%a: f32) -> f32 {\n  %b = arith.addf %a, %a : f32 " + loc + "\n  return %b : f32 " + loc + "\n}\n"
+		m := mustParse(t, "locs.mlir", src)
+		for _, op := range walkOps(m.Ops) {
+			if op.Name == "func.func" {
+				continue
+			}
+			if got := src[op.Span.Off:op.Span.End]; !strings.HasSuffix(got, loc) {
+				t.Errorf("%s with %s: span %q does not end with its location", op.Name, loc, got)
+			}
+		}
+	}
+}

@@ -568,7 +568,9 @@ func (b *builder) ttDot(op *Op) {
 			in[i] = b.anchored(in[i], b.ttPin(op.Operands[i].Value.Type, op.Operands[i].Pos), op.Pos, fmt.Sprintf("%s@%c", res.Name, 'a'+i))
 		}
 	}
-	b.add(&model.Op{Kind: kind("mma"), Pos: op.Pos, Operands: in[:]}, &model.OpArgs{Spelling: "mma"}, res, res.Name, res.Pos)
+	// A ttng.warp_group_dot's result must be a version 3 #ttg.nvidia_mma
+	// (model.Op.Warpgroup).
+	b.add(&model.Op{Kind: kind("mma"), Pos: op.Pos, Operands: in[:], Warpgroup: ttName(op.Name) == "ttng.warp_group_dot"}, &model.OpArgs{Spelling: "mma"}, res, res.Name, res.Pos)
 	b.pinResult(res, true)
 }
 

@@ -54,8 +54,9 @@ type tyTie struct {
 	kind    tieKind
 	a, b    int
 	dim     int
-	kWidth  int  // the kWidth to try first for a #ttg.dot_op
-	toValue bool // a renaming's name flows at once from the operand to the value
+	kWidth  int   // the kWidth to try first for a #ttg.dot_op
+	toValue bool  // a renaming's name flows at once from the operand to the value
+	perm    []int // a tt.trans's order (tieTrans)
 }
 
 type tieKind int
@@ -64,6 +65,7 @@ const (
 	tieSlice tieKind = iota
 	tieDot
 	tieRename
+	tieTrans // a is the result of a tt.trans of b by perm, named from b's encoding only (transEncoding)
 )
 
 // ttTyping collects the written tensors and their ties, and names them.
@@ -94,7 +96,7 @@ func nodeKey(v *Value, l *model.Layout) string { return fmt.Sprintf("%p|%s", v, 
 // same layout.
 func readKey(op *Op, i int, v *Value, l *model.Layout) string {
 	switch name := ttName(op.Name); {
-	case isDot(name) && i < 2, (name == "tt.reduce" || name == "tt.expand_dims") && i == 0:
+	case isDot(name) && i < 2, (name == "tt.reduce" || name == "tt.expand_dims" || name == "tt.broadcast") && i == 0:
 		return nodeKey(v, l) + fmt.Sprintf("|%p.%d", op, i)
 	}
 	return nodeKey(v, l)
@@ -220,6 +222,13 @@ func (t *ttTyping) solve(fallback func(*model.Layout, model.TritonRole) *model.T
 					suggested[b] = append(suggested[b], enc)
 				case tie.kind == tieRename:
 					suggested[a] = append(suggested[a], enc)
+				case tie.kind == tieTrans && b == r:
+					if enc := transEncoding(enc, tie.perm, t.nodes[tie.a].layout); enc != nil {
+						fix(a, enc)
+					}
+				case tie.kind == tieTrans:
+					// Triton infers the result's encoding from the
+					// operand's, never the other way.
 				case tie.kind == tieSlice && b == r:
 					fix(a, &model.SliceEncoding{Dim: tie.dim, Parent: enc})
 				case tie.kind == tieSlice:
@@ -259,10 +268,21 @@ func (t *ttTyping) solve(fallback func(*model.Layout, model.TritonRole) *model.T
 		ry, ey := size(y)
 		return cmp.Or(cmp.Compare(ry, rx), cmp.Compare(ey, ex))
 	})
-	for _, r := range rest {
+	var nameRest func(r, depth int)
+	nameRest = func(r, depth int) {
 		c := classes[r]
 		if c.enc != nil {
-			continue
+			return
+		}
+		// A tt.trans's operand is named before its result, which then
+		// takes the encoding Triton infers from it.
+		for _, tie := range tied[r] {
+			if b := t.find(tie.b); tie.kind == tieTrans && t.find(tie.a) == r && b != r && depth < 16 {
+				nameRest(b, depth+1)
+			}
+		}
+		if c.enc != nil {
+			return
 		}
 		cands := slices.Clone(suggested[r])
 		for _, tie := range tied[r] {
@@ -288,6 +308,9 @@ func (t *ttTyping) solve(fallback func(*model.Layout, model.TritonRole) *model.T
 		}
 		propagate()
 	}
+	for _, r := range rest {
+		nameRest(r, 0)
+	}
 	out := map[string]*model.Triton{}
 	for k, n := range t.index {
 		if enc := classes[t.find(n)].enc; enc != nil {
@@ -298,6 +321,46 @@ func (t *ttTyping) solve(fallback func(*model.Layout, model.TritonRole) *model.T
 		}
 	}
 	return out
+}
+
+// transEncoding is the encoding Triton infers for the result of a
+// tt.trans by perm of a tensor in enc, whose layout is l
+// (inferTransOpEncoding in lib/Dialect/TritonGPU/IR/Dialect.cpp of
+// triton-lang/triton): a #ttg.blocked's fields permuted, its order
+// renumbered (result dimension i is the operand's perm[i]); any other
+// register encoding the #ttg.linear of the transposed layout, l itself.
+// nil where l has no linear form.
+func transEncoding(enc model.TritonEncoding, perm []int, l *model.Layout) model.TritonEncoding {
+	if b, ok := enc.(*model.TritonBlocked); ok && len(b.Order) == len(perm) && len(b.SizePerThread) == len(perm) {
+		inv := make([]int, len(perm))
+		for i, p := range perm {
+			if p < 0 || p >= len(perm) {
+				return nil
+			}
+			inv[p] = i
+		}
+		permute := func(v []int) []int {
+			if len(v) != len(perm) {
+				return v
+			}
+			out := make([]int, len(perm))
+			for i, p := range perm {
+				out[i] = v[p]
+			}
+			return out
+		}
+		order := make([]int, len(b.Order))
+		for i, d := range b.Order {
+			order[i] = inv[d]
+		}
+		return &model.TritonBlocked{Blocked: model.Blocked{SizePerThread: permute(b.SizePerThread), ThreadsPerWarp: permute(b.ThreadsPerWarp),
+			WarpsPerCTA: permute(b.WarpsPerCTA), Order: order}, CTAsPerCGA: permute(b.CTAsPerCGA), CTASplitNum: permute(b.CTASplitNum), CTAOrder: b.CTAOrder}
+	}
+	x, err := model.ExpressLinear(l)
+	if err != nil {
+		return nil
+	}
+	return x
 }
 
 // kWidths lists the kWidths to try for a #ttg.dot_op of parent: first
@@ -403,6 +466,11 @@ func (wr *ttWriter) tie(op *Op, res *model.Layout) {
 	case name == "tt.expand_dims":
 		if a, b := operand(op, 0), result(op, 0, res); a >= 0 && b >= 0 {
 			t.ties = append(t.ties, tyTie{kind: tieSlice, a: a, b: b, dim: axisOf(op)})
+		}
+	case name == "tt.trans":
+		perm, ok := intsAttr(op, "order")
+		if a, b := result(op, 0, res), operand(op, 0); ok && a >= 0 && b >= 0 {
+			t.ties = append(t.ties, tyTie{kind: tieTrans, a: a, b: b, perm: perm})
 		}
 	case name == "scf.for" && len(op.Regions) == 1 && len(op.Regions[0].Blocks) == 1:
 		args := op.Regions[0].Blocks[0].Args

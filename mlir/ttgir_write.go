@@ -44,7 +44,8 @@ type ttWriter struct {
 	aliases    []string          // the new aliases' definitions, in order
 	aliasOf    map[string]string // an encoding's text to its alias
 	aliasN     map[string]int
-	kept       map[string]string // the input's shared aliases kept, by name: their definitions (keepShared)
+	kept       map[string]string      // the input's shared aliases kept, by name: their definitions (keepShared)
+	wgmmaBufs  map[*model.Buffer]bool // the buffers a ttng.warp_group_dot reads through a descriptor
 	lineStart  []int
 	encs       map[string]*model.Triton // by layout: its name alone (for the role first asked)
 	// typing collects, on the first writing, the tensors written and the
@@ -124,6 +125,7 @@ func newTTWriter(b *builder, src string, s Solved) *ttWriter {
 		}
 		return true
 	})
+	wr.wgmmaBufs = wgmmaBuffers(b, wr.ops)
 	wr.assignSpans()
 	wr.keepShared()
 	return wr
@@ -822,6 +824,9 @@ func (wr *ttWriter) memdescEnc(op *Op, ts TypeSpan) string {
 	if err != nil {
 		return ""
 	}
+	if wr.wgmmaBufs[d.buf] && !strings.Contains(enc, "nvmma_shared") {
+		return "" // wgmma reads its shared operands only in an #ttg.nvmma_shared: keep the input's
+	}
 	if d.perm != nil {
 		enc = strings.NewReplacer("order = [1, 0]", "order = [0, 1]", "transposed = false", "transposed = true").Replace(enc)
 	}
@@ -829,6 +834,28 @@ func (wr *ttWriter) memdescEnc(op *Op, ts TypeSpan) string {
 		return ""
 	}
 	return enc
+}
+
+// wgmmaBuffers are the buffers a ttng.warp_group_dot among ops reads
+// through a memory descriptor. Triton's verifier takes such an operand
+// only in an #ttg.nvmma_shared (or a shared linear) encoding
+// (WarpGroupDotOp::verify in lib/Dialect/TritonNvidiaGPU/IR/Ops.cpp of
+// triton-lang/triton: "WGMMA B operand must have NVMMA shared layout"),
+// so the writer keeps the input's encoding for such a buffer where the
+// plan's placement is another.
+func wgmmaBuffers(b *builder, ops []*Op) map[*model.Buffer]bool {
+	bufs := map[*model.Buffer]bool{}
+	for _, op := range ops {
+		if ttName(op.Name) != "ttng.warp_group_dot" {
+			continue
+		}
+		for _, o := range op.Operands {
+			if d := b.descs[o.Value]; d != nil && d.buf != nil {
+				bufs[d.buf] = true
+			}
+		}
+	}
+	return bufs
 }
 
 // shapeOf is a tensor type's shape; nil for other types.

@@ -390,7 +390,9 @@ func (p *parser) rawString() bool {
 func (p *parser) rawClose(start int) (string, bool) {
 	body := p.lx.src[start:p.lx.off]
 	p.lx.advance(1)
+	closeEnd := p.lx.off
 	p.nextTok()
+	p.prevEnd = closeEnd // the bracket is the last token read, not the opening one
 	return body, p.ok()
 }
 

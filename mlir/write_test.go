@@ -57,3 +57,4 @@ func TestLinearLayoutErrors(t *testing.T) {
 		}
 	}
 }
+

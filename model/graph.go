@@ -125,7 +125,12 @@ type Op struct {
 	IntrinsicPos Pos // where the intrinsic key is written; zero when absent
 	// Variant is how an mma must run when the graph states it (k_width,
 	// transposed); nil leaves it to the solver.
-	Variant      *MMAVariant
+	Variant *MMAVariant
+	// Warpgroup marks an mma whose result Triton types as a warpgroup
+	// mma's accumulator (Hopper's ttng.warp_group_dot, whose result must
+	// be a version 3 #ttg.nvidia_mma): it runs only in the arrangements
+	// whose accumulator that encoding writes, where it has any.
+	Warpgroup    bool
 	NoConvert    []bool // per operand: the edge may not convert
 	NoConvertPos Pos    // where the no_convert key is written; zero when absent
 	Pos          Pos

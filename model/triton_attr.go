@@ -668,7 +668,12 @@ func matrixCandidates(lanes, warps, rank int, tt TritonTarget) []tritonCandidate
 				add(wm, 0)
 				dots(wm, 2)
 			}
-			for n := 8; n <= 256 && tt.WarpgroupMMA && tt.vendors("nvidia"); n *= 2 {
+			// A version 3 mma's warps come in groups of 4 along M: "For
+			// MMAv3, the smallest indivisible unit of warp shape is
+			// (4, 1)" (warpsPerTileV3 in
+			// lib/Dialect/TritonGPU/Transforms/AccelerateMatmul.cpp of
+			// triton-lang/triton), and wgmma runs on a warpgroup.
+			for n := 8; n <= 256 && tt.WarpgroupMMA && tt.vendors("nvidia") && w[len(w)-2]%4 == 0; n *= 2 {
 				v3 := &NvidiaMMA{VersionMajor: 3, WarpsPerCTA: w, InstrShape: []int{16, n, 16}}
 				add(v3, 2)
 				dots(v3, 1) // B of a wgmma is read from shared memory

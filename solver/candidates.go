@@ -91,14 +91,41 @@ func (p *Problem) mmaChoices(op *model.Op, records []*model.Record, notation str
 // goroutines may call it at once.
 func (p *Problem) mmaChoicesOf(op *model.Op, records []*model.Record, notation string) []*MMAChoice {
 	chs := mmaChoicesOf(op, records, p.Graph.Subgroups, notation)
-	return append(chs, p.fmaChoices(op, chs)...)
+	chs = append(chs, p.fmaChoices(op, chs)...)
+	if op.Warpgroup {
+		chs = warpgroupAccumulators(chs, model.TritonTargetOf(p.Target, true))
+	}
+	return chs
+}
+
+// warpgroupAccumulators keeps the choices whose accumulator a version 3
+// #ttg.nvidia_mma writes, for an mma whose result Triton types so
+// (model.Op.Warpgroup: WarpGroupDotOp::verify in
+// lib/Dialect/TritonNvidiaGPU/IR/Ops.cpp of triton-lang/triton, "WGMMA
+// result layout must be Hopper NVMMA"); all of them where none is.
+func warpgroupAccumulators(chs []*MMAChoice, tt model.TritonTarget) []*MMAChoice {
+	var out []*MMAChoice
+	for _, ch := range chs {
+		if ch.C == nil {
+			continue
+		}
+		if t, err := model.ExpressTritonFor(ch.C, model.Accumulator, tt); err == nil {
+			if m, ok := t.Enc.(*model.NvidiaMMA); ok && m.VersionMajor == 3 {
+				out = append(out, ch)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return chs
+	}
+	return out
 }
 
 // mmaKeyOf is the key of op's choices on records in notation.
 func mmaKeyOf(op *model.Op, records []*model.Record, notation string) mmaKey {
 	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
 	key := mmaKey{m: a.Shape[0], k: a.Shape[1], n: b.Shape[1], a: a.DType.Name, b: b.DType.Name, c: c.DType.Name, d: op.Result.DType.Name,
-		notation: notation, records: len(records), intrinsic: op.Intrinsic}
+		notation: notation, records: len(records), intrinsic: op.Intrinsic, warpgroup: op.Warpgroup}
 	if len(records) > 0 {
 		key.first = records[0]
 	}
@@ -176,6 +203,7 @@ type mmaKey struct {
 	records    int
 	first      *model.Record
 	intrinsic  string // the record the op names (FMA dots only for an fma record)
+	warpgroup  bool   // op.Warpgroup
 }
 
 func mmaChoicesOf(op *model.Op, records []*model.Record, warps int, notation string) []*MMAChoice {

@@ -350,6 +350,13 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 					continue
 				}
 				if op.Func().Cond && i == 0 && v.DType.Name != op.Result.DType.Name {
+					// A select's condition of another type takes the
+					// layouts the select computes in (it is read in the
+					// result's layout), and gives none of its own to the
+					// result: without them, a mask made for the select
+					// (a free tensor of a TTGIR kernel, a constant) had
+					// only its own seeds and was converted.
+					flow(op.Result, v, "", nil)
 					continue
 				}
 				same(v, op.Result)
