@@ -57,4 +57,3 @@ func TestLinearLayoutErrors(t *testing.T) {
 		}
 	}
 }
-
