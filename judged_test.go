@@ -109,7 +109,11 @@ func TestTritonJudgesTTGIR(t *testing.T) {
 	for _, path := range slices.Sorted(maps.Keys(files)) {
 		data := files[path]
 		fuzzed := strings.Contains(path, "/fuzz/")
-		res, err := pl.SolveText(context.Background(), path, data, Options{})
+		var in Input
+		if strings.HasPrefix(path, "testdata/triton/") {
+			in.Trips = tritonTrips // their loops' bounds are known at run time
+		}
+		res, err := pl.SolveText(context.Background(), path, data, Options{Input: in})
 		if err != nil || res.Plan == nil {
 			if !fuzzed {
 				t.Errorf("%s: no plan (%v)", path, err)
@@ -122,18 +126,18 @@ func TestTritonJudgesTTGIR(t *testing.T) {
 		}
 		jobs.add(oracle.Job{Name: "input:" + path, Text: data, Target: target, Compile: true})
 		var first bytes.Buffer
-		if err := pl.WriteMLIR(&first, path, data, Input{}, res); err != nil {
+		if err := pl.WriteMLIR(&first, path, data, in, res); err != nil {
 			t.Errorf("%s: %v", path, err)
 			continue
 		}
 		jobs.add(oracle.Job{Name: "planned:" + path, Text: first.Bytes(), Target: target, Compile: true})
-		again, err := pl.SolveText(context.Background(), path+".planned.ttgir", first.Bytes(), Options{})
+		again, err := pl.SolveText(context.Background(), path+".planned.ttgir", first.Bytes(), Options{Input: in})
 		if err != nil || again.Plan == nil {
 			t.Errorf("%s written back does not plan again (%v)", path, err)
 			continue
 		}
 		var second bytes.Buffer
-		if err := pl.WriteMLIR(&second, path+".planned.ttgir", first.Bytes(), Input{}, again); err != nil {
+		if err := pl.WriteMLIR(&second, path+".planned.ttgir", first.Bytes(), in, again); err != nil {
 			t.Errorf("%s: %v", path, err)
 			continue
 		}
@@ -142,20 +146,26 @@ func TestTritonJudgesTTGIR(t *testing.T) {
 			continue
 		}
 		// --keep-anchors: the loads', stores' and dots' encodings kept
-		anchored, err := pl.SolveText(context.Background(), path, data, Options{Input: Input{KeepAnchors: true}})
+		keep := in
+		keep.KeepAnchors = true
+		anchored, err := pl.SolveText(context.Background(), path, data, Options{Input: keep})
+		if err == nil && anchored.Plan == nil && inputNoPlan[strings.TrimSuffix(filepath.Base(path), ".ttgir")] {
+			continue // its own anchors find no plan in the model (TestTritonKernels says why)
+		}
 		if err != nil || anchored.Plan == nil {
 			t.Errorf("%s: no plan with --keep-anchors (%v)", path, err)
 			continue
 		}
 		var kept bytes.Buffer
-		if err := pl.WriteMLIR(&kept, path, data, Input{KeepAnchors: true}, anchored); err != nil {
+		if err := pl.WriteMLIR(&kept, path, data, keep, anchored); err != nil {
 			t.Errorf("%s: %v", path, err)
 			continue
 		}
 		jobs.add(oracle.Job{Name: "planned, anchors kept:" + path, Text: kept.Bytes(), Target: target, Compile: true})
 	}
 	goldens, _ := filepath.Glob("testdata/ttgir_out/*.ttgir")
-	for _, g := range goldens {
+	tritonOut, _ := filepath.Glob("testdata/triton_out/*.ttgir")
+	for _, g := range append(goldens, tritonOut...) {
 		data, err := os.ReadFile(g)
 		if err != nil {
 			t.Fatal(err)
