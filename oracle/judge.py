@@ -147,6 +147,17 @@ def finish(job, status, out, errlog):
     return verdict
 
 
+def run_child(fn, job):
+    """Runs fn(job), which returns a verdict of its own making (any further
+    keys are kept), in a child process, and waits for it: the same
+    isolation for other scripts' jobs (oracle/compiled.py's)."""
+    def adapter(job, verdict):
+        verdict.update(fn(job))
+    pid, out, errlog = start_child(adapter, job)
+    _, status = os.waitpid(pid, 0)
+    return finish(job, status, out, errlog)
+
+
 def run_all(judge, jobs, workers):
     """Every job's verdict, in the jobs' order, with at most workers
     children at a time."""
