@@ -11,7 +11,7 @@ get_tensor_specialization, and parse_attr's ["tt.divisibility", 16], in
 triton/backends/compiler.py of triton 3.9.0), and the warps. The tiles are sized so that Triton's own layout choice fits one CTA's
 registers and shared memory on sm_80, sm_90 and gfx942.
 
-    /tmp/ovenv/bin/python oracle/triton_ttgir.py   # writes testdata/triton/
+    $PLANNER_ORACLE_PYTHON oracle/triton_ttgir.py   # writes testdata/triton/
 """
 
 from dataclasses import dataclass, field

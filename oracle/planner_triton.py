@@ -28,8 +28,8 @@ triton/backends/amd/compiler.py, add_stages). The key names the planner
 binary's contents and the arguments, so a kernel planned by another planner
 or with other arguments is compiled again, not taken from the cache.
 
-    /tmp/ovenv/bin/python oracle/planner_triton.py --planner /tmp/planner [--target sm80] [KERNEL]
-    /tmp/ovenv/bin/python oracle/planner_triton.py --planner /tmp/planner --all
+    $PLANNER_ORACLE_PYTHON oracle/planner_triton.py --planner ./planner [--target sm80] [KERNEL]
+    $PLANNER_ORACLE_PYTHON oracle/planner_triton.py --planner ./planner --all
 
 compiles a kernel of oracle/kernels.py (matmul_bias_relu by default) for
 the target with the hook installed, on the CPU, and shows the ttgir stage's

@@ -2,7 +2,7 @@
 for sm_80, sm_90 and gfx942, as TTIR and as TTGIR with Triton's own layout
 choice before pipelining (oracle/triton_stages.layout_passes).
 
-    /tmp/ovenv/bin/python oracle/triton_ttgir.py [--out testdata/triton] [KERNEL...]
+    $PLANNER_ORACLE_PYTHON oracle/triton_ttgir.py [--out testdata/triton] [KERNEL...]
 
 Each kernel goes through triton.compile(ASTSource(...), target=GPUTarget(...))
 with a stages hook (triton.knobs.runtime.add_stages_inspection_hook, called
@@ -34,7 +34,7 @@ TARGETS = {
     "gfx942": ("hip", "gfx942", 64),
 }
 
-HEADER = "// made by oracle/triton_ttgir.py (triton {version}, {what}): /tmp/ovenv/bin/python oracle/triton_ttgir.py\n"
+HEADER = "// made by oracle/triton_ttgir.py (triton {version}, {what}): $PLANNER_ORACLE_PYTHON oracle/triton_ttgir.py\n"
 
 
 def gpu_target(name):
@@ -45,9 +45,11 @@ def gpu_target(name):
 def module_text(mod):
     """The module as Triton's printer writes it, with its locations (what
     Triton's cache holds), the kernel file's absolute path made relative to
-    the repository so that the files do not name this machine."""
-    text = mod.str()
-    return text.replace(ROOT + "/", "")
+    the repository, and Triton's own sources' (triton/language/...) to the
+    package, so that the files do not name this machine."""
+    import triton
+    site = os.path.dirname(os.path.dirname(os.path.abspath(triton.__file__)))
+    return mod.str().replace(ROOT + "/", "").replace(site + "/", "")
 
 
 def compile_stages(kernel, target_name):
