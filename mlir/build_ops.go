@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"planner/model"
-	"planner/tomlio"
+	"planner/notation"
 )
 
 // combiners map vector.kind to the graph's reduce combiners.
@@ -781,7 +781,7 @@ func (b *builder) layoutPin(opName string, na *NamedAttr, shape []int, pos model
 		return nil
 	}
 	f := model.Frame{Shape: shape, SubgroupSize: b.target.SubgroupSize, Subgroups: b.g.Subgroups}
-	l, why, err := tomlio.PinLayout(n, f, b.target.Name)
+	l, why, err := notation.PinLayout(n, f, b.target.Name)
 	if err != nil {
 		at := na.ValuePos
 		msg := err.Error()
