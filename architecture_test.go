@@ -1,10 +1,15 @@
 package planner
 
 import (
+	"fmt"
 	"go/ast"
 	"go/build"
+	"go/importer"
 	"go/parser"
 	"go/token"
+	"go/types"
+	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -18,9 +23,10 @@ import (
 var layers = map[string][]string{
 	"planner/model":           {},
 	"planner/model/modeltest": {"planner/model"},
-	"planner/tomlio":          {"planner/model"},
+	"planner/notation":        {"planner/model"},
+	"planner/tomlio":          {"planner/model", "planner/notation"},
 	"planner/tomlio/tomltest": {},
-	"planner/mlir":            {"planner/model", "planner/tomlio"},
+	"planner/mlir":            {"planner/model", "planner/notation"},
 	"planner/intrinsics":      {"planner/model", "planner/tomlio"},
 	"planner/solver/pbqp":     {},
 	"planner/solver/z3opt":    {},
@@ -39,7 +45,7 @@ var layers = map[string][]string{
 }
 
 // The import graph of the module's non-test code keeps to the layers, and
-// model imports no TOML package.
+// neither model nor notation imports a TOML package.
 func TestImportLayers(t *testing.T) {
 	out, err := exec.Command("go", "list", "-tags", "z3", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./...").Output()
 	if err != nil {
@@ -59,8 +65,8 @@ func TestImportLayers(t *testing.T) {
 			if (imp == "planner" || strings.HasPrefix(imp, "planner/")) && !slices.Contains(allowed, imp) {
 				t.Errorf("%s imports %s, which stands outside its layer", pkg, imp)
 			}
-			if pkg == "planner/model" && strings.Contains(imp, "toml") {
-				t.Errorf("model imports the TOML package %s", imp)
+			if (pkg == "planner/model" || pkg == "planner/notation") && strings.Contains(imp, "toml") {
+				t.Errorf("%s imports the TOML package %s", pkg, imp)
 			}
 		}
 	}
@@ -71,81 +77,279 @@ func TestImportLayers(t *testing.T) {
 	}
 }
 
-// Outside the op table's own files, no code names an op kind: the reader,
-// the solver, greedy, the plans and the verifier read the table's rows.
+// Outside the op table's own files (model/ops*.go), no code switches on
+// an op kind, compares kinds or keys a map by them: the reader, the solver,
+// greedy, the plans and the verifier read the table's rows. A front end
+// names the kind of an op it builds by model's constant (model.OpTranspose),
+// never by a string: no string constant is typed as an op kind
+// (model.Op{Kind: "transpose"}, model.OpKind("transpose")), and none is
+// looked up as one (model.OpBySpelling("transpose")), so that a misspelt
+// kind does not compile. A reader of user text (tomlio) looks up the word
+// the text has.
 func TestNoOpKindSwitches(t *testing.T) {
-	kinds := opKindConstants(t)
-	if len(kinds) < 10 {
-		t.Fatalf("found %d op-kind constants in model; the test reads them from model/ops*.go", len(kinds))
+	pkgs := typeCheckModule(t)
+	lookups := kindLookups(pkgs)
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
 	}
-	ctxt := build.Default
-	ctxt.BuildTags = []string{"z3"} // the Z3 backend's files too
-	for _, dir := range []string{"model", "tomlio", "mlir", "solver", "plans", "plans/planfile", "intrinsics", "."} {
-		pkg, err := ctxt.ImportDir(dir, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range pkg.GoFiles {
-			if dir == "model" && strings.HasPrefix(f, "ops") {
+	for _, p := range pkgs {
+		for _, file := range p.files {
+			path := p.fset.Position(file.Pos()).Filename
+			if p.path == "planner/model" && strings.HasPrefix(filepath.Base(path), "ops") {
 				continue // the table itself
 			}
-			path := filepath.Join(dir, f)
-			fset := token.NewFileSet()
-			file, err := parser.ParseFile(fset, path, nil, 0)
-			if err != nil {
-				t.Fatal(err)
+			for _, v := range opKindViolations(p.info, file, lookups) {
+				at := p.fset.Position(v.pos)
+				if rel, err := filepath.Rel(dir, at.Filename); err == nil {
+					at.Filename = rel
+				}
+				t.Errorf("%s: %s", at, v.what)
 			}
-			ast.Inspect(file, func(n ast.Node) bool {
-				var name string
-				switch x := n.(type) {
-				case *ast.SelectorExpr:
-					if id, ok := x.X.(*ast.Ident); ok && id.Name == "model" {
-						name = x.Sel.Name
-					}
-				case *ast.ValueSpec:
-					if id, ok := x.Type.(*ast.Ident); ok && id.Name == "OpKind" {
-						return false // the kinds' own declarations
-					}
-				case *ast.Ident:
-					if dir == "model" {
-						name = x.Name
-					}
-				}
-				if kinds[name] {
-					t.Errorf("%s: names the op kind %s; read the op table's row instead", fset.Position(n.Pos()), name)
-				}
-				return true
-			})
 		}
 	}
 }
 
-// opKindConstants reads the names of model's OpKind constants.
-func opKindConstants(t *testing.T) map[string]bool {
-	files, _ := filepath.Glob("model/*.go")
-	kinds := map[string]bool{}
-	for _, path := range files {
-		if strings.HasSuffix(path, "_test.go") {
-			continue
+type violation struct {
+	pos  token.Pos
+	what string
+}
+
+// kindLookups are the functions that look an op kind up by a word, each
+// with the index of the word among its parameters: model.OpBySpelling, and
+// every function of the module that hands it (or another lookup) a
+// parameter of its own unchanged, as a front end's kind("transpose") did.
+func kindLookups(pkgs []*checkedPackage) map[*types.Func]int {
+	lookups := map[*types.Func]int{}
+	for _, p := range pkgs {
+		if p.path == "planner/model" {
+			lookups[p.pkg.Scope().Lookup("OpBySpelling").(*types.Func)] = 0
 		}
-		file, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range file.Decls {
-			gd, ok := d.(*ast.GenDecl)
-			if !ok || gd.Tok != token.CONST {
-				continue
-			}
-			for _, s := range gd.Specs {
-				vs := s.(*ast.ValueSpec)
-				if id, ok := vs.Type.(*ast.Ident); ok && id.Name == "OpKind" {
-					for _, n := range vs.Names {
-						kinds[n.Name] = true
+	}
+	for grew := true; grew; {
+		grew = false
+		for _, p := range pkgs {
+			for _, file := range p.files {
+				for _, d := range file.Decls {
+					fd, ok := d.(*ast.FuncDecl)
+					if !ok || fd.Body == nil {
+						continue
 					}
+					fn, _ := p.info.Defs[fd.Name].(*types.Func)
+					if _, known := lookups[fn]; fn == nil || known {
+						continue
+					}
+					params := fn.Signature().Params()
+					ast.Inspect(fd.Body, func(n ast.Node) bool {
+						call, ok := n.(*ast.CallExpr)
+						if !ok {
+							return true
+						}
+						at, ok := lookups[callee(p.info, call)]
+						if !ok || at >= len(call.Args) {
+							return true
+						}
+						id, ok := ast.Unparen(call.Args[at]).(*ast.Ident)
+						if !ok {
+							return true
+						}
+						for i := range params.Len() {
+							if p.info.Uses[id] == params.At(i) {
+								lookups[fn], grew = i, true
+							}
+						}
+						return true
+					})
 				}
 			}
 		}
 	}
-	return kinds
+	return lookups
+}
+
+// opKindViolations finds in file what TestNoOpKindSwitches forbids.
+func opKindViolations(info *types.Info, file *ast.File, lookups map[*types.Func]int) []violation {
+	var out []violation
+	found := func(n ast.Node, format string, args ...any) {
+		out = append(out, violation{n.Pos(), fmt.Sprintf(format, args...)})
+	}
+	ast.Inspect(file, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.SwitchStmt:
+			if x.Tag != nil && isOpKind(info.TypeOf(x.Tag)) {
+				found(x, "switches on an op kind; read the op table's row instead")
+			}
+		case *ast.BinaryExpr:
+			if (x.Op == token.EQL || x.Op == token.NEQ) && (isKindValue(info, x.X) || isKindValue(info, x.Y)) {
+				found(x, "compares op kinds; read the op table's row instead")
+			}
+		case *ast.MapType:
+			if isOpKind(info.TypeOf(x.Key)) {
+				found(x, "keys a map by op kind; read the op table's row instead")
+			}
+		}
+		if e, ok := n.(ast.Expr); ok {
+			if tv, ok := info.Types[e]; ok && tv.Value != nil && isOpKind(tv.Type) && !namesConstant(e) {
+				found(e, "spells the op kind %s as a string; name it by its model.OpKind constant", tv.Value)
+				return false
+			}
+		}
+		if call, ok := n.(*ast.CallExpr); ok {
+			fn := callee(info, call)
+			if at, ok := lookups[fn]; ok && at < len(call.Args) {
+				if tv := info.Types[call.Args[at]]; tv.Value != nil {
+					found(call, "looks up the op kind %s by a string (%s); name it by its model.OpKind constant", tv.Value, fn.Name())
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// isOpKind reports whether t is model.OpKind.
+func isOpKind(t types.Type) bool {
+	named, ok := t.(*types.Named)
+	if !ok {
+		return false
+	}
+	obj := named.Obj()
+	return obj.Pkg() != nil && obj.Pkg().Path() == "planner/model" && obj.Name() == "OpKind"
+}
+
+// isKindValue reports whether e is an op kind, or an op kind converted to
+// another type (string(op.Kind)).
+func isKindValue(info *types.Info, e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if isOpKind(info.TypeOf(e)) {
+		return true
+	}
+	call, ok := e.(*ast.CallExpr)
+	return ok && len(call.Args) == 1 && info.Types[call.Fun].IsType() && isOpKind(info.TypeOf(call.Args[0]))
+}
+
+// namesConstant reports whether e names a declared constant (OpLoad,
+// model.OpLoad) rather than writing a value.
+func namesConstant(e ast.Expr) bool {
+	switch ast.Unparen(e).(type) {
+	case *ast.Ident, *ast.SelectorExpr:
+		return true
+	}
+	return false
+}
+
+// callee is the function call calls by name, nil for none (a func value,
+// a conversion, a builtin).
+func callee(info *types.Info, call *ast.CallExpr) *types.Func {
+	var id *ast.Ident
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	default:
+		return nil
+	}
+	fn, _ := info.Uses[id].(*types.Func)
+	return fn
+}
+
+// checkedPackage is one of the module's packages, type-checked from its
+// source (the files of a build with the z3 tag).
+type checkedPackage struct {
+	path  string
+	pkg   *types.Package
+	fset  *token.FileSet
+	files []*ast.File
+	info  *types.Info
+}
+
+// typeCheckModule type-checks every package of the module from source,
+// reading the packages outside it from the export data go list gives.
+func typeCheckModule(t *testing.T) []*checkedPackage {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-export", "-deps", "-f", "{{.ImportPath}}\t{{.Export}}", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list -export: %v", err)
+	}
+	export := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if path, file, ok := strings.Cut(line, "\t"); ok && file != "" {
+			export[path] = file
+		}
+	}
+	out, err = exec.Command("go", "list", "-tags", "z3", "-f", "{{.ImportPath}}\t{{.Dir}}", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	m := &moduleImporter{fset: token.NewFileSet(), dirs: map[string]string{}, done: map[string]*checkedPackage{}, types: map[string]*types.Package{}}
+	m.ctxt = build.Default
+	m.ctxt.BuildTags = []string{"z3"} // the Z3 backend's files too
+	m.outside = importer.ForCompiler(m.fset, "gc", func(path string) (io.ReadCloser, error) {
+		file, ok := export[path]
+		if !ok {
+			return nil, fmt.Errorf("go list gives no export data for %s", path)
+		}
+		return os.Open(file)
+	})
+	var paths []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, dir, _ := strings.Cut(line, "\t")
+		m.dirs[path] = dir
+		paths = append(paths, path)
+	}
+	var pkgs []*checkedPackage
+	for _, path := range paths {
+		if _, err := m.Import(path); err != nil {
+			t.Fatalf("type-checking %s: %v", path, err)
+		}
+		pkgs = append(pkgs, m.done[path])
+	}
+	return pkgs
+}
+
+// moduleImporter imports the module's packages by type-checking their
+// source, and every other package from its export data.
+type moduleImporter struct {
+	fset    *token.FileSet
+	ctxt    build.Context
+	dirs    map[string]string // the module's packages' directories
+	done    map[string]*checkedPackage
+	types   map[string]*types.Package
+	outside types.Importer
+}
+
+func (m *moduleImporter) Import(path string) (*types.Package, error) {
+	dir, ours := m.dirs[path]
+	if !ours {
+		return m.outside.Import(path)
+	}
+	if pkg, ok := m.types[path]; ok {
+		return pkg, nil
+	}
+	bp, err := m.ctxt.ImportDir(dir, 0)
+	if err != nil {
+		return nil, err
+	}
+	p := &checkedPackage{path: path, fset: m.fset, info: &types.Info{
+		Types: map[ast.Expr]types.TypeAndValue{}, Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{},
+	}}
+	for _, name := range append(slices.Clone(bp.GoFiles), bp.CgoFiles...) {
+		file, err := parser.ParseFile(m.fset, filepath.Join(dir, name), nil, 0)
+		if err != nil {
+			return nil, err
+		}
+		p.files = append(p.files, file)
+	}
+	var errs []error
+	conf := types.Config{Importer: m, FakeImportC: true, Error: func(err error) { errs = append(errs, err) }}
+	pkg, _ := conf.Check(path, m.fset, p.files, p.info)
+	p.pkg = pkg
+	if len(errs) > 0 && len(bp.CgoFiles) == 0 {
+		// A cgo package's references into C have no types here; any
+		// other package must check cleanly.
+		return nil, errs[0]
+	}
+	m.types[path], m.done[path] = pkg, p
+	return pkg, nil
 }

@@ -31,10 +31,6 @@ func init() {
 	}
 }
 
-// kind is the op kind a graph file spells word: the reader names kinds
-// only through the op table's rows.
-func kind(word string) model.OpKind { return model.OpBySpelling(word).Kind }
-
 // handler reads one op the reader understands into the graph.
 type handler func(b *builder, op *Op)
 
@@ -163,8 +159,8 @@ func (b *builder) arguments(blk *Block) {
 				}
 				shape = tile
 			}
-			op := &model.Op{Kind: kind("argument"), Pos: a.Pos}
-			b.add(op, &model.OpArgs{Spelling: "argument", Shape: shape, DType: dt}, a, a.Name, a.Pos)
+			op := &model.Op{Kind: model.OpArgument, Pos: a.Pos}
+			b.add(op, &model.OpArgs{Shape: shape, DType: dt}, a, a.Name, a.Pos)
 		case *TensorType:
 			b.errorf(a.Pos, model.CodeBadValue, "argument %s is a %s: the planner reads kernels in the vector dialect, on memrefs and vectors, after bufferization", a, t)
 			b.failed[a] = true
@@ -464,9 +460,12 @@ func (b *builder) add(op *model.Op, args *model.OpArgs, res *Value, name string,
 	if info.ByFunction && op.Fn == "" {
 		op.Fn = args.Spelling
 	}
+	if args.Spelling == "" {
+		args.Spelling = op.Spelling() // the kind as a graph file writes it
+	}
 	args.Operands = op.Operands
 	if info.Arity > 0 && len(op.Operands) != info.Arity {
-		b.errorf(op.Pos, model.CodeBadValue, "%s takes %d operand(s), found %d", args.Spelling, info.Arity, len(op.Operands))
+		b.errorf(op.Pos, model.CodeBadValue, "%s takes %d operand(s), found %d", op.Spelling(), info.Arity, len(op.Operands))
 		return nil
 	}
 	var result *model.Value
@@ -591,7 +590,7 @@ func (b *builder) constant(op *Op) {
 		b.folded[res] = nil // a reduction's identity: no init at all
 		return
 	}
-	b.add(&model.Op{Kind: kind("constant"), Pos: op.Pos}, &model.OpArgs{Spelling: "constant", Shape: shape, DType: dt}, res, res.Name, res.Pos)
+	b.add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
 }
 
 // identityInit reports whether use u is the accumulator of a
@@ -747,7 +746,7 @@ func (b *builder) elementwiseAs(op *Op, fn string) {
 		if fn == "select" && i == 0 && !isVector(o.Value) {
 			// A scalar condition is the same for every element: a
 			// uniform mask.
-			c := b.add(&model.Op{Kind: kind("constant"), Pos: op.Pos}, &model.OpArgs{Spelling: "constant", Shape: shape, DType: model.DType{Name: "i1", Bits: 1}}, nil, res.Name+"@cond", op.Pos)
+			c := b.add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: shape, DType: model.DType{Name: "i1", Bits: 1}}, nil, res.Name+"@cond", op.Pos)
 			if c == nil {
 				b.failed[res] = true
 				return
@@ -990,8 +989,8 @@ func (b *builder) read(op *Op) {
 			b.fail(op, model.CodeShapeMismatch, "%s reads %s elements from %s of %s elements", op.Name, dt.Name, op.Operands[0].Value, m.typ.Elem)
 			return
 		}
-		mop := &model.Op{Kind: kind("load"), Pos: op.Pos, Contiguous: contiguous(dims)}
-		b.add(mop, &model.OpArgs{Spelling: "load", Shape: shape, DType: dt}, res, res.Name, res.Pos)
+		mop := &model.Op{Kind: model.OpLoad, Pos: op.Pos, Contiguous: contiguous(dims)}
+		b.add(mop, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
 		return
 	}
 	tile, perm := memoryOrder(shape, dims)
@@ -1000,15 +999,15 @@ func (b *builder) read(op *Op) {
 		return
 	}
 	if perm == nil {
-		b.add(&model.Op{Kind: kind("load_shared"), Pos: op.Pos, Buffer: buf}, &model.OpArgs{Spelling: "load_shared", Buffer: buf}, res, res.Name, res.Pos)
+		b.add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: buf}, &model.OpArgs{Buffer: buf}, res, res.Name, res.Pos)
 		return
 	}
-	tv := b.add(&model.Op{Kind: kind("load_shared"), Pos: op.Pos, Buffer: buf}, &model.OpArgs{Spelling: "load_shared", Buffer: buf}, nil, res.Name+"@mem", res.Pos)
+	tv := b.add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: buf}, &model.OpArgs{Buffer: buf}, nil, res.Name+"@mem", res.Pos)
 	if tv == nil {
 		b.failed[res] = true
 		return
 	}
-	b.add(&model.Op{Kind: kind("transpose"), Pos: op.Pos, Operands: []*model.Value{tv}, Perm: perm}, &model.OpArgs{Spelling: "transpose", Perm: perm}, res, res.Name, res.Pos)
+	b.add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{tv}, Perm: perm}, &model.OpArgs{Perm: perm}, res, res.Name, res.Pos)
 }
 
 // contiguous is the vector dimension that runs along the innermost memref
@@ -1046,8 +1045,8 @@ func (b *builder) write(op *Op) {
 			b.fail(op, model.CodeShapeMismatch, "%s writes %s elements to %s of %s elements", op.Name, src.DType.Name, op.Operands[mi].Value, m.typ.Elem)
 			return
 		}
-		mop := &model.Op{Kind: kind("store"), Pos: op.Pos, Operands: []*model.Value{src}, Contiguous: contiguous(dims), Name: name}
-		b.add(mop, &model.OpArgs{Spelling: "store"}, nil, name, op.Pos)
+		mop := &model.Op{Kind: model.OpStore, Pos: op.Pos, Operands: []*model.Value{src}, Contiguous: contiguous(dims), Name: name}
+		b.add(mop, &model.OpArgs{}, nil, name, op.Pos)
 		return
 	}
 	tile, perm := memoryOrder(src.Shape, dims)
@@ -1057,10 +1056,10 @@ func (b *builder) write(op *Op) {
 	}
 	if perm != nil {
 		inv := model.InversePermutation(perm)
-		src = b.add(&model.Op{Kind: kind("transpose"), Pos: op.Pos, Operands: []*model.Value{src}, Perm: inv}, &model.OpArgs{Spelling: "transpose", Perm: inv}, nil, src.Name+"@mem", op.Pos)
+		src = b.add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{src}, Perm: inv}, &model.OpArgs{Perm: inv}, nil, src.Name+"@mem", op.Pos)
 		if src == nil {
 			return
 		}
 	}
-	b.add(&model.Op{Kind: kind("copy_to_shared"), Pos: op.Pos, Operands: []*model.Value{src}, Buffer: buf, Name: name}, &model.OpArgs{Spelling: "copy_to_shared", Buffer: buf}, nil, name, op.Pos)
+	b.add(&model.Op{Kind: model.OpCopyToShared, Pos: op.Pos, Operands: []*model.Value{src}, Buffer: buf, Name: name}, &model.OpArgs{Buffer: buf}, nil, name, op.Pos)
 }

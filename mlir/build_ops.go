@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"planner/model"
-	"planner/tomlio"
+	"planner/notation"
 )
 
 // combiners map vector.kind to the graph's reduce combiners.
@@ -166,7 +166,7 @@ func (b *builder) contract(op *Op) {
 			return v
 		}
 		perm := []int{1, 0}
-		return b.add(&model.Op{Kind: kind("transpose"), Pos: op.Pos, Operands: []*model.Value{v}, Perm: perm}, &model.OpArgs{Spelling: "transpose", Perm: perm}, nil, res.Name+"@"+role, op.Pos)
+		return b.add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{v}, Perm: perm}, &model.OpArgs{Perm: perm}, nil, res.Name+"@"+role, op.Pos)
 	}
 	a := operand(0, transposedA, "a")
 	bb := operand(1, transposedB, "b")
@@ -175,7 +175,7 @@ func (b *builder) contract(op *Op) {
 		b.failed[res] = true
 		return
 	}
-	b.add(&model.Op{Kind: kind("mma"), Pos: op.Pos, Operands: []*model.Value{a, bb, c}}, &model.OpArgs{Spelling: "mma"}, res, res.Name, res.Pos)
+	b.add(&model.Op{Kind: model.OpMMA, Pos: op.Pos, Operands: []*model.Value{a, bb, c}}, &model.OpArgs{}, res, res.Name, res.Pos)
 }
 
 // combiner is the graph's combiner for an op's kind, or "" (reported).
@@ -226,11 +226,11 @@ func (b *builder) multiReduction(op *Op) {
 		b.toScalar(op, src, fn, init, res)
 		return
 	}
-	mop := &model.Op{Kind: kind("reduce"), Fn: fn, Axis: axis, Pos: op.Pos, Operands: []*model.Value{src}}
+	mop := &model.Op{Kind: model.OpReduce, Fn: fn, Axis: axis, Pos: op.Pos, Operands: []*model.Value{src}}
 	if init != nil {
 		mop.Operands = append(mop.Operands, init)
 	}
-	b.add(mop, &model.OpArgs{Spelling: "reduce", Axis: axis}, res, res.Name, res.Pos)
+	b.add(mop, &model.OpArgs{Axis: axis}, res, res.Name, res.Pos)
 }
 
 // toScalar reduces a one-dimensional vector to a scalar, which the graph
@@ -238,16 +238,16 @@ func (b *builder) multiReduction(op *Op) {
 // along it.
 func (b *builder) toScalar(op *Op, src *model.Value, fn string, init *model.Value, res *Value) {
 	row := []int{1, src.Shape[0]}
-	rv := b.add(&model.Op{Kind: kind("shape_cast"), Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{Spelling: "shape_cast", Shape: row}, nil, res.Name+"@row", op.Pos)
+	rv := b.add(&model.Op{Kind: model.OpShapeCast, Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{Shape: row}, nil, res.Name+"@row", op.Pos)
 	if rv == nil {
 		b.failed[res] = true
 		return
 	}
-	mop := &model.Op{Kind: kind("reduce"), Fn: fn, Axis: 1, Pos: op.Pos, Operands: []*model.Value{rv}}
+	mop := &model.Op{Kind: model.OpReduce, Fn: fn, Axis: 1, Pos: op.Pos, Operands: []*model.Value{rv}}
 	if init != nil && len(init.Shape) == 1 && init.Shape[0] == 1 {
 		mop.Operands = append(mop.Operands, init)
 	}
-	if v := b.add(mop, &model.OpArgs{Spelling: "reduce", Axis: 1}, res, res.Name, res.Pos); v != nil {
+	if v := b.add(mop, &model.OpArgs{Axis: 1}, res, res.Name, res.Pos); v != nil {
 		b.scalars[v] = true
 	}
 }
@@ -304,7 +304,7 @@ func (b *builder) broadcast(op *Op) {
 	var src *model.Value
 	if !isVector(o.Value) {
 		if src = b.scalarValue(o.Value); src == nil {
-			b.add(&model.Op{Kind: kind("constant"), Pos: op.Pos}, &model.OpArgs{Spelling: "constant", Shape: shape, DType: dt}, res, res.Name, res.Pos)
+			b.add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
 			return
 		}
 	} else if u := b.unsq[o.Value]; u != nil {
@@ -351,7 +351,7 @@ func (b *builder) broadcast(op *Op) {
 		if len(grow) > 0 {
 			name, r, at = res.Name+"@lead", nil, op.Pos
 		}
-		src = b.add(&model.Op{Kind: kind("broadcast"), Pos: op.Pos, Operands: []*model.Value{src}, Dims: added}, &model.OpArgs{Spelling: "broadcast", Shape: mid, Dims: added}, r, name, at)
+		src = b.add(&model.Op{Kind: model.OpBroadcast, Pos: op.Pos, Operands: []*model.Value{src}, Dims: added}, &model.OpArgs{Shape: mid, Dims: added}, r, name, at)
 		if src == nil || len(grow) == 0 {
 			if src == nil {
 				b.failed[res] = true
@@ -359,7 +359,7 @@ func (b *builder) broadcast(op *Op) {
 			return
 		}
 	}
-	b.add(&model.Op{Kind: kind("broadcast"), Pos: op.Pos, Operands: []*model.Value{src}, Dims: grow}, &model.OpArgs{Spelling: "broadcast", Shape: shape, Dims: grow}, res, res.Name, res.Pos)
+	b.add(&model.Op{Kind: model.OpBroadcast, Pos: op.Pos, Operands: []*model.Value{src}, Dims: grow}, &model.OpArgs{Shape: shape, Dims: grow}, res, res.Name, res.Pos)
 }
 
 // broadcastUnsqueezed reads a broadcast of a shape_cast that put
@@ -387,7 +387,7 @@ func (b *builder) broadcastUnsqueezed(op *Op, u *unsqueeze, shape []int, res *Va
 		}
 		k++
 	}
-	b.add(&model.Op{Kind: kind("broadcast"), Pos: op.Pos, Operands: []*model.Value{u.src}, Dims: dims}, &model.OpArgs{Spelling: "broadcast", Shape: shape, Dims: dims}, res, res.Name, res.Pos)
+	b.add(&model.Op{Kind: model.OpBroadcast, Pos: op.Pos, Operands: []*model.Value{u.src}, Dims: dims}, &model.OpArgs{Shape: shape, Dims: dims}, res, res.Name, res.Pos)
 	return true
 }
 
@@ -396,7 +396,7 @@ func (b *builder) emitUnsqueeze(v *Value, u *unsqueeze) *model.Value {
 	vt, _ := b.asVector(v.Type)
 	shape := vt.Shape
 	delete(b.unsq, v)
-	return b.add(&model.Op{Kind: kind("shape_cast"), Pos: v.Def.Pos, Operands: []*model.Value{u.src}}, &model.OpArgs{Spelling: "shape_cast", Shape: slices.Clone(shape)}, v, v.Name, v.Pos)
+	return b.add(&model.Op{Kind: model.OpShapeCast, Pos: v.Def.Pos, Operands: []*model.Value{u.src}}, &model.OpArgs{Shape: slices.Clone(shape)}, v, v.Name, v.Pos)
 }
 
 // inserted finds the dimensions of extent 1 that to has and from lacks,
@@ -431,7 +431,7 @@ func (b *builder) transpose(op *Op) {
 		b.fail(op, model.CodeBadValue, "vector.transpose's permutation is not a list of dimensions")
 		return
 	}
-	b.add(&model.Op{Kind: kind("transpose"), Pos: op.Pos, Operands: []*model.Value{src}, Perm: perm}, &model.OpArgs{Spelling: "transpose", Perm: perm}, res, res.Name, res.Pos)
+	b.add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{src}, Perm: perm}, &model.OpArgs{Perm: perm}, res, res.Name, res.Pos)
 }
 
 // shapeCast reads vector.shape_cast; one that only puts dimensions of
@@ -461,7 +461,7 @@ func (b *builder) reshape(op *Op, src *model.Value, shape []int, res *Value) {
 		b.folded[res] = src
 		return
 	}
-	b.add(&model.Op{Kind: kind("shape_cast"), Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{Spelling: "shape_cast", Shape: slices.Clone(shape)}, res, res.Name, res.Pos)
+	b.add(&model.Op{Kind: model.OpShapeCast, Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{Shape: slices.Clone(shape)}, res, res.Name, res.Pos)
 }
 
 // position reads vector.extract's or vector.insert's static position; a
@@ -560,7 +560,7 @@ func (b *builder) insert(op *Op) {
 	if isVector(o.Value) {
 		src = b.value(o)
 	} else if src = b.scalarValue(o.Value); src == nil {
-		b.add(&model.Op{Kind: kind("constant"), Pos: op.Pos}, &model.OpArgs{Spelling: "constant", Shape: shape, DType: dt}, res, res.Name, res.Pos)
+		b.add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
 		return
 	}
 	if src == nil {
@@ -627,7 +627,7 @@ func (b *builder) forLoop(op *Op) {
 	if len(op.Results) > 0 {
 		name, _, _ = strings.Cut(op.Results[0].Name, "#")
 	}
-	mop := &model.Op{Kind: kind("loop"), Pos: op.Pos, Name: unique(b.opNames, name)}
+	mop := &model.Op{Kind: model.OpLoop, Pos: op.Pos, Name: unique(b.opNames, name)}
 	l := &model.Loop{Name: mop.Name, Trips: trips, Dynamic: dynamic, Parent: b.loop, Op: mop, Pos: op.Pos}
 	mop.Body = l
 	var carried []int
@@ -781,7 +781,7 @@ func (b *builder) layoutPin(opName string, na *NamedAttr, shape []int, pos model
 		return nil
 	}
 	f := model.Frame{Shape: shape, SubgroupSize: b.target.SubgroupSize, Subgroups: b.g.Subgroups}
-	l, why, err := tomlio.PinLayout(n, f, b.target.Name)
+	l, why, err := notation.PinLayout(n, f, b.target.Name)
 	if err != nil {
 		at := na.ValuePos
 		msg := err.Error()
@@ -818,7 +818,7 @@ func (b *builder) anchor(op *Op, src *model.Value, srcIR *Value, res *Value, pin
 // v's own shape, named name at at (res: the IR value it stands for, nil
 // for none); nil when it is refused (reported).
 func (b *builder) pinnedCopy(op *Op, v *model.Value, res *Value, name string, at model.Pos, pin *model.Pin) *model.Value {
-	nv := b.add(&model.Op{Kind: kind("shape_cast"), Pos: op.Pos, Operands: []*model.Value{v}}, &model.OpArgs{Spelling: "shape_cast", Shape: slices.Clone(v.Shape)}, res, name, at)
+	nv := b.add(&model.Op{Kind: model.OpShapeCast, Pos: op.Pos, Operands: []*model.Value{v}}, &model.OpArgs{Shape: slices.Clone(v.Shape)}, res, name, at)
 	if nv != nil {
 		nv.Pin = pin
 	}

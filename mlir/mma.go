@@ -404,7 +404,7 @@ func (b *builder) wmmaLoad(op *Op) {
 		b.failed[res] = true
 		return
 	}
-	b.add(&model.Op{Kind: kind("load_shared"), Pos: op.Pos, Buffer: buf, Intrinsic: rec.Name, IntrinsicPos: op.Pos}, &model.OpArgs{Spelling: "load_shared", Buffer: buf}, res, res.Name, res.Pos)
+	b.add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: buf, Intrinsic: rec.Name, IntrinsicPos: op.Pos}, &model.OpArgs{Buffer: buf}, res, res.Name, res.Pos)
 }
 
 // globalLoad adds a load from global memory of the whole tile, contiguous
@@ -414,8 +414,8 @@ func (b *builder) globalLoad(op *Op, res *Value, shape []int, dt model.DType, m 
 		b.fail(op, model.CodeShapeMismatch, "%s reads %s elements from %s of %s elements", op.Name, dt.Name, op.Operands[0].Value, m.typ.Elem)
 		return
 	}
-	mop := &model.Op{Kind: kind("load"), Pos: op.Pos, Contiguous: len(shape) - 1}
-	b.add(mop, &model.OpArgs{Spelling: "load", Shape: shape, DType: dt}, res, res.Name, res.Pos)
+	mop := &model.Op{Kind: model.OpLoad, Pos: op.Pos, Contiguous: len(shape) - 1}
+	b.add(mop, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
 }
 
 // wmmaStore reads gpu.subgroup_mma_store_matrix: a copy_to_shared with
@@ -436,8 +436,8 @@ func (b *builder) wmmaStore(op *Op) {
 		return
 	}
 	if m.space == "global" {
-		mop := &model.Op{Kind: kind("store"), Pos: op.Pos, Operands: []*model.Value{src}, Contiguous: len(src.Shape) - 1, Name: name}
-		b.add(mop, &model.OpArgs{Spelling: "store"}, nil, name, op.Pos)
+		mop := &model.Op{Kind: model.OpStore, Pos: op.Pos, Operands: []*model.Value{src}, Contiguous: len(src.Shape) - 1, Name: name}
+		b.add(mop, &model.OpArgs{}, nil, name, op.Pos)
 		return
 	}
 	if b.wmmaMove(op, model.RecordStoreShared, role, src.Shape, src.DType, flagOf(op, "transpose")) == nil {
@@ -449,7 +449,7 @@ func (b *builder) wmmaStore(op *Op) {
 	}
 	// A graph's copy_to_shared names no record (docs/graphs.md): the
 	// planner stores a WMMA fragment with the one record that takes it.
-	b.add(&model.Op{Kind: kind("copy_to_shared"), Pos: op.Pos, Operands: []*model.Value{src}, Buffer: buf, Name: name}, &model.OpArgs{Spelling: "copy_to_shared", Buffer: buf}, nil, name, op.Pos)
+	b.add(&model.Op{Kind: model.OpCopyToShared, Pos: op.Pos, Operands: []*model.Value{src}, Buffer: buf, Name: name}, &model.OpArgs{Buffer: buf}, nil, name, op.Pos)
 }
 
 // wmmaCompute reads gpu.subgroup_mma_compute: an mma on the WMMA record
@@ -479,7 +479,7 @@ func (b *builder) wmmaCompute(op *Op) {
 		b.failed[res] = true
 		return
 	}
-	b.add(&model.Op{Kind: kind("mma"), Pos: op.Pos, Operands: []*model.Value{a, bv, c}, Intrinsic: rec.Name, IntrinsicPos: op.Pos}, &model.OpArgs{Spelling: "mma"}, res, res.Name, res.Pos)
+	b.add(&model.Op{Kind: model.OpMMA, Pos: op.Pos, Operands: []*model.Value{a, bv, c}, Intrinsic: rec.Name, IntrinsicPos: op.Pos}, &model.OpArgs{}, res, res.Name, res.Pos)
 }
 
 // wmmaConstant reads gpu.subgroup_mma_constant_matrix: a constant of the
@@ -490,7 +490,7 @@ func (b *builder) wmmaConstant(op *Op) {
 	if !ok {
 		return
 	}
-	b.add(&model.Op{Kind: kind("constant"), Pos: op.Pos}, &model.OpArgs{Spelling: "constant", Shape: shape, DType: dt}, res, res.Name, res.Pos)
+	b.add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
 }
 
 // wmmaElementwise reads gpu.subgroup_mma_elementwise as the graph's

@@ -266,19 +266,19 @@ func (b *builder) ldmatrix(op *Op) {
 		b.failed[res] = true
 		return
 	}
-	ld := &model.Op{Kind: kind("load_shared"), Pos: op.Pos, Buffer: buf, Intrinsic: rec.Name, IntrinsicPos: op.Pos}
+	ld := &model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: buf, Intrinsic: rec.Name, IntrinsicPos: op.Pos}
 	b.lane[res] = true
 	if !flip {
-		b.add(ld, &model.OpArgs{Spelling: "load_shared", Buffer: buf}, res, res.Name, res.Pos)
+		b.add(ld, &model.OpArgs{Buffer: buf}, res, res.Name, res.Pos)
 		return
 	}
-	tv := b.add(ld, &model.OpArgs{Spelling: "load_shared", Buffer: buf}, nil, res.Name+"@mem", res.Pos)
+	tv := b.add(ld, &model.OpArgs{Buffer: buf}, nil, res.Name+"@mem", res.Pos)
 	if tv == nil {
 		b.failed[res] = true
 		return
 	}
 	perm := []int{1, 0}
-	b.add(&model.Op{Kind: kind("transpose"), Pos: op.Pos, Operands: []*model.Value{tv}, Perm: perm}, &model.OpArgs{Spelling: "transpose", Perm: perm}, res, res.Name, res.Pos)
+	b.add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{tv}, Perm: perm}, &model.OpArgs{Perm: perm}, res, res.Name, res.Pos)
 }
 
 // laneMMAOp reads nvgpu.mma.sync and amdgpu.mfma: an mma on the record of
@@ -316,7 +316,7 @@ func (b *builder) laneMMAOp(op *Op) {
 			if v.Pin == nil {
 				v.Pin = pin
 			}
-			if v = b.add(&model.Op{Kind: kind("bitcast"), Pos: op.Pos, Operands: []*model.Value{v}}, &model.OpArgs{Spelling: "bitcast", DType: want}, nil, o.Value.Name+"@"+want.Name, op.Pos); v == nil {
+			if v = b.add(&model.Op{Kind: model.OpCast, Fn: "bitcast", Pos: op.Pos, Operands: []*model.Value{v}}, &model.OpArgs{DType: want}, nil, o.Value.Name+"@"+want.Name, op.Pos); v == nil {
 				b.failed[res] = true
 				return
 			}
@@ -331,7 +331,7 @@ func (b *builder) laneMMAOp(op *Op) {
 		return
 	}
 	b.lane[res] = true
-	d := b.add(&model.Op{Kind: kind("mma"), Pos: op.Pos, Operands: vals[:], Intrinsic: rec.Name, IntrinsicPos: op.Pos}, &model.OpArgs{Spelling: "mma"}, res, res.Name, res.Pos)
+	d := b.add(&model.Op{Kind: model.OpMMA, Pos: op.Pos, Operands: vals[:], Intrinsic: rec.Name, IntrinsicPos: op.Pos}, &model.OpArgs{}, res, res.Name, res.Pos)
 	if d != nil {
 		d.Pin = b.lanePin(rec, "d", op.Pos)
 	}
@@ -351,7 +351,7 @@ func (b *builder) laneConstant(op *Op, res *Value) bool {
 		return true
 	}
 	b.lane[res] = true
-	b.add(&model.Op{Kind: kind("constant"), Pos: op.Pos}, &model.OpArgs{Spelling: "constant", Shape: tile, DType: dt}, res, res.Name, res.Pos)
+	b.add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: tile, DType: dt}, res, res.Name, res.Pos)
 	return true
 }
 
@@ -417,9 +417,9 @@ func (b *builder) laneRead(op *Op, res *Value, dt model.DType) bool {
 	}
 	var v *model.Value
 	if m.space == "global" {
-		v = b.add(&model.Op{Kind: kind("load"), Pos: op.Pos, Contiguous: len(mem) - 1}, &model.OpArgs{Spelling: "load", Shape: mem, DType: dt}, res, name, op.Results[0].Pos)
+		v = b.add(&model.Op{Kind: model.OpLoad, Pos: op.Pos, Contiguous: len(mem) - 1}, &model.OpArgs{Shape: mem, DType: dt}, res, name, op.Results[0].Pos)
 	} else if buf := b.buffer(op, op.Operands[0], m, mem, dt); buf != nil {
-		v = b.add(&model.Op{Kind: kind("load_shared"), Pos: op.Pos, Buffer: buf}, &model.OpArgs{Spelling: "load_shared", Buffer: buf}, res, name, op.Results[0].Pos)
+		v = b.add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: buf}, &model.OpArgs{Buffer: buf}, res, name, op.Results[0].Pos)
 	}
 	if v == nil {
 		b.failed[op.Results[0]] = true
@@ -427,7 +427,7 @@ func (b *builder) laneRead(op *Op, res *Value, dt model.DType) bool {
 	}
 	if perm != nil {
 		r := op.Results[0]
-		b.add(&model.Op{Kind: kind("transpose"), Pos: op.Pos, Operands: []*model.Value{v}, Perm: perm}, &model.OpArgs{Spelling: "transpose", Perm: perm}, r, r.Name, r.Pos)
+		b.add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{v}, Perm: perm}, &model.OpArgs{Perm: perm}, r, r.Name, r.Pos)
 	}
 	return true
 }

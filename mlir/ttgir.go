@@ -258,7 +258,7 @@ func (b *builder) freeConstant(o *Operand) *model.Value {
 		b.failed[o.Value] = true
 		return nil
 	}
-	v := b.add(&model.Op{Kind: kind("constant"), Pos: o.Pos}, &model.OpArgs{Spelling: "constant", Shape: shape, DType: dt}, nil, o.Value.Name, o.Pos)
+	v := b.add(&model.Op{Kind: model.OpConstant, Pos: o.Pos}, &model.OpArgs{Shape: shape, DType: dt}, nil, o.Value.Name, o.Pos)
 	b.freeUse[o] = v
 	return v
 }
@@ -509,8 +509,8 @@ func (b *builder) ttLoad(op *Op) {
 	if !ok {
 		return
 	}
-	mop := &model.Op{Kind: kind("load"), Pos: op.Pos, Contiguous: b.contiguousOf(op.Operands[0].Value, op.Pos)}
-	b.add(mop, &model.OpArgs{Spelling: "load", Shape: shape, DType: dt}, res, res.Name, res.Pos)
+	mop := &model.Op{Kind: model.OpLoad, Pos: op.Pos, Contiguous: b.contiguousOf(op.Operands[0].Value, op.Pos)}
+	b.add(mop, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
 	b.pinResult(res, true)
 }
 
@@ -524,11 +524,11 @@ func (b *builder) ttStore(op *Op) {
 		return
 	}
 	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
-	mop := &model.Op{Kind: kind("store"), Pos: op.Pos, Operands: []*model.Value{src}, Contiguous: b.contiguousOf(op.Operands[0].Value, op.Pos), Name: name}
+	mop := &model.Op{Kind: model.OpStore, Pos: op.Pos, Operands: []*model.Value{src}, Contiguous: b.contiguousOf(op.Operands[0].Value, op.Pos), Name: name}
 	if b.opt.KeepAnchors || b.opt.InputLayouts {
 		mop.Layout = b.ttPin(op.Operands[0].Value.Type, op.Pos)
 	}
-	b.add(mop, &model.OpArgs{Spelling: "store"}, nil, name, op.Pos)
+	b.add(mop, &model.OpArgs{}, nil, name, op.Pos)
 }
 
 // ttDot reads tt.dot as an mma: A is M×K, B is K×N.
@@ -570,7 +570,7 @@ func (b *builder) ttDot(op *Op) {
 	}
 	// A ttng.warp_group_dot's result must be a version 3 #ttg.nvidia_mma
 	// (model.Op.Warpgroup).
-	b.add(&model.Op{Kind: kind("mma"), Pos: op.Pos, Operands: in[:], Warpgroup: ttName(op.Name) == "ttng.warp_group_dot"}, &model.OpArgs{Spelling: "mma"}, res, res.Name, res.Pos)
+	b.add(&model.Op{Kind: model.OpMMA, Pos: op.Pos, Operands: in[:], Warpgroup: ttName(op.Name) == "ttng.warp_group_dot"}, &model.OpArgs{}, res, res.Name, res.Pos)
 	b.pinResult(res, true)
 }
 
@@ -581,7 +581,7 @@ func (b *builder) anchored(v *model.Value, pin *model.Pin, at model.Pos, name st
 	if pin == nil || v == nil {
 		return v
 	}
-	w := b.add(&model.Op{Kind: kind("shape_cast"), Pos: at, Operands: []*model.Value{v}}, &model.OpArgs{Spelling: "shape_cast", Shape: slices.Clone(v.Shape)}, nil, name, at)
+	w := b.add(&model.Op{Kind: model.OpShapeCast, Pos: at, Operands: []*model.Value{v}}, &model.OpArgs{Shape: slices.Clone(v.Shape)}, nil, name, at)
 	if w != nil {
 		w.Pin = pin
 	}
@@ -603,7 +603,7 @@ func (b *builder) ttConvert(op *Op) {
 		b.folded[res] = src
 		return
 	}
-	v := b.add(&model.Op{Kind: kind("shape_cast"), Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{Spelling: "shape_cast", Shape: slices.Clone(src.Shape)}, res, res.Name, res.Pos)
+	v := b.add(&model.Op{Kind: model.OpShapeCast, Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{Shape: slices.Clone(src.Shape)}, res, res.Name, res.Pos)
 	if v != nil {
 		v.Pin = b.ttPin(res.Type, res.Pos)
 	}
@@ -622,7 +622,7 @@ func (b *builder) ttTrans(op *Op) {
 		b.fail(op, model.CodeBadValue, "tt.trans's order is not a list of dimensions")
 		return
 	}
-	b.add(&model.Op{Kind: kind("transpose"), Pos: op.Pos, Operands: []*model.Value{src}, Perm: perm}, &model.OpArgs{Spelling: "transpose", Perm: perm}, res, res.Name, res.Pos)
+	b.add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{src}, Perm: perm}, &model.OpArgs{Perm: perm}, res, res.Name, res.Pos)
 	b.pinResult(res, false)
 }
 
@@ -715,7 +715,7 @@ func (b *builder) ttReduce(op *Op) {
 		b.toScalar(op, src, fn, nil, res)
 		return
 	}
-	b.add(&model.Op{Kind: kind("reduce"), Fn: fn, Axis: axis, Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{Spelling: "reduce", Axis: axis}, res, res.Name, res.Pos)
+	b.add(&model.Op{Kind: model.OpReduce, Fn: fn, Axis: axis, Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{Axis: axis}, res, res.Name, res.Pos)
 	b.pinResult(res, false)
 }
 
@@ -754,7 +754,7 @@ func (b *builder) ttIf(op *Op) {
 		return
 	}
 	name := unique(b.opNames, strings.SplitN(results[0].Name, "#", 2)[0]+"@if")
-	mop := &model.Op{Kind: kind("loop"), Pos: op.Pos, Name: name}
+	mop := &model.Op{Kind: model.OpLoop, Pos: op.Pos, Name: name}
 	l := &model.Loop{Name: name, Trips: 1, Parent: b.loop, Op: mop, Pos: op.Pos}
 	mop.Body = l
 	for _, res := range results {
@@ -927,16 +927,16 @@ func (b *builder) localLoad(op *Op) {
 		return
 	}
 	if d.perm == nil {
-		b.add(&model.Op{Kind: kind("load_shared"), Pos: op.Pos, Buffer: d.buf}, &model.OpArgs{Spelling: "load_shared", Buffer: d.buf}, res, res.Name, res.Pos)
+		b.add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: d.buf}, &model.OpArgs{Buffer: d.buf}, res, res.Name, res.Pos)
 		b.pinResult(res, false)
 		return
 	}
-	tv := b.add(&model.Op{Kind: kind("load_shared"), Pos: op.Pos, Buffer: d.buf}, &model.OpArgs{Spelling: "load_shared", Buffer: d.buf}, nil, res.Name+"@mem", res.Pos)
+	tv := b.add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: d.buf}, &model.OpArgs{Buffer: d.buf}, nil, res.Name+"@mem", res.Pos)
 	if tv == nil {
 		b.failed[res] = true
 		return
 	}
-	b.add(&model.Op{Kind: kind("transpose"), Pos: op.Pos, Operands: []*model.Value{tv}, Perm: d.perm}, &model.OpArgs{Spelling: "transpose", Perm: d.perm}, res, res.Name, res.Pos)
+	b.add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{tv}, Perm: d.perm}, &model.OpArgs{Perm: d.perm}, res, res.Name, res.Pos)
 	b.pinResult(res, false)
 }
 
@@ -949,13 +949,13 @@ func (b *builder) descOperand(op *Op, o *Operand, name string) *model.Value {
 		return nil
 	}
 	if d.perm == nil {
-		return b.add(&model.Op{Kind: kind("load_shared"), Pos: o.Pos, Buffer: d.buf}, &model.OpArgs{Spelling: "load_shared", Buffer: d.buf}, nil, name, o.Pos)
+		return b.add(&model.Op{Kind: model.OpLoadShared, Pos: o.Pos, Buffer: d.buf}, &model.OpArgs{Buffer: d.buf}, nil, name, o.Pos)
 	}
-	tv := b.add(&model.Op{Kind: kind("load_shared"), Pos: o.Pos, Buffer: d.buf}, &model.OpArgs{Spelling: "load_shared", Buffer: d.buf}, nil, name+"@mem", o.Pos)
+	tv := b.add(&model.Op{Kind: model.OpLoadShared, Pos: o.Pos, Buffer: d.buf}, &model.OpArgs{Buffer: d.buf}, nil, name+"@mem", o.Pos)
 	if tv == nil {
 		return nil
 	}
-	return b.add(&model.Op{Kind: kind("transpose"), Pos: o.Pos, Operands: []*model.Value{tv}, Perm: d.perm}, &model.OpArgs{Spelling: "transpose", Perm: d.perm}, nil, name, o.Pos)
+	return b.add(&model.Op{Kind: model.OpTranspose, Pos: o.Pos, Operands: []*model.Value{tv}, Perm: d.perm}, &model.OpArgs{Perm: d.perm}, nil, name, o.Pos)
 }
 
 // localStore reads ttg.local_store as a copy_to_shared.
@@ -978,13 +978,13 @@ func (b *builder) storeLocal(op *Op, o *Operand, d *memDesc) {
 	}
 	if d.perm != nil {
 		inv := model.InversePermutation(d.perm)
-		src = b.add(&model.Op{Kind: kind("transpose"), Pos: op.Pos, Operands: []*model.Value{src}, Perm: inv}, &model.OpArgs{Spelling: "transpose", Perm: inv}, nil, src.Name+"@mem", op.Pos)
+		src = b.add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{src}, Perm: inv}, &model.OpArgs{Perm: inv}, nil, src.Name+"@mem", op.Pos)
 		if src == nil {
 			return
 		}
 	}
 	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
-	b.add(&model.Op{Kind: kind("copy_to_shared"), Pos: op.Pos, Operands: []*model.Value{src}, Buffer: d.buf, Name: name}, &model.OpArgs{Spelling: "copy_to_shared", Buffer: d.buf}, nil, name, op.Pos)
+	b.add(&model.Op{Kind: model.OpCopyToShared, Pos: op.Pos, Operands: []*model.Value{src}, Buffer: d.buf, Name: name}, &model.OpArgs{Buffer: d.buf}, nil, name, op.Pos)
 }
 
 // ttTargets maps ttg.target's backend prefix to the planner's targets.

@@ -413,25 +413,23 @@ func (wr *ttWriter) backward(op *Op, i int, res *model.Layout) *model.Layout {
 	if slices.Equal(from.Shape, to.Shape) && ttName(op.Name) != "tt.trans" {
 		return res
 	}
-	mop := &model.Op{Operands: []*model.Value{{Shape: from.Shape}}, Result: &model.Value{Shape: to.Shape}}
-	spelling := "shape_cast"
+	mop := &model.Op{Kind: model.OpShapeCast, Operands: []*model.Value{{Shape: from.Shape}}, Result: &model.Value{Shape: to.Shape}}
 	switch ttName(op.Name) {
 	case "tt.trans":
 		oa, _ := op.Attr("order")
 		if oa == nil {
 			return nil
 		}
+		mop.Kind = model.OpTranspose
 		mop.Perm, _ = intsOf(oa.Value)
-		spelling = "transpose"
 	case "tt.broadcast":
 		for d := range to.Shape {
 			if d < len(from.Shape) && from.Shape[d] != to.Shape[d] {
 				mop.Dims = append(mop.Dims, d)
 			}
 		}
-		spelling = "broadcast"
+		mop.Kind = model.OpBroadcast
 	}
-	mop.Kind = kind(spelling)
 	return mop.Info().Backward.Apply(mop, res)
 }
 

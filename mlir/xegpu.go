@@ -365,20 +365,20 @@ func (b *builder) loadNd(op *Op) {
 		b.failed[res] = true
 		return
 	}
-	mop := &model.Op{Kind: kind("load"), Pos: op.Pos, Contiguous: len(block) - 1}
+	mop := &model.Op{Kind: model.OpLoad, Pos: op.Pos, Contiguous: len(block) - 1}
 	if perm == nil {
-		if v := b.add(mop, &model.OpArgs{Spelling: "load", Shape: block, DType: dt}, res, res.Name, res.Pos); v != nil {
+		if v := b.add(mop, &model.OpArgs{Shape: block, DType: dt}, res, res.Name, res.Pos); v != nil {
 			v.Pin, b.moved[op] = pin, v
 		}
 		return
 	}
-	v := b.add(mop, &model.OpArgs{Spelling: "load", Shape: block, DType: dt}, nil, res.Name+"@mem", res.Pos)
+	v := b.add(mop, &model.OpArgs{Shape: block, DType: dt}, nil, res.Name+"@mem", res.Pos)
 	if v == nil {
 		b.failed[res] = true
 		return
 	}
 	v.Pin, b.moved[op] = pin, v
-	b.add(&model.Op{Kind: kind("transpose"), Pos: op.Pos, Operands: []*model.Value{v}, Perm: perm}, &model.OpArgs{Spelling: "transpose", Perm: perm}, res, res.Name, res.Pos)
+	b.add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{v}, Perm: perm}, &model.OpArgs{Perm: perm}, res, res.Name, res.Pos)
 }
 
 func isPerm(p []int, n int) bool {
@@ -432,8 +432,8 @@ func (b *builder) storeNd(op *Op) {
 		return
 	}
 	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
-	mop := &model.Op{Kind: kind("store"), Pos: op.Pos, Operands: []*model.Value{src}, Contiguous: len(src.Shape) - 1, Name: name}
-	b.add(mop, &model.OpArgs{Spelling: "store"}, nil, name, op.Pos)
+	mop := &model.Op{Kind: model.OpStore, Pos: op.Pos, Operands: []*model.Value{src}, Contiguous: len(src.Shape) - 1, Name: name}
+	b.add(mop, &model.OpArgs{}, nil, name, op.Pos)
 	b.moved[op] = src
 }
 
@@ -460,14 +460,14 @@ func (b *builder) dpas(op *Op) {
 		ops = append(ops, v)
 	}
 	if len(ops) == 2 {
-		c := b.add(&model.Op{Kind: kind("constant"), Pos: op.Pos}, &model.OpArgs{Spelling: "constant", Shape: shape, DType: dt}, nil, res.Name+"@acc", op.Pos)
+		c := b.add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: shape, DType: dt}, nil, res.Name+"@acc", op.Pos)
 		if c == nil {
 			b.failed[res] = true
 			return
 		}
 		ops = append(ops, c)
 	}
-	b.add(&model.Op{Kind: kind("mma"), Pos: op.Pos, Operands: ops}, &model.OpArgs{Spelling: "mma"}, res, res.Name, res.Pos)
+	b.add(&model.Op{Kind: model.OpMMA, Pos: op.Pos, Operands: ops}, &model.OpArgs{}, res, res.Name, res.Pos)
 }
 
 // convertLayout reads xegpu.convert_layout: its operand must be in

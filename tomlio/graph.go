@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"planner/model"
+	"planner/notation"
 )
 
 // ReadGraph reads and checks a kernel graph file. targets gives the
@@ -355,14 +356,10 @@ func (r *graphReader) pin(pt *Table, shape []int) *model.Pin {
 	if n == nil {
 		return nil
 	}
-	l, err := n.Layout(f)
-	var why string
+	l, why, err := notation.PinLayout(n, f, r.target.Name)
 	if err != nil {
-		if why = unrealisable(n, f, r.target.Name); why == "" {
-			reportLayoutError(pt, err)
-			return nil
-		}
-		l = nil
+		reportLayoutError(pt, err)
+		return nil
 	}
 	return &model.Pin{Layout: l, Notation: n, Pos: pt.Pos(""), Unrealisable: why}
 }

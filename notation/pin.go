@@ -1,4 +1,4 @@
-package tomlio
+package notation
 
 import (
 	"fmt"
@@ -146,12 +146,11 @@ func basesIDs(k int) int {
 }
 
 // PinLayout builds the layout a pin written in notation n gives over frame
-// f, for front ends other than the graph file (MLIR's to_layout anchors):
-// the layout; or, when n is well formed for another subgroup count or
-// subgroup size than f's, no layout and the sentence saying why no plan
-// can meet it (as a graph's [pins] are read); or the error of a layout
-// that is wrong in some other way. target names the target whose lanes f
-// counts.
+// f, for every front end (a graph file's [pins] and store layouts, MLIR's
+// to_layout anchors): the layout; or, when n is well formed for another
+// subgroup count or subgroup size than f's, no layout and the sentence
+// saying why no plan can meet it; or the error of a layout that is wrong
+// in some other way. target names the target whose lanes f counts.
 func PinLayout(n model.Notation, f model.Frame, target string) (*model.Layout, string, error) {
 	l, err := n.Layout(f)
 	if err == nil {
