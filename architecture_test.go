@@ -24,7 +24,8 @@ var layers = map[string][]string{
 	"planner/intrinsics":      {"planner/model", "planner/tomlio"},
 	"planner/solver/pbqp":     {},
 	"planner/solver/z3opt":    {},
-	"planner/solver":          {"planner/model", "planner/solver/pbqp", "planner/solver/z3opt"},
+	"planner/solver":          {"planner/model", "planner/solver/pbqp"},
+	"planner/solver/smt":      {"planner/model", "planner/solver", "planner/solver/pbqp", "planner/solver/z3opt"},
 	"planner/plans":           {"planner/model"},
 	"planner/plans/planfile":  {"planner/model", "planner/plans", "planner/tomlio"},
 	"planner/gen":             {},
@@ -32,7 +33,7 @@ var layers = map[string][]string{
 	"planner/internal/oracle": {},
 	"planner/schema":          {},
 	"planner": {"planner/model", "planner/tomlio", "planner/mlir", "planner/intrinsics", "planner/solver",
-		"planner/solver/pbqp", "planner/plans", "planner/plans/planfile", "planner/gen"},
+		"planner/solver/pbqp", "planner/solver/smt", "planner/plans", "planner/plans/planfile", "planner/gen"},
 	"planner/cmd/planner": {"planner", "planner/model", "planner/tomlio", "planner/intrinsics", "planner/solver",
 		"planner/plans", "planner/plans/planfile", "planner/gen"},
 	"planner/cmd/perftable": {"planner", "planner/tomlio", "planner/solver", "planner/plans", "planner/gen"},
@@ -80,7 +81,7 @@ func TestNoOpKindSwitches(t *testing.T) {
 	}
 	ctxt := build.Default
 	ctxt.BuildTags = []string{"z3"} // the Z3 backend's files too
-	for _, dir := range []string{"model", "tomlio", "mlir", "solver", "plans", "plans/planfile", "intrinsics", "."} {
+	for _, dir := range []string{"model", "tomlio", "mlir", "solver", "solver/smt", "plans", "plans/planfile", "intrinsics", "."} {
 		pkg, err := ctxt.ImportDir(dir, 0)
 		if err != nil {
 			t.Fatal(err)
