@@ -11,7 +11,9 @@ import (
 // What a backend does beyond the default gini search it says by the
 // facets it implements, as gini's inter package composes its solver from
 // small interfaces: CoreDecider, WholeSolver, ConflictFinder. A backend
-// with none of them is the gini search.
+// with none of them is the gini search. A backend in a package of its
+// own (solver/smt) registers itself in Backends from its init and reads
+// the problem through its exported, read-only view (view.go).
 type Backend interface {
 	Name() string
 }
@@ -53,9 +55,10 @@ const (
 	PlacementsUnbeaten                              // the symbolic search proved that no placement beats the listed search's optimum
 )
 
-// nothingToPlace is why a whole search leaves a graph without buffers to
-// place to the listed search.
-const nothingToPlace = "no buffer placement to search"
+// NothingToPlace is the reason a WholeSolver gives (SolveWhole's why)
+// for leaving a graph without buffers to place to the listed search:
+// Solve then says PlacementsNothingToPlace.
+const NothingToPlace = "no buffer placement to search"
 
 // gini is the default backend: the reductions, then gini's MaxSAT search.
 type giniBackend struct{}
@@ -73,7 +76,8 @@ func (greedyBackend) SolveWhole(p *Problem, _ Options) (*Result, string, error) 
 }
 
 // Backends are the search backends by name: "gini" always, "greedy",
-// and "smt" when the binary is built with the z3 tag.
+// and "smt" and "smt-symbolic" once package solver/smt is linked in
+// (its init registers them; it has them only with the z3 tag).
 var Backends = map[string]Backend{"gini": giniBackend{}, BackendGreedy: greedyBackend{}}
 
 // BackendNames lists the backends this binary has, sorted.

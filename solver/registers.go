@@ -180,26 +180,26 @@ func (t minTable) min(a, b int) int {
 	return min(t[j][a], t[j][b-(1<<j)+1])
 }
 
-// registerRow is the register budget at one program point as a
+// RegisterRow is the register budget at one program point as a
 // pseudo-Boolean constraint over choices: the sum of Excess over the
 // chosen (Node, Choice) pairs is at most Room. Excess is a choice's
 // registers above its value's fewest, Room the budget less the fewest
 // of every value live there.
-type registerRow struct {
+type RegisterRow struct {
 	Node, Choice, Excess []int
 	Room                 int
 }
 
 // registerRows states the register budget exactly, one row per program
 // point where some plan could overflow it; nil where no budget applies.
-func (p *Problem) registerRows() []registerRow {
+func (p *Problem) registerRows() []RegisterRow {
 	ru := p.regs
 	if ru == nil || ru.spill {
 		return nil
 	}
-	var rows []registerRow
+	var rows []RegisterRow
 	for at := range ru.live.Points {
-		row := registerRow{Room: ru.budget}
+		row := RegisterRow{Room: ru.budget}
 		most := 0
 		for i, n := range ru.node {
 			if n < 0 || !ru.live.LiveAt(i, at) {

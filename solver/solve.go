@@ -110,7 +110,7 @@ func Solve(p *Problem, opt Options) *Result {
 		}
 	}
 	placements := PlacementsEnumerated
-	if why == "enumerated: "+nothingToPlace {
+	if why == "enumerated: "+NothingToPlace {
 		placements = PlacementsNothingToPlace
 	}
 	res := &Result{Problem: p, Search: why, Placements: placements, Candidates: p.candidateCount()}

@@ -1,11 +1,12 @@
 //go:build z3
 
-package solver
+package smt
 
 import (
 	"fmt"
 	"time"
 
+	"planner/solver"
 	"planner/solver/z3opt"
 )
 
@@ -16,7 +17,7 @@ import (
 // checked as assumptions, and Z3's unsat core of a failed check names the
 // facts the deletion goes on with, as gini's Why does
 // (feasibility.core). An error inside Z3 is returned with its message.
-func Z3Conflict(p *Problem) (core []int, err error) {
+func Z3Conflict(p *solver.Problem) (core []int, err error) {
 	defer recoverZ3(&err, nil)
 	if z3Panic != nil {
 		panic(z3Panic)
@@ -24,7 +25,7 @@ func Z3Conflict(p *Problem) (core []int, err error) {
 	ctx := z3opt.NewContext()
 	defer ctx.Close()
 	s := ctx.NewSolver(time.Time{})
-	sel := make([]z3opt.Bool, len(p.facts.list))
+	sel := make([]z3opt.Bool, len(p.Facts()))
 	for i := range sel {
 		sel[i] = ctx.Var(fmt.Sprintf("fact%d", i))
 	}
@@ -36,33 +37,32 @@ func Z3Conflict(p *Problem) (core []int, err error) {
 		}
 		s.Assert(ctx.ExactlyOne(x[n]...))
 	}
-	facts := func(g int32) z3opt.Bool {
+	facts := func(ids []int) z3opt.Bool {
 		var b []z3opt.Bool
-		for _, id := range p.facts.guards[g] {
+		for _, id := range ids {
 			b = append(b, sel[id])
 		}
 		return ctx.And(b...)
 	}
-	for n, fs := range p.facts.nodeForbid {
-		for _, fb := range fs {
-			s.Assert(ctx.Implies(facts(fb.Guard), ctx.Not(x[n][fb.I])))
+	for n := range p.Nodes {
+		for _, fb := range p.NodeForbids(n) {
+			s.Assert(ctx.Implies(facts(fb.Facts), ctx.Not(x[n][fb.Choice])))
 		}
 	}
-	for k := range p.facts.edgeForbid {
-		e := p.PBQP.Edges[k]
-		for _, fb := range p.edgeForbids(k) {
-			s.Assert(ctx.Implies(facts(fb.Guard), ctx.Or(ctx.Not(x[e.A][fb.I]), ctx.Not(x[e.B][fb.J]))))
+	for k, e := range p.PBQP.Edges {
+		for _, fb := range p.EdgeForbids(k) {
+			s.Assert(ctx.Implies(facts(fb.Facts), ctx.Or(ctx.Not(x[e.A][fb.Choice]), ctx.Not(x[e.B][fb.Other]))))
 		}
 	}
 	// The register budget, exactly: at each point where it can
 	// overflow, the chosen registers above the fewest fit the room left.
-	if ru := p.regs; ru != nil {
-		for _, row := range p.registerRows() {
+	if fact, rows := p.RegisterBudget(); fact != nil {
+		for _, row := range rows {
 			bs := make([]z3opt.Bool, len(row.Node))
 			for k, n := range row.Node {
 				bs[k] = x[n][row.Choice[k]]
 			}
-			s.Assert(ctx.Implies(sel[ru.fact.ID], ctx.PBLe(bs, row.Excess, row.Room)))
+			s.Assert(ctx.Implies(sel[fact.ID], ctx.PBLe(bs, row.Excess, row.Room)))
 		}
 	}
 	var last []int // the facts of the last check
@@ -91,5 +91,5 @@ func Z3Conflict(p *Problem) (core []int, err error) {
 		}
 		return out
 	}
-	return minimalCore(p, holds, why), nil
+	return p.MinimalCore(holds, why), nil
 }

@@ -1,6 +1,6 @@
 //go:build z3
 
-package solver
+package smt
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 // unknowns: rows Cols+p elements apart (p < 64), q more elements after
 // every 2^e rows (e from 1 to 4, or none), and an XOR of b bits (0 to 3)
 // of the 16-byte chunk index with the address bits from 4+sh up (sh from
-// b to 12). Every placement placements() lists for a buffer of whole-byte
+// b to 12). Every placement solver.Placements lists for a buffer of whole-byte
 // elements is one of these.
 type zplace struct {
 	ctx                 *z3opt.Context
@@ -321,7 +321,7 @@ func (z *zplace) layout(m *z3opt.Model, elemBits int) *model.SharedLayout {
 }
 
 // canonical drops the parameters of a placement that move no element and
-// names a swizzle by its Hopper mode where it is one, as placements()
+// names a swizzle by its Hopper mode where it is one, as solver.Placements
 // writes it.
 func canonical(l *model.SharedLayout) *model.SharedLayout {
 	same := func(c *model.SharedLayout) bool {

@@ -1,12 +1,13 @@
 //go:build z3
 
-package solver
+package smt
 
 import (
 	"testing"
 	"time"
 
 	"planner/model"
+	"planner/solver"
 )
 
 // For every buffer of every test graph's plan, Z3 searching the
@@ -17,14 +18,14 @@ import (
 // of them), so that Z3 answers in seconds.
 func TestSMTPlacementsMatchEnumeration(t *testing.T) {
 	for _, c := range testGraphs(t) {
-		p, err := Build(c.graph, c.target, c.records)
+		p, err := solver.Build(c.graph, c.target, c.records)
 		if err != nil {
 			t.Fatal(err)
 		}
-		res := Solve(p, Options{})
+		res := solver.Solve(p, solver.Options{})
 		a := res.Assignment
 		for _, b := range c.graph.Buffers {
-			if a.Buffers[b] == nil || !p.accessed(b) {
+			if a.Buffers[b] == nil || !p.Accessed(b) {
 				continue
 			}
 			var pats []model.AccessPattern
@@ -52,7 +53,7 @@ func TestSMTPlacementsMatchEnumeration(t *testing.T) {
 			}
 			enum := -1
 			var enumBest *model.SharedLayout
-			for _, s := range placements(b) {
+			for _, s := range solver.Placements(b) {
 				ok, total := true, 0
 				for _, pat := range pats {
 					ok = ok && s.Aligned(pat)

@@ -1,19 +1,20 @@
 //go:build z3
 
-package solver
+package smt
 
 import (
 	"fmt"
 	"slices"
 	"time"
 
+	"planner/solver"
 	"planner/solver/pbqp"
 	"planner/solver/z3opt"
 )
 
 func init() {
-	Backends["smt"] = smtBackend{}
-	Backends["smt-symbolic"] = smtSymbolicBackend{}
+	solver.Backends["smt"] = smtBackend{}
+	solver.Backends["smt-symbolic"] = smtSymbolicBackend{}
 }
 
 // smtBackend is the Z3 backend: the exact reductions, then Z3's
@@ -23,14 +24,14 @@ type smtBackend struct{}
 
 func (smtBackend) Name() string { return "smt" }
 
-func (smtBackend) DecideCore(core *pbqp.Problem, deadline time.Time, done <-chan struct{}) (Status, []int, int64, error) {
+func (smtBackend) DecideCore(core *pbqp.Problem, deadline time.Time, done <-chan struct{}) (solver.Status, []int, int64, error) {
 	return Z3Core(core, deadline, done)
 }
 
-func (smtBackend) Conflict(p *Problem) ([]int, error) { return Z3Conflict(p) }
+func (smtBackend) Conflict(p *solver.Problem) ([]int, error) { return Z3Conflict(p) }
 
 // smtSymbolicBackend is smt with the buffers' placements as unknowns
-// where the model expresses the graph (smt_whole.go): it proves the
+// where the model expresses the graph (whole.go): it proves the
 // enumerated optimum with smt, then looks for a placement of the
 // parametric family that beats it, for as long as the time limit lets
 // it. It is how the enumeration is checked for placements it lacks.
@@ -38,7 +39,7 @@ type smtSymbolicBackend struct{ smtBackend }
 
 func (smtSymbolicBackend) Name() string { return "smt-symbolic" }
 
-func (smtSymbolicBackend) SolveWhole(p *Problem, opt Options) (*Result, string, error) {
+func (smtSymbolicBackend) SolveWhole(p *solver.Problem, opt solver.Options) (*solver.Result, string, error) {
 	return solveSymbolic(p, opt)
 }
 
@@ -48,7 +49,7 @@ func (smtSymbolicBackend) SolveWhole(p *Problem, opt Options) (*Result, string, 
 // internal failure inside Z3 is returned as the error.
 func SolvePBQPSMT(p *pbqp.Problem, opt pbqp.Options) (pbqp.Solution, error) {
 	var failure error
-	opt.Core = func(core *pbqp.Problem, deadline time.Time) (Status, []int, int64) {
+	opt.Core = func(core *pbqp.Problem, deadline time.Time) (solver.Status, []int, int64) {
 		st, choice, lb, err := Z3Core(core, deadline, nil)
 		if err != nil && failure == nil {
 			failure = err
@@ -66,10 +67,10 @@ func SolvePBQPSMT(p *pbqp.Problem, opt pbqp.Options) (pbqp.Solution, error) {
 // it is never read as "unknown", which would hide it. The status, when
 // given, becomes unknown. It must be deferred itself (recover works only
 // in the deferred call).
-func recoverZ3(err *error, status *Status) {
+func recoverZ3(err *error, status *solver.Status) {
 	r := recover()
 	if r != nil && status != nil {
-		*status = StatusUnknown
+		*status = solver.StatusUnknown
 	}
 	switch r := r.(type) {
 	case nil:
@@ -105,7 +106,7 @@ var z3Panic any
 // found so far as feasible, or unknown when there is none, and so does
 // closing done (nil: never); an error inside Z3 is returned, with status
 // unknown.
-func Z3Core(p *pbqp.Problem, deadline time.Time, done <-chan struct{}) (status Status, choice []int, lb int64, err error) {
+func Z3Core(p *pbqp.Problem, deadline time.Time, done <-chan struct{}) (status solver.Status, choice []int, lb int64, err error) {
 	defer recoverZ3(&err, &status)
 	if z3Panic != nil {
 		panic(z3Panic)
@@ -118,32 +119,32 @@ func Z3Core(p *pbqp.Problem, deadline time.Time, done <-chan struct{}) (status S
 	x, obj := maxSATPBQP(ctx, o, pbqp.WithoutDominated(p))
 	r := o.Check()
 	if r == z3opt.Unsat {
-		return StatusInfeasible, nil, Inf, nil
+		return solver.StatusInfeasible, nil, solver.Inf, nil
 	}
 	if m := o.Model(); m != nil {
 		choice = maxSATChoice(m, x)
 	}
-	cost := Inf
+	cost := solver.Inf
 	if choice != nil {
 		cost = p.Evaluate(choice)
 	}
-	if r == z3opt.Sat && cost < Inf {
+	if r == z3opt.Sat && cost < solver.Inf {
 		if obj >= 0 {
 			if up, ok := o.Upper(obj); !ok || up != cost {
 				panic(fmt.Sprintf("Z3's optimum %d is not the plan's cost %d", up, cost))
 			}
 		}
-		return StatusOptimal, choice, cost, nil
+		return solver.StatusOptimal, choice, cost, nil
 	}
 	if obj >= 0 {
 		if lo, ok := o.Lower(obj); ok {
 			lb = max(lo, 0)
 		}
 	}
-	if cost < Inf {
-		return StatusFeasible, choice, min(lb, cost), nil
+	if cost < solver.Inf {
+		return solver.StatusFeasible, choice, min(lb, cost), nil
 	}
-	return StatusUnknown, nil, lb, nil
+	return solver.StatusUnknown, nil, lb, nil
 }
 
 // maxSATPBQP asserts a PBQP in o (see Z3Core): x[n][i] is node n's
@@ -158,7 +159,7 @@ func maxSATPBQP(ctx *z3opt.Context, o *z3opt.Optimize, p *pbqp.Problem) (x [][]z
 		x[n] = make([]z3opt.Bool, len(costs))
 		var allowed []z3opt.Bool
 		for i, c := range costs {
-			if c >= Inf {
+			if c >= solver.Inf {
 				continue
 			}
 			x[n][i] = ctx.Var(fmt.Sprintf("x%d_%d", n, i))
@@ -178,7 +179,7 @@ func maxSATPBQP(ctx *z3opt.Context, o *z3opt.Optimize, p *pbqp.Problem) (x [][]z
 					continue
 				}
 				notBoth := ctx.Or(ctx.Not(a), ctx.Not(b))
-				if c >= Inf {
+				if c >= solver.Inf {
 					o.Assert(notBoth)
 				} else {
 					soft(notBoth, c)
@@ -200,7 +201,7 @@ func normalizedPBQP(p *pbqp.Problem) *pbqp.Problem {
 	for n, c := range p.Cost {
 		q.Cost[n] = slices.Clone(c)
 	}
-	allowed := func(n, i int) bool { return p.Cost[n][i] < Inf }
+	allowed := func(n, i int) bool { return p.Cost[n][i] < solver.Inf }
 	for _, e := range p.Edges {
 		if e.A == e.B {
 			q.Edges = append(q.Edges, e) // a node's edge to itself: only its diagonal counts
@@ -214,18 +215,18 @@ func normalizedPBQP(p *pbqp.Problem) *pbqp.Problem {
 			if !allowed(e.A, i) {
 				continue
 			}
-			low := Inf
+			low := solver.Inf
 			for j, c := range row {
 				if allowed(e.B, j) {
 					low = min(low, c)
 				}
 			}
-			if low <= 0 || low >= Inf {
+			if low <= 0 || low >= solver.Inf {
 				continue
 			}
 			q.Cost[e.A][i] = pbqp.AddSat(q.Cost[e.A][i], low)
 			for j, c := range row {
-				if c < Inf {
+				if c < solver.Inf {
 					row[j] = c - low
 				}
 			}
@@ -234,18 +235,18 @@ func normalizedPBQP(p *pbqp.Problem) *pbqp.Problem {
 			if !allowed(e.B, j) {
 				continue
 			}
-			low := Inf
+			low := solver.Inf
 			for i, row := range m {
 				if allowed(e.A, i) {
 					low = min(low, row[j])
 				}
 			}
-			if low <= 0 || low >= Inf {
+			if low <= 0 || low >= solver.Inf {
 				continue
 			}
 			q.Cost[e.B][j] = pbqp.AddSat(q.Cost[e.B][j], low)
 			for _, row := range m {
-				if row[j] < Inf {
+				if row[j] < solver.Inf {
 					row[j] -= low
 				}
 			}

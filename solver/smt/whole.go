@@ -1,6 +1,6 @@
 //go:build z3
 
-package solver
+package smt
 
 import (
 	"fmt"
@@ -9,13 +9,14 @@ import (
 	"time"
 
 	"planner/model"
+	"planner/solver"
 	"planner/solver/pbqp"
 	"planner/solver/z3opt"
 )
 
 // The symbolic search (the smt-symbolic backend): the whole problem in
 // one Z3 model in which every accessed buffer's placement is the zplace
-// parameters rather than a choice among placements(). Each access's cost
+// parameters rather than a choice among solver.Placements. Each access's cost
 // is a choice among the accessing node's layouts (and, for a load, among
 // the ways to read: plain vectors, each record whose rule the parameters
 // satisfy), its wavefronts counted per phase on the unknown addresses;
@@ -42,7 +43,7 @@ var symbolicBounded, symbolicSnap = true, true
 
 // symWhole is what the symbolic model is made of, independent of Z3.
 type symWhole struct {
-	p          *Problem
+	p          *solver.Problem
 	free       []*model.Buffer // the buffers whose placement is searched
 	slot       map[*model.Buffer]int
 	fixedBytes int // the other buffers, at their own placement
@@ -96,22 +97,22 @@ var never symCond = func(z *zplace) z3opt.Bool { return z.ctx.Const(false) }
 
 // newSymWhole describes the symbolic model of p, or says why there is
 // none.
-func newSymWhole(p *Problem) (*symWhole, string) {
+func newSymWhole(p *solver.Problem) (*symWhole, string) {
 	w := &symWhole{p: p, slot: map[*model.Buffer]int{}, keep: make([]bool, len(p.Nodes))}
 	if len(p.Edges) != len(p.PBQP.Edges) {
 		return nil, "the problem's edges and the PBQP's differ"
 	}
 	for _, e := range p.Edges {
-		if e.Kind == EdgeDescriptor {
+		if e.Kind == solver.EdgeDescriptor {
 			return nil, fmt.Sprintf("mma %s may read an operand from shared memory through a descriptor", e.Use.Op.Name)
 		}
 	}
 	for _, b := range p.Graph.Buffers {
-		f := p.bufferFact(b)
+		stated := p.PlacementStated(b)
 		switch {
-		case b.Layout == nil || p.bufNode[b] == nil:
+		case b.Layout == nil || !decided(p, b):
 			w.fixedBytes += b.Bytes()
-		case !p.accessed(b) || f != nil && !p.relaxed(f):
+		case !p.Accessed(b) || stated:
 			w.fixedBytes += b.Layout.Bytes()
 		case b.Layout.ElemBits%8 != 0:
 			return nil, fmt.Sprintf("buffer %s has %d-bit elements", b.Name, b.Layout.ElemBits)
@@ -123,10 +124,10 @@ func newSymWhole(p *Problem) (*symWhole, string) {
 		}
 	}
 	if len(w.free) == 0 {
-		return nil, nothingToPlace
+		return nil, solver.NothingToPlace
 	}
 	for _, e := range p.Edges {
-		if e.Kind != EdgeAccess {
+		if e.Kind != solver.EdgeAccess {
 			continue
 		}
 		bi, ok := w.slot[e.Use.Op.Buffer]
@@ -144,7 +145,7 @@ func newSymWhole(p *Problem) (*symWhole, string) {
 }
 
 // access describes op's access to free buffer bi for each layout of n.
-func (w *symWhole) access(op *model.Op, n *Node, bi int) (*symAccess, string) {
+func (w *symWhole) access(op *model.Op, n *solver.Node, bi int) (*symAccess, string) {
 	p := w.p
 	a := &symAccess{op: op, node: n.ID, buf: bi}
 	for _, l := range n.Layouts {
@@ -159,23 +160,18 @@ func (w *symWhole) access(op *model.Op, n *Node, bi int) (*symAccess, string) {
 		}
 		return a, ""
 	}
-	intr := p.intrinsicFact(op)
-	useNamed := false
-	if intr != nil {
-		a.named = p.namedLoad(op, p.loadRecs)
-	}
+	var useNamed bool
+	a.named, a.need, useNamed = p.NamedLoad(op)
 	if r := a.named; r != nil {
 		var why string
 		if a.admit, why = w.admits(r, op.Buffer); why != "" {
 			return nil, why
 		}
-		a.need = p.inForce(p.guard(intr, p.memoryFact(r)))
-		useNamed = !p.relaxed(intr) && r.Fragment != nil && r.Fragment.Layout != nil
 	}
 	bits := op.Result.DType.Bits
 	for _, l := range n.Layouts {
 		ms := w.plain(op, l, &model.OpChoice{}, bits, trips)
-		for _, r := range p.loadRecs {
+		for _, r := range p.LoadRecords() {
 			if r.Fragment == nil || r.Fragment.Layout == nil || r.Fragment.DType.Bits != bits {
 				continue
 			}
@@ -333,7 +329,7 @@ func (w *symWhole) admits(r *model.Record, b *model.Buffer) (symCond, string) {
 			return c.And(noSwizzle(z).Or(z.within(starts, 16-width)))
 		}, ""
 	case "constant_stride":
-		tile := recordTile(r)
+		tile := solver.RecordTile(r)
 		if rows%tile[0] != 0 || cols%tile[1] != 0 {
 			return never, ""
 		}
@@ -404,20 +400,20 @@ type symSolution struct {
 // placement of the family beats that plan, and out says so.
 func (w *symWhole) core(scratch int, core []int, alive [][]int, offset, bound int64, out *symSolution) pbqp.CoreSolver {
 	p := w.p
-	return func(cp *pbqp.Problem, deadline time.Time) (status Status, choice []int, lb int64) {
+	return func(cp *pbqp.Problem, deadline time.Time) (status solver.Status, choice []int, lb int64) {
 		defer recoverZ3(&out.err, &status)
 		if z3Panic != nil {
 			panic(z3Panic)
 		}
 		room := int64(p.Budget) - int64(w.fixedBytes) - int64(scratch)
 		if room < 0 {
-			return StatusInfeasible, nil, Inf
+			return solver.StatusInfeasible, nil, solver.Inf
 		}
 		ctx := z3opt.NewContext()
 		defer ctx.Close()
 		ctx.InterruptAt(deadline)
-		if wt := p.watch; wt != nil {
-			ctx.InterruptOn(wt.ctx.Done())
+		if done := p.Done(); done != nil {
+			ctx.InterruptOn(done)
 		}
 		o := ctx.NewOptimize(deadline)
 		x, obj := maxSATPBQP(ctx, o, cp)
@@ -490,18 +486,18 @@ func (w *symWhole) core(scratch int, core []int, alive [][]int, offset, bound in
 		placed := make([]*model.SharedLayout, len(w.free))
 		// best is the exact cost of the cheapest plan so far (choice),
 		// or of the enumerated optimum (choice nil).
-		best := Inf
-		if bound < Inf {
+		best := solver.Inf
+		if bound < solver.Inf {
 			best = bound - offset
 		}
 		counted := map[[3]int]bool{}
 		for {
 			r := o.Check()
 			if r == z3opt.Unsat {
-				if bound < Inf {
+				if bound < solver.Inf {
 					out.atLeast = true
 				}
-				return StatusInfeasible, nil, Inf
+				return solver.StatusInfeasible, nil, solver.Inf
 			}
 			if r == z3opt.Unknown {
 				if obj >= 0 {
@@ -510,9 +506,9 @@ func (w *symWhole) core(scratch int, core []int, alive [][]int, offset, bound in
 					}
 				}
 				if choice == nil {
-					return StatusUnknown, nil, lb
+					return solver.StatusUnknown, nil, lb
 				}
-				return StatusFeasible, choice, min(lb, best)
+				return solver.StatusFeasible, choice, min(lb, best)
 			}
 			lb = 0
 			if obj >= 0 {
@@ -521,9 +517,9 @@ func (w *symWhole) core(scratch int, core []int, alive [][]int, offset, bound in
 			if lb >= best {
 				if choice == nil {
 					out.atLeast = true // nothing beats the enumerated optimum
-					return StatusInfeasible, nil, Inf
+					return solver.StatusInfeasible, nil, solver.Inf
 				}
-				return StatusOptimal, choice, best
+				return solver.StatusOptimal, choice, best
 			}
 			m := o.Model()
 			last := maxSATChoice(m, x)
@@ -542,7 +538,7 @@ func (w *symWhole) core(scratch int, core []int, alive [][]int, offset, bound in
 				out.placed = slices.Clone(placed)
 			}
 			if best <= lb {
-				return StatusOptimal, choice, best
+				return solver.StatusOptimal, choice, best
 			}
 			// Count the wavefronts of the ways the plan accesses its
 			// buffers, and cut where the model counts too few.
@@ -566,7 +562,7 @@ func (w *symWhole) core(scratch int, core []int, alive [][]int, offset, bound in
 				counts[key].tie(ctx, o, soft)
 			}
 			if !more {
-				return StatusFeasible, choice, lb // the model and the exact count disagree
+				return solver.StatusFeasible, choice, lb // the model and the exact count disagree
 			}
 		}
 	}
@@ -627,7 +623,7 @@ func (mc *methodCount) tie(ctx *z3opt.Context, o *z3opt.Optimize, soft func(z3op
 }
 
 // exact is the exact cost of a core choice with the buffers placed as
-// placed: the core PBQP's and every access's (Problem.accessCost).
+// placed: the core PBQP's and every access's (Problem.AccessCost).
 func (w *symWhole) exact(cp *pbqp.Problem, choice []int, alive [][]int, index map[int]int, placed []*model.SharedLayout) (int64, error) {
 	total := cp.Evaluate(choice)
 	for _, a := range w.accesses {
@@ -645,17 +641,11 @@ func (w *symWhole) exact(cp *pbqp.Problem, choice []int, alive [][]int, index ma
 // its buffer placed as s.
 func (w *symWhole) accessAt(a *symAccess, i int, s *model.SharedLayout) (int64, error) {
 	p := w.p
-	refused := a.named != nil && p.admits(a.named, s) != nil
+	refused := a.named != nil && p.Admits(a.named, s) != nil
 	if refused && a.need {
-		return Inf, nil
+		return solver.Inf, nil
 	}
-	c, _, guard, err := p.accessCost(a.op, p.Nodes[a.node].Layouts[i], s, a.named, refused, p.loadRecs)
-	switch {
-	case guard >= 0 && p.inForce(guard):
-		return Inf, err
-	case guard >= 0:
-		return 0, err
-	}
+	c, _, err := p.AccessCost(a.op, p.Nodes[a.node].Layouts[i], s, a.named, refused)
 	return c, err
 }
 
@@ -665,12 +655,12 @@ func (w *symWhole) accessAt(a *symAccess, i int, s *model.SharedLayout) (int64, 
 func (w *symWhole) strip(base *pbqp.Problem) (*pbqp.Problem, string) {
 	p := w.p
 	pb := &pbqp.Problem{Cost: slices.Clone(base.Cost)}
-	for _, bn := range p.bufNodes {
+	for _, bn := range p.BufferNodes() {
 		pb.Cost[bn.ID] = []int64{0}
 	}
 	for k, e := range base.Edges {
 		pe := p.Edges[k]
-		if pe.Kind != EdgeAccess {
+		if pe.Kind != solver.EdgeAccess {
 			pb.Edges = append(pb.Edges, e)
 			continue
 		}
@@ -678,7 +668,7 @@ func (w *symWhole) strip(base *pbqp.Problem) (*pbqp.Problem, string) {
 		if _, ok := w.slot[b]; ok {
 			continue
 		}
-		bn, slot := p.bufNode[b], p.bufSlot[b]
+		bn, slot := p.BufferDecision(b)
 		col := slices.IndexFunc(bn.Placements, func(set []*model.SharedLayout) bool { return set[slot] == b.Layout })
 		if col < 0 {
 			return nil, fmt.Sprintf("buffer %s's own placement is not a candidate", b.Name)
@@ -690,23 +680,6 @@ func (w *symWhole) strip(base *pbqp.Problem) (*pbqp.Problem, string) {
 		pb.Cost[e.A] = row
 	}
 	return pb, ""
-}
-
-// peakScratch is the most scratch a choice's conversions and reductions
-// use.
-func (p *Problem) peakScratch(choice []int) int {
-	most := 0
-	for _, u := range p.scratch {
-		used := u.Edge < 0 && choice[u.Node] == int(u.I)
-		if u.Edge >= 0 {
-			e := p.PBQP.Edges[u.Edge]
-			used = choice[e.A] == int(u.I) && choice[e.B] == int(u.J)
-		}
-		if used {
-			most = max(most, u.Bytes)
-		}
-	}
-	return most
 }
 
 // symTry is one symbolic solve: the solution of the stripped PBQP, the
@@ -721,18 +694,18 @@ type symTry struct {
 
 // snap moves each searched buffer to the first of its enumerated
 // placements that gives the plan the same exact cost and fits, so that
-// the plan names a placement of placements() wherever one is as good.
+// the plan names a placement of solver.Placements wherever one is as good.
 func (w *symWhole) snap(t *symTry) {
 	p := w.p
 	for i, b := range w.free {
-		for _, c := range placements(b) {
+		for _, c := range solver.Placements(b) {
 			if c.String() == t.placed[i].String() {
 				break
 			}
 			placed := slices.Clone(t.placed)
 			placed[i] = c
 			total, err := w.total(t.pb, t.sol.Choice, placed)
-			if err == nil && total == t.total && w.bytes(placed)+p.peakScratch(t.sol.Choice) <= p.Budget {
+			if err == nil && total == t.total && w.bytes(placed)+p.PeakScratch(t.sol.Choice) <= p.Budget {
 				t.placed = placed
 				break
 			}
@@ -742,7 +715,7 @@ func (w *symWhole) snap(t *symTry) {
 
 // solveSymbolic is the smt backend's whole search (WholeSolver): a nil
 // result says why it could not run, an error is a failure inside Z3.
-func solveSymbolic(p *Problem, opt Options) (*Result, string, error) {
+func solveSymbolic(p *solver.Problem, opt solver.Options) (*solver.Result, string, error) {
 	w, why := newSymWhole(p)
 	if w == nil {
 		return nil, why, nil
@@ -751,24 +724,24 @@ func solveSymbolic(p *Problem, opt Options) (*Result, string, error) {
 	if opt.TimeLimit > 0 {
 		deadline = time.Now().Add(opt.TimeLimit)
 	}
-	if w := p.watch; w != nil && !w.deadline.IsZero() && (deadline.IsZero() || w.deadline.Before(deadline)) {
-		deadline = w.deadline
+	if d := p.Deadline(); !d.IsZero() && (deadline.IsZero() || d.Before(deadline)) {
+		deadline = d
 	}
 	// The enumerated search's optimum bounds the symbolic one: Z3 first
 	// looks for anything cheaper.
-	ref := Solve(p, Options{TimeLimit: opt.TimeLimit, Backend: "smt"})
+	ref := solver.Solve(p, solver.Options{TimeLimit: opt.TimeLimit, Backend: "smt"})
 	if ref.Err != nil {
 		return nil, "", ref.Err
 	}
-	bound := Inf
-	if ref.Status == StatusOptimal && symbolicBounded {
+	bound := solver.Inf
+	if ref.Status == solver.StatusOptimal && symbolicBounded {
 		bound = ref.Cost
 	}
 	var failure error // a failure inside Z3 in any try
 	try := func(scratch int, capped bool) (*symTry, string) {
 		base := p.PBQP
 		if capped {
-			base = p.capped(scratch)
+			base = p.Capped(scratch)
 		}
 		pb, why := w.strip(base)
 		if pb == nil {
@@ -785,8 +758,8 @@ func solveSymbolic(p *Problem, opt Options) (*Result, string, error) {
 		if out.atLeast {
 			return nil, ""
 		}
-		t := &symTry{sol: sol, placed: out.placed, base: base, pb: pb, total: Inf}
-		if sol.Status == StatusOptimal || sol.Status == StatusFeasible {
+		t := &symTry{sol: sol, placed: out.placed, base: base, pb: pb, total: solver.Inf}
+		if sol.Status == solver.StatusOptimal || sol.Status == solver.StatusFeasible {
 			var err error
 			if t.total, err = w.total(pb, sol.Choice, out.placed); err != nil {
 				return nil, err.Error()
@@ -801,17 +774,17 @@ func solveSymbolic(p *Problem, opt Options) (*Result, string, error) {
 	if best == nil && why == "" {
 		// Nothing in the parametric family beats the enumerated optimum.
 		ref.Search = "symbolic: no placement of the family beats the enumerated optimum"
-		ref.Placements = PlacementsUnbeaten
+		ref.Placements = solver.PlacementsUnbeaten
 		return ref, "", nil
 	}
 	if best == nil {
 		return nil, why, nil
 	}
-	if best.sol.Status == StatusOptimal && len(p.scratch) > 0 && w.bytes(best.placed)+p.peakScratch(best.sol.Choice) > p.Budget {
+	if best.sol.Status == solver.StatusOptimal && p.HasScratch() && w.bytes(best.placed)+p.PeakScratch(best.sol.Choice) > p.Budget {
 		// The plan that ignores scratch does not fit with its scratch:
 		// the cheapest over every cap on the scratch, as Solve does.
 		var found *symTry
-		for _, c := range p.scratchCaps() {
+		for _, c := range p.ScratchCaps() {
 			t, why := try(c, true)
 			if failure != nil {
 				return nil, "", failure
@@ -820,33 +793,33 @@ func solveSymbolic(p *Problem, opt Options) (*Result, string, error) {
 			case t == nil && why == "":
 				// Nothing under this cap beats the bound.
 				if found == nil || found.total >= bound {
-					found = &symTry{sol: pbqp.Solution{Status: StatusOptimal}, total: bound}
+					found = &symTry{sol: pbqp.Solution{Status: solver.StatusOptimal}, total: bound}
 				}
 			case t == nil:
 				return nil, why, nil
-			case t.sol.Status != StatusOptimal && t.sol.Status != StatusInfeasible:
+			case t.sol.Status != solver.StatusOptimal && t.sol.Status != solver.StatusInfeasible:
 				best = t
-			case t.sol.Status == StatusOptimal && (found == nil || t.total < found.total):
+			case t.sol.Status == solver.StatusOptimal && (found == nil || t.total < found.total):
 				found = t
 			}
 		}
-		if best.sol.Status == StatusOptimal && found != nil && found.pb == nil {
+		if best.sol.Status == solver.StatusOptimal && found != nil && found.pb == nil {
 			ref.Search = "symbolic: no placement of the family beats the enumerated optimum"
-			ref.Placements = PlacementsUnbeaten
+			ref.Placements = solver.PlacementsUnbeaten
 			return ref, "", nil
 		}
-		if best.sol.Status == StatusOptimal {
+		if best.sol.Status == solver.StatusOptimal {
 			best = found
 			if found == nil {
-				best = &symTry{sol: pbqp.Solution{Status: StatusInfeasible}}
+				best = &symTry{sol: pbqp.Solution{Status: solver.StatusInfeasible}}
 			}
 		}
 	}
 	switch best.sol.Status {
-	case StatusInfeasible:
-		return &Result{Problem: p, Search: "symbolic", Placements: PlacementsSymbolic, Candidates: p.candidateCount(), Status: StatusInfeasible,
-			Cost: Inf, LowerBound: Inf, Stats: best.sol.Stats}, "", nil
-	case StatusOptimal:
+	case solver.StatusInfeasible:
+		return &solver.Result{Problem: p, Search: "symbolic", Placements: solver.PlacementsSymbolic, Candidates: p.CandidateCount(), Status: solver.StatusInfeasible,
+			Cost: solver.Inf, LowerBound: solver.Inf, Stats: best.sol.Stats}, "", nil
+	case solver.StatusOptimal:
 	default:
 		// Stopped by the time limit: the enumerated optimum, the family
 		// not searched to the end.
@@ -886,9 +859,9 @@ func (w *symWhole) bytes(placed []*model.SharedLayout) int {
 // buffer's placement is one of its candidates, the plan is the PBQP
 // choice it stands for, tidied as Solve tidies; otherwise the choice of
 // the other nodes with the placements found.
-func (w *symWhole) result(t *symTry) *Result {
+func (w *symWhole) result(t *symTry) *solver.Result {
 	p := w.p
-	res := &Result{Problem: p, Search: "symbolic", Placements: PlacementsSymbolic, Candidates: p.candidateCount()}
+	res := &solver.Result{Problem: p, Search: "symbolic", Placements: solver.PlacementsSymbolic, Candidates: p.CandidateCount()}
 	sol := t.sol
 	sol.Cost, sol.LowerBound = t.total, t.total
 	want := func(b *model.Buffer) *model.SharedLayout {
@@ -899,7 +872,7 @@ func (w *symWhole) result(t *symTry) *Result {
 	}
 	full := slices.Clone(sol.Choice)
 	mapped := true
-	for _, bn := range p.bufNodes {
+	for _, bn := range p.BufferNodes() {
 		c := slices.IndexFunc(bn.Placements, func(set []*model.SharedLayout) bool {
 			for k, b := range bn.Buffers {
 				if w := want(b); (set[k] == nil) != (w == nil) || w != nil && set[k].String() != w.String() {
@@ -916,19 +889,19 @@ func (w *symWhole) result(t *symTry) *Result {
 	}
 	if mapped && t.base.Evaluate(full) == t.total {
 		sol.Choice = full
-		p.finish(res, t.base, sol)
+		p.Finish(res, t.base, sol)
 		return res
 	}
 	var beyond []string
 	for i, b := range w.free {
 		s := t.placed[i]
-		if !slices.ContainsFunc(placements(b), func(c *model.SharedLayout) bool { return c.String() == s.String() }) {
+		if !slices.ContainsFunc(solver.Placements(b), func(c *model.SharedLayout) bool { return c.String() == s.String() }) {
 			beyond = append(beyond, fmt.Sprintf("%s: %s", b.Name, s))
 		}
 	}
 	if len(beyond) > 0 {
 		res.Search += ", beyond the enumerated placements: " + strings.Join(beyond, "; ")
-		res.Placements = PlacementsBeyond
+		res.Placements = solver.PlacementsBeyond
 	}
 	res.Status, res.Cost, res.LowerBound, res.Stats = sol.Status, sol.Cost, sol.LowerBound, sol.Stats
 	res.Choice = sol.Choice
@@ -943,9 +916,9 @@ func (w *symWhole) result(t *symTry) *Result {
 		oc.Buffer = s
 		if ac.op.ReadsShared() {
 			l := p.Nodes[ac.node].Layouts[sol.Choice[ac.node]]
-			refused := ac.named != nil && p.admits(ac.named, s) != nil
-			_, oc.Record, _, _ = p.accessCost(ac.op, l, s, ac.named, refused, p.loadRecs)
-			oc.Rejected = rejectedFor(ac.op, s, p.loadRecs)
+			refused := ac.named != nil && p.Admits(ac.named, s) != nil
+			_, oc.Record, _ = p.AccessCost(ac.op, l, s, ac.named, refused)
+			oc.Rejected = p.RejectedLoads(ac.op, s)
 		}
 	}
 	for i, b := range w.free {
@@ -954,3 +927,11 @@ func (w *symWhole) result(t *symTry) *Result {
 	res.Assignment = a
 	return res
 }
+
+// decided reports whether buffer b's placement is a decision of p.
+func decided(p *solver.Problem, b *model.Buffer) bool {
+	n, _ := p.BufferDecision(b)
+	return n != nil
+}
+
+func pow2(n int) bool { return n > 0 && n&(n-1) == 0 }

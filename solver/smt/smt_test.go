@@ -1,6 +1,6 @@
 //go:build z3
 
-package solver
+package smt
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 
 	"planner/model"
 	"planner/plans"
+	"planner/solver"
 	"planner/solver/pbqp"
 	"planner/solver/z3opt"
 )
@@ -27,13 +28,13 @@ func TestSMTAgreesOnRandomPBQPs(t *testing.T) {
 			t.Fatal(err)
 		}
 		sat := pbqp.Solve(p, pbqp.Options{})
-		if want >= Inf {
-			if smt.Status != StatusInfeasible || sat.Status != StatusInfeasible {
+		if want >= solver.Inf {
+			if smt.Status != solver.StatusInfeasible || sat.Status != solver.StatusInfeasible {
 				t.Fatalf("problem %d: infeasible, Z3 says %v, gini %v", i, smt.Status, sat.Status)
 			}
 			continue
 		}
-		if smt.Status != StatusOptimal || smt.Cost != want || sat.Cost != want {
+		if smt.Status != solver.StatusOptimal || smt.Cost != want || sat.Cost != want {
 			t.Fatalf("problem %d: brute force %d, Z3 %v %d, gini %d", i, want, smt.Status, smt.Cost, sat.Cost)
 		}
 	}
@@ -90,7 +91,7 @@ func TestZ3CoreStops(t *testing.T) {
 	} {
 		start := time.Now()
 		st, _, _, err := Z3Core(p, tc.deadline, tc.done)
-		if d := time.Since(start); err != nil || st == StatusOptimal || st == StatusInfeasible || d > 5*time.Second {
+		if d := time.Since(start); err != nil || st == solver.StatusOptimal || st == solver.StatusInfeasible || d > 5*time.Second {
 			t.Errorf("%s: status %v, error %v after %v", tc.name, st, err, d)
 		}
 	}
@@ -109,19 +110,19 @@ var smtSlowCore = map[string]bool{"flash_attention_2waves_gfx942": true}
 func TestSMTAgreesOnTestGraphs(t *testing.T) {
 	defer checkZ3Closed(t, z3opt.Open())
 	for _, c := range testGraphs(t) {
-		p, err := Build(c.graph, c.target, c.records)
+		p, err := solver.Build(c.graph, c.target, c.records)
 		if err != nil {
 			t.Fatal(err)
 		}
 		start := time.Now()
-		sat := Solve(p, Options{})
+		sat := solver.Solve(p, solver.Options{})
 		giniTime := time.Since(start)
 		start = time.Now()
-		smt := Solve(p, Options{Backend: "smt"})
+		smt := solver.Solve(p, solver.Options{Backend: "smt"})
 		smtTime := time.Since(start)
 		verifyPlan(t, p, sat)
 		verifyPlan(t, p, smt)
-		if sat.Status != StatusOptimal || smt.Status != StatusOptimal || sat.Cost != smt.Cost || smt.Err != nil {
+		if sat.Status != solver.StatusOptimal || smt.Status != solver.StatusOptimal || sat.Cost != smt.Cost || smt.Err != nil {
 			t.Errorf("%s: gini %v %d, Z3 %v %d (%v)", c.name, sat.Status, sat.Cost, smt.Status, smt.Cost, smt.Err)
 		}
 		t.Logf("%s: gini %d in %v, smt %d in %v", c.name, sat.Cost, giniTime.Round(time.Millisecond), smt.Cost, smtTime.Round(time.Millisecond))
@@ -135,19 +136,19 @@ var symbolicProves = map[string]bool{"gemm_epilogue": true, "gfx1200_gemm": true
 
 // On every test graph the smt-symbolic backend, within a time limit of
 // its own, finds no placement beyond the enumerated ones that does
-// better (where one did, placements() would need it), says why where
+// better (where one did, solver.Placements would need it), says why where
 // its model does not express the graph, and reaches gini's cost; on
 // symbolicProves it proves the family has nothing cheaper.
 // Stopped by its time limit, it keeps the enumerated optimum and says so.
 func TestSMTSymbolicOnTestGraphs(t *testing.T) {
 	defer checkZ3Closed(t, z3opt.Open())
 	for _, c := range testGraphs(t) {
-		p, err := Build(c.graph, c.target, c.records)
+		p, err := solver.Build(c.graph, c.target, c.records)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sat := Solve(p, Options{})
-		placed := slices.ContainsFunc(c.graph.Buffers, func(b *model.Buffer) bool { return p.accessed(b) && p.bufferFact(b) == nil })
+		sat := solver.Solve(p, solver.Options{})
+		placed := slices.ContainsFunc(c.graph.Buffers, func(b *model.Buffer) bool { return p.Accessed(b) && !p.PlacementStated(b) })
 		// The symbolic search runs until its limit where it does not
 		// converge; with nothing to place, Z3 decides the enumerated core
 		// and stops when it has proved it, so a busy machine gets time.
@@ -159,19 +160,19 @@ func TestSMTSymbolicOnTestGraphs(t *testing.T) {
 			limit = 2 * time.Minute
 		}
 		start := time.Now()
-		smt := Solve(p, Options{Backend: "smt-symbolic", TimeLimit: limit})
+		smt := solver.Solve(p, solver.Options{Backend: "smt-symbolic", TimeLimit: limit})
 		smtTime := time.Since(start)
 		verifyPlan(t, p, smt)
-		if smt.Status != StatusOptimal || sat.Cost != smt.Cost || smt.Err != nil {
+		if smt.Status != solver.StatusOptimal || sat.Cost != smt.Cost || smt.Err != nil {
 			t.Errorf("%s: gini %v %d, smt-symbolic %v %d (%v)", c.name, sat.Status, sat.Cost, smt.Status, smt.Cost, smt.Err)
 		}
-		if !placed && smt.Placements != PlacementsNothingToPlace || placed && smt.Placements == PlacementsNothingToPlace {
+		if !placed && smt.Placements != solver.PlacementsNothingToPlace || placed && smt.Placements == solver.PlacementsNothingToPlace {
 			t.Errorf("%s: the smt search says %q", c.name, smt.Search)
 		}
-		if smt.Placements == PlacementsBeyond {
-			t.Errorf("%s: %s: extend placements()", c.name, smt.Search)
+		if smt.Placements == solver.PlacementsBeyond {
+			t.Errorf("%s: %s: extend solver.Placements", c.name, smt.Search)
 		}
-		if symbolicProves[c.name] && smt.Placements != PlacementsUnbeaten {
+		if symbolicProves[c.name] && smt.Placements != solver.PlacementsUnbeaten {
 			t.Errorf("%s: %s, want the family proven to have nothing cheaper", c.name, smt.Search)
 		}
 		t.Logf("%s: %d in %v (%s)", c.name, smt.Cost, smtTime.Round(time.Millisecond), smt.Search)
@@ -187,17 +188,17 @@ func TestSMTSymbolicOnTestGraphs(t *testing.T) {
 func TestSMTSymbolicRounds(t *testing.T) {
 	gs := testGraphs(t)
 	c := gs[slices.IndexFunc(gs, func(g testGraph) bool { return g.name == "seed002_ldmatrix_swizzle" })]
-	p, err := Build(c.graph, c.target, c.records)
+	p, err := solver.Build(c.graph, c.target, c.records)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Solve(p, Options{})
+	want := solver.Solve(p, solver.Options{})
 	symbolicBounded = false
 	defer func() { symbolicBounded, symbolicSnap = true, true }()
 	for _, snap := range []bool{true, false} {
 		symbolicSnap = snap
-		got := Solve(p, Options{Backend: "smt-symbolic"})
-		if got.Status != StatusOptimal || got.Cost != want.Cost || got.Placements != PlacementsSymbolic && got.Placements != PlacementsBeyond {
+		got := solver.Solve(p, solver.Options{Backend: "smt-symbolic"})
+		if got.Status != solver.StatusOptimal || got.Cost != want.Cost || got.Placements != solver.PlacementsSymbolic && got.Placements != solver.PlacementsBeyond {
 			t.Fatalf("snap %v: gini %d, Z3 %v %d (%s)", snap, want.Cost, got.Status, got.Cost, got.Search)
 		}
 		plan, err := plans.Build(c.graph, c.target, got.Assignment, "")
@@ -235,11 +236,11 @@ func BenchmarkSolveTestdataSMT(b *testing.B) {
 	for _, c := range testGraphs(b) {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				p, err := Build(c.graph, c.target, c.records)
+				p, err := solver.Build(c.graph, c.target, c.records)
 				if err != nil {
 					b.Fatal(err)
 				}
-				if res := Solve(p, Options{Backend: "smt"}); res.Status != StatusOptimal {
+				if res := solver.Solve(p, solver.Options{Backend: "smt"}); res.Status != solver.StatusOptimal {
 					b.Fatalf("status %v", res.Status)
 				}
 			}
@@ -253,20 +254,27 @@ func BenchmarkSolveTestdataSMT(b *testing.B) {
 // either (conversions.go), and its core is found by boundCore.
 func TestSMTConflictsAgree(t *testing.T) {
 	for _, c := range unsatGraphs(t) {
-		p, err := Build(c.graph, c.target, c.records)
+		p, err := solver.Build(c.graph, c.target, c.records)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.convBudget != nil {
+		if p.HasConversionBound() {
 			continue
 		}
-		gini := newFeasibility(p).core()
-		smt, err := Z3Conflict(p)
+		gini, err := solver.Core(p, solver.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(gini, smt) || len(smt) == 0 {
-			t.Errorf("%s: gini core %v, Z3 core %v", c.name, gini, smt)
+		ids, err := Z3Conflict(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var smt []*model.Fact
+		for _, id := range ids {
+			smt = append(smt, p.Facts()[id])
+		}
+		if !slices.Equal(slices.Sorted(slices.Values(names(gini))), slices.Sorted(slices.Values(names(smt)))) || len(smt) == 0 {
+			t.Errorf("%s: gini core %v, Z3 core %v", c.name, names(gini), names(smt))
 		}
 	}
 }
@@ -277,10 +285,10 @@ func TestSMTConflictsAgree(t *testing.T) {
 // and an explanation: never as a silent "unknown".
 func TestSMTPanicIsAnError(t *testing.T) {
 	defer func() { z3Panic = nil }()
-	var solved *Problem
+	var solved *solver.Problem
 	for _, c := range testGraphs(t) {
 		if c.name == "seed002_ldmatrix_swizzle" { // the symbolic search runs on it
-			p, err := Build(c.graph, c.target, c.records)
+			p, err := solver.Build(c.graph, c.target, c.records)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -289,7 +297,7 @@ func TestSMTPanicIsAnError(t *testing.T) {
 	}
 	random := pbqp.Random(rand.New(rand.NewPCG(1, 2)), 5, 3, 1)
 	unsat := unsatGraphs(t)[0]
-	up, err := Build(unsat.graph, unsat.target, unsat.records)
+	up, err := solver.Build(unsat.graph, unsat.target, unsat.records)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,14 +309,14 @@ func TestSMTPanicIsAnError(t *testing.T) {
 		{fmt.Errorf("index out of range"), "internal error in the smt backend: index out of range"},
 	} {
 		z3Panic = tc.value
-		res := Solve(solved, Options{Backend: "smt-symbolic"})
-		if res.Err == nil || res.Err.Error() != tc.want || res.Status != StatusUnknown || res.Assignment != nil {
+		res := solver.Solve(solved, solver.Options{Backend: "smt-symbolic"})
+		if res.Err == nil || res.Err.Error() != tc.want || res.Status != solver.StatusUnknown || res.Assignment != nil {
 			t.Errorf("solve after a panic %v: status %v, error %v, want %q", tc.value, res.Status, res.Err, tc.want)
 		}
-		if sol, err := SolvePBQPSMT(random, pbqp.Options{NoReduce: true}); err == nil || err.Error() != tc.want || sol.Status != StatusUnknown {
+		if sol, err := SolvePBQPSMT(random, pbqp.Options{NoReduce: true}); err == nil || err.Error() != tc.want || sol.Status != solver.StatusUnknown {
 			t.Errorf("core decision after a panic %v: status %v, error %v, want %q", tc.value, sol.Status, err, tc.want)
 		}
-		if _, err := Explain(up, unsat.records, 1, Options{Backend: "smt"}); err == nil || err.Error() != tc.want {
+		if _, err := solver.Explain(up, unsat.records, 1, solver.Options{Backend: "smt"}); err == nil || err.Error() != tc.want {
 			t.Errorf("explanation after a panic %v: error %v, want %q", tc.value, err, tc.want)
 		}
 	}
@@ -321,16 +329,16 @@ func TestSMTCanceledIsAStop(t *testing.T) {
 	defer func() { z3Panic = nil }()
 	z3Panic = z3Canceled
 	random := pbqp.Random(rand.New(rand.NewPCG(1, 2)), 5, 3, 1)
-	if sol, err := SolvePBQPSMT(random, pbqp.Options{NoReduce: true}); err != nil || sol.Status != StatusUnknown {
+	if sol, err := SolvePBQPSMT(random, pbqp.Options{NoReduce: true}); err != nil || sol.Status != solver.StatusUnknown {
 		t.Errorf("core decision interrupted: status %v, error %v, want unknown and no error", sol.Status, err)
 	}
 	unsat := unsatGraphs(t)[0]
-	up, err := Build(unsat.graph, unsat.target, unsat.records)
+	up, err := solver.Build(unsat.graph, unsat.target, unsat.records)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := "internal error: Z3 failed: " + z3Canceled
-	if _, err := Explain(up, unsat.records, 1, Options{Backend: "smt"}); err == nil || err.Error() != want {
+	if _, err := solver.Explain(up, unsat.records, 1, solver.Options{Backend: "smt"}); err == nil || err.Error() != want {
 		t.Errorf("explanation interrupted: error %v, want %q", err, want)
 	}
 }
@@ -349,7 +357,7 @@ func TestNormalizedPBQPKeepsEveryCost(t *testing.T) {
 		walk = func(n int) {
 			if n == len(p.Cost) {
 				c := p.Evaluate(choice)
-				if got := norm.Evaluate(choice); got != c && (got < Inf || c < Inf) {
+				if got := norm.Evaluate(choice); got != c && (got < solver.Inf || c < solver.Inf) {
 					t.Fatalf("normalised, %v costs %d, not %d", choice, got, c)
 				}
 				return
@@ -361,4 +369,13 @@ func TestNormalizedPBQPKeepsEveryCost(t *testing.T) {
 		}
 		walk(0)
 	}
+}
+
+// names are the facts' names.
+func names(fs []*model.Fact) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.Name)
+	}
+	return out
 }

@@ -1,0 +1,219 @@
+package solver
+
+import (
+	"time"
+
+	"planner/model"
+	"planner/solver/pbqp"
+)
+
+// The view: what a backend outside this package (solver/smt) reads of a
+// built problem, as exported, read-only accessors. Beside the exported
+// fields (Graph, Target, Budget, Nodes, Edges, PBQP, which a backend must
+// not change) and Facts, it gives
+//
+//   - provenance: NodeForbids and EdgeForbids, each forbidden choice or
+//     pair with the facts that together forbid it;
+//   - the budgets no cost matrix holds: RegisterBudget (the register
+//     budget as pseudo-Boolean rows), HasConversionBound, HasScratch,
+//     PeakScratch, ScratchCaps and Capped (the shared-memory scratch);
+//   - the buffers: BufferNodes, BufferDecision, Accessed, PlacementStated,
+//     LoadRecords, NamedLoad, Admits, AccessCost, RejectedLoads, and
+//     Placements and RecordTile;
+//   - the solve: Deadline and Done (the solve's limits), Finish and
+//     CandidateCount (a result read from a solution), MinimalCore (an
+//     explanation's core from a conflict check).
+//
+// The build's caches (layouts, accesses, records' rules) stay inside the
+// package: none of these hands one out.
+
+// Forbid is one forbidden entry of the problem and the facts (IDs into
+// Facts) that together forbid it: choice Choice of a node (Other unused),
+// or the pair (Choice, Other) of an edge, Choice at the edge's first end.
+// The PBQP holds Inf there while every one of Facts is in force.
+type Forbid struct {
+	Choice, Other int
+	Facts         []int // read only
+}
+
+// NodeForbids lists the forbidden choices of node n with their facts.
+func (p *Problem) NodeForbids(n int) []Forbid {
+	fs := p.facts.nodeForbid[n]
+	out := make([]Forbid, len(fs))
+	for i, f := range fs {
+		out[i] = Forbid{Choice: int(f.I), Facts: p.facts.guards[f.Guard]}
+	}
+	return out
+}
+
+// EdgeForbids lists the forbidden pairs of PBQP edge k (the same index in
+// Edges) with their facts.
+func (p *Problem) EdgeForbids(k int) []Forbid {
+	fs := p.edgeForbids(k)
+	out := make([]Forbid, len(fs))
+	for i, f := range fs {
+		out[i] = Forbid{Choice: int(f.I), Other: int(f.J), Facts: p.facts.guards[f.Guard]}
+	}
+	return out
+}
+
+// RegisterBudget is the register budget as its fact and, one row per
+// program point where some plan could overflow it, a pseudo-Boolean
+// constraint over the choices. The fact is nil (and there are no rows)
+// where no budget applies or the graph allows spilling.
+func (p *Problem) RegisterBudget() (*model.Fact, []RegisterRow) {
+	if p.regs == nil || p.regs.fact == nil {
+		return nil, nil
+	}
+	return p.regs.fact, p.registerRows()
+}
+
+// HasConversionBound reports whether the graph bounds its conversions
+// (conversions.go): a constraint kept by the search, with no fact of the
+// clauses behind it.
+func (p *Problem) HasConversionBound() bool { return p.convBudget != nil }
+
+// HasScratch reports whether some choice or pair of choices uses
+// shared-memory scratch (conversions or reductions through shared memory).
+func (p *Problem) HasScratch() bool { return len(p.scratch) > 0 }
+
+// PeakScratch is the most scratch a choice's conversions and reductions
+// use.
+func (p *Problem) PeakScratch(choice []int) int {
+	most := 0
+	for _, u := range p.scratch {
+		used := u.Edge < 0 && choice[u.Node] == int(u.I)
+		if u.Edge >= 0 {
+			e := p.PBQP.Edges[u.Edge]
+			used = choice[e.A] == int(u.I) && choice[e.B] == int(u.J)
+		}
+		if used {
+			most = max(most, u.Bytes)
+		}
+	}
+	return most
+}
+
+// ScratchCaps lists the scratch sizes a plan may peak at: none, and each
+// size some choice needs, ascending.
+func (p *Problem) ScratchCaps() []int { return p.scratchCaps() }
+
+// Capped is a new PBQP with at most limit bytes of scratch: the choices
+// and pairs needing more forbidden, and the buffer placements that leave
+// less forbidden. The problem's own PBQP is not changed.
+func (p *Problem) Capped(limit int) *pbqp.Problem { return p.capped(limit) }
+
+// BufferNodes are the decisions that hold the buffers' placements.
+func (p *Problem) BufferNodes() []*Node { return p.bufNodes }
+
+// BufferDecision is the decision holding buffer b's placement and b's
+// position in its sets of placements (Node.Buffers, Node.Placements);
+// nil where b's placement is no decision.
+func (p *Problem) BufferDecision(b *model.Buffer) (*Node, int) {
+	n := p.bufNode[b]
+	if n == nil {
+		return nil, -1
+	}
+	return n, p.bufSlot[b]
+}
+
+// Accessed reports whether some op reads or writes buffer b.
+func (p *Problem) Accessed(b *model.Buffer) bool { return p.accessed(b) }
+
+// PlacementStated reports whether the graph states buffer b's placement
+// and the fact that it does is in force (not relaxed).
+func (p *Problem) PlacementStated(b *model.Buffer) bool {
+	f := p.bufferFact(b)
+	return f != nil && !p.relaxed(f)
+}
+
+// LoadRecords are the target's shared-memory load records.
+func (p *Problem) LoadRecords() []*model.Record { return p.loadRecs }
+
+// NamedLoad is the load record op names (nil where it names none the
+// target has), whether its rule must admit the buffer's placement (need:
+// the facts that say so are in force), and whether the record is the
+// op's way to read (use: the op's intrinsic fact is in force and the
+// record's fragment is specified).
+func (p *Problem) NamedLoad(op *model.Op) (r *model.Record, need, use bool) {
+	intr := p.intrinsicFact(op)
+	if intr == nil {
+		return nil, false, false
+	}
+	r = p.namedLoad(op, p.loadRecs)
+	if r == nil {
+		return nil, false, false
+	}
+	need = p.inForce(p.guard(intr, p.memoryFact(r)))
+	use = !p.relaxed(intr) && r.Fragment != nil && r.Fragment.Layout != nil
+	return r, need, use
+}
+
+// Admits is record r's memory rule checked against placement s: nil
+// where it admits s, else why not.
+func (p *Problem) Admits(r *model.Record, s *model.SharedLayout) error { return p.admits(r, s) }
+
+// AccessCost is the cost of op accessing its buffer in placement s with
+// layout l (the copy's execution layout, the load's result), and the
+// record it reads or writes with: named where the op names a record that
+// admits s (refused says it does not), else the cheapest way. A pair the
+// facts in force forbid costs Inf, one only relaxed facts forbid 0, both
+// with no record.
+func (p *Problem) AccessCost(op *model.Op, l *model.Layout, s *model.SharedLayout, named *model.Record, refused bool) (int64, *model.Record, error) {
+	c, rec, guard, err := p.accessCost(op, l, s, named, refused, p.loadRecs)
+	switch {
+	case guard >= 0 && p.inForce(guard):
+		return Inf, nil, err
+	case guard >= 0:
+		return 0, nil, err
+	}
+	return c, rec, err
+}
+
+// RejectedLoads lists the load records that placement s rules out for
+// op, each with the reason, as a plan states them.
+func (p *Problem) RejectedLoads(op *model.Op, s *model.SharedLayout) []string {
+	return rejectedFor(op, s, p.loadRecs)
+}
+
+// Placements lists the placements the enumerated search considers for
+// buffer b.
+func Placements(b *model.Buffer) []*model.SharedLayout { return placements(b) }
+
+// RecordTile is the tile a load record moves, for its memory rule.
+func RecordTile(r *model.Record) [2]int { return recordTile(r) }
+
+// Deadline is when the solve's limits stop it (zero: no deadline), for a
+// problem built with BuildWithin.
+func (p *Problem) Deadline() time.Time {
+	if p.watch == nil {
+		return time.Time{}
+	}
+	return p.watch.deadline
+}
+
+// Done is closed when the solve's context is (nil: never).
+func (p *Problem) Done() <-chan struct{} {
+	if p.watch == nil {
+		return nil
+	}
+	return p.watch.ctx.Done()
+}
+
+// CandidateCount counts the candidate layouts over all values (the
+// number a Result states).
+func (p *Problem) CandidateCount() int { return p.candidateCount() }
+
+// Finish fills in res from the solution of pb (the problem's PBQP, or a
+// Capped one): its status and cost, and its plan with ties broken as
+// Solve breaks them.
+func (p *Problem) Finish(res *Result, pb *pbqp.Problem, sol pbqp.Solution) { p.finish(res, pb, sol) }
+
+// MinimalCore finds a minimal set of facts (IDs into Facts) that leave no
+// plan, by deletion, as an explanation's core: holds checks whether a
+// set of facts leaves a plan; why, when not nil, names a sufficient
+// subset of the facts of the last call that failed. Nil if all facts
+// leave a plan.
+func (p *Problem) MinimalCore(holds func([]int) bool, why func() []int) []int {
+	return minimalCore(p, holds, why)
+}
