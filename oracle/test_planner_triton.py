@@ -57,7 +57,8 @@ class TestHook(unittest.TestCase):
                 self.assertGreater(len(c.asm[binary]), 0)
                 name = [f for f in os.listdir(keep) if f.endswith(".planned.ttgir")]
                 self.assertEqual(len(name), 1, os.listdir(keep))
-                planned = open(os.path.join(keep, name[0])).read()
+                with open(os.path.join(keep, name[0])) as f:
+                    planned = f.read()
                 layouts = re.findall(r"^#\w+ = (#ttg\.(?:blocked|amd_mfma|nvidia_mma)<.*>)$", planned, re.M)
                 self.assertTrue(layouts, "the planned module defines no register layout")
                 for enc in layouts:
