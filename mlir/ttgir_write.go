@@ -40,7 +40,8 @@ type ttWriter struct {
 	clones     map[string]string // value, layout and insertion point to a made-again name
 	before     map[*Op][]string  // the lines to put before each op
 	rename     map[*Operand]string
-	edits      []edit
+	rw         *Rewriter         // the edits, applied once
+	err        error             // the first edit of an op made again that failed (write returns it)
 	aliases    []string          // the new aliases' definitions, in order
 	aliasOf    map[string]string // an encoding's text to its alias
 	aliasN     map[string]int
@@ -62,10 +63,16 @@ type ttWriter struct {
 func writeTTGIR(w io.Writer, b *builder, src string, s Solved) error {
 	first := newTTWriter(b, src, s)
 	first.typing = newTyping()
-	first.write()
+	if _, err := first.write(); err != nil {
+		return err
+	}
 	wr := newTTWriter(b, src, s)
 	wr.named = first.typing.solve(wr.plain)
-	_, err := io.WriteString(w, ttgSpelling(wr.write()))
+	out, err := wr.write()
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, ttgSpelling(out))
 	return err
 }
 
@@ -98,7 +105,7 @@ func newTTWriter(b *builder, src string, s Solved) *ttWriter {
 		solvedBufs: map[string]*model.Buffer{}, names: map[string]bool{}, spans: map[*Op][]TypeSpan{}, removed: map[*Op]bool{},
 		primary: map[*Value]*model.Layout{}, busy: map[*Value]bool{}, clones: map[string]string{}, before: map[*Op][]string{},
 		rename: map[*Operand]string{}, aliasOf: map[string]string{}, aliasN: map[string]int{}, kept: map[string]string{},
-		encs: map[string]*model.Triton{}}
+		encs: map[string]*model.Triton{}, rw: NewRewriter(b.mod.File, src)}
 	for _, v := range s.Graph.Values {
 		wr.solvedVals[v.Name] = v
 	}
@@ -132,7 +139,7 @@ func newTTWriter(b *builder, src string, s Solved) *ttWriter {
 }
 
 // write is the kernel's text with the plan in it.
-func (wr *ttWriter) write() string {
+func (wr *ttWriter) write() (string, error) {
 	for _, op := range wr.ops {
 		if !isDot(op.Name) || len(op.Operands) < 3 {
 			continue
@@ -153,7 +160,7 @@ func (wr *ttWriter) write() string {
 	}
 	wr.aliasDefs()
 	for o, name := range wr.rename {
-		wr.edits = append(wr.edits, edit{o.Span.Off, o.Span.End, name})
+		wr.rw.Replace(o.Span.Off, o.Span.End, name)
 	}
 	for op, lines := range wr.before {
 		indent := wr.indent(op)
@@ -161,26 +168,12 @@ func (wr *ttWriter) write() string {
 		for _, l := range lines {
 			text.WriteString(l + "\n" + indent)
 		}
-		wr.edits = append(wr.edits, edit{op.Span.Off, op.Span.Off, text.String()})
+		wr.rw.Insert(op.Span.Off, text.String())
 	}
-	slices.SortStableFunc(wr.edits, func(x, y edit) int {
-		if x.off != y.off {
-			return x.off - y.off
-		}
-		return x.end - y.end
-	})
-	var out strings.Builder
-	at := 0
-	for _, e := range wr.edits {
-		if e.off < at {
-			continue // inside a removed line
-		}
-		out.WriteString(wr.src[at:e.off])
-		out.WriteString(e.text)
-		at = e.end
+	if wr.err != nil {
+		return "", wr.err
 	}
-	out.WriteString(wr.src[at:])
-	return out.String()
+	return wr.rw.Apply()
 }
 
 // assignSpans gives each type written in the function to the innermost
@@ -529,31 +522,26 @@ func (wr *ttWriter) remake(v *Value, l *model.Layout, at *Op) string {
 // as ops says, and its types' encodings from layout (of its results; its
 // operands' from what op reads them in).
 func (wr *ttWriter) render(op *Op, name string, ops []string, layout func(*Value) *model.Layout) string {
-	var local []edit
+	local := wr.rw.within(op.Span.Off, op.Span.End)
 	if len(op.Results) == 1 {
-		local = append(local, edit{op.Span.Off, op.Span.Off + 1 + len(op.Results[0].Name), "%" + name})
+		local.Replace(op.Span.Off, op.Span.Off+1+len(op.Results[0].Name), "%"+name)
 	}
 	for j, o := range op.Operands {
-		local = append(local, edit{o.Span.Off, o.Span.End, ops[j]})
+		local.Replace(o.Span.Off, o.Span.End, ops[j])
 	}
-	local = append(local, wr.typeEdits(op, layout(op.Results[0]))...)
-	slices.SortStableFunc(local, func(x, y edit) int { return x.off - y.off })
-	var b strings.Builder
-	at := op.Span.Off
-	for _, e := range local {
-		b.WriteString(wr.src[at:e.off])
-		b.WriteString(e.text)
-		at = e.end
+	local.Add(wr.typeEdits(op, layout(op.Results[0]))...)
+	text, err := local.Apply()
+	if err != nil && wr.err == nil {
+		wr.err = err // write returns it
 	}
-	b.WriteString(wr.src[at:op.Span.End])
-	return b.String()
+	return text
 }
 
 // typeEdits rewrites the types in op's own text: each the type of a
 // result (in its layout; res, when given, for a made-again op's one
 // result) or else of an operand (in the layout op reads it in).
-func (wr *ttWriter) typeEdits(op *Op, res *model.Layout) []edit {
-	var out []edit
+func (wr *ttWriter) typeEdits(op *Op, res *model.Layout) []Edit {
+	var out []Edit
 	usedR := map[int]bool{}
 	for _, ts := range wr.spans[op] {
 		text := ts.Type.String()
@@ -601,14 +589,14 @@ func (wr *ttWriter) typeEdits(op *Op, res *model.Layout) []edit {
 		}
 		if _, md := ts.Type.(*OpaqueType); md {
 			if t := wr.memdescText(op, ts); t != "" {
-				out = append(out, edit{ts.Span.Off, ts.Span.End, t})
+				out = append(out, Edit{ts.Span.Off, ts.Span.End, t})
 			}
 			continue
 		}
 		if l == nil {
 			continue
 		}
-		out = append(out, edit{ts.Span.Off, ts.Span.End, wr.typeOf(ts.Type, key, l, role)})
+		out = append(out, Edit{ts.Span.Off, ts.Span.End, wr.typeOf(ts.Type, key, l, role)})
 	}
 	return out
 }
@@ -637,10 +625,10 @@ func (wr *ttWriter) writeOp(op *Op) {
 		if end < len(wr.src) && wr.src[end] == '\n' {
 			end++
 		}
-		wr.edits = append(wr.edits, edit{start, end, ""})
+		wr.rw.Replace(start, end, "")
 		return
 	}
-	wr.edits = append(wr.edits, wr.typeEdits(op, nil)...)
+	wr.rw.Add(wr.typeEdits(op, nil)...)
 	for i, o := range op.Operands {
 		if n := wr.use(op, i, nil, op); n != o.Value.String() {
 			wr.rename[o] = n
@@ -895,7 +883,7 @@ func (wr *ttWriter) aliasDefs() {
 		if pos.Line < len(wr.lineStart) {
 			end = wr.lineStart[pos.Line]
 		}
-		wr.edits = append(wr.edits, edit{start, end, ""})
+		wr.rw.Replace(start, end, "")
 		if at < 0 || start < at {
 			at = start
 		}
@@ -907,7 +895,7 @@ func (wr *ttWriter) aliasDefs() {
 	for _, a := range wr.aliases {
 		b.WriteString(a + "\n")
 	}
-	wr.edits = append(wr.edits, edit{at, at, b.String()})
+	wr.rw.Insert(at, b.String())
 }
 
 // sharedWritten reports whether every memory descriptor's encoding is
