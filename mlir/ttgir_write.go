@@ -135,6 +135,7 @@ func newTTWriter(b *builder, src string, s Solved) *ttWriter {
 	wr.wgmmaBufs = wgmmaBuffers(b, wr.ops)
 	wr.assignSpans()
 	wr.keepShared()
+	wr.keepOutside()
 	return wr
 }
 
@@ -860,8 +861,9 @@ func valuesOf(ops []*Operand) []*Value {
 	return out
 }
 
-// aliasDefs removes the input's definitions of Triton's encodings and
-// writes the plan's where the first of them was (or at the top).
+// aliasDefs removes the input's definitions of Triton's encodings but
+// those kept (keepShared, keepOutside) and writes the plan's where the
+// first removed was (else before the first kept, else at the top).
 func (wr *ttWriter) aliasDefs() {
 	at := -1
 	var names []string
@@ -874,8 +876,8 @@ func (wr *ttWriter) aliasDefs() {
 		if !ok || strings.HasSuffix(d.Name, "shared_memory") || !(strings.HasPrefix(d.Name, "ttg.") || strings.HasPrefix(d.Name, "triton_gpu.") || strings.HasPrefix(d.Name, "ttig.")) {
 			continue
 		}
-		if strings.HasSuffix(d.Name, "shared") && !wr.sharedWritten() {
-			continue // a descriptor keeps it
+		if _, keep := wr.kept["#"+name]; keep || strings.HasSuffix(d.Name, "shared") && !wr.sharedWritten() {
+			continue // a descriptor, or the text outside the function, keeps it
 		}
 		pos := wr.b.mod.AliasPos[name]
 		start := wr.lineStart[pos.Line-1]
@@ -889,7 +891,15 @@ func (wr *ttWriter) aliasDefs() {
 		}
 	}
 	if at < 0 {
-		at = 0
+		// None removed (the text outside the function keeps them all):
+		// before the first definition, else at the top.
+		at = len(wr.src)
+		for _, name := range names {
+			at = min(at, wr.lineStart[wr.b.mod.AliasPos[name].Line-1])
+		}
+		if len(names) == 0 {
+			at = 0
+		}
 	}
 	var b strings.Builder
 	for _, a := range wr.aliases {
@@ -923,4 +933,66 @@ func (wr *ttWriter) keepShared() {
 			wr.kept["#"+name] = a.String()
 		}
 	}
+}
+
+// keepOutside notes the input's aliases that the text outside the
+// function the plan is written into uses (another function, the
+// module's attributes), and the aliases their definitions use: the plan
+// changes nothing there, so their definitions stay as written, a new
+// alias takes none of their names, and an encoding one of them already
+// defines is written by its name.
+func (wr *ttWriter) keepOutside() {
+	text := []byte(wr.src)
+	fn := wr.b.fn.Span
+	for i := fn.Off; i < fn.End; i++ {
+		text[i] = ' '
+	}
+	for name := range wr.b.mod.AttrAliases {
+		// The definitions are read below, only for the aliases kept.
+		if pos, ok := wr.b.mod.AliasPos[name]; ok && pos.Line >= 1 && pos.Line <= len(wr.lineStart) {
+			end := len(text)
+			if pos.Line < len(wr.lineStart) {
+				end = wr.lineStart[pos.Line]
+			}
+			for i := wr.lineStart[pos.Line-1]; i < end; i++ {
+				text[i] = ' '
+			}
+		}
+	}
+	queue := aliasUses(string(text))
+	for len(queue) > 0 {
+		name := queue[0]
+		queue = queue[1:]
+		a, ok := wr.b.mod.AttrAliases[name]
+		if _, seen := wr.kept["#"+name]; !ok || seen {
+			continue
+		}
+		wr.kept["#"+name] = a.String()
+		queue = append(queue, aliasUses(a.String())...)
+	}
+}
+
+// aliasToken finds what aliasUses reads: string literals and comments,
+// which it skips, and #names.
+var aliasToken = regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"|//[^\n]*|#[A-Za-z_][\w$.]*`)
+
+// aliasUses lists the attribute aliases text uses (#blocked): a #name
+// outside strings and comments that is not a value's result number
+// (%0#1) nor a dialect attribute (#ttg.slice<...>, #ttg.shared_memory:
+// a dotted name).
+func aliasUses(text string) []string {
+	var out []string
+	for _, m := range aliasToken.FindAllStringIndex(text, -1) {
+		tok := text[m[0]:m[1]]
+		if tok[0] != '#' || strings.Contains(tok, ".") {
+			continue
+		}
+		if m[0] > 0 {
+			if c := text[m[0]-1]; c == '%' || c == '#' || c == '_' || c == '$' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+				continue
+			}
+		}
+		out = append(out, tok[1:])
+	}
+	return out
 }
