@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"planner/internal/oracle"
 	"planner/mlir"
 )
 
@@ -176,4 +177,40 @@ func funcText(path string, data []byte, name string) string {
 		}
 	}
 	return ""
+}
+
+// The real compilers judge the modules of two functions as they come and
+// written back with the plan of one: Triton compiles the TTGIR module
+// (both tt.funcs, the one not planned on the aliases kept for it), IREE
+// parses and verifies the MLIR one.
+func TestJudgesTwoFunctionModules(t *testing.T) {
+	oracle.Python(t)
+	pl := testPlanner(t)
+	jobs := map[string][]oracle.Job{}
+	for _, k := range everyWrittenKernel(t) {
+		if len(k.other) == 0 {
+			continue
+		}
+		data, err := os.ReadFile(k.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := solveMLIR(t, k.path, data, k.in)
+		var out bytes.Buffer
+		if err := pl.WriteMLIR(&out, k.path, data, k.in, res); err != nil {
+			t.Fatal(err)
+		}
+		kind := filepath.Ext(k.path)
+		jobs[kind] = append(jobs[kind], oracle.Job{Name: "input:" + k.path, Text: data, Compile: true},
+			oracle.Job{Name: "planned:" + k.path, Text: out.Bytes(), Compile: true})
+	}
+	if len(jobs[".ttgir"]) == 0 || len(jobs[".mlir"]) == 0 {
+		t.Fatalf("no module of two functions to judge: %v", jobs)
+	}
+	verdicts := append(oracle.TTGIR(t, jobs[".ttgir"]), oracle.IREE(t, jobs[".mlir"])...)
+	for _, v := range verdicts {
+		if !v.OK {
+			t.Errorf("%v", v)
+		}
+	}
 }
