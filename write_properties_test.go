@@ -54,7 +54,9 @@ func everyWrittenKernel(t *testing.T) []writtenCase {
 //     the renamings (renamings: between two encodings of one layout);
 //   - the functions the plan is not written into are byte for byte the
 //     input's, and so is the definition of every alias they use;
-//   - read back with the same flags, it plans to the same cost.
+//   - read back with the same flags, it plans to the same cost;
+//   - written through the kernel the solve read (read once), it is the
+//     output of reading the text again (mlir.WritePlan).
 func TestWrittenKernelProperties(t *testing.T) {
 	pl := testPlanner(t)
 	for _, k := range everyWrittenKernel(t) {
@@ -69,6 +71,18 @@ func TestWrittenKernelProperties(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := buf.String()
+			// Written through the kernel the solve read, as after reading
+			// the text again.
+			if first.kernel == nil {
+				t.Errorf("the solve keeps no kernel: the writer reads the text again")
+			}
+			var reread bytes.Buffer
+			if err := mlir.WritePlan(&reread, k.path, data, pl.mlirOptions(k.in), mlir.Solved{Graph: first.Graph, Assignment: first.Search.Assignment}); err != nil {
+				t.Fatal(err)
+			}
+			if reread.String() != out {
+				t.Errorf("written through the kernel read once, the output differs from the one written after reading the text again")
+			}
 			if undef := undefinedAliases(out); len(undef) > 0 {
 				t.Errorf("the output uses aliases it does not define: %s", strings.Join(undef, ", "))
 			}

@@ -36,21 +36,25 @@ var ireeMMA = map[string]string{
 // explicit to_layout before the op that reads the value in the new
 // layout, the chosen intrinsic on every vector.contract and the placement
 // on every shared-memory alloc. Everything else is the input byte for
-// byte. opt must be the options the graph was read with.
+// byte. opt must be the options the graph was read with. It reads the
+// text again: Kernel.Write writes into a kernel read once.
 func WritePlan(w io.Writer, file string, data []byte, opt Options, s Solved) error {
-	m, err := Parse(file, data)
+	k, err := ReadKernel(file, data, opt)
 	if err != nil {
 		return err
 	}
-	b, err := build(m, opt)
-	if err != nil {
-		return err
-	}
+	return k.Write(w, s)
+}
+
+// Write writes the kernel back with the plan s, solved from its graph,
+// in it, as WritePlan says.
+func (k *Kernel) Write(w io.Writer, s Solved) error {
+	b, file := k.b, k.b.mod.File
 	if b.tt {
-		return writeTTGIR(w, b, string(data), s)
+		return writeTTGIR(w, b, k.src, s)
 	}
-	wr := &writer{b: b, src: string(data), s: s, names: map[string]bool{}, rename: map[*Operand]string{},
-		solved: map[string]*model.Value{}, ops: map[model.Pos]*Op{}, notation: "nested", rw: NewRewriter(file, string(data))}
+	wr := &writer{b: b, src: k.src, s: s, names: map[string]bool{}, rename: map[*Operand]string{},
+		solved: map[string]*model.Value{}, ops: map[model.Pos]*Op{}, notation: "nested", rw: NewRewriter(file, k.src)}
 	if b.xegpu {
 		wr.notation = "xegpu"
 	}
