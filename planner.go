@@ -99,14 +99,26 @@ func IsMLIR(name string) bool {
 // .mlir (the function in names, read as in says), a graph file
 // otherwise.
 func (pl *Planner) ParseGraph(name string, data []byte, in Input) (*model.Graph, error) {
+	g, _, err := pl.parse(name, data, in)
+	return g, err
+}
+
+// parse is ParseGraph with, for MLIR, the kernel read (the module and
+// the map between it and the graph), for writing the plan back.
+func (pl *Planner) parse(name string, data []byte, in Input) (*model.Graph, *mlir.Kernel, error) {
 	if IsMLIR(name) {
-		return mlir.ReadGraph(name, data, pl.mlirOptions(in))
+		k, err := mlir.ReadKernel(name, data, pl.mlirOptions(in))
+		if err != nil {
+			return nil, nil, err
+		}
+		return k.Graph(), k, nil
 	}
 	if in != (Input{}) {
-		return nil, &model.Error{Pos: model.Pos{File: name}, Code: model.CodeBadValue, Index: -1,
+		return nil, nil, &model.Error{Pos: model.Pos{File: name}, Code: model.CodeBadValue, Index: -1,
 			Msg: "--func, --target, --subgroups and --trips say how to read a kernel in MLIR (a file named *.mlir); a graph file states its target and subgroups itself"}
 	}
-	return tomlio.ParseGraph(name, data, pl.Records.Targets)
+	g, err := tomlio.ParseGraph(name, data, pl.Records.Targets)
+	return g, nil, err
 }
 
 func (pl *Planner) mlirOptions(in Input) mlir.Options {
@@ -117,7 +129,10 @@ func (pl *Planner) mlirOptions(in Input) mlir.Options {
 // WriteMLIR writes the kernel in MLIR that res solved (its text data,
 // named name, read as in says) back with res's plan in it, unchanged
 // outside the edits (docs/mlir.md, "What is written"). A result without
-// a plan, or of a graph file, is an error.
+// a plan, or of a graph file, is an error. The kernel SolveText read
+// (the module and the map between it and the graph) is written into
+// when name, data and in are the ones it was read from; else the text
+// is read again.
 func (pl *Planner) WriteMLIR(w io.Writer, name string, data []byte, in Input, res *Result) error {
 	if err := CanWriteMLIR(name); err != nil {
 		return err
@@ -125,7 +140,19 @@ func (pl *Planner) WriteMLIR(w io.Writer, name string, data []byte, in Input, re
 	if res.Plan == nil || res.Search == nil || res.Search.Assignment == nil {
 		return fmt.Errorf("%s: no plan to write", name)
 	}
-	return mlir.WritePlan(w, name, data, pl.mlirOptions(in), mlir.Solved{Graph: res.Graph, Assignment: res.Search.Assignment})
+	solved := mlir.Solved{Graph: res.Graph, Assignment: res.Search.Assignment}
+	if k := res.kernel; k != nil && k.name == name && k.in == in && k.Text() == string(data) {
+		return k.Write(w, solved) // the kernel the solve read: not read again
+	}
+	return mlir.WritePlan(w, name, data, pl.mlirOptions(in), solved)
+}
+
+// readKernel is an MLIR kernel as SolveText read it: named name, read as
+// in says.
+type readKernel struct {
+	*mlir.Kernel
+	name string
+	in   Input
 }
 
 // CanWriteMLIR says why the input named name cannot be written back as
@@ -237,6 +264,9 @@ type Result struct {
 	Plan    *plans.Plan    // nil without a plan
 	Search  *solver.Result // the search's own answer; nil when a limit stopped the build
 	Why     string
+	// kernel is the MLIR kernel SolveText read, for WriteMLIR to write
+	// the plan into without reading the text again; nil for a graph file.
+	kernel *readKernel
 	// LowerBound is what a Stopped solve proved no plan costs less than:
 	// the search's bound, or the bound of what the build made before it
 	// stopped (solver.LimitError); 0 when it stopped before any cost was
@@ -267,8 +297,9 @@ func (pl *Planner) SolveText(ctx context.Context, name string, data []byte, opt 
 	ctx, stop := withMemoryLimit(ctx, opt.MemoryLimit)
 	defer stop()
 	var g *model.Graph
+	var k *mlir.Kernel
 	var err error
-	if !within(ctx, time.Time{}, func() { g, err = pl.ParseGraph(name, data, opt.Input) }) {
+	if !within(ctx, time.Time{}, func() { g, k, err = pl.parse(name, data, opt.Input) }) {
 		stopped := &solver.LimitError{Limit: limitText(ctx), Phase: "read"}
 		return &Result{Outcome: Stopped, Graph: &model.Graph{File: name}, Why: fmt.Sprintf("%s: %v", name, stopped)}, nil
 	}
@@ -276,6 +307,9 @@ func (pl *Planner) SolveText(ctx context.Context, name string, data []byte, opt 
 		return nil, err
 	}
 	res, err := pl.solve(ctx, run, g, opt)
+	if err == nil && k != nil {
+		res.kernel = &readKernel{Kernel: k, name: name, in: opt.Input}
+	}
 	if err == nil && res.Plan != nil {
 		res.Plan.GraphHash = planfile.HashGraph(data)
 		if opt.CompareInput {

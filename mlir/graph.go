@@ -43,12 +43,44 @@ type Options struct {
 // functions: every vector value a model value and every op on vectors an op
 // of the op table, positioned at its file:line:col.
 func ReadGraph(file string, data []byte, opt Options) (*model.Graph, error) {
+	k, err := ReadKernel(file, data, opt)
+	if err != nil {
+		return nil, err
+	}
+	return k.Graph(), nil
+}
+
+// Kernel is a kernel read once: its text, the module parsed from it, the
+// graph of the function the options name and the map between the two,
+// which the writer writes a plan back through (Kernel.Write) without
+// reading the text again.
+type Kernel struct {
+	src string
+	b   *builder
+}
+
+// ReadKernel reads MLIR text and builds the graph of one of its
+// functions, keeping what maps the IR onto it.
+func ReadKernel(file string, data []byte, opt Options) (*Kernel, error) {
 	m, err := Parse(file, data)
 	if err != nil {
 		return nil, err
 	}
-	return BuildGraph(m, opt)
+	b, err := build(m, opt)
+	if err != nil {
+		return nil, err
+	}
+	return &Kernel{src: string(data), b: b}, nil
 }
+
+// Graph is the graph of the kernel's function.
+func (k *Kernel) Graph() *model.Graph { return k.b.g }
+
+// Module is the module the kernel's text parses to.
+func (k *Kernel) Module() *Module { return k.b.mod }
+
+// Text is the kernel's text as read.
+func (k *Kernel) Text() string { return k.src }
 
 // Funcs lists the module's func.func, gpu.func and tt.func ops, in the
 // order they are written (inside modules, gpu.modules and other ops too).

@@ -40,7 +40,8 @@ type ttWriter struct {
 	clones     map[string]string // value, layout and insertion point to a made-again name
 	before     map[*Op][]string  // the lines to put before each op
 	rename     map[*Operand]string
-	edits      []edit
+	rw         *Rewriter         // the edits, applied once
+	err        error             // the first edit of an op made again that failed (write returns it)
 	aliases    []string          // the new aliases' definitions, in order
 	aliasOf    map[string]string // an encoding's text to its alias
 	aliasN     map[string]int
@@ -62,10 +63,16 @@ type ttWriter struct {
 func writeTTGIR(w io.Writer, b *builder, src string, s Solved) error {
 	first := newTTWriter(b, src, s)
 	first.typing = newTyping()
-	first.write()
+	if _, err := first.write(); err != nil {
+		return err
+	}
 	wr := newTTWriter(b, src, s)
 	wr.named = first.typing.solve(wr.plain)
-	_, err := io.WriteString(w, ttgSpelling(wr.write()))
+	out, err := wr.write()
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, ttgSpelling(out))
 	return err
 }
 
@@ -98,7 +105,7 @@ func newTTWriter(b *builder, src string, s Solved) *ttWriter {
 		solvedBufs: map[string]*model.Buffer{}, names: map[string]bool{}, spans: map[*Op][]TypeSpan{}, removed: map[*Op]bool{},
 		primary: map[*Value]*model.Layout{}, busy: map[*Value]bool{}, clones: map[string]string{}, before: map[*Op][]string{},
 		rename: map[*Operand]string{}, aliasOf: map[string]string{}, aliasN: map[string]int{}, kept: map[string]string{},
-		encs: map[string]*model.Triton{}}
+		encs: map[string]*model.Triton{}, rw: NewRewriter(b.mod.File, src)}
 	for _, v := range s.Graph.Values {
 		wr.solvedVals[v.Name] = v
 	}
@@ -128,11 +135,12 @@ func newTTWriter(b *builder, src string, s Solved) *ttWriter {
 	wr.wgmmaBufs = wgmmaBuffers(b, wr.ops)
 	wr.assignSpans()
 	wr.keepShared()
+	wr.keepOutside()
 	return wr
 }
 
 // write is the kernel's text with the plan in it.
-func (wr *ttWriter) write() string {
+func (wr *ttWriter) write() (string, error) {
 	for _, op := range wr.ops {
 		if !isDot(op.Name) || len(op.Operands) < 3 {
 			continue
@@ -153,7 +161,7 @@ func (wr *ttWriter) write() string {
 	}
 	wr.aliasDefs()
 	for o, name := range wr.rename {
-		wr.edits = append(wr.edits, edit{o.Span.Off, o.Span.End, name})
+		wr.rw.Replace(o.Span.Off, o.Span.End, name)
 	}
 	for op, lines := range wr.before {
 		indent := wr.indent(op)
@@ -161,26 +169,12 @@ func (wr *ttWriter) write() string {
 		for _, l := range lines {
 			text.WriteString(l + "\n" + indent)
 		}
-		wr.edits = append(wr.edits, edit{op.Span.Off, op.Span.Off, text.String()})
+		wr.rw.Insert(op.Span.Off, text.String())
 	}
-	slices.SortStableFunc(wr.edits, func(x, y edit) int {
-		if x.off != y.off {
-			return x.off - y.off
-		}
-		return x.end - y.end
-	})
-	var out strings.Builder
-	at := 0
-	for _, e := range wr.edits {
-		if e.off < at {
-			continue // inside a removed line
-		}
-		out.WriteString(wr.src[at:e.off])
-		out.WriteString(e.text)
-		at = e.end
+	if wr.err != nil {
+		return "", wr.err
 	}
-	out.WriteString(wr.src[at:])
-	return out.String()
+	return wr.rw.Apply()
 }
 
 // assignSpans gives each type written in the function to the innermost
@@ -529,31 +523,26 @@ func (wr *ttWriter) remake(v *Value, l *model.Layout, at *Op) string {
 // as ops says, and its types' encodings from layout (of its results; its
 // operands' from what op reads them in).
 func (wr *ttWriter) render(op *Op, name string, ops []string, layout func(*Value) *model.Layout) string {
-	var local []edit
+	local := wr.rw.within(op.Span.Off, op.Span.End)
 	if len(op.Results) == 1 {
-		local = append(local, edit{op.Span.Off, op.Span.Off + 1 + len(op.Results[0].Name), "%" + name})
+		local.Replace(op.Span.Off, op.Span.Off+1+len(op.Results[0].Name), "%"+name)
 	}
 	for j, o := range op.Operands {
-		local = append(local, edit{o.Span.Off, o.Span.End, ops[j]})
+		local.Replace(o.Span.Off, o.Span.End, ops[j])
 	}
-	local = append(local, wr.typeEdits(op, layout(op.Results[0]))...)
-	slices.SortStableFunc(local, func(x, y edit) int { return x.off - y.off })
-	var b strings.Builder
-	at := op.Span.Off
-	for _, e := range local {
-		b.WriteString(wr.src[at:e.off])
-		b.WriteString(e.text)
-		at = e.end
+	local.Add(wr.typeEdits(op, layout(op.Results[0]))...)
+	text, err := local.Apply()
+	if err != nil && wr.err == nil {
+		wr.err = err // write returns it
 	}
-	b.WriteString(wr.src[at:op.Span.End])
-	return b.String()
+	return text
 }
 
 // typeEdits rewrites the types in op's own text: each the type of a
 // result (in its layout; res, when given, for a made-again op's one
 // result) or else of an operand (in the layout op reads it in).
-func (wr *ttWriter) typeEdits(op *Op, res *model.Layout) []edit {
-	var out []edit
+func (wr *ttWriter) typeEdits(op *Op, res *model.Layout) []Edit {
+	var out []Edit
 	usedR := map[int]bool{}
 	for _, ts := range wr.spans[op] {
 		text := ts.Type.String()
@@ -601,14 +590,14 @@ func (wr *ttWriter) typeEdits(op *Op, res *model.Layout) []edit {
 		}
 		if _, md := ts.Type.(*OpaqueType); md {
 			if t := wr.memdescText(op, ts); t != "" {
-				out = append(out, edit{ts.Span.Off, ts.Span.End, t})
+				out = append(out, Edit{ts.Span.Off, ts.Span.End, t})
 			}
 			continue
 		}
 		if l == nil {
 			continue
 		}
-		out = append(out, edit{ts.Span.Off, ts.Span.End, wr.typeOf(ts.Type, key, l, role)})
+		out = append(out, Edit{ts.Span.Off, ts.Span.End, wr.typeOf(ts.Type, key, l, role)})
 	}
 	return out
 }
@@ -637,10 +626,10 @@ func (wr *ttWriter) writeOp(op *Op) {
 		if end < len(wr.src) && wr.src[end] == '\n' {
 			end++
 		}
-		wr.edits = append(wr.edits, edit{start, end, ""})
+		wr.rw.Replace(start, end, "")
 		return
 	}
-	wr.edits = append(wr.edits, wr.typeEdits(op, nil)...)
+	wr.rw.Add(wr.typeEdits(op, nil)...)
 	for i, o := range op.Operands {
 		if n := wr.use(op, i, nil, op); n != o.Value.String() {
 			wr.rename[o] = n
@@ -872,8 +861,9 @@ func valuesOf(ops []*Operand) []*Value {
 	return out
 }
 
-// aliasDefs removes the input's definitions of Triton's encodings and
-// writes the plan's where the first of them was (or at the top).
+// aliasDefs removes the input's definitions of Triton's encodings but
+// those kept (keepShared, keepOutside) and writes the plan's where the
+// first removed was (else before the first kept, else at the top).
 func (wr *ttWriter) aliasDefs() {
 	at := -1
 	var names []string
@@ -886,8 +876,8 @@ func (wr *ttWriter) aliasDefs() {
 		if !ok || strings.HasSuffix(d.Name, "shared_memory") || !(strings.HasPrefix(d.Name, "ttg.") || strings.HasPrefix(d.Name, "triton_gpu.") || strings.HasPrefix(d.Name, "ttig.")) {
 			continue
 		}
-		if strings.HasSuffix(d.Name, "shared") && !wr.sharedWritten() {
-			continue // a descriptor keeps it
+		if _, keep := wr.kept["#"+name]; keep || strings.HasSuffix(d.Name, "shared") && !wr.sharedWritten() {
+			continue // a descriptor, or the text outside the function, keeps it
 		}
 		pos := wr.b.mod.AliasPos[name]
 		start := wr.lineStart[pos.Line-1]
@@ -895,19 +885,27 @@ func (wr *ttWriter) aliasDefs() {
 		if pos.Line < len(wr.lineStart) {
 			end = wr.lineStart[pos.Line]
 		}
-		wr.edits = append(wr.edits, edit{start, end, ""})
+		wr.rw.Replace(start, end, "")
 		if at < 0 || start < at {
 			at = start
 		}
 	}
 	if at < 0 {
-		at = 0
+		// None removed (the text outside the function keeps them all):
+		// before the first definition, else at the top.
+		at = len(wr.src)
+		for _, name := range names {
+			at = min(at, wr.lineStart[wr.b.mod.AliasPos[name].Line-1])
+		}
+		if len(names) == 0 {
+			at = 0
+		}
 	}
 	var b strings.Builder
 	for _, a := range wr.aliases {
 		b.WriteString(a + "\n")
 	}
-	wr.edits = append(wr.edits, edit{at, at, b.String()})
+	wr.rw.Insert(at, b.String())
 }
 
 // sharedWritten reports whether every memory descriptor's encoding is
@@ -935,4 +933,66 @@ func (wr *ttWriter) keepShared() {
 			wr.kept["#"+name] = a.String()
 		}
 	}
+}
+
+// keepOutside notes the input's aliases that the text outside the
+// function the plan is written into uses (another function, the
+// module's attributes), and the aliases their definitions use: the plan
+// changes nothing there, so their definitions stay as written, a new
+// alias takes none of their names, and an encoding one of them already
+// defines is written by its name.
+func (wr *ttWriter) keepOutside() {
+	text := []byte(wr.src)
+	fn := wr.b.fn.Span
+	for i := fn.Off; i < fn.End; i++ {
+		text[i] = ' '
+	}
+	for name := range wr.b.mod.AttrAliases {
+		// The definitions are read below, only for the aliases kept.
+		if pos, ok := wr.b.mod.AliasPos[name]; ok && pos.Line >= 1 && pos.Line <= len(wr.lineStart) {
+			end := len(text)
+			if pos.Line < len(wr.lineStart) {
+				end = wr.lineStart[pos.Line]
+			}
+			for i := wr.lineStart[pos.Line-1]; i < end; i++ {
+				text[i] = ' '
+			}
+		}
+	}
+	queue := aliasUses(string(text))
+	for len(queue) > 0 {
+		name := queue[0]
+		queue = queue[1:]
+		a, ok := wr.b.mod.AttrAliases[name]
+		if _, seen := wr.kept["#"+name]; !ok || seen {
+			continue
+		}
+		wr.kept["#"+name] = a.String()
+		queue = append(queue, aliasUses(a.String())...)
+	}
+}
+
+// aliasToken finds what aliasUses reads: string literals and comments,
+// which it skips, and #names.
+var aliasToken = regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"|//[^\n]*|#[A-Za-z_][\w$.]*`)
+
+// aliasUses lists the attribute aliases text uses (#blocked): a #name
+// outside strings and comments that is not a value's result number
+// (%0#1) nor a dialect attribute (#ttg.slice<...>, #ttg.shared_memory:
+// a dotted name).
+func aliasUses(text string) []string {
+	var out []string
+	for _, m := range aliasToken.FindAllStringIndex(text, -1) {
+		tok := text[m[0]:m[1]]
+		if tok[0] != '#' || strings.Contains(tok, ".") {
+			continue
+		}
+		if m[0] > 0 {
+			if c := text[m[0]-1]; c == '%' || c == '#' || c == '_' || c == '$' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+				continue
+			}
+		}
+		out = append(out, tok[1:])
+	}
+	return out
 }

@@ -30,34 +30,31 @@ var ireeMMA = map[string]string{
 	"wmma_f32_16x16x16_f16":     "WMMA_F32_16x16x16_F16",
 }
 
-// edit replaces src[off:end] with text; edits at the same offset keep the
-// order they were made in.
-type edit struct {
-	off, end int
-	text     string
-}
-
 // WritePlan writes the MLIR text data back with the plan in it: every
 // vector value the plan lays out anchored by an iree_vector_ext.to_layout
 // after its definition (its uses reading the anchor), each conversion an
 // explicit to_layout before the op that reads the value in the new
 // layout, the chosen intrinsic on every vector.contract and the placement
 // on every shared-memory alloc. Everything else is the input byte for
-// byte. opt must be the options the graph was read with.
+// byte. opt must be the options the graph was read with. It reads the
+// text again: Kernel.Write writes into a kernel read once.
 func WritePlan(w io.Writer, file string, data []byte, opt Options, s Solved) error {
-	m, err := Parse(file, data)
+	k, err := ReadKernel(file, data, opt)
 	if err != nil {
 		return err
 	}
-	b, err := build(m, opt)
-	if err != nil {
-		return err
-	}
+	return k.Write(w, s)
+}
+
+// Write writes the kernel back with the plan s, solved from its graph,
+// in it, as WritePlan says.
+func (k *Kernel) Write(w io.Writer, s Solved) error {
+	b, file := k.b, k.b.mod.File
 	if b.tt {
-		return writeTTGIR(w, b, string(data), s)
+		return writeTTGIR(w, b, k.src, s)
 	}
-	wr := &writer{b: b, src: string(data), s: s, names: map[string]bool{}, rename: map[*Operand]string{},
-		solved: map[string]*model.Value{}, ops: map[model.Pos]*Op{}, notation: "nested"}
+	wr := &writer{b: b, src: k.src, s: s, names: map[string]bool{}, rename: map[*Operand]string{},
+		solved: map[string]*model.Value{}, ops: map[model.Pos]*Op{}, notation: "nested", rw: NewRewriter(file, k.src)}
 	if b.xegpu {
 		wr.notation = "xegpu"
 	}
@@ -72,18 +69,13 @@ func WritePlan(w io.Writer, file string, data []byte, opt Options, s Solved) err
 	wr.descriptors()
 	wr.flushAttrs()
 	for o, name := range wr.rename {
-		wr.edits = append(wr.edits, edit{o.Span.Off, o.Span.End, name})
+		wr.rw.Replace(o.Span.Off, o.Span.End, name)
 	}
-	slices.SortStableFunc(wr.edits, func(x, y edit) int { return x.off - y.off })
-	var out strings.Builder
-	at := 0
-	for _, e := range wr.edits {
-		out.WriteString(wr.src[at:e.off])
-		out.WriteString(e.text)
-		at = e.end
+	out, err := wr.rw.Apply()
+	if err != nil {
+		return err
 	}
-	out.WriteString(wr.src[at:])
-	_, err = io.WriteString(w, out.String())
+	_, err = io.WriteString(w, out)
 	return err
 }
 
@@ -99,7 +91,7 @@ type writer struct {
 	rename map[*Operand]string
 	// anchor is the name of each value's anchor.
 	anchor map[*Value]string
-	edits  []edit
+	rw     *Rewriter // the edits, applied once
 	// attrs are the attribute entries to add, by op; comments the lines
 	// that say why one is in linear bases.
 	attrs    map[*Op][]string
@@ -280,17 +272,17 @@ func (wr *writer) insertAfter(off int, stmt string) {
 		stmt = "\n" + strings.TrimSuffix(stmt, "\n")
 		at = off
 	}
-	wr.edits = append(wr.edits, edit{at, at, stmt})
+	wr.rw.Insert(at, stmt)
 }
 
 // insertBefore puts stmt before the op, on lines of its own.
 func (wr *writer) insertBefore(op *Op, stmt string) {
 	start := strings.LastIndexByte(wr.src[:op.Span.Off], '\n') + 1
 	if strings.TrimSpace(wr.src[start:op.Span.Off]) == "" {
-		wr.edits = append(wr.edits, edit{start, start, stmt})
+		wr.rw.Insert(start, stmt)
 		return
 	}
-	wr.edits = append(wr.edits, edit{op.Span.Off, op.Span.Off, strings.TrimLeft(stmt, " \t") + wr.indentOf(op.Span.Off)})
+	wr.rw.Insert(op.Span.Off, strings.TrimLeft(stmt, " \t")+wr.indentOf(op.Span.Off))
 }
 
 // pinnable is the graph value an IR value is when the plan can anchor it:
@@ -568,7 +560,7 @@ func (wr *writer) writeAttrs(op *Op, attr string) {
 			}
 		}
 		if replaced {
-			wr.edits = append(wr.edits, edit{d.Off, d.End, "{" + strings.Join(append(kept, attr), ", ") + "}"})
+			wr.rw.Replace(d.Off, d.End, "{"+strings.Join(append(kept, attr), ", ")+"}")
 			return
 		}
 	}
@@ -576,11 +568,11 @@ func (wr *writer) writeAttrs(op *Op, attr string) {
 	case d == (Span{}):
 		return
 	case d.End == d.Off:
-		wr.edits = append(wr.edits, edit{d.Off, d.Off, " {" + attr + "}"})
+		wr.rw.Insert(d.Off, " {"+attr+"}")
 	case strings.TrimSpace(wr.src[d.Off+1:d.End-1]) == "":
-		wr.edits = append(wr.edits, edit{d.Off, d.End, "{" + attr + "}"})
+		wr.rw.Replace(d.Off, d.End, "{"+attr+"}")
 	default:
-		wr.edits = append(wr.edits, edit{d.End - 1, d.End - 1, ", " + attr})
+		wr.rw.Insert(d.End-1, ", "+attr)
 	}
 }
 
@@ -697,7 +689,7 @@ func (wr *writer) retype(ops []*Op, t Type, layout string) bool {
 		sites = append(sites, in[0])
 	}
 	for _, s := range sites {
-		wr.edits = append(wr.edits, edit{s.Layout.Off, s.Layout.End, layout})
+		wr.rw.Replace(s.Layout.Off, s.Layout.End, layout)
 	}
 	return true
 }

@@ -1,0 +1,230 @@
+package planner
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"planner/internal/oracle"
+	"planner/mlir"
+)
+
+// writtenCase is one kernel the tests write back with its plan: read
+// with in; other names the functions the plan is not written into (a
+// module of several), whose text must survive byte for byte.
+type writtenCase struct {
+	name, path string
+	in         Input
+	other      []string
+}
+
+// everyWrittenKernel is every kernel the write-back tests write: the MLIR
+// of writtenKernels, the TTGIR of ttgirKernels and of testdata/triton,
+// and the modules of two functions in testdata/two_funcs.
+func everyWrittenKernel(t *testing.T) []writtenCase {
+	var out []writtenCase
+	for _, k := range writtenKernels {
+		out = append(out, writtenCase{name: strings.TrimSuffix(filepath.Base(planned(k.path, k.name)), ".planned.mlir"), path: k.path, in: k.in})
+	}
+	for _, p := range ttgirKernels(t) {
+		out = append(out, writtenCase{name: filepath.Base(p), path: p})
+	}
+	triton, _ := filepath.Glob("testdata/triton/*.ttgir")
+	for _, p := range triton {
+		out = append(out, writtenCase{name: "triton_" + filepath.Base(p), path: p, in: Input{Trips: tritonTrips}})
+	}
+	return append(out,
+		writtenCase{name: "two_funcs.mlir", path: "testdata/two_funcs/two_funcs.mlir", in: Input{Func: "softmax_row"}, other: []string{"row_copy"}},
+		writtenCase{name: "two_funcs.ttgir", path: "testdata/two_funcs/two_funcs.ttgir", in: Input{Func: "masked_dot"}, other: []string{"scale"}})
+}
+
+// Properties of every written kernel:
+//
+//   - every alias (#name) the output uses is defined in it;
+//   - it writes as many conversions as the plan has. In MLIR a
+//     conversion is written as TestWriteMLIRRoundTrip reads it back: a
+//     statement defining a %..._cv value (IREE's to_layout,
+//     xegpu.convert_layout), or, where no IR value is read as the value
+//     converted, a "// planner: ... converted to" comment line; in TTGIR
+//     as TestWriteTTGIRRoundTrip counts: the ttg.convert_layout ops less
+//     the renamings (renamings: between two encodings of one layout);
+//   - the functions the plan is not written into are byte for byte the
+//     input's, and so is the definition of every alias they use;
+//   - read back with the same flags, it plans to the same cost;
+//   - written through the kernel the solve read (read once), it is the
+//     output of reading the text again (mlir.WritePlan).
+func TestWrittenKernelProperties(t *testing.T) {
+	pl := testPlanner(t)
+	for _, k := range everyWrittenKernel(t) {
+		t.Run(k.name, func(t *testing.T) {
+			data, err := os.ReadFile(k.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			first := solveMLIR(t, k.path, data, k.in)
+			var buf bytes.Buffer
+			if err := pl.WriteMLIR(&buf, k.path, data, k.in, first); err != nil {
+				t.Fatal(err)
+			}
+			out := buf.String()
+			// Written through the kernel the solve read, as after reading
+			// the text again.
+			if first.kernel == nil {
+				t.Errorf("the solve keeps no kernel: the writer reads the text again")
+			}
+			var reread bytes.Buffer
+			if err := mlir.WritePlan(&reread, k.path, data, pl.mlirOptions(k.in), mlir.Solved{Graph: first.Graph, Assignment: first.Search.Assignment}); err != nil {
+				t.Fatal(err)
+			}
+			if reread.String() != out {
+				t.Errorf("written through the kernel read once, the output differs from the one written after reading the text again")
+			}
+			if undef := undefinedAliases(out); len(undef) > 0 {
+				t.Errorf("the output uses aliases it does not define: %s", strings.Join(undef, ", "))
+			}
+			tt := strings.HasSuffix(k.path, ".ttgir")
+			if tt {
+				renamed, err := renamings(k.path, buf.Bytes())
+				if err != nil {
+					t.Fatal(err)
+				}
+				// The other functions' own convert_layouts are kept.
+				kept := 0
+				for _, name := range k.other {
+					kept += len(convertRE.FindAllString(funcText(k.path, data, name), -1))
+				}
+				if got := len(convertRE.FindAllString(out, -1)) - renamed - kept; got != len(first.Plan.Conv) {
+					t.Errorf("%d convert_layouts (and %d renamings) written for a plan of %d conversions", got, renamed, len(first.Plan.Conv))
+				}
+			} else if got := writtenConversions(out) - writtenConversions(string(data)); got != len(first.Plan.Conv) {
+				t.Errorf("%d conversions written for a plan of %d", got, len(first.Plan.Conv))
+			}
+			for _, name := range k.other {
+				if why := keptFunc(k.path, data, buf.Bytes(), name); why != "" {
+					t.Errorf("@%s: %s", name, why)
+				}
+			}
+			ext := filepath.Ext(k.path)
+			again := solveMLIR(t, strings.TrimSuffix(k.path, ext)+".written"+ext, buf.Bytes(), k.in)
+			if again.Plan.Cost != first.Plan.Cost {
+				t.Errorf("read back, the plan costs %d, first %d", again.Plan.Cost, first.Plan.Cost)
+			}
+		})
+	}
+}
+
+var (
+	// aliasDef finds an attribute alias's definition, at a line's start.
+	aliasDef = regexp.MustCompile(`(?m)^#([A-Za-z_][\w$.]*)\s*=`)
+	// aliasRef finds a use of an attribute alias: a #name not part of a
+	// value's result number (%0#1) and not a dialect attribute
+	// (#ttg.slice<...>, #ttg.shared_memory: a dotted name).
+	aliasRef = regexp.MustCompile(`(^|[^\w%#$.])#([A-Za-z_][\w$]*)\b([^.\w$]|$)`)
+	// quoted finds string literals and comments, whose # are not uses.
+	quoted = regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"|//[^\n]*`)
+	// conversionLine finds a conversion MLIR's writer writes.
+	conversionLine = regexp.MustCompile(`(?m)^[ \t]*(%[A-Za-z0-9_]+_cv(_\d+)? = ("iree_vector_ext\.to_layout"\(|xegpu\.convert_layout )|// planner: \S+ reads %\S+ converted to )`)
+)
+
+// undefinedAliases lists the aliases text uses but does not define.
+func undefinedAliases(text string) []string {
+	defined := map[string]bool{}
+	for _, m := range aliasDef.FindAllStringSubmatch(text, -1) {
+		defined[m[1]] = true
+	}
+	var out []string
+	for _, m := range aliasRef.FindAllStringSubmatch(quoted.ReplaceAllString(text, ""), -1) {
+		if !defined[m[2]] && !slices.Contains(out, "#"+m[2]) {
+			out = append(out, "#"+m[2])
+		}
+	}
+	return out
+}
+
+// writtenConversions counts the conversions MLIR text states as the
+// writer writes them.
+func writtenConversions(text string) int { return len(conversionLine.FindAllString(text, -1)) }
+
+// keptFunc says how function name of the output differs from the
+// input's, or where an alias it uses is not defined as in the input; ""
+// when both are kept byte for byte.
+func keptFunc(path string, in, out []byte, name string) string {
+	was, is := funcText(path, in, name), funcText(path, out, name)
+	if was == "" {
+		return "the input has no such function"
+	}
+	if is != was {
+		return "its text is not kept:\n" + is + "\nwas\n" + was
+	}
+	defs := func(data []byte) map[string]string {
+		d := map[string]string{}
+		for _, line := range strings.Split(string(data), "\n") {
+			if m := aliasDef.FindStringSubmatch(line); m != nil {
+				d[m[1]] = line
+			}
+		}
+		return d
+	}
+	inDefs, outDefs := defs(in), defs(out)
+	for _, m := range aliasRef.FindAllStringSubmatch(quoted.ReplaceAllString(was, ""), -1) {
+		if def := inDefs[m[2]]; def != "" && outDefs[m[2]] != def {
+			return "the alias #" + m[2] + " it uses is " + strings.TrimSpace(outDefs[m[2]]) + ", was " + def
+		}
+	}
+	return ""
+}
+
+// funcText is the text of function name of a module; "" when the module
+// does not read or has no such function.
+func funcText(path string, data []byte, name string) string {
+	m, err := mlir.Parse(path, data)
+	if err != nil {
+		return ""
+	}
+	for _, f := range mlir.Funcs(m) {
+		if mlir.FuncName(f) == name {
+			return string(data[f.Span.Off:f.Span.End])
+		}
+	}
+	return ""
+}
+
+// The real compilers judge the modules of two functions as they come and
+// written back with the plan of one: Triton compiles the TTGIR module
+// (both tt.funcs, the one not planned on the aliases kept for it), IREE
+// parses and verifies the MLIR one.
+func TestJudgesTwoFunctionModules(t *testing.T) {
+	oracle.Python(t)
+	pl := testPlanner(t)
+	jobs := map[string][]oracle.Job{}
+	for _, k := range everyWrittenKernel(t) {
+		if len(k.other) == 0 {
+			continue
+		}
+		data, err := os.ReadFile(k.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := solveMLIR(t, k.path, data, k.in)
+		var out bytes.Buffer
+		if err := pl.WriteMLIR(&out, k.path, data, k.in, res); err != nil {
+			t.Fatal(err)
+		}
+		kind := filepath.Ext(k.path)
+		jobs[kind] = append(jobs[kind], oracle.Job{Name: "input:" + k.path, Text: data, Compile: true},
+			oracle.Job{Name: "planned:" + k.path, Text: out.Bytes(), Compile: true})
+	}
+	if len(jobs[".ttgir"]) == 0 || len(jobs[".mlir"]) == 0 {
+		t.Fatalf("no module of two functions to judge: %v", jobs)
+	}
+	verdicts := append(oracle.TTGIR(t, jobs[".ttgir"]), oracle.IREE(t, jobs[".mlir"])...)
+	for _, v := range verdicts {
+		if !v.OK {
+			t.Errorf("%v", v)
+		}
+	}
+}
