@@ -527,6 +527,11 @@ type DialectAttr struct {
 	// report positions inside it.
 	body lexState
 	end  int
+	// Tree is the body read as structure, for the dialects the parser
+	// reads so (TritonGPU's: structuredDialect); TreeErr, in its place,
+	// why the body is no such structure.
+	Tree    *AttrNode
+	TreeErr *model.Error
 }
 
 func (a *DialectAttr) String() string {

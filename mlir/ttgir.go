@@ -305,12 +305,18 @@ func (b *builder) encodingPos(a Attr, at model.Pos) model.Pos {
 }
 
 // encoding reads a tensor type's encoding as a Triton layout for the
-// tensor's shape, reporting a bad one once, where it is written.
+// tensor's shape, reporting a bad one once: a mistake in the encoding's
+// text at the field it is about, one in what it gives for the shape where
+// the encoding is written.
 func (b *builder) encoding(t *TensorType, at model.Pos) *encInfo {
 	if t.Encoding == nil {
 		return &encInfo{err: true}
 	}
-	text := b.expand(t.Encoding, 0)
+	n, nerr := encodingNode(t.Encoding, at)
+	text := t.Encoding.String()
+	if n != nil {
+		text = n.String()
+	}
 	key := text + "|" + fmt.Sprint(t.Shape)
 	if e, ok := b.encs[key]; ok {
 		return e
@@ -322,15 +328,19 @@ func (b *builder) encoding(t *TensorType, at model.Pos) *encInfo {
 		return e
 	}
 	pos := b.encodingPos(t.Encoding, at)
-	enc, err := model.ParseTriton(text)
-	if err == nil {
+	var err error
+	if nerr != nil {
+		err, pos = nerr, nerr.Pos
+	} else if enc, cerr := tritonEncoding(n); cerr != nil {
+		err, pos = cerr, cerr.Pos
+	} else {
 		if b.target == nil {
 			e.err = true
 			return e
 		}
-		e.enc = enc
+		e.enc = &model.Triton{Enc: enc}
 		f := model.Frame{Shape: t.Shape, SubgroupSize: b.target.SubgroupSize, Subgroups: b.g.Subgroups}
-		e.layout, err = enc.Layout(f)
+		e.layout, err = e.enc.Layout(f)
 	}
 	if err != nil {
 		msg := err.Error()
@@ -343,8 +353,11 @@ func (b *builder) encoding(t *TensorType, at model.Pos) *encInfo {
 		}
 		b.encErrs[msg] = true
 		var what Attr = t.Encoding
-		if at, parent, ok := b.parentAt(t, msg); ok {
-			pos, what = at, parent
+		if apos, parent, ok := b.parentAt(t, n, msg); ok {
+			what = parent
+			if nerr == nil && pos == b.encodingPos(t.Encoding, at) {
+				pos = apos
+			}
 		}
 		b.errorf(pos, model.CodeBadValue, "the encoding %s of a %s tensor: %s", what, shapeText(t.Shape), msg)
 	}
@@ -354,18 +367,25 @@ func (b *builder) encoding(t *TensorType, at model.Pos) *encInfo {
 // parentAt finds, for an encoding that names an alias (a dot_op's or a
 // slice's parent), the alias whose own encoding is what is wrong: the
 // alias alone, on the same shape, fails with the same message.
-func (b *builder) parentAt(t *TensorType, msg string) (model.Pos, Attr, bool) {
-	for _, m := range aliasRE.FindAllStringSubmatch(t.Encoding.String(), -1) {
-		a, ok := b.mod.AttrAliases[m[1]]
-		if m[2] != "" || !ok || a == t.Encoding {
+func (b *builder) parentAt(t *TensorType, n *AttrNode, msg string) (model.Pos, Attr, bool) {
+	if n == nil || b.target == nil {
+		return model.Pos{}, nil, false
+	}
+	for _, name := range aliasUses(n) {
+		a := b.mod.AttrAliases[name]
+		if a == t.Encoding {
 			continue
 		}
-		enc, err := model.ParseTriton(b.expand(a, 0))
-		if err == nil {
-			_, err = enc.Layout(model.Frame{Shape: t.Shape, SubgroupSize: b.target.SubgroupSize, Subgroups: b.g.Subgroups})
+		var err error
+		if an, nerr := encodingNode(a, b.mod.AliasPos[name]); nerr != nil {
+			err = nerr
+		} else if enc, cerr := tritonEncoding(an); cerr != nil {
+			err = cerr
+		} else {
+			_, err = (&model.Triton{Enc: enc}).Layout(model.Frame{Shape: t.Shape, SubgroupSize: b.target.SubgroupSize, Subgroups: b.g.Subgroups})
 		}
 		if me, ok := err.(*model.Error); ok && me.Msg == msg {
-			return b.mod.AliasPos[m[1]], a, true
+			return b.mod.AliasPos[name], a, true
 		}
 	}
 	return model.Pos{}, nil, false
