@@ -838,38 +838,51 @@ func (b *builder) localAlloc(op *Op) {
 		b.fail(op, model.CodeUnknownName, "%s's buffer holds %s, which the planner does not know", op.Name, m[2])
 		return
 	}
+	ot, _ := res.Type.(*OpaqueType)
 	var enc Attr
-	if m[3] != "" {
-		name := strings.TrimPrefix(strings.TrimSpace(m[3]), "#")
-		if a, ok := b.mod.AttrAliases[name]; ok {
-			enc = a
-		} else {
-			enc = &OpaqueAttr{Text: strings.TrimSpace(m[3])}
-		}
+	if ot != nil {
+		enc = ot.Encoding
 	}
-	pinned := enc != nil && (b.opt.KeepAnchors || b.opt.InputLayouts) && len(shape) == 2
-	text := ""
+	pinned := (enc != nil || ot != nil && ot.EncodingErr != nil) && (b.opt.KeepAnchors || b.opt.InputLayouts) && len(shape) == 2
+	var se *model.TritonSharedEncoding
 	var perm []int
 	if pinned {
-		text = b.expand(enc, 0)
-		if col, ok := columnMajor(text); ok {
+		var err *model.Error
+		if ot.EncodingErr != nil {
+			err = ot.EncodingErr
+		} else if n, nerr := encodingNode(enc, op.Pos); nerr != nil {
+			err = nerr
+		} else {
+			se, err = sharedEncoding(n)
+		}
+		if err != nil {
+			what := "the shared encoding"
+			if enc != nil {
+				what += " " + enc.String()
+			}
+			b.errorf(err.Pos, model.CodeBadValue, "%s of %s: %s", what, res, err.Msg)
+			b.failed[res] = true
+			return
+		}
+		if col, ok := columnMajor(se); ok {
 			// A column-major encoding holds the tile's transpose row
 			// major: the buffer is the transpose, written and read
 			// through a transpose, as a ttg.memdesc_trans view is.
-			text, perm, shape = col, []int{1, 0}, []int{shape[1], shape[0]}
+			se, perm, shape = col, []int{1, 0}, []int{shape[1], shape[0]}
 		}
 	}
 	buf := &model.Buffer{Name: res.Name, Shape: shape, DType: dt, Pos: op.Pos}
 	if len(shape) == 2 {
 		buf.Layout = &model.SharedLayout{Rows: shape[0], Cols: shape[1], ElemBits: dt.Bits, Swizzle: "none"}
 		if pinned {
-			l, err := model.ParseTritonShared(text, shape[0], shape[1], dt.Bits)
+			l, err := se.Placement(shape[0], shape[1], dt.Bits)
 			if err != nil {
 				msg := err.Error()
 				if me, ok := err.(*model.Error); ok {
 					msg = me.Msg
 				}
 				b.errorf(b.encodingPos(enc, op.Pos), model.CodeBadValue, "the shared encoding %s of %s: %s", enc, res, msg)
+				b.failed[res] = true
 				return
 			}
 			buf.Layout = l
@@ -880,23 +893,6 @@ func (b *builder) localAlloc(op *Op) {
 	if len(op.Operands) == 1 {
 		b.storeLocal(op, op.Operands[0], b.descs[res])
 	}
-}
-
-// columnMajor reads a two-dimensional shared encoding that lays the tile
-// out column major (a transposed #ttg.nvmma_shared, a #ttg.swizzled_shared
-// of order [0, 1]: Triton
-// lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp,
-// nvmmaSharedToLinearLayout and swizzledSharedToLinearLayout, which
-// transpose the tile for them) as the same encoding of the transpose, row
-// major; false for any other.
-func columnMajor(enc string) (string, bool) {
-	switch {
-	case strings.Contains(enc, "nvmma_shared") && strings.Contains(enc, "transposed = true"):
-		return strings.Replace(enc, "transposed = true", "transposed = false", 1), true
-	case strings.Contains(enc, "swizzled_shared") && strings.Contains(enc, "order = [0, 1]"):
-		return strings.Replace(enc, "order = [0, 1]", "order = [1, 0]", 1), true
-	}
-	return "", false
 }
 
 // desc is the descriptor an operand reads; nil (reported) when unknown.

@@ -311,3 +311,69 @@ func aliasUses(n *AttrNode) []string {
 	}
 	return out
 }
+
+// sharedEncoding reads the shared-memory encoding n names.
+func sharedEncoding(n *AttrNode) (*model.TritonSharedEncoding, *model.Error) {
+	f := &encFields{n: n}
+	e := &model.TritonSharedEncoding{Name: n.Name}
+	done := func() (*model.TritonSharedEncoding, *model.Error) {
+		if f.err != nil {
+			return nil, f.err
+		}
+		return e, nil
+	}
+	switch n.Name {
+	case "swizzled_shared":
+		if !f.check([]string{"vec", "perPhase", "maxPhase", "order", "CTAsPerCGA", "CTASplitNum", "CTAOrder"}, []string{"vec", "perPhase", "maxPhase", "order"}) || !f.oneCTA() {
+			return done()
+		}
+		e.Vec, e.PerPhase, e.MaxPhase, e.Order = f.int("vec", 0), f.int("perPhase", 0), f.int("maxPhase", 0), f.ints("order")
+		return done()
+	case "nvmma_shared":
+		if !f.check([]string{"swizzlingByteWidth", "transposed", "elementBitWidth", "fp4Padded", "CTAsPerCGA", "CTASplitNum", "CTAOrder"}, []string{"swizzlingByteWidth", "elementBitWidth"}) || !f.oneCTA() {
+			return done()
+		}
+		e.SwizzlingByteWidth, e.ElementBitWidth = f.int("swizzlingByteWidth", 0), f.int("elementBitWidth", 0)
+		e.Transposed, e.FP4Padded = f.bool("transposed"), f.bool("fp4Padded")
+		return done()
+	case "padded_shared":
+		if !f.check([]string{"order", "shape"}, nil) {
+			return done()
+		}
+		e.Order = f.ints("order")
+		if len(n.Items) == 0 {
+			return nil, encErr(n.Pos, model.CodeMissingKey, "#%s.padded_shared needs its paddings, [interval:+pad, ...]", n.Dialect)
+		}
+		for _, it := range n.Items {
+			if it.Kind != AttrPad {
+				return nil, encErr(it.Pos, model.CodeBadType, "expected interval:+pad, both integers")
+			}
+			if len(e.Pads) >= 64 {
+				return nil, encErr(it.Pos, model.CodeTooLarge, "more than 64 paddings")
+			}
+			e.Pads = append(e.Pads, [2]int{it.Int, it.Pad})
+		}
+		return done()
+	}
+	return nil, encErr(n.Pos, model.CodeUnknownName, "unknown shared encoding #%s.%s (known: swizzled_shared, nvmma_shared, padded_shared)", n.Dialect, n.Name)
+}
+
+// columnMajor reads a two-dimensional shared encoding that lays the tile
+// out column major (a transposed #ttg.nvmma_shared, a #ttg.swizzled_shared
+// of order [0, 1]: Triton
+// lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp,
+// nvmmaSharedToLinearLayout and swizzledSharedToLinearLayout, which
+// transpose the tile for them) as the same encoding of the transpose, row
+// major.
+func columnMajor(e *model.TritonSharedEncoding) (*model.TritonSharedEncoding, bool) {
+	col := *e
+	switch {
+	case e.Name == "nvmma_shared" && e.Transposed:
+		col.Transposed = false
+		return &col, true
+	case e.Name == "swizzled_shared" && slices.Equal(e.Order, []int{0, 1}):
+		col.Order = []int{1, 0}
+		return &col, true
+	}
+	return nil, false
+}

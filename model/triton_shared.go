@@ -32,16 +32,40 @@ func ParseTritonShared(s string, rows, cols, elemBits int) (*SharedLayout, error
 	if err != nil {
 		return nil, err
 	}
-	l := &SharedLayout{Rows: rows, Cols: cols, ElemBits: elemBits, Swizzle: "none"}
+	e, err := n.sharedEncoding()
+	if err != nil {
+		return nil, err
+	}
+	return e.Placement(rows, cols, elemBits)
+}
+
+// TritonSharedEncoding is one of Triton's shared-memory encodings, read:
+// its name and the fields the planner reads of it (a front end reads the
+// text, Placement says what it places).
+type TritonSharedEncoding struct {
+	Name string // "swizzled_shared", "nvmma_shared", "padded_shared"
+	// #ttg.swizzled_shared
+	Vec, PerPhase, MaxPhase int
+	Order                   []int // also #ttg.padded_shared's; nil when not written
+	// #ttg.nvmma_shared
+	SwizzlingByteWidth, ElementBitWidth int
+	Transposed, FP4Padded               bool
+	// #ttg.padded_shared: its interval:+pad pairs
+	Pads [][2]int
+}
+
+// sharedEncoding reads the fields of a shared encoding's node.
+func (n *attrNode) sharedEncoding() (*TritonSharedEncoding, error) {
+	e := &TritonSharedEncoding{Name: n.name}
 	var errs []error
 	num := func(k string) int { x, err := n.int(k, 0); errs = append(errs, err); return x }
-	first := func() error {
+	first := func() (*TritonSharedEncoding, error) {
 		for _, err := range errs {
 			if err != nil {
-				return err
+				return nil, err
 			}
 		}
-		return nil
+		return e, nil
 	}
 	switch n.name {
 	case "swizzled_shared":
@@ -51,13 +75,52 @@ func ParseTritonShared(s string, rows, cols, elemBits int) (*SharedLayout, error
 		if err := n.oneCTA(); err != nil {
 			return nil, err
 		}
-		vec, per, maxPh := num("vec"), num("perPhase"), num("maxPhase")
+		e.Vec, e.PerPhase, e.MaxPhase = num("vec"), num("perPhase"), num("maxPhase")
 		order, err := n.ints("order")
+		e.Order = order
 		errs = append(errs, err)
-		if err := first(); err != nil {
+		return first()
+	case "nvmma_shared":
+		if err := n.fields([]string{"swizzlingByteWidth", "transposed", "elementBitWidth", "fp4Padded", "CTAsPerCGA", "CTASplitNum", "CTAOrder"}, []string{"swizzlingByteWidth", "elementBitWidth"}); err != nil {
 			return nil, err
 		}
-		if err := rowMajorOrder(order); err != nil {
+		if err := n.oneCTA(); err != nil {
+			return nil, err
+		}
+		e.SwizzlingByteWidth, e.ElementBitWidth = num("swizzlingByteWidth"), num("elementBitWidth")
+		tr, err := n.bool("transposed")
+		e.Transposed = tr
+		errs = append(errs, err)
+		fp4, err := n.bool("fp4Padded")
+		e.FP4Padded = fp4
+		errs = append(errs, err)
+		return first()
+	case "padded_shared":
+		if err := n.fields([]string{"order", "shape"}, nil); err != nil {
+			return nil, err
+		}
+		if o, ok := n.values["order"]; ok {
+			order, err := o.ints("order")
+			if err != nil {
+				return nil, err
+			}
+			e.Order = order
+		}
+		e.Pads = slices.Clone(n.pads)
+		return e, nil
+	}
+	return nil, errorf(CodeUnknownName, "encoding", "at offset %d: unknown shared encoding #ttg.%s (known: swizzled_shared, nvmma_shared, padded_shared)", n.at, n.name)
+}
+
+// Placement is the placement e gives a rows × cols buffer of
+// elemBits-bit elements, or why it has none: only row-major placements
+// (order [1, 0], transposed = false) have a SharedLayout.
+func (e *TritonSharedEncoding) Placement(rows, cols, elemBits int) (*SharedLayout, error) {
+	l := &SharedLayout{Rows: rows, Cols: cols, ElemBits: elemBits, Swizzle: "none"}
+	switch e.Name {
+	case "swizzled_shared":
+		vec, per, maxPh := e.Vec, e.PerPhase, e.MaxPhase
+		if err := rowMajorOrder(e.Order); err != nil {
 			return nil, err
 		}
 		for _, x := range []struct {
@@ -83,24 +146,11 @@ func ParseTritonShared(s string, rows, cols, elemBits int) (*SharedLayout, error
 		l.XOR = Swizzle{Bits: bits, Base: base, Shift: log2(cols * per / vec)}
 		return l, nil
 	case "nvmma_shared":
-		if err := n.fields([]string{"swizzlingByteWidth", "transposed", "elementBitWidth", "fp4Padded", "CTAsPerCGA", "CTASplitNum", "CTAOrder"}, []string{"swizzlingByteWidth", "elementBitWidth"}); err != nil {
-			return nil, err
-		}
-		if err := n.oneCTA(); err != nil {
-			return nil, err
-		}
-		width, bitsW := num("swizzlingByteWidth"), num("elementBitWidth")
-		tr, err := n.bool("transposed")
-		errs = append(errs, err)
-		fp4, err := n.bool("fp4Padded")
-		errs = append(errs, err)
-		if err := first(); err != nil {
-			return nil, err
-		}
+		width, bitsW := e.SwizzlingByteWidth, e.ElementBitWidth
 		switch {
-		case tr:
+		case e.Transposed:
 			return nil, errorf(CodeBadValue, "encoding", "a transposed #ttg.nvmma_shared is column major; the planner's placements are row major")
-		case fp4:
+		case e.FP4Padded:
 			return nil, errorf(CodeBadValue, "encoding", "fp4Padded placements are not read")
 		case bitsW != elemBits:
 			return nil, errorf(CodeShapeMismatch, "encoding", "elementBitWidth %d but the buffer's elements have %d bits", bitsW, elemBits)
@@ -117,19 +167,12 @@ func ParseTritonShared(s string, rows, cols, elemBits int) (*SharedLayout, error
 		l.Swizzle = mode
 		return l, nil
 	case "padded_shared":
-		if err := n.fields([]string{"order", "shape"}, nil); err != nil {
-			return nil, err
-		}
-		if o, ok := n.values["order"]; ok {
-			order, err := o.ints("order")
-			if err != nil {
-				return nil, err
-			}
-			if err := rowMajorOrder(order); err != nil {
+		if e.Order != nil {
+			if err := rowMajorOrder(e.Order); err != nil {
 				return nil, err
 			}
 		}
-		pads := slices.Clone(n.pads)
+		pads := slices.Clone(e.Pads)
 		slices.SortStableFunc(pads, func(a, b [2]int) int { return a[0] - b[0] })
 		for _, p := range pads {
 			iv, pad := p[0], p[1]
@@ -154,7 +197,7 @@ func ParseTritonShared(s string, rows, cols, elemBits int) (*SharedLayout, error
 		}
 		return l, nil
 	}
-	return nil, errorf(CodeUnknownName, "encoding", "at offset %d: unknown shared encoding #ttg.%s (known: swizzled_shared, nvmma_shared, padded_shared)", n.at, n.name)
+	return nil, errorf(CodeUnknownName, "encoding", "unknown shared encoding #ttg.%s (known: swizzled_shared, nvmma_shared, padded_shared)", e.Name)
 }
 
 func rowMajorOrder(order []int) error {
