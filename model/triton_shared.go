@@ -5,40 +5,6 @@ import (
 	"slices"
 )
 
-// ParseTritonShared reads one of Triton's shared-memory encodings as the
-// placement of a rows × cols buffer of elemBits-bit elements:
-//
-//   - #ttg.swizzled_shared<{vec, perPhase, maxPhase, order}>: element
-//     (r, c) of a row-major buffer lies at r·cols + (c XOR
-//     vec·((r / perPhase) mod maxPhase) mod cols)
-//     (sharedToLinearLayoutNoLeadingOffset in triton-lang/triton
-//     lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp), an XOR of
-//     byte-address bits;
-//   - #ttg.nvmma_shared<{swizzlingByteWidth, transposed, elementBitWidth}>:
-//     the 32, 64 or 128-byte swizzle of 8-row tiles that wgmma reads
-//     (sharedToLinearLayoutLeadingOffset), the named swizzle modes here,
-//     for a buffer whose rows are exactly that wide;
-//   - #ttg.padded_shared<[interval:+pad, ...]>: pad elements after every
-//     interval elements, both powers of two, the pads of every pair
-//     added (PaddedSharedEncodingAttr in
-//     include/triton/Dialect/TritonGPU/IR/TritonGPUAttrDefs.td), for
-//     intervals that are whole numbers of rows: one pair, or a pad after
-//     every row (a row stride) and one every few rows.
-//
-// Only row-major placements (order [1, 0], transposed = false) have a
-// SharedLayout; the others are refused with the reason.
-func ParseTritonShared(s string, rows, cols, elemBits int) (*SharedLayout, error) {
-	n, err := parseAttr(s, "#ttg.swizzled_shared<{...}>")
-	if err != nil {
-		return nil, err
-	}
-	e, err := n.sharedEncoding()
-	if err != nil {
-		return nil, err
-	}
-	return e.Placement(rows, cols, elemBits)
-}
-
 // TritonSharedEncoding is one of Triton's shared-memory encodings, read:
 // its name and the fields the planner reads of it (a front end reads the
 // text, Placement says what it places).
@@ -52,64 +18,6 @@ type TritonSharedEncoding struct {
 	Transposed, FP4Padded               bool
 	// #ttg.padded_shared: its interval:+pad pairs
 	Pads [][2]int
-}
-
-// sharedEncoding reads the fields of a shared encoding's node.
-func (n *attrNode) sharedEncoding() (*TritonSharedEncoding, error) {
-	e := &TritonSharedEncoding{Name: n.name}
-	var errs []error
-	num := func(k string) int { x, err := n.int(k, 0); errs = append(errs, err); return x }
-	first := func() (*TritonSharedEncoding, error) {
-		for _, err := range errs {
-			if err != nil {
-				return nil, err
-			}
-		}
-		return e, nil
-	}
-	switch n.name {
-	case "swizzled_shared":
-		if err := n.fields([]string{"vec", "perPhase", "maxPhase", "order", "CTAsPerCGA", "CTASplitNum", "CTAOrder"}, []string{"vec", "perPhase", "maxPhase", "order"}); err != nil {
-			return nil, err
-		}
-		if err := n.oneCTA(); err != nil {
-			return nil, err
-		}
-		e.Vec, e.PerPhase, e.MaxPhase = num("vec"), num("perPhase"), num("maxPhase")
-		order, err := n.ints("order")
-		e.Order = order
-		errs = append(errs, err)
-		return first()
-	case "nvmma_shared":
-		if err := n.fields([]string{"swizzlingByteWidth", "transposed", "elementBitWidth", "fp4Padded", "CTAsPerCGA", "CTASplitNum", "CTAOrder"}, []string{"swizzlingByteWidth", "elementBitWidth"}); err != nil {
-			return nil, err
-		}
-		if err := n.oneCTA(); err != nil {
-			return nil, err
-		}
-		e.SwizzlingByteWidth, e.ElementBitWidth = num("swizzlingByteWidth"), num("elementBitWidth")
-		tr, err := n.bool("transposed")
-		e.Transposed = tr
-		errs = append(errs, err)
-		fp4, err := n.bool("fp4Padded")
-		e.FP4Padded = fp4
-		errs = append(errs, err)
-		return first()
-	case "padded_shared":
-		if err := n.fields([]string{"order", "shape"}, nil); err != nil {
-			return nil, err
-		}
-		if o, ok := n.values["order"]; ok {
-			order, err := o.ints("order")
-			if err != nil {
-				return nil, err
-			}
-			e.Order = order
-		}
-		e.Pads = slices.Clone(n.pads)
-		return e, nil
-	}
-	return nil, errorf(CodeUnknownName, "encoding", "at offset %d: unknown shared encoding #ttg.%s (known: swizzled_shared, nvmma_shared, padded_shared)", n.at, n.name)
 }
 
 // Placement is the placement e gives a rows × cols buffer of
