@@ -62,8 +62,8 @@ func (n *AttrNode) Entry(key string) *AttrEntry {
 	return nil
 }
 
-// Attr is the node written as an attribute, what each alias names in its
-// place: the text that two spellings of one encoding share.
+// String writes the node as an attribute, with what each alias names in
+// its place: the text that two spellings of one encoding share.
 func (n *AttrNode) String() string {
 	var b strings.Builder
 	n.write(&b)

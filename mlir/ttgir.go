@@ -268,7 +268,9 @@ func (b *builder) freeConstant(o *Operand) *model.Value {
 var aliasRE = regexp.MustCompile(`#([A-Za-z_][A-Za-z0-9_$]*)\b([.<]?)`)
 
 // expand writes an attribute with the aliases its body names replaced by
-// their values, as model.ParseTriton reads it.
+// their values: how the module's context reads the target an IREE
+// attribute names by alias. TritonGPU's encodings are not read so: the
+// parser resolves the aliases their bodies name (AttrNode).
 func (b *builder) expand(a Attr, depth int) string {
 	s := a.String()
 	if depth > 8 {

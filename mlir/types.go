@@ -531,6 +531,9 @@ func (p *parser) memdescEncoding(open token, end int) (Attr, *model.Error) {
 		return nil, sub.err
 	}
 	sub.nextTok()
+	if sub.tok.kind != tHashID {
+		return nil, sub.err // no encoding: the memory space, or a type
+	}
 	a := sub.parseAttr()
 	if sub.err != nil {
 		return nil, sub.err
