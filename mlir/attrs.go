@@ -192,6 +192,10 @@ func (p *parser) hashAttr() Attr {
 		p.nextTok()
 		return a
 	}
+	if t.text == p.defining {
+		p.failCode(t.pos, model.CodeBadValue, "attribute alias #%s names itself: an alias's value cannot use it", t.text)
+		return nil
+	}
 	if !p.adjacent('<') {
 		if !strings.Contains(t.text, ".") {
 			p.failCode(t.pos, model.CodeUnknownName, "undefined attribute alias #%s: define it before its use (#%s = ...)", t.text, t.text)
@@ -206,8 +210,10 @@ func (p *parser) hashAttr() Attr {
 	if !ok {
 		return nil
 	}
-	return &DialectAttr{Name: t.text, Body: collapse(body), HasBody: true,
+	a := &DialectAttr{Name: t.text, Body: collapse(body), HasBody: true,
 		body: lexState{open.end, open.line, open.col + 1}, end: open.end + len(body)}
+	a.Tree, a.TreeErr = p.attrTree(t.text, t.pos, open, a.end)
+	return a
 }
 
 // keywordAttr reads an attribute that starts with a bare word: true,

@@ -344,7 +344,13 @@ type TypeSite struct {
 
 // OpaqueType is a dialect type (!llvm.ptr, !nvgpu.warpgroup...) kept
 // as written, white space collapsed.
-type OpaqueType struct{ Text string }
+type OpaqueType struct {
+	Text string
+	// A !ttg.memdesc's encoding, read as an attribute (an alias's value
+	// where it names one), or the mistake that stopped its reading.
+	Encoding    Attr
+	EncodingErr *model.Error
+}
 
 func (t *OpaqueType) String() string { return t.Text }
 
@@ -527,6 +533,11 @@ type DialectAttr struct {
 	// report positions inside it.
 	body lexState
 	end  int
+	// Tree is the body read as structure, for the dialects the parser
+	// reads so (TritonGPU's: structuredDialect); TreeErr, in its place,
+	// why the body is no such structure.
+	Tree    *AttrNode
+	TreeErr *model.Error
 }
 
 func (a *DialectAttr) String() string {

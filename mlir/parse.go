@@ -51,6 +51,9 @@ type parser struct {
 	// funcDepth counts the func.func bodies around the op being read, so
 	// that `return` names func.return there.
 	funcDepth int
+	// defining is the attribute alias whose value is being read: a use
+	// of it there is refused.
+	defining string
 	// prevEnd is the byte offset just past the token before the current
 	// one: where the construct read last ends.
 	prevEnd int
@@ -172,7 +175,10 @@ func (p *parser) aliasDef(attr bool) {
 			return
 		}
 		at := p.tok.pos
-		if a := p.parseAttr(); a != nil && p.ok() {
+		p.defining = name
+		a := p.parseAttr()
+		p.defining = ""
+		if a != nil && p.ok() {
 			p.mod.AttrAliases[name] = a
 			p.mod.AliasPos[name] = at
 		}

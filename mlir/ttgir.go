@@ -268,7 +268,9 @@ func (b *builder) freeConstant(o *Operand) *model.Value {
 var aliasRE = regexp.MustCompile(`#([A-Za-z_][A-Za-z0-9_$]*)\b([.<]?)`)
 
 // expand writes an attribute with the aliases its body names replaced by
-// their values, as model.ParseTriton reads it.
+// their values: how the module's context reads the target an IREE
+// attribute names by alias. TritonGPU's encodings are not read so: the
+// parser resolves the aliases their bodies name (AttrNode).
 func (b *builder) expand(a Attr, depth int) string {
 	s := a.String()
 	if depth > 8 {
@@ -305,12 +307,18 @@ func (b *builder) encodingPos(a Attr, at model.Pos) model.Pos {
 }
 
 // encoding reads a tensor type's encoding as a Triton layout for the
-// tensor's shape, reporting a bad one once, where it is written.
+// tensor's shape, reporting a bad one once: a mistake in the encoding's
+// text at the field it is about, one in what it gives for the shape where
+// the encoding is written.
 func (b *builder) encoding(t *TensorType, at model.Pos) *encInfo {
 	if t.Encoding == nil {
 		return &encInfo{err: true}
 	}
-	text := b.expand(t.Encoding, 0)
+	n, nerr := encodingNode(t.Encoding, at)
+	text := t.Encoding.String()
+	if n != nil {
+		text = n.String()
+	}
 	key := text + "|" + fmt.Sprint(t.Shape)
 	if e, ok := b.encs[key]; ok {
 		return e
@@ -322,15 +330,19 @@ func (b *builder) encoding(t *TensorType, at model.Pos) *encInfo {
 		return e
 	}
 	pos := b.encodingPos(t.Encoding, at)
-	enc, err := model.ParseTriton(text)
-	if err == nil {
+	var err error
+	if nerr != nil {
+		err, pos = nerr, nerr.Pos
+	} else if enc, cerr := tritonEncoding(n); cerr != nil {
+		err, pos = cerr, cerr.Pos
+	} else {
 		if b.target == nil {
 			e.err = true
 			return e
 		}
-		e.enc = enc
+		e.enc = &model.Triton{Enc: enc}
 		f := model.Frame{Shape: t.Shape, SubgroupSize: b.target.SubgroupSize, Subgroups: b.g.Subgroups}
-		e.layout, err = enc.Layout(f)
+		e.layout, err = e.enc.Layout(f)
 	}
 	if err != nil {
 		msg := err.Error()
@@ -343,8 +355,11 @@ func (b *builder) encoding(t *TensorType, at model.Pos) *encInfo {
 		}
 		b.encErrs[msg] = true
 		var what Attr = t.Encoding
-		if at, parent, ok := b.parentAt(t, msg); ok {
-			pos, what = at, parent
+		if apos, parent, ok := b.parentAt(t, n, msg); ok {
+			what = parent
+			if nerr == nil && pos == b.encodingPos(t.Encoding, at) {
+				pos = apos
+			}
 		}
 		b.errorf(pos, model.CodeBadValue, "the encoding %s of a %s tensor: %s", what, shapeText(t.Shape), msg)
 	}
@@ -354,18 +369,25 @@ func (b *builder) encoding(t *TensorType, at model.Pos) *encInfo {
 // parentAt finds, for an encoding that names an alias (a dot_op's or a
 // slice's parent), the alias whose own encoding is what is wrong: the
 // alias alone, on the same shape, fails with the same message.
-func (b *builder) parentAt(t *TensorType, msg string) (model.Pos, Attr, bool) {
-	for _, m := range aliasRE.FindAllStringSubmatch(t.Encoding.String(), -1) {
-		a, ok := b.mod.AttrAliases[m[1]]
-		if m[2] != "" || !ok || a == t.Encoding {
+func (b *builder) parentAt(t *TensorType, n *AttrNode, msg string) (model.Pos, Attr, bool) {
+	if n == nil || b.target == nil {
+		return model.Pos{}, nil, false
+	}
+	for _, name := range aliasUses(n) {
+		a := b.mod.AttrAliases[name]
+		if a == t.Encoding {
 			continue
 		}
-		enc, err := model.ParseTriton(b.expand(a, 0))
-		if err == nil {
-			_, err = enc.Layout(model.Frame{Shape: t.Shape, SubgroupSize: b.target.SubgroupSize, Subgroups: b.g.Subgroups})
+		var err error
+		if an, nerr := encodingNode(a, b.mod.AliasPos[name]); nerr != nil {
+			err = nerr
+		} else if enc, cerr := tritonEncoding(an); cerr != nil {
+			err = cerr
+		} else {
+			_, err = (&model.Triton{Enc: enc}).Layout(model.Frame{Shape: t.Shape, SubgroupSize: b.target.SubgroupSize, Subgroups: b.g.Subgroups})
 		}
 		if me, ok := err.(*model.Error); ok && me.Msg == msg {
-			return b.mod.AliasPos[m[1]], a, true
+			return b.mod.AliasPos[name], a, true
 		}
 	}
 	return model.Pos{}, nil, false
@@ -818,38 +840,51 @@ func (b *builder) localAlloc(op *Op) {
 		b.fail(op, model.CodeUnknownName, "%s's buffer holds %s, which the planner does not know", op.Name, m[2])
 		return
 	}
+	ot, _ := res.Type.(*OpaqueType)
 	var enc Attr
-	if m[3] != "" {
-		name := strings.TrimPrefix(strings.TrimSpace(m[3]), "#")
-		if a, ok := b.mod.AttrAliases[name]; ok {
-			enc = a
-		} else {
-			enc = &OpaqueAttr{Text: strings.TrimSpace(m[3])}
-		}
+	if ot != nil {
+		enc = ot.Encoding
 	}
-	pinned := enc != nil && (b.opt.KeepAnchors || b.opt.InputLayouts) && len(shape) == 2
-	text := ""
+	pinned := (enc != nil || ot != nil && ot.EncodingErr != nil) && (b.opt.KeepAnchors || b.opt.InputLayouts) && len(shape) == 2
+	var se *model.TritonSharedEncoding
 	var perm []int
 	if pinned {
-		text = b.expand(enc, 0)
-		if col, ok := columnMajor(text); ok {
+		var err *model.Error
+		if ot.EncodingErr != nil {
+			err = ot.EncodingErr
+		} else if n, nerr := encodingNode(enc, op.Pos); nerr != nil {
+			err = nerr
+		} else {
+			se, err = sharedEncoding(n)
+		}
+		if err != nil {
+			what := "the shared encoding"
+			if enc != nil {
+				what += " " + enc.String()
+			}
+			b.errorf(err.Pos, model.CodeBadValue, "%s of %s: %s", what, res, err.Msg)
+			b.failed[res] = true
+			return
+		}
+		if col, ok := columnMajor(se); ok {
 			// A column-major encoding holds the tile's transpose row
 			// major: the buffer is the transpose, written and read
 			// through a transpose, as a ttg.memdesc_trans view is.
-			text, perm, shape = col, []int{1, 0}, []int{shape[1], shape[0]}
+			se, perm, shape = col, []int{1, 0}, []int{shape[1], shape[0]}
 		}
 	}
 	buf := &model.Buffer{Name: res.Name, Shape: shape, DType: dt, Pos: op.Pos}
 	if len(shape) == 2 {
 		buf.Layout = &model.SharedLayout{Rows: shape[0], Cols: shape[1], ElemBits: dt.Bits, Swizzle: "none"}
 		if pinned {
-			l, err := model.ParseTritonShared(text, shape[0], shape[1], dt.Bits)
+			l, err := se.Placement(shape[0], shape[1], dt.Bits)
 			if err != nil {
 				msg := err.Error()
 				if me, ok := err.(*model.Error); ok {
 					msg = me.Msg
 				}
 				b.errorf(b.encodingPos(enc, op.Pos), model.CodeBadValue, "the shared encoding %s of %s: %s", enc, res, msg)
+				b.failed[res] = true
 				return
 			}
 			buf.Layout = l
@@ -860,23 +895,6 @@ func (b *builder) localAlloc(op *Op) {
 	if len(op.Operands) == 1 {
 		b.storeLocal(op, op.Operands[0], b.descs[res])
 	}
-}
-
-// columnMajor reads a two-dimensional shared encoding that lays the tile
-// out column major (a transposed #ttg.nvmma_shared, a #ttg.swizzled_shared
-// of order [0, 1]: Triton
-// lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp,
-// nvmmaSharedToLinearLayout and swizzledSharedToLinearLayout, which
-// transpose the tile for them) as the same encoding of the transpose, row
-// major; false for any other.
-func columnMajor(enc string) (string, bool) {
-	switch {
-	case strings.Contains(enc, "nvmma_shared") && strings.Contains(enc, "transposed = true"):
-		return strings.Replace(enc, "transposed = true", "transposed = false", 1), true
-	case strings.Contains(enc, "swizzled_shared") && strings.Contains(enc, "order = [0, 1]"):
-		return strings.Replace(enc, "order = [0, 1]", "order = [1, 0]", 1), true
-	}
-	return "", false
 }
 
 // desc is the descriptor an operand reads; nil (reported) when unknown.

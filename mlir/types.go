@@ -36,6 +36,7 @@ func (p *parser) parseType() Type {
 		}
 		if p.adjacent('<') {
 			p.nextTok()
+			open := p.tok
 			body, ok := p.rawBody()
 			if !ok {
 				return nil
@@ -45,6 +46,7 @@ func (p *parser) parseType() Type {
 			p.prevEnd = max(p.prevEnd, end)
 			if strings.HasSuffix(t.text, ".memdesc") {
 				p.mod.TypeSpans = append(p.mod.TypeSpans, TypeSpan{Span{t.off, end}, ot})
+				ot.Encoding, ot.EncodingErr = p.memdescEncoding(open, open.end+len(body))
 			}
 			return ot
 		}
@@ -508,4 +510,33 @@ func (p *parser) tensorDesc() Type {
 func isXeGPULayout(a Attr) bool {
 	d, ok := a.(*DialectAttr)
 	return ok && slices.Contains(layoutAttrs, d.Name)
+}
+
+// memdescEncoding reads the encoding of a !ttg.memdesc<shape x type,
+// encoding, memory space[, mutable]>, whose body runs from open's '<' to
+// end, as an attribute: nil when the body gives none. A mistake in it is
+// returned, positioned, not reported: what reads the buffer reports it.
+func (p *parser) memdescEncoding(open token, end int) (Attr, *model.Error) {
+	sub := &parser{
+		lx:       &lexer{file: p.lx.file, src: p.lx.src, off: open.end, end: end, line: open.line, col: open.col + 1},
+		mod:      p.mod,
+		depth:    p.depth,
+		defining: p.defining,
+	}
+	sub.nextTok()
+	for sub.ok() && sub.tok.kind != tEOF && !sub.tok.is(",") {
+		sub.nextTok() // the shape and element type
+	}
+	if !sub.tok.is(",") {
+		return nil, sub.err
+	}
+	sub.nextTok()
+	if sub.tok.kind != tHashID {
+		return nil, sub.err // no encoding: the memory space, or a type
+	}
+	a := sub.parseAttr()
+	if sub.err != nil {
+		return nil, sub.err
+	}
+	return a, nil
 }

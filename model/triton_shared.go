@@ -5,59 +5,30 @@ import (
 	"slices"
 )
 
-// ParseTritonShared reads one of Triton's shared-memory encodings as the
-// placement of a rows × cols buffer of elemBits-bit elements:
-//
-//   - #ttg.swizzled_shared<{vec, perPhase, maxPhase, order}>: element
-//     (r, c) of a row-major buffer lies at r·cols + (c XOR
-//     vec·((r / perPhase) mod maxPhase) mod cols)
-//     (sharedToLinearLayoutNoLeadingOffset in triton-lang/triton
-//     lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp), an XOR of
-//     byte-address bits;
-//   - #ttg.nvmma_shared<{swizzlingByteWidth, transposed, elementBitWidth}>:
-//     the 32, 64 or 128-byte swizzle of 8-row tiles that wgmma reads
-//     (sharedToLinearLayoutLeadingOffset), the named swizzle modes here,
-//     for a buffer whose rows are exactly that wide;
-//   - #ttg.padded_shared<[interval:+pad, ...]>: pad elements after every
-//     interval elements, both powers of two, the pads of every pair
-//     added (PaddedSharedEncodingAttr in
-//     include/triton/Dialect/TritonGPU/IR/TritonGPUAttrDefs.td), for
-//     intervals that are whole numbers of rows: one pair, or a pad after
-//     every row (a row stride) and one every few rows.
-//
-// Only row-major placements (order [1, 0], transposed = false) have a
-// SharedLayout; the others are refused with the reason.
-func ParseTritonShared(s string, rows, cols, elemBits int) (*SharedLayout, error) {
-	n, err := parseAttr(s, "#ttg.swizzled_shared<{...}>")
-	if err != nil {
-		return nil, err
-	}
+// TritonSharedEncoding is one of Triton's shared-memory encodings, read:
+// its name and the fields the planner reads of it (a front end reads the
+// text, Placement says what it places).
+type TritonSharedEncoding struct {
+	Name string // "swizzled_shared", "nvmma_shared", "padded_shared"
+	// #ttg.swizzled_shared
+	Vec, PerPhase, MaxPhase int
+	Order                   []int // also #ttg.padded_shared's; nil when not written
+	// #ttg.nvmma_shared
+	SwizzlingByteWidth, ElementBitWidth int
+	Transposed, FP4Padded               bool
+	// #ttg.padded_shared: its interval:+pad pairs
+	Pads [][2]int
+}
+
+// Placement is the placement e gives a rows × cols buffer of
+// elemBits-bit elements, or why it has none: only row-major placements
+// (order [1, 0], transposed = false) have a SharedLayout.
+func (e *TritonSharedEncoding) Placement(rows, cols, elemBits int) (*SharedLayout, error) {
 	l := &SharedLayout{Rows: rows, Cols: cols, ElemBits: elemBits, Swizzle: "none"}
-	var errs []error
-	num := func(k string) int { x, err := n.int(k, 0); errs = append(errs, err); return x }
-	first := func() error {
-		for _, err := range errs {
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	switch n.name {
+	switch e.Name {
 	case "swizzled_shared":
-		if err := n.fields([]string{"vec", "perPhase", "maxPhase", "order", "CTAsPerCGA", "CTASplitNum", "CTAOrder"}, []string{"vec", "perPhase", "maxPhase", "order"}); err != nil {
-			return nil, err
-		}
-		if err := n.oneCTA(); err != nil {
-			return nil, err
-		}
-		vec, per, maxPh := num("vec"), num("perPhase"), num("maxPhase")
-		order, err := n.ints("order")
-		errs = append(errs, err)
-		if err := first(); err != nil {
-			return nil, err
-		}
-		if err := rowMajorOrder(order); err != nil {
+		vec, per, maxPh := e.Vec, e.PerPhase, e.MaxPhase
+		if err := rowMajorOrder(e.Order); err != nil {
 			return nil, err
 		}
 		for _, x := range []struct {
@@ -83,24 +54,11 @@ func ParseTritonShared(s string, rows, cols, elemBits int) (*SharedLayout, error
 		l.XOR = Swizzle{Bits: bits, Base: base, Shift: log2(cols * per / vec)}
 		return l, nil
 	case "nvmma_shared":
-		if err := n.fields([]string{"swizzlingByteWidth", "transposed", "elementBitWidth", "fp4Padded", "CTAsPerCGA", "CTASplitNum", "CTAOrder"}, []string{"swizzlingByteWidth", "elementBitWidth"}); err != nil {
-			return nil, err
-		}
-		if err := n.oneCTA(); err != nil {
-			return nil, err
-		}
-		width, bitsW := num("swizzlingByteWidth"), num("elementBitWidth")
-		tr, err := n.bool("transposed")
-		errs = append(errs, err)
-		fp4, err := n.bool("fp4Padded")
-		errs = append(errs, err)
-		if err := first(); err != nil {
-			return nil, err
-		}
+		width, bitsW := e.SwizzlingByteWidth, e.ElementBitWidth
 		switch {
-		case tr:
+		case e.Transposed:
 			return nil, errorf(CodeBadValue, "encoding", "a transposed #ttg.nvmma_shared is column major; the planner's placements are row major")
-		case fp4:
+		case e.FP4Padded:
 			return nil, errorf(CodeBadValue, "encoding", "fp4Padded placements are not read")
 		case bitsW != elemBits:
 			return nil, errorf(CodeShapeMismatch, "encoding", "elementBitWidth %d but the buffer's elements have %d bits", bitsW, elemBits)
@@ -117,19 +75,12 @@ func ParseTritonShared(s string, rows, cols, elemBits int) (*SharedLayout, error
 		l.Swizzle = mode
 		return l, nil
 	case "padded_shared":
-		if err := n.fields([]string{"order", "shape"}, nil); err != nil {
-			return nil, err
-		}
-		if o, ok := n.values["order"]; ok {
-			order, err := o.ints("order")
-			if err != nil {
-				return nil, err
-			}
-			if err := rowMajorOrder(order); err != nil {
+		if e.Order != nil {
+			if err := rowMajorOrder(e.Order); err != nil {
 				return nil, err
 			}
 		}
-		pads := slices.Clone(n.pads)
+		pads := slices.Clone(e.Pads)
 		slices.SortStableFunc(pads, func(a, b [2]int) int { return a[0] - b[0] })
 		for _, p := range pads {
 			iv, pad := p[0], p[1]
@@ -154,7 +105,7 @@ func ParseTritonShared(s string, rows, cols, elemBits int) (*SharedLayout, error
 		}
 		return l, nil
 	}
-	return nil, errorf(CodeUnknownName, "encoding", "at offset %d: unknown shared encoding #ttg.%s (known: swizzled_shared, nvmma_shared, padded_shared)", n.at, n.name)
+	return nil, errorf(CodeUnknownName, "encoding", "unknown shared encoding #ttg.%s (known: swizzled_shared, nvmma_shared, padded_shared)", e.Name)
 }
 
 func rowMajorOrder(order []int) error {
