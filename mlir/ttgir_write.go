@@ -959,7 +959,7 @@ func (wr *ttWriter) keepOutside() {
 			}
 		}
 	}
-	queue := aliasUses(string(text))
+	queue := aliasesInText(string(text))
 	for len(queue) > 0 {
 		name := queue[0]
 		queue = queue[1:]
@@ -968,19 +968,19 @@ func (wr *ttWriter) keepOutside() {
 			continue
 		}
 		wr.kept["#"+name] = a.String()
-		queue = append(queue, aliasUses(a.String())...)
+		queue = append(queue, aliasesInText(a.String())...)
 	}
 }
 
-// aliasToken finds what aliasUses reads: string literals and comments,
+// aliasToken finds what aliasesInText reads: string literals and comments,
 // which it skips, and #names.
 var aliasToken = regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"|//[^\n]*|#[A-Za-z_][\w$.]*`)
 
-// aliasUses lists the attribute aliases text uses (#blocked): a #name
+// aliasesInText lists the attribute aliases text uses (#blocked): a #name
 // outside strings and comments that is not a value's result number
 // (%0#1) nor a dialect attribute (#ttg.slice<...>, #ttg.shared_memory:
 // a dotted name).
-func aliasUses(text string) []string {
+func aliasesInText(text string) []string {
 	var out []string
 	for _, m := range aliasToken.FindAllStringIndex(text, -1) {
 		tok := text[m[0]:m[1]]
