@@ -445,9 +445,9 @@ func TestSeed001LDSPlacements(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		text := strings.Replace(string(src), "  result = \"acc_next\"\n", "  result = \"acc_next\"\n  k_width = 4\n  transposed = false\n", 1)
+		text := golden.ReplaceOnce(t, string(src), "  result = \"acc_next\"\n", "  result = \"acc_next\"\n  k_width = 4\n  transposed = false\n")
 		if !tight {
-			text = strings.Replace(text, "shared_memory = 49152\n", "", 1)
+			text = golden.ReplaceOnce(t, text, "shared_memory = 49152\n", "")
 		}
 		out := filepath.Join(t.TempDir(), filepath.Base(path))
 		if err := os.WriteFile(out, []byte(text), 0o644); err != nil {
