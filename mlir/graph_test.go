@@ -412,7 +412,7 @@ t = transpose %s -> %t [4 2] f32 perm=[1 0]
 		t.Run(c.name, func(t *testing.T) {
 			text := kernel(c.args, c.body)
 			if strings.Contains(c.args, "vector") {
-				text = pinArgs(text, c.args)
+				text = pinArgs(t, text, c.args)
 			}
 			g := readGraph(t, text, Options{})
 			got := signature(g)
@@ -427,7 +427,7 @@ t = transpose %s -> %t [4 2] f32 perm=[1 0]
 // pinArgs anchors every vector argument %a with a to_layout that
 // repeats the whole vector in every lane: the argument arrives as %a_in,
 // and %a is the anchored value the body uses.
-func pinArgs(text, args string) string {
+func pinArgs(t testing.TB, text, args string) string {
 	var pins []string
 	for _, a := range strings.Split(args, ", ") {
 		name, typ, _ := strings.Cut(a, ": ")
@@ -440,9 +440,9 @@ func pinArgs(text, args string) string {
 		dims := strings.Split(strings.TrimPrefix(typ, "vector<"), "x")
 		pins = append(pins, fmt.Sprintf(`  %s = "iree_vector_ext.to_layout"(%s_in) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [%s], batch_tile = [%s], outer_tile = [%s], thread_tile = [%s], element_tile = [%s], subgroup_strides = [%s], thread_strides = [%s]>}> : (%s) -> %s`,
 			name, name, ones, ones, ones, ones, strings.Join(dims[:rank], ", "), zeros, zeros, typ, typ))
-		text = strings.Replace(text, name+": ", name+"_in: ", 1)
+		text = golden.ReplaceOnce(t, text, name+": ", name+"_in: ")
 	}
-	return strings.Replace(text, " {\n", " {\n"+strings.Join(pins, "\n")+"\n", 1)
+	return golden.ReplaceOnce(t, text, " {\n", " {\n"+strings.Join(pins, "\n")+"\n")
 }
 
 func TestLoops(t *testing.T) {

@@ -248,7 +248,7 @@ func TestVerifyRefusesAnUnswizzledWgmmaBuffer(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := editSection(t, string(planText), `[buffers."Bs"]`, func(body string) string {
-		return strings.Replace(body, "\nswizzle = \"128B\"", "", 1)
+		return golden.ReplaceOnce(t, body, "\nswizzle = \"128B\"", "")
 	})
 	if text == string(planText) {
 		t.Fatal("the edit changed nothing")
