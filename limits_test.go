@@ -179,7 +179,7 @@ func TestAbandonedSearchAnswersWithGreedy(t *testing.T) {
 		<-release
 		return &solver.Result{Problem: p, Status: solver.StatusUnknown}
 	}
-	ctx, cancel := solver.WithTimeLimit(context.Background(), 3*time.Second) // the build, greedy and the plan take under a second, loaded; the test waits out the limit
+	ctx, cancel := solver.WithTimeLimit(context.Background(), 6*time.Second) // the build, greedy and the plan take under a second, loaded
 	defer cancel()
 	res, err := pl.Solve(ctx, g, Options{})
 	if err != nil {
