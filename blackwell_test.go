@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"planner/internal/golden"
 )
 
 // On sm_100 and sm_120 a GEMM plans with mma.sync: the tcgen05 records
@@ -31,7 +33,7 @@ func TestBlackwellRecordsAreNotPlanned(t *testing.T) {
 		}
 	}
 	for _, target := range []string{"sm_100", "sm_120"} {
-		g := strings.Replace(string(src), `target = "sm_80"`, `target = "`+target+`"`, 1)
+		g := golden.ReplaceOnce(t, string(src), `target = "sm_80"`, `target = "`+target+`"`)
 		path := writeGraph(t, target+".toml", g)
 		p := solveFile(t, path)
 		d := opPlan(t, p, "acc")
@@ -44,9 +46,9 @@ func TestBlackwellRecordsAreNotPlanned(t *testing.T) {
 			}
 		}
 
-		named := strings.Replace(g, `result = "acc"`, "result = \"acc\"\nintrinsic = \"tcgen05_mma_m128n128k16_f32_f16\"", 1)
+		named := golden.ReplaceOnce(t, g, `result = "acc"`, "result = \"acc\"\nintrinsic = \"tcgen05_mma_m128n128k16_f32_f16\"")
 		if target == "sm_120" {
-			named = strings.Replace(g, `result = "acc"`, "result = \"acc\"\nintrinsic = \"mma_mxf8f6f4_m16n8k32_f32_e4m3_ue8m0\"", 1)
+			named = golden.ReplaceOnce(t, g, `result = "acc"`, "result = \"acc\"\nintrinsic = \"mma_mxf8f6f4_m16n8k32_f32_e4m3_ue8m0\"")
 		}
 		if err := os.WriteFile(path, []byte(named), 0o644); err != nil {
 			t.Fatal(err)
@@ -75,8 +77,8 @@ func TestBlackwellRecordsAreNotPlanned(t *testing.T) {
 	}
 	// A shared-memory load naming a tensor-memory load is bad input, with
 	// its position.
-	g := strings.Replace(string(src), `target = "sm_80"`, `target = "sm_100"`, 1)
-	g = strings.Replace(g, "buffer = \"As\"\nresult = \"a\"", "buffer = \"As\"\nresult = \"a\"\nintrinsic = \"tcgen05_ld_32x32b_x1\"", 1)
+	g := golden.ReplaceOnce(t, string(src), `target = "sm_80"`, `target = "sm_100"`)
+	g = golden.ReplaceOnce(t, g, "buffer = \"As\"\nresult = \"a\"", "buffer = \"As\"\nresult = \"a\"\nintrinsic = \"tcgen05_ld_32x32b_x1\"")
 	_, err = testPlanner(t).SolveFile(context.Background(), writeGraph(t, "ld.toml", g), Options{})
 	if err == nil || !strings.Contains(err.Error(), "ld.toml:44:1: tcgen05_ld_32x32b_x1 is not a shared-memory load record of sm_100") {
 		t.Errorf("a load_shared naming tcgen05.ld: %v", err)

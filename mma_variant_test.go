@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"planner/internal/golden"
 	"planner/model"
 	"planner/plans"
 	"planner/solver"
@@ -140,7 +141,7 @@ func TestFMADot(t *testing.T) {
 		t.Fatal(err)
 	}
 	named := filepath.Join(t.TempDir(), "fma_named.toml")
-	text := strings.Replace(string(src), "result = \"d\"\n", "result = \"d\"\nintrinsic = \"fma_rn_f32\"\n", 1)
+	text := golden.ReplaceOnce(t, string(src), "result = \"d\"\n", "result = \"d\"\nintrinsic = \"fma_rn_f32\"\n")
 	if err := os.WriteFile(named, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}

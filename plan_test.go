@@ -153,8 +153,14 @@ func TestGoldenPlans(t *testing.T) {
 // every test graph solved on one CPU and on eight (GOMAXPROCS) prints its
 // text golden. The build shares its pricing out over the CPUs, the
 // reductions their larger products and the verifier its two replays.
+// The short run solves 8 graphs spread over the folder (golden.Sample),
+// PLANNER_LONG_TESTS=1 every one.
 func TestSamePlanOnAnyCPUs(t *testing.T) {
 	graphs, _ := filepath.Glob("testdata/graphs/*.toml")
+	if len(graphs) == 0 {
+		t.Fatal("no test graphs")
+	}
+	graphs = golden.Sample(graphs, 8)
 	for _, procs := range []int{1, 8} {
 		t.Run(fmt.Sprint(procs), func(t *testing.T) {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
@@ -195,9 +201,16 @@ func plansOffTheirGoldens(t *testing.T, graphs []string) []string {
 // solved a second time, in a fresh planner (its caches empty), prints the
 // text golden again. (The JSON and TOML writers are functions of the same
 // plan; TestGoldenPlans checks them against their goldens.)
+//
+// The short run solves 12 graphs spread over the folder again
+// (golden.Sample; TestGoldenPlans solves every one once), and
+// PLANNER_LONG_TESTS=1 every one.
 func TestSamePlanTwice(t *testing.T) {
 	graphs, _ := filepath.Glob("testdata/graphs/*.toml")
-	for _, g := range plansOffTheirGoldens(t, graphs) {
+	if len(graphs) == 0 {
+		t.Fatal("no test graphs")
+	}
+	for _, g := range plansOffTheirGoldens(t, golden.Sample(graphs, 12)) {
 		t.Errorf("%s: a second solve printed another plan", g)
 	}
 }
@@ -439,9 +452,9 @@ func TestSeed001LDSPlacements(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		text := strings.Replace(string(src), "  result = \"acc_next\"\n", "  result = \"acc_next\"\n  k_width = 4\n  transposed = false\n", 1)
+		text := golden.ReplaceOnce(t, string(src), "  result = \"acc_next\"\n", "  result = \"acc_next\"\n  k_width = 4\n  transposed = false\n")
 		if !tight {
-			text = strings.Replace(text, "shared_memory = 49152\n", "", 1)
+			text = golden.ReplaceOnce(t, text, "shared_memory = 49152\n", "")
 		}
 		out := filepath.Join(t.TempDir(), filepath.Base(path))
 		if err := os.WriteFile(out, []byte(text), 0o644); err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"planner/internal/golden"
 	"planner/model"
 	"planner/plans"
 	"planner/tomlio"
@@ -86,7 +87,7 @@ func TestVerifyRefusesRegisterOverflow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spill := strings.Replace(string(data), "subgroups = 1\n", "subgroups = 1\nregisters = \"spill\"\n", 1)
+	spill := golden.ReplaceOnce(t, string(data), "subgroups = 1\n", "subgroups = 1\nregisters = \"spill\"\n")
 	res, err := testPlanner(t).SolveText(context.Background(), "spill.toml", []byte(spill), Options{})
 	if err != nil || res.Plan == nil {
 		t.Fatalf("no plan with registers = \"spill\": %v %s", err, res.Why)

@@ -434,7 +434,7 @@ func TestPlanFileKeepsConversionBound(t *testing.T) {
 		{`max_conversions = "some"`, `plan.toml:9:1: max_conversions is a number of conversions, 0 or more, or "none" (the solve lifted the graph's bound), found some`},
 		{`max_conversions = -2`, `plan.toml:9:1: max_conversions is a number of conversions, 0 or more, or "none" (the solve lifted the graph's bound), found -2`},
 	} {
-		text := strings.Replace(b.String(), `max_conversions = "none"`, c.line, 1)
+		text := golden.ReplaceOnce(t, b.String(), `max_conversions = "none"`, c.line)
 		if !strings.Contains(text, c.line) {
 			t.Fatalf("the plan file has no line %s", c.line)
 		}

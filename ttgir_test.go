@@ -35,10 +35,18 @@ func ttgirKernels(t *testing.T) []string {
 // that only rename a layout for Triton's typing (an mma's result read as
 // a #ttg.dot_op in the same registers), keeps to Triton's typing (the
 // examples are checked so by TestTTGIRExamples, with the one known
-// exception), and written again has as many.
+// exception), and written again has as many. The short run reads back and
+// writes again 6 kernels spread over the list (golden.Sample), the
+// goldens and the rest are checked for every one; PLANNER_LONG_TESTS=1
+// reads back every kernel.
 func TestWriteTTGIRRoundTrip(t *testing.T) {
 	pl := testPlanner(t)
-	for _, path := range ttgirKernels(t) {
+	kernels := ttgirKernels(t)
+	again := map[string]bool{}
+	for _, path := range golden.Sample(kernels, 6) {
+		again[path] = true
+	}
+	for _, path := range kernels {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			data, err := os.ReadFile(path)
 			if err != nil {
@@ -63,6 +71,9 @@ func TestWriteTTGIRRoundTrip(t *testing.T) {
 					t.Errorf("written back, it breaks Triton's typing: %v\n%s", err, strings.Join(bad, "\n"))
 				}
 			}
+			if !again[path] {
+				return
+			}
 			second := solveMLIR(t, path+".planned.ttgir", out.Bytes(), Input{})
 			if second.Plan.Cost != first.Plan.Cost {
 				t.Errorf("read back, the plan costs %d, first %d", second.Plan.Cost, first.Plan.Cost)
@@ -81,11 +92,12 @@ func TestWriteTTGIRRoundTrip(t *testing.T) {
 // --compare input: the input's own layouts priced by the same model cost
 // no less than the plan; they convert the values the IR names at most
 // once per convert_layout of the input; the JSON plan carries them and follows its
-// schema.
+// schema. The short run compares 8 kernels spread over the list
+// (golden.Sample), PLANNER_LONG_TESTS=1 every one.
 func TestCompareInput(t *testing.T) {
 	pl := testPlanner(t)
 	set := compileSchemas(t)
-	for _, path := range ttgirKernels(t) {
+	for _, path := range golden.Sample(ttgirKernels(t), 8) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			data, err := os.ReadFile(path)
 			if err != nil {
@@ -198,6 +210,9 @@ var mfmaShapeRE = regexp.MustCompile(`#ttg\.amd_mfma<\{[^}]*instrShape = \[([^\]
 // AMD backend lowers a dot by instrShape[2] (convertDot in
 // third_party/amd/lib/TritonAMDGPUToLLVM/DotOpToLLVM/MFMA.cpp) and Triton
 // 3.9.0 stops on an assertion compiling one that states [M, N] only.
+// The short run plans the kernels for an AMD target (ttg.target "hip:"),
+// the only ones an #ttg.amd_mfma is written for; PLANNER_LONG_TESTS=1
+// every kernel.
 func TestMFMAInstrShapeHasK(t *testing.T) {
 	pl := testPlanner(t)
 	seen := 0
@@ -205,6 +220,9 @@ func TestMFMAInstrShapeHasK(t *testing.T) {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if !golden.LongTests() && !bytes.Contains(data, []byte(`ttg.target = "hip:`)) {
+			continue
 		}
 		for _, in := range []Input{{}, {KeepAnchors: true}} {
 			res := solveMLIR(t, path, data, in)

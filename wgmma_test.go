@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"planner/internal/golden"
 	"planner/model"
 	"planner/plans"
 )
@@ -85,7 +86,7 @@ func writeVariant(t *testing.T, edit func(string) string) string {
 // On 8 warps the two warpgroups split M; the plan verifies (SolveFile
 // replays it) with A and C fragments over both groups.
 func TestWgmmaTwoWarpgroups(t *testing.T) {
-	path := writeVariant(t, func(s string) string { return strings.Replace(s, "subgroups = 4", "subgroups = 8", 1) })
+	path := writeVariant(t, func(s string) string { return golden.ReplaceOnce(t, s, "subgroups = 4", "subgroups = 8") })
 	acc := opPlan(t, solveFile(t, path), "acc")
 	if acc.Intrinsic != "wgmma_m64n64k16_f32_f16" || acc.WarpsM != 2 || acc.WarpsN != 1 || !strings.Contains(acc.Method, "× 4 per warp") {
 		t.Errorf("mma acc runs %s on %s: %s", acc.Intrinsic, acc.Warps, acc.Method)
@@ -153,7 +154,7 @@ func TestVerifyRefusesAnUnswizzledWgmmaBuffer(t *testing.T) {
 // finds a plan.
 func TestWgmmaRefusedForAPaddedBuffer(t *testing.T) {
 	path := writeVariant(t, func(s string) string {
-		return strings.Replace(s, "[buffers.Bs]\n", "[buffers.Bs]\nrow_stride = 72\n", 1)
+		return golden.ReplaceOnce(t, s, "[buffers.Bs]\n", "[buffers.Bs]\nrow_stride = 72\n")
 	})
 	p := solveFile(t, path)
 	if acc := opPlan(t, p, "acc"); strings.HasPrefix(acc.Intrinsic, "wgmma") {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"planner/internal/golden"
 	"planner/model"
 )
 
@@ -81,8 +82,8 @@ func TestTargetRegistersChecked(t *testing.T) {
 		{"register_file = 65536", "register_file = 4096", "cannot hold one subgroup"},
 		{"registers = 255", `registers = "many"`, "registers"},
 	} {
-		src := strings.Replace(string(base), c.from, c.to, 1)
-		src = strings.Replace(src, `name = "sm_80"`, `name = "regs_test"`, 1)
+		src := golden.ReplaceOnce(t, string(base), c.from, c.to)
+		src = golden.ReplaceOnce(t, src, `name = "sm_80"`, `name = "regs_test"`)
 		lib := &Library{Targets: map[string]*model.Target{}, Records: map[string]*model.Record{}}
 		err := lib.parseFile("regs_test.toml", []byte(src))
 		if err == nil {

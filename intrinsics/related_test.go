@@ -2,9 +2,9 @@ package intrinsics
 
 import (
 	"os"
-	"strings"
 	"testing"
 
+	"planner/internal/golden"
 	"planner/model"
 )
 
@@ -16,7 +16,7 @@ func TestErrorsCarryRelated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	twice := strings.Replace(string(swizzle), `modes = ["none", "256B"]`, `modes = ["none", "32B", "none"]`, 1)
+	twice := golden.ReplaceOnce(t, string(swizzle), `modes = ["none", "256B"]`, `modes = ["none", "32B", "none"]`)
 	ldmatrix, err := builtinFS.ReadFile("nvidia/ldmatrix_x1.toml")
 	if err != nil {
 		t.Fatal(err)

@@ -1,9 +1,9 @@
 package intrinsics
 
 import (
-	"strings"
 	"testing"
 
+	"planner/internal/golden"
 	"planner/model"
 )
 
@@ -55,7 +55,7 @@ func TestRecordsInTritonNotation(t *testing.T) {
 		// k column, Triton two k per lane), so it is written otherwise.
 		// Without its role, B is also the accumulator of two instruction
 		// tiles stacked (repCluster [2, 1]).
-		{"dpas_m8n16k16_f32_f16", "b", dot(1, dpas, "2"), strings.ReplaceAll(strings.Replace(dpas, "repCluster = [1, 1]", "repCluster = [2, 1]", 1), "[8, 16]", "[16, 16]")},
+		{"dpas_m8n16k16_f32_f16", "b", dot(1, dpas, "2"), golden.ReplaceEvery(t, golden.ReplaceOnce(t, dpas, "repCluster = [1, 1]", "repCluster = [2, 1]"), "[8, 16]", "[16, 16]")},
 		{"dpas_m8n16k16_f32_f16", "c", dpas, ""},
 		{"wmma_f32_16x16x16_f16", "a", dot(0, wmma1, "16"), ""},
 		{"wmma_f32_16x16x16_f16", "b", dot(1, wmma1, "16"), ""},

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"planner/internal/golden"
 	"planner/intrinsics"
 	"planner/model"
 	"planner/tomlio"
@@ -211,7 +212,7 @@ vector.transfer_write@95 = copy_to_shared %12 buffer=alloc_7[32 64]
 }
 
 func TestFuncSelection(t *testing.T) {
-	two := kernel("", "") + strings.Replace(kernel("", ""), "@k", "@other", 1)
+	two := kernel("", "") + golden.ReplaceOnce(t, kernel("", ""), "@k", "@other")
 	if e := readError(t, two, Options{}); !strings.Contains(e, "k.mlir:5:1: the file has 2 functions (@k, @other): name the kernel with --func NAME") {
 		t.Errorf("two functions: %s", e)
 	}
@@ -219,7 +220,7 @@ func TestFuncSelection(t *testing.T) {
 		t.Errorf("--func nope: %s", e)
 	}
 	body := `  %c = arith.constant dense<1.0> : vector<4xf32>`
-	g := readGraph(t, kernel("", "")+strings.Replace(kernel("", body), "@k", "@other", 1), Options{Func: "@other"})
+	g := readGraph(t, kernel("", "")+golden.ReplaceOnce(t, kernel("", body), "@k", "@other"), Options{Func: "@other"})
 	if len(g.Ops) != 1 {
 		t.Errorf("--func @other read %d ops", len(g.Ops))
 	}
@@ -411,7 +412,7 @@ t = transpose %s -> %t [4 2] f32 perm=[1 0]
 		t.Run(c.name, func(t *testing.T) {
 			text := kernel(c.args, c.body)
 			if strings.Contains(c.args, "vector") {
-				text = pinArgs(text, c.args)
+				text = pinArgs(t, text, c.args)
 			}
 			g := readGraph(t, text, Options{})
 			got := signature(g)
@@ -426,7 +427,7 @@ t = transpose %s -> %t [4 2] f32 perm=[1 0]
 // pinArgs anchors every vector argument %a with a to_layout that
 // repeats the whole vector in every lane: the argument arrives as %a_in,
 // and %a is the anchored value the body uses.
-func pinArgs(text, args string) string {
+func pinArgs(t testing.TB, text, args string) string {
 	var pins []string
 	for _, a := range strings.Split(args, ", ") {
 		name, typ, _ := strings.Cut(a, ": ")
@@ -439,9 +440,9 @@ func pinArgs(text, args string) string {
 		dims := strings.Split(strings.TrimPrefix(typ, "vector<"), "x")
 		pins = append(pins, fmt.Sprintf(`  %s = "iree_vector_ext.to_layout"(%s_in) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [%s], batch_tile = [%s], outer_tile = [%s], thread_tile = [%s], element_tile = [%s], subgroup_strides = [%s], thread_strides = [%s]>}> : (%s) -> %s`,
 			name, name, ones, ones, ones, ones, strings.Join(dims[:rank], ", "), zeros, zeros, typ, typ))
-		text = strings.Replace(text, name+": ", name+"_in: ", 1)
+		text = golden.ReplaceOnce(t, text, name+": ", name+"_in: ")
 	}
-	return strings.Replace(text, " {\n", " {\n"+strings.Join(pins, "\n")+"\n", 1)
+	return golden.ReplaceOnce(t, text, " {\n", " {\n"+strings.Join(pins, "\n")+"\n")
 }
 
 func TestLoops(t *testing.T) {
@@ -463,8 +464,8 @@ r = loop trips=4 args(%acc) = (%z) yields(%n) results(%r#0)
 	if got := signature(g); got != want {
 		t.Errorf("graph:\n%s\nwant:\n%s", got, want)
 	}
-	dyn := strings.Replace(body, "to %c10", "to %n10", 1)
-	dyn = strings.Replace(dyn, "  %c0 =", "  %n10 = gpu.block_dim x\n  %c0 =", 1)
+	dyn := golden.ReplaceOnce(t, body, "to %c10", "to %n10")
+	dyn = golden.ReplaceOnce(t, dyn, "  %c0 =", "  %n10 = gpu.block_dim x\n  %c0 =")
 	if e := readError(t, kernel("", dyn), Options{}); !strings.Contains(e, "k.mlir:8:3: the trip count of scf.for is known only at run time: %n10 (upper bound) is not an arith.constant; give --trips N, the count to price its body at") {
 		t.Errorf("dynamic bound: %s", e)
 	}
@@ -472,7 +473,7 @@ r = loop trips=4 args(%acc) = (%z) yields(%n) results(%r#0)
 	if l := g.Ops[1].Body; l.Trips != 16 || !l.Dynamic {
 		t.Errorf("--trips 16 gives %d trips, dynamic %v", l.Trips, l.Dynamic)
 	}
-	if e := readError(t, kernel("", strings.Replace(body, "to %c10", "to %c0", 1)), Options{}); !strings.Contains(e, "scf.for from 0 to 0 runs no iteration") {
+	if e := readError(t, kernel("", golden.ReplaceOnce(t, body, "to %c10", "to %c0")), Options{}); !strings.Contains(e, "scf.for from 0 to 0 runs no iteration") {
 		t.Errorf("empty loop: %s", e)
 	}
 }
@@ -506,11 +507,11 @@ v = elementwise mul %w, %z -> %v [32 64] f32
 		t.Errorf("unrealisable pin: %+v", p)
 	}
 	for _, c := range []struct{ layout, want string }{
-		{strings.Replace(layout, "thread_tile = [8, 4]", "thread_tile = [8, 2]", 1), "k.mlir:6:47: dimension 1: subgroup 1 × batch 1 × outer 1 × thread 2 × element 16 = 32, but the shape has 64"},
-		{strings.Replace(layout, "thread_strides = [4, 1]", "thread_strides = [4, 3]", 1), "k.mlir:1:197: thread stride 3 is not a power of two"},
-		{strings.Replace(layout, "batch_tile", "warp_tile", 1), "k.mlir:1:61: nested_layout has no field warp_tile (its fields: subgroup_tile, batch_tile, outer_tile, thread_tile, element_tile, subgroup_strides, thread_strides)"},
-		{strings.Replace(layout, ", thread_strides = [4, 1]", "", 1), "k.mlir:6:47: nested_layout lacks thread_strides"},
-		{strings.Replace(layout, "outer_tile = [1, 1]", "outer_tile = [1, x]", 1), "k.mlir:1:99: outer_tile's entries are integers, found 'x'"},
+		{golden.ReplaceOnce(t, layout, "thread_tile = [8, 4]", "thread_tile = [8, 2]"), "k.mlir:6:47: dimension 1: subgroup 1 × batch 1 × outer 1 × thread 2 × element 16 = 32, but the shape has 64"},
+		{golden.ReplaceOnce(t, layout, "thread_strides = [4, 1]", "thread_strides = [4, 3]"), "k.mlir:1:197: thread stride 3 is not a power of two"},
+		{golden.ReplaceOnce(t, layout, "batch_tile", "warp_tile"), "k.mlir:1:61: nested_layout has no field warp_tile (its fields: subgroup_tile, batch_tile, outer_tile, thread_tile, element_tile, subgroup_strides, thread_strides)"},
+		{golden.ReplaceOnce(t, layout, ", thread_strides = [4, 1]", ""), "k.mlir:6:47: nested_layout lacks thread_strides"},
+		{golden.ReplaceOnce(t, layout, "outer_tile = [1, 1]", "outer_tile = [1, x]"), "k.mlir:1:99: outer_tile's entries are integers, found 'x'"},
 	} {
 		text := "#l = " + c.layout + "\n" + kernel("%g: memref<32x64xf32>", body)
 		if e := readError(t, text, Options{}); !strings.HasPrefix(e, c.want) {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"planner/internal/golden"
 	"planner/model"
 )
 
@@ -44,11 +45,11 @@ func TestLinearLayoutWritten(t *testing.T) {
 // A malformed #planner.linear is an error at the field or basis at fault.
 func TestLinearLayoutErrors(t *testing.T) {
 	for _, c := range []struct{ body, want string }{
-		{strings.Replace(linearBody, "lane", "lanes", 1), "k.mlir:1:67: expected a field of planner.linear (register, lane, subgroup), found 'lanes'"},
-		{strings.Replace(linearBody, ", subgroup = [[0, 16], [0, 32]]", "", 1), "k.mlir:6:51: planner.linear lacks subgroup"},
-		{strings.Replace(linearBody, "[2, 0]", "[2, x]", 1), "k.mlir:1:87: expected an attribute, found 'x'"},
-		{strings.Replace(linearBody, "[4, 0]", "[4]", 1), "k.mlir:1:91: basis [4] has 1 coordinates but the shape [32 64] has rank 2"},
-		{strings.Replace(linearBody, ", [16, 0]]", "]", 1), "k.mlir:1:74: 4 lane bases give 16 ids, but subgroup_size is 32"},
+		{golden.ReplaceOnce(t, linearBody, "lane", "lanes"), "k.mlir:1:67: expected a field of planner.linear (register, lane, subgroup), found 'lanes'"},
+		{golden.ReplaceOnce(t, linearBody, ", subgroup = [[0, 16], [0, 32]]", ""), "k.mlir:6:51: planner.linear lacks subgroup"},
+		{golden.ReplaceOnce(t, linearBody, "[2, 0]", "[2, x]"), "k.mlir:1:87: expected an attribute, found 'x'"},
+		{golden.ReplaceOnce(t, linearBody, "[4, 0]", "[4]"), "k.mlir:1:91: basis [4] has 1 coordinates but the shape [32 64] has rank 2"},
+		{golden.ReplaceOnce(t, linearBody, ", [16, 0]]", "]"), "k.mlir:1:74: 4 lane bases give 16 ids, but subgroup_size is 32"},
 		{linearBody + ", register = []", "k.mlir:1:148: planner.linear gives register twice"},
 	} {
 		text := "#l = #planner.linear<" + c.body + ">\n" + kernel("%g: memref<32x64xf32>", linearKernel)

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"planner/internal/golden"
 	. "planner/model"
 	"planner/model/modeltest"
 )
@@ -45,12 +46,13 @@ var bankShapes = []*Target{
 // walked element by element, on random layouts of every notation against
 // random placements, bank geometries, vector widths and row blocks; and
 // every form is exercised, so that a form that stopped applying would be
-// seen.
+// seen. The short run draws 1500 pairs, PLANNER_LONG_TESTS=1 10000 (each
+// form on at least a fiftieth of them).
 func TestAccessCountsFromBasesEqualTheWalk(t *testing.T) {
 	r := rand.New(rand.NewPCG(16, 1))
 	forms := map[string]int{}
-	pairs := 0
-	for i := 0; pairs < 10000; i++ {
+	pairs, want := 0, golden.Count(1500, 10000)
+	for i := 0; pairs < want; i++ {
 		shape := []int{1 << uint(r.IntN(7)), 1 << uint(r.IntN(7))}
 		if i%4 == 0 {
 			shape[r.IntN(2)] *= 3
@@ -90,7 +92,7 @@ func TestAccessCountsFromBasesEqualTheWalk(t *testing.T) {
 		pairs++
 	}
 	for _, k := range []string{"vectors xor", "vectors additive", "vectors walk", "rows xor", "rows additive", "rows walk"} {
-		if forms[k] < 200 {
+		if forms[k] < want/50 {
 			t.Errorf("only %d of %d pairs counted as %s", forms[k], pairs, k)
 		}
 	}

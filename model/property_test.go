@@ -6,16 +6,19 @@ import (
 	"slices"
 	"testing"
 
+	"planner/internal/golden"
 	. "planner/model"
 	"planner/model/modeltest"
 )
 
 // Every notation that can express a layout prints fields that build the
-// same layout again.
+// same layout again. The short run draws 200 layouts, PLANNER_LONG_TESTS=1
+// 600 (each notation on at least 50 in 600).
 func TestRoundTripEveryNotation(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	counts := map[string]int{}
-	for i := range 600 {
+	draws := golden.Count(200, 600)
+	for i := range draws {
 		f := modeltest.Frame(r, i%3 == 0)
 		l, src := modeltest.Layout(r, f)
 		if l == nil {
@@ -42,7 +45,7 @@ func TestRoundTripEveryNotation(t *testing.T) {
 	// Each notation must have been exercised; a generator change that
 	// stops producing some notation's layouts would make this test weak.
 	for _, kind := range Kinds {
-		if counts[kind] < 50 {
+		if counts[kind] < 50*draws/600 {
 			t.Errorf("only %d layouts round-tripped through %s", counts[kind], kind)
 		}
 	}

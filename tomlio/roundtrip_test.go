@@ -7,17 +7,20 @@ import (
 	"path/filepath"
 	"testing"
 
+	"planner/internal/golden"
 	"planner/model"
 	"planner/model/modeltest"
 )
 
 // Printing a layout file in any notation that can express the layout and
-// parsing it back gives the same layout.
+// parsing it back gives the same layout. The short run draws 150 layouts,
+// PLANNER_LONG_TESTS=1 400 (each notation on at least 30 in 400).
 func TestPrintParseEveryNotation(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
 	dt, _ := model.ParseDType("f16")
 	counts := map[string]int{}
-	for i := range 400 {
+	draws := golden.Count(150, 400)
+	for i := range draws {
 		f := modeltest.Frame(r, i%3 == 0)
 		l, src := modeltest.Layout(r, f)
 		if l == nil {
@@ -43,7 +46,7 @@ func TestPrintParseEveryNotation(t *testing.T) {
 		}
 	}
 	for _, kind := range model.Kinds {
-		if counts[kind] < 30 {
+		if counts[kind] < 30*draws/400 {
 			t.Errorf("only %d round trips through %s", counts[kind], kind)
 		}
 	}

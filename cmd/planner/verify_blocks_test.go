@@ -6,18 +6,20 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"planner/internal/golden"
 )
 
 // A plan of a multi-block mma names the view it runs (blocks_along); a
 // plan file without it, with the other view, or with blocks along K is
 // refused.
 func TestVerifyBlocksAlong(t *testing.T) {
-	golden, err := os.ReadFile("../../testdata/plans/gfx942_mfma4x4_small_m.toml")
+	planText, err := os.ReadFile("../../testdata/plans/gfx942_mfma4x4_small_m.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	const line = "blocks_along = \"N\"\n"
-	if !strings.Contains(string(golden), line) {
+	if !strings.Contains(string(planText), line) {
 		t.Fatalf("the golden plan does not say %q", line)
 	}
 	root, _ := filepath.Abs("../..")
@@ -29,7 +31,7 @@ func TestVerifyBlocksAlong(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			path := filepath.Join(dir, c.name+".toml")
-			if err := os.WriteFile(path, []byte(strings.Replace(string(golden), line, c.with, 1)), 0o644); err != nil {
+			if err := os.WriteFile(path, []byte(golden.ReplaceOnce(t, string(planText), line, c.with)), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			t.Chdir(root)

@@ -172,11 +172,11 @@ func TestVerifyWrongConversionClaims(t *testing.T) {
 // The read of As appears twice; the write of As is left out; As claims
 // 4 bytes fewer than its placement takes; Cs has no table at all.
 func TestVerifyEditedBuffers(t *testing.T) {
-	golden, err := os.ReadFile("../../testdata/plans/seed002_wmma_gemm.toml")
+	planText, err := os.ReadFile("../../testdata/plans/seed002_wmma_gemm.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := string(golden)
+	text := string(planText)
 	read := "[[buffers.\"As\".accesses]]\nop = \"a\"\n"
 	write := "[[buffers.\"As\".accesses]]\nop = \"copy_to_shared@32\"\n"
 	block := func(start string) string {
@@ -192,10 +192,10 @@ func TestVerifyEditedBuffers(t *testing.T) {
 	for _, c := range []struct {
 		name, text, want string
 	}{
-		{"access twice", strings.Replace(text, read, block(read)+read, 1), "the plan lists this access twice (op a, access read)"},
-		{"access left out", strings.Replace(text, block(write), "", 1), "the plan leaves out the access the replay makes (op copy_to_shared@32, access write)"},
-		{"bytes", strings.Replace(text, "bytes = 20448\n", "bytes = 20444\n", 1), "bytes: the plan says 20444, the replay gives 20448"},
-		{"buffer left out", strings.Replace(strings.Replace(text, cs, "", 1), csAccess, "", 1), "the plan gives buffer Cs no placement"},
+		{"access twice", golden.ReplaceOnce(t, text, read, block(read)+read), "the plan lists this access twice (op a, access read)"},
+		{"access left out", golden.ReplaceOnce(t, text, block(write), ""), "the plan leaves out the access the replay makes (op copy_to_shared@32, access write)"},
+		{"bytes", golden.ReplaceOnce(t, text, "bytes = 20448\n", "bytes = 20444\n"), "bytes: the plan says 20444, the replay gives 20448"},
+		{"buffer left out", golden.ReplaceOnce(t, golden.ReplaceOnce(t, text, cs, ""), csAccess, ""), "the plan gives buffer Cs no placement"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.text == text {
@@ -219,11 +219,11 @@ func TestVerifyEditedBuffers(t *testing.T) {
 // A negative count in a conversion's claims is refused where it is
 // written, not when the replay trips over it.
 func TestVerifyNegativeClaim(t *testing.T) {
-	golden, err := os.ReadFile("../../testdata/plans/transpose_heavy.toml")
+	planText, err := os.ReadFile("../../testdata/plans/transpose_heavy.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := strings.Replace(string(golden), "scratch_bytes = 33792\n", "scratch_bytes = -1\n", 1)
+	text := golden.ReplaceFirst(t, string(planText), "scratch_bytes = 33792\n", "scratch_bytes = -1\n") // the first of two
 	line := strings.Count(text[:strings.Index(text, "scratch_bytes = -1")], "\n") + 1
 	path := filepath.Join(t.TempDir(), "plan.toml")
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
@@ -243,14 +243,14 @@ func TestVerifyNegativeClaim(t *testing.T) {
 // wgmma's descriptor cannot read the dense 128-byte rows, and planner
 // verify says so.
 func TestVerifyRefusesAnUnswizzledWgmmaBuffer(t *testing.T) {
-	golden, err := os.ReadFile("../../testdata/plans/sm90_wgmma_gemm.toml")
+	planText, err := os.ReadFile("../../testdata/plans/sm90_wgmma_gemm.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := editSection(t, string(golden), `[buffers."Bs"]`, func(body string) string {
-		return strings.Replace(body, "\nswizzle = \"128B\"", "", 1)
+	text := editSection(t, string(planText), `[buffers."Bs"]`, func(body string) string {
+		return golden.ReplaceOnce(t, body, "\nswizzle = \"128B\"", "")
 	})
-	if text == string(golden) {
+	if text == string(planText) {
 		t.Fatal("the edit changed nothing")
 	}
 	path := filepath.Join(t.TempDir(), "unswizzled.toml")
@@ -291,20 +291,21 @@ func TestVerifyNamesTheEditedKey(t *testing.T) {
 		{"budget", "gemm_epilogue", "budget = 166912\n", "budget = 1\n", "budget: the plan says 1, the replay gives 166912"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			golden, err := os.ReadFile("../../testdata/plans/" + c.graph + ".toml")
+			planText, err := os.ReadFile("../../testdata/plans/" + c.graph + ".toml")
 			if err != nil {
 				t.Fatal(err)
 			}
-			i := strings.Index(string(golden), c.old)
+			i := strings.Index(string(planText), c.old)
 			if i < 0 {
 				t.Fatalf("no %q in the golden plan", c.old)
 			}
-			line := strings.Count(string(golden[:i]), "\n") + 1
+			line := strings.Count(string(planText[:i]), "\n") + 1
 			if c.name == "reduction subgroups" {
 				line++
 			}
 			path := filepath.Join(t.TempDir(), "plan.toml")
-			if err := os.WriteFile(path, []byte(strings.Replace(string(golden), c.old, c.new, 1)), 0o644); err != nil {
+			// The first c.old, at i: some recur further on.
+			if err := os.WriteFile(path, []byte(golden.ReplaceFirst(t, string(planText), c.old, c.new)), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			root, _ := filepath.Abs("../..")

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"planner/internal/golden"
 )
 
 // Plan files say an mma's variant (transposed = true, k_width = N), and
@@ -23,15 +25,15 @@ func TestVerifyVariantClaims(t *testing.T) {
 		{"transposed_dropped", "mfma_transposed_chain", "transposed = true\n\n", "\n", "mfma_f32_32x32x8_f16 operand"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			golden, err := os.ReadFile(filepath.Join(root, "testdata/plans", c.plan+".toml"))
+			planText, err := os.ReadFile(filepath.Join(root, "testdata/plans", c.plan+".toml"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(string(golden), c.from) {
+			if !strings.Contains(string(planText), c.from) {
 				t.Fatalf("%s.toml has no %q", c.plan, c.from)
 			}
 			path := filepath.Join(t.TempDir(), c.plan+".toml")
-			if err := os.WriteFile(path, []byte(strings.Replace(string(golden), c.from, c.to, 1)), 0o644); err != nil {
+			if err := os.WriteFile(path, []byte(golden.ReplaceOnce(t, string(planText), c.from, c.to)), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			t.Chdir(root)

@@ -44,25 +44,6 @@ func Compare(t testing.TB, path, got string) {
 	t.Errorf("%s differs (run go test -update to accept):\n%s", path, Diff(string(want), got))
 }
 
-// Diff lists the lines that differ between two texts, by line number.
-func Diff(want, got string) string {
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var out strings.Builder
-	for i := range max(len(wl), len(gl)) {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			fmt.Fprintf(&out, "line %d:\n- %s\n+ %s\n", i+1, w, g)
-		}
-	}
-	return out.String()
-}
-
 // Want is one expected error: a `want code: text` comment on the line the
 // error must be reported at.
 type Want struct {

@@ -59,14 +59,6 @@ func TestCompare(t *testing.T) {
 	}
 }
 
-func TestDiff(t *testing.T) {
-	got := Diff("a\nb\nc", "a\nx\nc\nd")
-	want := "line 2:\n- b\n+ x\nline 4:\n- \n+ d\n"
-	if got != want {
-		t.Errorf("Diff = %q, want %q", got, want)
-	}
-}
-
 func TestWants(t *testing.T) {
 	data := []byte("x = 1\ny = [ # want bad-value: a number\n// want syntax: not this comment style\n")
 	ws := Wants(t, data, "#")

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"planner/internal/golden"
 	"planner/intrinsics"
 	"planner/model"
 	"planner/plans"
@@ -91,7 +92,7 @@ func TestGoldenPlansRoundTrip(t *testing.T) {
 // Edits of a golden plan that the reader refuses, each at the line and
 // column of what is wrong.
 func TestReadErrors(t *testing.T) {
-	lib, golden := libraryAndPlan(t, "transpose_heavy")
+	lib, planText := libraryAndPlan(t, "transpose_heavy")
 	for _, c := range []struct {
 		name, old, new string
 		want           string // the first error, after plan.toml:line:col
@@ -104,11 +105,11 @@ func TestReadErrors(t *testing.T) {
 		{"unknown key", "lower_bound = 5844\n", "lower_bund = 5844\n", "unknown key \"lower_bund\" (did you mean \"lower_bound\"?)", model.CodeUnknownKey},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			i := strings.Index(golden, c.old)
+			i := strings.Index(planText, c.old)
 			if i < 0 {
 				t.Fatalf("no %q in the golden plan", c.old)
 			}
-			text := strings.Replace(golden, c.old, c.new, 1)
+			text := golden.ReplaceFirst(t, planText, c.old, c.new) // the first, at i
 			line := strings.Count(text[:i], "\n") + 1
 			_, _, _, _, err := readPlan(t, lib, "plan.toml", []byte(text))
 			list, ok := model.Errors(err)
@@ -126,8 +127,8 @@ func TestReadErrors(t *testing.T) {
 // A use converted twice is refused at the second conversion, with the
 // first as its related position.
 func TestSecondConversionRelated(t *testing.T) {
-	lib, golden := libraryAndPlan(t, "transpose_heavy")
-	text := golden
+	lib, planText := libraryAndPlan(t, "transpose_heavy")
+	text := planText
 	start := strings.Index(text, "[[conversions]]\n")
 	if start < 0 {
 		t.Fatal("no conversion in the golden plan")

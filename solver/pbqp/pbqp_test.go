@@ -3,16 +3,21 @@ package pbqp
 import (
 	"math/rand/v2"
 	"testing"
+
+	"planner/internal/golden"
 )
 
 // The solver's optimum equals brute-force enumeration, with the reductions
 // and branching on the core, with the reductions and the SAT search on the
 // core, and with the SAT search alone, and its choice costs what it says.
+// The short run draws 200 problems, PLANNER_LONG_TESTS=1 600 (the sample's
+// floors scaled to the draws).
 func TestPBQPAgainstBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 32))
 	var optimal, infeasible, cores, branched int
 	modes := []Options{{}, {NoBranch: true}, {NoReduce: true}}
-	for i := range 600 {
+	draws := golden.Count(200, 600)
+	for i := range draws {
 		p := Random(r, 2+r.IntN(6), 1+r.IntN(5), []float64{0.3, 0.6, 1}[i%3])
 		want, _ := p.BruteForce()
 		for _, opt := range modes {
@@ -36,7 +41,7 @@ func TestPBQPAgainstBruteForce(t *testing.T) {
 			optimal++
 		}
 	}
-	if infeasible < 20 || cores < 50 || branched < 50 {
+	if infeasible < 20*draws/600 || cores < 50*draws/600 || branched < 50*draws/600 {
 		t.Fatalf("weak sample: %d infeasible, %d cores for the SAT search, %d decided by branching", infeasible, cores, branched)
 	}
 	t.Logf("%d optimal, %d infeasible, %d cores for the SAT search, %d decided by branching", optimal, infeasible, cores, branched)
