@@ -78,11 +78,11 @@ func (m *MMAChoice) Arrangement() model.Arrangement {
 // user's compiler can represent.
 func (p *Problem) mmaChoices(op *model.Op, records []*model.Record, notation string) []*MMAChoice {
 	key := mmaKeyOf(op, records, notation)
-	if chs, ok := p.mmaMemo[key]; ok {
+	if chs, ok := p.build.mmaMemo[key]; ok {
 		return chs
 	}
-	if p.mmaMemo == nil {
-		p.mmaMemo = map[mmaKey][]*MMAChoice{}
+	if p.build.mmaMemo == nil {
+		p.build.mmaMemo = map[mmaKey][]*MMAChoice{}
 	}
 	return p.keepMMA(key, p.mmaChoicesOf(op, records, notation))
 }
@@ -149,7 +149,7 @@ func (p *Problem) prefetchMMA(mmaRecs []*model.Record) {
 	seen := map[mmaKey]bool{}
 	want := func(op *model.Op, recs []*model.Record) {
 		k := mmaKeyOf(op, recs, p.Graph.Notation)
-		if _, done := p.mmaMemo[k]; !done && !seen[k] {
+		if _, done := p.build.mmaMemo[k]; !done && !seen[k] {
 			seen[k] = true
 			jobs = append(jobs, &job{op: op, recs: recs, key: k})
 		}
@@ -172,8 +172,8 @@ func (p *Problem) prefetchMMA(mmaRecs []*model.Record) {
 			jobs[k].chs, done[k] = p.mmaChoicesOf(jobs[k].op, jobs[k].recs, p.Graph.Notation), true
 		}
 	})
-	if p.mmaMemo == nil {
-		p.mmaMemo = map[mmaKey][]*MMAChoice{}
+	if p.build.mmaMemo == nil {
+		p.build.mmaMemo = map[mmaKey][]*MMAChoice{}
 	}
 	for k, j := range jobs {
 		if done[k] {
@@ -188,7 +188,7 @@ func (p *Problem) keepMMA(key mmaKey, chs []*MMAChoice) []*MMAChoice {
 		ch.A, ch.B, ch.C = p.memo.canon(ch.A), p.memo.canon(ch.B), p.memo.canon(ch.C)
 	}
 	chs = slices.Clip(chs) // ops alike share the list: appending must copy it
-	p.mmaMemo[key] = chs
+	p.build.mmaMemo[key] = chs
 	return chs
 }
 

@@ -259,7 +259,7 @@ func (p *Problem) pairCost(n int32) *pricedConv {
 }
 
 // analyse analyses a conversion and counts its scratch accesses with
-// cache; goroutines may call it at once, each with a view of p.access.
+// cache; goroutines may call it at once, each with a view of p.build.access.
 func (p *Problem) analyse(pair convPair, cache *model.AccessCache) (*model.Conversion, error) {
 	c, err := model.Analyze(pair.from, pair.to, pair.bits)
 	if err != nil {

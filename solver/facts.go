@@ -224,7 +224,7 @@ func (p *Problem) noConvertFact(v *model.Value, use model.Use) *model.Fact {
 	if use.Yield {
 		name = fmt.Sprintf("no_convert:%s->%s.yield", v.Name, op.Name)
 	}
-	if f := p.facts.byName[name]; f != nil && p.edgeOf[name] != use {
+	if f := p.facts.byName[name]; f != nil && p.build.edgeOf[name] != use {
 		name = fmt.Sprintf("%s#%d", name, use.Index)
 	}
 	text := fmt.Sprintf("the use of %%%s by %s allows no conversion", v.Name, opText(op))
@@ -240,7 +240,7 @@ func (p *Problem) noConvertFact(v *model.Value, use model.Use) *model.Fact {
 		text = fmt.Sprintf("%%%s, yielded by %s, allows no conversion into the carried value (no_conversions = true)", v.Name, opText(op))
 	}
 	f := p.fact(model.FactNoConvert, name, pos, text)
-	p.edgeOf[name] = use
+	p.build.edgeOf[name] = use
 	return f
 }
 

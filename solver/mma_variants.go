@@ -265,7 +265,7 @@ func (p *Problem) fmaChoices(op *model.Op, chs []*MMAChoice) []*MMAChoice {
 	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
 	m, k, n := a.Shape[0], a.Shape[1], b.Shape[1]
 	var rec *model.Record
-	for _, r := range p.fmaRecs {
+	for _, r := range p.build.fmaRecs {
 		if sameTypes(r, a, b, c, op.Result) {
 			rec = r
 			break

@@ -100,7 +100,7 @@ func opaqueRecord(r *model.Record) bool {
 // of them where its values can stay in an opaque fragment, the others
 // (plainMMA, set by the build) otherwise.
 func (p *Problem) mmaRecordsFor(op *model.Op, mmaRecs []*model.Record) []*model.Record {
-	if p.opaqueMMA[op] {
+	if p.build.opaqueMMA[op] {
 		return mmaRecs
 	}
 	return p.plainMMA

@@ -42,10 +42,10 @@ func (p *Problem) inParallel(n, chunk int, work func(cache *model.AccessCache, l
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			run(p.access.View(), func() error { return nil })
+			run(p.build.access.View(), func() error { return nil })
 		}()
 	}
-	err := run(p.access, p.watch.check) // this goroutine alone reads the limits
+	err := run(p.build.access, p.watch.check) // this goroutine alone reads the limits
 	wg.Wait()
 	return err
 }

@@ -96,6 +96,29 @@ type Edge struct {
 
 // Problem is a graph turned into a PBQP, with what each node and edge
 // stands for.
+//
+// Beside the exported fields it keeps only what is read after Build
+// returns:
+//
+//   - facts, the facts and guards behind every forbidden entry (the view's
+//     provenance, explain, relaxed rebuilds);
+//   - the buffers' decisions (bufNodes, bufNode, bufSlot), the load
+//     records (loadRecs, loadRecord, families) and the admitted rules
+//     (admitted): the plan (finish) names the record of each access, and
+//     the view's AccessCost and Admits check placements after the build;
+//   - scratch and combined, regs and convBudget: the constraints no cost
+//     matrix holds, which the search, greedy and the view read;
+//   - valueNode and opNode: greedy and the register rows find a value's
+//     or an op's decision through them; plainMMA: explain (collide) reads
+//     the mma records whose fragments are specified;
+//   - memo: the plan, greedy, explain and the register budget price
+//     conversions and read layouts through the one copy the build made;
+//   - watch, greedy and abandoned: the solve's limits, its cached baseline
+//     and its cancellation.
+//
+// What only the build reads (the mma choices per op, the access cache,
+// the no_convert names, the opaque mma ops, the FMA records) lives in a
+// builder that Build drops when it returns.
 type Problem struct {
 	Graph   *model.Graph
 	Target  *model.Target
@@ -105,7 +128,6 @@ type Problem struct {
 	Edges   []*Edge
 	PBQP    *pbqp.Problem
 	facts   facts
-	edgeOf  map[string]model.Use // no_convert fact names to their use
 
 	bufNodes   []*Node
 	bufNode    map[*model.Buffer]*Node // the decision holding each buffer's placement
@@ -119,8 +141,6 @@ type Problem struct {
 	// solving once per scratch cap.
 	scratch  []scratchUse
 	combined bool
-	mmaMemo  map[mmaKey][]*MMAChoice
-	access   *model.AccessCache
 	memo     *layoutMemo
 	watch    *watch // the limits and progress of a BuildWithin, nil otherwise
 
@@ -129,12 +149,9 @@ type Problem struct {
 	// families lists the records of each fragment family whose lanes are
 	// unspecified (WMMA): only they read or write such a fragment.
 	families map[string][]*model.Record
-	// opaqueMMA marks the mma ops whose values can stay in an opaque
-	// fragment; plainMMA are the mma records whose fragments are not.
-	opaqueMMA map[*model.Op]bool
-	plainMMA  []*model.Record
-	fmaRecs   []*model.Record // the target's FMA records (mma_variants.go)
-	regs      *registerUse    // the register budget (registers.go); nil where none applies
+	// plainMMA are the mma records whose fragments are not opaque.
+	plainMMA []*model.Record
+	regs     *registerUse // the register budget (registers.go); nil where none applies
 	// convBudget is the graph's bound on conversions (conversions.go);
 	// nil where it sets none.
 	convBudget *conversionBudget
@@ -147,6 +164,19 @@ type Problem struct {
 		sync.Mutex
 		yes bool
 	}
+	build *builder // the build's own caches while Build runs; nil once it returns
+}
+
+// builder holds what only the build reads: Build makes one and drops it
+// when it returns, so that a built problem keeps none of it.
+type builder struct {
+	edgeOf  map[string]model.Use // no_convert fact names to their use
+	mmaMemo map[mmaKey][]*MMAChoice
+	access  *model.AccessCache
+	// opaqueMMA marks the mma ops whose values can stay in an opaque
+	// fragment.
+	opaqueMMA map[*model.Op]bool
+	fmaRecs   []*model.Record // the target's FMA records (mma_variants.go)
 }
 
 // Build turns a graph into a problem for a target with the given records.
@@ -163,7 +193,9 @@ func BuildRelaxed(g *model.Graph, t *model.Target, records []*model.Record, rela
 
 func buildWatched(g *model.Graph, t *model.Target, records []*model.Record, relax map[string]bool, w *watch) (*Problem, error) {
 	p := &Problem{Graph: g, Target: t, PBQP: &pbqp.Problem{}, opNode: map[*model.Op]*Node{},
-		edgeOf: map[string]model.Use{}, access: model.NewAccessCache(), memo: newLayoutMemo(), watch: w}
+		memo: newLayoutMemo(), watch: w,
+		build: &builder{edgeOf: map[string]model.Use{}, access: model.NewAccessCache()}}
+	defer func() { p.build = nil }()
 	p.facts = facts{byName: map[string]*model.Fact{}, relax: relax, keys: map[string]int{}}
 	budget, capacity := p.budgetFacts()
 	p.Budget = t.SharedMemory
@@ -184,12 +216,12 @@ func buildWatched(g *model.Graph, t *model.Target, records []*model.Record, rela
 		case model.RecordLoadShared:
 			loadRecs = append(loadRecs, r)
 		case model.RecordFMA:
-			p.fmaRecs = append(p.fmaRecs, r)
+			p.build.fmaRecs = append(p.build.fmaRecs, r)
 		}
 	}
 	p.loadRecs = loadRecs
 	p.families = familiesOf(records)
-	p.opaqueMMA = opaqueMMAs(g)
+	p.build.opaqueMMA = opaqueMMAs(g)
 	p.prefetchMMA(mmaRecs)
 	cands := p.candidates(mmaRecs)
 	if err := w.err(); err != nil {
