@@ -142,16 +142,16 @@ func (p *Problem) runGreedy() *GreedyResult {
 	}
 	res.Choice = g.choice
 	res.Cost, res.pb, res.NoPlan = p.greedyCost(g.choice)
-	if cb := p.convBudget; res.Cost < Inf && p.OverConversions(g.choice) {
+	if most, _ := p.ConversionBound(); res.Cost < Inf && p.OverConversions(g.choice) {
 		// Propagation does not count its conversions: its plan breaks
 		// the graph's bound.
-		res.Cost, res.NoPlan = Inf, fmt.Sprintf("its plan converts %s, more than the %d that %s allows", times(p.Conversions(g.choice)), cb.max, p.Graph.MaxConversionsFrom)
+		res.Cost, res.NoPlan = Inf, fmt.Sprintf("its plan converts %s, more than the %d that %s allows", times(p.Conversions(g.choice)), most, p.Graph.MaxConversionsFrom)
 	}
 	if res.Cost < Inf {
 		res.Assignment = p.Assignment(res.Choice)
 	}
 	res.Duration = time.Since(start)
-	res.Candidates = p.candidateCount()
+	res.Candidates = p.CandidateCount()
 	return res
 }
 
@@ -183,17 +183,17 @@ func (p *Problem) programOrder() []int {
 		for _, op := range ops {
 			if lp := op.Body; lp != nil {
 				for _, a := range lp.Args {
-					add(p.valueNode[a])
+					add(p.ValueNode(a))
 				}
 				walk(lp.Ops)
 				for _, r := range lp.Results {
-					add(p.valueNode[r])
+					add(p.ValueNode(r))
 				}
 				continue
 			}
-			add(p.opNode[op])
+			add(p.OpNode(op))
 			if op.Result != nil {
-				add(p.valueNode[op.Result])
+				add(p.ValueNode(op.Result))
 			}
 		}
 	}
@@ -421,10 +421,10 @@ func (g *greedy) leftovers() {
 
 // placeBuffers rechooses each buffer placement for the final layouts.
 func (g *greedy) placeBuffers() {
-	for _, n := range g.p.bufNodes {
+	for _, n := range g.p.BufferNodes() {
 		g.choice[n.ID] = -1
 	}
-	for _, n := range g.p.bufNodes {
+	for _, n := range g.p.BufferNodes() {
 		g.choice[n.ID] = g.cheapest(n.ID, nil)
 	}
 }
@@ -677,7 +677,7 @@ func (g *greedy) rematBeneficial(k int, moves map[int]int, outside []int, newCon
 			factor := max(int64(1), int64(newL.Size(model.Register)/max(oldL.Size(model.Register), 1)))
 			remat += mul * tritonBytes(v, 0, 0) * factor
 		case model.RematCombine:
-			ex := p.opNode[op]
+			ex := p.OpNode(op)
 			l := ex.Layouts[moves[ex.ID]]
 			remat += tritonBytes(op.Operands[0], 0, 0) + 8*int64(reduceScratch(l, op.Axis, op.Operands[0].DType.Bits))
 		}
@@ -697,7 +697,7 @@ func tritonBytes(v *model.Value, minElems, minBits int) int64 {
 // registers, else 32 per byte of the tensor counted at no fewer than 32
 // elements of 32 bits (a shared-memory round trip, synchronised).
 func (g *greedy) tritonConvertCost(v *model.Value, from, to *model.Layout) int64 {
-	if c := g.p.memo.priced(from, to, v.DType.Bits); c != nil && c.Kind <= model.ConvRegister {
+	if c := g.p.PricedConversion(from, to, v.DType.Bits); c != nil && c.Kind <= model.ConvRegister {
 		return 0
 	}
 	return 32 * tritonBytes(v, 32, 32)
@@ -709,9 +709,9 @@ func (g *greedy) tritonConvertCost(v *model.Value, from, to *model.Layout) int64
 func (p *Problem) greedyCost(choice []int) (int64, *pbqp.Problem, string) {
 	pb := p.PBQP
 	peak := 0
-	if p.combined && len(p.scratch) > 0 {
-		peak = p.scratchPeak(choice)
-		pb = p.capped(peak)
+	if p.BuffersCombined() && p.HasScratch() {
+		peak = p.PeakScratch(choice)
+		pb = p.Capped(peak)
 	}
 	c := pb.Evaluate(choice)
 	if c < Inf {
@@ -726,12 +726,13 @@ func (p *Problem) greedyCost(choice []int) (int64, *pbqp.Problem, string) {
 // whyForbidden names the first forbidden part of a choice and the facts
 // that forbid it.
 func (p *Problem) whyForbidden(pb *pbqp.Problem, choice []int, peak int) string {
-	because := func(fs []forbid, i, j int32, edge bool) string {
+	facts := p.Facts()
+	because := func(fs []Forbid, i, j int, edge bool) string {
 		for _, f := range fs {
-			if f.I == i && (!edge || f.J == j) && p.inForce(f.Guard) {
+			if f.Choice == i && (!edge || f.Other == j) && p.InForce(f.Facts) {
 				var parts []string
-				for _, id := range p.facts.guards[f.Guard] {
-					fact := p.facts.list[id]
+				for _, id := range f.Facts {
+					fact := facts[id]
 					parts = append(parts, fmt.Sprintf("%s (%s: %s)", fact.Name, fact.Pos, fact.Text))
 				}
 				return joinNames(parts)
@@ -741,16 +742,16 @@ func (p *Problem) whyForbidden(pb *pbqp.Problem, choice []int, peak int) string 
 	}
 	for n, i := range choice {
 		if p.PBQP.Cost[n][i] >= Inf {
-			return fmt.Sprintf("its choice for %s breaks %s", p.Nodes[n].Name(), because(p.facts.nodeForbid[n], int32(i), 0, false))
+			return fmt.Sprintf("its choice for %s breaks %s", p.Nodes[n].Name(), because(p.NodeForbids(n), i, 0, false))
 		}
 	}
 	for k, e := range p.PBQP.Edges {
 		if e.M[choice[e.A]][choice[e.B]] >= Inf {
 			a, b := p.Nodes[e.A].Name(), p.Nodes[e.B].Name()
-			return fmt.Sprintf("its choices for %s and %s break %s", a, b, because(p.edgeForbids(k), int32(choice[e.A]), int32(choice[e.B]), true))
+			return fmt.Sprintf("its choices for %s and %s break %s", a, b, because(p.EdgeForbids(k), choice[e.A], choice[e.B], true))
 		}
 	}
-	for _, n := range p.bufNodes {
+	for _, n := range p.BufferNodes() {
 		if pb.Cost[n.ID][choice[n.ID]] >= Inf {
 			return fmt.Sprintf("its buffers take %d bytes and its conversions %d bytes of scratch, over the budget of %d bytes", n.Bytes[choice[n.ID]], peak, p.Budget)
 		}

@@ -7,16 +7,21 @@ import (
 	"planner/solver/pbqp"
 )
 
-// The view: what a backend outside this package (solver/smt) reads of a
-// built problem, as exported, read-only accessors. Beside the exported
-// fields (Graph, Target, Budget, Nodes, Edges, PBQP, which a backend must
-// not change) and Facts, it gives
+// The view: what a backend outside this package (solver/smt), and the
+// greedy baseline inside it (greedy.go), read of a built problem, as
+// exported, read-only accessors. Beside the exported fields (Graph,
+// Target, Budget, Nodes, Edges, PBQP, which a reader must not change) and
+// Facts, it gives
 //
 //   - provenance: NodeForbids and EdgeForbids, each forbidden choice or
 //     pair with the facts that together forbid it;
+//   - the decisions: ValueNode and OpNode (a value's or an op's), and
+//     InForce (whether a Forbid's facts are all in force);
 //   - the budgets no cost matrix holds: RegisterBudget (the register
-//     budget as pseudo-Boolean rows), HasConversionBound, HasScratch,
-//     PeakScratch, ScratchCaps and Capped (the shared-memory scratch);
+//     budget as pseudo-Boolean rows), HasConversionBound and
+//     ConversionBound, HasScratch, BuffersCombined, PeakScratch,
+//     ScratchCaps and Capped (the shared-memory scratch);
+//   - the conversions the build priced: PricedConversion;
 //   - the buffers: BufferNodes, BufferDecision, Accessed, PlacementStated,
 //     LoadRecords, NamedLoad, Admits, AccessCost, RejectedLoads, and
 //     Placements and RecordTile;
@@ -216,4 +221,43 @@ func (p *Problem) Finish(res *Result, pb *pbqp.Problem, sol pbqp.Solution) { p.f
 // leave a plan.
 func (p *Problem) MinimalCore(holds func([]int) bool, why func() []int) []int {
 	return minimalCore(p, holds, why)
+}
+
+// ValueNode is the decision of value v's layout (nil where v has none).
+func (p *Problem) ValueNode(v *model.Value) *Node { return p.valueNode[v] }
+
+// OpNode is the decision of op's mma record or execution layout (nil
+// where op has none).
+func (p *Problem) OpNode(op *model.Op) *Node { return p.opNode[op] }
+
+// BuffersCombined reports whether one decision holds every buffer's
+// placement, so that buffers and scratch share the budget: a plan's
+// cost is then counted in Capped(PeakScratch(choice)).
+func (p *Problem) BuffersCombined() bool { return p.combined }
+
+// ConversionBound is the most conversions the graph allows, and whether
+// it bounds them at all (HasConversionBound).
+func (p *Problem) ConversionBound() (int, bool) {
+	if p.convBudget == nil {
+		return 0, false
+	}
+	return p.convBudget.max, true
+}
+
+// InForce reports whether facts (IDs into Facts, as a Forbid lists
+// them) are all in force: the build relaxed none of them.
+func (p *Problem) InForce(facts []int) bool {
+	for _, id := range facts {
+		if p.relaxed(p.facts.list[id]) {
+			return false
+		}
+	}
+	return true
+}
+
+// PricedConversion is the conversion the build priced from layout from to
+// layout to for elements of bits bits: nil where it priced none or they
+// do not convert. Read only.
+func (p *Problem) PricedConversion(from, to *model.Layout, bits int) *model.Conversion {
+	return p.memo.priced(from, to, bits)
 }
