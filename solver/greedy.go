@@ -212,7 +212,7 @@ func (g *greedy) match(k, i, j int) bool {
 	if g.p.Edges[k].Kind == EdgeLink {
 		return m < Inf
 	}
-	return m == 0 && !g.p.converts(k, i, j) && !g.p.loadedForDescriptor(k, i, j)
+	return m == 0 && !g.p.Converts(k, i, j) && !g.p.LoadedForDescriptor(k, i, j)
 }
 
 // linksAllow reports whether choice i of node n agrees with the links to
@@ -304,14 +304,14 @@ func (g *greedy) anchors() {
 			fix(id, nil)
 		}
 	}
-	desc := p.descriptorEdges()
+	desc := p.DescriptorEdges()
 	for _, id := range g.order {
 		n := p.Nodes[id]
 		switch {
 		case g.anchor[id]:
 		case n.Kind == NodeMMA:
 			fix(id, func(i int) bool {
-				return n.MMA[i].Record != nil && g.linksAllow(id, i) && p.descriptorReadable(desc[id], i)
+				return n.MMA[i].Record != nil && g.linksAllow(id, i) && p.DescriptorReadable(desc[id], i)
 			})
 		case n.Kind == NodeValue && n.Value.Def != nil && n.Value.Def.Info().Memory == model.MemoryGlobal:
 			fix(id, coalesced(n, n.Value, n.Value.Def.Contiguous))
@@ -506,7 +506,7 @@ func (g *greedy) rematerialise(hoist bool) int {
 	for pass := 0; pass < 8; pass++ {
 		changed := false
 		for k, e := range p.Edges {
-			if e.Kind != EdgeConversion || !p.converts(k, g.choice[e.From], g.choice[e.To]) {
+			if e.Kind != EdgeConversion || !p.Converts(k, g.choice[e.From], g.choice[e.To]) {
 				continue
 			}
 			if hoist && p.Nodes[e.To].Kind == NodeMMA && e.Use.Index < 2 {
@@ -715,10 +715,10 @@ func (p *Problem) greedyCost(choice []int) (int64, *pbqp.Problem, string) {
 	}
 	c := pb.Evaluate(choice)
 	if c < Inf {
-		if why := p.overflowText(choice); why != "" {
+		if why := p.OverflowText(choice); why != "" {
 			return Inf, pb, why
 		}
-		return c + p.spillCost(choice), pb, ""
+		return c + p.SpillCost(choice), pb, ""
 	}
 	return c, pb, p.whyForbidden(pb, choice, peak)
 }

@@ -21,7 +21,10 @@ import (
 //     budget as pseudo-Boolean rows), HasConversionBound and
 //     ConversionBound, HasScratch, BuffersCombined, PeakScratch,
 //     ScratchCaps and Capped (the shared-memory scratch);
-//   - the conversions the build priced: PricedConversion;
+//   - the conversions: PricedConversion (as the build priced it),
+//     Converts and LoadedForDescriptor (what a pair of an edge does),
+//     DescriptorEdges and DescriptorReadable (an mma's descriptor reads);
+//   - the register budget of a choice: SpillCost and OverflowText;
 //   - the buffers: BufferNodes, BufferDecision, Accessed, PlacementStated,
 //     LoadRecords, NamedLoad, Admits, AccessCost, RejectedLoads, and
 //     Placements and RecordTile;
@@ -261,3 +264,32 @@ func (p *Problem) InForce(facts []int) bool {
 func (p *Problem) PricedConversion(from, to *model.Layout, bits int) *model.Conversion {
 	return p.memo.priced(from, to, bits)
 }
+
+// Converts reports whether the pair (i, j) of conversion edge k converts
+// the value (false for the other kinds of edge). A use whose consumer
+// requires no layout counts as converting.
+func (p *Problem) Converts(k, i, j int) bool { return p.converts(k, i, j) }
+
+// LoadedForDescriptor reports whether the pair (i, j) of conversion edge
+// k passes a value loaded into registers to an mma that reads its
+// buffer through a descriptor instead.
+func (p *Problem) LoadedForDescriptor(k, i, j int) bool { return p.loadedForDescriptor(k, i, j) }
+
+// DescriptorEdges lists, for each mma node that reads an operand through
+// a descriptor, the indices of its descriptor edges. The map is the
+// caller's.
+func (p *Problem) DescriptorEdges() map[int][]int { return p.descriptorEdges() }
+
+// DescriptorReadable reports whether choice i of an mma node can read
+// each descriptor operand (edges: the node's descriptor edges, from
+// DescriptorEdges) from some placement its buffer may take; true where
+// it reads none.
+func (p *Problem) DescriptorReadable(edges []int, i int) bool { return p.descriptorReadable(edges, i) }
+
+// SpillCost is the spill cost of a choice (0 unless the graph allows
+// spilling and some plan can exceed the register budget).
+func (p *Problem) SpillCost(choice []int) int64 { return p.spillCost(choice) }
+
+// OverflowText says where a choice overflows the register budget, empty
+// where it does not or the graph allows spilling.
+func (p *Problem) OverflowText(choice []int) string { return p.overflowText(choice) }
