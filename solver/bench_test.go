@@ -6,13 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strings"
 	"testing"
 
 	"planner/gen"
-	"planner/intrinsics"
 	"planner/model"
-	"planner/tomlio"
+	"planner/solver/solvertest"
 )
 
 // BenchmarkSolveTestdata builds and solves every graph under
@@ -46,33 +44,11 @@ type testGraph struct {
 // records of its target.
 func testGraphs(tb testing.TB) []testGraph { return readGraphs(tb, "testdata/graphs/*.toml") }
 
-// readGraphs reads the graphs a glob names, relative to the repository's
-// root (the test's working directory from here on, so that positions read
-// as users see them), with the built-in records of their targets.
+// readGraphs reads the graphs a glob names (solvertest.ReadGraphs).
 func readGraphs(tb testing.TB, glob string) []testGraph {
-	if _, err := os.Stat("go.mod"); err != nil {
-		tb.Chdir("..")
-	}
-	lib, err := intrinsics.Builtin()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	files, _ := filepath.Glob(glob)
-	if len(files) == 0 {
-		tb.Fatalf("no graphs match %s", glob)
-	}
 	var out []testGraph
-	for _, f := range files {
-		g, err := tomlio.ReadGraph(f, lib.Targets)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		tg := lib.Targets[g.Target]
-		var recs []*model.Record
-		for _, n := range tg.Records {
-			recs = append(recs, lib.Records[n])
-		}
-		out = append(out, testGraph{strings.TrimSuffix(filepath.Base(f), ".toml"), g, tg, recs})
+	for _, g := range solvertest.ReadGraphs(tb, glob) {
+		out = append(out, testGraph{g.Name, g.Graph, g.Target, g.Records})
 	}
 	return out
 }
