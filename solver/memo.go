@@ -14,9 +14,10 @@ import (
 // transposes, slices and broadcasts once per op and per round of the
 // candidate closure.
 type layoutMemo struct {
-	byKey   map[string]*model.Layout
-	derived map[derivedKey]*model.Layout
-	equal   map[[2]*model.Layout]bool
+	byKey map[string]*model.Layout
+	// ops remembers the layout operations (model.Memo): the transfer
+	// rules' layouts and which layouts are equal.
+	ops *model.Memo
 	// convs holds every pair of layouts listed for analysis, numbered in
 	// convAt by convKey; pending numbers those listed since the last
 	// pricing (pricePending).
@@ -121,15 +122,8 @@ func (m *layoutMemo) priced(from, to *model.Layout, bits int) *model.Conversion 
 	return nil
 }
 
-// derivedKey names a layout derived from l: how names the rule and its
-// parameters (see ruleKey).
-type derivedKey struct {
-	l   *model.Layout
-	how string
-}
-
 func newLayoutMemo() *layoutMemo {
-	return &layoutMemo{byKey: map[string]*model.Layout{}, derived: map[derivedKey]*model.Layout{}, equal: map[[2]*model.Layout]bool{},
+	return &layoutMemo{byKey: map[string]*model.Layout{}, ops: model.NewMemo(),
 		convAt: map[uint64]int32{}, lists: map[string][]*model.Layout{}, rows: map[string][]int64{}}
 }
 
@@ -202,30 +196,11 @@ func (m *layoutMemo) canon(l *model.Layout) *model.Layout {
 // derive is fn(l), computed once per canonical l and rule how; nil when
 // the rule does not apply to l.
 func (m *layoutMemo) derive(l *model.Layout, how string, fn func(*model.Layout) *model.Layout) *model.Layout {
-	l = m.canon(l)
-	k := derivedKey{l, how}
-	if r, ok := m.derived[k]; ok {
-		return r
-	}
-	r := m.canon(fn(l))
-	m.derived[k] = r
-	return r
+	return m.canon(m.ops.Derive(m.canon(l), how, fn))
 }
 
-// equalLayouts is a.Equal(b), computed once per pair of layouts: layouts
-// written in different digits are compared element by element.
-func (m *layoutMemo) equalLayouts(a, b *model.Layout) bool {
-	if a == b {
-		return true
-	}
-	k := [2]*model.Layout{a, b}
-	eq, ok := m.equal[k]
-	if !ok {
-		eq = a.Equal(b)
-		m.equal[k] = eq
-	}
-	return eq
-}
+// equalLayouts is a.Equal(b), computed once per pair of layouts (model.Memo.Equal).
+func (m *layoutMemo) equalLayouts(a, b *model.Layout) bool { return m.ops.Equal(a, b) }
 
 // matrices keeps one copy of each distinct cost matrix the build made:
 // a large graph repeats the same few pairs of candidate sets (every

@@ -1,0 +1,133 @@
+package model
+
+// Memo remembers the layout operations of one planning run: what an op's
+// transfer rule makes of a layout, whether two layouts are equal, the
+// conversion between two layouts, how a layout repeats a fragment, and
+// what a layout's accesses of a shared-memory placement cost. A large
+// graph gives many ops the same few layouts, so a build and the replay
+// of its plan ask the same questions many times.
+//
+// The solver's build and the plan's verifier each keep one (or share one)
+// and ask it only about layouts: nothing of the solver's encoding is in
+// it. Goroutines may share a Memo. A nil *Memo remembers nothing: every
+// method then works its answer out.
+type Memo struct {
+	derived  kept[derivedKey, *Layout]
+	equal    kept[[2]*Layout, bool]
+	convs    kept[convKey, convAnswer]
+	matches  kept[[2]*Layout, fragmentMatch]
+	accesses kept[layoutAccessKey, Access]
+}
+
+// NewMemo returns an empty memo.
+func NewMemo() *Memo { return &Memo{} }
+
+// derivedKey names a layout derived from l by rule how.
+type derivedKey struct {
+	l   *Layout
+	how string
+}
+
+// Derive is fn(l), worked out once per layout and rule how (how names
+// the rule and its parameters, as Transfer.Key does); nil where the rule
+// does not apply to l.
+func (m *Memo) Derive(l *Layout, how string, fn func(*Layout) *Layout) *Layout {
+	if m == nil {
+		return fn(l)
+	}
+	k := derivedKey{l, how}
+	if r, ok := m.derived.get(k); ok {
+		return r
+	}
+	r := fn(l)
+	m.derived.put(k, r)
+	return r
+}
+
+// Transfer is tr.Apply(op, l), worked out once per layout and rule.
+func (m *Memo) Transfer(op *Op, tr *Transfer, l *Layout) *Layout {
+	return m.Derive(l, tr.Key(op), func(l *Layout) *Layout { return tr.Apply(op, l) })
+}
+
+// Equal is a.Equal(b), worked out once per pair: layouts written in
+// different digits are compared element by element.
+func (m *Memo) Equal(a, b *Layout) bool {
+	if a == b {
+		return true
+	}
+	if m == nil {
+		return a.Equal(b)
+	}
+	k := [2]*Layout{a, b}
+	eq, ok := m.equal.get(k)
+	if !ok {
+		eq = a.Equal(b)
+		m.equal.put(k, eq)
+	}
+	return eq
+}
+
+// convKey names the conversion between two layouts for elements of bits
+// bits.
+type convKey struct {
+	from, to *Layout
+	bits     int
+}
+
+type convAnswer struct {
+	c   *Conversion
+	err error
+}
+
+// Analyze is Analyze(from, to, bits), worked out once per pair and
+// element width. The conversion is shared: callers must not change it
+// (CountScratch fills in a conversion's scratch counts; ask for a copy
+// where that is needed).
+func (m *Memo) Analyze(from, to *Layout, bits int) (*Conversion, error) {
+	if m == nil {
+		return Analyze(from, to, bits)
+	}
+	k := convKey{from, to, bits}
+	if a, ok := m.convs.get(k); ok {
+		return a.c, a.err
+	}
+	c, err := Analyze(from, to, bits)
+	m.convs.put(k, convAnswer{c, err})
+	return c, err
+}
+
+// MatchFragment is MatchFragment(l, frag), worked out once per pair.
+func (m *Memo) MatchFragment(l, frag *Layout) (int, bool) {
+	if m == nil {
+		return MatchFragment(l, frag)
+	}
+	k := [2]*Layout{l, frag}
+	r, ok := m.matches.get(k)
+	if !ok {
+		r.copies, r.ok = MatchFragment(l, frag)
+		m.matches.put(k, r)
+	}
+	return r.copies, r.ok
+}
+
+// layoutAccessKey names a count of AccessVectors of a layout.
+type layoutAccessKey struct {
+	l *Layout
+	vectorAccessKey
+}
+
+// AccessVectors is s.AccessVectors(l, vector, t), worked out once per
+// layout, placement, vector and target (the cross-check of
+// CrossCheckAccesses counts every time).
+func (m *Memo) AccessVectors(s *SharedLayout, l *Layout, vector int, t *Target) Access {
+	if m == nil || accessCheck != nil {
+		return s.AccessVectors(l, vector, t)
+	}
+	k := layoutAccessKey{l, vectorAccessKey{*s, vector, t}}
+	if a, ok := m.accesses.get(k); ok {
+		return a
+	}
+	a := s.AccessVectors(l, vector, t)
+	m.accesses.put(k, a)
+	return a
+}
