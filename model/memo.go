@@ -1,5 +1,10 @@
 package model
 
+import (
+	"sync"
+	"sync/atomic"
+)
+
 // Memo remembers the layout operations of one planning run: what an op's
 // transfer rule makes of a layout, whether two layouts are equal, the
 // conversion between two layouts, how a layout repeats a fragment, and
@@ -17,10 +22,16 @@ type Memo struct {
 	convs    kept[convKey, convAnswer]
 	matches  kept[[2]*Layout, fragmentMatch]
 	accesses kept[layoutAccessKey, Access]
+	tables   kept[*Layout, *layoutTables]
+	scratch  sharedAccesses // what its AccessCaches count
 }
 
 // NewMemo returns an empty memo.
-func NewMemo() *Memo { return &Memo{} }
+func NewMemo() *Memo {
+	m := &Memo{}
+	m.scratch.memo = m
+	return m
+}
 
 // derivedKey names a layout derived from l by rule how.
 type derivedKey struct {
@@ -120,14 +131,98 @@ type layoutAccessKey struct {
 // layout, placement, vector and target (the cross-check of
 // CrossCheckAccesses counts every time).
 func (m *Memo) AccessVectors(s *SharedLayout, l *Layout, vector int, t *Target) Access {
+	tb := tablesOf(m, l)
 	if m == nil || accessCheck != nil {
-		return s.AccessVectors(l, vector, t)
+		return s.accessVectors(tb, vector, t)
 	}
 	k := layoutAccessKey{l, vectorAccessKey{*s, vector, t}}
 	if a, ok := m.accesses.get(k); ok {
 		return a
 	}
-	a := s.AccessVectors(l, vector, t)
+	a := s.accessVectors(tb, vector, t)
 	m.accesses.put(k, a)
 	return a
+}
+
+// layoutTables is what counting a layout's shared-memory accesses reads
+// of it, kept by a Memo for each layout (or made for one count where
+// there is no memo): the element each point holds, by subgroup, and the
+// subgroups that hold distinct parts of the tensor. Goroutines share a
+// memo's tables; each part is worked out once (two goroutines working
+// out the same part at once keep either).
+type layoutTables struct {
+	l *Layout
+	// held[sub][lane][value] is the element a value of subgroup sub holds
+	// in block 0.
+	held  kept[int, [][][]int]
+	apart atomic.Pointer[[]int] // SubgroupsApart
+	// axisIdx[h][sub] is the element of every point along hardware axis
+	// h (register or lane) of subgroup sub, the other axes at zero:
+	// counting accesses from bases reads it for every placement tried.
+	axisIdx [2]kept[int, [][]int]
+}
+
+// tablesOf is m's tables of l, or new ones where m is nil.
+func tablesOf(m *Memo, l *Layout) *layoutTables {
+	if m == nil {
+		return &layoutTables{l: l}
+	}
+	return m.tables.getOrPut(l, func() *layoutTables { return &layoutTables{l: l} })
+}
+
+// heldBy is l.heldBy(sub), kept once computed.
+func (tb *layoutTables) heldBy(sub int) [][][]int {
+	if h, ok := tb.held.get(sub); ok {
+		return h
+	}
+	h := tb.l.heldBy(sub)
+	tb.held.put(sub, h)
+	return h
+}
+
+// subgroupsApart is l.SubgroupsApart(), kept once computed.
+func (tb *layoutTables) subgroupsApart() []int {
+	if a := tb.apart.Load(); a != nil {
+		return *a
+	}
+	a := tb.l.SubgroupsApart()
+	tb.apart.Store(&a)
+	return a
+}
+
+// kept is a map filled as it is asked, under its own lock.
+type kept[K comparable, V any] struct {
+	mu sync.Mutex
+	m  map[K]V
+}
+
+func (c *kept[K, V]) get(k K) (V, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[k]
+	return v, ok
+}
+
+func (c *kept[K, V]) put(k K, v V) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[K]V{}
+	}
+	c.m[k] = v
+}
+
+// getOrPut is the value kept under k, or mk(), kept there.
+func (c *kept[K, V]) getOrPut(k K, mk func() V) V {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if v, ok := c.m[k]; ok {
+		return v
+	}
+	if c.m == nil {
+		c.m = map[K]V{}
+	}
+	v := mk()
+	c.m[k] = v
+	return v
 }

@@ -479,7 +479,7 @@ func (p *Problem) namedLoadSeeds(cands map[*model.Value]*candSet, warps int) {
 			return
 		}
 		v := op.Result
-		if slices.ContainsFunc(cands[v].list, func(l *model.Layout) bool { _, ok := model.LoadInstructions(l, r); return ok }) {
+		if slices.ContainsFunc(cands[v].list, func(l *model.Layout) bool { _, ok := p.memo.ops.LoadInstructions(l, r); return ok }) {
 			return
 		}
 		if l := fragmentTiling(r, v.Shape, warps); l != nil {
