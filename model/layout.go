@@ -64,6 +64,7 @@ type Layout struct {
 	m     *Map
 	shape []int
 	key   string   // Key
+	class *Layout  // the layout that stands for every layout equal to it (intern.go)
 	hw    hwDigits // hwBits of every axis
 	// graded is the echelon basis of the hardware digits' images.
 	graded grades
@@ -348,13 +349,21 @@ func layoutOf(m *Map, mk marks) (*Layout, error) {
 		idx := l.firstUnheld()
 		return nil, errorf(CodeNotCovered, "layout", "element %v is held by no lane: the layout does not cover the %v tensor", idx, shape)
 	}
+	// Interned (intern.go): the one layout of this map, shape and marks.
 	l.key = l.computeKey()
+	if o := layouts.lookup(l.key); o != nil {
+		return o, nil
+	}
+	l.class = l
+	if !canonicalDigits(m) {
+		l.class = l.classOf(mk)
+	}
 	l.hw = l.computeHwBits()
 	l.graded = l.computeGrades()
 	l.widths = l.computeWidths()
 	imgs, _ := l.hwBits(Register)
 	l.copies = 1 << len(kernelOf(imgs))
-	return l, nil
+	return layouts.intern(l.key, l), nil
 }
 
 // firstUnheld returns the smallest element (in row-major order) that no
@@ -537,27 +546,15 @@ func kernelOf(cols []uint64) []uint64 {
 }
 
 // Equal reports whether two layouts put every element at the same hardware
-// points. Layouts with the same digits are compared by their images; others
-// point by point.
+// points, with the same marks (opaque family and tiles, left in shared
+// memory): a pointer compare of their classes (intern.go). Layouts
+// written in the same digits are equal only if they are the same
+// pointer. Two nil layouts are equal.
 func (l *Layout) Equal(o *Layout) bool {
-	if l.opaque != o.opaque || l.inShared != o.inShared || !slices.Equal(l.shape, o.shape) {
-		return false
+	if l == nil || o == nil {
+		return l == o
 	}
-	for h := range NumHwDims {
-		if l.Size(h) != o.Size(h) {
-			return false
-		}
-	}
-	if sameAxes(l.m.in.axes, o.m.in.axes) && sameAxes(l.m.out.axes, o.m.out.axes) {
-		return l.m.Equal(o.m)
-	}
-	equal := true
-	l.Each(func(p HwPoint, idx []int) {
-		if equal && !slices.Equal(idx, o.Index(p)) {
-			equal = false
-		}
-	})
-	return equal
+	return l.class == o.class
 }
 
 // Inverse returns a map from tensor coordinates to hardware coordinates that
@@ -804,8 +801,8 @@ func (l *Layout) String() string {
 }
 
 // Key identifies a layout by its digits and images: layouts with equal
-// keys are equal. (Equal layouts read in different digits have different
-// keys; Equal tells those apart.)
+// keys are the same *Layout (intern.go). (Equal layouts written in
+// different digits have different keys; Equal tells them equal.)
 func (l *Layout) Key() string { return l.key }
 
 func (l *Layout) computeKey() string {

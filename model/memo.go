@@ -6,8 +6,7 @@ import (
 )
 
 // Memo remembers the layout operations of one planning run: what an op's
-// transfer rule makes of a layout, whether two layouts are equal, the
-// conversion between two layouts, how a layout repeats a fragment, and
+// transfer rule makes of a layout, the conversion between two layouts, how a layout repeats a fragment, and
 // what a layout's accesses of a shared-memory placement cost. A large
 // graph gives many ops the same few layouts, so a build and the replay
 // of its plan ask the same questions many times.
@@ -18,7 +17,6 @@ import (
 // method then works its answer out.
 type Memo struct {
 	derived  kept[derivedKey, *Layout]
-	equal    kept[[2]*Layout, bool]
 	convs    kept[convKey, convAnswer]
 	matches  kept[[2]*Layout, fragmentMatch]
 	accesses kept[layoutAccessKey, Access]
@@ -58,24 +56,6 @@ func (m *Memo) Derive(l *Layout, how string, fn func(*Layout) *Layout) *Layout {
 // Transfer is tr.Apply(op, l), worked out once per layout and rule.
 func (m *Memo) Transfer(op *Op, tr *Transfer, l *Layout) *Layout {
 	return m.Derive(l, tr.Key(op), func(l *Layout) *Layout { return tr.Apply(op, l) })
-}
-
-// Equal is a.Equal(b), worked out once per pair: layouts written in
-// different digits are compared element by element.
-func (m *Memo) Equal(a, b *Layout) bool {
-	if a == b {
-		return true
-	}
-	if m == nil {
-		return a.Equal(b)
-	}
-	k := [2]*Layout{a, b}
-	eq, ok := m.equal.get(k)
-	if !ok {
-		eq = a.Equal(b)
-		m.equal.put(k, eq)
-	}
-	return eq
 }
 
 // convKey names the conversion between two layouts for elements of bits

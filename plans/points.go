@@ -46,9 +46,9 @@ type tables struct {
 	passed map[string]bool
 	kinds  map[string]string      // the mechanism a use's replay found, by its two layouts
 	holds  map[*model.Layout]bool // layouts found to hold every element of their shape
-	// memo remembers what the ops' transfer rules make of a layout and
-	// which layouts are equal (shared by the replays): the plan of a
-	// large graph gives many ops the same few layouts.
+	// memo remembers what the ops' transfer rules make of a layout
+	// (shared by the replays): the plan of a large graph gives many ops
+	// the same few layouts.
 	memo *model.Memo
 }
 
@@ -56,9 +56,6 @@ type tables struct {
 func (ts *tables) derive(op *model.Op, tr *model.Transfer, l *model.Layout) *model.Layout {
 	return ts.memo.Transfer(op, tr, l)
 }
-
-// equal is a.Equal(b), worked out once per pair.
-func (ts *tables) equal(a, b *model.Layout) bool { return ts.memo.Equal(a, b) }
 
 const cacheInts = 1 << 22
 
