@@ -53,13 +53,17 @@ func (t *internTable) shard(key string) *internShard {
 	return &t.shards[maphash.String(t.seed, key)%internShards]
 }
 
-// lookup is the live layout interned under key, or nil.
-func (t *internTable) lookup(key string) *Layout {
-	s := t.shard(key)
+// lookupBytes is the live layout interned under key, or nil.
+func (t *internTable) lookupBytes(key []byte) *Layout {
+	t.once.Do(func() { t.seed = maphash.MakeSeed() })
+	s := &t.shards[maphash.Bytes(t.seed, key)%internShards]
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.m[key].Value()
+	return s.m[string(key)].Value()
 }
+
+// keyBuffers are the buffers layoutOf writes keys in.
+var keyBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
 
 // intern returns the layout interned under key, interning l where there
 // is none (or the one there was freed).

@@ -329,11 +329,9 @@ func layoutOf(m *Map, mk marks) (*Layout, error) {
 	if len(m.out.axes) > MaxRank {
 		return nil, errorf(CodeTooLarge, "shape", "rank %d is more than the %d dimensions the planner handles", len(m.out.axes), MaxRank)
 	}
-	shape := make([]int, len(m.out.axes))
 	elems, points := 1, 1
-	for d, ax := range m.out.axes {
-		shape[d] = ax.Size()
-		elems *= shape[d]
+	for _, ax := range m.out.axes {
+		elems *= ax.Size()
 		if elems > MaxElements {
 			return nil, errorf(CodeTooLarge, "shape", "the tensor has more than %d elements", MaxElements)
 		}
@@ -344,16 +342,25 @@ func layoutOf(m *Map, mk marks) (*Layout, error) {
 			return nil, errorf(CodeTooLarge, "layout", "more than %d hardware points (values × lanes × subgroups × blocks)", MaxHwPoints)
 		}
 	}
+	// Interned (intern.go): the one layout of this map, shape and marks.
+	// A layout made before is found by its key written in a reused
+	// buffer: making it again allocates nothing more.
+	buf := keyBuffers.Get().(*[]byte)
+	defer keyBuffers.Put(buf)
+	*buf = appendKey((*buf)[:0], m, mk)
+	if o := layouts.lookupBytes(*buf); o != nil {
+		return o, nil
+	}
+	shape := make([]int, len(m.out.axes))
+	for d, ax := range m.out.axes {
+		shape[d] = ax.Size()
+	}
 	l := &Layout{m: m, shape: shape, opaque: mk.opaque, tiles: mk.tiles, inShared: mk.inShared}
 	if !m.IsSurjective() {
 		idx := l.firstUnheld()
 		return nil, errorf(CodeNotCovered, "layout", "element %v is held by no lane: the layout does not cover the %v tensor", idx, shape)
 	}
-	// Interned (intern.go): the one layout of this map, shape and marks.
-	l.key = l.computeKey()
-	if o := layouts.lookup(l.key); o != nil {
-		return o, nil
-	}
+	l.key = string(*buf)
 	l.class = l
 	if !canonicalDigits(m) {
 		l.class = l.classOf(mk)
@@ -805,11 +812,11 @@ func (l *Layout) String() string {
 // different digits have different keys; Equal tells them equal.)
 func (l *Layout) Key() string { return l.key }
 
-func (l *Layout) computeKey() string {
-	// The text of Radices.String and %x / %d, appended without fmt: a
-	// build keys every layout it makes.
-	b := make([]byte, 0, 64+8*len(l.m.bitImg))
-	b = append(b, marks{l.opaque, l.tiles, l.inShared}.key()...)
+// appendKey appends the key of the layout of map m marked mk to b: the
+// text of Radices.String and %x / %d, appended without fmt (every layout
+// made is keyed).
+func appendKey(b []byte, m *Map, mk marks) []byte {
+	b = append(b, mk.key()...)
 	radices := func(r Radices) {
 		b = append(b, '[')
 		for i, x := range r {
@@ -820,22 +827,22 @@ func (l *Layout) computeKey() string {
 		}
 		b = append(b, ']')
 	}
-	for _, ax := range l.m.in.axes {
+	for _, ax := range m.in.axes {
 		radices(ax.Radices)
 	}
 	b = append(b, '>')
-	for _, ax := range l.m.out.axes {
+	for _, ax := range m.out.axes {
 		radices(ax.Radices)
 	}
 	b = append(b, ':')
-	for _, v := range l.m.bitImg {
+	for _, v := range m.bitImg {
 		b = strconv.AppendUint(b, v, 16)
 		b = append(b, ',')
 	}
 	b = append(b, '/')
-	for _, o := range l.m.oddImg {
+	for _, o := range m.oddImg {
 		b = strconv.AppendInt(b, int64(o), 10)
 		b = append(b, ',')
 	}
-	return string(b)
+	return b
 }
