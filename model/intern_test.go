@@ -1,7 +1,11 @@
 package model
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -104,5 +108,33 @@ func TestInternTableForgetsFreedLayouts(t *testing.T) {
 	keep = nil
 	if after := settle(); after > before+10 {
 		t.Errorf("the table holds %d layouts once the 200 are freed, %d before", after, before)
+	}
+}
+
+// Every layout is made by layoutOf, which interns it: no other code of
+// the package writes a Layout literal, so none makes a layout that is
+// not interned, and none changes one after (every field is set there).
+func TestLayoutsMadeOnlyByLayoutOf(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var at []string
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		text, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(text), "\n") {
+			if strings.Contains(line, "&Layout{") || strings.Contains(line, " Layout{") {
+				at = append(at, fmt.Sprintf("%s:%d", f, i+1))
+			}
+		}
+	}
+	if len(at) != 1 || !strings.HasPrefix(at[0], "layout.go:") {
+		t.Errorf("Layout literals at %v, want one, in layoutOf (layout.go)", at)
 	}
 }
