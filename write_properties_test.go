@@ -77,7 +77,7 @@ func TestWrittenKernelProperties(t *testing.T) {
 				t.Errorf("the solve keeps no kernel: the writer reads the text again")
 			}
 			var reread bytes.Buffer
-			if err := mlir.WritePlan(&reread, k.path, data, pl.mlirOptions(k.in), mlir.Solved{Graph: first.Graph, Assignment: first.Search.Assignment}); err != nil {
+			if err := mlir.WritePlan(&reread, k.path, data, pl.mlirOptions(k.in), first.Plan); err != nil {
 				t.Fatal(err)
 			}
 			if reread.String() != out {

@@ -1,0 +1,38 @@
+package mlir
+
+import (
+	"io"
+
+	"planner/model"
+	"planner/plans"
+)
+
+// plannedFrom is the plan a test writes: the layouts and placements of
+// an assignment that gives only some values and buffers theirs (the
+// input's own), which plans.Build, needing every value's, would refuse.
+// Every value and op of g is named, a value with a nil layout where a
+// gives none, as a plan names every value and op; no op has a record or
+// reads a value in another layout than its own.
+func plannedFrom(g *model.Graph, a *model.Assignment) *planned {
+	pl := &planned{layouts: map[string]*model.Layout{}, ops: map[string]plans.OpPlan{}, buffers: map[string]*model.SharedLayout{}}
+	for _, v := range g.Values {
+		pl.layouts[v.Name] = a.Layouts[v]
+	}
+	g.Walk(func(op *model.Op) { pl.ops[op.Name] = plans.OpPlan{Name: op.Name} })
+	for _, b := range g.Buffers {
+		if sl := a.Buffers[b]; sl != nil {
+			pl.buffers[b.Name] = sl
+		}
+	}
+	return pl
+}
+
+// writeAssigned writes the MLIR text data back with the layouts and
+// placements of a in it, as WritePlan writes a plan.
+func writeAssigned(w io.Writer, file string, data []byte, opt Options, g *model.Graph, a *model.Assignment) error {
+	k, err := ReadKernel(file, data, opt)
+	if err != nil {
+		return err
+	}
+	return k.write(w, plannedFrom(g, a))
+}
