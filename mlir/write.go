@@ -23,8 +23,8 @@ type planned struct {
 }
 
 // plannedOf indexes the plan p by name for writing. A plan whose values
-// lack their exact layouts (one not built from a graph) cannot be
-// written.
+// or conversions lack their exact layouts (one not built from a graph)
+// cannot be written.
 func plannedOf(p *plans.Plan) (*planned, error) {
 	pl := &planned{layouts: map[string]*model.Layout{}, ops: map[string]plans.OpPlan{}, buffers: map[string]*model.SharedLayout{}, conv: p.Conv}
 	for _, v := range p.Values {
@@ -36,6 +36,11 @@ func plannedOf(p *plans.Plan) (*planned, error) {
 	}
 	for _, o := range p.Ops {
 		pl.ops[o.Name] = o
+	}
+	for _, c := range p.Conv {
+		if c.Use().Op == nil || c.From() == nil || c.Required() == nil {
+			return nil, fmt.Errorf("%s: the plan holds no layouts for the conversion of %%%s before %s: only a plan built from the kernel's graph can be written into it", p.File, c.Value, c.Consumer)
+		}
 	}
 	for _, b := range p.Shared.Placed {
 		if sl := b.SharedLayout(); sl != nil {
