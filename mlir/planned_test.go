@@ -2,6 +2,8 @@ package mlir
 
 import (
 	"io"
+	"strings"
+	"testing"
 
 	"planner/model"
 	"planner/plans"
@@ -35,4 +37,23 @@ func writeAssigned(w io.Writer, file string, data []byte, opt Options, g *model.
 		return err
 	}
 	return k.write(w, plannedFrom(g, a))
+}
+
+// A plan that holds only its text (no value's exact layout) is refused,
+// not written as a kernel with every layout missing.
+func TestWriteRefusesPlanWithoutLayouts(t *testing.T) {
+	opt := Options{Targets: ttTargets, InputLayouts: true}
+	k, err := ReadKernel("k.ttgir", []byte(twoNames), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &plans.Plan{File: "k.ttgir", Values: []plans.ValuePlan{{Name: "sa", Layout: "#blocked"}}}
+	var out strings.Builder
+	err = k.Write(&out, p)
+	if err == nil || !strings.Contains(err.Error(), "no layout for %sa") {
+		t.Errorf("a plan without layouts: got %v, want an error naming %%sa", err)
+	}
+	if out.Len() != 0 {
+		t.Errorf("wrote %d bytes of a plan it refused", out.Len())
+	}
 }
