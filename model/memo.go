@@ -21,15 +21,10 @@ type Memo struct {
 	matches  kept[[2]*Layout, fragmentMatch]
 	accesses kept[layoutAccessKey, Access]
 	tables   kept[*Layout, *layoutTables]
-	scratch  sharedAccesses // what its AccessCaches count
 }
 
 // NewMemo returns an empty memo.
-func NewMemo() *Memo {
-	m := &Memo{}
-	m.scratch.memo = m
-	return m
-}
+func NewMemo() *Memo { return &Memo{} }
 
 // derivedKey names a layout derived from l by rule how.
 type derivedKey struct {
@@ -72,8 +67,8 @@ type convAnswer struct {
 
 // Analyze is Analyze(from, to, bits), worked out once per pair and
 // element width. The conversion is shared: callers must not change it
-// (CountScratch fills in a conversion's scratch counts; ask for a copy
-// where that is needed).
+// (CountScratch fills in a conversion's scratch counts: count them in a
+// copy, as UseCost does).
 func (m *Memo) Analyze(from, to *Layout, bits int) (*Conversion, error) {
 	if m == nil {
 		return Analyze(from, to, bits)

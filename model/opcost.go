@@ -175,13 +175,16 @@ func UseCost(v *Value, from, to *Layout, t *Target) (int64, *Conversion, error) 
 	return (*Memo)(nil).UseCost(v, from, to, t)
 }
 
-// UseCost is UseCost, with the scratch accesses counted in m's
-// AccessCaches.
+// UseCost is UseCost, with the conversion analysed once per pair of
+// layouts and element width (Memo.Analyze) and its scratch accesses
+// counted from m's tables, in a copy the caller owns.
 func (m *Memo) UseCost(v *Value, from, to *Layout, t *Target) (int64, *Conversion, error) {
-	c, err := Analyze(from, to, v.DType.Bits)
+	shared, err := m.Analyze(from, to, v.DType.Bits)
 	if err != nil {
 		return 0, nil, err
 	}
+	c := new(Conversion)
+	*c = *shared
 	CountScratch(c, from, to, t, m.NewAccessCache())
 	return ConversionCost(c, t, from.Size(Lane)) * ValueTrips(v), c, nil
 }

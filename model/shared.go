@@ -423,14 +423,12 @@ type accessKey struct {
 	vector, pad, elemBit int32
 }
 
-// NewAccessCache returns a cache for one goroutine that shares what it
-// counts with m's other caches, and reads the tables of each layout from
-// m; where m is nil, a cache of its own that works the tables out.
+// NewAccessCache returns an empty cache that reads the tables of each
+// layout from m (nil: works them out for each count). What it counts
+// stays in it and its views, and goes with them: the solver drops its
+// cache when a build ends.
 func (m *Memo) NewAccessCache() *AccessCache {
-	if m == nil {
-		return &AccessCache{local: map[accessKey]Access{}, shared: &sharedAccesses{}}
-	}
-	return &AccessCache{local: map[accessKey]Access{}, shared: &m.scratch}
+	return &AccessCache{local: map[accessKey]Access{}, shared: &sharedAccesses{memo: m}}
 }
 
 // CountScratch counts the wavefronts of a round trip through shared
