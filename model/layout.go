@@ -368,8 +368,16 @@ func layoutOf(m *Map, mk marks) (*Layout, error) {
 	l.hw = l.computeHwBits()
 	l.graded = l.computeGrades()
 	l.widths = l.computeWidths()
+	// The register images' kernel: as many digits as the images are
+	// more than their rank (the register rows of the echelon basis).
 	imgs, _ := l.hwBits(Register)
-	l.copies = 1 << len(kernelOf(imgs))
+	rank := 0
+	for _, h := range l.graded.level {
+		if h == Register {
+			rank++
+		}
+	}
+	l.copies = 1 << (len(imgs) - rank)
 	return layouts.intern(l.key, l), nil
 }
 
