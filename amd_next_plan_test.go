@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"planner/model"
+	"planner/notation"
 	"planner/plans"
 )
 
@@ -58,7 +59,7 @@ func TestVerifyGroupedLoadFragment(t *testing.T) {
 			b = v
 		}
 	}
-	lin, err := model.ExpressLinear(a.Layouts[b])
+	lin, err := notation.ExpressLinear(a.Layouts[b])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ import (
 // the library and the command line see everything.
 var layers = map[string][]string{
 	"planner/model":             {},
-	"planner/model/modeltest":   {"planner/model"},
+	"planner/model/modeltest":   {"planner/model", "planner/notation"},
 	"planner/notation":          {"planner/model"},
 	"planner/tomlio":            {"planner/model", "planner/notation"},
 	"planner/tomlio/tomltest":   {},
@@ -30,18 +30,18 @@ var layers = map[string][]string{
 	"planner/intrinsics":        {"planner/model", "planner/tomlio"},
 	"planner/solver/pbqp":       {},
 	"planner/solver/z3opt":      {},
-	"planner/solver":            {"planner/model", "planner/solver/pbqp"},
+	"planner/solver":            {"planner/model", "planner/notation", "planner/solver/pbqp"},
 	"planner/solver/solvertest": {"planner/model", "planner/intrinsics", "planner/tomlio", "planner/plans"},
 	"planner/solver/smt":        {"planner/model", "planner/solver", "planner/solver/pbqp", "planner/solver/z3opt"},
-	"planner/plans":             {"planner/model"},
-	"planner/plans/planfile":    {"planner/model", "planner/plans", "planner/tomlio"},
+	"planner/plans":             {"planner/model", "planner/notation"},
+	"planner/plans/planfile":    {"planner/model", "planner/notation", "planner/plans", "planner/tomlio"},
 	"planner/gen":               {},
 	"planner/internal/golden":   {"planner/model"},
 	"planner/internal/oracle":   {},
 	"planner/schema":            {},
-	"planner": {"planner/model", "planner/tomlio", "planner/mlir", "planner/intrinsics", "planner/solver",
+	"planner": {"planner/model", "planner/notation", "planner/tomlio", "planner/mlir", "planner/intrinsics", "planner/solver",
 		"planner/solver/pbqp", "planner/solver/smt", "planner/plans", "planner/plans/planfile", "planner/gen"},
-	"planner/cmd/planner": {"planner", "planner/model", "planner/tomlio", "planner/intrinsics", "planner/solver",
+	"planner/cmd/planner": {"planner", "planner/model", "planner/notation", "planner/tomlio", "planner/intrinsics", "planner/solver",
 		"planner/plans", "planner/plans/planfile", "planner/gen"},
 	"planner/cmd/perftable": {"planner", "planner/tomlio", "planner/solver", "planner/plans", "planner/gen"},
 }
@@ -75,6 +75,37 @@ func TestImportLayers(t *testing.T) {
 	for pkg := range layers {
 		if !seen[pkg] {
 			t.Errorf("layers names %s, which go list does not know", pkg)
+		}
+	}
+}
+
+// The algebra and the notations are apart, as Triton keeps LinearLayout
+// apart from the encodings that convert into it: model names the Notation
+// interface, which graphs and records hold, and no type of model
+// implements it (no method Layout(Frame) there); every notation is
+// written in package notation.
+func TestNotationsOutsideModel(t *testing.T) {
+	fset := token.NewFileSet()
+	files, err := filepath.Glob(filepath.Join("model", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Recv == nil || fn.Name.Name != "Layout" || fn.Type.Params.NumFields() != 1 {
+				continue
+			}
+			if id, ok := fn.Type.Params.List[0].Type.(*ast.Ident); ok && id.Name == "Frame" {
+				t.Errorf("%s: a notation (a method Layout(Frame)) in model: notations go in package notation", fset.Position(fn.Pos()))
+			}
 		}
 	}
 }

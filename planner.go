@@ -16,6 +16,7 @@ import (
 	"planner/intrinsics"
 	"planner/mlir"
 	"planner/model"
+	"planner/notation"
 	"planner/plans"
 	"planner/plans/planfile"
 	"planner/solver"
@@ -737,7 +738,7 @@ func checkNotation(opt Options) error {
 }
 
 func isNotation(k string) bool {
-	for _, x := range model.Kinds {
+	for _, x := range notation.Kinds {
 		if x == k {
 			return true
 		}

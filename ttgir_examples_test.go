@@ -15,6 +15,7 @@ import (
 	"planner/internal/golden"
 	"planner/mlir"
 	"planner/model"
+	"planner/notation"
 	"planner/plans"
 	"planner/plans/planfile"
 )
@@ -351,7 +352,7 @@ func renamings(name string, text []byte) (int, error) {
 		if !ok {
 			return nil
 		}
-		tr, err := model.ParseTriton(enc(t))
+		tr, err := notation.ParseTriton(enc(t))
 		if err != nil {
 			return nil
 		}

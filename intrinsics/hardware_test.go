@@ -12,6 +12,7 @@ import (
 
 	"planner/internal/golden"
 	"planner/model"
+	"planner/notation"
 )
 
 // The NVIDIA records held against what an H100 did with the instructions
@@ -767,7 +768,7 @@ func hwAltered(t *testing.T, r *model.Record, op string, i, j int) *model.Record
 	} else {
 		orig = r.Operands[op]
 	}
-	lin, err := model.ExpressLinear(orig.Layout)
+	lin, err := notation.ExpressLinear(orig.Layout)
 	if err != nil {
 		t.Fatal(err)
 	}

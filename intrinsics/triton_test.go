@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"planner/internal/golden"
-	"planner/model"
+	"planner/notation"
 )
 
 // The records' operand fragments, written in the Triton notation, come
@@ -73,8 +73,8 @@ func TestRecordsInTritonNotation(t *testing.T) {
 			t.Fatalf("no record %s", tc.record)
 		}
 		l := r.Operands[tc.operand].Layout
-		role := map[string]model.TritonRole{"a": model.OperandA, "b": model.OperandB, "c": model.Accumulator, "d": model.Accumulator}[tc.operand]
-		n, err := model.ExpressTritonAs(l, role)
+		role := map[string]notation.TritonRole{"a": notation.OperandA, "b": notation.OperandB, "c": notation.Accumulator, "d": notation.Accumulator}[tc.operand]
+		n, err := notation.ExpressTritonAs(l, role)
 		if err != nil {
 			t.Errorf("%s %s: %v", tc.record, tc.operand, err)
 			continue
@@ -86,7 +86,7 @@ func TestRecordsInTritonNotation(t *testing.T) {
 		if tc.anyRole != "" {
 			want = tc.anyRole
 		}
-		if n, err := model.Express("triton", l); err != nil {
+		if n, err := notation.Express("triton", l); err != nil {
 			t.Errorf("%s %s without its role: %v", tc.record, tc.operand, err)
 		} else if n.Attr() != want {
 			t.Errorf("%s %s without its role is written\n  %s\nwant\n  %s", tc.record, tc.operand, n.Attr(), want)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"planner/model"
+	"planner/notation"
 )
 
 // fieldPos is where a layout attribute's field and each of its entries
@@ -22,7 +23,7 @@ var nestedFields = []string{"subgroup_tile", "batch_tile", "outer_tile", "thread
 // nestedLayout reads a nested_layout's body, field = [entries], ...,
 // reporting a field it lacks, one it does not know, one given twice and
 // an entry that is not an integer at its file:line:col.
-func (b *builder) nestedLayout(da *DialectAttr, at model.Pos) (*model.Nested, map[string]fieldPos) {
+func (b *builder) nestedLayout(da *DialectAttr, at model.Pos) (*notation.Nested, map[string]fieldPos) {
 	values, fields, ok := b.intFields(da, "nested_layout", nestedFields, nil)
 	if !ok {
 		return nil, nil
@@ -37,7 +38,7 @@ func (b *builder) nestedLayout(da *DialectAttr, at model.Pos) (*model.Nested, ma
 		b.errorf(at, model.CodeMissingKey, "nested_layout lacks %s: it gives every one of %s", strings.Join(missing, ", "), strings.Join(nestedFields, ", "))
 		return nil, nil
 	}
-	return &model.Nested{
+	return &notation.Nested{
 		SubgroupTile: values["subgroup_tile"], BatchTile: values["batch_tile"], OuterTile: values["outer_tile"],
 		ThreadTile: values["thread_tile"], ElementTile: values["element_tile"],
 		SubgroupStrides: values["subgroup_strides"], ThreadStrides: values["thread_strides"],
@@ -64,7 +65,7 @@ var (
 // reporting a field it does not know, one given twice (under either of its
 // names) and an entry that is not an integer at its file:line:col. Every
 // field is optional, as in XeGPU.
-func (b *builder) xegpuLayout(da *DialectAttr, at model.Pos) (*model.XeGPU, map[string]fieldPos) {
+func (b *builder) xegpuLayout(da *DialectAttr, at model.Pos) (*notation.XeGPU, map[string]fieldPos) {
 	values, fields, ok := b.intFields(da, da.Name, xegpuFields, xegpuAliases)
 	if !ok {
 		return nil, nil
@@ -73,7 +74,7 @@ func (b *builder) xegpuLayout(da *DialectAttr, at model.Pos) (*model.XeGPU, map[
 		b.errorf(at, model.CodeMissingKey, "#%s<> gives no field: it gives some of %s", da.Name, strings.Join(xegpuFields, ", "))
 		return nil, nil
 	}
-	return &model.XeGPU{
+	return &notation.XeGPU{
 		SgLayout: values["sg_layout"], SgData: values["sg_data"], InstData: values["inst_data"],
 		LaneLayout: values["lane_layout"], LaneData: values["lane_data"], Order: values["order"],
 	}, fields
@@ -167,7 +168,7 @@ var linearFields = []string{"register", "lane", "subgroup"}
 // linearLayout reads a #planner.linear<...> body, reporting a field it
 // lacks, one it does not know, one given twice and a basis that is not a
 // list of integers at its file:line:col.
-func (b *builder) linearLayout(da *DialectAttr, at model.Pos) (*model.Linear, map[string]fieldPos) {
+func (b *builder) linearLayout(da *DialectAttr, at model.Pos) (*notation.Linear, map[string]fieldPos) {
 	p := &parser{lx: &lexer{file: b.mod.File, src: b.mod.src, off: da.body.off, end: da.end, line: da.body.line, col: da.body.col}, mod: b.mod}
 	p.nextTok()
 	values := map[string][][]int{}
@@ -225,7 +226,7 @@ func (b *builder) linearLayout(da *DialectAttr, at model.Pos) (*model.Linear, ma
 		}
 	}
 	fields["warp"] = fields["subgroup"] // the model's name for the subgroup bases
-	return &model.Linear{Register: values["register"], Lane: values["lane"], Warp: values["subgroup"], Block: [][]int{}}, fields
+	return &notation.Linear{Register: values["register"], Lane: values["lane"], Warp: values["subgroup"], Block: [][]int{}}, fields
 }
 
 // intList reads an array of integers.

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"planner/model"
+	"planner/notation"
 )
 
 // Lane-level matrix ops: nvgpu.ldmatrix, nvgpu.mma.sync and amdgpu.mfma
@@ -154,7 +155,7 @@ func (b *builder) lanePin(rec *model.Record, role string, at model.Pos) *model.P
 	if o == nil || o.Layout == nil {
 		return nil
 	}
-	lin, err := model.ExpressLinear(o.Layout)
+	lin, err := notation.ExpressLinear(o.Layout)
 	if err != nil {
 		return nil
 	}
@@ -439,7 +440,7 @@ func runsAlong(rec *model.Record, role string) int {
 	if o == nil || o.Layout == nil || o.Layout.Opaque() != "" {
 		return -1
 	}
-	lin, err := model.ExpressLinear(o.Layout)
+	lin, err := notation.ExpressLinear(o.Layout)
 	if err != nil || len(lin.Register) == 0 {
 		return -1
 	}

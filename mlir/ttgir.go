@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"planner/model"
+	"planner/notation"
 )
 
 // TTGIR is Triton's GPU dialect: a module whose attributes name
@@ -290,7 +291,7 @@ func (b *builder) expand(a Attr, depth int) string {
 
 // encInfo is a tensor type's encoding, read once per spelling.
 type encInfo struct {
-	enc    *model.Triton
+	enc    *notation.Triton
 	layout *model.Layout
 	err    bool
 }
@@ -340,7 +341,7 @@ func (b *builder) encoding(t *TensorType, at model.Pos) *encInfo {
 			e.err = true
 			return e
 		}
-		e.enc = &model.Triton{Enc: enc}
+		e.enc = &notation.Triton{Enc: enc}
 		f := model.Frame{Shape: t.Shape, SubgroupSize: b.target.SubgroupSize, Subgroups: b.g.Subgroups}
 		e.layout, err = e.enc.Layout(f)
 	}
@@ -384,7 +385,7 @@ func (b *builder) parentAt(t *TensorType, n *AttrNode, msg string) (model.Pos, A
 		} else if enc, cerr := tritonEncoding(an); cerr != nil {
 			err = cerr
 		} else {
-			_, err = (&model.Triton{Enc: enc}).Layout(model.Frame{Shape: t.Shape, SubgroupSize: b.target.SubgroupSize, Subgroups: b.g.Subgroups})
+			_, err = (&notation.Triton{Enc: enc}).Layout(model.Frame{Shape: t.Shape, SubgroupSize: b.target.SubgroupSize, Subgroups: b.g.Subgroups})
 		}
 		if me, ok := err.(*model.Error); ok && me.Msg == msg {
 			return b.mod.AliasPos[name], a, true
@@ -446,7 +447,7 @@ func (b *builder) contiguousOf(ptr *Value, at model.Pos) int {
 		}
 	}
 	if e := b.encoding(tt, at); e.enc != nil {
-		if bl, ok := e.enc.Enc.(*model.TritonBlocked); ok && len(bl.Order) > 0 {
+		if bl, ok := e.enc.Enc.(*notation.TritonBlocked); ok && len(bl.Order) > 0 {
 			return bl.Order[0]
 		}
 	}
@@ -846,7 +847,7 @@ func (b *builder) localAlloc(op *Op) {
 		enc = ot.Encoding
 	}
 	pinned := (enc != nil || ot != nil && ot.EncodingErr != nil) && (b.opt.KeepAnchors || b.opt.InputLayouts) && len(shape) == 2
-	var se *model.TritonSharedEncoding
+	var se *notation.TritonSharedEncoding
 	var perm []int
 	if pinned {
 		var err *model.Error

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"planner/model"
+	"planner/notation"
 )
 
 // The TritonGPU encodings read from the parser's attribute nodes
@@ -151,7 +152,7 @@ func intsProduct(xs []int) int {
 }
 
 // parent reads the encoding a dot_op or slice names as its parent.
-func (f *encFields) parent() model.TritonEncoding {
+func (f *encFields) parent() notation.TritonEncoding {
 	v := f.value("parent")
 	if v == nil {
 		return nil // required: check has said so
@@ -168,9 +169,9 @@ func (f *encFields) parent() model.TritonEncoding {
 }
 
 // tritonEncoding reads the distributed encoding n names.
-func tritonEncoding(n *AttrNode) (model.TritonEncoding, *model.Error) {
+func tritonEncoding(n *AttrNode) (notation.TritonEncoding, *model.Error) {
 	f := &encFields{n: n}
-	done := func(enc model.TritonEncoding) (model.TritonEncoding, *model.Error) {
+	done := func(enc notation.TritonEncoding) (notation.TritonEncoding, *model.Error) {
 		if f.err != nil {
 			return nil, f.err
 		}
@@ -185,7 +186,7 @@ func tritonEncoding(n *AttrNode) (model.TritonEncoding, *model.Error) {
 			[]string{"sizePerThread", "threadsPerWarp", "warpsPerCTA", "order"}) {
 			return done(nil)
 		}
-		b := &model.TritonBlocked{Blocked: model.Blocked{SizePerThread: f.ints("sizePerThread"), ThreadsPerWarp: f.ints("threadsPerWarp"),
+		b := &notation.TritonBlocked{Blocked: notation.Blocked{SizePerThread: f.ints("sizePerThread"), ThreadsPerWarp: f.ints("threadsPerWarp"),
 			WarpsPerCTA: f.ints("warpsPerCTA"), Order: f.ints("order")},
 			CTAsPerCGA: f.ints("CTAsPerCGA"), CTASplitNum: f.ints("CTASplitNum"), CTAOrder: f.ints("CTAOrder")}
 		if intsProduct(b.CTAsPerCGA) == 1 {
@@ -197,14 +198,14 @@ func tritonEncoding(n *AttrNode) (model.TritonEncoding, *model.Error) {
 			[]string{"versionMajor", "warpsPerCTA", "instrShape"}) || !f.oneCTA() {
 			return done(nil)
 		}
-		return done(&model.NvidiaMMA{VersionMajor: f.int("versionMajor", 0), VersionMinor: f.int("versionMinor", 0),
+		return done(&notation.NvidiaMMA{VersionMajor: f.int("versionMajor", 0), VersionMinor: f.int("versionMinor", 0),
 			WarpsPerCTA: f.ints("warpsPerCTA"), InstrShape: f.ints("instrShape")})
 	case "amd_mfma":
 		if !f.check([]string{"version", "versionMajor", "versionMinor", "warpsPerCTA", "instrShape", "MDim", "NDim", "isTransposed", "CTAsPerCGA", "CTASplitNum", "CTAOrder"},
 			[]string{"warpsPerCTA"}) || !f.oneCTA() {
 			return done(nil)
 		}
-		m := &model.AMDMFMA{Version: f.int("version", f.int("versionMajor", 0)), WarpsPerCTA: f.ints("warpsPerCTA"), InstrShape: f.ints("instrShape")}
+		m := &notation.AMDMFMA{Version: f.int("version", f.int("versionMajor", 0)), WarpsPerCTA: f.ints("warpsPerCTA"), InstrShape: f.ints("instrShape")}
 		if f.value("MDim") != nil && m.InstrShape == nil {
 			// Earlier Triton wrote MDim and NDim instead of instrShape.
 			m.InstrShape = []int{f.int("MDim", 0), f.int("NDim", 0)}
@@ -219,8 +220,8 @@ func tritonEncoding(n *AttrNode) (model.TritonEncoding, *model.Error) {
 		if f.err != nil {
 			return done(nil)
 		}
-		d := &model.DotOperand{OpIdx: f.int("opIdx", 0), Parent: p, KWidth: f.int("kWidth", 0)}
-		if _, ok := p.(*model.TritonBlocked); !ok && d.KWidth == 0 {
+		d := &notation.DotOperand{OpIdx: f.int("opIdx", 0), Parent: p, KWidth: f.int("kWidth", 0)}
+		if _, ok := p.(*notation.TritonBlocked); !ok && d.KWidth == 0 {
 			return nil, encErr(n.Pos, model.CodeBadValue, "a dot operand of %s needs kWidth", p.TritonAttr())
 		}
 		return done(d)
@@ -229,12 +230,12 @@ func tritonEncoding(n *AttrNode) (model.TritonEncoding, *model.Error) {
 			return done(nil)
 		}
 		p := f.parent()
-		return done(&model.SliceEncoding{Dim: f.int("dim", 0), Parent: p})
+		return done(&notation.SliceEncoding{Dim: f.int("dim", 0), Parent: p})
 	case "linear":
 		if !f.check([]string{"register", "lane", "warp", "block"}, []string{"register", "lane", "warp"}) {
 			return done(nil)
 		}
-		return done(&model.Linear{Register: f.lists("register"), Lane: f.lists("lane"), Warp: f.lists("warp"), Block: f.lists("block")})
+		return done(&notation.Linear{Register: f.lists("register"), Lane: f.lists("lane"), Warp: f.lists("warp"), Block: f.lists("block")})
 	case "dpas":
 		if !f.check([]string{"repeatCount", "systolicDepth", "executionSize", "opsPerChan", "threadsPerWarp", "warpsPerCTA", "repCluster", "A", "B", "C", "CTAsPerCGA", "CTASplitNum", "CTAOrder"},
 			[]string{"repeatCount", "systolicDepth", "executionSize", "opsPerChan", "threadsPerWarp", "warpsPerCTA", "repCluster"}) || !f.oneCTA() {
@@ -242,7 +243,7 @@ func tritonEncoding(n *AttrNode) (model.TritonEncoding, *model.Error) {
 		}
 		// A, B and C are the operand tiles Triton prints beside the
 		// fields; they follow from them and are checked here.
-		m := &model.IntelDPAS{RepeatCount: f.int("repeatCount", 0), SystolicDepth: f.int("systolicDepth", 0), ExecutionSize: f.int("executionSize", 0),
+		m := &notation.IntelDPAS{RepeatCount: f.int("repeatCount", 0), SystolicDepth: f.int("systolicDepth", 0), ExecutionSize: f.int("executionSize", 0),
 			OpsPerChan: f.int("opsPerChan", 0), ThreadsPerWarp: f.int("threadsPerWarp", 0), WarpsPerCTA: f.ints("warpsPerCTA"), RepCluster: f.ints("repCluster")}
 		if len(m.RepCluster) == 2 {
 			want := map[string][]int{
@@ -261,7 +262,7 @@ func tritonEncoding(n *AttrNode) (model.TritonEncoding, *model.Error) {
 		if !f.check([]string{"version", "warpsPerCTA", "CTAsPerCGA", "CTASplitNum", "CTAOrder"}, []string{"version", "warpsPerCTA"}) || !f.oneCTA() {
 			return done(nil)
 		}
-		return done(&model.AMDWMMA{Version: f.int("version", 0), WarpsPerCTA: f.ints("warpsPerCTA")})
+		return done(&notation.AMDWMMA{Version: f.int("version", 0), WarpsPerCTA: f.ints("warpsPerCTA")})
 	}
 	if strings.HasSuffix(n.Name, "_shared") {
 		return nil, encErr(n.Pos, model.CodeBadValue, "#%s.%s is a shared-memory encoding: give it as a buffer's encoding (docs/shared-memory.md)", n.Dialect, n.Name)
@@ -313,10 +314,10 @@ func aliasUses(n *AttrNode) []string {
 }
 
 // sharedEncoding reads the shared-memory encoding n names.
-func sharedEncoding(n *AttrNode) (*model.TritonSharedEncoding, *model.Error) {
+func sharedEncoding(n *AttrNode) (*notation.TritonSharedEncoding, *model.Error) {
 	f := &encFields{n: n}
-	e := &model.TritonSharedEncoding{Name: n.Name}
-	done := func() (*model.TritonSharedEncoding, *model.Error) {
+	e := &notation.TritonSharedEncoding{Name: n.Name}
+	done := func() (*notation.TritonSharedEncoding, *model.Error) {
 		if f.err != nil {
 			return nil, f.err
 		}
@@ -365,7 +366,7 @@ func sharedEncoding(n *AttrNode) (*model.TritonSharedEncoding, *model.Error) {
 // nvmmaSharedToLinearLayout and swizzledSharedToLinearLayout, which
 // transpose the tile for them) as the same encoding of the transpose, row
 // major.
-func columnMajor(e *model.TritonSharedEncoding) (*model.TritonSharedEncoding, bool) {
+func columnMajor(e *notation.TritonSharedEncoding) (*notation.TritonSharedEncoding, bool) {
 	col := *e
 	switch {
 	case e.Name == "nvmma_shared" && e.Transposed:

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"planner/model"
+	"planner/notation"
 )
 
 // Naming the written TTGIR's encodings value by value. One layout often
@@ -37,7 +38,7 @@ import (
 // tyNode is one tensor as written: an IR value in a layout.
 type tyNode struct {
 	layout *model.Layout
-	role   model.TritonRole // the part a dot reads it in, for its fallback name
+	role   notation.TritonRole // the part a dot reads it in, for its fallback name
 }
 
 // tyTie ties the encoding of node a to node b's: a is the #ttg.slice of
@@ -80,7 +81,7 @@ type ttTyping struct {
 // tyAnchor is a dot's result and the mma encoding it is written in.
 type tyAnchor struct {
 	node int
-	enc  model.TritonEncoding
+	enc  notation.TritonEncoding
 }
 
 func newTyping() *ttTyping { return &ttTyping{index: map[string]int{}} }
@@ -104,7 +105,7 @@ func readKey(op *Op, i int, v *Value, l *model.Layout) string {
 
 // node is the index of the tensor k in layout l, registered the first
 // time.
-func (t *ttTyping) node(k string, l *model.Layout, role model.TritonRole) int {
+func (t *ttTyping) node(k string, l *model.Layout, role notation.TritonRole) int {
 	n, ok := t.index[k]
 	if !ok {
 		n = len(t.nodes)
@@ -112,7 +113,7 @@ func (t *ttTyping) node(k string, l *model.Layout, role model.TritonRole) int {
 		t.nodes = append(t.nodes, tyNode{layout: l})
 		t.up = append(t.up, n)
 	}
-	if role != model.AnyRole && t.nodes[n].role == model.AnyRole {
+	if role != notation.AnyRole && t.nodes[n].role == notation.AnyRole {
 		t.nodes[n].role = role
 	}
 	return n
@@ -147,13 +148,13 @@ func (t *ttTyping) same(ns ...int) {
 // tyClass is the nodes tied to one encoding, and the encoding chosen.
 type tyClass struct {
 	members []int
-	enc     model.TritonEncoding
+	enc     notation.TritonEncoding
 	fits    map[string]bool // by encoding text
 }
 
 // solve names every node: by key, the encoding it is written in. fallback
 // is the name a layout has alone, for a dot's operand in role.
-func (t *ttTyping) solve(fallback func(*model.Layout, model.TritonRole) *model.Triton) map[string]*model.Triton {
+func (t *ttTyping) solve(fallback func(*model.Layout, notation.TritonRole) *notation.Triton) map[string]*notation.Triton {
 	classes := map[int]*tyClass{}
 	var order []int // the classes' roots, in the order first registered
 	for n := range t.nodes {
@@ -166,7 +167,7 @@ func (t *ttTyping) solve(fallback func(*model.Layout, model.TritonRole) *model.T
 		}
 		c.members = append(c.members, n)
 	}
-	fits := func(c *tyClass, enc model.TritonEncoding) bool {
+	fits := func(c *tyClass, enc notation.TritonEncoding) bool {
 		text := enc.TritonAttr()
 		if ok, seen := c.fits[text]; seen {
 			return ok
@@ -174,7 +175,7 @@ func (t *ttTyping) solve(fallback func(*model.Layout, model.TritonRole) *model.T
 		ok := true
 		for _, n := range c.members {
 			l := t.nodes[n].layout
-			back, err := (&model.Triton{Enc: enc}).Layout(model.FrameOf(l))
+			back, err := (&notation.Triton{Enc: enc}).Layout(model.FrameOf(l))
 			if err != nil || !back.Equal(l) {
 				ok = false
 				break
@@ -184,7 +185,7 @@ func (t *ttTyping) solve(fallback func(*model.Layout, model.TritonRole) *model.T
 		return ok
 	}
 	var queue []int
-	fix := func(r int, enc model.TritonEncoding) bool {
+	fix := func(r int, enc notation.TritonEncoding) bool {
 		c := classes[r]
 		if c.enc != nil || !fits(c, enc) {
 			return false
@@ -205,7 +206,7 @@ func (t *ttTyping) solve(fallback func(*model.Layout, model.TritonRole) *model.T
 	// The renamings' other ways wait: a class named by none of the ties
 	// tries their names first when its turn comes, and the parents of
 	// the slices they suggest for the operands of its expand_dims.
-	suggested := map[int][]model.TritonEncoding{}
+	suggested := map[int][]notation.TritonEncoding{}
 	propagate := func() {
 		for len(queue) > 0 {
 			r := queue[0]
@@ -230,19 +231,19 @@ func (t *ttTyping) solve(fallback func(*model.Layout, model.TritonRole) *model.T
 					// Triton infers the result's encoding from the
 					// operand's, never the other way.
 				case tie.kind == tieSlice && b == r:
-					fix(a, &model.SliceEncoding{Dim: tie.dim, Parent: enc})
+					fix(a, &notation.SliceEncoding{Dim: tie.dim, Parent: enc})
 				case tie.kind == tieSlice:
-					if s, ok := enc.(*model.SliceEncoding); ok && s.Dim == tie.dim {
+					if s, ok := enc.(*notation.SliceEncoding); ok && s.Dim == tie.dim {
 						fix(b, s.Parent)
 					}
 				case b == r:
 					for _, k := range kWidths(tie.kWidth, enc) {
-						if fix(a, &model.DotOperand{OpIdx: tie.dim, Parent: enc, KWidth: k}) {
+						if fix(a, &notation.DotOperand{OpIdx: tie.dim, Parent: enc, KWidth: k}) {
 							break
 						}
 					}
 				default:
-					if d, ok := enc.(*model.DotOperand); ok && d.OpIdx == tie.dim {
+					if d, ok := enc.(*notation.DotOperand); ok && d.OpIdx == tie.dim {
 						fix(b, d.Parent)
 					}
 				}
@@ -288,7 +289,7 @@ func (t *ttTyping) solve(fallback func(*model.Layout, model.TritonRole) *model.T
 		for _, tie := range tied[r] {
 			if tie.kind == tieSlice && t.find(tie.b) == r {
 				for _, enc := range suggested[t.find(tie.a)] {
-					if s, ok := enc.(*model.SliceEncoding); ok && s.Dim == tie.dim {
+					if s, ok := enc.(*notation.SliceEncoding); ok && s.Dim == tie.dim {
 						cands = append(cands, s.Parent)
 					}
 				}
@@ -311,10 +312,10 @@ func (t *ttTyping) solve(fallback func(*model.Layout, model.TritonRole) *model.T
 	for _, r := range rest {
 		nameRest(r, 0)
 	}
-	out := map[string]*model.Triton{}
+	out := map[string]*notation.Triton{}
 	for k, n := range t.index {
 		if enc := classes[t.find(n)].enc; enc != nil {
-			out[k] = &model.Triton{Enc: enc}
+			out[k] = &notation.Triton{Enc: enc}
 		} else {
 			// Tied to tensors no one name fits: its own name.
 			out[k] = fallback(t.nodes[n].layout, t.nodes[n].role)
@@ -330,8 +331,8 @@ func (t *ttTyping) solve(fallback func(*model.Layout, model.TritonRole) *model.T
 // renumbered (result dimension i is the operand's perm[i]); any other
 // register encoding the #ttg.linear of the transposed layout, l itself.
 // nil where l has no linear form.
-func transEncoding(enc model.TritonEncoding, perm []int, l *model.Layout) model.TritonEncoding {
-	if b, ok := enc.(*model.TritonBlocked); ok && len(b.Order) == len(perm) && len(b.SizePerThread) == len(perm) {
+func transEncoding(enc notation.TritonEncoding, perm []int, l *model.Layout) notation.TritonEncoding {
+	if b, ok := enc.(*notation.TritonBlocked); ok && len(b.Order) == len(perm) && len(b.SizePerThread) == len(perm) {
 		inv := make([]int, len(perm))
 		for i, p := range perm {
 			if p < 0 || p >= len(perm) {
@@ -353,10 +354,10 @@ func transEncoding(enc model.TritonEncoding, perm []int, l *model.Layout) model.
 		for i, d := range b.Order {
 			order[i] = inv[d]
 		}
-		return &model.TritonBlocked{Blocked: model.Blocked{SizePerThread: permute(b.SizePerThread), ThreadsPerWarp: permute(b.ThreadsPerWarp),
+		return &notation.TritonBlocked{Blocked: notation.Blocked{SizePerThread: permute(b.SizePerThread), ThreadsPerWarp: permute(b.ThreadsPerWarp),
 			WarpsPerCTA: permute(b.WarpsPerCTA), Order: order}, CTAsPerCGA: permute(b.CTAsPerCGA), CTASplitNum: permute(b.CTASplitNum), CTAOrder: b.CTAOrder}
 	}
-	x, err := model.ExpressLinear(l)
+	x, err := notation.ExpressLinear(l)
 	if err != nil {
 		return nil
 	}
@@ -366,12 +367,12 @@ func transEncoding(enc model.TritonEncoding, perm []int, l *model.Layout) model.
 // kWidths lists the kWidths to try for a #ttg.dot_op of parent: first
 // the one the operand's layout has named alone, then none for a blocked
 // parent (an FMA dot's), then the powers of two the model reads.
-func kWidths(first int, parent model.TritonEncoding) []int {
+func kWidths(first int, parent notation.TritonEncoding) []int {
 	var out []int
 	if first > 0 {
 		out = append(out, first)
 	}
-	if _, ok := parent.(*model.TritonBlocked); ok {
+	if _, ok := parent.(*notation.TritonBlocked); ok {
 		out = append(out, 0)
 	}
 	for k := 1; k <= 64; k *= 2 {
@@ -412,7 +413,7 @@ func (wr *ttWriter) tie(op *Op, res *model.Layout) {
 		}
 		n := t.node(readKey(op, i, v, want), want, wr.role(op, i))
 		if k := nodeKey(v, want); how != readConverted && readKey(op, i, v, want) != k {
-			t.ties = append(t.ties, tyTie{kind: tieRename, a: n, b: t.node(k, want, model.AnyRole), toValue: ttName(op.Name) != "tt.reduce"})
+			t.ties = append(t.ties, tyTie{kind: tieRename, a: n, b: t.node(k, want, notation.AnyRole), toValue: ttName(op.Name) != "tt.reduce"})
 		}
 		return n
 	}
@@ -427,9 +428,9 @@ func (wr *ttWriter) tie(op *Op, res *model.Layout) {
 		if l == nil {
 			return -1
 		}
-		role := model.AnyRole
+		role := notation.AnyRole
 		if isDot(op.Name) {
-			role = model.Accumulator
+			role = notation.Accumulator
 		}
 		return t.node(nodeKey(op.Results[k], l), l, role)
 	}
@@ -444,15 +445,15 @@ func (wr *ttWriter) tie(op *Op, res *model.Layout) {
 		for i := range 2 {
 			if a := operand(op, i); a >= 0 {
 				k := 0
-				if d, ok := wr.plain(t.nodes[a].layout, wr.role(op, i)).Enc.(*model.DotOperand); ok {
+				if d, ok := wr.plain(t.nodes[a].layout, wr.role(op, i)).Enc.(*notation.DotOperand); ok {
 					k = d.KWidth
 				}
 				t.ties = append(t.ties, tyTie{kind: tieDot, a: a, b: r, dim: i, kWidth: k})
 			}
 		}
-		if acc, err := model.ExpressTritonFor(t.nodes[r].layout, model.Accumulator, model.TritonTargetOf(wr.b.target, wr.warpgroupOf(op))); err == nil {
+		if acc, err := notation.ExpressTritonFor(t.nodes[r].layout, notation.Accumulator, notation.TritonTargetOf(wr.b.target, wr.warpgroupOf(op))); err == nil {
 			enc := acc.Enc
-			if m, ok := enc.(*model.AMDMFMA); ok {
+			if m, ok := enc.(*notation.AMDMFMA); ok {
 				if rec := wr.mmaRecord(op); rec != nil {
 					enc = withK(m, []*model.Record{rec})
 				}
@@ -477,7 +478,7 @@ func (wr *ttWriter) tie(op *Op, res *model.Layout) {
 		for i := 3; i < len(op.Operands) && i-2 < len(args); i++ {
 			arg := -1
 			if l := wr.layoutOf(args[i-2]); l != nil && isTensor(args[i-2].Type) {
-				arg = t.node(nodeKey(args[i-2], l), l, model.AnyRole)
+				arg = t.node(nodeKey(args[i-2], l), l, notation.AnyRole)
 			}
 			t.same(operand(op, i), arg, result(op, i-3, nil))
 		}
@@ -521,7 +522,7 @@ func (wr *ttWriter) mmaRecord(op *Op) *model.Record {
 // written [M, N]). The layout does not depend on K, so the K is the
 // first of recs that is an mfma of m's M × N; m as it is where m states
 // a K already or no record is one.
-func withK(m *model.AMDMFMA, recs []*model.Record) *model.AMDMFMA {
+func withK(m *notation.AMDMFMA, recs []*model.Record) *notation.AMDMFMA {
 	if len(m.InstrShape) != 2 {
 		return m
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"planner/model"
+	"planner/notation"
 )
 
 // twoNames reduces one tile along its rows and another along its columns:
@@ -123,7 +124,7 @@ func TestMFMAWithK(t *testing.T) {
 		{"a K already stated", []int{32, 32, 16}, []*model.Record{mfma("amd", 32, 32, 8)}, "[32, 32, 16]"},
 		{"no AMD record", []int{16, 16}, []*model.Record{mfma("nvidia", 16, 16, 16)}, "[16, 16]"},
 	} {
-		m := &model.AMDMFMA{Version: 3, WarpsPerCTA: []int{4, 1}, InstrShape: tc.shape}
+		m := &notation.AMDMFMA{Version: 3, WarpsPerCTA: []int{4, 1}, InstrShape: tc.shape}
 		got := withK(m, tc.recs).TritonAttr()
 		if !strings.Contains(got, "instrShape = "+tc.want+",") {
 			t.Errorf("%s: %s, want instrShape = %s", tc.name, got, tc.want)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"planner/model"
+	"planner/notation"
 )
 
 // The TTGIR writer: the module written back with every tensor type
@@ -45,12 +46,12 @@ type ttWriter struct {
 	kept      map[string]string      // the input's shared aliases kept, by name: their definitions (keepShared)
 	wgmmaBufs map[*model.Buffer]bool // the buffers a ttng.warp_group_dot reads through a descriptor
 	lineStart []int
-	encs      map[string]*model.Triton // by layout: its name alone (for the role first asked)
+	encs      map[string]*notation.Triton // by layout: its name alone (for the role first asked)
 	// typing collects, on the first writing, the tensors written and the
 	// ties of Triton's typing between them; named is, on the second, the
 	// encoding each is written in, by nodeKey.
 	typing *ttTyping
-	named  map[string]*model.Triton
+	named  map[string]*notation.Triton
 }
 
 // writeTTGIR writes the TTGIR b was built from with the plan pl in it:
@@ -101,7 +102,7 @@ func newTTWriter(b *builder, src string, pl *planned) *ttWriter {
 	wr := &ttWriter{b: b, src: src, plan: pl, names: map[string]bool{}, spans: map[*Op][]TypeSpan{}, removed: map[*Op]bool{},
 		primary: map[*Value]*model.Layout{}, busy: map[*Value]bool{}, clones: map[string]string{}, before: map[*Op][]string{},
 		rename: map[*Operand]string{}, aliasOf: map[string]string{}, aliasN: map[string]int{}, kept: map[string]string{},
-		encs: map[string]*model.Triton{}, rw: NewRewriter(b.mod.File, src)}
+		encs: map[string]*notation.Triton{}, rw: NewRewriter(b.mod.File, src)}
 	for _, op := range pl.ops {
 		if r := op.Record(); r != nil && r.Kind == model.RecordMMA && r.Subgroups > 1 {
 			wr.warpgroup = true
@@ -137,7 +138,7 @@ func (wr *ttWriter) write() (string, error) {
 		// The dots' operands and accumulators are named first (#mma,
 		// then the aliases in the order written).
 		if l := wr.layoutOf(op.Results[0]); l != nil {
-			wr.encAlias(wr.encOf(nodeKey(op.Results[0], l), l, model.Accumulator).Enc)
+			wr.encAlias(wr.encOf(nodeKey(op.Results[0], l), l, notation.Accumulator).Enc)
 		}
 		for i, o := range op.Operands {
 			if l := wr.need(op, i, nil); l != nil {
@@ -463,7 +464,7 @@ func (wr *ttWriter) use(op *Op, i int, res *model.Layout, at *Op) string {
 		return wr.convert(name, v, have, nodeKey(v, have), want, readKey(op, i, v, want), role, at)
 	}
 	if want != nil && wr.named != nil {
-		if as := readKey(op, i, v, want); as != nodeKey(v, want) && wr.encOf(nodeKey(v, want), want, model.AnyRole).Attr() != wr.encOf(as, want, role).Attr() {
+		if as := readKey(op, i, v, want); as != nodeKey(v, want) && wr.encOf(nodeKey(v, want), want, notation.AnyRole).Attr() != wr.encOf(as, want, role).Attr() {
 			return wr.convert(name, v, want, nodeKey(v, want), want, as, role, at)
 		}
 	}
@@ -473,7 +474,7 @@ func (wr *ttWriter) use(op *Op, i int, res *model.Layout, at *Op) string {
 // convert writes before at a ttg.convert_layout of value v (read as
 // name) from layout have, written as key from says, to layout want,
 // written as key to says; it gives the result's name.
-func (wr *ttWriter) convert(name string, v *Value, have *model.Layout, from string, want *model.Layout, to string, role model.TritonRole, at *Op) string {
+func (wr *ttWriter) convert(name string, v *Value, have *model.Layout, from string, want *model.Layout, to string, role notation.TritonRole, at *Op) string {
 	key := fmt.Sprintf("cv|%p|%p|%s", v, at, to)
 	if n, ok := wr.clones[key]; ok {
 		return n
@@ -481,10 +482,10 @@ func (wr *ttWriter) convert(name string, v *Value, have *model.Layout, from stri
 	n := "%" + wr.fresh(v.Name+"_cv")
 	wr.clones[key] = n
 	if wr.typing != nil {
-		wr.typing.node(from, have, model.AnyRole)
+		wr.typing.node(from, have, notation.AnyRole)
 		wr.typing.node(to, want, role)
 	}
-	wr.before[at] = append(wr.before[at], fmt.Sprintf("%s = ttg.convert_layout %s : %s -> %s", n, name, wr.typeOf(v.Type, from, have, model.AnyRole), wr.typeOf(v.Type, to, want, role)))
+	wr.before[at] = append(wr.before[at], fmt.Sprintf("%s = ttg.convert_layout %s : %s -> %s", n, name, wr.typeOf(v.Type, from, have, notation.AnyRole), wr.typeOf(v.Type, to, want, role)))
 	return n
 }
 
@@ -536,7 +537,7 @@ func (wr *ttWriter) typeEdits(op *Op, res *model.Layout) []Edit {
 		text := ts.Type.String()
 		var l *model.Layout
 		var key string // the tensor whose type it is, in layout l
-		role := model.AnyRole
+		role := notation.AnyRole
 		found := false
 		for k, r := range op.Results {
 			if !usedR[k] && r.Type != nil && r.Type.String() == text {
@@ -549,7 +550,7 @@ func (wr *ttWriter) typeEdits(op *Op, res *model.Layout) []Edit {
 					key = nodeKey(r, l)
 				}
 				if isDot(op.Name) {
-					role = model.Accumulator
+					role = notation.Accumulator
 				}
 				break
 			}
@@ -598,11 +599,11 @@ func isDot(name string) bool {
 }
 
 // role is the part an op's operand i plays, for naming its layout.
-func (wr *ttWriter) role(op *Op, i int) model.TritonRole {
+func (wr *ttWriter) role(op *Op, i int) notation.TritonRole {
 	if !isDot(op.Name) {
-		return model.AnyRole
+		return notation.AnyRole
 	}
-	return []model.TritonRole{model.OperandA, model.OperandB, model.Accumulator}[min(i, 2)]
+	return []notation.TritonRole{notation.OperandA, notation.OperandB, notation.Accumulator}[min(i, 2)]
 }
 
 // writeOp writes the edits of one op: removed when it is one of the
@@ -629,7 +630,7 @@ func (wr *ttWriter) writeOp(op *Op) {
 // typeOf writes tensor type t of the tensor key (nodeKey, readKey) in
 // layout l (read as role says), its encoding as the ties of Triton's
 // typing name it.
-func (wr *ttWriter) typeOf(t Type, key string, l *model.Layout, role model.TritonRole) string {
+func (wr *ttWriter) typeOf(t Type, key string, l *model.Layout, role notation.TritonRole) string {
 	tt, ok := t.(*TensorType)
 	if !ok {
 		return t.String()
@@ -640,7 +641,7 @@ func (wr *ttWriter) typeOf(t Type, key string, l *model.Layout, role model.Trito
 // encOf is the encoding the tensor key is written with in layout l: as
 // named from the ties (ttgir_names.go), else the name of the layout
 // alone.
-func (wr *ttWriter) encOf(key string, l *model.Layout, role model.TritonRole) *model.Triton {
+func (wr *ttWriter) encOf(key string, l *model.Layout, role notation.TritonRole) *notation.Triton {
 	if t, ok := wr.named[key]; ok {
 		return t
 	}
@@ -655,13 +656,13 @@ func (wr *ttWriter) encOf(key string, l *model.Layout, role model.TritonRole) *m
 // plain is a layout's Triton encoding for a value used as role says: by
 // that role where an mma reads or makes it, else an accumulator's (or a
 // slice of one) where one gives the layout, else the best fit.
-func (wr *ttWriter) plain(l *model.Layout, role model.TritonRole) *model.Triton {
-	var t *model.Triton
+func (wr *ttWriter) plain(l *model.Layout, role notation.TritonRole) *notation.Triton {
+	var t *notation.Triton
 	var err error
-	if role == model.AnyRole {
-		if t, err = model.ExpressTritonFor(l, model.Accumulator, model.TritonTargetOf(wr.b.target, wr.warpgroup)); err == nil {
+	if role == notation.AnyRole {
+		if t, err = notation.ExpressTritonFor(l, notation.Accumulator, notation.TritonTargetOf(wr.b.target, wr.warpgroup)); err == nil {
 			switch t.Enc.(type) {
-			case *model.TritonBlocked, *model.Linear:
+			case *notation.TritonBlocked, *notation.Linear:
 				t = nil
 			}
 		} else {
@@ -669,9 +670,9 @@ func (wr *ttWriter) plain(l *model.Layout, role model.TritonRole) *model.Triton 
 		}
 	}
 	if t == nil {
-		if t, err = model.ExpressTritonFor(l, role, model.TritonTargetOf(wr.b.target, wr.warpgroup)); err != nil {
-			x, _ := model.ExpressLinear(l) // every layout of the planner's frames has a linear form
-			return &model.Triton{Enc: x}
+		if t, err = notation.ExpressTritonFor(l, role, notation.TritonTargetOf(wr.b.target, wr.warpgroup)); err != nil {
+			x, _ := notation.ExpressLinear(l) // every layout of the planner's frames has a linear form
+			return &notation.Triton{Enc: x}
 		}
 	}
 	return t
@@ -694,22 +695,22 @@ func axisOf(op *Op) int {
 // TritonGPUOpAsmInterface::getAlias in lib/Dialect/TritonGPU/IR/Dialect.cpp
 // names them blocked, mma and linear, numbered from the second on), and
 // #ttg.dot_op and #ttg.slice in place with their parent's alias.
-func (wr *ttWriter) encAlias(e model.TritonEncoding) string {
+func (wr *ttWriter) encAlias(e notation.TritonEncoding) string {
 	switch x := e.(type) {
-	case *model.DotOperand:
+	case *notation.DotOperand:
 		parent := wr.encAlias(x.Parent)
 		return strings.Replace(x.TritonAttr(), x.Parent.TritonAttr(), parent, 1)
-	case *model.SliceEncoding:
+	case *notation.SliceEncoding:
 		parent := wr.encAlias(x.Parent)
 		return strings.Replace(x.TritonAttr(), x.Parent.TritonAttr(), parent, 1)
 	}
 	base := "mma"
 	switch x := e.(type) {
-	case *model.AMDMFMA:
+	case *notation.AMDMFMA:
 		e = withK(x, wr.mfmaRecords())
-	case *model.TritonBlocked:
+	case *notation.TritonBlocked:
 		base = "blocked"
-	case *model.Linear:
+	case *notation.Linear:
 		base = "linear"
 	}
 	return wr.alias(base, e.TritonAttr())
@@ -786,11 +787,11 @@ func (wr *ttWriter) memdescEnc(op *Op, ts TypeSpan) string {
 	if pl == nil {
 		return ""
 	}
-	enc, err := pl.TritonShared()
+	enc, err := notation.TritonShared(pl)
 	if d.buf.Described {
 		// A buffer a dot reads through a descriptor is written in the
 		// one encoding ttng.warp_group_dot takes (TritonNVMMAShared).
-		enc, err = pl.TritonNVMMAShared()
+		enc, err = notation.TritonNVMMAShared(pl)
 	}
 	if err != nil {
 		return ""

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"planner/model"
+	"planner/notation"
 	"planner/plans"
 )
 
@@ -198,11 +199,11 @@ func layoutAttr(l *model.Layout) (attr, why string) { return attrIn("nested", l)
 // attribute where that notation can, else as #planner.linear<...>, and
 // then says why kind cannot.
 func attrIn(kind string, l *model.Layout) (attr, why string) {
-	n, err := model.Express(kind, l)
+	n, err := notation.Express(kind, l)
 	if err == nil {
 		return n.Attr(), ""
 	}
-	x, lerr := model.ExpressLinear(l)
+	x, lerr := notation.ExpressLinear(l)
 	if lerr != nil {
 		return "", err.Error() + "; " + lerr.Error()
 	}
@@ -691,7 +692,7 @@ func (wr *writer) descriptors() {
 		if !ok || l == nil {
 			continue
 		}
-		x, err := model.ExpressXeGPU(l)
+		x, err := notation.ExpressXeGPU(l)
 		if err != nil {
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 
 	"planner/internal/golden"
 	"planner/model"
+	"planner/notation"
 )
 
 // linearBody is a 32x64 layout over 4 subgroups of 32 lanes whose first
@@ -23,7 +24,7 @@ const linearKernel = `  %c0 = arith.constant 0 : index
 // the reason, and reads back as a pin of the same layout.
 func TestLinearLayoutWritten(t *testing.T) {
 	frame := model.Frame{Shape: []int{32, 64}, SubgroupSize: 32, Subgroups: 4}
-	want, err := (&model.Linear{
+	want, err := (&notation.Linear{
 		Register: [][]int{{0, 1}, {0, 2}, {0, 4}, {0, 8}},
 		Lane:     [][]int{{1, 1}, {2, 0}, {4, 0}, {8, 0}, {16, 0}},
 		Warp:     [][]int{{0, 16}, {0, 32}}, Block: [][]int{},

@@ -4,9 +4,10 @@ import (
 	"testing"
 
 	. "planner/model"
+	"planner/notation"
 )
 
-func linearLayout(t *testing.T, x *Linear, shape []int, lanes, subgroups int) *Layout {
+func linearLayout(t *testing.T, x *notation.Linear, shape []int, lanes, subgroups int) *Layout {
 	t.Helper()
 	l, err := x.Layout(Frame{Shape: shape, SubgroupSize: lanes, Subgroups: subgroups})
 	if err != nil {
@@ -24,12 +25,12 @@ func linearLayout(t *testing.T, x *Linear, shape []int, lanes, subgroups int) *L
 // copy is loaded: the bytes read are the destination's points, twice the
 // tensor per wave.
 func TestConversionIntoDuplicatedLayout(t *testing.T) {
-	wmmaA := &Linear{ // lane l holds row l % 16, all 16 k
+	wmmaA := &notation.Linear{ // lane l holds row l % 16, all 16 k
 		Register: [][]int{{0, 1}, {0, 2}, {0, 4}, {0, 8}},
 		Lane:     [][]int{{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 0}},
 		Warp:     [][]int{}, Block: [][]int{},
 	}
-	halves := &Linear{ // lane l holds row l % 16, k 8 * (l / 16) + v
+	halves := &notation.Linear{ // lane l holds row l % 16, k 8 * (l / 16) + v
 		Register: [][]int{{0, 1}, {0, 2}, {0, 4}},
 		Lane:     [][]int{{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 8}},
 		Warp:     [][]int{}, Block: [][]int{},
@@ -45,12 +46,12 @@ func TestConversionIntoDuplicatedLayout(t *testing.T) {
 
 	// Two waves, each with 8 rows, into both waves holding all 16 rows
 	// twice (lanes and the wave both repeat).
-	split := &Linear{
+	split := &notation.Linear{
 		Register: [][]int{{0, 1}, {0, 2}, {0, 4}, {0, 8}},
 		Lane:     [][]int{{1, 0}, {2, 0}, {4, 0}, {0, 0}, {0, 0}},
 		Warp:     [][]int{{8, 0}}, Block: [][]int{},
 	}
-	both := &Linear{
+	both := &notation.Linear{
 		Register: wmmaA.Register, Lane: wmmaA.Lane,
 		Warp: [][]int{{0, 0}}, Block: [][]int{},
 	}

@@ -272,6 +272,12 @@ func (g *grades) lowest(v uint64) HwDim {
 	return need
 }
 
+// hwDigit is digit p of hardware axis h.
+type hwDigit struct {
+	h HwDim
+	p int
+}
+
 // oddSource maps each tensor repetition digit (flat) to the hardware digit
 // that produces it.
 func (l *Layout) oddSource() []hwDigit {

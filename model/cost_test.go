@@ -1,8 +1,11 @@
-package model
+package model_test
 
 import (
 	"math/rand/v2"
 	"testing"
+
+	. "planner/model"
+	"planner/notation"
 )
 
 // The rank count of sectors agrees with walking every element, on 200
@@ -18,7 +21,7 @@ func TestSectorsLinearAgreesWithElements(t *testing.T) {
 			shape[d] = 1 << uint(1+r.IntN(5))
 		}
 		f := Frame{Shape: shape, SubgroupSize: 32, Subgroups: 1 << uint(r.IntN(3))}
-		b := &Blocked{SizePerThread: make([]int, rank), ThreadsPerWarp: make([]int, rank), WarpsPerCTA: make([]int, rank), Order: r.Perm(rank)}
+		b := &notation.Blocked{SizePerThread: make([]int, rank), ThreadsPerWarp: make([]int, rank), WarpsPerCTA: make([]int, rank), Order: r.Perm(rank)}
 		for d := range rank {
 			b.SizePerThread[d], b.ThreadsPerWarp[d], b.WarpsPerCTA[d] = 1<<uint(r.IntN(3)), 1, 1
 		}
@@ -34,12 +37,12 @@ func TestSectorsLinearAgreesWithElements(t *testing.T) {
 		}
 		for _, bits := range []int{8, 16, 32, 64} {
 			c := r.IntN(rank)
-			v := vectorWidth(l, c, bits)
-			got, ok := sectorsLinear(l, c, bits, v)
+			v := VectorWidth(l, c, bits)
+			got, ok := SectorsLinear(l, c, bits, v)
 			if !ok {
 				t.Fatal("power-of-two layout not counted linearly")
 			}
-			if want := sectorsByElements(l, c, bits, v); got != want {
+			if want := SectorsByElements(l, c, bits, v); got != want {
 				t.Fatalf("%s over %v, %d bits, contiguous %d: %d sectors by rank, %d by elements", b.Attr(), shape, bits, c, got, want)
 			}
 			checked++

@@ -5,6 +5,9 @@ var (
 	AnalyzeLinear     = analyzeLinear
 	AnalyzeByElements = analyzeByElements
 	ComparableDigits  = comparableDigits
+	VectorWidth       = vectorWidth
+	SectorsLinear     = sectorsLinear
+	SectorsByElements = sectorsByElements
 )
 
 // AccessVectorsByElements is AccessVectors walked element by element.

@@ -10,11 +10,7 @@ import "testing"
 func TestMatchFragmentLaneGroups(t *testing.T) {
 	lin := func(shape []int, lanes int, reg, lane [][]int) *Layout {
 		t.Helper()
-		l, err := (&Linear{Register: reg, Lane: lane}).Layout(Frame{Shape: shape, SubgroupSize: lanes, Subgroups: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return l
+		return basesLayout(t, Frame{Shape: shape, SubgroupSize: lanes, Subgroups: 1}, reg, lane)
 	}
 	// One group: a 4x16 tile, lane i column i, value r row r.
 	frag := lin([]int{4, 16}, 16, [][]int{{1, 0}, {2, 0}}, [][]int{{0, 1}, {0, 2}, {0, 4}, {0, 8}})

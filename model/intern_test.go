@@ -14,15 +14,10 @@ import (
 // pointer, equal to it.
 func TestInternedLayoutsArePointers(t *testing.T) {
 	f := Frame{Shape: []int{16, 32}, SubgroupSize: 32, Subgroups: 2}
-	b := &Blocked{SizePerThread: []int{1, 4}, ThreadsPerWarp: []int{4, 8}, WarpsPerCTA: []int{2, 1}, Order: []int{1, 0}}
-	l1, err := b.Layout(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l2, err := b.Layout(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	// #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [2, 1], order = [1, 0]}>
+	bases := [][][]int{{{0, 1}, {0, 2}, {8, 0}}, {{0, 4}, {0, 8}, {0, 16}, {1, 0}, {2, 0}}, {{4, 0}}}
+	l1 := basesLayout(t, f, bases...)
+	l2 := basesLayout(t, f, bases...)
 	tr, err := l1.Transpose([]int{1, 0})
 	if err != nil {
 		t.Fatal(err)

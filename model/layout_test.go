@@ -8,6 +8,7 @@ import (
 
 	. "planner/model"
 	"planner/model/modeltest"
+	"planner/notation"
 )
 
 // mmaAccumulator is the f32 accumulator of mma.sync.m16n8k16 (PTX ISA,
@@ -16,7 +17,7 @@ import (
 // 2 × threadID_in_group (lane % 4) + (i & 1).
 func mmaAccumulator(t *testing.T) *Layout {
 	t.Helper()
-	l, err := (&Linear{
+	l, err := (&notation.Linear{
 		Register: [][]int{{0, 1}, {8, 0}},
 		Lane:     [][]int{{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}},
 		Warp:     [][]int{}, Block: [][]int{},
@@ -103,7 +104,7 @@ func TestTransposeReshapeProduct(t *testing.T) {
 	}
 	// Tiling the 16x8 accumulator by 2 warps along rows and 2 register
 	// repeats along columns gives a 32x16 tile.
-	tile, err := (&Linear{Register: [][]int{{0, 1}}, Lane: [][]int{}, Warp: [][]int{{1, 0}}, Block: [][]int{}}).
+	tile, err := (&notation.Linear{Register: [][]int{{0, 1}}, Lane: [][]int{}, Warp: [][]int{{1, 0}}, Block: [][]int{}}).
 		Layout(Frame{Shape: []int{2, 2}, SubgroupSize: 1, Subgroups: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +123,7 @@ func TestTransposeReshapeProduct(t *testing.T) {
 	}
 	// Reshape cannot split a repeat: 96 = 32 x 3 read as [32, 3] would
 	// need the 3 innermost.
-	l96, err := (&Nested{SubgroupTile: []int{1}, BatchTile: []int{3}, OuterTile: []int{1}, ThreadTile: []int{32}, ElementTile: []int{1},
+	l96, err := (&notation.Nested{SubgroupTile: []int{1}, BatchTile: []int{3}, OuterTile: []int{1}, ThreadTile: []int{32}, ElementTile: []int{1},
 		SubgroupStrides: []int{0}, ThreadStrides: []int{1}}).Layout(Frame{Shape: []int{96}, SubgroupSize: 32, Subgroups: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -218,7 +219,7 @@ func key(xs []int) string {
 func TestNewLayoutRejects(t *testing.T) {
 	// Lanes 0..31 over a 16x8 tile with lane bits repeating: element [0, 1]
 	// is held by no one.
-	_, err := (&Linear{Register: [][]int{{8, 0}, {0, 4}}, Lane: [][]int{{0, 2}, {0, 2}, {1, 0}, {2, 0}, {4, 0}}, Warp: [][]int{}, Block: [][]int{}}).
+	_, err := (&notation.Linear{Register: [][]int{{8, 0}, {0, 4}}, Lane: [][]int{{0, 2}, {0, 2}, {1, 0}, {2, 0}, {4, 0}}, Warp: [][]int{}, Block: [][]int{}}).
 		Layout(Frame{Shape: []int{16, 8}, SubgroupSize: 32, Subgroups: 1})
 	e, ok := err.(*Error)
 	if !ok || e.Code != CodeNotCovered {

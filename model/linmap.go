@@ -61,6 +61,30 @@ func joinInts(xs []int, sep string) string {
 	return "[" + strings.Join(parts, sep) + "]"
 }
 
+// DigitValue is one digit of a tensor index read in its dimensions' mixed
+// radices: which digit, its radix and the value it takes there.
+type DigitValue struct {
+	DigitRef
+	Radix, Value int
+}
+
+// IndexDigits reads idx digit by digit in the radices of dims (dimension
+// d in dims[d], lowest digit first) and returns its nonzero digits,
+// dimension by dimension, lowest digit first.
+func IndexDigits(dims []Radices, idx []int) []DigitValue {
+	var out []DigitValue
+	for d, rad := range dims {
+		x := idx[d]
+		for p, r := range rad {
+			if q := x % r; q != 0 {
+				out = append(out, DigitValue{DigitRef{d, p}, r, q})
+			}
+			x /= r
+		}
+	}
+	return out
+}
+
 // Axis is one named coordinate of a space, read in mixed radix.
 type Axis struct {
 	Name    string

@@ -10,10 +10,8 @@ import (
 // shared by goroutines; a nil memo works every answer out.
 func TestMemoRemembersOnce(t *testing.T) {
 	f := Frame{Shape: []int{32, 64}, SubgroupSize: 32, Subgroups: 4}
-	l, err := (&Blocked{SizePerThread: []int{1, 8}, ThreadsPerWarp: []int{4, 8}, WarpsPerCTA: []int{4, 1}, Order: []int{1, 0}}).Layout(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	// #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+	l := basesLayout(t, f, [][]int{{0, 1}, {0, 2}, {0, 4}, {16, 0}}, [][]int{{0, 8}, {0, 16}, {0, 32}, {1, 0}, {2, 0}}, [][]int{{4, 0}, {8, 0}})
 	s := &SharedLayout{Rows: 32, Cols: 64, ElemBits: 16, Swizzle: "64B"}
 	tg := &Target{Banks: 32, BankBytes: 4}
 	want := s.AccessVectors(l, 8, tg)

@@ -48,6 +48,10 @@ func (s *SharedLayout) stride() int {
 	return s.Stride
 }
 
+// RowStride is the distance between rows in elements: Stride, or Cols
+// when Stride is 0.
+func (s *SharedLayout) RowStride() int { return s.stride() }
+
 // Offset is where element (i, j) lies, in elements.
 func (s *SharedLayout) Offset(i, j int) int {
 	o := s.unswizzled(i, j)

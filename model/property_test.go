@@ -9,6 +9,7 @@ import (
 	"planner/internal/golden"
 	. "planner/model"
 	"planner/model/modeltest"
+	"planner/notation"
 )
 
 // Every notation that can express a layout prints fields that build the
@@ -24,8 +25,8 @@ func TestRoundTripEveryNotation(t *testing.T) {
 		if l == nil {
 			continue
 		}
-		for _, kind := range Kinds {
-			n, err := Express(kind, l)
+		for _, kind := range notation.Kinds {
+			n, err := notation.Express(kind, l)
 			if err != nil {
 				if e, ok := err.(*Error); !ok || e.Code != CodeNotExpressible {
 					t.Fatalf("%s from %s: unexpected error %v", kind, src, err)
@@ -44,7 +45,7 @@ func TestRoundTripEveryNotation(t *testing.T) {
 	}
 	// Each notation must have been exercised; a generator change that
 	// stops producing some notation's layouts would make this test weak.
-	for _, kind := range Kinds {
+	for _, kind := range notation.Kinds {
 		if counts[kind] < 50*draws/600 {
 			t.Errorf("only %d layouts round-tripped through %s", counts[kind], kind)
 		}
@@ -70,7 +71,7 @@ func TestNotationExpressesItself(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		if _, err := Express(n.Kind(), l); err != nil {
+		if _, err := notation.Express(n.Kind(), l); err != nil {
 			t.Fatalf("%s cannot express its own %s over %v: %v", n.Kind(), n.Attr(), f.Shape, err)
 		}
 	}

@@ -110,6 +110,10 @@ func (s *SharedLayout) swizzle() Swizzle {
 	return ModeSwizzle(s.Swizzle)
 }
 
+// XORSwizzle is the XOR swizzle the layout applies: XOR when it is set,
+// else the one its Swizzle mode names (none when neither is).
+func (s *SharedLayout) XORSwizzle() Swizzle { return s.swizzle() }
+
 // Swizzled reports whether the layout permutes addresses.
 func (s *SharedLayout) Swizzled() bool { return s.swizzle().Bits > 0 }
 

@@ -275,14 +275,18 @@ func TestSharedSwizzledOffset(t *testing.T) {
 
 // blocked64 is a 64x64 tile held by one warp of 32 lanes in a blocked
 // layout with size_per_thread [1, 8] and the given threads_per_warp.
+// (written here by its bases: registers, then lanes).
 func blocked64(t *testing.T, tpw []int) *Layout {
 	t.Helper()
-	l, err := (&Blocked{SizePerThread: []int{1, 8}, ThreadsPerWarp: tpw, WarpsPerCTA: []int{1, 1}, Order: []int{1, 0}}).
-		Layout(Frame{Shape: []int{64, 64}, SubgroupSize: 32, Subgroups: 1})
-	if err != nil {
-		t.Fatal(err)
+	f := Frame{Shape: []int{64, 64}, SubgroupSize: 32, Subgroups: 1}
+	switch {
+	case slices.Equal(tpw, []int{8, 4}):
+		return basesLayout(t, f, [][]int{{0, 1}, {0, 2}, {0, 4}, {0, 32}, {8, 0}, {16, 0}, {32, 0}}, [][]int{{0, 8}, {0, 16}, {1, 0}, {2, 0}, {4, 0}})
+	case slices.Equal(tpw, []int{4, 8}):
+		return basesLayout(t, f, [][]int{{0, 1}, {0, 2}, {0, 4}, {4, 0}, {8, 0}, {16, 0}, {32, 0}}, [][]int{{0, 8}, {0, 16}, {0, 32}, {1, 0}, {2, 0}})
 	}
-	return l
+	t.Fatalf("no bases for threads_per_warp %v", tpw)
+	return nil
 }
 
 // The hand arithmetic below assumes where the blocked layouts put values;
@@ -446,11 +450,8 @@ func TestAccessVectorsWave64(t *testing.T) {
 	// 4 bytes) reads one row, 256 contiguous bytes; b32 phases of 32
 	// lanes read words 64R..64R+31 and 64R+32..64R+63, each once per
 	// bank: 2 per instruction, 64 * 2 = 128; ideal 64*4/128 = 2, 128.
-	l, err := (&Blocked{SizePerThread: []int{1, 1}, ThreadsPerWarp: []int{1, 64}, WarpsPerCTA: []int{1, 1}, Order: []int{1, 0}}).
-		Layout(Frame{Shape: []int{64, 64}, SubgroupSize: 64, Subgroups: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	wave := Frame{Shape: []int{64, 64}, SubgroupSize: 64, Subgroups: 1}
+	l := basesLayout(t, wave, [][]int{{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}, {32, 0}}, [][]int{{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}})
 	s := &SharedLayout{Rows: 64, Cols: 64, ElemBits: 32}
 	want := Access{Instructions: 64, Wavefronts: 128, Ideal: 128, Vector: 1, Bytes: 4}
 	if a := s.AccessVectors(l, 1, amdTarget); a != want {
@@ -463,11 +464,7 @@ func TestAccessVectorsWave64(t *testing.T) {
 	// 64 * 64 = 4096 (ideal 128). Padding rows to 65 words (CUDA guide's
 	// transpose padding): word 65k + v, bank (k + v) mod 32, distinct over
 	// 32 consecutive lanes: 1 + 1 = 2 per instruction, 128.
-	lc, err := (&Blocked{SizePerThread: []int{1, 1}, ThreadsPerWarp: []int{64, 1}, WarpsPerCTA: []int{1, 1}, Order: []int{1, 0}}).
-		Layout(Frame{Shape: []int{64, 64}, SubgroupSize: 64, Subgroups: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	lc := basesLayout(t, wave, [][]int{{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}}, [][]int{{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}, {32, 0}})
 	if a := s.AccessVectors(lc, 1, amdTarget); a != (Access{Instructions: 64, Wavefronts: 4096, Ideal: 128, Vector: 1, Bytes: 4}) {
 		t.Errorf("wave64 columns, dense: %+v, want 64 instructions, 4096 wavefronts, ideal 128", a)
 	}

@@ -1,6 +1,10 @@
-// Package notation holds what front ends share about the notations a
-// layout is written in, beyond building the layout itself: reading a pin
-// written for another frame than the graph's as a pin no plan can meet.
-// It imports only model, so that every front end (the graph file's TOML,
-// MLIR) can use it without the others.
+// Package notation holds the notations a layout is written in, each a
+// view of model's Layout: IREE's nested layouts, XeGPU's, Triton's
+// blocked, linear and named encodings (and its shared encodings as
+// placements), CuTe's thread-value layouts and explicit tables. Each
+// builds a layout over a frame (Layout) and is recovered from one
+// (Express), and a pin written for another frame than the graph's is read
+// as a pin no plan can meet (PinLayout). It imports only model, so that
+// every front end (the graph file's TOML, MLIR) can use it without the
+// others.
 package notation

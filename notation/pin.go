@@ -58,23 +58,23 @@ func count(n int, what string) string {
 func askedCounts(n model.Notation, f model.Frame) (sgs, lanes int) {
 	sgs, lanes = f.Subgroups, f.SubgroupSize
 	switch x := n.(type) {
-	case *model.Blocked:
+	case *Blocked:
 		sgs, lanes = cappedProduct(x.WarpsPerCTA), cappedProduct(x.ThreadsPerWarp)
-	case *model.Nested:
+	case *Nested:
 		// The ids the tiles and strides span; ids beyond them repeat.
 		sgs, lanes = idSpan(x.SubgroupTile, x.SubgroupStrides), idSpan(x.ThreadTile, x.ThreadStrides)
-	case *model.XeGPU:
+	case *XeGPU:
 		if x.SgLayout != nil {
 			sgs = cappedProduct(x.SgLayout)
 		}
 		if x.LaneLayout != nil {
 			lanes = cappedProduct(x.LaneLayout)
 		}
-	case *model.Linear:
+	case *Linear:
 		sgs, lanes = basesIDs(len(x.Warp)), basesIDs(len(x.Lane))
-	case *model.Triton:
+	case *Triton:
 		sgs, lanes = x.Counts()
-	case *model.CuTe:
+	case *CuTe:
 		// thread_shape counts the threads of the block: lanes × subgroups.
 		threads := cappedProduct(x.ThreadShape)
 		switch {
@@ -84,7 +84,7 @@ func askedCounts(n model.Notation, f model.Frame) (sgs, lanes int) {
 		case threads%f.Subgroups == 0:
 			lanes = threads / f.Subgroups
 		}
-	case *model.Table:
+	case *Table:
 		maxSg, maxLane := -1, -1
 		for _, row := range x.Rows {
 			if len(row) >= 3 {

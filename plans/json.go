@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"planner/model"
+	"planner/notation"
 )
 
 // SchemaVersion is the version of the JSON contract (docs/json.md, the
@@ -33,7 +34,7 @@ type LayoutText struct {
 	Bases  *Bases `json:"bases,omitempty"`
 }
 
-// Bases is a layout in the linear notation's terms (model.Linear): for
+// Bases is a layout in the linear notation's terms (notation.Linear): for
 // every bit of each hardware id, lowest first, the tensor coordinates it
 // selects; a hardware point holds the XOR of the coordinates of its set
 // bits. Subgroup is the linear notation's warp.
@@ -51,11 +52,11 @@ func BasesOf(l *model.Layout) *Bases {
 	if l == nil {
 		return nil
 	}
-	n, err := model.Express("linear", l)
+	n, err := notation.Express("linear", l)
 	if err != nil {
 		return nil
 	}
-	x, ok := n.(*model.Linear)
+	x, ok := n.(*notation.Linear)
 	if !ok {
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"planner/model"
+	"planner/notation"
 )
 
 // holdersByElement lists, for every element in row-major order, the
@@ -110,7 +111,7 @@ func Header(l *model.Layout, n model.Notation) string {
 	if n != nil {
 		attr := n.Attr()
 		if n.Kind() == "table" {
-			attr = fmt.Sprintf("table of %d rows", len(n.(*model.Table).Rows))
+			attr = fmt.Sprintf("table of %d rows", len(n.(*notation.Table).Rows))
 		}
 		fmt.Fprintf(&b, "layout %s\n", attr)
 	}

@@ -13,10 +13,11 @@ import (
 	"testing"
 
 	"planner/model"
+	"planner/notation"
 )
 
 func seed000(t testing.TB) (*model.Layout, model.Notation) {
-	n := &model.Nested{
+	n := &notation.Nested{
 		SubgroupTile: []int{2, 1}, BatchTile: []int{2, 4}, OuterTile: []int{1, 1},
 		ThreadTile: []int{16, 4}, ElementTile: []int{1, 4},
 		SubgroupStrides: []int{1, 0}, ThreadStrides: []int{1, 16},
@@ -216,7 +217,7 @@ func atoi(t *testing.T, s string) int {
 }
 
 func blocked64x128(t *testing.T) (*model.Layout, model.Notation) {
-	n := &model.Blocked{SizePerThread: []int{1, 4}, ThreadsPerWarp: []int{4, 8}, WarpsPerCTA: []int{2, 2}, Order: []int{1, 0}}
+	n := &notation.Blocked{SizePerThread: []int{1, 4}, ThreadsPerWarp: []int{4, 8}, WarpsPerCTA: []int{2, 2}, Order: []int{1, 0}}
 	l, err := n.Layout(model.Frame{Shape: []int{64, 128}, SubgroupSize: 32, Subgroups: 4})
 	if err != nil {
 		t.Fatal(err)
@@ -228,7 +229,7 @@ func blocked64x128(t *testing.T) (*model.Layout, model.Notation) {
 // 64x128 tensors, one outline per subgroup, every held cell labelled with
 // its lane, and every lane of a subgroup in a colour of its own.
 func TestLayoutSVG(t *testing.T) {
-	acc := &model.Linear{Register: [][]int{{0, 1}, {8, 0}}, Lane: [][]int{{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}, Warp: [][]int{}, Block: [][]int{}}
+	acc := &notation.Linear{Register: [][]int{{0, 1}, {8, 0}}, Lane: [][]int{{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}, Warp: [][]int{}, Block: [][]int{}}
 	mma, err := acc.Layout(model.Frame{Shape: []int{16, 8}, SubgroupSize: 32, Subgroups: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -282,7 +283,7 @@ func TestLaneColoursDistinct(t *testing.T) {
 // over an 8x8 corner: lane 4·row + col/2 holds values col%2 and, 8 rows
 // down, 2 + col%2.
 func ExampleWriteLayoutText() {
-	acc := &model.Linear{Register: [][]int{{0, 1}, {8, 0}}, Lane: [][]int{{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}, Warp: [][]int{}, Block: [][]int{}}
+	acc := &notation.Linear{Register: [][]int{{0, 1}, {8, 0}}, Lane: [][]int{{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}, Warp: [][]int{}, Block: [][]int{}}
 	l, err := acc.Layout(model.Frame{Shape: []int{16, 8}, SubgroupSize: 32, Subgroups: 1})
 	if err != nil {
 		panic(err)

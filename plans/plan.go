@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"planner/model"
+	"planner/notation"
 )
 
 // Plan is a solved graph: every value's layout, every op's intrinsic or
@@ -235,11 +236,11 @@ type Stats struct {
 
 // Build makes the plan of an assignment. notation picks how layouts are
 // written ("" for the graph's own).
-func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string) (*Plan, error) {
-	if notation == "" {
-		notation = g.Notation
+func Build(g *model.Graph, t *model.Target, a *model.Assignment, notationKind string) (*Plan, error) {
+	if notationKind == "" {
+		notationKind = g.Notation
 	}
-	p := &Plan{File: g.File, Target: t.Name, Subgroups: g.Subgroups, Provenance: g.Provenance, Notation: notation}
+	p := &Plan{File: g.File, Target: t.Name, Subgroups: g.Subgroups, Provenance: g.Provenance, Notation: notationKind}
 	memo := model.NewMemo() // the ops and conversions of a large graph repeat the same layouts
 	p.Registers = registerPlan(g, t, a)
 	p.Cost = p.Registers.SpillCost
@@ -266,7 +267,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 		}
 	}
 	uses, tt := tritonUses(g, t, a)
-	texts := newLayoutTexts(notation)
+	texts := newLayoutTexts(notationKind)
 	p.Values = make([]ValuePlan, 0, len(g.Values))
 	for _, v := range g.Values {
 		l := a.Layouts[v]
@@ -343,7 +344,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 			}
 			if ch.Exec != nil {
 				opp.exec = ch.Exec
-				_, opp.Exec, _ = texts.writeAs(ch.Exec, tritonUse{role: model.AnyRole, target: tt})
+				_, opp.Exec, _ = texts.writeAs(ch.Exec, tritonUse{role: notation.AnyRole, target: tt})
 			}
 			if info.Combines && ch.Exec != nil {
 				r := model.DescribeReduction(ch.Exec, op.Axis)
@@ -456,15 +457,15 @@ func write(l *model.Layout, notation string) (kind, text, note string) {
 
 // anyUse is the use write assumes: any role, any vendor, under warpgroup
 // mma.
-var anyUse = tritonUse{role: model.AnyRole, target: model.TritonTarget{WarpgroupMMA: true}}
+var anyUse = tritonUse{role: notation.AnyRole, target: notation.TritonTarget{WarpgroupMMA: true}}
 
 // tritonUse is what the Triton notation needs to know of a value beyond
 // its layout to name its encoding as Triton would: whether an mma reads it
 // as A or B or makes it (its role), and the target's vendor and whether
-// the plan runs warpgroup mma (model.TritonTarget).
+// the plan runs warpgroup mma (notation.TritonTarget).
 type tritonUse struct {
-	role   model.TritonRole
-	target model.TritonTarget
+	role   notation.TritonRole
+	target notation.TritonTarget
 }
 
 // layoutTexts writes the layouts of one plan, each distinct layout (and
@@ -513,20 +514,20 @@ func (t *layoutTexts) heldBy(l *model.Layout) (lanes, subgroups int, first []int
 }
 
 // writeAs is write for a value used as use says.
-func writeAs(l *model.Layout, notation string, use tritonUse) (kind, text, note string) {
+func writeAs(l *model.Layout, notationKind string, use tritonUse) (kind, text, note string) {
 	if l.Opaque() != "" {
 		return "fragment", OpaqueText(l), ""
 	}
-	for _, k := range []string{notation, "linear", "cute", "table"} {
+	for _, k := range []string{notationKind, "linear", "cute", "table"} {
 		var n model.Notation
 		var err error
 		if k == "triton" {
 			n, err = expressTriton(l, use)
 		} else {
-			n, err = model.Express(k, l)
+			n, err = notation.Express(k, l)
 		}
 		if err != nil {
-			if k == notation {
+			if k == notationKind {
 				note = err.Error()
 			}
 			continue
@@ -545,17 +546,17 @@ func writeAs(l *model.Layout, notation string, use tritonUse) (kind, text, note 
 // of one) where one gives the layout, since a value no mma reads as A or
 // B but laid out as an accumulator is an accumulator's neighbour
 // (scaled, reduced, carried through a loop); else by the best fit.
-func expressTriton(l *model.Layout, use tritonUse) (*model.Triton, error) {
-	if use.role == model.AnyRole {
-		if t, err := model.ExpressTritonFor(l, model.Accumulator, use.target); err == nil {
+func expressTriton(l *model.Layout, use tritonUse) (*notation.Triton, error) {
+	if use.role == notation.AnyRole {
+		if t, err := notation.ExpressTritonFor(l, notation.Accumulator, use.target); err == nil {
 			switch t.Enc.(type) {
-			case *model.TritonBlocked, *model.Linear:
+			case *notation.TritonBlocked, *notation.Linear:
 			default:
 				return t, nil
 			}
 		}
 	}
-	return model.ExpressTritonFor(l, use.role, use.target)
+	return notation.ExpressTritonFor(l, use.role, use.target)
 }
 
 // tritonUses gives each value of the plan its tritonUse: the role of the
@@ -563,11 +564,11 @@ func expressTriton(l *model.Layout, use tritonUse) (*model.Triton, error) {
 // role where they disagree or none does), and the target t with whether
 // any op of the plan runs a warpgroup mma (a record of more than one
 // subgroup), which it also returns for values of no role.
-func tritonUses(g *model.Graph, t *model.Target, a *model.Assignment) (map[*model.Value]tritonUse, model.TritonTarget) {
+func tritonUses(g *model.Graph, t *model.Target, a *model.Assignment) (map[*model.Value]tritonUse, notation.TritonTarget) {
 	warpgroup := false
-	roles := map[*model.Value]model.TritonRole{}
+	roles := map[*model.Value]notation.TritonRole{}
 	mixed := map[*model.Value]bool{}
-	set := func(v *model.Value, r model.TritonRole) {
+	set := func(v *model.Value, r notation.TritonRole) {
 		if old, ok := roles[v]; ok && old != r {
 			mixed[v] = true
 		}
@@ -582,23 +583,23 @@ func tritonUses(g *model.Graph, t *model.Target, a *model.Assignment) (map[*mode
 		for i, v := range op.Operands {
 			switch i {
 			case 0:
-				set(v, model.OperandA)
+				set(v, notation.OperandA)
 			case 1:
-				set(v, model.OperandB)
+				set(v, notation.OperandB)
 			default:
-				set(v, model.Accumulator)
+				set(v, notation.Accumulator)
 			}
 		}
 		if op.Result != nil {
-			set(op.Result, model.Accumulator)
+			set(op.Result, notation.Accumulator)
 		}
 	})
-	tt := model.TritonTargetOf(t, warpgroup)
+	tt := notation.TritonTargetOf(t, warpgroup)
 	out := map[*model.Value]tritonUse{}
 	for _, v := range g.Values {
 		u := tritonUse{role: roles[v], target: tt}
 		if mixed[v] {
-			u.role = model.AnyRole
+			u.role = notation.AnyRole
 		}
 		out[v] = u
 	}
@@ -611,7 +612,7 @@ func tritonUses(g *model.Graph, t *model.Target, a *model.Assignment) (map[*mode
 func OpaqueText(l *model.Layout) string {
 	s := l.Opaque() + " fragments (lanes and registers unspecified)"
 	if t := l.Tiles(); t != nil {
-		if n, err := model.Express("linear", t); err == nil {
+		if n, err := notation.Express("linear", t); err == nil {
 			s += fmt.Sprintf(", tiles %v: %s", t.Shape(), n.Attr())
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"planner/model"
+	"planner/notation"
 )
 
 // MaxCandidates bounds the candidate layouts of one value. Seeds come
@@ -88,11 +89,11 @@ func (p *Problem) mmaChoices(op *model.Op, records []*model.Record, notation str
 
 // mmaChoicesOf is every choice of op on records in notation, made anew:
 // goroutines may call it at once.
-func (p *Problem) mmaChoicesOf(op *model.Op, records []*model.Record, notation string) []*MMAChoice {
-	chs := mmaChoicesOf(op, records, p.Graph.Subgroups, notation)
+func (p *Problem) mmaChoicesOf(op *model.Op, records []*model.Record, notationKind string) []*MMAChoice {
+	chs := mmaChoicesOf(op, records, p.Graph.Subgroups, notationKind)
 	chs = append(chs, p.fmaChoices(op, chs)...)
 	if op.Warpgroup {
-		chs = warpgroupAccumulators(chs, model.TritonTargetOf(p.Target, true))
+		chs = warpgroupAccumulators(chs, notation.TritonTargetOf(p.Target, true))
 	}
 	return chs
 }
@@ -102,14 +103,14 @@ func (p *Problem) mmaChoicesOf(op *model.Op, records []*model.Record, notation s
 // (model.Op.Warpgroup: WarpGroupDotOp::verify in
 // lib/Dialect/TritonNvidiaGPU/IR/Ops.cpp of triton-lang/triton, "WGMMA
 // result layout must be Hopper NVMMA"); all of them where none is.
-func warpgroupAccumulators(chs []*MMAChoice, tt model.TritonTarget) []*MMAChoice {
+func warpgroupAccumulators(chs []*MMAChoice, tt notation.TritonTarget) []*MMAChoice {
 	var out []*MMAChoice
 	for _, ch := range chs {
 		if ch.C == nil {
 			continue
 		}
-		if t, err := model.ExpressTritonFor(ch.C, model.Accumulator, tt); err == nil {
-			if m, ok := t.Enc.(*model.NvidiaMMA); ok && m.VersionMajor == 3 {
+		if t, err := notation.ExpressTritonFor(ch.C, notation.Accumulator, tt); err == nil {
+			if m, ok := t.Enc.(*notation.NvidiaMMA); ok && m.VersionMajor == 3 {
 				out = append(out, ch)
 			}
 		}
@@ -216,10 +217,10 @@ func mmaChoicesOf(op *model.Op, records []*model.Record, warps int, notation str
 
 // writable are the choices whose accumulator notation can write (each
 // asked on a CPU of its own).
-func writable(chs []*MMAChoice, notation string) []*MMAChoice {
+func writable(chs []*MMAChoice, notationKind string) []*MMAChoice {
 	ok := make([]bool, len(chs))
 	eachParallel(len(chs), func(i int) {
-		_, err := model.Express(notation, chs[i].C)
+		_, err := notation.Express(notationKind, chs[i].C)
 		ok[i] = err == nil
 	})
 	var out []*MMAChoice
@@ -403,7 +404,7 @@ func vectorLayouts(shape []int, contiguous, elemBits, lanes, warps int) []*model
 func spreadVectors(f model.Frame, shape, order []int, contiguous, v int, fit func(int) int) *model.Layout {
 	r := len(shape)
 	lanes, warps := f.SubgroupSize, f.Subgroups
-	b := &model.Blocked{SizePerThread: ones(r), ThreadsPerWarp: ones(r), WarpsPerCTA: ones(r), Order: order}
+	b := &notation.Blocked{SizePerThread: ones(r), ThreadsPerWarp: ones(r), WarpsPerCTA: ones(r), Order: order}
 	b.SizePerThread[contiguous] = v
 	rest := make([]int, r)
 	for d := range shape {

@@ -5,6 +5,7 @@ import (
 
 	"planner/intrinsics"
 	"planner/model"
+	"planner/notation"
 )
 
 // Which variants each mma of the test graphs is offered, by the rules of
@@ -94,7 +95,7 @@ func TestOwnKWidth(t *testing.T) {
 // along N first, each warp just above one fragment) holds its accumulator
 // as #ttg.amd_mfma with isTransposed = true and its A and B as the
 // #ttg.dot_op operands of that encoding, as the model reads them
-// (model/triton.go): Triton repeats the tiles in registers along N first,
+// (notation/triton_encodings.go): Triton repeats the tiles in registers along N first,
 // transposed or not (AMDMfmaEncodingAttr::toLinearLayout in
 // lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp of
 // triton-lang/triton), so a writer can name all three with one parent.
@@ -108,7 +109,7 @@ func TestTransposedMFMAIsTritons(t *testing.T) {
 			if !ch.Transposed || ch.Outer || !ch.NFirst || r.M != r.N || r.M != 16 && r.M != 32 {
 				continue
 			}
-			acc := &model.AMDMFMA{Version: 3, WarpsPerCTA: []int{ch.WarpsM, ch.WarpsN}, InstrShape: []int{r.M, r.N}, IsTransposed: true}
+			acc := &notation.AMDMFMA{Version: 3, WarpsPerCTA: []int{ch.WarpsM, ch.WarpsN}, InstrShape: []int{r.M, r.N}, IsTransposed: true}
 			kw := ch.KWidth
 			if kw == 0 {
 				kw = r.OwnKWidth()
@@ -116,9 +117,9 @@ func TestTransposedMFMAIsTritons(t *testing.T) {
 			for _, o := range []struct {
 				name string
 				l    *model.Layout
-				enc  model.TritonEncoding
-			}{{"C", ch.C, acc}, {"A", ch.A, &model.DotOperand{OpIdx: 0, Parent: acc, KWidth: kw}}, {"B", ch.B, &model.DotOperand{OpIdx: 1, Parent: acc, KWidth: kw}}} {
-				want, err := (&model.Triton{Enc: o.enc}).Layout(model.FrameOf(o.l))
+				enc  notation.TritonEncoding
+			}{{"C", ch.C, acc}, {"A", ch.A, &notation.DotOperand{OpIdx: 0, Parent: acc, KWidth: kw}}, {"B", ch.B, &notation.DotOperand{OpIdx: 1, Parent: acc, KWidth: kw}}} {
+				want, err := (&notation.Triton{Enc: o.enc}).Layout(model.FrameOf(o.l))
 				if err != nil {
 					t.Fatalf("%dx%dx%d %s: %v", s.m, s.k, s.n, ch, err)
 				}
@@ -154,7 +155,7 @@ func TestTransposedMirroredOrderWhereBlocked(t *testing.T) {
 	if blocked == nil || linear == nil {
 		t.Fatalf("the transposed 16x16 accumulator on 1x4 warps is offered as blocked %v, as linear %v", blocked != nil, linear != nil)
 	}
-	if _, err := model.Express("blocked", blocked.C); err != nil {
+	if _, err := notation.Express("blocked", blocked.C); err != nil {
 		t.Errorf("offered in blocked notation, its accumulator is not blocked: %v", err)
 	}
 	if blocked.C.Equal(linear.C) {

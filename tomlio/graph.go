@@ -259,8 +259,8 @@ func readGraph(doc *Document, targets map[string]*model.Target) (_ *model.Graph,
 		}
 	}
 	if n, ok := root.String("notation", false); ok {
-		if !slices.Contains(model.Kinds, n) {
-			root.Errorf("notation", model.CodeUnknownName, "unknown notation %q (expected one of %s)", n, strings.Join(model.Kinds, ", "))
+		if !slices.Contains(notation.Kinds, n) {
+			root.Errorf("notation", model.CodeUnknownName, "unknown notation %q (expected one of %s)", n, strings.Join(notation.Kinds, ", "))
 		}
 		g.Notation = n
 	}
@@ -1042,7 +1042,7 @@ func tritonPlacement(bt *Table, b *model.Buffer) *model.SharedLayout {
 	if !ok {
 		return nil
 	}
-	l, err := model.ParseTritonShared(text, b.Shape[0], b.Shape[1], b.DType.Bits)
+	l, err := notation.ParseTritonShared(text, b.Shape[0], b.Shape[1], b.DType.Bits)
 	if err != nil {
 		bt.Report(err)
 		return nil

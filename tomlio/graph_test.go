@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"planner/model"
+	"planner/notation"
 )
 
 // graphWithPin is a graph on sm_80 (32 lanes) with the given subgroups
@@ -30,7 +31,7 @@ dtype = "f32"
 func blockedLayout(t *testing.T, lanes, subgroups int, threads, warps []int) *model.Layout {
 	t.Helper()
 	spt := []int{32 / (threads[0] * warps[0]), 32 / (threads[1] * warps[1])}
-	b := &model.Blocked{SizePerThread: spt, ThreadsPerWarp: threads, WarpsPerCTA: warps, Order: []int{1, 0}}
+	b := &notation.Blocked{SizePerThread: spt, ThreadsPerWarp: threads, WarpsPerCTA: warps, Order: []int{1, 0}}
 	l, err := b.Layout(model.Frame{Shape: []int{32, 32}, SubgroupSize: lanes, Subgroups: subgroups})
 	if err != nil {
 		t.Fatalf("blocked %v %v over %d lanes × %d subgroups: %v", threads, warps, lanes, subgroups, err)
@@ -74,8 +75,8 @@ func TestPinSubgroupCounts(t *testing.T) {
 		{"fits", blockedLayout(t, 32, 2, []int{4, 8}, []int{2, 1}), 2, nil, "", false, false, nil},
 	}
 	for _, tc := range tests {
-		for _, kind := range model.Kinds {
-			n, err := model.Express(kind, tc.layout)
+		for _, kind := range notation.Kinds {
+			n, err := notation.Express(kind, tc.layout)
 			if err != nil {
 				continue // a layout not every notation writes; blocked always does
 			}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"planner/model"
+	"planner/notation"
 )
 
 // LayoutFile is a layout file: the frame (shape, lanes, subgroups, blocks),
@@ -150,7 +151,7 @@ func decodeNotation(t *Table) model.Notation {
 	}
 	keys, known := notationKeys[kind]
 	if !known {
-		t.Errorf("notation", model.CodeUnknownName, "unknown notation %q (expected one of %s)", kind, strings.Join(model.Kinds, ", "))
+		t.Errorf("notation", model.CodeUnknownName, "unknown notation %q (expected one of %s)", kind, strings.Join(notation.Kinds, ", "))
 		return nil
 	}
 	before := len(t.doc.Errs)
@@ -176,18 +177,18 @@ func decodeNotation(t *Table) model.Notation {
 	var n model.Notation
 	switch kind {
 	case "nested":
-		n = &model.Nested{
+		n = &notation.Nested{
 			SubgroupTile: get("subgroup_tile", true), BatchTile: get("batch_tile", true), OuterTile: get("outer_tile", true),
 			ThreadTile: get("thread_tile", true), ElementTile: get("element_tile", true),
 			SubgroupStrides: get("subgroup_strides", true), ThreadStrides: get("thread_strides", true),
 		}
 	case "xegpu":
-		n = &model.XeGPU{
+		n = &notation.XeGPU{
 			SgLayout: get("sg_layout", false), SgData: get("sg_data", false), InstData: get("inst_data", false),
 			LaneLayout: get("lane_layout", false), LaneData: get("lane_data", false), Order: get("order", false),
 		}
 	case "blocked":
-		n = &model.Blocked{
+		n = &notation.Blocked{
 			SizePerThread: get("size_per_thread", true), ThreadsPerWarp: get("threads_per_warp", true),
 			WarpsPerCTA: get("warps_per_cta", true), Order: get("order", true),
 		}
@@ -199,16 +200,16 @@ func decodeNotation(t *Table) model.Notation {
 			}
 			return v
 		}
-		n = &model.Linear{Register: lists("register", true), Lane: lists("lane", true), Warp: lists("warp", true), Block: lists("block", false)}
+		n = &notation.Linear{Register: lists("register", true), Lane: lists("lane", true), Warp: lists("warp", true), Block: lists("block", false)}
 	case "cute":
-		n = &model.CuTe{ThreadShape: get("thread_shape", true), ThreadStride: get("thread_stride", true),
+		n = &notation.CuTe{ThreadShape: get("thread_shape", true), ThreadStride: get("thread_stride", true),
 			ValueShape: get("value_shape", true), ValueStride: get("value_stride", true)}
 	case "table":
 		rows, _ := t.IntLists("rows", true)
-		n = &model.Table{Rows: rows}
+		n = &notation.Table{Rows: rows}
 	case "triton":
 		if text, ok := t.String("encoding", true); ok {
-			tn, err := model.ParseTriton(text)
+			tn, err := notation.ParseTriton(text)
 			if err != nil {
 				t.Report(err)
 			}

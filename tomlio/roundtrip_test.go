@@ -10,6 +10,7 @@ import (
 	"planner/internal/golden"
 	"planner/model"
 	"planner/model/modeltest"
+	"planner/notation"
 )
 
 // Printing a layout file in any notation that can express the layout and
@@ -26,8 +27,8 @@ func TestPrintParseEveryNotation(t *testing.T) {
 		if l == nil {
 			continue
 		}
-		for _, kind := range model.Kinds {
-			n, err := model.Express(kind, l)
+		for _, kind := range notation.Kinds {
+			n, err := notation.Express(kind, l)
 			if err != nil {
 				continue
 			}
@@ -45,7 +46,7 @@ func TestPrintParseEveryNotation(t *testing.T) {
 			counts[kind]++
 		}
 	}
-	for _, kind := range model.Kinds {
+	for _, kind := range notation.Kinds {
 		if counts[kind] < 30*draws/400 {
 			t.Errorf("only %d round trips through %s", counts[kind], kind)
 		}
@@ -104,8 +105,8 @@ func FuzzParseLayoutFile(f *testing.F) {
 		if lf.Layout.Elements() > 1<<14 {
 			return // keep each run fast
 		}
-		for _, kind := range model.Kinds {
-			n, err := model.Express(kind, lf.Layout)
+		for _, kind := range notation.Kinds {
+			n, err := notation.Express(kind, lf.Layout)
 			if err != nil {
 				continue
 			}

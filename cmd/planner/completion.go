@@ -8,7 +8,7 @@ import (
 
 	"planner/gen"
 	"planner/intrinsics"
-	"planner/model"
+	"planner/notation"
 	"planner/plans"
 	"planner/solver"
 )
@@ -34,8 +34,8 @@ var flagOffers = []flagOffer{
 	{"layout convert", "format", fixed("toml", "attr")},
 	{"layout diff", "format", fixed("text", "json")},
 	{"bench", "format", fixed("text", "json")},
-	{"solve", "notation", fixed(model.Kinds...)},
-	{"layout convert", "to", fixed(model.Kinds...)},
+	{"solve", "notation", fixed(notation.Kinds...)},
+	{"layout convert", "to", fixed(notation.Kinds...)},
 	{"solve", "solver", backends},
 	{"explain", "solver", backends},
 	{"bench", "solver", backends},

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"planner/model"
+	"planner/notation"
 	"planner/plans"
 	"planner/tomlio"
 )
@@ -66,13 +67,13 @@ func newLayoutConvertCmd() *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if to == "" {
-				return badFlag("to", to, model.Kinds...)
+				return badFlag("to", to, notation.Kinds...)
 			}
 			lf, err := tomlio.ReadLayoutFile(args[0])
 			if err != nil {
 				return err
 			}
-			n, err := model.Express(to, lf.Layout)
+			n, err := notation.Express(to, lf.Layout)
 			if err != nil {
 				if e, ok := err.(*model.Error); ok {
 					c := *e
@@ -92,7 +93,7 @@ func newLayoutConvertCmd() *cobra.Command {
 			return badFlag("format", format, "toml", "attr")
 		},
 	}
-	cmd.Flags().StringVar(&to, "to", "", "target notation: "+strings.Join(model.Kinds, ", "))
+	cmd.Flags().StringVar(&to, "to", "", "target notation: "+strings.Join(notation.Kinds, ", "))
 	cmd.Flags().StringVar(&format, "format", "toml", "toml (a layout file) or attr (the compiler's attribute syntax)")
 	return cmd
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"planner/model"
+	"planner/notation"
 	"planner/plans"
 	"planner/plans/planfile"
 	"planner/solver"
@@ -26,7 +27,7 @@ type unsatError struct {
 func (e *unsatError) Error() string { return e.msg }
 
 func newSolveCmd(records *[]string) *cobra.Command {
-	var format, notation, backendName, compare, maxConversions string
+	var format, notationKind, backendName, compare, maxConversions string
 	var verbose bool
 	var limits limitFlags
 	var in inputFlags
@@ -67,8 +68,8 @@ Ctrl-C) stopped the run before any plan.`,
 			if err := checkBackend(backendName); err != nil {
 				return err
 			}
-			if notation != "" && !slices.Contains(model.Kinds, notation) {
-				return badFlag("notation", notation, model.Kinds...)
+			if notationKind != "" && !slices.Contains(notation.Kinds, notationKind) {
+				return badFlag("notation", notationKind, notation.Kinds...)
 			}
 			if compare != "" && compare != solver.BackendGreedy && compare != plans.BaselineInput {
 				return badFlag("compare", compare, solver.BackendGreedy, plans.BaselineInput)
@@ -80,7 +81,7 @@ Ctrl-C) stopped the run before any plan.`,
 			if err != nil {
 				return err
 			}
-			opt.Notation, opt.CompareGreedy, opt.CompareInput = notation, compare == solver.BackendGreedy, compare == plans.BaselineInput
+			opt.Notation, opt.CompareGreedy, opt.CompareInput = notationKind, compare == solver.BackendGreedy, compare == plans.BaselineInput
 			opt.MaxConversions = maxConversions
 			if opt.Input, err = in.input(); err != nil {
 				return err
@@ -121,7 +122,7 @@ Ctrl-C) stopped the run before any plan.`,
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "text, json, toml, dot, or mlir (a kernel read from MLIR written back with the plan in it: docs/mlir.md)")
-	cmd.Flags().StringVar(&notation, "notation", "", "write layouts in this notation (default: the graph's own)")
+	cmd.Flags().StringVar(&notationKind, "notation", "", "write layouts in this notation (default: the graph's own)")
 	limits.add(cmd, "stop the search after this long and report the best plan with its lower bound")
 	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, smt (Z3, in binaries built with -tags z3), smt-symbolic (Z3 with the buffers' placements as unknowns, until --time-limit), or greedy (the propagation baseline of today's compilers)")
 	cmd.Flags().BoolVar(&verbose, "verbose", false, "with --format text: list every arrangement each mma was chosen among, one a line")

@@ -13,6 +13,7 @@ import (
 
 	"planner/internal/golden"
 	"planner/model"
+	"planner/notation"
 	"planner/plans"
 	"planner/tomlio"
 )
@@ -81,11 +82,11 @@ func TestVerifyHandEditedPlans(t *testing.T) {
 		return strings.Join(lines, "\n")
 	})
 	table := editSection(t, string(base), header, func(string) string {
-		n, err := model.Express("table", solvedLayout(t, "pinned_mma_operand", "d"))
+		n, err := notation.Express("table", solvedLayout(t, "pinned_mma_operand", "d"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows := n.(*model.Table).Rows
+		rows := n.(*notation.Table).Rows
 		// Lane 1 register 0 and lane 2 register 0 trade elements.
 		i := slices.IndexFunc(rows, func(r []int) bool { return r[1] == 1 && r[2] == 0 })
 		j := slices.IndexFunc(rows, func(r []int) bool { return r[1] == 2 && r[2] == 0 })

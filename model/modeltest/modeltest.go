@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 
 	"planner/model"
+	"planner/notation"
 )
 
 func pick[T any](r *rand.Rand, xs ...T) T { return xs[r.IntN(len(xs))] }
@@ -59,10 +60,10 @@ func oddPart(n int) int {
 }
 
 // Nested draws nested fields for f.
-func Nested(r *rand.Rand, f model.Frame) *model.Nested {
+func Nested(r *rand.Rand, f model.Frame) *notation.Nested {
 	rank := len(f.Shape)
 	mk := func() []int { return make([]int, rank) }
-	n := &model.Nested{SubgroupTile: mk(), BatchTile: mk(), OuterTile: mk(), ThreadTile: mk(), ElementTile: mk(), SubgroupStrides: mk(), ThreadStrides: mk()}
+	n := &notation.Nested{SubgroupTile: mk(), BatchTile: mk(), OuterTile: mk(), ThreadTile: mk(), ElementTile: mk(), SubgroupStrides: mk(), ThreadStrides: mk()}
 	for d, s := range f.Shape {
 		odd := oddPart(s)
 		parts := splitPow2(r, log2(s/odd), 5)
@@ -113,10 +114,10 @@ func Nested(r *rand.Rand, f model.Frame) *model.Nested {
 }
 
 // XeGPU draws xegpu fields for f.
-func XeGPU(r *rand.Rand, f model.Frame) *model.XeGPU {
+func XeGPU(r *rand.Rand, f model.Frame) *notation.XeGPU {
 	rank := len(f.Shape)
 	mk := func() []int { return make([]int, rank) }
-	x := &model.XeGPU{SgLayout: mk(), SgData: mk(), InstData: mk(), LaneLayout: mk(), LaneData: mk(), Order: r.Perm(rank)}
+	x := &notation.XeGPU{SgLayout: mk(), SgData: mk(), InstData: mk(), LaneLayout: mk(), LaneData: mk(), Order: r.Perm(rank)}
 	laneRoom, sgRoom := log2(f.SubgroupSize), log2(f.Subgroups)
 	for d, s := range f.Shape {
 		odd := oddPart(s)
@@ -156,9 +157,9 @@ func XeGPU(r *rand.Rand, f model.Frame) *model.XeGPU {
 }
 
 // Blocked draws blocked fields for f.
-func Blocked(r *rand.Rand, f model.Frame) *model.Blocked {
+func Blocked(r *rand.Rand, f model.Frame) *notation.Blocked {
 	rank := len(f.Shape)
-	b := &model.Blocked{SizePerThread: make([]int, rank), Order: r.Perm(rank)}
+	b := &notation.Blocked{SizePerThread: make([]int, rank), Order: r.Perm(rank)}
 	b.ThreadsPerWarp = splitPow2(r, log2(f.SubgroupSize), rank)
 	b.WarpsPerCTA = splitPow2(r, log2(f.Subgroups), rank)
 	for d := range rank {
@@ -170,7 +171,7 @@ func Blocked(r *rand.Rand, f model.Frame) *model.Blocked {
 // Linear draws random bases for a power-of-two frame: a random injection
 // of the tensor's bits into hardware bits (so every element is held), XOR
 // noise on some bits, and spare register bits that duplicate.
-func Linear(r *rand.Rand, f model.Frame) *model.Linear {
+func Linear(r *rand.Rand, f model.Frame) *notation.Linear {
 	tbits := 0
 	for _, s := range f.Shape {
 		tbits += log2(s)
@@ -208,7 +209,7 @@ func Linear(r *rand.Rand, f model.Frame) *model.Linear {
 			}
 		}
 	}
-	l := &model.Linear{Register: [][]int{}, Lane: [][]int{}, Warp: [][]int{}, Block: [][]int{}}
+	l := &notation.Linear{Register: [][]int{}, Lane: [][]int{}, Warp: [][]int{}, Block: [][]int{}}
 	for i, v := range imgs {
 		switch {
 		case i < regBits:

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"planner/model"
+	"planner/notation"
 	"planner/plans"
 	"planner/tomlio"
 )
@@ -118,8 +119,8 @@ func (pf *File) Rebuild(g *model.Graph, records map[string]*model.Record) (*plan
 	p.Target = g.Target
 	p.Subgroups, _ = root.Int("subgroups", true)
 	p.Notation, _ = root.String("notation", false)
-	if root.Has("notation") && !slices.Contains(model.Kinds, p.Notation) {
-		root.Errorf("notation", model.CodeUnknownName, "unknown notation %q (expected one of %s)", p.Notation, strings.Join(model.Kinds, ", "))
+	if root.Has("notation") && !slices.Contains(notation.Kinds, p.Notation) {
+		root.Errorf("notation", model.CodeUnknownName, "unknown notation %q (expected one of %s)", p.Notation, strings.Join(notation.Kinds, ", "))
 	}
 	p.Status, _ = root.String("status", true)
 	cost, _ := root.Int("cost", true)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"planner/model"
+	"planner/notation"
 	"planner/plans"
 	"planner/tomlio"
 )
@@ -137,7 +138,7 @@ func writeExact(b *strings.Builder, header string, l *model.Layout) {
 		return
 	}
 	for _, k := range []string{"linear", "cute", "table"} {
-		n, err := model.Express(k, l)
+		n, err := notation.Express(k, l)
 		if err != nil {
 			continue
 		}

@@ -1,8 +1,10 @@
-package model
+package notation
 
 import (
 	"slices"
 	"strings"
+
+	"planner/model"
 )
 
 // XeGPU is MLIR's #xegpu.layout: sg_layout subgroups each take sg_data
@@ -33,11 +35,11 @@ type XeGPU struct {
 
 func (x *XeGPU) Kind() string { return "xegpu" }
 
-func (x *XeGPU) Fields() []Field {
-	var fs []Field
+func (x *XeGPU) Fields() []model.Field {
+	var fs []model.Field
 	add := func(k string, v []int) {
 		if v != nil {
-			fs = append(fs, Field{Key: k, Ints: v})
+			fs = append(fs, model.Field{Key: k, Ints: v})
 		}
 	}
 	add("sg_layout", x.SgLayout)
@@ -64,26 +66,26 @@ type xegpuTiles struct {
 	c, units                    []int // distinct subgroup blocks per unit, units per dimension
 }
 
-func (x *XeGPU) resolve(f Frame) (*xegpuTiles, error) {
+func (x *XeGPU) resolve(f model.Frame) (*xegpuTiles, error) {
 	r := len(f.Shape)
 	for _, fl := range x.Fields() {
 		if len(fl.Ints) != r {
-			return nil, errorf(CodeRankMismatch, fl.Key, "%s has %d entries but the shape %v has rank %d", fl.Key, len(fl.Ints), f.Shape, r)
+			return nil, errorf(model.CodeRankMismatch, fl.Key, "%s has %d entries but the shape %v has rank %d", fl.Key, len(fl.Ints), f.Shape, r)
 		}
 		for i, v := range fl.Ints {
 			if fl.Key == "order" {
 				continue
 			}
 			if v < 1 {
-				return nil, errorAt(CodeBadValue, fl.Key, i, "%s %d is not positive", fl.Key, v)
+				return nil, errorAt(model.CodeBadValue, fl.Key, i, "%s %d is not positive", fl.Key, v)
 			}
 		}
 	}
 	if x.SgData != nil && x.SgLayout == nil {
-		return nil, errorf(CodeMissingKey, "sg_data", "sg_data needs sg_layout")
+		return nil, errorf(model.CodeMissingKey, "sg_data", "sg_data needs sg_layout")
 	}
 	if x.LaneData != nil && x.LaneLayout == nil {
-		return nil, errorf(CodeMissingKey, "lane_data", "lane_data needs lane_layout")
+		return nil, errorf(model.CodeMissingKey, "lane_data", "lane_data needs lane_layout")
 	}
 	t := &xegpuTiles{c: make([]int, r), units: make([]int, r)}
 	ones := func() []int {
@@ -99,7 +101,7 @@ func (x *XeGPU) resolve(f Frame) (*xegpuTiles, error) {
 			t.order = append(t.order, d)
 		}
 	} else if !isPermutation(t.order, r) {
-		return nil, errorf(CodeBadValue, "order", "%v is not a permutation of the %d dimensions", t.order, r)
+		return nil, errorf(model.CodeBadValue, "order", "%v is not a permutation of the %d dimensions", t.order, r)
 	}
 	t.sl = x.SgLayout
 	if t.sl == nil {
@@ -110,18 +112,18 @@ func (x *XeGPU) resolve(f Frame) (*xegpuTiles, error) {
 		t.sd = make([]int, r)
 		for d := range r {
 			if f.Shape[d]%t.sl[d] != 0 {
-				return nil, errorAt(CodeShapeMismatch, "sg_layout", d, "extent %d is not a multiple of %d subgroups, so sg_data cannot default to an even share", f.Shape[d], t.sl[d])
+				return nil, errorAt(model.CodeShapeMismatch, "sg_layout", d, "extent %d is not a multiple of %d subgroups, so sg_data cannot default to an even share", f.Shape[d], t.sl[d])
 			}
 			t.sd[d] = f.Shape[d] / t.sl[d]
 		}
 	}
 	for d := range r {
 		if t.sd[d] > f.Shape[d] || f.Shape[d]%t.sd[d] != 0 {
-			return nil, errorAt(CodeShapeMismatch, "sg_data", d, "sg_data %d does not divide the extent %d", t.sd[d], f.Shape[d])
+			return nil, errorAt(model.CodeShapeMismatch, "sg_data", d, "sg_data %d does not divide the extent %d", t.sd[d], f.Shape[d])
 		}
 		if t.sl[d]*t.sd[d] <= f.Shape[d] {
 			if f.Shape[d]%(t.sl[d]*t.sd[d]) != 0 {
-				return nil, errorAt(CodeShapeMismatch, "sg_data", d, "%d subgroups × sg_data %d = %d does not divide the extent %d, so the round robin would be uneven",
+				return nil, errorAt(model.CodeShapeMismatch, "sg_data", d, "%d subgroups × sg_data %d = %d does not divide the extent %d, so the round robin would be uneven",
 					t.sl[d], t.sd[d], t.sl[d]*t.sd[d], f.Shape[d])
 			}
 			t.c[d] = t.sl[d]
@@ -130,7 +132,7 @@ func (x *XeGPU) resolve(f Frame) (*xegpuTiles, error) {
 			t.c[d] = f.Shape[d] / t.sd[d]
 			t.units[d] = 1
 			if t.sl[d]%t.c[d] != 0 {
-				return nil, errorAt(CodeShapeMismatch, "sg_layout", d, "%d subgroups share %d blocks of %d unevenly (the extent %d holds %d blocks; sg_layout must be a multiple)",
+				return nil, errorAt(model.CodeShapeMismatch, "sg_layout", d, "%d subgroups share %d blocks of %d unevenly (the extent %d holds %d blocks; sg_layout must be a multiple)",
 					t.sl[d], t.c[d], t.sd[d], f.Shape[d], t.c[d])
 			}
 		}
@@ -141,7 +143,7 @@ func (x *XeGPU) resolve(f Frame) (*xegpuTiles, error) {
 	}
 	for d := range r {
 		if t.sd[d]%t.inst[d] != 0 {
-			return nil, errorAt(CodeShapeMismatch, "inst_data", d, "inst_data %d does not divide sg_data %d", t.inst[d], t.sd[d])
+			return nil, errorAt(model.CodeShapeMismatch, "inst_data", d, "inst_data %d does not divide sg_data %d", t.inst[d], t.sd[d])
 		}
 	}
 	t.ll = x.LaneLayout
@@ -156,29 +158,29 @@ func (x *XeGPU) resolve(f Frame) (*xegpuTiles, error) {
 	lanes := 1
 	for d := range r {
 		if !isPow2(t.ll[d]) {
-			return nil, errorAt(CodeNotPowerOfTwo, "lane_layout", d, "%d lanes is not a power of two: lane ids are binary", t.ll[d])
+			return nil, errorAt(model.CodeNotPowerOfTwo, "lane_layout", d, "%d lanes is not a power of two: lane ids are binary", t.ll[d])
 		}
 		if t.inst[d]%(t.ll[d]*t.ld[d]) != 0 {
-			return nil, errorAt(CodeShapeMismatch, "lane_data", d, "lane_layout %d × lane_data %d = %d does not divide the instruction tile %d",
+			return nil, errorAt(model.CodeShapeMismatch, "lane_data", d, "lane_layout %d × lane_data %d = %d does not divide the instruction tile %d",
 				t.ll[d], t.ld[d], t.ll[d]*t.ld[d], t.inst[d])
 		}
 		lanes *= t.ll[d]
 	}
 	if lanes > f.SubgroupSize || f.SubgroupSize%lanes != 0 {
-		return nil, errorf(CodeShapeMismatch, "lane_layout", "lane_layout uses %d lanes, which does not divide the subgroup's %d", lanes, f.SubgroupSize)
+		return nil, errorf(model.CodeShapeMismatch, "lane_layout", "lane_layout uses %d lanes, which does not divide the subgroup's %d", lanes, f.SubgroupSize)
 	}
 	sgs := 1
 	for _, s := range t.sl {
 		sgs *= s
 	}
 	if sgs > f.Subgroups || f.Subgroups%sgs != 0 {
-		return nil, errorf(CodeShapeMismatch, "sg_layout", "sg_layout uses %d subgroups, which does not divide the %d subgroups there are", sgs, f.Subgroups)
+		return nil, errorf(model.CodeShapeMismatch, "sg_layout", "sg_layout uses %d subgroups, which does not divide the %d subgroups there are", sgs, f.Subgroups)
 	}
 	return t, nil
 }
 
 // Layout builds the canonical layout of x for frame f.
-func (x *XeGPU) Layout(f Frame) (*Layout, error) {
+func (x *XeGPU) Layout(f model.Frame) (*model.Layout, error) {
 	if err := f.Check(); err != nil {
 		return nil, err
 	}
@@ -214,20 +216,20 @@ func (x *XeGPU) Layout(f Frame) (*Layout, error) {
 		}
 		return t.units[d]
 	}
-	dims := make([]Radices, r)
+	dims := make([]model.Radices, r)
 	start := make([][nLevels]int, r)
 	for d := range r {
 		for lv := range nLevels {
 			start[d][lv] = len(dims[d])
-			dims[d] = append(dims[d], RadicesOf(extent(d, lv))...)
+			dims[d] = append(dims[d], model.RadicesOf(extent(d, lv))...)
 		}
 	}
-	var hw [NumHwDims]Radices
-	var images [NumHwDims][]Image
+	var hw [model.NumHwDims]model.Radices
+	var images [model.NumHwDims][]model.Image
 	addReg := func(d, lv int) {
-		for k, rad := range RadicesOf(extent(d, lv)) {
-			hw[Register] = append(hw[Register], rad)
-			images[Register] = append(images[Register], Image{{d, start[d][lv] + k}})
+		for k, rad := range model.RadicesOf(extent(d, lv)) {
+			hw[model.Register] = append(hw[model.Register], rad)
+			images[model.Register] = append(images[model.Register], model.Image{{Axis: d, Digit: start[d][lv] + k}})
 		}
 	}
 	for d := r - 1; d >= 0; d-- {
@@ -242,45 +244,45 @@ func (x *XeGPU) Layout(f Frame) (*Layout, error) {
 	}
 	lanes, sgs := 1, 1
 	for _, d := range t.order {
-		for k, rad := range RadicesOf(t.ll[d]) {
-			hw[Lane] = append(hw[Lane], rad)
-			images[Lane] = append(images[Lane], Image{{d, start[d][lvLane] + k}})
+		for k, rad := range model.RadicesOf(t.ll[d]) {
+			hw[model.Lane] = append(hw[model.Lane], rad)
+			images[model.Lane] = append(images[model.Lane], model.Image{{Axis: d, Digit: start[d][lvLane] + k}})
 		}
 		lanes *= t.ll[d]
-		for k, rad := range RadicesOf(t.c[d]) {
-			hw[Subgroup] = append(hw[Subgroup], rad)
-			images[Subgroup] = append(images[Subgroup], Image{{d, start[d][lvSg] + k}})
+		for k, rad := range model.RadicesOf(t.c[d]) {
+			hw[model.Subgroup] = append(hw[model.Subgroup], rad)
+			images[model.Subgroup] = append(images[model.Subgroup], model.Image{{Axis: d, Digit: start[d][lvSg] + k}})
 		}
-		for _, rad := range RadicesOf(t.sl[d] / t.c[d]) {
-			hw[Subgroup] = append(hw[Subgroup], rad)
-			images[Subgroup] = append(images[Subgroup], nil)
+		for _, rad := range model.RadicesOf(t.sl[d] / t.c[d]) {
+			hw[model.Subgroup] = append(hw[model.Subgroup], rad)
+			images[model.Subgroup] = append(images[model.Subgroup], nil)
 		}
 		sgs *= t.sl[d]
 	}
-	for _, rad := range RadicesOf(f.SubgroupSize / lanes) {
-		hw[Lane] = append(hw[Lane], rad)
-		images[Lane] = append(images[Lane], nil)
+	for _, rad := range model.RadicesOf(f.SubgroupSize / lanes) {
+		hw[model.Lane] = append(hw[model.Lane], rad)
+		images[model.Lane] = append(images[model.Lane], nil)
 	}
-	for _, rad := range RadicesOf(f.Subgroups / sgs) {
-		hw[Subgroup] = append(hw[Subgroup], rad)
-		images[Subgroup] = append(images[Subgroup], nil)
+	for _, rad := range model.RadicesOf(f.Subgroups / sgs) {
+		hw[model.Subgroup] = append(hw[model.Subgroup], rad)
+		images[model.Subgroup] = append(images[model.Subgroup], nil)
 	}
-	hw[Block] = RadicesOf(f.blocks())
-	images[Block] = make([]Image, len(hw[Block]))
-	return NewLayout(hw, dims, images)
+	hw[model.Block] = model.RadicesOf(f.BlockCount())
+	images[model.Block] = make([]model.Image, len(hw[model.Block]))
+	return model.NewLayout(hw, dims, images)
 }
 
 // ExpressXeGPU writes l as an xegpu layout, or says why it has none.
-func ExpressXeGPU(l *Layout) (*XeGPU, error) {
+func ExpressXeGPU(l *model.Layout) (*XeGPU, error) {
 	const kind = "xegpu"
-	if l.Size(Block) > 1 {
-		return nil, notExpressible(kind, "it spans %d blocks; an xegpu layout describes one workgroup", l.Size(Block))
+	if l.Size(model.Block) > 1 {
+		return nil, notExpressible(kind, "it spans %d blocks; an xegpu layout describes one workgroup", l.Size(model.Block))
 	}
 	o, err := monomialOwners(l, kind)
 	if err != nil {
 		return nil, err
 	}
-	for p, ref := range o.hw[Register] {
+	for p, ref := range o.hw[model.Register] {
 		if ref.Axis < 0 {
 			return nil, notExpressible(kind, "register digit %d selects no element (a lane holds repeated values); xegpu layouts never repeat values within a lane", p)
 		}
@@ -288,7 +290,7 @@ func ExpressXeGPU(l *Layout) (*XeGPU, error) {
 	r := l.Rank()
 	spans := make([][][2]int, r)
 	for d := range r {
-		sp, ok := o.matchRuns(d, []HwDim{Register, Lane, Register, Subgroup, Register})
+		sp, ok := o.matchRuns(d, []model.HwDim{model.Register, model.Lane, model.Register, model.Subgroup, model.Register})
 		if !ok {
 			return nil, notExpressible(kind, "dimension %d is held, from its innermost digits out, by %s; xegpu holds each dimension as lane_data, lane_layout, lane and instruction repeats, sg_layout, round-robin repeats in that order",
 				d, runsString(o.runs(d)))
@@ -357,7 +359,7 @@ func ExpressXeGPU(l *Layout) (*XeGPU, error) {
 		}
 		return true
 	}
-	sp, ok := parseSegments(o.hw[Register], segs, r, accept)
+	sp, ok := parseSegments(o.hw[model.Register], segs, r, accept)
 	if !ok {
 		return nil, notExpressible(kind, "a lane's values are not in xegpu order: its lane-level vector (lane_data and lane repeats, the last dimension fastest), then instruction tiles, then round-robin repeats, each level's repetition digit above its binary digits")
 	}
@@ -397,14 +399,14 @@ func ExpressXeGPU(l *Layout) (*XeGPU, error) {
 		if !assignSharing(o, cand, order, func(d int) bool { return round[d][0] != round[d][1] }) {
 			continue
 		}
-		back, err := cand.Layout(FrameOf(l))
+		back, err := cand.Layout(model.FrameOf(l))
 		if err != nil {
 			lastErr = err
 			continue
 		}
 		if back.Equal(l) {
 			tidy := cand.tidied(l.Shape())
-			if back, err := tidy.Layout(FrameOf(l)); err == nil && back.Equal(l) {
+			if back, err := tidy.Layout(model.FrameOf(l)); err == nil && back.Equal(l) {
 				return tidy, nil
 			}
 			return cand, nil
@@ -423,14 +425,14 @@ func ExpressXeGPU(l *Layout) (*XeGPU, error) {
 // wraps around (sharing and wrapping exclude each other).
 func assignSharing(o *owners, x *XeGPU, order []int, wraps func(d int) bool) bool {
 	cur := 0 // index in order of the current block
-	rad := o.l.Radices(Subgroup)
+	rad := o.l.Radices(model.Subgroup)
 	last := -1
-	for p, ref := range o.hw[Subgroup] {
+	for p, ref := range o.hw[model.Subgroup] {
 		if ref.Axis >= 0 {
 			last = p
 		}
 	}
-	for p, ref := range o.hw[Subgroup] {
+	for p, ref := range o.hw[model.Subgroup] {
 		if ref.Axis >= 0 {
 			i := slices.Index(order, ref.Axis)
 			if i < cur {

@@ -1,10 +1,11 @@
-package model_test
+package notation_test
 
 import (
 	"strings"
 	"testing"
 
 	. "planner/model"
+	"planner/notation"
 )
 
 // Triton's shared encodings as placements: every element's offset against
@@ -43,7 +44,7 @@ func TestTritonSharedPlacements(t *testing.T) {
 		{"#ttg.padded_shared<[512:+8, 64:+8]>", 64, 64, 16, func(r, c, cols int) int { i := r*cols + c; return i + i/64*8 + i/512*8 }},
 	}
 	for _, tc := range tests {
-		l, err := ParseTritonShared(tc.enc, tc.rows, tc.cols, tc.bits)
+		l, err := notation.ParseTritonShared(tc.enc, tc.rows, tc.cols, tc.bits)
 		if err != nil {
 			t.Errorf("%s: %v", tc.enc, err)
 			continue
@@ -58,11 +59,11 @@ func TestTritonSharedPlacements(t *testing.T) {
 			}
 		}
 		check("read", l)
-		back, err := l.TritonShared()
+		back, err := notation.TritonShared(l)
 		if err != nil {
 			t.Fatalf("%s: written back: %v", tc.enc, err)
 		}
-		l2, err := ParseTritonShared(back, tc.rows, tc.cols, tc.bits)
+		l2, err := notation.ParseTritonShared(back, tc.rows, tc.cols, tc.bits)
 		if err != nil {
 			t.Fatalf("%s written as %s does not read back: %v", tc.enc, back, err)
 		}
@@ -86,7 +87,7 @@ func TestTritonSharedRefusals(t *testing.T) {
 		{"#ttg.padded_shared<[64:+8, 128:+4, 256:+4]>", 64, 64, "3 paddings"},
 		{"#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>", 8, 8, "unknown shared encoding"},
 	} {
-		_, err := ParseTritonShared(tc.enc, tc.rows, tc.cols, 16)
+		_, err := notation.ParseTritonShared(tc.enc, tc.rows, tc.cols, 16)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error saying %q", tc.enc, err, tc.want)
 		}
@@ -94,11 +95,11 @@ func TestTritonSharedRefusals(t *testing.T) {
 	// A row stride is a pad after every row, where the pad is a power of
 	// two; a stride of 68 + 8 = 76 is not.
 	l := &SharedLayout{Rows: 8, Cols: 64, Stride: 76, ElemBits: 16, Swizzle: "none"}
-	if _, err := l.TritonShared(); err == nil || !strings.Contains(err.Error(), "powers of two") {
+	if _, err := notation.TritonShared(l); err == nil || !strings.Contains(err.Error(), "powers of two") {
 		t.Errorf("a row stride of 76: %v", err)
 	}
 	l = &SharedLayout{Rows: 8, Cols: 64, Stride: 72, ElemBits: 16, Swizzle: "none"}
-	if enc, err := l.TritonShared(); err != nil || enc != "#ttg.padded_shared<[64:+8] {order = [1, 0], shape = [8, 64]}>" {
+	if enc, err := notation.TritonShared(l); err != nil || enc != "#ttg.padded_shared<[64:+8] {order = [1, 0], shape = [8, 64]}>" {
 		t.Errorf("a row stride of 72: %s, %v", enc, err)
 	}
 }
@@ -128,7 +129,7 @@ func TestTritonNVMMAShared(t *testing.T) {
 		{"64B on rows of 128 bytes", &SharedLayout{Rows: 64, Cols: 64, ElemBits: 16, Swizzle: "64B"}, "rows of 64 bytes", false},
 		{"an XOR of no mode", &SharedLayout{Rows: 64, Cols: 64, ElemBits: 16, Swizzle: "none", XOR: Swizzle{Bits: 2, Base: 4, Shift: 4}}, "none of a descriptor's modes", false},
 	} {
-		enc, err := tc.l.TritonNVMMAShared()
+		enc, err := notation.TritonNVMMAShared(tc.l)
 		switch {
 		case tc.ok && err != nil:
 			t.Errorf("%s: %v", tc.name, err)
@@ -140,7 +141,7 @@ func TestTritonNVMMAShared(t *testing.T) {
 		if !tc.ok || err != nil {
 			continue
 		}
-		back, err := ParseTritonShared(enc, tc.l.Rows, tc.l.Cols, tc.l.ElemBits)
+		back, err := notation.ParseTritonShared(enc, tc.l.Rows, tc.l.Cols, tc.l.ElemBits)
 		if err != nil {
 			t.Errorf("%s: %s does not read back: %v", tc.name, enc, err)
 			continue

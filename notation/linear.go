@@ -1,8 +1,10 @@
-package model
+package notation
 
 import (
 	"fmt"
 	"strings"
+
+	"planner/model"
 )
 
 // Linear writes a layout as Triton's linear layouts do: for every bit of
@@ -19,8 +21,8 @@ type Linear struct {
 
 func (x *Linear) Kind() string { return "linear" }
 
-func (x *Linear) Fields() []Field {
-	return []Field{
+func (x *Linear) Fields() []model.Field {
+	return []model.Field{
 		{Key: "register", Lists: x.Register, IsList: true},
 		{Key: "lane", Lists: x.Lane, IsList: true},
 		{Key: "warp", Lists: x.Warp, IsList: true},
@@ -46,44 +48,44 @@ func listsString(ls [][]int) string {
 }
 
 // Layout builds the canonical layout of x for frame f.
-func (x *Linear) Layout(f Frame) (*Layout, error) {
+func (x *Linear) Layout(f model.Frame) (*model.Layout, error) {
 	if err := f.Check(); err != nil {
 		return nil, err
 	}
 	r := len(f.Shape)
-	dims := make([]Radices, r)
+	dims := make([]model.Radices, r)
 	for d, s := range f.Shape {
 		if !isPow2(s) {
-			return nil, errorAt(CodeNotPowerOfTwo, "shape", d, "extent %d is not a power of two; linear layouts read every index bit by bit (write repeats of %d in nested, xegpu or table notation)", s, s)
+			return nil, errorAt(model.CodeNotPowerOfTwo, "shape", d, "extent %d is not a power of two; linear layouts read every index bit by bit (write repeats of %d in nested, xegpu or table notation)", s, s)
 		}
-		dims[d] = RadicesOf(s)
+		dims[d] = model.RadicesOf(s)
 	}
-	sizes := [NumHwDims]struct {
+	sizes := [model.NumHwDims]struct {
 		key string
 		n   int
-	}{{"register", -1}, {"lane", f.SubgroupSize}, {"warp", f.Subgroups}, {"block", f.blocks()}}
-	var hw [NumHwDims]Radices
-	var images [NumHwDims][]Image
+	}{{"register", -1}, {"lane", f.SubgroupSize}, {"warp", f.Subgroups}, {"block", f.BlockCount()}}
+	var hw [model.NumHwDims]model.Radices
+	var images [model.NumHwDims][]model.Image
 	for h, fl := range x.Fields() {
 		if sizes[h].n >= 0 && 1<<uint(len(fl.Lists)) != sizes[h].n {
 			what := map[string]string{"lane": "subgroup_size", "warp": "subgroups", "block": "blocks"}[fl.Key]
-			return nil, errorf(CodeShapeMismatch, fl.Key, "%d %s bases give %d ids, but %s is %d", len(fl.Lists), fl.Key, 1<<uint(len(fl.Lists)), what, sizes[h].n)
+			return nil, errorf(model.CodeShapeMismatch, fl.Key, "%d %s bases give %d ids, but %s is %d", len(fl.Lists), fl.Key, 1<<uint(len(fl.Lists)), what, sizes[h].n)
 		}
 		if len(fl.Lists) > 30 {
-			return nil, errorf(CodeTooLarge, fl.Key, "%d bases is more than 30", len(fl.Lists))
+			return nil, errorf(model.CodeTooLarge, fl.Key, "%d bases is more than 30", len(fl.Lists))
 		}
 		for i, basis := range fl.Lists {
 			if len(basis) != r {
-				return nil, errorAt(CodeRankMismatch, fl.Key, i, "basis %v has %d coordinates but the shape %v has rank %d", basis, len(basis), f.Shape, r)
+				return nil, errorAt(model.CodeRankMismatch, fl.Key, i, "basis %v has %d coordinates but the shape %v has rank %d", basis, len(basis), f.Shape, r)
 			}
-			var img Image
+			var img model.Image
 			for d, c := range basis {
 				if c < 0 || c >= f.Shape[d] {
-					return nil, errorAt(CodeBadValue, fl.Key, i, "coordinate %d of basis %v is outside 0..%d", c, basis, f.Shape[d]-1)
+					return nil, errorAt(model.CodeBadValue, fl.Key, i, "coordinate %d of basis %v is outside 0..%d", c, basis, f.Shape[d]-1)
 				}
 				for k := 0; c>>uint(k) != 0; k++ {
 					if c>>uint(k)&1 == 1 {
-						img = append(img, DigitRef{d, k})
+						img = append(img, model.DigitRef{Axis: d, Digit: k})
 					}
 				}
 			}
@@ -91,21 +93,21 @@ func (x *Linear) Layout(f Frame) (*Layout, error) {
 			images[h] = append(images[h], img)
 		}
 	}
-	return NewLayout(hw, dims, images)
+	return model.NewLayout(hw, dims, images)
 }
 
 // ExpressLinear writes l as linear bases, or says why it has none.
-func ExpressLinear(l *Layout) (*Linear, error) {
+func ExpressLinear(l *model.Layout) (*Linear, error) {
 	const kind = "linear"
 	for d := range l.Rank() {
 		if !l.DimRadices(d).IsPow2() {
-			return nil, notExpressible(kind, "dimension %d has extent %d, not a power of two", d, l.shape[d])
+			return nil, notExpressible(kind, "dimension %d has extent %d, not a power of two", d, l.Shape()[d])
 		}
 	}
 	x := &Linear{Register: [][]int{}, Lane: [][]int{}, Warp: [][]int{}, Block: [][]int{}}
 	lists := []*[][]int{&x.Register, &x.Lane, &x.Warp, &x.Block}
-	for h := range NumHwDims {
-		if !l.m.in.axes[h].Radices.IsPow2() {
+	for h := range model.NumHwDims {
+		if !l.Radices(h).IsPow2() {
 			return nil, notExpressible(kind, "%d %ss is not a power of two", l.Size(h), h)
 		}
 		for p := range l.Radices(h) {
@@ -130,7 +132,9 @@ type Table struct {
 
 func (t *Table) Kind() string { return "table" }
 
-func (t *Table) Fields() []Field { return []Field{{Key: "rows", Lists: t.Rows, IsList: true}} }
+func (t *Table) Fields() []model.Field {
+	return []model.Field{{Key: "rows", Lists: t.Rows, IsList: true}}
+}
 
 // Attr prints the table one lane per line, as no compiler has an attribute
 // for it.
@@ -157,48 +161,48 @@ func (t *Table) Attr() string {
 }
 
 // Layout builds the canonical layout of the table for frame f.
-func (t *Table) Layout(f Frame) (*Layout, error) {
+func (t *Table) Layout(f model.Frame) (*model.Layout, error) {
 	if err := f.Check(); err != nil {
 		return nil, err
 	}
-	if f.blocks() != 1 {
-		return nil, errorf(CodeBadValue, "blocks", "a table describes one block; write layouts over %d blocks in linear notation", f.blocks())
+	if f.BlockCount() != 1 {
+		return nil, errorf(model.CodeBadValue, "blocks", "a table describes one block; write layouts over %d blocks in linear notation", f.BlockCount())
 	}
 	r := len(f.Shape)
 	values := 0
 	for i, row := range t.Rows {
 		if len(row) != 3+r {
-			return nil, errorAt(CodeRankMismatch, "rows", i, "row %v has %d entries; a row is [subgroup, lane, value] and %d coordinates", row, len(row), r)
+			return nil, errorAt(model.CodeRankMismatch, "rows", i, "row %v has %d entries; a row is [subgroup, lane, value] and %d coordinates", row, len(row), r)
 		}
 		if row[0] < 0 || row[0] >= f.Subgroups {
-			return nil, errorAt(CodeBadValue, "rows", i, "subgroup %d is outside 0..%d", row[0], f.Subgroups-1)
+			return nil, errorAt(model.CodeBadValue, "rows", i, "subgroup %d is outside 0..%d", row[0], f.Subgroups-1)
 		}
 		if row[1] < 0 || row[1] >= f.SubgroupSize {
-			return nil, errorAt(CodeBadValue, "rows", i, "lane %d is outside 0..%d", row[1], f.SubgroupSize-1)
+			return nil, errorAt(model.CodeBadValue, "rows", i, "lane %d is outside 0..%d", row[1], f.SubgroupSize-1)
 		}
-		if row[2] < 0 || row[2] >= MaxHwPoints {
-			return nil, errorAt(CodeBadValue, "rows", i, "value %d is out of range", row[2])
+		if row[2] < 0 || row[2] >= model.MaxHwPoints {
+			return nil, errorAt(model.CodeBadValue, "rows", i, "value %d is out of range", row[2])
 		}
 		for d, c := range row[3:] {
 			if c < 0 || c >= f.Shape[d] {
-				return nil, errorAt(CodeBadValue, "rows", i, "coordinate %d of dimension %d is outside 0..%d", c, d, f.Shape[d]-1)
+				return nil, errorAt(model.CodeBadValue, "rows", i, "coordinate %d of dimension %d is outside 0..%d", c, d, f.Shape[d]-1)
 			}
 		}
 		values = max(values, row[2]+1)
 	}
 	points := f.Subgroups * f.SubgroupSize * values
-	if points > MaxHwPoints {
-		return nil, errorf(CodeTooLarge, "rows", "%d values per lane make more than %d hardware points", values, MaxHwPoints)
+	if points > model.MaxHwPoints {
+		return nil, errorf(model.CodeTooLarge, "rows", "%d values per lane make more than %d hardware points", values, model.MaxHwPoints)
 	}
 	if len(t.Rows) == 0 {
-		return nil, errorf(CodeNotCovered, "rows", "the table has no rows")
+		return nil, errorf(model.CodeNotCovered, "rows", "the table has no rows")
 	}
 	at := make([]int, points) // row index + 1 of each point
 	key := func(s, l, v int) int { return (s*f.SubgroupSize+l)*values + v }
 	for i, row := range t.Rows {
 		k := key(row[0], row[1], row[2])
 		if at[k] != 0 {
-			e := errorAt(CodeDuplicate, "rows", i, "subgroup %d lane %d value %d is also given by row %d", row[0], row[1], row[2], at[k]-1)
+			e := errorAt(model.CodeDuplicate, "rows", i, "subgroup %d lane %d value %d is also given by row %d", row[0], row[1], row[2], at[k]-1)
 			e.RelatedIndex = []int{at[k] - 1}
 			return nil, e
 		}
@@ -209,17 +213,17 @@ func (t *Table) Layout(f Frame) (*Layout, error) {
 			v := k % values
 			l := k / values % f.SubgroupSize
 			s := k / values / f.SubgroupSize
-			return nil, errorf(CodeNotCovered, "rows", "no row for subgroup %d lane %d value %d (every lane holds values 0..%d)", s, l, v, values-1)
+			return nil, errorf(model.CodeNotCovered, "rows", "no row for subgroup %d lane %d value %d (every lane holds values 0..%d)", s, l, v, values-1)
 		}
 	}
 	row := func(s, l, v int) []int { return t.Rows[at[key(s, l, v)]-1] }
 	if first := row(0, 0, 0); !allZero(first[3:]) {
-		return nil, errorAt(CodeNotLinear, "rows", at[0]-1, "subgroup 0 lane 0 value 0 holds %v; a layout puts element 0 there", first[3:])
+		return nil, errorAt(model.CodeNotLinear, "rows", at[0]-1, "subgroup 0 lane 0 value 0 holds %v; a layout puts element 0 there", first[3:])
 	}
 	// Extents that are not powers of two can be read in several mixed
 	// radices (12 values as [2 2 3] or [3 2 2] …); try each, the plain
 	// reading (binary digits first) first.
-	choices := [][]Radices{radixChoices(values), radixChoices(f.Subgroups)}
+	choices := [][]model.Radices{radixChoices(values), radixChoices(f.Subgroups)}
 	for _, s := range f.Shape {
 		choices = append(choices, radixChoices(s))
 	}
@@ -227,8 +231,8 @@ func (t *Table) Layout(f Frame) (*Layout, error) {
 	tries := 0
 	pick := make([]int, len(choices))
 	for {
-		hw := [NumHwDims]Radices{choices[0][pick[0]], RadicesOf(f.SubgroupSize), choices[1][pick[1]], nil}
-		dims := make([]Radices, r)
+		hw := [model.NumHwDims]model.Radices{choices[0][pick[0]], model.RadicesOf(f.SubgroupSize), choices[1][pick[1]], nil}
+		dims := make([]model.Radices, r)
 		for d := range r {
 			dims[d] = choices[2+d][pick[2+d]]
 		}
@@ -256,61 +260,52 @@ func (t *Table) Layout(f Frame) (*Layout, error) {
 }
 
 // attempt reads the table with the given digits for each axis.
-func (t *Table) attempt(hw [NumHwDims]Radices, dims []Radices, at []int, key func(s, l, v int) int) (*Layout, error) {
-	tensor := newSpace(TensorAxes(dims))
-	var images [NumHwDims][]Image
-	for h := range Block {
+func (t *Table) attempt(hw [model.NumHwDims]model.Radices, dims []model.Radices, at []int, key func(s, l, v int) int) (*model.Layout, error) {
+	var images [model.NumHwDims][]model.Image
+	for h := range model.Block {
 		place := 1
 		for p, rad := range hw[h] {
 			pt := [3]int{}
 			pt[h] = place
-			i := at[key(pt[Subgroup], pt[Lane], pt[Register])] - 1
+			i := at[key(pt[model.Subgroup], pt[model.Lane], pt[model.Register])] - 1
 			idx := t.Rows[i][3:]
-			v, odd := tensor.point(idx)
-			var img Image
+			digits := model.IndexDigits(dims, idx)
+			var img model.Image
 			if rad == 2 {
-				if !allZero(odd) {
-					return nil, errorAt(CodeNotLinear, "rows", i, "%s digit %d (row %v) reaches %v, inside a repeat of a dimension that is not a power of two; only repetition digits of the hardware can", h, p, t.Rows[i][:3], idx)
-				}
-				for _, dg := range tensor.digits {
-					if dg.radix == 2 && v>>uint(dg.flat)&1 == 1 {
-						img = append(img, DigitRef{dg.axis, dg.pos})
+				for _, dg := range digits {
+					if dg.Radix != 2 {
+						return nil, errorAt(model.CodeNotLinear, "rows", i, "%s digit %d (row %v) reaches %v, inside a repeat of a dimension that is not a power of two; only repetition digits of the hardware can", h, p, t.Rows[i][:3], idx)
 					}
+				}
+				for _, dg := range digits {
+					img = append(img, dg.DigitRef)
 				}
 			} else {
 				// A repetition digit must select one repetition digit of the
 				// tensor with the same radix.
-				nonzero := 0
-				for _, q := range odd {
-					if q != 0 {
-						nonzero++
-					}
+				if len(digits) == 1 && digits[0].Radix == rad && digits[0].Value == 1 {
+					img = model.Image{digits[0].DigitRef}
 				}
-				for _, dg := range tensor.digits {
-					if dg.radix == rad && odd[dg.flat] == 1 && v == 0 && nonzero == 1 {
-						img = Image{{dg.axis, dg.pos}}
-					}
-				}
-				if img == nil && (v != 0 || nonzero != 0) {
-					return nil, errorAt(CodeNotLinear, "rows", i, "%s digit %d of radix %d (row %v) reaches %v, which is not one step of a repeat of %d", h, p, rad, t.Rows[i][:3], idx, rad)
+				if img == nil && len(digits) != 0 {
+					return nil, errorAt(model.CodeNotLinear, "rows", i, "%s digit %d of radix %d (row %v) reaches %v, which is not one step of a repeat of %d", h, p, rad, t.Rows[i][:3], idx, rad)
 				}
 			}
 			images[h] = append(images[h], img)
 			place *= rad
 		}
 	}
-	l, err := NewLayout(hw, dims, images)
+	l, err := model.NewLayout(hw, dims, images)
 	if err != nil {
-		if e, ok := err.(*Error); ok {
+		if e, ok := err.(*model.Error); ok {
 			e.Field = "rows"
 			return nil, e
 		}
-		return nil, errorf(CodeNotLinear, "rows", "the unit rows do not form a layout: %v", err)
+		return nil, errorf(model.CodeNotLinear, "rows", "the unit rows do not form a layout: %v", err)
 	}
 	for i, row := range t.Rows {
-		want := l.Index(HwPoint{Value: row[2], Lane: row[1], Subgroup: row[0]})
+		want := l.Index(model.HwPoint{Value: row[2], Lane: row[1], Subgroup: row[0]})
 		if !equalInts(want, row[3:]) {
-			return nil, errorAt(CodeNotLinear, "rows", i, "subgroup %d lane %d value %d holds %v, but the rows of its index bits give %v: the table is not a linear layout",
+			return nil, errorAt(model.CodeNotLinear, "rows", i, "subgroup %d lane %d value %d holds %v, but the rows of its index bits give %v: the table is not a linear layout",
 				row[0], row[1], row[2], row[3:], want)
 		}
 	}
@@ -320,9 +315,9 @@ func (t *Table) attempt(hw [NumHwDims]Radices, dims []Radices, at []int, key fun
 // radixChoices lists the mixed radices an extent can be read in: its
 // binary digits interleaved with every ordered factorisation of its odd
 // part, RadicesOf(n) first.
-func radixChoices(n int) []Radices {
-	first := RadicesOf(n)
-	out := []Radices{first}
+func radixChoices(n int) []model.Radices {
+	first := model.RadicesOf(n)
+	out := []model.Radices{first}
 	if first.IsPow2() {
 		return out
 	}
@@ -331,15 +326,15 @@ func radixChoices(n int) []Radices {
 	seen := map[string]bool{first.String(): true}
 	for _, fs := range oddFactorisations(odd) {
 		// Interleave k twos with the factors fs, keeping both orders.
-		var rec func(prefix Radices, twos, next int)
-		rec = func(prefix Radices, twos, next int) {
+		var rec func(prefix model.Radices, twos, next int)
+		rec = func(prefix model.Radices, twos, next int) {
 			if len(out) >= 64 {
 				return
 			}
 			if twos == 0 && next == len(fs) {
 				if s := prefix.String(); !seen[s] {
 					seen[s] = true
-					out = append(out, append(Radices(nil), prefix...))
+					out = append(out, append(model.Radices(nil), prefix...))
 				}
 				return
 			}
@@ -397,12 +392,12 @@ func equalInts(a, b []int) bool {
 }
 
 // ExpressTable lists every hardware point of l with the element it holds.
-func ExpressTable(l *Layout) (*Table, error) {
-	if l.Size(Block) > 1 {
-		return nil, notExpressible("table", "it spans %d blocks; a table describes one block", l.Size(Block))
+func ExpressTable(l *model.Layout) (*Table, error) {
+	if l.Size(model.Block) > 1 {
+		return nil, notExpressible("table", "it spans %d blocks; a table describes one block", l.Size(model.Block))
 	}
 	t := &Table{}
-	l.Each(func(p HwPoint, idx []int) {
+	l.Each(func(p model.HwPoint, idx []int) {
 		if p.Block == 0 {
 			t.Rows = append(t.Rows, append([]int{p.Subgroup, p.Lane, p.Value}, idx...))
 		}

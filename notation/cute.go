@@ -1,8 +1,10 @@
-package model
+package notation
 
 import (
 	"fmt"
 	"strings"
+
+	"planner/model"
 )
 
 // CuTe is a thread-value layout as CUTLASS's CuTe writes one: a thread id
@@ -23,8 +25,8 @@ type CuTe struct {
 
 func (c *CuTe) Kind() string { return "cute" }
 
-func (c *CuTe) Fields() []Field {
-	return []Field{
+func (c *CuTe) Fields() []model.Field {
+	return []model.Field{
 		{Key: "thread_shape", Ints: c.ThreadShape},
 		{Key: "thread_stride", Ints: c.ThreadStride},
 		{Key: "value_shape", Ints: c.ValueShape},
@@ -48,90 +50,90 @@ func (c *CuTe) Attr() string {
 }
 
 // Layout builds the canonical layout of c for frame f.
-func (c *CuTe) Layout(f Frame) (*Layout, error) {
+func (c *CuTe) Layout(f model.Frame) (*model.Layout, error) {
 	if err := f.Check(); err != nil {
 		return nil, err
 	}
-	if f.blocks() != 1 {
-		return nil, errorf(CodeBadValue, "blocks", "a CuTe thread-value layout describes one block")
+	if f.BlockCount() != 1 {
+		return nil, errorf(model.CodeBadValue, "blocks", "a CuTe thread-value layout describes one block")
 	}
 	if len(c.ThreadShape) != len(c.ThreadStride) {
-		return nil, errorf(CodeRankMismatch, "thread_stride", "%d strides for %d thread modes", len(c.ThreadStride), len(c.ThreadShape))
+		return nil, errorf(model.CodeRankMismatch, "thread_stride", "%d strides for %d thread modes", len(c.ThreadStride), len(c.ThreadShape))
 	}
 	if len(c.ValueShape) != len(c.ValueStride) {
-		return nil, errorf(CodeRankMismatch, "value_stride", "%d strides for %d value modes", len(c.ValueStride), len(c.ValueShape))
+		return nil, errorf(model.CodeRankMismatch, "value_stride", "%d strides for %d value modes", len(c.ValueStride), len(c.ValueShape))
 	}
 	for _, fl := range c.Fields() {
 		for i, v := range fl.Ints {
 			if strings.HasSuffix(fl.Key, "_shape") && v < 1 {
-				return nil, errorAt(CodeBadValue, fl.Key, i, "mode size %d is not positive", v)
+				return nil, errorAt(model.CodeBadValue, fl.Key, i, "mode size %d is not positive", v)
 			}
 			if v < 0 {
-				return nil, errorAt(CodeBadValue, fl.Key, i, "stride %d is negative", v)
+				return nil, errorAt(model.CodeBadValue, fl.Key, i, "stride %d is negative", v)
 			}
 		}
 	}
 	threads := f.SubgroupSize * f.Subgroups
 	if p := product(c.ThreadShape); p != threads {
-		return nil, errorf(CodeShapeMismatch, "thread_shape", "thread_shape covers %d threads but there are %d (%d lanes × %d subgroups)", p, threads, f.SubgroupSize, f.Subgroups)
+		return nil, errorf(model.CodeShapeMismatch, "thread_shape", "thread_shape covers %d threads but there are %d (%d lanes × %d subgroups)", p, threads, f.SubgroupSize, f.Subgroups)
 	}
 	values := product(c.ValueShape)
-	if values > MaxHwPoints {
-		return nil, errorf(CodeTooLarge, "value_shape", "%d values per thread is too many", values)
+	if values > model.MaxHwPoints {
+		return nil, errorf(model.CodeTooLarge, "value_shape", "%d values per thread is too many", values)
 	}
 	// The element position, column-major: dimension 0's digits first.
-	dims := make([]Radices, len(f.Shape))
+	dims := make([]model.Radices, len(f.Shape))
 	type posDigit struct {
-		ref   DigitRef
+		ref   model.DigitRef
 		radix int
 		place int
 	}
 	var flat []posDigit
 	place := 1
 	for d, s := range f.Shape {
-		dims[d] = RadicesOf(s)
+		dims[d] = model.RadicesOf(s)
 		for k, r := range dims[d] {
-			flat = append(flat, posDigit{DigitRef{d, k}, r, place})
+			flat = append(flat, posDigit{model.DigitRef{Axis: d, Digit: k}, r, place})
 			place *= r
 		}
 	}
-	owner := map[DigitRef]string{}
+	owner := map[model.DigitRef]string{}
 	// mode turns one (size, stride) mode into hardware digits.
-	mode := func(key string, i, n, stride int) (Radices, []Image, error) {
+	mode := func(key string, i, n, stride int) (model.Radices, []model.Image, error) {
 		if n == 1 {
 			return nil, nil, nil
 		}
 		if stride == 0 {
-			rad := RadicesOf(n)
-			return rad, make([]Image, len(rad)), nil
+			rad := model.RadicesOf(n)
+			return rad, make([]model.Image, len(rad)), nil
 		}
 		k := 0
 		for k < len(flat) && flat[k].place < stride {
 			k++
 		}
 		if k == len(flat) || flat[k].place != stride {
-			return nil, nil, errorAt(CodeNotExpressible, key, i, "stride %d is not the place of a digit of the column-major element position over %v", stride, f.Shape)
+			return nil, nil, errorAt(model.CodeNotExpressible, key, i, "stride %d is not the place of a digit of the column-major element position over %v", stride, f.Shape)
 		}
-		var rad Radices
-		var imgs []Image
+		var rad model.Radices
+		var imgs []model.Image
 		size := 1
 		for size < n {
 			if k >= len(flat) || n%(size*flat[k].radix) != 0 {
-				return nil, nil, errorAt(CodeNotExpressible, key, i, "mode %d:%d does not cover whole digits of the element position over %v (it runs past the tensor or splits a repeat)", n, stride, f.Shape)
+				return nil, nil, errorAt(model.CodeNotExpressible, key, i, "mode %d:%d does not cover whole digits of the element position over %v (it runs past the tensor or splits a repeat)", n, stride, f.Shape)
 			}
 			if prev, taken := owner[flat[k].ref]; taken {
-				return nil, nil, errorAt(CodeOverlap, key, i, "mode %d:%d writes the same element digits as %s; CuTe would add them with carries", n, stride, prev)
+				return nil, nil, errorAt(model.CodeOverlap, key, i, "mode %d:%d writes the same element digits as %s; CuTe would add them with carries", n, stride, prev)
 			}
 			owner[flat[k].ref] = fmt.Sprintf("%s mode %d", strings.TrimSuffix(key, "_stride"), i)
 			rad = append(rad, flat[k].radix)
-			imgs = append(imgs, Image{flat[k].ref})
+			imgs = append(imgs, model.Image{flat[k].ref})
 			size *= flat[k].radix
 			k++
 		}
 		return rad, imgs, nil
 	}
-	var threadRad Radices
-	var threadImg []Image
+	var threadRad model.Radices
+	var threadImg []model.Image
 	for i := range c.ThreadShape {
 		rad, imgs, err := mode("thread_stride", i, c.ThreadShape[i], c.ThreadStride[i])
 		if err != nil {
@@ -140,29 +142,29 @@ func (c *CuTe) Layout(f Frame) (*Layout, error) {
 		threadRad = append(threadRad, rad...)
 		threadImg = append(threadImg, imgs...)
 	}
-	var hw [NumHwDims]Radices
-	var images [NumHwDims][]Image
+	var hw [model.NumHwDims]model.Radices
+	var images [model.NumHwDims][]model.Image
 	for i := range c.ValueShape {
 		rad, imgs, err := mode("value_stride", i, c.ValueShape[i], c.ValueStride[i])
 		if err != nil {
 			return nil, err
 		}
-		hw[Register] = append(hw[Register], rad...)
-		images[Register] = append(images[Register], imgs...)
+		hw[model.Register] = append(hw[model.Register], rad...)
+		images[model.Register] = append(images[model.Register], imgs...)
 	}
 	// Thread digits: the first ones are the lane, the rest the subgroup.
 	laneBits := log2(f.SubgroupSize)
 	for i, r := range threadRad {
-		h := Lane
+		h := model.Lane
 		if i >= laneBits {
-			h = Subgroup
+			h = model.Subgroup
 		} else if r != 2 {
-			return nil, errorf(CodeNotPowerOfTwo, "thread_shape", "a thread mode of %d splits the %d lanes of a subgroup unevenly", r, f.SubgroupSize)
+			return nil, errorf(model.CodeNotPowerOfTwo, "thread_shape", "a thread mode of %d splits the %d lanes of a subgroup unevenly", r, f.SubgroupSize)
 		}
 		hw[h] = append(hw[h], r)
 		images[h] = append(images[h], threadImg[i])
 	}
-	l, err := NewLayout(hw, dims, images)
+	l, err := model.NewLayout(hw, dims, images)
 	if err != nil {
 		return nil, err
 	}
@@ -171,25 +173,25 @@ func (c *CuTe) Layout(f Frame) (*Layout, error) {
 
 // ExpressCuTe writes l as a CuTe thread-value layout, or says why it has
 // none.
-func ExpressCuTe(l *Layout) (*CuTe, error) {
+func ExpressCuTe(l *model.Layout) (*CuTe, error) {
 	const kind = "cute"
-	if l.Size(Block) > 1 {
-		return nil, notExpressible(kind, "it spans %d blocks; a thread-value layout describes one block", l.Size(Block))
+	if l.Size(model.Block) > 1 {
+		return nil, notExpressible(kind, "it spans %d blocks; a thread-value layout describes one block", l.Size(model.Block))
 	}
 	o, err := monomialOwners(l, kind)
 	if err != nil {
 		return nil, err
 	}
 	// Place of every tensor digit in the column-major element position.
-	place := map[DigitRef]int{}
+	place := map[model.DigitRef]int{}
 	p := 1
 	for d := range l.Rank() {
 		for k, r := range l.DimRadices(d) {
-			place[DigitRef{d, k}] = p
+			place[model.DigitRef{Axis: d, Digit: k}] = p
 			p *= r
 		}
 	}
-	modes := func(hs ...HwDim) (shape, stride []int) {
+	modes := func(hs ...model.HwDim) (shape, stride []int) {
 		for _, h := range hs {
 			rad := l.Radices(h)
 			for i, ref := range o.hw[h] {
@@ -204,9 +206,9 @@ func ExpressCuTe(l *Layout) (*CuTe, error) {
 		return coalesce(shape, stride)
 	}
 	c := &CuTe{}
-	c.ThreadShape, c.ThreadStride = modes(Lane, Subgroup)
-	c.ValueShape, c.ValueStride = modes(Register)
-	back, err := c.Layout(FrameOf(l))
+	c.ThreadShape, c.ThreadStride = modes(model.Lane, model.Subgroup)
+	c.ValueShape, c.ValueStride = modes(model.Register)
+	back, err := c.Layout(model.FrameOf(l))
 	if err != nil || !back.Equal(l) {
 		return nil, notExpressible(kind, "the thread and value modes read off it do not rebuild it")
 	}

@@ -1,8 +1,10 @@
-package model
+package notation
 
 import (
 	"fmt"
 	"slices"
+
+	"planner/model"
 )
 
 // Blocked is Triton's #ttg.blocked: each thread holds size_per_thread
@@ -23,8 +25,8 @@ type Blocked struct {
 
 func (b *Blocked) Kind() string { return "blocked" }
 
-func (b *Blocked) Fields() []Field {
-	return []Field{
+func (b *Blocked) Fields() []model.Field {
+	return []model.Field{
 		{Key: "size_per_thread", Ints: b.SizePerThread},
 		{Key: "threads_per_warp", Ints: b.ThreadsPerWarp},
 		{Key: "warps_per_cta", Ints: b.WarpsPerCTA},
@@ -41,58 +43,58 @@ func (b *Blocked) Attr() string {
 }
 
 // Layout builds the canonical layout of b for frame f.
-func (b *Blocked) Layout(f Frame) (*Layout, error) {
+func (b *Blocked) Layout(f model.Frame) (*model.Layout, error) {
 	if err := f.Check(); err != nil {
 		return nil, err
 	}
 	r := len(f.Shape)
 	for _, fl := range b.Fields() {
 		if len(fl.Ints) != r {
-			return nil, errorf(CodeRankMismatch, fl.Key, "%s has %d entries but the shape %v has rank %d", fl.Key, len(fl.Ints), f.Shape, r)
+			return nil, errorf(model.CodeRankMismatch, fl.Key, "%s has %d entries but the shape %v has rank %d", fl.Key, len(fl.Ints), f.Shape, r)
 		}
 		if fl.Key == "order" {
 			continue
 		}
 		for i, v := range fl.Ints {
 			if v < 1 {
-				return nil, errorAt(CodeBadValue, fl.Key, i, "%s %d is not positive", fl.Key, v)
+				return nil, errorAt(model.CodeBadValue, fl.Key, i, "%s %d is not positive", fl.Key, v)
 			}
 			if !isPow2(v) {
-				return nil, errorAt(CodeNotPowerOfTwo, fl.Key, i, "%s %d is not a power of two (Triton's blocked layouts need powers of two)", fl.Key, v)
+				return nil, errorAt(model.CodeNotPowerOfTwo, fl.Key, i, "%s %d is not a power of two (Triton's blocked layouts need powers of two)", fl.Key, v)
 			}
 		}
 	}
 	if !isPermutation(b.Order, r) {
-		return nil, errorf(CodeBadValue, "order", "%v is not a permutation of the %d dimensions", b.Order, r)
+		return nil, errorf(model.CodeBadValue, "order", "%v is not a permutation of the %d dimensions", b.Order, r)
 	}
 	if p := product(b.ThreadsPerWarp); p != f.SubgroupSize {
-		return nil, errorf(CodeShapeMismatch, "threads_per_warp", "threads_per_warp covers %d lanes but a warp has %d", p, f.SubgroupSize)
+		return nil, errorf(model.CodeShapeMismatch, "threads_per_warp", "threads_per_warp covers %d lanes but a warp has %d", p, f.SubgroupSize)
 	}
 	if p := product(b.WarpsPerCTA); p != f.Subgroups {
-		return nil, errorf(CodeShapeMismatch, "warps_per_cta", "warps_per_cta covers %d warps but there are %d", p, f.Subgroups)
+		return nil, errorf(model.CodeShapeMismatch, "warps_per_cta", "warps_per_cta covers %d warps but there are %d", p, f.Subgroups)
 	}
-	if f.blocks() != 1 {
-		return nil, errorf(CodeBadValue, "blocks", "a blocked layout here has no CTA layout; write layouts over %d blocks in linear notation", f.blocks())
+	if f.BlockCount() != 1 {
+		return nil, errorf(model.CodeBadValue, "blocks", "a blocked layout here has no CTA layout; write layouts over %d blocks in linear notation", f.BlockCount())
 	}
 	// Tensor digits of dimension d before fitting: size_per_thread bits,
 	// lane bits, warp bits, then repeats.
 	kept := make([]int, r) // binary digits of the tile that stay
 	reps := make([]int, r)
-	dims := make([]Radices, r)
+	dims := make([]model.Radices, r)
 	for d := range r {
 		tile := b.SizePerThread[d] * b.ThreadsPerWarp[d] * b.WarpsPerCTA[d]
 		bits := log2(tile)
 		switch {
 		case f.Shape[d] >= tile:
 			if f.Shape[d]%tile != 0 {
-				return nil, errorAt(CodeShapeMismatch, "size_per_thread", d, "extent %d is not a multiple of the tile %d × %d × %d = %d",
+				return nil, errorAt(model.CodeShapeMismatch, "size_per_thread", d, "extent %d is not a multiple of the tile %d × %d × %d = %d",
 					f.Shape[d], b.SizePerThread[d], b.ThreadsPerWarp[d], b.WarpsPerCTA[d], tile)
 			}
 			kept[d] = bits
 			reps[d] = f.Shape[d] / tile
 		default:
 			if !isPow2(f.Shape[d]) {
-				return nil, errorAt(CodeShapeMismatch, "size_per_thread", d, "extent %d is smaller than the tile %d and not a power of two, so no copies can fill the tile", f.Shape[d], tile)
+				return nil, errorAt(model.CodeShapeMismatch, "size_per_thread", d, "extent %d is smaller than the tile %d and not a power of two, so no copies can fill the tile", f.Shape[d], tile)
 			}
 			kept[d] = log2(f.Shape[d])
 			reps[d] = 1
@@ -100,32 +102,32 @@ func (b *Blocked) Layout(f Frame) (*Layout, error) {
 		for range kept[d] {
 			dims[d] = append(dims[d], 2)
 		}
-		dims[d] = append(dims[d], RadicesOf(reps[d])...)
+		dims[d] = append(dims[d], model.RadicesOf(reps[d])...)
 	}
-	var hw [NumHwDims]Radices
-	var images [NumHwDims][]Image
-	level := func(h HwDim, sizes []int, below func(d int) int) {
+	var hw [model.NumHwDims]model.Radices
+	var images [model.NumHwDims][]model.Image
+	level := func(h model.HwDim, sizes []int, below func(d int) int) {
 		for _, d := range b.Order {
 			for k := range log2(sizes[d]) {
 				hw[h] = append(hw[h], 2)
-				var img Image
+				var img model.Image
 				if t := below(d) + k; t < kept[d] {
-					img = Image{{d, t}}
+					img = model.Image{{Axis: d, Digit: t}}
 				}
 				images[h] = append(images[h], img)
 			}
 		}
 	}
-	level(Register, b.SizePerThread, func(int) int { return 0 })
-	level(Lane, b.ThreadsPerWarp, func(d int) int { return log2(b.SizePerThread[d]) })
-	level(Subgroup, b.WarpsPerCTA, func(d int) int { return log2(b.SizePerThread[d] * b.ThreadsPerWarp[d]) })
+	level(model.Register, b.SizePerThread, func(int) int { return 0 })
+	level(model.Lane, b.ThreadsPerWarp, func(d int) int { return log2(b.SizePerThread[d]) })
+	level(model.Subgroup, b.WarpsPerCTA, func(d int) int { return log2(b.SizePerThread[d] * b.ThreadsPerWarp[d]) })
 	for _, d := range b.Order {
-		for k, rad := range RadicesOf(reps[d]) {
-			hw[Register] = append(hw[Register], rad)
-			images[Register] = append(images[Register], Image{{d, kept[d] + k}})
+		for k, rad := range model.RadicesOf(reps[d]) {
+			hw[model.Register] = append(hw[model.Register], rad)
+			images[model.Register] = append(images[model.Register], model.Image{{Axis: d, Digit: kept[d] + k}})
 		}
 	}
-	return NewLayout(hw, dims, images)
+	return model.NewLayout(hw, dims, images)
 }
 
 func product(xs []int) int {
@@ -137,13 +139,13 @@ func product(xs []int) int {
 }
 
 // ExpressBlocked writes l as a blocked layout, or says why it has none.
-func ExpressBlocked(l *Layout) (*Blocked, error) {
+func ExpressBlocked(l *model.Layout) (*Blocked, error) {
 	const kind = "blocked"
-	if l.Size(Block) > 1 {
-		return nil, notExpressible(kind, "it spans %d blocks; blocked layouts here have no CTA layout", l.Size(Block))
+	if l.Size(model.Block) > 1 {
+		return nil, notExpressible(kind, "it spans %d blocks; blocked layouts here have no CTA layout", l.Size(model.Block))
 	}
-	for _, h := range []HwDim{Lane, Subgroup} {
-		if !l.m.in.axes[h].Radices.IsPow2() {
+	for _, h := range []model.HwDim{model.Lane, model.Subgroup} {
+		if !l.Radices(h).IsPow2() {
 			return nil, notExpressible(kind, "%d %ss is not a power of two", l.Size(h), h)
 		}
 	}
@@ -153,7 +155,7 @@ func ExpressBlocked(l *Layout) (*Blocked, error) {
 	}
 	r := l.Rank()
 	for d := range r {
-		if _, ok := o.matchRuns(d, []HwDim{Register, Lane, Subgroup, Register}); !ok {
+		if _, ok := o.matchRuns(d, []model.HwDim{model.Register, model.Lane, model.Subgroup, model.Register}); !ok {
 			return nil, notExpressible(kind, "dimension %d is held, from its innermost digits out, by %s; a blocked layout holds each dimension as size_per_thread, threads_per_warp, warps_per_cta, then register repeats",
 				d, runsString(o.runs(d)))
 		}
@@ -165,14 +167,14 @@ func ExpressBlocked(l *Layout) (*Blocked, error) {
 			}
 		}
 	}
-	f := FrameOf(l)
-	regs := o.hw[Register]
+	f := model.FrameOf(l)
+	regs := o.hw[model.Register]
 	for _, order := range permutations(r) {
-		laneSplits := splitAxis(o.hw[Lane], order, l.Rank())
-		warpSplits := splitAxis(o.hw[Subgroup], order, l.Rank())
+		laneSplits := splitAxis(o.hw[model.Lane], order, l.Rank())
+		warpSplits := splitAxis(o.hw[model.Subgroup], order, l.Rank())
 		// The register axis is size_per_thread blocks, then repeats.
 		for cut := 0; cut <= len(regs); cut++ {
-			if !l.m.in.axes[Register].Radices[:cut].IsPow2() {
+			if !l.Radices(model.Register)[:cut].IsPow2() {
 				break
 			}
 			sptSplits := splitAxis(regs[:cut], order, r)
@@ -209,7 +211,7 @@ func blockedOrderConflict(o *owners) string {
 	for d := range r {
 		firstThread[d] = -1
 		for k, hd := range o.of[d] {
-			if hd.h == Lane || hd.h == Subgroup {
+			if hd.h == model.Lane || hd.h == model.Subgroup {
 				firstThread[d] = k
 				break
 			}
@@ -219,7 +221,7 @@ func blockedOrderConflict(o *owners) string {
 		name string
 		dims []int
 	}
-	seq := func(name string, h HwDim, keep func(ref DigitRef) bool) level {
+	seq := func(name string, h model.HwDim, keep func(ref model.DigitRef) bool) level {
 		lv := level{name: name}
 		for _, ref := range o.hw[h] {
 			if ref.Axis >= 0 && keep(ref) && !slices.Contains(lv.dims, ref.Axis) {
@@ -228,14 +230,14 @@ func blockedOrderConflict(o *owners) string {
 		}
 		return lv
 	}
-	all := func(DigitRef) bool { return true }
+	all := func(model.DigitRef) bool { return true }
 	levels := []level{
-		seq("size_per_thread registers", Register, func(ref DigitRef) bool {
+		seq("size_per_thread registers", model.Register, func(ref model.DigitRef) bool {
 			return firstThread[ref.Axis] >= 0 && ref.Digit < firstThread[ref.Axis]
 		}),
-		seq("lanes", Lane, all),
-		seq("warps", Subgroup, all),
-		seq("register repeats", Register, func(ref DigitRef) bool {
+		seq("lanes", model.Lane, all),
+		seq("warps", model.Subgroup, all),
+		seq("register repeats", model.Register, func(ref model.DigitRef) bool {
 			return firstThread[ref.Axis] >= 0 && ref.Digit > firstThread[ref.Axis]
 		}),
 	}
@@ -257,7 +259,7 @@ func blockedOrderConflict(o *owners) string {
 // none) into one block per dimension in the given order, each block the
 // dimension's digits followed by digits that select nothing, and returns
 // every such cut as the number of digits per dimension.
-func splitAxis(refs []DigitRef, order []int, rank int) [][]int {
+func splitAxis(refs []model.DigitRef, order []int, rank int) [][]int {
 	var out [][]int
 	counts := make([]int, rank)
 	var rec func(pos, oi int)

@@ -1,9 +1,11 @@
-package model
+package notation
 
 import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"planner/model"
 )
 
 // Triton writes a layout as one of Triton's TritonGPU encoding attributes:
@@ -25,19 +27,19 @@ type TritonEncoding interface {
 	// TritonAttr prints the encoding in Triton's attribute syntax.
 	TritonAttr() string
 	// ll builds the encoding's linear layout for the frame.
-	ll(f Frame) (*ll, error)
+	ll(f model.Frame) (*ll, error)
 }
 
 func (t *Triton) Kind() string { return "triton" }
 
 func (t *Triton) Attr() string { return t.Enc.TritonAttr() }
 
-func (t *Triton) Fields() []Field {
-	return []Field{{Key: "encoding", Text: t.Enc.TritonAttr()}}
+func (t *Triton) Fields() []model.Field {
+	return []model.Field{{Key: "encoding", Text: t.Enc.TritonAttr()}}
 }
 
 // Layout builds the canonical layout of t for frame f.
-func (t *Triton) Layout(f Frame) (*Layout, error) {
+func (t *Triton) Layout(f model.Frame) (*model.Layout, error) {
 	if err := f.Check(); err != nil {
 		return nil, err
 	}
@@ -53,7 +55,7 @@ func (t *Triton) Layout(f Frame) (*Layout, error) {
 	}
 	for d, s := range f.Shape {
 		if !isPow2(s) {
-			return nil, errorAt(CodeNotPowerOfTwo, "shape", d, "extent %d is not a power of two; Triton's encodings need powers of two", s)
+			return nil, errorAt(model.CodeNotPowerOfTwo, "shape", d, "extent %d is not a power of two; Triton's encodings need powers of two", s)
 		}
 	}
 	b, err := t.Enc.ll(f)
@@ -82,7 +84,7 @@ func atEncoding(err error) error {
 	if err == nil {
 		return nil
 	}
-	e, ok := err.(*Error)
+	e, ok := err.(*model.Error)
 	if !ok {
 		return err
 	}
@@ -99,7 +101,7 @@ func atEncoding(err error) error {
 // tensor coordinates its id bits select, the tensor extent covered so
 // far, and the order in which dimensions take register repeats.
 type ll struct {
-	bases [NumHwDims][][]int
+	bases [model.NumHwDims][][]int
 	size  []int
 	order []int // output dimensions, fastest first
 	// grown counts the register bits added to cover the tensor, cut the
@@ -117,7 +119,7 @@ func newLL(rank int, order []int) *ll {
 
 // ident appends the bits of n ids of axis h, each selecting the next
 // coordinate of dimension d (Triton's identity1D, multiplied on).
-func (b *ll) ident(h HwDim, n, d int) {
+func (b *ll) ident(h model.HwDim, n, d int) {
 	for k := 1; k < n; k *= 2 {
 		v := make([]int, len(b.size))
 		v[d] = b.size[d] * k
@@ -128,14 +130,14 @@ func (b *ll) ident(h HwDim, n, d int) {
 
 // zeros appends the bits of n ids of axis h that select nothing: their
 // holders hold copies (Triton's zeros1D).
-func (b *ll) zeros(h HwDim, n int) {
+func (b *ll) zeros(h model.HwDim, n int) {
 	for k := 1; k < n; k *= 2 {
 		b.bases[h] = append(b.bases[h], make([]int, len(b.size)))
 	}
 }
 
 // add appends one basis given in full and grows the extents to cover it.
-func (b *ll) add(h HwDim, v ...int) {
+func (b *ll) add(h model.HwDim, v ...int) {
 	b.bases[h] = append(b.bases[h], v)
 	for d, c := range v {
 		for b.size[d] <= c {
@@ -150,7 +152,7 @@ func (b *ll) notSmaller(shape []int) {
 	for _, d := range b.order {
 		if b.size[d] < shape[d] {
 			b.grown += log2(shape[d] / b.size[d])
-			b.ident(Register, shape[d]/b.size[d], d)
+			b.ident(model.Register, shape[d]/b.size[d], d)
 		}
 	}
 }
@@ -161,7 +163,7 @@ func (b *ll) notSmaller(shape []int) {
 // broadcastRegisters: registers beyond the tensor are removed, not kept as
 // copies).
 func (b *ll) notLarger(shape []int) {
-	for h := range NumHwDims {
+	for h := range model.NumHwDims {
 		for _, v := range b.bases[h] {
 			for d := range v {
 				if v[d] >= shape[d] {
@@ -171,13 +173,13 @@ func (b *ll) notLarger(shape []int) {
 			}
 		}
 	}
-	regs := b.bases[Register][:0]
-	for _, v := range b.bases[Register] {
+	regs := b.bases[model.Register][:0]
+	for _, v := range b.bases[model.Register] {
 		if !allZero(v) {
 			regs = append(regs, v)
 		}
 	}
-	b.bases[Register] = regs
+	b.bases[model.Register] = regs
 	for d := range b.size {
 		b.size[d] = min(b.size[d], shape[d])
 	}
@@ -201,7 +203,7 @@ func (b *ll) linear() *Linear {
 
 // identityND appends ids of axis h tiling shape, the dimensions in order
 // (identityStandardND).
-func (b *ll) identityND(h HwDim, shape, order []int) {
+func (b *ll) identityND(h model.HwDim, shape, order []int) {
 	for _, d := range order {
 		b.ident(h, shape[d], d)
 	}
@@ -209,7 +211,7 @@ func (b *ll) identityND(h HwDim, shape, order []int) {
 
 // broadcastND is identityND with dimension kDim left out: ids along it
 // hold copies (broadcastedDotOperandLayout).
-func (b *ll) broadcastND(h HwDim, shape, order []int, kDim int) {
+func (b *ll) broadcastND(h model.HwDim, shape, order []int, kDim int) {
 	for _, d := range order {
 		if d == kDim {
 			b.zeros(h, shape[d])
@@ -241,36 +243,36 @@ func dotOrder(opIdx, rank int) []int { return matrixOrder(rank, opIdx == 0) }
 // two.
 func checkInts(key string, xs []int, rank int) error {
 	if len(xs) != rank {
-		return errorf(CodeRankMismatch, key, "%s has %d entries but the shape has rank %d", key, len(xs), rank)
+		return errorf(model.CodeRankMismatch, key, "%s has %d entries but the shape has rank %d", key, len(xs), rank)
 	}
 	for i, v := range xs {
 		if v < 1 || !isPow2(v) {
-			return errorAt(CodeNotPowerOfTwo, key, i, "%s %d is not a positive power of two", key, v)
+			return errorAt(model.CodeNotPowerOfTwo, key, i, "%s %d is not a positive power of two", key, v)
 		}
 	}
 	return nil
 }
 
-func checkWarps(warps []int, f Frame) error {
+func checkWarps(warps []int, f model.Frame) error {
 	if err := checkInts("warpsPerCTA", warps, len(f.Shape)); err != nil {
 		return err
 	}
 	if p := product(warps); p != f.Subgroups {
-		return errorf(CodeShapeMismatch, "warpsPerCTA", "warpsPerCTA %v covers %d warps but there are %d", warps, p, f.Subgroups)
+		return errorf(model.CodeShapeMismatch, "warpsPerCTA", "warpsPerCTA %v covers %d warps but there are %d", warps, p, f.Subgroups)
 	}
 	return nil
 }
 
-func checkLanes(name string, want int, f Frame) error {
+func checkLanes(name string, want int, f model.Frame) error {
 	if f.SubgroupSize != want {
-		return errorf(CodeShapeMismatch, "encoding", "%s needs %d lanes per warp, not %d", name, want, f.SubgroupSize)
+		return errorf(model.CodeShapeMismatch, "encoding", "%s needs %d lanes per warp, not %d", name, want, f.SubgroupSize)
 	}
 	return nil
 }
 
-func checkMatrixRank(name string, f Frame) error {
+func checkMatrixRank(name string, f model.Frame) error {
 	if r := len(f.Shape); r != 2 && r != 3 {
-		return errorf(CodeRankMismatch, "shape", "%s is written for rank 2 or 3 (batch first), not rank %d", name, r)
+		return errorf(model.CodeRankMismatch, "shape", "%s is written for rank 2 or 3 (batch first), not rank %d", name, r)
 	}
 	return nil
 }
@@ -307,7 +309,7 @@ func (b *TritonBlocked) TritonAttr() string {
 }
 
 // checkCTA checks the fields that lay out one CTA.
-func (b *TritonBlocked) checkCTA(f Frame) error {
+func (b *TritonBlocked) checkCTA(f model.Frame) error {
 	r := len(f.Shape)
 	if err := checkInts("sizePerThread", b.SizePerThread, r); err != nil {
 		return err
@@ -319,15 +321,15 @@ func (b *TritonBlocked) checkCTA(f Frame) error {
 		return err
 	}
 	if !isPermutation(b.Order, r) {
-		return errorf(CodeBadValue, "order", "%v is not a permutation of the %d dimensions", b.Order, r)
+		return errorf(model.CodeBadValue, "order", "%v is not a permutation of the %d dimensions", b.Order, r)
 	}
 	if p := product(b.ThreadsPerWarp); p != f.SubgroupSize {
-		return errorf(CodeShapeMismatch, "threadsPerWarp", "threadsPerWarp covers %d lanes but a warp has %d", p, f.SubgroupSize)
+		return errorf(model.CodeShapeMismatch, "threadsPerWarp", "threadsPerWarp covers %d lanes but a warp has %d", p, f.SubgroupSize)
 	}
 	return nil
 }
 
-func (b *TritonBlocked) ll(f Frame) (*ll, error) {
+func (b *TritonBlocked) ll(f model.Frame) (*ll, error) {
 	r := len(f.Shape)
 	perCGA, split, ctaOrder := b.ctaFields(r)
 	if err := b.checkCTA(f); err != nil {
@@ -340,22 +342,22 @@ func (b *TritonBlocked) ll(f Frame) (*ll, error) {
 		return nil, err
 	}
 	if !isPermutation(ctaOrder, r) {
-		return nil, errorf(CodeBadValue, "CTAOrder", "%v is not a permutation of the %d dimensions", ctaOrder, r)
+		return nil, errorf(model.CodeBadValue, "CTAOrder", "%v is not a permutation of the %d dimensions", ctaOrder, r)
 	}
-	if p := product(perCGA); p != f.blocks() {
-		return nil, errorf(CodeShapeMismatch, "CTAsPerCGA", "CTAsPerCGA covers %d blocks but there are %d", p, f.blocks())
+	if p := product(perCGA); p != f.BlockCount() {
+		return nil, errorf(model.CodeShapeMismatch, "CTAsPerCGA", "CTAsPerCGA covers %d blocks but there are %d", p, f.BlockCount())
 	}
 	for d := range r {
 		if perCGA[d]%split[d] != 0 {
-			return nil, errorAt(CodeBadValue, "CTASplitNum", d, "CTASplitNum %d does not divide CTAsPerCGA %d", split[d], perCGA[d])
+			return nil, errorAt(model.CodeBadValue, "CTASplitNum", d, "CTASplitNum %d does not divide CTAsPerCGA %d", split[d], perCGA[d])
 		}
 	}
 	// makeCgaLayout: per dimension in CTAOrder, split blocks take
 	// distinct parts, the rest hold copies; then fitted to the shape.
 	cga := newLL(r, ctaOrder)
 	for _, d := range ctaOrder {
-		cga.ident(Block, split[d], d)
-		cga.zeros(Block, perCGA[d]/split[d])
+		cga.ident(model.Block, split[d], d)
+		cga.zeros(model.Block, perCGA[d]/split[d])
 	}
 	cga.notLarger(f.Shape)
 	ctaShape := make([]int, r)
@@ -363,16 +365,16 @@ func (b *TritonBlocked) ll(f Frame) (*ll, error) {
 		ctaShape[d] = max(1, f.Shape[d]/cga.size[d])
 	}
 	cta := newLL(r, b.Order)
-	cta.identityND(Register, b.SizePerThread, b.Order)
-	cta.identityND(Lane, b.ThreadsPerWarp, b.Order)
-	cta.identityND(Subgroup, b.WarpsPerCTA, b.Order)
+	cta.identityND(model.Register, b.SizePerThread, b.Order)
+	cta.identityND(model.Lane, b.ThreadsPerWarp, b.Order)
+	cta.identityND(model.Subgroup, b.WarpsPerCTA, b.Order)
 	cta.fit(ctaShape)
-	for _, v := range cga.bases[Block] {
+	for _, v := range cga.bases[model.Block] {
 		w := make([]int, r)
 		for d := range r {
 			w[d] = v[d] * ctaShape[d]
 		}
-		cta.bases[Block] = append(cta.bases[Block], w)
+		cta.bases[model.Block] = append(cta.bases[model.Block], w)
 	}
 	return cta, nil
 }
@@ -403,12 +405,12 @@ func (m *NvidiaMMA) tile() ([2]int, error) {
 	case m.VersionMajor == 2 && len(m.InstrShape) == 2 && m.InstrShape[0] == 16 && m.InstrShape[1] == 8:
 	case m.VersionMajor == 3 && len(m.InstrShape) == 3 && m.InstrShape[0] == 16 && m.InstrShape[1] >= 8 && isPow2(m.InstrShape[1]) && m.InstrShape[1] <= 256:
 	default:
-		return [2]int{}, errorf(CodeBadValue, "instrShape", "versionMajor %d with instrShape %v: expected version 2 with [16, 8] or version 3 with [16, n, k], n a power of two from 8 to 256", m.VersionMajor, m.InstrShape)
+		return [2]int{}, errorf(model.CodeBadValue, "instrShape", "versionMajor %d with instrShape %v: expected version 2 with [16, 8] or version 3 with [16, n, k], n a power of two from 8 to 256", m.VersionMajor, m.InstrShape)
 	}
 	return [2]int{m.InstrShape[0], m.InstrShape[1]}, nil
 }
 
-func (m *NvidiaMMA) check(f Frame) error {
+func (m *NvidiaMMA) check(f model.Frame) error {
 	if err := checkMatrixRank("#ttg.nvidia_mma", f); err != nil {
 		return err
 	}
@@ -430,18 +432,18 @@ func (m *NvidiaMMA) warpOrder(rank int) []int { return matrixOrder(rank, m.Versi
 func mmaTile(rank int, rows, cols, kWidth int, order, repOrder []int) (*ll, error) {
 	inner, outer := order[0], order[1]
 	if rows%8 != 0 || cols%(kWidth*4) != 0 {
-		return nil, errorf(CodeShapeMismatch, "kWidth", "the tile %d × %d does not split into 8 rows and %d × 4 columns", rows, cols, kWidth)
+		return nil, errorf(model.CodeShapeMismatch, "kWidth", "the tile %d × %d does not split into 8 rows and %d × 4 columns", rows, cols, kWidth)
 	}
 	b := newLL(rank, repOrder)
-	b.ident(Register, kWidth, inner)
-	b.ident(Lane, 4, inner)
-	b.ident(Lane, 8, outer)
-	b.ident(Register, rows/8, outer)
-	b.ident(Register, cols/(kWidth*4), inner)
+	b.ident(model.Register, kWidth, inner)
+	b.ident(model.Lane, 4, inner)
+	b.ident(model.Lane, 8, outer)
+	b.ident(model.Register, rows/8, outer)
+	b.ident(model.Register, cols/(kWidth*4), inner)
 	return b, nil
 }
 
-func (m *NvidiaMMA) ll(f Frame) (*ll, error) {
+func (m *NvidiaMMA) ll(f model.Frame) (*ll, error) {
 	if err := m.check(f); err != nil {
 		return nil, err
 	}
@@ -451,7 +453,7 @@ func (m *NvidiaMMA) ll(f Frame) (*ll, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.identityND(Subgroup, m.WarpsPerCTA, m.warpOrder(r))
+	b.identityND(model.Subgroup, m.WarpsPerCTA, m.warpOrder(r))
 	return b.fit(f.Shape), nil
 }
 
@@ -471,7 +473,7 @@ func (m *AMDMFMA) TritonAttr() string {
 		m.Version, intsString(m.WarpsPerCTA), intsString(m.InstrShape), m.IsTransposed)
 }
 
-func (m *AMDMFMA) check(f Frame) error {
+func (m *AMDMFMA) check(f model.Frame) error {
 	if err := checkMatrixRank("#ttg.amd_mfma", f); err != nil {
 		return err
 	}
@@ -479,15 +481,15 @@ func (m *AMDMFMA) check(f Frame) error {
 		return err
 	}
 	if m.Version < 1 || m.Version > 4 {
-		return errorf(CodeBadValue, "version", "mfma version %d is outside 1..4", m.Version)
+		return errorf(model.CodeBadValue, "version", "mfma version %d is outside 1..4", m.Version)
 	}
 	if len(m.InstrShape) < 2 || m.InstrShape[0] != m.InstrShape[1] || (m.InstrShape[0] != 32 && m.InstrShape[0] != 16) {
-		return errorf(CodeBadValue, "instrShape", "instrShape %v: expected [32, 32] or [16, 16] (with an optional k)", m.InstrShape)
+		return errorf(model.CodeBadValue, "instrShape", "instrShape %v: expected [32, 32] or [16, 16] (with an optional k)", m.InstrShape)
 	}
 	return checkWarps(m.WarpsPerCTA, f)
 }
 
-func (m *AMDMFMA) ll(f Frame) (*ll, error) {
+func (m *AMDMFMA) ll(f model.Frame) (*ll, error) {
 	if err := m.check(f); err != nil {
 		return nil, err
 	}
@@ -500,10 +502,10 @@ func (m *AMDMFMA) ll(f Frame) (*ll, error) {
 // accTile is an AMD accumulator: registers select regRows, lanes the first
 // cols columns and then laneRows (rows and columns swapped when
 // transposed); warps and repeats row major.
-func accTile(f Frame, transposed bool, regRows []int, cols int, laneRows []int, warps []int) *ll {
+func accTile(f model.Frame, transposed bool, regRows []int, cols int, laneRows []int, warps []int) *ll {
 	r := len(f.Shape)
 	b := newLL(r, matrixOrder(r, true))
-	at := func(h HwDim, row, col int) {
+	at := func(h model.HwDim, row, col int) {
 		v := make([]int, r)
 		v[r-2], v[r-1] = row, col
 		if transposed {
@@ -512,15 +514,15 @@ func accTile(f Frame, transposed bool, regRows []int, cols int, laneRows []int, 
 		b.add(h, v...)
 	}
 	for _, row := range regRows {
-		at(Register, row, 0)
+		at(model.Register, row, 0)
 	}
 	for col := 1; col < cols; col *= 2 {
-		at(Lane, 0, col)
+		at(model.Lane, 0, col)
 	}
 	for _, row := range laneRows {
-		at(Lane, row, 0)
+		at(model.Lane, row, 0)
 	}
-	b.identityND(Subgroup, warps, matrixOrder(r, true))
+	b.identityND(model.Subgroup, warps, matrixOrder(r, true))
 	return b.fit(f.Shape)
 }
 
@@ -540,7 +542,7 @@ func (m *AMDWMMA) TritonAttr() string {
 	return fmt.Sprintf("#ttg.amd_wmma<{version = %d, warpsPerCTA = %s}>", m.Version, intsString(m.WarpsPerCTA))
 }
 
-func (m *AMDWMMA) check(f Frame) error {
+func (m *AMDWMMA) check(f model.Frame) error {
 	if err := checkMatrixRank("#ttg.amd_wmma", f); err != nil {
 		return err
 	}
@@ -548,12 +550,12 @@ func (m *AMDWMMA) check(f Frame) error {
 		return err
 	}
 	if m.Version != 1 && m.Version != 2 {
-		return errorf(CodeBadValue, "version", "wmma version %d is neither 1 nor 2", m.Version)
+		return errorf(model.CodeBadValue, "version", "wmma version %d is neither 1 nor 2", m.Version)
 	}
 	return checkWarps(m.WarpsPerCTA, f)
 }
 
-func (m *AMDWMMA) ll(f Frame) (*ll, error) {
+func (m *AMDWMMA) ll(f model.Frame) (*ll, error) {
 	if err := m.check(f); err != nil {
 		return nil, err
 	}
@@ -588,23 +590,23 @@ func (m *IntelDPAS) TritonAttr() string {
 		intsString(a), intsString(b), intsString(c))
 }
 
-func (m *IntelDPAS) check(f Frame) error {
+func (m *IntelDPAS) check(f model.Frame) error {
 	if len(f.Shape) != 2 {
-		return errorf(CodeRankMismatch, "shape", "#ttig.dpas is written for rank 2, not rank %d", len(f.Shape))
+		return errorf(model.CodeRankMismatch, "shape", "#ttig.dpas is written for rank 2, not rank %d", len(f.Shape))
 	}
 	for _, x := range []struct {
 		key string
 		v   int
 	}{{"repeatCount", m.RepeatCount}, {"systolicDepth", m.SystolicDepth}, {"executionSize", m.ExecutionSize}, {"opsPerChan", m.OpsPerChan}, {"threadsPerWarp", m.ThreadsPerWarp}} {
 		if x.v < 1 || x.v > 64 || !isPow2(x.v) {
-			return errorf(CodeBadValue, x.key, "%s %d is not a power of two from 1 to 64", x.key, x.v)
+			return errorf(model.CodeBadValue, x.key, "%s %d is not a power of two from 1 to 64", x.key, x.v)
 		}
 	}
 	if err := checkLanes("#ttig.dpas", m.ThreadsPerWarp, f); err != nil {
 		return err
 	}
 	if m.ThreadsPerWarp < m.ExecutionSize || m.ThreadsPerWarp < m.SystolicDepth || m.RepeatCount*m.SystolicDepth < m.ThreadsPerWarp {
-		return errorf(CodeShapeMismatch, "threadsPerWarp", "threadsPerWarp %d must be at least executionSize %d and systolicDepth %d and at most repeatCount × systolicDepth", m.ThreadsPerWarp, m.ExecutionSize, m.SystolicDepth)
+		return errorf(model.CodeShapeMismatch, "threadsPerWarp", "threadsPerWarp %d must be at least executionSize %d and systolicDepth %d and at most repeatCount × systolicDepth", m.ThreadsPerWarp, m.ExecutionSize, m.SystolicDepth)
 	}
 	if err := checkInts("repCluster", m.RepCluster, 2); err != nil {
 		return err
@@ -613,7 +615,7 @@ func (m *IntelDPAS) check(f Frame) error {
 }
 
 // ll builds operand opIdx (0: A, 1: B, 2: the accumulator).
-func (m *IntelDPAS) operand(f Frame, opIdx int) (*ll, error) {
+func (m *IntelDPAS) operand(f model.Frame, opIdx int) (*ll, error) {
 	if err := m.check(f); err != nil {
 		return nil, err
 	}
@@ -627,57 +629,57 @@ func (m *IntelDPAS) operand(f Frame, opIdx int) (*ll, error) {
 	case 0: // DPASRegBasesA, DPASLaneBasesA
 		rows := threads / depth
 		for o := 1; o < ops; o *= 2 {
-			b.add(Register, 0, o)
+			b.add(model.Register, 0, o)
 		}
 		for w := 1; w < m.RepeatCount/rows; w *= 2 {
-			b.add(Register, w*rows, 0)
+			b.add(model.Register, w*rows, 0)
 		}
 		for t := 1; t < depth; t *= 2 {
-			b.add(Lane, 0, ops*t)
+			b.add(model.Lane, 0, ops*t)
 		}
 		for t := depth; t < threads; t *= 2 {
-			b.add(Lane, t/depth, 0)
+			b.add(model.Lane, t/depth, 0)
 		}
-		b.ident(Register, m.RepCluster[0], 0)
-		b.zeros(Subgroup, m.WarpsPerCTA[1])
-		b.ident(Subgroup, m.WarpsPerCTA[0], 0)
+		b.ident(model.Register, m.RepCluster[0], 0)
+		b.zeros(model.Subgroup, m.WarpsPerCTA[1])
+		b.ident(model.Subgroup, m.WarpsPerCTA[0], 0)
 	case 1: // DPASRegBasesB, DPASLaneBasesB
 		rows := threads / m.ExecutionSize
 		for o := 1; o < ops; o *= 2 {
-			b.add(Register, o, 0)
+			b.add(model.Register, o, 0)
 		}
 		for r := rows; r < depth; r *= 2 {
-			b.add(Register, r*ops, 0)
+			b.add(model.Register, r*ops, 0)
 		}
 		for t := 1; t < m.ExecutionSize; t *= 2 {
-			b.add(Lane, 0, t)
+			b.add(model.Lane, 0, t)
 		}
 		for r := 1; r < rows; r *= 2 {
-			b.add(Lane, r*ops, 0)
+			b.add(model.Lane, r*ops, 0)
 		}
-		b.ident(Register, m.RepCluster[1], 1)
-		b.ident(Subgroup, m.WarpsPerCTA[1], 1)
-		b.zeros(Subgroup, m.WarpsPerCTA[0])
+		b.ident(model.Register, m.RepCluster[1], 1)
+		b.ident(model.Subgroup, m.WarpsPerCTA[1], 1)
+		b.zeros(model.Subgroup, m.WarpsPerCTA[0])
 	default: // DPASRegBasesC, DPASLaneBasesC
 		rows := threads / m.ExecutionSize
 		for r := rows; r < m.RepeatCount; r *= 2 {
-			b.add(Register, r, 0)
+			b.add(model.Register, r, 0)
 		}
 		for t := 1; t < m.ExecutionSize; t *= 2 {
-			b.add(Lane, 0, t)
+			b.add(model.Lane, 0, t)
 		}
 		for r := 1; r < rows; r *= 2 {
-			b.add(Lane, r, 0)
+			b.add(model.Lane, r, 0)
 		}
-		b.ident(Register, m.RepCluster[1], 1)
-		b.ident(Register, m.RepCluster[0], 0)
-		b.ident(Subgroup, m.WarpsPerCTA[1], 1)
-		b.ident(Subgroup, m.WarpsPerCTA[0], 0)
+		b.ident(model.Register, m.RepCluster[1], 1)
+		b.ident(model.Register, m.RepCluster[0], 0)
+		b.ident(model.Subgroup, m.WarpsPerCTA[1], 1)
+		b.ident(model.Subgroup, m.WarpsPerCTA[0], 0)
 	}
 	return b.fit(f.Shape), nil
 }
 
-func (m *IntelDPAS) ll(f Frame) (*ll, error) { return m.operand(f, 2) }
+func (m *IntelDPAS) ll(f model.Frame) (*ll, error) { return m.operand(f, 2) }
 
 // DotOperand is #ttg.dot_op: operand A (opIdx 0, [m, k]) or B (opIdx 1,
 // [k, n]) of a dot whose result has encoding Parent, with kWidth
@@ -696,9 +698,9 @@ func (d *DotOperand) TritonAttr() string {
 	return s + "}>"
 }
 
-func (d *DotOperand) ll(f Frame) (*ll, error) {
+func (d *DotOperand) ll(f model.Frame) (*ll, error) {
 	if d.OpIdx != 0 && d.OpIdx != 1 {
-		return nil, errorf(CodeBadValue, "opIdx", "opIdx %d is neither 0 (A) nor 1 (B)", d.OpIdx)
+		return nil, errorf(model.CodeBadValue, "opIdx", "opIdx %d is neither 0 (A) nor 1 (B)", d.OpIdx)
 	}
 	if err := checkMatrixRank("#ttg.dot_op", f); err != nil {
 		return nil, err
@@ -709,7 +711,7 @@ func (d *DotOperand) ll(f Frame) (*ll, error) {
 		kDim = r - 2
 	}
 	if _, ok := d.Parent.(*TritonBlocked); !ok && (d.KWidth < 1 || !isPow2(d.KWidth) || d.KWidth > 64) {
-		return nil, errorf(CodeBadValue, "kWidth", "kWidth %d is not a power of two from 1 to 64", d.KWidth)
+		return nil, errorf(model.CodeBadValue, "kWidth", "kWidth %d is not a power of two from 1 to 64", d.KWidth)
 	}
 	switch p := d.Parent.(type) {
 	case *NvidiaMMA:
@@ -723,18 +725,18 @@ func (d *DotOperand) ll(f Frame) (*ll, error) {
 	case *TritonBlocked:
 		return d.fma(p, f, kDim)
 	}
-	return nil, errorf(CodeBadValue, "parent", "a dot operand's parent must be #ttg.nvidia_mma, #ttg.amd_mfma, #ttg.amd_wmma, #ttig.dpas or #ttg.blocked, not %s", d.Parent.TritonAttr())
+	return nil, errorf(model.CodeBadValue, "parent", "a dot operand's parent must be #ttg.nvidia_mma, #ttg.amd_mfma, #ttg.amd_wmma, #ttig.dpas or #ttg.blocked, not %s", d.Parent.TritonAttr())
 }
 
 // mma is nvidiaDotToLinearLayout: A's tile is 16 × 8·kWidth, B's
 // 8·kWidth × 8, both k-major; warps follow the parent with copies along k.
-func (d *DotOperand) mma(p *NvidiaMMA, f Frame, kDim int) (*ll, error) {
+func (d *DotOperand) mma(p *NvidiaMMA, f model.Frame, kDim int) (*ll, error) {
 	if err := p.check(f); err != nil {
 		return nil, err
 	}
 	r := len(f.Shape)
 	if d.OpIdx == 1 && p.VersionMajor != 2 {
-		return nil, errorf(CodeBadValue, "opIdx", "operand B of a version %d #ttg.nvidia_mma is read from shared memory, not registers", p.VersionMajor)
+		return nil, errorf(model.CodeBadValue, "opIdx", "operand B of a version %d #ttg.nvidia_mma is read from shared memory, not registers", p.VersionMajor)
 	}
 	order := dotOrder(d.OpIdx, r)
 	var rows, cols int // tile extents along order[1] and order[0]
@@ -747,14 +749,14 @@ func (d *DotOperand) mma(p *NvidiaMMA, f Frame, kDim int) (*ll, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.broadcastND(Subgroup, p.WarpsPerCTA, p.warpOrder(r), kDim)
+	b.broadcastND(model.Subgroup, p.WarpsPerCTA, p.warpOrder(r), kDim)
 	return b.fit(f.Shape), nil
 }
 
 // mfma is mfmaDotToLinearLayout: kWidth consecutive k in registers,
 // lanes along the non-k dimension, then along k in steps of kWidth;
 // registers then cover the whole k extent, so warps along k hold copies.
-func (d *DotOperand) mfma(p *AMDMFMA, f Frame, kDim int) (*ll, error) {
+func (d *DotOperand) mfma(p *AMDMFMA, f model.Frame, kDim int) (*ll, error) {
 	if err := p.check(f); err != nil {
 		return nil, err
 	}
@@ -766,28 +768,28 @@ func (d *DotOperand) mfma(p *AMDMFMA, f Frame, kDim int) (*ll, error) {
 		b = d.operandTile(f, kDim, slices.Sorted(slices.Values(matrixOrder(r, true))), 16, []int{d.KWidth, 2 * d.KWidth})
 	}
 	for k := 2 * b.size[kDim]; k <= f.Shape[kDim]; k *= 2 {
-		b.add(Register, d.kAt(r, kDim, k/2)...)
+		b.add(model.Register, d.kAt(r, kDim, k/2)...)
 	}
-	b.identityND(Subgroup, p.WarpsPerCTA, matrixOrder(r, true))
+	b.identityND(model.Subgroup, p.WarpsPerCTA, matrixOrder(r, true))
 	return b.fit(f.Shape), nil
 }
 
 // operandTile is the part AMD's operand layouts share: kWidth consecutive
 // k in registers, lanes along the first nLanes of the non-k dimension,
 // then along k by laneK; order is the order of register repeats.
-func (d *DotOperand) operandTile(f Frame, kDim int, order []int, nLanes int, laneK []int) *ll {
+func (d *DotOperand) operandTile(f model.Frame, kDim int, order []int, nLanes int, laneK []int) *ll {
 	r := len(f.Shape)
 	b := newLL(r, order)
 	for k := 1; k < d.KWidth; k *= 2 {
-		b.add(Register, d.kAt(r, kDim, k)...)
+		b.add(model.Register, d.kAt(r, kDim, k)...)
 	}
 	for n := 1; n < nLanes; n *= 2 {
 		v := make([]int, r)
 		v[2*r-3-kDim] = n
-		b.add(Lane, v...)
+		b.add(model.Lane, v...)
 	}
 	for _, k := range laneK {
-		b.add(Lane, d.kAt(r, kDim, k)...)
+		b.add(model.Lane, d.kAt(r, kDim, k)...)
 	}
 	return b
 }
@@ -803,7 +805,7 @@ func (d *DotOperand) kAt(r, kDim, k int) []int {
 // along the non-k dimension, lanes 16..31 copies of them (version 1) or
 // the next kWidth k (version 2); warps with copies along k; repeats k
 // first.
-func (d *DotOperand) wmma(p *AMDWMMA, f Frame, kDim int) (*ll, error) {
+func (d *DotOperand) wmma(p *AMDWMMA, f model.Frame, kDim int) (*ll, error) {
 	if err := p.check(f); err != nil {
 		return nil, err
 	}
@@ -814,16 +816,16 @@ func (d *DotOperand) wmma(p *AMDWMMA, f Frame, kDim int) (*ll, error) {
 	}
 	b := d.operandTile(f, kDim, dotOrder(d.OpIdx, r), 16, []int{laneK})
 	// broadcastedDotOperandLayout with the parent's row-major warp order.
-	b.broadcastND(Subgroup, p.WarpsPerCTA, matrixOrder(r, true), kDim)
+	b.broadcastND(model.Subgroup, p.WarpsPerCTA, matrixOrder(r, true), kDim)
 	return b.fit(f.Shape), nil
 }
 
 // fma is fmaDotToLinearLayout: the blocked parent with each thread holding
 // the whole k extent and lanes and warps along k holding copies.
-func (d *DotOperand) fma(p *TritonBlocked, f Frame, kDim int) (*ll, error) {
+func (d *DotOperand) fma(p *TritonBlocked, f model.Frame, kDim int) (*ll, error) {
 	r := len(f.Shape)
 	if !p.oneCTA() {
-		return nil, errorf(CodeBadValue, "parent", "a dot operand of a blocked parent over several CTAs is not handled")
+		return nil, errorf(model.CodeBadValue, "parent", "a dot operand of a blocked parent over several CTAs is not handled")
 	}
 	if err := p.checkCTA(f); err != nil {
 		return nil, err
@@ -831,9 +833,9 @@ func (d *DotOperand) fma(p *TritonBlocked, f Frame, kDim int) (*ll, error) {
 	spt := slices.Clone(p.SizePerThread)
 	spt[kDim] = f.Shape[kDim]
 	b := newLL(r, p.Order)
-	b.identityND(Register, spt, p.Order)
-	b.broadcastND(Lane, p.ThreadsPerWarp, p.Order, kDim)
-	b.broadcastND(Subgroup, p.WarpsPerCTA, p.Order, kDim)
+	b.identityND(model.Register, spt, p.Order)
+	b.broadcastND(model.Lane, p.ThreadsPerWarp, p.Order, kDim)
+	b.broadcastND(model.Subgroup, p.WarpsPerCTA, p.Order, kDim)
 	return b.fit(f.Shape), nil
 }
 
@@ -849,15 +851,15 @@ func (s *SliceEncoding) TritonAttr() string {
 	return fmt.Sprintf("#ttg.slice<{dim = %d, parent = %s}>", s.Dim, s.Parent.TritonAttr())
 }
 
-func (s *SliceEncoding) ll(f Frame) (*ll, error) {
+func (s *SliceEncoding) ll(f model.Frame) (*ll, error) {
 	r := len(f.Shape)
 	if s.Dim < 0 || s.Dim > r {
-		return nil, errorf(CodeBadValue, "dim", "slice dim %d is outside 0..%d", s.Dim, r)
+		return nil, errorf(model.CodeBadValue, "dim", "slice dim %d is outside 0..%d", s.Dim, r)
 	}
 	pf := f
 	pf.Shape = slices.Insert(slices.Clone(f.Shape), s.Dim, 1)
-	if len(pf.Shape) > MaxRank {
-		return nil, errorf(CodeTooLarge, "dim", "the parent's rank %d is more than %d", len(pf.Shape), MaxRank)
+	if len(pf.Shape) > model.MaxRank {
+		return nil, errorf(model.CodeTooLarge, "dim", "the parent's rank %d is more than %d", len(pf.Shape), model.MaxRank)
 	}
 	pb, err := s.Parent.ll(pf)
 	if err != nil {
@@ -865,10 +867,10 @@ func (s *SliceEncoding) ll(f Frame) (*ll, error) {
 	}
 	out := newLL(r, nil)
 	out.cut, out.grown = pb.cut, pb.grown
-	for h := range NumHwDims {
+	for h := range model.NumHwDims {
 		for _, v := range pb.bases[h] {
 			w := slices.Delete(slices.Clone(v), s.Dim, s.Dim+1)
-			if h == Register && allZero(w) {
+			if h == model.Register && allZero(w) {
 				continue
 			}
 			out.bases[h] = append(out.bases[h], w)
@@ -887,12 +889,12 @@ func ones(n int) []int {
 
 // ll makes Linear a Triton encoding, #ttg.linear: its bases as given
 // (Layout checks them against the frame).
-func (x *Linear) ll(f Frame) (*ll, error) {
+func (x *Linear) ll(f model.Frame) (*ll, error) {
 	b := newLL(len(f.Shape), nil)
 	for h, src := range [][][]int{x.Register, x.Lane, x.Warp, x.Block} {
 		for _, v := range src {
 			if len(v) != len(f.Shape) {
-				return nil, errorf(CodeRankMismatch, "encoding", "basis %v has %d coordinates but the shape %v has rank %d", v, len(v), f.Shape, len(f.Shape))
+				return nil, errorf(model.CodeRankMismatch, "encoding", "basis %v has %d coordinates but the shape %v has rank %d", v, len(v), f.Shape, len(f.Shape))
 			}
 			b.bases[h] = append(b.bases[h], slices.Clone(v))
 		}

@@ -1,9 +1,11 @@
-package model
+package notation
 
 import (
 	"slices"
 	"strings"
 	"testing"
+
+	"planner/model"
 )
 
 // Seed 000's subgroup example: vector<4x2xf16> with subgroup_tile [4, 2],
@@ -35,12 +37,12 @@ func TestSeed000SubgroupFold(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			f := Frame{Shape: []int{4, 2}, SubgroupSize: 64, Subgroups: c.subgroups}
+			f := model.Frame{Shape: []int{4, 2}, SubgroupSize: 64, Subgroups: c.subgroups}
 			l, err := seed.Layout(f)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := l.Size(Register); got != c.perLane {
+			if got := l.Size(model.Register); got != c.perLane {
 				t.Fatalf("%d values per lane, want %d", got, c.perLane)
 			}
 			for i := range 4 {
@@ -104,7 +106,7 @@ func TestNestedSubgroupFoldRefused(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			sz := 32
-			_, err := c.n.Layout(Frame{Shape: c.shape, SubgroupSize: sz, Subgroups: c.sgs})
+			_, err := c.n.Layout(model.Frame{Shape: c.shape, SubgroupSize: sz, Subgroups: c.sgs})
 			if err == nil || !strings.Contains(err.Error(), c.wantMsg) {
 				t.Fatalf("got %v, want an error containing %q", err, c.wantMsg)
 			}
@@ -118,18 +120,18 @@ func TestSeed000SubgroupFoldExpress(t *testing.T) {
 	cases := []struct {
 		name   string
 		n      *Nested
-		f      Frame
+		f      model.Frame
 		want   string   // the nested attribute written back
 		cannot []string // the notations that cannot write it
 	}{
 		{"the seed's 4x2 on 4 subgroups",
 			&Nested{SubgroupTile: []int{4, 2}, BatchTile: []int{1, 1}, OuterTile: []int{1, 1}, ThreadTile: []int{1, 1}, ElementTile: []int{1, 1}, SubgroupStrides: []int{1, 4}, ThreadStrides: []int{0, 0}},
-			Frame{Shape: []int{4, 2}, SubgroupSize: 64, Subgroups: 4},
+			model.Frame{Shape: []int{4, 2}, SubgroupSize: 64, Subgroups: 4},
 			// Column j held as register j is the same layout, and needs no fold.
 			"#iree_vector_ext.nested_layout<subgroup_tile = [4, 1], batch_tile = [1, 1], outer_tile = [1, 1], thread_tile = [1, 1], element_tile = [1, 2], subgroup_strides = [1, 0], thread_strides = [0, 0]>", nil},
 		{"a dimension split across the count",
 			&Nested{SubgroupTile: []int{8, 1}, BatchTile: []int{2, 1}, OuterTile: []int{1, 1}, ThreadTile: []int{4, 16}, ElementTile: []int{1, 1}, SubgroupStrides: []int{1, 0}, ThreadStrides: []int{16, 1}},
-			Frame{Shape: []int{64, 16}, SubgroupSize: 64, Subgroups: 4},
+			model.Frame{Shape: []int{64, 16}, SubgroupSize: 64, Subgroups: 4},
 			"#iree_vector_ext.nested_layout<subgroup_tile = [8, 1], batch_tile = [2, 1], outer_tile = [1, 1], thread_tile = [4, 16], element_tile = [1, 1], subgroup_strides = [1, 0], thread_strides = [16, 1]>",
 			// Dimension 0 is held by lane, register (batch), subgroup, then
 			// register (folded) digits; a blocked layout has no register

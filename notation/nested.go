@@ -1,8 +1,10 @@
-package model
+package notation
 
 import (
 	"slices"
 	"strings"
+
+	"planner/model"
 )
 
 // Nested is IREE's #iree_vector_ext.nested_layout. Each tensor dimension is
@@ -34,8 +36,8 @@ type Nested struct {
 
 func (n *Nested) Kind() string { return "nested" }
 
-func (n *Nested) Fields() []Field {
-	return []Field{
+func (n *Nested) Fields() []model.Field {
+	return []model.Field{
 		{Key: "subgroup_tile", Ints: n.SubgroupTile},
 		{Key: "batch_tile", Ints: n.BatchTile},
 		{Key: "outer_tile", Ints: n.OuterTile},
@@ -56,29 +58,29 @@ func (n *Nested) Attr() string {
 }
 
 // Layout builds the canonical layout of n for frame f.
-func (n *Nested) Layout(f Frame) (*Layout, error) {
+func (n *Nested) Layout(f model.Frame) (*model.Layout, error) {
 	if err := f.Check(); err != nil {
 		return nil, err
 	}
 	r := len(f.Shape)
 	for _, fl := range n.Fields() {
 		if len(fl.Ints) != r {
-			return nil, errorf(CodeRankMismatch, fl.Key, "%s has %d entries but the shape %v has rank %d", fl.Key, len(fl.Ints), f.Shape, r)
+			return nil, errorf(model.CodeRankMismatch, fl.Key, "%s has %d entries but the shape %v has rank %d", fl.Key, len(fl.Ints), f.Shape, r)
 		}
 		for i, x := range fl.Ints {
 			if strings.HasSuffix(fl.Key, "_strides") {
 				if x < 0 {
-					return nil, errorAt(CodeBadValue, fl.Key, i, "stride %d is negative", x)
+					return nil, errorAt(model.CodeBadValue, fl.Key, i, "stride %d is negative", x)
 				}
 			} else if x < 1 {
-				return nil, errorAt(CodeBadValue, fl.Key, i, "tile %d is not positive", x)
+				return nil, errorAt(model.CodeBadValue, fl.Key, i, "tile %d is not positive", x)
 			}
 		}
 	}
 	for d := range r {
 		p := n.SubgroupTile[d] * n.BatchTile[d] * n.OuterTile[d] * n.ThreadTile[d] * n.ElementTile[d]
 		if p != f.Shape[d] {
-			return nil, errorf(CodeShapeMismatch, "", "dimension %d: subgroup %d × batch %d × outer %d × thread %d × element %d = %d, but the shape has %d",
+			return nil, errorf(model.CodeShapeMismatch, "", "dimension %d: subgroup %d × batch %d × outer %d × thread %d × element %d = %d, but the shape has %d",
 				d, n.SubgroupTile[d], n.BatchTile[d], n.OuterTile[d], n.ThreadTile[d], n.ElementTile[d], p, f.Shape[d])
 		}
 	}
@@ -86,19 +88,19 @@ func (n *Nested) Layout(f Frame) (*Layout, error) {
 	for d := range r {
 		if n.ThreadTile[d] > 1 {
 			if n.ThreadStrides[d] == 0 {
-				return nil, errorAt(CodeBadValue, "thread_strides", d, "stride 0 means dimension %d is not distributed over lanes, but its thread tile is %d", d, n.ThreadTile[d])
+				return nil, errorAt(model.CodeBadValue, "thread_strides", d, "stride 0 means dimension %d is not distributed over lanes, but its thread tile is %d", d, n.ThreadTile[d])
 			}
 			if !isPow2(n.ThreadTile[d]) {
-				return nil, errorAt(CodeNotPowerOfTwo, "thread_tile", d, "thread tile %d is not a power of two: lane ids are binary, so a lane field must be too", n.ThreadTile[d])
+				return nil, errorAt(model.CodeNotPowerOfTwo, "thread_tile", d, "thread tile %d is not a power of two: lane ids are binary, so a lane field must be too", n.ThreadTile[d])
 			}
 			if !isPow2(n.ThreadStrides[d]) {
-				return nil, errorAt(CodeNotPowerOfTwo, "thread_strides", d, "thread stride %d is not a power of two: lane ids are binary, so a lane field must start on a bit", n.ThreadStrides[d])
+				return nil, errorAt(model.CodeNotPowerOfTwo, "thread_strides", d, "thread stride %d is not a power of two: lane ids are binary, so a lane field must start on a bit", n.ThreadStrides[d])
 			}
 			lanes = append(lanes, idField{d, n.ThreadStrides[d], n.ThreadTile[d]})
 		}
 		if n.SubgroupTile[d] > 1 {
 			if n.SubgroupStrides[d] == 0 {
-				return nil, errorAt(CodeBadValue, "subgroup_strides", d, "stride 0 means dimension %d is not distributed over subgroups, but its subgroup tile is %d", d, n.SubgroupTile[d])
+				return nil, errorAt(model.CodeBadValue, "subgroup_strides", d, "stride 0 means dimension %d is not distributed over subgroups, but its subgroup tile is %d", d, n.SubgroupTile[d])
 			}
 			sgs = append(sgs, idField{d, n.SubgroupStrides[d], n.SubgroupTile[d]})
 		}
@@ -122,50 +124,50 @@ func (n *Nested) Layout(f Frame) (*Layout, error) {
 		lvSubgroup
 	)
 	tiles := [][]int{n.ElementTile, n.ThreadTile, n.OuterTile, n.BatchTile, n.SubgroupTile}
-	dims := make([]Radices, r)
+	dims := make([]model.Radices, r)
 	start := make([][5]int, r)
 	for d := range r {
 		for lv, t := range tiles {
 			start[d][lv] = len(dims[d])
-			dims[d] = append(dims[d], RadicesOf(t[d])...)
+			dims[d] = append(dims[d], model.RadicesOf(t[d])...)
 		}
 	}
-	var hw [NumHwDims]Radices
-	var images [NumHwDims][]Image
+	var hw [model.NumHwDims]model.Radices
+	var images [model.NumHwDims][]model.Image
 	// Registers: element tiles, then outer, then batch, the last dimension
 	// fastest within each.
 	for _, lv := range []int{lvElement, lvOuter, lvBatch} {
 		for d := r - 1; d >= 0; d-- {
-			for k, rad := range RadicesOf(tiles[lv][d]) {
-				hw[Register] = append(hw[Register], rad)
-				images[Register] = append(images[Register], Image{{d, start[d][lv] + k}})
+			for k, rad := range model.RadicesOf(tiles[lv][d]) {
+				hw[model.Register] = append(hw[model.Register], rad)
+				images[model.Register] = append(images[model.Register], model.Image{{Axis: d, Digit: start[d][lv] + k}})
 			}
 		}
 	}
 	// Subgroup tiles folded onto the hardware subgroups (ids modulo the
 	// count) are held once per virtual subgroup, above all the rest.
 	for i, rad := range foldRad {
-		hw[Register] = append(hw[Register], rad)
-		images[Register] = append(images[Register], ownerImage(foldOwn[i], start, lvSubgroup))
+		hw[model.Register] = append(hw[model.Register], rad)
+		images[model.Register] = append(images[model.Register], ownerImage(foldOwn[i], start, lvSubgroup))
 	}
-	hw[Lane] = laneRad
+	hw[model.Lane] = laneRad
 	for _, o := range laneOwn {
-		images[Lane] = append(images[Lane], ownerImage(o, start, lvThread))
+		images[model.Lane] = append(images[model.Lane], ownerImage(o, start, lvThread))
 	}
-	hw[Subgroup] = sgRad
+	hw[model.Subgroup] = sgRad
 	for _, o := range sgOwn {
-		images[Subgroup] = append(images[Subgroup], ownerImage(o, start, lvSubgroup))
+		images[model.Subgroup] = append(images[model.Subgroup], ownerImage(o, start, lvSubgroup))
 	}
-	hw[Block] = RadicesOf(f.blocks())
-	images[Block] = make([]Image, len(hw[Block]))
-	return NewLayout(hw, dims, images)
+	hw[model.Block] = model.RadicesOf(f.BlockCount())
+	images[model.Block] = make([]model.Image, len(hw[model.Block]))
+	return model.NewLayout(hw, dims, images)
 }
 
-func ownerImage(o idOwner, start [][5]int, level int) Image {
+func ownerImage(o idOwner, start [][5]int, level int) model.Image {
 	if o.Dim < 0 {
 		return nil
 	}
-	return Image{{o.Dim, start[o.Dim][level] + o.Digit}}
+	return model.Image{{Axis: o.Dim, Digit: start[o.Dim][level] + o.Digit}}
 }
 
 // ExpressNested writes l as a nested layout, or says why it has none.
@@ -174,13 +176,13 @@ func ownerImage(o idOwner, start [][5]int, level int) Image {
 // beyond the hardware count, which the nested layout folds onto the
 // hardware subgroups modulo their count (Nested.Layout). The fewest folded
 // digits that work are chosen, none when possible.
-func ExpressNested(l *Layout) (*Nested, error) {
+func ExpressNested(l *model.Layout) (*Nested, error) {
 	n, err := expressNestedOn(l)
-	if err == nil || l.Size(Block) > 1 {
+	if err == nil || l.Size(model.Block) > 1 {
 		return n, err
 	}
-	f := FrameOf(l)
-	regs := l.Radices(Register)
+	f := model.FrameOf(l)
+	regs := l.Radices(model.Register)
 	for k := 1; k <= len(regs); k++ {
 		virt, err := unfoldSubgroups(l, k)
 		if err != nil {
@@ -199,37 +201,37 @@ func ExpressNested(l *Layout) (*Nested, error) {
 
 // unfoldSubgroups moves l's k outermost register digits above its subgroup
 // digits: the layout over virtual subgroups that folds back onto l.
-func unfoldSubgroups(l *Layout, k int) (*Layout, error) {
-	var hw [NumHwDims]Radices
-	var images [NumHwDims][]Image
-	for h := range NumHwDims {
+func unfoldSubgroups(l *model.Layout, k int) (*model.Layout, error) {
+	var hw [model.NumHwDims]model.Radices
+	var images [model.NumHwDims][]model.Image
+	for h := range model.NumHwDims {
 		hw[h] = l.Radices(h)
 		for p := range hw[h] {
 			images[h] = append(images[h], l.Image(h, p))
 		}
 	}
-	cut := len(hw[Register]) - k
-	hw[Subgroup] = append(hw[Subgroup], hw[Register][cut:]...)
-	images[Subgroup] = append(images[Subgroup], images[Register][cut:]...)
-	hw[Register], images[Register] = hw[Register][:cut], images[Register][:cut]
-	dims := make([]Radices, l.Rank())
+	cut := len(hw[model.Register]) - k
+	hw[model.Subgroup] = append(hw[model.Subgroup], hw[model.Register][cut:]...)
+	images[model.Subgroup] = append(images[model.Subgroup], images[model.Register][cut:]...)
+	hw[model.Register], images[model.Register] = hw[model.Register][:cut], images[model.Register][:cut]
+	dims := make([]model.Radices, l.Rank())
 	for d := range dims {
 		dims[d] = l.DimRadices(d)
 	}
-	return NewLayout(hw, dims, images)
+	return model.NewLayout(hw, dims, images)
 }
 
 // expressNestedOn writes l as a nested layout on exactly its own subgroups.
-func expressNestedOn(l *Layout) (*Nested, error) {
+func expressNestedOn(l *model.Layout) (*Nested, error) {
 	const kind = "nested"
-	if l.Size(Block) > 1 {
-		return nil, notExpressible(kind, "it spans %d blocks; a nested layout describes one workgroup", l.Size(Block))
+	if l.Size(model.Block) > 1 {
+		return nil, notExpressible(kind, "it spans %d blocks; a nested layout describes one workgroup", l.Size(model.Block))
 	}
 	o, err := monomialOwners(l, kind)
 	if err != nil {
 		return nil, err
 	}
-	for p, ref := range o.hw[Register] {
+	for p, ref := range o.hw[model.Register] {
 		if ref.Axis < 0 {
 			return nil, notExpressible(kind, "register digit %d selects no element (a lane holds repeated values); nested layouts never repeat values within a lane", p)
 		}
@@ -244,7 +246,7 @@ func expressNestedOn(l *Layout) (*Nested, error) {
 	// batch), subgroup.
 	spans := make([][][2]int, r)
 	for d := range r {
-		sp, ok := o.matchRuns(d, []HwDim{Register, Lane, Register, Subgroup})
+		sp, ok := o.matchRuns(d, []model.HwDim{model.Register, model.Lane, model.Register, model.Subgroup})
 		if !ok {
 			return nil, notExpressible(kind, "dimension %d is held, from its innermost digits out, by %s; a nested layout holds each dimension as element, thread, outer and batch, subgroup tiles in that order",
 				d, runsString(o.runs(d)))
@@ -297,7 +299,7 @@ func expressNestedOn(l *Layout) (*Nested, error) {
 		}
 		return true
 	}
-	sp, ok := parseSegments(o.hw[Register], segs, r, accept)
+	sp, ok := parseSegments(o.hw[model.Register], segs, r, accept)
 	if !ok {
 		return nil, notExpressible(kind, "a lane's values are not in nested order: element tiles, then outer, then batch, the last dimension fastest within each, each tile's repetition digit above its binary digits")
 	}
@@ -324,17 +326,17 @@ func expressNestedOn(l *Layout) (*Nested, error) {
 			if !ok {
 				return nil, notExpressible(kind, "dimension %d's thread positions are not consecutive bits of the lane id, so no thread stride selects them", d)
 			}
-			n.ThreadStrides[d] = o.placeOf(Lane, first)
+			n.ThreadStrides[d] = o.placeOf(model.Lane, first)
 		}
 		if n.SubgroupTile[d] > 1 {
 			first, ok := o.consecutive(d, sgs[0], sgs[1])
 			if !ok {
 				return nil, notExpressible(kind, "dimension %d's subgroup positions are not consecutive digits of the subgroup id, so no subgroup stride selects them", d)
 			}
-			n.SubgroupStrides[d] = o.placeOf(Subgroup, first)
+			n.SubgroupStrides[d] = o.placeOf(model.Subgroup, first)
 		}
 	}
-	back, err := n.Layout(FrameOf(l))
+	back, err := n.Layout(model.FrameOf(l))
 	if err != nil {
 		return nil, notExpressible(kind, "the nested fields read off it are invalid: %v", err)
 	}

@@ -1,8 +1,10 @@
-package model
+package notation
 
 import (
 	"fmt"
 	"slices"
+
+	"planner/model"
 )
 
 // TritonSharedEncoding is one of Triton's shared-memory encodings, read:
@@ -23,8 +25,8 @@ type TritonSharedEncoding struct {
 // Placement is the placement e gives a rows × cols buffer of
 // elemBits-bit elements, or why it has none: only row-major placements
 // (order [1, 0], transposed = false) have a SharedLayout.
-func (e *TritonSharedEncoding) Placement(rows, cols, elemBits int) (*SharedLayout, error) {
-	l := &SharedLayout{Rows: rows, Cols: cols, ElemBits: elemBits, Swizzle: "none"}
+func (e *TritonSharedEncoding) Placement(rows, cols, elemBits int) (*model.SharedLayout, error) {
+	l := &model.SharedLayout{Rows: rows, Cols: cols, ElemBits: elemBits, Swizzle: "none"}
 	switch e.Name {
 	case "swizzled_shared":
 		vec, per, maxPh := e.Vec, e.PerPhase, e.MaxPhase
@@ -36,14 +38,14 @@ func (e *TritonSharedEncoding) Placement(rows, cols, elemBits int) (*SharedLayou
 			v   int
 		}{{"vec", vec}, {"perPhase", per}, {"maxPhase", maxPh}} {
 			if x.v < 1 || x.v > 1024 || !isPow2(x.v) {
-				return nil, errorf(CodeBadValue, "encoding", "%s %d is not a power of two from 1 to 1024", x.key, x.v)
+				return nil, errorf(model.CodeBadValue, "encoding", "%s %d is not a power of two from 1 to 1024", x.key, x.v)
 			}
 		}
 		if maxPh == 1 {
 			return l, nil
 		}
 		if !isPow2(cols) || vec > cols || vec*elemBits%8 != 0 {
-			return nil, errorf(CodeBadValue, "encoding", "a swizzle of %d-element vectors needs rows of a power of two elements, at least vec, and vectors of whole bytes (rows of %d %d-bit elements)", vec, cols, elemBits)
+			return nil, errorf(model.CodeBadValue, "encoding", "a swizzle of %d-element vectors needs rows of a power of two elements, at least vec, and vectors of whole bytes (rows of %d %d-bit elements)", vec, cols, elemBits)
 		}
 		// The phase's bits beyond the row are dropped (mod cols).
 		bits := min(log2(maxPh), log2(cols/vec))
@@ -51,26 +53,26 @@ func (e *TritonSharedEncoding) Placement(rows, cols, elemBits int) (*SharedLayou
 			return l, nil
 		}
 		base := log2(vec * elemBits / 8)
-		l.XOR = Swizzle{Bits: bits, Base: base, Shift: log2(cols * per / vec)}
+		l.XOR = model.Swizzle{Bits: bits, Base: base, Shift: log2(cols * per / vec)}
 		return l, nil
 	case "nvmma_shared":
 		width, bitsW := e.SwizzlingByteWidth, e.ElementBitWidth
 		switch {
 		case e.Transposed:
-			return nil, errorf(CodeBadValue, "encoding", "a transposed #ttg.nvmma_shared is column major; the planner's placements are row major")
+			return nil, errorf(model.CodeBadValue, "encoding", "a transposed #ttg.nvmma_shared is column major; the planner's placements are row major")
 		case e.FP4Padded:
-			return nil, errorf(CodeBadValue, "encoding", "fp4Padded placements are not read")
+			return nil, errorf(model.CodeBadValue, "encoding", "fp4Padded placements are not read")
 		case bitsW != elemBits:
-			return nil, errorf(CodeShapeMismatch, "encoding", "elementBitWidth %d but the buffer's elements have %d bits", bitsW, elemBits)
+			return nil, errorf(model.CodeShapeMismatch, "encoding", "elementBitWidth %d but the buffer's elements have %d bits", bitsW, elemBits)
 		case width == 0:
 			return l, nil
 		}
 		mode := fmt.Sprintf("%dB", width)
-		if swizzleBits(mode) == 0 {
-			return nil, errorf(CodeBadValue, "encoding", "swizzlingByteWidth %d is none of 0, 32, 64, 128", width)
+		if model.ModeSwizzle(mode).Bits == 0 {
+			return nil, errorf(model.CodeBadValue, "encoding", "swizzlingByteWidth %d is none of 0, 32, 64, 128", width)
 		}
 		if cols*elemBits != width*8 {
-			return nil, errorf(CodeShapeMismatch, "encoding", "a %d-byte swizzle lays out tiles %d bytes wide; the buffer's rows are %d bytes (only a buffer one tile wide is a row-major placement)", width, width, cols*elemBits/8)
+			return nil, errorf(model.CodeShapeMismatch, "encoding", "a %d-byte swizzle lays out tiles %d bytes wide; the buffer's rows are %d bytes (only a buffer one tile wide is a row-major placement)", width, width, cols*elemBits/8)
 		}
 		l.Swizzle = mode
 		return l, nil
@@ -85,10 +87,10 @@ func (e *TritonSharedEncoding) Placement(rows, cols, elemBits int) (*SharedLayou
 		for _, p := range pads {
 			iv, pad := p[0], p[1]
 			if !isPow2(iv) || !isPow2(pad) {
-				return nil, errorf(CodeNotPowerOfTwo, "encoding", "padding %d elements every %d: Triton's intervals and paddings are powers of two", pad, iv)
+				return nil, errorf(model.CodeNotPowerOfTwo, "encoding", "padding %d elements every %d: Triton's intervals and paddings are powers of two", pad, iv)
 			}
 			if iv%cols != 0 {
-				return nil, errorf(CodeBadValue, "encoding", "padding %d elements every %d: the interval must be a positive whole number of %d-element rows", pad, iv, cols)
+				return nil, errorf(model.CodeBadValue, "encoding", "padding %d elements every %d: the interval must be a positive whole number of %d-element rows", pad, iv, cols)
 			}
 		}
 		switch {
@@ -101,16 +103,16 @@ func (e *TritonSharedEncoding) Placement(rows, cols, elemBits int) (*SharedLayou
 			l.Stride = cols + pads[0][1]
 			l.Pad, l.PadEvery = pads[1][1], pads[1][0]/cols
 		default:
-			return nil, errorf(CodeBadValue, "encoding", "%d paddings: the planner's placements pad at one interval, or after every row and at one interval of several rows", len(pads))
+			return nil, errorf(model.CodeBadValue, "encoding", "%d paddings: the planner's placements pad at one interval, or after every row and at one interval of several rows", len(pads))
 		}
 		return l, nil
 	}
-	return nil, errorf(CodeUnknownName, "encoding", "unknown shared encoding #ttg.%s (known: swizzled_shared, nvmma_shared, padded_shared)", e.Name)
+	return nil, errorf(model.CodeUnknownName, "encoding", "unknown shared encoding #ttg.%s (known: swizzled_shared, nvmma_shared, padded_shared)", e.Name)
 }
 
 func rowMajorOrder(order []int) error {
 	if len(order) != 2 || order[0] != 1 || order[1] != 0 {
-		return errorf(CodeBadValue, "encoding", "order %v: the planner's placements are row major (order [1, 0])", order)
+		return errorf(model.CodeBadValue, "encoding", "order %v: the planner's placements are row major (order [1, 0])", order)
 	}
 	return nil
 }
@@ -118,22 +120,22 @@ func rowMajorOrder(order []int) error {
 // TritonShared writes the placement as a Triton shared encoding, or says
 // why it has none: a padded row stride, or padding together with a
 // swizzle.
-func (s *SharedLayout) TritonShared() (string, error) {
+func TritonShared(s *model.SharedLayout) (string, error) {
 	no := func(format string, args ...any) (string, error) {
 		return "", notExpressible("triton", format, args...)
 	}
-	sw := s.swizzle()
-	if s.stride() != s.Cols {
+	sw := s.XORSwizzle()
+	if s.RowStride() != s.Cols {
 		// A row stride is a pad after every row: [cols:+(stride-cols)],
 		// with the pad every few rows as a second interval.
-		rowPad := s.stride() - s.Cols
+		rowPad := s.RowStride() - s.Cols
 		switch {
 		case sw.Bits > 0:
 			return no("the placement both pads and swizzles")
 		case !isPow2(s.Cols) || rowPad < 0 || !isPow2(rowPad):
-			return no("rows %d elements apart hold %d: Triton pads by intervals and paddings that are powers of two", s.stride(), s.Cols)
+			return no("rows %d elements apart hold %d: Triton pads by intervals and paddings that are powers of two", s.RowStride(), s.Cols)
 		case s.PadEvery > 0 && s.Pad > 0 && (!isPow2(s.PadEvery*s.Cols) || !isPow2(s.Pad) || s.PadEvery == 1):
-			return no("a pad of %d every %d rows on rows %d elements apart", s.Pad, s.PadEvery, s.stride())
+			return no("a pad of %d every %d rows on rows %d elements apart", s.Pad, s.PadEvery, s.RowStride())
 		case s.PadEvery > 0 && s.Pad > 0:
 			return fmt.Sprintf("#ttg.padded_shared<[%d:+%d, %d:+%d] {order = [1, 0], shape = [%d, %d]}>", s.Cols, rowPad, s.PadEvery*s.Cols, s.Pad, s.Rows, s.Cols), nil
 		}
@@ -147,7 +149,7 @@ func (s *SharedLayout) TritonShared() (string, error) {
 	case sw.Bits == 0:
 		return "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>", nil
 	}
-	if span := ModeSpan(s.Swizzle); s.XOR.Bits == 0 && s.Cols*s.ElemBits == span*8 {
+	if span := model.ModeSpan(s.Swizzle); s.XOR.Bits == 0 && s.Cols*s.ElemBits == span*8 {
 		return fmt.Sprintf("#ttg.nvmma_shared<{swizzlingByteWidth = %d, transposed = false, elementBitWidth = %d}>", span, s.ElemBits), nil
 	}
 	// An XOR of byte-address bits as vec, perPhase and maxPhase.
@@ -174,14 +176,14 @@ func (s *SharedLayout) TritonShared() (string, error) {
 // (nvmmaSharedToLinearLayout in
 // lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp), which is a
 // row-major buffer whose rows are one tile wide.
-func (s *SharedLayout) TritonNVMMAShared() (string, error) {
+func TritonNVMMAShared(s *model.SharedLayout) (string, error) {
 	mode, err := s.CanonicalMode()
 	if err != nil {
 		return "", notExpressible("triton", "#ttg.nvmma_shared: %v", err)
 	}
 	width := 0
 	if mode != "none" {
-		width = ModeSpan(mode)
+		width = model.ModeSpan(mode)
 	}
 	return fmt.Sprintf("#ttg.nvmma_shared<{swizzlingByteWidth = %d, transposed = false, elementBitWidth = %d}>", width, s.ElemBits), nil
 }

@@ -1,9 +1,11 @@
-package model
+package notation
 
 import (
 	"errors"
 	"slices"
 	"strings"
+
+	"planner/model"
 )
 
 // TritonRole narrows the encodings ExpressTritonAs tries to those of one
@@ -23,11 +25,11 @@ const (
 // gives l exactly, else #ttg.linear. Only layouts no linear layout can
 // write (an extent or hardware count that is not a power of two, other
 // than a blocked layout's whole tiles) have none.
-func ExpressTriton(l *Layout) (*Triton, error) { return ExpressTritonAs(l, AnyRole) }
+func ExpressTriton(l *model.Layout) (*Triton, error) { return ExpressTritonAs(l, AnyRole) }
 
 // ExpressTritonAs is ExpressTriton trying, among the matrix encodings, only
 // those of the given role.
-func ExpressTritonAs(l *Layout, role TritonRole) (*Triton, error) {
+func ExpressTritonAs(l *model.Layout, role TritonRole) (*Triton, error) {
 	return ExpressTritonFor(l, role, TritonTarget{WarpgroupMMA: true})
 }
 
@@ -45,7 +47,7 @@ type TritonTarget struct {
 
 // TritonTargetOf is the TritonTarget of t for a plan that does or does
 // not run warpgroup mma.
-func TritonTargetOf(t *Target, warpgroupMMA bool) TritonTarget {
+func TritonTargetOf(t *model.Target, warpgroupMMA bool) TritonTarget {
 	tt := TritonTarget{WarpgroupMMA: warpgroupMMA}
 	if t != nil {
 		tt.Vendor = t.Vendor
@@ -63,7 +65,7 @@ func (tt TritonTarget) vendors(v string) bool { return tt.Vendor == "" || tt.Ven
 // target runs warpgroup mma, so that a plan for sm_80 prints the version 2
 // tile that Triton's mma.sync lowering uses even where a wgmma tile would
 // give the same map with fewer repeats.
-func ExpressTritonFor(l *Layout, role TritonRole, tt TritonTarget) (*Triton, error) {
+func ExpressTritonFor(l *model.Layout, role TritonRole, tt TritonTarget) (*Triton, error) {
 	if enc := namedTriton(l, role, tt); enc != nil {
 		return &Triton{Enc: enc}, nil
 	}
@@ -72,14 +74,14 @@ func ExpressTritonFor(l *Layout, role TritonRole, tt TritonTarget) (*Triton, err
 		// Triton drops them: only a blocked layout that Triton builds
 		// the same is written as #ttg.blocked.
 		t := &Triton{Enc: &TritonBlocked{Blocked: *b}}
-		if back, err := t.Layout(FrameOf(l)); err == nil && back.Equal(l) {
+		if back, err := t.Layout(model.FrameOf(l)); err == nil && back.Equal(l) {
 			return t, nil
 		}
 	}
 	x, err := ExpressLinear(l)
 	if err != nil {
 		why := err.Error()
-		var e *Error
+		var e *model.Error
 		if errors.As(err, &e) {
 			why = e.Msg
 		}
@@ -95,16 +97,16 @@ func ExpressTritonFor(l *Layout, role TritonRole, tt TritonTarget) (*Triton, err
 // fewest register repeats), then an mma.sync, mfma or wmma accumulator,
 // then an operand, then a wgmma or transposed mfma accumulator, then the
 // first tried.
-func namedTriton(l *Layout, role TritonRole, tt TritonTarget) TritonEncoding {
+func namedTriton(l *model.Layout, role TritonRole, tt TritonTarget) TritonEncoding {
 	r := l.Rank()
-	if r > 3 || l.Size(Block) != 1 {
+	if r > 3 || l.Size(model.Block) != 1 {
 		return nil
 	}
 	want, err := ExpressLinear(l)
 	if err != nil {
 		return nil
 	}
-	f := FrameOf(l)
+	f := model.FrameOf(l)
 	var best TritonEncoding
 	bestScore := -1
 	try := func(c tritonCandidate) {

@@ -1,21 +1,23 @@
-package model
+package notation
 
 import (
 	"slices"
 	"sort"
 	"testing"
+
+	"planner/model"
 )
 
 // Seed 000 (IREE NestedLayoutAttr documentation): vector<64x64xf16> with
 // subgroup_tile [2,1], batch_tile [2,4], outer_tile [1,1], thread_tile
 // [16,4], element_tile [1,4], subgroup_strides [1,0], thread_strides
 // [1,16], on 4 subgroups of 64 lanes.
-func seed000() (*Nested, Frame) {
+func seed000() (*Nested, model.Frame) {
 	return &Nested{
 		SubgroupTile: []int{2, 1}, BatchTile: []int{2, 4}, OuterTile: []int{1, 1},
 		ThreadTile: []int{16, 4}, ElementTile: []int{1, 4},
 		SubgroupStrides: []int{1, 0}, ThreadStrides: []int{1, 16},
-	}, Frame{Shape: []int{64, 64}, SubgroupSize: 64, Subgroups: 4}
+	}, model.Frame{Shape: []int{64, 64}, SubgroupSize: 64, Subgroups: 4}
 }
 
 // seed000Holds is the seed's own definition, written out: the vector is
@@ -45,7 +47,7 @@ func TestSeed000Nested(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := l.Size(Register); got != 32 {
+	if got := l.Size(model.Register); got != 32 {
 		t.Fatalf("values per thread = %d, want 32 (a vector<2x16>)", got)
 	}
 	for sg := range 4 {
@@ -112,7 +114,7 @@ func sortPairs(p [][2]int) {
 // each takes every column.
 func TestSeed003SubgroupTable(t *testing.T) {
 	x := &XeGPU{SgLayout: []int{2, 2}, SgData: []int{32, 128}, LaneLayout: []int{1, 16}, LaneData: []int{1, 1}, Order: []int{1, 0}}
-	l, err := x.Layout(Frame{Shape: []int{128, 128}, SubgroupSize: 16, Subgroups: 4})
+	l, err := x.Layout(model.Frame{Shape: []int{128, 128}, SubgroupSize: 16, Subgroups: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +138,7 @@ func TestSeed003SubgroupTable(t *testing.T) {
 // a 128-element vector: subgroup 0 lane 0 owns 0, 16, 64 and 80.
 func TestSeed003LaneWrapAround(t *testing.T) {
 	x := &XeGPU{SgLayout: []int{2}, SgData: []int{32}, LaneLayout: []int{16}, LaneData: []int{1}}
-	l, err := x.Layout(Frame{Shape: []int{128}, SubgroupSize: 16, Subgroups: 2})
+	l, err := x.Layout(model.Frame{Shape: []int{128}, SubgroupSize: 16, Subgroups: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +202,7 @@ func TestSeedsExpressBack(t *testing.T) {
 // must agree.
 func TestCuTeMatchesPTXAccumulator(t *testing.T) {
 	c := &CuTe{ThreadShape: []int{4, 8}, ThreadStride: []int{32, 1}, ValueShape: []int{2, 2}, ValueStride: []int{16, 8}}
-	f := Frame{Shape: []int{16, 8}, SubgroupSize: 32, Subgroups: 1}
+	f := model.Frame{Shape: []int{16, 8}, SubgroupSize: 32, Subgroups: 1}
 	l, err := c.Layout(f)
 	if err != nil {
 		t.Fatal(err)
@@ -231,7 +233,7 @@ func TestCuTeMatchesPTXAccumulator(t *testing.T) {
 // MMA_Traits<SM80_16x8x16_F16F16F16F16_TN>::ALayout in NVIDIA/cutlass
 // include/cute/atom/mma_traits_sm80.hpp. The two sources must agree.
 func TestCuTeMatchesCUTLASSALayout(t *testing.T) {
-	f := Frame{Shape: []int{16, 16}, SubgroupSize: 32, Subgroups: 1}
+	f := model.Frame{Shape: []int{16, 16}, SubgroupSize: 32, Subgroups: 1}
 	cutlass := &CuTe{ThreadShape: []int{4, 8}, ThreadStride: []int{32, 1}, ValueShape: []int{2, 2, 2}, ValueStride: []int{16, 8, 128}}
 	l, err := cutlass.Layout(f)
 	if err != nil {

@@ -1,10 +1,11 @@
-package model_test
+package notation_test
 
 import (
 	"strings"
 	"testing"
 
 	. "planner/model"
+	"planner/notation"
 )
 
 // Element mappings of Triton's encodings, written by hand from the
@@ -177,7 +178,7 @@ func TestTritonEncodingTables(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := Frame{Shape: tc.shape, SubgroupSize: tc.lanes, Subgroups: tc.warps, Blocks: tc.blocks}
-			n, err := ParseTriton(tc.enc)
+			n, err := notation.ParseTriton(tc.enc)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -188,21 +189,21 @@ func TestTritonEncodingTables(t *testing.T) {
 			if tc.block == nil {
 				tc.block = [][]int{}
 			}
-			want, err := (&Linear{Register: tc.reg, Lane: tc.lane, Warp: tc.warp, Block: tc.block}).Layout(f)
+			want, err := (&notation.Linear{Register: tc.reg, Lane: tc.lane, Warp: tc.warp, Block: tc.block}).Layout(f)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !got.Equal(want) {
-				x, _ := ExpressLinear(got)
-				t.Fatalf("%s on %v builds\n  %s\nwant\n  %s", tc.enc, tc.shape, x.Attr(), (&Linear{Register: tc.reg, Lane: tc.lane, Warp: tc.warp, Block: tc.block}).Attr())
+				x, _ := notation.ExpressLinear(got)
+				t.Fatalf("%s on %v builds\n  %s\nwant\n  %s", tc.enc, tc.shape, x.Attr(), (&notation.Linear{Register: tc.reg, Lane: tc.lane, Warp: tc.warp, Block: tc.block}).Attr())
 			}
 			// Written in the Triton notation and read back, the layout
 			// is the same.
-			w, err := ExpressTriton(got)
+			w, err := notation.ExpressTriton(got)
 			if err != nil {
 				t.Fatal(err)
 			}
-			back, err := ParseTriton(w.Attr())
+			back, err := notation.ParseTriton(w.Attr())
 			if err != nil {
 				t.Fatalf("%s does not read back: %v", w.Attr(), err)
 			}
@@ -228,11 +229,11 @@ func FuzzTritonAttr(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		n, err := ParseTriton(s)
+		n, err := notation.ParseTriton(s)
 		if err != nil {
 			return
 		}
-		back, err := ParseTriton(n.Attr())
+		back, err := notation.ParseTriton(n.Attr())
 		if err != nil || back.Attr() != n.Attr() {
 			t.Fatalf("%q prints as %q, which reads back as %v (%v)", s, n.Attr(), back, err)
 		}
@@ -265,7 +266,7 @@ func TestTritonWritesByName(t *testing.T) {
 		{"#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>", []int{64, 32}, 32, 4},
 	}
 	for _, tc := range tests {
-		n, err := ParseTriton(tc.enc)
+		n, err := notation.ParseTriton(tc.enc)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -273,7 +274,7 @@ func TestTritonWritesByName(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w, err := Express("triton", l)
+		w, err := notation.Express("triton", l)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -307,7 +308,7 @@ func TestTritonNamesByVendor(t *testing.T) {
 		{mma, []int{32, 16}, "amd", false},
 	}
 	for _, tc := range tests {
-		n, err := ParseTriton(tc.enc)
+		n, err := notation.ParseTriton(tc.enc)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -315,7 +316,7 @@ func TestTritonNamesByVendor(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := ExpressTritonFor(l, AnyRole, TritonTarget{Vendor: tc.vendor})
+		got, err := notation.ExpressTritonFor(l, notation.AnyRole, notation.TritonTarget{Vendor: tc.vendor})
 		if err != nil {
 			t.Fatal(err)
 		}
