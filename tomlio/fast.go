@@ -107,8 +107,9 @@ type fastParser struct {
 	// arrays need no mark: they are []any, and headers make
 	// []map[string]any.
 	defined, inline map[string]bool
-	path            []byte // scratch for building paths
-	hpath           []byte // scratch for a header's parents' path
+	path            []byte   // scratch for building paths
+	hpath           []byte   // scratch for a header's parents' path
+	parts           []string // scratch for a header's parts
 
 	// stream: the [[op]] tables are not kept but located (spans), each
 	// read again on its own when the graph reader comes to it (and checked
@@ -349,7 +350,8 @@ func (p *fastParser) header() bool {
 	if array {
 		p.i++
 	}
-	var parts []string
+	parts := p.parts[:0]
+	defer func() { p.parts = parts[:0] }()
 	for {
 		if !p.space(false) {
 			return false
@@ -395,7 +397,10 @@ func (p *fastParser) header() bool {
 			}
 			m = v
 		case []map[string]any:
-			i := len(v) - 1 + p.baseOf(string(buf))
+			i := len(v) - 1
+			if string(buf) == "op" { // baseOf, without making a string
+				i += p.base
+			}
 			buf = append(strconv.AppendInt(append(buf, '['), int64(i), 10), ']')
 			m = v[len(v)-1]
 			if m == nil { // an op read and forgotten: not streamed
