@@ -25,6 +25,16 @@ const MaxKeyPath = 1024
 // indexBytes is what an array level adds to a path: "[65535]".
 const indexBytes = 7
 
+// pathsPerByte bounds the paths of a text's keys and array entries, in
+// all, to this many times its size (and a MiB): the readers hold one
+// position under each. The planner's own files come to 8 at most (a
+// plan's element table), counting 16 bytes per entry; a text of long keys
+// over many short entries, each within MaxKeyPath, would come to 500.
+const pathsPerByte = 64
+
+// entryBytes is what each position costs beside its path, in that count.
+const entryBytes = 16
+
 // checkBounds refuses, in one pass over src before anything is built, a
 // text whose values nest deeper than MaxNesting or whose key paths run
 // longer than MaxKeyPath: the first place where either is exceeded, with
@@ -33,7 +43,7 @@ const indexBytes = 7
 // text is left to the readers, which say what it is. nil means within
 // bounds.
 func checkBounds(file string, src []byte) *model.Error {
-	b := boundsScan{file: file, src: src, line: 1}
+	b := boundsScan{file: file, src: src, line: 1, budget: pathsPerByte*len(src) + 1<<20}
 	return b.run()
 }
 
@@ -55,6 +65,9 @@ type boundsScan struct {
 	keyLen          int
 	keyStart        int
 	value           int // path length of the value after the last '='
+	// paths is what the keys and entries so far cost (pathsPerByte),
+	// budget the most they may.
+	paths, budget int
 }
 
 type level struct {
@@ -104,6 +117,9 @@ func (b *boundsScan) run() *model.Error {
 		case c == '=' && b.key:
 			b.value = b.parent() + b.keyLen
 			b.key, b.keyLen = false, 0
+			if err := b.entry(b.value); err != nil {
+				return err
+			}
 			b.i++
 		case c == '[' || c == '{':
 			if err := b.open(c == '{'); err != nil {
@@ -119,6 +135,10 @@ func (b *boundsScan) run() *model.Error {
 		case c == ',':
 			if n := len(b.levels); n > 0 && b.levels[n-1].table {
 				b.key, b.keyLen = true, 0
+			} else if n > 0 {
+				if err := b.entry(b.levels[n-1].path + indexBytes); err != nil {
+					return err
+				}
 			}
 			b.i++
 		default:
@@ -171,7 +191,21 @@ func (b *boundsScan) open(table bool) *model.Error {
 	}
 	b.levels = append(b.levels, level{table: table, path: path})
 	b.key, b.keyLen = table, 0
+	if !table {
+		return b.entry(path + indexBytes) // the first entry
+	}
 	return nil
+}
+
+// entry counts the position of a key or array entry whose path has n
+// bytes against the budget.
+func (b *boundsScan) entry(n int) *model.Error {
+	b.paths += n + entryBytes
+	if b.paths <= b.budget {
+		return nil
+	}
+	return &model.Error{Pos: b.at(b.i), Code: model.CodeTooLarge, Index: -1,
+		Msg: fmt.Sprintf("the keys and array entries up to here have paths of more than %d bytes in all (%d times the text's size), the most the planner reads: each one's position is kept under its path (write long keys over fewer entries)", b.budget, pathsPerByte)}
 }
 
 // tableHeader reads a [table] or [[array]] header's key.
@@ -201,7 +235,7 @@ func (b *boundsScan) tableHeader() *model.Error {
 		default: // ']', or a mistake the readers report
 			b.header = n + max(parts-1, 0)
 			b.key = false
-			return nil
+			return b.entry(b.header)
 		}
 		if n+max(parts-1, 0) > MaxKeyPath {
 			return b.longKey(start)
