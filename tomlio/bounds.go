@@ -143,10 +143,24 @@ func (b *boundsScan) run() *model.Error {
 			b.i++
 		default:
 			b.i++
+			if !b.key { // the rest of a number, a word or blanks
+				for b.i < len(b.src) && !boundsSpecial[b.src[b.i]] {
+					b.i++
+				}
+			}
 		}
 	}
 	return nil
 }
+
+// boundsSpecial marks the bytes checkBounds looks at in a value; it steps
+// over the others in a tight loop.
+var boundsSpecial = func() (m [256]bool) {
+	for _, c := range []byte("\n#\"'[]{},=") {
+		m[c] = true
+	}
+	return m
+}()
 
 // parent is the length of the path that a key read now is below: the
 // innermost inline table's, or the current [table]'s.
