@@ -37,6 +37,7 @@ func TestCheckBrokenRecords(t *testing.T) {
 		"shadow_builtin.toml":                model.CodeDuplicate,
 		"shape_row_bytes.toml":               model.CodeRecordShape,
 		"subgroup_target.toml":               model.CodeRecordSubgroup,
+		"subgroups_not_pow2.toml":            model.CodeNotPowerOfTwo,
 		"syntax.toml":                        model.CodeSyntax,
 		"target_bank_bytes.toml":             model.CodeNotPowerOfTwo,
 		"target_banks.toml":                  model.CodeNotPowerOfTwo,

@@ -551,9 +551,13 @@ func parseRecord(root *tomlio.Table) *model.Record {
 	if v, ok := root.Int("subgroups", false); root.Failed("subgroups") {
 		r.Subgroups = 0 // reported; the operands' layouts are not read over a guess
 	} else if ok {
-		if v < 1 || v > 64 {
+		r.Subgroups = 0 // unless it is good: the layouts are not read over a guess
+		switch {
+		case v < 1 || v > 64:
 			root.Errorf("subgroups", model.CodeBadValue, "subgroups is from 1 to 64, found %d", v)
-		} else {
+		case v&(v-1) != 0:
+			root.Errorf("subgroups", model.CodeNotPowerOfTwo, "subgroups = %d is not a power of two: a layout gives each bit of the subgroup id a basis, so a record spans 1, 2, 4, ... subgroups", v)
+		default:
 			r.Subgroups = v
 		}
 	}
