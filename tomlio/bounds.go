@@ -219,7 +219,7 @@ func (b *boundsScan) entry(n int) *model.Error {
 		return nil
 	}
 	return &model.Error{Pos: b.at(b.i), Code: model.CodeTooLarge, Index: -1,
-		Msg: fmt.Sprintf("the keys and array entries up to here have paths of more than %d bytes in all (%d times the text's size), the most the planner reads: each one's position is kept under its path (write long keys over fewer entries)", b.budget, pathsPerByte)}
+		Msg: fmt.Sprintf("the keys and array entries up to here have paths of more than %d MiB in all (%d times the text's size and 1 MiB), the most the planner reads: each one's position is kept under its path (write long keys over fewer entries)", b.budget>>20, pathsPerByte)}
 }
 
 // tableHeader reads a [table] or [[array]] header's key.
