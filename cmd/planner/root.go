@@ -45,6 +45,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return exitUnsat
 	}
+	var unproved *notProvedError
+	if errors.As(err, &unproved) {
+		fmt.Fprintln(stderr, unproved.Error())
+		return exitStopped
+	}
 	var list model.ErrorList
 	var one *model.Error
 	switch {

@@ -335,14 +335,24 @@ func TestVerifyProvesTheStatus(t *testing.T) {
 		t.Fatalf("the greedy plan is not the greedy baseline's of cost 1500:\n%s", greedy[:min(len(greedy), 400)])
 	}
 	dir := t.TempDir()
+	falselyOptimal := regexp.MustCompile(`status = "greedy"\ncost = 1500\nlower_bound = \d+\n`).ReplaceAllString(greedy, "status = \"optimal\"\ncost = 1500\nlower_bound = 1500\n")
 	for _, c := range []struct {
 		name, text string
+		args       []string
 		code       int
 		want       string
 	}{
-		{"greedy", greedy, 0, "the greedy baseline's cost recomputed"},
-		{"claims optimal", regexp.MustCompile(`status = "greedy"\ncost = 1500\nlower_bound = \d+\n`).ReplaceAllString(greedy, "status = \"optimal\"\ncost = 1500\nlower_bound = 1500\n"),
+		{"greedy", greedy, nil, 0, "verified "},
+		{"greedy recomputed", greedy, nil, 0, "the greedy baseline's cost recomputed"},
+		{"claims optimal", falselyOptimal, nil,
 			exitBadInput, "plan.toml:6:1: status: the plan claims optimal at cost 1500, and a new search finds a plan of cost 1140"},
+		// Not searched, the claim is said to be not re-proved, and the
+		// plan is not called verified.
+		{"claims optimal unsearched", falselyOptimal, []string{"--prove", "0"},
+			0, "its claim of optimality at cost 1500 not re-proved (--prove 0 searches nothing)"},
+		{"claims optimal searched too briefly", falselyOptimal, []string{"--prove", "1ns"},
+			exitStopped, "its claim of optimality at cost 1500 not re-proved within --prove 1ns"},
+		{"negative prove", greedy, []string{"--prove", "-5s"}, exitBadInput, "--prove -5s: give a time"},
 	} {
 		path := filepath.Join(dir, c.name, "plan.toml")
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -353,9 +363,12 @@ func TestVerifyProvesTheStatus(t *testing.T) {
 		}
 		out.Reset()
 		errs.Reset()
-		code := Main([]string{"verify", path}, &out, &errs)
+		code := Main(append(append([]string{"verify"}, c.args...), path), &out, &errs)
 		if code != c.code || !strings.Contains(out.String()+errs.String(), c.want) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q: want exit %d saying %q", c.name, code, out.String(), errs.String(), c.code, c.want)
+		}
+		if c.text == falselyOptimal && strings.HasPrefix(out.String(), "verified") {
+			t.Errorf("%s: a plan whose false claim of optimality was not re-proved is called verified: %q", c.name, out.String())
 		}
 	}
 }
