@@ -169,7 +169,9 @@ func verifyChoices(g *model.Graph, a *model.Assignment, pts *pointCache) error {
 				err = at(err, where...)
 				return
 			}
-			err = arrangement(g, op, ch, a, ts)
+			if err = arrangement(g, op, ch, a, ts); err == nil {
+				err = tiledOperands(op, ch, a, ts)
+			}
 		case op.ReadsShared():
 			if err = inFragment(op.Result.Name, a.Layouts[op.Result], ch.Record, "", ts); err != nil {
 				err = at(err, atValue(op.Result), atOp(op, "intrinsic"))
@@ -742,4 +744,50 @@ func unlinear(e int, shape []int) []int {
 		e /= shape[d]
 	}
 	return idx
+}
+
+// tiledOperands checks that each operand an mma reads in registers is
+// exactly the layout its arrangement tiles the record's fragment into
+// (model.TileMMA): the fragment checks and the arrangement's accept any
+// order of the register repeats, and a plan must claim the one the mma
+// runs. The accumulator's repeats may run along N or along M first.
+func tiledOperands(op *model.Op, ch *model.OpChoice, a *model.Assignment, ts *tables) error {
+	r := ch.Record
+	if len(op.Operands) < 3 || len(op.Operands[0].Shape) != 2 || len(op.Operands[1].Shape) != 2 || r.M == 0 || r.N == 0 || r.K == 0 {
+		return nil
+	}
+	m, k, n := op.Operands[0].Shape[0], op.Operands[0].Shape[1], op.Operands[1].Shape[1]
+	if m%r.M != 0 || n%r.N != 0 || k%r.K != 0 {
+		return nil // the arrangement check says why
+	}
+	tilings := []model.MMATiling{
+		model.TileMMA(r, m, n, k, ch.WarpsM, ch.WarpsN, ch.NFirst, ch.Outer, false),
+		model.TileMMA(r, m, n, k, ch.WarpsM, ch.WarpsN, ch.NFirst, ch.Outer, true),
+	}
+	for i, role := range []string{"a", "b", "c"} {
+		o := r.Operands[role]
+		u := model.Use{Op: op, Index: i}
+		got := a.Required[u]
+		if o == nil || o.Shared || o.Layout == nil || got == nil || got.InShared() || got.Opaque() != "" {
+			continue
+		}
+		matched := false
+		for _, t := range tilings {
+			factors := map[string][]model.TileFactor{"a": t.A, "b": t.B, "c": t.C}[role]
+			want, err := model.Tile(o.Layout, op.Operands[i].Shape, factors)
+			if err != nil {
+				return nil // the arrangement check says why
+			}
+			if ts.equal(got, want) {
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			return &VerifyError{Value: op.Operands[i].Name, What: fmt.Sprintf("%s reads it as %s in a layout that %s on %s does not tile: each register repeat of the fragment must hold the tile the mma runs there (K repeats innermost)",
+				op.Name, model.RoleName(op, i), r.Name, model.WarpArrangement(ch.WarpsM, ch.WarpsN, ch.NFirst, ch.Outer)),
+				At: []Where{atUse(u), atOp(op, "intrinsic"), atOp(op, "warps_m"), atOp(op, "warps_n")}}
+		}
+	}
+	return nil
 }
