@@ -1,0 +1,44 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeFile writes text to name in a new temporary folder and gives its
+// path.
+func writeFile(t *testing.T, name, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A value named with more than 10⁶ characters does not widen the text
+// plan's columns: fmt refuses such a width and printed %!(BADWIDTH) on
+// every line.
+func TestTextPlanOfAHugeName(t *testing.T) {
+	text, err := os.ReadFile("../../testdata/graphs/argument_in_registers.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("x", 1_000_001)
+	graph := strings.NewReplacer(`result = "y"`, `result = "`+long+`"`, `operands = ["y"]`, `operands = ["`+long+`"]`).Replace(string(text))
+	var out, errs bytes.Buffer
+	if code := Main([]string{"solve", writeFile(t, "long.toml", graph)}, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	if strings.Contains(out.String(), "%!") {
+		t.Errorf("the text plan has a formatting error:\n%.300s", out.String()[strings.Index(out.String(), "%!")-100:])
+	}
+	for _, line := range strings.Split(out.String(), "\n") {
+		if strings.HasPrefix(line, "  %bias ") && len(line) > 200 {
+			t.Errorf("%%bias is padded to the long name's width: %d characters", len(line))
+		}
+	}
+}
