@@ -42,3 +42,31 @@ func TestTextPlanOfAHugeName(t *testing.T) {
 		}
 	}
 }
+
+// failingWriter refuses every write, as a full disk or a closed pipe.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, os.ErrClosed }
+
+// No command's output is lost with exit 0: every write failure to
+// standard output, help included, is an error exit.
+func TestWriteFailureIsAnError(t *testing.T) {
+	root, _ := filepath.Abs("../..")
+	t.Chdir(root)
+	for _, args := range [][]string{
+		{"--help"}, {"solve", "--help"}, {"--version"},
+		{"solve", "testdata/graphs/argument_in_registers.toml"},
+		{"solve", "--format", "json", "testdata/graphs/argument_in_registers.toml"},
+		{"solve", "--format", "toml", "testdata/graphs/argument_in_registers.toml"},
+		{"solve", "--format", "dot", "testdata/graphs/argument_in_registers.toml"},
+		{"explain", "testdata/graphs/argument_in_registers.toml"},
+		{"layout", "show", "examples/layouts/blocked_16x16.toml"},
+		{"intrinsics", "list"}, {"intrinsics", "targets"},
+		{"completion", "bash"},
+	} {
+		var errs bytes.Buffer
+		if code := Main(args, failingWriter{}, &errs); code == exitOK || !strings.Contains(errs.String(), "closed") {
+			t.Errorf("planner %s to a closed output: exit %d, stderr %q", strings.Join(args, " "), code, errs.String())
+		}
+	}
+}

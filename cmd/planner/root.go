@@ -29,10 +29,14 @@ func Main(args []string, stdout, stderr io.Writer) int {
 
 // run is Main with the standard input a graph named "-" is read from.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := newRoot(stdout, stderr)
+	out := &checkedWriter{w: stdout}
+	root := newRoot(out, stderr)
 	root.SetIn(stdin)
 	root.SetArgs(args)
 	err := root.Execute()
+	if err == nil && out.err != nil {
+		err = fmt.Errorf("writing standard output: %w", out.err) // help and usage too, whose writes cobra does not check
+	}
 	if err == nil {
 		return exitOK
 	}
@@ -88,4 +92,21 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(newVerifyCmd(&records))
 	addCompletions(root, &records)
 	return root
+}
+
+// checkedWriter keeps the first error of writing to w, so that no write
+// failure, however the writer's caller treats it, ends in exit 0 with
+// the output lost. (A standard output closed before planner starts is
+// not one: the Go runtime opens /dev/null in its place.)
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	return n, err
 }
