@@ -109,6 +109,10 @@ type Error struct {
 	Msg          string `json:"message"`
 	Related      []Pos  `json:"related,omitempty"`
 	RelatedIndex []int  `json:"-"`
+	// Offset is where in Field's string value the problem lies, a byte
+	// offset counted from 1 (0: the whole value); the reader that knows
+	// where the string is written turns it into Pos.
+	Offset int `json:"-"`
 }
 
 // Error is the problem as one line: its position, what was expected and
@@ -123,6 +127,9 @@ func (e *Error) Error() string {
 		b.WriteString(e.Field)
 		if e.Index >= 0 {
 			fmt.Fprintf(&b, "[%d]", e.Index)
+		}
+		if e.Offset > 0 {
+			fmt.Fprintf(&b, " at character %d", e.Offset)
 		}
 		b.WriteString(": ")
 	}
@@ -142,6 +149,12 @@ func (e *Error) Error() string {
 // errorf makes an Error about a whole field.
 func errorf(code Code, field string, format string, args ...any) *Error {
 	return &Error{Code: code, Field: field, Index: -1, Msg: fmt.Sprintf(format, args...)}
+}
+
+// encodingError makes an Error about the encoding string at byte offset
+// at.
+func encodingError(code Code, at int, format string, args ...any) *Error {
+	return &Error{Code: code, Field: "encoding", Index: -1, Offset: at + 1, Msg: fmt.Sprintf(format, args...)}
 }
 
 // errorAt makes an Error about entry i of a list field.
