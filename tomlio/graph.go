@@ -165,6 +165,9 @@ const MaxLoopDepth = 8
 // one the streamed reading cannot follow, is read again whole, which
 // reports every problem.
 func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*model.Graph, error) {
+	if err := emptyInput(file, data, "a graph: its target, subgroups and [[op]] tables (docs/graphs.md)"); err != nil {
+		return nil, err
+	}
 	if doc, ok := parseStreamed(file, data); ok {
 		if g, whole, err := readGraph(doc, targets); err == nil && !whole {
 			return g, nil

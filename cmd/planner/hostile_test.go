@@ -70,3 +70,26 @@ func TestWriteFailureIsAnError(t *testing.T) {
 		}
 	}
 }
+
+// Empty input, on standard input or in a file, is said to be empty, not
+// reported as a missing key for each key a graph or layout needs.
+func TestEmptyInputIsSaidToBeEmpty(t *testing.T) {
+	empty := writeFile(t, "empty.toml", "# nothing yet\n\n")
+	for _, c := range []struct {
+		args  []string
+		stdin string
+		want  string
+	}{
+		{[]string{"solve", "-"}, "", "<stdin>:1:1: standard input is empty: expected a graph"},
+		{[]string{"solve", "-"}, "\n  \n", "<stdin>:1:1: standard input is empty: expected a graph"},
+		{[]string{"explain", "-"}, "", "<stdin>:1:1: standard input is empty: expected a graph"},
+		{[]string{"solve", empty}, "", empty + ":1:1: the file is empty: expected a graph"},
+		{[]string{"layout", "show", empty}, "", empty + ":1:1: the file is empty: expected a layout"},
+	} {
+		var out, errs bytes.Buffer
+		code := run(c.args, strings.NewReader(c.stdin), &out, &errs)
+		if code != exitBadInput || !strings.HasPrefix(errs.String(), c.want) || strings.Contains(errs.String(), "missing key") {
+			t.Errorf("planner %s < %q: exit %d, stderr %q: want exit 1 saying %q", strings.Join(c.args, " "), c.stdin, code, errs.String(), c.want)
+		}
+	}
+}
