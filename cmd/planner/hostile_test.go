@@ -93,3 +93,42 @@ func TestEmptyInputIsSaidToBeEmpty(t *testing.T) {
 		}
 	}
 }
+
+// bench takes one file as well as a folder, and a folder's TTGIR kernels
+// (*.ttgir) beside its graphs and MLIR kernels.
+func TestBenchReadsFilesAndTTGIR(t *testing.T) {
+	root, _ := filepath.Abs("../..")
+	t.Chdir(root)
+	dir := t.TempDir()
+	for _, f := range []string{"testdata/graphs/argument_in_registers.toml", "examples/ttgir/softmax_sm80.ttgir"} {
+		text, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		arg  string
+		want []string
+	}{
+		{"testdata/graphs/argument_in_registers.toml", []string{"argument_in_registers.toml"}},
+		{dir, []string{"argument_in_registers.toml", "softmax_sm80.ttgir"}},
+	} {
+		var out, errs bytes.Buffer
+		if code := Main([]string{"bench", c.arg}, &out, &errs); code != 0 {
+			t.Errorf("planner bench %s: exit %d: %s", c.arg, code, errs.String())
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out.String(), w+" ") {
+				t.Errorf("planner bench %s: no row of %s:\n%s", c.arg, w, out.String())
+			}
+		}
+	}
+	var out, errs bytes.Buffer
+	if code := Main([]string{"bench", t.TempDir()}, &out, &errs); code != exitBadInput || !strings.Contains(errs.String(), "no graphs (*.toml), MLIR kernels (*.mlir) or TTGIR kernels (*.ttgir)") {
+		t.Errorf("planner bench on an empty folder: exit %d: %s", code, errs.String())
+	}
+}
