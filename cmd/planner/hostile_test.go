@@ -132,3 +132,15 @@ func TestBenchReadsFilesAndTTGIR(t *testing.T) {
 		t.Errorf("planner bench on an empty folder: exit %d: %s", code, errs.String())
 	}
 }
+
+// A plan verified away from the folder its graph path is relative to
+// says where it looked and to give --graph, at the plan's file key.
+func TestVerifyElsewhereSaysGiveGraph(t *testing.T) {
+	plan, _ := filepath.Abs("../../testdata/plans/argument_in_registers.toml")
+	t.Chdir(t.TempDir())
+	var out, errs bytes.Buffer
+	code := Main([]string{"verify", plan}, &out, &errs)
+	if code != exitBadInput || !strings.HasPrefix(errs.String(), plan+":1:1: ") || !strings.Contains(errs.String(), "give its path with --graph") {
+		t.Errorf("exit %d, stderr %q: want exit 1 at the plan's file key saying to give --graph", code, errs.String())
+	}
+}
