@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Pos is a position in an input file. Line and Col count from 1; a zero Line
@@ -133,7 +134,7 @@ func (e *Error) Error() string {
 		}
 		b.WriteString(": ")
 	}
-	b.WriteString(e.Msg)
+	b.WriteString(ClipQuoted(e.Msg))
 	var see []string
 	for _, p := range e.Related {
 		if s := p.String(); !strings.Contains(e.Msg, s) {
@@ -232,4 +233,46 @@ func Errors(err error) (ErrorList, bool) {
 		return ErrorList{one}, true
 	}
 	return nil, false
+}
+
+// maxQuoted is the longest quoted value an error shows whole.
+const maxQuoted = 80
+
+// ClipQuoted shortens each quoted value of an error message ("…", as
+// %q writes it) longer than maxQuoted bytes to its first bytes and its
+// length, so that a huge value in the input is not echoed whole.
+func ClipQuoted(msg string) string {
+	if len(msg) <= maxQuoted {
+		return msg
+	}
+	var b strings.Builder
+	for i := 0; i < len(msg); {
+		if msg[i] != '"' {
+			b.WriteByte(msg[i])
+			i++
+			continue
+		}
+		end := i + 1
+		for end < len(msg) && msg[end] != '"' {
+			if msg[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		if end >= len(msg) {
+			b.WriteString(msg[i:])
+			break
+		}
+		q := msg[i : end+1]
+		if len(q) > maxQuoted {
+			cut := maxQuoted - 20
+			for cut > 1 && (q[cut-1] == '\\' || !utf8.RuneStart(q[cut])) {
+				cut-- // not inside an escape or a character
+			}
+			q = fmt.Sprintf("%s\"… (%d bytes in all)", q[:cut], len(q)-2)
+		}
+		b.WriteString(q)
+		i = end + 1
+	}
+	return b.String()
 }

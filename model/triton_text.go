@@ -200,7 +200,7 @@ func (p *attrParser) node(at int) (*attrNode, error) {
 	if name == "padded_shared" {
 		// #ttg.padded_shared<[interval:+pad, …] {fields}>
 		if !p.eat("<") || !p.eat("[") {
-			return nil, p.fail("'<[' after #" + full)
+			return nil, p.fail("'<[' after #" + clipName(full))
 		}
 		for {
 			iv, err := p.value()
@@ -232,7 +232,7 @@ func (p *attrParser) node(at int) (*attrNode, error) {
 		return n, p.fields(n)
 	}
 	if !p.eat("<") || !p.eat("{") {
-		return nil, p.fail("'<{' after #" + full)
+		return nil, p.fail("'<{' after #" + clipName(full))
 	}
 	return n, p.fields(n)
 }
@@ -597,4 +597,13 @@ func (n *attrNode) sharedEncoding() (*TritonSharedEncoding, error) {
 		return e, nil
 	}
 	return nil, encodingError(CodeUnknownName, n.at, "unknown shared encoding #ttg.%s (known: swizzled_shared, nvmma_shared, padded_shared)", n.name)
+}
+
+// clipName shortens an attribute name read from the input to its first
+// characters for a message.
+func clipName(name string) string {
+	if len(name) <= maxQuoted {
+		return name
+	}
+	return strings.ToValidUTF8(name[:maxQuoted-20], "") + "… (" + strconv.Itoa(len(name)) + " bytes)"
 }

@@ -230,7 +230,7 @@ func (t *Table) PosAt(key string, i int) model.Pos {
 // Errorf records a problem with key (the table itself for "") and
 // returns it, for the caller to add the positions it relates to.
 func (t *Table) Errorf(key string, code model.Code, format string, args ...any) *model.Error {
-	e := &model.Error{Pos: t.Pos(key), Code: code, Field: t.keyPath(key), Index: -1, Msg: fmt.Sprintf(format, args...)}
+	e := &model.Error{Pos: t.Pos(key), Code: code, Field: t.keyPath(key), Index: -1, Msg: model.ClipQuoted(fmt.Sprintf(format, args...))}
 	t.doc.Errs = append(t.doc.Errs, e)
 	return e
 }

@@ -144,3 +144,28 @@ func TestVerifyElsewhereSaysGiveGraph(t *testing.T) {
 		t.Errorf("exit %d, stderr %q: want exit 1 at the plan's file key saying to give --graph", code, errs.String())
 	}
 }
+
+// A huge value in the input is quoted by a short prefix and its length,
+// not echoed whole to standard error.
+func TestHugeValueIsNotEchoed(t *testing.T) {
+	text, err := os.ReadFile("../../testdata/graphs/argument_in_registers.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	huge := strings.Repeat("Q", 1<<20)
+	for _, edit := range []struct{ old, new string }{
+		{`kind = "add"`, `kind = "` + huge + `"`},
+		{`dtype = "f32"`, `dtype = "` + huge + `"`},
+		{`target = "sm_80"`, `target = "` + huge + `"`},
+		{`operands = ["x", "bias"]`, `operands = ["x", "` + huge + `"]`},
+		{`notation = "blocked"`, `notation = "` + huge + `"`},
+		{`notation = "blocked"`, `notation = "triton"` + "\n" + `encoding = "#ttg.` + huge + `"`},
+	} {
+		graph := strings.Replace(string(text), edit.old, edit.new, 1)
+		var out, errs bytes.Buffer
+		code := Main([]string{"solve", writeFile(t, "huge.toml", graph)}, &out, &errs)
+		if code != exitBadInput || errs.Len() > 4000 || !strings.Contains(errs.String(), "bytes") {
+			t.Errorf("%s: exit %d, %d bytes of errors: %.300s", edit.old, code, errs.Len(), errs.String())
+		}
+	}
+}
