@@ -923,8 +923,9 @@ func (r *graphReader) loop(t *Table, op *model.Op, parent *model.Loop) {
 			l.Trips, l.Dynamic = n, true
 		}
 	} else {
-		l.Trips, _ = t.Int("trips", true)
-		if t.Has("trips") && l.Trips < 1 {
+		var read bool
+		l.Trips, read = t.Int("trips", true) // not read: reported, of the wrong type or out of range
+		if read && l.Trips < 1 {
 			t.Errorf("trips", model.CodeBadValue, "a loop runs at least once, found trips = %d", l.Trips)
 		}
 		if t.Has("assume_trips") {
