@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -236,6 +237,9 @@ func boundConversions(g *model.Graph, opt Options) (*model.Graph, error) {
 		return &b, nil
 	}
 	n, err := strconv.Atoi(opt.MaxConversions)
+	if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(opt.MaxConversions, "-") {
+		return nil, fmt.Errorf("--max-conversions %s is too large: a number of conversions up to %d, or %q (no bound)", opt.MaxConversions, math.MaxInt, NoConversionBound)
+	}
 	if err != nil || n < 0 {
 		return nil, fmt.Errorf("--max-conversions is %q (no bound), or a number of conversions, 0 or more: found %q", NoConversionBound, opt.MaxConversions)
 	}

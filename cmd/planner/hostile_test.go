@@ -169,3 +169,24 @@ func TestHugeValueIsNotEchoed(t *testing.T) {
 		}
 	}
 }
+
+// A size too large to read is said to be too large, not to be not
+// positive or not a count.
+func TestTooLargeIsSaidSo(t *testing.T) {
+	root, _ := filepath.Abs("../..")
+	t.Chdir(root)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--max-input", "99999999999999999999", "solve", "testdata/graphs/argument_in_registers.toml"}, "--max-input 99999999999999999999: too large: at most 1TiB"},
+		{[]string{"--max-input", "2TiB", "solve", "testdata/graphs/argument_in_registers.toml"}, "--max-input 2TiB: too large: at most 1TiB"},
+		{[]string{"solve", "--memory-limit", "99999999999999999999GiB", "testdata/graphs/argument_in_registers.toml"}, "--memory-limit 99999999999999999999GiB: too large"},
+		{[]string{"solve", "--max-conversions", "99999999999999999999", "testdata/graphs/argument_in_registers.toml"}, "--max-conversions 99999999999999999999 is too large"},
+	} {
+		var out, errs bytes.Buffer
+		if code := Main(c.args, &out, &errs); code != exitBadInput || !strings.Contains(errs.String(), c.want) {
+			t.Errorf("planner %s: exit %d, stderr %q: want %q", strings.Join(c.args, " "), code, errs.String(), c.want)
+		}
+	}
+}
