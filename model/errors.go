@@ -235,8 +235,13 @@ func Errors(err error) (ErrorList, bool) {
 	return nil, false
 }
 
-// maxQuoted is the longest quoted value an error shows whole.
-const maxQuoted = 80
+// maxQuoted is the longest quoted value an error shows whole (a layout
+// string of a large tensor runs to a few hundred bytes); a longer one is
+// shown by its first clippedQuoted bytes.
+const (
+	maxQuoted     = 2048
+	clippedQuoted = 160
+)
 
 // ClipQuoted shortens each quoted value of an error message ("…", as
 // %q writes it) longer than maxQuoted bytes to its first bytes and its
@@ -265,7 +270,7 @@ func ClipQuoted(msg string) string {
 		}
 		q := msg[i : end+1]
 		if len(q) > maxQuoted {
-			cut := maxQuoted - 20
+			cut := clippedQuoted
 			for cut > 1 && (q[cut-1] == '\\' || !utf8.RuneStart(q[cut])) {
 				cut-- // not inside an escape or a character
 			}

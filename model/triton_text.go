@@ -605,5 +605,5 @@ func clipName(name string) string {
 	if len(name) <= maxQuoted {
 		return name
 	}
-	return strings.ToValidUTF8(name[:maxQuoted-20], "") + "… (" + strconv.Itoa(len(name)) + " bytes)"
+	return strings.ToValidUTF8(name[:clippedQuoted], "") + "… (" + strconv.Itoa(len(name)) + " bytes)"
 }
