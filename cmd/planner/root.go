@@ -16,7 +16,7 @@ import (
 const (
 	exitOK             = 0
 	exitBadInput       = 1 // bad input or usage: the message says what and where
-	exitUnsat          = 2 // no plan satisfies the constraints
+	exitUnsat          = 5 // no plan satisfies the constraints (not 2, the exit code of a Go panic)
 	exitNotExpressible = 3 // the layout has no form in the requested notation
 	exitStopped        = 4 // a time or memory limit (or Ctrl-C) stopped the run before any plan
 )

@@ -50,7 +50,7 @@ included (docs/architecture.md, "Stopping", says how it is split); when
 the search has no better plan by then, the plan is the greedy baseline's.
 A graph file of more than --max-input bytes (default 128 MiB) is refused
 unread.
-Exit codes: 0 a plan, 1 bad input, 2 no plan exists, 4 a limit (or
+Exit codes: 0 a plan, 1 bad input, 5 no plan exists, 4 a limit (or
 Ctrl-C) stopped the run before any plan.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
