@@ -190,3 +190,28 @@ func TestTooLargeIsSaidSo(t *testing.T) {
 		}
 	}
 }
+
+// A missing or extra argument prints the command's usage line, and
+// solve --help lists the notations.
+func TestUsageAndNotations(t *testing.T) {
+	for _, c := range []struct {
+		args  []string
+		usage string
+	}{
+		{[]string{"solve"}, "usage: planner solve GRAPH [flags]"},
+		{[]string{"explain"}, "usage: planner explain GRAPH [flags]"},
+		{[]string{"verify"}, "usage: planner verify PLAN [flags]"},
+		{[]string{"bench"}, "usage: planner bench DIR|FILE [flags]"},
+		{[]string{"layout", "diff", "a.toml"}, "usage: planner layout diff A B [flags]"},
+		{[]string{"solve", "a.toml", "b.toml"}, "usage: planner solve GRAPH [flags]"},
+	} {
+		var out, errs bytes.Buffer
+		if code := Main(c.args, &out, &errs); code != exitBadInput || !strings.Contains(errs.String(), c.usage) {
+			t.Errorf("planner %s: exit %d, stderr %q: want the usage line %q", strings.Join(c.args, " "), code, errs.String(), c.usage)
+		}
+	}
+	var out, errs bytes.Buffer
+	if code := Main([]string{"solve", "--help"}, &out, &errs); code != 0 || !strings.Contains(out.String(), "nested, xegpu, blocked, linear, cute, table, triton") {
+		t.Errorf("solve --help: exit %d, lists no notations:\n%s", code, out.String())
+	}
+}

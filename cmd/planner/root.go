@@ -91,7 +91,25 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(newSolveCmd(&records), newExplainCmd(&records), newGenCmd(), newBenchCmd(&records), newLayoutCmd(), newIntrinsicsCmd(&records))
 	root.AddCommand(newVerifyCmd(&records))
 	addCompletions(root, &records)
+	withUsage(root)
 	return root
+}
+
+// withUsage makes every command's wrong count of arguments say the
+// command's usage line after what is wrong (errors print no usage
+// otherwise: SilenceUsage).
+func withUsage(c *cobra.Command) {
+	if check := c.Args; check != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				return fmt.Errorf("%v\nusage: %s", err, cmd.UseLine())
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		withUsage(sub)
+	}
 }
 
 // checkedWriter keeps the first error of writing to w, so that no write
