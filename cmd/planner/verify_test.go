@@ -377,32 +377,45 @@ func TestVerifyProvesTheStatus(t *testing.T) {
 // exactly: in fa_f16acc_sm80 the A operand %pf of acc_new, converted
 // into the mma_m16n8k16 fragment on 1×4 warps, with its second and third
 // K repeats swapped still puts every element in the lane and register
-// of its fragment, but is not the layout the mma tiles.
+// of its fragment, but is not the layout the mma tiles; likewise in
+// fa_f16acc_gfx942 the B operand %v of acc_new, an MFMA run transposed
+// with kWidth 8, with two of its registers swapped.
 func TestVerifyRefusesSwappedRepeats(t *testing.T) {
 	root, _ := filepath.Abs("../..")
 	t.Chdir(root)
-	text, err := os.ReadFile("testdata/plans/fa_f16acc_sm80.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	const own = "register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [16, 0], [32, 0], [64, 0]]"
-	const swapped = "register = [[0, 1], [8, 0], [0, 8], [0, 32], [0, 16], [16, 0], [32, 0], [64, 0]]"
-	at := strings.Index(string(text), "value = \"pf\"\nconsumer = \"acc_new\"\noperand = \"a\"")
-	if at < 0 {
-		t.Fatal("no conversion of pf into acc_new in the golden plan")
-	}
-	i := strings.Index(string(text[at:]), own)
-	if i < 0 {
-		t.Fatalf("the golden plan's %%pf into acc_new is not %s", own)
-	}
-	edited := string(text[:at+i]) + swapped + string(text[at+i+len(own):])
-	path := filepath.Join(t.TempDir(), "plan.toml")
-	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var out, errs bytes.Buffer
-	code := Main([]string{"verify", "--prove", "0", path}, &out, &errs)
-	if code != exitBadInput || !strings.Contains(errs.String(), "acc_new reads it as a in a layout that mma_m16n8k16_f32_f16 on 1×4 warps does not tile") {
-		t.Fatalf("exit %d, stdout %q, stderr %q: want exit 1 saying the layout is not the mma's tiling", code, out.String(), errs.String())
+	for _, c := range []struct {
+		plan, conversion, own, swapped, want string
+	}{
+		{"fa_f16acc_sm80", "value = \"pf\"\nconsumer = \"acc_new\"\noperand = \"a\"",
+			"register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [16, 0], [32, 0], [64, 0]]",
+			"register = [[0, 1], [8, 0], [0, 8], [0, 32], [0, 16], [16, 0], [32, 0], [64, 0]]",
+			"acc_new reads it as a in a layout that mma_m16n8k16_f32_f16 on 1×4 warps does not tile"},
+		{"fa_f16acc_gfx942", "value = \"v\"\nconsumer = \"acc_new\"\noperand = \"b\"",
+			"register = [[1, 0], [2, 0], [4, 0], [0, 64]]",
+			"register = [[2, 0], [1, 0], [4, 0], [0, 64]]",
+			"acc_new reads it as b in a layout that mfma_f32_16x16x16_f16"},
+	} {
+		text, err := os.ReadFile("testdata/plans/" + c.plan + ".toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := strings.Index(string(text), c.conversion)
+		if at < 0 {
+			t.Fatalf("%s: no conversion %q in the golden plan", c.plan, c.conversion)
+		}
+		i := strings.Index(string(text[at:]), c.own)
+		if i < 0 {
+			t.Fatalf("%s: the golden plan's conversion is not %s", c.plan, c.own)
+		}
+		edited := string(text[:at+i]) + c.swapped + string(text[at+i+len(c.own):])
+		path := filepath.Join(t.TempDir(), "plan.toml")
+		if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out, errs bytes.Buffer
+		code := Main([]string{"verify", "--prove", "0", path}, &out, &errs)
+		if code != exitBadInput || !strings.Contains(errs.String(), c.want) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q: want exit 1 saying the layout is not the mma's tiling", c.plan, code, out.String(), errs.String())
+		}
 	}
 }
