@@ -148,7 +148,7 @@ func verifyChoices(g *model.Graph, a *model.Assignment, pts *pointCache) error {
 			}
 			if ch.Record.Kind != model.RecordFMA {
 				if err = arrangement(g, op, ch, a, ts); err == nil {
-					err = tiledOperands(op, ch, a, ts)
+					err = tiledOperands(op, ch, a)
 				}
 			}
 		case info.Flow == model.FlowRecord:
@@ -172,7 +172,7 @@ func verifyChoices(g *model.Graph, a *model.Assignment, pts *pointCache) error {
 				return
 			}
 			if err = arrangement(g, op, ch, a, ts); err == nil {
-				err = tiledOperands(op, ch, a, ts)
+				err = tiledOperands(op, ch, a)
 			}
 		case op.ReadsShared():
 			if err = inFragment(op.Result.Name, a.Layouts[op.Result], ch.Record, "", ts); err != nil {
@@ -755,7 +755,7 @@ func unlinear(e int, shape []int) []int {
 // model.InterleaveK): the fragment checks and the arrangement's accept
 // any order of the register repeats, and a plan must claim the one the
 // mma runs. The accumulator's repeats may run along N or along M first.
-func tiledOperands(op *model.Op, ch *model.OpChoice, a *model.Assignment, ts *tables) error {
+func tiledOperands(op *model.Op, ch *model.OpChoice, a *model.Assignment) error {
 	r := ch.Record
 	if len(op.Operands) < 3 || len(op.Operands[0].Shape) != 2 || len(op.Operands[1].Shape) != 2 || r.M == 0 || r.N == 0 || r.K == 0 {
 		return nil
@@ -778,7 +778,7 @@ func tiledOperands(op *model.Op, ch *model.OpChoice, a *model.Assignment, ts *ta
 		if wants == nil {
 			continue // an operand in shared memory, or no tiling to compare with
 		}
-		if !slices.ContainsFunc(wants, func(w *model.Layout) bool { return ts.equal(got, w) }) {
+		if !slices.ContainsFunc(wants, func(w *model.Layout) bool { return got.Equal(w) }) {
 			return &VerifyError{Value: op.Operands[i].Name, What: fmt.Sprintf("%s reads it as %s in a layout that %s on %s does not tile: each register repeat of the fragment must hold the tile the mma runs there (K repeats innermost)",
 				op.Name, model.RoleName(op, i), r.Name, model.WarpArrangement(ch.WarpsM, ch.WarpsN, ch.NFirst, ch.Outer)),
 				At: []Where{atUse(u), atOp(op, "intrinsic"), atOp(op, "warps_m"), atOp(op, "warps_n"), atOp(op, "transposed"), atOp(op, "k_width")}}
