@@ -168,12 +168,15 @@ func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*mo
 	if err := emptyInput(file, data, "a graph: its target, subgroups and [[op]] tables (docs/graphs.md)"); err != nil {
 		return nil, err
 	}
+	if err := checkBounds(file, data); err != nil {
+		return nil, err
+	}
 	if doc, ok := parseStreamed(file, data); ok {
 		if g, whole, err := readGraph(doc, targets); err == nil && !whole {
 			return g, nil
 		}
 	}
-	doc, err := Parse(file, data)
+	doc, err := parseBounded(file, data)
 	if err != nil {
 		return nil, err
 	}
