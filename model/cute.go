@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -110,7 +111,11 @@ func (c *CuTe) Layout(f Frame) (*Layout, error) {
 			k++
 		}
 		if k == len(flat) || flat[k].place != stride {
-			return nil, nil, errorAt(CodeNotExpressible, key, i, "stride %d is not the place of a digit of the column-major element position over %v", stride, f.Shape)
+			places := make([]string, len(flat))
+			for j, p := range flat {
+				places[j] = strconv.Itoa(p.place)
+			}
+			return nil, nil, errorAt(CodeNotExpressible, key, i, "stride %d is not the place of a digit of the column-major element position over %v (the places are %s)", stride, f.Shape, strings.Join(places, ", "))
 		}
 		var rad Radices
 		var imgs []Image
