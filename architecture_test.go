@@ -1,4 +1,4 @@
-package planner
+package planner_test
 
 import (
 	"fmt"
@@ -510,6 +510,50 @@ func run(p *Problem) int {
 	for i := range want {
 		if !strings.HasPrefix(got[i], want[i]) {
 			t.Errorf("violation %d: %s\nwant it to start %s", i, got[i], want[i])
+		}
+	}
+}
+
+// internalTests are the root test files allowed in package planner: each
+// truly needs the package's internals, says why on its package line
+// ("package planner // internal: ..."), and is named here. Every other
+// root test file is package planner_test and reads only the exported API,
+// as a user of the library does.
+var internalTests = []string{
+	"export_test.go", // hands the external tests the kept kernel and the MLIR options
+	"limits_test.go", // tests during, within, the solve seam and the big-graph pacing
+}
+
+// A new root test file is external by default: one in package planner
+// must be listed in internalTests and say why on its package line.
+func TestRootTestsAreExternal(t *testing.T) {
+	names, err := filepath.Glob("*_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range internalTests {
+		if !slices.Contains(names, name) {
+			t.Errorf("internalTests names %s, which does not exist", name)
+		}
+	}
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, data, parser.PackageClauseOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		listed := slices.Contains(internalTests, name)
+		line, _, _ := strings.Cut(string(data[f.Package-1:]), "\n")
+		switch {
+		case f.Name.Name == "planner" && !listed:
+			t.Errorf("%s is in package planner: write it in package planner_test against the exported API, or name it in internalTests if it truly needs the internals", name)
+		case f.Name.Name == "planner" && !strings.HasPrefix(line, "package planner // internal: "):
+			t.Errorf("%s: its package line says not why it needs the internals (package planner // internal: why)", name)
+		case f.Name.Name != "planner" && listed:
+			t.Errorf("%s is in package %s, but internalTests names it", name, f.Name.Name)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package planner
+package planner // internal: it tests the limits' own machinery (during, within, solveProblem as a seam, the big-graph pacing)
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"errors"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -266,4 +267,16 @@ func TestBigGraphPacesCollectorDuringSearch(t *testing.T) {
 	if got.Plan.Cost != want.Plan.Cost {
 		t.Errorf("paced, the plan costs %d; at the default pace %d", got.Plan.Cost, want.Plan.Cost)
 	}
+}
+
+var builtin = sync.OnceValues(func() (*Planner, error) { return New() })
+
+// testPlanner is the planner with the built-in records.
+func testPlanner(tb testing.TB) *Planner {
+	tb.Helper()
+	pl, err := builtin()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return pl
 }

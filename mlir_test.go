@@ -1,4 +1,4 @@
-package planner
+package planner_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"planner"
 	"planner/mlir"
 	"planner/model"
 	"planner/plans"
@@ -87,7 +88,7 @@ func matchGraphs(t *testing.T, a, b *model.Graph) map[string]string {
 // solveGraph solves a graph already read, writing its layouts in notation.
 func solveGraph(t *testing.T, g *model.Graph, notation string) *plans.Plan {
 	t.Helper()
-	res, err := testPlanner(t).Solve(context.Background(), g, Options{Notation: notation})
+	res, err := testPlanner(t).Solve(context.Background(), g, planner.Options{Notation: notation})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package planner
+package planner_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"planner"
 	"planner/internal/golden"
 	"planner/model"
 	"planner/plans"
@@ -175,13 +176,13 @@ func TestSamePlanOnAnyCPUs(t *testing.T) {
 // empty) and lists those whose text plan differs from its golden.
 func plansOffTheirGoldens(t *testing.T, graphs []string) []string {
 	t.Helper()
-	pl, err := New()
+	pl, err := planner.New()
 	if err != nil {
 		t.Fatal(err)
 	}
 	var differ []string
 	for _, g := range graphs {
-		res, err := pl.SolveFile(context.Background(), g, Options{})
+		res, err := pl.SolveFile(context.Background(), g, planner.Options{})
 		if err != nil || res.Plan == nil {
 			t.Fatalf("%s: %v", g, err)
 		}
