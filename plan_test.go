@@ -366,22 +366,6 @@ func TestSeed002WMMAConstantStride(t *testing.T) {
 	}
 }
 
-// A loop may carry a WMMA accumulator: the constant that starts it, the
-// carried value, the mma's result and the loop's result are one opaque
-// fragment, with no conversion anywhere (none can reach or leave one).
-func TestWMMALoopCarriesFragment(t *testing.T) {
-	p := solveFile(t, "testdata/graphs/wmma_loop_gemm.toml")
-	if p.Status != "optimal" || len(p.Conv) != 0 {
-		t.Fatalf("status %s, %d conversions; want optimal with none", p.Status, len(p.Conv))
-	}
-	for _, v := range []string{"acc0", "acc", "acc_next", "acc_out"} {
-		got := named(t, p.Values, func(v plans.ValuePlan) string { return v.Name }, v)
-		if got.Notation != "fragment" || !strings.HasPrefix(got.Layout, "wmma.m16n16k16.accumulator.f32 fragments") {
-			t.Errorf("%%%s is %s %q, want the WMMA accumulator fragment", v, got.Notation, got.Layout)
-		}
-	}
-}
-
 // Every subgroup's accesses are counted, not subgroup 0's alone: with
 // A's rows 72 elements apart plus 4 every 8 rows, rows 8..15 (and every
 // other block of 8) start 8 bytes off a 16-byte boundary, so the copy
@@ -531,25 +515,6 @@ func TestVerifyCatchesAMovedElement(t *testing.T) {
 	t.Log(err)
 }
 
-// Pins hold inside loops: a tile loaded in the loop body and the loop's
-// carried value are pinned, and the plan keeps both layouts; an i1 mask
-// selects between f32 values and the select's result is f32.
-func TestLoopPinsAndSelect(t *testing.T) {
-	p := solveFile(t, "testdata/graphs/loop_pins_and_select.toml")
-	want := "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [1, 1], order = [1, 0]}>"
-	for _, name := range []string{"x", "acc"} {
-		if v := valuePlan(t, p, name); v.Layout != want {
-			t.Errorf("pinned %%%s is in %s, want %s", name, v.Layout, want)
-		}
-	}
-	if v := valuePlan(t, p, "kept"); v.DType != "f32" {
-		t.Errorf("select of f32 values under an i1 mask gives %s", v.DType)
-	}
-	if len(p.Conv) != 0 {
-		t.Errorf("%d conversions, want none", len(p.Conv))
-	}
-}
-
 // A placement the graph states as an explicit XOR swizzle is kept, like a
 // stated pad or swizzle mode, and is a fact the graph may mark hard.
 func TestStatedXORPlacementIsKept(t *testing.T) {
@@ -558,47 +523,6 @@ func TestStatedXORPlacementIsKept(t *testing.T) {
 		if b.Name == "As" && b.Placement != "swizzle xor(bits 2, base 4, shift 7)" {
 			t.Errorf("buffer As is placed as %q, not as the graph states", b.Placement)
 		}
-	}
-}
-
-// Triton's keep-dim reductions: a 32×1 column grown to 32×128 by a
-// broadcast of its dimension of extent 1 plans as the broadcast of new
-// dimensions does, at the same cost and with no conversion.
-func TestBroadcastOfExtentOne(t *testing.T) {
-	col := solveFile(t, "testdata/graphs/softmax_expand_dims.toml")
-	row := solveFile(t, "testdata/graphs/softmax_row.toml")
-	if col.Cost != row.Cost || len(col.Conv) != 0 {
-		t.Errorf("softmax with 32×1 columns costs %d with %d conversions; with rows it costs %d", col.Cost, len(col.Conv), row.Cost)
-	}
-}
-
-// A kernel argument in registers costs nothing and stays in its caller's
-// layout; the tile loaded beside it follows, so nothing converts.
-func TestArgumentInRegisters(t *testing.T) {
-	p := solveFile(t, "testdata/graphs/argument_in_registers.toml")
-	want := "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [1, 1], order = [1, 0]}>"
-	if v := valuePlan(t, p, "bias"); v.Layout != want {
-		t.Errorf("the argument is in %s, want its pin %s", v.Layout, want)
-	}
-	if o := opPlan(t, p, "bias"); o.Cost != 0 {
-		t.Errorf("the argument costs %d", o.Cost)
-	}
-	if len(p.Conv) != 0 {
-		t.Errorf("%d conversions, want none", len(p.Conv))
-	}
-}
-
-// A loop whose trip count is known only at run time is priced at the
-// count the graph assumes, and the plan says so: the same plan and cost
-// as loop_three_carried, which runs 16 times.
-func TestDynamicTripCount(t *testing.T) {
-	dyn := solveFile(t, "testdata/graphs/loop_dynamic_trips.toml")
-	fixed := solveFile(t, "testdata/graphs/loop_three_carried.toml")
-	if dyn.Cost != fixed.Cost {
-		t.Errorf("priced as 16 trips it costs %d; 16 fixed trips cost %d", dyn.Cost, fixed.Cost)
-	}
-	if o := opPlan(t, dyn, "tiles"); o.Method != "trip count dynamic: priced as 16 iterations (assumed)" {
-		t.Errorf("the loop says %q", o.Method)
 	}
 }
 
@@ -628,17 +552,5 @@ func TestStoreRunsInItsStatedLayout(t *testing.T) {
 	a.Ops[store].Exec = x
 	if err := plans.Verify(g, a, plan); err == nil || !strings.Contains(err.Error(), "does not run in the layout the graph states") {
 		t.Errorf("a store out of its stated layout verified: %v", err)
-	}
-}
-
-// An mma with fewer tiles than warps (two 16×8 tiles on 4 warps) has a
-// plan: warps hold copies of the tiles, each warp runs its tile's
-// instructions, and the plan says so; before, no arrangement split the
-// tiles and the graph had no plan.
-func TestMMAWithFewerTilesThanWarps(t *testing.T) {
-	p := solveFile(t, "testdata/graphs/mma_small_tile_4warps.toml")
-	d := opPlan(t, p, "d")
-	if d.WarpsM*d.WarpsN != 4 || !strings.Contains(d.Warps, "each tile held by 2 warps") || d.Cost != 4 {
-		t.Errorf("mma d runs %s on %s", d.Method, d.Warps)
 	}
 }

@@ -243,22 +243,3 @@ func TestMFMAInstrShapeHasK(t *testing.T) {
 		t.Fatal("no #ttg.amd_mfma written: the test checks nothing")
 	}
 }
-
-// TestSelectMaskIsNotConverted: a mask made for an arith.select (free:
-// tt.make_range, tt.splat, arith.cmpi, tt.expand_dims, tt.broadcast) takes
-// the layout the select computes in, the dot's accumulator here, and is
-// never converted: the select's condition, of another element type than
-// its result, is offered the result's candidate layouts.
-func TestSelectMaskIsNotConverted(t *testing.T) {
-	path := filepath.Join("mlir", "testdata", "ttgir", "masked_dot_sm80.ttgir")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := solveMLIR(t, path, data, planner.Input{})
-	for _, c := range res.Plan.Conv {
-		if c.Value == "mask" {
-			t.Errorf("the mask is converted to %s (%s, cost %d)", c.Consumer, c.Kind, c.Cost)
-		}
-	}
-}
