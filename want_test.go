@@ -28,11 +28,13 @@ import (
 //	want cost N          (file) the plan costs N; (line) the op defined here costs N
 //	want status S        (file) optimal or feasible: the plan's status;
 //	                     infeasible: no plan satisfies the graph
+//	want subgroups N     (file) the graph (a kernel: as read) has N subgroups
 //	want conversions N   (file) the plan converts N times;
 //	                     (line) it converts the value defined here N times
 //	want layout "text"   (line) the value defined here is planned in a layout whose text contains text
 //	want dtype T         (line) the value defined here has element type T
-//	want intrinsic "R"   (line) the op defined here runs on record R
+//	want intrinsic "R"   (line) the op defined here runs on record R (a
+//	                     kernel's op read as several ops: one of them)
 //	want warps "text"    (line) the op's warp arrangement contains text
 //	want method "text"   (line) the op's method contains text
 //
@@ -85,8 +87,9 @@ func wantsOf(data []byte) ([]want, error) {
 		}
 		for rest := m[3]; rest != ""; {
 			w, tail, err := parseWant(rest)
-			if err == nil && w.kind != "cost" && w.kind != "conversions" && (at == 0) != (w.kind == "status") {
-				err = fmt.Errorf("a want %s is about %s", w.kind, map[bool]string{true: "the file: write it on a line of its own", false: "a line: write it after the line's code"}[w.kind == "status"])
+			fileOnly := w.kind == "status" || w.kind == "subgroups"
+			if err == nil && w.kind != "cost" && w.kind != "conversions" && (at == 0) != fileOnly {
+				err = fmt.Errorf("a want %s is about %s", w.kind, map[bool]string{true: "the file: write it on a line of its own", false: "a line: write it after the line's code"}[fileOnly])
 			}
 			if err != nil {
 				return nil, fmt.Errorf("line %d: want %s: %v", i+1, rest, err)
@@ -125,7 +128,7 @@ func parseWant(s string) (want, string, error) {
 			w.text, _ = strconv.Unquote(q)
 			rest = rest[len(q):]
 		}
-	case "cost", "conversions":
+	case "cost", "conversions", "subgroups":
 		w.num, err = strconv.ParseInt(word(), 10, 64)
 	case "status", "dtype":
 		w.text = word()
@@ -214,6 +217,10 @@ func wantProblems(path string, data []byte, res *planner.Result, err error) []st
 				if int64(len(p.Conv)) != w.num {
 					bad(w, "%d, got %d", w.num, len(p.Conv))
 				}
+			case "subgroups":
+				if int64(res.Graph.Subgroups) != w.num {
+					bad(w, "%d, got %d", w.num, res.Graph.Subgroups)
+				}
 			}
 			continue
 		}
@@ -246,10 +253,10 @@ func lineProblems(w want, g *model.Graph, p *plans.Plan, defined string, bad fun
 			v = x
 		}
 	}
-	var op *model.Op
+	var ops []*model.Op // a kernel's op may be read as several (a load and a transpose)
 	g.Walk(func(o *model.Op) {
-		if o.Pos.Line == w.line {
-			op = o
+		if o.Pos.Line == w.line || defined != "" && o.Name == defined {
+			ops = append(ops, o)
 		}
 	})
 	switch w.kind {
@@ -283,28 +290,35 @@ func lineProblems(w want, g *model.Graph, p *plans.Plan, defined string, bad fun
 			bad(w, "%%%s of %s, got %s", v.Name, w.text, vp.DType)
 		}
 	default:
-		if op == nil {
+		if len(ops) == 0 {
 			bad(w, "no op is defined at this line")
 			return
 		}
-		var o *plans.OpPlan
-		for i := range p.Ops {
-			if p.Ops[i].Name == op.Name {
-				o = &p.Ops[i]
+		var got []string
+		for _, op := range ops {
+			var o *plans.OpPlan
+			for i := range p.Ops {
+				if p.Ops[i].Name == op.Name {
+					o = &p.Ops[i]
+				}
+			}
+			switch {
+			case o == nil:
+				got = append(got, fmt.Sprintf("the plan has no op %s", op.Name))
+			case w.kind == "cost" && o.Cost == w.num,
+				w.kind == "intrinsic" && o.Intrinsic == w.text,
+				w.kind == "warps" && strings.Contains(o.Warps, w.text),
+				w.kind == "method" && strings.Contains(o.Method, w.text):
+				return
+			default:
+				got = append(got, fmt.Sprintf("op %s: cost %d, intrinsic %q, warps %q, method %q", o.Name, o.Cost, o.Intrinsic, o.Warps, o.Method))
 			}
 		}
-		switch {
-		case o == nil:
-			bad(w, "the plan has no op %s", op.Name)
-		case w.kind == "cost" && o.Cost != w.num:
-			bad(w, "op %s costs %d, got %d", op.Name, w.num, o.Cost)
-		case w.kind == "intrinsic" && o.Intrinsic != w.text:
-			bad(w, "op %s on %s, got %q", op.Name, w.text, o.Intrinsic)
-		case w.kind == "warps" && !strings.Contains(o.Warps, w.text):
-			bad(w, "op %s on %q, got %q", op.Name, w.text, o.Warps)
-		case w.kind == "method" && !strings.Contains(o.Method, w.text):
-			bad(w, "op %s by %q, got %q", op.Name, w.text, o.Method)
+		arg := strconv.Quote(w.text)
+		if w.kind == "cost" {
+			arg = strconv.FormatInt(w.num, 10)
 		}
+		bad(w, "%s, got %s", arg, strings.Join(got, "; "))
 	}
 }
 
@@ -321,11 +335,11 @@ func TestWantsCatchWrongWants(t *testing.T) {
 		{"wmma_loop_gemm.toml", "# want status optimal", "# want status feasible", "want status: feasible, got optimal"},
 		{"registers_over_budget.toml", "# want status infeasible", "# want status optimal", "want status: optimal, got infeasible"},
 		{"argument_in_registers.toml", `order = [1, 0]}>"`, `order = [0, 1]}>"`, "want layout: %bias in"},
-		{"argument_in_registers.toml", `kind = "argument" # want cost 0`, `kind = "argument" # want cost 3`, "want cost: op bias costs 3, got 0"},
+		{"argument_in_registers.toml", `kind = "argument" # want cost 0`, `kind = "argument" # want cost 3`, "want cost: 3, got op bias: cost 0"},
 		{"loop_pins_and_select.toml", "# want dtype f32", "# want dtype f16", "want dtype: %kept of f16, got f32"},
-		{"fma_dot_f32_named.toml", `# want intrinsic "fma_rn_f32"`, `# want intrinsic "fma_rn_f64"`, "want intrinsic: op d on fma_rn_f64"},
-		{"mma_small_tile_4warps.toml", `warps "each tile held by 2 warps"`, `warps "each tile held by 4 warps"`, "want warps: op d on"},
-		{"loop_dynamic_trips.toml", `(assumed)"`, `(stated)"`, "want method: op tiles by"},
+		{"fma_dot_f32_named.toml", `# want intrinsic "fma_rn_f32"`, `# want intrinsic "fma_rn_f64"`, `want intrinsic: "fma_rn_f64", got op d: cost 128, intrinsic "fma_rn_f32"`},
+		{"mma_small_tile_4warps.toml", `warps "each tile held by 2 warps"`, `warps "each tile held by 4 warps"`, `want warps: "each tile held by 4 warps", got op d`},
+		{"loop_dynamic_trips.toml", `(assumed)"`, `(stated)"`, `want method: "trip count dynamic: priced as 16 iterations (stated)", got op tiles`},
 		{"masked_dot_sm80.ttgir", "// want conversions 0", "// want conversions 1", "want conversions: %mask converted 1 times, got 0"},
 		// An error reported a line off from its want: both sides said.
 		{"load_shared_names_tcgen05_ld.toml", "result = \"a\"\nintrinsic = \"tcgen05_ld_32x32b_x1\" # want error \"tcgen05_ld_32x32b_x1 is not a shared-memory load record of sm_100\"\n",
