@@ -22,7 +22,12 @@ import (
 // give in comments, as go/types' tests carry ERROR comments: `# want ...`
 // in a graph file, `// want ...` in a kernel. A want comment alone on its
 // line is about the whole file; one after code is about that line: the
-// error reported there, or the value or op defined there.
+// error reported there, or the value or op defined there (in a graph
+// file a value at its result key, an op at its kind key; in a kernel the
+// %name the line defines, and the op or ops it is read as). One comment
+// may hold several wants, separated by semicolons:
+//
+//	kind = "mma" # want cost 4; warps "each tile held by 2 warps"
 //
 //	want error "text"    (line) an error at this line whose message contains text
 //	want cost N          (file) the plan costs N; (line) the op defined here costs N
