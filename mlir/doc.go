@@ -9,7 +9,8 @@
 // and amdgpu.mfma, mma.go),
 // with file:line:col on every op, value, use and attribute; from one
 // function, the kernel graph the planner solves (ReadGraph); and the
-// kernel written back with a plan in it (WritePlan). A module in Triton's
+// kernel written back with its verified plan (a plans.Plan) in it
+// (Kernel.Write, WritePlan). A module in Triton's
 // TTGIR (the tt and ttg dialects, tensors with layout encodings) is read
 // the same way, its tensors in the part of vectors (ttgir.go).
 // docs/mlir.md and docs/triton.md say what is read, how each op maps onto

@@ -505,8 +505,8 @@ func (wr *ttWriter) tie(op *Op, res *model.Layout) {
 // none.
 func (wr *ttWriter) mmaRecord(op *Op) *model.Record {
 	for _, g := range wr.b.made[op] {
-		if ch := wr.s.Assignment.Ops[wr.solvedOps[g.Name]]; ch != nil && ch.Record != nil && ch.Record.Kind == model.RecordMMA {
-			return ch.Record
+		if r := wr.plan.ops[g.Name].Record(); r != nil && r.Kind == model.RecordMMA {
+			return r
 		}
 	}
 	return nil
@@ -566,8 +566,8 @@ func (wr *ttWriter) warpgroupOf(op *Op) bool {
 		return true
 	}
 	for _, g := range wr.b.made[op] {
-		if ch := wr.s.Assignment.Ops[wr.solvedOps[g.Name]]; ch != nil && ch.Record != nil && ch.Record.Kind == model.RecordMMA {
-			return ch.Record.Subgroups > 1
+		if r := wr.plan.ops[g.Name].Record(); r != nil && r.Kind == model.RecordMMA {
+			return r.Subgroups > 1
 		}
 	}
 	return wr.warpgroup

@@ -8,13 +8,46 @@ import (
 	"strings"
 
 	"planner/model"
+	"planner/plans"
 )
 
-// Solved is what WritePlan writes into the IR: the solved graph (read
-// from the same text with the same options) and its assignment.
-type Solved struct {
-	Graph      *model.Graph
-	Assignment *model.Assignment
+// planned is what the writers read of a verified plan (plans.Plan),
+// looked up by the names of the graph it was built from: the kernel's
+// own, or one read from the same text with the same options, whose
+// values, ops and buffers have the same names.
+type planned struct {
+	layouts map[string]*model.Layout       // each value's layout (ValuePlan.Exact)
+	ops     map[string]plans.OpPlan        // each op's record and the layouts its uses read
+	buffers map[string]*model.SharedLayout // each placed buffer's placement
+	conv    []plans.ConvPlan               // the conversions, in the plan's order
+}
+
+// plannedOf indexes the plan p by name for writing. A plan whose values
+// or conversions lack their exact layouts (one not built from a graph)
+// cannot be written.
+func plannedOf(p *plans.Plan) (*planned, error) {
+	pl := &planned{layouts: map[string]*model.Layout{}, ops: map[string]plans.OpPlan{}, buffers: map[string]*model.SharedLayout{}, conv: p.Conv}
+	for _, v := range p.Values {
+		l := v.Exact()
+		if l == nil {
+			return nil, fmt.Errorf("%s: the plan holds no layout for %%%s: only a plan built from the kernel's graph can be written into it", p.File, v.Name)
+		}
+		pl.layouts[v.Name] = l
+	}
+	for _, o := range p.Ops {
+		pl.ops[o.Name] = o
+	}
+	for _, c := range p.Conv {
+		if c.Use().Op == nil || c.From() == nil || c.Required() == nil {
+			return nil, fmt.Errorf("%s: the plan holds no layouts for the conversion of %%%s before %s: only a plan built from the kernel's graph can be written into it", p.File, c.Value, c.Consumer)
+		}
+	}
+	for _, b := range p.Shared.Placed {
+		if sl := b.SharedLayout(); sl != nil {
+			pl.buffers[b.Name] = sl
+		}
+	}
+	return pl, nil
 }
 
 // ireeMMA names the MMA records IREE has an intrinsic for by IREE's name
@@ -38,28 +71,35 @@ var ireeMMA = map[string]string{
 // on every shared-memory alloc. Everything else is the input byte for
 // byte. opt must be the options the graph was read with. It reads the
 // text again: Kernel.Write writes into a kernel read once.
-func WritePlan(w io.Writer, file string, data []byte, opt Options, s Solved) error {
+func WritePlan(w io.Writer, file string, data []byte, opt Options, p *plans.Plan) error {
 	k, err := ReadKernel(file, data, opt)
 	if err != nil {
 		return err
 	}
-	return k.Write(w, s)
+	return k.Write(w, p)
 }
 
-// Write writes the kernel back with the plan s, solved from its graph,
-// in it, as WritePlan says.
-func (k *Kernel) Write(w io.Writer, s Solved) error {
+// Write writes the kernel back with the plan p in it, as WritePlan says:
+// p is the verified plan of the kernel's graph (or of the graph of the
+// same text read with the same options).
+func (k *Kernel) Write(w io.Writer, p *plans.Plan) error {
+	pl, err := plannedOf(p)
+	if err != nil {
+		return err
+	}
+	return k.write(w, pl)
+}
+
+// write writes the kernel back with the plan pl in it.
+func (k *Kernel) write(w io.Writer, pl *planned) error {
 	b, file := k.b, k.b.mod.File
 	if b.tt {
-		return writeTTGIR(w, b, k.src, s)
+		return writeTTGIR(w, b, k.src, pl)
 	}
-	wr := &writer{b: b, src: k.src, s: s, names: map[string]bool{}, rename: map[*Operand]string{},
-		solved: map[string]*model.Value{}, ops: map[model.Pos]*Op{}, notation: "nested", rw: NewRewriter(file, k.src)}
+	wr := &writer{b: b, src: k.src, plan: pl, names: map[string]bool{}, rename: map[*Operand]string{},
+		ops: map[model.Pos]*Op{}, notation: "nested", rw: NewRewriter(file, k.src)}
 	if b.xegpu {
 		wr.notation = "xegpu"
-	}
-	for _, v := range s.Graph.Values {
-		wr.solved[v.Name] = v
 	}
 	wr.walk(b.fn)
 	wr.pins(b.fn.Regions[0].Blocks[0])
@@ -80,12 +120,11 @@ func (k *Kernel) Write(w io.Writer, s Solved) error {
 }
 
 type writer struct {
-	b      *builder
-	src    string
-	s      Solved
-	solved map[string]*model.Value // the solved graph's values by name
-	ops    map[model.Pos]*Op       // the function's ops by position
-	names  map[string]bool         // every value name the IR uses
+	b     *builder
+	src   string
+	plan  *planned          // the plan written
+	ops   map[model.Pos]*Op // the function's ops by position
+	names map[string]bool   // every value name the IR uses
 	// rename gives the uses that read an anchor or a conversion instead
 	// of the value they name.
 	rename map[*Operand]string
@@ -149,12 +188,7 @@ func freshName(names map[string]bool, base string) string {
 }
 
 // layoutOf is the layout the plan gives the graph value named name.
-func (wr *writer) layoutOf(name string) *model.Layout {
-	if v := wr.solved[name]; v != nil {
-		return wr.s.Assignment.Layouts[v]
-	}
-	return nil
-}
+func (wr *writer) layoutOf(name string) *model.Layout { return wr.plan.layouts[name] }
 
 // layoutAttr writes a layout as IREE's nested_layout where that notation
 // can write it, else as #planner.linear<...> with a comment saying why.
@@ -412,13 +446,10 @@ func (wr *writer) graphName(o *Operand) string {
 // layout the consumer reads, before the consumer, or as a comment where
 // the value converted is one the reader made (no IR value is it).
 func (wr *writer) conversions() {
-	a := wr.s.Assignment
-	wr.s.Graph.Walk(func(op *model.Op) {
-		for _, u := range model.OpUses(op) {
-			v := model.UseValue(u)
-			wr.convert(u, v, a.Required[u], a.Layouts[v])
-		}
-	})
+	for _, c := range wr.plan.conv {
+		u := c.Use()
+		wr.convert(u, model.UseValue(u), c.Required(), c.From())
+	}
 }
 
 func (wr *writer) convert(u model.Use, v *model.Value, req, have *model.Layout) {
@@ -491,16 +522,13 @@ func (wr *writer) intrinsics() {
 		if mv.Def == nil || mv.Def.Name != "vector.contract" && mv.Def.Name != "xegpu.dpas" || gv.Def == nil || gv.Def.Name != gv.Name {
 			continue
 		}
-		solved := wr.solved[gv.Name]
-		if solved == nil || solved.Def == nil {
+		op, ok := wr.plan.ops[gv.Name]
+		r := op.Record()
+		if !ok || r == nil {
 			continue
 		}
-		ch := wr.s.Assignment.Ops[solved.Def]
-		if ch == nil || ch.Record == nil {
-			continue
-		}
-		attr := fmt.Sprintf("planner.intrinsic = %q", ch.Record.Name)
-		if iree, ok := ireeMMA[ch.Record.Name]; ok {
+		attr := fmt.Sprintf("planner.intrinsic = %q", r.Name)
+		if iree, ok := ireeMMA[r.Name]; ok {
 			attr = fmt.Sprintf("iree.amdgpu.mma = #iree_gpu.mma_layout<%s>", iree)
 		}
 		wr.addAttr(mv.Def, attr)
@@ -609,12 +637,8 @@ func (wr *writer) padType(mv *Value, sl *model.SharedLayout) bool {
 
 // buffers writes each shared buffer's placement on its memref.alloc.
 func (wr *writer) buffers() {
-	placed := map[string]*model.SharedLayout{}
-	for buf, sl := range wr.s.Assignment.Buffers {
-		placed[buf.Name] = sl
-	}
 	for mv, buf := range wr.b.bufs {
-		sl := placed[buf.Name]
+		sl := wr.plan.buffers[buf.Name]
 		if sl == nil || mv.Def == nil {
 			continue
 		}
