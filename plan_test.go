@@ -216,37 +216,6 @@ func TestSamePlanTwice(t *testing.T) {
 	}
 }
 
-// Seed 001: the 256x128x64 f16 tile on gfx942 runs on a 2x2 subgroup grid
-// with 32x32x8 MFMA, nothing converts, and the accumulator prints in IREE's
-// nested notation as the MFMA_F32_32x32x8 layout tiled over the grid. The
-// MFMA runs transposed (Triton's isTransposed: each lane holds 4
-// consecutive columns, element_tile [1, 4]) with kWidth 8, whose 16-byte
-// reads of A cost less than the record's own 8-byte ones. Its tiles repeat
-// in registers along N first, as Triton's encoding repeats them: the
-// batch tile holds each warp's 4 tiles along M and, along N, its 2 tiles
-// of the instruction's 4 groups of 4 columns each (8), row major.
-func TestSeed001MFMA(t *testing.T) {
-	p := solveFile(t, "testdata/graphs/seed001_mfma_gemm.toml")
-	if p.Status != "optimal" {
-		t.Fatalf("status %s", p.Status)
-	}
-	mma := opPlan(t, p, "acc_next")
-	if mma.Intrinsic != "mfma_f32_32x32x8_f16" || !strings.HasPrefix(mma.Warps, "2×2") {
-		t.Errorf("mma runs %s on %s, want mfma_f32_32x32x8_f16 on 2×2 warps", mma.Intrinsic, mma.Warps)
-	}
-	if len(p.Conv) != 0 {
-		t.Errorf("%d conversions, want none", len(p.Conv))
-	}
-	acc := valuePlan(t, p, "acc")
-	if !mma.Transposed || mma.KWidth != 8 {
-		t.Errorf("mma runs transposed %v with kWidth %d, want transposed with kWidth 8", mma.Transposed, mma.KWidth)
-	}
-	want := "#iree_vector_ext.nested_layout<subgroup_tile = [2, 2], batch_tile = [4, 8], outer_tile = [1, 1], thread_tile = [32, 2], element_tile = [1, 4], subgroup_strides = [1, 2], thread_strides = [1, 32]>"
-	if acc.Notation != "nested" || acc.Layout != want {
-		t.Errorf("accumulator printed as %s %s, want nested %s", acc.Notation, acc.Layout, want)
-	}
-}
-
 // Seed 003: the DPAS GEMM on pvc keeps the seed's pinned accumulator
 // (sg_layout [8, 4], sg_data [32, 64]) and prints it in the xegpu
 // notation. The row reduction runs in the layout of the transposed DPAS
@@ -267,29 +236,6 @@ func TestSeed003DPAS(t *testing.T) {
 	}
 	if r := opPlan(t, p, "row_max"); r.Lanes != 1 || r.Subgroups != 4 {
 		t.Errorf("the row reduction combines %d lanes and %d subgroups, want 1 and 4", r.Lanes, r.Subgroups)
-	}
-}
-
-// On dg2 the f16 GEMM runs the subgroup-8 DPAS, and A, whose work items
-// hold two consecutive K columns of a row (int a), is read from global
-// memory as 2-element vectors straight into that layout, with no
-// conversion; the accumulator stays in one layout through the loop and
-// the epilogue.
-func TestDG2SubgroupEightDPAS(t *testing.T) {
-	p := solveFile(t, "testdata/graphs/dg2_dpas_gemm.toml")
-	if p.Status != "optimal" {
-		t.Fatalf("status %s", p.Status)
-	}
-	if mma := opPlan(t, p, "acc_next"); mma.Intrinsic != "dpas_m8n8k16_f32_f16" {
-		t.Errorf("mma runs %q, want dpas_m8n8k16_f32_f16", mma.Intrinsic)
-	}
-	if a := opPlan(t, p, "a"); !strings.Contains(a.Method, "2-element vectors") {
-		t.Errorf("A is loaded with %q, want 2-element vectors", a.Method)
-	}
-	for _, c := range p.Conv {
-		if !c.Free && (c.Value == "a" || c.Value == "acc" || c.Value == "acc_next" || c.Value == "acc_out") {
-			t.Errorf("%%%s is converted for %s (%s, cost %d)", c.Value, c.Consumer, c.Kind, c.Cost)
-		}
 	}
 }
 
