@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -375,24 +376,19 @@ type checkedPackage struct {
 // reading the packages outside it from the export data go list gives.
 func typeCheckModule(t *testing.T) []*checkedPackage {
 	t.Helper()
-	m, paths := newModuleImporter(t)
-	var pkgs []*checkedPackage
-	for _, path := range paths {
-		if _, err := m.Import(path); err != nil {
-			t.Fatalf("type-checking %s: %v", path, err)
-		}
-		pkgs = append(pkgs, m.done[path])
+	pkgs, err := checkedModule()
+	if err != nil {
+		t.Fatal(err)
 	}
 	return pkgs
 }
 
-// newModuleImporter is an importer of the module's packages from source
-// (and of the others from export data), with the module's package paths.
-func newModuleImporter(t *testing.T) (*moduleImporter, []string) {
-	t.Helper()
+// checkedModule is typeCheckModule's work, done once for the tests that
+// read the module's types.
+var checkedModule = sync.OnceValues(func() ([]*checkedPackage, error) {
 	out, err := exec.Command("go", "list", "-export", "-deps", "-f", "{{.ImportPath}}\t{{.Export}}", "./...").Output()
 	if err != nil {
-		t.Fatalf("go list -export: %v", err)
+		return nil, fmt.Errorf("go list -export: %v", err)
 	}
 	export := map[string]string{}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
@@ -402,7 +398,7 @@ func newModuleImporter(t *testing.T) (*moduleImporter, []string) {
 	}
 	out, err = exec.Command("go", "list", "-tags", "z3", "-f", "{{.ImportPath}}\t{{.Dir}}", "./...").Output()
 	if err != nil {
-		t.Fatalf("go list: %v", err)
+		return nil, fmt.Errorf("go list: %v", err)
 	}
 	m := &moduleImporter{fset: token.NewFileSet(), dirs: map[string]string{}, done: map[string]*checkedPackage{}, types: map[string]*types.Package{}}
 	m.ctxt = build.Default
@@ -420,8 +416,15 @@ func newModuleImporter(t *testing.T) (*moduleImporter, []string) {
 		m.dirs[path] = dir
 		paths = append(paths, path)
 	}
-	return m, paths
-}
+	var pkgs []*checkedPackage
+	for _, path := range paths {
+		if _, err := m.Import(path); err != nil {
+			return nil, fmt.Errorf("type-checking %s: %v", path, err)
+		}
+		pkgs = append(pkgs, m.done[path])
+	}
+	return pkgs, nil
+})
 
 // moduleImporter imports the module's packages by type-checking their
 // source, and every other package from its export data.
@@ -490,11 +493,15 @@ var behindView = []string{"greedy.go", "explain.go"}
 // An unexported member of another type (a Node's, a model value's) is not
 // the problem's and is allowed.
 func TestGreedyAndExplainReadTheView(t *testing.T) {
-	m, _ := newModuleImporter(t)
-	if _, err := m.Import("planner/solver"); err != nil {
-		t.Fatalf("type-checking planner/solver: %v", err)
+	var p *checkedPackage
+	for _, c := range typeCheckModule(t) {
+		if c.path == "planner/solver" {
+			p = c
+		}
 	}
-	p := m.done["planner/solver"]
+	if p == nil {
+		t.Fatal("the module has no package planner/solver")
+	}
 	dir, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
