@@ -454,8 +454,8 @@ func (pl *Planner) solve(ctx, run context.Context, g *model.Graph, opt Options) 
 			plan.ConversionBound.Unbounded = &plans.UnboundedPlan{Cost: res.UnboundedCost, Conversions: res.UnboundedConversions}
 		}
 	}
-	if res.StoppedBy == "memory" {
-		plan.Stopped = res.Stopped
+	if res.StoppedBy == "memory" || res.StoppedBy == "branches" {
+		plan.Stopped = res.Stopped // "the time limit" is the verdict's default
 	}
 	s := res.Stats
 	plan.Stats = plans.Stats{Candidates: res.Candidates, Nodes: s.Nodes, Edges: s.Edges, CoreNodes: s.CoreNodes, Reduced: s.Reduced,
