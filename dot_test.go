@@ -55,6 +55,7 @@ func TestDOTRendersWithGraphviz(t *testing.T) {
 	}
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".toml"), func(t *testing.T) {
+			t.Parallel()
 			rep, err := pl.VerifyFile(context.Background(), file, "")
 			if err != nil {
 				t.Fatal(err)

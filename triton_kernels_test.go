@@ -50,6 +50,7 @@ func TestTritonKernels(t *testing.T) {
 	for _, path := range files {
 		name := strings.TrimSuffix(filepath.Base(path), ".ttgir")
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)

@@ -49,6 +49,7 @@ func TestWriteTTGIRRoundTrip(t *testing.T) {
 	}
 	for _, path := range kernels {
 		t.Run(filepath.Base(path), func(t *testing.T) {
+			t.Parallel()
 			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)

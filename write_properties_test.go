@@ -64,6 +64,7 @@ func TestWrittenKernelProperties(t *testing.T) {
 	pl := testPlanner(t)
 	for _, k := range everyWrittenKernel(t) {
 		t.Run(k.name, func(t *testing.T) {
+			t.Parallel()
 			data, err := os.ReadFile(k.path)
 			if err != nil {
 				t.Fatal(err)
