@@ -29,12 +29,21 @@ type feasibility struct {
 	sel   []z.Lit
 	mark  []int8
 	bySel map[z.Lit]int
+	// clauses are every clause added, each ended by 0. Each solve after
+	// the first starts on a fresh solver given them all: gini v1.0.1,
+	// asked again after it answered unsat under assumptions, was seen to
+	// answer sat with a model that violates one of its clauses, and then
+	// to end the process ("didn't satisfy c1 [...]", "internal error in
+	// solve: sat model"; TestExplainSurvivesGiniReuse).
+	clauses []z.Lit
+	assumed []z.Lit // the assumptions of the next solve
+	pending []z.Lit // the clause Add is given, until its 0
 	// solves counts the SAT calls, for benchmarks and tests.
 	solves int
 }
 
 func newFeasibility(p *Problem) *feasibility {
-	f := &feasibility{p: p, c: logic.NewC(), g: gini.New()}
+	f := &feasibility{p: p, c: logic.NewC()}
 	for range p.Facts() {
 		f.sel = append(f.sel, f.c.Lit())
 	}
@@ -66,10 +75,34 @@ func newFeasibility(p *Problem) *feasibility {
 }
 
 func (f *feasibility) add(lits ...z.Lit) {
-	for _, m := range lits {
+	f.clauses = append(append(f.clauses, lits...), 0)
+}
+
+// Add adds a literal of a clause, 0 ending it: the circuit's clauses
+// (logic.C.CnfSince) reach the solver through add, as every other does.
+func (f *feasibility) Add(m z.Lit) {
+	if m != z.LitNull {
+		f.pending = append(f.pending, m)
+		return
+	}
+	f.add(f.pending...)
+	f.pending = f.pending[:0]
+}
+
+// assume assumes lits for the next solve.
+func (f *feasibility) assume(lits ...z.Lit) { f.assumed = append(f.assumed, lits...) }
+
+// solve solves every clause added under the assumptions made since the
+// last solve, on a fresh solver (the comment on clauses says why); the
+// solver stays for the model's values and Why until the next solve.
+func (f *feasibility) solve() int {
+	f.g = gini.New()
+	for _, m := range f.clauses {
 		f.g.Add(m)
 	}
-	f.g.Add(0)
+	f.g.Assume(f.assumed...)
+	f.assumed = f.assumed[:0]
+	return f.g.Solve()
 }
 
 // holds reports whether the facts (and the extra literals) leave a plan.
@@ -79,11 +112,11 @@ func (f *feasibility) add(lits ...z.Lit) {
 func (f *feasibility) holds(facts []int, extra ...z.Lit) bool {
 	for {
 		f.solves++
-		f.g.Assume(extra...)
+		f.assume(extra...)
 		for _, id := range facts {
-			f.g.Assume(f.sel[id])
+			f.assume(f.sel[id])
 		}
-		if f.g.Solve() != 1 {
+		if f.solve() != 1 {
 			return false
 		}
 		if !f.registerCut() {
@@ -233,7 +266,7 @@ func (f *feasibility) corrections(limit, maxSize int) (sets [][]int, more bool) 
 	for k := 0; k <= min(maxSize, len(soft)); k++ {
 		roots = append(roots, cs.Leq(k))
 	}
-	f.mark, _ = f.c.CnfSince(f.g, f.mark, roots...)
+	f.mark, _ = f.c.CnfSince(f, f.mark, roots...)
 	for k := 1; k <= min(maxSize, len(soft)); k++ {
 		for {
 			if !f.holds(hard, cs.Leq(k)) {
@@ -368,16 +401,6 @@ func Core(p *Problem, opt Options) ([]*model.Fact, error) {
 func core(p *Problem, f *feasibility, opt Options) ([]*model.Fact, error) {
 	var ids []int
 	if finder, ok := backendOf(opt).(ConflictFinder); ok {
-		// gini's own core search runs first whatever backend finds the
-		// core: the relaxation search below reuses this solver, and gini
-		// v1.0.1 was seen to answer it with a model that violates a
-		// clause (a fatal "internal error in solve: sat model") when its
-		// first answers on these clauses were sat, as they are when the
-		// relaxation search starts on a fresh solver; after the core
-		// search's unsat answers it does not (TestSMTUnsatCoresAreMinimal
-		// on buffers_over_budget and registers_pins_together exited the
-		// test binary before this).
-		_ = f.core()
 		var err error
 		if ids, err = finder.Conflict(p); err != nil {
 			return nil, err

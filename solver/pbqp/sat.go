@@ -29,6 +29,7 @@ type satCore struct {
 	x       map[int]map[int]z.Lit
 	softs   []soft
 	clauses int
+	cnf     []z.Lit // every clause added, each ended by 0
 	mark    []int8
 	solves  int
 	w       Monitor // limits and progress
@@ -80,7 +81,7 @@ func newSatCore(r *reducer, nodes []int) *satCore {
 			}
 		}
 	}
-	s.mark, _ = s.c.CnfSince(s.g, nil, s.c.T)
+	s.mark, _ = s.c.CnfSince(s, nil, s.c.T)
 	return s
 }
 
@@ -159,10 +160,17 @@ func (s *satCore) normalized(in map[int]bool) (map[int][]int64, map[[2]int][][]i
 
 func (s *satCore) clause(ms ...z.Lit) {
 	for _, m := range ms {
-		s.g.Add(m)
+		s.Add(m)
 	}
-	s.g.Add(0)
+	s.Add(0)
 	s.clauses++
+}
+
+// Add adds a literal of a clause to the solver, 0 ending the clause, and
+// keeps it for the fresh solver of the next call (try).
+func (s *satCore) Add(m z.Lit) {
+	s.cnf = append(s.cnf, m)
+	s.g.Add(m)
 }
 
 // exactlyOne: at least one, and at most one by pairs for few literals or a
@@ -221,6 +229,17 @@ func (s *satCore) cost(choice []int) int64 {
 
 // try runs one SAT call within the deadline: 1 sat, -1 unsat, 0 unknown.
 func (s *satCore) try(deadline time.Time, assume []z.Lit) int {
+	if s.solves > 0 {
+		// Each call after the first on a fresh solver given every clause:
+		// gini v1.0.1, asked again after an unsat answer under
+		// assumptions (as every round of minimize is), was seen to answer
+		// sat with a model violating one of its clauses and to end the
+		// process over it ("internal error in solve: sat model").
+		s.g = gini.New()
+		for _, m := range s.cnf {
+			s.g.Add(m)
+		}
+	}
 	s.solves++
 	s.g.Assume(assume...)
 	if s.w.Watching() {
@@ -320,7 +339,7 @@ func (s *satCore) minimize(choice []int, deadline time.Time) (Status, int64, int
 				s.softs = append(s.softs, soft{lit, wmin})
 				roots = append(roots, lit)
 			}
-			s.mark, _ = s.c.CnfSince(s.g, s.mark, roots...)
+			s.mark, _ = s.c.CnfSince(s, s.mark, roots...)
 		}
 		if lb >= best {
 			copy(choice, bestChoice)
