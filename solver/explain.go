@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/irifrance/gini"
 	"github.com/irifrance/gini/logic"
 	"github.com/irifrance/gini/z"
 
@@ -22,28 +21,20 @@ import (
 // assumed leave a plan; gini's Why names assumptions that suffice for a
 // conflict, which deletion shrinks to a minimal core.
 type feasibility struct {
-	p     *Problem
-	c     *logic.C
-	g     *gini.Gini
-	x     [][]z.Lit
-	sel   []z.Lit
-	mark  []int8
-	bySel map[z.Lit]int
-	// clauses are every clause added, each ended by 0. Each solve after
-	// the first starts on a fresh solver given them all: gini v1.0.1,
-	// asked again after it answered unsat under assumptions, was seen to
-	// answer sat with a model that violates one of its clauses, and then
-	// to end the process ("didn't satisfy c1 [...]", "internal error in
-	// solve: sat model"; TestExplainSurvivesGiniReuse).
-	clauses []z.Lit
-	assumed []z.Lit // the assumptions of the next solve
-	pending []z.Lit // the clause Add is given, until its 0
+	p       *Problem
+	c       *logic.C
+	g       *pbqp.SAT // each question on a fresh solver (pbqp.SAT says why)
+	x       [][]z.Lit
+	sel     []z.Lit
+	mark    []int8
+	bySel   map[z.Lit]int
+	pending []z.Lit // the clause Add is given, until its 0 (logic.C.CnfSince)
 	// solves counts the SAT calls, for benchmarks and tests.
 	solves int
 }
 
 func newFeasibility(p *Problem) *feasibility {
-	f := &feasibility{p: p, c: logic.NewC()}
+	f := &feasibility{p: p, c: logic.NewC(), g: pbqp.NewSAT()}
 	for range p.Facts() {
 		f.sel = append(f.sel, f.c.Lit())
 	}
@@ -75,7 +66,10 @@ func newFeasibility(p *Problem) *feasibility {
 }
 
 func (f *feasibility) add(lits ...z.Lit) {
-	f.clauses = append(append(f.clauses, lits...), 0)
+	for _, m := range lits {
+		f.g.Add(m)
+	}
+	f.g.Add(0)
 }
 
 // Add adds a literal of a clause, 0 ending it: the circuit's clauses
@@ -89,22 +83,6 @@ func (f *feasibility) Add(m z.Lit) {
 	f.pending = f.pending[:0]
 }
 
-// assume assumes lits for the next solve.
-func (f *feasibility) assume(lits ...z.Lit) { f.assumed = append(f.assumed, lits...) }
-
-// solve solves every clause added under the assumptions made since the
-// last solve, on a fresh solver (the comment on clauses says why); the
-// solver stays for the model's values and Why until the next solve.
-func (f *feasibility) solve() int {
-	f.g = gini.New()
-	for _, m := range f.clauses {
-		f.g.Add(m)
-	}
-	f.g.Assume(f.assumed...)
-	f.assumed = f.assumed[:0]
-	return f.g.Solve()
-}
-
 // holds reports whether the facts (and the extra literals) leave a plan.
 // A model that overflows the register budget while its fact holds is cut
 // away (registerCut) and the question asked again, so that the answer is
@@ -112,11 +90,11 @@ func (f *feasibility) solve() int {
 func (f *feasibility) holds(facts []int, extra ...z.Lit) bool {
 	for {
 		f.solves++
-		f.assume(extra...)
+		f.g.Assume(extra...)
 		for _, id := range facts {
-			f.assume(f.sel[id])
+			f.g.Assume(f.sel[id])
 		}
-		if f.solve() != 1 {
+		if f.g.Solve() != 1 {
 			return false
 		}
 		if !f.registerCut() {

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/irifrance/gini"
 	"github.com/irifrance/gini/logic"
 	"github.com/irifrance/gini/z"
 )
@@ -25,11 +24,10 @@ type satCore struct {
 	nodes   []int
 	offset  int64 // the part of every plan's cost that normalisation took out
 	c       *logic.C
-	g       *gini.Gini
+	g       *SAT // each call on a fresh solver (fresh.go)
 	x       map[int]map[int]z.Lit
 	softs   []soft
 	clauses int
-	cnf     []z.Lit // every clause added, each ended by 0
 	mark    []int8
 	solves  int
 	w       Monitor // limits and progress
@@ -41,7 +39,7 @@ type soft struct {
 }
 
 func newSatCore(r *reducer, nodes []int) *satCore {
-	s := &satCore{r: r, nodes: nodes, c: logic.NewCCap(1 << 12), g: gini.New(), x: map[int]map[int]z.Lit{}}
+	s := &satCore{r: r, nodes: nodes, c: logic.NewCCap(1 << 12), g: NewSAT(), x: map[int]map[int]z.Lit{}}
 	in := map[int]bool{}
 	for _, n := range nodes {
 		in[n] = true
@@ -168,10 +166,7 @@ func (s *satCore) clause(ms ...z.Lit) {
 
 // Add adds a literal of a clause to the solver, 0 ending the clause, and
 // keeps it for the fresh solver of the next call (try).
-func (s *satCore) Add(m z.Lit) {
-	s.cnf = append(s.cnf, m)
-	s.g.Add(m)
-}
+func (s *satCore) Add(m z.Lit) { s.g.Add(m) }
 
 // exactlyOne: at least one, and at most one by pairs for few literals or a
 // sequential counter (Sinz 2005) for more.
@@ -229,17 +224,6 @@ func (s *satCore) cost(choice []int) int64 {
 
 // try runs one SAT call within the deadline: 1 sat, -1 unsat, 0 unknown.
 func (s *satCore) try(deadline time.Time, assume []z.Lit) int {
-	if s.solves > 0 {
-		// Each call after the first on a fresh solver given every clause:
-		// gini v1.0.1, asked again after an unsat answer under
-		// assumptions (as every round of minimize is), was seen to answer
-		// sat with a model violating one of its clauses and to end the
-		// process over it ("internal error in solve: sat model").
-		s.g = gini.New()
-		for _, m := range s.cnf {
-			s.g.Add(m)
-		}
-	}
 	s.solves++
 	s.g.Assume(assume...)
 	if s.w.Watching() {
