@@ -633,7 +633,7 @@ func run(p *Problem) int {
 // as a user of the library does.
 var internalTests = []string{
 	"export_test.go", // hands the external tests the kept kernel and the MLIR options
-	"limits_test.go", // tests during, within, the solve seam and the big-graph pacing
+	"limits_test.go", // tests during, within, the progress and solve seams and the big-graph pacing
 }
 
 // A new root test file is external by default: one in package planner
