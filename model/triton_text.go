@@ -88,7 +88,7 @@ func (p *attrParser) fail(expected string) error {
 	if p.i < len(p.s) {
 		found = strconv.Quote(p.s[p.i:min(len(p.s), p.i+12)])
 	}
-	return errorf(CodeSyntax, "encoding", "at offset %d: expected %s, found %s", p.i, expected, found)
+	return encodingError(CodeSyntax, p.i, "expected %s, found %s", expected, found)
 }
 
 func (p *attrParser) eat(tok string) bool {
@@ -186,21 +186,21 @@ func (p *attrParser) node(at int) (*attrNode, error) {
 	if !ok {
 		if name, ok = strings.CutPrefix(full, "ttig."); ok && name != "dpas" {
 			p.i = at
-			return nil, errorf(CodeBadValue, "encoding", "at offset %d: Intel's #ttig.%s is not read (of Intel's encodings only #ttig.dpas is)", at, name)
+			return nil, encodingError(CodeBadValue, at, "Intel's #ttig.%s is not read (of Intel's encodings only #ttig.dpas is)", name)
 		}
 	}
 	if !ok {
 		p.i = at
 		if !strings.Contains(full, ".") {
-			return nil, errorf(CodeBadValue, "encoding", "at offset %d: #%s is an alias; write the encoding it names in full", at, full)
+			return nil, encodingError(CodeBadValue, at, "#%s is an alias; write the encoding it names in full", full)
 		}
-		return nil, errorf(CodeBadValue, "encoding", "at offset %d: #%s is not a TritonGPU encoding (expected the prefix ttg. or triton_gpu.)", at, full)
+		return nil, encodingError(CodeBadValue, at, "#%s is not a TritonGPU encoding (expected the prefix ttg. or triton_gpu.)", full)
 	}
 	n := &attrNode{at: at, name: name, values: map[string]attrValue{}}
 	if name == "padded_shared" {
 		// #ttg.padded_shared<[interval:+pad, …] {fields}>
 		if !p.eat("<") || !p.eat("[") {
-			return nil, p.fail("'<[' after #" + full)
+			return nil, p.fail("'<[' after #" + clipName(full))
 		}
 		for {
 			iv, err := p.value()
@@ -232,7 +232,7 @@ func (p *attrParser) node(at int) (*attrNode, error) {
 		return n, p.fields(n)
 	}
 	if !p.eat("<") || !p.eat("{") {
-		return nil, p.fail("'<{' after #" + full)
+		return nil, p.fail("'<{' after #" + clipName(full))
 	}
 	return n, p.fields(n)
 }
@@ -255,7 +255,7 @@ func (p *attrParser) fields(n *attrNode) error {
 		}
 		if _, dup := n.values[key]; dup {
 			p.i = kat
-			return errorf(CodeDuplicate, "encoding", "at offset %d: %s is given twice", kat, key)
+			return encodingError(CodeDuplicate, kat, "%s is given twice", key)
 		}
 		if !p.eat("=") {
 			return p.fail("'=' after " + key)
@@ -283,12 +283,12 @@ func (p *attrParser) fields(n *attrNode) error {
 func (n *attrNode) fields(known, required []string) error {
 	for _, k := range n.keys {
 		if !slices.Contains(known, k) {
-			return errorf(CodeUnknownName, "encoding", "at offset %d: #ttg.%s has no field %s (known: %s)", n.values[k].at, n.name, k, strings.Join(known, ", "))
+			return encodingError(CodeUnknownName, n.values[k].at, "#ttg.%s has no field %s (known: %s)", n.name, k, strings.Join(known, ", "))
 		}
 	}
 	for _, k := range required {
 		if _, ok := n.values[k]; !ok {
-			return errorf(CodeMissingKey, "encoding", "at offset %d: #ttg.%s needs %s", n.at, n.name, k)
+			return encodingError(CodeMissingKey, n.at, "#ttg.%s needs %s", n.name, k)
 		}
 	}
 	return nil
@@ -300,7 +300,7 @@ func (n *attrNode) int(key string, def int) (int, error) {
 		return def, nil
 	}
 	if !v.isInt {
-		return 0, errorf(CodeBadType, "encoding", "at offset %d: %s must be an integer", v.at, key)
+		return 0, encodingError(CodeBadType, v.at, "%s must be an integer", key)
 	}
 	return v.n, nil
 }
@@ -311,7 +311,7 @@ func (n *attrNode) bool(key string) (bool, error) {
 		return false, nil
 	}
 	if !v.isBool {
-		return false, errorf(CodeBadType, "encoding", "at offset %d: %s must be true or false", v.at, key)
+		return false, encodingError(CodeBadType, v.at, "%s must be true or false", key)
 	}
 	return v.b, nil
 }
@@ -326,12 +326,12 @@ func (n *attrNode) ints(key string) ([]int, error) {
 
 func (v attrValue) ints(key string) ([]int, error) {
 	if !v.isList {
-		return nil, errorf(CodeBadType, "encoding", "at offset %d: %s must be a list of integers", v.at, key)
+		return nil, encodingError(CodeBadType, v.at, "%s must be a list of integers", key)
 	}
 	out := make([]int, len(v.list))
 	for i, x := range v.list {
 		if !x.isInt {
-			return nil, errorf(CodeBadType, "encoding", "at offset %d: %s must be a list of integers", x.at, key)
+			return nil, encodingError(CodeBadType, x.at, "%s must be a list of integers", key)
 		}
 		out[i] = x.n
 	}
@@ -344,7 +344,7 @@ func (n *attrNode) lists(key string) ([][]int, error) {
 		return [][]int{}, nil
 	}
 	if !v.isList {
-		return nil, errorf(CodeBadType, "encoding", "at offset %d: %s must be a list of lists of integers", v.at, key)
+		return nil, encodingError(CodeBadType, v.at, "%s must be a list of lists of integers", key)
 	}
 	out := make([][]int, len(v.list))
 	for i, x := range v.list {
@@ -360,7 +360,7 @@ func (n *attrNode) lists(key string) ([][]int, error) {
 func (n *attrNode) parent() (TritonEncoding, error) {
 	v := n.values["parent"]
 	if v.attr == nil {
-		return nil, errorf(CodeBadType, "encoding", "at offset %d: parent must be an encoding attribute", v.at)
+		return nil, encodingError(CodeBadType, v.at, "parent must be an encoding attribute")
 	}
 	return v.attr.encoding()
 }
@@ -428,7 +428,7 @@ func (n *attrNode) encoding() (TritonEncoding, error) {
 		}
 		d := &DotOperand{OpIdx: num("opIdx", 0), Parent: p, KWidth: num("kWidth", 0)}
 		if _, ok := p.(*TritonBlocked); !ok && d.KWidth == 0 {
-			return nil, errorf(CodeBadValue, "encoding", "at offset %d: a dot operand of %s needs kWidth", n.at, p.TritonAttr())
+			return nil, encodingError(CodeBadValue, n.at, "a dot operand of %s needs kWidth", p.TritonAttr())
 		}
 		return done(d)
 	case "slice":
@@ -474,7 +474,7 @@ func (n *attrNode) encoding() (TritonEncoding, error) {
 			}
 			for _, k := range []string{"A", "B", "C"} {
 				if got := ints(k); got != nil && !slices.Equal(got, want[k]) {
-					return nil, errorf(CodeBadValue, "encoding", "at offset %d: %s = %v, but the fields give %v", n.values[k].at, k, got, want[k])
+					return nil, encodingError(CodeBadValue, n.values[k].at, "%s = %v, but the fields give %v", k, got, want[k])
 				}
 			}
 		}
@@ -489,9 +489,9 @@ func (n *attrNode) encoding() (TritonEncoding, error) {
 		return done(&AMDWMMA{Version: num("version", 0), WarpsPerCTA: ints("warpsPerCTA")})
 	}
 	if strings.HasSuffix(n.name, "_shared") {
-		return nil, errorf(CodeBadValue, "encoding", "at offset %d: #ttg.%s is a shared-memory encoding: give it as a buffer's encoding (docs/shared-memory.md)", n.at, n.name)
+		return nil, encodingError(CodeBadValue, n.at, "#ttg.%s is a shared-memory encoding: give it as a buffer's encoding (docs/shared-memory.md)", n.name)
 	}
-	return nil, errorf(CodeUnknownName, "encoding", "at offset %d: unknown distributed encoding #ttg.%s (known: blocked, nvidia_mma, amd_mfma, amd_wmma, dot_op, slice, linear, and Intel's dpas)", n.at, n.name)
+	return nil, encodingError(CodeUnknownName, n.at, "unknown distributed encoding #ttg.%s (known: blocked, nvidia_mma, amd_mfma, amd_wmma, dot_op, slice, linear, and Intel's dpas)", n.name)
 }
 
 // oneCTA refuses CTA fields other than a single CTA on an encoding whose
@@ -501,7 +501,7 @@ func (n *attrNode) oneCTA() error {
 		if xs, err := n.ints(k); err != nil {
 			return err
 		} else if product(xs) != 1 {
-			return errorf(CodeBadValue, "encoding", "at offset %d: #ttg.%s over %d CTAs is not read; only #ttg.blocked and #ttg.linear span several blocks", n.values[k].at, n.name, product(xs))
+			return encodingError(CodeBadValue, n.values[k].at, "#ttg.%s over %d CTAs is not read; only #ttg.blocked and #ttg.linear span several blocks", n.name, product(xs))
 		}
 	}
 	return nil
@@ -596,5 +596,14 @@ func (n *attrNode) sharedEncoding() (*TritonSharedEncoding, error) {
 		e.Pads = slices.Clone(n.pads)
 		return e, nil
 	}
-	return nil, errorf(CodeUnknownName, "encoding", "at offset %d: unknown shared encoding #ttg.%s (known: swizzled_shared, nvmma_shared, padded_shared)", n.at, n.name)
+	return nil, encodingError(CodeUnknownName, n.at, "unknown shared encoding #ttg.%s (known: swizzled_shared, nvmma_shared, padded_shared)", n.name)
+}
+
+// clipName shortens an attribute name read from the input to its first
+// characters for a message.
+func clipName(name string) string {
+	if len(name) <= maxQuoted {
+		return name
+	}
+	return strings.ToValidUTF8(name[:clippedQuoted], "") + "… (" + strconv.Itoa(len(name)) + " bytes)"
 }
