@@ -1,5 +1,7 @@
 package mlir
 
+import "planner/mlir/ir"
+
 import (
 	"fmt"
 	"math"
@@ -32,7 +34,7 @@ func init() {
 }
 
 // handler reads one op the reader understands into the graph.
-type handler func(b *builder, op *Op)
+type handler func(b *builder, op *ir.Op)
 
 // handlers are the ops the reader understands, by name; ops not listed
 // are skipped when they touch no vector, and refused when they do.
@@ -98,7 +100,7 @@ func init() {
 		handlers[name] = (*builder).elementwise
 	}
 	for _, name := range skipped {
-		handlers[name] = func(b *builder, op *Op) {}
+		handlers[name] = func(b *builder, op *ir.Op) {}
 	}
 }
 
@@ -131,7 +133,7 @@ func Understood() string {
 }
 
 // body reads a block's ops in order.
-func (b *builder) body(blk *Block) {
+func (b *builder) body(blk *ir.Block) {
 	if len(blk.Args) > 0 && b.loop == nil && !b.tt {
 		b.arguments(blk)
 	}
@@ -142,12 +144,12 @@ func (b *builder) body(blk *Block) {
 
 // arguments reads a function's arguments: memrefs as memory, vectors as
 // values arriving in registers (an argument op, which a to_layout must pin).
-func (b *builder) arguments(blk *Block) {
+func (b *builder) arguments(blk *ir.Block) {
 	for _, a := range blk.Args {
 		switch t := a.Type.(type) {
-		case *MemRefType:
+		case *ir.MemRefType:
 			b.memref(a, t, a.Pos)
-		case *VectorType:
+		case *ir.VectorType:
 			shape, dt, ok := b.vector(a.Type, a.Pos, "argument "+a.String())
 			if !ok {
 				b.failed[a] = true
@@ -161,7 +163,7 @@ func (b *builder) arguments(blk *Block) {
 			}
 			op := &model.Op{Kind: model.OpArgument, Pos: a.Pos}
 			b.add(op, &model.OpArgs{Shape: shape, DType: dt}, a, a.Name, a.Pos)
-		case *TensorType:
+		case *ir.TensorType:
 			b.errorf(a.Pos, model.CodeBadValue, "argument %s is a %s: the planner reads kernels in the vector dialect, on memrefs and vectors, after bufferization", a, t)
 			b.failed[a] = true
 		}
@@ -169,7 +171,7 @@ func (b *builder) arguments(blk *Block) {
 }
 
 // op reads one op.
-func (b *builder) op(op *Op) {
+func (b *builder) op(op *ir.Op) {
 	if b.tt {
 		b.ttOp(op)
 		return
@@ -190,7 +192,7 @@ func (b *builder) op(op *Op) {
 		}
 		return
 	}
-	if touches[*TensorType](op) {
+	if touches[*ir.TensorType](op) {
 		b.fail(op, model.CodeBadValue, "%s works on tensors: the planner reads kernels in the vector dialect, on memrefs and vectors, after bufferization", op.Name)
 		return
 	}
@@ -221,7 +223,7 @@ func (b *builder) op(op *Op) {
 // ready reports whether an op the reader maps (named name) has the
 // operands and results it needs, none of them failed before; it reports
 // a wrong count.
-func (b *builder) ready(op *Op, name string) bool {
+func (b *builder) ready(op *ir.Op, name string) bool {
 	if a, ok := arity[name]; ok && (len(op.Operands) < a[0] || len(op.Results) != a[1]) {
 		b.fail(op, model.CodeRankMismatch, "%s has %d operand(s) and %d result(s): it takes at least %d and gives %d", op.Name, len(op.Operands), len(op.Results), a[0], a[1])
 		return false
@@ -238,7 +240,7 @@ func (b *builder) ready(op *Op, name string) bool {
 }
 
 // touches says whether an operand or a result of op is of type T.
-func touches[T Type](op *Op) bool {
+func touches[T ir.Type](op *ir.Op) bool {
 	for _, o := range op.Operands {
 		if _, ok := o.Value.Type.(T); ok {
 			return true
@@ -254,17 +256,17 @@ func touches[T Type](op *Op) bool {
 
 // touchesVectors says whether an operand or a result of op is a vector
 // or a WMMA fragment (!gpu.mma_matrix).
-func touchesVectors(op *Op) bool {
-	if touches[*VectorType](op) {
+func touchesVectors(op *ir.Op) bool {
+	if touches[*ir.VectorType](op) {
 		return true
 	}
 	for _, o := range op.Operands {
-		if _, _, ok := mmaMatrixOf(o.Value.Type); ok {
+		if _, _, ok := ir.MMAMatrixOf(o.Value.Type); ok {
 			return true
 		}
 	}
 	for _, r := range op.Results {
-		if _, _, ok := mmaMatrixOf(r.Type); ok {
+		if _, _, ok := ir.MMAMatrixOf(r.Type); ok {
 			return true
 		}
 	}
@@ -272,11 +274,11 @@ func touchesVectors(op *Op) bool {
 }
 
 // vectorInside finds an op touching vectors in op's regions.
-func (b *builder) vectorInside(op *Op) *Op {
+func (b *builder) vectorInside(op *ir.Op) *ir.Op {
 	for _, r := range op.Regions {
 		for _, blk := range r.Blocks {
 			for _, a := range blk.Args {
-				if _, ok := a.Type.(*VectorType); ok {
+				if _, ok := a.Type.(*ir.VectorType); ok {
 					return op
 				}
 			}
@@ -295,7 +297,7 @@ func (b *builder) vectorInside(op *Op) *Op {
 
 // resultVector is vector of an op's result; a result the graph cannot
 // hold is marked failed.
-func (b *builder) resultVector(res *Value) ([]int, model.DType, bool) {
+func (b *builder) resultVector(res *ir.Value) ([]int, model.DType, bool) {
 	shape, dt, ok := b.vector(res.Type, res.Pos, res.String())
 	if !ok {
 		b.failed[res] = true
@@ -305,7 +307,7 @@ func (b *builder) resultVector(res *Value) ([]int, model.DType, bool) {
 
 // source is the graph value of op's first operand; without one, the
 // result res is marked failed.
-func (b *builder) source(op *Op, res *Value) *model.Value {
+func (b *builder) source(op *ir.Op, res *ir.Value) *model.Value {
 	v := b.value(op.Operands[0])
 	if v == nil {
 		b.failed[res] = true
@@ -315,10 +317,10 @@ func (b *builder) source(op *Op, res *Value) *model.Value {
 
 // vector checks that t is a vector the graph can hold and gives its shape
 // and element type; otherwise it reports why at pos.
-func (b *builder) vector(t Type, pos model.Pos, what string) ([]int, model.DType, bool) {
+func (b *builder) vector(t ir.Type, pos model.Pos, what string) ([]int, model.DType, bool) {
 	v, ok := b.asVector(t)
 	if !ok {
-		if _, tensor := t.(*TensorType); tensor {
+		if _, tensor := t.(*ir.TensorType); tensor {
 			b.errorf(pos, model.CodeBadValue, "%s is a %s, not a vector: the planner reads kernels in the vector dialect, after bufferization", what, t)
 		} else {
 			b.errorf(pos, model.CodeBadValue, "%s is %v, not a vector", what, t)
@@ -351,7 +353,7 @@ func (b *builder) vector(t Type, pos model.Pos, what string) ([]int, model.DType
 			return nil, model.DType{}, false
 		}
 	}
-	dt, ok := dtypeOf(v.Elem)
+	dt, ok := ir.DType(v.Elem)
 	if !ok {
 		b.errorf(pos, model.CodeUnknownName, "%s has elements of type %s, which the planner does not know (it knows %s)", what, v.Elem, strings.Join(model.DTypeNames(), ", "))
 		return nil, model.DType{}, false
@@ -361,7 +363,7 @@ func (b *builder) vector(t Type, pos model.Pos, what string) ([]int, model.DType
 
 // value is the graph value an operand reads; nil (reported) when it is
 // none.
-func (b *builder) value(o *Operand) *model.Value {
+func (b *builder) value(o *ir.Operand) *model.Value {
 	if mv := b.over[o]; mv != nil {
 		return mv
 	}
@@ -419,7 +421,7 @@ func (b *builder) emit(op *model.Op) {
 // the reader makes), checks the result against res's type, records the
 // operands' uses and emits the op. It returns the result (nil for none or
 // an error, reported).
-func (b *builder) add(op *model.Op, args *model.OpArgs, res *Value, name string, pos model.Pos) *model.Value {
+func (b *builder) add(op *model.Op, args *model.OpArgs, res *ir.Value, name string, pos model.Pos) *model.Value {
 	info := op.Info()
 	if info.ByFunction && op.Fn == "" {
 		op.Fn = args.Spelling
@@ -476,32 +478,32 @@ func (b *builder) add(op *model.Op, args *model.OpArgs, res *Value, name string,
 }
 
 // scalarResult: a reduction to a scalar stands as a value of shape [1].
-func (b *builder) scalarResult(res *Value, typ *model.ValueType) bool {
-	_, vec := res.Type.(*VectorType)
+func (b *builder) scalarResult(res *ir.Value, typ *model.ValueType) bool {
+	_, vec := res.Type.(*ir.VectorType)
 	return !vec && len(typ.Shape) == 1 && typ.Shape[0] == 1
 }
 
 // vectorQuiet is vector without reporting.
-func (b *builder) vectorQuiet(t Type) ([]int, model.DType, bool) {
+func (b *builder) vectorQuiet(t ir.Type) ([]int, model.DType, bool) {
 	v, ok := b.asVector(t)
 	if !ok {
 		return nil, model.DType{}, false
 	}
-	dt, ok := dtypeOf(v.Elem)
+	dt, ok := ir.DType(v.Elem)
 	return v.Shape, dt, ok
 }
 
 // isVector reports whether a value is a vector, or a ranked tensor (which
 // only a TTGIR kernel's reading reaches: the vector reader refuses
 // tensors before).
-func isVector(v *Value) bool {
+func isVector(v *ir.Value) bool {
 	switch t := v.Type.(type) {
-	case *VectorType:
+	case *ir.VectorType:
 		return true
-	case *TensorType:
+	case *ir.TensorType:
 		return !t.Unranked
-	case *OpaqueType:
-		_, _, ok := mmaMatrixOf(t)
+	case *ir.OpaqueType:
+		_, _, ok := ir.MMAMatrixOf(t)
 		return ok
 	}
 	return false
@@ -509,16 +511,16 @@ func isVector(v *Value) bool {
 
 // asVector is t as a vector: a vector type, or in TTGIR a ranked tensor
 // of its shape and elements.
-func (b *builder) asVector(t Type) (*VectorType, bool) {
+func (b *builder) asVector(t ir.Type) (*ir.VectorType, bool) {
 	switch v := t.(type) {
-	case *VectorType:
+	case *ir.VectorType:
 		return v, true
-	case *TensorType:
+	case *ir.TensorType:
 		if b.tt && !v.Unranked {
-			return &VectorType{Shape: v.Shape, Scalable: make([]bool, len(v.Shape)), Elem: v.Elem}, true
+			return &ir.VectorType{Shape: v.Shape, Scalable: make([]bool, len(v.Shape)), Elem: v.Elem}, true
 		}
-	case *OpaqueType:
-		if m, _, ok := mmaMatrixOf(v); ok {
+	case *ir.OpaqueType:
+		if m, _, ok := ir.MMAMatrixOf(v); ok {
 			return m, true
 		}
 	}
@@ -528,7 +530,7 @@ func (b *builder) asVector(t Type) (*VectorType, bool) {
 // constant reads arith.constant: a vector constant is a constant op (or
 // nothing, when only reductions read it, as their identity); an integer
 // is kept for loop bounds.
-func (b *builder) constant(op *Op) {
+func (b *builder) constant(op *ir.Op) {
 	res := op.Results[0]
 	va, _ := op.Attr("value")
 	if va == nil {
@@ -536,7 +538,7 @@ func (b *builder) constant(op *Op) {
 		return
 	}
 	if !isVector(res) {
-		if ia, ok := va.Value.(*IntAttr); ok {
+		if ia, ok := va.Value.(*ir.IntAttr); ok {
 			if n, ok := ia.Int64(); ok {
 				b.ints[res] = n
 			}
@@ -550,7 +552,7 @@ func (b *builder) constant(op *Op) {
 	if !ok {
 		return
 	}
-	if len(res.Uses) > 0 && !slices.ContainsFunc(res.Uses, func(u Use) bool { return !b.identityInit(u) }) {
+	if len(res.Uses) > 0 && !slices.ContainsFunc(res.Uses, func(u ir.Use) bool { return !b.identityInit(u) }) {
 		b.folded[res] = nil // a reduction's identity: no init at all
 		return
 	}
@@ -560,7 +562,7 @@ func (b *builder) constant(op *Op) {
 // identityInit reports whether use u is the accumulator of a
 // multi_reduction and its value the identity of the reduction's kind, so
 // that the reduction is read as one without an init.
-func (b *builder) identityInit(u Use) bool {
+func (b *builder) identityInit(u ir.Use) bool {
 	if u.Op.Name != "vector.multi_reduction" || u.Index != 1 {
 		return false
 	}
@@ -573,27 +575,27 @@ func (b *builder) identityInit(u Use) bool {
 	if va == nil {
 		return false
 	}
-	d, ok := va.Value.(*DenseAttr)
+	d, ok := va.Value.(*ir.DenseAttr)
 	if !ok || !d.Splat || len(d.Values) != 1 {
 		return false
 	}
-	return isIdentity(kind, d.Values[0], elemOf(d.Type))
+	return isIdentity(kind, d.Values[0], ir.ElemOf(d.Type))
 }
 
 // isIdentity reports whether the literal lit of type t is the identity of
 // the combining kind: 0 for add, 1 for mul, -inf for a float max, +inf
 // for a float min, the extreme integers for integer max and min.
-func isIdentity(kind, lit string, t Type) bool {
+func isIdentity(kind, lit string, t ir.Type) bool {
 	bits := 0
 	switch e := t.(type) {
-	case *FloatType:
-		bits = floatBits[e.Name]
-	case *IntType:
+	case *ir.FloatType:
+		bits = ir.FloatBits[e.Name]
+	case *ir.IntType:
 		bits = e.Width
 	}
 	var f float64
 	isFloat := false
-	if _, ok := t.(*FloatType); ok {
+	if _, ok := t.(*ir.FloatType); ok {
 		isFloat = true
 		if strings.HasPrefix(lit, "0x") {
 			u, err := strconv.ParseUint(lit[2:], 16, 64)
@@ -675,7 +677,7 @@ func half(h uint16) float64 {
 
 // elementwise reads an arith or math op on vectors as the graph's
 // element-wise function or cast.
-func (b *builder) elementwise(op *Op) {
+func (b *builder) elementwise(op *ir.Op) {
 	if len(op.Results) != 1 || !isVector(op.Results[0]) {
 		return // on scalars and indices: not the graph's
 	}
@@ -683,7 +685,7 @@ func (b *builder) elementwise(op *Op) {
 }
 
 // elementwiseAs reads an element-wise op or cast as the graph's function fn.
-func (b *builder) elementwiseAs(op *Op, fn string) {
+func (b *builder) elementwiseAs(op *ir.Op, fn string) {
 	if len(op.Results) != 1 || !isVector(op.Results[0]) {
 		return
 	}
@@ -731,7 +733,7 @@ func (b *builder) elementwiseAs(op *Op, fn string) {
 // widenedByMMA reports whether every use of an extf's result is an
 // operand A or B of a vector.contract: the mma widens its operands itself
 // (an f16 mma accumulating in f32), so the graph reads the narrow value.
-func (b *builder) widenedByMMA(v *Value) bool {
+func (b *builder) widenedByMMA(v *ir.Value) bool {
 	if len(v.Uses) == 0 {
 		return false
 	}
@@ -745,7 +747,7 @@ func (b *builder) widenedByMMA(v *Value) bool {
 
 // memref records a memref value: its memory space, and for shared memory
 // that its shape is static.
-func (b *builder) memref(v *Value, t *MemRefType, pos model.Pos) {
+func (b *builder) memref(v *ir.Value, t *ir.MemRefType, pos model.Pos) {
 	space, ok := memorySpace(t.MemSpace)
 	if !ok {
 		b.errorf(pos, model.CodeUnknownName, "%s is in memory space %s, which the planner does not know: it reads global memory (no memory space, #gpu.address_space<global>, 1) and shared memory (#gpu.address_space<workgroup>, 3)", v, t.MemSpace)
@@ -753,7 +755,7 @@ func (b *builder) memref(v *Value, t *MemRefType, pos model.Pos) {
 		return
 	}
 	if space == "shared" {
-		if t.Unranked || slices.Contains(t.Shape, Dynamic) {
+		if t.Unranked || slices.Contains(t.Shape, ir.Dynamic) {
 			b.errorf(pos, model.CodeBadValue, "the shared-memory buffer %s has the shape of %s, which is not constant: the planner places buffers of known size", v, t)
 			b.failed[v] = true
 			return
@@ -764,18 +766,18 @@ func (b *builder) memref(v *Value, t *MemRefType, pos model.Pos) {
 
 // memorySpace names a memref's memory space: "global" or "shared"; false
 // for one the planner does not read (private memory, an unknown space).
-func memorySpace(a Attr) (string, bool) {
+func memorySpace(a ir.Attr) (string, bool) {
 	switch s := a.(type) {
 	case nil:
 		return "global", true
-	case *IntAttr:
+	case *ir.IntAttr:
 		switch s.Text {
 		case "0", "1":
 			return "global", true
 		case "3":
 			return "shared", true
 		}
-	case *DialectAttr:
+	case *ir.DialectAttr:
 		switch s.Name + "<" + s.Body + ">" {
 		case "gpu.address_space<global>", "amdgpu.address_space<fat_raw_buffer>", "amdgpu.address_space<buffer_rsrc>":
 			return "global", true
@@ -786,9 +788,9 @@ func memorySpace(a Attr) (string, bool) {
 	return "", false
 }
 
-func (b *builder) alloc(op *Op) {
+func (b *builder) alloc(op *ir.Op) {
 	res := op.Results[0]
-	t, ok := res.Type.(*MemRefType)
+	t, ok := res.Type.(*ir.MemRefType)
 	if !ok {
 		return
 	}
@@ -796,7 +798,7 @@ func (b *builder) alloc(op *Op) {
 }
 
 // mem gives what is known of the memref an access reads or writes.
-func (b *builder) mem(o *Operand) *memInfo {
+func (b *builder) mem(o *ir.Operand) *memInfo {
 	v := o.Value
 	if m := b.mems[v]; m != nil {
 		return m
@@ -804,9 +806,9 @@ func (b *builder) mem(o *Operand) *memInfo {
 	if b.failed[v] {
 		return nil
 	}
-	t, ok := v.Type.(*MemRefType)
+	t, ok := v.Type.(*ir.MemRefType)
 	if !ok {
-		if _, tensor := v.Type.(*TensorType); tensor {
+		if _, tensor := v.Type.(*ir.TensorType); tensor {
 			b.errorf(o.Pos, model.CodeBadValue, "%s is a %s, not a memref: the planner reads kernels in the vector dialect after bufferization", v, v.Type)
 		} else {
 			b.errorf(o.Pos, model.CodeBadValue, "%s is %v, not a memref", v, v.Type)
@@ -822,7 +824,7 @@ func (b *builder) mem(o *Operand) *memInfo {
 
 // access works out how an access of vector shape vshape touches a memref
 // of rank rank: the memref dimension each vector dimension runs along.
-func (b *builder) access(op *Op, vshape []int, memT *MemRefType) ([]int, bool) {
+func (b *builder) access(op *ir.Op, vshape []int, memT *ir.MemRefType) ([]int, bool) {
 	rank := len(memT.Shape)
 	if memT.Unranked {
 		b.fail(op, model.CodeBadValue, "%s accesses an unranked memref: the planner needs its rank", op.Name)
@@ -837,7 +839,7 @@ func (b *builder) access(op *Op, vshape []int, memT *MemRefType) ([]int, bool) {
 		dims[i] = rank - len(vshape) + i // the minor identity
 	}
 	if pm, ok := op.Attr("permutation_map"); ok {
-		am, isMap := pm.Value.(*AffineMapAttr)
+		am, isMap := pm.Value.(*ir.AffineMapAttr)
 		if !isMap {
 			b.fail(op, model.CodeBadValue, "%s's permutation_map is %s, not an affine map", op.Name, pm.Value)
 			return nil, false
@@ -894,9 +896,9 @@ func memoryOrder(vshape, dims []int) ([]int, []int) {
 
 // buffer is the shared-memory buffer a memref's accesses make: the tile
 // they touch, one for all of them.
-func (b *builder) buffer(op *Op, o *Operand, m *memInfo, tile []int, dt model.DType) *model.Buffer {
+func (b *builder) buffer(op *ir.Op, o *ir.Operand, m *memInfo, tile []int, dt model.DType) *model.Buffer {
 	v := o.Value
-	if edt, ok := dtypeOf(m.typ.Elem); !ok || edt.Name != dt.Name {
+	if edt, ok := ir.DType(m.typ.Elem); !ok || edt.Name != dt.Name {
 		b.fail(op, model.CodeShapeMismatch, "%s moves %s elements through %s of %s elements", op.Name, dt.Name, v, m.typ.Elem)
 		return nil
 	}
@@ -915,8 +917,8 @@ func (b *builder) buffer(op *Op, o *Operand, m *memInfo, tile []int, dt model.DT
 	buf := &model.Buffer{Name: v.Name, Shape: slices.Clone(tile), DType: dt, Pos: pos}
 	if len(tile) == 2 {
 		buf.Layout = &model.SharedLayout{Rows: tile[0], Cols: tile[1], ElemBits: dt.Bits, Swizzle: "none"}
-		if s, ok := m.typ.Layout.(*StridedAttr); ok && len(s.Strides) == len(m.typ.Shape) && s.Strides[len(s.Strides)-1] == 1 {
-			if row := s.Strides[len(s.Strides)-2]; row != Dynamic && row > tile[1] {
+		if s, ok := m.typ.Layout.(*ir.StridedAttr); ok && len(s.Strides) == len(m.typ.Shape) && s.Strides[len(s.Strides)-1] == 1 {
+			if row := s.Strides[len(s.Strides)-2]; row != ir.Dynamic && row > tile[1] {
 				buf.Layout.Stride = row
 			}
 		}
@@ -929,7 +931,7 @@ func (b *builder) buffer(op *Op, o *Operand, m *memInfo, tile []int, dt model.DT
 // read reads vector.transfer_read and vector.load: a load from global
 // memory, or a load_shared of a shared buffer (and a transpose when the
 // permutation_map transposes).
-func (b *builder) read(op *Op) {
+func (b *builder) read(op *ir.Op) {
 	res := op.Results[0]
 	shape, dt, ok := b.resultVector(res)
 	if !ok {
@@ -949,7 +951,7 @@ func (b *builder) read(op *Op) {
 		return
 	}
 	if m.space == "global" {
-		if edt, ok := dtypeOf(m.typ.Elem); !ok || edt.Name != dt.Name {
+		if edt, ok := ir.DType(m.typ.Elem); !ok || edt.Name != dt.Name {
 			b.fail(op, model.CodeShapeMismatch, "%s reads %s elements from %s of %s elements", op.Name, dt.Name, op.Operands[0].Value, m.typ.Elem)
 			return
 		}
@@ -989,7 +991,7 @@ func contiguous(dims []int) int {
 // write reads vector.transfer_write and vector.store: a store to global
 // memory, or a copy_to_shared (after a transpose when the
 // permutation_map transposes).
-func (b *builder) write(op *Op) {
+func (b *builder) write(op *ir.Op) {
 	vi, mi := 0, 1 // the vector, then the memref, in both ops' operands
 	src := b.value(op.Operands[vi])
 	if src == nil {
@@ -1005,7 +1007,7 @@ func (b *builder) write(op *Op) {
 	}
 	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
 	if m.space == "global" {
-		if edt, ok := dtypeOf(m.typ.Elem); !ok || edt.Name != src.DType.Name {
+		if edt, ok := ir.DType(m.typ.Elem); !ok || edt.Name != src.DType.Name {
 			b.fail(op, model.CodeShapeMismatch, "%s writes %s elements to %s of %s elements", op.Name, src.DType.Name, op.Operands[mi].Value, m.typ.Elem)
 			return
 		}

@@ -1,5 +1,7 @@
 package mlir
 
+import "planner/mlir/ir"
+
 import (
 	"fmt"
 	"math"
@@ -18,12 +20,12 @@ var combiners = map[string]string{
 }
 
 // reductionKind is the body of an op's #vector.kind<...>.
-func reductionKind(op *Op) string {
+func reductionKind(op *ir.Op) string {
 	a, ok := op.Attr("kind")
 	if !ok {
 		return ""
 	}
-	if d, ok := a.Value.(*DialectAttr); ok && (d.Name == "vector.kind" || d.Name == "vector") {
+	if d, ok := a.Value.(*ir.DialectAttr); ok && (d.Name == "vector.kind" || d.Name == "vector") {
 		return strings.TrimPrefix(d.Body, "kind<")
 	}
 	return a.Value.String()
@@ -33,7 +35,7 @@ func reductionKind(op *Op) string {
 // dense array).
 // intsAttr is an op's attribute name as a list of integers; false when
 // the op has none or it is no such list.
-func intsAttr(op *Op, name string) ([]int, bool) {
+func intsAttr(op *ir.Op, name string) ([]int, bool) {
 	na, ok := op.Attr(name)
 	if !ok || na == nil {
 		return nil, false
@@ -41,14 +43,14 @@ func intsAttr(op *Op, name string) ([]int, bool) {
 	return intsOf(na.Value)
 }
 
-func intsOf(a Attr) ([]int, bool) {
+func intsOf(a ir.Attr) ([]int, bool) {
 	switch v := a.(type) {
-	case *DenseArrayAttr:
+	case *ir.DenseArrayAttr:
 		return v.Ints()
-	case *ArrayAttr:
+	case *ir.ArrayAttr:
 		out := make([]int, len(v.Elems))
 		for i, e := range v.Elems {
-			ia, ok := e.(*IntAttr)
+			ia, ok := e.(*ir.IntAttr)
 			if !ok {
 				return nil, false
 			}
@@ -66,7 +68,7 @@ func intsOf(a Attr) ([]int, bool) {
 // contract reads vector.contract as an mma: its indexing maps must be a
 // matrix product's, any operand transposition read as a transpose before
 // the mma (whose B is K×N).
-func (b *builder) contract(op *Op) {
+func (b *builder) contract(op *ir.Op) {
 	res := op.Results[0]
 	if !isVector(res) {
 		b.fail(op, model.CodeBadValue, "vector.contract gives the scalar %s: the planner reads contractions into a matrix", res.Type)
@@ -82,7 +84,7 @@ func (b *builder) contract(op *Op) {
 		b.fail(op, model.CodeMissingKey, "vector.contract needs indexing_maps and iterator_types")
 		return
 	}
-	iters, ok := it.Value.(*ArrayAttr)
+	iters, ok := it.Value.(*ir.ArrayAttr)
 	if !ok {
 		b.fail(op, model.CodeBadValue, "vector.contract's iterator_types is %s, not a list", it.Value)
 		return
@@ -92,9 +94,9 @@ func (b *builder) contract(op *Op) {
 	for i, e := range iters.Elems {
 		var s string
 		switch v := e.(type) {
-		case *StringAttr:
+		case *ir.StringAttr:
 			s = v.Value
-		case *DialectAttr:
+		case *ir.DialectAttr:
 			s = v.Body
 		}
 		kinds = append(kinds, s)
@@ -111,11 +113,11 @@ func (b *builder) contract(op *Op) {
 		b.failed[res] = true
 		return
 	}
-	ma, ok := maps.Value.(*ArrayAttr)
+	ma, ok := maps.Value.(*ir.ArrayAttr)
 	var dims [3][]int
 	if ok && len(ma.Elems) == 3 {
 		for i, e := range ma.Elems {
-			am, isMap := e.(*AffineMapAttr)
+			am, isMap := e.(*ir.AffineMapAttr)
 			if !isMap || len(am.Map.Dims) != 3 || len(am.Map.Results) != 2 {
 				ok = false
 				break
@@ -179,7 +181,7 @@ func (b *builder) contract(op *Op) {
 }
 
 // combiner is the graph's combiner for an op's kind, or "" (reported).
-func (b *builder) combiner(op *Op) string {
+func (b *builder) combiner(op *ir.Op) string {
 	k := reductionKind(op)
 	if k == "" {
 		b.fail(op, model.CodeBadValue, "%s has no kind attribute: it names its combiner as #vector.kind<add>, <mul>, <maxnumf>, <minnumf> or the like", op.Name)
@@ -195,7 +197,7 @@ func (b *builder) combiner(op *Op) string {
 
 // multiReduction reads vector.multi_reduction over one dimension as a
 // reduce; an accumulator that is the kind's identity is no init.
-func (b *builder) multiReduction(op *Op) {
+func (b *builder) multiReduction(op *ir.Op) {
 	res := op.Results[0]
 	fn := b.combiner(op)
 	if fn == "" {
@@ -215,7 +217,7 @@ func (b *builder) multiReduction(op *Op) {
 		return
 	}
 	var init *model.Value
-	if !b.identityInit(Use{Op: op, Index: 1}) {
+	if !b.identityInit(ir.Use{Op: op, Index: 1}) {
 		if init = b.value(op.Operands[1]); init == nil {
 			b.failed[res] = true
 			return
@@ -236,7 +238,7 @@ func (b *builder) multiReduction(op *Op) {
 // toScalar reduces a one-dimensional vector to a scalar, which the graph
 // holds as a value of shape [1]: the vector viewed as one row, reduced
 // along it.
-func (b *builder) toScalar(op *Op, src *model.Value, fn string, init *model.Value, res *Value) {
+func (b *builder) toScalar(op *ir.Op, src *model.Value, fn string, init *model.Value, res *ir.Value) {
 	row := []int{1, src.Shape[0]}
 	rv := b.add(&model.Op{Kind: model.OpShapeCast, Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{Shape: row}, nil, res.Name+"@row", op.Pos)
 	if rv == nil {
@@ -256,7 +258,7 @@ func (b *builder) toScalar(op *Op, src *model.Value, fn string, init *model.Valu
 // scalar). An accumulator the graph holds (another reduction's scalar)
 // is the init; a scalar it does not hold (computed by scalar code) adds
 // no layout and is left out.
-func (b *builder) reduction(op *Op) {
+func (b *builder) reduction(op *ir.Op) {
 	res := op.Results[0]
 	fn := b.combiner(op)
 	if fn == "" {
@@ -280,7 +282,7 @@ func (b *builder) reduction(op *Op) {
 }
 
 // scalarValue is the graph value standing for a scalar, or nil.
-func (b *builder) scalarValue(v *Value) *model.Value {
+func (b *builder) scalarValue(v *ir.Value) *model.Value {
 	if mv := b.folded[v]; mv != nil && b.scalars[mv] {
 		return mv
 	}
@@ -294,7 +296,7 @@ func (b *builder) scalarValue(v *Value) *model.Value {
 // does not hold broadcast is the same in every element: a constant. A
 // vector broadcast adds leading dimensions and grows dimensions of extent
 // 1: one graph broadcast for each.
-func (b *builder) broadcast(op *Op) {
+func (b *builder) broadcast(op *ir.Op) {
 	res := op.Results[0]
 	shape, dt, ok := b.resultVector(res)
 	if !ok {
@@ -347,7 +349,7 @@ func (b *builder) broadcast(op *Op) {
 		}
 		mid := append(slices.Clone(shape[:lead]), src.Shape...)
 		name, at := res.Name, res.Pos
-		var r *Value = res
+		var r *ir.Value = res
 		if len(grow) > 0 {
 			name, r, at = res.Name+"@lead", nil, op.Pos
 		}
@@ -366,7 +368,7 @@ func (b *builder) broadcast(op *Op) {
 // dimensions of extent 1 into a vector as one broadcast of that vector
 // along new dimensions, when it grows none of the vector's own; false
 // when it does.
-func (b *builder) broadcastUnsqueezed(op *Op, u *unsqueeze, shape []int, res *Value) bool {
+func (b *builder) broadcastUnsqueezed(op *ir.Op, u *unsqueeze, shape []int, res *ir.Value) bool {
 	castRank := len(u.src.Shape) + len(u.inserted)
 	lead := len(shape) - castRank
 	if lead < 0 {
@@ -392,7 +394,7 @@ func (b *builder) broadcastUnsqueezed(op *Op, u *unsqueeze, shape []int, res *Va
 }
 
 // emitUnsqueeze writes a deferred shape_cast after all.
-func (b *builder) emitUnsqueeze(v *Value, u *unsqueeze) *model.Value {
+func (b *builder) emitUnsqueeze(v *ir.Value, u *unsqueeze) *model.Value {
 	vt, _ := b.asVector(v.Type)
 	shape := vt.Shape
 	delete(b.unsq, v)
@@ -420,7 +422,7 @@ func insertedOnes(from, to []int) ([]int, bool) {
 	return ins, i == len(from)
 }
 
-func (b *builder) transpose(op *Op) {
+func (b *builder) transpose(op *ir.Op) {
 	res := op.Results[0]
 	src := b.source(op, res)
 	if src == nil {
@@ -437,7 +439,7 @@ func (b *builder) transpose(op *Op) {
 // shapeCast reads vector.shape_cast; one that only puts dimensions of
 // extent 1 into a vector for a broadcast to grow is read into that
 // broadcast.
-func (b *builder) shapeCast(op *Op) {
+func (b *builder) shapeCast(op *ir.Op) {
 	res := op.Results[0]
 	shape, _, ok := b.resultVector(res)
 	if !ok {
@@ -456,7 +458,7 @@ func (b *builder) shapeCast(op *Op) {
 
 // reshape views src in shape as res: a shape_cast, or src itself when the
 // shape is its own.
-func (b *builder) reshape(op *Op, src *model.Value, shape []int, res *Value) {
+func (b *builder) reshape(op *ir.Op, src *model.Value, shape []int, res *ir.Value) {
 	if slices.Equal(src.Shape, shape) {
 		b.folded[res] = src
 		return
@@ -466,13 +468,13 @@ func (b *builder) reshape(op *Op, src *model.Value, shape []int, res *Value) {
 
 // position reads vector.extract's or vector.insert's static position; a
 // dynamic entry is refused.
-func (b *builder) position(op *Op) ([]int, bool) {
+func (b *builder) position(op *ir.Op) ([]int, bool) {
 	pa, _ := op.Attr("static_position")
 	if pa == nil {
 		b.fail(op, model.CodeMissingKey, "%s has no static_position", op.Name)
 		return nil, false
 	}
-	da, ok := pa.Value.(*DenseArrayAttr)
+	da, ok := pa.Value.(*ir.DenseArrayAttr)
 	if !ok {
 		b.fail(op, model.CodeBadValue, "%s's static_position is %s, not array<i64: ...>", op.Name, pa.Value)
 		return nil, false
@@ -506,7 +508,7 @@ func wholeLeading(shape []int, n int) bool {
 // extract reads vector.extract of the whole vector (its leading indexed
 // dimensions of extent 1) as a shape_cast; any other extract takes a part
 // of a vector, which no op of the graph does.
-func (b *builder) extract(op *Op) {
+func (b *builder) extract(op *ir.Op) {
 	res := op.Results[0]
 	src := b.source(op, res)
 	if src == nil {
@@ -541,7 +543,7 @@ func (b *builder) extract(op *Op) {
 // insert reads vector.insert into the whole of its destination (the
 // leading indexed dimensions of extent 1) as the inserted value viewed
 // in the destination's shape.
-func (b *builder) insert(op *Op) {
+func (b *builder) insert(op *ir.Op) {
 	res := op.Results[0]
 	shape, dt, ok := b.resultVector(res)
 	if !ok {
@@ -572,7 +574,7 @@ func (b *builder) insert(op *Op) {
 
 // forLoop reads scf.for as a loop: its vector iter_args are the values it
 // carries; constant bounds give its trip count, else --trips.
-func (b *builder) forLoop(op *Op) {
+func (b *builder) forLoop(op *ir.Op) {
 	if len(op.Operands) < 3 || len(op.Regions) != 1 || len(op.Regions[0].Blocks) != 1 {
 		b.fail(op, model.CodeBadValue, "scf.for needs a lower bound, an upper bound, a step and one body block")
 		return
@@ -587,7 +589,7 @@ func (b *builder) forLoop(op *Op) {
 		b.fail(op, model.CodeRankMismatch, "scf.for has %d iter_arg(s) but %d result(s): it gives each iter_arg's last value as a result", len(inits), len(op.Results))
 		return
 	}
-	var yield *Op
+	var yield *ir.Op
 	if n := len(blk.Ops); n > 0 && blk.Ops[n-1].Name == "scf.yield" {
 		yield = blk.Ops[n-1]
 	}
@@ -693,7 +695,7 @@ func (b *builder) forLoop(op *Op) {
 
 // trips is a loop's trip count from its constant bounds, else the one
 // --trips assumes.
-func (b *builder) trips(op *Op) (int, bool, bool) {
+func (b *builder) trips(op *ir.Op) (int, bool, bool) {
 	lb, ok1 := b.ints[op.Operands[0].Value]
 	ub, ok2 := b.ints[op.Operands[1].Value]
 	step, ok3 := b.ints[op.Operands[2].Value]
@@ -729,7 +731,7 @@ func (b *builder) trips(op *Op) (int, bool, bool) {
 // toLayout reads iree_vector_ext.to_layout as a pin: the value it anchors
 // is pinned to the layout, or, when the value is used elsewhere too (or
 // pinned already), a new value in that layout (anchor).
-func (b *builder) toLayout(op *Op) {
+func (b *builder) toLayout(op *ir.Op) {
 	res := op.Results[0]
 	src := b.source(op, res)
 	if src == nil {
@@ -752,13 +754,13 @@ func (b *builder) toLayout(op *Op) {
 // layout, a #planner.linear) as a pin for a value of the given shape;
 // nil when it is no layout the reader reads or builds none (reported, at
 // the field or entry at fault).
-func (b *builder) layoutPin(opName string, na *NamedAttr, shape []int, pos model.Pos) *model.Pin {
-	da, _ := na.Value.(*DialectAttr)
+func (b *builder) layoutPin(opName string, na *ir.NamedAttr, shape []int, pos model.Pos) *model.Pin {
+	da, _ := na.Value.(*ir.DialectAttr)
 	var n model.Notation
-	var fields map[string]fieldPos
+	var fields map[string]ir.FieldPos
 	switch {
 	case da == nil:
-	case da.Name == linearAttr:
+	case da.Name == ir.LinearAttr:
 		if ll, f := b.linearLayout(da, na.ValuePos); ll != nil {
 			n, fields = ll, f
 		}
@@ -766,7 +768,7 @@ func (b *builder) layoutPin(opName string, na *NamedAttr, shape []int, pos model
 		if nl, f := b.nestedLayout(da, na.ValuePos); nl != nil {
 			n, fields = nl, f
 		}
-	case slices.Contains(layoutAttrs, da.Name):
+	case slices.Contains(ir.LayoutAttrs, da.Name):
 		b.xegpu = true
 		if xl, f := b.xegpuLayout(da, na.ValuePos); xl != nil {
 			n, fields = xl, f
@@ -775,7 +777,7 @@ func (b *builder) layoutPin(opName string, na *NamedAttr, shape []int, pos model
 		da = nil
 	}
 	if da == nil {
-		b.errorf(na.ValuePos, model.CodeBadValue, "%s's %s is %s: the reader reads layouts written as #iree_vector_ext.nested_layout<...>, #xegpu.layout<...> (or its earlier spellings #xegpu.sg_map, #xegpu.wg_map) and #%s<...>", opName, na.Name, na.Value, linearAttr)
+		b.errorf(na.ValuePos, model.CodeBadValue, "%s's %s is %s: the reader reads layouts written as #iree_vector_ext.nested_layout<...>, #xegpu.layout<...> (or its earlier spellings #xegpu.sg_map, #xegpu.wg_map) and #%s<...>", opName, na.Name, na.Value, ir.LinearAttr)
 	}
 	if n == nil {
 		return nil
@@ -788,9 +790,9 @@ func (b *builder) layoutPin(opName string, na *NamedAttr, shape []int, pos model
 		if e, ok := err.(*model.Error); ok {
 			msg = e.Msg
 			if fp, ok := fields[e.Field]; ok {
-				at = fp.pos
-				if e.Index >= 0 && e.Index < len(fp.elems) {
-					at = fp.elems[e.Index]
+				at = fp.Pos
+				if e.Index >= 0 && e.Index < len(fp.Elems) {
+					at = fp.Elems[e.Index]
 				}
 			}
 		}
@@ -805,7 +807,7 @@ func (b *builder) layoutPin(opName string, na *NamedAttr, shape []int, pos model
 // and nothing pins it yet; otherwise res is a new value in that layout (a
 // shape_cast to the same shape), so that a conversion between the two
 // stays possible.
-func (b *builder) anchor(op *Op, src *model.Value, srcIR *Value, res *Value, pin *model.Pin) {
+func (b *builder) anchor(op *ir.Op, src *model.Value, srcIR *ir.Value, res *ir.Value, pin *model.Pin) {
 	if src.Pin == nil && len(srcIR.Uses) == 1 {
 		src.Pin = pin
 		b.folded[res] = src
@@ -817,7 +819,7 @@ func (b *builder) anchor(op *Op, src *model.Value, srcIR *Value, res *Value, pin
 // pinnedCopy adds a value that is v in the pinned layout: a shape_cast to
 // v's own shape, named name at at (res: the IR value it stands for, nil
 // for none); nil when it is refused (reported).
-func (b *builder) pinnedCopy(op *Op, v *model.Value, res *Value, name string, at model.Pos, pin *model.Pin) *model.Value {
+func (b *builder) pinnedCopy(op *ir.Op, v *model.Value, res *ir.Value, name string, at model.Pos, pin *model.Pin) *model.Value {
 	nv := b.add(&model.Op{Kind: model.OpShapeCast, Pos: op.Pos, Operands: []*model.Value{v}}, &model.OpArgs{Shape: slices.Clone(v.Shape)}, res, name, at)
 	if nv != nil {
 		nv.Pin = pin
@@ -862,8 +864,8 @@ func (b *builder) finish() {
 		}
 		g.MaxConversionsFrom = fmt.Sprintf("the input's %d %s", b.converts, ops)
 		all := 0
-		visit(b.fn.Regions[0].Blocks[0].Ops, func(op *Op) bool {
-			if ttName(op.Name) == "ttg.convert_layout" {
+		ir.Visit(b.fn.Regions[0].Blocks[0].Ops, func(op *ir.Op) bool {
+			if ir.TTName(op.Name) == "ttg.convert_layout" {
 				all++
 			}
 			return true
@@ -886,6 +888,6 @@ func (b *builder) finish() {
 		if b.tt {
 			what = "tensors"
 		}
-		b.errorf(b.fn.Pos, model.CodeMissingKey, "@%s has no op on %s: nothing to plan", FuncName(b.fn), what)
+		b.errorf(b.fn.Pos, model.CodeMissingKey, "@%s has no op on %s: nothing to plan", ir.FuncName(b.fn), what)
 	}
 }

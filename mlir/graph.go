@@ -1,5 +1,7 @@
 package mlir
 
+import "planner/mlir/ir"
+
 import (
 	"fmt"
 	"regexp"
@@ -62,7 +64,7 @@ type Kernel struct {
 // ReadKernel reads MLIR text and builds the graph of one of its
 // functions, keeping what maps the IR onto it.
 func ReadKernel(file string, data []byte, opt Options) (*Kernel, error) {
-	m, err := Parse(file, data)
+	m, err := ir.Parse(file, data)
 	if err != nil {
 		return nil, err
 	}
@@ -77,52 +79,13 @@ func ReadKernel(file string, data []byte, opt Options) (*Kernel, error) {
 func (k *Kernel) Graph() *model.Graph { return k.b.g }
 
 // Module is the module the kernel's text parses to.
-func (k *Kernel) Module() *Module { return k.b.mod }
+func (k *Kernel) Module() *ir.Module { return k.b.mod }
 
 // Text is the kernel's text as read.
 func (k *Kernel) Text() string { return k.src }
 
-// Funcs lists the module's func.func, gpu.func and tt.func ops, in the
-// order they are written (inside modules, gpu.modules and other ops too).
-func Funcs(m *Module) []*Op {
-	var out []*Op
-	visit(m.Ops, func(op *Op) bool {
-		if op.Name == "func.func" || op.Name == "gpu.func" || op.Name == "tt.func" {
-			out = append(out, op)
-			return false
-		}
-		return true
-	})
-	return out
-}
-
-// visit calls f on each op in the order they are written, and on the ops
-// of its regions where f says to descend.
-func visit(ops []*Op, f func(op *Op) bool) {
-	for _, op := range ops {
-		if !f(op) {
-			continue
-		}
-		for _, r := range op.Regions {
-			for _, b := range r.Blocks {
-				visit(b.Ops, f)
-			}
-		}
-	}
-}
-
-// FuncName is a func.func's or gpu.func's symbol name.
-func FuncName(f *Op) string {
-	if a, ok := f.Attr("sym_name"); ok {
-		if s, ok := a.Value.(*StringAttr); ok {
-			return s.Value
-		}
-	}
-	return ""
-}
-
 // BuildGraph builds the graph of the function opt.Func names.
-func BuildGraph(m *Module, opt Options) (*model.Graph, error) {
+func BuildGraph(m *ir.Module, opt Options) (*model.Graph, error) {
 	b, err := build(m, opt)
 	if err != nil {
 		return nil, err
@@ -132,20 +95,20 @@ func BuildGraph(m *Module, opt Options) (*model.Graph, error) {
 
 // build builds the graph of the function opt.Func names, keeping what
 // maps the IR onto it (for writing a plan back into the IR).
-func build(m *Module, opt Options) (*builder, error) {
-	funcs := Funcs(m)
+func build(m *ir.Module, opt Options) (*builder, error) {
+	funcs := ir.Funcs(m)
 	top := model.Pos{File: m.File, Line: 1, Col: 1}
 	var names []string
 	for _, f := range funcs {
-		names = append(names, "@"+FuncName(f))
+		names = append(names, "@"+ir.FuncName(f))
 	}
-	var fn *Op
+	var fn *ir.Op
 	switch {
 	case len(funcs) == 0:
 		return nil, &model.Error{Pos: top, Code: model.CodeMissingKey, Index: -1, Msg: "the file has no func.func: the planner reads a kernel written as a function"}
 	case opt.Func != "":
 		for _, f := range funcs {
-			if FuncName(f) == strings.TrimPrefix(opt.Func, "@") {
+			if ir.FuncName(f) == strings.TrimPrefix(opt.Func, "@") {
 				fn = f
 			}
 		}
@@ -160,32 +123,32 @@ func build(m *Module, opt Options) (*builder, error) {
 		fn = funcs[0]
 	}
 	if len(fn.Regions) == 0 || len(fn.Regions[0].Blocks) == 0 {
-		return nil, &model.Error{Pos: fn.Pos, Code: model.CodeMissingKey, Index: -1, Msg: fmt.Sprintf("@%s is a declaration: the planner reads a function with a body", FuncName(fn))}
+		return nil, &model.Error{Pos: fn.Pos, Code: model.CodeMissingKey, Index: -1, Msg: fmt.Sprintf("@%s is a declaration: the planner reads a function with a body", ir.FuncName(fn))}
 	}
 	b := &builder{
 		mod: m, fn: fn, opt: opt,
 		g:        &model.Graph{File: m.File},
-		vals:     map[*Value]*model.Value{},
-		ints:     map[*Value]int64{},
-		mems:     map[*Value]*memInfo{},
-		bufs:     map[*Value]*model.Buffer{},
-		folded:   map[*Value]*model.Value{},
-		unsq:     map[*Value]*unsqueeze{},
+		vals:     map[*ir.Value]*model.Value{},
+		ints:     map[*ir.Value]int64{},
+		mems:     map[*ir.Value]*memInfo{},
+		bufs:     map[*ir.Value]*model.Buffer{},
+		folded:   map[*ir.Value]*model.Value{},
+		unsq:     map[*ir.Value]*unsqueeze{},
 		scalars:  map[*model.Value]bool{},
-		failed:   map[*Value]bool{},
+		failed:   map[*ir.Value]bool{},
 		names:    map[string]bool{},
 		opNames:  map[string]bool{},
-		over:     map[*Operand]*model.Value{},
-		tdescs:   map[*Value]*tdesc{},
-		moved:    map[*Op]*model.Value{},
-		free:     map[*Value]bool{},
-		freeUse:  map[*Operand]*model.Value{},
+		over:     map[*ir.Operand]*model.Value{},
+		tdescs:   map[*ir.Value]*tdesc{},
+		moved:    map[*ir.Op]*model.Value{},
+		free:     map[*ir.Value]bool{},
+		freeUse:  map[*ir.Operand]*model.Value{},
 		encs:     map[string]*encInfo{},
 		encErrs:  map[string]bool{},
-		made:     map[*Op][]*model.Op{},
-		descs:    map[*Value]*memDesc{},
-		lane:     map[*Value]bool{},
-		laneMMAs: map[*Op]laneMMA{},
+		made:     map[*ir.Op][]*model.Op{},
+		descs:    map[*ir.Value]*memDesc{},
+		lane:     map[*ir.Value]bool{},
+		laneMMAs: map[*ir.Op]laneMMA{},
 		tt:       IsTTGIR(m),
 	}
 	if b.tt {
@@ -211,7 +174,7 @@ func build(m *Module, opt Options) (*builder, error) {
 // for shared memory, the buffer its accesses make.
 type memInfo struct {
 	space string // "global" or "shared"
-	typ   *MemRefType
+	typ   *ir.MemRefType
 }
 
 // unsqueeze is a shape_cast that only puts dimensions of extent 1 into
@@ -222,29 +185,29 @@ type unsqueeze struct {
 }
 
 type builder struct {
-	mod    *Module
-	fn     *Op
+	mod    *ir.Module
+	fn     *ir.Op
 	opt    Options
 	g      *model.Graph
 	target *model.Target
 	// vals maps each vector value to the graph's value; ints the integer
 	// constants (for loop bounds); mems the memrefs; bufs the shared
 	// buffers by memref.
-	vals map[*Value]*model.Value
-	ints map[*Value]int64
-	mems map[*Value]*memInfo
-	bufs map[*Value]*model.Buffer
+	vals map[*ir.Value]*model.Value
+	ints map[*ir.Value]int64
+	mems map[*ir.Value]*memInfo
+	bufs map[*ir.Value]*model.Buffer
 	// folded are values the graph reads as another: an extf an mma
 	// widens itself, a vector constant only a reduction's identity init
 	// uses (nil), a to_layout's result.
-	folded map[*Value]*model.Value
-	unsq   map[*Value]*unsqueeze
+	folded map[*ir.Value]*model.Value
+	unsq   map[*ir.Value]*unsqueeze
 	// scalars are graph values of shape [1] that stand for a scalar (a
 	// vector.reduction's result).
 	scalars map[*model.Value]bool
 	// failed are the values whose op's error is reported: their uses are
 	// not reported again.
-	failed  map[*Value]bool
+	failed  map[*ir.Value]bool
 	errs    model.ErrorList
 	names   map[string]bool // every graph value's name
 	opNames map[string]bool
@@ -261,21 +224,21 @@ type builder struct {
 	// over are the graph values some operands read in place of their
 	// value's own: the value anchored to a layout_operand_N's layout, or
 	// to the layout of the tensor_desc a store_nd writes through.
-	over map[*Operand]*model.Value
+	over map[*ir.Operand]*model.Value
 	// tdescs are the tensor descriptors: the memref each describes a
 	// block of.
-	tdescs map[*Value]*tdesc
+	tdescs map[*ir.Value]*tdesc
 	// moved are the graph values an XeGPU load_nd gives or a store_nd
 	// writes, as they lie in the block (before a load's transpose), by op.
-	moved map[*Op]*model.Value
+	moved map[*ir.Op]*model.Value
 	// tt is set for a TTGIR kernel (ttgir.go): tensors play the part of
 	// vectors. free are its tensors made at each use (index and pointer
 	// arithmetic, splats, constants), freeUse the constant each use of
 	// one reads; encs the encodings read, by spelling and shape; descs
 	// the shared-memory descriptors.
 	tt      bool
-	free    map[*Value]bool
-	freeUse map[*Operand]*model.Value
+	free    map[*ir.Value]bool
+	freeUse map[*ir.Operand]*model.Value
 	encs    map[string]*encInfo
 	encErrs map[string]bool // the encodings' mistakes reported
 	// converts counts the ttg.convert_layout ops of computed tensors
@@ -283,16 +246,16 @@ type builder struct {
 	// default.
 	converts int
 	// cur is the op being read; made the graph ops each op was read into.
-	cur   *Op
-	made  map[*Op][]*model.Op
-	descs map[*Value]*memDesc
+	cur   *ir.Op
+	made  map[*ir.Op][]*model.Op
+	descs map[*ir.Value]*memDesc
 	// recs are the records the target offers, once a matrix op asked
 	// (mma.go); lane the IR values that are each lane's share of a
 	// subgroup's tile (mma_lane.go), laneMMAs the records of the
 	// lane-level mma ops.
 	recs     []*model.Record
-	lane     map[*Value]bool
-	laneMMAs map[*Op]laneMMA
+	lane     map[*ir.Value]bool
+	laneMMAs map[*ir.Op]laneMMA
 }
 
 func (b *builder) errorf(pos model.Pos, code model.Code, format string, args ...any) *model.Error {
@@ -302,7 +265,7 @@ func (b *builder) errorf(pos model.Pos, code model.Code, format string, args ...
 }
 
 // fail reports an error at op and marks its results failed.
-func (b *builder) fail(op *Op, code model.Code, format string, args ...any) *model.Error {
+func (b *builder) fail(op *ir.Op, code model.Code, format string, args ...any) *model.Error {
 	for _, r := range op.Results {
 		b.failed[r] = true
 	}
@@ -326,8 +289,8 @@ type stated struct {
 
 // holders are the function and every op around it, innermost first:
 // the ops whose attributes say what the kernel runs on.
-func (b *builder) holders() []*Op {
-	var out []*Op
+func (b *builder) holders() []*ir.Op {
+	var out []*ir.Op
 	for op := b.fn; op != nil; {
 		out = append(out, op)
 		if op.Parent == nil || op.Parent.Region == nil {
@@ -346,7 +309,7 @@ func (b *builder) context() {
 	var archs []stated
 	var threads, sgSize *stated
 	for _, h := range holders {
-		for _, list := range [][]*NamedAttr{h.Props, h.Attrs} {
+		for _, list := range [][]*ir.NamedAttr{h.Props, h.Attrs} {
 			for _, na := range list {
 				// The aliases a dialect attribute's body names are read
 				// through: IREE's printer names the target by alias
@@ -359,7 +322,7 @@ func (b *builder) context() {
 						archs = append(archs, stated{m[2], na.Pos, na.Name})
 					}
 				}
-				if da, ok := na.Value.(*DialectAttr); ok && strings.HasSuffix(da.Name, "translation_info") {
+				if da, ok := na.Value.(*ir.DialectAttr); ok && strings.HasSuffix(da.Name, "translation_info") {
 					if m := wgSizeRE.FindStringSubmatch(da.Body); m != nil && threads == nil {
 						threads = &stated{m[1], na.Pos, "translation_info's workgroup_size"}
 					}
@@ -376,7 +339,7 @@ func (b *builder) context() {
 					}
 				case "subgroup_size", "gpu.known_subgroup_size", "intel_reqd_sub_group_size":
 					if sgSize == nil {
-						if ia, ok := na.Value.(*IntAttr); ok && sgSizeDefRE.MatchString(ia.Text) {
+						if ia, ok := na.Value.(*ir.IntAttr); ok && sgSizeDefRE.MatchString(ia.Text) {
 							sgSize = &stated{ia.Text, na.Pos, na.Name}
 						}
 					}
@@ -486,7 +449,7 @@ func (b *builder) checkSubgroups() {
 
 // intsText gives an integer list attribute's entries, comma-separated
 // (as translation_info's text states them), or "".
-func intsText(a Attr) string {
+func intsText(a ir.Attr) string {
 	xs, ok := intsOf(a)
 	if !ok {
 		return ""

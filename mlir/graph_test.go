@@ -1,5 +1,7 @@
 package mlir
 
+import "planner/mlir/ir"
+
 import (
 	"fmt"
 	"strings"
@@ -581,7 +583,7 @@ func TestMMAMatrixOf(t *testing.T) {
 		{`!gpu.mma_matrix<16xf16, "AOp">`, "", ""},
 		{`!gpu.other<16x16xf16, "AOp">`, "", ""},
 	} {
-		v, role, ok := mmaMatrixOf(&OpaqueType{Text: c.text})
+		v, role, ok := ir.MMAMatrixOf(&ir.OpaqueType{Text: c.text})
 		got := ""
 		if ok {
 			got = v.String()

@@ -33,7 +33,7 @@ var kernelFiles = map[string]*Options{
 	"../testdata/mlir/wmma_gemm.mlir":               {},
 	"../testdata/mlir/ldmatrix_mma_sync.mlir":       {},
 	"../testdata/mlir/mfma_tile.mlir":               {},
-	"testdata/syntax.mlir":                          nil,
+	"ir/testdata/syntax.mlir":                       nil,
 }
 
 // notIREEJudged are the kernels that carry IREE's attributes but that
@@ -47,7 +47,7 @@ var notIREEJudged = map[string]string{
 	"../testdata/mlir/linear_anchor.mlir": "its anchor's layout is #planner.linear, the planner's own notation, which no dialect of IREE's defines",
 	// IREE 3.13's MLIR changed some of them: vector.store's nontemporal
 	// is a property there, which the attribute dictionary may not state.
-	"testdata/syntax.mlir": "it is the reader's test of LLVM 19's custom forms, and of ops of unregistered dialects (my.unknown)",
+	"ir/testdata/syntax.mlir": "it is the reader's test of LLVM 19's custom forms, and of ops of unregistered dialects (my.unknown)",
 }
 
 // ireeSyntax are the kernels without IREE's attributes that are written
@@ -125,7 +125,7 @@ func genericHeader(path string, iree bool) string {
 // Every kernel file is listed, and has its generic form beside it,
 // printed by its judge.
 func TestKernelFilesListed(t *testing.T) {
-	for _, glob := range []string{"../examples/mlir/*.mlir", "../testdata/mlir/*.mlir", "testdata/*.mlir"} {
+	for _, glob := range []string{"../examples/mlir/*.mlir", "../testdata/mlir/*.mlir", "ir/testdata/*.mlir"} {
 		files, _ := filepath.Glob(glob)
 		for _, f := range files {
 			if strings.HasSuffix(f, ".generic.mlir") {

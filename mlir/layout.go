@@ -1,5 +1,7 @@
 package mlir
 
+import "planner/mlir/ir"
+
 import (
 	"strings"
 
@@ -13,7 +15,7 @@ var nestedFields = []string{"subgroup_tile", "batch_tile", "outer_tile", "thread
 // nestedLayout reads a nested_layout's body, field = [entries], ...,
 // reporting a field it lacks, one it does not know, one given twice and
 // an entry that is not an integer at its file:line:col.
-func (b *builder) nestedLayout(da *DialectAttr, at model.Pos) (*model.Nested, map[string]fieldPos) {
+func (b *builder) nestedLayout(da *ir.DialectAttr, at model.Pos) (*model.Nested, map[string]ir.FieldPos) {
 	values, fields, ok := b.intFields(da, "nested_layout", nestedFields, nil)
 	if !ok {
 		return nil, nil
@@ -46,7 +48,7 @@ var (
 // reporting a field it does not know, one given twice (under either of its
 // names) and an entry that is not an integer at its file:line:col. Every
 // field is optional, as in XeGPU.
-func (b *builder) xegpuLayout(da *DialectAttr, at model.Pos) (*model.XeGPU, map[string]fieldPos) {
+func (b *builder) xegpuLayout(da *ir.DialectAttr, at model.Pos) (*model.XeGPU, map[string]ir.FieldPos) {
 	values, fields, ok := b.intFields(da, da.Name, xegpuFields, xegpuAliases)
 	if !ok {
 		return nil, nil
@@ -64,15 +66,15 @@ func (b *builder) xegpuLayout(da *DialectAttr, at model.Pos) (*model.XeGPU, map[
 // linearLayout reads a #planner.linear<...> body, reporting a field it
 // lacks, one it does not know, one given twice and a basis that is not a
 // list of integers at its file:line:col.
-func (b *builder) linearLayout(da *DialectAttr, at model.Pos) (*model.Linear, map[string]fieldPos) {
-	values, fields, err := linearBases(b.mod, da)
+func (b *builder) linearLayout(da *ir.DialectAttr, at model.Pos) (*model.Linear, map[string]ir.FieldPos) {
+	values, fields, err := ir.LinearBases(b.mod, da)
 	if err != nil {
 		b.errs = append(b.errs, err)
 		return nil, nil
 	}
-	for _, f := range linearFields {
+	for _, f := range ir.LinearFields {
 		if _, ok := values[f]; !ok {
-			b.errorf(at, model.CodeMissingKey, "%s lacks %s: it gives every one of %s", linearAttr, f, strings.Join(linearFields, ", "))
+			b.errorf(at, model.CodeMissingKey, "%s lacks %s: it gives every one of %s", ir.LinearAttr, f, strings.Join(ir.LinearFields, ", "))
 			return nil, nil
 		}
 	}
@@ -82,8 +84,8 @@ func (b *builder) linearLayout(da *DialectAttr, at model.Pos) (*model.Linear, ma
 
 // intFields reads a layout attribute's body as lists of integers by
 // field (intFields); its mistakes are reported.
-func (b *builder) intFields(da *DialectAttr, what string, known []string, alias map[string]string) (map[string][]int, map[string]fieldPos, bool) {
-	values, fields, err := intFields(b.mod, da, what, known, alias)
+func (b *builder) intFields(da *ir.DialectAttr, what string, known []string, alias map[string]string) (map[string][]int, map[string]ir.FieldPos, bool) {
+	values, fields, err := ir.IntFields(b.mod, da, what, known, alias)
 	if err != nil {
 		b.errs = append(b.errs, err)
 		return nil, nil, false

@@ -1,5 +1,7 @@
 package mlir
 
+import "planner/mlir/ir"
+
 import (
 	"fmt"
 	"maps"
@@ -11,12 +13,12 @@ import (
 )
 
 // intAttrOf is the integer attribute name of op; def when absent.
-func intAttrOf(op *Op, name string, def int) (int, *NamedAttr, bool) {
+func intAttrOf(op *ir.Op, name string, def int) (int, *ir.NamedAttr, bool) {
 	na, ok := op.Attr(name)
 	if !ok {
 		return def, nil, true
 	}
-	ia, ok := na.Value.(*IntAttr)
+	ia, ok := na.Value.(*ir.IntAttr)
 	if !ok {
 		return 0, na, false
 	}
@@ -25,19 +27,19 @@ func intAttrOf(op *Op, name string, def int) (int, *NamedAttr, bool) {
 }
 
 // flagOf says whether op has the flag name (a unit attribute or true).
-func flagOf(op *Op, name string) bool {
+func flagOf(op *ir.Op, name string) bool {
 	na, ok := op.Attr(name)
 	if !ok {
 		return false
 	}
-	if b, isBool := na.Value.(*BoolAttr); isBool {
+	if b, isBool := na.Value.(*ir.BoolAttr); isBool {
 		return b.Value
 	}
 	return true
 }
 
 // offered are the mma and memory records the target offers (read once).
-func (b *builder) offered(op *Op) ([]*model.Record, bool) {
+func (b *builder) offered(op *ir.Op) ([]*model.Record, bool) {
 	if b.recs != nil {
 		return b.recs, true
 	}
@@ -56,7 +58,7 @@ func (b *builder) offered(op *Op) ([]*model.Record, bool) {
 
 // recordFor is the record of kind k the target offers that fits, or nil
 // (reported at op, saying what was looked for and what there is).
-func (b *builder) recordFor(op *Op, k model.RecordKind, want string, fits func(r *model.Record) bool) *model.Record {
+func (b *builder) recordFor(op *ir.Op, k model.RecordKind, want string, fits func(r *model.Record) bool) *model.Record {
 	recs, ok := b.offered(op)
 	if !ok {
 		return nil
@@ -81,7 +83,7 @@ var wmmaRole = map[string]string{"AOp": ".a.", "BOp": ".b.", "COp": ".accumulato
 
 // wmmaMove is the WMMA load or store record of the target that moves a
 // fragment of shape and type between shared memory and registers.
-func (b *builder) wmmaMove(op *Op, k model.RecordKind, role string, shape []int, dt model.DType, trans bool) *model.Record {
+func (b *builder) wmmaMove(op *ir.Op, k model.RecordKind, role string, shape []int, dt model.DType, trans bool) *model.Record {
 	orient := "row major"
 	if trans {
 		orient = "column major (transpose)"
@@ -104,7 +106,7 @@ func familyOf(r *model.Record) string {
 
 // mmaRecord is the target's mma record of tile m, n, k (and blocks) with
 // operands of types a, b, c, opaque (WMMA) or not.
-func (b *builder) mmaRecord(op *Op, m, n, k, blocks int, a, bt, c model.DType, opaque bool) *model.Record {
+func (b *builder) mmaRecord(op *ir.Op, m, n, k, blocks int, a, bt, c model.DType, opaque bool) *model.Record {
 	shape := fmt.Sprintf("m%dn%dk%d", m, n, k)
 	if blocks > 1 {
 		shape += fmt.Sprintf(" of %d blocks", blocks)
@@ -120,13 +122,13 @@ func (b *builder) mmaRecord(op *Op, m, n, k, blocks int, a, bt, c model.DType, o
 
 // wmmaLoad reads gpu.subgroup_mma_load_matrix: a load_shared of the
 // workgroup buffer with the WMMA load record, or a load from global memory.
-func (b *builder) wmmaLoad(op *Op) {
+func (b *builder) wmmaLoad(op *ir.Op) {
 	res := op.Results[0]
 	shape, dt, ok := b.resultVector(res)
 	if !ok {
 		return
 	}
-	_, role, _ := mmaMatrixOf(res.Type)
+	_, role, _ := ir.MMAMatrixOf(res.Type)
 	m := b.mem(op.Operands[0])
 	if m == nil {
 		b.failed[res] = true
@@ -151,8 +153,8 @@ func (b *builder) wmmaLoad(op *Op) {
 
 // globalLoad adds a load from global memory of the whole tile, contiguous
 // along its last dimension.
-func (b *builder) globalLoad(op *Op, res *Value, shape []int, dt model.DType, m *memInfo) {
-	if edt, ok := dtypeOf(m.typ.Elem); !ok || edt.Name != dt.Name {
+func (b *builder) globalLoad(op *ir.Op, res *ir.Value, shape []int, dt model.DType, m *memInfo) {
+	if edt, ok := ir.DType(m.typ.Elem); !ok || edt.Name != dt.Name {
 		b.fail(op, model.CodeShapeMismatch, "%s reads %s elements from %s of %s elements", op.Name, dt.Name, op.Operands[0].Value, m.typ.Elem)
 		return
 	}
@@ -162,18 +164,18 @@ func (b *builder) globalLoad(op *Op, res *Value, shape []int, dt model.DType, m 
 
 // wmmaStore reads gpu.subgroup_mma_store_matrix: a copy_to_shared with
 // the WMMA store record, or a store to global memory.
-func (b *builder) wmmaStore(op *Op) {
+func (b *builder) wmmaStore(op *ir.Op) {
 	src := b.value(op.Operands[0])
 	if src == nil {
 		return
 	}
-	_, role, _ := mmaMatrixOf(op.Operands[0].Value.Type)
+	_, role, _ := ir.MMAMatrixOf(op.Operands[0].Value.Type)
 	m := b.mem(op.Operands[1])
 	if m == nil {
 		return
 	}
 	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
-	if edt, ok := dtypeOf(m.typ.Elem); !ok || edt.Name != src.DType.Name {
+	if edt, ok := ir.DType(m.typ.Elem); !ok || edt.Name != src.DType.Name {
 		b.fail(op, model.CodeShapeMismatch, "%s writes %s elements to %s of %s elements", op.Name, src.DType.Name, op.Operands[1].Value, m.typ.Elem)
 		return
 	}
@@ -196,7 +198,7 @@ func (b *builder) wmmaStore(op *Op) {
 
 // wmmaCompute reads gpu.subgroup_mma_compute: an mma on the WMMA record
 // of its shape and types.
-func (b *builder) wmmaCompute(op *Op) {
+func (b *builder) wmmaCompute(op *ir.Op) {
 	res := op.Results[0]
 	for _, f := range []string{"a_transpose", "b_transpose"} {
 		if flagOf(op, f) {
@@ -226,7 +228,7 @@ func (b *builder) wmmaCompute(op *Op) {
 
 // wmmaConstant reads gpu.subgroup_mma_constant_matrix: a constant of the
 // fragment's shape (wmma::fill_fragment).
-func (b *builder) wmmaConstant(op *Op) {
+func (b *builder) wmmaConstant(op *ir.Op) {
 	res := op.Results[0]
 	shape, dt, ok := b.resultVector(res)
 	if !ok {
@@ -237,12 +239,12 @@ func (b *builder) wmmaConstant(op *Op) {
 
 // wmmaElementwise reads gpu.subgroup_mma_elementwise as the graph's
 // element-wise function on the fragments.
-func (b *builder) wmmaElementwise(op *Op) {
+func (b *builder) wmmaElementwise(op *ir.Op) {
 	na, _ := op.Attr("opType")
 	var fn string
 	if na != nil {
-		c, _ := enumCase(na.Value, "mma_element_wise")
-		fn = mmaElementwise[c]
+		c, _ := ir.EnumCase(na.Value, "mma_element_wise")
+		fn = ir.MMAElementwise[c]
 	}
 	if fn == "" {
 		at := op.Pos
@@ -250,7 +252,7 @@ func (b *builder) wmmaElementwise(op *Op) {
 		if na != nil {
 			at, what = na.ValuePos, na.Value.String()
 		}
-		b.errorf(at, model.CodeUnknownName, "%s's opType is %s: the reader maps %s", op.Name, what, strings.Join(slices.Sorted(maps.Keys(mmaElementwise)), ", "))
+		b.errorf(at, model.CodeUnknownName, "%s's opType is %s: the reader maps %s", op.Name, what, strings.Join(slices.Sorted(maps.Keys(ir.MMAElementwise)), ", "))
 		for _, r := range op.Results {
 			b.failed[r] = true
 		}
@@ -264,9 +266,9 @@ var subgroupOps = []string{"gpu.subgroup_mma_load_matrix", "gpu.subgroup_mma_sto
 	"gpu.subgroup_mma_constant_matrix", "gpu.subgroup_mma_elementwise", "nvgpu.ldmatrix", "nvgpu.mma.sync", "amdgpu.mfma"}
 
 // subgroupOp is the function's first subgroup-level matrix op, or nil.
-func (b *builder) subgroupOp() *Op {
-	var found *Op
-	visit(b.fn.Regions[0].Blocks[0].Ops, func(op *Op) bool {
+func (b *builder) subgroupOp() *ir.Op {
+	var found *ir.Op
+	ir.Visit(b.fn.Regions[0].Blocks[0].Ops, func(op *ir.Op) bool {
 		if found == nil && slices.Contains(subgroupOps, op.Name) {
 			found = op
 		}
@@ -277,7 +279,7 @@ func (b *builder) subgroupOp() *Op {
 
 // isVectorType says whether t is a builtin vector type (which a
 // to_layout can anchor; a WMMA fragment is not one).
-func isVectorType(t Type) bool {
-	_, ok := t.(*VectorType)
+func isVectorType(t ir.Type) bool {
+	_, ok := t.(*ir.VectorType)
 	return ok
 }

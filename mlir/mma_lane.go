@@ -1,5 +1,7 @@
 package mlir
 
+import "planner/mlir/ir"
+
 import (
 	"fmt"
 	"math/bits"
@@ -23,7 +25,7 @@ type laneMMA struct {
 
 // laneRecord is the mma record of an nvgpu.mma.sync or amdgpu.mfma, nil
 // when there is none (reported at the op, once).
-func (b *builder) laneRecord(op *Op) *model.Record {
+func (b *builder) laneRecord(op *ir.Op) *model.Record {
 	if lm, ok := b.laneMMAs[op]; ok {
 		return lm.rec
 	}
@@ -34,24 +36,24 @@ func (b *builder) laneRecord(op *Op) *model.Record {
 
 // operandDType is the element type of op's operand i, as the graph knows
 // it ("" and false where it knows none: reported).
-func (b *builder) operandDType(op *Op, i int) (model.DType, bool) {
+func (b *builder) operandDType(op *ir.Op, i int) (model.DType, bool) {
 	if i >= len(op.Operands) {
 		return model.DType{}, false
 	}
 	t := op.Operands[i].Value.Type
-	v, ok := t.(*VectorType)
+	v, ok := t.(*ir.VectorType)
 	if !ok {
 		b.errorf(op.Operands[i].Pos, model.CodeBadValue, "%s's operand %d is %v: the reader reads its operands as vectors (each lane's share of the fragment)", op.Name, i, t)
 		return model.DType{}, false
 	}
-	dt, ok := dtypeOf(v.Elem)
+	dt, ok := ir.DType(v.Elem)
 	if !ok {
 		b.errorf(op.Operands[i].Pos, model.CodeUnknownName, "%s's operand %d has elements of type %s, which the planner does not know", op.Name, i, v.Elem)
 	}
 	return dt, ok
 }
 
-func (b *builder) findLaneRecord(op *Op) *model.Record {
+func (b *builder) findLaneRecord(op *ir.Op) *model.Record {
 	if len(op.Operands) < 3 || len(op.Results) != 1 {
 		return nil // ready reports it
 	}
@@ -105,7 +107,7 @@ func (b *builder) findLaneRecord(op *Op) *model.Record {
 		}
 	}
 	if na, ok := op.Attr("blgp"); ok {
-		if c, _ := enumCase(na.Value, "mfma_perm_b"); c != "none" {
+		if c, _ := ir.EnumCase(na.Value, "mfma_perm_b"); c != "none" {
 			b.errorf(na.ValuePos, model.CodeBadValue, "amdgpu.mfma has blgp = %s: the reader reads an mfma that reads B as it is (blgp = none)", na.Value)
 			return nil
 		}
@@ -123,7 +125,7 @@ var laneRoles = []string{"a", "b", "c"}
 // laneTile is the tile a lane-level value v stands for, from the first
 // nvgpu.mma.sync or amdgpu.mfma that reads it directly (its role there),
 // or nil.
-func (b *builder) laneTile(v *Value) (shape []int, role string, rec *model.Record) {
+func (b *builder) laneTile(v *ir.Value) (shape []int, role string, rec *model.Record) {
 	for _, u := range v.Uses {
 		if (u.Op.Name == "nvgpu.mma.sync" || u.Op.Name == "amdgpu.mfma") && u.Index < 3 {
 			rec := b.laneRecord(u.Op)
@@ -171,8 +173,8 @@ func (b *builder) lanePin(rec *model.Record, role string, at model.Pos) *model.P
 
 // checkLanes checks that an IR vector is a lane's share of a tile: its
 // elements times the subgroup's lanes are the tile's.
-func (b *builder) checkLanes(who string, at model.Pos, t Type, tile []int, what string) bool {
-	v, ok := t.(*VectorType)
+func (b *builder) checkLanes(who string, at model.Pos, t ir.Type, tile []int, what string) bool {
+	v, ok := t.(*ir.VectorType)
 	if !ok {
 		b.errorf(at, model.CodeBadValue, "%s's %s is %v, not a vector", who, what, t)
 		return false
@@ -201,14 +203,14 @@ func (b *builder) checkLanes(who string, at model.Pos, t Type, tile []int, what 
 // without .trans gives from 16-byte rows); with transpose the other way
 // round. The value in memory order is %x@mem, transposed to the
 // operand's orientation where the two differ.
-func (b *builder) ldmatrix(op *Op) {
+func (b *builder) ldmatrix(op *ir.Op) {
 	res := op.Results[0]
-	vt, ok := res.Type.(*VectorType)
+	vt, ok := res.Type.(*ir.VectorType)
 	if !ok {
 		b.fail(op, model.CodeBadValue, "nvgpu.ldmatrix gives %s, not a vector", res.Type)
 		return
 	}
-	dt, ok := dtypeOf(vt.Elem)
+	dt, ok := ir.DType(vt.Elem)
 	if !ok || dt.Bits != 16 {
 		b.fail(op, model.CodeBadValue, "nvgpu.ldmatrix gives %s elements: the ldmatrix records load 16-bit elements (.b16)", vt.Elem)
 		return
@@ -284,7 +286,7 @@ func (b *builder) ldmatrix(op *Op) {
 // laneMMAOp reads nvgpu.mma.sync and amdgpu.mfma: an mma on the record of
 // their shape and element types, every operand and the result pinned to
 // that record's fragment layouts (the IR fixed them).
-func (b *builder) laneMMAOp(op *Op) {
+func (b *builder) laneMMAOp(op *ir.Op) {
 	res := op.Results[0]
 	rec := b.laneRecord(op)
 	if rec == nil {
@@ -340,7 +342,7 @@ func (b *builder) laneMMAOp(op *Op) {
 // laneConstant reads a splat arith.constant that an nvgpu.mma.sync or
 // amdgpu.mfma reads as its accumulator: a constant of the accumulator's
 // tile; false when no such op reads it.
-func (b *builder) laneConstant(op *Op, res *Value) bool {
+func (b *builder) laneConstant(op *ir.Op, res *ir.Value) bool {
 	tile, _, rec := b.laneTile(res)
 	if rec == nil {
 		return false
@@ -357,7 +359,7 @@ func (b *builder) laneConstant(op *Op, res *Value) bool {
 
 // laneOperand is the tile shape of the first lane-level operand of op,
 // or nil.
-func (b *builder) laneOperand(op *Op) []int {
+func (b *builder) laneOperand(op *ir.Op) []int {
 	for _, o := range op.Operands {
 		if b.lane[o.Value] {
 			if v := b.value(o); v != nil {
@@ -376,7 +378,7 @@ func (b *builder) laneOperand(op *Op) []int {
 // stored row major; a B whose lanes hold consecutive K stored N×K, and
 // transposed to K×N after the load, %x@mem). False when no such op reads
 // the result.
-func (b *builder) laneRead(op *Op, res *Value, dt model.DType) bool {
+func (b *builder) laneRead(op *ir.Op, res *ir.Value, dt model.DType) bool {
 	tile, role, rec := b.laneTile(res)
 	if rec == nil {
 		return false
@@ -390,7 +392,7 @@ func (b *builder) laneRead(op *Op, res *Value, dt model.DType) bool {
 		b.failed[res] = true
 		return true
 	}
-	if edt, ok := dtypeOf(m.typ.Elem); !ok || edt.Name != dt.Name {
+	if edt, ok := ir.DType(m.typ.Elem); !ok || edt.Name != dt.Name {
 		b.fail(op, model.CodeShapeMismatch, "%s reads %s elements from %s of %s elements", op.Name, dt.Name, op.Operands[0].Value, m.typ.Elem)
 		return true
 	}
@@ -502,7 +504,7 @@ func (b *builder) spreadLanePins() {
 // amdgpu.mfma reads directly as a lane's share of the operand's tile,
 // which that op pins: the tile's shape (nil when refused, reported);
 // false when no such op reads it.
-func (b *builder) laneArgument(a *Value) ([]int, bool) {
+func (b *builder) laneArgument(a *ir.Value) ([]int, bool) {
 	tile, _, rec := b.laneTile(a)
 	if rec == nil {
 		for _, u := range a.Uses {

@@ -1,5 +1,7 @@
 package mlir
 
+import "planner/mlir/ir"
+
 import (
 	"os"
 	"os/exec"
@@ -69,9 +71,9 @@ func TestMatrixOpsBothForms(t *testing.T) {
 
 // propsOf writes an op's properties and attributes as name=value, in the
 // order they are read.
-func propsOf(op *Op) string {
+func propsOf(op *ir.Op) string {
 	var parts []string
-	for _, list := range [][]*NamedAttr{op.Props, op.Attrs} {
+	for _, list := range [][]*ir.NamedAttr{op.Props, op.Attrs} {
 		for _, a := range list {
 			parts = append(parts, a.Name+"="+a.Value.String())
 		}
@@ -105,7 +107,7 @@ func TestMatrixOpProperties(t *testing.T) {
 		{`%r = amdgpu.mfma %x * %x + %y {m = 32 : i32, n = 32 : i32, k = 1 : i32, blocks = 2 : i32} blgp = bcast_second_32 : f32, f32, vector<32xf32>`,
 			"blgp=#amdgpu<mfma_perm_b bcast_second_32> m=32 : i32 n=32 : i32 k=1 : i32 blocks=2 : i32"},
 	} {
-		m, err := Parse("p.mlir", []byte(head+c.op+"\n  return\n}\n"))
+		m, err := ir.Parse("p.mlir", []byte(head+c.op+"\n  return\n}\n"))
 		if err != nil {
 			t.Errorf("%s: %v", c.op, err)
 			continue
@@ -120,17 +122,17 @@ func TestMatrixOpProperties(t *testing.T) {
 // The enum cases of both spellings.
 func TestEnumCase(t *testing.T) {
 	for _, c := range []struct {
-		a          *DialectAttr
+		a          *ir.DialectAttr
 		kind, want string
 	}{
-		{&DialectAttr{Name: "amdgpu", Body: "mfma_perm_b none", HasBody: true}, "mfma_perm_b", "none"},
-		{&DialectAttr{Name: "rocdl.mfma_perm_b", Body: "none", HasBody: true}, "mfma_perm_b", "none"},
-		{&DialectAttr{Name: "gpu", Body: "mma_element_wise mulf", HasBody: true}, "mma_element_wise", "mulf"},
-		{&DialectAttr{Name: "gpu.mma_element_wise", Body: "mulf", HasBody: true}, "mma_element_wise", "mulf"},
-		{&DialectAttr{Name: "gpu.mma_element_wise", Body: "mulf", HasBody: true}, "mfma_perm_b", ""},
-		{&DialectAttr{Name: "gpu", Body: "dim x", HasBody: true}, "mma_element_wise", ""},
+		{&ir.DialectAttr{Name: "amdgpu", Body: "mfma_perm_b none", HasBody: true}, "mfma_perm_b", "none"},
+		{&ir.DialectAttr{Name: "rocdl.mfma_perm_b", Body: "none", HasBody: true}, "mfma_perm_b", "none"},
+		{&ir.DialectAttr{Name: "gpu", Body: "mma_element_wise mulf", HasBody: true}, "mma_element_wise", "mulf"},
+		{&ir.DialectAttr{Name: "gpu.mma_element_wise", Body: "mulf", HasBody: true}, "mma_element_wise", "mulf"},
+		{&ir.DialectAttr{Name: "gpu.mma_element_wise", Body: "mulf", HasBody: true}, "mfma_perm_b", ""},
+		{&ir.DialectAttr{Name: "gpu", Body: "dim x", HasBody: true}, "mma_element_wise", ""},
 	} {
-		if got, _ := enumCase(c.a, c.kind); got != c.want {
+		if got, _ := ir.EnumCase(c.a, c.kind); got != c.want {
 			t.Errorf("enumCase(%s, %s) = %q, want %q", c.a, c.kind, got, c.want)
 		}
 	}
@@ -156,7 +158,7 @@ func TestMatrixOpPropertyErrors(t *testing.T) {
 		{`%r = gpu.subgroup_mma_load_matrix %m[%i, %i] leadDimension : memref<16x16xf16, 3> -> !gpu.mma_matrix<16x16xf16, "AOp">`,
 			"p.mlir:2:62: expected leadDimension's value, an integer, found ':'"},
 	} {
-		_, err := Parse("p.mlir", []byte(head+c.op+"\n  return\n}\n"))
+		_, err := ir.Parse("p.mlir", []byte(head+c.op+"\n  return\n}\n"))
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%s:\n got %v\nwant %s", c.op, err, c.want)
 		}

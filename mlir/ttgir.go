@@ -1,5 +1,7 @@
 package mlir
 
+import "planner/mlir/ir"
+
 import (
 	"fmt"
 	"regexp"
@@ -18,10 +20,10 @@ import (
 
 // IsTTGIR reports whether a parsed module is TTGIR: it holds a tt.func, or
 // its module carries ttg. (or triton_gpu.) attributes.
-func IsTTGIR(m *Module) bool {
+func IsTTGIR(m *ir.Module) bool {
 	found := false
-	visit(m.Ops, func(op *Op) bool {
-		found = found || op.Name == "tt.func" || op.Name == "builtin.module" && slices.ContainsFunc(op.Attrs, func(a *NamedAttr) bool {
+	ir.Visit(m.Ops, func(op *ir.Op) bool {
+		found = found || op.Name == "tt.func" || op.Name == "builtin.module" && slices.ContainsFunc(op.Attrs, func(a *ir.NamedAttr) bool {
 			return strings.HasPrefix(a.Name, "ttg.") || strings.HasPrefix(a.Name, "triton_gpu.")
 		})
 		return !found
@@ -58,7 +60,7 @@ func init() {
 		"scf.if":              (*builder).ttIf,
 	}
 	for _, name := range ttSkipped {
-		ttHandlers[name] = func(b *builder, op *Op) {}
+		ttHandlers[name] = func(b *builder, op *ir.Op) {}
 	}
 }
 
@@ -90,12 +92,12 @@ var freeThrough = map[string]bool{
 }
 
 // isPtrTensor reports whether t is a tensor of pointers.
-func isPtrTensor(t Type) bool {
-	tt, ok := t.(*TensorType)
+func isPtrTensor(t ir.Type) bool {
+	tt, ok := t.(*ir.TensorType)
 	if !ok {
 		return false
 	}
-	o, ok := tt.Elem.(*OpaqueType)
+	o, ok := tt.Elem.(*ir.OpaqueType)
 	return ok && strings.HasPrefix(o.Text, "!tt.ptr")
 }
 
@@ -104,11 +106,11 @@ func isPtrTensor(t Type) bool {
 // tensors only, or carried by a loop (or given by an scf.if) whose every
 // incoming value is free. It is the greatest such set: loop-carried
 // values start free and lose it when a value that is not flows in.
-func (b *builder) markFree(fn *Op) {
+func (b *builder) markFree(fn *ir.Op) {
 	free := b.free
-	var ops []*Op
-	var collect func(op *Op)
-	collect = func(op *Op) {
+	var ops []*ir.Op
+	var collect func(op *ir.Op)
+	collect = func(op *ir.Op) {
 		for _, r := range op.Regions {
 			for _, blk := range r.Blocks {
 				for _, o := range blk.Ops {
@@ -127,7 +129,7 @@ func (b *builder) markFree(fn *Op) {
 		}
 	}
 	collect(fn)
-	tensorsFree := func(op *Op) bool {
+	tensorsFree := func(op *ir.Op) bool {
 		for _, o := range op.Operands {
 			if isTensor(o.Value.Type) && !free[o.Value] {
 				return false
@@ -135,7 +137,7 @@ func (b *builder) markFree(fn *Op) {
 		}
 		return true
 	}
-	yieldFree := func(r *Region, i int) bool {
+	yieldFree := func(r *ir.Region, i int) bool {
 		if len(r.Blocks) != 1 {
 			return false
 		}
@@ -147,7 +149,7 @@ func (b *builder) markFree(fn *Op) {
 	}
 	for changed := true; changed; {
 		changed = false
-		set := func(v *Value, f bool) {
+		set := func(v *ir.Value, f bool) {
 			f = f && isTensor(v.Type)
 			if free[v] != f {
 				free[v] = f
@@ -155,7 +157,7 @@ func (b *builder) markFree(fn *Op) {
 			}
 		}
 		for _, op := range ops {
-			name := ttName(op.Name)
+			name := ir.TTName(op.Name)
 			switch {
 			case name == "scf.for" && len(op.Regions) == 1 && len(op.Regions[0].Blocks) == 1:
 				args := op.Regions[0].Blocks[0].Args
@@ -194,14 +196,14 @@ func (b *builder) markFree(fn *Op) {
 	}
 }
 
-func isTensor(t Type) bool {
-	_, ok := t.(*TensorType)
+func isTensor(t ir.Type) bool {
+	_, ok := t.(*ir.TensorType)
 	return ok
 }
 
 // ttOp reads one op of a TTGIR kernel.
-func (b *builder) ttOp(op *Op) {
-	name := ttName(op.Name)
+func (b *builder) ttOp(op *ir.Op) {
+	name := ir.TTName(op.Name)
 	if op.Opaque {
 		if len(op.Mentions) > 0 {
 			b.fail(op, model.CodeUnknownName, "%s is not understood, and it touches tensors (%s): the reader understands %s", op.Name, strings.Join(op.Mentions, ", "), ttUnderstood())
@@ -210,13 +212,13 @@ func (b *builder) ttOp(op *Op) {
 	}
 	for _, r := range op.Results {
 		if isTensor(r.Type) {
-			b.encoding(r.Type.(*TensorType), r.Pos)
+			b.encoding(r.Type.(*ir.TensorType), r.Pos)
 		}
 	}
-	if len(op.Results) > 0 && name != "scf.for" && name != "scf.if" && !slices.ContainsFunc(op.Results, func(r *Value) bool { return !b.free[r] }) {
+	if len(op.Results) > 0 && name != "scf.for" && name != "scf.if" && !slices.ContainsFunc(op.Results, func(r *ir.Value) bool { return !b.free[r] }) {
 		return // a free tensor: made at each use
 	}
-	if name == "tt.addptr" && !touches[*TensorType](op) {
+	if name == "tt.addptr" && !touches[*ir.TensorType](op) {
 		return // a scalar pointer's arithmetic
 	}
 	h, ok := ttHandlers[name]
@@ -224,7 +226,7 @@ func (b *builder) ttOp(op *Op) {
 		h, ok = handlers[name]
 	}
 	if !ok || strings.HasPrefix(name, "vector.") || name == "iree_vector_ext.to_layout" {
-		if strings.HasPrefix(name, "tt.") || strings.HasPrefix(name, "ttg.") || touches[*TensorType](op) {
+		if strings.HasPrefix(name, "tt.") || strings.HasPrefix(name, "ttg.") || touches[*ir.TensorType](op) {
 			b.fail(op, model.CodeUnknownName, "%s is not understood in TTGIR: the reader understands %s", op.Name, ttUnderstood())
 		}
 		return
@@ -249,7 +251,7 @@ func (b *builder) ttOp(op *Op) {
 // freeConstant is the graph value a use of a free tensor reads: a
 // constant made for that use alone, so that each consumer has it in the
 // layout it needs at no cost.
-func (b *builder) freeConstant(o *Operand) *model.Value {
+func (b *builder) freeConstant(o *ir.Operand) *model.Value {
 	if v := b.freeUse[o]; v != nil {
 		return v
 	}
@@ -271,7 +273,7 @@ var aliasRE = regexp.MustCompile(`#([A-Za-z_][A-Za-z0-9_$]*)\b([.<]?)`)
 // their values: how the module's context reads the target an IREE
 // attribute names by alias. TritonGPU's encodings are not read so: the
 // parser resolves the aliases their bodies name (AttrNode).
-func (b *builder) expand(a Attr, depth int) string {
+func (b *builder) expand(a ir.Attr, depth int) string {
 	s := a.String()
 	if depth > 8 {
 		return s
@@ -297,7 +299,7 @@ type encInfo struct {
 
 // encodingPos is where an encoding is written: its alias's definition
 // when it is one, else where the value of that type is defined.
-func (b *builder) encodingPos(a Attr, at model.Pos) model.Pos {
+func (b *builder) encodingPos(a ir.Attr, at model.Pos) model.Pos {
 	for name, v := range b.mod.AttrAliases {
 		if v == a {
 			return b.mod.AliasPos[name]
@@ -310,7 +312,7 @@ func (b *builder) encodingPos(a Attr, at model.Pos) model.Pos {
 // tensor's shape, reporting a bad one once: a mistake in the encoding's
 // text at the field it is about, one in what it gives for the shape where
 // the encoding is written.
-func (b *builder) encoding(t *TensorType, at model.Pos) *encInfo {
+func (b *builder) encoding(t *ir.TensorType, at model.Pos) *encInfo {
 	if t.Encoding == nil {
 		return &encInfo{err: true}
 	}
@@ -354,7 +356,7 @@ func (b *builder) encoding(t *TensorType, at model.Pos) *encInfo {
 			return e // the same mistake, in a parent already reported
 		}
 		b.encErrs[msg] = true
-		var what Attr = t.Encoding
+		var what ir.Attr = t.Encoding
 		if apos, parent, ok := b.parentAt(t, n, msg); ok {
 			what = parent
 			if nerr == nil && pos == b.encodingPos(t.Encoding, at) {
@@ -369,7 +371,7 @@ func (b *builder) encoding(t *TensorType, at model.Pos) *encInfo {
 // parentAt finds, for an encoding that names an alias (a dot_op's or a
 // slice's parent), the alias whose own encoding is what is wrong: the
 // alias alone, on the same shape, fails with the same message.
-func (b *builder) parentAt(t *TensorType, n *AttrNode, msg string) (model.Pos, Attr, bool) {
+func (b *builder) parentAt(t *ir.TensorType, n *ir.AttrNode, msg string) (model.Pos, ir.Attr, bool) {
 	if n == nil || b.target == nil {
 		return model.Pos{}, nil, false
 	}
@@ -403,8 +405,8 @@ func shapeText(shape []int) string {
 }
 
 // ttPin is the pin of a value of IR type t to its encoding, or nil.
-func (b *builder) ttPin(t Type, at model.Pos) *model.Pin {
-	tt, ok := t.(*TensorType)
+func (b *builder) ttPin(t ir.Type, at model.Pos) *model.Pin {
+	tt, ok := t.(*ir.TensorType)
 	if !ok {
 		return nil
 	}
@@ -418,7 +420,7 @@ func (b *builder) ttPin(t Type, at model.Pos) *model.Pin {
 // pinResult pins the graph value of an IR result to its encoding when the
 // reader keeps the input's layouts (every value, or the anchors' with
 // KeepAnchors).
-func (b *builder) pinResult(res *Value, anchor bool) {
+func (b *builder) pinResult(res *ir.Value, anchor bool) {
 	if !(b.opt.InputLayouts || anchor && b.opt.KeepAnchors) {
 		return
 	}
@@ -434,8 +436,8 @@ func (b *builder) pinResult(res *Value, anchor bool) {
 // shows none, a blocked encoding's fastest dimension, order[0], which
 // Triton's coalescing pass sets from that contiguity
 // (lib/Dialect/TritonGPU/Transforms/Coalesce.cpp); else the last.
-func (b *builder) contiguousOf(ptr *Value, at model.Pos) int {
-	tt, ok := ptr.Type.(*TensorType)
+func (b *builder) contiguousOf(ptr *ir.Value, at model.Pos) int {
+	tt, ok := ptr.Type.(*ir.TensorType)
 	if !ok || len(tt.Shape) == 0 {
 		return 0
 	}
@@ -457,8 +459,8 @@ func (b *builder) contiguousOf(ptr *Value, at model.Pos) int {
 // whether it steps by one along that dimension: a make_range does, and
 // what expand_dims, broadcast, trans, casts, sums and addptr make of it;
 // a product, a splat or a constant does not.
-func (b *builder) unitStride(v *Value, depth int) []bool {
-	tt, ok := v.Type.(*TensorType)
+func (b *builder) unitStride(v *ir.Value, depth int) []bool {
+	tt, ok := v.Type.(*ir.TensorType)
 	if !ok {
 		return nil
 	}
@@ -469,7 +471,7 @@ func (b *builder) unitStride(v *Value, depth int) []bool {
 	}
 	if op == nil {
 		// A loop-carried tensor steps as its init does.
-		if blk := v.Block; blk != nil && blk.Region != nil && blk.Region.Parent != nil && ttName(blk.Region.Parent.Name) == "scf.for" && v.Index > 0 && 2+v.Index < len(blk.Region.Parent.Operands) {
+		if blk := v.Block; blk != nil && blk.Region != nil && blk.Region.Parent != nil && ir.TTName(blk.Region.Parent.Name) == "scf.for" && v.Index > 0 && 2+v.Index < len(blk.Region.Parent.Operands) {
 			return b.unitStride(blk.Region.Parent.Operands[2+v.Index].Value, depth+1)
 		}
 		return out
@@ -480,7 +482,7 @@ func (b *builder) unitStride(v *Value, depth int) []bool {
 		}
 		return b.unitStride(op.Operands[i].Value, depth+1)
 	}
-	switch name := ttName(op.Name); name {
+	switch name := ir.TTName(op.Name); name {
 	case "tt.make_range":
 		for i := range out {
 			out[i] = true
@@ -522,7 +524,7 @@ func (b *builder) unitStride(v *Value, depth int) []bool {
 // ttLoad reads tt.load of a tensor of pointers as a load from global
 // memory; its mask and other are free (or ignored: the load's layout is
 // the one priced).
-func (b *builder) ttLoad(op *Op) {
+func (b *builder) ttLoad(op *ir.Op) {
 	res := op.Results[0]
 	if !isTensor(res.Type) {
 		return // a scalar load
@@ -537,7 +539,7 @@ func (b *builder) ttLoad(op *Op) {
 }
 
 // ttStore reads tt.store of a tensor as a store to global memory.
-func (b *builder) ttStore(op *Op) {
+func (b *builder) ttStore(op *ir.Op) {
 	if len(op.Operands) < 2 || !isTensor(op.Operands[1].Value.Type) {
 		return
 	}
@@ -554,7 +556,7 @@ func (b *builder) ttStore(op *Op) {
 }
 
 // ttDot reads tt.dot as an mma: A is M×K, B is K×N.
-func (b *builder) ttDot(op *Op) {
+func (b *builder) ttDot(op *ir.Op) {
 	res := op.Results[0]
 	if n := len(op.Operands); n != 3 && (op.Name != "ttng.warp_group_dot" || n != 4) {
 		b.fail(op, model.CodeRankMismatch, "%s has %d operands: it reads a, b and c", op.Name, len(op.Operands))
@@ -592,7 +594,7 @@ func (b *builder) ttDot(op *Op) {
 	}
 	// A ttng.warp_group_dot's result must be a version 3 #ttg.nvidia_mma
 	// (model.Op.Warpgroup).
-	b.add(&model.Op{Kind: model.OpMMA, Pos: op.Pos, Operands: in[:], Warpgroup: ttName(op.Name) == "ttng.warp_group_dot"}, &model.OpArgs{}, res, res.Name, res.Pos)
+	b.add(&model.Op{Kind: model.OpMMA, Pos: op.Pos, Operands: in[:], Warpgroup: ir.TTName(op.Name) == "ttng.warp_group_dot"}, &model.OpArgs{}, res, res.Name, res.Pos)
 	b.pinResult(res, true)
 }
 
@@ -614,7 +616,7 @@ func (b *builder) anchored(v *model.Value, pin *model.Pin, at model.Pos, name st
 // whether a conversion remains is the planner's choice. Reading the
 // input's own layouts, it is a view of the operand pinned to its result's
 // encoding, so that the conversion it makes is priced.
-func (b *builder) ttConvert(op *Op) {
+func (b *builder) ttConvert(op *ir.Op) {
 	res := op.Results[0]
 	src := b.source(op, res)
 	if src == nil {
@@ -633,7 +635,7 @@ func (b *builder) ttConvert(op *Op) {
 
 // ttTrans reads tt.trans as a transpose by its order (result dimension i
 // is the operand's dimension order[i], as vector.transpose's permutation).
-func (b *builder) ttTrans(op *Op) {
+func (b *builder) ttTrans(op *ir.Op) {
 	res := op.Results[0]
 	src := b.source(op, res)
 	if src == nil {
@@ -649,7 +651,7 @@ func (b *builder) ttTrans(op *Op) {
 }
 
 // ttFpToFp reads tt.fp_to_fp as a cast that widens or narrows.
-func (b *builder) ttFpToFp(op *Op) {
+func (b *builder) ttFpToFp(op *ir.Op) {
 	res := op.Results[0]
 	from, _, ok1 := b.vectorQuiet(op.Operands[0].Value.Type)
 	_, to, ok2 := b.vectorQuiet(res.Type)
@@ -675,7 +677,7 @@ var reduceCombiners = map[string]string{
 // reduceCombiner recognises a tt.reduce's combiner region: one block of
 // two arguments, one op of reduceCombiners on them, and tt.reduce.return
 // of its result; "" (reported) otherwise.
-func (b *builder) reduceCombiner(op *Op) string {
+func (b *builder) reduceCombiner(op *ir.Op) string {
 	if len(op.Regions) != 1 || len(op.Regions[0].Blocks) != 1 {
 		b.fail(op, model.CodeBadValue, "tt.reduce has no combiner region of one block")
 		return ""
@@ -697,7 +699,7 @@ func (b *builder) reduceCombiner(op *Op) string {
 	if len(c.Operands) != 2 || len(c.Results) != 1 || len(blk.Ops[1].Operands) != 1 || blk.Ops[1].Operands[0].Value != c.Results[0] {
 		return bad("does not return its combining op's result")
 	}
-	args := []*Value{c.Operands[0].Value, c.Operands[1].Value}
+	args := []*ir.Value{c.Operands[0].Value, c.Operands[1].Value}
 	if !(args[0] == blk.Args[0] && args[1] == blk.Args[1] || args[0] == blk.Args[1] && args[1] == blk.Args[0]) {
 		return bad("does not combine its two arguments")
 	}
@@ -706,7 +708,7 @@ func (b *builder) reduceCombiner(op *Op) string {
 
 // ttReduce reads tt.reduce of one tensor along its axis as a reduce; to
 // a scalar when the tensor has one dimension.
-func (b *builder) ttReduce(op *Op) {
+func (b *builder) ttReduce(op *ir.Op) {
 	if len(op.Operands) != 1 || len(op.Results) != 1 {
 		b.fail(op, model.CodeBadValue, "tt.reduce reduces %d tensor(s) together: the planner reads a reduction of one tensor", len(op.Operands))
 		return
@@ -719,7 +721,7 @@ func (b *builder) ttReduce(op *Op) {
 	aa, _ := op.Attr("axis")
 	axis := -1
 	if aa != nil {
-		if ia, ok := aa.Value.(*IntAttr); ok {
+		if ia, ok := aa.Value.(*ir.IntAttr); ok {
 			if n, ok := ia.Int64(); ok && n >= 0 && n < model.MaxRank {
 				axis = int(n)
 			}
@@ -746,8 +748,8 @@ func (b *builder) ttReduce(op *Op) {
 // starts from the then-branch's values and yields the else-branch's, so
 // that each branch's value is converted to the result's layout where it
 // differs, and at no other cost.
-func (b *builder) ttIf(op *Op) {
-	var yields []*Op
+func (b *builder) ttIf(op *ir.Op) {
+	var yields []*ir.Op
 	for _, r := range op.Regions {
 		if len(r.Blocks) != 1 {
 			b.fail(op, model.CodeBadValue, "scf.if's branch at %s is not one block", r.Pos)
@@ -762,7 +764,7 @@ func (b *builder) ttIf(op *Op) {
 			}
 		}
 	}
-	var results []*Value
+	var results []*ir.Value
 	for _, res := range op.Results {
 		if !b.free[res] && isTensor(res.Type) {
 			results = append(results, res)
@@ -808,7 +810,7 @@ func (b *builder) ttIf(op *Op) {
 type memDesc struct {
 	buf  *model.Buffer
 	perm []int
-	enc  Attr // the shared encoding, as written
+	enc  ir.Attr // the shared encoding, as written
 }
 
 // memdescRE reads !ttg.memdesc<64x64xf16, #shared, #smem, mutable>.
@@ -816,10 +818,10 @@ var memdescRE = regexp.MustCompile(`^!(?:ttg|triton_gpu)\.memdesc<((?:\d+x)+)([A
 
 // localAlloc reads ttg.local_alloc: a shared-memory buffer of the
 // descriptor's shape, and a copy_to_shared of its operand when it has one.
-func (b *builder) localAlloc(op *Op) {
+func (b *builder) localAlloc(op *ir.Op) {
 	res := op.Results[0]
 	var m []string
-	if t, ok := res.Type.(*OpaqueType); ok {
+	if t, ok := res.Type.(*ir.OpaqueType); ok {
 		m = memdescRE.FindStringSubmatch(t.Text)
 	}
 	if m == nil {
@@ -835,13 +837,13 @@ func (b *builder) localAlloc(op *Op) {
 		}
 		shape = append(shape, n)
 	}
-	dt, ok := dtypeOf(scalarType(m[2]))
+	dt, ok := ir.DType(ir.ScalarType(m[2]))
 	if !ok {
 		b.fail(op, model.CodeUnknownName, "%s's buffer holds %s, which the planner does not know", op.Name, m[2])
 		return
 	}
-	ot, _ := res.Type.(*OpaqueType)
-	var enc Attr
+	ot, _ := res.Type.(*ir.OpaqueType)
+	var enc ir.Attr
 	if ot != nil {
 		enc = ot.Encoding
 	}
@@ -898,7 +900,7 @@ func (b *builder) localAlloc(op *Op) {
 }
 
 // desc is the descriptor an operand reads; nil (reported) when unknown.
-func (b *builder) desc(op *Op, o *Operand) *memDesc {
+func (b *builder) desc(op *ir.Op, o *ir.Operand) *memDesc {
 	if d := b.descs[o.Value]; d != nil {
 		return d
 	}
@@ -910,7 +912,7 @@ func (b *builder) desc(op *Op, o *Operand) *memDesc {
 
 // memdescTrans reads ttg.memdesc_trans: the same buffer, viewed
 // transposed by its order.
-func (b *builder) memdescTrans(op *Op) {
+func (b *builder) memdescTrans(op *ir.Op) {
 	res := op.Results[0]
 	d := b.desc(op, op.Operands[0])
 	if d == nil {
@@ -934,7 +936,7 @@ func (b *builder) memdescTrans(op *Op) {
 
 // localLoad reads ttg.local_load as a load_shared of the buffer, and a
 // transpose when it reads a transposed view.
-func (b *builder) localLoad(op *Op) {
+func (b *builder) localLoad(op *ir.Op) {
 	res := op.Results[0]
 	d := b.desc(op, op.Operands[0])
 	if d == nil {
@@ -961,7 +963,7 @@ func (b *builder) localLoad(op *Op) {
 // descOperand is the tile a dot reads from a shared-memory descriptor:
 // a load_shared of its buffer (transposed where the descriptor is a
 // transposed view), named name.
-func (b *builder) descOperand(op *Op, o *Operand, name string) *model.Value {
+func (b *builder) descOperand(op *ir.Op, o *ir.Operand, name string) *model.Value {
 	d := b.desc(op, o)
 	if d == nil {
 		return nil
@@ -977,7 +979,7 @@ func (b *builder) descOperand(op *Op, o *Operand, name string) *model.Value {
 }
 
 // localStore reads ttg.local_store as a copy_to_shared.
-func (b *builder) localStore(op *Op) {
+func (b *builder) localStore(op *ir.Op) {
 	if len(op.Operands) != 2 {
 		b.fail(op, model.CodeRankMismatch, "ttg.local_store has %d operands: it writes a tensor into a descriptor", len(op.Operands))
 		return
@@ -989,7 +991,7 @@ func (b *builder) localStore(op *Op) {
 
 // storeLocal writes the tensor o reads into d's buffer (after a transpose
 // when d is a transposed view).
-func (b *builder) storeLocal(op *Op, o *Operand, d *memDesc) {
+func (b *builder) storeLocal(op *ir.Op, o *ir.Operand, d *memDesc) {
 	src := b.value(o)
 	if src == nil {
 		return
@@ -1029,7 +1031,7 @@ func ttTarget(s string, lanes int) string {
 func (b *builder) ttContext() {
 	g := b.g
 	holders := b.holders()
-	attr := func(key string) *NamedAttr {
+	attr := func(key string) *ir.NamedAttr {
 		for _, h := range holders {
 			for _, prefix := range []string{"ttg.", "triton_gpu."} {
 				if a, ok := h.Attr(prefix + key); ok {
@@ -1039,12 +1041,12 @@ func (b *builder) ttContext() {
 		}
 		return nil
 	}
-	intAttr := func(key string) (int, *NamedAttr, bool) {
+	intAttr := func(key string) (int, *ir.NamedAttr, bool) {
 		a := attr(key)
 		if a == nil {
 			return 0, nil, true
 		}
-		ia, ok := a.Value.(*IntAttr)
+		ia, ok := a.Value.(*ir.IntAttr)
 		n, ok2 := int64(0), false
 		if ok {
 			n, ok2 = ia.Int64()
@@ -1071,7 +1073,7 @@ func (b *builder) ttContext() {
 		g.Target = b.opt.Target
 		g.Provenance = append(g.Provenance, fmt.Sprintf("target %s from --target", g.Target))
 	case tgt != nil:
-		s, ok := tgt.Value.(*StringAttr)
+		s, ok := tgt.Value.(*ir.StringAttr)
 		if !ok {
 			b.errorf(tgt.ValuePos, model.CodeBadValue, "%s is %s, not a string such as \"cuda:80\" or \"hip:gfx942\"", tgt.Name, tgt.Value)
 			return

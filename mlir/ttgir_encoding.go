@@ -1,5 +1,7 @@
 package mlir
 
+import "planner/mlir/ir"
+
 import (
 	"fmt"
 	"slices"
@@ -20,7 +22,7 @@ func encErr(pos model.Pos, code model.Code, format string, args ...any) *model.E
 // encFields is a node read field by field: the first error is kept, and
 // every read after it is a no-op.
 type encFields struct {
-	n   *AttrNode
+	n   *ir.AttrNode
 	err *model.Error
 }
 
@@ -48,7 +50,7 @@ func (f *encFields) check(known, required []string) bool {
 	return true
 }
 
-func (f *encFields) value(key string) *AttrValue {
+func (f *encFields) value(key string) *ir.AttrValue {
 	if e := f.n.Entry(key); e != nil {
 		return e.Value
 	}
@@ -60,7 +62,7 @@ func (f *encFields) int(key string, def int) int {
 	if v == nil {
 		return def
 	}
-	if v.Kind != AttrInt {
+	if v.Kind != ir.AttrInt {
 		f.fail(encErr(v.Pos, model.CodeBadType, "%s must be an integer", key))
 		return 0
 	}
@@ -72,7 +74,7 @@ func (f *encFields) bool(key string) bool {
 	if v == nil {
 		return false
 	}
-	if v.Kind != AttrBool {
+	if v.Kind != ir.AttrBool {
 		f.fail(encErr(v.Pos, model.CodeBadType, "%s must be true or false", key))
 		return false
 	}
@@ -91,13 +93,13 @@ func (f *encFields) ints(key string) []int {
 	return xs
 }
 
-func encInts(v *AttrValue, key string) ([]int, *model.Error) {
-	if v.Kind != AttrList {
+func encInts(v *ir.AttrValue, key string) ([]int, *model.Error) {
+	if v.Kind != ir.AttrList {
 		return nil, encErr(v.Pos, model.CodeBadType, "%s must be a list of integers", key)
 	}
 	out := make([]int, len(v.List))
 	for i, x := range v.List {
-		if x.Kind != AttrInt {
+		if x.Kind != ir.AttrInt {
 			return nil, encErr(x.Pos, model.CodeBadType, "%s must be a list of integers", key)
 		}
 		out[i] = x.Int
@@ -110,7 +112,7 @@ func (f *encFields) lists(key string) [][]int {
 	if v == nil {
 		return [][]int{}
 	}
-	if v.Kind != AttrList {
+	if v.Kind != ir.AttrList {
 		f.fail(encErr(v.Pos, model.CodeBadType, "%s must be a list of lists of integers", key))
 		return nil
 	}
@@ -168,7 +170,7 @@ func (f *encFields) parent() model.TritonEncoding {
 }
 
 // tritonEncoding reads the distributed encoding n names.
-func tritonEncoding(n *AttrNode) (model.TritonEncoding, *model.Error) {
+func tritonEncoding(n *ir.AttrNode) (model.TritonEncoding, *model.Error) {
 	f := &encFields{n: n}
 	done := func(enc model.TritonEncoding) (model.TritonEncoding, *model.Error) {
 		if f.err != nil {
@@ -271,8 +273,8 @@ func tritonEncoding(n *AttrNode) (model.TritonEncoding, *model.Error) {
 
 // encodingNode is the node of an attribute written as a tensor's
 // encoding, or the error saying why it is none.
-func encodingNode(a Attr, at model.Pos) (*AttrNode, *model.Error) {
-	d, ok := a.(*DialectAttr)
+func encodingNode(a ir.Attr, at model.Pos) (*ir.AttrNode, *model.Error) {
+	d, ok := a.(*ir.DialectAttr)
 	switch {
 	case !ok:
 		return nil, encErr(at, model.CodeBadValue, "expected an encoding attribute such as #ttg.blocked<{...}>, found %s", a)
@@ -287,20 +289,20 @@ func encodingNode(a Attr, at model.Pos) (*AttrNode, *model.Error) {
 }
 
 // aliasUses lists the aliases n's values name, at any depth, each once.
-func aliasUses(n *AttrNode) []string {
+func aliasUses(n *ir.AttrNode) []string {
 	var out []string
-	var walk func(v *AttrValue)
-	walk = func(v *AttrValue) {
+	var walk func(v *ir.AttrValue)
+	walk = func(v *ir.AttrValue) {
 		switch v.Kind {
-		case AttrAlias:
+		case ir.AttrAlias:
 			if !slices.Contains(out, v.Str) {
 				out = append(out, v.Str)
 			}
-		case AttrNested:
+		case ir.AttrNested:
 			for _, e := range v.Node.Entries {
 				walk(e.Value)
 			}
-		case AttrList:
+		case ir.AttrList:
 			for _, x := range v.List {
 				walk(x)
 			}
@@ -313,7 +315,7 @@ func aliasUses(n *AttrNode) []string {
 }
 
 // sharedEncoding reads the shared-memory encoding n names.
-func sharedEncoding(n *AttrNode) (*model.TritonSharedEncoding, *model.Error) {
+func sharedEncoding(n *ir.AttrNode) (*model.TritonSharedEncoding, *model.Error) {
 	f := &encFields{n: n}
 	e := &model.TritonSharedEncoding{Name: n.Name}
 	done := func() (*model.TritonSharedEncoding, *model.Error) {
@@ -345,7 +347,7 @@ func sharedEncoding(n *AttrNode) (*model.TritonSharedEncoding, *model.Error) {
 			return nil, encErr(n.Pos, model.CodeMissingKey, "#%s.padded_shared needs its paddings, [interval:+pad, ...]", n.Dialect)
 		}
 		for _, it := range n.Items {
-			if it.Kind != AttrPad {
+			if it.Kind != ir.AttrPad {
 				return nil, encErr(it.Pos, model.CodeBadType, "expected interval:+pad, both integers")
 			}
 			if len(e.Pads) >= 64 {

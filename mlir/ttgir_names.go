@@ -1,5 +1,7 @@
 package mlir
 
+import "planner/mlir/ir"
+
 import (
 	"cmp"
 	"fmt"
@@ -86,7 +88,7 @@ type tyAnchor struct {
 func newTyping() *ttTyping { return &ttTyping{index: map[string]int{}} }
 
 // nodeKey identifies an IR value in a layout.
-func nodeKey(v *Value, l *model.Layout) string { return fmt.Sprintf("%p|%s", v, l.Key()) }
+func nodeKey(v *ir.Value, l *model.Layout) string { return fmt.Sprintf("%p|%s", v, l.Key()) }
 
 // readKey identifies what op reads as its operand i, value v in layout
 // l: the value itself, but for the operands whose name Triton derives
@@ -94,8 +96,8 @@ func nodeKey(v *Value, l *model.Layout) string { return fmt.Sprintf("%p|%s", v, 
 // expand_dims's operand) an operand of their own, which a
 // ttg.convert_layout renames where the value has another name for the
 // same layout.
-func readKey(op *Op, i int, v *Value, l *model.Layout) string {
-	switch name := ttName(op.Name); {
+func readKey(op *ir.Op, i int, v *ir.Value, l *model.Layout) string {
+	switch name := ir.TTName(op.Name); {
 	case isDot(name) && i < 2, (name == "tt.reduce" || name == "tt.expand_dims" || name == "tt.broadcast") && i == 0:
 		return nodeKey(v, l) + fmt.Sprintf("|%p.%d", op, i)
 	}
@@ -397,12 +399,12 @@ var sameEncodingOps = map[string]bool{
 // tie records, on the first writing, the tensors op is written with (its
 // result in res for an op made again, nil: its own) and the ties of
 // Triton's typing between them.
-func (wr *ttWriter) tie(op *Op, res *model.Layout) {
+func (wr *ttWriter) tie(op *ir.Op, res *model.Layout) {
 	t := wr.typing
 	if t == nil {
 		return
 	}
-	operand := func(op *Op, i int) int {
+	operand := func(op *ir.Op, i int) int {
 		if i >= len(op.Operands) || !isTensor(op.Operands[i].Value.Type) {
 			return -1
 		}
@@ -412,11 +414,11 @@ func (wr *ttWriter) tie(op *Op, res *model.Layout) {
 		}
 		n := t.node(readKey(op, i, v, want), want, wr.role(op, i))
 		if k := nodeKey(v, want); how != readConverted && readKey(op, i, v, want) != k {
-			t.ties = append(t.ties, tyTie{kind: tieRename, a: n, b: t.node(k, want, model.AnyRole), toValue: ttName(op.Name) != "tt.reduce"})
+			t.ties = append(t.ties, tyTie{kind: tieRename, a: n, b: t.node(k, want, model.AnyRole), toValue: ir.TTName(op.Name) != "tt.reduce"})
 		}
 		return n
 	}
-	result := func(op *Op, k int, res *model.Layout) int {
+	result := func(op *ir.Op, k int, res *model.Layout) int {
 		if k >= len(op.Results) || !isTensor(op.Results[k].Type) {
 			return -1
 		}
@@ -433,7 +435,7 @@ func (wr *ttWriter) tie(op *Op, res *model.Layout) {
 		}
 		return t.node(nodeKey(op.Results[k], l), l, role)
 	}
-	name := ttName(op.Name)
+	name := ir.TTName(op.Name)
 	switch {
 	case isDot(name):
 		r := result(op, 0, res)
@@ -503,7 +505,7 @@ func (wr *ttWriter) tie(op *Op, res *model.Layout) {
 
 // mmaRecord is the mma record the plan runs a dot on; nil where it has
 // none.
-func (wr *ttWriter) mmaRecord(op *Op) *model.Record {
+func (wr *ttWriter) mmaRecord(op *ir.Op) *model.Record {
 	for _, g := range wr.b.made[op] {
 		if ch := wr.s.Assignment.Ops[wr.solvedOps[g.Name]]; ch != nil && ch.Record != nil && ch.Record.Kind == model.RecordMMA {
 			return ch.Record
@@ -561,8 +563,8 @@ func (wr *ttWriter) mfmaRecords() []*model.Record {
 // it on mma.sync records keeps the op, whose layout the version 3 name
 // gives as well), a tt.dot's where its record in the plan runs over
 // several subgroups.
-func (wr *ttWriter) warpgroupOf(op *Op) bool {
-	if ttName(op.Name) == "ttng.warp_group_dot" {
+func (wr *ttWriter) warpgroupOf(op *ir.Op) bool {
+	if ir.TTName(op.Name) == "ttng.warp_group_dot" {
 		return true
 	}
 	for _, g := range wr.b.made[op] {

@@ -1,5 +1,7 @@
 package mlir
 
+import "planner/mlir/ir"
+
 import (
 	"fmt"
 	"strings"
@@ -69,14 +71,14 @@ func TestTTGIRNamesPerValue(t *testing.T) {
 	if err := WritePlan(&out, "k.ttgir", []byte(twoNames), opt, Solved{Graph: g, Assignment: a}); err != nil {
 		t.Fatal(err)
 	}
-	m, err := Parse("out.ttgir", []byte(out.String()))
+	m, err := ir.Parse("out.ttgir", []byte(out.String()))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	b := &builder{mod: m}
-	enc := func(v *Value) string { return b.expand(v.Type.(*TensorType).Encoding, 0) }
+	enc := func(v *ir.Value) string { return b.expand(v.Type.(*ir.TensorType).Encoding, 0) }
 	checked := 0
-	visit(Funcs(m)[0].Regions[0].Blocks[0].Ops, func(op *Op) bool {
+	ir.Visit(ir.Funcs(m)[0].Regions[0].Blocks[0].Ops, func(op *ir.Op) bool {
 		var have, want string
 		switch op.Name {
 		case "tt.reduce":

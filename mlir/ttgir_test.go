@@ -1,5 +1,7 @@
 package mlir
 
+import "planner/mlir/ir"
+
 import (
 	"maps"
 	"os"
@@ -33,7 +35,7 @@ func TestTTGIRGraphs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := Parse(path, data)
+			m, err := ir.Parse(path, data)
 			if err != nil {
 				t.Fatal(err)
 			}

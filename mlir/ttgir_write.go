@@ -1,5 +1,7 @@
 package mlir
 
+import "planner/mlir/ir"
+
 import (
 	"fmt"
 	"io"
@@ -32,15 +34,15 @@ type ttWriter struct {
 	solvedBufs map[string]*model.Buffer
 	warpgroup  bool
 	names      map[string]bool
-	spans      map[*Op][]TypeSpan // the types written in each op's own text
-	ops        []*Op              // the function's ops in the order written
-	removed    map[*Op]bool       // the input's convert_layouts, removed
-	primary    map[*Value]*model.Layout
-	busy       map[*Value]bool
-	clones     map[string]string // value, layout and insertion point to a made-again name
-	before     map[*Op][]string  // the lines to put before each op
-	rename     map[*Operand]string
-	rw         *Rewriter         // the edits, applied once
+	spans      map[*ir.Op][]ir.TypeSpan // the types written in each op's own text
+	ops        []*ir.Op                 // the function's ops in the order written
+	removed    map[*ir.Op]bool          // the input's convert_layouts, removed
+	primary    map[*ir.Value]*model.Layout
+	busy       map[*ir.Value]bool
+	clones     map[string]string   // value, layout and insertion point to a made-again name
+	before     map[*ir.Op][]string // the lines to put before each op
+	rename     map[*ir.Operand]string
+	rw         *ir.Rewriter      // the edits, applied once
 	err        error             // the first edit of an op made again that failed (write returns it)
 	aliases    []string          // the new aliases' definitions, in order
 	aliasOf    map[string]string // an encoding's text to its alias
@@ -102,10 +104,10 @@ func ttgSpelling(text string) string {
 // newTTWriter prepares to write b's kernel with the plan s in it.
 func newTTWriter(b *builder, src string, s Solved) *ttWriter {
 	wr := &ttWriter{b: b, src: src, s: s, solvedVals: map[string]*model.Value{}, solvedOps: map[string]*model.Op{},
-		solvedBufs: map[string]*model.Buffer{}, names: map[string]bool{}, spans: map[*Op][]TypeSpan{}, removed: map[*Op]bool{},
-		primary: map[*Value]*model.Layout{}, busy: map[*Value]bool{}, clones: map[string]string{}, before: map[*Op][]string{},
-		rename: map[*Operand]string{}, aliasOf: map[string]string{}, aliasN: map[string]int{}, kept: map[string]string{},
-		encs: map[string]*model.Triton{}, rw: NewRewriter(b.mod.File, src)}
+		solvedBufs: map[string]*model.Buffer{}, names: map[string]bool{}, spans: map[*ir.Op][]ir.TypeSpan{}, removed: map[*ir.Op]bool{},
+		primary: map[*ir.Value]*model.Layout{}, busy: map[*ir.Value]bool{}, clones: map[string]string{}, before: map[*ir.Op][]string{},
+		rename: map[*ir.Operand]string{}, aliasOf: map[string]string{}, aliasN: map[string]int{}, kept: map[string]string{},
+		encs: map[string]*model.Triton{}, rw: ir.NewRewriter(b.mod.File, src)}
 	for _, v := range s.Graph.Values {
 		wr.solvedVals[v.Name] = v
 	}
@@ -124,10 +126,10 @@ func newTTWriter(b *builder, src string, s Solved) *ttWriter {
 			wr.lineStart = append(wr.lineStart, i+1)
 		}
 	}
-	visit(b.fn.Regions[0].Blocks[0].Ops, func(op *Op) bool {
+	ir.Visit(b.fn.Regions[0].Blocks[0].Ops, func(op *ir.Op) bool {
 		wr.ops = append(wr.ops, op)
 		noteNames(op, wr.names)
-		if ttName(op.Name) == "ttg.convert_layout" {
+		if ir.TTName(op.Name) == "ttg.convert_layout" {
 			wr.removed[op] = true
 		}
 		return true
@@ -181,7 +183,7 @@ func (wr *ttWriter) write() (string, error) {
 // op whose text holds it.
 func (wr *ttWriter) assignSpans() {
 	for _, ts := range wr.b.mod.TypeSpans {
-		var best *Op
+		var best *ir.Op
 		for _, op := range wr.ops {
 			if op.Span.Off <= ts.Span.Off && ts.Span.End <= op.Span.End && (best == nil || op.Span.Off >= best.Span.Off && op.Span.End <= best.Span.End) {
 				best = op
@@ -194,7 +196,7 @@ func (wr *ttWriter) assignSpans() {
 }
 
 // indent is the white space before op on its line.
-func (wr *ttWriter) indent(op *Op) string {
+func (wr *ttWriter) indent(op *ir.Op) string {
 	start := wr.lineStart[op.Pos.Line-1]
 	end := start
 	for end < len(wr.src) && (wr.src[end] == ' ' || wr.src[end] == '\t') {
@@ -208,7 +210,7 @@ func (wr *ttWriter) fresh(base string) string { return freshName(wr.names, base)
 
 // source is the value a use reads once the input's convert_layouts are
 // gone: through them to the value they convert.
-func (wr *ttWriter) source(v *Value) *Value {
+func (wr *ttWriter) source(v *ir.Value) *ir.Value {
 	for v.Def != nil && wr.removed[v.Def] && len(v.Def.Operands) == 1 {
 		v = v.Def.Operands[0].Value
 	}
@@ -217,7 +219,7 @@ func (wr *ttWriter) source(v *Value) *Value {
 
 // graphValue is the graph value an IR value stands for, in the solved
 // graph; nil for none (a free tensor, a scalar).
-func (wr *ttWriter) graphValue(v *Value) *model.Value {
+func (wr *ttWriter) graphValue(v *ir.Value) *model.Value {
 	gv := wr.b.vals[v]
 	if gv == nil {
 		gv = wr.b.folded[v]
@@ -230,7 +232,7 @@ func (wr *ttWriter) graphValue(v *Value) *model.Value {
 
 // layoutOf is the layout an IR tensor has in the plan: its graph value's,
 // or for a free tensor the layout its first reader needs.
-func (wr *ttWriter) layoutOf(v *Value) *model.Layout {
+func (wr *ttWriter) layoutOf(v *ir.Value) *model.Layout {
 	v = wr.source(v)
 	if wr.b.free[v] {
 		return wr.primaryOf(v)
@@ -250,7 +252,7 @@ func (wr *ttWriter) layoutOf(v *Value) *model.Layout {
 
 // deferred is the broadcast an expand_dims's result v was read into (the
 // graph has no value for v), or nil.
-func (wr *ttWriter) deferred(v *Value) *Op {
+func (wr *ttWriter) deferred(v *ir.Value) *ir.Op {
 	if _, ok := wr.b.unsq[v]; !ok || len(v.Uses) != 1 {
 		return nil
 	}
@@ -258,8 +260,8 @@ func (wr *ttWriter) deferred(v *Value) *Op {
 }
 
 // uses lists the uses of v by the ops kept, through removed converts.
-func (wr *ttWriter) uses(v *Value) []Use {
-	var out []Use
+func (wr *ttWriter) uses(v *ir.Value) []ir.Use {
+	var out []ir.Use
 	for _, u := range v.Uses {
 		if wr.removed[u.Op] {
 			for _, r := range u.Op.Results {
@@ -274,7 +276,7 @@ func (wr *ttWriter) uses(v *Value) []Use {
 
 // primaryOf is the layout a free tensor is made in where it is defined:
 // the one its first reader needs.
-func (wr *ttWriter) primaryOf(v *Value) *model.Layout {
+func (wr *ttWriter) primaryOf(v *ir.Value) *model.Layout {
 	if l, ok := wr.primary[v]; ok {
 		return l
 	}
@@ -283,7 +285,7 @@ func (wr *ttWriter) primaryOf(v *Value) *model.Layout {
 	}
 	wr.busy[v] = true
 	defer delete(wr.busy, v)
-	if d := v.Def; d != nil && ttName(d.Name) == "scf.for" && len(d.Regions) == 1 && len(d.Regions[0].Blocks) == 1 && v.Index+1 < len(d.Regions[0].Blocks[0].Args) {
+	if d := v.Def; d != nil && ir.TTName(d.Name) == "scf.for" && len(d.Regions) == 1 && len(d.Regions[0].Blocks) == 1 && v.Index+1 < len(d.Regions[0].Blocks[0].Args) {
 		// A loop's result is in the layout the loop carries it in.
 		l := wr.primaryOf(d.Regions[0].Blocks[0].Args[v.Index+1])
 		wr.primary[v] = l
@@ -302,12 +304,12 @@ func (wr *ttWriter) primaryOf(v *Value) *model.Layout {
 // need is the layout op reads its operand i in. For an op made again for
 // another layout, res is the layout its result is made in (nil: the
 // op's own).
-func (wr *ttWriter) need(op *Op, i int, res *model.Layout) *model.Layout {
+func (wr *ttWriter) need(op *ir.Op, i int, res *model.Layout) *model.Layout {
 	o := op.Operands[i]
 	if !isTensor(o.Value.Type) {
 		return nil
 	}
-	name := ttName(op.Name)
+	name := ir.TTName(op.Name)
 	switch {
 	case name == "tt.load" && i > 0 || name == "tt.store" && i != 1:
 		// The pointers, the mask and other are in the layout of the
@@ -375,15 +377,15 @@ func (wr *ttWriter) required(u model.Use, x *model.Value) *model.Layout {
 
 // carried is the layout an scf.for's init i (or an scf.yield's operand
 // i) is read in: the layout the loop carries it in.
-func (wr *ttWriter) carried(op *Op, i int) *model.Layout {
+func (wr *ttWriter) carried(op *ir.Op, i int) *model.Layout {
 	forOp, k := op, i-3
-	if ttName(op.Name) == "scf.yield" {
+	if ir.TTName(op.Name) == "scf.yield" {
 		if op.Parent == nil || op.Parent.Region == nil || op.Parent.Region.Parent == nil {
 			return nil
 		}
 		forOp, k = op.Parent.Region.Parent, i
 	}
-	if ttName(forOp.Name) == "scf.if" {
+	if ir.TTName(forOp.Name) == "scf.if" {
 		if k < len(forOp.Results) {
 			return wr.layoutOf(forOp.Results[k])
 		}
@@ -398,17 +400,17 @@ func (wr *ttWriter) carried(op *Op, i int) *model.Layout {
 // backward is the layout a free op reads operand i in to make its result
 // in res: the same for element-wise and pointer arithmetic, through the
 // op table's transfer rules for the shape ops.
-func (wr *ttWriter) backward(op *Op, i int, res *model.Layout) *model.Layout {
+func (wr *ttWriter) backward(op *ir.Op, i int, res *model.Layout) *model.Layout {
 	from, _ := wr.b.asVector(op.Operands[i].Value.Type)
 	to, _ := wr.b.asVector(op.Results[0].Type)
 	if from == nil || to == nil {
 		return nil
 	}
-	if slices.Equal(from.Shape, to.Shape) && ttName(op.Name) != "tt.trans" {
+	if slices.Equal(from.Shape, to.Shape) && ir.TTName(op.Name) != "tt.trans" {
 		return res
 	}
 	mop := &model.Op{Kind: model.OpShapeCast, Operands: []*model.Value{{Shape: from.Shape}}, Result: &model.Value{Shape: to.Shape}}
-	switch ttName(op.Name) {
+	switch ir.TTName(op.Name) {
 	case "tt.trans":
 		oa, _ := op.Attr("order")
 		if oa == nil {
@@ -440,7 +442,7 @@ const (
 // reads says what op's tensor operand i reads (its result made in res,
 // nil: its own): value v (through the input's removed converts), which
 // has layout have, in layout want (nil: as written), and how.
-func (wr *ttWriter) reads(op *Op, i int, res *model.Layout) (v *Value, want, have *model.Layout, how readKind) {
+func (wr *ttWriter) reads(op *ir.Op, i int, res *model.Layout) (v *ir.Value, want, have *model.Layout, how readKind) {
 	v = wr.source(op.Operands[i].Value)
 	want = wr.need(op, i, res)
 	have = wr.layoutOf(v)
@@ -461,7 +463,7 @@ func (wr *ttWriter) reads(op *Op, i int, res *model.Layout) (v *Value, want, hav
 // the name alone, which moves nothing: Triton lowers it through
 // minimalCvtLayout, the map between the two layouts, which is empty for
 // equal ones (lib/Conversion/TritonGPUToLLVM/ConvertLayoutOpToLLVM.cpp).
-func (wr *ttWriter) use(op *Op, i int, res *model.Layout, at *Op) string {
+func (wr *ttWriter) use(op *ir.Op, i int, res *model.Layout, at *ir.Op) string {
 	if !isTensor(op.Operands[i].Value.Type) {
 		return "%" + wr.source(op.Operands[i].Value).Name
 	}
@@ -485,7 +487,7 @@ func (wr *ttWriter) use(op *Op, i int, res *model.Layout, at *Op) string {
 // convert writes before at a ttg.convert_layout of value v (read as
 // name) from layout have, written as key from says, to layout want,
 // written as key to says; it gives the result's name.
-func (wr *ttWriter) convert(name string, v *Value, have *model.Layout, from string, want *model.Layout, to string, role model.TritonRole, at *Op) string {
+func (wr *ttWriter) convert(name string, v *ir.Value, have *model.Layout, from string, want *model.Layout, to string, role model.TritonRole, at *ir.Op) string {
 	key := fmt.Sprintf("cv|%p|%p|%s", v, at, to)
 	if n, ok := wr.clones[key]; ok {
 		return n
@@ -502,7 +504,7 @@ func (wr *ttWriter) convert(name string, v *Value, have *model.Layout, from stri
 
 // remake makes a free tensor again in layout l before at: its defining
 // op (and what it reads, again where needed), written with new names.
-func (wr *ttWriter) remake(v *Value, l *model.Layout, at *Op) string {
+func (wr *ttWriter) remake(v *ir.Value, l *model.Layout, at *ir.Op) string {
 	key := fmt.Sprintf("re|%p|%p|%s", v, at, l.Key())
 	if n, ok := wr.clones[key]; ok {
 		return n
@@ -515,15 +517,15 @@ func (wr *ttWriter) remake(v *Value, l *model.Layout, at *Op) string {
 	wr.tie(def, l)
 	name := wr.fresh(v.Name)
 	wr.clones[key] = "%" + name
-	wr.before[at] = append(wr.before[at], wr.render(def, name, ops, func(*Value) *model.Layout { return l }))
+	wr.before[at] = append(wr.before[at], wr.render(def, name, ops, func(*ir.Value) *model.Layout { return l }))
 	return "%" + name
 }
 
 // render writes op's text with its result named name, its operands read
 // as ops says, and its types' encodings from layout (of its results; its
 // operands' from what op reads them in).
-func (wr *ttWriter) render(op *Op, name string, ops []string, layout func(*Value) *model.Layout) string {
-	local := wr.rw.within(op.Span.Off, op.Span.End)
+func (wr *ttWriter) render(op *ir.Op, name string, ops []string, layout func(*ir.Value) *model.Layout) string {
+	local := wr.rw.Within(op.Span.Off, op.Span.End)
 	if len(op.Results) == 1 {
 		local.Replace(op.Span.Off, op.Span.Off+1+len(op.Results[0].Name), "%"+name)
 	}
@@ -541,8 +543,8 @@ func (wr *ttWriter) render(op *Op, name string, ops []string, layout func(*Value
 // typeEdits rewrites the types in op's own text: each the type of a
 // result (in its layout; res, when given, for a made-again op's one
 // result) or else of an operand (in the layout op reads it in).
-func (wr *ttWriter) typeEdits(op *Op, res *model.Layout) []Edit {
-	var out []Edit
+func (wr *ttWriter) typeEdits(op *ir.Op, res *model.Layout) []ir.Edit {
+	var out []ir.Edit
 	usedR := map[int]bool{}
 	for _, ts := range wr.spans[op] {
 		text := ts.Type.String()
@@ -588,16 +590,16 @@ func (wr *ttWriter) typeEdits(op *Op, res *model.Layout) []Edit {
 				key = nodeKey(op.Results[0], l)
 			}
 		}
-		if _, md := ts.Type.(*OpaqueType); md {
+		if _, md := ts.Type.(*ir.OpaqueType); md {
 			if t := wr.memdescText(op, ts); t != "" {
-				out = append(out, Edit{ts.Span.Off, ts.Span.End, t})
+				out = append(out, ir.Edit{Off: ts.Span.Off, End: ts.Span.End, Text: t})
 			}
 			continue
 		}
 		if l == nil {
 			continue
 		}
-		out = append(out, Edit{ts.Span.Off, ts.Span.End, wr.typeOf(ts.Type, key, l, role)})
+		out = append(out, ir.Edit{Off: ts.Span.Off, End: ts.Span.End, Text: wr.typeOf(ts.Type, key, l, role)})
 	}
 	return out
 }
@@ -605,12 +607,12 @@ func (wr *ttWriter) typeEdits(op *Op, res *model.Layout) []Edit {
 // isDot reports whether an op is a Triton dot: tt.dot, or Hopper's
 // ttng.warp_group_dot (its operands and result in the same roles).
 func isDot(name string) bool {
-	n := ttName(name)
+	n := ir.TTName(name)
 	return n == "tt.dot" || n == "ttng.warp_group_dot"
 }
 
 // role is the part an op's operand i plays, for naming its layout.
-func (wr *ttWriter) role(op *Op, i int) model.TritonRole {
+func (wr *ttWriter) role(op *ir.Op, i int) model.TritonRole {
 	if !isDot(op.Name) {
 		return model.AnyRole
 	}
@@ -619,7 +621,7 @@ func (wr *ttWriter) role(op *Op, i int) model.TritonRole {
 
 // writeOp writes the edits of one op: removed when it is one of the
 // input's convert_layouts, else its types and uses.
-func (wr *ttWriter) writeOp(op *Op) {
+func (wr *ttWriter) writeOp(op *ir.Op) {
 	if wr.removed[op] {
 		start := wr.lineStart[op.Pos.Line-1]
 		end := op.Span.End
@@ -641,8 +643,8 @@ func (wr *ttWriter) writeOp(op *Op) {
 // typeOf writes tensor type t of the tensor key (nodeKey, readKey) in
 // layout l (read as role says), its encoding as the ties of Triton's
 // typing name it.
-func (wr *ttWriter) typeOf(t Type, key string, l *model.Layout, role model.TritonRole) string {
-	tt, ok := t.(*TensorType)
+func (wr *ttWriter) typeOf(t ir.Type, key string, l *model.Layout, role model.TritonRole) string {
+	tt, ok := t.(*ir.TensorType)
 	if !ok {
 		return t.String()
 	}
@@ -690,9 +692,9 @@ func (wr *ttWriter) plain(l *model.Layout, role model.TritonRole) *model.Triton 
 }
 
 // axisOf is an op's axis attribute (0 without one).
-func axisOf(op *Op) int {
+func axisOf(op *ir.Op) int {
 	if a, ok := op.Attr("axis"); ok {
-		if ia, ok := a.Value.(*IntAttr); ok {
+		if ia, ok := a.Value.(*ir.IntAttr); ok {
 			if n, ok := ia.Int64(); ok && n >= 0 && n < model.MaxRank {
 				return int(n)
 			}
@@ -757,7 +759,7 @@ func (wr *ttWriter) alias(base, text string) string {
 // memdescText rewrites a memory descriptor's shared encoding to the
 // placement the plan chose for its buffer (memdescEnc); "" keeps it as
 // written (a placement Triton cannot write).
-func (wr *ttWriter) memdescText(op *Op, ts TypeSpan) string {
+func (wr *ttWriter) memdescText(op *ir.Op, ts ir.TypeSpan) string {
 	enc := wr.memdescEnc(op, ts)
 	if enc == "" {
 		return ""
@@ -781,10 +783,10 @@ func (wr *ttWriter) memdescText(op *Op, ts TypeSpan) string {
 // a memory descriptor's buffer, the order reversed for a transposed view
 // (as ttg.memdesc_trans permutes its source's order); "" where Triton
 // cannot write it or the descriptor has no buffer the plan placed.
-func (wr *ttWriter) memdescEnc(op *Op, ts TypeSpan) string {
+func (wr *ttWriter) memdescEnc(op *ir.Op, ts ir.TypeSpan) string {
 	text := ts.Type.String()
 	var d *memDesc
-	for _, vs := range [][]*Value{op.Results, valuesOf(op.Operands)} {
+	for _, vs := range [][]*ir.Value{op.Results, valuesOf(op.Operands)} {
 		for _, v := range vs {
 			if v.Type != nil && v.Type.String() == text && d == nil {
 				d = wr.b.descs[v]
@@ -830,10 +832,10 @@ func (wr *ttWriter) memdescEnc(op *Op, ts TypeSpan) string {
 // triton-lang/triton: "WGMMA B operand must have NVMMA shared layout"),
 // so the writer keeps the input's encoding for such a buffer where the
 // plan's placement is another.
-func wgmmaBuffers(b *builder, ops []*Op) map[*model.Buffer]bool {
+func wgmmaBuffers(b *builder, ops []*ir.Op) map[*model.Buffer]bool {
 	bufs := map[*model.Buffer]bool{}
 	for _, op := range ops {
-		if ttName(op.Name) != "ttng.warp_group_dot" {
+		if ir.TTName(op.Name) != "ttng.warp_group_dot" {
 			continue
 		}
 		for _, o := range op.Operands {
@@ -846,15 +848,15 @@ func wgmmaBuffers(b *builder, ops []*Op) map[*model.Buffer]bool {
 }
 
 // shapeOf is a tensor type's shape; nil for other types.
-func shapeOf(t Type) []int {
-	if tt, ok := t.(*TensorType); ok {
+func shapeOf(t ir.Type) []int {
+	if tt, ok := t.(*ir.TensorType); ok {
 		return tt.Shape
 	}
 	return nil
 }
 
-func valuesOf(ops []*Operand) []*Value {
-	out := make([]*Value, len(ops))
+func valuesOf(ops []*ir.Operand) []*ir.Value {
+	out := make([]*ir.Value, len(ops))
 	for i, o := range ops {
 		out[i] = o.Value
 	}
@@ -872,7 +874,7 @@ func (wr *ttWriter) aliasDefs() {
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		d, ok := wr.b.mod.AttrAliases[name].(*DialectAttr)
+		d, ok := wr.b.mod.AttrAliases[name].(*ir.DialectAttr)
 		if !ok || strings.HasSuffix(d.Name, "shared_memory") || !(strings.HasPrefix(d.Name, "ttg.") || strings.HasPrefix(d.Name, "triton_gpu.") || strings.HasPrefix(d.Name, "ttig.")) {
 			continue
 		}
@@ -913,7 +915,7 @@ func (wr *ttWriter) aliasDefs() {
 func (wr *ttWriter) sharedWritten() bool {
 	for _, op := range wr.ops {
 		for _, ts := range wr.spans[op] {
-			if _, md := ts.Type.(*OpaqueType); md && wr.memdescEnc(op, ts) == "" {
+			if _, md := ts.Type.(*ir.OpaqueType); md && wr.memdescEnc(op, ts) == "" {
 				return false
 			}
 		}
@@ -929,7 +931,7 @@ func (wr *ttWriter) keepShared() {
 		return
 	}
 	for name, a := range wr.b.mod.AttrAliases {
-		if d, ok := a.(*DialectAttr); ok && strings.HasSuffix(d.Name, "shared") && !strings.HasSuffix(d.Name, "shared_memory") {
+		if d, ok := a.(*ir.DialectAttr); ok && strings.HasSuffix(d.Name, "shared") && !strings.HasSuffix(d.Name, "shared_memory") {
 			wr.kept["#"+name] = a.String()
 		}
 	}

@@ -1,5 +1,7 @@
 package mlir
 
+import "planner/mlir/ir"
+
 import (
 	"fmt"
 	"io"
@@ -53,8 +55,8 @@ func (k *Kernel) Write(w io.Writer, s Solved) error {
 	if b.tt {
 		return writeTTGIR(w, b, k.src, s)
 	}
-	wr := &writer{b: b, src: k.src, s: s, names: map[string]bool{}, rename: map[*Operand]string{},
-		solved: map[string]*model.Value{}, ops: map[model.Pos]*Op{}, notation: "nested", rw: NewRewriter(file, k.src)}
+	wr := &writer{b: b, src: k.src, s: s, names: map[string]bool{}, rename: map[*ir.Operand]string{},
+		solved: map[string]*model.Value{}, ops: map[model.Pos]*ir.Op{}, notation: "nested", rw: ir.NewRewriter(file, k.src)}
 	if b.xegpu {
 		wr.notation = "xegpu"
 	}
@@ -84,17 +86,17 @@ type writer struct {
 	src    string
 	s      Solved
 	solved map[string]*model.Value // the solved graph's values by name
-	ops    map[model.Pos]*Op       // the function's ops by position
+	ops    map[model.Pos]*ir.Op    // the function's ops by position
 	names  map[string]bool         // every value name the IR uses
 	// rename gives the uses that read an anchor or a conversion instead
 	// of the value they name.
-	rename map[*Operand]string
+	rename map[*ir.Operand]string
 	// anchor is the name of each value's anchor.
-	anchor map[*Value]string
-	rw     *Rewriter // the edits, applied once
+	anchor map[*ir.Value]string
+	rw     *ir.Rewriter // the edits, applied once
 	// attrs are the attribute entries to add, by op; comments the lines
 	// that say why one is in linear bases.
-	attrs    map[*Op][]string
+	attrs    map[*ir.Op][]string
 	comments []comment
 	// notation is the flavour of IR written: "nested" (IREE's to_layout
 	// anchors) or "xegpu" (layout_result_N attributes, tensor_desc
@@ -103,7 +105,7 @@ type writer struct {
 }
 
 // walk records the function's ops by position and the names in use.
-func (wr *writer) walk(op *Op) {
+func (wr *writer) walk(op *ir.Op) {
 	wr.ops[op.Pos] = op
 	noteNames(op, wr.names)
 	for _, reg := range op.Regions {
@@ -117,7 +119,7 @@ func (wr *writer) walk(op *Op) {
 
 // noteNames records the names op's results and its regions' block
 // arguments take.
-func noteNames(op *Op, names map[string]bool) {
+func noteNames(op *ir.Op, names map[string]bool) {
 	for _, r := range op.Results {
 		base, _, _ := strings.Cut(r.Name, "#")
 		names[base] = true
@@ -172,7 +174,7 @@ func attrIn(kind string, l *model.Layout) (attr, why string) {
 	if lerr != nil {
 		return "", err.Error() + "; " + lerr.Error()
 	}
-	return fmt.Sprintf("#%s<register = %s, lane = %s, subgroup = %s>", linearAttr, bases(x.Register), bases(x.Lane), bases(x.Warp)), err.Error()
+	return fmt.Sprintf("#%s<register = %s, lane = %s, subgroup = %s>", ir.LinearAttr, bases(x.Register), bases(x.Lane), bases(x.Warp)), err.Error()
 }
 
 func bases(ls [][]int) string {
@@ -212,7 +214,7 @@ func (wr *writer) layoutText(src string, l *model.Layout, indent string) (attr, 
 // (an anchor when have is l); with a comment line before it when the
 // notation cannot write a layout. ok is false when no attribute writes
 // one.
-func (wr *writer) toLayout(name, src string, t Type, have, l *model.Layout, indent string) (string, bool) {
+func (wr *writer) toLayout(name, src string, t ir.Type, have, l *model.Layout, indent string) (string, bool) {
 	attr, comment, ok := wr.layoutText(src, l, indent)
 	if !ok {
 		return comment, false
@@ -276,7 +278,7 @@ func (wr *writer) insertAfter(off int, stmt string) {
 }
 
 // insertBefore puts stmt before the op, on lines of its own.
-func (wr *writer) insertBefore(op *Op, stmt string) {
+func (wr *writer) insertBefore(op *ir.Op, stmt string) {
 	start := strings.LastIndexByte(wr.src[:op.Span.Off], '\n') + 1
 	if strings.TrimSpace(wr.src[start:op.Span.Off]) == "" {
 		wr.rw.Insert(start, stmt)
@@ -289,8 +291,8 @@ func (wr *writer) insertBefore(op *Op, stmt string) {
 // a vector value the graph holds under its own name, not pinned already,
 // and not a lane's share of a matrix op's tile (mma_lane.go: the IR fixed
 // its layout, and a to_layout of the tile's layout would not type).
-func (wr *writer) pinnable(v *Value) *model.Value {
-	if _, ok := v.Type.(*VectorType); !ok || wr.b.lane[v] {
+func (wr *writer) pinnable(v *ir.Value) *model.Value {
+	if _, ok := v.Type.(*ir.VectorType); !ok || wr.b.lane[v] {
 		return nil
 	}
 	gv := wr.b.vals[v]
@@ -302,7 +304,7 @@ func (wr *writer) pinnable(v *Value) *model.Value {
 
 // toPin is the layout the plan gives an IR value the writer pins; nil
 // when it pins none.
-func (wr *writer) toPin(v *Value) *model.Layout {
+func (wr *writer) toPin(v *ir.Value) *model.Layout {
 	if gv := wr.pinnable(v); gv != nil {
 		return wr.layoutOf(gv.Name)
 	}
@@ -310,11 +312,11 @@ func (wr *writer) toPin(v *Value) *model.Layout {
 }
 
 // pins anchors every value the block (and the blocks inside it) defines.
-func (wr *writer) pins(blk *Block) {
+func (wr *writer) pins(blk *ir.Block) {
 	if wr.anchor == nil {
-		wr.anchor = map[*Value]string{}
+		wr.anchor = map[*ir.Value]string{}
 	}
-	var args []*Value
+	var args []*ir.Value
 	for _, a := range blk.Args {
 		if wr.pinnable(a) != nil {
 			args = append(args, a)
@@ -333,7 +335,7 @@ func (wr *writer) pins(blk *Block) {
 				wr.pins(inner)
 			}
 		}
-		if wr.notation == "xegpu" && op.Dict != (Span{}) {
+		if wr.notation == "xegpu" && op.Dict != (ir.Span{}) {
 			wr.resultAttrs(op)
 			continue
 		}
@@ -345,7 +347,7 @@ func (wr *writer) pins(blk *Block) {
 
 // anchors writes an anchor for each pinnable value, and points the
 // value's uses at it: the statements, to go after the values' definition.
-func (wr *writer) anchors(vals []*Value, indent string) string {
+func (wr *writer) anchors(vals []*ir.Value, indent string) string {
 	var stmts strings.Builder
 	for _, v := range vals {
 		l := wr.toPin(v)
@@ -372,7 +374,7 @@ func (wr *writer) anchors(vals []*Value, indent string) string {
 // attributes mlir/test/Dialect/XeGPU/layout.mlir puts on vector and arith
 // ops), with a comment line before the op for a layout XeGPU's notation
 // cannot write.
-func (wr *writer) resultAttrs(op *Op) {
+func (wr *writer) resultAttrs(op *ir.Op) {
 	var attrs []string
 	var comments strings.Builder
 	indent := wr.indentOf(op.Span.Off)
@@ -398,7 +400,7 @@ func (wr *writer) resultAttrs(op *Op) {
 }
 
 // graphName is the name of the graph value an operand reads.
-func (wr *writer) graphName(o *Operand) string {
+func (wr *writer) graphName(o *ir.Operand) string {
 	if v, ok := wr.b.folded[o.Value]; ok && v != nil {
 		return v.Name
 	}
@@ -436,11 +438,11 @@ func (wr *writer) convert(u model.Use, v *model.Value, req, have *model.Layout) 
 	if irOp != nil && (irOp.Name == "xegpu.convert_layout" || irOp.Name == "iree_vector_ext.to_layout") {
 		return // the IR states this conversion itself
 	}
-	reads := func(o *Operand) bool {
+	reads := func(o *ir.Operand) bool {
 		anchored := o.Value.Def != nil && (o.Value.Def.Name == "iree_vector_ext.to_layout" || o.Value.Def.Name == "xegpu.convert_layout")
 		return wr.graphName(o) == v.Name && (o.Value.Name == v.Name || anchored)
 	}
-	var operand *Operand
+	var operand *ir.Operand
 	if irOp != nil {
 		for _, o := range irOp.Operands {
 			if reads(o) {
@@ -510,20 +512,20 @@ func (wr *writer) intrinsics() {
 // addAttr adds name = value entries (attr, comma-separated) to the op's
 // attribute dictionary when the writing ends (flushAttrs), all the
 // entries for one op in one edit.
-func (wr *writer) addAttr(op *Op, attr string) {
+func (wr *writer) addAttr(op *ir.Op, attr string) {
 	if wr.attrs == nil {
-		wr.attrs = map[*Op][]string{}
+		wr.attrs = map[*ir.Op][]string{}
 	}
 	wr.attrs[op] = append(wr.attrs[op], attr)
 }
 
 // flushAttrs writes the entries addAttr collected, op by op.
 func (wr *writer) flushAttrs() {
-	ops := make([]*Op, 0, len(wr.attrs))
+	ops := make([]*ir.Op, 0, len(wr.attrs))
 	for op := range wr.attrs {
 		ops = append(ops, op)
 	}
-	slices.SortFunc(ops, func(x, y *Op) int { return x.Span.Off - y.Span.Off })
+	slices.SortFunc(ops, func(x, y *ir.Op) int { return x.Span.Off - y.Span.Off })
 	for _, op := range ops {
 		wr.writeAttrs(op, strings.Join(wr.attrs[op], ", "))
 	}
@@ -534,7 +536,7 @@ func (wr *writer) flushAttrs() {
 
 // comment is a comment line to put before an op.
 type comment struct {
-	op   *Op
+	op   *ir.Op
 	text string
 }
 
@@ -543,9 +545,9 @@ type comment struct {
 // entry of one of those names (a plan written into IR that had one
 // already), the dictionary is written anew from its other entries and
 // the new ones, so that no name is given twice.
-func (wr *writer) writeAttrs(op *Op, attr string) {
+func (wr *writer) writeAttrs(op *ir.Op, attr string) {
 	d := op.Dict
-	if d != (Span{}) && d.End > d.Off {
+	if d != (ir.Span{}) && d.End > d.Off {
 		replaced := false
 		var kept []string
 		for _, a := range op.Attrs {
@@ -553,7 +555,7 @@ func (wr *writer) writeAttrs(op *Op, attr string) {
 				replaced = true
 				continue
 			}
-			if _, unit := a.Value.(UnitAttr); unit || a.Value == nil {
+			if _, unit := a.Value.(ir.UnitAttr); unit || a.Value == nil {
 				kept = append(kept, a.Name)
 			} else {
 				kept = append(kept, a.Name+" = "+a.Value.String())
@@ -565,7 +567,7 @@ func (wr *writer) writeAttrs(op *Op, attr string) {
 		}
 	}
 	switch {
-	case d == (Span{}):
+	case d == (ir.Span{}):
 		return
 	case d.End == d.Off:
 		wr.rw.Insert(d.Off, " {"+attr+"}")
@@ -583,8 +585,8 @@ func (wr *writer) writeAttrs(op *Op, attr string) {
 // it; false where it cannot: a swizzle too (which the type does not say,
 // and which the reader would not read back), a type with a layout, rows
 // other than the memref's, or a use that does not write the type once.
-func (wr *writer) padType(mv *Value, sl *model.SharedLayout) bool {
-	t, ok := mv.Type.(*MemRefType)
+func (wr *writer) padType(mv *ir.Value, sl *model.SharedLayout) bool {
+	t, ok := mv.Type.(*ir.MemRefType)
 	if !ok {
 		return false
 	}
@@ -598,7 +600,7 @@ func (wr *writer) padType(mv *Value, sl *model.SharedLayout) bool {
 		strides[i] = strconv.Itoa(s)
 		s *= t.Shape[i]
 	}
-	ops := []*Op{mv.Def}
+	ops := []*ir.Op{mv.Def}
 	for _, u := range mv.Uses {
 		if !slices.Contains(ops, u.Op) {
 			ops = append(ops, u.Op)
@@ -647,7 +649,7 @@ func (wr *writer) descriptors() {
 		if d == nil || d.typ.Layout != nil {
 			continue
 		}
-		ops, ok := wr.descriptorOps(op.Results[0], []*Op{op})
+		ops, ok := wr.descriptorOps(op.Results[0], []*ir.Op{op})
 		if !ok {
 			continue
 		}
@@ -679,8 +681,8 @@ func (wr *writer) descriptors() {
 // it, in place of the layout it has; false, and nothing written, where
 // one of them does not write t exactly once (a type written through an
 // alias, or twice).
-func (wr *writer) retype(ops []*Op, t Type, layout string) bool {
-	var sites []TypeSite
+func (wr *writer) retype(ops []*ir.Op, t ir.Type, layout string) bool {
+	var sites []ir.TypeSite
 	for _, op := range ops {
 		in := wr.sitesIn(op, t)
 		if len(in) != 1 {
@@ -697,7 +699,7 @@ func (wr *writer) retype(ops []*Op, t Type, layout string) bool {
 // descriptorOps gathers the ops that use descriptor v, through the
 // descriptors update_nd_offset makes from it; false when another op uses
 // one.
-func (wr *writer) descriptorOps(v *Value, ops []*Op) ([]*Op, bool) {
+func (wr *writer) descriptorOps(v *ir.Value, ops []*ir.Op) ([]*ir.Op, bool) {
 	for _, u := range v.Uses {
 		switch u.Op.Name {
 		case "xegpu.load_nd", "xegpu.store_nd", "xegpu.prefetch_nd":
@@ -715,8 +717,8 @@ func (wr *writer) descriptorOps(v *Value, ops []*Op) ([]*Op, bool) {
 }
 
 // sitesIn lists the places op's text writes type t.
-func (wr *writer) sitesIn(op *Op, t Type) []TypeSite {
-	var out []TypeSite
+func (wr *writer) sitesIn(op *ir.Op, t ir.Type) []ir.TypeSite {
+	var out []ir.TypeSite
 	for _, s := range wr.b.mod.TypeSites {
 		if s.Layout.Off >= op.Span.Off && s.Layout.End <= op.Span.End && s.Type.String() == t.String() {
 			out = append(out, s)
@@ -726,11 +728,11 @@ func (wr *writer) sitesIn(op *Op, t Type) []TypeSite {
 }
 
 // sortedOps is the function's ops in the order they are written.
-func (wr *writer) sortedOps() []*Op {
-	ops := make([]*Op, 0, len(wr.ops))
+func (wr *writer) sortedOps() []*ir.Op {
+	ops := make([]*ir.Op, 0, len(wr.ops))
 	for _, op := range wr.ops {
 		ops = append(ops, op)
 	}
-	slices.SortFunc(ops, func(x, y *Op) int { return x.Span.Off - y.Span.Off })
+	slices.SortFunc(ops, func(x, y *ir.Op) int { return x.Span.Off - y.Span.Off })
 	return ops
 }

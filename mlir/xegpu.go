@@ -1,5 +1,7 @@
 package mlir
 
+import "planner/mlir/ir"
+
 import (
 	"fmt"
 	"slices"
@@ -10,21 +12,21 @@ import (
 )
 
 type tdesc struct {
-	typ *TensorDescType
+	typ *ir.TensorDescType
 }
 
 // createNdDesc records the descriptor create_nd_tdesc makes: a block of
 // global memory.
-func (b *builder) createNdDesc(op *Op) {
+func (b *builder) createNdDesc(op *ir.Op) {
 	b.xegpu = true
 	res := op.Results[0]
-	t, ok := res.Type.(*TensorDescType)
+	t, ok := res.Type.(*ir.TensorDescType)
 	if !ok {
 		b.fail(op, model.CodeBadValue, "xegpu.create_nd_tdesc gives %s, not a !xegpu.tensor_desc<...>", res.Type)
 		return
 	}
 	src := op.Operands[0]
-	if _, isMem := src.Value.Type.(*MemRefType); isMem { // else a pointer (ui64), global memory
+	if _, isMem := src.Value.Type.(*ir.MemRefType); isMem { // else a pointer (ui64), global memory
 		m := b.mem(src)
 		if m == nil {
 			b.failed[res] = true
@@ -43,7 +45,7 @@ func (b *builder) createNdDesc(op *Op) {
 }
 
 // updateNdOffset moves a descriptor: the same block, elsewhere.
-func (b *builder) updateNdOffset(op *Op) {
+func (b *builder) updateNdOffset(op *ir.Op) {
 	if d := b.descriptor(op, op.Operands[0]); d != nil {
 		b.tdescs[op.Results[0]] = d
 	}
@@ -51,7 +53,7 @@ func (b *builder) updateNdOffset(op *Op) {
 
 // descriptor is the descriptor an operand reads; nil (reported) when the
 // reader does not know where it comes from.
-func (b *builder) descriptor(op *Op, o *Operand) *tdesc {
+func (b *builder) descriptor(op *ir.Op, o *ir.Operand) *tdesc {
 	if d := b.tdescs[o.Value]; d != nil {
 		return d
 	}
@@ -71,7 +73,7 @@ func (b *builder) descLayout(d *tdesc, what string) (*model.Pin, bool) {
 	if d.typ.Layout == nil {
 		return nil, true
 	}
-	na := &NamedAttr{Name: "layout", Pos: d.typ.LayoutPos, ValuePos: d.typ.LayoutPos, Value: d.typ.Layout}
+	na := &ir.NamedAttr{Name: "layout", Pos: d.typ.LayoutPos, ValuePos: d.typ.LayoutPos, Value: d.typ.Layout}
 	pin := b.layoutPin(what, na, d.typ.Shape, d.typ.LayoutPos)
 	return pin, pin != nil
 }
@@ -80,7 +82,7 @@ func (b *builder) descLayout(d *tdesc, what string) (*model.Pin, bool) {
 // (contiguous along its last dimension), then a transpose where its
 // transpose attribute permutes it; the descriptor's layout pins the block
 // as loaded.
-func (b *builder) loadNd(op *Op) {
+func (b *builder) loadNd(op *ir.Op) {
 	res := op.Results[0]
 	d := b.descriptor(op, op.Operands[0])
 	if d == nil {
@@ -117,7 +119,7 @@ func (b *builder) loadNd(op *Op) {
 		b.fail(op, model.CodeShapeMismatch, "xegpu.load_nd gives %s from a block of %v: the planner reads XeGPU at workgroup or subgroup level, where load_nd gives the whole block (not a lane's fragment of it)", res.Type, block)
 		return
 	}
-	if edt, ok := dtypeOf(d.typ.Elem); !ok || edt.Name != dt.Name {
+	if edt, ok := ir.DType(d.typ.Elem); !ok || edt.Name != dt.Name {
 		b.fail(op, model.CodeShapeMismatch, "xegpu.load_nd reads %s elements from a block of %s elements", dt.Name, d.typ.Elem)
 		return
 	}
@@ -168,7 +170,7 @@ func isIdentityPerm(p []int) bool {
 // storeNd reads xegpu.store_nd as a store of the block (contiguous along
 // its last dimension); the descriptor's layout is the layout the stored
 // value must be in.
-func (b *builder) storeNd(op *Op) {
+func (b *builder) storeNd(op *ir.Op) {
 	d := b.descriptor(op, op.Operands[1])
 	if d == nil {
 		return
@@ -188,7 +190,7 @@ func (b *builder) storeNd(op *Op) {
 		b.fail(op, model.CodeShapeMismatch, "xegpu.store_nd writes a %v value to a block of %v: the planner reads XeGPU at workgroup or subgroup level, where store_nd writes the whole block", src.Shape, d.typ.Shape)
 		return
 	}
-	if edt, ok := dtypeOf(d.typ.Elem); !ok || edt.Name != src.DType.Name {
+	if edt, ok := ir.DType(d.typ.Elem); !ok || edt.Name != src.DType.Name {
 		b.fail(op, model.CodeShapeMismatch, "xegpu.store_nd writes %s elements to a block of %s elements", src.DType.Name, d.typ.Elem)
 		return
 	}
@@ -200,7 +202,7 @@ func (b *builder) storeNd(op *Op) {
 
 // dpas reads xegpu.dpas as an mma: A is M×K, B K×N, the accumulator (a
 // zero constant when it has none) and result M×N.
-func (b *builder) dpas(op *Op) {
+func (b *builder) dpas(op *ir.Op) {
 	b.xegpu = true
 	res := op.Results[0]
 	shape, dt, ok := b.resultVector(res)
@@ -234,7 +236,7 @@ func (b *builder) dpas(op *Op) {
 // convertLayout reads xegpu.convert_layout: its operand must be in
 // input_layout, its result is a new value in target_layout (or, for an
 // anchor whose two layouts are one, the operand pinned, as to_layout).
-func (b *builder) convertLayout(op *Op) {
+func (b *builder) convertLayout(op *ir.Op) {
 	b.xegpu = true
 	res := op.Results[0]
 	in, _ := op.Attr("input_layout")
@@ -279,7 +281,7 @@ func (b *builder) convertLayout(op *Op) {
 // operand reads a new value in the layout (a shape_cast to the same
 // shape), so that a conversion to it stays possible. false when the value
 // is not read (reported).
-func (b *builder) require(op *Op, o *Operand, pin *model.Pin) bool {
+func (b *builder) require(op *ir.Op, o *ir.Operand, pin *model.Pin) bool {
 	v := b.value(o)
 	if v == nil {
 		return false
@@ -329,7 +331,7 @@ var opAnchors = map[string]map[string]string{
 // anchorIndex reads the N an attribute of op names with prefix
 // ("layout_result_" or "layout_operand_"), itself or through the op's own
 // name for it (opAnchors); false for any other attribute.
-func anchorIndex(op *Op, na *NamedAttr, prefix string) (int, bool) {
+func anchorIndex(op *ir.Op, na *ir.NamedAttr, prefix string) (int, bool) {
 	name := na.Name
 	if alias, ok := opAnchors[op.Name][name]; ok {
 		name = alias
@@ -339,13 +341,13 @@ func anchorIndex(op *Op, na *NamedAttr, prefix string) (int, bool) {
 
 // anchorAttrs are the attributes of op that may be anchors: its
 // {attributes} and its <{properties}>.
-func anchorAttrs(op *Op) []*NamedAttr {
+func anchorAttrs(op *ir.Op) []*ir.NamedAttr {
 	return append(slices.Clip(op.Attrs), op.Props...)
 }
 
 // operandLayouts reads an op's layout_operand_N attributes: operand N is
 // read in that layout. false when one is refused (reported).
-func (b *builder) operandLayouts(op *Op) bool {
+func (b *builder) operandLayouts(op *ir.Op) bool {
 	for _, na := range anchorAttrs(op) {
 		i, ok := anchorIndex(op, na, "layout_operand_")
 		if !ok {
@@ -374,7 +376,7 @@ func (b *builder) operandLayouts(op *Op) bool {
 // resultLayouts reads an op's layout_result_N attributes: result N is
 // pinned to that layout (a new value in it, where the value the graph
 // holds for the result is pinned to another already).
-func (b *builder) resultLayouts(op *Op) {
+func (b *builder) resultLayouts(op *ir.Op) {
 	for _, na := range anchorAttrs(op) {
 		i, ok := anchorIndex(op, na, "layout_result_")
 		if !ok {
@@ -418,6 +420,6 @@ func (b *builder) resultLayouts(op *Op) {
 var xegpuSync = []string{"xegpu.fence", "xegpu.alloc_nbarrier", "xegpu.init_nbarrier", "xegpu.nbarrier_arrive", "xegpu.nbarrier_wait"}
 
 // xegpuUnknown says that op is an XeGPU op the reader does not read.
-func xegpuUnknown(op *Op) string {
+func xegpuUnknown(op *ir.Op) string {
 	return fmt.Sprintf("%s is an XeGPU op the planner does not read: it reads xegpu.create_nd_tdesc, update_nd_offset, load_nd, store_nd, prefetch_nd (skipped), dpas and convert_layout", op.Name)
 }

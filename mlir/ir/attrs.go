@@ -1,4 +1,4 @@
-package mlir
+package ir
 
 import (
 	"strconv"
@@ -300,7 +300,7 @@ func (p *parser) keywordAttr() Attr {
 
 // isTypeWord reports whether a bare word starts a builtin type.
 func isTypeWord(w string) bool {
-	if _, ok := floatBits[w]; ok {
+	if _, ok := FloatBits[w]; ok {
 		return true
 	}
 	switch w {
@@ -587,7 +587,7 @@ func (p *parser) stridedAttr() Attr {
 // #dialect<kind case>, as LLVM 19 writes #amdgpu<mfma_perm_b none>, or
 // #dialect.kind<case>, as IREE 3.13's MLIR writes
 // #rocdl.mfma_perm_b<none>.
-func enumCase(a Attr, kind string) (string, bool) {
+func EnumCase(a Attr, kind string) (string, bool) {
 	da, ok := a.(*DialectAttr)
 	if !ok {
 		return "", false

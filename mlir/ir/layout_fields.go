@@ -1,4 +1,4 @@
-package mlir
+package ir
 
 import (
 	"slices"
@@ -14,9 +14,9 @@ import (
 
 // fieldPos is where a layout attribute's field and each of its entries
 // are written.
-type fieldPos struct {
-	pos   model.Pos
-	elems []model.Pos
+type FieldPos struct {
+	Pos   model.Pos
+	Elems []model.Pos
 }
 
 // layoutAttrs are XeGPU's layout attributes: #xegpu.layout
@@ -26,17 +26,17 @@ type fieldPos struct {
 // proposal (intel/mlir-extensions pull request 1033: #xegpu.sg_map with
 // wi_layout and wi_data for lane_layout and lane_data, #xegpu.wg_map with
 // sg_order for order).
-var layoutAttrs = []string{"xegpu.layout", "xegpu.sg_map", "xegpu.wg_map"}
+var LayoutAttrs = []string{"xegpu.layout", "xegpu.sg_map", "xegpu.wg_map"}
 
 // linearAttr is the attribute the planner writes a layout in where IREE's
 // nested_layout cannot write it: the linear bases of each hardware
 // dimension, #planner.linear<register = [[...], ...], lane = [...],
 // subgroup = [...]> (docs/mlir.md, "What is written").
-const linearAttr = "planner.linear"
+const LinearAttr = "planner.linear"
 
 // linearFields are #planner.linear's fields and the hardware dimension
 // each gives the bases of.
-var linearFields = []string{"register", "lane", "subgroup"}
+var LinearFields = []string{"register", "lane", "subgroup"}
 
 // bodyParser is a parser of a dialect attribute's body, positioned at its
 // first token, that reports positions in the file the body is in.
@@ -50,10 +50,10 @@ func bodyParser(m *Module, da *DialectAttr) *parser {
 // lists of integers by field (an alias read as the field it names);
 // a field not in known, one given twice and an entry that is not an
 // integer are errors at their file:line:col.
-func intFields(m *Module, da *DialectAttr, what string, known []string, alias map[string]string) (map[string][]int, map[string]fieldPos, *model.Error) {
+func IntFields(m *Module, da *DialectAttr, what string, known []string, alias map[string]string) (map[string][]int, map[string]FieldPos, *model.Error) {
 	p := bodyParser(m, da)
 	values := map[string][]int{}
-	fields := map[string]fieldPos{}
+	fields := map[string]FieldPos{}
 	for p.ok() && p.tok.kind != tEOF {
 		if p.tok.kind != tBareID {
 			p.failf(p.tok.pos, "expected a field of %s (%s), found %s", what, strings.Join(known, ", "), p.tok.describe())
@@ -68,14 +68,14 @@ func intFields(m *Module, da *DialectAttr, what string, known []string, alias ma
 			break
 		}
 		if prev, dup := fields[name]; dup {
-			p.failCode(npos, model.CodeDuplicate, "%s gives %s twice (first at %s)", what, name, prev.pos)
+			p.failCode(npos, model.CodeDuplicate, "%s gives %s twice (first at %s)", what, name, prev.Pos)
 			break
 		}
 		p.nextTok()
 		if !p.expect("=", "after "+name) {
 			break
 		}
-		fp := fieldPos{pos: p.tok.pos}
+		fp := FieldPos{Pos: p.tok.pos}
 		if !p.expect("[", "to open "+name+"'s list") {
 			break
 		}
@@ -93,7 +93,7 @@ func intFields(m *Module, da *DialectAttr, what string, known []string, alias ma
 			if neg {
 				n = -n
 			}
-			fp.elems = append(fp.elems, p.tok.pos)
+			fp.Elems = append(fp.Elems, p.tok.pos)
 			list = append(list, n)
 			p.nextTok()
 			if !p.tok.is(",") {
@@ -122,42 +122,42 @@ func intFields(m *Module, da *DialectAttr, what string, known []string, alias ma
 // linearBases reads a #planner.linear<...> body's fields, each a list
 // of bases, reporting a field it does not know, one given twice and a
 // basis that is not a list of integers at its file:line:col.
-func linearBases(m *Module, da *DialectAttr) (map[string][][]int, map[string]fieldPos, *model.Error) {
+func LinearBases(m *Module, da *DialectAttr) (map[string][][]int, map[string]FieldPos, *model.Error) {
 	p := bodyParser(m, da)
 	values := map[string][][]int{}
-	fields := map[string]fieldPos{}
+	fields := map[string]FieldPos{}
 	for p.ok() && p.tok.kind != tEOF {
 		name, npos := p.tok.text, p.tok.pos
-		if p.tok.kind != tBareID || !slices.Contains(linearFields, name) {
-			p.failCode(npos, model.CodeUnknownKey, "expected a field of %s (%s), found %s", linearAttr, strings.Join(linearFields, ", "), p.tok.describe())
+		if p.tok.kind != tBareID || !slices.Contains(LinearFields, name) {
+			p.failCode(npos, model.CodeUnknownKey, "expected a field of %s (%s), found %s", LinearAttr, strings.Join(LinearFields, ", "), p.tok.describe())
 			break
 		}
 		if prev, dup := fields[name]; dup {
-			p.failCode(npos, model.CodeDuplicate, "%s gives %s twice (first at %s)", linearAttr, name, prev.pos)
+			p.failCode(npos, model.CodeDuplicate, "%s gives %s twice (first at %s)", LinearAttr, name, prev.Pos)
 			break
 		}
 		p.nextTok()
 		if !p.expect("=", "after "+name) {
 			break
 		}
-		fp := fieldPos{pos: p.tok.pos}
+		fp := FieldPos{Pos: p.tok.pos}
 		arr, ok := p.parseAttr().(*ArrayAttr)
 		if !p.ok() {
 			break
 		}
 		if !ok {
-			p.failCode(fp.pos, model.CodeBadValue, "%s's %s is a list of bases, each a list of integers", linearAttr, name)
+			p.failCode(fp.Pos, model.CodeBadValue, "%s's %s is a list of bases, each a list of integers", LinearAttr, name)
 			break
 		}
 		bases := [][]int{}
 		for i, e := range arr.Elems {
 			basis, ok := intList(e)
 			if !ok {
-				p.failCode(arr.Pos[i], model.CodeBadValue, "%s's %s bases are lists of integers, found %s", linearAttr, name, e)
+				p.failCode(arr.Pos[i], model.CodeBadValue, "%s's %s bases are lists of integers, found %s", LinearAttr, name, e)
 				break
 			}
 			bases = append(bases, basis)
-			fp.elems = append(fp.elems, arr.Pos[i])
+			fp.Elems = append(fp.Elems, arr.Pos[i])
 		}
 		values[name], fields[name] = bases, fp
 		if !p.ok() || !p.tok.is(",") {
@@ -166,7 +166,7 @@ func linearBases(m *Module, da *DialectAttr) (map[string][][]int, map[string]fie
 		p.nextTok()
 	}
 	if p.ok() && p.tok.kind != tEOF {
-		p.failf(p.tok.pos, "expected ',' or the end of %s<...>, found %s", linearAttr, p.tok.describe())
+		p.failf(p.tok.pos, "expected ',' or the end of %s<...>, found %s", LinearAttr, p.tok.describe())
 	}
 	if p.err != nil {
 		return nil, nil, p.err

@@ -1,4 +1,4 @@
-package mlir
+package ir
 
 import (
 	"math"
@@ -685,7 +685,7 @@ func parseSelectOp(p *parser, op *Op) []Type {
 }
 
 // elemOf is a shaped type's element type; t itself otherwise.
-func elemOf(t Type) Type {
+func ElemOf(t Type) Type {
 	switch s := t.(type) {
 	case *VectorType:
 		return s.Elem
@@ -747,7 +747,7 @@ func parseTransferRead(p *parser, op *Op) []Type {
 		p.parseType()
 	}
 	if !p.ok() || p.use(op, src, srcT) == nil || !p.useAll(op, idx, IndexType{}) ||
-		p.use(op, pad, elemOf(srcT)) == nil || !p.useAll(op, mask, nil) {
+		p.use(op, pad, ElemOf(srcT)) == nil || !p.useAll(op, mask, nil) {
 		return nil
 	}
 	segments(op, 1, len(idx), 1, len(mask))
@@ -1060,7 +1060,7 @@ func parseSplat(p *parser, op *Op) []Type {
 	}
 	p.optAttrs(op)
 	t := p.colonType(op)
-	if !p.ok() || p.use(op, r, elemOf(t)) == nil {
+	if !p.ok() || p.use(op, r, ElemOf(t)) == nil {
 		return nil
 	}
 	return []Type{t}

@@ -1,4 +1,4 @@
-package mlir
+package ir
 
 import (
 	"strings"
@@ -52,7 +52,7 @@ func TestRewriterRule(t *testing.T) {
 // offsets and names their positions in the whole file.
 func TestRewriterWithin(t *testing.T) {
 	r := NewRewriter("t.mlir", "ab\ncdef\ngh")
-	part := r.within(3, 7)
+	part := r.Within(3, 7)
 	part.Replace(4, 6, "XY")
 	if got, err := part.Apply(); err != nil || got != "cXYf" {
 		t.Errorf("got %q, %v; want \"cXYf\"", got, err)

@@ -1,4 +1,4 @@
-package mlir
+package ir
 
 import (
 	"regexp"
@@ -37,7 +37,7 @@ var intTypeRE = regexp.MustCompile(`^(i|si|ui)([1-9][0-9]{0,4})$`)
 
 // mmaMatrixOf reads a WMMA type as the vector of its shape and elements,
 // and the operand it is ("AOp", "BOp", "COp").
-func mmaMatrixOf(t Type) (*VectorType, string, bool) {
+func MMAMatrixOf(t Type) (*VectorType, string, bool) {
 	o, ok := t.(*OpaqueType)
 	if !ok || !strings.HasPrefix(o.Text, "!gpu.mma_matrix<") {
 		return nil, "", false
@@ -49,7 +49,7 @@ func mmaMatrixOf(t Type) (*VectorType, string, bool) {
 	rows, _ := strconv.Atoi(m[1])
 	cols, _ := strconv.Atoi(m[2])
 	var elem Type
-	if _, ok := floatBits[m[3]]; ok {
+	if _, ok := FloatBits[m[3]]; ok {
 		elem = &FloatType{Name: m[3]}
 	} else if im := intTypeRE.FindStringSubmatch(m[3]); im != nil {
 		w, _ := strconv.Atoi(im[2])
@@ -147,7 +147,7 @@ func parseMMAConstant(p *parser, op *Op) []Type {
 		return nil
 	}
 	var elem Type
-	if v, _, ok := mmaMatrixOf(t); ok {
+	if v, _, ok := MMAMatrixOf(t); ok {
 		elem = v.Elem
 	}
 	if p.use(op, x, elem) == nil {
@@ -259,7 +259,7 @@ func parseMfma(p *parser, op *Op) []Type {
 
 // mmaElementwise maps gpu.subgroup_mma_elementwise's functions
 // (GPUBase.td, MMAElementWise) to the graph's.
-var mmaElementwise = map[string]string{
+var MMAElementwise = map[string]string{
 	"addf": "add", "mulf": "mul", "subf": "sub", "maxf": "max", "minf": "min", "divf": "div",
 	"addi": "add", "muli": "mul", "subi": "sub", "divs": "div", "divu": "div", "negatef": "neg", "negates": "neg",
 	"extf": "extf",

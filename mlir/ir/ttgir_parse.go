@@ -1,4 +1,4 @@
-package mlir
+package ir
 
 import (
 	"strconv"
@@ -54,7 +54,7 @@ func init() {
 }
 
 // ttName is an op's name with the older triton_gpu. prefix read as ttg.
-func ttName(name string) string {
+func TTName(name string) string {
 	if rest, ok := strings.CutPrefix(name, "triton_gpu."); ok {
 		return "ttg." + rest
 	}
@@ -340,13 +340,13 @@ func pointee(t Type) Type {
 	if i := strings.LastIndex(inner, ","); i >= 0 && !strings.Contains(inner[i:], ">") {
 		inner = inner[:i] // the address space
 	}
-	return scalarType(strings.TrimSpace(inner))
+	return ScalarType(strings.TrimSpace(inner))
 }
 
 // scalarType reads a builtin scalar type's name (f16, i32); any other
 // text is kept as an opaque type.
-func scalarType(s string) Type {
-	if _, ok := floatBits[s]; ok {
+func ScalarType(s string) Type {
+	if _, ok := FloatBits[s]; ok {
 		return &FloatType{Name: s}
 	}
 	if s == "index" {

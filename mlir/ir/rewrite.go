@@ -1,4 +1,4 @@
-package mlir
+package ir
 
 import (
 	"fmt"
@@ -40,7 +40,7 @@ func NewRewriter(file, src string) *Rewriter {
 
 // within is a rewriter of the part [off, end) of r's text, taking edits
 // at the offsets of the whole text (its errors name them so).
-func (r *Rewriter) within(off, end int) *Rewriter {
+func (r *Rewriter) Within(off, end int) *Rewriter {
 	return &Rewriter{file: r.file, src: r.src[off:end], base: r.base + off, full: r.full}
 }
 

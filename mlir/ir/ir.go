@@ -1,4 +1,4 @@
-package mlir
+package ir
 
 import (
 	"fmt"
@@ -245,7 +245,7 @@ type FloatType struct{ Name string }
 func (t *FloatType) String() string { return t.Name }
 
 // floatBits are the builtin float types and their widths.
-var floatBits = map[string]int{
+var FloatBits = map[string]int{
 	"f16": 16, "bf16": 16, "f32": 32, "f64": 64, "f80": 80, "f128": 128, "tf32": 32,
 	"f8E5M2": 8, "f8E4M3": 8, "f8E4M3FN": 8, "f8E5M2FNUZ": 8, "f8E4M3FNUZ": 8, "f8E4M3B11FNUZ": 8, "f8E3M4": 8,
 	"f8E8M0FNU": 8, "f6E2M3FN": 6, "f6E3M2FN": 6, "f4E2M1FN": 4,

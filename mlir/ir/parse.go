@@ -1,4 +1,4 @@
-package mlir
+package ir
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package mlir
+package ir
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 )
 
 // dtypeOf maps an MLIR element type to the graph's element type.
-func dtypeOf(t Type) (model.DType, bool) {
+func DType(t Type) (model.DType, bool) {
 	name := ""
 	switch e := t.(type) {
 	case *FloatType:

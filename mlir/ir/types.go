@@ -1,4 +1,4 @@
-package mlir
+package ir
 
 import (
 	"slices"
@@ -67,7 +67,7 @@ func (p *parser) parseType() Type {
 func (p *parser) builtinType() Type {
 	t := p.tok
 	w := t.text
-	if _, ok := floatBits[w]; ok {
+	if _, ok := FloatBits[w]; ok {
 		p.nextTok()
 		return &FloatType{Name: w}
 	}
@@ -469,7 +469,7 @@ func (p *parser) tensorDesc() Type {
 	if !p.ok() {
 		return nil
 	}
-	if _, ok := dtypeOf(elem); !ok {
+	if _, ok := DType(elem); !ok {
 		p.failf(elemPos, "a tensor_desc holds integer or float elements, found %s", elem)
 		return nil
 	}
@@ -509,7 +509,7 @@ func (p *parser) tensorDesc() Type {
 // layout the planner writes) rather than its encoding.
 func isXeGPULayout(a Attr) bool {
 	d, ok := a.(*DialectAttr)
-	return ok && slices.Contains(layoutAttrs, d.Name)
+	return ok && slices.Contains(LayoutAttrs, d.Name)
 }
 
 // memdescEncoding reads the encoding of a !ttg.memdesc<shape x type,
