@@ -12,164 +12,6 @@ import (
 	"planner/model"
 )
 
-// Options say how to read a kernel graph from MLIR.
-type Options struct {
-	// Func names the func.func to read (without @); "" reads the only one.
-	Func string
-	// Target and Subgroups give the target and the subgroup count where
-	// the IR states none, or override what it states (0, "": take the
-	// IR's).
-	Target    string
-	Subgroups int
-	// Trips is the trip count assumed for a loop whose bounds are not
-	// constants (0: such a loop is an error); plans say it was assumed.
-	Trips int
-	// Targets are the targets the planner knows.
-	Targets map[string]*model.Target
-	// KeepAnchors pins, in TTGIR, the results of tt.load and tt.dot, the
-	// operands of tt.dot and the access of tt.store to the encodings the
-	// IR gives them; without it the planner chooses them.
-	KeepAnchors bool
-	// InputLayouts pins, in TTGIR, every tensor to the encoding the IR
-	// gives it, each ttg.convert_layout a conversion between its
-	// operand's encoding and its result's: the input's own layout
-	// choice, to be priced (planner solve --compare input).
-	InputLayouts bool
-	// Offered lists the records a target offers, which the matrix ops
-	// of the gpu, nvgpu and amdgpu dialects are matched against (their
-	// intrinsic); nil where the kernel is read without them.
-	Offered func(t *model.Target) ([]*model.Record, error)
-}
-
-// ReadGraph reads MLIR text and builds the kernel graph of one of its
-// functions: every vector value a model value and every op on vectors an op
-// of the op table, positioned at its file:line:col.
-func ReadGraph(file string, data []byte, opt Options) (*model.Graph, error) {
-	k, err := ReadKernel(file, data, opt)
-	if err != nil {
-		return nil, err
-	}
-	return k.Graph(), nil
-}
-
-// Kernel is a kernel read once: its text, the module parsed from it, the
-// graph of the function the options name and the map between the two,
-// which the writer writes a plan back through (Kernel.Write) without
-// reading the text again.
-type Kernel struct {
-	src string
-	b   *builder
-}
-
-// ReadKernel reads MLIR text and builds the graph of one of its
-// functions, keeping what maps the IR onto it.
-func ReadKernel(file string, data []byte, opt Options) (*Kernel, error) {
-	m, err := ir.Parse(file, data)
-	if err != nil {
-		return nil, err
-	}
-	b, err := build(m, opt)
-	if err != nil {
-		return nil, err
-	}
-	return &Kernel{src: string(data), b: b}, nil
-}
-
-// Graph is the graph of the kernel's function.
-func (k *Kernel) Graph() *model.Graph { return k.b.g }
-
-// Module is the module the kernel's text parses to.
-func (k *Kernel) Module() *ir.Module { return k.b.mod }
-
-// Text is the kernel's text as read.
-func (k *Kernel) Text() string { return k.src }
-
-// BuildGraph builds the graph of the function opt.Func names.
-func BuildGraph(m *ir.Module, opt Options) (*model.Graph, error) {
-	b, err := build(m, opt)
-	if err != nil {
-		return nil, err
-	}
-	return b.g, nil
-}
-
-// build builds the graph of the function opt.Func names, keeping what
-// maps the IR onto it (for writing a plan back into the IR).
-func build(m *ir.Module, opt Options) (*builder, error) {
-	funcs := ir.Funcs(m)
-	top := model.Pos{File: m.File, Line: 1, Col: 1}
-	var names []string
-	for _, f := range funcs {
-		names = append(names, "@"+ir.FuncName(f))
-	}
-	var fn *ir.Op
-	switch {
-	case len(funcs) == 0:
-		return nil, &model.Error{Pos: top, Code: model.CodeMissingKey, Index: -1, Msg: "the file has no func.func: the planner reads a kernel written as a function"}
-	case opt.Func != "":
-		for _, f := range funcs {
-			if ir.FuncName(f) == strings.TrimPrefix(opt.Func, "@") {
-				fn = f
-			}
-		}
-		if fn == nil {
-			return nil, &model.Error{Pos: top, Code: model.CodeUnknownName, Index: -1,
-				Msg: fmt.Sprintf("the file has no function @%s (its functions: %s)", strings.TrimPrefix(opt.Func, "@"), strings.Join(names, ", "))}
-		}
-	case len(funcs) > 1:
-		return nil, &model.Error{Pos: funcs[1].Pos, Code: model.CodeBadValue, Index: -1,
-			Msg: fmt.Sprintf("the file has %d functions (%s): name the kernel with --func NAME", len(funcs), strings.Join(names, ", "))}
-	default:
-		fn = funcs[0]
-	}
-	if len(fn.Regions) == 0 || len(fn.Regions[0].Blocks) == 0 {
-		return nil, &model.Error{Pos: fn.Pos, Code: model.CodeMissingKey, Index: -1, Msg: fmt.Sprintf("@%s is a declaration: the planner reads a function with a body", ir.FuncName(fn))}
-	}
-	b := &builder{
-		mod: m, fn: fn, opt: opt,
-		g:        &model.Graph{File: m.File},
-		vals:     map[*ir.Value]*model.Value{},
-		ints:     map[*ir.Value]int64{},
-		mems:     map[*ir.Value]*memInfo{},
-		bufs:     map[*ir.Value]*model.Buffer{},
-		folded:   map[*ir.Value]*model.Value{},
-		unsq:     map[*ir.Value]*unsqueeze{},
-		scalars:  map[*model.Value]bool{},
-		failed:   map[*ir.Value]bool{},
-		names:    map[string]bool{},
-		opNames:  map[string]bool{},
-		over:     map[*ir.Operand]*model.Value{},
-		tdescs:   map[*ir.Value]*tdesc{},
-		moved:    map[*ir.Op]*model.Value{},
-		free:     map[*ir.Value]bool{},
-		freeUse:  map[*ir.Operand]*model.Value{},
-		encs:     map[string]*encInfo{},
-		encErrs:  map[string]bool{},
-		made:     map[*ir.Op][]*model.Op{},
-		descs:    map[*ir.Value]*memDesc{},
-		lane:     map[*ir.Value]bool{},
-		laneMMAs: map[*ir.Op]laneMMA{},
-		tt:       IsTTGIR(m),
-	}
-	if b.tt {
-		b.ttContext()
-		b.markFree(fn)
-	} else {
-		b.context()
-	}
-	if len(b.errs) > 0 {
-		b.errs.Sort()
-		return nil, b.errs
-	}
-	b.body(fn.Regions[0].Blocks[0])
-	b.finish()
-	if len(b.errs) > 0 {
-		b.errs.Sort()
-		return nil, b.errs
-	}
-	return b, nil
-}
-
 // memInfo is what the reader knows of a memref value: where it lives and,
 // for shared memory, the buffer its accesses make.
 type memInfo struct {
@@ -177,26 +19,26 @@ type memInfo struct {
 	typ   *ir.MemRefType
 }
 
-// unsqueeze is a shape_cast that only puts dimensions of extent 1 into
-// a value, read into the broadcast that grows them.
-type unsqueeze struct {
-	src      *model.Value
-	inserted []int // the new dimensions of extent 1, in the cast's shape
-}
-
-type builder struct {
+// Builder is what every front end's reading of a function shares: the
+// module and the function read, the options, the graph built and the
+// graph value each IR value reads as, the loop being read and the errors
+// found. A front end embeds it and reads the ops of its dialects
+// (Front); the ops every dialect's kernel has (arith, math,
+// arith.constant, scf.for, shape casts) are read here.
+type Builder struct {
 	mod    *ir.Module
 	fn     *ir.Op
 	opt    Options
 	g      *model.Graph
 	target *model.Target
+	// front reads the ops of its dialects.
+	front Front
+	// Tensors is set when ranked tensors play the part of vectors (TTGIR).
+	Tensors bool
 	// vals maps each vector value to the graph's value; ints the integer
-	// constants (for loop bounds); mems the memrefs; bufs the shared
-	// buffers by memref.
+	// constants (for loop bounds).
 	vals map[*ir.Value]*model.Value
 	ints map[*ir.Value]int64
-	mems map[*ir.Value]*memInfo
-	bufs map[*ir.Value]*model.Buffer
 	// folded are values the graph reads as another: an extf an mma
 	// widens itself, a vector constant only a reduction's identity init
 	// uses (nil), a to_layout's result.
@@ -213,6 +55,43 @@ type builder struct {
 	opNames map[string]bool
 	loop    *model.Loop
 	depth   int
+	// cur is the op being read; made the graph ops each op was read into.
+	cur  *ir.Op
+	made map[*ir.Op][]*model.Op
+}
+
+// Front is a front end's part in reading a function: the ops of its
+// dialects, and the values it gives some operands in place of their own.
+type Front interface {
+	// ReadOp reads one op into the graph.
+	ReadOp(op *ir.Op)
+	// Operand is the graph value operand o reads in place of its value's
+	// own, where the front end gives it one (ok; nil when that value is
+	// refused, reported).
+	Operand(o *ir.Operand) (v *model.Value, ok bool)
+	// Free reports whether v is made at each use, not laid out.
+	Free(v *ir.Value) bool
+	// Carry is told that a loop carries in, as its iter_arg arg and its
+	// result res.
+	Carry(in, arg, res *ir.Value)
+	// LaneShare reports whether v is each lane's share of a subgroup's
+	// tile, which the graph holds as the whole tile.
+	LaneShare(v *ir.Value) bool
+	// LaneConstant reads an arith.constant whose result is a lane's
+	// share; false when it is none.
+	LaneConstant(op *ir.Op, res *ir.Value) bool
+	// LaneOperand is the subgroup tile an element-wise op on lanes'
+	// shares works on (its result res then a lane's share); nil when it
+	// works on none.
+	LaneOperand(op *ir.Op, res *ir.Value) []int
+}
+
+// builder reads a kernel in the vector dialect (with IREE's, XeGPU's and
+// the gpu, nvgpu and amdgpu dialects' matrix ops).
+type builder struct {
+	*Builder
+	mems map[*ir.Value]*memInfo
+	bufs map[*ir.Value]*model.Buffer
 	// iree is set when the IR carries IREE's attributes (a
 	// translation_info, an #iree_gpu.target): plans then write layouts in
 	// IREE's nested notation.
@@ -231,24 +110,6 @@ type builder struct {
 	// moved are the graph values an XeGPU load_nd gives or a store_nd
 	// writes, as they lie in the block (before a load's transpose), by op.
 	moved map[*ir.Op]*model.Value
-	// tt is set for a TTGIR kernel (ttgir.go): tensors play the part of
-	// vectors. free are its tensors made at each use (index and pointer
-	// arithmetic, splats, constants), freeUse the constant each use of
-	// one reads; encs the encodings read, by spelling and shape; descs
-	// the shared-memory descriptors.
-	tt      bool
-	free    map[*ir.Value]bool
-	freeUse map[*ir.Operand]*model.Value
-	encs    map[string]*encInfo
-	encErrs map[string]bool // the encodings' mistakes reported
-	// converts counts the ttg.convert_layout ops of computed tensors
-	// read: the input's own conversions, which bound the plan's by
-	// default.
-	converts int
-	// cur is the op being read; made the graph ops each op was read into.
-	cur   *ir.Op
-	made  map[*ir.Op][]*model.Op
-	descs map[*ir.Value]*memDesc
 	// recs are the records the target offers, once a matrix op asked
 	// (mma.go); lane the IR values that are each lane's share of a
 	// subgroup's tile (mma_lane.go), laneMMAs the records of the
@@ -258,18 +119,22 @@ type builder struct {
 	laneMMAs map[*ir.Op]laneMMA
 }
 
-func (b *builder) errorf(pos model.Pos, code model.Code, format string, args ...any) *model.Error {
-	e := &model.Error{Pos: pos, Code: code, Index: -1, Msg: fmt.Sprintf(format, args...)}
-	b.errs = append(b.errs, e)
-	return e
-}
-
-// fail reports an error at op and marks its results failed.
-func (b *builder) fail(op *ir.Op, code model.Code, format string, args ...any) *model.Error {
-	for _, r := range op.Results {
-		b.failed[r] = true
-	}
-	return b.errorf(op.Pos, code, format, args...)
+// ttBuilder reads a TTGIR kernel: tensors play the part of vectors.
+type ttBuilder struct {
+	*Builder
+	// free are its tensors made at each use (index and pointer
+	// arithmetic, splats, constants), freeUse the constant each use of
+	// one reads; encs the encodings read, by spelling and shape; descs
+	// the shared-memory descriptors.
+	free    map[*ir.Value]bool
+	freeUse map[*ir.Operand]*model.Value
+	encs    map[string]*encInfo
+	encErrs map[string]bool // the encodings' mistakes reported
+	// converts counts the ttg.convert_layout ops of computed tensors
+	// read: the input's own conversions, which bound the plan's by
+	// default.
+	converts int
+	descs    map[*ir.Value]*memDesc
 }
 
 // Where the target and the subgroup count come from.
@@ -279,27 +144,6 @@ var (
 	sgSizeRE    = regexp.MustCompile(`\bsubgroup_size\s*=\s*(\d+)`)
 	sgSizeDefRE = regexp.MustCompile(`^\d+$`)
 )
-
-// stated is something the IR states, where it states it.
-type stated struct {
-	value string
-	pos   model.Pos
-	what  string // the attribute that states it
-}
-
-// holders are the function and every op around it, innermost first:
-// the ops whose attributes say what the kernel runs on.
-func (b *builder) holders() []*ir.Op {
-	var out []*ir.Op
-	for op := b.fn; op != nil; {
-		out = append(out, op)
-		if op.Parent == nil || op.Parent.Region == nil {
-			break
-		}
-		op = op.Parent.Region.Parent
-	}
-	return out
-}
 
 // context sets the graph's target and subgroup count from the flags or
 // from what the IR states, and says where each came from.
@@ -404,49 +248,6 @@ func (b *builder) context() {
 	b.checkSubgroups()
 }
 
-// knownTargets lists the targets the planner knows, for messages.
-func (b *builder) knownTargets() string {
-	var ks []string
-	for k := range b.opt.Targets {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return strings.Join(ks, ", ")
-}
-
-// lookupTarget sets the builder's target to the graph's; nil (reported)
-// when the planner does not know it.
-func (b *builder) lookupTarget() *model.Target {
-	g := b.g
-	t, ok := b.opt.Targets[g.Target]
-	if !ok {
-		at := g.TargetPos
-		if at.Line == 0 {
-			at = b.fn.Pos
-		}
-		b.errorf(at, model.CodeUnknownName, "unknown target %q (known: %s)", g.Target, b.knownTargets())
-		return nil
-	}
-	b.target = t
-	return t
-}
-
-// checkSubgroups checks the graph's subgroup count: a power of two within
-// the target's limit.
-func (b *builder) checkSubgroups() {
-	g, t := b.g, b.target
-	at := g.SubgroupsPos
-	if at.Line == 0 {
-		at = b.fn.Pos
-	}
-	switch n := g.Subgroups; {
-	case n&(n-1) != 0:
-		b.errorf(at, model.CodeNotPowerOfTwo, "%d subgroups is not a power of two: a layout gives each bit of the subgroup id a basis, so a block has 1, 2, 4, 8, ... subgroups", n)
-	case n > t.MaxSubgroups:
-		b.errorf(at, model.CodeBadValue, "%s allows at most %d subgroups per block, found %d", t.Name, t.MaxSubgroups, n)
-	}
-}
-
 // intsText gives an integer list attribute's entries, comma-separated
 // (as translation_info's text states them), or "".
 func intsText(a ir.Attr) string {
@@ -475,4 +276,94 @@ func product(s string) (int, bool) {
 		}
 	}
 	return n, true
+}
+
+// buildVector reads fn of m, a kernel in the vector dialect, into its graph.
+func buildVector(m *ir.Module, fn *ir.Op, opt Options) (*builder, error) {
+	b := &builder{
+		Builder:  NewBuilder(m, fn, opt),
+		mems:     map[*ir.Value]*memInfo{},
+		bufs:     map[*ir.Value]*model.Buffer{},
+		over:     map[*ir.Operand]*model.Value{},
+		tdescs:   map[*ir.Value]*tdesc{},
+		moved:    map[*ir.Op]*model.Value{},
+		lane:     map[*ir.Value]bool{},
+		laneMMAs: map[*ir.Op]laneMMA{},
+	}
+	b.front = b
+	b.context()
+	if err := b.Err(); err != nil {
+		return nil, err
+	}
+	entry := fn.Regions[0].Blocks[0]
+	b.arguments(entry)
+	b.body(entry)
+	b.finish()
+	if err := b.Err(); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// aliasRE finds an attribute alias's use (#blocked) inside a dialect
+// attribute's body.
+var aliasRE = regexp.MustCompile(`#([A-Za-z_][A-Za-z0-9_$]*)\b([.<]?)`)
+
+// expand writes an attribute with the aliases its body names replaced by
+// their values: how the module's context reads the target an IREE
+// attribute names by alias. TritonGPU's encodings are not read so: the
+// parser resolves the aliases their bodies name (AttrNode).
+func (b *builder) expand(a ir.Attr, depth int) string {
+	s := a.String()
+	if depth > 8 {
+		return s
+	}
+	return aliasRE.ReplaceAllStringFunc(s, func(m string) string {
+		sub := aliasRE.FindStringSubmatch(m)
+		if sub[2] != "" {
+			return m // a dialect attribute (#ttg.blocked<...>)
+		}
+		if v, ok := b.mod.AttrAliases[sub[1]]; ok {
+			return b.expand(v, depth+1)
+		}
+		return m
+	})
+}
+
+// Operand reads the operands an XeGPU layout or a descriptor's layout
+// anchors (over) as their anchored values.
+func (b *builder) Operand(o *ir.Operand) (*model.Value, bool) {
+	mv := b.over[o]
+	return mv, mv != nil
+}
+
+// Free reports false: the vector reader makes no value at each use.
+func (b *builder) Free(v *ir.Value) bool { return false }
+
+// Carry carries a lane's share and a tensor descriptor through a loop.
+func (b *builder) Carry(in, arg, res *ir.Value) {
+	if b.lane[in] {
+		b.lane[arg], b.lane[res] = true, true
+	}
+	if d := b.tdescs[in]; d != nil {
+		// A tensor descriptor the loop carries (moved on by
+		// update_nd_offset): the same block on every trip.
+		b.tdescs[arg], b.tdescs[res] = d, d
+	}
+}
+
+// LaneShare reports whether v is a lane's share of a subgroup's tile.
+func (b *builder) LaneShare(v *ir.Value) bool { return b.lane[v] }
+
+// LaneConstant reads a constant lanes' shares are made of (laneConstant).
+func (b *builder) LaneConstant(op *ir.Op, res *ir.Value) bool { return b.laneConstant(op, res) }
+
+// LaneOperand is the tile an element-wise op on lanes' shares works on,
+// its result then a lane's share too.
+func (b *builder) LaneOperand(op *ir.Op, res *ir.Value) []int {
+	tile := b.laneOperand(op)
+	if tile != nil {
+		b.lane[res] = true
+	}
+	return tile
 }

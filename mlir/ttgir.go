@@ -33,34 +33,34 @@ func IsTTGIR(m *ir.Module) bool {
 
 // ttHandlers are the TTGIR ops the reader maps, by name (the older
 // triton_gpu. names read as ttg.); arith, math, scf.for and
-// arith.constant are read by the vector reader's handlers.
-var ttHandlers map[string]handler
+// arith.constant are read as every front end reads them (SharedOp).
+var ttHandlers map[string]func(b *ttBuilder, op *ir.Op)
 
 // ttSkipped are TTGIR ops on scalars, program ids and buffers' lifetimes:
 // read and passed over.
 var ttSkipped = []string{"tt.return", "tt.get_program_id", "tt.get_num_programs", "ttg.local_dealloc", "gpu.barrier", "tt.assert", "tt.print", "ttng.fence_async_shared"}
 
 func init() {
-	ttHandlers = map[string]handler{
-		"tt.load":             (*builder).ttLoad,
-		"tt.store":            (*builder).ttStore,
-		"tt.dot":              (*builder).ttDot,
-		"ttng.warp_group_dot": (*builder).ttDot,
-		"tt.reduce":           (*builder).ttReduce,
-		"tt.expand_dims":      (*builder).shapeCast,
-		"tt.reshape":          (*builder).shapeCast,
-		"tt.broadcast":        (*builder).broadcast,
-		"tt.trans":            (*builder).ttTrans,
-		"tt.fp_to_fp":         (*builder).ttFpToFp,
-		"ttg.convert_layout":  (*builder).ttConvert,
-		"ttg.local_alloc":     (*builder).localAlloc,
-		"ttg.local_load":      (*builder).localLoad,
-		"ttg.local_store":     (*builder).localStore,
-		"ttg.memdesc_trans":   (*builder).memdescTrans,
-		"scf.if":              (*builder).ttIf,
+	ttHandlers = map[string]func(b *ttBuilder, op *ir.Op){
+		"tt.load":             (*ttBuilder).ttLoad,
+		"tt.store":            (*ttBuilder).ttStore,
+		"tt.dot":              (*ttBuilder).ttDot,
+		"ttng.warp_group_dot": (*ttBuilder).ttDot,
+		"tt.reduce":           (*ttBuilder).ttReduce,
+		"tt.expand_dims":      (*ttBuilder).shapeCast,
+		"tt.reshape":          (*ttBuilder).shapeCast,
+		"tt.broadcast":        (*ttBuilder).broadcast,
+		"tt.trans":            (*ttBuilder).ttTrans,
+		"tt.fp_to_fp":         (*ttBuilder).ttFpToFp,
+		"ttg.convert_layout":  (*ttBuilder).ttConvert,
+		"ttg.local_alloc":     (*ttBuilder).localAlloc,
+		"ttg.local_load":      (*ttBuilder).localLoad,
+		"ttg.local_store":     (*ttBuilder).localStore,
+		"ttg.memdesc_trans":   (*ttBuilder).memdescTrans,
+		"scf.if":              (*ttBuilder).ttIf,
 	}
 	for _, name := range ttSkipped {
-		ttHandlers[name] = func(b *builder, op *ir.Op) {}
+		ttHandlers[name] = func(b *ttBuilder, op *ir.Op) {}
 	}
 }
 
@@ -106,7 +106,7 @@ func isPtrTensor(t ir.Type) bool {
 // tensors only, or carried by a loop (or given by an scf.if) whose every
 // incoming value is free. It is the greatest such set: loop-carried
 // values start free and lose it when a value that is not flows in.
-func (b *builder) markFree(fn *ir.Op) {
+func (b *ttBuilder) markFree(fn *ir.Op) {
 	free := b.free
 	var ops []*ir.Op
 	var collect func(op *ir.Op)
@@ -201,8 +201,8 @@ func isTensor(t ir.Type) bool {
 	return ok
 }
 
-// ttOp reads one op of a TTGIR kernel.
-func (b *builder) ttOp(op *ir.Op) {
+// ReadOp reads one op of a TTGIR kernel.
+func (b *ttBuilder) ReadOp(op *ir.Op) {
 	name := ir.TTName(op.Name)
 	if op.Opaque {
 		if len(op.Mentions) > 0 {
@@ -222,8 +222,8 @@ func (b *builder) ttOp(op *ir.Op) {
 		return // a scalar pointer's arithmetic
 	}
 	h, ok := ttHandlers[name]
-	if !ok {
-		h, ok = handlers[name]
+	if sh, shared := SharedOp(name); !ok && shared {
+		h, ok = func(b *ttBuilder, op *ir.Op) { sh(b.Builder, op) }, true
 	}
 	if !ok || strings.HasPrefix(name, "vector.") || name == "iree_vector_ext.to_layout" {
 		if strings.HasPrefix(name, "tt.") || strings.HasPrefix(name, "ttg.") || touches[*ir.TensorType](op) {
@@ -251,7 +251,7 @@ func (b *builder) ttOp(op *ir.Op) {
 // freeConstant is the graph value a use of a free tensor reads: a
 // constant made for that use alone, so that each consumer has it in the
 // layout it needs at no cost.
-func (b *builder) freeConstant(o *ir.Operand) *model.Value {
+func (b *ttBuilder) freeConstant(o *ir.Operand) *model.Value {
 	if v := b.freeUse[o]; v != nil {
 		return v
 	}
@@ -265,31 +265,6 @@ func (b *builder) freeConstant(o *ir.Operand) *model.Value {
 	return v
 }
 
-// aliasRE finds an attribute alias's use (#blocked) inside a dialect
-// attribute's body.
-var aliasRE = regexp.MustCompile(`#([A-Za-z_][A-Za-z0-9_$]*)\b([.<]?)`)
-
-// expand writes an attribute with the aliases its body names replaced by
-// their values: how the module's context reads the target an IREE
-// attribute names by alias. TritonGPU's encodings are not read so: the
-// parser resolves the aliases their bodies name (AttrNode).
-func (b *builder) expand(a ir.Attr, depth int) string {
-	s := a.String()
-	if depth > 8 {
-		return s
-	}
-	return aliasRE.ReplaceAllStringFunc(s, func(m string) string {
-		sub := aliasRE.FindStringSubmatch(m)
-		if sub[2] != "" {
-			return m // a dialect attribute (#ttg.blocked<...>)
-		}
-		if v, ok := b.mod.AttrAliases[sub[1]]; ok {
-			return b.expand(v, depth+1)
-		}
-		return m
-	})
-}
-
 // encInfo is a tensor type's encoding, read once per spelling.
 type encInfo struct {
 	enc    *model.Triton
@@ -299,7 +274,7 @@ type encInfo struct {
 
 // encodingPos is where an encoding is written: its alias's definition
 // when it is one, else where the value of that type is defined.
-func (b *builder) encodingPos(a ir.Attr, at model.Pos) model.Pos {
+func (b *ttBuilder) encodingPos(a ir.Attr, at model.Pos) model.Pos {
 	for name, v := range b.mod.AttrAliases {
 		if v == a {
 			return b.mod.AliasPos[name]
@@ -312,7 +287,7 @@ func (b *builder) encodingPos(a ir.Attr, at model.Pos) model.Pos {
 // tensor's shape, reporting a bad one once: a mistake in the encoding's
 // text at the field it is about, one in what it gives for the shape where
 // the encoding is written.
-func (b *builder) encoding(t *ir.TensorType, at model.Pos) *encInfo {
+func (b *ttBuilder) encoding(t *ir.TensorType, at model.Pos) *encInfo {
 	if t.Encoding == nil {
 		return &encInfo{err: true}
 	}
@@ -371,7 +346,7 @@ func (b *builder) encoding(t *ir.TensorType, at model.Pos) *encInfo {
 // parentAt finds, for an encoding that names an alias (a dot_op's or a
 // slice's parent), the alias whose own encoding is what is wrong: the
 // alias alone, on the same shape, fails with the same message.
-func (b *builder) parentAt(t *ir.TensorType, n *ir.AttrNode, msg string) (model.Pos, ir.Attr, bool) {
+func (b *ttBuilder) parentAt(t *ir.TensorType, n *ir.AttrNode, msg string) (model.Pos, ir.Attr, bool) {
 	if n == nil || b.target == nil {
 		return model.Pos{}, nil, false
 	}
@@ -405,7 +380,7 @@ func shapeText(shape []int) string {
 }
 
 // ttPin is the pin of a value of IR type t to its encoding, or nil.
-func (b *builder) ttPin(t ir.Type, at model.Pos) *model.Pin {
+func (b *ttBuilder) ttPin(t ir.Type, at model.Pos) *model.Pin {
 	tt, ok := t.(*ir.TensorType)
 	if !ok {
 		return nil
@@ -420,7 +395,7 @@ func (b *builder) ttPin(t ir.Type, at model.Pos) *model.Pin {
 // pinResult pins the graph value of an IR result to its encoding when the
 // reader keeps the input's layouts (every value, or the anchors' with
 // KeepAnchors).
-func (b *builder) pinResult(res *ir.Value, anchor bool) {
+func (b *ttBuilder) pinResult(res *ir.Value, anchor bool) {
 	if !(b.opt.InputLayouts || anchor && b.opt.KeepAnchors) {
 		return
 	}
@@ -436,7 +411,7 @@ func (b *builder) pinResult(res *ir.Value, anchor bool) {
 // shows none, a blocked encoding's fastest dimension, order[0], which
 // Triton's coalescing pass sets from that contiguity
 // (lib/Dialect/TritonGPU/Transforms/Coalesce.cpp); else the last.
-func (b *builder) contiguousOf(ptr *ir.Value, at model.Pos) int {
+func (b *ttBuilder) contiguousOf(ptr *ir.Value, at model.Pos) int {
 	tt, ok := ptr.Type.(*ir.TensorType)
 	if !ok || len(tt.Shape) == 0 {
 		return 0
@@ -459,7 +434,7 @@ func (b *builder) contiguousOf(ptr *ir.Value, at model.Pos) int {
 // whether it steps by one along that dimension: a make_range does, and
 // what expand_dims, broadcast, trans, casts, sums and addptr make of it;
 // a product, a splat or a constant does not.
-func (b *builder) unitStride(v *ir.Value, depth int) []bool {
+func (b *ttBuilder) unitStride(v *ir.Value, depth int) []bool {
 	tt, ok := v.Type.(*ir.TensorType)
 	if !ok {
 		return nil
@@ -524,7 +499,7 @@ func (b *builder) unitStride(v *ir.Value, depth int) []bool {
 // ttLoad reads tt.load of a tensor of pointers as a load from global
 // memory; its mask and other are free (or ignored: the load's layout is
 // the one priced).
-func (b *builder) ttLoad(op *ir.Op) {
+func (b *ttBuilder) ttLoad(op *ir.Op) {
 	res := op.Results[0]
 	if !isTensor(res.Type) {
 		return // a scalar load
@@ -539,7 +514,7 @@ func (b *builder) ttLoad(op *ir.Op) {
 }
 
 // ttStore reads tt.store of a tensor as a store to global memory.
-func (b *builder) ttStore(op *ir.Op) {
+func (b *ttBuilder) ttStore(op *ir.Op) {
 	if len(op.Operands) < 2 || !isTensor(op.Operands[1].Value.Type) {
 		return
 	}
@@ -556,7 +531,7 @@ func (b *builder) ttStore(op *ir.Op) {
 }
 
 // ttDot reads tt.dot as an mma: A is M×K, B is K×N.
-func (b *builder) ttDot(op *ir.Op) {
+func (b *ttBuilder) ttDot(op *ir.Op) {
 	res := op.Results[0]
 	if n := len(op.Operands); n != 3 && (op.Name != "ttng.warp_group_dot" || n != 4) {
 		b.fail(op, model.CodeRankMismatch, "%s has %d operands: it reads a, b and c", op.Name, len(op.Operands))
@@ -601,7 +576,7 @@ func (b *builder) ttDot(op *ir.Op) {
 // anchored is v in the layout pin gives: a view of v of the same shape
 // (a shape_cast, so that a conversion to it stays possible) pinned to it;
 // v itself without a pin.
-func (b *builder) anchored(v *model.Value, pin *model.Pin, at model.Pos, name string) *model.Value {
+func (b *ttBuilder) anchored(v *model.Value, pin *model.Pin, at model.Pos, name string) *model.Value {
 	if pin == nil || v == nil {
 		return v
 	}
@@ -616,7 +591,7 @@ func (b *builder) anchored(v *model.Value, pin *model.Pin, at model.Pos, name st
 // whether a conversion remains is the planner's choice. Reading the
 // input's own layouts, it is a view of the operand pinned to its result's
 // encoding, so that the conversion it makes is priced.
-func (b *builder) ttConvert(op *ir.Op) {
+func (b *ttBuilder) ttConvert(op *ir.Op) {
 	res := op.Results[0]
 	src := b.source(op, res)
 	if src == nil {
@@ -635,7 +610,7 @@ func (b *builder) ttConvert(op *ir.Op) {
 
 // ttTrans reads tt.trans as a transpose by its order (result dimension i
 // is the operand's dimension order[i], as vector.transpose's permutation).
-func (b *builder) ttTrans(op *ir.Op) {
+func (b *ttBuilder) ttTrans(op *ir.Op) {
 	res := op.Results[0]
 	src := b.source(op, res)
 	if src == nil {
@@ -651,7 +626,7 @@ func (b *builder) ttTrans(op *ir.Op) {
 }
 
 // ttFpToFp reads tt.fp_to_fp as a cast that widens or narrows.
-func (b *builder) ttFpToFp(op *ir.Op) {
+func (b *ttBuilder) ttFpToFp(op *ir.Op) {
 	res := op.Results[0]
 	from, _, ok1 := b.vectorQuiet(op.Operands[0].Value.Type)
 	_, to, ok2 := b.vectorQuiet(res.Type)
@@ -677,7 +652,7 @@ var reduceCombiners = map[string]string{
 // reduceCombiner recognises a tt.reduce's combiner region: one block of
 // two arguments, one op of reduceCombiners on them, and tt.reduce.return
 // of its result; "" (reported) otherwise.
-func (b *builder) reduceCombiner(op *ir.Op) string {
+func (b *ttBuilder) reduceCombiner(op *ir.Op) string {
 	if len(op.Regions) != 1 || len(op.Regions[0].Blocks) != 1 {
 		b.fail(op, model.CodeBadValue, "tt.reduce has no combiner region of one block")
 		return ""
@@ -708,7 +683,7 @@ func (b *builder) reduceCombiner(op *ir.Op) string {
 
 // ttReduce reads tt.reduce of one tensor along its axis as a reduce; to
 // a scalar when the tensor has one dimension.
-func (b *builder) ttReduce(op *ir.Op) {
+func (b *ttBuilder) ttReduce(op *ir.Op) {
 	if len(op.Operands) != 1 || len(op.Results) != 1 {
 		b.fail(op, model.CodeBadValue, "tt.reduce reduces %d tensor(s) together: the planner reads a reduction of one tensor", len(op.Operands))
 		return
@@ -748,7 +723,7 @@ func (b *builder) ttReduce(op *ir.Op) {
 // starts from the then-branch's values and yields the else-branch's, so
 // that each branch's value is converted to the result's layout where it
 // differs, and at no other cost.
-func (b *builder) ttIf(op *ir.Op) {
+func (b *ttBuilder) ttIf(op *ir.Op) {
 	var yields []*ir.Op
 	for _, r := range op.Regions {
 		if len(r.Blocks) != 1 {
@@ -758,7 +733,7 @@ func (b *builder) ttIf(op *ir.Op) {
 		blk := r.Blocks[0]
 		for _, o := range blk.Ops {
 			if o.Name != "scf.yield" {
-				b.op(o)
+				b.ReadOp(o)
 			} else {
 				yields = append(yields, o)
 			}
@@ -818,7 +793,7 @@ var memdescRE = regexp.MustCompile(`^!(?:ttg|triton_gpu)\.memdesc<((?:\d+x)+)([A
 
 // localAlloc reads ttg.local_alloc: a shared-memory buffer of the
 // descriptor's shape, and a copy_to_shared of its operand when it has one.
-func (b *builder) localAlloc(op *ir.Op) {
+func (b *ttBuilder) localAlloc(op *ir.Op) {
 	res := op.Results[0]
 	var m []string
 	if t, ok := res.Type.(*ir.OpaqueType); ok {
@@ -900,7 +875,7 @@ func (b *builder) localAlloc(op *ir.Op) {
 }
 
 // desc is the descriptor an operand reads; nil (reported) when unknown.
-func (b *builder) desc(op *ir.Op, o *ir.Operand) *memDesc {
+func (b *ttBuilder) desc(op *ir.Op, o *ir.Operand) *memDesc {
 	if d := b.descs[o.Value]; d != nil {
 		return d
 	}
@@ -912,7 +887,7 @@ func (b *builder) desc(op *ir.Op, o *ir.Operand) *memDesc {
 
 // memdescTrans reads ttg.memdesc_trans: the same buffer, viewed
 // transposed by its order.
-func (b *builder) memdescTrans(op *ir.Op) {
+func (b *ttBuilder) memdescTrans(op *ir.Op) {
 	res := op.Results[0]
 	d := b.desc(op, op.Operands[0])
 	if d == nil {
@@ -936,7 +911,7 @@ func (b *builder) memdescTrans(op *ir.Op) {
 
 // localLoad reads ttg.local_load as a load_shared of the buffer, and a
 // transpose when it reads a transposed view.
-func (b *builder) localLoad(op *ir.Op) {
+func (b *ttBuilder) localLoad(op *ir.Op) {
 	res := op.Results[0]
 	d := b.desc(op, op.Operands[0])
 	if d == nil {
@@ -963,7 +938,7 @@ func (b *builder) localLoad(op *ir.Op) {
 // descOperand is the tile a dot reads from a shared-memory descriptor:
 // a load_shared of its buffer (transposed where the descriptor is a
 // transposed view), named name.
-func (b *builder) descOperand(op *ir.Op, o *ir.Operand, name string) *model.Value {
+func (b *ttBuilder) descOperand(op *ir.Op, o *ir.Operand, name string) *model.Value {
 	d := b.desc(op, o)
 	if d == nil {
 		return nil
@@ -979,7 +954,7 @@ func (b *builder) descOperand(op *ir.Op, o *ir.Operand, name string) *model.Valu
 }
 
 // localStore reads ttg.local_store as a copy_to_shared.
-func (b *builder) localStore(op *ir.Op) {
+func (b *ttBuilder) localStore(op *ir.Op) {
 	if len(op.Operands) != 2 {
 		b.fail(op, model.CodeRankMismatch, "ttg.local_store has %d operands: it writes a tensor into a descriptor", len(op.Operands))
 		return
@@ -991,7 +966,7 @@ func (b *builder) localStore(op *ir.Op) {
 
 // storeLocal writes the tensor o reads into d's buffer (after a transpose
 // when d is a transposed view).
-func (b *builder) storeLocal(op *ir.Op, o *ir.Operand, d *memDesc) {
+func (b *ttBuilder) storeLocal(op *ir.Op, o *ir.Operand, d *memDesc) {
 	src := b.value(o)
 	if src == nil {
 		return
@@ -1028,7 +1003,7 @@ func ttTarget(s string, lanes int) string {
 // ttContext sets the target and the warps from the module's attributes
 // (ttg.target, "ttg.num-warps", "ttg.threads-per-warp", "ttg.num-ctas",
 // as Triton's TritonGPUDialect.td names them), or from the flags.
-func (b *builder) ttContext() {
+func (b *ttBuilder) ttContext() {
 	g := b.g
 	holders := b.holders()
 	attr := func(key string) *ir.NamedAttr {
@@ -1104,4 +1079,83 @@ func (b *builder) ttContext() {
 		return
 	}
 	b.checkSubgroups()
+}
+
+// buildTTGIR reads fn of m, a TTGIR kernel, into its graph.
+func buildTTGIR(m *ir.Module, fn *ir.Op, opt Options) (*ttBuilder, error) {
+	b := &ttBuilder{
+		Builder: NewBuilder(m, fn, opt),
+		free:    map[*ir.Value]bool{},
+		freeUse: map[*ir.Operand]*model.Value{},
+		encs:    map[string]*encInfo{},
+		encErrs: map[string]bool{},
+		descs:   map[*ir.Value]*memDesc{},
+	}
+	b.front = b
+	b.Tensors = true
+	b.ttContext()
+	b.markFree(fn)
+	if err := b.Err(); err != nil {
+		return nil, err
+	}
+	b.body(fn.Regions[0].Blocks[0])
+	b.finish()
+	if err := b.Err(); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// Operand reads each use of a free tensor as a constant of its own.
+func (b *ttBuilder) Operand(o *ir.Operand) (*model.Value, bool) {
+	if b.free[o.Value] {
+		return b.freeConstant(o), true
+	}
+	return nil, false
+}
+
+// Free reports whether v is a free tensor: made at each use.
+func (b *ttBuilder) Free(v *ir.Value) bool { return b.free[v] }
+
+// Carry: a TTGIR loop carries nothing the reader follows besides values.
+func (b *ttBuilder) Carry(in, arg, res *ir.Value) {}
+
+// LaneShare reports false: TTGIR has no lane-level values.
+func (b *ttBuilder) LaneShare(v *ir.Value) bool { return false }
+
+// LaneConstant reports false: TTGIR has no lane-level values.
+func (b *ttBuilder) LaneConstant(op *ir.Op, res *ir.Value) bool { return false }
+
+// LaneOperand is nil: TTGIR has no lane-level values.
+func (b *ttBuilder) LaneOperand(op *ir.Op, res *ir.Value) []int { return nil }
+
+// finish checks what only the whole graph shows, and bounds the plan's
+// conversions by the input's own.
+func (b *ttBuilder) finish() {
+	b.Finish("triton", "tensors")
+	g := b.g
+	if !b.opt.InputLayouts {
+		// Never more conversions than the kernel came with (Triton's
+		// own layout choice is always within the bound); planner solve
+		// --max-conversions none lifts it.
+		g.HasMaxConversions, g.MaxConversions, g.MaxConversionsPos = true, b.converts, b.fn.Pos
+		ops := "ttg.convert_layout ops"
+		if b.converts == 1 {
+			ops = "ttg.convert_layout op"
+		}
+		g.MaxConversionsFrom = fmt.Sprintf("the input's %d %s", b.converts, ops)
+		all := 0
+		ir.Visit(b.fn.Regions[0].Blocks[0].Ops, func(op *ir.Op) bool {
+			if ir.TTName(op.Name) == "ttg.convert_layout" {
+				all++
+			}
+			return true
+		})
+		if free := all - b.converts; free > 0 {
+			// Constants, ranges and index arithmetic are made in
+			// whatever layout each use needs: converting them converts
+			// nothing.
+			g.MaxConversionsFrom += fmt.Sprintf(" of computed values; %d more convert constants or indices, made in any layout at no cost", free)
+		}
+	}
 }

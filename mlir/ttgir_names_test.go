@@ -75,7 +75,7 @@ func TestTTGIRNamesPerValue(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	b := &builder{mod: m}
+	b := &builder{Builder: &Builder{mod: m}}
 	enc := func(v *ir.Value) string { return b.expand(v.Type.(*ir.TensorType).Encoding, 0) }
 	checked := 0
 	ir.Visit(ir.Funcs(m)[0].Regions[0].Blocks[0].Ops, func(op *ir.Op) bool {

@@ -26,7 +26,7 @@ import (
 
 // ttWriter writes one TTGIR kernel back.
 type ttWriter struct {
-	b          *builder
+	b          *ttBuilder
 	src        string
 	s          Solved
 	solvedVals map[string]*model.Value
@@ -58,11 +58,15 @@ type ttWriter struct {
 	named  map[string]*model.Triton
 }
 
+// Write writes the kernel read from src back with the plan s, solved
+// from its graph, in it.
+func (b *ttBuilder) Write(w io.Writer, src string, s Solved) error { return writeTTGIR(w, b, src, s) }
+
 // writeTTGIR writes the TTGIR b was built from with the plan s in it:
 // written once to find every tensor it writes and the ties of Triton's
 // typing between them (ttgir_names.go), then again with each tensor
 // named as those ties have it.
-func writeTTGIR(w io.Writer, b *builder, src string, s Solved) error {
+func writeTTGIR(w io.Writer, b *ttBuilder, src string, s Solved) error {
 	first := newTTWriter(b, src, s)
 	first.typing = newTyping()
 	if _, err := first.write(); err != nil {
@@ -102,7 +106,7 @@ func ttgSpelling(text string) string {
 }
 
 // newTTWriter prepares to write b's kernel with the plan s in it.
-func newTTWriter(b *builder, src string, s Solved) *ttWriter {
+func newTTWriter(b *ttBuilder, src string, s Solved) *ttWriter {
 	wr := &ttWriter{b: b, src: src, s: s, solvedVals: map[string]*model.Value{}, solvedOps: map[string]*model.Op{},
 		solvedBufs: map[string]*model.Buffer{}, names: map[string]bool{}, spans: map[*ir.Op][]ir.TypeSpan{}, removed: map[*ir.Op]bool{},
 		primary: map[*ir.Value]*model.Layout{}, busy: map[*ir.Value]bool{}, clones: map[string]string{}, before: map[*ir.Op][]string{},
@@ -832,7 +836,7 @@ func (wr *ttWriter) memdescEnc(op *ir.Op, ts ir.TypeSpan) string {
 // triton-lang/triton: "WGMMA B operand must have NVMMA shared layout"),
 // so the writer keeps the input's encoding for such a buffer where the
 // plan's placement is another.
-func wgmmaBuffers(b *builder, ops []*ir.Op) map[*model.Buffer]bool {
+func wgmmaBuffers(b *ttBuilder, ops []*ir.Op) map[*model.Buffer]bool {
 	bufs := map[*model.Buffer]bool{}
 	for _, op := range ops {
 		if ir.TTName(op.Name) != "ttng.warp_group_dot" {

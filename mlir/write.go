@@ -12,13 +12,6 @@ import (
 	"planner/model"
 )
 
-// Solved is what WritePlan writes into the IR: the solved graph (read
-// from the same text with the same options) and its assignment.
-type Solved struct {
-	Graph      *model.Graph
-	Assignment *model.Assignment
-}
-
 // ireeMMA names the MMA records IREE has an intrinsic for by IREE's name
 // of it: the MMAIntrinsic enum of iree-org/iree,
 // compiler/src/iree/compiler/Codegen/Dialect/GPU/IR/IREEGPUEnums.td,
@@ -32,31 +25,12 @@ var ireeMMA = map[string]string{
 	"wmma_f32_16x16x16_f16":     "WMMA_F32_16x16x16_F16",
 }
 
-// WritePlan writes the MLIR text data back with the plan in it: every
-// vector value the plan lays out anchored by an iree_vector_ext.to_layout
-// after its definition (its uses reading the anchor), each conversion an
-// explicit to_layout before the op that reads the value in the new
-// layout, the chosen intrinsic on every vector.contract and the placement
-// on every shared-memory alloc. Everything else is the input byte for
-// byte. opt must be the options the graph was read with. It reads the
-// text again: Kernel.Write writes into a kernel read once.
-func WritePlan(w io.Writer, file string, data []byte, opt Options, s Solved) error {
-	k, err := ReadKernel(file, data, opt)
-	if err != nil {
-		return err
-	}
-	return k.Write(w, s)
-}
-
-// Write writes the kernel back with the plan s, solved from its graph,
-// in it, as WritePlan says.
-func (k *Kernel) Write(w io.Writer, s Solved) error {
-	b, file := k.b, k.b.mod.File
-	if b.tt {
-		return writeTTGIR(w, b, k.src, s)
-	}
-	wr := &writer{b: b, src: k.src, s: s, names: map[string]bool{}, rename: map[*ir.Operand]string{},
-		solved: map[string]*model.Value{}, ops: map[model.Pos]*ir.Op{}, notation: "nested", rw: ir.NewRewriter(file, k.src)}
+// Write writes the kernel read from src back with the plan s, solved
+// from its graph, in it, as WritePlan says.
+func (b *builder) Write(w io.Writer, src string, s Solved) error {
+	file := b.mod.File
+	wr := &writer{b: b, src: src, s: s, names: map[string]bool{}, rename: map[*ir.Operand]string{},
+		solved: map[string]*model.Value{}, ops: map[model.Pos]*ir.Op{}, notation: "nested", rw: ir.NewRewriter(file, src)}
 	if b.xegpu {
 		wr.notation = "xegpu"
 	}

@@ -1,0 +1,101 @@
+package mlir
+
+import (
+	"io"
+
+	"planner/mlir/ir"
+	"planner/model"
+)
+
+// ReadGraph reads MLIR text and builds the kernel graph of one of its
+// functions: every vector value a model value and every op on vectors an op
+// of the op table, positioned at its file:line:col.
+func ReadGraph(file string, data []byte, opt Options) (*model.Graph, error) {
+	k, err := ReadKernel(file, data, opt)
+	if err != nil {
+		return nil, err
+	}
+	return k.Graph(), nil
+}
+
+// Kernel is a kernel read once: its text, the module parsed from it, the
+// graph of the function the options name and the map between the two,
+// which the writer writes a plan back through (Kernel.Write) without
+// reading the text again.
+type Kernel struct {
+	src  string
+	mod  *ir.Module
+	read read
+}
+
+// read is a front end's reading of one function: its graph, and the
+// writer of a plan back into the text it was read from.
+type read interface {
+	Graph() *model.Graph
+	Write(w io.Writer, src string, s Solved) error
+}
+
+// ReadKernel reads MLIR text and builds the graph of one of its
+// functions, keeping what maps the IR onto it.
+func ReadKernel(file string, data []byte, opt Options) (*Kernel, error) {
+	m, err := ir.Parse(file, data)
+	if err != nil {
+		return nil, err
+	}
+	r, err := build(m, opt)
+	if err != nil {
+		return nil, err
+	}
+	return &Kernel{src: string(data), mod: m, read: r}, nil
+}
+
+// Graph is the graph of the kernel's function.
+func (k *Kernel) Graph() *model.Graph { return k.read.Graph() }
+
+// Module is the module the kernel's text parses to.
+func (k *Kernel) Module() *ir.Module { return k.mod }
+
+// Text is the kernel's text as read.
+func (k *Kernel) Text() string { return k.src }
+
+// Write writes the kernel back with the plan s, solved from its graph,
+// in it, as WritePlan says.
+func (k *Kernel) Write(w io.Writer, s Solved) error { return k.read.Write(w, k.src, s) }
+
+// BuildGraph builds the graph of the function opt.Func names.
+func BuildGraph(m *ir.Module, opt Options) (*model.Graph, error) {
+	r, err := build(m, opt)
+	if err != nil {
+		return nil, err
+	}
+	return r.Graph(), nil
+}
+
+// build reads the function opt.Func names by the front end of the
+// module's dialects: TTGIR's (IsTTGIR) or the vector dialect's.
+func build(m *ir.Module, opt Options) (read, error) {
+	fn, err := Choose(m, opt)
+	if err != nil {
+		return nil, err
+	}
+	if IsTTGIR(m) {
+		return buildTTGIR(m, fn, opt)
+	}
+	return buildVector(m, fn, opt)
+}
+
+// WritePlan writes the MLIR text data back with the plan in it: every
+// vector value the plan lays out anchored by an iree_vector_ext.to_layout
+// after its definition (its uses reading the anchor), each conversion an
+// explicit to_layout before the op that reads the value in the new
+// layout, the chosen intrinsic on every vector.contract and the placement
+// on every shared-memory alloc. Everything else is the input byte for
+// byte. opt must be the options the graph was read with. It reads the
+// text again: Kernel.Write writes into a kernel read once.
+func WritePlan(w io.Writer, file string, data []byte, opt Options, s Solved) error {
+	k, err := ReadKernel(file, data, opt)
+	if err != nil {
+		return err
+	}
+	return k.Write(w, s)
+}

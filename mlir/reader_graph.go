@@ -1,0 +1,200 @@
+package mlir
+
+import "slices"
+import "strings"
+
+import "fmt"
+
+import "planner/mlir/ir"
+
+import "planner/model"
+
+// Options say how to read a kernel graph from MLIR.
+type Options struct {
+	// Func names the func.func to read (without @); "" reads the only one.
+	Func string
+	// Target and Subgroups give the target and the subgroup count where
+	// the IR states none, or override what it states (0, "": take the
+	// IR's).
+	Target    string
+	Subgroups int
+	// Trips is the trip count assumed for a loop whose bounds are not
+	// constants (0: such a loop is an error); plans say it was assumed.
+	Trips int
+	// Targets are the targets the planner knows.
+	Targets map[string]*model.Target
+	// KeepAnchors pins, in TTGIR, the results of tt.load and tt.dot, the
+	// operands of tt.dot and the access of tt.store to the encodings the
+	// IR gives them; without it the planner chooses them.
+	KeepAnchors bool
+	// InputLayouts pins, in TTGIR, every tensor to the encoding the IR
+	// gives it, each ttg.convert_layout a conversion between its
+	// operand's encoding and its result's: the input's own layout
+	// choice, to be priced (planner solve --compare input).
+	InputLayouts bool
+	// Offered lists the records a target offers, which the matrix ops
+	// of the gpu, nvgpu and amdgpu dialects are matched against (their
+	// intrinsic); nil where the kernel is read without them.
+	Offered func(t *model.Target) ([]*model.Record, error)
+}
+
+func (b *Builder) errorf(pos model.Pos, code model.Code, format string, args ...any) *model.Error {
+	e := &model.Error{Pos: pos, Code: code, Index: -1, Msg: fmt.Sprintf(format, args...)}
+	b.errs = append(b.errs, e)
+	return e
+}
+
+// fail reports an error at op and marks its results failed.
+func (b *Builder) fail(op *ir.Op, code model.Code, format string, args ...any) *model.Error {
+	for _, r := range op.Results {
+		b.failed[r] = true
+	}
+	return b.errorf(op.Pos, code, format, args...)
+}
+
+// stated is something the IR states, where it states it.
+type stated struct {
+	value string
+	pos   model.Pos
+	what  string // the attribute that states it
+}
+
+// holders are the function and every op around it, innermost first:
+// the ops whose attributes say what the kernel runs on.
+func (b *Builder) holders() []*ir.Op {
+	var out []*ir.Op
+	for op := b.fn; op != nil; {
+		out = append(out, op)
+		if op.Parent == nil || op.Parent.Region == nil {
+			break
+		}
+		op = op.Parent.Region.Parent
+	}
+	return out
+}
+
+// knownTargets lists the targets the planner knows, for messages.
+func (b *Builder) knownTargets() string {
+	var ks []string
+	for k := range b.opt.Targets {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return strings.Join(ks, ", ")
+}
+
+// lookupTarget sets the builder's target to the graph's; nil (reported)
+// when the planner does not know it.
+func (b *Builder) lookupTarget() *model.Target {
+	g := b.g
+	t, ok := b.opt.Targets[g.Target]
+	if !ok {
+		at := g.TargetPos
+		if at.Line == 0 {
+			at = b.fn.Pos
+		}
+		b.errorf(at, model.CodeUnknownName, "unknown target %q (known: %s)", g.Target, b.knownTargets())
+		return nil
+	}
+	b.target = t
+	return t
+}
+
+// checkSubgroups checks the graph's subgroup count: a power of two within
+// the target's limit.
+func (b *Builder) checkSubgroups() {
+	g, t := b.g, b.target
+	at := g.SubgroupsPos
+	if at.Line == 0 {
+		at = b.fn.Pos
+	}
+	switch n := g.Subgroups; {
+	case n&(n-1) != 0:
+		b.errorf(at, model.CodeNotPowerOfTwo, "%d subgroups is not a power of two: a layout gives each bit of the subgroup id a basis, so a block has 1, 2, 4, 8, ... subgroups", n)
+	case n > t.MaxSubgroups:
+		b.errorf(at, model.CodeBadValue, "%s allows at most %d subgroups per block, found %d", t.Name, t.MaxSubgroups, n)
+	}
+}
+
+// unsqueeze is a shape_cast that only puts dimensions of extent 1 into
+// a value, read into the broadcast that grows them.
+type unsqueeze struct {
+	src      *model.Value
+	inserted []int // the new dimensions of extent 1, in the cast's shape
+}
+
+// Choose is the function opt.Func names, or the module's only one; an
+// error at the file's start, or at the second function, when there is no
+// such function, or when the module has several and opt names none.
+func Choose(m *ir.Module, opt Options) (*ir.Op, error) {
+	funcs := ir.Funcs(m)
+	top := model.Pos{File: m.File, Line: 1, Col: 1}
+	var names []string
+	for _, f := range funcs {
+		names = append(names, "@"+ir.FuncName(f))
+	}
+	var fn *ir.Op
+	switch {
+	case len(funcs) == 0:
+		return nil, &model.Error{Pos: top, Code: model.CodeMissingKey, Index: -1, Msg: "the file has no func.func: the planner reads a kernel written as a function"}
+	case opt.Func != "":
+		for _, f := range funcs {
+			if ir.FuncName(f) == strings.TrimPrefix(opt.Func, "@") {
+				fn = f
+			}
+		}
+		if fn == nil {
+			return nil, &model.Error{Pos: top, Code: model.CodeUnknownName, Index: -1,
+				Msg: fmt.Sprintf("the file has no function @%s (its functions: %s)", strings.TrimPrefix(opt.Func, "@"), strings.Join(names, ", "))}
+		}
+	case len(funcs) > 1:
+		return nil, &model.Error{Pos: funcs[1].Pos, Code: model.CodeBadValue, Index: -1,
+			Msg: fmt.Sprintf("the file has %d functions (%s): name the kernel with --func NAME", len(funcs), strings.Join(names, ", "))}
+	default:
+		fn = funcs[0]
+	}
+	if len(fn.Regions) == 0 || len(fn.Regions[0].Blocks) == 0 {
+		return nil, &model.Error{Pos: fn.Pos, Code: model.CodeMissingKey, Index: -1, Msg: fmt.Sprintf("@%s is a declaration: the planner reads a function with a body", ir.FuncName(fn))}
+	}
+	return fn, nil
+}
+
+// NewBuilder starts reading fn of m into a graph, front reading the ops of
+// its dialects (set by the front end that embeds the builder).
+func NewBuilder(m *ir.Module, fn *ir.Op, opt Options) *Builder {
+	return &Builder{
+		mod: m, fn: fn, opt: opt,
+		g:       &model.Graph{File: m.File},
+		vals:    map[*ir.Value]*model.Value{},
+		ints:    map[*ir.Value]int64{},
+		folded:  map[*ir.Value]*model.Value{},
+		unsq:    map[*ir.Value]*unsqueeze{},
+		scalars: map[*model.Value]bool{},
+		failed:  map[*ir.Value]bool{},
+		names:   map[string]bool{},
+		opNames: map[string]bool{},
+		made:    map[*ir.Op][]*model.Op{},
+	}
+}
+
+// Err is the errors found so far, sorted by position; nil for none.
+func (b *Builder) Err() error {
+	if len(b.errs) == 0 {
+		return nil
+	}
+	b.errs.Sort()
+	return b.errs
+}
+
+// Graph is the graph read.
+func (b *Builder) Graph() *model.Graph { return b.g }
+
+// Module is the module the function is read from.
+func (b *Builder) Module() *ir.Module { return b.mod }
+
+// Solved is what WritePlan writes into the IR: the solved graph (read
+// from the same text with the same options) and its assignment.
+type Solved struct {
+	Graph      *model.Graph
+	Assignment *model.Assignment
+}
