@@ -1,24 +1,8 @@
 package mlir
 
 import (
-	"os"
-	"testing"
-
 	"planner/mlir/ir"
 )
-
-func parseFile(t *testing.T, path string) *ir.Module {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := ir.Parse(path, data)
-	if err != nil {
-		t.Fatalf("%v", err)
-	}
-	return m
-}
 
 // walkOps lists a module's ops in the order they are written, nested ops
 // after the op whose region holds them.

@@ -1,5 +1,9 @@
 package mlir
 
+import "planner/mlir/reader"
+import "planner/mlir/ttgir"
+import "planner/mlir/vector"
+
 import (
 	"io"
 
@@ -74,14 +78,14 @@ func BuildGraph(m *ir.Module, opt Options) (*model.Graph, error) {
 // build reads the function opt.Func names by the front end of the
 // module's dialects: TTGIR's (IsTTGIR) or the vector dialect's.
 func build(m *ir.Module, opt Options) (read, error) {
-	fn, err := Choose(m, opt)
+	fn, err := reader.Choose(m, opt)
 	if err != nil {
 		return nil, err
 	}
-	if IsTTGIR(m) {
-		return buildTTGIR(m, fn, opt)
+	if ttgir.Is(m) {
+		return ttgir.Build(m, fn, opt)
 	}
-	return buildVector(m, fn, opt)
+	return vector.Build(m, fn, opt)
 }
 
 // WritePlan writes the MLIR text data back with the plan in it: every

@@ -1,6 +1,9 @@
 package mlir
 
-import "planner/mlir/ir"
+import (
+	"planner/mlir/ir"
+	"planner/mlir/reader"
+)
 
 // The parsed module's types, under the names the rest of the planner
 // reads them by (the grammar is package ir's).
@@ -11,6 +14,13 @@ type (
 	TensorType = ir.TensorType
 	IntAttr    = ir.IntAttr
 )
+
+// Options say how to read a kernel graph from MLIR (reader.Options).
+type Options = reader.Options
+
+// Solved is what WritePlan writes into the IR: the solved graph (read
+// from the same text with the same options) and its assignment.
+type Solved = reader.Solved
 
 // Parse reads MLIR text into a module (ir.Parse): any error is a
 // *model.Error at its file:line:col.

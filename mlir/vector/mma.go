@@ -1,4 +1,4 @@
-package mlir
+package vector
 
 import "planner/mlir/ir"
 
@@ -43,13 +43,13 @@ func (b *builder) offered(op *ir.Op) ([]*model.Record, bool) {
 	if b.recs != nil {
 		return b.recs, true
 	}
-	if b.opt.Offered == nil {
-		b.fail(op, model.CodeMissingKey, "%s names an instruction, and the reader was given no intrinsic records to match it against", op.Name)
+	if b.Opt.Offered == nil {
+		b.Fail(op, model.CodeMissingKey, "%s names an instruction, and the reader was given no intrinsic records to match it against", op.Name)
 		return nil, false
 	}
-	recs, err := b.opt.Offered(b.target)
+	recs, err := b.Opt.Offered(b.Target)
 	if err != nil {
-		b.fail(op, model.CodeBadValue, "the records of %s: %v", b.target.Name, err)
+		b.Fail(op, model.CodeBadValue, "the records of %s: %v", b.Target.Name, err)
 		return nil, false
 	}
 	b.recs = recs
@@ -73,7 +73,7 @@ func (b *builder) recordFor(op *ir.Op, k model.RecordKind, want string, fits fun
 		}
 		have = append(have, r.Name)
 	}
-	b.fail(op, model.CodeUnknownName, "%s: %s offers no record for %s (its %s records: %s)", op.Name, b.target.Name, want, k, strings.Join(have, ", "))
+	b.Fail(op, model.CodeUnknownName, "%s: %s offers no record for %s (its %s records: %s)", op.Name, b.Target.Name, want, k, strings.Join(have, ", "))
 	return nil
 }
 
@@ -124,14 +124,14 @@ func (b *builder) mmaRecord(op *ir.Op, m, n, k, blocks int, a, bt, c model.DType
 // workgroup buffer with the WMMA load record, or a load from global memory.
 func (b *builder) wmmaLoad(op *ir.Op) {
 	res := op.Results[0]
-	shape, dt, ok := b.resultVector(res)
+	shape, dt, ok := b.ResultVector(res)
 	if !ok {
 		return
 	}
 	_, role, _ := ir.MMAMatrixOf(res.Type)
 	m := b.mem(op.Operands[0])
 	if m == nil {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return
 	}
 	if m.space == "global" {
@@ -140,32 +140,32 @@ func (b *builder) wmmaLoad(op *ir.Op) {
 	}
 	rec := b.wmmaMove(op, model.RecordLoadShared, role, shape, dt, flagOf(op, "transpose"))
 	if rec == nil {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return
 	}
 	buf := b.buffer(op, op.Operands[0], m, shape, dt)
 	if buf == nil {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return
 	}
-	b.add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: buf, Intrinsic: rec.Name, IntrinsicPos: op.Pos}, &model.OpArgs{Buffer: buf}, res, res.Name, res.Pos)
+	b.Add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: buf, Intrinsic: rec.Name, IntrinsicPos: op.Pos}, &model.OpArgs{Buffer: buf}, res, res.Name, res.Pos)
 }
 
 // globalLoad adds a load from global memory of the whole tile, contiguous
 // along its last dimension.
 func (b *builder) globalLoad(op *ir.Op, res *ir.Value, shape []int, dt model.DType, m *memInfo) {
 	if edt, ok := ir.DType(m.typ.Elem); !ok || edt.Name != dt.Name {
-		b.fail(op, model.CodeShapeMismatch, "%s reads %s elements from %s of %s elements", op.Name, dt.Name, op.Operands[0].Value, m.typ.Elem)
+		b.Fail(op, model.CodeShapeMismatch, "%s reads %s elements from %s of %s elements", op.Name, dt.Name, op.Operands[0].Value, m.typ.Elem)
 		return
 	}
 	mop := &model.Op{Kind: model.OpLoad, Pos: op.Pos, Contiguous: len(shape) - 1}
-	b.add(mop, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
+	b.Add(mop, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
 }
 
 // wmmaStore reads gpu.subgroup_mma_store_matrix: a copy_to_shared with
 // the WMMA store record, or a store to global memory.
 func (b *builder) wmmaStore(op *ir.Op) {
-	src := b.value(op.Operands[0])
+	src := b.Value(op.Operands[0])
 	if src == nil {
 		return
 	}
@@ -176,12 +176,12 @@ func (b *builder) wmmaStore(op *ir.Op) {
 	}
 	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
 	if edt, ok := ir.DType(m.typ.Elem); !ok || edt.Name != src.DType.Name {
-		b.fail(op, model.CodeShapeMismatch, "%s writes %s elements to %s of %s elements", op.Name, src.DType.Name, op.Operands[1].Value, m.typ.Elem)
+		b.Fail(op, model.CodeShapeMismatch, "%s writes %s elements to %s of %s elements", op.Name, src.DType.Name, op.Operands[1].Value, m.typ.Elem)
 		return
 	}
 	if m.space == "global" {
 		mop := &model.Op{Kind: model.OpStore, Pos: op.Pos, Operands: []*model.Value{src}, Contiguous: len(src.Shape) - 1, Name: name}
-		b.add(mop, &model.OpArgs{}, nil, name, op.Pos)
+		b.Add(mop, &model.OpArgs{}, nil, name, op.Pos)
 		return
 	}
 	if b.wmmaMove(op, model.RecordStoreShared, role, src.Shape, src.DType, flagOf(op, "transpose")) == nil {
@@ -193,7 +193,7 @@ func (b *builder) wmmaStore(op *ir.Op) {
 	}
 	// A graph's copy_to_shared names no record (docs/graphs.md): the
 	// planner stores a WMMA fragment with the one record that takes it.
-	b.add(&model.Op{Kind: model.OpCopyToShared, Pos: op.Pos, Operands: []*model.Value{src}, Buffer: buf, Name: name}, &model.OpArgs{Buffer: buf}, nil, name, op.Pos)
+	b.Add(&model.Op{Kind: model.OpCopyToShared, Pos: op.Pos, Operands: []*model.Value{src}, Buffer: buf, Name: name}, &model.OpArgs{Buffer: buf}, nil, name, op.Pos)
 }
 
 // wmmaCompute reads gpu.subgroup_mma_compute: an mma on the WMMA record
@@ -202,39 +202,39 @@ func (b *builder) wmmaCompute(op *ir.Op) {
 	res := op.Results[0]
 	for _, f := range []string{"a_transpose", "b_transpose"} {
 		if flagOf(op, f) {
-			b.fail(op, model.CodeBadValue, "%s has %s: the WMMA records read A and B row major, and a WMMA fragment cannot be transposed in registers (its layout is unspecified)", op.Name, f)
+			b.Fail(op, model.CodeBadValue, "%s has %s: the WMMA records read A and B row major, and a WMMA fragment cannot be transposed in registers (its layout is unspecified)", op.Name, f)
 			return
 		}
 	}
 	var vals [3]*model.Value
 	for i := range vals {
-		if vals[i] = b.value(op.Operands[i]); vals[i] == nil {
-			b.failed[res] = true
+		if vals[i] = b.Value(op.Operands[i]); vals[i] == nil {
+			b.Failed[res] = true
 			return
 		}
 	}
 	a, bv, c := vals[0], vals[1], vals[2]
 	if len(a.Shape) != 2 || len(bv.Shape) != 2 || len(c.Shape) != 2 || a.Shape[1] != bv.Shape[0] || c.Shape[0] != a.Shape[0] || c.Shape[1] != bv.Shape[1] {
-		b.fail(op, model.CodeShapeMismatch, "%s multiplies A %v by B %v into C %v: A must be M×K, B K×N and C M×N", op.Name, a.Shape, bv.Shape, c.Shape)
+		b.Fail(op, model.CodeShapeMismatch, "%s multiplies A %v by B %v into C %v: A must be M×K, B K×N and C M×N", op.Name, a.Shape, bv.Shape, c.Shape)
 		return
 	}
 	rec := b.mmaRecord(op, a.Shape[0], bv.Shape[1], a.Shape[1], 1, a.DType, bv.DType, c.DType, true)
 	if rec == nil {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return
 	}
-	b.add(&model.Op{Kind: model.OpMMA, Pos: op.Pos, Operands: []*model.Value{a, bv, c}, Intrinsic: rec.Name, IntrinsicPos: op.Pos}, &model.OpArgs{}, res, res.Name, res.Pos)
+	b.Add(&model.Op{Kind: model.OpMMA, Pos: op.Pos, Operands: []*model.Value{a, bv, c}, Intrinsic: rec.Name, IntrinsicPos: op.Pos}, &model.OpArgs{}, res, res.Name, res.Pos)
 }
 
 // wmmaConstant reads gpu.subgroup_mma_constant_matrix: a constant of the
 // fragment's shape (wmma::fill_fragment).
 func (b *builder) wmmaConstant(op *ir.Op) {
 	res := op.Results[0]
-	shape, dt, ok := b.resultVector(res)
+	shape, dt, ok := b.ResultVector(res)
 	if !ok {
 		return
 	}
-	b.add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
+	b.Add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
 }
 
 // wmmaElementwise reads gpu.subgroup_mma_elementwise as the graph's
@@ -252,13 +252,13 @@ func (b *builder) wmmaElementwise(op *ir.Op) {
 		if na != nil {
 			at, what = na.ValuePos, na.Value.String()
 		}
-		b.errorf(at, model.CodeUnknownName, "%s's opType is %s: the reader maps %s", op.Name, what, strings.Join(slices.Sorted(maps.Keys(ir.MMAElementwise)), ", "))
+		b.Errorf(at, model.CodeUnknownName, "%s's opType is %s: the reader maps %s", op.Name, what, strings.Join(slices.Sorted(maps.Keys(ir.MMAElementwise)), ", "))
 		for _, r := range op.Results {
-			b.failed[r] = true
+			b.Failed[r] = true
 		}
 		return
 	}
-	b.elementwiseAs(op, fn)
+	b.ElementwiseAs(op, fn)
 }
 
 // subgroupOps are the ops whose function is one subgroup's work.
@@ -268,7 +268,7 @@ var subgroupOps = []string{"gpu.subgroup_mma_load_matrix", "gpu.subgroup_mma_sto
 // subgroupOp is the function's first subgroup-level matrix op, or nil.
 func (b *builder) subgroupOp() *ir.Op {
 	var found *ir.Op
-	ir.Visit(b.fn.Regions[0].Blocks[0].Ops, func(op *ir.Op) bool {
+	ir.Visit(b.Fn.Regions[0].Blocks[0].Ops, func(op *ir.Op) bool {
 		if found == nil && slices.Contains(subgroupOps, op.Name) {
 			found = op
 		}

@@ -1,4 +1,6 @@
-package mlir
+package vector
+
+import "planner/mlir/reader"
 
 import "planner/mlir/ir"
 
@@ -22,23 +24,23 @@ func (b *builder) createNdDesc(op *ir.Op) {
 	res := op.Results[0]
 	t, ok := res.Type.(*ir.TensorDescType)
 	if !ok {
-		b.fail(op, model.CodeBadValue, "xegpu.create_nd_tdesc gives %s, not a !xegpu.tensor_desc<...>", res.Type)
+		b.Fail(op, model.CodeBadValue, "xegpu.create_nd_tdesc gives %s, not a !xegpu.tensor_desc<...>", res.Type)
 		return
 	}
 	src := op.Operands[0]
 	if _, isMem := src.Value.Type.(*ir.MemRefType); isMem { // else a pointer (ui64), global memory
 		m := b.mem(src)
 		if m == nil {
-			b.failed[res] = true
+			b.Failed[res] = true
 			return
 		}
 		if m.space != "global" {
-			b.fail(op, model.CodeBadValue, "xegpu.create_nd_tdesc describes a block of %s in shared memory: the planner reads XeGPU's block loads and stores of global memory (shared memory through vector.transfer_read and transfer_write)", src.Value)
+			b.Fail(op, model.CodeBadValue, "xegpu.create_nd_tdesc describes a block of %s in shared memory: the planner reads XeGPU's block loads and stores of global memory (shared memory through vector.transfer_read and transfer_write)", src.Value)
 			return
 		}
 	}
 	if len(t.Shape) != 2 && len(t.Shape) != 1 {
-		b.fail(op, model.CodeRankMismatch, "%s describes a block of rank %d: XeGPU's block loads move blocks of rank 1 or 2", t, len(t.Shape))
+		b.Fail(op, model.CodeRankMismatch, "%s describes a block of rank %d: XeGPU's block loads move blocks of rank 1 or 2", t, len(t.Shape))
 		return
 	}
 	b.tdescs[res] = &tdesc{typ: t}
@@ -57,12 +59,12 @@ func (b *builder) descriptor(op *ir.Op, o *ir.Operand) *tdesc {
 	if d := b.tdescs[o.Value]; d != nil {
 		return d
 	}
-	if !b.failed[o.Value] {
-		b.errorf(o.Pos, model.CodeUnknownName, "%s reads the tensor_desc %s, which no xegpu.create_nd_tdesc in the function makes: the planner reads descriptors made where it can see the memory they describe", op.Name, o.Value)
-		b.failed[o.Value] = true
+	if !b.Failed[o.Value] {
+		b.Errorf(o.Pos, model.CodeUnknownName, "%s reads the tensor_desc %s, which no xegpu.create_nd_tdesc in the function makes: the planner reads descriptors made where it can see the memory they describe", op.Name, o.Value)
+		b.Failed[o.Value] = true
 	}
 	for _, r := range op.Results {
-		b.failed[r] = true
+		b.Failed[r] = true
 	}
 	return nil
 }
@@ -88,19 +90,19 @@ func (b *builder) loadNd(op *ir.Op) {
 	if d == nil {
 		return
 	}
-	shape, dt, ok := b.resultVector(res)
+	shape, dt, ok := b.ResultVector(res)
 	if !ok {
 		return
 	}
 	if _, packed := op.Attr("packed"); packed {
-		b.fail(op, model.CodeBadValue, "xegpu.load_nd packs its block for VNNI (packed): the planner reads a block as it lies in memory, and lays out the DPAS operands itself")
+		b.Fail(op, model.CodeBadValue, "xegpu.load_nd packs its block for VNNI (packed): the planner reads a block as it lies in memory, and lays out the DPAS operands itself")
 		return
 	}
 	var perm []int
 	if ta, ok := op.Attr("transpose"); ok {
-		if perm, ok = intsOf(ta.Value); !ok || !isPerm(perm, len(d.typ.Shape)) {
-			b.errorf(ta.ValuePos, model.CodeBadValue, "xegpu.load_nd's transpose is %s, not a permutation of the block's %d dimensions", ta.Value, len(d.typ.Shape))
-			b.failed[res] = true
+		if perm, ok = reader.IntsOf(ta.Value); !ok || !isPerm(perm, len(d.typ.Shape)) {
+			b.Errorf(ta.ValuePos, model.CodeBadValue, "xegpu.load_nd's transpose is %s, not a permutation of the block's %d dimensions", ta.Value, len(d.typ.Shape))
+			b.Failed[res] = true
 			return
 		}
 		if isIdentityPerm(perm) {
@@ -116,32 +118,32 @@ func (b *builder) loadNd(op *ir.Op) {
 		}
 	}
 	if !slices.Equal(shape, want) {
-		b.fail(op, model.CodeShapeMismatch, "xegpu.load_nd gives %s from a block of %v: the planner reads XeGPU at workgroup or subgroup level, where load_nd gives the whole block (not a lane's fragment of it)", res.Type, block)
+		b.Fail(op, model.CodeShapeMismatch, "xegpu.load_nd gives %s from a block of %v: the planner reads XeGPU at workgroup or subgroup level, where load_nd gives the whole block (not a lane's fragment of it)", res.Type, block)
 		return
 	}
 	if edt, ok := ir.DType(d.typ.Elem); !ok || edt.Name != dt.Name {
-		b.fail(op, model.CodeShapeMismatch, "xegpu.load_nd reads %s elements from a block of %s elements", dt.Name, d.typ.Elem)
+		b.Fail(op, model.CodeShapeMismatch, "xegpu.load_nd reads %s elements from a block of %s elements", dt.Name, d.typ.Elem)
 		return
 	}
 	pin, ok := b.descLayout(d, op.Name)
 	if !ok {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return
 	}
 	mop := &model.Op{Kind: model.OpLoad, Pos: op.Pos, Contiguous: len(block) - 1}
 	if perm == nil {
-		if v := b.add(mop, &model.OpArgs{Shape: block, DType: dt}, res, res.Name, res.Pos); v != nil {
+		if v := b.Add(mop, &model.OpArgs{Shape: block, DType: dt}, res, res.Name, res.Pos); v != nil {
 			v.Pin, b.moved[op] = pin, v
 		}
 		return
 	}
-	v := b.add(mop, &model.OpArgs{Shape: block, DType: dt}, nil, res.Name+"@mem", res.Pos)
+	v := b.Add(mop, &model.OpArgs{Shape: block, DType: dt}, nil, res.Name+"@mem", res.Pos)
 	if v == nil {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return
 	}
 	v.Pin, b.moved[op] = pin, v
-	b.add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{v}, Perm: perm}, &model.OpArgs{Perm: perm}, res, res.Name, res.Pos)
+	b.Add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{v}, Perm: perm}, &model.OpArgs{Perm: perm}, res, res.Name, res.Pos)
 }
 
 func isPerm(p []int, n int) bool {
@@ -182,21 +184,21 @@ func (b *builder) storeNd(op *ir.Op) {
 	if pin != nil && !b.require(op, op.Operands[0], pin) {
 		return
 	}
-	src := b.value(op.Operands[0])
+	src := b.Value(op.Operands[0])
 	if src == nil {
 		return
 	}
 	if !slices.Equal(src.Shape, d.typ.Shape) {
-		b.fail(op, model.CodeShapeMismatch, "xegpu.store_nd writes a %v value to a block of %v: the planner reads XeGPU at workgroup or subgroup level, where store_nd writes the whole block", src.Shape, d.typ.Shape)
+		b.Fail(op, model.CodeShapeMismatch, "xegpu.store_nd writes a %v value to a block of %v: the planner reads XeGPU at workgroup or subgroup level, where store_nd writes the whole block", src.Shape, d.typ.Shape)
 		return
 	}
 	if edt, ok := ir.DType(d.typ.Elem); !ok || edt.Name != src.DType.Name {
-		b.fail(op, model.CodeShapeMismatch, "xegpu.store_nd writes %s elements to a block of %s elements", src.DType.Name, d.typ.Elem)
+		b.Fail(op, model.CodeShapeMismatch, "xegpu.store_nd writes %s elements to a block of %s elements", src.DType.Name, d.typ.Elem)
 		return
 	}
 	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
 	mop := &model.Op{Kind: model.OpStore, Pos: op.Pos, Operands: []*model.Value{src}, Contiguous: len(src.Shape) - 1, Name: name}
-	b.add(mop, &model.OpArgs{}, nil, name, op.Pos)
+	b.Add(mop, &model.OpArgs{}, nil, name, op.Pos)
 	b.moved[op] = src
 }
 
@@ -205,32 +207,32 @@ func (b *builder) storeNd(op *ir.Op) {
 func (b *builder) dpas(op *ir.Op) {
 	b.xegpu = true
 	res := op.Results[0]
-	shape, dt, ok := b.resultVector(res)
+	shape, dt, ok := b.ResultVector(res)
 	if !ok {
 		return
 	}
 	var ops []*model.Value
 	for _, o := range op.Operands {
-		v := b.value(o)
+		v := b.Value(o)
 		if v == nil {
-			b.failed[res] = true
+			b.Failed[res] = true
 			return
 		}
 		if len(v.Shape) != 2 {
-			b.fail(op, model.CodeRankMismatch, "xegpu.dpas reads %s of rank %d: the planner reads DPAS on matrices (a VNNI-packed operand of rank 3 is not read)", o.Value, len(v.Shape))
+			b.Fail(op, model.CodeRankMismatch, "xegpu.dpas reads %s of rank %d: the planner reads DPAS on matrices (a VNNI-packed operand of rank 3 is not read)", o.Value, len(v.Shape))
 			return
 		}
 		ops = append(ops, v)
 	}
 	if len(ops) == 2 {
-		c := b.add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: shape, DType: dt}, nil, res.Name+"@acc", op.Pos)
+		c := b.Add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: shape, DType: dt}, nil, res.Name+"@acc", op.Pos)
 		if c == nil {
-			b.failed[res] = true
+			b.Failed[res] = true
 			return
 		}
 		ops = append(ops, c)
 	}
-	b.add(&model.Op{Kind: model.OpMMA, Pos: op.Pos, Operands: ops}, &model.OpArgs{}, res, res.Name, res.Pos)
+	b.Add(&model.Op{Kind: model.OpMMA, Pos: op.Pos, Operands: ops}, &model.OpArgs{}, res, res.Name, res.Pos)
 }
 
 // convertLayout reads xegpu.convert_layout: its operand must be in
@@ -248,16 +250,16 @@ func (b *builder) convertLayout(op *ir.Op) {
 		target, _ = op.Attr("resMap")
 	}
 	if target == nil {
-		b.fail(op, model.CodeMissingKey, "xegpu.convert_layout has no target_layout (or resMap)")
+		b.Fail(op, model.CodeMissingKey, "xegpu.convert_layout has no target_layout (or resMap)")
 		return
 	}
-	src := b.source(op, res)
+	src := b.Source(op, res)
 	if src == nil {
 		return
 	}
 	pin := b.layoutPin(op.Name, target, src.Shape, op.Pos)
 	if pin == nil {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return
 	}
 	if in != nil && in.Value.String() == target.Value.String() {
@@ -267,10 +269,10 @@ func (b *builder) convertLayout(op *ir.Op) {
 	if in != nil {
 		inPin := b.layoutPin(op.Name, in, src.Shape, op.Pos)
 		if inPin == nil || !b.require(op, op.Operands[0], inPin) {
-			b.failed[res] = true
+			b.Failed[res] = true
 			return
 		}
-		src = b.value(op.Operands[0])
+		src = b.Value(op.Operands[0])
 	}
 	b.pinnedCopy(op, src, res, res.Name, res.Pos, pin)
 }
@@ -282,7 +284,7 @@ func (b *builder) convertLayout(op *ir.Op) {
 // shape), so that a conversion to it stays possible. false when the value
 // is not read (reported).
 func (b *builder) require(op *ir.Op, o *ir.Operand, pin *model.Pin) bool {
-	v := b.value(o)
+	v := b.Value(o)
 	if v == nil {
 		return false
 	}
@@ -354,14 +356,14 @@ func (b *builder) operandLayouts(op *ir.Op) bool {
 			continue
 		}
 		if i >= len(op.Operands) {
-			b.errorf(na.Pos, model.CodeRankMismatch, "%s names operand %d, but %s has %d operand(s)", na.Name, i, op.Name, len(op.Operands))
+			b.Errorf(na.Pos, model.CodeRankMismatch, "%s names operand %d, but %s has %d operand(s)", na.Name, i, op.Name, len(op.Operands))
 			return false
 		}
 		o := op.Operands[i]
-		if !isVector(o.Value) {
+		if !reader.IsVector(o.Value) {
 			continue // a descriptor's layout is its type's
 		}
-		shape, _, ok := b.vectorQuiet(o.Value.Type)
+		shape, _, ok := b.VectorQuiet(o.Value.Type)
 		if !ok {
 			continue
 		}
@@ -383,16 +385,16 @@ func (b *builder) resultLayouts(op *ir.Op) {
 			continue
 		}
 		if i >= len(op.Results) {
-			b.errorf(na.Pos, model.CodeRankMismatch, "%s names result %d, but %s has %d result(s)", na.Name, i, op.Name, len(op.Results))
+			b.Errorf(na.Pos, model.CodeRankMismatch, "%s names result %d, but %s has %d result(s)", na.Name, i, op.Name, len(op.Results))
 			continue
 		}
 		r := op.Results[i]
-		if b.failed[r] || !isVector(r) {
+		if b.Failed[r] || !reader.IsVector(r) {
 			continue
 		}
-		gv := b.folded[r]
+		gv := b.Folded[r]
 		if gv == nil {
-			gv = b.vals[r]
+			gv = b.Vals[r]
 		}
 		if gv == nil {
 			continue // a value the graph does not hold (a reduction's identity)
@@ -400,17 +402,17 @@ func (b *builder) resultLayouts(op *ir.Op) {
 		pin := b.layoutPin(op.Name, na, gv.Shape, op.Pos)
 		switch {
 		case pin == nil:
-			b.failed[r] = true
+			b.Failed[r] = true
 		case gv.Pin == nil:
 			gv.Pin = pin
 		case gv.Pin.Layout != nil && pin.Layout != nil && gv.Pin.Layout.Equal(pin.Layout):
 		default:
 			nv := b.pinnedCopy(op, gv, nil, r.Name+"@"+na.Name, op.Pos, pin)
 			if nv == nil {
-				b.failed[r] = true
+				b.Failed[r] = true
 				continue
 			}
-			b.folded[r] = nv
+			b.Folded[r] = nv
 		}
 	}
 }

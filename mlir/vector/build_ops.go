@@ -1,4 +1,6 @@
-package mlir
+package vector
+
+import "planner/mlir/reader"
 
 import "planner/mlir/ir"
 
@@ -16,23 +18,23 @@ import (
 // the mma (whose B is K×N).
 func (b *builder) contract(op *ir.Op) {
 	res := op.Results[0]
-	if !isVector(res) {
-		b.fail(op, model.CodeBadValue, "vector.contract gives the scalar %s: the planner reads contractions into a matrix", res.Type)
+	if !reader.IsVector(res) {
+		b.Fail(op, model.CodeBadValue, "vector.contract gives the scalar %s: the planner reads contractions into a matrix", res.Type)
 		return
 	}
-	if k := reductionKind(op); k != "" && k != "add" {
-		b.fail(op, model.CodeBadValue, "vector.contract combines with <%s>: the planner reads matrix products (kind add)", k)
+	if k := reader.ReductionKind(op); k != "" && k != "add" {
+		b.Fail(op, model.CodeBadValue, "vector.contract combines with <%s>: the planner reads matrix products (kind add)", k)
 		return
 	}
 	it, _ := op.Attr("iterator_types")
 	maps, _ := op.Attr("indexing_maps")
 	if it == nil || maps == nil {
-		b.fail(op, model.CodeMissingKey, "vector.contract needs indexing_maps and iterator_types")
+		b.Fail(op, model.CodeMissingKey, "vector.contract needs indexing_maps and iterator_types")
 		return
 	}
 	iters, ok := it.Value.(*ir.ArrayAttr)
 	if !ok {
-		b.fail(op, model.CodeBadValue, "vector.contract's iterator_types is %s, not a list", it.Value)
+		b.Fail(op, model.CodeBadValue, "vector.contract's iterator_types is %s, not a list", it.Value)
 		return
 	}
 	red := -1
@@ -55,8 +57,8 @@ func (b *builder) contract(op *ir.Op) {
 		}
 	}
 	if len(kinds) != 3 || red < 0 {
-		b.errorf(it.ValuePos, model.CodeBadValue, "vector.contract iterates %v: the planner reads matrix products, two parallel iterators and one reduction (a batched or multi-reduction contraction is not read)", kinds)
-		b.failed[res] = true
+		b.Errorf(it.ValuePos, model.CodeBadValue, "vector.contract iterates %v: the planner reads matrix products, two parallel iterators and one reduction (a batched or multi-reduction contraction is not read)", kinds)
+		b.Failed[res] = true
 		return
 	}
 	ma, ok := maps.Value.(*ir.ArrayAttr)
@@ -79,8 +81,8 @@ func (b *builder) contract(op *ir.Op) {
 		ok = false
 	}
 	bad := func(why string) {
-		b.errorf(maps.ValuePos, model.CodeBadValue, "vector.contract's indexing_maps %s are not a matrix product's: %s", maps.Value, why)
-		b.failed[res] = true
+		b.Errorf(maps.ValuePos, model.CodeBadValue, "vector.contract's indexing_maps %s are not a matrix product's: %s", maps.Value, why)
+		b.Failed[res] = true
 	}
 	if !ok {
 		bad("each of the three maps takes the three iterators to two of them")
@@ -109,61 +111,61 @@ func (b *builder) contract(op *ir.Op) {
 		return
 	}
 	operand := func(i int, transposed bool, role string) *model.Value {
-		v := b.value(op.Operands[i])
+		v := b.Value(op.Operands[i])
 		if v == nil || !transposed {
 			return v
 		}
 		perm := []int{1, 0}
-		return b.add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{v}, Perm: perm}, &model.OpArgs{Perm: perm}, nil, res.Name+"@"+role, op.Pos)
+		return b.Add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{v}, Perm: perm}, &model.OpArgs{Perm: perm}, nil, res.Name+"@"+role, op.Pos)
 	}
 	a := operand(0, transposedA, "a")
 	bb := operand(1, transposedB, "b")
-	c := b.value(op.Operands[2])
+	c := b.Value(op.Operands[2])
 	if a == nil || bb == nil || c == nil {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return
 	}
-	b.add(&model.Op{Kind: model.OpMMA, Pos: op.Pos, Operands: []*model.Value{a, bb, c}}, &model.OpArgs{}, res, res.Name, res.Pos)
+	b.Add(&model.Op{Kind: model.OpMMA, Pos: op.Pos, Operands: []*model.Value{a, bb, c}}, &model.OpArgs{}, res, res.Name, res.Pos)
 }
 
 // multiReduction reads vector.multi_reduction over one dimension as a
 // reduce; an accumulator that is the kind's identity is no init.
 func (b *builder) multiReduction(op *ir.Op) {
 	res := op.Results[0]
-	fn := b.combiner(op)
+	fn := b.Combiner(op)
 	if fn == "" {
 		return
 	}
-	dims, ok := intsAttr(op, "reduction_dims")
+	dims, ok := reader.IntsAttr(op, "reduction_dims")
 	if !ok {
-		b.fail(op, model.CodeBadValue, "vector.multi_reduction's reduction_dims is not a list of dimensions")
+		b.Fail(op, model.CodeBadValue, "vector.multi_reduction's reduction_dims is not a list of dimensions")
 		return
 	}
-	src := b.source(op, res)
+	src := b.Source(op, res)
 	if src == nil {
 		return
 	}
 	if len(dims) != 1 {
-		b.fail(op, model.CodeBadValue, "vector.multi_reduction reduces dimensions %v at once: the planner's reduce takes one dimension (write one multi_reduction per dimension)", dims)
+		b.Fail(op, model.CodeBadValue, "vector.multi_reduction reduces dimensions %v at once: the planner's reduce takes one dimension (write one multi_reduction per dimension)", dims)
 		return
 	}
 	var init *model.Value
-	if !b.identityInit(ir.Use{Op: op, Index: 1}) {
-		if init = b.value(op.Operands[1]); init == nil {
-			b.failed[res] = true
+	if !b.IdentityInit(ir.Use{Op: op, Index: 1}) {
+		if init = b.Value(op.Operands[1]); init == nil {
+			b.Failed[res] = true
 			return
 		}
 	}
 	axis := dims[0]
 	if len(src.Shape) == 1 && axis == 0 {
-		b.toScalar(op, src, fn, init, res)
+		b.ToScalar(op, src, fn, init, res)
 		return
 	}
 	mop := &model.Op{Kind: model.OpReduce, Fn: fn, Axis: axis, Pos: op.Pos, Operands: []*model.Value{src}}
 	if init != nil {
 		mop.Operands = append(mop.Operands, init)
 	}
-	b.add(mop, &model.OpArgs{Axis: axis}, res, res.Name, res.Pos)
+	b.Add(mop, &model.OpArgs{Axis: axis}, res, res.Name, res.Pos)
 }
 
 // reduction reads vector.reduction (a one-dimensional vector to a
@@ -172,39 +174,39 @@ func (b *builder) multiReduction(op *ir.Op) {
 // no layout and is left out.
 func (b *builder) reduction(op *ir.Op) {
 	res := op.Results[0]
-	fn := b.combiner(op)
+	fn := b.Combiner(op)
 	if fn == "" {
 		return
 	}
-	src := b.source(op, res)
+	src := b.Source(op, res)
 	if src == nil {
 		return
 	}
 	if len(src.Shape) != 1 {
-		b.fail(op, model.CodeRankMismatch, "vector.reduction reduces a one-dimensional vector, found %v", src.Shape)
+		b.Fail(op, model.CodeRankMismatch, "vector.reduction reduces a one-dimensional vector, found %v", src.Shape)
 		return
 	}
 	var init *model.Value
 	if len(op.Operands) > 1 {
-		if mv := b.vals[op.Operands[1].Value]; mv != nil && b.scalars[mv] {
+		if mv := b.Vals[op.Operands[1].Value]; mv != nil && b.Scalars[mv] {
 			init = mv
 		}
 	}
-	b.toScalar(op, src, fn, init, res)
+	b.ToScalar(op, src, fn, init, res)
 }
 
 func (b *builder) transpose(op *ir.Op) {
 	res := op.Results[0]
-	src := b.source(op, res)
+	src := b.Source(op, res)
 	if src == nil {
 		return
 	}
-	perm, ok := intsAttr(op, "permutation")
+	perm, ok := reader.IntsAttr(op, "permutation")
 	if !ok {
-		b.fail(op, model.CodeBadValue, "vector.transpose's permutation is not a list of dimensions")
+		b.Fail(op, model.CodeBadValue, "vector.transpose's permutation is not a list of dimensions")
 		return
 	}
-	b.add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{src}, Perm: perm}, &model.OpArgs{Perm: perm}, res, res.Name, res.Pos)
+	b.Add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{src}, Perm: perm}, &model.OpArgs{Perm: perm}, res, res.Name, res.Pos)
 }
 
 // position reads vector.extract's or vector.insert's static position; a
@@ -212,19 +214,19 @@ func (b *builder) transpose(op *ir.Op) {
 func (b *builder) position(op *ir.Op) ([]int, bool) {
 	pa, _ := op.Attr("static_position")
 	if pa == nil {
-		b.fail(op, model.CodeMissingKey, "%s has no static_position", op.Name)
+		b.Fail(op, model.CodeMissingKey, "%s has no static_position", op.Name)
 		return nil, false
 	}
 	da, ok := pa.Value.(*ir.DenseArrayAttr)
 	if !ok {
-		b.fail(op, model.CodeBadValue, "%s's static_position is %s, not array<i64: ...>", op.Name, pa.Value)
+		b.Fail(op, model.CodeBadValue, "%s's static_position is %s, not array<i64: ...>", op.Name, pa.Value)
 		return nil, false
 	}
 	pos := make([]int, len(da.Values))
 	for i, s := range da.Values {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || n == math.MinInt64 {
-			b.fail(op, model.CodeBadValue, "%s at a position computed at run time: the planner reads sub-vectors at constant positions", op.Name)
+			b.Fail(op, model.CodeBadValue, "%s at a position computed at run time: the planner reads sub-vectors at constant positions", op.Name)
 			return nil, false
 		}
 		pos[i] = int(n)
@@ -251,7 +253,7 @@ func wholeLeading(shape []int, n int) bool {
 // of a vector, which no op of the graph does.
 func (b *builder) extract(op *ir.Op) {
 	res := op.Results[0]
-	src := b.source(op, res)
+	src := b.Source(op, res)
 	if src == nil {
 		return
 	}
@@ -260,23 +262,23 @@ func (b *builder) extract(op *ir.Op) {
 		return
 	}
 	if !wholeLeading(src.Shape, len(pos)) {
-		b.fail(op, model.CodeBadValue, "vector.extract takes position %v of %v, a part of the vector: the planner reads an extract only from dimensions of extent 1 (a shape_cast), as its graphs have no op that slices a vector", pos, src.Shape)
+		b.Fail(op, model.CodeBadValue, "vector.extract takes position %v of %v, a part of the vector: the planner reads an extract only from dimensions of extent 1 (a shape_cast), as its graphs have no op that slices a vector", pos, src.Shape)
 		return
 	}
 	shape := []int{1}
-	if isVector(res) {
+	if reader.IsVector(res) {
 		var vok bool
-		if shape, _, vok = b.vector(res.Type, res.Pos, res.String()); !vok {
-			b.failed[res] = true
+		if shape, _, vok = b.Vector(res.Type, res.Pos, res.String()); !vok {
+			b.Failed[res] = true
 			return
 		}
 	}
-	b.reshape(op, src, shape, res)
-	if !isVector(res) {
-		if mv := b.vals[res]; mv != nil {
-			b.scalars[mv] = true
-		} else if mv := b.folded[res]; mv != nil {
-			b.scalars[mv] = true
+	b.Reshape(op, src, shape, res)
+	if !reader.IsVector(res) {
+		if mv := b.Vals[res]; mv != nil {
+			b.Scalars[mv] = true
+		} else if mv := b.Folded[res]; mv != nil {
+			b.Scalars[mv] = true
 		}
 	}
 }
@@ -286,7 +288,7 @@ func (b *builder) extract(op *ir.Op) {
 // in the destination's shape.
 func (b *builder) insert(op *ir.Op) {
 	res := op.Results[0]
-	shape, dt, ok := b.resultVector(res)
+	shape, dt, ok := b.ResultVector(res)
 	if !ok {
 		return
 	}
@@ -295,22 +297,22 @@ func (b *builder) insert(op *ir.Op) {
 		return
 	}
 	if !wholeLeading(shape, len(pos)) {
-		b.fail(op, model.CodeBadValue, "vector.insert writes position %v of %v, a part of the vector: the planner reads an insert only into dimensions of extent 1 (the value replaces the whole vector), as its graphs have no op that updates part of a vector", pos, shape)
+		b.Fail(op, model.CodeBadValue, "vector.insert writes position %v of %v, a part of the vector: the planner reads an insert only into dimensions of extent 1 (the value replaces the whole vector), as its graphs have no op that updates part of a vector", pos, shape)
 		return
 	}
 	o := op.Operands[0]
 	var src *model.Value
-	if isVector(o.Value) {
-		src = b.value(o)
-	} else if src = b.scalarValue(o.Value); src == nil {
-		b.add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
+	if reader.IsVector(o.Value) {
+		src = b.Value(o)
+	} else if src = b.ScalarValue(o.Value); src == nil {
+		b.Add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
 		return
 	}
 	if src == nil {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return
 	}
-	b.reshape(op, src, shape, res)
+	b.Reshape(op, src, shape, res)
 }
 
 // toLayout reads iree_vector_ext.to_layout as a pin: the value it anchors
@@ -318,18 +320,18 @@ func (b *builder) insert(op *ir.Op) {
 // pinned already), a new value in that layout (anchor).
 func (b *builder) toLayout(op *ir.Op) {
 	res := op.Results[0]
-	src := b.source(op, res)
+	src := b.Source(op, res)
 	if src == nil {
 		return
 	}
 	la, _ := op.Attr("layout")
 	if la == nil {
-		b.fail(op, model.CodeMissingKey, "iree_vector_ext.to_layout has no layout")
+		b.Fail(op, model.CodeMissingKey, "iree_vector_ext.to_layout has no layout")
 		return
 	}
 	pin := b.layoutPin(op.Name, la, src.Shape, op.Pos)
 	if pin == nil {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return
 	}
 	b.anchor(op, src, op.Operands[0].Value, res, pin)
@@ -362,13 +364,13 @@ func (b *builder) layoutPin(opName string, na *ir.NamedAttr, shape []int, pos mo
 		da = nil
 	}
 	if da == nil {
-		b.errorf(na.ValuePos, model.CodeBadValue, "%s's %s is %s: the reader reads layouts written as #iree_vector_ext.nested_layout<...>, #xegpu.layout<...> (or its earlier spellings #xegpu.sg_map, #xegpu.wg_map) and #%s<...>", opName, na.Name, na.Value, ir.LinearAttr)
+		b.Errorf(na.ValuePos, model.CodeBadValue, "%s's %s is %s: the reader reads layouts written as #iree_vector_ext.nested_layout<...>, #xegpu.layout<...> (or its earlier spellings #xegpu.sg_map, #xegpu.wg_map) and #%s<...>", opName, na.Name, na.Value, ir.LinearAttr)
 	}
 	if n == nil {
 		return nil
 	}
-	f := model.Frame{Shape: shape, SubgroupSize: b.target.SubgroupSize, Subgroups: b.g.Subgroups}
-	l, why, err := notation.PinLayout(n, f, b.target.Name)
+	f := model.Frame{Shape: shape, SubgroupSize: b.Target.SubgroupSize, Subgroups: b.G.Subgroups}
+	l, why, err := notation.PinLayout(n, f, b.Target.Name)
 	if err != nil {
 		at := na.ValuePos
 		msg := err.Error()
@@ -381,7 +383,7 @@ func (b *builder) layoutPin(opName string, na *ir.NamedAttr, shape []int, pos mo
 				}
 			}
 		}
-		b.errorf(at, model.CodeBadValue, "%s", msg)
+		b.Errorf(at, model.CodeBadValue, "%s", msg)
 		return nil
 	}
 	return &model.Pin{Layout: l, Notation: n, Pos: pos, Unrealisable: why}
@@ -395,7 +397,7 @@ func (b *builder) layoutPin(opName string, na *ir.NamedAttr, shape []int, pos mo
 func (b *builder) anchor(op *ir.Op, src *model.Value, srcIR *ir.Value, res *ir.Value, pin *model.Pin) {
 	if src.Pin == nil && len(srcIR.Uses) == 1 {
 		src.Pin = pin
-		b.folded[res] = src
+		b.Folded[res] = src
 		return
 	}
 	b.pinnedCopy(op, src, res, res.Name, res.Pos, pin)
@@ -405,7 +407,7 @@ func (b *builder) anchor(op *ir.Op, src *model.Value, srcIR *ir.Value, res *ir.V
 // v's own shape, named name at at (res: the IR value it stands for, nil
 // for none); nil when it is refused (reported).
 func (b *builder) pinnedCopy(op *ir.Op, v *model.Value, res *ir.Value, name string, at model.Pos, pin *model.Pin) *model.Value {
-	nv := b.add(&model.Op{Kind: model.OpShapeCast, Pos: op.Pos, Operands: []*model.Value{v}}, &model.OpArgs{Shape: slices.Clone(v.Shape)}, res, name, at)
+	nv := b.Add(&model.Op{Kind: model.OpShapeCast, Pos: op.Pos, Operands: []*model.Value{v}}, &model.OpArgs{Shape: slices.Clone(v.Shape)}, res, name, at)
 	if nv != nil {
 		nv.Pin = pin
 	}

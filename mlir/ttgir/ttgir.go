@@ -1,4 +1,6 @@
-package mlir
+package ttgir
+
+import "planner/mlir/reader"
 
 import "planner/mlir/ir"
 
@@ -20,7 +22,7 @@ import (
 
 // IsTTGIR reports whether a parsed module is TTGIR: it holds a tt.func, or
 // its module carries ttg. (or triton_gpu.) attributes.
-func IsTTGIR(m *ir.Module) bool {
+func Is(m *ir.Module) bool {
 	found := false
 	ir.Visit(m.Ops, func(op *ir.Op) bool {
 		found = found || op.Name == "tt.func" || op.Name == "builtin.module" && slices.ContainsFunc(op.Attrs, func(a *ir.NamedAttr) bool {
@@ -47,9 +49,9 @@ func init() {
 		"tt.dot":              (*ttBuilder).ttDot,
 		"ttng.warp_group_dot": (*ttBuilder).ttDot,
 		"tt.reduce":           (*ttBuilder).ttReduce,
-		"tt.expand_dims":      (*ttBuilder).shapeCast,
-		"tt.reshape":          (*ttBuilder).shapeCast,
-		"tt.broadcast":        (*ttBuilder).broadcast,
+		"tt.expand_dims":      (*ttBuilder).ShapeCast,
+		"tt.reshape":          (*ttBuilder).ShapeCast,
+		"tt.broadcast":        (*ttBuilder).Broadcast,
 		"tt.trans":            (*ttBuilder).ttTrans,
 		"tt.fp_to_fp":         (*ttBuilder).ttFpToFp,
 		"ttg.convert_layout":  (*ttBuilder).ttConvert,
@@ -107,7 +109,7 @@ func isPtrTensor(t ir.Type) bool {
 // incoming value is free. It is the greatest such set: loop-carried
 // values start free and lose it when a value that is not flows in.
 func (b *ttBuilder) markFree(fn *ir.Op) {
-	free := b.free
+	free := b.freeTensors
 	var ops []*ir.Op
 	var collect func(op *ir.Op)
 	collect = func(op *ir.Op) {
@@ -206,7 +208,7 @@ func (b *ttBuilder) ReadOp(op *ir.Op) {
 	name := ir.TTName(op.Name)
 	if op.Opaque {
 		if len(op.Mentions) > 0 {
-			b.fail(op, model.CodeUnknownName, "%s is not understood, and it touches tensors (%s): the reader understands %s", op.Name, strings.Join(op.Mentions, ", "), ttUnderstood())
+			b.Fail(op, model.CodeUnknownName, "%s is not understood, and it touches tensors (%s): the reader understands %s", op.Name, strings.Join(op.Mentions, ", "), ttUnderstood())
 		}
 		return
 	}
@@ -215,29 +217,29 @@ func (b *ttBuilder) ReadOp(op *ir.Op) {
 			b.encoding(r.Type.(*ir.TensorType), r.Pos)
 		}
 	}
-	if len(op.Results) > 0 && name != "scf.for" && name != "scf.if" && !slices.ContainsFunc(op.Results, func(r *ir.Value) bool { return !b.free[r] }) {
+	if len(op.Results) > 0 && name != "scf.for" && name != "scf.if" && !slices.ContainsFunc(op.Results, func(r *ir.Value) bool { return !b.freeTensors[r] }) {
 		return // a free tensor: made at each use
 	}
-	if name == "tt.addptr" && !touches[*ir.TensorType](op) {
+	if name == "tt.addptr" && !reader.Touches[*ir.TensorType](op) {
 		return // a scalar pointer's arithmetic
 	}
 	h, ok := ttHandlers[name]
-	if sh, shared := SharedOp(name); !ok && shared {
+	if sh, shared := reader.SharedOp(name); !ok && shared {
 		h, ok = func(b *ttBuilder, op *ir.Op) { sh(b.Builder, op) }, true
 	}
 	if !ok || strings.HasPrefix(name, "vector.") || name == "iree_vector_ext.to_layout" {
-		if strings.HasPrefix(name, "tt.") || strings.HasPrefix(name, "ttg.") || touches[*ir.TensorType](op) {
-			b.fail(op, model.CodeUnknownName, "%s is not understood in TTGIR: the reader understands %s", op.Name, ttUnderstood())
+		if strings.HasPrefix(name, "tt.") || strings.HasPrefix(name, "ttg.") || reader.Touches[*ir.TensorType](op) {
+			b.Fail(op, model.CodeUnknownName, "%s is not understood in TTGIR: the reader understands %s", op.Name, ttUnderstood())
 		}
 		return
 	}
-	if !b.ready(op, name) {
+	if !b.Ready(op, name) {
 		return
 	}
-	outer := b.cur
-	b.cur = op
+	outer := b.Cur
+	b.Cur = op
 	h(b, op)
-	b.cur = outer
+	b.Cur = outer
 	for _, r := range op.Results {
 		b.pinResult(r, false)
 	}
@@ -255,12 +257,12 @@ func (b *ttBuilder) freeConstant(o *ir.Operand) *model.Value {
 	if v := b.freeUse[o]; v != nil {
 		return v
 	}
-	shape, dt, ok := b.vector(o.Value.Type, o.Pos, o.Value.String())
+	shape, dt, ok := b.Vector(o.Value.Type, o.Pos, o.Value.String())
 	if !ok {
-		b.failed[o.Value] = true
+		b.Failed[o.Value] = true
 		return nil
 	}
-	v := b.add(&model.Op{Kind: model.OpConstant, Pos: o.Pos}, &model.OpArgs{Shape: shape, DType: dt}, nil, o.Value.Name, o.Pos)
+	v := b.Add(&model.Op{Kind: model.OpConstant, Pos: o.Pos}, &model.OpArgs{Shape: shape, DType: dt}, nil, o.Value.Name, o.Pos)
 	b.freeUse[o] = v
 	return v
 }
@@ -275,9 +277,9 @@ type encInfo struct {
 // encodingPos is where an encoding is written: its alias's definition
 // when it is one, else where the value of that type is defined.
 func (b *ttBuilder) encodingPos(a ir.Attr, at model.Pos) model.Pos {
-	for name, v := range b.mod.AttrAliases {
+	for name, v := range b.Mod.AttrAliases {
 		if v == a {
-			return b.mod.AliasPos[name]
+			return b.Mod.AliasPos[name]
 		}
 	}
 	return at
@@ -313,12 +315,12 @@ func (b *ttBuilder) encoding(t *ir.TensorType, at model.Pos) *encInfo {
 	} else if enc, cerr := tritonEncoding(n); cerr != nil {
 		err, pos = cerr, cerr.Pos
 	} else {
-		if b.target == nil {
+		if b.Target == nil {
 			e.err = true
 			return e
 		}
 		e.enc = &model.Triton{Enc: enc}
-		f := model.Frame{Shape: t.Shape, SubgroupSize: b.target.SubgroupSize, Subgroups: b.g.Subgroups}
+		f := model.Frame{Shape: t.Shape, SubgroupSize: b.Target.SubgroupSize, Subgroups: b.G.Subgroups}
 		e.layout, err = e.enc.Layout(f)
 	}
 	if err != nil {
@@ -338,7 +340,7 @@ func (b *ttBuilder) encoding(t *ir.TensorType, at model.Pos) *encInfo {
 				pos = apos
 			}
 		}
-		b.errorf(pos, model.CodeBadValue, "the encoding %s of a %s tensor: %s", what, shapeText(t.Shape), msg)
+		b.Errorf(pos, model.CodeBadValue, "the encoding %s of a %s tensor: %s", what, shapeText(t.Shape), msg)
 	}
 	return e
 }
@@ -347,24 +349,24 @@ func (b *ttBuilder) encoding(t *ir.TensorType, at model.Pos) *encInfo {
 // slice's parent), the alias whose own encoding is what is wrong: the
 // alias alone, on the same shape, fails with the same message.
 func (b *ttBuilder) parentAt(t *ir.TensorType, n *ir.AttrNode, msg string) (model.Pos, ir.Attr, bool) {
-	if n == nil || b.target == nil {
+	if n == nil || b.Target == nil {
 		return model.Pos{}, nil, false
 	}
 	for _, name := range aliasUses(n) {
-		a := b.mod.AttrAliases[name]
+		a := b.Mod.AttrAliases[name]
 		if a == t.Encoding {
 			continue
 		}
 		var err error
-		if an, nerr := encodingNode(a, b.mod.AliasPos[name]); nerr != nil {
+		if an, nerr := encodingNode(a, b.Mod.AliasPos[name]); nerr != nil {
 			err = nerr
 		} else if enc, cerr := tritonEncoding(an); cerr != nil {
 			err = cerr
 		} else {
-			_, err = (&model.Triton{Enc: enc}).Layout(model.Frame{Shape: t.Shape, SubgroupSize: b.target.SubgroupSize, Subgroups: b.g.Subgroups})
+			_, err = (&model.Triton{Enc: enc}).Layout(model.Frame{Shape: t.Shape, SubgroupSize: b.Target.SubgroupSize, Subgroups: b.G.Subgroups})
 		}
 		if me, ok := err.(*model.Error); ok && me.Msg == msg {
-			return b.mod.AliasPos[name], a, true
+			return b.Mod.AliasPos[name], a, true
 		}
 	}
 	return model.Pos{}, nil, false
@@ -396,10 +398,10 @@ func (b *ttBuilder) ttPin(t ir.Type, at model.Pos) *model.Pin {
 // reader keeps the input's layouts (every value, or the anchors' with
 // KeepAnchors).
 func (b *ttBuilder) pinResult(res *ir.Value, anchor bool) {
-	if !(b.opt.InputLayouts || anchor && b.opt.KeepAnchors) {
+	if !(b.Opt.InputLayouts || anchor && b.Opt.KeepAnchors) {
 		return
 	}
-	if v := b.vals[res]; v != nil && v.Pin == nil {
+	if v := b.Vals[res]; v != nil && v.Pin == nil {
 		v.Pin = b.ttPin(res.Type, res.Pos)
 	}
 }
@@ -478,7 +480,7 @@ func (b *ttBuilder) unitStride(v *ir.Value, depth int) []bool {
 	case "tt.trans":
 		src := arg(0)
 		if oa, ok := op.Attr("order"); ok {
-			if order, ok := intsOf(oa.Value); ok && len(order) == len(out) {
+			if order, ok := reader.IntsOf(oa.Value); ok && len(order) == len(out) {
 				for d, o := range order {
 					out[d] = o < len(src) && src[o]
 				}
@@ -504,12 +506,12 @@ func (b *ttBuilder) ttLoad(op *ir.Op) {
 	if !isTensor(res.Type) {
 		return // a scalar load
 	}
-	shape, dt, ok := b.resultVector(res)
+	shape, dt, ok := b.ResultVector(res)
 	if !ok {
 		return
 	}
 	mop := &model.Op{Kind: model.OpLoad, Pos: op.Pos, Contiguous: b.contiguousOf(op.Operands[0].Value, op.Pos)}
-	b.add(mop, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
+	b.Add(mop, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
 	b.pinResult(res, true)
 }
 
@@ -518,23 +520,23 @@ func (b *ttBuilder) ttStore(op *ir.Op) {
 	if len(op.Operands) < 2 || !isTensor(op.Operands[1].Value.Type) {
 		return
 	}
-	src := b.value(op.Operands[1])
+	src := b.Value(op.Operands[1])
 	if src == nil {
 		return
 	}
 	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
 	mop := &model.Op{Kind: model.OpStore, Pos: op.Pos, Operands: []*model.Value{src}, Contiguous: b.contiguousOf(op.Operands[0].Value, op.Pos), Name: name}
-	if b.opt.KeepAnchors || b.opt.InputLayouts {
+	if b.Opt.KeepAnchors || b.Opt.InputLayouts {
 		mop.Layout = b.ttPin(op.Operands[0].Value.Type, op.Pos)
 	}
-	b.add(mop, &model.OpArgs{}, nil, name, op.Pos)
+	b.Add(mop, &model.OpArgs{}, nil, name, op.Pos)
 }
 
 // ttDot reads tt.dot as an mma: A is M×K, B is K×N.
 func (b *ttBuilder) ttDot(op *ir.Op) {
 	res := op.Results[0]
 	if n := len(op.Operands); n != 3 && (op.Name != "ttng.warp_group_dot" || n != 4) {
-		b.fail(op, model.CodeRankMismatch, "%s has %d operands: it reads a, b and c", op.Name, len(op.Operands))
+		b.Fail(op, model.CodeRankMismatch, "%s has %d operands: it reads a, b and c", op.Name, len(op.Operands))
 		return
 	}
 	var in [3]*model.Value
@@ -546,7 +548,7 @@ func (b *ttBuilder) ttDot(op *ir.Op) {
 			// WarpGroupDotOp: "$a, $b" of TT_MemDescType): the buffer read
 			// by the mma, which the planner may leave in place.
 			if in[i] = b.descOperand(op, op.Operands[i], fmt.Sprintf("%s@%c", res.Name, 'a'+i)); in[i] == nil {
-				b.failed[res] = true
+				b.Failed[res] = true
 				return
 			}
 			// Whatever record the plan runs the dot on, the kernel
@@ -559,17 +561,17 @@ func (b *ttBuilder) ttDot(op *ir.Op) {
 			b.descs[op.Operands[i].Value].buf.Described = true
 			continue
 		}
-		if in[i] = b.value(op.Operands[i]); in[i] == nil {
-			b.failed[res] = true
+		if in[i] = b.Value(op.Operands[i]); in[i] == nil {
+			b.Failed[res] = true
 			return
 		}
-		if i < 2 && b.opt.KeepAnchors && !b.opt.InputLayouts {
+		if i < 2 && b.Opt.KeepAnchors && !b.Opt.InputLayouts {
 			in[i] = b.anchored(in[i], b.ttPin(op.Operands[i].Value.Type, op.Operands[i].Pos), op.Pos, fmt.Sprintf("%s@%c", res.Name, 'a'+i))
 		}
 	}
 	// A ttng.warp_group_dot's result must be a version 3 #ttg.nvidia_mma
 	// (model.Op.Warpgroup).
-	b.add(&model.Op{Kind: model.OpMMA, Pos: op.Pos, Operands: in[:], Warpgroup: ir.TTName(op.Name) == "ttng.warp_group_dot"}, &model.OpArgs{}, res, res.Name, res.Pos)
+	b.Add(&model.Op{Kind: model.OpMMA, Pos: op.Pos, Operands: in[:], Warpgroup: ir.TTName(op.Name) == "ttng.warp_group_dot"}, &model.OpArgs{}, res, res.Name, res.Pos)
 	b.pinResult(res, true)
 }
 
@@ -580,7 +582,7 @@ func (b *ttBuilder) anchored(v *model.Value, pin *model.Pin, at model.Pos, name 
 	if pin == nil || v == nil {
 		return v
 	}
-	w := b.add(&model.Op{Kind: model.OpShapeCast, Pos: at, Operands: []*model.Value{v}}, &model.OpArgs{Shape: slices.Clone(v.Shape)}, nil, name, at)
+	w := b.Add(&model.Op{Kind: model.OpShapeCast, Pos: at, Operands: []*model.Value{v}}, &model.OpArgs{Shape: slices.Clone(v.Shape)}, nil, name, at)
 	if w != nil {
 		w.Pin = pin
 	}
@@ -593,16 +595,16 @@ func (b *ttBuilder) anchored(v *model.Value, pin *model.Pin, at model.Pos, name 
 // encoding, so that the conversion it makes is priced.
 func (b *ttBuilder) ttConvert(op *ir.Op) {
 	res := op.Results[0]
-	src := b.source(op, res)
+	src := b.Source(op, res)
 	if src == nil {
 		return
 	}
 	b.converts++
-	if !b.opt.InputLayouts {
-		b.folded[res] = src
+	if !b.Opt.InputLayouts {
+		b.Folded[res] = src
 		return
 	}
-	v := b.add(&model.Op{Kind: model.OpShapeCast, Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{Shape: slices.Clone(src.Shape)}, res, res.Name, res.Pos)
+	v := b.Add(&model.Op{Kind: model.OpShapeCast, Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{Shape: slices.Clone(src.Shape)}, res, res.Name, res.Pos)
 	if v != nil {
 		v.Pin = b.ttPin(res.Type, res.Pos)
 	}
@@ -612,25 +614,25 @@ func (b *ttBuilder) ttConvert(op *ir.Op) {
 // is the operand's dimension order[i], as vector.transpose's permutation).
 func (b *ttBuilder) ttTrans(op *ir.Op) {
 	res := op.Results[0]
-	src := b.source(op, res)
+	src := b.Source(op, res)
 	if src == nil {
 		return
 	}
-	perm, ok := intsAttr(op, "order")
+	perm, ok := reader.IntsAttr(op, "order")
 	if !ok {
-		b.fail(op, model.CodeBadValue, "tt.trans's order is not a list of dimensions")
+		b.Fail(op, model.CodeBadValue, "tt.trans's order is not a list of dimensions")
 		return
 	}
-	b.add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{src}, Perm: perm}, &model.OpArgs{Perm: perm}, res, res.Name, res.Pos)
+	b.Add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{src}, Perm: perm}, &model.OpArgs{Perm: perm}, res, res.Name, res.Pos)
 	b.pinResult(res, false)
 }
 
 // ttFpToFp reads tt.fp_to_fp as a cast that widens or narrows.
 func (b *ttBuilder) ttFpToFp(op *ir.Op) {
 	res := op.Results[0]
-	from, _, ok1 := b.vectorQuiet(op.Operands[0].Value.Type)
-	_, to, ok2 := b.vectorQuiet(res.Type)
-	_, fdt, _ := b.vectorQuiet(op.Operands[0].Value.Type)
+	from, _, ok1 := b.VectorQuiet(op.Operands[0].Value.Type)
+	_, to, ok2 := b.VectorQuiet(res.Type)
+	_, fdt, _ := b.VectorQuiet(op.Operands[0].Value.Type)
 	fn := "cast"
 	switch {
 	case !ok1 || !ok2 || from == nil:
@@ -639,7 +641,7 @@ func (b *ttBuilder) ttFpToFp(op *ir.Op) {
 	case to.Bits < fdt.Bits:
 		fn = "truncf"
 	}
-	b.elementwiseAs(op, fn)
+	b.ElementwiseAs(op, fn)
 }
 
 // reduceCombiners are the combiners a tt.reduce region's one op may be.
@@ -654,13 +656,13 @@ var reduceCombiners = map[string]string{
 // of its result; "" (reported) otherwise.
 func (b *ttBuilder) reduceCombiner(op *ir.Op) string {
 	if len(op.Regions) != 1 || len(op.Regions[0].Blocks) != 1 {
-		b.fail(op, model.CodeBadValue, "tt.reduce has no combiner region of one block")
+		b.Fail(op, model.CodeBadValue, "tt.reduce has no combiner region of one block")
 		return ""
 	}
 	r := op.Regions[0]
 	blk := r.Blocks[0]
 	bad := func(why string) string {
-		b.fail(op, model.CodeBadValue, "tt.reduce's combiner region at %s %s: the planner's reductions add, multiply, take the maximum or the minimum (arith.addf, mulf, maxnumf, minnumf and their kin)", r.Pos, why)
+		b.Fail(op, model.CodeBadValue, "tt.reduce's combiner region at %s %s: the planner's reductions add, multiply, take the maximum or the minimum (arith.addf, mulf, maxnumf, minnumf and their kin)", r.Pos, why)
 		return ""
 	}
 	if len(blk.Args) != 2 || len(blk.Ops) != 2 || (blk.Ops[1].Name != "tt.reduce.return") {
@@ -685,7 +687,7 @@ func (b *ttBuilder) reduceCombiner(op *ir.Op) string {
 // a scalar when the tensor has one dimension.
 func (b *ttBuilder) ttReduce(op *ir.Op) {
 	if len(op.Operands) != 1 || len(op.Results) != 1 {
-		b.fail(op, model.CodeBadValue, "tt.reduce reduces %d tensor(s) together: the planner reads a reduction of one tensor", len(op.Operands))
+		b.Fail(op, model.CodeBadValue, "tt.reduce reduces %d tensor(s) together: the planner reads a reduction of one tensor", len(op.Operands))
 		return
 	}
 	res := op.Results[0]
@@ -702,19 +704,19 @@ func (b *ttBuilder) ttReduce(op *ir.Op) {
 			}
 		}
 	}
-	src := b.source(op, res)
+	src := b.Source(op, res)
 	if src == nil {
 		return
 	}
 	if axis < 0 || axis >= len(src.Shape) {
-		b.fail(op, model.CodeBadValue, "tt.reduce's axis is not a dimension of its %d-dimensional operand", len(src.Shape))
+		b.Fail(op, model.CodeBadValue, "tt.reduce's axis is not a dimension of its %d-dimensional operand", len(src.Shape))
 		return
 	}
 	if len(src.Shape) == 1 {
-		b.toScalar(op, src, fn, nil, res)
+		b.ToScalar(op, src, fn, nil, res)
 		return
 	}
-	b.add(&model.Op{Kind: model.OpReduce, Fn: fn, Axis: axis, Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{Axis: axis}, res, res.Name, res.Pos)
+	b.Add(&model.Op{Kind: model.OpReduce, Fn: fn, Axis: axis, Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{Axis: axis}, res, res.Name, res.Pos)
 	b.pinResult(res, false)
 }
 
@@ -727,7 +729,7 @@ func (b *ttBuilder) ttIf(op *ir.Op) {
 	var yields []*ir.Op
 	for _, r := range op.Regions {
 		if len(r.Blocks) != 1 {
-			b.fail(op, model.CodeBadValue, "scf.if's branch at %s is not one block", r.Pos)
+			b.Fail(op, model.CodeBadValue, "scf.if's branch at %s is not one block", r.Pos)
 			return
 		}
 		blk := r.Blocks[0]
@@ -741,7 +743,7 @@ func (b *ttBuilder) ttIf(op *ir.Op) {
 	}
 	var results []*ir.Value
 	for _, res := range op.Results {
-		if !b.free[res] && isTensor(res.Type) {
+		if !b.freeTensors[res] && isTensor(res.Type) {
 			results = append(results, res)
 		}
 	}
@@ -749,34 +751,34 @@ func (b *ttBuilder) ttIf(op *ir.Op) {
 		return
 	}
 	if len(yields) != 2 {
-		b.fail(op, model.CodeBadValue, "scf.if gives %s without an else branch that yields it", results[0])
+		b.Fail(op, model.CodeBadValue, "scf.if gives %s without an else branch that yields it", results[0])
 		return
 	}
-	name := unique(b.opNames, strings.SplitN(results[0].Name, "#", 2)[0]+"@if")
+	name := reader.Unique(b.OpNames, strings.SplitN(results[0].Name, "#", 2)[0]+"@if")
 	mop := &model.Op{Kind: model.OpLoop, Pos: op.Pos, Name: name}
-	l := &model.Loop{Name: name, Trips: 1, Parent: b.loop, Op: mop, Pos: op.Pos}
+	l := &model.Loop{Name: name, Trips: 1, Parent: b.Loop, Op: mop, Pos: op.Pos}
 	mop.Body = l
 	for _, res := range results {
 		i := res.Index
 		if i >= len(yields[0].Operands) || i >= len(yields[1].Operands) {
-			b.fail(op, model.CodeBadValue, "scf.if gives %s without an scf.yield of it in both branches", res)
+			b.Fail(op, model.CodeBadValue, "scf.if gives %s without an scf.yield of it in both branches", res)
 			return
 		}
-		x, y := b.value(yields[0].Operands[i]), b.value(yields[1].Operands[i])
+		x, y := b.Value(yields[0].Operands[i]), b.Value(yields[1].Operands[i])
 		if x == nil || y == nil {
-			b.failed[res] = true
+			b.Failed[res] = true
 			return
 		}
 		k := len(l.Inits)
-		arg := &model.Value{Name: unique(b.names, res.Name+"@if"), Shape: slices.Clone(x.Shape), DType: x.DType, Pos: res.Pos, Arg: l}
-		r := &model.Value{Name: unique(b.names, res.Name), Shape: slices.Clone(x.Shape), DType: x.DType, Pos: res.Pos, Def: mop}
-		b.g.Values = append(b.g.Values, arg, r)
+		arg := &model.Value{Name: reader.Unique(b.Names, res.Name+"@if"), Shape: slices.Clone(x.Shape), DType: x.DType, Pos: res.Pos, Arg: l}
+		r := &model.Value{Name: reader.Unique(b.Names, res.Name), Shape: slices.Clone(x.Shape), DType: x.DType, Pos: res.Pos, Def: mop}
+		b.G.Values = append(b.G.Values, arg, r)
 		l.Inits, l.Args, l.Yields, l.Results = append(l.Inits, x), append(l.Args, arg), append(l.Yields, y), append(l.Results, r)
 		x.Uses = append(x.Uses, model.Use{Op: mop, Index: k})
 		y.Uses = append(y.Uses, model.Use{Op: mop, Index: k, Yield: true})
-		b.vals[res] = r
+		b.Vals[res] = r
 	}
-	b.emit(mop)
+	b.Emit(mop)
 }
 
 // memDesc is what the reader knows of a !ttg.memdesc value: the buffer it
@@ -800,21 +802,21 @@ func (b *ttBuilder) localAlloc(op *ir.Op) {
 		m = memdescRE.FindStringSubmatch(t.Text)
 	}
 	if m == nil {
-		b.fail(op, model.CodeBadValue, "%s gives %s, not a !ttg.memdesc<shape x type, encoding, ...>", op.Name, res.Type)
+		b.Fail(op, model.CodeBadValue, "%s gives %s, not a !ttg.memdesc<shape x type, encoding, ...>", op.Name, res.Type)
 		return
 	}
 	var shape []int
 	for _, d := range strings.Split(strings.TrimSuffix(m[1], "x"), "x") {
 		n, err := strconv.Atoi(d)
 		if err != nil || n < 1 || n > model.MaxElements {
-			b.fail(op, model.CodeBadValue, "%s's buffer has extent %s", op.Name, d)
+			b.Fail(op, model.CodeBadValue, "%s's buffer has extent %s", op.Name, d)
 			return
 		}
 		shape = append(shape, n)
 	}
 	dt, ok := ir.DType(ir.ScalarType(m[2]))
 	if !ok {
-		b.fail(op, model.CodeUnknownName, "%s's buffer holds %s, which the planner does not know", op.Name, m[2])
+		b.Fail(op, model.CodeUnknownName, "%s's buffer holds %s, which the planner does not know", op.Name, m[2])
 		return
 	}
 	ot, _ := res.Type.(*ir.OpaqueType)
@@ -822,7 +824,7 @@ func (b *ttBuilder) localAlloc(op *ir.Op) {
 	if ot != nil {
 		enc = ot.Encoding
 	}
-	pinned := (enc != nil || ot != nil && ot.EncodingErr != nil) && (b.opt.KeepAnchors || b.opt.InputLayouts) && len(shape) == 2
+	pinned := (enc != nil || ot != nil && ot.EncodingErr != nil) && (b.Opt.KeepAnchors || b.Opt.InputLayouts) && len(shape) == 2
 	var se *model.TritonSharedEncoding
 	var perm []int
 	if pinned {
@@ -839,8 +841,8 @@ func (b *ttBuilder) localAlloc(op *ir.Op) {
 			if enc != nil {
 				what += " " + enc.String()
 			}
-			b.errorf(err.Pos, model.CodeBadValue, "%s of %s: %s", what, res, err.Msg)
-			b.failed[res] = true
+			b.Errorf(err.Pos, model.CodeBadValue, "%s of %s: %s", what, res, err.Msg)
+			b.Failed[res] = true
 			return
 		}
 		if col, ok := columnMajor(se); ok {
@@ -860,14 +862,14 @@ func (b *ttBuilder) localAlloc(op *ir.Op) {
 				if me, ok := err.(*model.Error); ok {
 					msg = me.Msg
 				}
-				b.errorf(b.encodingPos(enc, op.Pos), model.CodeBadValue, "the shared encoding %s of %s: %s", enc, res, msg)
-				b.failed[res] = true
+				b.Errorf(b.encodingPos(enc, op.Pos), model.CodeBadValue, "the shared encoding %s of %s: %s", enc, res, msg)
+				b.Failed[res] = true
 				return
 			}
 			buf.Layout = l
 		}
 	}
-	b.g.Buffers = append(b.g.Buffers, buf)
+	b.G.Buffers = append(b.G.Buffers, buf)
 	b.descs[res] = &memDesc{buf: buf, enc: enc, perm: perm}
 	if len(op.Operands) == 1 {
 		b.storeLocal(op, op.Operands[0], b.descs[res])
@@ -879,8 +881,8 @@ func (b *ttBuilder) desc(op *ir.Op, o *ir.Operand) *memDesc {
 	if d := b.descs[o.Value]; d != nil {
 		return d
 	}
-	if !b.failed[o.Value] {
-		b.fail(op, model.CodeBadValue, "%s reads %s, which no ttg.local_alloc or ttg.memdesc_trans the reader follows made", op.Name, o.Value)
+	if !b.Failed[o.Value] {
+		b.Fail(op, model.CodeBadValue, "%s reads %s, which no ttg.local_alloc or ttg.memdesc_trans the reader follows made", op.Name, o.Value)
 	}
 	return nil
 }
@@ -891,12 +893,12 @@ func (b *ttBuilder) memdescTrans(op *ir.Op) {
 	res := op.Results[0]
 	d := b.desc(op, op.Operands[0])
 	if d == nil {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return
 	}
-	order, ok := intsAttr(op, "order")
+	order, ok := reader.IntsAttr(op, "order")
 	if !ok || len(order) != len(d.buf.Shape) {
-		b.fail(op, model.CodeBadValue, "ttg.memdesc_trans's order is not a permutation of the buffer's %d dimensions", len(d.buf.Shape))
+		b.Fail(op, model.CodeBadValue, "ttg.memdesc_trans's order is not a permutation of the buffer's %d dimensions", len(d.buf.Shape))
 		return
 	}
 	perm := order
@@ -915,23 +917,23 @@ func (b *ttBuilder) localLoad(op *ir.Op) {
 	res := op.Results[0]
 	d := b.desc(op, op.Operands[0])
 	if d == nil {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return
 	}
-	if _, _, ok := b.resultVector(res); !ok {
+	if _, _, ok := b.ResultVector(res); !ok {
 		return
 	}
 	if d.perm == nil {
-		b.add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: d.buf}, &model.OpArgs{Buffer: d.buf}, res, res.Name, res.Pos)
+		b.Add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: d.buf}, &model.OpArgs{Buffer: d.buf}, res, res.Name, res.Pos)
 		b.pinResult(res, false)
 		return
 	}
-	tv := b.add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: d.buf}, &model.OpArgs{Buffer: d.buf}, nil, res.Name+"@mem", res.Pos)
+	tv := b.Add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: d.buf}, &model.OpArgs{Buffer: d.buf}, nil, res.Name+"@mem", res.Pos)
 	if tv == nil {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return
 	}
-	b.add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{tv}, Perm: d.perm}, &model.OpArgs{Perm: d.perm}, res, res.Name, res.Pos)
+	b.Add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{tv}, Perm: d.perm}, &model.OpArgs{Perm: d.perm}, res, res.Name, res.Pos)
 	b.pinResult(res, false)
 }
 
@@ -944,19 +946,19 @@ func (b *ttBuilder) descOperand(op *ir.Op, o *ir.Operand, name string) *model.Va
 		return nil
 	}
 	if d.perm == nil {
-		return b.add(&model.Op{Kind: model.OpLoadShared, Pos: o.Pos, Buffer: d.buf}, &model.OpArgs{Buffer: d.buf}, nil, name, o.Pos)
+		return b.Add(&model.Op{Kind: model.OpLoadShared, Pos: o.Pos, Buffer: d.buf}, &model.OpArgs{Buffer: d.buf}, nil, name, o.Pos)
 	}
-	tv := b.add(&model.Op{Kind: model.OpLoadShared, Pos: o.Pos, Buffer: d.buf}, &model.OpArgs{Buffer: d.buf}, nil, name+"@mem", o.Pos)
+	tv := b.Add(&model.Op{Kind: model.OpLoadShared, Pos: o.Pos, Buffer: d.buf}, &model.OpArgs{Buffer: d.buf}, nil, name+"@mem", o.Pos)
 	if tv == nil {
 		return nil
 	}
-	return b.add(&model.Op{Kind: model.OpTranspose, Pos: o.Pos, Operands: []*model.Value{tv}, Perm: d.perm}, &model.OpArgs{Perm: d.perm}, nil, name, o.Pos)
+	return b.Add(&model.Op{Kind: model.OpTranspose, Pos: o.Pos, Operands: []*model.Value{tv}, Perm: d.perm}, &model.OpArgs{Perm: d.perm}, nil, name, o.Pos)
 }
 
 // localStore reads ttg.local_store as a copy_to_shared.
 func (b *ttBuilder) localStore(op *ir.Op) {
 	if len(op.Operands) != 2 {
-		b.fail(op, model.CodeRankMismatch, "ttg.local_store has %d operands: it writes a tensor into a descriptor", len(op.Operands))
+		b.Fail(op, model.CodeRankMismatch, "ttg.local_store has %d operands: it writes a tensor into a descriptor", len(op.Operands))
 		return
 	}
 	if d := b.desc(op, op.Operands[1]); d != nil {
@@ -967,19 +969,19 @@ func (b *ttBuilder) localStore(op *ir.Op) {
 // storeLocal writes the tensor o reads into d's buffer (after a transpose
 // when d is a transposed view).
 func (b *ttBuilder) storeLocal(op *ir.Op, o *ir.Operand, d *memDesc) {
-	src := b.value(o)
+	src := b.Value(o)
 	if src == nil {
 		return
 	}
 	if d.perm != nil {
 		inv := model.InversePermutation(d.perm)
-		src = b.add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{src}, Perm: inv}, &model.OpArgs{Perm: inv}, nil, src.Name+"@mem", op.Pos)
+		src = b.Add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{src}, Perm: inv}, &model.OpArgs{Perm: inv}, nil, src.Name+"@mem", op.Pos)
 		if src == nil {
 			return
 		}
 	}
 	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
-	b.add(&model.Op{Kind: model.OpCopyToShared, Pos: op.Pos, Operands: []*model.Value{src}, Buffer: d.buf, Name: name}, &model.OpArgs{Buffer: d.buf}, nil, name, op.Pos)
+	b.Add(&model.Op{Kind: model.OpCopyToShared, Pos: op.Pos, Operands: []*model.Value{src}, Buffer: d.buf, Name: name}, &model.OpArgs{Buffer: d.buf}, nil, name, op.Pos)
 }
 
 // ttTargets maps ttg.target's backend prefix to the planner's targets.
@@ -1004,8 +1006,8 @@ func ttTarget(s string, lanes int) string {
 // (ttg.target, "ttg.num-warps", "ttg.threads-per-warp", "ttg.num-ctas",
 // as Triton's TritonGPUDialect.td names them), or from the flags.
 func (b *ttBuilder) ttContext() {
-	g := b.g
-	holders := b.holders()
+	g := b.G
+	holders := b.Holders()
 	attr := func(key string) *ir.NamedAttr {
 		for _, h := range holders {
 			for _, prefix := range []string{"ttg.", "triton_gpu."} {
@@ -1027,7 +1029,7 @@ func (b *ttBuilder) ttContext() {
 			n, ok2 = ia.Int64()
 		}
 		if !ok2 || n < 1 || n > 1<<16 {
-			b.errorf(a.ValuePos, model.CodeBadValue, "%s is %s, not a positive integer", a.Name, a.Value)
+			b.Errorf(a.ValuePos, model.CodeBadValue, "%s is %s, not a positive integer", a.Name, a.Value)
 			return 0, a, false
 		}
 		return int(n), a, true
@@ -1039,66 +1041,66 @@ func (b *ttBuilder) ttContext() {
 		return
 	}
 	if ctas > 1 {
-		b.errorf(ctasAt.ValuePos, model.CodeBadValue, "%s = %d: the planner lays out one CTA", ctasAt.Name, ctas)
+		b.Errorf(ctasAt.ValuePos, model.CodeBadValue, "%s = %d: the planner lays out one CTA", ctasAt.Name, ctas)
 		return
 	}
 	tgt := attr("target")
 	switch {
-	case b.opt.Target != "":
-		g.Target = b.opt.Target
+	case b.Opt.Target != "":
+		g.Target = b.Opt.Target
 		g.Provenance = append(g.Provenance, fmt.Sprintf("target %s from --target", g.Target))
 	case tgt != nil:
 		s, ok := tgt.Value.(*ir.StringAttr)
 		if !ok {
-			b.errorf(tgt.ValuePos, model.CodeBadValue, "%s is %s, not a string such as \"cuda:80\" or \"hip:gfx942\"", tgt.Name, tgt.Value)
+			b.Errorf(tgt.ValuePos, model.CodeBadValue, "%s is %s, not a string such as \"cuda:80\" or \"hip:gfx942\"", tgt.Name, tgt.Value)
 			return
 		}
 		g.Target, g.TargetPos = ttTarget(s.Value, lanes), tgt.ValuePos
 		g.Provenance = append(g.Provenance, fmt.Sprintf("target %s from %s = %q at %s", g.Target, tgt.Name, s.Value, tgt.ValuePos))
 	default:
-		b.errorf(b.fn.Pos, model.CodeMissingKey, "the module names no ttg.target (\"cuda:80\", \"hip:gfx942\"): give --target NAME (known: %s)", b.knownTargets())
+		b.Errorf(b.Fn.Pos, model.CodeMissingKey, "the module names no ttg.target (\"cuda:80\", \"hip:gfx942\"): give --target NAME (known: %s)", b.KnownTargets())
 		return
 	}
-	t := b.lookupTarget()
+	t := b.LookupTarget()
 	if t == nil {
 		return
 	}
 	if lanesAt != nil && lanes != t.SubgroupSize {
-		b.errorf(lanesAt.ValuePos, model.CodeIncompatible, "%s = %d, but %s's warps have %d lanes", lanesAt.Name, lanes, t.Name, t.SubgroupSize)
+		b.Errorf(lanesAt.ValuePos, model.CodeIncompatible, "%s = %d, but %s's warps have %d lanes", lanesAt.Name, lanes, t.Name, t.SubgroupSize)
 		return
 	}
 	switch {
-	case b.opt.Subgroups > 0:
-		g.Subgroups = b.opt.Subgroups
+	case b.Opt.Subgroups > 0:
+		g.Subgroups = b.Opt.Subgroups
 		g.Provenance = append(g.Provenance, fmt.Sprintf("subgroups %d from --subgroups", g.Subgroups))
 	case warpsAt != nil:
 		g.Subgroups, g.SubgroupsPos = warps, warpsAt.ValuePos
 		g.Provenance = append(g.Provenance, fmt.Sprintf("subgroups %d from %s at %s", warps, warpsAt.Name, warpsAt.ValuePos))
 	default:
-		b.errorf(b.fn.Pos, model.CodeMissingKey, "the module states no \"ttg.num-warps\": give --subgroups N")
+		b.Errorf(b.Fn.Pos, model.CodeMissingKey, "the module states no \"ttg.num-warps\": give --subgroups N")
 		return
 	}
-	b.checkSubgroups()
+	b.CheckSubgroups()
 }
 
 // buildTTGIR reads fn of m, a TTGIR kernel, into its graph.
-func buildTTGIR(m *ir.Module, fn *ir.Op, opt Options) (*ttBuilder, error) {
+func Build(m *ir.Module, fn *ir.Op, opt reader.Options) (*ttBuilder, error) {
 	b := &ttBuilder{
-		Builder: NewBuilder(m, fn, opt),
-		free:    map[*ir.Value]bool{},
-		freeUse: map[*ir.Operand]*model.Value{},
-		encs:    map[string]*encInfo{},
-		encErrs: map[string]bool{},
-		descs:   map[*ir.Value]*memDesc{},
+		Builder:     reader.NewBuilder(m, fn, opt),
+		freeTensors: map[*ir.Value]bool{},
+		freeUse:     map[*ir.Operand]*model.Value{},
+		encs:        map[string]*encInfo{},
+		encErrs:     map[string]bool{},
+		descs:       map[*ir.Value]*memDesc{},
 	}
-	b.front = b
+	b.Front = b
 	b.Tensors = true
 	b.ttContext()
 	b.markFree(fn)
 	if err := b.Err(); err != nil {
 		return nil, err
 	}
-	b.body(fn.Regions[0].Blocks[0])
+	b.Body(fn.Regions[0].Blocks[0])
 	b.finish()
 	if err := b.Err(); err != nil {
 		return nil, err
@@ -1108,14 +1110,14 @@ func buildTTGIR(m *ir.Module, fn *ir.Op, opt Options) (*ttBuilder, error) {
 
 // Operand reads each use of a free tensor as a constant of its own.
 func (b *ttBuilder) Operand(o *ir.Operand) (*model.Value, bool) {
-	if b.free[o.Value] {
+	if b.freeTensors[o.Value] {
 		return b.freeConstant(o), true
 	}
 	return nil, false
 }
 
 // Free reports whether v is a free tensor: made at each use.
-func (b *ttBuilder) Free(v *ir.Value) bool { return b.free[v] }
+func (b *ttBuilder) Free(v *ir.Value) bool { return b.freeTensors[v] }
 
 // Carry: a TTGIR loop carries nothing the reader follows besides values.
 func (b *ttBuilder) Carry(in, arg, res *ir.Value) {}
@@ -1133,19 +1135,19 @@ func (b *ttBuilder) LaneOperand(op *ir.Op, res *ir.Value) []int { return nil }
 // conversions by the input's own.
 func (b *ttBuilder) finish() {
 	b.Finish("triton", "tensors")
-	g := b.g
-	if !b.opt.InputLayouts {
+	g := b.G
+	if !b.Opt.InputLayouts {
 		// Never more conversions than the kernel came with (Triton's
 		// own layout choice is always within the bound); planner solve
 		// --max-conversions none lifts it.
-		g.HasMaxConversions, g.MaxConversions, g.MaxConversionsPos = true, b.converts, b.fn.Pos
+		g.HasMaxConversions, g.MaxConversions, g.MaxConversionsPos = true, b.converts, b.Fn.Pos
 		ops := "ttg.convert_layout ops"
 		if b.converts == 1 {
 			ops = "ttg.convert_layout op"
 		}
 		g.MaxConversionsFrom = fmt.Sprintf("the input's %d %s", b.converts, ops)
 		all := 0
-		ir.Visit(b.fn.Regions[0].Blocks[0].Ops, func(op *ir.Op) bool {
+		ir.Visit(b.Fn.Regions[0].Blocks[0].Ops, func(op *ir.Op) bool {
 			if ir.TTName(op.Name) == "ttg.convert_layout" {
 				all++
 			}
@@ -1158,4 +1160,22 @@ func (b *ttBuilder) finish() {
 			g.MaxConversionsFrom += fmt.Sprintf(" of computed values; %d more convert constants or indices, made in any layout at no cost", free)
 		}
 	}
+}
+
+// ttBuilder reads a TTGIR kernel: tensors play the part of vectors.
+type ttBuilder struct {
+	*reader.Builder
+	// free are its tensors made at each use (index and pointer
+	// arithmetic, splats, constants), freeUse the constant each use of
+	// one reads; encs the encodings read, by spelling and shape; descs
+	// the shared-memory descriptors.
+	freeTensors map[*ir.Value]bool
+	freeUse     map[*ir.Operand]*model.Value
+	encs        map[string]*encInfo
+	encErrs     map[string]bool // the encodings' mistakes reported
+	// converts counts the ttg.convert_layout ops of computed tensors
+	// read: the input's own conversions, which bound the plan's by
+	// default.
+	converts int
+	descs    map[*ir.Value]*memDesc
 }

@@ -1,4 +1,4 @@
-package mlir
+package ttgir
 
 import "planner/mlir/ir"
 

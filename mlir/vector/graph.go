@@ -1,4 +1,6 @@
-package mlir
+package vector
+
+import "planner/mlir/reader"
 
 import "planner/mlir/ir"
 
@@ -19,77 +21,10 @@ type memInfo struct {
 	typ   *ir.MemRefType
 }
 
-// Builder is what every front end's reading of a function shares: the
-// module and the function read, the options, the graph built and the
-// graph value each IR value reads as, the loop being read and the errors
-// found. A front end embeds it and reads the ops of its dialects
-// (Front); the ops every dialect's kernel has (arith, math,
-// arith.constant, scf.for, shape casts) are read here.
-type Builder struct {
-	mod    *ir.Module
-	fn     *ir.Op
-	opt    Options
-	g      *model.Graph
-	target *model.Target
-	// front reads the ops of its dialects.
-	front Front
-	// Tensors is set when ranked tensors play the part of vectors (TTGIR).
-	Tensors bool
-	// vals maps each vector value to the graph's value; ints the integer
-	// constants (for loop bounds).
-	vals map[*ir.Value]*model.Value
-	ints map[*ir.Value]int64
-	// folded are values the graph reads as another: an extf an mma
-	// widens itself, a vector constant only a reduction's identity init
-	// uses (nil), a to_layout's result.
-	folded map[*ir.Value]*model.Value
-	unsq   map[*ir.Value]*unsqueeze
-	// scalars are graph values of shape [1] that stand for a scalar (a
-	// vector.reduction's result).
-	scalars map[*model.Value]bool
-	// failed are the values whose op's error is reported: their uses are
-	// not reported again.
-	failed  map[*ir.Value]bool
-	errs    model.ErrorList
-	names   map[string]bool // every graph value's name
-	opNames map[string]bool
-	loop    *model.Loop
-	depth   int
-	// cur is the op being read; made the graph ops each op was read into.
-	cur  *ir.Op
-	made map[*ir.Op][]*model.Op
-}
-
-// Front is a front end's part in reading a function: the ops of its
-// dialects, and the values it gives some operands in place of their own.
-type Front interface {
-	// ReadOp reads one op into the graph.
-	ReadOp(op *ir.Op)
-	// Operand is the graph value operand o reads in place of its value's
-	// own, where the front end gives it one (ok; nil when that value is
-	// refused, reported).
-	Operand(o *ir.Operand) (v *model.Value, ok bool)
-	// Free reports whether v is made at each use, not laid out.
-	Free(v *ir.Value) bool
-	// Carry is told that a loop carries in, as its iter_arg arg and its
-	// result res.
-	Carry(in, arg, res *ir.Value)
-	// LaneShare reports whether v is each lane's share of a subgroup's
-	// tile, which the graph holds as the whole tile.
-	LaneShare(v *ir.Value) bool
-	// LaneConstant reads an arith.constant whose result is a lane's
-	// share; false when it is none.
-	LaneConstant(op *ir.Op, res *ir.Value) bool
-	// LaneOperand is the subgroup tile an element-wise op on lanes'
-	// shares works on (its result res then a lane's share); nil when it
-	// works on none.
-	LaneOperand(op *ir.Op, res *ir.Value) []int
-}
-
 // builder reads a kernel in the vector dialect (with IREE's, XeGPU's and
 // the gpu, nvgpu and amdgpu dialects' matrix ops).
 type builder struct {
-	*Builder
+	*reader.Builder
 	mems map[*ir.Value]*memInfo
 	bufs map[*ir.Value]*model.Buffer
 	// iree is set when the IR carries IREE's attributes (a
@@ -119,24 +54,6 @@ type builder struct {
 	laneMMAs map[*ir.Op]laneMMA
 }
 
-// ttBuilder reads a TTGIR kernel: tensors play the part of vectors.
-type ttBuilder struct {
-	*Builder
-	// free are its tensors made at each use (index and pointer
-	// arithmetic, splats, constants), freeUse the constant each use of
-	// one reads; encs the encodings read, by spelling and shape; descs
-	// the shared-memory descriptors.
-	free    map[*ir.Value]bool
-	freeUse map[*ir.Operand]*model.Value
-	encs    map[string]*encInfo
-	encErrs map[string]bool // the encodings' mistakes reported
-	// converts counts the ttg.convert_layout ops of computed tensors
-	// read: the input's own conversions, which bound the plan's by
-	// default.
-	converts int
-	descs    map[*ir.Value]*memDesc
-}
-
 // Where the target and the subgroup count come from.
 var (
 	archRE      = regexp.MustCompile(`\b(arch|chip)\s*=\s*"([^"]*)"`)
@@ -148,10 +65,10 @@ var (
 // context sets the graph's target and subgroup count from the flags or
 // from what the IR states, and says where each came from.
 func (b *builder) context() {
-	g := b.g
-	holders := b.holders()
-	var archs []stated
-	var threads, sgSize *stated
+	g := b.G
+	holders := b.Holders()
+	var archs []reader.Stated
+	var threads, sgSize *reader.Stated
 	for _, h := range holders {
 		for _, list := range [][]*ir.NamedAttr{h.Props, h.Attrs} {
 			for _, na := range list {
@@ -162,29 +79,29 @@ func (b *builder) context() {
 				text := b.expand(na.Value, 0)
 				b.iree = b.iree || strings.Contains(text, "#iree_")
 				for _, m := range archRE.FindAllStringSubmatch(text, -1) {
-					if !slices.ContainsFunc(archs, func(s stated) bool { return s.value == m[2] }) {
-						archs = append(archs, stated{m[2], na.Pos, na.Name})
+					if !slices.ContainsFunc(archs, func(s reader.Stated) bool { return s.Value == m[2] }) {
+						archs = append(archs, reader.Stated{Value: m[2], Pos: na.Pos, What: na.Name})
 					}
 				}
 				if da, ok := na.Value.(*ir.DialectAttr); ok && strings.HasSuffix(da.Name, "translation_info") {
 					if m := wgSizeRE.FindStringSubmatch(da.Body); m != nil && threads == nil {
-						threads = &stated{m[1], na.Pos, "translation_info's workgroup_size"}
+						threads = &reader.Stated{Value: m[1], Pos: na.Pos, What: "translation_info's workgroup_size"}
 					}
 					if m := sgSizeRE.FindStringSubmatch(da.Body); m != nil && sgSize == nil {
-						sgSize = &stated{m[1], na.Pos, "translation_info's subgroup_size"}
+						sgSize = &reader.Stated{Value: m[1], Pos: na.Pos, What: "translation_info's subgroup_size"}
 					}
 				}
 				switch na.Name {
 				case "gpu.known_block_size", "known_block_size", "workgroup_size":
 					if threads == nil {
 						if s := intsText(na.Value); s != "" {
-							threads = &stated{s, na.Pos, na.Name}
+							threads = &reader.Stated{Value: s, Pos: na.Pos, What: na.Name}
 						}
 					}
 				case "subgroup_size", "gpu.known_subgroup_size", "intel_reqd_sub_group_size":
 					if sgSize == nil {
 						if ia, ok := na.Value.(*ir.IntAttr); ok && sgSizeDefRE.MatchString(ia.Text) {
-							sgSize = &stated{ia.Text, na.Pos, na.Name}
+							sgSize = &reader.Stated{Value: ia.Text, Pos: na.Pos, What: na.Name}
 						}
 					}
 				}
@@ -192,49 +109,49 @@ func (b *builder) context() {
 		}
 	}
 	switch {
-	case b.opt.Target != "":
-		g.Target = b.opt.Target
+	case b.Opt.Target != "":
+		g.Target = b.Opt.Target
 		g.Provenance = append(g.Provenance, fmt.Sprintf("target %s from --target", g.Target))
 	case len(archs) > 1:
-		e := b.errorf(archs[1].pos, model.CodeDuplicate, "the IR names two targets, %q (%s at %s) and %q (%s): name the one to plan for with --target", archs[0].value, archs[0].what, archs[0].pos, archs[1].value, archs[1].what)
-		e.Related = []model.Pos{archs[0].pos}
+		e := b.Errorf(archs[1].Pos, model.CodeDuplicate, "the IR names two targets, %q (%s at %s) and %q (%s): name the one to plan for with --target", archs[0].Value, archs[0].What, archs[0].Pos, archs[1].Value, archs[1].What)
+		e.Related = []model.Pos{archs[0].Pos}
 		return
 	case len(archs) == 1:
-		g.Target, g.TargetPos = archs[0].value, archs[0].pos
-		g.Provenance = append(g.Provenance, fmt.Sprintf("target %s from %s at %s", g.Target, archs[0].what, archs[0].pos))
+		g.Target, g.TargetPos = archs[0].Value, archs[0].Pos
+		g.Provenance = append(g.Provenance, fmt.Sprintf("target %s from %s at %s", g.Target, archs[0].What, archs[0].Pos))
 	default:
-		b.errorf(b.fn.Pos, model.CodeMissingKey, "the IR names no target (an #iree_gpu.target<arch = ...> or a chip = \"...\" attribute): give --target NAME (known: %s)", b.knownTargets())
+		b.Errorf(b.Fn.Pos, model.CodeMissingKey, "the IR names no target (an #iree_gpu.target<arch = ...> or a chip = \"...\" attribute): give --target NAME (known: %s)", b.KnownTargets())
 		return
 	}
-	t := b.lookupTarget()
+	t := b.LookupTarget()
 	if t == nil {
 		return
 	}
 	switch {
-	case b.opt.Subgroups > 0:
-		g.Subgroups = b.opt.Subgroups
+	case b.Opt.Subgroups > 0:
+		g.Subgroups = b.Opt.Subgroups
 		g.Provenance = append(g.Provenance, fmt.Sprintf("subgroups %d from --subgroups", g.Subgroups))
 	case threads != nil:
-		n, ok := product(threads.value)
+		n, ok := product(threads.Value)
 		if !ok {
-			b.errorf(threads.pos, model.CodeBadValue, "%s [%s] is not a list of positive sizes", threads.what, threads.value)
+			b.Errorf(threads.Pos, model.CodeBadValue, "%s [%s] is not a list of positive sizes", threads.What, threads.Value)
 			return
 		}
 		size, from := t.SubgroupSize, fmt.Sprintf("%s's subgroup size", t.Name)
 		if sgSize != nil {
-			size, _ = strconv.Atoi(sgSize.value)
-			from = fmt.Sprintf("%s at %s", sgSize.what, sgSize.pos)
+			size, _ = strconv.Atoi(sgSize.Value)
+			from = fmt.Sprintf("%s at %s", sgSize.What, sgSize.Pos)
 			if size != t.SubgroupSize {
-				b.errorf(sgSize.pos, model.CodeIncompatible, "the IR states %s = %d, but %s's subgroups have %d lanes: give --target a target of %d lanes", sgSize.what, size, t.Name, t.SubgroupSize, size)
+				b.Errorf(sgSize.Pos, model.CodeIncompatible, "the IR states %s = %d, but %s's subgroups have %d lanes: give --target a target of %d lanes", sgSize.What, size, t.Name, t.SubgroupSize, size)
 				return
 			}
 		}
 		if size < 1 || n%size != 0 {
-			b.errorf(threads.pos, model.CodeBadValue, "%s [%s] gives %d threads, not a whole number of %d-lane subgroups", threads.what, threads.value, n, size)
+			b.Errorf(threads.Pos, model.CodeBadValue, "%s [%s] gives %d threads, not a whole number of %d-lane subgroups", threads.What, threads.Value, n, size)
 			return
 		}
-		g.Subgroups, g.SubgroupsPos = n/size, threads.pos
-		g.Provenance = append(g.Provenance, fmt.Sprintf("subgroups %d: %d threads (%s [%s] at %s) in subgroups of %d lanes (%s)", g.Subgroups, n, threads.what, threads.value, threads.pos, size, from))
+		g.Subgroups, g.SubgroupsPos = n/size, threads.Pos
+		g.Provenance = append(g.Provenance, fmt.Sprintf("subgroups %d: %d threads (%s [%s] at %s) in subgroups of %d lanes (%s)", g.Subgroups, n, threads.What, threads.Value, threads.Pos, size, from))
 	case b.subgroupOp() != nil:
 		// A function of subgroup-level matrix ops (WMMA, ldmatrix,
 		// mma.sync, mfma) is one subgroup's work.
@@ -242,16 +159,16 @@ func (b *builder) context() {
 		g.Subgroups = 1
 		g.Provenance = append(g.Provenance, fmt.Sprintf("subgroups 1: the IR states no workgroup size, and %s at %s is one subgroup's work", mo.Name, mo.Pos))
 	default:
-		b.errorf(b.fn.Pos, model.CodeMissingKey, "the IR states no workgroup size (an IREE translation_info with workgroup_size, or gpu.known_block_size): give --subgroups N")
+		b.Errorf(b.Fn.Pos, model.CodeMissingKey, "the IR states no workgroup size (an IREE translation_info with workgroup_size, or gpu.known_block_size): give --subgroups N")
 		return
 	}
-	b.checkSubgroups()
+	b.CheckSubgroups()
 }
 
 // intsText gives an integer list attribute's entries, comma-separated
 // (as translation_info's text states them), or "".
 func intsText(a ir.Attr) string {
-	xs, ok := intsOf(a)
+	xs, ok := reader.IntsOf(a)
 	if !ok {
 		return ""
 	}
@@ -279,9 +196,9 @@ func product(s string) (int, bool) {
 }
 
 // buildVector reads fn of m, a kernel in the vector dialect, into its graph.
-func buildVector(m *ir.Module, fn *ir.Op, opt Options) (*builder, error) {
+func Build(m *ir.Module, fn *ir.Op, opt reader.Options) (*builder, error) {
 	b := &builder{
-		Builder:  NewBuilder(m, fn, opt),
+		Builder:  reader.NewBuilder(m, fn, opt),
 		mems:     map[*ir.Value]*memInfo{},
 		bufs:     map[*ir.Value]*model.Buffer{},
 		over:     map[*ir.Operand]*model.Value{},
@@ -290,14 +207,14 @@ func buildVector(m *ir.Module, fn *ir.Op, opt Options) (*builder, error) {
 		lane:     map[*ir.Value]bool{},
 		laneMMAs: map[*ir.Op]laneMMA{},
 	}
-	b.front = b
+	b.Front = b
 	b.context()
 	if err := b.Err(); err != nil {
 		return nil, err
 	}
 	entry := fn.Regions[0].Blocks[0]
 	b.arguments(entry)
-	b.body(entry)
+	b.Body(entry)
 	b.finish()
 	if err := b.Err(); err != nil {
 		return nil, err
@@ -323,7 +240,7 @@ func (b *builder) expand(a ir.Attr, depth int) string {
 		if sub[2] != "" {
 			return m // a dialect attribute (#ttg.blocked<...>)
 		}
-		if v, ok := b.mod.AttrAliases[sub[1]]; ok {
+		if v, ok := b.Mod.AttrAliases[sub[1]]; ok {
 			return b.expand(v, depth+1)
 		}
 		return m

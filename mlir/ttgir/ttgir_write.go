@@ -1,4 +1,6 @@
-package mlir
+package ttgir
+
+import "planner/mlir/reader"
 
 import "planner/mlir/ir"
 
@@ -28,7 +30,7 @@ import (
 type ttWriter struct {
 	b          *ttBuilder
 	src        string
-	s          Solved
+	s          reader.Solved
 	solvedVals map[string]*model.Value
 	solvedOps  map[string]*model.Op
 	solvedBufs map[string]*model.Buffer
@@ -60,13 +62,15 @@ type ttWriter struct {
 
 // Write writes the kernel read from src back with the plan s, solved
 // from its graph, in it.
-func (b *ttBuilder) Write(w io.Writer, src string, s Solved) error { return writeTTGIR(w, b, src, s) }
+func (b *ttBuilder) Write(w io.Writer, src string, s reader.Solved) error {
+	return writeTTGIR(w, b, src, s)
+}
 
 // writeTTGIR writes the TTGIR b was built from with the plan s in it:
 // written once to find every tensor it writes and the ties of Triton's
 // typing between them (ttgir_names.go), then again with each tensor
 // named as those ties have it.
-func writeTTGIR(w io.Writer, b *ttBuilder, src string, s Solved) error {
+func writeTTGIR(w io.Writer, b *ttBuilder, src string, s reader.Solved) error {
 	first := newTTWriter(b, src, s)
 	first.typing = newTyping()
 	if _, err := first.write(); err != nil {
@@ -106,12 +110,12 @@ func ttgSpelling(text string) string {
 }
 
 // newTTWriter prepares to write b's kernel with the plan s in it.
-func newTTWriter(b *ttBuilder, src string, s Solved) *ttWriter {
+func newTTWriter(b *ttBuilder, src string, s reader.Solved) *ttWriter {
 	wr := &ttWriter{b: b, src: src, s: s, solvedVals: map[string]*model.Value{}, solvedOps: map[string]*model.Op{},
 		solvedBufs: map[string]*model.Buffer{}, names: map[string]bool{}, spans: map[*ir.Op][]ir.TypeSpan{}, removed: map[*ir.Op]bool{},
 		primary: map[*ir.Value]*model.Layout{}, busy: map[*ir.Value]bool{}, clones: map[string]string{}, before: map[*ir.Op][]string{},
 		rename: map[*ir.Operand]string{}, aliasOf: map[string]string{}, aliasN: map[string]int{}, kept: map[string]string{},
-		encs: map[string]*model.Triton{}, rw: ir.NewRewriter(b.mod.File, src)}
+		encs: map[string]*model.Triton{}, rw: ir.NewRewriter(b.Mod.File, src)}
 	for _, v := range s.Graph.Values {
 		wr.solvedVals[v.Name] = v
 	}
@@ -130,9 +134,9 @@ func newTTWriter(b *ttBuilder, src string, s Solved) *ttWriter {
 			wr.lineStart = append(wr.lineStart, i+1)
 		}
 	}
-	ir.Visit(b.fn.Regions[0].Blocks[0].Ops, func(op *ir.Op) bool {
+	ir.Visit(b.Fn.Regions[0].Blocks[0].Ops, func(op *ir.Op) bool {
 		wr.ops = append(wr.ops, op)
-		noteNames(op, wr.names)
+		ir.NoteNames(op, wr.names)
 		if ir.TTName(op.Name) == "ttg.convert_layout" {
 			wr.removed[op] = true
 		}
@@ -186,7 +190,7 @@ func (wr *ttWriter) write() (string, error) {
 // assignSpans gives each type written in the function to the innermost
 // op whose text holds it.
 func (wr *ttWriter) assignSpans() {
-	for _, ts := range wr.b.mod.TypeSpans {
+	for _, ts := range wr.b.Mod.TypeSpans {
 		var best *ir.Op
 		for _, op := range wr.ops {
 			if op.Span.Off <= ts.Span.Off && ts.Span.End <= op.Span.End && (best == nil || op.Span.Off >= best.Span.Off && op.Span.End <= best.Span.End) {
@@ -210,7 +214,7 @@ func (wr *ttWriter) indent(op *ir.Op) string {
 }
 
 // fresh makes a value name the IR does not use, from base.
-func (wr *ttWriter) fresh(base string) string { return freshName(wr.names, base) }
+func (wr *ttWriter) fresh(base string) string { return ir.FreshName(wr.names, base) }
 
 // source is the value a use reads once the input's convert_layouts are
 // gone: through them to the value they convert.
@@ -224,9 +228,9 @@ func (wr *ttWriter) source(v *ir.Value) *ir.Value {
 // graphValue is the graph value an IR value stands for, in the solved
 // graph; nil for none (a free tensor, a scalar).
 func (wr *ttWriter) graphValue(v *ir.Value) *model.Value {
-	gv := wr.b.vals[v]
+	gv := wr.b.Vals[v]
 	if gv == nil {
-		gv = wr.b.folded[v]
+		gv = wr.b.Folded[v]
 	}
 	if gv == nil {
 		return nil
@@ -238,7 +242,7 @@ func (wr *ttWriter) graphValue(v *ir.Value) *model.Value {
 // or for a free tensor the layout its first reader needs.
 func (wr *ttWriter) layoutOf(v *ir.Value) *model.Layout {
 	v = wr.source(v)
-	if wr.b.free[v] {
+	if wr.b.freeTensors[v] {
 		return wr.primaryOf(v)
 	}
 	if gv := wr.graphValue(v); gv != nil {
@@ -257,7 +261,7 @@ func (wr *ttWriter) layoutOf(v *ir.Value) *model.Layout {
 // deferred is the broadcast an expand_dims's result v was read into (the
 // graph has no value for v), or nil.
 func (wr *ttWriter) deferred(v *ir.Value) *ir.Op {
-	if _, ok := wr.b.unsq[v]; !ok || len(v.Uses) != 1 {
+	if _, ok := wr.b.Unsq[v]; !ok || len(v.Uses) != 1 {
 		return nil
 	}
 	return v.Uses[0].Op
@@ -326,7 +330,7 @@ func (wr *ttWriter) need(op *ir.Op, i int, res *model.Layout) *model.Layout {
 		return wr.layoutOf(op.Results[0])
 	case name == "scf.yield" || name == "scf.for":
 		return wr.carried(op, i)
-	case len(op.Results) == 1 && wr.b.free[op.Results[0]]:
+	case len(op.Results) == 1 && wr.b.freeTensors[op.Results[0]]:
 		if res == nil {
 			res = wr.primaryOf(op.Results[0])
 		}
@@ -338,15 +342,15 @@ func (wr *ttWriter) need(op *ir.Op, i int, res *model.Layout) *model.Layout {
 	// A graph op reads it: its required layout.
 	gv := wr.b.freeUse[o]
 	if gv == nil {
-		gv = wr.b.vals[wr.source(o.Value)]
+		gv = wr.b.Vals[wr.source(o.Value)]
 		if gv == nil {
-			gv = wr.b.folded[wr.source(o.Value)]
+			gv = wr.b.Folded[wr.source(o.Value)]
 		}
 	}
-	made := wr.b.made[op]
+	made := wr.b.Made[op]
 	if len(op.Results) == 1 {
 		if u := wr.deferred(op.Results[0]); u != nil {
-			made = append(slices.Clip(made), wr.b.made[u]...) // the broadcast reads op's operand
+			made = append(slices.Clip(made), wr.b.Made[u]...) // the broadcast reads op's operand
 		}
 	}
 	for _, g := range made {
@@ -405,8 +409,8 @@ func (wr *ttWriter) carried(op *ir.Op, i int) *model.Layout {
 // in res: the same for element-wise and pointer arithmetic, through the
 // op table's transfer rules for the shape ops.
 func (wr *ttWriter) backward(op *ir.Op, i int, res *model.Layout) *model.Layout {
-	from, _ := wr.b.asVector(op.Operands[i].Value.Type)
-	to, _ := wr.b.asVector(op.Results[0].Type)
+	from, _ := wr.b.AsVector(op.Operands[i].Value.Type)
+	to, _ := wr.b.AsVector(op.Results[0].Type)
 	if from == nil || to == nil {
 		return nil
 	}
@@ -421,7 +425,7 @@ func (wr *ttWriter) backward(op *ir.Op, i int, res *model.Layout) *model.Layout 
 			return nil
 		}
 		mop.Kind = model.OpTranspose
-		mop.Perm, _ = intsOf(oa.Value)
+		mop.Perm, _ = reader.IntsOf(oa.Value)
 	case "tt.broadcast":
 		for d := range to.Shape {
 			if d < len(from.Shape) && from.Shape[d] != to.Shape[d] {
@@ -453,7 +457,7 @@ func (wr *ttWriter) reads(op *ir.Op, i int, res *model.Layout) (v *ir.Value, wan
 	switch {
 	case want == nil || have == nil || want.Equal(have):
 		return v, want, have, readAsIs
-	case wr.b.free[v] && v.Def != nil && len(v.Def.Regions) == 0:
+	case wr.b.freeTensors[v] && v.Def != nil && len(v.Def.Regions) == 0:
 		return v, want, have, readRemade
 	}
 	return v, want, have, readConverted
@@ -677,7 +681,7 @@ func (wr *ttWriter) plain(l *model.Layout, role model.TritonRole) *model.Triton 
 	var t *model.Triton
 	var err error
 	if role == model.AnyRole {
-		if t, err = model.ExpressTritonFor(l, model.Accumulator, model.TritonTargetOf(wr.b.target, wr.warpgroup)); err == nil {
+		if t, err = model.ExpressTritonFor(l, model.Accumulator, model.TritonTargetOf(wr.b.Target, wr.warpgroup)); err == nil {
 			switch t.Enc.(type) {
 			case *model.TritonBlocked, *model.Linear:
 				t = nil
@@ -687,7 +691,7 @@ func (wr *ttWriter) plain(l *model.Layout, role model.TritonRole) *model.Triton 
 		}
 	}
 	if t == nil {
-		if t, err = model.ExpressTritonFor(l, role, model.TritonTargetOf(wr.b.target, wr.warpgroup)); err != nil {
+		if t, err = model.ExpressTritonFor(l, role, model.TritonTargetOf(wr.b.Target, wr.warpgroup)); err != nil {
 			x, _ := model.ExpressLinear(l) // every layout of the planner's frames has a linear form
 			return &model.Triton{Enc: x}
 		}
@@ -873,19 +877,19 @@ func valuesOf(ops []*ir.Operand) []*ir.Value {
 func (wr *ttWriter) aliasDefs() {
 	at := -1
 	var names []string
-	for name := range wr.b.mod.AttrAliases {
+	for name := range wr.b.Mod.AttrAliases {
 		names = append(names, name)
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		d, ok := wr.b.mod.AttrAliases[name].(*ir.DialectAttr)
+		d, ok := wr.b.Mod.AttrAliases[name].(*ir.DialectAttr)
 		if !ok || strings.HasSuffix(d.Name, "shared_memory") || !(strings.HasPrefix(d.Name, "ttg.") || strings.HasPrefix(d.Name, "triton_gpu.") || strings.HasPrefix(d.Name, "ttig.")) {
 			continue
 		}
 		if _, keep := wr.kept["#"+name]; keep || strings.HasSuffix(d.Name, "shared") && !wr.sharedWritten() {
 			continue // a descriptor, or the text outside the function, keeps it
 		}
-		pos := wr.b.mod.AliasPos[name]
+		pos := wr.b.Mod.AliasPos[name]
 		start := wr.lineStart[pos.Line-1]
 		end := len(wr.src)
 		if pos.Line < len(wr.lineStart) {
@@ -901,7 +905,7 @@ func (wr *ttWriter) aliasDefs() {
 		// before the first definition, else at the top.
 		at = len(wr.src)
 		for _, name := range names {
-			at = min(at, wr.lineStart[wr.b.mod.AliasPos[name].Line-1])
+			at = min(at, wr.lineStart[wr.b.Mod.AliasPos[name].Line-1])
 		}
 		if len(names) == 0 {
 			at = 0
@@ -934,7 +938,7 @@ func (wr *ttWriter) keepShared() {
 	if wr.sharedWritten() {
 		return
 	}
-	for name, a := range wr.b.mod.AttrAliases {
+	for name, a := range wr.b.Mod.AttrAliases {
 		if d, ok := a.(*ir.DialectAttr); ok && strings.HasSuffix(d.Name, "shared") && !strings.HasSuffix(d.Name, "shared_memory") {
 			wr.kept["#"+name] = a.String()
 		}
@@ -949,13 +953,13 @@ func (wr *ttWriter) keepShared() {
 // defines is written by its name.
 func (wr *ttWriter) keepOutside() {
 	text := []byte(wr.src)
-	fn := wr.b.fn.Span
+	fn := wr.b.Fn.Span
 	for i := fn.Off; i < fn.End; i++ {
 		text[i] = ' '
 	}
-	for name := range wr.b.mod.AttrAliases {
+	for name := range wr.b.Mod.AttrAliases {
 		// The definitions are read below, only for the aliases kept.
-		if pos, ok := wr.b.mod.AliasPos[name]; ok && pos.Line >= 1 && pos.Line <= len(wr.lineStart) {
+		if pos, ok := wr.b.Mod.AliasPos[name]; ok && pos.Line >= 1 && pos.Line <= len(wr.lineStart) {
 			end := len(text)
 			if pos.Line < len(wr.lineStart) {
 				end = wr.lineStart[pos.Line]
@@ -969,7 +973,7 @@ func (wr *ttWriter) keepOutside() {
 	for len(queue) > 0 {
 		name := queue[0]
 		queue = queue[1:]
-		a, ok := wr.b.mod.AttrAliases[name]
+		a, ok := wr.b.Mod.AttrAliases[name]
 		if _, seen := wr.kept["#"+name]; !ok || seen {
 			continue
 		}

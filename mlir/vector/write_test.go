@@ -1,4 +1,6 @@
-package mlir
+package vector
+
+import "planner/mlir/reader"
 
 import (
 	"strings"
@@ -35,7 +37,7 @@ func TestLinearLayoutWritten(t *testing.T) {
 	if attr != "#planner.linear<"+linearBody+">" || !strings.Contains(why, "not expressible as nested") {
 		t.Fatalf("written as %s (%s)", attr, why)
 	}
-	g := readGraph(t, "#l = "+attr+"\n"+kernel("%g: memref<32x64xf32>", linearKernel), Options{})
+	g := readGraph(t, "#l = "+attr+"\n"+kernel("%g: memref<32x64xf32>", linearKernel), reader.Options{})
 	pin := g.Value("x").Pin
 	if pin == nil || pin.Layout == nil || !pin.Layout.Equal(want) || pin.Notation.Kind() != "linear" {
 		t.Fatalf("read back as %+v", pin)
@@ -53,7 +55,7 @@ func TestLinearLayoutErrors(t *testing.T) {
 		{linearBody + ", register = []", "k.mlir:1:148: planner.linear gives register twice"},
 	} {
 		text := "#l = #planner.linear<" + c.body + ">\n" + kernel("%g: memref<32x64xf32>", linearKernel)
-		if e := readError(t, text, Options{}); !strings.HasPrefix(e, c.want) {
+		if e := readError(t, text, reader.Options{}); !strings.HasPrefix(e, c.want) {
 			t.Errorf("%s:\n got %s\nwant %s", c.body, e, c.want)
 		}
 	}

@@ -1,4 +1,6 @@
-package mlir
+package vector
+
+import "planner/mlir/reader"
 
 import "planner/mlir/ir"
 
@@ -26,10 +28,10 @@ func init() {
 		"vector.contract":                  (*builder).contract,
 		"vector.multi_reduction":           (*builder).multiReduction,
 		"vector.reduction":                 (*builder).reduction,
-		"vector.broadcast":                 (*builder).broadcast,
-		"vector.splat":                     (*builder).broadcast,
+		"vector.broadcast":                 (*builder).Broadcast,
+		"vector.splat":                     (*builder).Broadcast,
 		"vector.transpose":                 (*builder).transpose,
-		"vector.shape_cast":                (*builder).shapeCast,
+		"vector.shape_cast":                (*builder).ShapeCast,
 		"vector.extract":                   (*builder).extract,
 		"vector.insert":                    (*builder).insert,
 		"memref.alloc":                     (*builder).alloc,
@@ -50,7 +52,7 @@ func init() {
 		"nvgpu.mma.sync":                   (*builder).laneMMAOp,
 		"amdgpu.mfma":                      (*builder).laneMMAOp,
 	}
-	for name, h := range sharedOps {
+	for name, h := range reader.SharedOps {
 		handlers[name] = func(b *builder, op *ir.Op) { h(b.Builder, op) }
 	}
 	handlers["xegpu.prefetch_nd"] = func(b *builder, op *ir.Op) {} // a hint on memory
@@ -75,7 +77,7 @@ func Understood() string {
 	slices.Sort(vec)
 	slices.Sort(other)
 	var fns []string
-	for name, fn := range elementwise {
+	for name, fn := range reader.Elementwise {
 		if strings.HasPrefix(name, "arith.") || strings.HasPrefix(name, "math.") {
 			fns = append(fns, strings.SplitN(name, ".", 2)[1]+"→"+fn)
 		}
@@ -92,9 +94,9 @@ func (b *builder) arguments(blk *ir.Block) {
 		case *ir.MemRefType:
 			b.memref(a, t, a.Pos)
 		case *ir.VectorType:
-			shape, dt, ok := b.vector(a.Type, a.Pos, "argument "+a.String())
+			shape, dt, ok := b.Vector(a.Type, a.Pos, "argument "+a.String())
 			if !ok {
-				b.failed[a] = true
+				b.Failed[a] = true
 				continue
 			}
 			if tile, ok := b.laneArgument(a); ok {
@@ -104,10 +106,10 @@ func (b *builder) arguments(blk *ir.Block) {
 				shape = tile
 			}
 			op := &model.Op{Kind: model.OpArgument, Pos: a.Pos}
-			b.add(op, &model.OpArgs{Shape: shape, DType: dt}, a, a.Name, a.Pos)
+			b.Add(op, &model.OpArgs{Shape: shape, DType: dt}, a, a.Name, a.Pos)
 		case *ir.TensorType:
-			b.errorf(a.Pos, model.CodeBadValue, "argument %s is a %s: the planner reads kernels in the vector dialect, on memrefs and vectors, after bufferization", a, t)
-			b.failed[a] = true
+			b.Errorf(a.Pos, model.CodeBadValue, "argument %s is a %s: the planner reads kernels in the vector dialect, on memrefs and vectors, after bufferization", a, t)
+			b.Failed[a] = true
 		}
 	}
 }
@@ -117,40 +119,40 @@ func (b *builder) ReadOp(op *ir.Op) {
 	if op.Opaque {
 		for _, m := range op.Mentions {
 			if strings.HasPrefix(m, "tensor") {
-				b.fail(op, model.CodeBadValue, "%s works on tensors: the planner reads kernels in the vector dialect, on memrefs and vectors, after bufferization", op.Name)
+				b.Fail(op, model.CodeBadValue, "%s works on tensors: the planner reads kernels in the vector dialect, on memrefs and vectors, after bufferization", op.Name)
 				return
 			}
 		}
 		if strings.HasPrefix(op.Name, "xegpu.") && !slices.Contains(xegpuSync, op.Name) {
-			b.fail(op, model.CodeUnknownName, "%s", xegpuUnknown(op))
+			b.Fail(op, model.CodeUnknownName, "%s", xegpuUnknown(op))
 			return
 		}
 		if len(op.Mentions) > 0 {
-			b.fail(op, model.CodeUnknownName, "%s is not understood, and it touches vectors (%s): the reader understands %s", op.Name, strings.Join(op.Mentions, ", "), Understood())
+			b.Fail(op, model.CodeUnknownName, "%s is not understood, and it touches vectors (%s): the reader understands %s", op.Name, strings.Join(op.Mentions, ", "), Understood())
 		}
 		return
 	}
-	if touches[*ir.TensorType](op) {
-		b.fail(op, model.CodeBadValue, "%s works on tensors: the planner reads kernels in the vector dialect, on memrefs and vectors, after bufferization", op.Name)
+	if reader.Touches[*ir.TensorType](op) {
+		b.Fail(op, model.CodeBadValue, "%s works on tensors: the planner reads kernels in the vector dialect, on memrefs and vectors, after bufferization", op.Name)
 		return
 	}
 	h, ok := handlers[op.Name]
 	if !ok {
-		if touchesVectors(op) {
-			b.fail(op, model.CodeUnknownName, "%s is not understood, and it touches vectors: the reader understands %s", op.Name, Understood())
+		if reader.TouchesVectors(op) {
+			b.Fail(op, model.CodeUnknownName, "%s is not understood, and it touches vectors: the reader understands %s", op.Name, Understood())
 			return
 		}
 		if inner := b.vectorInside(op); inner != nil {
-			b.fail(op, model.CodeUnknownName, "%s at %s works on vectors inside the region of %s: the reader follows the regions of func.func and scf.for only", inner.Name, inner.Pos, op.Name)
+			b.Fail(op, model.CodeUnknownName, "%s at %s works on vectors inside the region of %s: the reader follows the regions of func.func and scf.for only", inner.Name, inner.Pos, op.Name)
 		}
 		return
 	}
-	if !b.ready(op, op.Name) {
+	if !b.Ready(op, op.Name) {
 		return
 	}
 	if !b.operandLayouts(op) {
 		for _, r := range op.Results {
-			b.failed[r] = true
+			b.Failed[r] = true
 		}
 		return
 	}
@@ -168,7 +170,7 @@ func (b *builder) vectorInside(op *ir.Op) *ir.Op {
 				}
 			}
 			for _, in := range blk.Ops {
-				if len(in.Mentions) > 0 || touchesVectors(in) {
+				if len(in.Mentions) > 0 || reader.TouchesVectors(in) {
 					return in
 				}
 				if x := b.vectorInside(in); x != nil {
@@ -185,14 +187,14 @@ func (b *builder) vectorInside(op *ir.Op) *ir.Op {
 func (b *builder) memref(v *ir.Value, t *ir.MemRefType, pos model.Pos) {
 	space, ok := memorySpace(t.MemSpace)
 	if !ok {
-		b.errorf(pos, model.CodeUnknownName, "%s is in memory space %s, which the planner does not know: it reads global memory (no memory space, #gpu.address_space<global>, 1) and shared memory (#gpu.address_space<workgroup>, 3)", v, t.MemSpace)
-		b.failed[v] = true
+		b.Errorf(pos, model.CodeUnknownName, "%s is in memory space %s, which the planner does not know: it reads global memory (no memory space, #gpu.address_space<global>, 1) and shared memory (#gpu.address_space<workgroup>, 3)", v, t.MemSpace)
+		b.Failed[v] = true
 		return
 	}
 	if space == "shared" {
 		if t.Unranked || slices.Contains(t.Shape, ir.Dynamic) {
-			b.errorf(pos, model.CodeBadValue, "the shared-memory buffer %s has the shape of %s, which is not constant: the planner places buffers of known size", v, t)
-			b.failed[v] = true
+			b.Errorf(pos, model.CodeBadValue, "the shared-memory buffer %s has the shape of %s, which is not constant: the planner places buffers of known size", v, t)
+			b.Failed[v] = true
 			return
 		}
 	}
@@ -238,17 +240,17 @@ func (b *builder) mem(o *ir.Operand) *memInfo {
 	if m := b.mems[v]; m != nil {
 		return m
 	}
-	if b.failed[v] {
+	if b.Failed[v] {
 		return nil
 	}
 	t, ok := v.Type.(*ir.MemRefType)
 	if !ok {
 		if _, tensor := v.Type.(*ir.TensorType); tensor {
-			b.errorf(o.Pos, model.CodeBadValue, "%s is a %s, not a memref: the planner reads kernels in the vector dialect after bufferization", v, v.Type)
+			b.Errorf(o.Pos, model.CodeBadValue, "%s is a %s, not a memref: the planner reads kernels in the vector dialect after bufferization", v, v.Type)
 		} else {
-			b.errorf(o.Pos, model.CodeBadValue, "%s is %v, not a memref", v, v.Type)
+			b.Errorf(o.Pos, model.CodeBadValue, "%s is %v, not a memref", v, v.Type)
 		}
-		b.failed[v] = true
+		b.Failed[v] = true
 		return nil
 	}
 	// A memref some op the reader skips made (a subview, a cast): its
@@ -262,11 +264,11 @@ func (b *builder) mem(o *ir.Operand) *memInfo {
 func (b *builder) access(op *ir.Op, vshape []int, memT *ir.MemRefType) ([]int, bool) {
 	rank := len(memT.Shape)
 	if memT.Unranked {
-		b.fail(op, model.CodeBadValue, "%s accesses an unranked memref: the planner needs its rank", op.Name)
+		b.Fail(op, model.CodeBadValue, "%s accesses an unranked memref: the planner needs its rank", op.Name)
 		return nil, false
 	}
 	if len(vshape) > rank {
-		b.fail(op, model.CodeRankMismatch, "%s accesses a rank-%d vector in a rank-%d memref", op.Name, len(vshape), rank)
+		b.Fail(op, model.CodeRankMismatch, "%s accesses a rank-%d vector in a rank-%d memref", op.Name, len(vshape), rank)
 		return nil, false
 	}
 	dims := make([]int, len(vshape))
@@ -276,25 +278,25 @@ func (b *builder) access(op *ir.Op, vshape []int, memT *ir.MemRefType) ([]int, b
 	if pm, ok := op.Attr("permutation_map"); ok {
 		am, isMap := pm.Value.(*ir.AffineMapAttr)
 		if !isMap {
-			b.fail(op, model.CodeBadValue, "%s's permutation_map is %s, not an affine map", op.Name, pm.Value)
+			b.Fail(op, model.CodeBadValue, "%s's permutation_map is %s, not an affine map", op.Name, pm.Value)
 			return nil, false
 		}
 		m := am.Map
 		rd, plain := m.ResultDims()
 		switch {
 		case len(m.Dims) != rank || len(m.Results) != len(vshape):
-			b.errorf(pm.ValuePos, model.CodeRankMismatch, "permutation_map %s maps %d memref dimension(s) to %d vector dimension(s), but the memref has rank %d and the vector %d", am, len(m.Dims), len(m.Results), rank, len(vshape))
+			b.Errorf(pm.ValuePos, model.CodeRankMismatch, "permutation_map %s maps %d memref dimension(s) to %d vector dimension(s), but the memref has rank %d and the vector %d", am, len(m.Dims), len(m.Results), rank, len(vshape))
 			return nil, false
 		case !plain:
-			b.errorf(pm.ValuePos, model.CodeBadValue, "permutation_map %s is not a permutation of the memref's dimensions (each result a dimension)", am)
+			b.Errorf(pm.ValuePos, model.CodeBadValue, "permutation_map %s is not a permutation of the memref's dimensions (each result a dimension)", am)
 			return nil, false
 		case slices.Contains(rd, -1):
-			b.errorf(pm.ValuePos, model.CodeBadValue, "permutation_map %s broadcasts (a result 0): the planner reads each vector element from its own place in memory", am)
+			b.Errorf(pm.ValuePos, model.CodeBadValue, "permutation_map %s broadcasts (a result 0): the planner reads each vector element from its own place in memory", am)
 			return nil, false
 		}
 		for i, d := range rd {
 			if slices.Contains(rd[:i], d) {
-				b.errorf(pm.ValuePos, model.CodeBadValue, "permutation_map %s names dimension %s twice", am, m.Dims[d])
+				b.Errorf(pm.ValuePos, model.CodeBadValue, "permutation_map %s names dimension %s twice", am, m.Dims[d])
 				return nil, false
 			}
 		}
@@ -334,12 +336,12 @@ func memoryOrder(vshape, dims []int) ([]int, []int) {
 func (b *builder) buffer(op *ir.Op, o *ir.Operand, m *memInfo, tile []int, dt model.DType) *model.Buffer {
 	v := o.Value
 	if edt, ok := ir.DType(m.typ.Elem); !ok || edt.Name != dt.Name {
-		b.fail(op, model.CodeShapeMismatch, "%s moves %s elements through %s of %s elements", op.Name, dt.Name, v, m.typ.Elem)
+		b.Fail(op, model.CodeShapeMismatch, "%s moves %s elements through %s of %s elements", op.Name, dt.Name, v, m.typ.Elem)
 		return nil
 	}
 	if buf := b.bufs[v]; buf != nil {
 		if !slices.Equal(buf.Shape, tile) {
-			e := b.fail(op, model.CodeShapeMismatch, "%s touches a %v tile of %s, but an access at %s touched %v: the planner reads a shared-memory buffer as the one tile its accesses touch", op.Name, tile, v, buf.Pos, buf.Shape)
+			e := b.Fail(op, model.CodeShapeMismatch, "%s touches a %v tile of %s, but an access at %s touched %v: the planner reads a shared-memory buffer as the one tile its accesses touch", op.Name, tile, v, buf.Pos, buf.Shape)
 			e.Related = []model.Pos{buf.Pos}
 			return nil
 		}
@@ -359,7 +361,7 @@ func (b *builder) buffer(op *ir.Op, o *ir.Operand, m *memInfo, tile []int, dt mo
 		}
 	}
 	b.bufs[v] = buf
-	b.g.Buffers = append(b.g.Buffers, buf)
+	b.G.Buffers = append(b.G.Buffers, buf)
 	return buf
 }
 
@@ -368,7 +370,7 @@ func (b *builder) buffer(op *ir.Op, o *ir.Operand, m *memInfo, tile []int, dt mo
 // permutation_map transposes).
 func (b *builder) read(op *ir.Op) {
 	res := op.Results[0]
-	shape, dt, ok := b.resultVector(res)
+	shape, dt, ok := b.ResultVector(res)
 	if !ok {
 		return
 	}
@@ -377,21 +379,21 @@ func (b *builder) read(op *ir.Op) {
 	}
 	m := b.mem(op.Operands[0])
 	if m == nil {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return
 	}
 	dims, ok := b.access(op, shape, m.typ)
 	if !ok {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return
 	}
 	if m.space == "global" {
 		if edt, ok := ir.DType(m.typ.Elem); !ok || edt.Name != dt.Name {
-			b.fail(op, model.CodeShapeMismatch, "%s reads %s elements from %s of %s elements", op.Name, dt.Name, op.Operands[0].Value, m.typ.Elem)
+			b.Fail(op, model.CodeShapeMismatch, "%s reads %s elements from %s of %s elements", op.Name, dt.Name, op.Operands[0].Value, m.typ.Elem)
 			return
 		}
 		mop := &model.Op{Kind: model.OpLoad, Pos: op.Pos, Contiguous: contiguous(dims)}
-		b.add(mop, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
+		b.Add(mop, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
 		return
 	}
 	tile, perm := memoryOrder(shape, dims)
@@ -400,15 +402,15 @@ func (b *builder) read(op *ir.Op) {
 		return
 	}
 	if perm == nil {
-		b.add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: buf}, &model.OpArgs{Buffer: buf}, res, res.Name, res.Pos)
+		b.Add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: buf}, &model.OpArgs{Buffer: buf}, res, res.Name, res.Pos)
 		return
 	}
-	tv := b.add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: buf}, &model.OpArgs{Buffer: buf}, nil, res.Name+"@mem", res.Pos)
+	tv := b.Add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: buf}, &model.OpArgs{Buffer: buf}, nil, res.Name+"@mem", res.Pos)
 	if tv == nil {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return
 	}
-	b.add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{tv}, Perm: perm}, &model.OpArgs{Perm: perm}, res, res.Name, res.Pos)
+	b.Add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{tv}, Perm: perm}, &model.OpArgs{Perm: perm}, res, res.Name, res.Pos)
 }
 
 // contiguous is the vector dimension that runs along the innermost memref
@@ -428,7 +430,7 @@ func contiguous(dims []int) int {
 // permutation_map transposes).
 func (b *builder) write(op *ir.Op) {
 	vi, mi := 0, 1 // the vector, then the memref, in both ops' operands
-	src := b.value(op.Operands[vi])
+	src := b.Value(op.Operands[vi])
 	if src == nil {
 		return
 	}
@@ -443,11 +445,11 @@ func (b *builder) write(op *ir.Op) {
 	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
 	if m.space == "global" {
 		if edt, ok := ir.DType(m.typ.Elem); !ok || edt.Name != src.DType.Name {
-			b.fail(op, model.CodeShapeMismatch, "%s writes %s elements to %s of %s elements", op.Name, src.DType.Name, op.Operands[mi].Value, m.typ.Elem)
+			b.Fail(op, model.CodeShapeMismatch, "%s writes %s elements to %s of %s elements", op.Name, src.DType.Name, op.Operands[mi].Value, m.typ.Elem)
 			return
 		}
 		mop := &model.Op{Kind: model.OpStore, Pos: op.Pos, Operands: []*model.Value{src}, Contiguous: contiguous(dims), Name: name}
-		b.add(mop, &model.OpArgs{}, nil, name, op.Pos)
+		b.Add(mop, &model.OpArgs{}, nil, name, op.Pos)
 		return
 	}
 	tile, perm := memoryOrder(src.Shape, dims)
@@ -457,10 +459,10 @@ func (b *builder) write(op *ir.Op) {
 	}
 	if perm != nil {
 		inv := model.InversePermutation(perm)
-		src = b.add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{src}, Perm: inv}, &model.OpArgs{Perm: inv}, nil, src.Name+"@mem", op.Pos)
+		src = b.Add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{src}, Perm: inv}, &model.OpArgs{Perm: inv}, nil, src.Name+"@mem", op.Pos)
 		if src == nil {
 			return
 		}
 	}
-	b.add(&model.Op{Kind: model.OpCopyToShared, Pos: op.Pos, Operands: []*model.Value{src}, Buffer: buf, Name: name}, &model.OpArgs{Buffer: buf}, nil, name, op.Pos)
+	b.Add(&model.Op{Kind: model.OpCopyToShared, Pos: op.Pos, Operands: []*model.Value{src}, Buffer: buf, Name: name}, &model.OpArgs{Buffer: buf}, nil, name, op.Pos)
 }

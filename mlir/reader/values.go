@@ -1,4 +1,4 @@
-package mlir
+package reader
 
 import "math"
 
@@ -31,7 +31,7 @@ var arity = map[string][2]int{
 
 // elementwise maps arith's and math's element-wise ops to the graph's
 // functions (model.ElementwiseFuncs), casts to the graph's cast kinds.
-var elementwise = map[string]string{
+var Elementwise = map[string]string{
 	"arith.addf": "add", "arith.addi": "add", "arith.subf": "sub", "arith.subi": "sub",
 	"arith.mulf": "mul", "arith.muli": "mul", "arith.divf": "div", "arith.divsi": "div", "arith.divui": "div",
 	"arith.maximumf": "max", "arith.maxnumf": "max", "arith.maxsi": "max", "arith.maxui": "max",
@@ -46,24 +46,24 @@ var elementwise = map[string]string{
 }
 
 // body reads a block's ops in order.
-func (b *Builder) body(blk *ir.Block) {
+func (b *Builder) Body(blk *ir.Block) {
 	for _, op := range blk.Ops {
-		b.front.ReadOp(op)
+		b.Front.ReadOp(op)
 	}
 }
 
 // ready reports whether an op the reader maps (named name) has the
 // operands and results it needs, none of them failed before; it reports
 // a wrong count.
-func (b *Builder) ready(op *ir.Op, name string) bool {
+func (b *Builder) Ready(op *ir.Op, name string) bool {
 	if a, ok := arity[name]; ok && (len(op.Operands) < a[0] || len(op.Results) != a[1]) {
-		b.fail(op, model.CodeRankMismatch, "%s has %d operand(s) and %d result(s): it takes at least %d and gives %d", op.Name, len(op.Operands), len(op.Results), a[0], a[1])
+		b.Fail(op, model.CodeRankMismatch, "%s has %d operand(s) and %d result(s): it takes at least %d and gives %d", op.Name, len(op.Operands), len(op.Results), a[0], a[1])
 		return false
 	}
 	for _, o := range op.Operands {
-		if b.failed[o.Value] {
+		if b.Failed[o.Value] {
 			for _, r := range op.Results {
-				b.failed[r] = true
+				b.Failed[r] = true
 			}
 			return false
 		}
@@ -72,7 +72,7 @@ func (b *Builder) ready(op *ir.Op, name string) bool {
 }
 
 // touches says whether an operand or a result of op is of type T.
-func touches[T ir.Type](op *ir.Op) bool {
+func Touches[T ir.Type](op *ir.Op) bool {
 	for _, o := range op.Operands {
 		if _, ok := o.Value.Type.(T); ok {
 			return true
@@ -88,8 +88,8 @@ func touches[T ir.Type](op *ir.Op) bool {
 
 // touchesVectors says whether an operand or a result of op is a vector
 // or a WMMA fragment (!gpu.mma_matrix).
-func touchesVectors(op *ir.Op) bool {
-	if touches[*ir.VectorType](op) {
+func TouchesVectors(op *ir.Op) bool {
+	if Touches[*ir.VectorType](op) {
 		return true
 	}
 	for _, o := range op.Operands {
@@ -107,65 +107,65 @@ func touchesVectors(op *ir.Op) bool {
 
 // resultVector is vector of an op's result; a result the graph cannot
 // hold is marked failed.
-func (b *Builder) resultVector(res *ir.Value) ([]int, model.DType, bool) {
-	shape, dt, ok := b.vector(res.Type, res.Pos, res.String())
+func (b *Builder) ResultVector(res *ir.Value) ([]int, model.DType, bool) {
+	shape, dt, ok := b.Vector(res.Type, res.Pos, res.String())
 	if !ok {
-		b.failed[res] = true
+		b.Failed[res] = true
 	}
 	return shape, dt, ok
 }
 
 // source is the graph value of op's first operand; without one, the
 // result res is marked failed.
-func (b *Builder) source(op *ir.Op, res *ir.Value) *model.Value {
-	v := b.value(op.Operands[0])
+func (b *Builder) Source(op *ir.Op, res *ir.Value) *model.Value {
+	v := b.Value(op.Operands[0])
 	if v == nil {
-		b.failed[res] = true
+		b.Failed[res] = true
 	}
 	return v
 }
 
 // vector checks that t is a vector the graph can hold and gives its shape
 // and element type; otherwise it reports why at pos.
-func (b *Builder) vector(t ir.Type, pos model.Pos, what string) ([]int, model.DType, bool) {
-	v, ok := b.asVector(t)
+func (b *Builder) Vector(t ir.Type, pos model.Pos, what string) ([]int, model.DType, bool) {
+	v, ok := b.AsVector(t)
 	if !ok {
 		if _, tensor := t.(*ir.TensorType); tensor {
-			b.errorf(pos, model.CodeBadValue, "%s is a %s, not a vector: the planner reads kernels in the vector dialect, after bufferization", what, t)
+			b.Errorf(pos, model.CodeBadValue, "%s is a %s, not a vector: the planner reads kernels in the vector dialect, after bufferization", what, t)
 		} else {
-			b.errorf(pos, model.CodeBadValue, "%s is %v, not a vector", what, t)
+			b.Errorf(pos, model.CodeBadValue, "%s is %v, not a vector", what, t)
 		}
 		return nil, model.DType{}, false
 	}
 	for i, s := range v.Scalable {
 		if s {
-			b.errorf(pos, model.CodeBadValue, "%s is the scalable vector %s (dimension %d is [%d]): the planner lays out vectors of a fixed size", what, t, i, v.Shape[i])
+			b.Errorf(pos, model.CodeBadValue, "%s is the scalable vector %s (dimension %d is [%d]): the planner lays out vectors of a fixed size", what, t, i, v.Shape[i])
 			return nil, model.DType{}, false
 		}
 	}
 	if len(v.Shape) == 0 {
-		b.errorf(pos, model.CodeBadValue, "%s is the 0-D vector %s: the planner lays out vectors of at least one dimension", what, t)
+		b.Errorf(pos, model.CodeBadValue, "%s is the 0-D vector %s: the planner lays out vectors of at least one dimension", what, t)
 		return nil, model.DType{}, false
 	}
 	if len(v.Shape) > model.MaxRank {
-		b.errorf(pos, model.CodeTooLarge, "%s has rank %d, more than the %d dimensions the planner handles", what, len(v.Shape), model.MaxRank)
+		b.Errorf(pos, model.CodeTooLarge, "%s has rank %d, more than the %d dimensions the planner handles", what, len(v.Shape), model.MaxRank)
 		return nil, model.DType{}, false
 	}
 	n := 1
 	for i, d := range v.Shape {
 		if d < 1 {
-			b.errorf(pos, model.CodeBadValue, "%s has extent %d in dimension %d: extents are positive", what, d, i)
+			b.Errorf(pos, model.CodeBadValue, "%s has extent %d in dimension %d: extents are positive", what, d, i)
 			return nil, model.DType{}, false
 		}
 		n *= d
 		if n > model.MaxElements {
-			b.errorf(pos, model.CodeTooLarge, "the vector %s has more than %d elements", t, model.MaxElements)
+			b.Errorf(pos, model.CodeTooLarge, "the vector %s has more than %d elements", t, model.MaxElements)
 			return nil, model.DType{}, false
 		}
 	}
 	dt, ok := ir.DType(v.Elem)
 	if !ok {
-		b.errorf(pos, model.CodeUnknownName, "%s has elements of type %s, which the planner does not know (it knows %s)", what, v.Elem, strings.Join(model.DTypeNames(), ", "))
+		b.Errorf(pos, model.CodeUnknownName, "%s has elements of type %s, which the planner does not know (it knows %s)", what, v.Elem, strings.Join(model.DTypeNames(), ", "))
 		return nil, model.DType{}, false
 	}
 	return slices.Clone(v.Shape), dt, true
@@ -173,30 +173,30 @@ func (b *Builder) vector(t ir.Type, pos model.Pos, what string) ([]int, model.DT
 
 // value is the graph value an operand reads; nil (reported) when it is
 // none.
-func (b *Builder) value(o *ir.Operand) *model.Value {
-	if mv, ok := b.front.Operand(o); ok {
+func (b *Builder) Value(o *ir.Operand) *model.Value {
+	if mv, ok := b.Front.Operand(o); ok {
 		return mv
 	}
 	v := o.Value
-	if mv, ok := b.folded[v]; ok && mv != nil {
+	if mv, ok := b.Folded[v]; ok && mv != nil {
 		return mv
 	}
-	if mv := b.vals[v]; mv != nil {
+	if mv := b.Vals[v]; mv != nil {
 		return mv
 	}
-	if !b.failed[v] {
+	if !b.Failed[v] {
 		what := "a value the graph does not hold"
 		if v.Type != nil {
 			what = "of type " + v.Type.String()
 		}
-		b.errorf(o.Pos, model.CodeUnknownName, "%s is %s: the planner reads vectors here", v, what)
-		b.failed[v] = true
+		b.Errorf(o.Pos, model.CodeUnknownName, "%s is %s: the planner reads vectors here", v, what)
+		b.Failed[v] = true
 	}
 	return nil
 }
 
 // unique makes a value or op name not yet used in the graph.
-func unique(used map[string]bool, name string) string {
+func Unique(used map[string]bool, name string) string {
 	if !used[name] {
 		used[name] = true
 		return name
@@ -211,15 +211,15 @@ func unique(used map[string]bool, name string) string {
 }
 
 // emit appends an op to the graph, in the loop being read.
-func (b *Builder) emit(op *model.Op) {
-	if b.cur != nil {
-		b.made[b.cur] = append(b.made[b.cur], op)
+func (b *Builder) Emit(op *model.Op) {
+	if b.Cur != nil {
+		b.Made[b.Cur] = append(b.Made[b.Cur], op)
 	}
-	op.In = b.loop
-	if b.loop != nil {
-		b.loop.Ops = append(b.loop.Ops, op)
+	op.In = b.Loop
+	if b.Loop != nil {
+		b.Loop.Ops = append(b.Loop.Ops, op)
 	} else {
-		b.g.Ops = append(b.g.Ops, op)
+		b.G.Ops = append(b.G.Ops, op)
 	}
 }
 
@@ -228,7 +228,7 @@ func (b *Builder) emit(op *model.Op) {
 // the reader makes), checks the result against res's type, records the
 // operands' uses and emits the op. It returns the result (nil for none or
 // an error, reported).
-func (b *Builder) add(op *model.Op, args *model.OpArgs, res *ir.Value, name string, pos model.Pos) *model.Value {
+func (b *Builder) Add(op *model.Op, args *model.OpArgs, res *ir.Value, name string, pos model.Pos) *model.Value {
 	info := op.Info()
 	if info.ByFunction && op.Fn == "" {
 		op.Fn = args.Spelling
@@ -238,34 +238,34 @@ func (b *Builder) add(op *model.Op, args *model.OpArgs, res *ir.Value, name stri
 	}
 	args.Operands = op.Operands
 	if info.Arity > 0 && len(op.Operands) != info.Arity {
-		b.errorf(op.Pos, model.CodeBadValue, "%s takes %d operand(s), found %d", op.Spelling(), info.Arity, len(op.Operands))
+		b.Errorf(op.Pos, model.CodeBadValue, "%s takes %d operand(s), found %d", op.Spelling(), info.Arity, len(op.Operands))
 		return nil
 	}
 	var result *model.Value
 	if info.Type != nil {
 		typ, errs := info.Type(args)
 		for _, e := range errs {
-			b.errorf(op.Pos, e.Code, "%s", e.Msg)
+			b.Errorf(op.Pos, e.Code, "%s", e.Msg)
 		}
 		if errs != nil {
 			if res != nil {
-				b.failed[res] = true
+				b.Failed[res] = true
 			}
 			return nil
 		}
 		if info.Result && typ != nil {
-			if res != nil && !b.front.LaneShare(res) {
-				if shape, dt, ok := b.vectorQuiet(res.Type); ok && (!slices.Equal(shape, typ.Shape) || dt.Name != typ.DType.Name) && !b.scalarResult(res, typ) {
-					b.errorf(op.Pos, model.CodeShapeMismatch, "%s gives %s, but the planner types it as %v x %s", res, res.Type, typ.Shape, typ.DType.Name)
-					b.failed[res] = true
+			if res != nil && !b.Front.LaneShare(res) {
+				if shape, dt, ok := b.VectorQuiet(res.Type); ok && (!slices.Equal(shape, typ.Shape) || dt.Name != typ.DType.Name) && !b.scalarResult(res, typ) {
+					b.Errorf(op.Pos, model.CodeShapeMismatch, "%s gives %s, but the planner types it as %v x %s", res, res.Type, typ.Shape, typ.DType.Name)
+					b.Failed[res] = true
 					return nil
 				}
 			}
-			result = &model.Value{Name: unique(b.names, name), Shape: typ.Shape, DType: typ.DType, Pos: pos, Def: op}
+			result = &model.Value{Name: Unique(b.Names, name), Shape: typ.Shape, DType: typ.DType, Pos: pos, Def: op}
 			op.Result = result
-			b.g.Values = append(b.g.Values, result)
+			b.G.Values = append(b.G.Values, result)
 			if res != nil {
-				b.vals[res] = result
+				b.Vals[res] = result
 			}
 		}
 	}
@@ -276,11 +276,11 @@ func (b *Builder) add(op *model.Op, args *model.OpArgs, res *ir.Value, name stri
 			op.Name = fmt.Sprintf("%s@%d", name, op.Pos.Line)
 		}
 	}
-	op.Name = unique(b.opNames, op.Name)
+	op.Name = Unique(b.OpNames, op.Name)
 	for i, v := range op.Operands {
 		v.Uses = append(v.Uses, model.Use{Op: op, Index: i})
 	}
-	b.emit(op)
+	b.Emit(op)
 	return result
 }
 
@@ -291,8 +291,8 @@ func (b *Builder) scalarResult(res *ir.Value, typ *model.ValueType) bool {
 }
 
 // vectorQuiet is vector without reporting.
-func (b *Builder) vectorQuiet(t ir.Type) ([]int, model.DType, bool) {
-	v, ok := b.asVector(t)
+func (b *Builder) VectorQuiet(t ir.Type) ([]int, model.DType, bool) {
+	v, ok := b.AsVector(t)
 	if !ok {
 		return nil, model.DType{}, false
 	}
@@ -303,7 +303,7 @@ func (b *Builder) vectorQuiet(t ir.Type) ([]int, model.DType, bool) {
 // isVector reports whether a value is a vector, or a ranked tensor (which
 // only a TTGIR kernel's reading reaches: the vector reader refuses
 // tensors before).
-func isVector(v *ir.Value) bool {
+func IsVector(v *ir.Value) bool {
 	switch t := v.Type.(type) {
 	case *ir.VectorType:
 		return true
@@ -318,7 +318,7 @@ func isVector(v *ir.Value) bool {
 
 // asVector is t as a vector: a vector type, or in TTGIR a ranked tensor
 // of its shape and elements.
-func (b *Builder) asVector(t ir.Type) (*ir.VectorType, bool) {
+func (b *Builder) AsVector(t ir.Type) (*ir.VectorType, bool) {
 	switch v := t.(type) {
 	case *ir.VectorType:
 		return v, true
@@ -341,10 +341,10 @@ func (b *Builder) constant(op *ir.Op) {
 	res := op.Results[0]
 	va, _ := op.Attr("value")
 	if va == nil {
-		b.fail(op, model.CodeMissingKey, "arith.constant has no value")
+		b.Fail(op, model.CodeMissingKey, "arith.constant has no value")
 		return
 	}
-	if !isVector(res) {
+	if !IsVector(res) {
 		if ia, ok := va.Value.(*ir.IntAttr); ok {
 			if n, ok := ia.Int64(); ok {
 				b.ints[res] = n
@@ -352,28 +352,28 @@ func (b *Builder) constant(op *ir.Op) {
 		}
 		return
 	}
-	if b.front.LaneConstant(op, res) {
+	if b.Front.LaneConstant(op, res) {
 		return
 	}
-	shape, dt, ok := b.resultVector(res)
+	shape, dt, ok := b.ResultVector(res)
 	if !ok {
 		return
 	}
-	if len(res.Uses) > 0 && !slices.ContainsFunc(res.Uses, func(u ir.Use) bool { return !b.identityInit(u) }) {
-		b.folded[res] = nil // a reduction's identity: no init at all
+	if len(res.Uses) > 0 && !slices.ContainsFunc(res.Uses, func(u ir.Use) bool { return !b.IdentityInit(u) }) {
+		b.Folded[res] = nil // a reduction's identity: no init at all
 		return
 	}
-	b.add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
+	b.Add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
 }
 
 // identityInit reports whether use u is the accumulator of a
 // multi_reduction and its value the identity of the reduction's kind, so
 // that the reduction is read as one without an init.
-func (b *Builder) identityInit(u ir.Use) bool {
+func (b *Builder) IdentityInit(u ir.Use) bool {
 	if u.Op.Name != "vector.multi_reduction" || u.Index != 1 {
 		return false
 	}
-	kind := reductionKind(u.Op)
+	kind := ReductionKind(u.Op)
 	c := u.Op.Operands[1].Value
 	if c.Def == nil || c.Def.Name != "arith.constant" {
 		return false
@@ -485,55 +485,55 @@ func half(h uint16) float64 {
 // elementwise reads an arith or math op on vectors as the graph's
 // element-wise function or cast.
 func (b *Builder) elementwise(op *ir.Op) {
-	if len(op.Results) != 1 || !isVector(op.Results[0]) {
+	if len(op.Results) != 1 || !IsVector(op.Results[0]) {
 		return // on scalars and indices: not the graph's
 	}
-	b.elementwiseAs(op, elementwise[op.Name])
+	b.ElementwiseAs(op, Elementwise[op.Name])
 }
 
 // elementwiseAs reads an element-wise op or cast as the graph's function fn.
-func (b *Builder) elementwiseAs(op *ir.Op, fn string) {
-	if len(op.Results) != 1 || !isVector(op.Results[0]) {
+func (b *Builder) ElementwiseAs(op *ir.Op, fn string) {
+	if len(op.Results) != 1 || !IsVector(op.Results[0]) {
 		return
 	}
 	res := op.Results[0]
 	if fn == "extf" && b.widenedByMMA(res) {
-		if v := b.value(op.Operands[0]); v != nil {
-			b.folded[res] = v
+		if v := b.Value(op.Operands[0]); v != nil {
+			b.Folded[res] = v
 		} else {
-			b.failed[res] = true
+			b.Failed[res] = true
 		}
 		return
 	}
-	shape, dt, ok := b.resultVector(res)
+	shape, dt, ok := b.ResultVector(res)
 	if !ok {
 		return
 	}
-	if tile := b.front.LaneOperand(op, res); tile != nil {
+	if tile := b.Front.LaneOperand(op, res); tile != nil {
 		shape = tile // a lane's share of a tile: the graph reads the tile
 	}
 	info := model.OpBySpelling(fn)
 	mop := &model.Op{Kind: info.Kind, Fn: fn, Pos: op.Pos}
 	for i, o := range op.Operands {
-		if fn == "select" && i == 0 && !isVector(o.Value) {
+		if fn == "select" && i == 0 && !IsVector(o.Value) {
 			// A scalar condition is the same for every element: a
 			// uniform mask.
-			c := b.add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: shape, DType: model.DType{Name: "i1", Bits: 1}}, nil, res.Name+"@cond", op.Pos)
+			c := b.Add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: shape, DType: model.DType{Name: "i1", Bits: 1}}, nil, res.Name+"@cond", op.Pos)
 			if c == nil {
-				b.failed[res] = true
+				b.Failed[res] = true
 				return
 			}
 			mop.Operands = append(mop.Operands, c)
 			continue
 		}
-		v := b.value(o)
+		v := b.Value(o)
 		if v == nil {
-			b.failed[res] = true
+			b.Failed[res] = true
 			return
 		}
 		mop.Operands = append(mop.Operands, v)
 	}
-	b.add(mop, &model.OpArgs{Spelling: fn, DType: dt, Shape: shape}, res, res.Name, res.Pos)
+	b.Add(mop, &model.OpArgs{Spelling: fn, DType: dt, Shape: shape}, res, res.Name, res.Pos)
 }
 
 // widenedByMMA reports whether every use of an extf's result is an
@@ -552,7 +552,7 @@ func (b *Builder) widenedByMMA(v *ir.Value) bool {
 }
 
 func init() {
-	for name := range elementwise {
+	for name := range Elementwise {
 		arity[name] = [2]int{1, 1}
 	}
 }
@@ -564,12 +564,12 @@ var skipped = []string{"func.return", "gpu.return", "gpu.barrier", "gpu.thread_i
 
 // sharedOps are the ops every front end reads alike: arith's and math's
 // element-wise ops, arith.constant and scf.for, and the skipped ops.
-var sharedOps = func() map[string]func(b *Builder, op *ir.Op) {
+var SharedOps = func() map[string]func(b *Builder, op *ir.Op) {
 	ops := map[string]func(b *Builder, op *ir.Op){
 		"arith.constant": (*Builder).constant,
 		"scf.for":        (*Builder).forLoop,
 	}
-	for name := range elementwise {
+	for name := range Elementwise {
 		ops[name] = (*Builder).elementwise
 	}
 	for _, name := range skipped {
@@ -581,6 +581,6 @@ var sharedOps = func() map[string]func(b *Builder, op *ir.Op) {
 // SharedOp is the reading of an op every front end reads alike; false
 // for an op a front end reads its own way.
 func SharedOp(name string) (func(b *Builder, op *ir.Op), bool) {
-	h, ok := sharedOps[name]
+	h, ok := SharedOps[name]
 	return h, ok
 }

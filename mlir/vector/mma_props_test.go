@@ -1,4 +1,4 @@
-package mlir
+package vector
 
 import "planner/mlir/ir"
 
@@ -47,11 +47,11 @@ func TestMatrixOpsBothForms(t *testing.T) {
 		}
 		o := *kernelFiles[path]
 		o.Targets, o.Offered = testTargets, testOffered
-		current, err := ReadGraph(path, data, o)
+		current, err := readKernelGraph(path, data, o)
 		if err != nil {
 			t.Fatalf("%v", err)
 		}
-		llvm19, err := ReadGraph(path, []byte(old), o)
+		llvm19, err := readKernelGraph(path, []byte(old), o)
 		if err != nil {
 			t.Fatalf("LLVM 19's forms: %v", err)
 		}

@@ -1,4 +1,6 @@
-package mlir
+package ttgir
+
+import "planner/mlir/reader"
 
 import "planner/mlir/ir"
 
@@ -14,20 +16,20 @@ import (
 	"planner/model"
 )
 
-// ttTargets are testTargets with sm_90, which a TTGIR kernel names.
+// ttTargets are ttTestTargets with sm_90, which a TTGIR kernel names.
 var ttTargets = func() map[string]*model.Target {
 	t := maps.Clone(testTargets)
 	t["sm_90"] = &model.Target{Name: "sm_90", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 232448}
 	return t
 }()
 
-// TestTTGIRGraphs reads each kernel of testdata/ttgir three ways (the
+// TestTTGIRGraphs reads each kernel of testdata three ways (the
 // planner free to choose; --keep-anchors; the input's own layouts) and
 // compares the graphs' signatures with NAME.graph.
 func TestTTGIRGraphs(t *testing.T) {
-	files, _ := filepath.Glob("testdata/ttgir/*.ttgir")
+	files, _ := filepath.Glob("ttgir/testdata/*.ttgir")
 	if len(files) < 3 {
-		t.Fatalf("%d kernels in testdata/ttgir, want at least 3", len(files))
+		t.Fatalf("%d kernels in testdata, want at least 3", len(files))
 	}
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
@@ -39,27 +41,27 @@ func TestTTGIRGraphs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !IsTTGIR(m) {
+			if !Is(m) {
 				t.Fatalf("%s is not recognised as TTGIR", path)
 			}
 			var out strings.Builder
 			for _, mode := range []struct {
 				name string
-				opt  Options
+				opt  reader.Options
 			}{
-				{"chosen by the planner", Options{}},
-				{"--keep-anchors", Options{KeepAnchors: true}},
-				{"the input's layouts", Options{InputLayouts: true}},
+				{"chosen by the planner", reader.Options{}},
+				{"--keep-anchors", reader.Options{KeepAnchors: true}},
+				{"the input's layouts", reader.Options{InputLayouts: true}},
 			} {
 				mode.opt.Targets = ttTargets
-				g, err := ReadGraph(path, data, mode.opt)
+				g, err := readKernelGraph(path, data, mode.opt)
 				if err != nil {
 					t.Fatalf("%s: %v", mode.name, err)
 				}
 				if g.Notation != "triton" {
 					t.Errorf("%s: notation %q, want triton", mode.name, g.Notation)
 				}
-				out.WriteString("// " + mode.name + "\n" + signature(g))
+				out.WriteString("// " + mode.name + "\n" + ttSignature(g))
 				for _, v := range g.Values {
 					if v.Pin != nil {
 						out.WriteString("  %" + v.Name + " pinned to " + v.Pin.Notation.Attr() + "\n")
@@ -82,17 +84,17 @@ func TestTTGIRGraphs(t *testing.T) {
 func TestBadTTGIRFiles(t *testing.T) {
 	bad := golden.Catalogue{Glob: "../testdata/bad/ttgir/*.ttgir", Least: 15, Comment: "//", Golden: "../testdata/bad/ttgir.golden"}
 	bad.Run(t, func(t *testing.T, name string, data []byte) error {
-		_, err := ReadGraph(name, data, Options{Targets: ttTargets, KeepAnchors: true})
+		_, err := readKernelGraph(name, data, reader.Options{Targets: ttTargets, KeepAnchors: true})
 		return positioned(t, name, err)
 	})
 }
 
-// TestTTGIROlderSpelling reads a kernel of testdata/ttgir in the older
+// TestTTGIROlderSpelling reads a kernel of testdata in the older
 // triton_gpu. spelling of the TritonGPU dialect: the same graph as in the
 // ttg. spelling, and written back (with its own layouts) the same kernel,
 // spelled ttg. throughout.
 func TestTTGIROlderSpelling(t *testing.T) {
-	path := "testdata/ttgir/transpose_shared_sm90.ttgir"
+	path := "ttgir/testdata/transpose_shared_sm90.ttgir"
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -101,7 +103,7 @@ func TestTTGIROlderSpelling(t *testing.T) {
 	if !strings.Contains(older, "triton_gpu.local_alloc") || !strings.Contains(older, "#triton_gpu.blocked") {
 		t.Fatalf("%s: no ttg. spelling to make older", path)
 	}
-	opt := Options{Targets: ttTargets, InputLayouts: true}
+	opt := reader.Options{Targets: ttTargets, InputLayouts: true}
 	code := func(s string) string { // the lines that are not comments
 		var out []string
 		for _, l := range strings.Split(s, "\n") {
@@ -113,11 +115,11 @@ func TestTTGIROlderSpelling(t *testing.T) {
 	}
 	var sigs, written [2]string
 	for i, text := range []string{string(data), older} {
-		g, err := ReadGraph(path, []byte(text), opt)
+		g, err := readKernelGraph(path, []byte(text), opt)
 		if err != nil {
 			t.Fatalf("spelling %d: %v", i, err)
 		}
-		sigs[i] = strings.ReplaceAll(signature(g), "triton_gpu.", "ttg.")
+		sigs[i] = strings.ReplaceAll(ttSignature(g), "triton_gpu.", "ttg.")
 		a := &model.Assignment{Layouts: map[*model.Value]*model.Layout{}, Buffers: map[*model.Buffer]*model.SharedLayout{}}
 		for _, v := range g.Values {
 			if v.Pin != nil {
@@ -128,7 +130,7 @@ func TestTTGIROlderSpelling(t *testing.T) {
 			a.Buffers[b] = b.Layout
 		}
 		var out strings.Builder
-		if err := WritePlan(&out, path, []byte(text), opt, Solved{Graph: g, Assignment: a}); err != nil {
+		if err := writePlan(&out, path, []byte(text), opt, reader.Solved{Graph: g, Assignment: a}); err != nil {
 			t.Fatalf("spelling %d: %v", i, err)
 		}
 		written[i] = code(out.String())

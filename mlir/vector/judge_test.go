@@ -1,4 +1,6 @@
-package mlir
+package vector
+
+import "planner/mlir/reader"
 
 import (
 	"fmt"
@@ -20,7 +22,7 @@ import (
 // (ireeSyntax), is judged by IREE (ireeJudged) and its generic form is
 // IREE's (iree-opt's); the others are judged by mlir-opt-19, whose
 // generic form is committed.
-var kernelFiles = map[string]*Options{
+var kernelFiles = map[string]*reader.Options{
 	"../examples/mlir/flash_attention_seed004.mlir": {},
 	"../examples/mlir/softmax_row.mlir":             {},
 	"../examples/mlir/layernorm_row.mlir":           {},
@@ -355,7 +357,7 @@ func TestGenericForms(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g, err := ReadGraph(p, data, o)
+			g, err := readKernelGraph(p, data, o)
 			if err != nil {
 				t.Fatalf("%v", err)
 			}

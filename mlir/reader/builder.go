@@ -1,4 +1,4 @@
-package mlir
+package reader
 
 import "slices"
 import "strings"
@@ -38,32 +38,32 @@ type Options struct {
 	Offered func(t *model.Target) ([]*model.Record, error)
 }
 
-func (b *Builder) errorf(pos model.Pos, code model.Code, format string, args ...any) *model.Error {
+func (b *Builder) Errorf(pos model.Pos, code model.Code, format string, args ...any) *model.Error {
 	e := &model.Error{Pos: pos, Code: code, Index: -1, Msg: fmt.Sprintf(format, args...)}
-	b.errs = append(b.errs, e)
+	b.Errs = append(b.Errs, e)
 	return e
 }
 
 // fail reports an error at op and marks its results failed.
-func (b *Builder) fail(op *ir.Op, code model.Code, format string, args ...any) *model.Error {
+func (b *Builder) Fail(op *ir.Op, code model.Code, format string, args ...any) *model.Error {
 	for _, r := range op.Results {
-		b.failed[r] = true
+		b.Failed[r] = true
 	}
-	return b.errorf(op.Pos, code, format, args...)
+	return b.Errorf(op.Pos, code, format, args...)
 }
 
 // stated is something the IR states, where it states it.
-type stated struct {
-	value string
-	pos   model.Pos
-	what  string // the attribute that states it
+type Stated struct {
+	Value string
+	Pos   model.Pos
+	What  string // the attribute that states it
 }
 
 // holders are the function and every op around it, innermost first:
 // the ops whose attributes say what the kernel runs on.
-func (b *Builder) holders() []*ir.Op {
+func (b *Builder) Holders() []*ir.Op {
 	var out []*ir.Op
-	for op := b.fn; op != nil; {
+	for op := b.Fn; op != nil; {
 		out = append(out, op)
 		if op.Parent == nil || op.Parent.Region == nil {
 			break
@@ -74,9 +74,9 @@ func (b *Builder) holders() []*ir.Op {
 }
 
 // knownTargets lists the targets the planner knows, for messages.
-func (b *Builder) knownTargets() string {
+func (b *Builder) KnownTargets() string {
 	var ks []string
-	for k := range b.opt.Targets {
+	for k := range b.Opt.Targets {
 		ks = append(ks, k)
 	}
 	slices.Sort(ks)
@@ -85,34 +85,34 @@ func (b *Builder) knownTargets() string {
 
 // lookupTarget sets the builder's target to the graph's; nil (reported)
 // when the planner does not know it.
-func (b *Builder) lookupTarget() *model.Target {
-	g := b.g
-	t, ok := b.opt.Targets[g.Target]
+func (b *Builder) LookupTarget() *model.Target {
+	g := b.G
+	t, ok := b.Opt.Targets[g.Target]
 	if !ok {
 		at := g.TargetPos
 		if at.Line == 0 {
-			at = b.fn.Pos
+			at = b.Fn.Pos
 		}
-		b.errorf(at, model.CodeUnknownName, "unknown target %q (known: %s)", g.Target, b.knownTargets())
+		b.Errorf(at, model.CodeUnknownName, "unknown target %q (known: %s)", g.Target, b.KnownTargets())
 		return nil
 	}
-	b.target = t
+	b.Target = t
 	return t
 }
 
 // checkSubgroups checks the graph's subgroup count: a power of two within
 // the target's limit.
-func (b *Builder) checkSubgroups() {
-	g, t := b.g, b.target
+func (b *Builder) CheckSubgroups() {
+	g, t := b.G, b.Target
 	at := g.SubgroupsPos
 	if at.Line == 0 {
-		at = b.fn.Pos
+		at = b.Fn.Pos
 	}
 	switch n := g.Subgroups; {
 	case n&(n-1) != 0:
-		b.errorf(at, model.CodeNotPowerOfTwo, "%d subgroups is not a power of two: a layout gives each bit of the subgroup id a basis, so a block has 1, 2, 4, 8, ... subgroups", n)
+		b.Errorf(at, model.CodeNotPowerOfTwo, "%d subgroups is not a power of two: a layout gives each bit of the subgroup id a basis, so a block has 1, 2, 4, 8, ... subgroups", n)
 	case n > t.MaxSubgroups:
-		b.errorf(at, model.CodeBadValue, "%s allows at most %d subgroups per block, found %d", t.Name, t.MaxSubgroups, n)
+		b.Errorf(at, model.CodeBadValue, "%s allows at most %d subgroups per block, found %d", t.Name, t.MaxSubgroups, n)
 	}
 }
 
@@ -163,38 +163,105 @@ func Choose(m *ir.Module, opt Options) (*ir.Op, error) {
 // its dialects (set by the front end that embeds the builder).
 func NewBuilder(m *ir.Module, fn *ir.Op, opt Options) *Builder {
 	return &Builder{
-		mod: m, fn: fn, opt: opt,
-		g:       &model.Graph{File: m.File},
-		vals:    map[*ir.Value]*model.Value{},
+		Mod: m, Fn: fn, Opt: opt,
+		G:       &model.Graph{File: m.File},
+		Vals:    map[*ir.Value]*model.Value{},
 		ints:    map[*ir.Value]int64{},
-		folded:  map[*ir.Value]*model.Value{},
-		unsq:    map[*ir.Value]*unsqueeze{},
-		scalars: map[*model.Value]bool{},
-		failed:  map[*ir.Value]bool{},
-		names:   map[string]bool{},
-		opNames: map[string]bool{},
-		made:    map[*ir.Op][]*model.Op{},
+		Folded:  map[*ir.Value]*model.Value{},
+		Unsq:    map[*ir.Value]*unsqueeze{},
+		Scalars: map[*model.Value]bool{},
+		Failed:  map[*ir.Value]bool{},
+		Names:   map[string]bool{},
+		OpNames: map[string]bool{},
+		Made:    map[*ir.Op][]*model.Op{},
 	}
 }
 
 // Err is the errors found so far, sorted by position; nil for none.
 func (b *Builder) Err() error {
-	if len(b.errs) == 0 {
+	if len(b.Errs) == 0 {
 		return nil
 	}
-	b.errs.Sort()
-	return b.errs
+	b.Errs.Sort()
+	return b.Errs
 }
 
 // Graph is the graph read.
-func (b *Builder) Graph() *model.Graph { return b.g }
+func (b *Builder) Graph() *model.Graph { return b.G }
 
 // Module is the module the function is read from.
-func (b *Builder) Module() *ir.Module { return b.mod }
+func (b *Builder) Module() *ir.Module { return b.Mod }
 
 // Solved is what WritePlan writes into the IR: the solved graph (read
 // from the same text with the same options) and its assignment.
 type Solved struct {
 	Graph      *model.Graph
 	Assignment *model.Assignment
+}
+
+// Builder is what every front end's reading of a function shares: the
+// module and the function read, the options, the graph built and the
+// graph value each IR value reads as, the loop being read and the errors
+// found. A front end embeds it and reads the ops of its dialects
+// (Front); the ops every dialect's kernel has (arith, math,
+// arith.constant, scf.for, shape casts) are read here.
+type Builder struct {
+	Mod    *ir.Module
+	Fn     *ir.Op
+	Opt    Options
+	G      *model.Graph
+	Target *model.Target
+	// front reads the ops of its dialects.
+	Front Front
+	// Tensors is set when ranked tensors play the part of vectors (TTGIR).
+	Tensors bool
+	// vals maps each vector value to the graph's value; ints the integer
+	// constants (for loop bounds).
+	Vals map[*ir.Value]*model.Value
+	ints map[*ir.Value]int64
+	// folded are values the graph reads as another: an extf an mma
+	// widens itself, a vector constant only a reduction's identity init
+	// uses (nil), a to_layout's result.
+	Folded map[*ir.Value]*model.Value
+	Unsq   map[*ir.Value]*unsqueeze
+	// scalars are graph values of shape [1] that stand for a scalar (a
+	// vector.reduction's result).
+	Scalars map[*model.Value]bool
+	// failed are the values whose op's error is reported: their uses are
+	// not reported again.
+	Failed  map[*ir.Value]bool
+	Errs    model.ErrorList
+	Names   map[string]bool // every graph value's name
+	OpNames map[string]bool
+	Loop    *model.Loop
+	depth   int
+	// cur is the op being read; made the graph ops each op was read into.
+	Cur  *ir.Op
+	Made map[*ir.Op][]*model.Op
+}
+
+// Front is a front end's part in reading a function: the ops of its
+// dialects, and the values it gives some operands in place of their own.
+type Front interface {
+	// ReadOp reads one op into the graph.
+	ReadOp(op *ir.Op)
+	// Operand is the graph value operand o reads in place of its value's
+	// own, where the front end gives it one (ok; nil when that value is
+	// refused, reported).
+	Operand(o *ir.Operand) (v *model.Value, ok bool)
+	// Free reports whether v is made at each use, not laid out.
+	Free(v *ir.Value) bool
+	// Carry is told that a loop carries in, as its iter_arg arg and its
+	// result res.
+	Carry(in, arg, res *ir.Value)
+	// LaneShare reports whether v is each lane's share of a subgroup's
+	// tile, which the graph holds as the whole tile.
+	LaneShare(v *ir.Value) bool
+	// LaneConstant reads an arith.constant whose result is a lane's
+	// share; false when it is none.
+	LaneConstant(op *ir.Op, res *ir.Value) bool
+	// LaneOperand is the subgroup tile an element-wise op on lanes'
+	// shares works on (its result res then a lane's share); nil when it
+	// works on none.
+	LaneOperand(op *ir.Op, res *ir.Value) []int
 }

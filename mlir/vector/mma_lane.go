@@ -1,4 +1,6 @@
-package mlir
+package vector
+
+import "planner/mlir/reader"
 
 import "planner/mlir/ir"
 
@@ -43,12 +45,12 @@ func (b *builder) operandDType(op *ir.Op, i int) (model.DType, bool) {
 	t := op.Operands[i].Value.Type
 	v, ok := t.(*ir.VectorType)
 	if !ok {
-		b.errorf(op.Operands[i].Pos, model.CodeBadValue, "%s's operand %d is %v: the reader reads its operands as vectors (each lane's share of the fragment)", op.Name, i, t)
+		b.Errorf(op.Operands[i].Pos, model.CodeBadValue, "%s's operand %d is %v: the reader reads its operands as vectors (each lane's share of the fragment)", op.Name, i, t)
 		return model.DType{}, false
 	}
 	dt, ok := ir.DType(v.Elem)
 	if !ok {
-		b.errorf(op.Operands[i].Pos, model.CodeUnknownName, "%s's operand %d has elements of type %s, which the planner does not know", op.Name, i, v.Elem)
+		b.Errorf(op.Operands[i].Pos, model.CodeUnknownName, "%s's operand %d has elements of type %s, which the planner does not know", op.Name, i, v.Elem)
 	}
 	return dt, ok
 }
@@ -69,10 +71,10 @@ func (b *builder) findLaneRecord(op *ir.Op) *model.Record {
 		na, ok := op.Attr("mmaShape")
 		mnk, isInts := []int(nil), false
 		if ok {
-			mnk, isInts = intsOf(na.Value)
+			mnk, isInts = reader.IntsOf(na.Value)
 		}
 		if !isInts || len(mnk) != 3 {
-			b.fail(op, model.CodeMissingKey, "nvgpu.mma.sync needs mmaShape = [M, N, K]")
+			b.Fail(op, model.CodeMissingKey, "nvgpu.mma.sync needs mmaShape = [M, N, K]")
 			return nil
 		}
 		if flagOf(op, "tf32Enabled") && dts[0].Name == "f32" {
@@ -95,25 +97,25 @@ func (b *builder) findLaneRecord(op *ir.Op) *model.Record {
 			if na != nil {
 				at = na.ValuePos
 			}
-			b.errorf(at, model.CodeMissingKey, "amdgpu.mfma needs positive integers m, n, k (and blocks): %s is missing or not one", name)
+			b.Errorf(at, model.CodeMissingKey, "amdgpu.mfma needs positive integers m, n, k (and blocks): %s is missing or not one", name)
 			return nil
 		}
 		dims[i] = n
 	}
 	for _, name := range []string{"cbsz", "abid"} {
 		if n, na, _ := intAttrOf(op, name, 0); n != 0 {
-			b.errorf(na.ValuePos, model.CodeBadValue, "amdgpu.mfma has %s = %d: the reader reads an mfma whose blocks each read their own A (cbsz = 0, abid = 0)", name, n)
+			b.Errorf(na.ValuePos, model.CodeBadValue, "amdgpu.mfma has %s = %d: the reader reads an mfma whose blocks each read their own A (cbsz = 0, abid = 0)", name, n)
 			return nil
 		}
 	}
 	if na, ok := op.Attr("blgp"); ok {
 		if c, _ := ir.EnumCase(na.Value, "mfma_perm_b"); c != "none" {
-			b.errorf(na.ValuePos, model.CodeBadValue, "amdgpu.mfma has blgp = %s: the reader reads an mfma that reads B as it is (blgp = none)", na.Value)
+			b.Errorf(na.ValuePos, model.CodeBadValue, "amdgpu.mfma has blgp = %s: the reader reads an mfma that reads B as it is (blgp = none)", na.Value)
 			return nil
 		}
 	}
 	if dims[3] > 1 {
-		b.fail(op, model.CodeBadValue, "amdgpu.mfma has blocks = %d: it computes %d independent products, and the reader reads an mfma as one matrix product (blocks = 1)", dims[3], dims[3])
+		b.Fail(op, model.CodeBadValue, "amdgpu.mfma has blocks = %d: it computes %d independent products, and the reader reads an mfma as one matrix product (blocks = 1)", dims[3], dims[3])
 		return nil
 	}
 	return b.mmaRecord(op, dims[0], dims[1], dims[2], 1, dts[0], dts[1], dts[2], false)
@@ -160,11 +162,11 @@ func (b *builder) lanePin(rec *model.Record, role string, at model.Pos) *model.P
 	if err != nil {
 		return nil
 	}
-	lin.Warp = make([][]int, bits.TrailingZeros(uint(b.g.Subgroups)))
+	lin.Warp = make([][]int, bits.TrailingZeros(uint(b.G.Subgroups)))
 	for i := range lin.Warp {
 		lin.Warp[i] = make([]int, len(o.Shape))
 	}
-	l, err := lin.Layout(model.Frame{Shape: o.Shape, SubgroupSize: b.target.SubgroupSize, Subgroups: b.g.Subgroups})
+	l, err := lin.Layout(model.Frame{Shape: o.Shape, SubgroupSize: b.Target.SubgroupSize, Subgroups: b.G.Subgroups})
 	if err != nil {
 		return nil
 	}
@@ -176,7 +178,7 @@ func (b *builder) lanePin(rec *model.Record, role string, at model.Pos) *model.P
 func (b *builder) checkLanes(who string, at model.Pos, t ir.Type, tile []int, what string) bool {
 	v, ok := t.(*ir.VectorType)
 	if !ok {
-		b.errorf(at, model.CodeBadValue, "%s's %s is %v, not a vector", who, what, t)
+		b.Errorf(at, model.CodeBadValue, "%s's %s is %v, not a vector", who, what, t)
 		return false
 	}
 	n := 1
@@ -187,8 +189,8 @@ func (b *builder) checkLanes(who string, at model.Pos, t ir.Type, tile []int, wh
 	for _, d := range tile {
 		elems *= d
 	}
-	if n*b.target.SubgroupSize != elems {
-		b.errorf(at, model.CodeShapeMismatch, "%s's %s is %s, %d elements per lane, but the %v tile it is part of gives each of %s's %d lanes %d", who, what, t, n, tile, b.target.Name, b.target.SubgroupSize, elems/b.target.SubgroupSize)
+	if n*b.Target.SubgroupSize != elems {
+		b.Errorf(at, model.CodeShapeMismatch, "%s's %s is %s, %d elements per lane, but the %v tile it is part of gives each of %s's %d lanes %d", who, what, t, n, tile, b.Target.Name, b.Target.SubgroupSize, elems/b.Target.SubgroupSize)
 		return false
 	}
 	return true
@@ -207,12 +209,12 @@ func (b *builder) ldmatrix(op *ir.Op) {
 	res := op.Results[0]
 	vt, ok := res.Type.(*ir.VectorType)
 	if !ok {
-		b.fail(op, model.CodeBadValue, "nvgpu.ldmatrix gives %s, not a vector", res.Type)
+		b.Fail(op, model.CodeBadValue, "nvgpu.ldmatrix gives %s, not a vector", res.Type)
 		return
 	}
 	dt, ok := ir.DType(vt.Elem)
 	if !ok || dt.Bits != 16 {
-		b.fail(op, model.CodeBadValue, "nvgpu.ldmatrix gives %s elements: the ldmatrix records load 16-bit elements (.b16)", vt.Elem)
+		b.Fail(op, model.CodeBadValue, "nvgpu.ldmatrix gives %s elements: the ldmatrix records load 16-bit elements (.b16)", vt.Elem)
 		return
 	}
 	n, na, ok := intAttrOf(op, "numTiles", 0)
@@ -221,8 +223,8 @@ func (b *builder) ldmatrix(op *ir.Op) {
 		if na != nil {
 			at = na.ValuePos
 		}
-		b.errorf(at, model.CodeBadValue, "nvgpu.ldmatrix needs numTiles = 1, 2 or 4")
-		b.failed[res] = true
+		b.Errorf(at, model.CodeBadValue, "nvgpu.ldmatrix needs numTiles = 1, 2 or 4")
+		b.Failed[res] = true
 		return
 	}
 	trans := flagOf(op, "transpose")
@@ -236,25 +238,25 @@ func (b *builder) ldmatrix(op *ir.Op) {
 		role = "a"
 	}
 	if len(tile) != 2 || tile[0]*tile[1] != 64*n {
-		b.fail(op, model.CodeShapeMismatch, "nvgpu.ldmatrix loads %d 8x8 matrices (%d elements), but the mma reads it as a %v %s operand", n, 64*n, tile, role)
+		b.Fail(op, model.CodeShapeMismatch, "nvgpu.ldmatrix loads %d 8x8 matrices (%d elements), but the mma reads it as a %v %s operand", n, 64*n, tile, role)
 		return
 	}
 	if !b.checkLanes(op.Name, res.Pos, res.Type, tile, "result") {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return
 	}
 	rec := b.recordFor(op, model.RecordLoadShared, name, func(r *model.Record) bool { return r.Name == name })
 	if rec == nil {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return
 	}
 	m := b.mem(op.Operands[0])
 	if m == nil {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return
 	}
 	if m.space != "shared" {
-		b.fail(op, model.CodeBadValue, "nvgpu.ldmatrix reads %s in global memory: ldmatrix loads from shared memory", op.Operands[0].Value)
+		b.Fail(op, model.CodeBadValue, "nvgpu.ldmatrix reads %s in global memory: ldmatrix loads from shared memory", op.Operands[0].Value)
 		return
 	}
 	// A is row major unless transposed; B is stored N×K unless transposed.
@@ -265,22 +267,22 @@ func (b *builder) ldmatrix(op *ir.Op) {
 	}
 	buf := b.buffer(op, op.Operands[0], m, mem, dt)
 	if buf == nil {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return
 	}
 	ld := &model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: buf, Intrinsic: rec.Name, IntrinsicPos: op.Pos}
 	b.lane[res] = true
 	if !flip {
-		b.add(ld, &model.OpArgs{Buffer: buf}, res, res.Name, res.Pos)
+		b.Add(ld, &model.OpArgs{Buffer: buf}, res, res.Name, res.Pos)
 		return
 	}
-	tv := b.add(ld, &model.OpArgs{Buffer: buf}, nil, res.Name+"@mem", res.Pos)
+	tv := b.Add(ld, &model.OpArgs{Buffer: buf}, nil, res.Name+"@mem", res.Pos)
 	if tv == nil {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return
 	}
 	perm := []int{1, 0}
-	b.add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{tv}, Perm: perm}, &model.OpArgs{Perm: perm}, res, res.Name, res.Pos)
+	b.Add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{tv}, Perm: perm}, &model.OpArgs{Perm: perm}, res, res.Name, res.Pos)
 }
 
 // laneMMAOp reads nvgpu.mma.sync and amdgpu.mfma: an mma on the record of
@@ -290,7 +292,7 @@ func (b *builder) laneMMAOp(op *ir.Op) {
 	res := op.Results[0]
 	rec := b.laneRecord(op)
 	if rec == nil {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return
 	}
 	var vals [3]*model.Value
@@ -298,17 +300,17 @@ func (b *builder) laneMMAOp(op *ir.Op) {
 		o := op.Operands[i]
 		shape := rec.OperandShape(role)
 		if !b.checkLanes(op.Name, o.Pos, o.Value.Type, shape, "operand "+role) {
-			b.failed[res] = true
+			b.Failed[res] = true
 			return
 		}
-		v := b.value(o)
+		v := b.Value(o)
 		if v == nil {
-			b.failed[res] = true
+			b.Failed[res] = true
 			return
 		}
 		if !slices.Equal(v.Shape, shape) {
-			b.errorf(o.Pos, model.CodeShapeMismatch, "%s reads %s as its %s operand, a %v tile, but %s's %s is %v", op.Name, o.Value, role, v.Shape, rec.Name, role, shape)
-			b.failed[res] = true
+			b.Errorf(o.Pos, model.CodeShapeMismatch, "%s reads %s as its %s operand, a %v tile, but %s's %s is %v", op.Name, o.Value, role, v.Shape, rec.Name, role, shape)
+			b.Failed[res] = true
 			return
 		}
 		pin := b.lanePin(rec, role, op.Pos)
@@ -318,8 +320,8 @@ func (b *builder) laneMMAOp(op *ir.Op) {
 			if v.Pin == nil {
 				v.Pin = pin
 			}
-			if v = b.add(&model.Op{Kind: model.OpCast, Fn: "bitcast", Pos: op.Pos, Operands: []*model.Value{v}}, &model.OpArgs{DType: want}, nil, o.Value.Name+"@"+want.Name, op.Pos); v == nil {
-				b.failed[res] = true
+			if v = b.Add(&model.Op{Kind: model.OpCast, Fn: "bitcast", Pos: op.Pos, Operands: []*model.Value{v}}, &model.OpArgs{DType: want}, nil, o.Value.Name+"@"+want.Name, op.Pos); v == nil {
+				b.Failed[res] = true
 				return
 			}
 		}
@@ -329,11 +331,11 @@ func (b *builder) laneMMAOp(op *ir.Op) {
 		vals[i] = v
 	}
 	if !b.checkLanes(op.Name, res.Pos, res.Type, rec.OperandShape("d"), "result") {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return
 	}
 	b.lane[res] = true
-	d := b.add(&model.Op{Kind: model.OpMMA, Pos: op.Pos, Operands: vals[:], Intrinsic: rec.Name, IntrinsicPos: op.Pos}, &model.OpArgs{}, res, res.Name, res.Pos)
+	d := b.Add(&model.Op{Kind: model.OpMMA, Pos: op.Pos, Operands: vals[:], Intrinsic: rec.Name, IntrinsicPos: op.Pos}, &model.OpArgs{}, res, res.Name, res.Pos)
 	if d != nil {
 		d.Pin = b.lanePin(rec, "d", op.Pos)
 	}
@@ -347,13 +349,13 @@ func (b *builder) laneConstant(op *ir.Op, res *ir.Value) bool {
 	if rec == nil {
 		return false
 	}
-	_, dt, ok := b.resultVector(res)
+	_, dt, ok := b.ResultVector(res)
 	if !ok || !b.checkLanes(op.Name, res.Pos, res.Type, tile, "result") {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return true
 	}
 	b.lane[res] = true
-	b.add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: tile, DType: dt}, res, res.Name, res.Pos)
+	b.Add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: tile, DType: dt}, res, res.Name, res.Pos)
 	return true
 }
 
@@ -362,7 +364,7 @@ func (b *builder) laneConstant(op *ir.Op, res *ir.Value) bool {
 func (b *builder) laneOperand(op *ir.Op) []int {
 	for _, o := range op.Operands {
 		if b.lane[o.Value] {
-			if v := b.value(o); v != nil {
+			if v := b.Value(o); v != nil {
 				return v.Shape
 			}
 		}
@@ -384,20 +386,20 @@ func (b *builder) laneRead(op *ir.Op, res *ir.Value, dt model.DType) bool {
 		return false
 	}
 	if !b.checkLanes(op.Name, res.Pos, res.Type, tile, "result") {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return true
 	}
 	m := b.mem(op.Operands[0])
 	if m == nil {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return true
 	}
 	if edt, ok := ir.DType(m.typ.Elem); !ok || edt.Name != dt.Name {
-		b.fail(op, model.CodeShapeMismatch, "%s reads %s elements from %s of %s elements", op.Name, dt.Name, op.Operands[0].Value, m.typ.Elem)
+		b.Fail(op, model.CodeShapeMismatch, "%s reads %s elements from %s of %s elements", op.Name, dt.Name, op.Operands[0].Value, m.typ.Elem)
 		return true
 	}
 	if len(m.typ.Shape) < len(tile) {
-		b.fail(op, model.CodeRankMismatch, "%s reads its share of a rank-%d tile from a rank-%d memref", op.Name, len(tile), len(m.typ.Shape))
+		b.Fail(op, model.CodeRankMismatch, "%s reads its share of a rank-%d tile from a rank-%d memref", op.Name, len(tile), len(m.typ.Shape))
 		return true
 	}
 	mem, perm := tile, []int(nil)
@@ -419,17 +421,17 @@ func (b *builder) laneRead(op *ir.Op, res *ir.Value, dt model.DType) bool {
 	}
 	var v *model.Value
 	if m.space == "global" {
-		v = b.add(&model.Op{Kind: model.OpLoad, Pos: op.Pos, Contiguous: len(mem) - 1}, &model.OpArgs{Shape: mem, DType: dt}, res, name, op.Results[0].Pos)
+		v = b.Add(&model.Op{Kind: model.OpLoad, Pos: op.Pos, Contiguous: len(mem) - 1}, &model.OpArgs{Shape: mem, DType: dt}, res, name, op.Results[0].Pos)
 	} else if buf := b.buffer(op, op.Operands[0], m, mem, dt); buf != nil {
-		v = b.add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: buf}, &model.OpArgs{Buffer: buf}, res, name, op.Results[0].Pos)
+		v = b.Add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: buf}, &model.OpArgs{Buffer: buf}, res, name, op.Results[0].Pos)
 	}
 	if v == nil {
-		b.failed[op.Results[0]] = true
+		b.Failed[op.Results[0]] = true
 		return true
 	}
 	if perm != nil {
 		r := op.Results[0]
-		b.add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{v}, Perm: perm}, &model.OpArgs{Perm: perm}, r, r.Name, r.Pos)
+		b.Add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{v}, Perm: perm}, &model.OpArgs{Perm: perm}, r, r.Name, r.Pos)
 	}
 	return true
 }
@@ -461,7 +463,7 @@ func runsAlong(rec *model.Record, role string) int {
 func (b *builder) spreadLanePins() {
 	lane := map[*model.Value]bool{}
 	for v := range b.lane {
-		if gv := b.vals[v]; gv != nil {
+		if gv := b.Vals[v]; gv != nil {
 			lane[gv] = true
 		}
 	}
@@ -486,7 +488,7 @@ func (b *builder) spreadLanePins() {
 	}
 	for changed := true; changed; {
 		changed = false
-		b.g.Walk(func(op *model.Op) {
+		b.G.Walk(func(op *model.Op) {
 			switch op.Info().Flow {
 			case model.FlowSame:
 				changed = spread(append([]*model.Value{op.Result}, op.Operands...)) || changed
@@ -509,14 +511,14 @@ func (b *builder) laneArgument(a *ir.Value) ([]int, bool) {
 	if rec == nil {
 		for _, u := range a.Uses {
 			if u.Op.Name == "nvgpu.mma.sync" || u.Op.Name == "amdgpu.mfma" {
-				b.failed[a] = true // the op's record is refused, reported there
+				b.Failed[a] = true // the op's record is refused, reported there
 				return nil, true
 			}
 		}
 		return nil, false
 	}
 	if !b.checkLanes("the function", a.Pos, a.Type, tile, "argument "+a.String()) {
-		b.failed[a] = true
+		b.Failed[a] = true
 		return nil, true
 	}
 	b.lane[a] = true

@@ -1,4 +1,4 @@
-package mlir
+package reader
 
 import "fmt"
 import "math"
@@ -17,7 +17,7 @@ var combiners = map[string]string{
 }
 
 // reductionKind is the body of an op's #vector.kind<...>.
-func reductionKind(op *ir.Op) string {
+func ReductionKind(op *ir.Op) string {
 	a, ok := op.Attr("kind")
 	if !ok {
 		return ""
@@ -32,15 +32,15 @@ func reductionKind(op *ir.Op) string {
 // dense array).
 // intsAttr is an op's attribute name as a list of integers; false when
 // the op has none or it is no such list.
-func intsAttr(op *ir.Op, name string) ([]int, bool) {
+func IntsAttr(op *ir.Op, name string) ([]int, bool) {
 	na, ok := op.Attr(name)
 	if !ok || na == nil {
 		return nil, false
 	}
-	return intsOf(na.Value)
+	return IntsOf(na.Value)
 }
 
-func intsOf(a ir.Attr) ([]int, bool) {
+func IntsOf(a ir.Attr) ([]int, bool) {
 	switch v := a.(type) {
 	case *ir.DenseArrayAttr:
 		return v.Ints()
@@ -63,15 +63,15 @@ func intsOf(a ir.Attr) ([]int, bool) {
 }
 
 // combiner is the graph's combiner for an op's kind, or "" (reported).
-func (b *Builder) combiner(op *ir.Op) string {
-	k := reductionKind(op)
+func (b *Builder) Combiner(op *ir.Op) string {
+	k := ReductionKind(op)
 	if k == "" {
-		b.fail(op, model.CodeBadValue, "%s has no kind attribute: it names its combiner as #vector.kind<add>, <mul>, <maxnumf>, <minnumf> or the like", op.Name)
+		b.Fail(op, model.CodeBadValue, "%s has no kind attribute: it names its combiner as #vector.kind<add>, <mul>, <maxnumf>, <minnumf> or the like", op.Name)
 		return ""
 	}
 	c, ok := combiners[k]
 	if !ok {
-		b.fail(op, model.CodeBadValue, "%s combines with <%s>: the planner's reductions add, multiply, take the maximum or the minimum", op.Name, k)
+		b.Fail(op, model.CodeBadValue, "%s combines with <%s>: the planner's reductions add, multiply, take the maximum or the minimum", op.Name, k)
 		return ""
 	}
 	return c
@@ -80,28 +80,28 @@ func (b *Builder) combiner(op *ir.Op) string {
 // toScalar reduces a one-dimensional vector to a scalar, which the graph
 // holds as a value of shape [1]: the vector viewed as one row, reduced
 // along it.
-func (b *Builder) toScalar(op *ir.Op, src *model.Value, fn string, init *model.Value, res *ir.Value) {
+func (b *Builder) ToScalar(op *ir.Op, src *model.Value, fn string, init *model.Value, res *ir.Value) {
 	row := []int{1, src.Shape[0]}
-	rv := b.add(&model.Op{Kind: model.OpShapeCast, Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{Shape: row}, nil, res.Name+"@row", op.Pos)
+	rv := b.Add(&model.Op{Kind: model.OpShapeCast, Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{Shape: row}, nil, res.Name+"@row", op.Pos)
 	if rv == nil {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return
 	}
 	mop := &model.Op{Kind: model.OpReduce, Fn: fn, Axis: 1, Pos: op.Pos, Operands: []*model.Value{rv}}
 	if init != nil && len(init.Shape) == 1 && init.Shape[0] == 1 {
 		mop.Operands = append(mop.Operands, init)
 	}
-	if v := b.add(mop, &model.OpArgs{Axis: 1}, res, res.Name, res.Pos); v != nil {
-		b.scalars[v] = true
+	if v := b.Add(mop, &model.OpArgs{Axis: 1}, res, res.Name, res.Pos); v != nil {
+		b.Scalars[v] = true
 	}
 }
 
 // scalarValue is the graph value standing for a scalar, or nil.
-func (b *Builder) scalarValue(v *ir.Value) *model.Value {
-	if mv := b.folded[v]; mv != nil && b.scalars[mv] {
+func (b *Builder) ScalarValue(v *ir.Value) *model.Value {
+	if mv := b.Folded[v]; mv != nil && b.Scalars[mv] {
 		return mv
 	}
-	if mv := b.vals[v]; mv != nil && b.scalars[mv] {
+	if mv := b.Vals[v]; mv != nil && b.Scalars[mv] {
 		return mv
 	}
 	return nil
@@ -111,34 +111,34 @@ func (b *Builder) scalarValue(v *ir.Value) *model.Value {
 // does not hold broadcast is the same in every element: a constant. A
 // vector broadcast adds leading dimensions and grows dimensions of extent
 // 1: one graph broadcast for each.
-func (b *Builder) broadcast(op *ir.Op) {
+func (b *Builder) Broadcast(op *ir.Op) {
 	res := op.Results[0]
-	shape, dt, ok := b.resultVector(res)
+	shape, dt, ok := b.ResultVector(res)
 	if !ok {
 		return
 	}
 	o := op.Operands[0]
 	var src *model.Value
-	if !isVector(o.Value) {
-		if src = b.scalarValue(o.Value); src == nil {
-			b.add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
+	if !IsVector(o.Value) {
+		if src = b.ScalarValue(o.Value); src == nil {
+			b.Add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
 			return
 		}
-	} else if u := b.unsq[o.Value]; u != nil {
+	} else if u := b.Unsq[o.Value]; u != nil {
 		if b.broadcastUnsqueezed(op, u, shape, res) {
 			return
 		}
 		src = b.emitUnsqueeze(o.Value, u)
 	} else {
-		src = b.value(o)
+		src = b.Value(o)
 	}
 	if src == nil {
-		b.failed[res] = true
+		b.Failed[res] = true
 		return
 	}
 	lead := len(shape) - len(src.Shape)
 	if lead < 0 {
-		b.fail(op, model.CodeRankMismatch, "%s of %v to %v lowers the rank", op.Name, src.Shape, shape)
+		b.Fail(op, model.CodeRankMismatch, "%s of %v to %v lowers the rank", op.Name, src.Shape, shape)
 		return
 	}
 	var grow []int
@@ -149,12 +149,12 @@ func (b *Builder) broadcast(op *ir.Op) {
 		case s == 1:
 			grow = append(grow, d)
 		default:
-			b.fail(op, model.CodeShapeMismatch, "%s of %v to %v: dimension %d has extent %d, neither %d nor 1", op.Name, src.Shape, shape, d-lead, s, shape[d])
+			b.Fail(op, model.CodeShapeMismatch, "%s of %v to %v: dimension %d has extent %d, neither %d nor 1", op.Name, src.Shape, shape, d-lead, s, shape[d])
 			return
 		}
 	}
 	if lead == 0 && len(grow) == 0 {
-		b.folded[res] = src // the same vector
+		b.Folded[res] = src // the same vector
 		return
 	}
 	if lead > 0 {
@@ -168,15 +168,15 @@ func (b *Builder) broadcast(op *ir.Op) {
 		if len(grow) > 0 {
 			name, r, at = res.Name+"@lead", nil, op.Pos
 		}
-		src = b.add(&model.Op{Kind: model.OpBroadcast, Pos: op.Pos, Operands: []*model.Value{src}, Dims: added}, &model.OpArgs{Shape: mid, Dims: added}, r, name, at)
+		src = b.Add(&model.Op{Kind: model.OpBroadcast, Pos: op.Pos, Operands: []*model.Value{src}, Dims: added}, &model.OpArgs{Shape: mid, Dims: added}, r, name, at)
 		if src == nil || len(grow) == 0 {
 			if src == nil {
-				b.failed[res] = true
+				b.Failed[res] = true
 			}
 			return
 		}
 	}
-	b.add(&model.Op{Kind: model.OpBroadcast, Pos: op.Pos, Operands: []*model.Value{src}, Dims: grow}, &model.OpArgs{Shape: shape, Dims: grow}, res, res.Name, res.Pos)
+	b.Add(&model.Op{Kind: model.OpBroadcast, Pos: op.Pos, Operands: []*model.Value{src}, Dims: grow}, &model.OpArgs{Shape: shape, Dims: grow}, res, res.Name, res.Pos)
 }
 
 // broadcastUnsqueezed reads a broadcast of a shape_cast that put
@@ -204,16 +204,16 @@ func (b *Builder) broadcastUnsqueezed(op *ir.Op, u *unsqueeze, shape []int, res 
 		}
 		k++
 	}
-	b.add(&model.Op{Kind: model.OpBroadcast, Pos: op.Pos, Operands: []*model.Value{u.src}, Dims: dims}, &model.OpArgs{Shape: shape, Dims: dims}, res, res.Name, res.Pos)
+	b.Add(&model.Op{Kind: model.OpBroadcast, Pos: op.Pos, Operands: []*model.Value{u.src}, Dims: dims}, &model.OpArgs{Shape: shape, Dims: dims}, res, res.Name, res.Pos)
 	return true
 }
 
 // emitUnsqueeze writes a deferred shape_cast after all.
 func (b *Builder) emitUnsqueeze(v *ir.Value, u *unsqueeze) *model.Value {
-	vt, _ := b.asVector(v.Type)
+	vt, _ := b.AsVector(v.Type)
 	shape := vt.Shape
-	delete(b.unsq, v)
-	return b.add(&model.Op{Kind: model.OpShapeCast, Pos: v.Def.Pos, Operands: []*model.Value{u.src}}, &model.OpArgs{Shape: slices.Clone(shape)}, v, v.Name, v.Pos)
+	delete(b.Unsq, v)
+	return b.Add(&model.Op{Kind: model.OpShapeCast, Pos: v.Def.Pos, Operands: []*model.Value{u.src}}, &model.OpArgs{Shape: slices.Clone(shape)}, v, v.Name, v.Pos)
 }
 
 // inserted finds the dimensions of extent 1 that to has and from lacks,
@@ -240,48 +240,48 @@ func insertedOnes(from, to []int) ([]int, bool) {
 // shapeCast reads vector.shape_cast; one that only puts dimensions of
 // extent 1 into a vector for a broadcast to grow is read into that
 // broadcast.
-func (b *Builder) shapeCast(op *ir.Op) {
+func (b *Builder) ShapeCast(op *ir.Op) {
 	res := op.Results[0]
-	shape, _, ok := b.resultVector(res)
+	shape, _, ok := b.ResultVector(res)
 	if !ok {
 		return
 	}
-	src := b.source(op, res)
+	src := b.Source(op, res)
 	if src == nil {
 		return
 	}
 	if ins, ok := insertedOnes(src.Shape, shape); ok && len(res.Uses) == 1 && (res.Uses[0].Op.Name == "vector.broadcast" || res.Uses[0].Op.Name == "tt.broadcast") {
-		b.unsq[res] = &unsqueeze{src: src, inserted: ins}
+		b.Unsq[res] = &unsqueeze{src: src, inserted: ins}
 		return
 	}
-	b.reshape(op, src, shape, res)
+	b.Reshape(op, src, shape, res)
 }
 
 // reshape views src in shape as res: a shape_cast, or src itself when the
 // shape is its own.
-func (b *Builder) reshape(op *ir.Op, src *model.Value, shape []int, res *ir.Value) {
+func (b *Builder) Reshape(op *ir.Op, src *model.Value, shape []int, res *ir.Value) {
 	if slices.Equal(src.Shape, shape) {
-		b.folded[res] = src
+		b.Folded[res] = src
 		return
 	}
-	b.add(&model.Op{Kind: model.OpShapeCast, Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{Shape: slices.Clone(shape)}, res, res.Name, res.Pos)
+	b.Add(&model.Op{Kind: model.OpShapeCast, Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{Shape: slices.Clone(shape)}, res, res.Name, res.Pos)
 }
 
 // forLoop reads scf.for as a loop: its vector iter_args are the values it
 // carries; constant bounds give its trip count, else --trips.
 func (b *Builder) forLoop(op *ir.Op) {
 	if len(op.Operands) < 3 || len(op.Regions) != 1 || len(op.Regions[0].Blocks) != 1 {
-		b.fail(op, model.CodeBadValue, "scf.for needs a lower bound, an upper bound, a step and one body block")
+		b.Fail(op, model.CodeBadValue, "scf.for needs a lower bound, an upper bound, a step and one body block")
 		return
 	}
 	inits := op.Operands[3:]
 	blk := op.Regions[0].Blocks[0]
 	if len(blk.Args) != 1+len(inits) {
-		b.fail(op, model.CodeRankMismatch, "scf.for has %d init(s) but its body takes %d iter_arg(s) after the induction variable", len(inits), len(blk.Args)-1)
+		b.Fail(op, model.CodeRankMismatch, "scf.for has %d init(s) but its body takes %d iter_arg(s) after the induction variable", len(inits), len(blk.Args)-1)
 		return
 	}
 	if len(op.Results) != len(inits) {
-		b.fail(op, model.CodeRankMismatch, "scf.for has %d iter_arg(s) but %d result(s): it gives each iter_arg's last value as a result", len(inits), len(op.Results))
+		b.Fail(op, model.CodeRankMismatch, "scf.for has %d iter_arg(s) but %d result(s): it gives each iter_arg's last value as a result", len(inits), len(op.Results))
 		return
 	}
 	var yield *ir.Op
@@ -290,10 +290,10 @@ func (b *Builder) forLoop(op *ir.Op) {
 	}
 	switch {
 	case yield == nil && len(inits) > 0:
-		b.fail(op, model.CodeMissingKey, "scf.for carries %d iter_arg(s) but its body ends without an scf.yield", len(inits))
+		b.Fail(op, model.CodeMissingKey, "scf.for carries %d iter_arg(s) but its body ends without an scf.yield", len(inits))
 		return
 	case yield != nil && len(yield.Operands) != len(inits):
-		b.fail(op, model.CodeRankMismatch, "scf.yield at %s yields %d value(s) but the loop carries %d iter_arg(s)", yield.Pos, len(yield.Operands), len(inits))
+		b.Fail(op, model.CodeRankMismatch, "scf.yield at %s yields %d value(s) but the loop carries %d iter_arg(s)", yield.Pos, len(yield.Operands), len(inits))
 		return
 	}
 	for i, in := range inits {
@@ -301,14 +301,14 @@ func (b *Builder) forLoop(op *ir.Op) {
 		at := in.Value.Type.String()
 		switch {
 		case arg.Type.String() != at:
-			b.fail(op, model.CodeShapeMismatch, "iter_arg %s is %s but its init %s is %s", arg, arg.Type, in.Value, at)
+			b.Fail(op, model.CodeShapeMismatch, "iter_arg %s is %s but its init %s is %s", arg, arg.Type, in.Value, at)
 			return
 		case r.Type.String() != at:
-			b.fail(op, model.CodeShapeMismatch, "result %s is %s but iter_arg %s is %s", r, r.Type, arg, at)
+			b.Fail(op, model.CodeShapeMismatch, "result %s is %s but iter_arg %s is %s", r, r.Type, arg, at)
 			return
 		case yield != nil && yield.Operands[i].Value.Type.String() != at:
 			y := yield.Operands[i]
-			b.fail(op, model.CodeShapeMismatch, "scf.yield at %s yields %s, a %s, for iter_arg %s, a %s", y.Pos, y.Value, y.Value.Type, arg, at)
+			b.Fail(op, model.CodeShapeMismatch, "scf.yield at %s yields %s, a %s, for iter_arg %s, a %s", y.Pos, y.Value, y.Value.Type, arg, at)
 			return
 		}
 	}
@@ -317,27 +317,27 @@ func (b *Builder) forLoop(op *ir.Op) {
 		return
 	}
 	if b.depth >= 8 {
-		b.fail(op, model.CodeTooLarge, "loops nest more than 8 deep")
+		b.Fail(op, model.CodeTooLarge, "loops nest more than 8 deep")
 		return
 	}
 	name := "scf.for@" + strconv.Itoa(op.Pos.Line)
 	if len(op.Results) > 0 {
 		name, _, _ = strings.Cut(op.Results[0].Name, "#")
 	}
-	mop := &model.Op{Kind: model.OpLoop, Pos: op.Pos, Name: unique(b.opNames, name)}
-	l := &model.Loop{Name: mop.Name, Trips: trips, Dynamic: dynamic, Parent: b.loop, Op: mop, Pos: op.Pos}
+	mop := &model.Op{Kind: model.OpLoop, Pos: op.Pos, Name: Unique(b.OpNames, name)}
+	l := &model.Loop{Name: mop.Name, Trips: trips, Dynamic: dynamic, Parent: b.Loop, Op: mop, Pos: op.Pos}
 	mop.Body = l
 	var carried []int
 	for i, in := range inits {
-		if isVector(blk.Args[i+1]) && !b.front.Free(blk.Args[i+1]) {
+		if IsVector(blk.Args[i+1]) && !b.Front.Free(blk.Args[i+1]) {
 			carried = append(carried, i)
 		}
-		b.front.Carry(in.Value, blk.Args[i+1], op.Results[i])
+		b.Front.Carry(in.Value, blk.Args[i+1], op.Results[i])
 	}
 	for k, i := range carried {
-		v := b.value(inits[i])
+		v := b.Value(inits[i])
 		if v == nil {
-			b.fail(op, model.CodeUnknownName, "scf.for's init %s is not read", inits[i].Value)
+			b.Fail(op, model.CodeUnknownName, "scf.for's init %s is not read", inits[i].Value)
 			return
 		}
 		l.Inits = append(l.Inits, v)
@@ -346,25 +346,25 @@ func (b *Builder) forLoop(op *ir.Op) {
 	for k, i := range carried {
 		arg := blk.Args[i+1]
 		init := l.Inits[k]
-		v := &model.Value{Name: unique(b.names, arg.Name), Shape: slices.Clone(init.Shape), DType: init.DType, Pos: arg.Pos, Arg: l}
-		b.g.Values = append(b.g.Values, v)
-		b.vals[arg] = v
+		v := &model.Value{Name: Unique(b.Names, arg.Name), Shape: slices.Clone(init.Shape), DType: init.DType, Pos: arg.Pos, Arg: l}
+		b.G.Values = append(b.G.Values, v)
+		b.Vals[arg] = v
 		l.Args = append(l.Args, v)
 	}
-	outer := b.loop
-	b.loop = l
+	outer := b.Loop
+	b.Loop = l
 	b.depth++
 	for _, o := range blk.Ops {
 		if o != yield {
-			b.front.ReadOp(o)
+			b.Front.ReadOp(o)
 		}
 	}
 	b.depth--
-	b.loop = outer
+	b.Loop = outer
 	for k, i := range carried {
-		y := b.value(yield.Operands[i])
+		y := b.Value(yield.Operands[i])
 		if y == nil {
-			b.fail(op, model.CodeUnknownName, "scf.yield's %s is not read", yield.Operands[i].Value)
+			b.Fail(op, model.CodeUnknownName, "scf.yield's %s is not read", yield.Operands[i].Value)
 			return
 		}
 		l.Yields = append(l.Yields, y)
@@ -373,12 +373,12 @@ func (b *Builder) forLoop(op *ir.Op) {
 	for k, i := range carried {
 		r := op.Results[i]
 		arg := l.Args[k]
-		v := &model.Value{Name: unique(b.names, r.Name), Shape: slices.Clone(arg.Shape), DType: arg.DType, Pos: r.Pos, Def: mop}
-		b.g.Values = append(b.g.Values, v)
-		b.vals[r] = v
+		v := &model.Value{Name: Unique(b.Names, r.Name), Shape: slices.Clone(arg.Shape), DType: arg.DType, Pos: r.Pos, Def: mop}
+		b.G.Values = append(b.G.Values, v)
+		b.Vals[r] = v
 		l.Results = append(l.Results, v)
 	}
-	b.emit(mop)
+	b.Emit(mop)
 }
 
 // trips is a loop's trip count from its constant bounds, else the one
@@ -388,8 +388,8 @@ func (b *Builder) trips(op *ir.Op) (int, bool, bool) {
 	ub, ok2 := b.ints[op.Operands[1].Value]
 	step, ok3 := b.ints[op.Operands[2].Value]
 	if !(ok1 && ok2 && ok3) {
-		if b.opt.Trips > 0 {
-			return b.opt.Trips, true, true
+		if b.Opt.Trips > 0 {
+			return b.Opt.Trips, true, true
 		}
 		var which []string
 		for i, ok := range []bool{ok1, ok2, ok3} {
@@ -397,20 +397,20 @@ func (b *Builder) trips(op *ir.Op) (int, bool, bool) {
 				which = append(which, fmt.Sprintf("%s (%s)", op.Operands[i].Value, []string{"lower bound", "upper bound", "step"}[i]))
 			}
 		}
-		b.fail(op, model.CodeMissingKey, "the trip count of scf.for is known only at run time: %s is not an arith.constant; give --trips N, the count to price its body at", strings.Join(which, " and "))
+		b.Fail(op, model.CodeMissingKey, "the trip count of scf.for is known only at run time: %s is not an arith.constant; give --trips N, the count to price its body at", strings.Join(which, " and "))
 		return 0, false, false
 	}
 	if step <= 0 {
-		b.fail(op, model.CodeBadValue, "scf.for steps by %d: a loop steps forward", step)
+		b.Fail(op, model.CodeBadValue, "scf.for steps by %d: a loop steps forward", step)
 		return 0, false, false
 	}
 	if ub <= lb {
-		b.fail(op, model.CodeBadValue, "scf.for from %d to %d runs no iteration: a loop runs at least once", lb, ub)
+		b.Fail(op, model.CodeBadValue, "scf.for from %d to %d runs no iteration: a loop runs at least once", lb, ub)
 		return 0, false, false
 	}
 	n := (ub - lb + step - 1) / step
 	if n > 1<<30 || ub-lb < 0 {
-		b.fail(op, model.CodeTooLarge, "scf.for runs more than %d iterations", 1<<30)
+		b.Fail(op, model.CodeTooLarge, "scf.for runs more than %d iterations", 1<<30)
 		return 0, false, false
 	}
 	return int(n), false, true
@@ -420,10 +420,10 @@ func (b *Builder) trips(op *ir.Op) (int, bool, bool) {
 // of values on what ("vectors"), and names the notation its plans write
 // layouts in: the one its pins are written in, else notation.
 func (b *Builder) Finish(notation, what string) {
-	g := b.g
+	g := b.G
 	g.Walk(func(op *model.Op) {
 		if op.Info().Given && op.Result != nil && op.Result.Pin == nil {
-			b.errorf(op.Pos, model.CodeMissingKey, "%%%s arrives in registers in the layout its caller chose: anchor it with iree_vector_ext.to_layout", op.Result.Name)
+			b.Errorf(op.Pos, model.CodeMissingKey, "%%%s arrives in registers in the layout its caller chose: anchor it with iree_vector_ext.to_layout", op.Result.Name)
 		}
 	})
 	for _, v := range g.Values {
@@ -441,7 +441,7 @@ func (b *Builder) Finish(notation, what string) {
 		}
 		return x.Pos.Col - y.Pos.Col
 	})
-	if len(g.Ops) == 0 && len(b.errs) == 0 {
-		b.errorf(b.fn.Pos, model.CodeMissingKey, "@%s has no op on %s: nothing to plan", ir.FuncName(b.fn), what)
+	if len(g.Ops) == 0 && len(b.Errs) == 0 {
+		b.Errorf(b.Fn.Pos, model.CodeMissingKey, "@%s has no op on %s: nothing to plan", ir.FuncName(b.Fn), what)
 	}
 }

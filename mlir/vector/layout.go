@@ -1,4 +1,4 @@
-package mlir
+package vector
 
 import "planner/mlir/ir"
 
@@ -27,7 +27,7 @@ func (b *builder) nestedLayout(da *ir.DialectAttr, at model.Pos) (*model.Nested,
 		}
 	}
 	if len(missing) > 0 {
-		b.errorf(at, model.CodeMissingKey, "nested_layout lacks %s: it gives every one of %s", strings.Join(missing, ", "), strings.Join(nestedFields, ", "))
+		b.Errorf(at, model.CodeMissingKey, "nested_layout lacks %s: it gives every one of %s", strings.Join(missing, ", "), strings.Join(nestedFields, ", "))
 		return nil, nil
 	}
 	return &model.Nested{
@@ -54,7 +54,7 @@ func (b *builder) xegpuLayout(da *ir.DialectAttr, at model.Pos) (*model.XeGPU, m
 		return nil, nil
 	}
 	if len(values) == 0 {
-		b.errorf(at, model.CodeMissingKey, "#%s<> gives no field: it gives some of %s", da.Name, strings.Join(xegpuFields, ", "))
+		b.Errorf(at, model.CodeMissingKey, "#%s<> gives no field: it gives some of %s", da.Name, strings.Join(xegpuFields, ", "))
 		return nil, nil
 	}
 	return &model.XeGPU{
@@ -67,14 +67,14 @@ func (b *builder) xegpuLayout(da *ir.DialectAttr, at model.Pos) (*model.XeGPU, m
 // lacks, one it does not know, one given twice and a basis that is not a
 // list of integers at its file:line:col.
 func (b *builder) linearLayout(da *ir.DialectAttr, at model.Pos) (*model.Linear, map[string]ir.FieldPos) {
-	values, fields, err := ir.LinearBases(b.mod, da)
+	values, fields, err := ir.LinearBases(b.Mod, da)
 	if err != nil {
-		b.errs = append(b.errs, err)
+		b.Errs = append(b.Errs, err)
 		return nil, nil
 	}
 	for _, f := range ir.LinearFields {
 		if _, ok := values[f]; !ok {
-			b.errorf(at, model.CodeMissingKey, "%s lacks %s: it gives every one of %s", ir.LinearAttr, f, strings.Join(ir.LinearFields, ", "))
+			b.Errorf(at, model.CodeMissingKey, "%s lacks %s: it gives every one of %s", ir.LinearAttr, f, strings.Join(ir.LinearFields, ", "))
 			return nil, nil
 		}
 	}
@@ -85,9 +85,9 @@ func (b *builder) linearLayout(da *ir.DialectAttr, at model.Pos) (*model.Linear,
 // intFields reads a layout attribute's body as lists of integers by
 // field (intFields); its mistakes are reported.
 func (b *builder) intFields(da *ir.DialectAttr, what string, known []string, alias map[string]string) (map[string][]int, map[string]ir.FieldPos, bool) {
-	values, fields, err := ir.IntFields(b.mod, da, what, known, alias)
+	values, fields, err := ir.IntFields(b.Mod, da, what, known, alias)
 	if err != nil {
-		b.errs = append(b.errs, err)
+		b.Errs = append(b.Errs, err)
 		return nil, nil, false
 	}
 	return values, fields, true

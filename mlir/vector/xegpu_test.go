@@ -1,4 +1,6 @@
-package mlir
+package vector
+
+import "planner/mlir/reader"
 
 import (
 	"slices"
@@ -24,7 +26,7 @@ func TestGPUFuncReadsAsFunc(t *testing.T) {
 	fn := `func.func @k(%in: memref<32x64xf16>, %out: memref<32x64xf16>, %s: memref<32x64xf16, #gpu.address_space<workgroup>>) attributes {target = #rocdl.target<chip = "gfx942">, gpu.known_block_size = array<i32: 128, 1, 1>} {` + body + "    return\n}\n"
 	gpu := `gpu.module @m [#rocdl.target<chip = "gfx942">] {
   gpu.func @k(%in: memref<32x64xf16>, %out: memref<32x64xf16>) workgroup(%s: memref<32x64xf16, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {` + body + "    gpu.return\n  }\n}\n"
-	a, b := canonical(readGraph(t, fn, Options{})), canonical(readGraph(t, gpu, Options{}))
+	a, b := canonical(readGraph(t, fn, reader.Options{})), canonical(readGraph(t, gpu, reader.Options{}))
 	if a != b {
 		t.Fatalf("func.func reads to\n%s\ngpu.func to\n%s", a, b)
 	}
@@ -59,16 +61,16 @@ func TestXeGPUAnchors(t *testing.T) {
 	const rows = `#xegpu.layout<sg_layout = [4, 1], sg_data = [16, 32], lane_layout = [1, 16], lane_data = [1, 1]>`
 	const rowsOld = `#xegpu.sg_map<sg_layout = [4, 1], sg_data = [16, 32], wi_layout = [1, 16], wi_data = [1, 1]>`
 	const cols = `#xegpu.layout<sg_layout = [1, 4], sg_data = [64, 8], lane_layout = [16, 1], lane_data = [1, 1]>`
-	g := readGraph(t, xegpuKernel(`    %e = math.exp %a {layout_result_0 = `+rowsOld+`} : vector<64x32xf32>`), Options{})
-	pinned := readGraph(t, xegpuKernel(`    %e = math.exp %a {layout_result_0 = `+rows+`} : vector<64x32xf32>`), Options{})
+	g := readGraph(t, xegpuKernel(`    %e = math.exp %a {layout_result_0 = `+rowsOld+`} : vector<64x32xf32>`), reader.Options{})
+	pinned := readGraph(t, xegpuKernel(`    %e = math.exp %a {layout_result_0 = `+rows+`} : vector<64x32xf32>`), reader.Options{})
 	if e := g.Value("e"); e == nil || e.Pin == nil || !e.Pin.Layout.Equal(pinned.Value("e").Pin.Layout) || g.Notation != "xegpu" {
 		t.Fatalf("layout_result_0 with sg_map: %%e is %+v, notation %s", e, g.Notation)
 	}
-	g = readGraph(t, xegpuKernel(`    %e = xegpu.convert_layout %a <{input_layout = `+rows+`, target_layout = `+rows+`}> : vector<64x32xf32>`), Options{})
+	g = readGraph(t, xegpuKernel(`    %e = xegpu.convert_layout %a <{input_layout = `+rows+`, target_layout = `+rows+`}> : vector<64x32xf32>`), reader.Options{})
 	if a := g.Value("a"); a == nil || a.Pin == nil || !a.Pin.Layout.Equal(pinned.Value("e").Pin.Layout) || g.Value("e") != nil {
 		t.Fatalf("an anchoring convert_layout: %%a is %+v, %%e %+v", a, g.Value("e"))
 	}
-	g = readGraph(t, xegpuKernel(`    %e = xegpu.convert_layout %a <{input_layout = `+rows+`, target_layout = `+cols+`}> : vector<64x32xf32>`), Options{})
+	g = readGraph(t, xegpuKernel(`    %e = xegpu.convert_layout %a <{input_layout = `+rows+`, target_layout = `+cols+`}> : vector<64x32xf32>`), reader.Options{})
 	a, e := g.Value("a"), g.Value("e")
 	if a == nil || a.Pin == nil || e == nil || e.Pin == nil || e.Def == nil || e.Def.Operands[0] != a || a.Pin.Layout.Equal(e.Pin.Layout) {
 		t.Fatalf("a converting convert_layout: %%a is %+v, %%e %+v", a, e)
@@ -98,7 +100,7 @@ func TestXeGPUForms(t *testing.T) {
   }
 }
 `
-	g := readGraph(t, text, Options{})
+	g := readGraph(t, text, reader.Options{})
 	var kinds []string
 	g.Walk(func(op *model.Op) { kinds = append(kinds, string(op.Kind)) })
 	want := "load load transpose transpose constant mma broadcast shape_cast store"
@@ -136,15 +138,15 @@ func TestXeGPUOpAnchors(t *testing.T) {
 		{"load_nd layout property", "<{layout = " + rows + "}>", "", "layout_result_0"},
 		{"store_nd layout", "", "{layout = " + cols + "}", "layout_operand_0"},
 	} {
-		got := canonical(readGraph(t, kernel(c.load, c.store), Options{}))
+		got := canonical(readGraph(t, kernel(c.load, c.store), reader.Options{}))
 		load, store := "", ""
 		if c.load != "" {
 			load = "{" + c.want + " = " + rows + "}"
 		} else {
 			store = "{" + c.want + " = " + cols + "}"
 		}
-		want := canonical(readGraph(t, kernel(load, store), Options{}))
-		plain := canonical(readGraph(t, kernel("", ""), Options{}))
+		want := canonical(readGraph(t, kernel(load, store), reader.Options{}))
+		plain := canonical(readGraph(t, kernel("", ""), reader.Options{}))
 		if got != want || got == plain {
 			t.Errorf("%s reads to\n%s\nwant (as %s)\n%s", c.name, got, c.want, want)
 		}

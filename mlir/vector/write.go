@@ -1,4 +1,6 @@
-package mlir
+package vector
+
+import "planner/mlir/reader"
 
 import "planner/mlir/ir"
 
@@ -27,8 +29,8 @@ var ireeMMA = map[string]string{
 
 // Write writes the kernel read from src back with the plan s, solved
 // from its graph, in it, as WritePlan says.
-func (b *builder) Write(w io.Writer, src string, s Solved) error {
-	file := b.mod.File
+func (b *builder) Write(w io.Writer, src string, s reader.Solved) error {
+	file := b.Mod.File
 	wr := &writer{b: b, src: src, s: s, names: map[string]bool{}, rename: map[*ir.Operand]string{},
 		solved: map[string]*model.Value{}, ops: map[model.Pos]*ir.Op{}, notation: "nested", rw: ir.NewRewriter(file, src)}
 	if b.xegpu {
@@ -37,8 +39,8 @@ func (b *builder) Write(w io.Writer, src string, s Solved) error {
 	for _, v := range s.Graph.Values {
 		wr.solved[v.Name] = v
 	}
-	wr.walk(b.fn)
-	wr.pins(b.fn.Regions[0].Blocks[0])
+	wr.walk(b.Fn)
+	wr.pins(b.Fn.Regions[0].Blocks[0])
 	wr.conversions()
 	wr.intrinsics()
 	wr.buffers()
@@ -58,7 +60,7 @@ func (b *builder) Write(w io.Writer, src string, s Solved) error {
 type writer struct {
 	b      *builder
 	src    string
-	s      Solved
+	s      reader.Solved
 	solved map[string]*model.Value // the solved graph's values by name
 	ops    map[model.Pos]*ir.Op    // the function's ops by position
 	names  map[string]bool         // every value name the IR uses
@@ -81,7 +83,7 @@ type writer struct {
 // walk records the function's ops by position and the names in use.
 func (wr *writer) walk(op *ir.Op) {
 	wr.ops[op.Pos] = op
-	noteNames(op, wr.names)
+	ir.NoteNames(op, wr.names)
 	for _, reg := range op.Regions {
 		for _, blk := range reg.Blocks {
 			for _, o := range blk.Ops {
@@ -91,38 +93,8 @@ func (wr *writer) walk(op *ir.Op) {
 	}
 }
 
-// noteNames records the names op's results and its regions' block
-// arguments take.
-func noteNames(op *ir.Op, names map[string]bool) {
-	for _, r := range op.Results {
-		base, _, _ := strings.Cut(r.Name, "#")
-		names[base] = true
-	}
-	for _, reg := range op.Regions {
-		for _, blk := range reg.Blocks {
-			for _, a := range blk.Args {
-				names[a.Name] = true
-			}
-		}
-	}
-}
-
 // fresh makes a value name the IR does not use, from base.
-func (wr *writer) fresh(base string) string { return freshName(wr.names, base) }
-
-// freshName makes a name not in names, from base, and records it.
-func freshName(names map[string]bool, base string) string {
-	base = strings.ReplaceAll(base, "#", "_")
-	if base[0] >= '0' && base[0] <= '9' {
-		base = "v" + base // a name that starts with a digit is all digits
-	}
-	name := base
-	for i := 2; names[name]; i++ {
-		name = base + "_" + strconv.Itoa(i)
-	}
-	names[name] = true
-	return name
-}
+func (wr *writer) fresh(base string) string { return ir.FreshName(wr.names, base) }
 
 // layoutOf is the layout the plan gives the graph value named name.
 func (wr *writer) layoutOf(name string) *model.Layout {
@@ -269,7 +241,7 @@ func (wr *writer) pinnable(v *ir.Value) *model.Value {
 	if _, ok := v.Type.(*ir.VectorType); !ok || wr.b.lane[v] {
 		return nil
 	}
-	gv := wr.b.vals[v]
+	gv := wr.b.Vals[v]
 	if gv == nil || gv.Name != v.Name || gv.Pin != nil {
 		return nil
 	}
@@ -375,10 +347,10 @@ func (wr *writer) resultAttrs(op *ir.Op) {
 
 // graphName is the name of the graph value an operand reads.
 func (wr *writer) graphName(o *ir.Operand) string {
-	if v, ok := wr.b.folded[o.Value]; ok && v != nil {
+	if v, ok := wr.b.Folded[o.Value]; ok && v != nil {
 		return v.Name
 	}
-	if v := wr.b.vals[o.Value]; v != nil {
+	if v := wr.b.Vals[o.Value]; v != nil {
 		return v.Name
 	}
 	return ""
@@ -463,7 +435,7 @@ func (wr *writer) convert(u model.Use, v *model.Value, req, have *model.Layout) 
 // iree.amdgpu.mma = #iree_gpu.mma_layout<NAME> for the records IREE
 // names, planner.intrinsic = "record" for the others.
 func (wr *writer) intrinsics() {
-	for mv, gv := range wr.b.vals {
+	for mv, gv := range wr.b.Vals {
 		if mv.Def == nil || mv.Def.Name != "vector.contract" && mv.Def.Name != "xegpu.dpas" || gv.Def == nil || gv.Def.Name != gv.Name {
 			continue
 		}
@@ -693,7 +665,7 @@ func (wr *writer) descriptorOps(v *ir.Value, ops []*ir.Op) ([]*ir.Op, bool) {
 // sitesIn lists the places op's text writes type t.
 func (wr *writer) sitesIn(op *ir.Op, t ir.Type) []ir.TypeSite {
 	var out []ir.TypeSite
-	for _, s := range wr.b.mod.TypeSites {
+	for _, s := range wr.b.Mod.TypeSites {
 		if s.Layout.Off >= op.Span.Off && s.Layout.End <= op.Span.End && s.Type.String() == t.String() {
 			out = append(out, s)
 		}

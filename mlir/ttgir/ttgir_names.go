@@ -1,4 +1,6 @@
-package mlir
+package ttgir
+
+import "planner/mlir/reader"
 
 import "planner/mlir/ir"
 
@@ -452,7 +454,7 @@ func (wr *ttWriter) tie(op *ir.Op, res *model.Layout) {
 				t.ties = append(t.ties, tyTie{kind: tieDot, a: a, b: r, dim: i, kWidth: k})
 			}
 		}
-		if acc, err := model.ExpressTritonFor(t.nodes[r].layout, model.Accumulator, model.TritonTargetOf(wr.b.target, wr.warpgroupOf(op))); err == nil {
+		if acc, err := model.ExpressTritonFor(t.nodes[r].layout, model.Accumulator, model.TritonTargetOf(wr.b.Target, wr.warpgroupOf(op))); err == nil {
 			enc := acc.Enc
 			if m, ok := enc.(*model.AMDMFMA); ok {
 				if rec := wr.mmaRecord(op); rec != nil {
@@ -470,7 +472,7 @@ func (wr *ttWriter) tie(op *ir.Op, res *model.Layout) {
 			t.ties = append(t.ties, tyTie{kind: tieSlice, a: a, b: b, dim: axisOf(op)})
 		}
 	case name == "tt.trans":
-		perm, ok := intsAttr(op, "order")
+		perm, ok := reader.IntsAttr(op, "order")
 		if a, b := result(op, 0, res), operand(op, 0); ok && a >= 0 && b >= 0 {
 			t.ties = append(t.ties, tyTie{kind: tieTrans, a: a, b: b, perm: perm})
 		}
@@ -506,7 +508,7 @@ func (wr *ttWriter) tie(op *ir.Op, res *model.Layout) {
 // mmaRecord is the mma record the plan runs a dot on; nil where it has
 // none.
 func (wr *ttWriter) mmaRecord(op *ir.Op) *model.Record {
-	for _, g := range wr.b.made[op] {
+	for _, g := range wr.b.Made[op] {
 		if ch := wr.s.Assignment.Ops[wr.solvedOps[g.Name]]; ch != nil && ch.Record != nil && ch.Record.Kind == model.RecordMMA {
 			return ch.Record
 		}
@@ -547,8 +549,8 @@ func (wr *ttWriter) mfmaRecords() []*model.Record {
 			recs = append(recs, wr.mmaRecord(op))
 		}
 	}
-	if wr.b.opt.Offered != nil && wr.b.target != nil {
-		if offered, err := wr.b.opt.Offered(wr.b.target); err == nil {
+	if wr.b.Opt.Offered != nil && wr.b.Target != nil {
+		if offered, err := wr.b.Opt.Offered(wr.b.Target); err == nil {
 			recs = append(recs, offered...)
 		}
 	}
@@ -567,7 +569,7 @@ func (wr *ttWriter) warpgroupOf(op *ir.Op) bool {
 	if ir.TTName(op.Name) == "ttng.warp_group_dot" {
 		return true
 	}
-	for _, g := range wr.b.made[op] {
+	for _, g := range wr.b.Made[op] {
 		if ch := wr.s.Assignment.Ops[wr.solvedOps[g.Name]]; ch != nil && ch.Record != nil && ch.Record.Kind == model.RecordMMA {
 			return ch.Record.Subgroups > 1
 		}
