@@ -22,7 +22,7 @@ import (
 // CI.
 
 // judgedTTGIR are the TTGIR kernels Triton judges: every kernel the
-// round-trip tests plan (examples/ttgir, mlir/ttgir/testdata), the
+// round-trip tests plan (examples/ttgir, mlir/testdata/ttgir), the
 // kernels Triton made from the Python kernels of oracle/kernels.py
 // (testdata/triton), and every TTGIR entry of FuzzReadMLIR's corpus.
 func judgedTTGIR(t *testing.T) map[string][]byte {

@@ -19,7 +19,7 @@ var convertRE = regexp.MustCompile(`(?m)^\s*%[^=/]*=\s*"?(ttg|triton_gpu)\.conve
 // ttgirKernels are the TTGIR kernels the tests plan and write back.
 func ttgirKernels(t *testing.T) []string {
 	var files []string
-	for _, glob := range []string{"mlir/ttgir/testdata/*.ttgir", "examples/ttgir/*.ttgir"} {
+	for _, glob := range []string{"mlir/testdata/ttgir/*.ttgir", "examples/ttgir/*.ttgir"} {
 		m, _ := filepath.Glob(glob)
 		files = append(files, m...)
 	}

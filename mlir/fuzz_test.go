@@ -16,7 +16,7 @@ import (
 // every one positioned (file, line, column and code); nothing panics.
 func FuzzReadMLIR(f *testing.F) {
 	for _, glob := range []string{"../examples/mlir/*.mlir", "../testdata/mlir/*.mlir", "../testdata/bad/mlir/*.mlir", "ir/testdata/*.mlir",
-		"../testdata/mlir_out/*.planned.mlir", "ttgir/testdata/*.ttgir", "../testdata/bad/ttgir/*.ttgir", "../examples/ttgir/*.ttgir"} {
+		"../testdata/mlir_out/*.planned.mlir", "testdata/ttgir/*.ttgir", "../testdata/bad/ttgir/*.ttgir", "../examples/ttgir/*.ttgir"} {
 		files, _ := filepath.Glob(glob)
 		for _, path := range files {
 			if data, err := os.ReadFile(path); err == nil {

@@ -23,13 +23,13 @@ var ttTargets = func() map[string]*model.Target {
 	return t
 }()
 
-// TestTTGIRGraphs reads each kernel of testdata three ways (the
+// TestTTGIRGraphs reads each kernel of testdata/ttgir three ways (the
 // planner free to choose; --keep-anchors; the input's own layouts) and
 // compares the graphs' signatures with NAME.graph.
 func TestTTGIRGraphs(t *testing.T) {
-	files, _ := filepath.Glob("ttgir/testdata/*.ttgir")
+	files, _ := filepath.Glob("testdata/ttgir/*.ttgir")
 	if len(files) < 3 {
-		t.Fatalf("%d kernels in testdata, want at least 3", len(files))
+		t.Fatalf("%d kernels in testdata/ttgir, want at least 3", len(files))
 	}
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
@@ -89,12 +89,12 @@ func TestBadTTGIRFiles(t *testing.T) {
 	})
 }
 
-// TestTTGIROlderSpelling reads a kernel of testdata in the older
+// TestTTGIROlderSpelling reads a kernel of testdata/ttgir in the older
 // triton_gpu. spelling of the TritonGPU dialect: the same graph as in the
 // ttg. spelling, and written back (with its own layouts) the same kernel,
 // spelled ttg. throughout.
 func TestTTGIROlderSpelling(t *testing.T) {
-	path := "ttgir/testdata/transpose_shared_sm90.ttgir"
+	path := "testdata/ttgir/transpose_shared_sm90.ttgir"
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
