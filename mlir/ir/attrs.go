@@ -189,6 +189,7 @@ func (p *parser) parseDictBody() []*NamedAttr { return p.parseAttrDict() }
 func (p *parser) hashAttr() Attr {
 	t := p.tok
 	if a, ok := p.mod.AttrAliases[t.text]; ok {
+		p.useAlias(t.text, t.off)
 		p.nextTok()
 		return a
 	}

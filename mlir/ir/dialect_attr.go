@@ -357,6 +357,7 @@ func (p *parser) attrRef(v *AttrValue) *AttrValue {
 		p.failCode(t.pos, model.CodeBadValue, "#%s is %s, not a TritonGPU attribute", t.text, a)
 		return nil
 	}
+	p.useAlias(t.text, t.off)
 	p.nextTok()
 	v.Kind, v.Str, v.Node = AttrAlias, t.text, d.Tree
 	return v

@@ -25,7 +25,19 @@ type Module struct {
 	// TypeSpans are where each tensor type and Triton memory descriptor
 	// is written, in the order they are read (for the TTGIR writer).
 	TypeSpans []TypeSpan
+	// AliasUses are the uses of attribute aliases, in the order they are
+	// written, each once: in ops, types, other aliases' values and
+	// dialect attributes' bodies, never in strings or comments.
+	AliasUses []AliasUse
+	aliasUsed map[int]bool
 	src       string // the text, for readers of dialect attributes' bodies
+}
+
+// AliasUse is a use of an attribute alias: its name, and the byte offset
+// of its '#' in the text.
+type AliasUse struct {
+	Name string
+	Off  int
 }
 
 // Op is one operation, in either form: the generic form's parts, which a

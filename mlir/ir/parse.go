@@ -38,7 +38,19 @@ func Parse(file string, data []byte) (*Module, error) {
 		return nil, p.err
 	}
 	p.mod.Ops = top.Ops
+	slices.SortFunc(p.mod.AliasUses, func(a, b AliasUse) int { return a.Off - b.Off })
 	return p.mod, nil
+}
+
+// useAlias records a use of the attribute alias name at off, once.
+func (p *parser) useAlias(name string, off int) {
+	if p.mod.aliasUsed == nil {
+		p.mod.aliasUsed = map[int]bool{}
+	}
+	if !p.mod.aliasUsed[off] {
+		p.mod.aliasUsed[off] = true
+		p.mod.AliasUses = append(p.mod.AliasUses, AliasUse{Name: name, Off: off})
+	}
 }
 
 type parser struct {

@@ -422,6 +422,8 @@ func (p *parser) rawBody() (string, bool) {
 				lx.advance(2)
 				continue
 			}
+		case '#':
+			p.rawAlias()
 		case '<', '(', '[', '{':
 			stack = append(stack, c)
 			if len(stack) > MaxDepth {
@@ -539,4 +541,25 @@ func (p *parser) memdescEncoding(open token, end int) (Attr, *model.Error) {
 		return nil, sub.err
 	}
 	return a, nil
+}
+
+// rawAlias records the use of an attribute alias that the '#' the raw
+// reader of a body stands on begins (#target in IREE's
+// {iree_codegen.target_info = #target}); a dialect attribute's name
+// (#iree_gpu.target) or a result number (%0#1) is none.
+func (p *parser) rawAlias() {
+	lx := p.lx
+	if lx.off > 0 {
+		if c := lx.src[lx.off-1]; c == '%' || c == '#' || c == '$' || c == '.' || bareIDChar(c) {
+			return
+		}
+	}
+	end := lx.off + 1
+	for end < lx.end && (bareIDChar(lx.src[end]) || lx.src[end] == '$' || lx.src[end] == '.') {
+		end++
+	}
+	name := lx.src[lx.off+1 : end]
+	if _, ok := p.mod.AttrAliases[name]; ok && !strings.Contains(name, ".") {
+		p.useAlias(name, lx.off)
+	}
 }

@@ -952,57 +952,37 @@ func (wr *ttWriter) keepShared() {
 // alias takes none of their names, and an encoding one of them already
 // defines is written by its name.
 func (wr *ttWriter) keepOutside() {
-	text := []byte(wr.src)
-	fn := wr.b.Fn.Span
-	for i := fn.Off; i < fn.End; i++ {
-		text[i] = ' '
-	}
-	for name := range wr.b.Mod.AttrAliases {
-		// The definitions are read below, only for the aliases kept.
-		if pos, ok := wr.b.Mod.AliasPos[name]; ok && pos.Line >= 1 && pos.Line <= len(wr.lineStart) {
-			end := len(text)
-			if pos.Line < len(wr.lineStart) {
-				end = wr.lineStart[pos.Line]
-			}
-			for i := wr.lineStart[pos.Line-1]; i < end; i++ {
-				text[i] = ' '
-			}
+	m, fn := wr.b.Mod, wr.b.Fn.Span
+	// defOf is the alias whose definition's line holds the byte at off.
+	defOf := map[int]string{}
+	for name, pos := range m.AliasPos {
+		if pos.Line >= 1 && pos.Line <= len(wr.lineStart) {
+			defOf[pos.Line] = name
 		}
 	}
-	queue := aliasesInText(string(text))
+	lineOf := func(off int) int {
+		line, _ := slices.BinarySearch(wr.lineStart, off+1)
+		return line
+	}
+	var queue []string
+	usedIn := map[string][]string{} // the aliases each definition uses
+	for _, u := range m.AliasUses {
+		if def, ok := defOf[lineOf(u.Off)]; ok {
+			usedIn[def] = append(usedIn[def], u.Name)
+			continue
+		}
+		if u.Off < fn.Off || u.Off >= fn.End {
+			queue = append(queue, u.Name)
+		}
+	}
 	for len(queue) > 0 {
 		name := queue[0]
 		queue = queue[1:]
-		a, ok := wr.b.Mod.AttrAliases[name]
+		a, ok := m.AttrAliases[name]
 		if _, seen := wr.kept["#"+name]; !ok || seen {
 			continue
 		}
 		wr.kept["#"+name] = a.String()
-		queue = append(queue, aliasesInText(a.String())...)
+		queue = append(queue, usedIn[name]...)
 	}
-}
-
-// aliasToken finds what aliasesInText reads: string literals and comments,
-// which it skips, and #names.
-var aliasToken = regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"|//[^\n]*|#[A-Za-z_][\w$.]*`)
-
-// aliasesInText lists the attribute aliases text uses (#blocked): a #name
-// outside strings and comments that is not a value's result number
-// (%0#1) nor a dialect attribute (#ttg.slice<...>, #ttg.shared_memory:
-// a dotted name).
-func aliasesInText(text string) []string {
-	var out []string
-	for _, m := range aliasToken.FindAllStringIndex(text, -1) {
-		tok := text[m[0]:m[1]]
-		if tok[0] != '#' || strings.Contains(tok, ".") {
-			continue
-		}
-		if m[0] > 0 {
-			if c := text[m[0]-1]; c == '%' || c == '#' || c == '_' || c == '$' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
-				continue
-			}
-		}
-		out = append(out, tok[1:])
-	}
-	return out
 }
