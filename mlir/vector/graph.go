@@ -54,13 +54,8 @@ type builder struct {
 	laneMMAs map[*ir.Op]laneMMA
 }
 
-// Where the target and the subgroup count come from.
-var (
-	archRE      = regexp.MustCompile(`\b(arch|chip)\s*=\s*"([^"]*)"`)
-	wgSizeRE    = regexp.MustCompile(`\bworkgroup_size\s*=\s*\[([^\]]*)\]`)
-	sgSizeRE    = regexp.MustCompile(`\bsubgroup_size\s*=\s*(\d+)`)
-	sgSizeDefRE = regexp.MustCompile(`^\d+$`)
-)
+// sgSizeDefRE reads a subgroup size attribute's integer: digits only.
+var sgSizeDefRE = regexp.MustCompile(`^\d+$`)
 
 // context sets the graph's target and subgroup count from the flags or
 // from what the IR states, and says where each came from.
@@ -73,23 +68,28 @@ func (b *builder) context() {
 		for _, list := range [][]*ir.NamedAttr{h.Props, h.Attrs} {
 			for _, na := range list {
 				// The aliases a dialect attribute's body names are read
-				// through: IREE's printer names the target by alias
-				// (#hal.executable.target<..., {iree_codegen.target_info
+				// as their values: IREE's printer names the target by
+				// alias (#hal.executable.target<..., {iree_codegen.target_info
 				// = #target}>).
-				text := b.expand(na.Value, 0)
-				b.iree = b.iree || strings.Contains(text, "#iree_")
-				for _, m := range archRE.FindAllStringSubmatch(text, -1) {
-					if !slices.ContainsFunc(archs, func(s reader.Stated) bool { return s.Value == m[2] }) {
-						archs = append(archs, reader.Stated{Value: m[2], Pos: na.Pos, What: na.Name})
+				b.Mod.Fields(na.Value, func(f ir.Field) {
+					switch {
+					case f.Kind == ir.FieldDialect:
+						b.iree = b.iree || strings.HasPrefix(f.Key, "iree_")
+					case f.Kind == ir.FieldString && isArchKey(f.Key):
+						if !slices.ContainsFunc(archs, func(s reader.Stated) bool { return s.Value == f.Value }) {
+							archs = append(archs, reader.Stated{Value: f.Value, Pos: na.Pos, What: na.Name})
+						}
 					}
-				}
+				})
 				if da, ok := na.Value.(*ir.DialectAttr); ok && strings.HasSuffix(da.Name, "translation_info") {
-					if m := wgSizeRE.FindStringSubmatch(da.Body); m != nil && threads == nil {
-						threads = &reader.Stated{Value: m[1], Pos: na.Pos, What: "translation_info's workgroup_size"}
-					}
-					if m := sgSizeRE.FindStringSubmatch(da.Body); m != nil && sgSize == nil {
-						sgSize = &reader.Stated{Value: m[1], Pos: na.Pos, What: "translation_info's subgroup_size"}
-					}
+					b.Mod.Fields(da, func(f ir.Field) {
+						switch {
+						case f.Key == "workgroup_size" && f.Kind == ir.FieldList && threads == nil:
+							threads = &reader.Stated{Value: f.Value, Pos: na.Pos, What: "translation_info's workgroup_size"}
+						case f.Key == "subgroup_size" && f.Kind == ir.FieldInt && sgSize == nil:
+							sgSize = &reader.Stated{Value: f.Value, Pos: na.Pos, What: "translation_info's subgroup_size"}
+						}
+					})
 				}
 				switch na.Name {
 				case "gpu.known_block_size", "known_block_size", "workgroup_size":
@@ -222,31 +222,6 @@ func Build(m *ir.Module, fn *ir.Op, opt reader.Options) (*builder, error) {
 	return b, nil
 }
 
-// aliasRE finds an attribute alias's use (#blocked) inside a dialect
-// attribute's body.
-var aliasRE = regexp.MustCompile(`#([A-Za-z_][A-Za-z0-9_$]*)\b([.<]?)`)
-
-// expand writes an attribute with the aliases its body names replaced by
-// their values: how the module's context reads the target an IREE
-// attribute names by alias. TritonGPU's encodings are not read so: the
-// parser resolves the aliases their bodies name (AttrNode).
-func (b *builder) expand(a ir.Attr, depth int) string {
-	s := a.String()
-	if depth > 8 {
-		return s
-	}
-	return aliasRE.ReplaceAllStringFunc(s, func(m string) string {
-		sub := aliasRE.FindStringSubmatch(m)
-		if sub[2] != "" {
-			return m // a dialect attribute (#ttg.blocked<...>)
-		}
-		if v, ok := b.Mod.AttrAliases[sub[1]]; ok {
-			return b.expand(v, depth+1)
-		}
-		return m
-	})
-}
-
 // Operand reads the operands an XeGPU layout or a descriptor's layout
 // anchors (over) as their anchored values.
 func (b *builder) Operand(o *ir.Operand) (*model.Value, bool) {
@@ -283,4 +258,20 @@ func (b *builder) LaneOperand(op *ir.Op, res *ir.Value) []int {
 		b.lane[res] = true
 	}
 	return tile
+}
+
+// isArchKey reports whether key names a target's chip: arch, chip, or a
+// dialect's (nvvm.chip).
+func isArchKey(key string) bool {
+	_, last, _ := cutLast(key, ".")
+	return last == "arch" || last == "chip"
+}
+
+// cutLast cuts s around the last sep.
+func cutLast(s, sep string) (string, string, bool) {
+	i := strings.LastIndex(s, sep)
+	if i < 0 {
+		return "", s, false
+	}
+	return s[:i], s[i+len(sep):], true
 }
