@@ -23,7 +23,7 @@ import (
 var layers = map[string][]string{
 	"planner/model":             {},
 	"planner/model/modeltest":   {"planner/model"},
-	"planner/notation":          {"planner/model"},
+	"planner/notation":          {"planner/model", "planner/mlir/ir"},
 	"planner/tomlio":            {"planner/model", "planner/notation"},
 	"planner/tomlio/tomltest":   {},
 	"planner/mlir/ir":           {"planner/model"},

@@ -221,6 +221,26 @@ func (t *Table) Pos(key string) model.Pos {
 	return t.doc.posOf(t.keyPath(key))
 }
 
+// stringAt marks, in the positions of a document, where a string value
+// starts (its quote), under its key's path.
+const stringAt = "\x00string"
+
+// TextPos is where the text of the string key holds begins, the byte
+// after its opening quote, for the reader of that text to place its
+// errors from; the key's position when unknown.
+func (t *Table) TextPos(key string) model.Pos {
+	path := t.keyPath(key)
+	p, ok := t.doc.overlay[path+stringAt]
+	if !ok {
+		p, ok = t.doc.pos[path+stringAt]
+	}
+	if !ok {
+		return t.Pos(key)
+	}
+	p.Col++
+	return p
+}
+
 // PosAt returns where entry i of the list key is written.
 func (t *Table) PosAt(key string, i int) model.Pos {
 	return t.doc.posOf(fmt.Sprintf("%s[%d]", t.keyPath(key), i))

@@ -1,5 +1,7 @@
 package tomlio
 
+import "planner/notation"
+
 import (
 	"strings"
 
@@ -208,7 +210,7 @@ func decodeNotation(t *Table) model.Notation {
 		n = &model.Table{Rows: rows}
 	case "triton":
 		if text, ok := t.String("encoding", true); ok {
-			tn, err := model.ParseTriton(text)
+			tn, err := notation.ParseTriton(text, t.TextPos("encoding"))
 			if err != nil {
 				t.Report(err)
 			}

@@ -199,7 +199,7 @@ func (p *parser) hashAttr() Attr {
 	}
 	if !p.adjacent('<') {
 		if !strings.Contains(t.text, ".") {
-			p.failCode(t.pos, model.CodeUnknownName, "undefined attribute alias #%s: define it before its use (#%s = ...)", t.text, t.text)
+			p.undefinedAlias(t)
 			return nil
 		}
 		p.nextTok()

@@ -149,10 +149,11 @@ func (p *parser) attrTree(name string, at model.Pos, open token, end int) (*Attr
 		return nil, nil
 	}
 	sub := &parser{
-		lx:       &lexer{file: p.lx.file, src: p.lx.src, off: open.end, end: end, line: open.line, col: open.col + 1},
-		mod:      p.mod,
-		depth:    p.depth,
-		defining: p.defining,
+		lx:         &lexer{file: p.lx.file, src: p.lx.src, off: open.end, end: end, line: open.line, col: open.col + 1},
+		mod:        p.mod,
+		depth:      p.depth,
+		defining:   p.defining,
+		standalone: p.standalone,
 	}
 	sub.nextTok()
 	n := sub.attrBody(dialect, attr, at)
@@ -344,7 +345,7 @@ func (p *parser) attrRef(v *AttrValue) *AttrValue {
 	}
 	a, ok := p.mod.AttrAliases[t.text]
 	if !ok {
-		p.failCode(t.pos, model.CodeUnknownName, "undefined attribute alias #%s: define it before its use (#%s = ...)", t.text, t.text)
+		p.undefinedAlias(t)
 		return nil
 	}
 	d, ok := a.(*DialectAttr)

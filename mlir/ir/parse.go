@@ -63,6 +63,9 @@ type parser struct {
 	// funcDepth counts the func.func bodies around the op being read, so
 	// that `return` names func.return there.
 	funcDepth int
+	// standalone is set for an attribute read on its own (ParseAttr),
+	// where no alias is defined.
+	standalone bool
 	// defining is the attribute alias whose value is being read: a use
 	// of it there is refused.
 	defining string
@@ -745,4 +748,33 @@ func (p *parser) peekValue(name string) *Value {
 		}
 	}
 	return nil
+}
+
+// ParseAttr reads text, written at at (a layout file's string holding an
+// encoding), as one attribute: a TritonGPU attribute's body read as its
+// tree (DialectAttr.Tree). Any error is a *model.Error at its
+// file:line:col, counted from at.
+func ParseAttr(text string, at model.Pos) (Attr, error) {
+	m := &Module{File: at.File, AttrAliases: map[string]Attr{}, TypeAliases: map[string]Type{}, AliasPos: map[string]model.Pos{}, src: text}
+	p := &parser{lx: &lexer{file: at.File, src: text, end: len(text), line: at.Line, col: at.Col}, mod: m, standalone: true}
+	p.nextTok()
+	a := p.parseAttr()
+	if p.ok() && p.tok.kind != tEOF {
+		p.failf(p.tok.pos, "expected the end of the attribute, found %s", p.tok.describe())
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	return a, nil
+}
+
+// undefinedAlias reports the use t of an alias not defined: in a module,
+// one to define before its use; in an attribute read on its own, one to
+// write in full.
+func (p *parser) undefinedAlias(t token) {
+	if p.standalone {
+		p.failCode(t.pos, model.CodeBadValue, "#%s is an alias; write the attribute it names in full", t.text)
+		return
+	}
+	p.failCode(t.pos, model.CodeUnknownName, "undefined attribute alias #%s: define it before its use (#%s = ...)", t.text, t.text)
 }

@@ -1,5 +1,7 @@
 package ttgir
 
+import "planner/notation"
+
 import "planner/mlir/reader"
 
 import "planner/mlir/ir"
@@ -293,7 +295,7 @@ func (b *ttBuilder) encoding(t *ir.TensorType, at model.Pos) *encInfo {
 	if t.Encoding == nil {
 		return &encInfo{err: true}
 	}
-	n, nerr := encodingNode(t.Encoding, at)
+	n, nerr := notation.EncodingNode(t.Encoding, at)
 	text := t.Encoding.String()
 	if n != nil {
 		text = n.String()
@@ -312,7 +314,7 @@ func (b *ttBuilder) encoding(t *ir.TensorType, at model.Pos) *encInfo {
 	var err error
 	if nerr != nil {
 		err, pos = nerr, nerr.Pos
-	} else if enc, cerr := tritonEncoding(n); cerr != nil {
+	} else if enc, cerr := notation.TritonEncoding(n); cerr != nil {
 		err, pos = cerr, cerr.Pos
 	} else {
 		if b.Target == nil {
@@ -358,9 +360,9 @@ func (b *ttBuilder) parentAt(t *ir.TensorType, n *ir.AttrNode, msg string) (mode
 			continue
 		}
 		var err error
-		if an, nerr := encodingNode(a, b.Mod.AliasPos[name]); nerr != nil {
+		if an, nerr := notation.EncodingNode(a, b.Mod.AliasPos[name]); nerr != nil {
 			err = nerr
-		} else if enc, cerr := tritonEncoding(an); cerr != nil {
+		} else if enc, cerr := notation.TritonEncoding(an); cerr != nil {
 			err = cerr
 		} else {
 			_, err = (&model.Triton{Enc: enc}).Layout(model.Frame{Shape: t.Shape, SubgroupSize: b.Target.SubgroupSize, Subgroups: b.G.Subgroups})
@@ -831,10 +833,10 @@ func (b *ttBuilder) localAlloc(op *ir.Op) {
 		var err *model.Error
 		if ot.EncodingErr != nil {
 			err = ot.EncodingErr
-		} else if n, nerr := encodingNode(enc, op.Pos); nerr != nil {
+		} else if n, nerr := notation.EncodingNode(enc, op.Pos); nerr != nil {
 			err = nerr
 		} else {
-			se, err = sharedEncoding(n)
+			se, err = notation.SharedEncoding(n)
 		}
 		if err != nil {
 			what := "the shared encoding"
@@ -1178,4 +1180,50 @@ type ttBuilder struct {
 	// default.
 	converts int
 	descs    map[*ir.Value]*memDesc
+}
+
+// aliasUses lists the aliases n's values name, at any depth, each once.
+func aliasUses(n *ir.AttrNode) []string {
+	var out []string
+	var walk func(v *ir.AttrValue)
+	walk = func(v *ir.AttrValue) {
+		switch v.Kind {
+		case ir.AttrAlias:
+			if !slices.Contains(out, v.Str) {
+				out = append(out, v.Str)
+			}
+		case ir.AttrNested:
+			for _, e := range v.Node.Entries {
+				walk(e.Value)
+			}
+		case ir.AttrList:
+			for _, x := range v.List {
+				walk(x)
+			}
+		}
+	}
+	for _, e := range n.Entries {
+		walk(e.Value)
+	}
+	return out
+}
+
+// columnMajor reads a two-dimensional shared encoding that lays the tile
+// out column major (a transposed #ttg.nvmma_shared, a #ttg.swizzled_shared
+// of order [0, 1]: Triton
+// lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp,
+// nvmmaSharedToLinearLayout and swizzledSharedToLinearLayout, which
+// transpose the tile for them) as the same encoding of the transpose, row
+// major.
+func columnMajor(e *model.TritonSharedEncoding) (*model.TritonSharedEncoding, bool) {
+	col := *e
+	switch {
+	case e.Name == "nvmma_shared" && e.Transposed:
+		col.Transposed = false
+		return &col, true
+	case e.Name == "swizzled_shared" && slices.Equal(e.Order, []int{0, 1}):
+		col.Order = []int{1, 0}
+		return &col, true
+	}
+	return nil, false
 }

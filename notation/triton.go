@@ -1,4 +1,4 @@
-package ttgir
+package notation
 
 import "planner/mlir/ir"
 
@@ -10,9 +10,11 @@ import (
 	"planner/model"
 )
 
-// The TritonGPU encodings read from the parser's attribute nodes
-// (AttrNode) into model's encoding types. Every error is at the field,
-// value or attribute it is about.
+// The TritonGPU encodings read from MLIR's attribute trees (ir.AttrNode)
+// into model's encoding types: the encodings of a TTGIR kernel's tensors
+// and buffers (mlir/ttgir), and those a layout or graph file writes as
+// text (tomlio, through ParseTriton). Every error is at the field, value
+// or attribute it is about.
 
 // encErr is an error about an encoding at pos.
 func encErr(pos model.Pos, code model.Code, format string, args ...any) *model.Error {
@@ -162,15 +164,15 @@ func (f *encFields) parent() model.TritonEncoding {
 		f.fail(encErr(v.Pos, model.CodeBadType, "parent must be an encoding attribute"))
 		return nil
 	}
-	enc, err := tritonEncoding(v.Node)
+	enc, err := TritonEncoding(v.Node)
 	if err != nil {
 		f.fail(err)
 	}
 	return enc
 }
 
-// tritonEncoding reads the distributed encoding n names.
-func tritonEncoding(n *ir.AttrNode) (model.TritonEncoding, *model.Error) {
+// TritonEncoding reads the distributed encoding n names.
+func TritonEncoding(n *ir.AttrNode) (model.TritonEncoding, *model.Error) {
 	f := &encFields{n: n}
 	done := func(enc model.TritonEncoding) (model.TritonEncoding, *model.Error) {
 		if f.err != nil {
@@ -271,9 +273,9 @@ func tritonEncoding(n *ir.AttrNode) (model.TritonEncoding, *model.Error) {
 	return nil, encErr(n.Pos, model.CodeUnknownName, "unknown distributed encoding #%s.%s (known: blocked, nvidia_mma, amd_mfma, amd_wmma, dot_op, slice, linear, and Intel's dpas)", n.Dialect, n.Name)
 }
 
-// encodingNode is the node of an attribute written as a tensor's
+// EncodingNode is the node of an attribute written as a tensor's
 // encoding, or the error saying why it is none.
-func encodingNode(a ir.Attr, at model.Pos) (*ir.AttrNode, *model.Error) {
+func EncodingNode(a ir.Attr, at model.Pos) (*ir.AttrNode, *model.Error) {
 	d, ok := a.(*ir.DialectAttr)
 	switch {
 	case !ok:
@@ -288,34 +290,8 @@ func encodingNode(a ir.Attr, at model.Pos) (*ir.AttrNode, *model.Error) {
 	return d.Tree, nil
 }
 
-// aliasUses lists the aliases n's values name, at any depth, each once.
-func aliasUses(n *ir.AttrNode) []string {
-	var out []string
-	var walk func(v *ir.AttrValue)
-	walk = func(v *ir.AttrValue) {
-		switch v.Kind {
-		case ir.AttrAlias:
-			if !slices.Contains(out, v.Str) {
-				out = append(out, v.Str)
-			}
-		case ir.AttrNested:
-			for _, e := range v.Node.Entries {
-				walk(e.Value)
-			}
-		case ir.AttrList:
-			for _, x := range v.List {
-				walk(x)
-			}
-		}
-	}
-	for _, e := range n.Entries {
-		walk(e.Value)
-	}
-	return out
-}
-
-// sharedEncoding reads the shared-memory encoding n names.
-func sharedEncoding(n *ir.AttrNode) (*model.TritonSharedEncoding, *model.Error) {
+// SharedEncoding reads the shared-memory encoding n names.
+func SharedEncoding(n *ir.AttrNode) (*model.TritonSharedEncoding, *model.Error) {
 	f := &encFields{n: n}
 	e := &model.TritonSharedEncoding{Name: n.Name}
 	done := func() (*model.TritonSharedEncoding, *model.Error) {
@@ -360,22 +336,49 @@ func sharedEncoding(n *ir.AttrNode) (*model.TritonSharedEncoding, *model.Error) 
 	return nil, encErr(n.Pos, model.CodeUnknownName, "unknown shared encoding #%s.%s (known: swizzled_shared, nvmma_shared, padded_shared)", n.Dialect, n.Name)
 }
 
-// columnMajor reads a two-dimensional shared encoding that lays the tile
-// out column major (a transposed #ttg.nvmma_shared, a #ttg.swizzled_shared
-// of order [0, 1]: Triton
-// lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp,
-// nvmmaSharedToLinearLayout and swizzledSharedToLinearLayout, which
-// transpose the tile for them) as the same encoding of the transpose, row
-// major.
-func columnMajor(e *model.TritonSharedEncoding) (*model.TritonSharedEncoding, bool) {
-	col := *e
-	switch {
-	case e.Name == "nvmma_shared" && e.Transposed:
-		col.Transposed = false
-		return &col, true
-	case e.Name == "swizzled_shared" && slices.Equal(e.Order, []int{0, 1}):
-		col.Order = []int{1, 0}
-		return &col, true
+// ParseTriton reads a Triton encoding attribute written as text, such as
+// a layout file's #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp =
+// [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}> (the older #triton_gpu.
+// prefix too), by MLIR's attribute parser; at is where the text starts,
+// and every error is at its file:line:col counted from there.
+func ParseTriton(text string, at model.Pos) (*model.Triton, error) {
+	n, err := parseNode(text, at)
+	if err != nil {
+		return nil, err
 	}
-	return nil, false
+	enc, eerr := TritonEncoding(n)
+	if eerr != nil {
+		return nil, eerr
+	}
+	return &model.Triton{Enc: enc}, nil
+}
+
+// ParseTritonShared reads a Triton shared-memory encoding written as
+// text (#ttg.swizzled_shared<{...}>, #ttg.nvmma_shared<{...}>,
+// #ttg.padded_shared<[...] {...}>) as the placement of a rows × cols
+// buffer of elemBits-bit elements (model.TritonSharedEncoding.Placement);
+// at is where the text starts.
+func ParseTritonShared(text string, at model.Pos, rows, cols, elemBits int) (*model.SharedLayout, error) {
+	n, err := parseNode(text, at)
+	if err != nil {
+		return nil, err
+	}
+	e, eerr := SharedEncoding(n)
+	if eerr != nil {
+		return nil, eerr
+	}
+	return e.Placement(rows, cols, elemBits)
+}
+
+// parseNode reads text as one TritonGPU attribute's tree.
+func parseNode(text string, at model.Pos) (*ir.AttrNode, error) {
+	a, err := ir.ParseAttr(text, at)
+	if err != nil {
+		return nil, err
+	}
+	n, nerr := EncodingNode(a, at)
+	if nerr != nil {
+		return nil, nerr
+	}
+	return n, nil
 }
