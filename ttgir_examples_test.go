@@ -1,7 +1,5 @@
 package planner
 
-import "planner/notation"
-
 import (
 	"bytes"
 	"cmp"
@@ -17,6 +15,7 @@ import (
 	"planner/internal/golden"
 	"planner/mlir"
 	"planner/model"
+	"planner/notation"
 	"planner/plans"
 	"planner/plans/planfile"
 )

@@ -1,7 +1,5 @@
 package mlir
 
-import "planner/mlir/ir"
-
 import (
 	"fmt"
 	"os"
@@ -9,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"planner/mlir/ir"
 	"planner/model"
 )
 

@@ -1,13 +1,12 @@
 package mlir
 
-import "planner/mlir/reader"
-import "planner/mlir/ttgir"
-import "planner/mlir/vector"
-
 import (
 	"io"
 
 	"planner/mlir/ir"
+	"planner/mlir/reader"
+	"planner/mlir/ttgir"
+	"planner/mlir/vector"
 	"planner/model"
 )
 

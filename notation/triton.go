@@ -1,12 +1,11 @@
 package notation
 
-import "planner/mlir/ir"
-
 import (
 	"fmt"
 	"slices"
 	"strings"
 
+	"planner/mlir/ir"
 	"planner/model"
 )
 

@@ -1,11 +1,10 @@
 package tomlio
 
-import "planner/notation"
-
 import (
 	"strings"
 
 	"planner/model"
+	"planner/notation"
 )
 
 // LayoutFile is a layout file: the frame (shape, lanes, subgroups, blocks),

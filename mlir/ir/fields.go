@@ -1,6 +1,8 @@
 package ir
 
-import "strings"
+import (
+	"strings"
+)
 
 // FieldKind says what a Field's value is.
 type FieldKind int

@@ -1,7 +1,9 @@
 package ir
 
-import "strconv"
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // NoteNames records the names op's results and its regions' block
 // arguments take.

@@ -1,13 +1,12 @@
 package reader
 
-import "slices"
-import "strings"
-
-import "fmt"
-
-import "planner/mlir/ir"
-
-import "planner/model"
+import (
+	"fmt"
+	"planner/mlir/ir"
+	"planner/model"
+	"slices"
+	"strings"
+)
 
 // Options say how to read a kernel graph from MLIR.
 type Options struct {

@@ -1,14 +1,14 @@
 package reader
 
-import "fmt"
-import "math"
-import "slices"
-import "strconv"
-import "strings"
-
-import "planner/model"
-
-import "planner/mlir/ir"
+import (
+	"fmt"
+	"math"
+	"planner/mlir/ir"
+	"planner/model"
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // combiners map vector.kind to the graph's reduce combiners.
 var combiners = map[string]string{

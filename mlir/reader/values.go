@@ -1,18 +1,14 @@
 package reader
 
-import "math"
-
-import "strconv"
-
-import "fmt"
-
-import "slices"
-
-import "strings"
-
-import "planner/model"
-
-import "planner/mlir/ir"
+import (
+	"fmt"
+	"math"
+	"planner/mlir/ir"
+	"planner/model"
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // arity is, for the ops the reader maps, the operands each needs at
 // least and the results it gives, which the generic form may get wrong.

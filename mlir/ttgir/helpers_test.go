@@ -1,20 +1,17 @@
 package ttgir
 
-import "os"
-
-import "planner/mlir/reader"
-
-import "strings"
-
 import (
 	"fmt"
 	"io"
 	"sync"
 	"testing"
 
+	"os"
 	"planner/intrinsics"
 	"planner/mlir/ir"
+	"planner/mlir/reader"
 	"planner/model"
+	"strings"
 )
 
 // ttTestTargets stand in for the planner's targets: the reader needs only

@@ -1,11 +1,5 @@
 package ttgir
 
-import "planner/notation"
-
-import "planner/mlir/reader"
-
-import "planner/mlir/ir"
-
 import (
 	"fmt"
 	"regexp"
@@ -13,7 +7,10 @@ import (
 	"strconv"
 	"strings"
 
+	"planner/mlir/ir"
+	"planner/mlir/reader"
 	"planner/model"
+	"planner/notation"
 )
 
 // TTGIR is Triton's GPU dialect: a module whose attributes name

@@ -1,15 +1,13 @@
 package ttgir
 
-import "planner/mlir/reader"
-
-import "planner/mlir/ir"
-
 import (
 	"cmp"
 	"fmt"
 	"slices"
 	"strings"
 
+	"planner/mlir/ir"
+	"planner/mlir/reader"
 	"planner/model"
 )
 

@@ -1,9 +1,5 @@
 package ttgir
 
-import "planner/mlir/reader"
-
-import "planner/mlir/ir"
-
 import (
 	"maps"
 	"os"
@@ -13,6 +9,8 @@ import (
 	"testing"
 
 	"planner/internal/golden"
+	"planner/mlir/ir"
+	"planner/mlir/reader"
 	"planner/model"
 )
 

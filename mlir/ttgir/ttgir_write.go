@@ -1,9 +1,5 @@
 package ttgir
 
-import "planner/mlir/reader"
-
-import "planner/mlir/ir"
-
 import (
 	"fmt"
 	"io"
@@ -13,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"planner/mlir/ir"
+	"planner/mlir/reader"
 	"planner/model"
 )
 

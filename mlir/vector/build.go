@@ -1,14 +1,12 @@
 package vector
 
-import "planner/mlir/reader"
-
-import "planner/mlir/ir"
-
 import (
 	"slices"
 	"strconv"
 	"strings"
 
+	"planner/mlir/ir"
+	"planner/mlir/reader"
 	"planner/model"
 )
 

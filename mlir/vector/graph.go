@@ -1,9 +1,5 @@
 package vector
 
-import "planner/mlir/reader"
-
-import "planner/mlir/ir"
-
 import (
 	"fmt"
 	"regexp"
@@ -11,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"planner/mlir/ir"
+	"planner/mlir/reader"
 	"planner/model"
 )
 

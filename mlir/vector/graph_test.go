@@ -1,15 +1,13 @@
 package vector
 
-import "planner/mlir/reader"
-
-import "planner/mlir/ir"
-
 import (
 	"fmt"
 	"strings"
 	"testing"
 
 	"planner/internal/golden"
+	"planner/mlir/ir"
+	"planner/mlir/reader"
 	"planner/model"
 	"planner/tomlio"
 )

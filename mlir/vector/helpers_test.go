@@ -1,7 +1,5 @@
 package vector
 
-import "planner/mlir/reader"
-
 import (
 	"fmt"
 	"io"
@@ -11,6 +9,7 @@ import (
 
 	"planner/intrinsics"
 	"planner/mlir/ir"
+	"planner/mlir/reader"
 	"planner/model"
 )
 

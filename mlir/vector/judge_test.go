@@ -1,7 +1,5 @@
 package vector
 
-import "planner/mlir/reader"
-
 import (
 	"fmt"
 	"os"
@@ -12,6 +10,7 @@ import (
 	"testing"
 
 	"planner/internal/golden"
+	"planner/mlir/reader"
 	"planner/model"
 )
 

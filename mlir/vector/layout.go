@@ -1,10 +1,9 @@
 package vector
 
-import "planner/mlir/ir"
-
 import (
 	"strings"
 
+	"planner/mlir/ir"
 	"planner/model"
 )
 

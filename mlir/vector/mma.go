@@ -1,7 +1,5 @@
 package vector
 
-import "planner/mlir/ir"
-
 import (
 	"fmt"
 	"maps"
@@ -9,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"planner/mlir/ir"
 	"planner/model"
 )
 

@@ -1,14 +1,12 @@
 package vector
 
-import "planner/mlir/reader"
-
-import "planner/mlir/ir"
-
 import (
 	"fmt"
 	"math/bits"
 	"slices"
 
+	"planner/mlir/ir"
+	"planner/mlir/reader"
 	"planner/model"
 )
 

@@ -1,7 +1,5 @@
 package vector
 
-import "planner/mlir/ir"
-
 import (
 	"os"
 	"os/exec"
@@ -9,6 +7,7 @@ import (
 	"testing"
 
 	"planner/internal/golden"
+	"planner/mlir/ir"
 )
 
 // llvm19Forms rewrite the matrix ops of the three matrix kernels from

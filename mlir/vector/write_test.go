@@ -1,12 +1,11 @@
 package vector
 
-import "planner/mlir/reader"
-
 import (
 	"strings"
 	"testing"
 
 	"planner/internal/golden"
+	"planner/mlir/reader"
 	"planner/model"
 )
 

@@ -1,15 +1,13 @@
 package vector
 
-import "planner/mlir/reader"
-
-import "planner/mlir/ir"
-
 import (
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
+	"planner/mlir/ir"
+	"planner/mlir/reader"
 	"planner/model"
 )
 

@@ -1,12 +1,11 @@
 package vector
 
-import "planner/mlir/reader"
-
 import (
 	"slices"
 	"strings"
 	"testing"
 
+	"planner/mlir/reader"
 	"planner/model"
 )
 
