@@ -27,10 +27,10 @@ var layers = map[string][]string{
 	"planner/tomlio":            {"planner/model", "planner/notation"},
 	"planner/tomlio/tomltest":   {},
 	"planner/mlir/ir":           {"planner/model"},
-	"planner/mlir/reader":       {"planner/model", "planner/mlir/ir"},
-	"planner/mlir/vector":       {"planner/model", "planner/notation", "planner/mlir/ir", "planner/mlir/reader"},
-	"planner/mlir/ttgir":        {"planner/model", "planner/notation", "planner/mlir/ir", "planner/mlir/reader"},
-	"planner/mlir":              {"planner/model", "planner/mlir/ir", "planner/mlir/reader", "planner/mlir/vector", "planner/mlir/ttgir"},
+	"planner/mlir/reader":       {"planner/model", "planner/plans", "planner/mlir/ir"},
+	"planner/mlir/vector":       {"planner/model", "planner/notation", "planner/plans", "planner/mlir/ir", "planner/mlir/reader"},
+	"planner/mlir/ttgir":        {"planner/model", "planner/notation", "planner/plans", "planner/mlir/ir", "planner/mlir/reader"},
+	"planner/mlir":              {"planner/model", "planner/plans", "planner/mlir/ir", "planner/mlir/reader", "planner/mlir/vector", "planner/mlir/ttgir"},
 	"planner/intrinsics":        {"planner/model", "planner/tomlio"},
 	"planner/solver/pbqp":       {},
 	"planner/solver/z3opt":      {},
@@ -129,6 +129,111 @@ func TestNoOpKindSwitches(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The MLIR writers build from the verified plan (plans.Plan), not from
+// the solver's raw answer: no exported function or method of a package
+// under planner/mlir takes a model.Assignment, in any parameter or in
+// the fields of a parameter of the package's own types, and one takes a
+// *plans.Plan.
+func TestMLIRWritesFromPlan(t *testing.T) {
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	takesPlan := false
+	for _, p := range typeCheckModule(t) {
+		if p.path != "planner/mlir" && !strings.HasPrefix(p.path, "planner/mlir/") {
+			continue
+		}
+		for _, f := range exportedFuncs(p.pkg) {
+			params := f.Type().(*types.Signature).Params()
+			for i := range params.Len() {
+				pt := params.At(i).Type()
+				if holdsAssignment(pt, map[types.Type]bool{}) {
+					at := p.fset.Position(f.Pos())
+					if rel, err := filepath.Rel(dir, at.Filename); err == nil {
+						at.Filename = rel
+					}
+					t.Errorf("%s: %s takes a model.Assignment (in %s): the writer reads the verified plans.Plan", at, f.FullName(), pt)
+				}
+				if ptr, ok := pt.(*types.Pointer); ok && isNamed(ptr.Elem(), "planner/plans", "Plan") {
+					takesPlan = true
+				}
+			}
+		}
+	}
+	if !takesPlan {
+		t.Errorf("no exported function of planner/mlir takes a *plans.Plan: which writes the plan back?")
+	}
+}
+
+// exportedFuncs are a package's exported functions and the exported
+// methods of its exported types.
+func exportedFuncs(pkg *types.Package) []*types.Func {
+	var out []*types.Func
+	for _, name := range pkg.Scope().Names() {
+		switch obj := pkg.Scope().Lookup(name).(type) {
+		case *types.Func:
+			if obj.Exported() {
+				out = append(out, obj)
+			}
+		case *types.TypeName:
+			named, ok := obj.Type().(*types.Named)
+			if !ok || !obj.Exported() {
+				continue
+			}
+			for i := range named.NumMethods() {
+				if m := named.Method(i); m.Exported() {
+					out = append(out, m)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// holdsAssignment says whether a value of type t holds a
+// model.Assignment: it is one, points to one, holds them in a slice,
+// array or map, or is a struct of the mlir packages' own with such a
+// field.
+func holdsAssignment(t types.Type, seen map[types.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	switch t := t.(type) {
+	case *types.Named:
+		if isNamed(t, "planner/model", "Assignment") {
+			return true
+		}
+		pkg := t.Obj().Pkg()
+		if pkg == nil || pkg.Path() != "planner/mlir" && !strings.HasPrefix(pkg.Path(), "planner/mlir/") {
+			return false
+		}
+		return holdsAssignment(t.Underlying(), seen)
+	case *types.Pointer:
+		return holdsAssignment(t.Elem(), seen)
+	case *types.Slice:
+		return holdsAssignment(t.Elem(), seen)
+	case *types.Array:
+		return holdsAssignment(t.Elem(), seen)
+	case *types.Map:
+		return holdsAssignment(t.Key(), seen) || holdsAssignment(t.Elem(), seen)
+	case *types.Struct:
+		for i := range t.NumFields() {
+			if holdsAssignment(t.Field(i).Type(), seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isNamed says whether t is the type named name of the package path.
+func isNamed(t types.Type, path, name string) bool {
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == path && n.Obj().Name() == name
 }
 
 type violation struct {

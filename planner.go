@@ -137,14 +137,13 @@ func (pl *Planner) WriteMLIR(w io.Writer, name string, data []byte, in Input, re
 	if err := CanWriteMLIR(name); err != nil {
 		return err
 	}
-	if res.Plan == nil || res.Search == nil || res.Search.Assignment == nil {
+	if res.Plan == nil {
 		return fmt.Errorf("%s: no plan to write", name)
 	}
-	solved := mlir.Solved{Graph: res.Graph, Assignment: res.Search.Assignment}
 	if k := res.kernel; k != nil && k.name == name && k.in == in && k.Text() == string(data) {
-		return k.Write(w, solved) // the kernel the solve read: not read again
+		return k.Write(w, res.Plan) // the kernel the solve read: not read again
 	}
-	return mlir.WritePlan(w, name, data, pl.mlirOptions(in), solved)
+	return mlir.WritePlan(w, name, data, pl.mlirOptions(in), res.Plan)
 }
 
 // readKernel is an MLIR kernel as SolveText read it: named name, read as
@@ -455,8 +454,8 @@ func (pl *Planner) solve(ctx, run context.Context, g *model.Graph, opt Options) 
 			plan.ConversionBound.Unbounded = &plans.UnboundedPlan{Cost: res.UnboundedCost, Conversions: res.UnboundedConversions}
 		}
 	}
-	if res.StoppedBy == "memory" {
-		plan.Stopped = res.Stopped
+	if res.StoppedBy == "memory" || res.StoppedBy == "branches" {
+		plan.Stopped = res.Stopped // "the time limit" is the verdict's default
 	}
 	s := res.Stats
 	plan.Stats = plans.Stats{Candidates: res.Candidates, Nodes: s.Nodes, Edges: s.Edges, CoreNodes: s.CoreNodes, Reduced: s.Reduced,

@@ -42,10 +42,12 @@ func everyWrittenKernel(t *testing.T) []writtenCase {
 		writtenCase{name: "two_funcs.ttgir", path: "testdata/two_funcs/two_funcs.ttgir", in: Input{Func: "masked_dot"}, other: []string{"scale"}})
 }
 
-// Properties of every written kernel:
+// Properties of every written kernel, each stated against the verified
+// plan written (plans.Plan, which the verifier replayed):
 //
+//   - the plan written is the verified one (no NotVerified);
 //   - every alias (#name) the output uses is defined in it;
-//   - it writes as many conversions as the plan has. In MLIR a
+//   - it writes as many conversions as the plan has (Plan.Conv). In MLIR a
 //     conversion is written as TestWriteMLIRRoundTrip reads it back: a
 //     statement defining a %..._cv value (IREE's to_layout,
 //     xegpu.convert_layout), or, where no IR value is read as the value
@@ -54,7 +56,7 @@ func everyWrittenKernel(t *testing.T) []writtenCase {
 //     the renamings (renamings: between two encodings of one layout);
 //   - the functions the plan is not written into are byte for byte the
 //     input's, and so is the definition of every alias they use;
-//   - read back with the same flags, it plans to the same cost;
+//   - read back with the same flags, it plans to the plan's cost;
 //   - written through the kernel the solve read (read once), it is the
 //     output of reading the text again (mlir.WritePlan).
 func TestWrittenKernelProperties(t *testing.T) {
@@ -71,13 +73,16 @@ func TestWrittenKernelProperties(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := buf.String()
+			if first.Plan.NotVerified != "" {
+				t.Errorf("the plan written was not verified: %s", first.Plan.NotVerified)
+			}
 			// Written through the kernel the solve read, as after reading
 			// the text again.
 			if first.kernel == nil {
 				t.Errorf("the solve keeps no kernel: the writer reads the text again")
 			}
 			var reread bytes.Buffer
-			if err := mlir.WritePlan(&reread, k.path, data, pl.mlirOptions(k.in), mlir.Solved{Graph: first.Graph, Assignment: first.Search.Assignment}); err != nil {
+			if err := mlir.WritePlan(&reread, k.path, data, pl.mlirOptions(k.in), first.Plan); err != nil {
 				t.Fatal(err)
 			}
 			if reread.String() != out {

@@ -1,5 +1,7 @@
 package mlir
 
+import "planner/plans"
+
 import (
 	"io"
 
@@ -35,7 +37,7 @@ type Kernel struct {
 // writer of a plan back into the text it was read from.
 type read interface {
 	Graph() *model.Graph
-	Write(w io.Writer, src string, s Solved) error
+	Write(w io.Writer, src string, pl *reader.Planned) error
 }
 
 // ReadKernel reads MLIR text and builds the graph of one of its
@@ -61,9 +63,16 @@ func (k *Kernel) Module() *ir.Module { return k.mod }
 // Text is the kernel's text as read.
 func (k *Kernel) Text() string { return k.src }
 
-// Write writes the kernel back with the plan s, solved from its graph,
-// in it, as WritePlan says.
-func (k *Kernel) Write(w io.Writer, s Solved) error { return k.read.Write(w, k.src, s) }
+// Write writes the kernel back with the plan p in it, as WritePlan says:
+// p is the verified plan of the kernel's graph (or of the graph of the
+// same text read with the same options).
+func (k *Kernel) Write(w io.Writer, p *plans.Plan) error {
+	pl, err := reader.PlannedOf(p)
+	if err != nil {
+		return err
+	}
+	return k.read.Write(w, k.src, pl)
+}
 
 // BuildGraph builds the graph of the function opt.Func names.
 func BuildGraph(m *ir.Module, opt Options) (*model.Graph, error) {
@@ -92,13 +101,14 @@ func build(m *ir.Module, opt Options) (read, error) {
 // after its definition (its uses reading the anchor), each conversion an
 // explicit to_layout before the op that reads the value in the new
 // layout, the chosen intrinsic on every vector.contract and the placement
-// on every shared-memory alloc. Everything else is the input byte for
-// byte. opt must be the options the graph was read with. It reads the
-// text again: Kernel.Write writes into a kernel read once.
-func WritePlan(w io.Writer, file string, data []byte, opt Options, s Solved) error {
+// on every shared-memory alloc; in TTGIR, the encodings and the
+// conversions. Everything else is the input byte for byte. opt must be
+// the options the graph was read with. It reads the text again:
+// Kernel.Write writes into a kernel read once.
+func WritePlan(w io.Writer, file string, data []byte, opt Options, p *plans.Plan) error {
 	k, err := ReadKernel(file, data, opt)
 	if err != nil {
 		return err
 	}
-	return k.Write(w, s)
+	return k.Write(w, p)
 }

@@ -18,10 +18,6 @@ type (
 // Options say how to read a kernel graph from MLIR (reader.Options).
 type Options = reader.Options
 
-// Solved is what WritePlan writes into the IR: the solved graph (read
-// from the same text with the same options) and its assignment.
-type Solved = reader.Solved
-
 // Parse reads MLIR text into a module (ir.Parse): any error is a
 // *model.Error at its file:line:col.
 func Parse(file string, data []byte) (*Module, error) { return ir.Parse(file, data) }

@@ -127,6 +127,32 @@ type OpPlan struct {
 	Transposed bool
 	KWidth     int
 	exec       *model.Layout
+	record     *model.Record
+	reads      []useLayout
+}
+
+// useLayout is the layout one use of an op reads its value in.
+type useLayout struct {
+	index  int
+	yield  bool
+	layout *model.Layout
+}
+
+// Record is the record the plan runs the op on (Intrinsic is its name):
+// the mma, or the shared-memory load intrinsic; nil for none.
+func (o OpPlan) Record() *model.Record { return o.record }
+
+// Reads is the layout the op reads the value of its use (index, yield)
+// in (model.Use): the value's own layout, or the one a conversion before
+// the op makes; nil where the op states none (it reads the value as it
+// is).
+func (o OpPlan) Reads(index int, yield bool) *model.Layout {
+	for _, r := range o.reads {
+		if r.index == index && r.yield == yield {
+			return r.layout
+		}
+	}
+	return nil
 }
 
 // ConvPlan is one conversion: a value converted before a consumer uses it.
@@ -152,8 +178,18 @@ type ConvPlan struct {
 	ScratchBytes, ScratchPad int
 	ScratchOrder             []int
 	StoreVector, LoadVector  int
-	to                       *model.Layout
+	to, from                 *model.Layout
+	use                      model.Use
 }
+
+// From is the layout the conversion starts from: the value's own
+// (Required is the one it makes).
+func (c ConvPlan) From() *model.Layout { return c.from }
+
+// Use is the use the conversion is on, in the graph the plan was built
+// from: its consumer op and which operand (Consumer and Operand name
+// them).
+func (c ConvPlan) Use() model.Use { return c.use }
 
 // SharedPlan is the shared memory the plan uses.
 type SharedPlan struct {
@@ -278,7 +314,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 		opp := OpPlan{Name: op.Name, Kind: op.KindName(), Cost: cost, Method: method, Pos: op.Pos}
 		if ch != nil {
 			if ch.Record != nil {
-				opp.Intrinsic = ch.Record.Name
+				opp.Intrinsic, opp.record = ch.Record.Name, ch.Record
 			}
 			opp.Rejected = ch.Rejected
 			if info.Flow == model.FlowRecord {
@@ -312,6 +348,11 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 				r := model.DescribeReduction(ch.Exec, op.Axis)
 				opp.Lanes, opp.Subgroups = r.Lanes, r.Subgroups
 				opp.HeldLanes, opp.HeldSubgroups, opp.HeldFirst = texts.heldBy(res)
+			}
+		}
+		for _, u := range Uses(op) {
+			if req := a.Required[u]; req != nil {
+				opp.reads = append(opp.reads, useLayout{u.Index, u.Yield, req})
 			}
 		}
 		p.Ops = append(p.Ops, opp)
@@ -360,7 +401,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 				Detail: convDetail(conv), Cost: c, Because: because(u, a), Why: conv.Reason(),
 				Free: c == 0 && conv.Kind == model.ConvRegister && conv.Moves == 0, Pos: op.Pos,
 				Rounds: conv.Rounds, Moves: conv.Moves, Words: conv.Words, ScratchBytes: conv.ScratchBytes, ScratchPad: conv.ScratchPad,
-				ScratchOrder: conv.ScratchOrder, StoreVector: conv.StoreVector, LoadVector: conv.LoadVector, to: req,
+				ScratchOrder: conv.ScratchOrder, StoreVector: conv.StoreVector, LoadVector: conv.LoadVector, to: req, from: a.Layouts[v], use: u,
 			})
 		}
 	})

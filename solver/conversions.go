@@ -145,22 +145,30 @@ func (p *Problem) solveWithinConversions(base *pbqp.Problem, search func(*pbqp.P
 	if cb == nil || (sol.Status != StatusOptimal && sol.Status != StatusFeasible) {
 		return sol, pb
 	}
+	sol.Choice = p.fewestTies(pb, sol.Choice)
 	n := p.Conversions(sol.Choice)
 	if n <= cb.max {
 		return sol, pb
 	}
-	if !cb.free && !p.overRegisters(sol.Choice) {
-		// Reported as its plan would be: with ties broken by tidy.
-		free := slices.Clone(sol.Choice)
-		p.tidy(free)
-		if p.total(p.PBQP, free) != p.total(p.PBQP, sol.Choice) {
-			free = sol.Choice
-		}
-		cb.free, cb.freeCost, cb.freeConvs = true, sol.Cost+p.spillCost(sol.Choice), p.Conversions(free)
+	if !cb.free && p.cheapestOfAll(base, sol) {
+		// Reported as its plan would be: with ties broken toward fewer
+		// conversions.
+		cb.free, cb.freeCost, cb.freeConvs = true, sol.Cost, n
 	}
 	best := pbqp.Solution{Status: StatusInfeasible, Cost: Inf, LowerBound: Inf, Stats: sol.Stats}
 	bestPB := base
 	proven := sol.Status == StatusOptimal
+	// A plan within the bound found by pricing conversions, which the
+	// branching must beat, and a bound no plan within it goes below.
+	floor := sol.LowerBound
+	inc, incPB, bound, lambda := p.priceConversions(base, search, cb.max)
+	if inc.Choice != nil {
+		best.Choice, best.Cost, best.Stats, bestPB = inc.Choice, inc.Cost, sol.Stats, incPB
+		floor = max(floor, bound)
+		if floor >= best.Cost {
+			return settled(best, proven, floor), bestPB
+		}
+	}
 	// decided are the edges a branch forced to convert or forbade to;
 	// forced counts the first.
 	var branch func(b *pbqp.Problem, s pbqp.Solution, spb *pbqp.Problem, decided []int, forced int) bool
@@ -171,6 +179,14 @@ func (p *Problem) solveWithinConversions(base *pbqp.Problem, search func(*pbqp.P
 		if s.Status != StatusOptimal && s.Status != StatusFeasible || s.Cost >= best.Cost {
 			return true // restricting only raises a branch's cost
 		}
+		if lambda > 0 && len(decided) > 0 {
+			// The branch's priced optimum bounds its plans within the
+			// bound too (priceConversions).
+			if ls, _ := search(p.priceEdges(b, lambda)); ls.Status == StatusOptimal && ls.Cost-lambda*int64(cb.max) >= best.Cost {
+				return true
+			}
+		}
+		s.Choice = p.fewestTies(spb, s.Choice)
 		var open []int // the plan's conversions on edges not yet decided
 		for _, k := range cb.edges {
 			e := p.Edges[k]
@@ -208,7 +224,114 @@ func (p *Problem) solveWithinConversions(base *pbqp.Problem, search func(*pbqp.P
 	if !branch(base, sol, pb, nil, 0) {
 		proven = false
 	}
-	return settled(best, proven, sol.LowerBound), bestPB
+	return settled(best, proven, floor), bestPB
+}
+
+// maxPricings bounds the solves priceConversions makes.
+var maxPricings = 24 // a variable only so that a test can reach it
+
+// priceConversions looks for a plan within the bound of max conversions
+// by Lagrangian relaxation: every conversion the bound counts costs
+// lambda more, lambda doubling until the cheapest plan so priced keeps
+// the bound, then bisected toward the cheapest such plan. It gives the
+// cheapest plan found within the bound (its cost without the price, in
+// the unpriced problem it was solved in; no choice if none was found)
+// and the best bound it proved: for every lambda whose priced problem
+// was solved exactly, no plan within the bound costs less than the
+// priced optimum less lambda times max.
+func (p *Problem) priceConversions(base *pbqp.Problem, search func(*pbqp.Problem) (pbqp.Solution, *pbqp.Problem), max int) (pbqp.Solution, *pbqp.Problem, int64, int64) {
+	best := pbqp.Solution{Cost: Inf}
+	var bestPB *pbqp.Problem
+	bound, boundLambda := int64(0), int64(0)
+	solves := 0
+	try := func(lambda int64) bool { // whether the priced plan keeps the bound
+		solves++
+		s, spb := search(p.priceEdges(base, lambda))
+		if s.Status != StatusOptimal && s.Status != StatusFeasible {
+			return false
+		}
+		if s.Status == StatusOptimal {
+			if lb := s.Cost - lambda*int64(max); lb > bound {
+				bound, boundLambda = lb, lambda
+			}
+		}
+		upb := p.priceEdges(spb, -lambda)
+		choice := p.fewestTies(upb, s.Choice)
+		if p.Conversions(choice) > max {
+			return false
+		}
+		if c := upb.Evaluate(choice); c < best.Cost {
+			best = pbqp.Solution{Status: StatusFeasible, Choice: choice, Cost: c}
+			bestPB = upb
+		}
+		return true
+	}
+	lo, hi := int64(0), int64(1)
+	for solves < maxPricings && hi < Inf/1024 {
+		if try(hi) {
+			break
+		}
+		lo, hi = hi, hi*2
+	}
+	for solves < maxPricings && hi-lo > 1 && best.Choice != nil {
+		mid := lo + (hi-lo)/2
+		if try(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return best, bestPB, bound, boundLambda
+}
+
+// priceEdges is pb with every pair of a conversion edge that the bound
+// counts costing lambda more (less, for a negative lambda); pairs that
+// are forbidden stay so. It leaves pb's matrices unchanged.
+func (p *Problem) priceEdges(pb *pbqp.Problem, lambda int64) *pbqp.Problem {
+	out := &pbqp.Problem{Cost: pb.Cost, Edges: slices.Clone(pb.Edges)}
+	for _, k := range p.convBudget.edges {
+		m := make([][]int64, len(pb.Edges[k].M))
+		for i, row := range pb.Edges[k].M {
+			m[i] = slices.Clone(row)
+			for j, c := range m[i] {
+				if c < Inf && p.counted(k, i, j) {
+					m[i][j] = c + lambda
+				}
+			}
+		}
+		out.Edges[k].M = m
+	}
+	return out
+}
+
+// cheapestOfAll reports whether sol, the solution of base, is the
+// cheapest plan of the whole problem without the bound on conversions:
+// proven optimal over the problem's own PBQP (not one a register or
+// spilling branch restricted), within the register budget and spilling
+// nothing (a plan that spills may be beaten by one the spilling search
+// finds later).
+func (p *Problem) cheapestOfAll(base *pbqp.Problem, sol pbqp.Solution) bool {
+	if sol.Status != StatusOptimal || base != p.PBQP || p.overRegisters(sol.Choice) {
+		return false
+	}
+	if p.regs != nil && p.regs.room != nil {
+		return false // a spilling branch's caps are in force
+	}
+	return p.spillCost(sol.Choice) == 0
+}
+
+// fewestTies is choice with its ties broken toward fewer conversions
+// (tidy), where that keeps its cost in pb; choice itself otherwise. A
+// search returns any of the plans of its optimum, and those that convert
+// where an equal plan does not would have the bound branch on
+// conversions that cost nothing to avoid.
+func (p *Problem) fewestTies(pb *pbqp.Problem, choice []int) []int {
+	t := slices.Clone(choice)
+	p.tidy(t)
+	if p.total(pb, t) != p.total(pb, choice) || p.Conversions(t) >= p.Conversions(choice) {
+		return choice
+	}
+	return t
 }
 
 // fewestConversions is the fewest conversions of any plan the problem's

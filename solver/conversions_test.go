@@ -1,9 +1,11 @@
 package solver
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
+	gt "planner/internal/golden"
 	"planner/model"
 )
 
@@ -101,8 +103,8 @@ func listed(t *testing.T, g *model.Graph, tg *model.Target, a *model.Assignment)
 // so: the plan found by then, if any, is not proven, and the solve names
 // the limit.
 func TestConversionBranchesAreBounded(t *testing.T) {
-	defer func(n int) { maxConversionBranches = n }(maxConversionBranches)
-	maxConversionBranches = 1
+	defer func(n, m int) { maxConversionBranches, maxPricings = n, m }(maxConversionBranches, maxPricings)
+	maxConversionBranches, maxPricings = 1, 0 // pricing alone proves this one
 	for _, c := range testGraphs(t) {
 		if c.name != "bmg_transposed_small_tile" {
 			continue
@@ -146,4 +148,75 @@ func TestUnfoundBoundIsNamed(t *testing.T) {
 		return
 	}
 	t.Fatal("no unsat graph max_conversions_bound")
+}
+
+// A bound that the cheapest unbounded plan keeps costs nothing: bounded
+// by the conversions of its plan (ties broken toward fewer, as plans
+// are), every test graph solves to the same cost, proven. The search
+// returns any plan of its optimum, and branching on conversions an equal
+// plan avoids once left fa_f16acc_gfx942_nopins at 62304 "not proven"
+// under a bound of 4 its 50552 plan keeps.
+func TestBoundTheOptimumKeepsIsFree(t *testing.T) {
+	var cases []testGraph
+	for _, c := range testGraphs(t) {
+		if c.graph.HasMaxConversions || c.graph.SpillRegisters {
+			continue // bounded already; spilling prices plans the bound does not see
+		}
+		cases = append(cases, c)
+	}
+	sample := gt.Sample(cases, 8)
+	for _, c := range cases {
+		if c.name == "fa_f16acc_gfx942_nopins" && !slices.ContainsFunc(sample, func(s testGraph) bool { return s.name == c.name }) {
+			sample = append(sample, c)
+		}
+	}
+	for _, c := range sample {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := Build(c.graph, c.target, c.records)
+			if err != nil {
+				t.Fatal(err)
+			}
+			free := Solve(p, Options{})
+			if free.Status != StatusOptimal {
+				t.Skipf("unbounded: %v", free.Status)
+			}
+			g := *c.graph
+			g.HasMaxConversions, g.MaxConversions = true, p.Conversions(free.Choice)
+			pb, err := Build(&g, c.target, c.records)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := Solve(pb, Options{})
+			if res.Status != StatusOptimal || res.Cost != free.Cost {
+				t.Errorf("bounded at its optimum's %d conversions: %v cost %d (stopped: %q); unbounded: optimal cost %d", g.MaxConversions, res.Status, res.Cost, res.Stopped, free.Cost)
+			}
+		})
+	}
+}
+
+// Pricing conversions (priceConversions) proves what branching alone
+// could not within maxConversionBranches: fa_f16acc_gfx942 under a bound
+// of 4 conversions (6 unbounded) is proven at 66578; branching alone
+// stopped at the limit with a bound of 54717.
+func TestPricedBoundProves(t *testing.T) {
+	for _, c := range testGraphs(t) {
+		if c.name != "fa_f16acc_gfx942" {
+			continue
+		}
+		g := *c.graph
+		g.HasMaxConversions, g.MaxConversions = true, 4
+		p, err := Build(&g, c.target, c.records)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := Solve(p, Options{})
+		if res.Status != StatusOptimal || res.Cost != 66578 {
+			t.Errorf("%v cost %d, lower bound %d (stopped: %q); want optimal 66578", res.Status, res.Cost, res.LowerBound, res.Stopped)
+		}
+		if n := p.Conversions(res.Choice); n > 4 {
+			t.Errorf("the plan converts %d times, over the bound", n)
+		}
+		return
+	}
+	t.Fatal("no graph fa_f16acc_gfx942")
 }

@@ -16,93 +16,6 @@ type customParser func(p *parser, op *Op) []Type
 // dialect is the default dialect of its body).
 var shortNames = map[string]string{"module": "builtin.module", "return": "func.return"}
 
-// customParsers are the custom forms the reader knows, each checked against
-// the op's assembly format (llvm/llvm-project at LLVM 19, the ops' .td files
-// under mlir/include/mlir/Dialect; IREE's VectorExtOps.td for to_layout).
-var customParsers map[string]customParser
-
-// The element-wise ops of arith and math, by custom form.
-var (
-	arithBinary = []string{"addf", "subf", "mulf", "divf", "remf", "maximumf", "minimumf", "maxnumf", "minnumf",
-		"addi", "subi", "muli", "divsi", "divui", "remsi", "remui", "ceildivsi", "ceildivui", "floordivsi",
-		"maxsi", "maxui", "minsi", "minui", "andi", "ori", "xori", "shli", "shrsi", "shrui"}
-	arithCasts = []string{"extf", "truncf", "extsi", "extui", "trunci", "sitofp", "uitofp", "fptosi", "fptoui",
-		"bitcast", "index_cast", "index_castui"}
-	mathUnary = []string{"exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "cbrt", "tanh", "tan",
-		"sin", "cos", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "erfc", "absf", "absi",
-		"ceil", "floor", "round", "roundeven", "trunc", "ctlz", "cttz", "ctpop"}
-	mathBinary = []string{"powf", "atan2", "copysign", "ipowi", "fpowi"}
-)
-
-func init() {
-	customParsers = map[string]customParser{
-		"builtin.module":                   parseModuleOp,
-		"func.func":                        parseFuncOp,
-		"func.return":                      parseReturnLike,
-		"scf.yield":                        parseReturnLike,
-		"scf.for":                          parseForOp,
-		"arith.constant":                   parseConstantOp,
-		"arith.negf":                       parseUnaryOp,
-		"arith.cmpf":                       parseCmpOp,
-		"arith.cmpi":                       parseCmpOp,
-		"arith.select":                     parseSelectOp,
-		"math.fma":                         parseTernaryOp,
-		"vector.fma":                       parseTernaryOp,
-		"vector.transfer_read":             parseTransferRead,
-		"vector.transfer_write":            parseTransferWrite,
-		"vector.load":                      parseVectorLoad,
-		"vector.store":                     parseVectorStore,
-		"vector.contract":                  parseContract,
-		"vector.multi_reduction":           parseMultiReduction,
-		"vector.reduction":                 parseReduction,
-		"vector.broadcast":                 parseToOp,
-		"vector.shape_cast":                parseToOp,
-		"vector.transpose":                 parseTranspose,
-		"vector.extract":                   parseExtract,
-		"vector.insert":                    parseInsert,
-		"vector.splat":                     parseSplat,
-		"memref.alloc":                     parseAlloc,
-		"memref.alloca":                    parseAlloc,
-		"memref.dealloc":                   parseDealloc,
-		"gpu.barrier":                      parseBarrier,
-		"gpu.thread_id":                    parseGPUIndex,
-		"gpu.block_id":                     parseGPUIndex,
-		"gpu.block_dim":                    parseGPUIndex,
-		"affine.apply":                     parseAffineApply,
-		"iree_vector_ext.to_layout":        parseToLayout,
-		"gpu.module":                       parseGPUModule,
-		"gpu.func":                         parseFuncOp,
-		"gpu.return":                       parseReturnLike,
-		"xegpu.create_nd_tdesc":            parseCreateNdDesc,
-		"xegpu.update_nd_offset":           parseUpdateNdOffset,
-		"xegpu.load_nd":                    parseLoadNd,
-		"xegpu.store_nd":                   parseStoreNd,
-		"xegpu.prefetch_nd":                parsePrefetchNd,
-		"xegpu.dpas":                       parseDpas,
-		"xegpu.convert_layout":             parseConvertLayout,
-		"gpu.subgroup_mma_load_matrix":     parseMMALoad,
-		"gpu.subgroup_mma_store_matrix":    parseMMAStore,
-		"gpu.subgroup_mma_compute":         parseMMACompute,
-		"gpu.subgroup_mma_constant_matrix": parseMMAConstant,
-		"gpu.subgroup_mma_elementwise":     parseMMAElementwise,
-		"nvgpu.ldmatrix":                   parseMMALoad,
-		"nvgpu.mma.sync":                   parseMmaSync,
-		"amdgpu.mfma":                      parseMfma,
-	}
-	for _, n := range arithBinary {
-		customParsers["arith."+n] = parseBinaryOp
-	}
-	for _, n := range arithCasts {
-		customParsers["arith."+n] = parseCastOp
-	}
-	for _, n := range mathUnary {
-		customParsers["math."+n] = parseUnaryOp
-	}
-	for _, n := range mathBinary {
-		customParsers["math."+n] = parseBinaryOp
-	}
-}
-
 // optAttrs reads an optional {attributes} into the op.
 func (p *parser) optAttrs(op *Op) {
 	if p.ok() && !p.tok.is("{") && op.Dict == (Span{}) {
@@ -571,90 +484,6 @@ func attrType(a Attr) Type {
 	return nil
 }
 
-// sameTyped reads n operands of one type, %a, ... [fastmath<...>]
-// [overflow<...>, where overflow] [{...}] : T, and returns T; ok is false
-// on an error.
-func (p *parser) sameTyped(op *Op, n int, overflow bool) (Type, bool) {
-	refs := p.parseRefs()
-	p.wrapped(op, "fastmath", "fastmath", "arith.fastmath")
-	if overflow {
-		p.wrapped(op, "overflow", "overflowFlags", "arith.overflow")
-	}
-	p.optAttrs(op)
-	at := p.tok.pos
-	t := p.colonType(op)
-	return t, p.refsWithTypes(op, refs, repeat(t, n), at)
-}
-
-// parseBinaryOp reads %a, %b [fastmath<...>] [overflow<...>] [{...}] : T.
-func parseBinaryOp(p *parser, op *Op) []Type {
-	if t, ok := p.sameTyped(op, 2, true); ok {
-		return []Type{t}
-	}
-	return nil
-}
-
-func repeat(t Type, n int) []Type {
-	out := make([]Type, n)
-	for i := range out {
-		out[i] = t
-	}
-	return out
-}
-
-// parseUnaryOp reads %a [fastmath<...>] [{...}] : T.
-func parseUnaryOp(p *parser, op *Op) []Type {
-	if t, ok := p.sameTyped(op, 1, false); ok {
-		return []Type{t}
-	}
-	return nil
-}
-
-// parseTernaryOp reads %a, %b, %c [fastmath<...>] [{...}] : T.
-func parseTernaryOp(p *parser, op *Op) []Type {
-	if t, ok := p.sameTyped(op, 3, false); ok {
-		return []Type{t}
-	}
-	return nil
-}
-
-// parseCastOp reads %a [rounding mode] [fastmath<...>] [{...}] : T1 to T2.
-func parseCastOp(p *parser, op *Op) []Type {
-	r, ok := p.parseRef()
-	if !ok {
-		return nil
-	}
-	if p.tok.kind == tBareID && p.tok.text != "fastmath" {
-		op.Attrs = append(op.Attrs, &NamedAttr{Name: "roundingmode", Pos: p.tok.pos, ValuePos: p.tok.pos, Value: &StringAttr{Value: p.tok.text}})
-		p.nextTok()
-	}
-	p.wrapped(op, "fastmath", "fastmath", "arith.fastmath")
-	p.optAttrs(op)
-	from, to, ok := p.typePair(op, "to", "between "+op.Name+"'s types")
-	if !ok || p.use(op, r, from) == nil {
-		return nil
-	}
-	return []Type{to}
-}
-
-// parseCmpOp reads predicate, %a, %b [fastmath<...>] [{...}] : T; the
-// result is i1 of T's shape.
-func parseCmpOp(p *parser, op *Op) []Type {
-	if p.tok.kind != tBareID && p.tok.kind != tString {
-		p.failf(p.tok.pos, "expected %s's predicate (oeq, olt, slt, ...), found %s", op.Name, p.tok.describe())
-		return nil
-	}
-	op.Attrs = append(op.Attrs, &NamedAttr{Name: "predicate", Pos: p.tok.pos, ValuePos: p.tok.pos, Value: &StringAttr{Value: p.tok.text}})
-	p.nextTok()
-	if !p.expect(",", "after the predicate") {
-		return nil
-	}
-	if t, ok := p.sameTyped(op, 2, false); ok {
-		return []Type{boolOf(t)}
-	}
-	return nil
-}
-
 // boolOf is i1 in t's shape.
 func boolOf(t Type) Type {
 	i1 := &IntType{Width: 1}
@@ -784,26 +613,6 @@ func parseTransferWrite(p *parser, op *Op) []Type {
 	return nil
 }
 
-// parseVectorLoad reads %base[%i...] [{...}] : MemT, VecT.
-func parseVectorLoad(p *parser, op *Op) []Type {
-	base, idx, ok := p.indexed()
-	if !ok {
-		return nil
-	}
-	p.optAttrs(op)
-	memT, vecT, ok := p.typePair(op, ",", "between the memref's and the vector's types")
-	if !ok || p.use(op, base, memT) == nil || !p.useAll(op, idx, IndexType{}) {
-		return nil
-	}
-	return []Type{vecT}
-}
-
-// parseVectorStore reads %v, %base[%i...] [{...}] : MemT, VecT.
-func parseVectorStore(p *parser, op *Op) []Type {
-	p.store(op, "between the vector and the memref", "between the memref's and the vector's types", false)
-	return nil
-}
-
 // storeOperands reads a store's %v, %dst[%i...], sep saying what the
 // comma stands between.
 func (p *parser) storeOperands(sep string) (v, dst ref, idx []ref, ok bool) {
@@ -812,48 +621,6 @@ func (p *parser) storeOperands(sep string) (v, dst ref, idx []ref, ok bool) {
 	}
 	dst, idx, ok = p.indexed()
 	return v, dst, idx, ok
-}
-
-// store reads %v, %dst[%i...] [{...}] : T1, T2 and its uses, the value's
-// type first where valueFirst (the destination's otherwise).
-func (p *parser) store(op *Op, sep, typesSep string, valueFirst bool) {
-	v, dst, idx, ok := p.storeOperands(sep)
-	if !ok {
-		return
-	}
-	p.optAttrs(op)
-	t1, t2, ok := p.typePair(op, ",", typesSep)
-	vt, dstT := t2, t1
-	if valueFirst {
-		vt, dstT = t1, t2
-	}
-	if ok && p.use(op, v, vt) != nil && p.use(op, dst, dstT) != nil {
-		p.useAll(op, idx, IndexType{})
-	}
-}
-
-// parseContract reads {attributes} %a, %b, %c : TA, TB into TC.
-func parseContract(p *parser, op *Op) []Type {
-	if !p.tok.is("{") {
-		p.failf(p.tok.pos, "expected vector.contract's attributes {indexing_maps = ..., iterator_types = ..., kind = ...}, found %s", p.tok.describe())
-		return nil
-	}
-	p.optAttrs(op)
-	refs := p.parseRefs()
-	at := p.tok.pos
-	ta := p.colonType(op)
-	if !p.expect(",", "between the contraction's operand types") {
-		return nil
-	}
-	tb := p.parseType()
-	if !p.keyword("into", "before the accumulator's type") {
-		return nil
-	}
-	tc := p.parseType()
-	if !p.refsWithTypes(op, refs, []Type{ta, tb, tc}, at) {
-		return nil
-	}
-	return []Type{tc}
 }
 
 // kindAttr reads <kind> as the op's kind attribute (#vector.kind<...>).
@@ -914,40 +681,6 @@ func parseReduction(p *parser, op *Op) []Type {
 		return nil
 	}
 	return []Type{res}
-}
-
-// parseToOp reads %v [{...}] : T to R (vector.broadcast, vector.shape_cast).
-func parseToOp(p *parser, op *Op) []Type {
-	r, ok := p.parseRef()
-	if !ok {
-		return nil
-	}
-	p.optAttrs(op)
-	from, to, ok := p.typePair(op, "to", "between "+op.Name+"'s types")
-	if !ok || p.use(op, r, from) == nil {
-		return nil
-	}
-	return []Type{to}
-}
-
-// parseTranspose reads %v, [perm] [{...}] : T to R.
-func parseTranspose(p *parser, op *Op) []Type {
-	r, ok := p.parseRef()
-	if !ok || !p.expect(",", "before the permutation") {
-		return nil
-	}
-	at := p.tok.pos
-	perm, ok := p.intList()
-	if !ok {
-		return nil
-	}
-	i64Prop(op, "permutation", at, perm)
-	p.optAttrs(op)
-	from, to, ok := p.typePair(op, "to", "between vector.transpose's types")
-	if !ok || p.use(op, r, from) == nil {
-		return nil
-	}
-	return []Type{to}
 }
 
 // intList reads [1, 0] as the integers' texts.
@@ -1052,20 +785,6 @@ func parseInsert(p *parser, op *Op) []Type {
 	return []Type{dt}
 }
 
-// parseSplat reads %s [{...}] : VecT.
-func parseSplat(p *parser, op *Op) []Type {
-	r, ok := p.parseRef()
-	if !ok {
-		return nil
-	}
-	p.optAttrs(op)
-	t := p.colonType(op)
-	if !p.ok() || p.use(op, r, ElemOf(t)) == nil {
-		return nil
-	}
-	return []Type{t}
-}
-
 // parseAlloc reads (%dyn...)[%sym...] [{...}] : MemT.
 func parseAlloc(p *parser, op *Op) []Type {
 	dyn, sym, ok := p.operandLists("to open "+op.Name+"'s dynamic sizes", "dynamic sizes")
@@ -1079,24 +798,6 @@ func parseAlloc(p *parser, op *Op) []Type {
 	}
 	segments(op, len(dyn), len(sym))
 	return []Type{t}
-}
-
-func parseDealloc(p *parser, op *Op) []Type {
-	r, ok := p.parseRef()
-	if !ok {
-		return nil
-	}
-	p.optAttrs(op)
-	t := p.colonType(op)
-	if p.ok() {
-		p.use(op, r, t)
-	}
-	return nil
-}
-
-func parseBarrier(p *parser, op *Op) []Type {
-	p.optAttrs(op)
-	return nil
 }
 
 // parseGPUIndex reads x|y|z [upper_bound N] [{...}]; the result is an index.

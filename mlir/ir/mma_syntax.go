@@ -4,8 +4,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-
-	"planner/model"
 )
 
 // The matrix ops of MLIR's gpu, nvgpu and amdgpu dialects. Their custom
@@ -108,30 +106,6 @@ func parseMMAStore(p *parser, op *Op) []Type {
 		p.useAll(op, idx, IndexType{})
 	}
 	return nil
-}
-
-// parseMMACompute reads gpu.subgroup_mma_compute's %a, %b, %c [{...}] :
-// TA, TB -> TC (the accumulator has the result's type).
-func parseMMACompute(p *parser, op *Op) []Type {
-	refs := p.parseRefs()
-	p.optAttrs(op)
-	at := p.tok.pos
-	ta, tb, ok := p.typePair(op, ",", "between A's and B's types")
-	if !ok {
-		return nil
-	}
-	tc := p.arrowType("the result's type")
-	if !p.ok() {
-		return nil
-	}
-	if len(refs) != 3 {
-		p.failCode(at, model.CodeRankMismatch, "%s takes A, B and C, found %d operand(s)", op.Name, len(refs))
-		return nil
-	}
-	if !p.refsWithTypes(op, refs, []Type{ta, tb, tc}, at) {
-		return nil
-	}
-	return []Type{tc}
 }
 
 // parseMMAConstant reads gpu.subgroup_mma_constant_matrix's %x [{...}] :

@@ -415,8 +415,8 @@ func (p *parser) parseOp(b *Block) *Op {
 			op.Name = full
 		}
 		p.nextTok()
-		if parse, known := customParsers[op.Name]; known {
-			results = parse(p, op)
+		if row, known := opRows[op.Name]; known {
+			results = row.read(p, op)
 		} else {
 			results = p.opaqueOp(op, names)
 		}

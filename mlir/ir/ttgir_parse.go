@@ -7,51 +7,48 @@ import (
 	"planner/model"
 )
 
-// The custom forms of the Triton (tt) and TritonGPU (ttg) ops a kernel in
-// TTGIR uses, each read as its assemblyFormat in triton-lang/triton
+// ttgirRows are the Triton (tt) and TritonGPU (ttg) ops a kernel in TTGIR
+// uses, each read as its assemblyFormat in triton-lang/triton
 // include/triton/Dialect/Triton/IR/TritonOps.td and
 // include/triton/Dialect/TritonGPU/IR/TritonGPUOps.td (commits 1706ecf2
-// and e9c52ad6) prints it. tt.reduce has no assemblyFormat: Triton
-// prints it in the generic form, which the parser reads as any op's.
-func init() {
-	for name, parse := range map[string]customParser{
-		"tt.func":                   parseFuncOp,
-		"tt.return":                 parseReturnLike,
-		"tt.reduce.return":          parseReturnLike,
-		"tt.make_range":             parseMakeRange,
-		"tt.get_program_id":         parseProgramID,
-		"tt.get_num_programs":       parseProgramID,
-		"tt.splat":                  parseSrcArrow,
-		"tt.expand_dims":            parseSrcArrow,
-		"tt.broadcast":              parseSrcArrow,
-		"tt.trans":                  parseSrcArrow,
-		"tt.reshape":                parseSrcArrow,
-		"tt.fp_to_fp":               parseSrcArrow,
-		"tt.bitcast":                parseSrcArrow,
-		"tt.int_to_ptr":             parseSrcArrow,
-		"tt.ptr_to_int":             parseSrcArrow,
-		"ttg.convert_layout":        parseSrcArrow,
-		"ttg.memdesc_trans":         parseSrcArrow,
-		"ttg.local_load":            parseSrcArrow,
-		"tt.addptr":                 parseAddPtr,
-		"tt.load":                   parseTTLoad,
-		"tt.store":                  parseTTStore,
-		"tt.dot":                    parseTTDot,
-		"ttng.warp_group_dot":       parseTTDot,
-		"ttg.local_alloc":           parseLocalAlloc,
-		"ttg.local_store":           parseLocalStore,
-		"ttg.local_dealloc":         parseLocalDealloc,
-		"scf.if":                    parseIfOp,
-		"triton_gpu.convert_layout": parseSrcArrow,
-		"triton_gpu.local_alloc":    parseLocalAlloc,
-		"triton_gpu.local_load":     parseSrcArrow,
-		"triton_gpu.local_store":    parseLocalStore,
-		"triton_gpu.local_dealloc":  parseLocalDealloc,
-		"triton_gpu.memdesc_trans":  parseSrcArrow,
-	} {
-		customParsers[name] = parse
+// and e9c52ad6) prints it; the older triton_gpu. spellings of the ttg
+// ops too. tt.reduce has no assemblyFormat: Triton prints it in the
+// generic form, which the parser reads as any op's.
+func ttgirRows() []opRow {
+	rows := []opRow{
+		custom("tt.func", parseFuncOp, anyArity, anyArity),
+		custom("tt.return", parseReturnLike, anyArity, anyArity),
+		custom("tt.reduce.return", parseReturnLike, anyArity, anyArity),
+		row("tt.make_range", "attr-dict `:` type($result)", "", "result", anyArity, anyArity),
+		row("tt.get_program_id", "ident($axis) attr-dict `:` type($result)", "", "result", anyArity, anyArity),
+		row("tt.get_num_programs", "ident($axis) attr-dict `:` type($result)", "", "result", anyArity, anyArity),
+		row("tt.addptr", "$ptr `,` $offset attr-dict `:` type($result) `,` type($offset)", "ptr: result", "result", anyArity, anyArity),
+		custom("tt.load", parseTTLoad, anyArity, anyArity),
+		custom("tt.store", parseTTStore, anyArity, anyArity),
+		row("tt.dot", dotForm, "c: d", "d", anyArity, anyArity),
+		row("ttng.warp_group_dot", dotForm, "c: d", "d", anyArity, anyArity),
+		custom("scf.if", parseIfOp, anyArity, anyArity),
 	}
+	for _, name := range []string{"tt.splat", "tt.expand_dims", "tt.broadcast", "tt.trans", "tt.reshape",
+		"tt.fp_to_fp", "tt.bitcast", "tt.int_to_ptr", "tt.ptr_to_int"} {
+		rows = append(rows, custom(name, parseSrcArrow, anyArity, anyArity))
+	}
+	for _, prefix := range []string{"ttg.", "triton_gpu."} {
+		rows = append(rows,
+			custom(prefix+"convert_layout", parseSrcArrow, anyArity, anyArity),
+			custom(prefix+"memdesc_trans", parseSrcArrow, anyArity, anyArity),
+			custom(prefix+"local_load", parseSrcArrow, anyArity, anyArity),
+			custom(prefix+"local_alloc", parseLocalAlloc, anyArity, anyArity),
+			row(prefix+"local_store", "$src `,` $dst attr-dict `:` type($src) `->` type($dst)", "", "", anyArity, anyArity),
+			row(prefix+"local_dealloc", "$src attr-dict `:` type($src)", "", "", anyArity, anyArity),
+		)
+	}
+	return rows
 }
+
+// dotForm is tt.dot's syntax: %a, %b, %c [, inputPrecision = P] attr-dict
+// : A * B -> D, the accumulator of D's type.
+const dotForm = "$a `,` $b `,` $c (`,` `inputPrecision` `=` ident($inputPrecision))? attr-dict `:` type($a) `*` type($b) `->` type($d)"
 
 // ttName is an op's name with the older triton_gpu. prefix read as ttg.
 func TTName(name string) string {
@@ -59,26 +56,6 @@ func TTName(name string) string {
 		return "ttg." + rest
 	}
 	return name
-}
-
-// parseMakeRange reads attr-dict : T.
-func parseMakeRange(p *parser, op *Op) []Type {
-	p.optAttrs(op)
-	if t := p.colonType(op); p.ok() {
-		return []Type{t}
-	}
-	return nil
-}
-
-// parseProgramID reads x|y|z attr-dict : i32.
-func parseProgramID(p *parser, op *Op) []Type {
-	if p.tok.kind != tBareID {
-		p.failf(p.tok.pos, "expected %s's axis (x, y or z), found %s", op.Name, p.tok.describe())
-		return nil
-	}
-	op.Attrs = append(op.Attrs, &NamedAttr{Name: "axis", Pos: p.tok.pos, ValuePos: p.tok.pos, Value: &StringAttr{Value: p.tok.text}})
-	p.nextTok()
-	return parseMakeRange(p, op)
 }
 
 // arrow reads ': T -> R'.
@@ -133,22 +110,6 @@ func parseSrcArrow(p *parser, op *Op) []Type {
 		return nil
 	}
 	return []Type{to}
-}
-
-// parseAddPtr reads %ptr, %offset attr-dict : R, OffT.
-func parseAddPtr(p *parser, op *Op) []Type {
-	refs := p.parseRefs()
-	p.optAttrs(op)
-	at := p.tok.pos
-	res := p.colonType(op)
-	if !p.expect(",", "between tt.addptr's types") {
-		return nil
-	}
-	off := p.parseType()
-	if !p.refsWithTypes(op, refs, []Type{res, off}, at) {
-		return nil
-	}
-	return []Type{res}
 }
 
 // ttOilist reads cacheModifier = X and evictionPolicy = Y, in either
@@ -215,42 +176,6 @@ func parseTTStore(p *parser, op *Op) []Type {
 	return nil
 }
 
-// parseTTDot reads %a, %b, %c [, inputPrecision = P] attr-dict : A * B -> D.
-func parseTTDot(p *parser, op *Op) []Type {
-	refs := p.refsBeforeKeyword()
-	if p.ok() && p.tok.is(",") {
-		p.nextTok()
-		if !p.keyword("inputPrecision", "after tt.dot's operands") {
-			return nil
-		}
-		if !p.expect("=", "after inputPrecision") {
-			return nil
-		}
-		op.Attrs = append(op.Attrs, &NamedAttr{Name: "inputPrecision", Pos: p.tok.pos, ValuePos: p.tok.pos, Value: &StringAttr{Value: p.tok.text}})
-		p.nextTok()
-	}
-	p.optAttrs(op)
-	at := p.tok.pos
-	a := p.colonType(op)
-	if !p.expect("*", "between tt.dot's operand types") {
-		return nil
-	}
-	b := p.parseType()
-	if !p.ok() {
-		return nil
-	}
-	if p.tok.kind != tArrow {
-		p.failf(p.tok.pos, "expected '->' before tt.dot's result type, found %s", p.tok.describe())
-		return nil
-	}
-	p.nextTok()
-	d := p.parseType()
-	if !p.refsWithTypes(op, refs, []Type{a, b, d}, at) {
-		return nil
-	}
-	return []Type{d}
-}
-
 // parseLocalAlloc reads [%src] attr-dict : (T) -> M, or () -> M.
 func parseLocalAlloc(p *parser, op *Op) []Type {
 	var refs []ref
@@ -258,31 +183,6 @@ func parseLocalAlloc(p *parser, op *Op) []Type {
 		refs = p.parseRefs()
 	}
 	return p.functional(op, refs)
-}
-
-// parseLocalStore reads %src, %dst attr-dict : T -> M.
-func parseLocalStore(p *parser, op *Op) []Type {
-	refs := p.parseRefs()
-	p.optAttrs(op)
-	at := p.tok.pos
-	from, to, ok := p.arrow(op)
-	if ok {
-		p.refsWithTypes(op, refs, []Type{from, to}, at)
-	}
-	return nil
-}
-
-// parseLocalDealloc reads %src attr-dict : M.
-func parseLocalDealloc(p *parser, op *Op) []Type {
-	r, ok := p.parseRef()
-	if !ok {
-		return nil
-	}
-	p.optAttrs(op)
-	if t := p.colonType(op); p.ok() {
-		p.use(op, r, t)
-	}
-	return nil
 }
 
 // parseIfOp reads scf.if %cond [-> (types)] {then} [else {else}]

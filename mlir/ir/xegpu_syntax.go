@@ -195,36 +195,6 @@ func parsePrefetchNd(p *parser, op *Op) []Type {
 	return nil
 }
 
-// parseDpas reads %a, %b [, %acc] [{...}] : TA, TB [, TAcc] -> TR.
-func parseDpas(p *parser, op *Op) []Type {
-	refs := p.parseRefs()
-	p.optAttrs(op)
-	at := p.tok.pos
-	if !p.expect(":", "before the types of xegpu.dpas's operands") {
-		return nil
-	}
-	var types []Type
-	for p.ok() {
-		types = append(types, p.parseType())
-		if !p.tok.is(",") {
-			break
-		}
-		p.nextTok()
-	}
-	r := p.arrowType("the result's type")
-	if !p.ok() {
-		return nil
-	}
-	if len(refs) < 2 || len(refs) > 3 {
-		p.failCode(at, model.CodeRankMismatch, "xegpu.dpas takes A, B and an optional accumulator, found %d operand(s)", len(refs))
-		return nil
-	}
-	if !p.refsWithTypes(op, refs, types, at) {
-		return nil
-	}
-	return []Type{r}
-}
-
 // parseConvertLayout reads %v [<{input_layout = ..., target_layout =
 // ...}>] [{...}] : T (its layouts as properties, or as srcMap and resMap
 // attributes in earlier versions); the result has the operand's type.

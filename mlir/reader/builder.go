@@ -191,13 +191,6 @@ func (b *Builder) Graph() *model.Graph { return b.G }
 // Module is the module the function is read from.
 func (b *Builder) Module() *ir.Module { return b.Mod }
 
-// Solved is what WritePlan writes into the IR: the solved graph (read
-// from the same text with the same options) and its assignment.
-type Solved struct {
-	Graph      *model.Graph
-	Assignment *model.Assignment
-}
-
 // Builder is what every front end's reading of a function shares: the
 // module and the function read, the options, the graph built and the
 // graph value each IR value reads as, the loop being read and the errors

@@ -10,21 +10,6 @@ import (
 	"strings"
 )
 
-// arity is, for the ops the reader maps, the operands each needs at
-// least and the results it gives, which the generic form may get wrong.
-var arity = map[string][2]int{
-	"arith.constant": {0, 1}, "vector.transfer_read": {1, 1}, "vector.load": {1, 1},
-	"vector.transfer_write": {2, 0}, "vector.store": {2, 0}, "vector.contract": {3, 1},
-	"vector.multi_reduction": {2, 1}, "vector.reduction": {1, 1}, "vector.broadcast": {1, 1},
-	"vector.splat": {1, 1}, "vector.transpose": {1, 1}, "vector.shape_cast": {1, 1},
-	"vector.extract": {1, 1}, "vector.insert": {2, 1}, "memref.alloc": {0, 1}, "memref.alloca": {0, 1},
-	"iree_vector_ext.to_layout": {1, 1}, "xegpu.create_nd_tdesc": {1, 1}, "xegpu.update_nd_offset": {1, 1},
-	"xegpu.load_nd": {1, 1}, "xegpu.store_nd": {2, 0}, "xegpu.dpas": {2, 1}, "xegpu.convert_layout": {1, 1},
-	"gpu.subgroup_mma_load_matrix": {1, 1}, "gpu.subgroup_mma_store_matrix": {2, 0}, "gpu.subgroup_mma_compute": {3, 1},
-	"gpu.subgroup_mma_constant_matrix": {1, 1}, "gpu.subgroup_mma_elementwise": {1, 1},
-	"nvgpu.ldmatrix": {1, 1}, "nvgpu.mma.sync": {3, 1}, "amdgpu.mfma": {3, 1},
-}
-
 // elementwise maps arith's and math's element-wise ops to the graph's
 // functions (model.ElementwiseFuncs), casts to the graph's cast kinds.
 var Elementwise = map[string]string{
@@ -52,8 +37,8 @@ func (b *Builder) Body(blk *ir.Block) {
 // operands and results it needs, none of them failed before; it reports
 // a wrong count.
 func (b *Builder) Ready(op *ir.Op, name string) bool {
-	if a, ok := arity[name]; ok && (len(op.Operands) < a[0] || len(op.Results) != a[1]) {
-		b.Fail(op, model.CodeRankMismatch, "%s has %d operand(s) and %d result(s): it takes at least %d and gives %d", op.Name, len(op.Operands), len(op.Results), a[0], a[1])
+	if in, out, ok := ir.ArityOf(name); ok && (len(op.Operands) < in || len(op.Results) != out) {
+		b.Fail(op, model.CodeRankMismatch, "%s has %d operand(s) and %d result(s): it takes at least %d and gives %d", op.Name, len(op.Operands), len(op.Results), in, out)
 		return false
 	}
 	for _, o := range op.Operands {
@@ -545,12 +530,6 @@ func (b *Builder) widenedByMMA(v *ir.Value) bool {
 		}
 	}
 	return true
-}
-
-func init() {
-	for name := range Elementwise {
-		arity[name] = [2]int{1, 1}
-	}
 }
 
 // skipped are ops on scalars, indices and memory the graph has no part

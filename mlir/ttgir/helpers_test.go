@@ -2,7 +2,6 @@ package ttgir
 
 import (
 	"fmt"
-	"io"
 	"sync"
 	"testing"
 
@@ -74,15 +73,6 @@ func read(file string, data []byte, opt reader.Options) (*ttBuilder, error) {
 		return nil, err
 	}
 	return Build(m, fn, opt)
-}
-
-// ttWritePlan writes a TTGIR kernel back with a plan in it.
-func writePlan(w io.Writer, file string, data []byte, opt reader.Options, s reader.Solved) error {
-	b, err := read(file, data, opt)
-	if err != nil {
-		return err
-	}
-	return b.Write(w, string(data), s)
 }
 
 // signature writes a graph's ops one a line, loops' bodies indented: the

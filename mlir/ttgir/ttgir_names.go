@@ -507,8 +507,8 @@ func (wr *ttWriter) tie(op *ir.Op, res *model.Layout) {
 // none.
 func (wr *ttWriter) mmaRecord(op *ir.Op) *model.Record {
 	for _, g := range wr.b.Made[op] {
-		if ch := wr.s.Assignment.Ops[wr.solvedOps[g.Name]]; ch != nil && ch.Record != nil && ch.Record.Kind == model.RecordMMA {
-			return ch.Record
+		if r := wr.plan.Ops[g.Name].Record(); r != nil && r.Kind == model.RecordMMA {
+			return r
 		}
 	}
 	return nil
@@ -568,8 +568,8 @@ func (wr *ttWriter) warpgroupOf(op *ir.Op) bool {
 		return true
 	}
 	for _, g := range wr.b.Made[op] {
-		if ch := wr.s.Assignment.Ops[wr.solvedOps[g.Name]]; ch != nil && ch.Record != nil && ch.Record.Kind == model.RecordMMA {
-			return ch.Record.Subgroups > 1
+		if r := wr.plan.Ops[g.Name].Record(); r != nil && r.Kind == model.RecordMMA {
+			return r.Subgroups > 1
 		}
 	}
 	return wr.warpgroup

@@ -68,7 +68,7 @@ func TestTTGIRNamesPerValue(t *testing.T) {
 		t.Fatalf("the reduces' results are not one layout: %v, %v", sa, sb)
 	}
 	var out strings.Builder
-	if err := writePlan(&out, "k.ttgir", []byte(twoNames), opt, reader.Solved{Graph: g, Assignment: a}); err != nil {
+	if err := writeAssigned(&out, "k.ttgir", []byte(twoNames), opt, g, a); err != nil {
 		t.Fatal(err)
 	}
 	m, err := ir.Parse("out.ttgir", []byte(out.String()))

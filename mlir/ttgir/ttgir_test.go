@@ -128,7 +128,7 @@ func TestTTGIROlderSpelling(t *testing.T) {
 			a.Buffers[b] = b.Layout
 		}
 		var out strings.Builder
-		if err := writePlan(&out, path, []byte(text), opt, reader.Solved{Graph: g, Assignment: a}); err != nil {
+		if err := writeAssigned(&out, path, []byte(text), opt, g, a); err != nil {
 			t.Fatalf("spelling %d: %v", i, err)
 		}
 		written[i] = code(out.String())

@@ -26,31 +26,28 @@ import (
 
 // ttWriter writes one TTGIR kernel back.
 type ttWriter struct {
-	b          *ttBuilder
-	src        string
-	s          reader.Solved
-	solvedVals map[string]*model.Value
-	solvedOps  map[string]*model.Op
-	solvedBufs map[string]*model.Buffer
-	warpgroup  bool
-	names      map[string]bool
-	spans      map[*ir.Op][]ir.TypeSpan // the types written in each op's own text
-	ops        []*ir.Op                 // the function's ops in the order written
-	removed    map[*ir.Op]bool          // the input's convert_layouts, removed
-	primary    map[*ir.Value]*model.Layout
-	busy       map[*ir.Value]bool
-	clones     map[string]string   // value, layout and insertion point to a made-again name
-	before     map[*ir.Op][]string // the lines to put before each op
-	rename     map[*ir.Operand]string
-	rw         *ir.Rewriter      // the edits, applied once
-	err        error             // the first edit of an op made again that failed (write returns it)
-	aliases    []string          // the new aliases' definitions, in order
-	aliasOf    map[string]string // an encoding's text to its alias
-	aliasN     map[string]int
-	kept       map[string]string      // the input's shared aliases kept, by name: their definitions (keepShared)
-	wgmmaBufs  map[*model.Buffer]bool // the buffers a ttng.warp_group_dot reads through a descriptor
-	lineStart  []int
-	encs       map[string]*model.Triton // by layout: its name alone (for the role first asked)
+	b         *ttBuilder
+	src       string
+	plan      *reader.Planned
+	warpgroup bool
+	names     map[string]bool
+	spans     map[*ir.Op][]ir.TypeSpan // the types written in each op's own text
+	ops       []*ir.Op                 // the function's ops in the order written
+	removed   map[*ir.Op]bool          // the input's convert_layouts, removed
+	primary   map[*ir.Value]*model.Layout
+	busy      map[*ir.Value]bool
+	clones    map[string]string   // value, layout and insertion point to a made-again name
+	before    map[*ir.Op][]string // the lines to put before each op
+	rename    map[*ir.Operand]string
+	rw        *ir.Rewriter      // the edits, applied once
+	err       error             // the first edit of an op made again that failed (write returns it)
+	aliases   []string          // the new aliases' definitions, in order
+	aliasOf   map[string]string // an encoding's text to its alias
+	aliasN    map[string]int
+	kept      map[string]string      // the input's shared aliases kept, by name: their definitions (keepShared)
+	wgmmaBufs map[*model.Buffer]bool // the buffers a ttng.warp_group_dot reads through a descriptor
+	lineStart []int
+	encs      map[string]*model.Triton // by layout: its name alone (for the role first asked)
 	// typing collects, on the first writing, the tensors written and the
 	// ties of Triton's typing between them; named is, on the second, the
 	// encoding each is written in, by nodeKey.
@@ -58,23 +55,22 @@ type ttWriter struct {
 	named  map[string]*model.Triton
 }
 
-// Write writes the kernel read from src back with the plan s, solved
-// from its graph, in it.
-func (b *ttBuilder) Write(w io.Writer, src string, s reader.Solved) error {
-	return writeTTGIR(w, b, src, s)
+// Write writes the kernel read from src back with the plan pl in it.
+func (b *ttBuilder) Write(w io.Writer, src string, pl *reader.Planned) error {
+	return writeTTGIR(w, b, src, pl)
 }
 
-// writeTTGIR writes the TTGIR b was built from with the plan s in it:
+// writeTTGIR writes the TTGIR b was built from with the plan pl in it:
 // written once to find every tensor it writes and the ties of Triton's
 // typing between them (ttgir_names.go), then again with each tensor
 // named as those ties have it.
-func writeTTGIR(w io.Writer, b *ttBuilder, src string, s reader.Solved) error {
-	first := newTTWriter(b, src, s)
+func writeTTGIR(w io.Writer, b *ttBuilder, src string, pl *reader.Planned) error {
+	first := newTTWriter(b, src, pl)
 	first.typing = newTyping()
 	if _, err := first.write(); err != nil {
 		return err
 	}
-	wr := newTTWriter(b, src, s)
+	wr := newTTWriter(b, src, pl)
 	wr.named = first.typing.solve(wr.plain)
 	out, err := wr.write()
 	if err != nil {
@@ -107,24 +103,16 @@ func ttgSpelling(text string) string {
 	return strings.Join(lines, "")
 }
 
-// newTTWriter prepares to write b's kernel with the plan s in it.
-func newTTWriter(b *ttBuilder, src string, s reader.Solved) *ttWriter {
-	wr := &ttWriter{b: b, src: src, s: s, solvedVals: map[string]*model.Value{}, solvedOps: map[string]*model.Op{},
-		solvedBufs: map[string]*model.Buffer{}, names: map[string]bool{}, spans: map[*ir.Op][]ir.TypeSpan{}, removed: map[*ir.Op]bool{},
+// newTTWriter prepares to write b's kernel with the plan pl in it.
+func newTTWriter(b *ttBuilder, src string, pl *reader.Planned) *ttWriter {
+	wr := &ttWriter{b: b, src: src, plan: pl, names: map[string]bool{}, spans: map[*ir.Op][]ir.TypeSpan{}, removed: map[*ir.Op]bool{},
 		primary: map[*ir.Value]*model.Layout{}, busy: map[*ir.Value]bool{}, clones: map[string]string{}, before: map[*ir.Op][]string{},
 		rename: map[*ir.Operand]string{}, aliasOf: map[string]string{}, aliasN: map[string]int{}, kept: map[string]string{},
 		encs: map[string]*model.Triton{}, rw: ir.NewRewriter(b.Mod.File, src)}
-	for _, v := range s.Graph.Values {
-		wr.solvedVals[v.Name] = v
-	}
-	s.Graph.Walk(func(op *model.Op) {
-		wr.solvedOps[op.Name] = op
-		if ch := s.Assignment.Ops[op]; ch != nil && ch.Record != nil && ch.Record.Kind == model.RecordMMA && ch.Record.Subgroups > 1 {
+	for _, op := range pl.Ops {
+		if r := op.Record(); r != nil && r.Kind == model.RecordMMA && r.Subgroups > 1 {
 			wr.warpgroup = true
 		}
-	})
-	for _, buf := range s.Graph.Buffers {
-		wr.solvedBufs[buf.Name] = buf
 	}
 	wr.lineStart = []int{0}
 	for i := 0; i < len(src); i++ {
@@ -223,17 +211,19 @@ func (wr *ttWriter) source(v *ir.Value) *ir.Value {
 	return v
 }
 
-// graphValue is the graph value an IR value stands for, in the solved
-// graph; nil for none (a free tensor, a scalar).
-func (wr *ttWriter) graphValue(v *ir.Value) *model.Value {
+// graphLayout is the layout the plan gives the graph value an IR value
+// stands for; false where it stands for none the plan has (a free
+// tensor, a scalar).
+func (wr *ttWriter) graphLayout(v *ir.Value) (*model.Layout, bool) {
 	gv := wr.b.Vals[v]
 	if gv == nil {
 		gv = wr.b.Folded[v]
 	}
 	if gv == nil {
-		return nil
+		return nil, false
 	}
-	return wr.solvedVals[gv.Name]
+	l, ok := wr.plan.Layouts[gv.Name]
+	return l, ok
 }
 
 // layoutOf is the layout an IR tensor has in the plan: its graph value's,
@@ -243,8 +233,8 @@ func (wr *ttWriter) layoutOf(v *ir.Value) *model.Layout {
 	if wr.b.freeTensors[v] {
 		return wr.primaryOf(v)
 	}
-	if gv := wr.graphValue(v); gv != nil {
-		return wr.s.Assignment.Layouts[gv]
+	if l, ok := wr.graphLayout(v); ok {
+		return l
 	}
 	if u := wr.deferred(v); u != nil {
 		// An expand_dims read into the broadcast that grows it: in the
@@ -359,8 +349,8 @@ func (wr *ttWriter) need(op *ir.Op, i int, res *model.Layout) *model.Layout {
 		}
 	}
 	if gv != nil {
-		if sv := wr.solvedVals[gv.Name]; sv != nil {
-			return wr.s.Assignment.Layouts[sv]
+		if l, ok := wr.plan.Layouts[gv.Name]; ok {
+			return l
 		}
 	}
 	return wr.layoutOf(o.Value)
@@ -368,17 +358,14 @@ func (wr *ttWriter) need(op *ir.Op, i int, res *model.Layout) *model.Layout {
 
 // required is the layout a use of the graph reads x in.
 func (wr *ttWriter) required(u model.Use, x *model.Value) *model.Layout {
-	g := wr.solvedOps[u.Op.Name]
-	if g == nil {
+	op, ok := wr.plan.Ops[u.Op.Name]
+	if !ok {
 		return nil
 	}
-	if l := wr.s.Assignment.Required[model.Use{Op: g, Index: u.Index, Yield: u.Yield}]; l != nil {
+	if l := op.Reads(u.Index, u.Yield); l != nil {
 		return l
 	}
-	if sv := wr.solvedVals[x.Name]; sv != nil {
-		return wr.s.Assignment.Layouts[sv]
-	}
-	return nil
+	return wr.plan.Layouts[x.Name]
 }
 
 // carried is the layout an scf.for's init i (or an scf.yield's operand
@@ -802,11 +789,7 @@ func (wr *ttWriter) memdescEnc(op *ir.Op, ts ir.TypeSpan) string {
 	if d == nil || d.buf == nil {
 		return ""
 	}
-	sb := wr.solvedBufs[d.buf.Name]
-	if sb == nil {
-		return ""
-	}
-	pl := wr.s.Assignment.Buffers[sb]
+	pl := wr.plan.Buffers[d.buf.Name]
 	if pl == nil {
 		return ""
 	}

@@ -2,7 +2,6 @@ package vector
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"sync"
 	"testing"
@@ -72,15 +71,6 @@ func buildGraph(m *ir.Module, opt reader.Options) (*model.Graph, error) {
 		return nil, err
 	}
 	return b.Graph(), nil
-}
-
-// vecWritePlan writes a kernel in the vector dialect back with a plan in it.
-func writePlan(w io.Writer, file string, data []byte, opt reader.Options, s reader.Solved) error {
-	b, err := read(file, data, opt)
-	if err != nil {
-		return err
-	}
-	return b.Write(w, string(data), s)
 }
 
 func parseFile(t *testing.T, path string) *ir.Module {

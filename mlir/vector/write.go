@@ -25,17 +25,14 @@ var ireeMMA = map[string]string{
 	"wmma_f32_16x16x16_f16":     "WMMA_F32_16x16x16_F16",
 }
 
-// Write writes the kernel read from src back with the plan s, solved
-// from its graph, in it, as WritePlan says.
-func (b *builder) Write(w io.Writer, src string, s reader.Solved) error {
+// Write writes the kernel read from src back with the plan pl in it
+// (mlir.WritePlan says how).
+func (b *builder) Write(w io.Writer, src string, pl *reader.Planned) error {
 	file := b.Mod.File
-	wr := &writer{b: b, src: src, s: s, names: map[string]bool{}, rename: map[*ir.Operand]string{},
-		solved: map[string]*model.Value{}, ops: map[model.Pos]*ir.Op{}, notation: "nested", rw: ir.NewRewriter(file, src)}
+	wr := &writer{b: b, src: src, plan: pl, names: map[string]bool{}, rename: map[*ir.Operand]string{},
+		ops: map[model.Pos]*ir.Op{}, notation: "nested", rw: ir.NewRewriter(file, src)}
 	if b.xegpu {
 		wr.notation = "xegpu"
-	}
-	for _, v := range s.Graph.Values {
-		wr.solved[v.Name] = v
 	}
 	wr.walk(b.Fn)
 	wr.pins(b.Fn.Regions[0].Blocks[0])
@@ -56,12 +53,11 @@ func (b *builder) Write(w io.Writer, src string, s reader.Solved) error {
 }
 
 type writer struct {
-	b      *builder
-	src    string
-	s      reader.Solved
-	solved map[string]*model.Value // the solved graph's values by name
-	ops    map[model.Pos]*ir.Op    // the function's ops by position
-	names  map[string]bool         // every value name the IR uses
+	b     *builder
+	src   string
+	plan  *reader.Planned      // the plan written
+	ops   map[model.Pos]*ir.Op // the function's ops by position
+	names map[string]bool      // every value name the IR uses
 	// rename gives the uses that read an anchor or a conversion instead
 	// of the value they name.
 	rename map[*ir.Operand]string
@@ -95,12 +91,7 @@ func (wr *writer) walk(op *ir.Op) {
 func (wr *writer) fresh(base string) string { return ir.FreshName(wr.names, base) }
 
 // layoutOf is the layout the plan gives the graph value named name.
-func (wr *writer) layoutOf(name string) *model.Layout {
-	if v := wr.solved[name]; v != nil {
-		return wr.s.Assignment.Layouts[v]
-	}
-	return nil
-}
+func (wr *writer) layoutOf(name string) *model.Layout { return wr.plan.Layouts[name] }
 
 // layoutAttr writes a layout as IREE's nested_layout where that notation
 // can write it, else as #planner.linear<...> with a comment saying why.
@@ -358,13 +349,10 @@ func (wr *writer) graphName(o *ir.Operand) string {
 // layout the consumer reads, before the consumer, or as a comment where
 // the value converted is one the reader made (no IR value is it).
 func (wr *writer) conversions() {
-	a := wr.s.Assignment
-	wr.s.Graph.Walk(func(op *model.Op) {
-		for _, u := range model.OpUses(op) {
-			v := model.UseValue(u)
-			wr.convert(u, v, a.Required[u], a.Layouts[v])
-		}
-	})
+	for _, c := range wr.plan.Conv {
+		u := c.Use()
+		wr.convert(u, model.UseValue(u), c.Required(), c.From())
+	}
 }
 
 func (wr *writer) convert(u model.Use, v *model.Value, req, have *model.Layout) {
@@ -437,16 +425,13 @@ func (wr *writer) intrinsics() {
 		if mv.Def == nil || mv.Def.Name != "vector.contract" && mv.Def.Name != "xegpu.dpas" || gv.Def == nil || gv.Def.Name != gv.Name {
 			continue
 		}
-		solved := wr.solved[gv.Name]
-		if solved == nil || solved.Def == nil {
+		op, ok := wr.plan.Ops[gv.Name]
+		r := op.Record()
+		if !ok || r == nil {
 			continue
 		}
-		ch := wr.s.Assignment.Ops[solved.Def]
-		if ch == nil || ch.Record == nil {
-			continue
-		}
-		attr := fmt.Sprintf("planner.intrinsic = %q", ch.Record.Name)
-		if iree, ok := ireeMMA[ch.Record.Name]; ok {
+		attr := fmt.Sprintf("planner.intrinsic = %q", r.Name)
+		if iree, ok := ireeMMA[r.Name]; ok {
 			attr = fmt.Sprintf("iree.amdgpu.mma = #iree_gpu.mma_layout<%s>", iree)
 		}
 		wr.addAttr(mv.Def, attr)
@@ -555,12 +540,8 @@ func (wr *writer) padType(mv *ir.Value, sl *model.SharedLayout) bool {
 
 // buffers writes each shared buffer's placement on its memref.alloc.
 func (wr *writer) buffers() {
-	placed := map[string]*model.SharedLayout{}
-	for buf, sl := range wr.s.Assignment.Buffers {
-		placed[buf.Name] = sl
-	}
 	for mv, buf := range wr.b.bufs {
-		sl := placed[buf.Name]
+		sl := wr.plan.Buffers[buf.Name]
 		if sl == nil || mv.Def == nil {
 			continue
 		}
