@@ -583,7 +583,7 @@ func (p *parser) stridedAttr() Attr {
 	return a
 }
 
-// enumCase is the case an enum attribute of kind (mfma_perm_b,
+// EnumCase is the case an enum attribute of kind (mfma_perm_b,
 // mma_element_wise) names, in either of the ways MLIR writes one:
 // #dialect<kind case>, as LLVM 19 writes #amdgpu<mfma_perm_b none>, or
 // #dialect.kind<case>, as IREE 3.13's MLIR writes

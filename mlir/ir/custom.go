@@ -513,7 +513,7 @@ func parseSelectOp(p *parser, op *Op) []Type {
 	return []Type{t}
 }
 
-// elemOf is a shaped type's element type; t itself otherwise.
+// ElemOf is a shaped type's element type; t itself otherwise.
 func ElemOf(t Type) Type {
 	switch s := t.(type) {
 	case *VectorType:

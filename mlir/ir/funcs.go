@@ -14,7 +14,7 @@ func Funcs(m *Module) []*Op {
 	return out
 }
 
-// visit calls f on each op in the order they are written, and on the ops
+// Visit calls f on each op in the order they are written, and on the ops
 // of its regions where f says to descend.
 func Visit(ops []*Op, f func(op *Op) bool) {
 	for _, op := range ops {

@@ -256,7 +256,7 @@ type FloatType struct{ Name string }
 
 func (t *FloatType) String() string { return t.Name }
 
-// floatBits are the builtin float types and their widths.
+// FloatBits are the builtin float types and their widths.
 var FloatBits = map[string]int{
 	"f16": 16, "bf16": 16, "f32": 32, "f64": 64, "f80": 80, "f128": 128, "tf32": 32,
 	"f8E5M2": 8, "f8E4M3": 8, "f8E4M3FN": 8, "f8E5M2FNUZ": 8, "f8E4M3FNUZ": 8, "f8E4M3B11FNUZ": 8, "f8E3M4": 8,

@@ -12,14 +12,14 @@ import (
 // nested_layout, XeGPU's layouts and #planner.linear, each a list of
 // fields read with their file:line:col.
 
-// fieldPos is where a layout attribute's field and each of its entries
+// FieldPos is where a layout attribute's field and each of its entries
 // are written.
 type FieldPos struct {
 	Pos   model.Pos
 	Elems []model.Pos
 }
 
-// layoutAttrs are XeGPU's layout attributes: #xegpu.layout
+// LayoutAttrs are XeGPU's layout attributes: #xegpu.layout
 // (llvm-project mlir/include/mlir/Dialect/XeGPU/IR/XeGPUAttrs.td,
 // XeGPU_LayoutAttr: sg_layout, sg_data, inst_data, lane_layout,
 // lane_data, order, each optional) and the earlier spellings of seed 003's
@@ -28,13 +28,13 @@ type FieldPos struct {
 // sg_order for order).
 var LayoutAttrs = []string{"xegpu.layout", "xegpu.sg_map", "xegpu.wg_map"}
 
-// linearAttr is the attribute the planner writes a layout in where IREE's
+// LinearAttr is the attribute the planner writes a layout in where IREE's
 // nested_layout cannot write it: the linear bases of each hardware
 // dimension, #planner.linear<register = [[...], ...], lane = [...],
 // subgroup = [...]> (docs/mlir.md, "What is written").
 const LinearAttr = "planner.linear"
 
-// linearFields are #planner.linear's fields and the hardware dimension
+// LinearFields are #planner.linear's fields and the hardware dimension
 // each gives the bases of.
 var LinearFields = []string{"register", "lane", "subgroup"}
 
@@ -46,7 +46,7 @@ func bodyParser(m *Module, da *DialectAttr) *parser {
 	return p
 }
 
-// intFields reads a layout attribute's body, field = [entries], ..., as
+// IntFields reads a layout attribute's body, field = [entries], ..., as
 // lists of integers by field (an alias read as the field it names);
 // a field not in known, one given twice and an entry that is not an
 // integer are errors at their file:line:col.
@@ -119,7 +119,7 @@ func IntFields(m *Module, da *DialectAttr, what string, known []string, alias ma
 	return values, fields, nil
 }
 
-// linearBases reads a #planner.linear<...> body's fields, each a list
+// LinearBases reads a #planner.linear<...> body's fields, each a list
 // of bases, reporting a field it does not know, one given twice and a
 // basis that is not a list of integers at its file:line:col.
 func LinearBases(m *Module, da *DialectAttr) (map[string][][]int, map[string]FieldPos, *model.Error) {

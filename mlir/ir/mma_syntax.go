@@ -33,7 +33,7 @@ var mmaMatrixRE = regexp.MustCompile(`^!gpu\.mma_matrix<(\d+)x(\d+)x([a-zA-Z0-9]
 // intTypeRE reads an integer type's name: i8, si32, ui16.
 var intTypeRE = regexp.MustCompile(`^(i|si|ui)([1-9][0-9]{0,4})$`)
 
-// mmaMatrixOf reads a WMMA type as the vector of its shape and elements,
+// MMAMatrixOf reads a WMMA type as the vector of its shape and elements,
 // and the operand it is ("AOp", "BOp", "COp").
 func MMAMatrixOf(t Type) (*VectorType, string, bool) {
 	o, ok := t.(*OpaqueType)
@@ -231,7 +231,7 @@ func parseMfma(p *parser, op *Op) []Type {
 	return []Type{tc}
 }
 
-// mmaElementwise maps gpu.subgroup_mma_elementwise's functions
+// MMAElementwise maps gpu.subgroup_mma_elementwise's functions
 // (GPUBase.td, MMAElementWise) to the graph's.
 var MMAElementwise = map[string]string{
 	"addf": "add", "mulf": "mul", "subf": "sub", "maxf": "max", "minf": "min", "divf": "div",

@@ -38,7 +38,7 @@ func NewRewriter(file, src string) *Rewriter {
 	return &Rewriter{file: file, src: src, full: src}
 }
 
-// within is a rewriter of the part [off, end) of r's text, taking edits
+// Within is a rewriter of the part [off, end) of r's text, taking edits
 // at the offsets of the whole text (its errors name them so).
 func (r *Rewriter) Within(off, end int) *Rewriter {
 	return &Rewriter{file: r.file, src: r.src[off:end], base: r.base + off, full: r.full}

@@ -50,7 +50,7 @@ func ttgirRows() []opRow {
 // : A * B -> D, the accumulator of D's type.
 const dotForm = "$a `,` $b `,` $c (`,` `inputPrecision` `=` ident($inputPrecision))? attr-dict `:` type($a) `*` type($b) `->` type($d)"
 
-// ttName is an op's name with the older triton_gpu. prefix read as ttg.
+// TTName is an op's name with the older triton_gpu. prefix read as ttg.
 func TTName(name string) string {
 	if rest, ok := strings.CutPrefix(name, "triton_gpu."); ok {
 		return "ttg." + rest
@@ -243,7 +243,7 @@ func pointee(t Type) Type {
 	return ScalarType(strings.TrimSpace(inner))
 }
 
-// scalarType reads a builtin scalar type's name (f16, i32); any other
+// ScalarType reads a builtin scalar type's name (f16, i32); any other
 // text is kept as an opaque type.
 func ScalarType(s string) Type {
 	if _, ok := FloatBits[s]; ok {

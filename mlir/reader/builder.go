@@ -43,7 +43,7 @@ func (b *Builder) Errorf(pos model.Pos, code model.Code, format string, args ...
 	return e
 }
 
-// fail reports an error at op and marks its results failed.
+// Fail reports an error at op and marks its results failed.
 func (b *Builder) Fail(op *ir.Op, code model.Code, format string, args ...any) *model.Error {
 	for _, r := range op.Results {
 		b.Failed[r] = true
@@ -51,14 +51,14 @@ func (b *Builder) Fail(op *ir.Op, code model.Code, format string, args ...any) *
 	return b.Errorf(op.Pos, code, format, args...)
 }
 
-// stated is something the IR states, where it states it.
+// Stated is something the IR states, where it states it.
 type Stated struct {
 	Value string
 	Pos   model.Pos
 	What  string // the attribute that states it
 }
 
-// holders are the function and every op around it, innermost first:
+// Holders are the function and every op around it, innermost first:
 // the ops whose attributes say what the kernel runs on.
 func (b *Builder) Holders() []*ir.Op {
 	var out []*ir.Op
@@ -72,7 +72,7 @@ func (b *Builder) Holders() []*ir.Op {
 	return out
 }
 
-// knownTargets lists the targets the planner knows, for messages.
+// KnownTargets lists the targets the planner knows, for messages.
 func (b *Builder) KnownTargets() string {
 	var ks []string
 	for k := range b.Opt.Targets {
@@ -82,7 +82,7 @@ func (b *Builder) KnownTargets() string {
 	return strings.Join(ks, ", ")
 }
 
-// lookupTarget sets the builder's target to the graph's; nil (reported)
+// LookupTarget sets the builder's target to the graph's; nil (reported)
 // when the planner does not know it.
 func (b *Builder) LookupTarget() *model.Target {
 	g := b.G
@@ -99,7 +99,7 @@ func (b *Builder) LookupTarget() *model.Target {
 	return t
 }
 
-// checkSubgroups checks the graph's subgroup count: a power of two within
+// CheckSubgroups checks the graph's subgroup count: a power of two within
 // the target's limit.
 func (b *Builder) CheckSubgroups() {
 	g, t := b.G, b.Target

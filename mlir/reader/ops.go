@@ -16,7 +16,7 @@ var combiners = map[string]string{
 	"minimumf": "min", "minnumf": "min", "minsi": "min", "minui": "min",
 }
 
-// reductionKind is the body of an op's #vector.kind<...>.
+// ReductionKind is the body of an op's #vector.kind<...>.
 func ReductionKind(op *ir.Op) string {
 	a, ok := op.Attr("kind")
 	if !ok {
@@ -62,7 +62,7 @@ func IntsOf(a ir.Attr) ([]int, bool) {
 	return nil, false
 }
 
-// combiner is the graph's combiner for an op's kind, or "" (reported).
+// Combiner is the graph's combiner for an op's kind, or "" (reported).
 func (b *Builder) Combiner(op *ir.Op) string {
 	k := ReductionKind(op)
 	if k == "" {
@@ -77,7 +77,7 @@ func (b *Builder) Combiner(op *ir.Op) string {
 	return c
 }
 
-// toScalar reduces a one-dimensional vector to a scalar, which the graph
+// ToScalar reduces a one-dimensional vector to a scalar, which the graph
 // holds as a value of shape [1]: the vector viewed as one row, reduced
 // along it.
 func (b *Builder) ToScalar(op *ir.Op, src *model.Value, fn string, init *model.Value, res *ir.Value) {
@@ -96,7 +96,7 @@ func (b *Builder) ToScalar(op *ir.Op, src *model.Value, fn string, init *model.V
 	}
 }
 
-// scalarValue is the graph value standing for a scalar, or nil.
+// ScalarValue is the graph value standing for a scalar, or nil.
 func (b *Builder) ScalarValue(v *ir.Value) *model.Value {
 	if mv := b.Folded[v]; mv != nil && b.Scalars[mv] {
 		return mv
@@ -107,7 +107,7 @@ func (b *Builder) ScalarValue(v *ir.Value) *model.Value {
 	return nil
 }
 
-// broadcast reads vector.broadcast and vector.splat. A scalar the graph
+// Broadcast reads vector.broadcast and vector.splat. A scalar the graph
 // does not hold broadcast is the same in every element: a constant. A
 // vector broadcast adds leading dimensions and grows dimensions of extent
 // 1: one graph broadcast for each.
@@ -237,7 +237,7 @@ func insertedOnes(from, to []int) ([]int, bool) {
 	return ins, i == len(from)
 }
 
-// shapeCast reads vector.shape_cast; one that only puts dimensions of
+// ShapeCast reads vector.shape_cast; one that only puts dimensions of
 // extent 1 into a vector for a broadcast to grow is read into that
 // broadcast.
 func (b *Builder) ShapeCast(op *ir.Op) {
@@ -257,7 +257,7 @@ func (b *Builder) ShapeCast(op *ir.Op) {
 	b.Reshape(op, src, shape, res)
 }
 
-// reshape views src in shape as res: a shape_cast, or src itself when the
+// Reshape views src in shape as res: a shape_cast, or src itself when the
 // shape is its own.
 func (b *Builder) Reshape(op *ir.Op, src *model.Value, shape []int, res *ir.Value) {
 	if slices.Equal(src.Shape, shape) {

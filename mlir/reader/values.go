@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// elementwise maps arith's and math's element-wise ops to the graph's
+// Elementwise maps arith's and math's element-wise ops to the graph's
 // functions (model.ElementwiseFuncs), casts to the graph's cast kinds.
 var Elementwise = map[string]string{
 	"arith.addf": "add", "arith.addi": "add", "arith.subf": "sub", "arith.subi": "sub",
@@ -26,14 +26,14 @@ var Elementwise = map[string]string{
 	"arith.uitofp": "cast", "arith.fptosi": "cast", "arith.fptoui": "cast",
 }
 
-// body reads a block's ops in order.
+// Body reads a block's ops in order.
 func (b *Builder) Body(blk *ir.Block) {
 	for _, op := range blk.Ops {
 		b.Front.ReadOp(op)
 	}
 }
 
-// ready reports whether an op the reader maps (named name) has the
+// Ready reports whether an op the reader maps (named name) has the
 // operands and results it needs, none of them failed before; it reports
 // a wrong count.
 func (b *Builder) Ready(op *ir.Op, name string) bool {
@@ -52,7 +52,7 @@ func (b *Builder) Ready(op *ir.Op, name string) bool {
 	return true
 }
 
-// touches says whether an operand or a result of op is of type T.
+// Touches says whether an operand or a result of op is of type T.
 func Touches[T ir.Type](op *ir.Op) bool {
 	for _, o := range op.Operands {
 		if _, ok := o.Value.Type.(T); ok {
@@ -67,7 +67,7 @@ func Touches[T ir.Type](op *ir.Op) bool {
 	return false
 }
 
-// touchesVectors says whether an operand or a result of op is a vector
+// TouchesVectors says whether an operand or a result of op is a vector
 // or a WMMA fragment (!gpu.mma_matrix).
 func TouchesVectors(op *ir.Op) bool {
 	if Touches[*ir.VectorType](op) {
@@ -86,7 +86,7 @@ func TouchesVectors(op *ir.Op) bool {
 	return false
 }
 
-// resultVector is vector of an op's result; a result the graph cannot
+// ResultVector is vector of an op's result; a result the graph cannot
 // hold is marked failed.
 func (b *Builder) ResultVector(res *ir.Value) ([]int, model.DType, bool) {
 	shape, dt, ok := b.Vector(res.Type, res.Pos, res.String())
@@ -96,7 +96,7 @@ func (b *Builder) ResultVector(res *ir.Value) ([]int, model.DType, bool) {
 	return shape, dt, ok
 }
 
-// source is the graph value of op's first operand; without one, the
+// Source is the graph value of op's first operand; without one, the
 // result res is marked failed.
 func (b *Builder) Source(op *ir.Op, res *ir.Value) *model.Value {
 	v := b.Value(op.Operands[0])
@@ -106,7 +106,7 @@ func (b *Builder) Source(op *ir.Op, res *ir.Value) *model.Value {
 	return v
 }
 
-// vector checks that t is a vector the graph can hold and gives its shape
+// Vector checks that t is a vector the graph can hold and gives its shape
 // and element type; otherwise it reports why at pos.
 func (b *Builder) Vector(t ir.Type, pos model.Pos, what string) ([]int, model.DType, bool) {
 	v, ok := b.AsVector(t)
@@ -152,7 +152,7 @@ func (b *Builder) Vector(t ir.Type, pos model.Pos, what string) ([]int, model.DT
 	return slices.Clone(v.Shape), dt, true
 }
 
-// value is the graph value an operand reads; nil (reported) when it is
+// Value is the graph value an operand reads; nil (reported) when it is
 // none.
 func (b *Builder) Value(o *ir.Operand) *model.Value {
 	if mv, ok := b.Front.Operand(o); ok {
@@ -176,7 +176,7 @@ func (b *Builder) Value(o *ir.Operand) *model.Value {
 	return nil
 }
 
-// unique makes a value or op name not yet used in the graph.
+// Unique makes a value or op name not yet used in the graph.
 func Unique(used map[string]bool, name string) string {
 	if !used[name] {
 		used[name] = true
@@ -191,7 +191,7 @@ func Unique(used map[string]bool, name string) string {
 	}
 }
 
-// emit appends an op to the graph, in the loop being read.
+// Emit appends an op to the graph, in the loop being read.
 func (b *Builder) Emit(op *model.Op) {
 	if b.Cur != nil {
 		b.Made[b.Cur] = append(b.Made[b.Cur], op)
@@ -204,7 +204,7 @@ func (b *Builder) Emit(op *model.Op) {
 	}
 }
 
-// add types an op through its row of the op table, defines its result
+// Add types an op through its row of the op table, defines its result
 // (named name, at pos; res is the MLIR value it stands for, nil for an op
 // the reader makes), checks the result against res's type, records the
 // operands' uses and emits the op. It returns the result (nil for none or
@@ -271,7 +271,7 @@ func (b *Builder) scalarResult(res *ir.Value, typ *model.ValueType) bool {
 	return !vec && len(typ.Shape) == 1 && typ.Shape[0] == 1
 }
 
-// vectorQuiet is vector without reporting.
+// VectorQuiet is vector without reporting.
 func (b *Builder) VectorQuiet(t ir.Type) ([]int, model.DType, bool) {
 	v, ok := b.AsVector(t)
 	if !ok {
@@ -281,7 +281,7 @@ func (b *Builder) VectorQuiet(t ir.Type) ([]int, model.DType, bool) {
 	return v.Shape, dt, ok
 }
 
-// isVector reports whether a value is a vector, or a ranked tensor (which
+// IsVector reports whether a value is a vector, or a ranked tensor (which
 // only a TTGIR kernel's reading reaches: the vector reader refuses
 // tensors before).
 func IsVector(v *ir.Value) bool {
@@ -297,7 +297,7 @@ func IsVector(v *ir.Value) bool {
 	return false
 }
 
-// asVector is t as a vector: a vector type, or in TTGIR a ranked tensor
+// AsVector is t as a vector: a vector type, or in TTGIR a ranked tensor
 // of its shape and elements.
 func (b *Builder) AsVector(t ir.Type) (*ir.VectorType, bool) {
 	switch v := t.(type) {
@@ -347,7 +347,7 @@ func (b *Builder) constant(op *ir.Op) {
 	b.Add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
 }
 
-// identityInit reports whether use u is the accumulator of a
+// IdentityInit reports whether use u is the accumulator of a
 // multi_reduction and its value the identity of the reduction's kind, so
 // that the reduction is read as one without an init.
 func (b *Builder) IdentityInit(u ir.Use) bool {
@@ -472,7 +472,7 @@ func (b *Builder) elementwise(op *ir.Op) {
 	b.ElementwiseAs(op, Elementwise[op.Name])
 }
 
-// elementwiseAs reads an element-wise op or cast as the graph's function fn.
+// ElementwiseAs reads an element-wise op or cast as the graph's function fn.
 func (b *Builder) ElementwiseAs(op *ir.Op, fn string) {
 	if len(op.Results) != 1 || !IsVector(op.Results[0]) {
 		return
@@ -537,7 +537,7 @@ func (b *Builder) widenedByMMA(v *ir.Value) bool {
 var skipped = []string{"func.return", "gpu.return", "gpu.barrier", "gpu.thread_id", "gpu.block_id", "gpu.block_dim",
 	"affine.apply", "memref.dealloc", "arith.index_cast", "arith.index_castui"}
 
-// sharedOps are the ops every front end reads alike: arith's and math's
+// SharedOps are the ops every front end reads alike: arith's and math's
 // element-wise ops, arith.constant and scf.for, and the skipped ops.
 var SharedOps = func() map[string]func(b *Builder, op *ir.Op) {
 	ops := map[string]func(b *Builder, op *ir.Op){

@@ -53,7 +53,7 @@ func positioned(t *testing.T, name string, err error) error {
 	return err
 }
 
-// ttReadGraph reads a TTGIR kernel into its graph.
+// readKernelGraph reads a TTGIR kernel into its graph.
 func readKernelGraph(file string, data []byte, opt reader.Options) (*model.Graph, error) {
 	b, err := read(file, data, opt)
 	if err != nil {
@@ -62,7 +62,7 @@ func readKernelGraph(file string, data []byte, opt reader.Options) (*model.Graph
 	return b.Graph(), nil
 }
 
-// ttRead reads a TTGIR kernel.
+// read reads a TTGIR kernel.
 func read(file string, data []byte, opt reader.Options) (*ttBuilder, error) {
 	m, err := ir.Parse(file, data)
 	if err != nil {

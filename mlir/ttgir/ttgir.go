@@ -19,7 +19,7 @@ import (
 // (docs/triton.md). The reader reads such a module's tensors as it reads
 // a vector-dialect kernel's vectors.
 
-// IsTTGIR reports whether a parsed module is TTGIR: it holds a tt.func, or
+// Is reports whether a parsed module is TTGIR: it holds a tt.func, or
 // its module carries ttg. (or triton_gpu.) attributes.
 func Is(m *ir.Module) bool {
 	found := false
@@ -1082,7 +1082,7 @@ func (b *ttBuilder) ttContext() {
 	b.CheckSubgroups()
 }
 
-// buildTTGIR reads fn of m, a TTGIR kernel, into its graph.
+// Build reads fn of m, a TTGIR kernel, into its graph.
 func Build(m *ir.Module, fn *ir.Op, opt reader.Options) (*ttBuilder, error) {
 	b := &ttBuilder{
 		Builder:     reader.NewBuilder(m, fn, opt),

@@ -193,7 +193,7 @@ func product(s string) (int, bool) {
 	return n, true
 }
 
-// buildVector reads fn of m, a kernel in the vector dialect, into its graph.
+// Build reads fn of m, a kernel in the vector dialect, into its graph.
 func Build(m *ir.Module, fn *ir.Op, opt reader.Options) (*builder, error) {
 	b := &builder{
 		Builder:  reader.NewBuilder(m, fn, opt),

@@ -38,7 +38,7 @@ func testOffered(t *model.Target) ([]*model.Record, error) {
 	return lib.Offered(target)
 }
 
-// vecReadGraph reads a kernel in the vector dialect into its graph.
+// readKernelGraph reads a kernel in the vector dialect into its graph.
 func readKernelGraph(file string, data []byte, opt reader.Options) (*model.Graph, error) {
 	k, err := read(file, data, opt)
 	if err != nil {
@@ -47,7 +47,7 @@ func readKernelGraph(file string, data []byte, opt reader.Options) (*model.Graph
 	return k.Graph(), nil
 }
 
-// vecRead reads a kernel in the vector dialect.
+// read reads a kernel in the vector dialect.
 func read(file string, data []byte, opt reader.Options) (*builder, error) {
 	m, err := ir.Parse(file, data)
 	if err != nil {
@@ -60,7 +60,7 @@ func read(file string, data []byte, opt reader.Options) (*builder, error) {
 	return Build(m, fn, opt)
 }
 
-// vecBuildGraph builds the graph of a parsed kernel in the vector dialect.
+// buildGraph builds the graph of a parsed kernel in the vector dialect.
 func buildGraph(m *ir.Module, opt reader.Options) (*model.Graph, error) {
 	fn, err := reader.Choose(m, opt)
 	if err != nil {
@@ -86,7 +86,7 @@ func parseFile(t *testing.T, path string) *ir.Module {
 	return m
 }
 
-// vecWalkOps lists a module's ops in the order they are written, nested
+// walkOps lists a module's ops in the order they are written, nested
 // ops after the op whose region holds them.
 func walkOps(ops []*ir.Op) []*ir.Op {
 	var out []*ir.Op
