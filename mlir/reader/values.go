@@ -552,10 +552,3 @@ var SharedOps = func() map[string]func(b *Builder, op *ir.Op) {
 	}
 	return ops
 }()
-
-// SharedOp is the reading of an op every front end reads alike; false
-// for an op a front end reads its own way.
-func SharedOp(name string) (func(b *Builder, op *ir.Op), bool) {
-	h, ok := SharedOps[name]
-	return h, ok
-}

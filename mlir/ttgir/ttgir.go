@@ -34,7 +34,7 @@ func Is(m *ir.Module) bool {
 
 // ttHandlers are the TTGIR ops the reader maps, by name (the older
 // triton_gpu. names read as ttg.); arith, math, scf.for and
-// arith.constant are read as every front end reads them (SharedOp).
+// arith.constant are read as every front end reads them (SharedOps).
 var ttHandlers map[string]func(b *ttBuilder, op *ir.Op)
 
 // ttSkipped are TTGIR ops on scalars, program ids and buffers' lifetimes:
@@ -223,7 +223,7 @@ func (b *ttBuilder) ReadOp(op *ir.Op) {
 		return // a scalar pointer's arithmetic
 	}
 	h, ok := ttHandlers[name]
-	if sh, shared := reader.SharedOp(name); !ok && shared {
+	if sh, shared := reader.SharedOps[name]; !ok && shared {
 		h, ok = func(b *ttBuilder, op *ir.Op) { sh(b.Builder, op) }, true
 	}
 	if !ok || strings.HasPrefix(name, "vector.") || name == "iree_vector_ext.to_layout" {
