@@ -16,7 +16,7 @@ import (
 // LLVM 19, AMDGPUOps.td since). They are checked by reading
 // testdata/mlir/{wmma_gemm,ldmatrix_mma_sync,mfma_tile}.mlir and
 // iree-opt's generic forms of them to the same graphs, and the LLVM 19
-// forms of the same kernels too (mma_props_test.go).
+// forms of the same kernels too (mlir/vector/mma_props_test.go).
 //
 // A function using them describes one subgroup's work: a WMMA value
 // (!gpu.mma_matrix<16x16xf16, "AOp">) is the subgroup's fragment, a

@@ -10,7 +10,7 @@ import (
 // where the language cannot say it: regions, symbol names, positions that
 // mix constants and values), and its arity, which the generic form may
 // get wrong. The front ends attach what each op builds by the same name
-// (build.go's handlers, ttgir.go's), and a test holds the two together.
+// (mlir/vector's handlers, mlir/ttgir's), and their tests hold each to the rows.
 type opRow struct {
 	name    string
 	form    string       // the custom syntax; "" where parse reads it

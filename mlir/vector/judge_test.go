@@ -56,7 +56,7 @@ var notIREEJudged = map[string]string{
 // judges them, as it does the kernels with IREE's attributes, and
 // TestMLIROptPredatesIREESyntax checks that mlir-opt-19 still refuses
 // them. Their matrix ops write their properties as keywords, where LLVM
-// 19 wrote them in the attribute dictionary (mma_props.go).
+// 19 wrote them in the attribute dictionary (mlir/ir/mma_props.go).
 var ireeSyntax = map[string]string{
 	"../testdata/mlir/wmma_gemm.mlir":         "gpu.subgroup_mma_load_matrix and _store_matrix write leadDimension 16",
 	"../testdata/mlir/ldmatrix_mma_sync.mlir": "nvgpu.ldmatrix writes numTiles = 4 transpose = false, nvgpu.mma.sync mmaShape = [16, 8, 16]",

@@ -12,7 +12,7 @@ import (
 
 // llvm19Forms rewrite the matrix ops of the three matrix kernels from
 // IREE 3.13's forms, their properties as keywords, to LLVM 19's, their
-// properties in the attribute dictionary (mma_props.go).
+// properties in the attribute dictionary (mlir/ir/mma_props.go).
 var llvm19Forms = map[string][][2]string{
 	"../testdata/mlir/wmma_gemm.mlir": {
 		{"] leadDimension 16 :", "] {leadDimension = 16 : index} :"},
