@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/irifrance/gini"
 	"github.com/irifrance/gini/logic"
 	"github.com/irifrance/gini/z"
 
@@ -22,19 +21,20 @@ import (
 // assumed leave a plan; gini's Why names assumptions that suffice for a
 // conflict, which deletion shrinks to a minimal core.
 type feasibility struct {
-	p     *Problem
-	c     *logic.C
-	g     *gini.Gini
-	x     [][]z.Lit
-	sel   []z.Lit
-	mark  []int8
-	bySel map[z.Lit]int
+	p       *Problem
+	c       *logic.C
+	g       *pbqp.SAT // each question on a fresh solver (pbqp.SAT says why)
+	x       [][]z.Lit
+	sel     []z.Lit
+	mark    []int8
+	bySel   map[z.Lit]int
+	pending []z.Lit // the clause Add is given, until its 0 (logic.C.CnfSince)
 	// solves counts the SAT calls, for benchmarks and tests.
 	solves int
 }
 
 func newFeasibility(p *Problem) *feasibility {
-	f := &feasibility{p: p, c: logic.NewC(), g: gini.New()}
+	f := &feasibility{p: p, c: logic.NewC(), g: pbqp.NewSAT()}
 	for range p.facts.list {
 		f.sel = append(f.sel, f.c.Lit())
 	}
@@ -71,6 +71,17 @@ func (f *feasibility) add(lits ...z.Lit) {
 		f.g.Add(m)
 	}
 	f.g.Add(0)
+}
+
+// Add adds a literal of a clause, 0 ending it: the circuit's clauses
+// (logic.C.CnfSince) reach the solver through add, as every other does.
+func (f *feasibility) Add(m z.Lit) {
+	if m != z.LitNull {
+		f.pending = append(f.pending, m)
+		return
+	}
+	f.add(f.pending...)
+	f.pending = f.pending[:0]
 }
 
 // holds reports whether the facts (and the extra literals) leave a plan.
@@ -236,7 +247,7 @@ func (f *feasibility) corrections(limit, maxSize int) (sets [][]int, more bool) 
 	for k := 0; k <= min(maxSize, len(soft)); k++ {
 		roots = append(roots, cs.Leq(k))
 	}
-	f.mark, _ = f.c.CnfSince(f.g, f.mark, roots...)
+	f.mark, _ = f.c.CnfSince(f, f.mark, roots...)
 	for k := 1; k <= min(maxSize, len(soft)); k++ {
 		for {
 			if !f.holds(hard, cs.Leq(k)) {
@@ -371,16 +382,6 @@ func Core(p *Problem, opt Options) ([]*model.Fact, error) {
 func core(p *Problem, f *feasibility, opt Options) ([]*model.Fact, error) {
 	var ids []int
 	if finder, ok := backendOf(opt).(ConflictFinder); ok {
-		// gini's own core search runs first whatever backend finds the
-		// core: the relaxation search below reuses this solver, and gini
-		// v1.0.1 was seen to answer it with a model that violates a
-		// clause (a fatal "internal error in solve: sat model") when its
-		// first answers on these clauses were sat, as they are when the
-		// relaxation search starts on a fresh solver; after the core
-		// search's unsat answers it does not (TestSMTUnsatCoresAreMinimal
-		// on buffers_over_budget and registers_pins_together exited the
-		// test binary before this).
-		_ = f.core()
 		var err error
 		if ids, err = finder.Conflict(p); err != nil {
 			return nil, err

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/irifrance/gini"
 	"github.com/irifrance/gini/logic"
 	"github.com/irifrance/gini/z"
 )
@@ -25,7 +24,7 @@ type satCore struct {
 	nodes   []int
 	offset  int64 // the part of every plan's cost that normalisation took out
 	c       *logic.C
-	g       *gini.Gini
+	g       *SAT // each call on a fresh solver (fresh.go)
 	x       map[int]map[int]z.Lit
 	softs   []soft
 	clauses int
@@ -40,7 +39,7 @@ type soft struct {
 }
 
 func newSatCore(r *reducer, nodes []int) *satCore {
-	s := &satCore{r: r, nodes: nodes, c: logic.NewCCap(1 << 12), g: gini.New(), x: map[int]map[int]z.Lit{}}
+	s := &satCore{r: r, nodes: nodes, c: logic.NewCCap(1 << 12), g: NewSAT(), x: map[int]map[int]z.Lit{}}
 	in := map[int]bool{}
 	for _, n := range nodes {
 		in[n] = true
@@ -80,7 +79,7 @@ func newSatCore(r *reducer, nodes []int) *satCore {
 			}
 		}
 	}
-	s.mark, _ = s.c.CnfSince(s.g, nil, s.c.T)
+	s.mark, _ = s.c.CnfSince(s, nil, s.c.T)
 	return s
 }
 
@@ -159,11 +158,15 @@ func (s *satCore) normalized(in map[int]bool) (map[int][]int64, map[[2]int][][]i
 
 func (s *satCore) clause(ms ...z.Lit) {
 	for _, m := range ms {
-		s.g.Add(m)
+		s.Add(m)
 	}
-	s.g.Add(0)
+	s.Add(0)
 	s.clauses++
 }
+
+// Add adds a literal of a clause to the solver, 0 ending the clause, and
+// keeps it for the fresh solver of the next call (try).
+func (s *satCore) Add(m z.Lit) { s.g.Add(m) }
 
 // exactlyOne: at least one, and at most one by pairs for few literals or a
 // sequential counter (Sinz 2005) for more.
@@ -320,7 +323,7 @@ func (s *satCore) minimize(choice []int, deadline time.Time) (Status, int64, int
 				s.softs = append(s.softs, soft{lit, wmin})
 				roots = append(roots, lit)
 			}
-			s.mark, _ = s.c.CnfSince(s.g, s.mark, roots...)
+			s.mark, _ = s.c.CnfSince(s, s.mark, roots...)
 		}
 		if lb >= best {
 			copy(choice, bestChoice)
