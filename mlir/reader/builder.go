@@ -2,10 +2,11 @@ package reader
 
 import (
 	"fmt"
-	"planner/mlir/ir"
-	"planner/model"
 	"slices"
 	"strings"
+
+	"planner/mlir/ir"
+	"planner/model"
 )
 
 // Options say how to read a kernel graph from MLIR.
@@ -37,6 +38,7 @@ type Options struct {
 	Offered func(t *model.Target) ([]*model.Record, error)
 }
 
+// Errorf reports an error at pos.
 func (b *Builder) Errorf(pos model.Pos, code model.Code, format string, args ...any) *model.Error {
 	e := &model.Error{Pos: pos, Code: code, Index: -1, Msg: fmt.Sprintf(format, args...)}
 	b.Errs = append(b.Errs, e)
@@ -167,7 +169,7 @@ func NewBuilder(m *ir.Module, fn *ir.Op, opt Options) *Builder {
 		Vals:    map[*ir.Value]*model.Value{},
 		ints:    map[*ir.Value]int64{},
 		Folded:  map[*ir.Value]*model.Value{},
-		Unsq:    map[*ir.Value]*unsqueeze{},
+		unsq:    map[*ir.Value]*unsqueeze{},
 		Scalars: map[*model.Value]bool{},
 		Failed:  map[*ir.Value]bool{},
 		Names:   map[string]bool{},
@@ -215,7 +217,7 @@ type Builder struct {
 	// widens itself, a vector constant only a reduction's identity init
 	// uses (nil), a to_layout's result.
 	Folded map[*ir.Value]*model.Value
-	Unsq   map[*ir.Value]*unsqueeze
+	unsq   map[*ir.Value]*unsqueeze
 	// scalars are graph values of shape [1] that stand for a scalar (a
 	// vector.reduction's result).
 	Scalars map[*model.Value]bool

@@ -3,11 +3,12 @@ package reader
 import (
 	"fmt"
 	"math"
-	"planner/mlir/ir"
-	"planner/model"
 	"slices"
 	"strconv"
 	"strings"
+
+	"planner/mlir/ir"
+	"planner/model"
 )
 
 // combiners map vector.kind to the graph's reduce combiners.
@@ -124,7 +125,7 @@ func (b *Builder) Broadcast(op *ir.Op) {
 			b.Add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
 			return
 		}
-	} else if u := b.Unsq[o.Value]; u != nil {
+	} else if u := b.unsq[o.Value]; u != nil {
 		if b.broadcastUnsqueezed(op, u, shape, res) {
 			return
 		}
@@ -212,7 +213,7 @@ func (b *Builder) broadcastUnsqueezed(op *ir.Op, u *unsqueeze, shape []int, res 
 func (b *Builder) emitUnsqueeze(v *ir.Value, u *unsqueeze) *model.Value {
 	vt, _ := b.AsVector(v.Type)
 	shape := vt.Shape
-	delete(b.Unsq, v)
+	delete(b.unsq, v)
 	return b.Add(&model.Op{Kind: model.OpShapeCast, Pos: v.Def.Pos, Operands: []*model.Value{u.src}}, &model.OpArgs{Shape: slices.Clone(shape)}, v, v.Name, v.Pos)
 }
 
@@ -251,7 +252,7 @@ func (b *Builder) ShapeCast(op *ir.Op) {
 		return
 	}
 	if ins, ok := insertedOnes(src.Shape, shape); ok && len(res.Uses) == 1 && (res.Uses[0].Op.Name == "vector.broadcast" || res.Uses[0].Op.Name == "tt.broadcast") {
-		b.Unsq[res] = &unsqueeze{src: src, inserted: ins}
+		b.unsq[res] = &unsqueeze{src: src, inserted: ins}
 		return
 	}
 	b.Reshape(op, src, shape, res)
@@ -444,4 +445,12 @@ func (b *Builder) Finish(notation, what string) {
 	if len(g.Ops) == 0 && len(b.Errs) == 0 {
 		b.Errorf(b.Fn.Pos, model.CodeMissingKey, "@%s has no op on %s: nothing to plan", ir.FuncName(b.Fn), what)
 	}
+}
+
+// Unsqueezed reports whether v is a shape_cast's (or expand_dims's) result
+// that only puts dimensions of extent 1 into a value, read into the
+// broadcast that grows them: the graph has no value for v.
+func (b *Builder) Unsqueezed(v *ir.Value) bool {
+	_, ok := b.unsq[v]
+	return ok
 }

@@ -3,11 +3,12 @@ package reader
 import (
 	"fmt"
 	"math"
-	"planner/mlir/ir"
-	"planner/model"
 	"slices"
 	"strconv"
 	"strings"
+
+	"planner/mlir/ir"
+	"planner/model"
 )
 
 // Elementwise maps arith's and math's element-wise ops to the graph's

@@ -2,15 +2,15 @@ package ttgir
 
 import (
 	"fmt"
+	"os"
+	"strings"
 	"sync"
 	"testing"
 
-	"os"
 	"planner/intrinsics"
 	"planner/mlir/ir"
 	"planner/mlir/reader"
 	"planner/model"
-	"strings"
 )
 
 // ttTestTargets stand in for the planner's targets: the reader needs only

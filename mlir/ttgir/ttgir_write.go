@@ -249,7 +249,7 @@ func (wr *ttWriter) layoutOf(v *ir.Value) *model.Layout {
 // deferred is the broadcast an expand_dims's result v was read into (the
 // graph has no value for v), or nil.
 func (wr *ttWriter) deferred(v *ir.Value) *ir.Op {
-	if _, ok := wr.b.Unsq[v]; !ok || len(v.Uses) != 1 {
+	if !wr.b.Unsqueezed(v) || len(v.Uses) != 1 {
 		return nil
 	}
 	return v.Uses[0].Op
