@@ -30,14 +30,7 @@ func ReadGraph(file string, data []byte, opt Options) (*model.Graph, error) {
 type Kernel struct {
 	src  string
 	mod  *ir.Module
-	read read
-}
-
-// read is a front end's reading of one function: its graph, and the
-// writer of a plan back into the text it was read from.
-type read interface {
-	Graph() *model.Graph
-	Write(w io.Writer, src string, pl *reader.Planned) error
+	read reader.Kernel
 }
 
 // ReadKernel reads MLIR text and builds the graph of one of its
@@ -85,7 +78,7 @@ func BuildGraph(m *ir.Module, opt Options) (*model.Graph, error) {
 
 // build reads the function opt.Func names by the front end of the
 // module's dialects: TTGIR's (IsTTGIR) or the vector dialect's.
-func build(m *ir.Module, opt Options) (read, error) {
+func build(m *ir.Module, opt Options) (reader.Kernel, error) {
 	fn, err := reader.Choose(m, opt)
 	if err != nil {
 		return nil, err

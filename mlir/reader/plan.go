@@ -2,10 +2,18 @@ package reader
 
 import (
 	"fmt"
+	"io"
 
 	"planner/model"
 	"planner/plans"
 )
+
+// Kernel is a function a front end read: its graph, and the writer of a
+// plan back into the text src it was read from.
+type Kernel interface {
+	Graph() *model.Graph
+	Write(w io.Writer, src string, pl *Planned) error
+}
 
 // Planned is what the writers read of a verified plan (plans.Plan),
 // looked up by the names of the graph it was built from: the kernel's

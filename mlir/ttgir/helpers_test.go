@@ -72,7 +72,7 @@ func read(file string, data []byte, opt reader.Options) (*ttBuilder, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Build(m, fn, opt)
+	return build(m, fn, opt)
 }
 
 // signature writes a graph's ops one a line, loops' bodies indented: the

@@ -1082,8 +1082,18 @@ func (b *ttBuilder) ttContext() {
 	b.CheckSubgroups()
 }
 
-// Build reads fn of m, a TTGIR kernel, into its graph.
-func Build(m *ir.Module, fn *ir.Op, opt reader.Options) (*ttBuilder, error) {
+// Build reads fn of m, a TTGIR kernel, into its graph, kept with what
+// writes a plan back into its text.
+func Build(m *ir.Module, fn *ir.Op, opt reader.Options) (reader.Kernel, error) {
+	b, err := build(m, fn, opt)
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// build reads fn of m into its graph.
+func build(m *ir.Module, fn *ir.Op, opt reader.Options) (*ttBuilder, error) {
 	b := &ttBuilder{
 		Builder:     reader.NewBuilder(m, fn, opt),
 		freeTensors: map[*ir.Value]bool{},

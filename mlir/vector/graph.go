@@ -193,8 +193,18 @@ func product(s string) (int, bool) {
 	return n, true
 }
 
-// Build reads fn of m, a kernel in the vector dialect, into its graph.
-func Build(m *ir.Module, fn *ir.Op, opt reader.Options) (*builder, error) {
+// Build reads fn of m, a kernel in the vector dialect, into its graph, kept with what
+// writes a plan back into its text.
+func Build(m *ir.Module, fn *ir.Op, opt reader.Options) (reader.Kernel, error) {
+	b, err := build(m, fn, opt)
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// build reads fn of m into its graph.
+func build(m *ir.Module, fn *ir.Op, opt reader.Options) (*builder, error) {
 	b := &builder{
 		Builder:  reader.NewBuilder(m, fn, opt),
 		mems:     map[*ir.Value]*memInfo{},

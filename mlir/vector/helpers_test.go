@@ -57,7 +57,7 @@ func read(file string, data []byte, opt reader.Options) (*builder, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Build(m, fn, opt)
+	return build(m, fn, opt)
 }
 
 // buildGraph builds the graph of a parsed kernel in the vector dialect.
@@ -66,7 +66,7 @@ func buildGraph(m *ir.Module, opt reader.Options) (*model.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := Build(m, fn, opt)
+	b, err := build(m, fn, opt)
 	if err != nil {
 		return nil, err
 	}
