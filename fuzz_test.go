@@ -15,6 +15,7 @@ import (
 	"planner/plans/planfile"
 	"planner/solver"
 	"planner/tomlio"
+	"planner/tomlio/tomltest"
 )
 
 // FuzzSolveVerify: every graph package gen writes (a family, up to 200
@@ -85,6 +86,9 @@ func FuzzReadPlan(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
+		f.Add(data)
+	}
+	for _, data := range tomltest.Hostile("file = \"testdata/graphs/softmax_row.toml\"\ntarget = \"sm_80\"\nsubgroups = 4\n") {
 		f.Add(data)
 	}
 	pl := testPlanner(f)

@@ -142,13 +142,26 @@ func withMemoryLimit(ctx context.Context, n uint64) (context.Context, func()) {
 	}
 }
 
+// progressAfter is how long a solve runs before its first progress
+// report outside the solver (solver.ProgressAfter; tests shorten it).
+var progressAfter = solver.ProgressAfter
+
 // during keeps a progress line alive through a phase outside the solver
-// (writing and replaying the plan) of a solve that started at start,
-// until the returned function is called.
-func during(progress func(solver.Progress), start time.Time, phase string) (stop func()) {
+// (reading the graph, writing and replaying the plan) of a solve that
+// started at start, until the returned function is called: at once when
+// the solve has run progressAfter already, then every
+// solver.ProgressEvery. p names the phase and what it counts.
+func during(progress func(solver.Progress), start time.Time, p solver.Progress) (stop func()) {
 	if progress == nil {
 		return func() {}
 	}
+	report := func() {
+		if e := time.Since(start); e >= progressAfter {
+			p.Elapsed, p.Memory = e, solver.MemoryHeld()
+			progress(p)
+		}
+	}
+	report()
 	quit, finished := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(finished)
@@ -159,9 +172,7 @@ func during(progress func(solver.Progress), start time.Time, phase string) (stop
 			case <-quit:
 				return
 			case <-tick.C:
-				if e := time.Since(start); e >= solver.ProgressAfter {
-					progress(solver.Progress{Phase: phase, Elapsed: e, Memory: solver.MemoryHeld()})
-				}
+				report()
 			}
 		}
 	}()

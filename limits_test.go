@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,9 +18,9 @@ import (
 // The progress line goes on through the plan's writing and checking, once
 // the solve has run for a second, and stops when told.
 func TestProgressDuring(t *testing.T) {
-	during(nil, time.Now(), "plan")() // no progress asked for: nothing to do
+	during(nil, time.Now(), solver.Progress{Phase: "plan"})() // no progress asked for: nothing to do
 	got := make(chan solver.Progress, 100)
-	stop := during(func(p solver.Progress) { got <- p }, time.Now().Add(-time.Hour), "plan")
+	stop := during(func(p solver.Progress) { got <- p }, time.Now().Add(-time.Hour), solver.Progress{Phase: "plan"})
 	p := <-got
 	stop()
 	if p.Phase != "plan" || p.Elapsed < time.Hour {
@@ -265,5 +267,28 @@ func TestBigGraphPacesCollectorDuringSearch(t *testing.T) {
 	}
 	if got.Plan.Cost != want.Plan.Cost {
 		t.Errorf("paced, the plan costs %d; at the default pace %d", got.Plan.Cost, want.Plan.Cost)
+	}
+}
+
+// The progress line covers the reading of the graph too: a graph of
+// hundreds of MiB takes seconds to read, with no line before.
+func TestProgressWhileReading(t *testing.T) {
+	defer func(after time.Duration) { progressAfter = after }(progressAfter)
+	progressAfter = 0
+	pl := testPlanner(t)
+	data, err := os.ReadFile("testdata/graphs/softmax_row.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var phases []solver.Progress
+	var mu sync.Mutex
+	opt := Options{Progress: func(p solver.Progress) { mu.Lock(); phases = append(phases, p); mu.Unlock() }}
+	if _, err := pl.SolveText(context.Background(), "softmax_row.toml", data, opt); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(phases) == 0 || phases[0].Phase != "read" || phases[0].Total != len(data) {
+		t.Errorf("the first progress report is %+v, want the reading of %d bytes", phases, len(data))
 	}
 }

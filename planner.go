@@ -298,7 +298,12 @@ func (pl *Planner) SolveText(ctx context.Context, name string, data []byte, opt 
 	var g *model.Graph
 	var k *mlir.Kernel
 	var err error
-	if !within(ctx, time.Time{}, func() { g, k, err = pl.parse(name, data, opt.Input) }) {
+	// Reading a graph of hundreds of MiB takes seconds: the progress line
+	// covers it too.
+	reading := during(opt.Progress, time.Now(), solver.Progress{Phase: "read", Total: len(data)})
+	read := within(ctx, time.Time{}, func() { g, k, err = pl.parse(name, data, opt.Input) })
+	reading()
+	if !read {
 		stopped := &solver.LimitError{Limit: limitText(ctx), Phase: "read"}
 		return &Result{Outcome: Stopped, Graph: &model.Graph{File: name}, Why: fmt.Sprintf("%s: %v", name, stopped)}, nil
 	}
@@ -429,7 +434,7 @@ func (pl *Planner) solve(ctx, run context.Context, g *model.Graph, opt Options) 
 			runtime.GC()
 		}
 	}
-	done := during(opt.Progress, start, "plan")
+	done := during(opt.Progress, start, solver.Progress{Phase: "plan"})
 	plan, err := planWithin(run, g, t, res.Assignment, res.Cost, opt.Notation, "the search")
 	done()
 	var stopped *stoppedPlan

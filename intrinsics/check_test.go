@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"planner/model"
+	"planner/tomlio/tomltest"
 )
 
 // Each deliberately broken record under testdata/bad/records breaks one
@@ -36,7 +37,12 @@ func TestCheckBrokenRecords(t *testing.T) {
 		"shadow_builtin.toml":                model.CodeDuplicate,
 		"shape_row_bytes.toml":               model.CodeRecordShape,
 		"subgroup_target.toml":               model.CodeRecordSubgroup,
+		"subgroups_not_pow2.toml":            model.CodeNotPowerOfTwo,
 		"syntax.toml":                        model.CodeSyntax,
+		"target_bank_bytes.toml":             model.CodeNotPowerOfTwo,
+		"target_banks.toml":                  model.CodeNotPowerOfTwo,
+		"target_record_lanes.toml":           model.CodeRecordSubgroup,
+		"target_subgroup_zero.toml":          model.CodeBadValue,
 		"target_tensor_memory.toml":          model.CodeMissingKey,
 		"tensor_memory_layout.toml":          model.CodeUnknownKey,
 		"unknown_key.toml":                   model.CodeUnknownKey,
@@ -91,6 +97,9 @@ func FuzzParseRecord(f *testing.F) {
 		data, _ := os.ReadFile(p)
 		f.Add(data)
 	}
+	for _, data := range tomltest.Hostile("name = \"t\"\nkind = \"mma\"\n") {
+		f.Add(data)
+	}
 	builtin, errs := read(true, nil)
 	if len(errs) > 0 {
 		f.Fatal(errs)
@@ -118,6 +127,17 @@ func FuzzParseRecord(f *testing.F) {
 				if p.File == "" || p.Line < 1 {
 					t.Fatalf("related position without a file or line: %#v", e)
 				}
+			}
+		}
+		if len(errs) > 0 {
+			return
+		}
+		// A target read without an error has the sizes hardware has.
+		pow2 := func(n int) bool { return n > 0 && n&(n-1) == 0 }
+		for _, tg := range lib.Targets {
+			if !pow2(tg.SubgroupSize) || tg.SubgroupSize > 1024 || !pow2(tg.Banks) || !pow2(tg.BankBytes) || tg.MaxSubgroups < 1 || tg.SharedMemory < 1 {
+				t.Fatalf("target %s read without an error has subgroups of %d lanes, %d subgroups, %d bytes of shared memory in %d banks of %d bytes",
+					tg.Name, tg.SubgroupSize, tg.MaxSubgroups, tg.SharedMemory, tg.Banks, tg.BankBytes)
 			}
 		}
 	})

@@ -427,20 +427,47 @@ func parseTarget(root *tomlio.Table) *model.Target {
 			SharedWavefront: get("shared_wavefront"), Barrier: get("barrier"), GlobalSector: get("global_sector"), Issue: get("issue")}
 		c.CheckUnknown()
 	}
-	if t.SubgroupSize > 0 && t.SubgroupSize&(t.SubgroupSize-1) != 0 {
-		root.Errorf("subgroup_size", model.CodeNotPowerOfTwo, "subgroup size %d is not a power of two", t.SubgroupSize)
-	}
-	for _, k := range []struct {
-		key string
-		v   int
-	}{{"max_subgroups", t.MaxSubgroups}, {"shared_memory", t.SharedMemory}, {"banks", t.Banks}, {"bank_bytes", t.BankBytes},
-		{"tensor_memory_lanes", t.TensorMemoryLanes}, {"tensor_memory_columns", t.TensorMemoryColumns}} {
-		if root.Has(k.key) && !root.Failed(k.key) && k.v < 1 {
-			root.Errorf(k.key, model.CodeBadValue, "%s must be positive, found %d", k.key, k.v)
+	for _, k := range targetBounds {
+		v := k.field(t)
+		switch {
+		case !root.Has(k.key) || root.Failed(k.key):
+		case v < 1:
+			root.Errorf(k.key, model.CodeBadValue, "%s must be positive (%s), found %d", k.key, k.what, v)
+		case v > k.most:
+			root.Errorf(k.key, model.CodeBadValue, "%s is %d, more than any GPU has (at most %d %s)", k.key, v, k.most, k.what)
+		case k.pow2 && v&(v-1) != 0:
+			root.Errorf(k.key, model.CodeNotPowerOfTwo, "%s %d is not a power of two (%s are a power of two on every GPU)", k.key, v, k.what)
 		}
 	}
 	root.CheckUnknown()
 	return t
+}
+
+// targetBounds are the invariants every real target's sizes hold: each
+// is positive and at most what any GPU has, and those that hardware
+// addresses by bits are powers of two. A target breaking one is refused
+// where it is read (a subgroup of 0 lanes divided by zero in the search,
+// a bank geometry no hardware has was priced).
+var targetBounds = []struct {
+	key   string
+	field func(*model.Target) int
+	most  int
+	pow2  bool
+	what  string
+}{
+	// Subgroups: 8 to 64 lanes on today's GPUs; lane ids are read bit by bit.
+	{"subgroup_size", func(t *model.Target) int { return t.SubgroupSize }, 1024, true, "lanes per subgroup"},
+	// A block holds at most 1024 lanes on every vendor.
+	{"max_subgroups", func(t *model.Target) int { return t.MaxSubgroups }, 1024, false, "subgroups per block"},
+	// 228 KiB on NVIDIA sm_90 and sm_100, the most any target gives.
+	{"shared_memory", func(t *model.Target) int { return t.SharedMemory }, 1 << 24, false, "bytes of shared memory per block"},
+	// Shared memory banks: 16, 32 or 64 of 4 (8 on NVIDIA Kepler) bytes;
+	// an address's bank is read from its bits.
+	{"banks", func(t *model.Target) int { return t.Banks }, 128, true, "shared memory banks"},
+	{"bank_bytes", func(t *model.Target) int { return t.BankBytes }, 16, true, "bytes per bank"},
+	// NVIDIA sm_100: 128 lanes of 512 32-bit columns.
+	{"tensor_memory_lanes", func(t *model.Target) int { return t.TensorMemoryLanes }, 1024, true, "tensor memory lanes"},
+	{"tensor_memory_columns", func(t *model.Target) int { return t.TensorMemoryColumns }, 1 << 16, true, "tensor memory columns"},
 }
 
 // Bounds on a target's registers: no GPU gives a lane more than 1024
@@ -524,9 +551,13 @@ func parseRecord(root *tomlio.Table) *model.Record {
 	if v, ok := root.Int("subgroups", false); root.Failed("subgroups") {
 		r.Subgroups = 0 // reported; the operands' layouts are not read over a guess
 	} else if ok {
-		if v < 1 || v > 64 {
+		r.Subgroups = 0 // unless it is good: the layouts are not read over a guess
+		switch {
+		case v < 1 || v > 64:
 			root.Errorf("subgroups", model.CodeBadValue, "subgroups is from 1 to 64, found %d", v)
-		} else {
+		case v&(v-1) != 0:
+			root.Errorf("subgroups", model.CodeNotPowerOfTwo, "subgroups = %d is not a power of two: a layout gives each bit of the subgroup id a basis, so a record spans 1, 2, 4, ... subgroups", v)
+		default:
 			r.Subgroups = v
 		}
 	}

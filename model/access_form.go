@@ -143,12 +143,13 @@ func (l *Layout) registersApart() bool {
 // axisIndexes is the element of every point along hardware axis h
 // (Register or Lane) of subgroup sub, the other axes at zero, kept once
 // computed.
-func (l *Layout) axisIndexes(h HwDim, sub int) [][]int {
+func (tb *layoutTables) axisIndexes(h HwDim, sub int) [][]int {
+	l := tb.l
 	a := 0
 	if h == Lane {
 		a = 1
 	}
-	if idx, ok := l.axisIdx[a].get(sub); ok {
+	if idx, ok := tb.axisIdx[a].get(sub); ok {
 		return idx
 	}
 	idx := make([][]int, l.Size(h))
@@ -161,16 +162,17 @@ func (l *Layout) axisIndexes(h HwDim, sub int) [][]int {
 		}
 		idx[i] = l.Index(p)
 	}
-	l.axisIdx[a].put(sub, idx)
+	tb.axisIdx[a].put(sub, idx)
 	return idx
 }
 
 // offsetsOf lists offset(index) of every point along hardware axis h
 // (the others at zero) of subgroup sub: from the bits' offsets bo in a
 // binary layout, else from each point's element.
-func (l *Layout) offsetsOf(h HwDim, sub int, offset func(idx []int) int, bo *bitOffsets) []int {
+func (tb *layoutTables) offsetsOf(h HwDim, sub int, offset func(idx []int) int, bo *bitOffsets) []int {
+	l := tb.l
 	if bo == nil {
-		idx := l.axisIndexes(h, sub)
+		idx := tb.axisIndexes(h, sub)
 		out := make([]int, len(idx))
 		for i, x := range idx {
 			out[i] = offset(x)
@@ -245,16 +247,17 @@ type registerOffsets struct {
 
 // registerOffsets finds the registers' offsets from the bits' offsets bo
 // (nil: the layout is not binary).
-func (l *Layout) registerOffsets(offset func(idx []int) int, bo *bitOffsets) registerOffsets {
+func (tb *layoutTables) registerOffsets(offset func(idx []int) int, bo *bitOffsets) registerOffsets {
+	l := tb.l
 	if bo == nil {
-		return registerOffsets{list: l.offsetsOf(Register, 0, offset, nil)}
+		return registerOffsets{list: tb.offsetsOf(Register, 0, offset, nil)}
 	}
 	ro := registerOffsets{xor: bo.xor, digits: []int{}}
 	var seen uint64
 	imgs, _ := l.hwBits(Register)
 	for _, img := range imgs {
 		if !bo.xor && seen&img != 0 {
-			return registerOffsets{list: l.offsetsOf(Register, 0, offset, bo), xor: bo.xor}
+			return registerOffsets{list: tb.offsetsOf(Register, 0, offset, bo), xor: bo.xor}
 		}
 		seen |= img
 		ro.digits = append(ro.digits, bo.of(img))
@@ -345,7 +348,8 @@ func phaseWords(gen []uint64, width, banks, bankBytes int) int {
 
 // accessVectorsByForm is accessVectors counted from the layout's bases
 // where the placement's form allows it; false where it does not.
-func accessVectorsByForm(l *Layout, vector, elemBits int, offset func(idx []int) int, form addressForm, t *Target, subs []int) (Access, bool) {
+func accessVectorsByForm(tb *layoutTables, vector, elemBits int, offset func(idx []int) int, form addressForm, t *Target, subs []int) (Access, bool) {
+	l := tb.l
 	banks, bankBytes := bankGeometry(t)
 	if form == formWalk || !isPow2(banks) || !isPow2(bankBytes) || !wholeBytes(elemBits) {
 		return Access{}, false
@@ -359,10 +363,10 @@ func accessVectorsByForm(l *Layout, vector, elemBits int, offset func(idx []int)
 	if l.binary() {
 		bo = l.bitOffsets(offset, form)
 	}
-	ro := l.registerOffsets(offset, bo)
+	ro := tb.registerOffsets(offset, bo)
 	laneOff := make([][]int, len(subs))
 	for i, sub := range subs {
-		laneOff[i] = l.offsetsOf(Lane, sub, offset, bo)
+		laneOff[i] = tb.offsetsOf(Lane, sub, offset, bo)
 	}
 	vector = max(1, min(vector, regs))
 	for vector > 1 && !keepsVectorsByForm(ro, laneOff, vector, form) {

@@ -183,26 +183,28 @@ func wordFactor(elemBits int) int {
 
 // hwBits returns the images of the binary digits of axis h, in digit order,
 // and their positions in the axis.
-// They are computed once per layout (conversions between every pair of
-// candidates read them) and capped, so that an append copies them.
+// They are worked out when the layout is made (conversions between every
+// pair of candidates read them) and capped, so that an append copies them.
 func (l *Layout) hwBits(h HwDim) (imgs []uint64, pos []int) {
-	d := l.hw.Load()
-	if d == nil {
-		d = &hwDigits{}
-		for h := range NumHwDims {
-			imgs, pos = []uint64{}, []int{}
-			for p, r := range l.m.in.axes[h].Radices {
-				if r == 2 {
-					imgs = append(imgs, l.m.bitImg[l.m.in.digits[l.m.in.first[h]+p].flat])
-					pos = append(pos, p)
-				}
-			}
-			d.imgs[h], d.pos[h] = imgs, pos
-		}
-		l.hw.Store(d)
-	}
-	imgs, pos = d.imgs[h], d.pos[h]
+	imgs, pos = l.hw.imgs[h], l.hw.pos[h]
 	return imgs[:len(imgs):len(imgs)], pos[:len(pos):len(pos)]
+}
+
+func (l *Layout) computeHwBits() hwDigits {
+	var d hwDigits
+	// One array of each for the four axes, each axis's part capped.
+	allImgs, allPos := make([]uint64, 0, l.m.in.nBits), make([]int, 0, l.m.in.nBits)
+	for h := range NumHwDims {
+		start := len(allImgs)
+		for p, r := range l.m.in.axes[h].Radices {
+			if r == 2 {
+				allImgs = append(allImgs, l.m.bitImg[l.m.in.digits[l.m.in.first[h]+p].flat])
+				allPos = append(allPos, p)
+			}
+		}
+		d.imgs[h], d.pos[h] = allImgs[start:len(allImgs):len(allImgs)], allPos[start:len(allPos):len(allPos)]
+	}
+	return d
 }
 
 // hwDigits is hwBits of every hardware axis.
@@ -214,8 +216,8 @@ type hwDigits struct {
 // grades is the span of the images of l's binary hardware digits, added
 // in axis order (registers, then lanes, …) as rows of an echelon basis
 // that each remember the axis of the digit they were added for: a
-// conversion from l asks it of every destination digit. Computed once
-// per layout.
+// conversion from l asks it of every destination digit. Worked out when
+// the layout is made.
 type grades struct {
 	rows  []uint64 // echelon in insertion order: a row holds no earlier row's pivot
 	level []HwDim
@@ -224,22 +226,21 @@ type grades struct {
 	full bool
 }
 
-func (l *Layout) grades() *grades {
-	g := l.graded.Load()
-	if g == nil {
-		g = &grades{}
-		for h := range NumHwDims {
-			imgs, _ := l.hwBits(h)
-			for _, v := range imgs {
-				if v = g.reduce(v); v != 0 {
-					g.rows = append(g.rows, v)
-					g.level = append(g.level, h)
-				}
+func (l *Layout) grades() *grades { return &l.graded }
+
+func (l *Layout) computeGrades() grades {
+	n := min(l.m.in.nBits, l.m.out.nBits)
+	g := grades{rows: make([]uint64, 0, n), level: make([]HwDim, 0, n)}
+	for h := range NumHwDims {
+		imgs, _ := l.hwBits(h)
+		for _, v := range imgs {
+			if v = g.reduce(v); v != 0 {
+				g.rows = append(g.rows, v)
+				g.level = append(g.level, h)
 			}
 		}
-		g.full = len(g.rows) == l.m.out.nBits
-		l.graded.Store(g)
 	}
+	g.full = len(g.rows) == l.m.out.nBits
 	return g
 }
 
@@ -512,26 +513,74 @@ func linearRounds(src, dst *Layout, elemBits int) int {
 // lowest register digits must select the lowest digits of dim, one each,
 // and no other hardware digit may touch those.
 func vectorWidth(l *Layout, dim, elemBits int) int {
-	// By dimension and the element width's power of two (widths that are
-	// none are computed each time).
+	// From the limits worked out when l was made (widths that are no
+	// power of two are computed each time).
 	e := bits.TrailingZeros(uint(elemBits))
 	if elemBits != 1<<uint(e) || e >= widthClasses {
 		return vectorWidthOf(l, dim, elemBits)
 	}
-	ws := l.widths[e].Load()
-	if ws == nil {
-		ws = new([MaxRank]uint8)
-		for d := range l.Rank() {
-			ws[d] = uint8(bits.TrailingZeros(uint(vectorWidthOf(l, d, elemBits))))
-		}
-		l.widths[e].Store(ws)
+	w := l.widths[dim]
+	k := min(int(w.run), widthClasses-e) // 1<<(k+1) <= 128/elemBits
+	for ; k > 0 && w.clean>>uint(k)&1 == 0; k-- {
 	}
-	return 1 << uint(ws[dim])
+	return 1 << uint(k)
 }
 
-// widthClasses is the number of element widths (1, 2, 4, … 64 bits) a
-// layout keeps its vector widths for.
+// widthClasses is the number of element widths (1, 2, 4, … 64 bits)
+// whose vector widths a layout's widthLimits give.
 const widthClasses = 7
+
+// widthLimits is what vectorWidth reads of one dimension: run is how
+// many of the lowest register digits select the lowest digits of the
+// dimension, one each (up to widthClasses); bit k of clean is set when
+// no other hardware digit touches the dimension's k lowest digits.
+type widthLimits struct {
+	run   uint8
+	clean uint8
+}
+
+func (l *Layout) computeWidths() [MaxRank]widthLimits {
+	var ws [MaxRank]widthLimits
+	regs := l.m.in.axes[Register].Radices
+	for dim := range l.Rank() {
+		rad := l.m.out.axes[dim].Radices
+		k := 0
+		for k < len(regs) && k < len(rad) && regs[k] == 2 && rad[k] == 2 && k < widthClasses {
+			img := l.Image(Register, k)
+			if len(img) != 1 || img[0] != (DigitRef{dim, k}) {
+				break
+			}
+			k++
+		}
+		ws[dim].run = uint8(k)
+		for j := 1; j <= k; j++ {
+			if l.widthClean(dim, j) {
+				ws[dim].clean |= 1 << uint(j)
+			}
+		}
+	}
+	return ws
+}
+
+// widthClean reports whether no hardware digit but the k lowest register
+// digits touches the k lowest digits of dimension dim.
+func (l *Layout) widthClean(dim, k int) bool {
+	var mask uint64
+	for _, d := range l.m.out.digits {
+		if d.axis == dim && d.pos < k {
+			mask |= 1 << uint(d.flat)
+		}
+	}
+	for _, d := range l.m.in.digits {
+		if d.radix != 2 || (HwDim(d.axis) == Register && d.pos < k) {
+			continue
+		}
+		if l.m.bitImg[d.flat]&mask != 0 {
+			return false
+		}
+	}
+	return true
+}
 
 // vectorWidthOf is vectorWidth, computed.
 func vectorWidthOf(l *Layout, dim, elemBits int) int {

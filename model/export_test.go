@@ -9,12 +9,14 @@ var (
 
 // AccessVectorsByElements is AccessVectors walked element by element.
 func (s *SharedLayout) AccessVectorsByElements(l *Layout, vector int, t *Target) Access {
-	return accessVectorsByElements(l, vector, s.ElemBits, func(idx []int) int { return s.Offset(idx[0], idx[1]) }, t, s.countedSubgroups(l, t))
+	tb := tablesOf(nil, l)
+	return accessVectorsByElements(tb, vector, s.ElemBits, func(idx []int) int { return s.Offset(idx[0], idx[1]) }, t, s.countedSubgroups(tb, t))
 }
 
 // AccessRowsByElements is AccessRows walked element by element.
 func (s *SharedLayout) AccessRowsByElements(l *Layout, rowsPerPhase, rowBytes int, t *Target) Access {
-	return s.accessRowsByElements(l, rowsPerPhase, rowBytes, t, s.countedSubgroups(l, t))
+	tb := tablesOf(nil, l)
+	return s.accessRowsByElements(tb, rowsPerPhase, rowBytes, t, s.countedSubgroups(tb, t))
 }
 
 // AccessForms names the forms AccessVectors and AccessRows count l in.
@@ -48,9 +50,9 @@ func ScratchAccess(l *Layout, vector, elemBits int, order []int, pad int, t *Tar
 		return o
 	}
 	if byElements {
-		return accessVectorsByElements(l, vector, elemBits, off, t, []int{0})
+		return accessVectorsByElements(tablesOf(nil, l), vector, elemBits, off, t, []int{0})
 	}
-	return accessVectors(l, vector, elemBits, off, scratchForm(elemBits), t, []int{0})
+	return accessVectors(tablesOf(nil, l), vector, elemBits, off, scratchForm(elemBits), t, []int{0})
 }
 
 // ClearReason forgets a conversion's reason, so that two analyses can be

@@ -68,12 +68,7 @@ func TileBy(frag, tiles *Layout) (*Layout, error) {
 	if err != nil {
 		return nil, err
 	}
-	l, err := layoutOf(m)
-	if err != nil {
-		return nil, err
-	}
-	l.opaque, l.tiles = frag.opaque, tiles
-	return l, nil
+	return layoutOf(m, marks{opaque: frag.opaque, tiles: tiles})
 }
 
 // MatchFragment reports whether l is fragment frag repeated: l's lowest

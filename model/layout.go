@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 )
 
 // HwDim is a hardware index a distributed layout maps from.
@@ -54,33 +52,25 @@ const (
 // Layout is a distributed layout: a Map from the hardware axes register,
 // lane, subgroup and block (in that order) onto the axes dim0, dim1, … of a
 // tensor, under which every element is held by at least one hardware point.
+//
+// A layout never changes once made, so goroutines share layouts freely.
+// It holds its map and shape, what marks it (opaque, inShared, tiles),
+// and the few facts of its map that every conversion and cost reads,
+// worked out when it is made (key, hw, graded, widths, copies). What a
+// consumer computes from a layout it keeps itself, by layout: Memo for
+// the layout operations and the tables that counting accesses reads,
+// AccessCache for scratch accesses.
 type Layout struct {
 	m     *Map
 	shape []int
-	// What is computed from the map on first use (layouts never
-	// change): goroutines may share a layout, so each is published
-	// whole through an atomic pointer, or kept in a locked map (two
-	// goroutines computing the same value at once keep either).
-	key atomic.Pointer[string]
-	// held[lane][value] is the element a value of subgroup 0 holds in
-	// block 0, computed on first use by accessHeld.
-	held    atomic.Pointer[[][][]int]
-	heldSub kept[int, [][][]int]  // the same for other subgroups
-	apart   atomic.Pointer[[]int] // SubgroupsApart
-	// axisIdx[h][sub] is the element of every point along hardware axis
-	// h (register or lane) of subgroup sub, the other axes at zero:
-	// counting accesses from bases reads it for every placement tried.
-	axisIdx [2]kept[int, [][]int]
-	// matches and accesses remember MatchFragment against each fragment
-	// and AccessVectors against each placement: a solve prices every
-	// candidate against every placement, record by record.
-	matches  kept[*Layout, fragmentMatch]
-	accesses kept[vectorAccessKey, Access]
-	hw       atomic.Pointer[hwDigits] // hwBits of every axis
-	graded   atomic.Pointer[grades]
-	// widths[e][dim] is log2 of vectorWidth for elements of 1<<e bits.
-	widths [widthClasses]atomic.Pointer[[MaxRank]uint8]
-	copies atomic.Int64 // 1 + the register copies of one element (RegisterWords)
+	key   string   // Key
+	class *Layout  // the layout that stands for every layout equal to it (intern.go)
+	hw    hwDigits // hwBits of every axis
+	// graded is the echelon basis of the hardware digits' images.
+	graded grades
+	// widths[dim] says where vectorWidth along dim ends.
+	widths [MaxRank]widthLimits
+	copies int // the register copies of one element (RegisterWords)
 	// opaque names the fragment family (Record operand key `family`)
 	// whose lanes and registers the architecture leaves unspecified: the
 	// map is a stand-in inside each fragment tile, exact only in which
@@ -109,12 +99,34 @@ func LeftInShared(shape []int) (*Layout, error) {
 	for _, s := range shape {
 		elems *= s
 	}
-	l, err := StandIn("in shared memory", shape, max(elems, 1), 1)
+	m, err := standInMap("in shared memory", shape, max(elems, 1), 1)
 	if err != nil {
 		return nil, err
 	}
-	l.opaque, l.inShared = "", true
-	return l, nil
+	return layoutOf(m, marks{inShared: true})
+}
+
+// marks is what a layout is besides its map: an opaque fragment's
+// family and tiles, or a value left in shared memory.
+type marks struct {
+	opaque   string
+	tiles    *Layout
+	inShared bool
+}
+
+// key is the start of the key of a layout so marked.
+func (mk marks) key() string {
+	var s string
+	if mk.opaque != "" {
+		s = "opaque " + mk.opaque + " "
+		if mk.tiles != nil {
+			s += "tiles {" + mk.tiles.key + "} "
+		}
+	}
+	if mk.inShared {
+		s += "in shared "
+	}
+	return s
 }
 
 // Opaque is the fragment family whose lanes and registers are
@@ -134,6 +146,15 @@ func (l *Layout) Tiles() *Layout { return l.tiles }
 // element more than once, as WMMA's A and B fragments do). Only the tile
 // it covers and the slots per lane are meaningful.
 func StandIn(family string, shape []int, perLane, lanes int) (*Layout, error) {
+	m, err := standInMap(family, shape, perLane, lanes)
+	if err != nil {
+		return nil, err
+	}
+	return layoutOf(m, marks{opaque: family})
+}
+
+// standInMap is the map of StandIn.
+func standInMap(family string, shape []int, perLane, lanes int) (*Map, error) {
 	elems := 1
 	for _, s := range shape {
 		elems *= s
@@ -168,12 +189,7 @@ func StandIn(family string, shape []int, perLane, lanes int) (*Layout, error) {
 	}
 	fill(Register, perLane)
 	fill(Lane, lanes)
-	l, err := NewLayout(hw, dims, images)
-	if err != nil {
-		return nil, err
-	}
-	l.opaque = family
-	return l, nil
+	return NewMap(HwAxes(hw), TensorAxes(dims), images[:])
 }
 
 // errOpaque is what transforming or converting an opaque layout gives.
@@ -181,25 +197,10 @@ func (l *Layout) errOpaque() error {
 	return errorf(CodeNotExpressible, "layout", "the lanes and registers of a %s fragment are unspecified, so it cannot be rearranged", l.opaque)
 }
 
-// accessHeld is the element every value of every lane of subgroup 0
-// holds (block 0), computed once: counting shared-memory accesses reads
-// it for every placement tried.
-func (l *Layout) accessHeld() [][][]int {
-	if h := l.held.Load(); h != nil {
-		return *h
-	}
-	h := l.heldBy(0)
-	l.held.Store(&h)
-	return h
-}
-
 // SubgroupsApart lists one subgroup for each distinct part of the tensor
 // the subgroups hold (subgroups holding the same elements access memory
 // alike), subgroup 0 first.
 func (l *Layout) SubgroupsApart() []int {
-	if a := l.apart.Load(); a != nil {
-		return *a
-	}
 	seen := map[string]bool{}
 	var apart []int
 	for s := range l.Size(Subgroup) {
@@ -209,7 +210,6 @@ func (l *Layout) SubgroupsApart() []int {
 			apart = append(apart, s)
 		}
 	}
-	l.apart.Store(&apart)
 	return apart
 }
 
@@ -229,41 +229,6 @@ func (l *Layout) subgroupShift(sub int) ([]int, bool) {
 		return nil, false
 	}
 	return l.Index(HwPoint{Subgroup: sub}), true
-}
-
-// accessHeldBy is accessHeld for subgroup sub, kept once computed.
-func (l *Layout) accessHeldBy(sub int) [][][]int {
-	if sub == 0 {
-		return l.accessHeld()
-	}
-	if h, ok := l.heldSub.get(sub); ok {
-		return h
-	}
-	h := l.heldBy(sub)
-	l.heldSub.put(sub, h)
-	return h
-}
-
-// kept is a map a layout fills as it is asked, under its own lock.
-type kept[K comparable, V any] struct {
-	mu sync.Mutex
-	m  map[K]V
-}
-
-func (c *kept[K, V]) get(k K) (V, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	v, ok := c.m[k]
-	return v, ok
-}
-
-func (c *kept[K, V]) put(k K, v V) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = map[K]V{}
-	}
-	c.m[k] = v
 }
 
 // heldBy is the element every value of every lane of subgroup sub holds
@@ -352,23 +317,21 @@ func NewLayout(hw [NumHwDims]Radices, dims []Radices, images [NumHwDims][]Image)
 	if err != nil {
 		return nil, err
 	}
-	return layoutOf(m)
+	return layoutOf(m, marks{})
 }
 
 // layoutOf checks that m is a layout: four hardware axes, sizes within the
-// limits, every element held.
-func layoutOf(m *Map) (*Layout, error) {
+// limits, every element held; and makes it, marked as mk says.
+func layoutOf(m *Map, mk marks) (*Layout, error) {
 	if len(m.in.axes) != int(NumHwDims) {
 		return nil, fmt.Errorf("a layout needs the %d hardware axes, got %d", NumHwDims, len(m.in.axes))
 	}
 	if len(m.out.axes) > MaxRank {
 		return nil, errorf(CodeTooLarge, "shape", "rank %d is more than the %d dimensions the planner handles", len(m.out.axes), MaxRank)
 	}
-	shape := make([]int, len(m.out.axes))
 	elems, points := 1, 1
-	for d, ax := range m.out.axes {
-		shape[d] = ax.Size()
-		elems *= shape[d]
+	for _, ax := range m.out.axes {
+		elems *= ax.Size()
 		if elems > MaxElements {
 			return nil, errorf(CodeTooLarge, "shape", "the tensor has more than %d elements", MaxElements)
 		}
@@ -379,12 +342,43 @@ func layoutOf(m *Map) (*Layout, error) {
 			return nil, errorf(CodeTooLarge, "layout", "more than %d hardware points (values × lanes × subgroups × blocks)", MaxHwPoints)
 		}
 	}
-	l := &Layout{m: m, shape: shape}
+	// Interned (intern.go): the one layout of this map, shape and marks.
+	// A layout made before is found by its key written in a reused
+	// buffer: making it again allocates nothing more.
+	buf := keyBuffers.Get().(*[]byte)
+	defer keyBuffers.Put(buf)
+	*buf = appendKey((*buf)[:0], m, mk)
+	if o := layouts.lookupBytes(*buf); o != nil {
+		return o, nil
+	}
+	shape := make([]int, len(m.out.axes))
+	for d, ax := range m.out.axes {
+		shape[d] = ax.Size()
+	}
+	l := &Layout{m: m, shape: shape, opaque: mk.opaque, tiles: mk.tiles, inShared: mk.inShared}
 	if !m.IsSurjective() {
 		idx := l.firstUnheld()
 		return nil, errorf(CodeNotCovered, "layout", "element %v is held by no lane: the layout does not cover the %v tensor", idx, shape)
 	}
-	return l, nil
+	l.key = string(*buf)
+	l.class = l
+	if !canonicalDigits(m) {
+		l.class = l.classOf(mk)
+	}
+	l.hw = l.computeHwBits()
+	l.graded = l.computeGrades()
+	l.widths = l.computeWidths()
+	// The register images' kernel: as many digits as the images are
+	// more than their rank (the register rows of the echelon basis).
+	imgs, _ := l.hwBits(Register)
+	rank := 0
+	for _, h := range l.graded.level {
+		if h == Register {
+			rank++
+		}
+	}
+	l.copies = 1 << (len(imgs) - rank)
+	return layouts.intern(l.key, l), nil
 }
 
 // firstUnheld returns the smallest element (in row-major order) that no
@@ -567,27 +561,15 @@ func kernelOf(cols []uint64) []uint64 {
 }
 
 // Equal reports whether two layouts put every element at the same hardware
-// points. Layouts with the same digits are compared by their images; others
-// point by point.
+// points, with the same marks (opaque family and tiles, left in shared
+// memory): a pointer compare of their classes (intern.go). Layouts
+// written in the same digits are equal only if they are the same
+// pointer. Two nil layouts are equal.
 func (l *Layout) Equal(o *Layout) bool {
-	if l.opaque != o.opaque || l.inShared != o.inShared || !slices.Equal(l.shape, o.shape) {
-		return false
+	if l == nil || o == nil {
+		return l == o
 	}
-	for h := range NumHwDims {
-		if l.Size(h) != o.Size(h) {
-			return false
-		}
-	}
-	if sameAxes(l.m.in.axes, o.m.in.axes) && sameAxes(l.m.out.axes, o.m.out.axes) {
-		return l.m.Equal(o.m)
-	}
-	equal := true
-	l.Each(func(p HwPoint, idx []int) {
-		if equal && !slices.Equal(idx, o.Index(p)) {
-			equal = false
-		}
-	})
-	return equal
+	return l.class == o.class
 }
 
 // Inverse returns a map from tensor coordinates to hardware coordinates that
@@ -818,7 +800,7 @@ func (l *Layout) Product(o *Layout) (*Layout, error) {
 	if err != nil {
 		return nil, err
 	}
-	return layoutOf(m)
+	return layoutOf(m, marks{})
 }
 
 // String writes the layout as its images, one hardware digit per line.
@@ -834,27 +816,15 @@ func (l *Layout) String() string {
 }
 
 // Key identifies a layout by its digits and images: layouts with equal
-// keys are equal. (Equal layouts read in different digits have different
-// keys; Equal tells those apart.)
-func (l *Layout) Key() string {
-	if k := l.key.Load(); k != nil {
-		return *k
-	}
-	k := l.computeKey()
-	l.key.Store(&k)
-	return k
-}
+// keys are the same *Layout (intern.go). (Equal layouts written in
+// different digits have different keys; Equal tells them equal.)
+func (l *Layout) Key() string { return l.key }
 
-func (l *Layout) computeKey() string {
-	// The text of Radices.String and %x / %d, appended without fmt: a
-	// build keys every layout it makes.
-	b := make([]byte, 0, 64+8*len(l.m.bitImg))
-	if l.opaque != "" {
-		b = append(b, "opaque "+l.opaque+" "...)
-	}
-	if l.inShared {
-		b = append(b, "in shared "...)
-	}
+// appendKey appends the key of the layout of map m marked mk to b: the
+// text of Radices.String and %x / %d, appended without fmt (every layout
+// made is keyed).
+func appendKey(b []byte, m *Map, mk marks) []byte {
+	b = append(b, mk.key()...)
 	radices := func(r Radices) {
 		b = append(b, '[')
 		for i, x := range r {
@@ -865,22 +835,22 @@ func (l *Layout) computeKey() string {
 		}
 		b = append(b, ']')
 	}
-	for _, ax := range l.m.in.axes {
+	for _, ax := range m.in.axes {
 		radices(ax.Radices)
 	}
 	b = append(b, '>')
-	for _, ax := range l.m.out.axes {
+	for _, ax := range m.out.axes {
 		radices(ax.Radices)
 	}
 	b = append(b, ':')
-	for _, v := range l.m.bitImg {
+	for _, v := range m.bitImg {
 		b = strconv.AppendUint(b, v, 16)
 		b = append(b, ',')
 	}
 	b = append(b, '/')
-	for _, o := range l.m.oddImg {
+	for _, o := range m.oddImg {
 		b = strconv.AppendInt(b, int64(o), 10)
 		b = append(b, ',')
 	}
-	return string(b)
+	return b
 }

@@ -7,8 +7,13 @@ import "fmt"
 // op), and the op's choice (intrinsic, arrangement, execution layout). The
 // second result says how the op runs, for plans.
 func OpCost(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
+	return (*Memo)(nil).OpCost(op, result, ch, t)
+}
+
+// OpCost is OpCost, remembering in m what it works out of the layouts.
+func (m *Memo) OpCost(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
 	if cost := op.Info().Cost; cost != nil {
-		return cost(op, result, ch, t)
+		return cost(m, op, result, ch, t)
 	}
 	return 0, "", nil
 }
@@ -17,19 +22,19 @@ func OpCost(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, err
 
 // costLoop costs nothing itself (its body's ops count its trips); a loop
 // whose trip count is dynamic says what count its body was priced at.
-func costLoop(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
+func costLoop(m *Memo, op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
 	if op.Body != nil && op.Body.Dynamic {
 		return 0, fmt.Sprintf("trip count dynamic: priced as %d iterations (assumed)", op.Body.Trips), nil
 	}
 	return 0, "", nil
 }
 
-func costLoad(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
+func costLoad(m *Memo, op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
 	c, v := GlobalAccessCost(result, op.Contiguous, op.Result.DType.Bits, t)
 	return c * Trips(op.In), fmt.Sprintf("%d-element vectors", v), nil
 }
 
-func costStore(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
+func costStore(m *Memo, op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
 	if ch == nil || ch.Exec == nil {
 		return 0, "", fmt.Errorf("store %s has no layout to run in", op.Name)
 	}
@@ -37,37 +42,37 @@ func costStore(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, 
 	return c * Trips(op.In), fmt.Sprintf("%d-element vectors", v), nil
 }
 
-func costCopyToShared(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
+func costCopyToShared(m *Memo, op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
 	if ch == nil || ch.Exec == nil {
 		return 0, "", fmt.Errorf("copy %s has no layout to run in", op.Name)
 	}
 	if ch.Record != nil {
-		return recordCost(op, ch.Exec, ch, t)
+		return recordCost(m, op, ch.Exec, ch, t)
 	}
 	trips := Trips(op.In)
-	if a, ok := OpAccess(op, nil, ch, t); ok {
+	if a, ok := m.OpAccess(op, nil, ch, t); ok {
 		return vectorAccessCost(a, t) * trips, accessText(a), nil
 	}
 	c, v := SharedAccessCost(ch.Exec, op.Operands[0].DType.Bits, t)
 	return c * trips, fmt.Sprintf("%d-element vectors", v), nil
 }
 
-func costLoadShared(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
+func costLoadShared(m *Memo, op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
 	if result != nil && result.InShared() {
 		return 0, "no load: left in shared memory, read by an mma through its descriptor", nil
 	}
 	if ch != nil && ch.Record != nil {
-		return recordCost(op, result, ch, t)
+		return recordCost(m, op, result, ch, t)
 	}
 	trips := Trips(op.In)
-	if a, ok := OpAccess(op, result, ch, t); ok {
+	if a, ok := m.OpAccess(op, result, ch, t); ok {
 		return vectorAccessCost(a, t) * trips, accessText(a), nil
 	}
 	c, v := SharedAccessCost(result, op.Result.DType.Bits, t)
 	return c * trips, fmt.Sprintf("%d-element vectors", v), nil
 }
 
-func costMMA(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
+func costMMA(m *Memo, op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
 	if ch == nil || ch.Record == nil {
 		return 0, "", fmt.Errorf("mma %s has no intrinsic", op.Name)
 	}
@@ -89,15 +94,15 @@ func costMMA(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, er
 	return cost * Trips(op.In), method, nil
 }
 
-func costElementwise(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
+func costElementwise(m *Memo, op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
 	return ElementwiseCost(result, op.Fn, t) * Trips(op.In), "", nil
 }
 
-func costCast(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
+func costCast(m *Memo, op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
 	return int64(result.Size(Register)) * t.Weights.ALU * Trips(op.In), "", nil
 }
 
-func costReduce(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
+func costReduce(m *Memo, op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
 	if ch == nil || ch.Exec == nil {
 		return 0, "", fmt.Errorf("reduce %s has no layout to run in", op.Name)
 	}
@@ -112,14 +117,14 @@ func costReduce(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string,
 // the instructions that make (or take) layout l, each at the record's
 // cost plus its issue, and the wavefronts its conflicts add when its
 // buffer is placed (the record's cost is its conflict-free time).
-func recordCost(op *Op, l *Layout, ch *OpChoice, t *Target) (int64, string, error) {
-	n, ok := LoadInstructions(l, ch.Record)
+func recordCost(m *Memo, op *Op, l *Layout, ch *OpChoice, t *Target) (int64, string, error) {
+	n, ok := m.LoadInstructions(l, ch.Record)
 	if !ok {
 		return 0, "", fmt.Errorf("%s cannot move the layout of %s", ch.Record.Name, op.Name)
 	}
 	cost := int64(n) * (ch.Record.Cost + t.Weights.Issue)
 	method := fmt.Sprintf("%s × %d", ch.Record.Name, n)
-	if a, ok := OpAccess(op, l, ch, t); ok {
+	if a, ok := m.OpAccess(op, l, ch, t); ok {
 		cost += int64(a.Conflicts()) * t.Weights.SharedWavefront
 		method += fmt.Sprintf(", %d wavefronts (%d without conflicts)", a.Wavefronts, a.Ideal)
 	}
@@ -142,10 +147,16 @@ func MMAInstructions(op *Op, ch *OpChoice) int {
 // produce layout l, and whether they can: l must be the record's fragment
 // repeated, each instruction loading Matrices fragments.
 func LoadInstructions(l *Layout, r *Record) (int, bool) {
+	return (*Memo)(nil).LoadInstructions(l, r)
+}
+
+// LoadInstructions is LoadInstructions, remembering in m how l repeats
+// the record's fragment.
+func (m *Memo) LoadInstructions(l *Layout, r *Record) (int, bool) {
 	if r.Fragment == nil || r.Fragment.Layout == nil || l.Size(Lane) != r.SubgroupSize {
 		return 0, false
 	}
-	copies, ok := l.matchFragment(r.Fragment.Layout)
+	copies, ok := m.MatchFragment(l, r.Fragment.Layout)
 	if !ok || copies%r.Matrices != 0 {
 		return 0, false
 	}
@@ -158,24 +169,23 @@ type fragmentMatch struct {
 	ok     bool
 }
 
-// matchFragment is MatchFragment(l, frag), kept on l once worked out.
-func (l *Layout) matchFragment(frag *Layout) (int, bool) {
-	m, ok := l.matches.get(frag)
-	if !ok {
-		m.copies, m.ok = MatchFragment(l, frag)
-		l.matches.put(frag, m)
-	}
-	return m.copies, m.ok
-}
-
 // UseCost is the cost of converting a value to the layout a use requires,
 // over all the times the value is produced, and the conversion.
 func UseCost(v *Value, from, to *Layout, t *Target) (int64, *Conversion, error) {
-	c, err := Analyze(from, to, v.DType.Bits)
+	return (*Memo)(nil).UseCost(v, from, to, t)
+}
+
+// UseCost is UseCost, with the conversion analysed once per pair of
+// layouts and element width (Memo.Analyze) and its scratch accesses
+// counted from m's tables, in a copy the caller owns.
+func (m *Memo) UseCost(v *Value, from, to *Layout, t *Target) (int64, *Conversion, error) {
+	shared, err := m.Analyze(from, to, v.DType.Bits)
 	if err != nil {
 		return 0, nil, err
 	}
-	CountScratch(c, from, to, t, nil)
+	c := new(Conversion)
+	*c = *shared
+	CountScratch(c, from, to, t, m.NewAccessCache())
 	return ConversionCost(c, t, from.Size(Lane)) * ValueTrips(v), c, nil
 }
 
@@ -194,15 +204,19 @@ func accessText(a Access) string {
 // each (ldmatrix), or vectors of Bytes per lane (ds_read). false when
 // there is no placement to count against or the rule names no access.
 func RecordAccess(buf *SharedLayout, l *Layout, r *Record, t *Target) (Access, bool) {
+	return (*Memo)(nil).recordAccess(buf, l, r, t)
+}
+
+func (m *Memo) recordAccess(buf *SharedLayout, l *Layout, r *Record, t *Target) (Access, bool) {
 	if buf == nil || l == nil || l.Rank() != 2 {
 		return Access{}, false
 	}
-	switch m := r.Memory; {
-	case m.Rule == "row_pointers", m.Rule == "constant_stride" && m.RowBytes > 0:
+	switch mem := r.Memory; {
+	case mem.Rule == "row_pointers", mem.Rule == "constant_stride" && mem.RowBytes > 0:
 		banks, bankBytes := bankGeometry(t)
-		return buf.AccessRows(l, max(1, banks*bankBytes/m.RowBytes), m.RowBytes, t), true
-	case m.Rule == "vector":
-		return buf.AccessVectors(l, max(1, m.Bytes*8/buf.ElemBits), t), true
+		return buf.accessRows(tablesOf(m, l), max(1, banks*bankBytes/mem.RowBytes), mem.RowBytes, t), true
+	case mem.Rule == "vector":
+		return m.AccessVectors(buf, l, max(1, mem.Bytes*8/buf.ElemBits), t), true
 	}
 	return Access{}, false
 }
@@ -211,6 +225,11 @@ func RecordAccess(buf *SharedLayout, l *Layout, r *Record, t *Target) (Access, b
 // under its choices: its instructions and wavefronts, conflicts included.
 // false when the op has no placed buffer to count against.
 func OpAccess(op *Op, result *Layout, ch *OpChoice, t *Target) (Access, bool) {
+	return (*Memo)(nil).OpAccess(op, result, ch, t)
+}
+
+// OpAccess is OpAccess, remembering in m what it counts.
+func (m *Memo) OpAccess(op *Op, result *Layout, ch *OpChoice, t *Target) (Access, bool) {
 	if ch == nil || ch.Buffer == nil || result != nil && result.InShared() {
 		return Access{}, false // a value left in shared memory is not loaded
 	}
@@ -221,11 +240,11 @@ func OpAccess(op *Op, result *Layout, ch *OpChoice, t *Target) (Access, bool) {
 		if ch.Exec == nil {
 			return Access{}, false
 		}
-		return ch.Buffer.AccessVectors(ch.Exec, vectorWidth(ch.Exec, ch.Exec.Rank()-1, op.Operands[0].DType.Bits), t), true
+		return m.AccessVectors(ch.Buffer, ch.Exec, vectorWidth(ch.Exec, ch.Exec.Rank()-1, op.Operands[0].DType.Bits), t), true
 	case ch.Record != nil:
-		return RecordAccess(ch.Buffer, result, ch.Record, t)
+		return m.recordAccess(ch.Buffer, result, ch.Record, t)
 	}
-	return ch.Buffer.AccessVectors(result, vectorWidth(result, result.Rank()-1, op.Result.DType.Bits), t), true
+	return m.AccessVectors(ch.Buffer, result, vectorWidth(result, result.Rank()-1, op.Result.DType.Bits), t), true
 }
 
 // OpPattern is what a copy_to_shared or load_shared op touches under its

@@ -84,7 +84,7 @@ type OpInfo struct {
 	// only there, not from the op to its last use (Live).
 	AtUse bool
 	// Cost prices the op under its choices (see OpCost); nil is free.
-	Cost func(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error)
+	Cost func(m *Memo, op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error)
 	// Needs says, for facts, what the op needs of the value of operand i
 	// ("reduces %a along dimension 1 in the layout %a has"); nil for
 	// "needs %a in its result's layout".

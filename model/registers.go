@@ -18,13 +18,7 @@ func RegisterWords(l *Layout, elemBits int) int {
 		return 0
 	}
 	w := wordsPerLane(l, elemBits)
-	c := l.copies.Load()
-	if c == 0 {
-		imgs, _ := l.hwBits(Register)
-		c = int64(1 + 1<<len(kernelOf(imgs)))
-		l.copies.Store(c)
-	}
-	if copies := int(c - 1); copies > 1 {
+	if copies := l.copies; copies > 1 {
 		w = (w + copies - 1) / copies
 	}
 	return w

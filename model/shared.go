@@ -256,16 +256,14 @@ func idealWavefronts(lanes, width int, t *Target) int {
 // offsets). Where the buffer does not
 // keep a lane's vector contiguous and aligned, the vector is halved.
 //
-// The count is kept on l by placement, vector and target once worked out
-// (the cross-check of CrossCheckAccesses counts every time).
+// Memo.AccessVectors remembers the count.
 func (s *SharedLayout) AccessVectors(l *Layout, vector int, t *Target) Access {
-	k := vectorAccessKey{*s, vector, t}
-	if a, ok := l.accesses.get(k); ok && accessCheck == nil {
-		return a
-	}
-	a := accessVectors(l, vector, s.ElemBits, func(idx []int) int { return s.Offset(idx[0], idx[1]) }, s.accessForm(l), t, s.countedSubgroups(l, t))
-	l.accesses.put(k, a)
-	return a
+	return s.accessVectors(tablesOf(nil, l), vector, t)
+}
+
+func (s *SharedLayout) accessVectors(tb *layoutTables, vector int, t *Target) Access {
+	l := tb.l
+	return accessVectors(tb, vector, s.ElemBits, func(idx []int) int { return s.Offset(idx[0], idx[1]) }, s.accessForm(l), t, s.countedSubgroups(tb, t))
 }
 
 // vectorAccessKey names a count of AccessVectors on a layout.
@@ -281,8 +279,9 @@ type vectorAccessKey struct {
 // banks are subgroup 0's rotated and their vectors as aligned, so their
 // wavefronts are the same). Moving a row-padded placement by whole pad periods of rows, or
 // by any columns, moves every address alike; a swizzle is counted.
-func (s *SharedLayout) countedSubgroups(l *Layout, t *Target) []int {
-	subs := l.SubgroupsApart()
+func (s *SharedLayout) countedSubgroups(tb *layoutTables, t *Target) []int {
+	l := tb.l
+	subs := tb.subgroupsApart()
 	if len(subs) <= 1 || l.Rank() != 2 || s.XOR.Bits > 0 || swizzleBits(s.Swizzle) > 0 {
 		return subs
 	}
@@ -309,26 +308,27 @@ func (s *SharedLayout) countedSubgroups(l *Layout, t *Target) []int {
 // placement may conflict where subgroup 0 does not. Vectors are as wide
 // as every one of them keeps aligned. The count comes from the layout's
 // bases where the form allows (access_form.go), else from its elements.
-func accessVectors(l *Layout, vector, elemBits int, offset func(idx []int) int, form addressForm, t *Target, subs []int) Access {
-	if a, ok := accessVectorsByForm(l, vector, elemBits, offset, form, t, subs); ok {
+func accessVectors(tb *layoutTables, vector, elemBits int, offset func(idx []int) int, form addressForm, t *Target, subs []int) Access {
+	if a, ok := accessVectorsByForm(tb, vector, elemBits, offset, form, t, subs); ok {
 		if accessCheck != nil {
-			accessCheck(a, accessVectorsByElements(l, vector, elemBits, offset, t, subs), func() string {
-				return fmt.Sprintf("%d-bit elements of %s, %d per lane, subgroups %v", elemBits, l, vector, subs)
+			accessCheck(a, accessVectorsByElements(tb, vector, elemBits, offset, t, subs), func() string {
+				return fmt.Sprintf("%d-bit elements of %s, %d per lane, subgroups %v", elemBits, tb.l, vector, subs)
 			})
 		}
 		return a
 	}
-	return accessVectorsByElements(l, vector, elemBits, offset, t, subs)
+	return accessVectorsByElements(tb, vector, elemBits, offset, t, subs)
 }
 
 // accessVectorsByElements is accessVectors counted instruction by
 // instruction from every element the subgroups hold: the reference that
 // the counts from bases must equal.
-func accessVectorsByElements(l *Layout, vector, elemBits int, offset func(idx []int) int, t *Target, subs []int) Access {
+func accessVectorsByElements(tb *layoutTables, vector, elemBits int, offset func(idx []int) int, t *Target, subs []int) Access {
+	l := tb.l
 	bytes := max(elemBits/8, 1)
 	regs := l.Size(Register)
 	vector = max(1, min(vector, regs))
-	for vector > 1 && !keepsVectors(l, vector, offset, subs) {
+	for vector > 1 && !keepsVectors(tb, vector, offset, subs) {
 		vector /= 2
 	}
 	width := vector * elemBits / 8
@@ -340,7 +340,7 @@ func accessVectorsByElements(l *Layout, vector, elemBits int, offset func(idx []
 	bc := newBankCounter(t)
 	var busiest Access
 	for i, sub := range subs {
-		held := l.accessHeldBy(sub)
+		held := tb.heldBy(sub)
 		a := Access{Vector: vector, Bytes: width}
 		for k := 0; k < regs; k += vector {
 			for lane := range lanes {
@@ -360,9 +360,9 @@ func accessVectorsByElements(l *Layout, vector, elemBits int, offset func(idx []
 // keepsVectors reports whether every lane's groups of vector consecutive
 // values lie at consecutive, vector-aligned offsets, in every subgroup
 // of subs.
-func keepsVectors(l *Layout, vector int, offset func(idx []int) int, subs []int) bool {
+func keepsVectors(tb *layoutTables, vector int, offset func(idx []int) int, subs []int) bool {
 	for _, sub := range subs {
-		for _, held := range l.accessHeldBy(sub) {
+		for _, held := range tb.heldBy(sub) {
 			for k := 0; k+vector <= len(held); k += vector {
 				base := offset(held[k])
 				if base%vector != 0 {
@@ -388,29 +388,17 @@ type AccessCache struct {
 	shared *sharedAccesses
 }
 
-// sharedAccesses is what the views of one cache counted.
+// sharedAccesses is what the views of one cache counted, and the memo
+// whose tables of each layout they read.
 type sharedAccesses struct {
 	m    kept[accessKey, Access]
-	held kept[string, [][][]int] // by layout key
+	memo *Memo
 }
 
 // View is a cache for another goroutine that shares what c and its other
 // views count.
 func (c *AccessCache) View() *AccessCache {
 	return &AccessCache{local: map[accessKey]Access{}, shared: c.shared}
-}
-
-// share gives l the element table of an equal layout counted before.
-func (c *AccessCache) share(l *Layout) {
-	if l.held.Load() != nil {
-		return
-	}
-	k := l.Key()
-	if h, ok := c.shared.held.get(k); ok {
-		l.held.Store(&h)
-		return
-	}
-	c.shared.held.put(k, l.accessHeld())
 }
 
 func (c *AccessCache) lookup(k accessKey) (Access, bool) {
@@ -435,9 +423,12 @@ type accessKey struct {
 	vector, pad, elemBit int32
 }
 
-// NewAccessCache returns an empty cache.
-func NewAccessCache() *AccessCache {
-	return &AccessCache{local: map[accessKey]Access{}, shared: &sharedAccesses{}}
+// NewAccessCache returns an empty cache that reads the tables of each
+// layout from m (nil: works them out for each count). What it counts
+// stays in it and its views, and goes with them: the solver drops its
+// cache when a build ends.
+func (m *Memo) NewAccessCache() *AccessCache {
+	return &AccessCache{local: map[accessKey]Access{}, shared: &sharedAccesses{memo: m}}
 }
 
 // CountScratch counts the wavefronts of a round trip through shared
@@ -452,7 +443,7 @@ func CountScratch(c *Conversion, src, dst *Layout, t *Target, cache *AccessCache
 		return
 	}
 	if cache == nil {
-		cache = NewAccessCache()
+		cache = (*Memo)(nil).NewAccessCache()
 	}
 	shape := src.shape // read only
 	fast := c.ScratchOrder[0]
@@ -491,9 +482,9 @@ func CountScratch(c *Conversion, src, dst *Layout, t *Target, cache *AccessCache
 				// parts of a dense or run-padded scratch are usually the
 				// same pattern moved, which is assumed, not checked.
 				var byForm bool
-				if a, byForm = accessVectorsByForm(l, vector, c.ElemBits, off, scratchForm(c.ElemBits), t, []int{0}); !byForm || accessCheck != nil {
-					cache.share(l)
-					w := accessVectorsByElements(l, vector, c.ElemBits, off, t, []int{0})
+				tb := tablesOf(cache.shared.memo, l)
+				if a, byForm = accessVectorsByForm(tb, vector, c.ElemBits, off, scratchForm(c.ElemBits), t, []int{0}); !byForm || accessCheck != nil {
+					w := accessVectorsByElements(tb, vector, c.ElemBits, off, t, []int{0})
 					if byForm {
 						accessCheck(a, w, func() string {
 							return fmt.Sprintf("scratch in order %v padded by %d for %s, %d per lane", c.ScratchOrder, pad, l, vector)
@@ -527,21 +518,26 @@ func CountScratch(c *Conversion, src, dst *Layout, t *Target, cache *AccessCache
 // counted and the busiest one's count is the access's. Instructions
 // counts those blocks (an ldmatrix.x4 reads four).
 func (s *SharedLayout) AccessRows(l *Layout, rowsPerPhase, rowBytes int, t *Target) Access {
-	subs := s.countedSubgroups(l, t)
+	return s.accessRows(tablesOf(nil, l), rowsPerPhase, rowBytes, t)
+}
+
+func (s *SharedLayout) accessRows(tb *layoutTables, rowsPerPhase, rowBytes int, t *Target) Access {
+	l := tb.l
+	subs := s.countedSubgroups(tb, t)
 	if a, ok := s.accessRowsByForm(l, rowsPerPhase, rowBytes, t, subs); ok {
 		if accessCheck != nil {
-			accessCheck(a, s.accessRowsByElements(l, rowsPerPhase, rowBytes, t, subs), func() string {
+			accessCheck(a, s.accessRowsByElements(tb, rowsPerPhase, rowBytes, t, subs), func() string {
 				return fmt.Sprintf("blocks of %d rows of %d bytes of %s in %s", rowsPerPhase, rowBytes, l, s)
 			})
 		}
 		return a
 	}
-	return s.accessRowsByElements(l, rowsPerPhase, rowBytes, t, subs)
+	return s.accessRowsByElements(tb, rowsPerPhase, rowBytes, t, subs)
 }
 
 // accessRowsByElements is AccessRows counted from every element the
 // subgroups hold: the reference that the counts from bases must equal.
-func (s *SharedLayout) accessRowsByElements(l *Layout, rowsPerPhase, rowBytes int, t *Target, subs []int) Access {
+func (s *SharedLayout) accessRowsByElements(tb *layoutTables, rowsPerPhase, rowBytes int, t *Target, subs []int) Access {
 	cols := max(1, rowBytes*8/s.ElemBits)
 	bc := newBankCounter(t)
 	addrs := make([]int, rowsPerPhase)
@@ -550,7 +546,7 @@ func (s *SharedLayout) accessRowsByElements(l *Layout, rowsPerPhase, rowBytes in
 	for n, sub := range subs {
 		seen := make([]bool, ceilDiv(s.Rows, rowsPerPhase)*perRow)
 		var order [][2]int
-		for _, held := range l.accessHeldBy(sub) {
+		for _, held := range tb.heldBy(sub) {
 			for _, idx := range held {
 				b := [2]int{idx[0] / rowsPerPhase, idx[1] / cols}
 				if k := b[0]*perRow + b[1]; !seen[k] {
@@ -611,7 +607,7 @@ func VectorPatternBy(l *Layout, vector, elemBits int, t *Target, sub int) Access
 	width := max(vector*elemBits/8, 1)
 	banks, bankBytes := bankGeometry(t)
 	per := max(1, banks*bankBytes/max(width, bankBytes))
-	held := l.accessHeldBy(sub)
+	held := l.heldBy(sub)
 	pat := AccessPattern{Width: width}
 	for k := 0; k < l.Size(Register); k += vector {
 		for p := 0; p < len(held); p += per {
@@ -632,7 +628,7 @@ func RowPatternBy(l *Layout, rowsPerPhase, rowBytes, elemBits, sub int) AccessPa
 	cols := max(1, rowBytes*8/elemBits)
 	pat := AccessPattern{Width: rowBytes}
 	seen := map[[2]int]bool{}
-	for _, held := range l.accessHeldBy(sub) {
+	for _, held := range l.heldBy(sub) {
 		for _, idx := range held {
 			b := [2]int{idx[0] / rowsPerPhase, idx[1] / cols}
 			if seen[b] {

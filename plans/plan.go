@@ -240,6 +240,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 		notation = g.Notation
 	}
 	p := &Plan{File: g.File, Target: t.Name, Subgroups: g.Subgroups, Provenance: g.Provenance, Notation: notation}
+	memo := model.NewMemo() // the ops and conversions of a large graph repeat the same layouts
 	p.Registers = registerPlan(g, t, a)
 	p.Cost = p.Registers.SpillCost
 	p.Shared.Budget = t.SharedMemory
@@ -301,7 +302,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 			res = a.Layouts[op.Result]
 		}
 		ch := a.Ops[op]
-		cost, method, e := model.OpCost(op, res, ch, t)
+		cost, method, e := memo.OpCost(op, res, ch, t)
 		if e != nil {
 			var at []Where
 			if op.Result != nil {
@@ -361,7 +362,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 			placed[buf].Accesses = append(placed[buf].Accesses, acc)
 		}
 		if bp := placed[op.Buffer]; bp != nil {
-			if acc, ok := model.OpAccess(op, res, ch, t); ok {
+			if acc, ok := memo.OpAccess(op, res, ch, t); ok {
 				kind := "read"
 				if info.Writes {
 					kind = "write"
@@ -380,7 +381,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notation string
 			k := convKey{a.Layouts[v], req, v.DType.Bits}
 			an, ok := convs[k]
 			if !ok {
-				_, conv, e := model.UseCost(v, a.Layouts[v], req, t)
+				_, conv, e := memo.UseCost(v, a.Layouts[v], req, t)
 				if e != nil {
 					err = &VerifyError{Value: v.Name, What: fmt.Sprintf("%s reads it as %s: %v", op.Name, model.OperandName(u), e), At: []Where{atUse(u), atValue(v)}}
 					return

@@ -27,12 +27,15 @@ type points struct {
 // memory stays bounded on graphs of any size. The replays of one
 // verification share it from their goroutines.
 type pointCache struct {
+	memo *model.Memo // the layout operations the replays share
 	mu   sync.Mutex
 	m    map[*model.Layout]*points
 	ints int
 }
 
-func newPointCache() *pointCache { return &pointCache{m: map[*model.Layout]*points{}} }
+func newPointCache() *pointCache {
+	return &pointCache{memo: model.NewMemo(), m: map[*model.Layout]*points{}}
+}
 
 // tables is what one replay remembers: the points of layouts (shared),
 // and the checks it passed.
@@ -43,48 +46,22 @@ type tables struct {
 	passed map[string]bool
 	kinds  map[string]string      // the mechanism a use's replay found, by its two layouts
 	holds  map[*model.Layout]bool // layouts found to hold every element of their shape
-	// derived and same remember what the ops' transfer rules make of a
-	// layout and which layouts are equal: the plan of a large graph
-	// gives many ops the same few layouts.
-	derived map[derivedKey]*model.Layout
-	same    map[[2]*model.Layout]bool
-}
-
-type derivedKey struct {
-	l   *model.Layout
-	how string
+	// memo remembers what the ops' transfer rules make of a layout
+	// (shared by the replays): the plan of a large graph gives many ops
+	// the same few layouts.
+	memo *model.Memo
 }
 
 // derive is tr.Apply(op, l), worked out once per layout and rule.
 func (ts *tables) derive(op *model.Op, tr *model.Transfer, l *model.Layout) *model.Layout {
-	k := derivedKey{l, tr.Key(op)}
-	d, ok := ts.derived[k]
-	if !ok {
-		d = tr.Apply(op, l)
-		ts.derived[k] = d
-	}
-	return d
-}
-
-// equal is a.Equal(b), worked out once per pair.
-func (ts *tables) equal(a, b *model.Layout) bool {
-	if a == b {
-		return true
-	}
-	k := [2]*model.Layout{a, b}
-	eq, ok := ts.same[k]
-	if !ok {
-		eq = a.Equal(b)
-		ts.same[k] = eq
-	}
-	return eq
+	return ts.memo.Transfer(op, tr, l)
 }
 
 const cacheInts = 1 << 22
 
 func newTables(pts *pointCache) *tables {
 	return &tables{pts: pts, passed: map[string]bool{}, kinds: map[string]string{}, holds: map[*model.Layout]bool{},
-		derived: map[derivedKey]*model.Layout{}, same: map[[2]*model.Layout]bool{}}
+		memo: pts.memo}
 }
 
 // once runs check unless the same check (key) has passed before.

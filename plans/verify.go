@@ -319,7 +319,7 @@ func ties(op *model.Op, a *model.Assignment, ts *tables) error {
 	}
 	read := func(u model.Use, want *model.Layout, what string, from ...Where) error {
 		got := a.Required[u]
-		if got == nil || ts.equal(got, want) || got.InShared() {
+		if got == nil || got.Equal(want) || got.InShared() {
 			return nil
 		}
 		return &VerifyError{Value: model.UseValue(u).Name, What: fmt.Sprintf("%s %s reads it as %s in %s, and the plan gives it another layout there", op.Kind, op.Name, model.OperandName(u), what),
@@ -347,7 +347,7 @@ func ties(op *model.Op, a *model.Assignment, ts *tables) error {
 			err = read(model.Use{Op: op, Index: i}, res, "the layout of its result %"+op.Result.Name, atValue(op.Result))
 		}
 		if tr := info.Forward; err == nil && tr != nil && res != nil {
-			if made := ts.derive(op, tr, ch.Exec); made == nil || !ts.equal(made, res) {
+			if made := ts.derive(op, tr, ch.Exec); made == nil || !made.Equal(res) {
 				err = &VerifyError{Value: op.Result.Name, What: fmt.Sprintf("%s %s makes it in the layout it runs in implies, and the plan gives it another", op.Kind, op.Name),
 					At: []Where{atValue(op.Result), atOp(op, "exec")}}
 			}

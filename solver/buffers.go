@@ -392,7 +392,7 @@ func (p *Problem) priceAccess(op *model.Op, l *model.Layout, s *model.SharedLayo
 		if l.Opaque() != "" && store == nil || store != nil && p.admits(store, s) != nil {
 			return accessPrice{guarded: true}
 		}
-		cost, _, err := model.OpCost(op, nil, &model.OpChoice{Exec: l, Buffer: s, Record: store}, p.Target)
+		cost, _, err := p.memo.ops.OpCost(op, nil, &model.OpChoice{Exec: l, Buffer: s, Record: store}, p.Target)
 		return accessPrice{cost: cost, rec: store, err: err}
 	}
 	if l.InShared() {
@@ -406,7 +406,7 @@ func (p *Problem) priceAccess(op *model.Op, l *model.Layout, s *model.SharedLayo
 		return accessPrice{guarded: true}
 	}
 	if named != nil && !refused && !namedOff && named.Fragment != nil && named.Fragment.Layout != nil {
-		if nc, _, err := model.OpCost(op, l, &model.OpChoice{Record: named, Buffer: s}, p.Target); err == nil {
+		if nc, _, err := p.memo.ops.OpCost(op, l, &model.OpChoice{Record: named, Buffer: s}, p.Target); err == nil {
 			cost, rec = nc, named
 		}
 	}
@@ -453,7 +453,7 @@ func (p *Problem) accessGuard(op *model.Op, l *model.Layout, s *model.SharedLayo
 // repeats.
 func (p *Problem) loadCost(op *model.Op, l *model.Layout, s *model.SharedLayout, loadRecs []*model.Record) (int64, *model.Record, error) {
 	v := op.Result
-	best, _, err := model.OpCost(op, l, &model.OpChoice{Buffer: s}, p.Target)
+	best, _, err := p.memo.ops.OpCost(op, l, &model.OpChoice{Buffer: s}, p.Target)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -465,13 +465,13 @@ func (p *Problem) loadCost(op *model.Op, l *model.Layout, s *model.SharedLayout,
 		if r.Fragment == nil || r.Fragment.Layout == nil || r.Fragment.DType.Bits != v.DType.Bits {
 			continue
 		}
-		if _, ok := model.LoadInstructions(l, r); !ok {
+		if _, ok := p.memo.ops.LoadInstructions(l, r); !ok {
 			continue
 		}
 		if s != nil && p.admits(r, s) != nil {
 			continue
 		}
-		c, _, err := model.OpCost(op, l, &model.OpChoice{Record: r, Buffer: s}, p.Target)
+		c, _, err := p.memo.ops.OpCost(op, l, &model.OpChoice{Record: r, Buffer: s}, p.Target)
 		if err == nil && c < best {
 			best, rec = c, r
 		}

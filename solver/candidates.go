@@ -28,7 +28,6 @@ func (c *candSet) add(l *model.Layout) bool {
 	if l == nil || len(c.list) >= MaxCandidates {
 		return false
 	}
-	l = c.memo.canon(l)
 	if slices.Contains(c.list, l) {
 		return false
 	}
@@ -182,11 +181,8 @@ func (p *Problem) prefetchMMA(mmaRecs []*model.Record) {
 	}
 }
 
-// keepMMA keeps chs as the choices of key, each layout the memo's copy.
+// keepMMA keeps chs as the choices of key.
 func (p *Problem) keepMMA(key mmaKey, chs []*MMAChoice) []*MMAChoice {
-	for _, ch := range chs {
-		ch.A, ch.B, ch.C = p.memo.canon(ch.A), p.memo.canon(ch.B), p.memo.canon(ch.C)
-	}
 	chs = slices.Clip(chs) // ops alike share the list: appending must copy it
 	p.build.mmaMemo[key] = chs
 	return chs
@@ -479,7 +475,7 @@ func (p *Problem) namedLoadSeeds(cands map[*model.Value]*candSet, warps int) {
 			return
 		}
 		v := op.Result
-		if slices.ContainsFunc(cands[v].list, func(l *model.Layout) bool { _, ok := model.LoadInstructions(l, r); return ok }) {
+		if slices.ContainsFunc(cands[v].list, func(l *model.Layout) bool { _, ok := p.memo.ops.LoadInstructions(l, r); return ok }) {
 			return
 		}
 		if l := fragmentTiling(r, v.Shape, warps); l != nil {

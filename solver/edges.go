@@ -67,7 +67,7 @@ func (p *Problem) edges() error {
 					how := tr.Key(op)
 					p.link(exec, res(), func(i, j int) bool {
 						s := p.memo.derive(exec.Layouts[i], how, func(l *model.Layout) *model.Layout { return tr.Apply(op, l) })
-						return s != nil && p.memo.equalLayouts(s, res().Layouts[j])
+						return s != nil && s.Equal(res().Layouts[j])
 					}, op, opText(op)+" "+info.Makes(op))
 				}
 				if p.placed(op) {
@@ -94,7 +94,7 @@ func (p *Problem) edges() error {
 				if err := p.descriptorEdge(op, n); err != nil {
 					return err
 				}
-				p.link(n, res(), func(i, j int) bool { return p.memo.equalLayouts(n.MMA[i].C, res().Layouts[j]) }, op,
+				p.link(n, res(), func(i, j int) bool { return n.MMA[i].C.Equal(res().Layouts[j]) }, op,
 					fmt.Sprintf("%s produces %%%s in the accumulator fragment of its record, tiled over the warps: %s", opText(op), op.Result.Name, mmaRecordList(n.MMA)))
 				if rule := p.ruleFact(op, "result", ""); len(rule.Also) == 0 {
 					rule.Also = recordLines(n.MMA, "d")
@@ -114,7 +114,7 @@ func (p *Problem) edges() error {
 				}
 				rn := p.valueNode[lp.Results[i]]
 				later(func() error {
-					p.link(an, rn, func(a, b int) bool { return p.memo.equalLayouts(an.Layouts[a], rn.Layouts[b]) }, op,
+					p.link(an, rn, func(a, b int) bool { return an.Layouts[a].Equal(rn.Layouts[b]) }, op,
 						fmt.Sprintf("loop %s leaves its results in the layouts it carries them in", op.Name))
 					return nil
 				})

@@ -192,9 +192,10 @@ func BuildRelaxed(g *model.Graph, t *model.Target, records []*model.Record, rela
 }
 
 func buildWatched(g *model.Graph, t *model.Target, records []*model.Record, relax map[string]bool, w *watch) (*Problem, error) {
+	memo := newLayoutMemo()
 	p := &Problem{Graph: g, Target: t, PBQP: &pbqp.Problem{}, opNode: map[*model.Op]*Node{},
-		memo: newLayoutMemo(), watch: w,
-		build: &builder{edgeOf: map[string]model.Use{}, access: model.NewAccessCache()}}
+		memo: memo, watch: w,
+		build: &builder{edgeOf: map[string]model.Use{}, access: memo.ops.NewAccessCache()}}
 	defer func() { p.build = nil }()
 	p.facts = facts{byName: map[string]*model.Fact{}, relax: relax, keys: map[string]int{}}
 	budget, capacity := p.budgetFacts()
@@ -512,7 +513,7 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 				if vf := p.variantFact(op); vf != nil && !op.Variant.Admits(ch.opChoice()) {
 					forbids = append(forbids, forbid{I: int32(i), Guard: p.guard(vf)})
 				}
-				c, _, e := model.OpCost(op, ch.C, ch.opChoice(), t)
+				c, _, e := p.memo.ops.OpCost(op, ch.C, ch.opChoice(), t)
 				if e != nil {
 					err = e
 					return
@@ -570,7 +571,7 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 					}
 				case !p.placed(op):
 					var e error
-					if c, _, e = model.OpCost(op, res, &model.OpChoice{Exec: l}, t); e != nil {
+					if c, _, e = p.memo.ops.OpCost(op, res, &model.OpChoice{Exec: l}, t); e != nil {
 						err = e
 						return
 					}
@@ -622,7 +623,7 @@ func (p *Problem) familyStore(op *model.Op, l *model.Layout) *model.Record {
 		if r.Kind != model.RecordStoreShared || r.Fragment == nil || r.Fragment.DType.Bits != op.Operands[0].DType.Bits {
 			continue
 		}
-		if _, ok := model.LoadInstructions(l, r); ok {
+		if _, ok := p.memo.ops.LoadInstructions(l, r); ok {
 			return r
 		}
 	}
@@ -685,7 +686,7 @@ func (p *Problem) valueCost(v *model.Value, l *model.Layout, loadRecs []*model.R
 	}
 	switch info := op.Info(); {
 	case info.ResultCost:
-		c, _, err := model.OpCost(op, l, nil, p.Target)
+		c, _, err := p.memo.ops.OpCost(op, l, nil, p.Target)
 		return c, nil, nil, err
 	case info.Records == model.RecordLoadShared:
 		named, guards, err := p.namedLoadGuards(op, l, loadRecs)
@@ -700,7 +701,7 @@ func (p *Problem) valueCost(v *model.Value, l *model.Layout, loadRecs []*model.R
 			return 0, nil, append(guards, p.guard(p.familyFact(l))), nil
 		}
 		if named != nil && len(guards) == 0 && !p.relaxed(p.intrinsicFact(op)) {
-			best, _, err = model.OpCost(op, l, &model.OpChoice{Record: named}, p.Target)
+			best, _, err = p.memo.ops.OpCost(op, l, &model.OpChoice{Record: named}, p.Target)
 			rec = named
 		}
 		return best, rec, guards, err
@@ -727,7 +728,7 @@ func (p *Problem) namedLoadGuards(op *model.Op, l *model.Layout, loadRecs []*mod
 	if f := r.Fragment.Layout; f.Opaque() != l.Opaque() {
 		return r, []int32{p.guard(intr, p.familyFact(f, l))}, nil
 	}
-	if _, ok := model.LoadInstructions(l, r); !ok || r.Fragment.DType.Bits != op.Result.DType.Bits {
+	if _, ok := p.memo.ops.LoadInstructions(l, r); !ok || r.Fragment.DType.Bits != op.Result.DType.Bits {
 		return r, []int32{p.guard(intr)}, nil
 	}
 	return r, nil, nil

@@ -62,8 +62,17 @@ func (d *Document) replay(i int) (*Table, bool) {
 
 // Parse reads TOML text. A syntax error is returned as a positioned
 // model.Error; the Document is nil then. The size of the text is bounded
-// where it is read (ReadFileLimit, ReadLimit).
+// where it is read (ReadFileLimit, ReadLimit), its nesting and key paths
+// here, before anything is built (checkBounds).
 func Parse(file string, data []byte) (*Document, error) {
+	if err := checkBounds(file, data); err != nil {
+		return nil, err
+	}
+	return parseBounded(file, data)
+}
+
+// parseBounded is Parse for a text checkBounds has passed.
+func parseBounded(file string, data []byte) (*Document, error) {
 	if root, pos, ok := fastParse(file, data); ok {
 		return &Document{File: file, root: root, pos: pos}, nil
 	}

@@ -107,7 +107,9 @@ type fastParser struct {
 	// arrays need no mark: they are []any, and headers make
 	// []map[string]any.
 	defined, inline map[string]bool
-	path            []byte // scratch for building paths
+	path            []byte   // scratch for building paths
+	hpath           []byte   // scratch for a header's parents' path
+	parts           []string // scratch for a header's parts
 
 	// stream: the [[op]] tables are not kept but located (spans), each
 	// read again on its own when the graph reader comes to it (and checked
@@ -348,7 +350,8 @@ func (p *fastParser) header() bool {
 	if array {
 		p.i++
 	}
-	var parts []string
+	parts := p.parts[:0]
+	defer func() { p.parts = parts[:0] }()
 	for {
 		if !p.space(false) {
 			return false
@@ -374,22 +377,31 @@ func (p *fastParser) header() bool {
 	}
 	defined, inline := p.marks()
 	// Down the parents: a table, or the latest table of an array of them.
-	m, path := p.root, ""
+	// The parents' path grows in one buffer, made a string once: a
+	// header of n parts costs its length, not n times it.
+	m, buf := p.root, p.hpath[:0]
 	last := len(parts) - 1
 	for _, k := range parts[:last] {
-		path = p.join(path, k)
+		if len(buf) > 0 {
+			buf = append(buf, '.')
+		}
+		buf = append(buf, k...)
 		switch v := m[k].(type) {
 		case nil:
 			t := map[string]any{}
 			m[k] = t
 			m = t
 		case map[string]any:
-			if inline[path] {
+			if inline[string(buf)] {
 				return false
 			}
 			m = v
 		case []map[string]any:
-			path = p.index(path, len(v)-1+p.baseOf(path))
+			i := len(v) - 1
+			if string(buf) == "op" { // baseOf, without making a string
+				i += p.base
+			}
+			buf = append(strconv.AppendInt(append(buf, '['), int64(i), 10), ']')
 			m = v[len(v)-1]
 			if m == nil { // an op read and forgotten: not streamed
 				return false
@@ -398,8 +410,9 @@ func (p *fastParser) header() bool {
 			return false
 		}
 	}
+	p.hpath = buf
 	k := parts[last]
-	path = p.join(path, k)
+	path := p.join(string(buf), k)
 	t := map[string]any{}
 	if array {
 		var tables []map[string]any

@@ -165,12 +165,15 @@ const MaxLoopDepth = 8
 // one the streamed reading cannot follow, is read again whole, which
 // reports every problem.
 func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*model.Graph, error) {
+	if err := checkBounds(file, data); err != nil {
+		return nil, err
+	}
 	if doc, ok := parseStreamed(file, data); ok {
 		if g, whole, err := readGraph(doc, targets); err == nil && !whole {
 			return g, nil
 		}
 	}
-	doc, err := Parse(file, data)
+	doc, err := parseBounded(file, data)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"planner/internal/golden"
 	"planner/model"
+	"planner/tomlio/tomltest"
 )
 
 // testTargets is a stand-in target map for graph parsing tests: the
@@ -71,8 +72,11 @@ func TestGoodGraphFiles(t *testing.T) {
 }
 
 // FuzzParseGraph: any input gives positioned errors or a graph; nothing
-// panics.
+// panics. Texts past the bounds on nesting and key paths seed it too.
 func FuzzParseGraph(f *testing.F) {
+	for _, data := range tomltest.Hostile("target = \"sm_80\"\nsubgroups = 4\n") {
+		f.Add(data)
+	}
 	for _, glob := range []string{"../testdata/graphs/*.toml", "../testdata/bad/graphs/*.toml"} {
 		files, _ := filepath.Glob(glob)
 		for _, path := range files {

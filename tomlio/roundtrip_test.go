@@ -10,6 +10,7 @@ import (
 	"planner/internal/golden"
 	"planner/model"
 	"planner/model/modeltest"
+	"planner/tomlio/tomltest"
 )
 
 // Printing a layout file in any notation that can express the layout and
@@ -83,6 +84,9 @@ func TestGoodLayoutFiles(t *testing.T) {
 // FuzzParseLayoutFile: any input gives either positioned errors or a valid
 // layout that prints and parses back to itself; nothing panics.
 func FuzzParseLayoutFile(f *testing.F) {
+	for _, data := range tomltest.Hostile("shape = [16, 16]\nsubgroup_size = 32\nsubgroups = 1\n") {
+		f.Add(data)
+	}
 	for _, glob := range []string{"../examples/layouts/*.toml", "../testdata/layouts/*.toml", "../testdata/bad/layouts/*.toml"} {
 		files, _ := filepath.Glob(glob)
 		for _, path := range files {

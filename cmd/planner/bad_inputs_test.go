@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -47,6 +48,40 @@ func TestBadInputsExitOne(t *testing.T) {
 					t.Errorf("planner %s: exit %d, want %d with an error at the file:\n%s", strings.Join(args, " "), code, exitBadInput, errs.String())
 				}
 			}
+		}
+	}
+}
+
+// A target with subgroups of no lanes is refused where it is read, by
+// every command that loads it: solve, explain and bench divided by zero
+// in the search, and intrinsics targets and list offered a 32-lane mma on
+// it.
+func TestTargetOfNoLanesRefused(t *testing.T) {
+	root, _ := filepath.Abs("../..")
+	target, err := os.ReadFile(filepath.Join(root, "testdata/bad/records/target_subgroup_zero.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	graph, err := os.ReadFile(filepath.Join(root, "testdata/graphs/softmax_row.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	t.Chdir(dir)
+	os.Mkdir("records", 0o755)
+	os.Mkdir("graphs", 0o755)
+	os.WriteFile("records/sg_zero.toml", target, 0o644)
+	os.WriteFile("graphs/softmax.toml", bytes.Replace(graph, []byte(`target = "sm_80"`), []byte(`target = "sg_zero_test"`), 1), 0o644)
+	for _, run := range [][]string{
+		{"solve", "graphs/softmax.toml"}, {"explain", "graphs/softmax.toml"}, {"bench", "graphs"},
+		{"intrinsics", "targets"}, {"intrinsics", "list", "--target", "sg_zero_test"},
+	} {
+		args := append([]string{"--records", "records"}, run...)
+		var out, errs bytes.Buffer
+		code := Main(args, &out, &errs)
+		want := "records/sg_zero.toml:3:1: subgroup_size must be positive"
+		if code != exitBadInput || !strings.HasPrefix(errs.String(), want) {
+			t.Errorf("planner %s: exit %d, want %d with %q:\n%s%s", strings.Join(args, " "), code, exitBadInput, want, errs.String(), out.String())
 		}
 	}
 }

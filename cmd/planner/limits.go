@@ -144,6 +144,8 @@ func progressText(p solver.Progress) string {
 		fmt.Fprintf(&b, ": %d of %d nodes reduced", p.Done, p.Total)
 	case "plan":
 		b.WriteString(": writing the plan and replaying it in the verifier")
+	case "read":
+		fmt.Fprintf(&b, ": reading and checking %.1f MiB of text", float64(p.Total)/(1<<20))
 	default:
 		fmt.Fprintf(&b, ": %d of %d", p.Done, p.Total)
 	}

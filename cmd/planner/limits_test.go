@@ -54,6 +54,8 @@ func TestProgressText(t *testing.T) {
 			"   3.0s  search (encoding the core)  5 MiB"},
 		{solver.Progress{Phase: "plan", Elapsed: 40 * time.Second, Memory: 3 << 20},
 			"  40.0s  plan: writing the plan and replaying it in the verifier  3 MiB"},
+		{solver.Progress{Phase: "read", Total: 200 << 20, Elapsed: 1200 * time.Millisecond, Memory: 900 << 20},
+			"   1.2s  read: reading and checking 200.0 MiB of text  900 MiB"},
 	}
 	for _, c := range cases {
 		if got := progressText(c.p); got != c.want {
