@@ -1,4 +1,4 @@
-package planner
+package planner_test
 
 import (
 	"fmt"
@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -394,9 +395,19 @@ type checkedPackage struct {
 // reading the packages outside it from the export data go list gives.
 func typeCheckModule(t *testing.T) []*checkedPackage {
 	t.Helper()
+	pkgs, err := checkedModule()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkgs
+}
+
+// checkedModule is typeCheckModule's work, done once for the tests that
+// read the module's types.
+var checkedModule = sync.OnceValues(func() ([]*checkedPackage, error) {
 	out, err := exec.Command("go", "list", "-export", "-deps", "-f", "{{.ImportPath}}\t{{.Export}}", "./...").Output()
 	if err != nil {
-		t.Fatalf("go list -export: %v", err)
+		return nil, fmt.Errorf("go list -export: %v", err)
 	}
 	export := map[string]string{}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
@@ -406,7 +417,7 @@ func typeCheckModule(t *testing.T) []*checkedPackage {
 	}
 	out, err = exec.Command("go", "list", "-tags", "z3", "-f", "{{.ImportPath}}\t{{.Dir}}", "./...").Output()
 	if err != nil {
-		t.Fatalf("go list: %v", err)
+		return nil, fmt.Errorf("go list: %v", err)
 	}
 	m := &moduleImporter{fset: token.NewFileSet(), dirs: map[string]string{}, done: map[string]*checkedPackage{}, types: map[string]*types.Package{}}
 	m.ctxt = build.Default
@@ -427,12 +438,12 @@ func typeCheckModule(t *testing.T) []*checkedPackage {
 	var pkgs []*checkedPackage
 	for _, path := range paths {
 		if _, err := m.Import(path); err != nil {
-			t.Fatalf("type-checking %s: %v", path, err)
+			return nil, fmt.Errorf("type-checking %s: %v", path, err)
 		}
 		pkgs = append(pkgs, m.done[path])
 	}
-	return pkgs
-}
+	return pkgs, nil
+})
 
 // moduleImporter imports the module's packages by type-checking their
 // source, and every other package from its export data.
@@ -459,6 +470,7 @@ func (m *moduleImporter) Import(path string) (*types.Package, error) {
 	}
 	p := &checkedPackage{path: path, fset: m.fset, info: &types.Info{
 		Types: map[ast.Expr]types.TypeAndValue{}, Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{},
+		Selections: map[*ast.SelectorExpr]*types.Selection{},
 	}}
 	for _, name := range append(slices.Clone(bp.GoFiles), bp.CgoFiles...) {
 		file, err := parser.ParseFile(m.fset, filepath.Join(dir, name), nil, 0)
@@ -478,4 +490,201 @@ func (m *moduleImporter) Import(path string) (*types.Package, error) {
 	}
 	m.types[path], m.done[path] = pkg, p
 	return pkg, nil
+}
+
+// behindView are the files of package solver that read a built problem
+// only through its view (solver/view.go): the greedy baseline and the
+// explanations, which could then move out of the package as the Z3
+// backends did (solver/smt).
+var behindView = []string{"greedy.go", "explain.go"}
+
+// The greedy baseline and the explanations read a built solver.Problem
+// only through its view. The rule, checked on the type-checked source of
+// each file of behindView:
+//   - a selector x.f whose x is a Problem or *Problem names an exported
+//     field or method (the view: view.go's accessors, Facts, Graph, ...),
+//     or an unexported method declared in the same file (the file's own
+//     code, which this rule checks too);
+//   - no call of an unexported function of package solver declared in
+//     another file that takes a Problem or *Problem: it would read the
+//     problem's private members on the file's behalf.
+//
+// An unexported member of another type (a Node's, a model value's) is not
+// the problem's and is allowed.
+func TestGreedyAndExplainReadTheView(t *testing.T) {
+	var p *checkedPackage
+	for _, c := range typeCheckModule(t) {
+		if c.path == "planner/solver" {
+			p = c
+		}
+	}
+	if p == nil {
+		t.Fatal("the module has no package planner/solver")
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range viewViolations(p.fset, p.files, p.info, behindView) {
+		at := p.fset.Position(v.pos)
+		if rel, err := filepath.Rel(dir, at.Filename); err == nil {
+			at.Filename = rel
+		}
+		t.Errorf("%s: %s", at, v.what)
+	}
+}
+
+// viewViolations finds in the files of a package named by checked (base
+// names) what TestGreedyAndExplainReadTheView forbids.
+func viewViolations(fset *token.FileSet, files []*ast.File, info *types.Info, checked []string) []violation {
+	fileOf := func(pos token.Pos) string { return filepath.Base(fset.Position(pos).Filename) }
+	isProblem := func(t types.Type) bool {
+		if ptr, ok := t.(*types.Pointer); ok {
+			t = ptr.Elem()
+		}
+		named, ok := t.(*types.Named)
+		return ok && named.Obj().Name() == "Problem" && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "planner/solver"
+	}
+	takesProblem := func(fn *types.Func) bool {
+		sig := fn.Signature()
+		for i := range sig.Params().Len() {
+			if isProblem(sig.Params().At(i).Type()) {
+				return true
+			}
+		}
+		return false
+	}
+	var out []violation
+	for _, file := range files {
+		name := fileOf(file.Pos())
+		if !slices.Contains(checked, name) {
+			continue
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.SelectorExpr:
+				sel := info.Selections[x]
+				if sel == nil || !isProblem(sel.Recv()) || sel.Obj().Exported() {
+					return true
+				}
+				if fn, ok := sel.Obj().(*types.Func); ok && fileOf(fn.Pos()) == name {
+					return true
+				}
+				out = append(out, violation{x.Sel.Pos(), fmt.Sprintf("reads the problem's unexported %s (declared in %s); read it through the view (solver/view.go)", x.Sel.Name, fileOf(sel.Obj().Pos()))})
+			case *ast.CallExpr:
+				id, ok := ast.Unparen(x.Fun).(*ast.Ident)
+				if !ok {
+					return true
+				}
+				fn, ok := info.Uses[id].(*types.Func)
+				if ok && fn.Signature().Recv() == nil && !fn.Exported() && fn.Parent() == fn.Pkg().Scope() && fileOf(fn.Pos()) != name && takesProblem(fn) {
+					out = append(out, violation{id.Pos(), fmt.Sprintf("calls %s (declared in %s), which takes the problem and reads its unexported members; read it through the view (solver/view.go)", id.Name, fileOf(fn.Pos()))})
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// The rule of TestGreedyAndExplainReadTheView catches each way round the
+// view, on a small package of its own: an unexported field, an unexported
+// method declared in another file, an unexported function of another file
+// that takes the problem; and allows the view, the file's own methods and
+// other types' unexported members.
+func TestViewRuleCatchesPrivateReads(t *testing.T) {
+	sources := map[string]string{
+		"problem.go": `package solver
+type Problem struct{ Nodes []int; facts []int; n node }
+type node struct{ id int }
+func (p *Problem) Facts() []int { return p.facts }
+func (p *Problem) converts() bool { return true }
+func count(p *Problem) int { return len(p.facts) }
+func times(n int) int { return n }
+`,
+		"greedy.go": `package solver
+func (p *Problem) own() int { var n node; return len(p.Nodes) + len(p.Facts()) + n.id + times(2) }
+func run(p *Problem) int {
+	if p.converts() {
+		return p.own() + p.n.id
+	}
+	return len(p.facts) + count(p)
+}
+`,
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, name := range []string{"problem.go", "greedy.go"} {
+		f, err := parser.ParseFile(fset, name, sources[name], 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
+	if _, err := (&types.Config{}).Check("planner/solver", fset, files, info); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range viewViolations(fset, files, info, []string{"greedy.go"}) {
+		got = append(got, fmt.Sprintf("%s: %s", fset.Position(v.pos), v.what))
+	}
+	want := []string{
+		"greedy.go:4:7: reads the problem's unexported converts (declared in problem.go)",
+		"greedy.go:5:22: reads the problem's unexported n (declared in problem.go)",
+		"greedy.go:7:15: reads the problem's unexported facts (declared in problem.go)",
+		"greedy.go:7:24: calls count (declared in problem.go)",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("found %d violations, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("violation %d: %s\nwant it to start %s", i, got[i], want[i])
+		}
+	}
+}
+
+// internalTests are the root test files allowed in package planner: each
+// truly needs the package's internals, says why on its package line
+// ("package planner // internal: ..."), and is named here. Every other
+// root test file is package planner_test and reads only the exported API,
+// as a user of the library does.
+var internalTests = []string{
+	"export_test.go", // hands the external tests the kept kernel and the MLIR options
+	"limits_test.go", // tests during, within, the progress and solve seams and the big-graph pacing
+}
+
+// A new root test file is external by default: one in package planner
+// must be listed in internalTests and say why on its package line.
+func TestRootTestsAreExternal(t *testing.T) {
+	names, err := filepath.Glob("*_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range internalTests {
+		if !slices.Contains(names, name) {
+			t.Errorf("internalTests names %s, which does not exist", name)
+		}
+	}
+	for _, name := range names {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, data, parser.PackageClauseOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		listed := slices.Contains(internalTests, name)
+		line, _, _ := strings.Cut(string(data[f.Package-1:]), "\n")
+		switch {
+		case f.Name.Name == "planner" && !listed:
+			t.Errorf("%s is in package planner: write it in package planner_test against the exported API, or name it in internalTests if it truly needs the internals", name)
+		case f.Name.Name == "planner" && !strings.HasPrefix(line, "package planner // internal: "):
+			t.Errorf("%s: its package line says not why it needs the internals (package planner // internal: why)", name)
+		case f.Name.Name != "planner" && listed:
+			t.Errorf("%s is in package %s, but internalTests names it", name, f.Name.Name)
+		}
+	}
 }

@@ -1,4 +1,4 @@
-package planner
+package planner_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"planner"
 	"planner/model"
 	"planner/plans"
 )
@@ -48,12 +49,13 @@ func TestDOTRendersWithGraphviz(t *testing.T) {
 	if len(files) < 8 {
 		t.Fatalf("only %d golden plans", len(files))
 	}
-	pl, err := New()
+	pl, err := planner.New()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".toml"), func(t *testing.T) {
+			t.Parallel()
 			rep, err := pl.VerifyFile(context.Background(), file, "")
 			if err != nil {
 				t.Fatal(err)

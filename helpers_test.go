@@ -1,18 +1,19 @@
-package planner
+package planner_test
 
 import (
 	"context"
 	"sync"
 	"testing"
 
+	"planner"
 	"planner/plans"
 	"planner/solver"
 )
 
-var builtin = sync.OnceValues(func() (*Planner, error) { return New() })
+var builtin = sync.OnceValues(func() (*planner.Planner, error) { return planner.New() })
 
 // testPlanner is the planner with the built-in records.
-func testPlanner(tb testing.TB) *Planner {
+func testPlanner(tb testing.TB) *planner.Planner {
 	tb.Helper()
 	pl, err := builtin()
 	if err != nil {
@@ -25,7 +26,7 @@ func testPlanner(tb testing.TB) *Planner {
 // the search's result with the graph and assignment.
 func solveResult(t *testing.T, path string) (*plans.Plan, *solver.Result) {
 	t.Helper()
-	res, err := testPlanner(t).SolveFile(context.Background(), path, Options{KeepProblem: true})
+	res, err := testPlanner(t).SolveFile(context.Background(), path, planner.Options{KeepProblem: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package planner
+package planner_test
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"planner"
 	"planner/internal/oracle"
 )
 
@@ -109,11 +110,11 @@ func TestTritonJudgesTTGIR(t *testing.T) {
 	for _, path := range slices.Sorted(maps.Keys(files)) {
 		data := files[path]
 		fuzzed := strings.Contains(path, "/fuzz/")
-		var in Input
+		var in planner.Input
 		if strings.HasPrefix(path, "testdata/triton/") {
 			in.Trips = tritonTrips // their loops' bounds are known at run time
 		}
-		res, err := pl.SolveText(context.Background(), path, data, Options{Input: in})
+		res, err := pl.SolveText(context.Background(), path, data, planner.Options{Input: in})
 		if err != nil || res.Plan == nil {
 			if !fuzzed {
 				t.Errorf("%s: no plan (%v)", path, err)
@@ -131,7 +132,7 @@ func TestTritonJudgesTTGIR(t *testing.T) {
 			continue
 		}
 		jobs.add(oracle.Job{Name: "planned:" + path, Text: first.Bytes(), Target: target, Compile: true})
-		again, err := pl.SolveText(context.Background(), path+".planned.ttgir", first.Bytes(), Options{Input: in})
+		again, err := pl.SolveText(context.Background(), path+".planned.ttgir", first.Bytes(), planner.Options{Input: in})
 		if err != nil || again.Plan == nil {
 			t.Errorf("%s written back does not plan again (%v)", path, err)
 			continue
@@ -148,7 +149,7 @@ func TestTritonJudgesTTGIR(t *testing.T) {
 		// --keep-anchors: the loads', stores' and dots' encodings kept
 		keep := in
 		keep.KeepAnchors = true
-		anchored, err := pl.SolveText(context.Background(), path, data, Options{Input: keep})
+		anchored, err := pl.SolveText(context.Background(), path, data, planner.Options{Input: keep})
 		if err == nil && anchored.Plan == nil && inputNoPlan[strings.TrimSuffix(filepath.Base(path), ".ttgir")] {
 			continue // its own anchors find no plan in the model (TestTritonKernels says why)
 		}
@@ -207,7 +208,7 @@ func TestIREEJudgesMLIR(t *testing.T) {
 			t.Fatal(err)
 		}
 		jobs.add(oracle.Job{Name: "input:" + k.path, Text: data})
-		res, err := pl.SolveText(context.Background(), k.path, data, Options{Input: k.in})
+		res, err := pl.SolveText(context.Background(), k.path, data, planner.Options{Input: k.in})
 		if err != nil || res.Plan == nil {
 			t.Errorf("%s: no plan (%v)", k.path, err)
 			continue

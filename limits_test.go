@@ -1,9 +1,8 @@
-package planner
+package planner // internal: it tests the limits' own machinery (during, within, progressAfter and solveProblem as seams, the big-graph pacing)
 
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -33,52 +32,6 @@ func TestProgressDuring(t *testing.T) {
 	}
 }
 
-// A graph solved through the library under a context whose deadline has
-// passed stops with the limit its cause names, and a memory limit below
-// what the process holds cancels the solve with the memory limit's name.
-func TestContextStopsTheSolve(t *testing.T) {
-	pl := testPlanner(t)
-	g, err := pl.ReadGraph("testdata/graphs/flash_attention_4warps.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeoutCause(context.Background(), time.Nanosecond, solver.TimeLimit(time.Nanosecond))
-	defer cancel()
-	<-ctx.Done()
-	res, err := pl.Solve(ctx, g, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Outcome != Stopped || res.Plan != nil || res.Why != "testdata/graphs/flash_attention_4warps.toml: stopped at the time limit of 1ns while building the problem, before any plan was found" {
-		t.Errorf("past its deadline: outcome %v, why %q", res.Outcome, res.Why)
-	}
-	interrupted, stop := context.WithCancel(context.Background())
-	stop()
-	res, err = pl.Solve(interrupted, g, Options{})
-	if err != nil || res.Outcome != Stopped || !errors.Is(interrupted.Err(), context.Canceled) {
-		t.Errorf("cancelled: outcome %v, why %q, error %v", res.Outcome, res.Why, err)
-	}
-	res, err = pl.Solve(context.Background(), g, Options{MemoryLimit: 1 << 20})
-	if err != nil || res.Outcome != Stopped || res.Search != nil && res.Search.StoppedBy != "memory" {
-		t.Errorf("over the memory limit: outcome %v, why %q, error %v", res.Outcome, res.Why, err)
-	}
-}
-
-// A graph the reader did not check, naming a target the records lack, is
-// bad input at its target key, not a panic.
-func TestUnknownTargetIsAnError(t *testing.T) {
-	pl := testPlanner(t)
-	g, err := pl.ReadGraph("testdata/graphs/softmax_row.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g.Target = ""
-	_, err = pl.Solve(context.Background(), g, Options{})
-	if err == nil || err.Error() != `testdata/graphs/softmax_row.toml:3:1: unknown target "": the planner's records have no such target` {
-		t.Errorf("got %v", err)
-	}
-}
-
 // within waits for its work until the context is done or the time given
 // comes, and runs nothing once the context is done.
 func TestWithin(t *testing.T) {
@@ -104,24 +57,6 @@ func TestWithin(t *testing.T) {
 	ran := false
 	if within(done, time.Time{}, func() { ran = true }) || ran {
 		t.Errorf("a cancelled context ran the work (%v)", ran)
-	}
-}
-
-// A graph read under a context already done stops while reading, with
-// the limit named and no bound claimed; the library's Solve past its
-// deadline and a run the search cut short state real bounds (see
-// solver's TestStoppedBuildBound and pbqp's TestStoppedReductionsBound).
-func TestStoppedWhileReading(t *testing.T) {
-	pl := testPlanner(t)
-	ctx, cancel := solver.WithTimeLimit(context.Background(), time.Nanosecond)
-	defer cancel()
-	res, err := pl.SolveFile(ctx, "testdata/graphs/softmax_row.toml", Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "testdata/graphs/softmax_row.toml: stopped at the time limit of 1ns while reading the graph, before any plan was found"
-	if res.Outcome != Stopped || res.Why != want || res.LowerBound != 0 || res.Graph == nil || res.Graph.File != "testdata/graphs/softmax_row.toml" {
-		t.Errorf("outcome %v, why %q, bound %d", res.Outcome, res.Why, res.LowerBound)
 	}
 }
 
@@ -181,11 +116,23 @@ func TestAbandonedSearchAnswersWithGreedy(t *testing.T) {
 		<-release
 		return &solver.Result{Problem: p, Status: solver.StatusUnknown}
 	}
-	ctx, cancel := solver.WithTimeLimit(context.Background(), 6*time.Second) // the build, greedy and the plan take under a second, loaded
-	defer cancel()
-	res, err := pl.Solve(ctx, g, Options{})
-	if err != nil {
-		t.Fatal(err)
+	// The build, greedy and the plan take under a second, loaded. Where
+	// a machine loaded more leaves no plan by the limit (the internal
+	// root tests run first, beside every package's tests), the solve is
+	// asked again with twice the time, up to 24 s.
+	var res *Result
+	for limit := 6 * time.Second; ; limit *= 2 {
+		ctx, cancel := solver.WithTimeLimit(context.Background(), limit)
+		var err error
+		res, err = pl.Solve(ctx, g, Options{})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Plan != nil || limit >= 24*time.Second {
+			break
+		}
+		t.Logf("no plan within %v: %s; again with twice the time", limit, res.Why)
 	}
 	if res.Plan == nil {
 		t.Fatalf("no plan: %s", res.Why)
@@ -216,26 +163,6 @@ func solvedWithGreedy(t *testing.T, pl *Planner, path string) (*model.Graph, *Re
 		t.Fatal(err)
 	}
 	return g, full
-}
-
-// A plan is explained only from a solve that kept its problem
-// (Options.KeepProblem); without it Explain says so instead of failing
-// later or saying there is nothing to explain.
-func TestExplainNeedsTheKeptProblem(t *testing.T) {
-	pl := testPlanner(t)
-	for _, keep := range []bool{false, true} {
-		res, err := pl.SolveFile(context.Background(), "testdata/graphs/flash_attention_2warps.toml", Options{KeepProblem: keep})
-		if err != nil || res.Plan == nil {
-			t.Fatal(err)
-		}
-		_, err = pl.Explain(context.Background(), res, 0, Options{})
-		switch {
-		case keep && err != nil:
-			t.Errorf("with the problem kept: %v", err)
-		case !keep && (err == nil || !strings.Contains(err.Error(), "KeepProblem")):
-			t.Errorf("without the problem: %v, want an error naming KeepProblem", err)
-		}
-	}
 }
 
 // A big graph's solve searches with the collector paced more tightly
@@ -291,4 +218,16 @@ func TestProgressWhileReading(t *testing.T) {
 	if len(phases) == 0 || phases[0].Phase != "read" || phases[0].Total != len(data) {
 		t.Errorf("the first progress report is %+v, want the reading of %d bytes", phases, len(data))
 	}
+}
+
+var builtin = sync.OnceValues(func() (*Planner, error) { return New() })
+
+// testPlanner is the planner with the built-in records.
+func testPlanner(tb testing.TB) *Planner {
+	tb.Helper()
+	pl, err := builtin()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return pl
 }

@@ -1,4 +1,4 @@
-package planner
+package planner_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"planner"
 	"planner/mlir"
 	"planner/model"
 	"planner/plans"
@@ -87,7 +88,7 @@ func matchGraphs(t *testing.T, a, b *model.Graph) map[string]string {
 // solveGraph solves a graph already read, writing its layouts in notation.
 func solveGraph(t *testing.T, g *model.Graph, notation string) *plans.Plan {
 	t.Helper()
-	res, err := testPlanner(t).Solve(context.Background(), g, Options{Notation: notation})
+	res, err := testPlanner(t).Solve(context.Background(), g, planner.Options{Notation: notation})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,52 +173,6 @@ func TestMLIRMatchesHandWrittenGraphs(t *testing.T) {
 			}
 			if len(pt.Conv) != len(pm.Conv) {
 				t.Errorf("the graph's plan has %d conversions, the MLIR's %d", len(pt.Conv), len(pm.Conv))
-			}
-		})
-	}
-}
-
-// The lane-level matrix kernels (nvgpu, amdgpu) plan on the records
-// their ops name, every value in the layout the IR fixed: no conversion.
-func TestMLIRLaneMatrixKernels(t *testing.T) {
-	for _, c := range []struct {
-		path       string
-		cost       int64
-		intrinsics map[string]string // op → record
-		layouts    map[string]string // value → layout, in linear notation
-	}{
-		{"testdata/mlir/ldmatrix_mma_sync.mlir", 168,
-			map[string]string{"a": "ldmatrix_x4", "b@mem": "ldmatrix_x2", "d": "mma_m16n8k16_f32_f16"},
-			map[string]string{
-				"a": "#ttg.linear<{register = [[0, 1], [8, 0], [0, 8]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [], block = []}>",
-				"b": "#ttg.linear<{register = [[1, 0], [8, 0]], lane = [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], warp = [], block = []}>",
-				"h": "#ttg.linear<{register = [[0, 1], [8, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [], block = []}>",
-			}},
-		{"testdata/mlir/mfma_tile.mlir", 768,
-			map[string]string{"acc_next": "mfma_f32_16x16x16_f16"},
-			map[string]string{
-				"b":   "#ttg.linear<{register = [[1, 0], [2, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [4, 0], [8, 0]], warp = [], block = []}>",
-				"acc": "#ttg.linear<{register = [[1, 0], [2, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [4, 0], [8, 0]], warp = [], block = []}>",
-			}},
-	} {
-		t.Run(c.path, func(t *testing.T) {
-			g := readMLIR(t, c.path, mlir.Options{})
-			if g.Subgroups != 1 {
-				t.Errorf("read with %d subgroups, want 1 (one subgroup's work)", g.Subgroups)
-			}
-			p := solveGraph(t, g, "linear")
-			if p.Cost != c.cost || len(p.Conv) != 0 {
-				t.Errorf("costs %d with %d conversion(s), want %d with none", p.Cost, len(p.Conv), c.cost)
-			}
-			for _, o := range p.Ops {
-				if want, ok := c.intrinsics[o.Name]; ok && o.Intrinsic != want {
-					t.Errorf("op %s runs on %q, want %s", o.Name, o.Intrinsic, want)
-				}
-			}
-			for _, v := range p.Values {
-				if want, ok := c.layouts[v.Name]; ok && v.Layout != want {
-					t.Errorf("%%%s is %s, want %s", v.Name, v.Layout, want)
-				}
 			}
 		})
 	}

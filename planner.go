@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -236,6 +237,9 @@ func boundConversions(g *model.Graph, opt Options) (*model.Graph, error) {
 		return &b, nil
 	}
 	n, err := strconv.Atoi(opt.MaxConversions)
+	if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(opt.MaxConversions, "-") {
+		return nil, fmt.Errorf("--max-conversions %s is too large: a number of conversions up to %d, or %q (no bound)", opt.MaxConversions, math.MaxInt, NoConversionBound)
+	}
 	if err != nil || n < 0 {
 		return nil, fmt.Errorf("--max-conversions is %q (no bound), or a number of conversions, 0 or more: found %q", NoConversionBound, opt.MaxConversions)
 	}
@@ -630,6 +634,9 @@ func (pl *Planner) VerifyFileInput(ctx context.Context, planPath, graphPath stri
 	if path == "" {
 		path = planGraphPath(planPath, pf.Graph)
 	}
+	if _, err := os.Stat(path); graphPath == "" && errors.Is(err, os.ErrNotExist) {
+		return nil, graphNotFound(pf, planPath)
+	}
 	data, err := tomlio.ReadFileLimit(path, pl.maxInput())
 	if err != nil {
 		return nil, err
@@ -723,6 +730,20 @@ func planGraphPath(planPath, named string) string {
 		return beside
 	}
 	return named
+}
+
+// graphNotFound is the error for a plan whose graph lies neither where
+// the plan names it (from the working directory) nor there beside the
+// plan: at the plan's file key, saying to give --graph.
+func graphNotFound(pf *planfile.File, planPath string) error {
+	err := pf.KeyError("file", fmt.Sprintf("the graph this plan was made from, %s, is neither there from the working directory nor beside the plan (%s): give its path with --graph", pf.Graph, filepath.Join(filepath.Dir(planPath), pf.Graph)))
+	var list model.ErrorList
+	if errors.As(err, &list) {
+		for _, e := range list {
+			e.Code = model.CodeUnknownName
+		}
+	}
+	return err
 }
 
 // unknownTarget is the error for a graph whose target the planner's

@@ -1,4 +1,4 @@
-package planner
+package planner_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"planner"
 	"planner/internal/golden"
 	"planner/model"
 	"planner/plans"
@@ -88,7 +89,7 @@ func TestVerifyRefusesRegisterOverflow(t *testing.T) {
 		t.Fatal(err)
 	}
 	spill := golden.ReplaceOnce(t, string(data), "subgroups = 1\n", "subgroups = 1\nregisters = \"spill\"\n")
-	res, err := testPlanner(t).SolveText(context.Background(), "spill.toml", []byte(spill), Options{})
+	res, err := testPlanner(t).SolveText(context.Background(), "spill.toml", []byte(spill), planner.Options{})
 	if err != nil || res.Plan == nil {
 		t.Fatalf("no plan with registers = \"spill\": %v %s", err, res.Why)
 	}

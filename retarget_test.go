@@ -1,4 +1,4 @@
-package planner
+package planner_test
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"planner"
 	"planner/model"
 	"planner/solver"
 )
@@ -68,7 +69,7 @@ func readReason(err error) string {
 // unsatReason names the kinds of the facts of a minimal core of a graph
 // with no plan on the target (pins or stated layouts another subgroup
 // size cannot realise, no record for an mma, ...).
-func unsatReason(res *Result) string {
+func unsatReason(res *planner.Result) string {
 	if res.Search == nil || res.Search.Problem == nil {
 		return "no plan"
 	}
@@ -110,7 +111,7 @@ func cpuTime() time.Duration {
 //
 //	go test -run '^$' -bench Retarget -benchtime 1x -v .
 func BenchmarkRetarget(b *testing.B) {
-	pl, err := New()
+	pl, err := planner.New()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -139,17 +140,17 @@ func BenchmarkRetarget(b *testing.B) {
 					for b.Loop() {
 						ctx, cancel := context.WithTimeoutCause(context.Background(), retargetLimit, solver.TimeLimit(retargetLimit))
 						start, cpu := time.Now(), cpuTime()
-						res, err := pl.SolveText(ctx, file, data, Options{})
+						res, err := pl.SolveText(ctx, file, data, planner.Options{})
 						row.wall, row.cpu = time.Since(start), cpuTime()-cpu
 						cancel()
 						switch {
 						case err != nil:
 							skipped[readReason(err)]++
 							b.Skip(err)
-						case res.Outcome == Infeasible:
+						case res.Outcome == planner.Infeasible:
 							skipped[unsatReason(res)]++
 							b.Skip(res.Why)
-						case res.Outcome != Planned:
+						case res.Outcome != planner.Planned:
 							row.status = "stopped"
 						default:
 							row.status, row.cost = res.Plan.Status, res.Plan.Cost

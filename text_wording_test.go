@@ -1,4 +1,4 @@
-package planner
+package planner_test
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"planner"
 	"planner/plans"
 )
 
@@ -116,9 +117,9 @@ func TestTextWording(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var res *Result
+			var res *planner.Result
 			var err error
-			opt := Options{Notation: c.notation}
+			opt := planner.Options{Notation: c.notation}
 			if c.text != "" {
 				res, err = testPlanner(t).SolveText(context.Background(), "softmax48.toml", []byte(c.text), opt)
 			} else {

@@ -1,4 +1,4 @@
-package planner
+package planner_test
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"planner"
 	"planner/internal/golden"
 )
 
@@ -41,7 +42,7 @@ func TestTritonKernels(t *testing.T) {
 	if len(files) != 15 {
 		t.Fatalf("%d kernels in testdata/triton, want 15 (5 kernels for sm80, sm90 and gfx942)", len(files))
 	}
-	in := Input{Trips: tritonTrips}
+	in := planner.Input{Trips: tritonTrips}
 	whole := map[string]bool{}
 	for _, path := range golden.Sample(files, 5) {
 		whole[path] = true
@@ -49,6 +50,7 @@ func TestTritonKernels(t *testing.T) {
 	for _, path := range files {
 		name := strings.TrimSuffix(filepath.Base(path), ".ttgir")
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
@@ -79,7 +81,7 @@ func TestTritonKernels(t *testing.T) {
 				t.Errorf("written again, %d ttg.convert_layout ops; first %d", b, a)
 			}
 
-			res, err := pl.SolveText(context.Background(), path, data, Options{Input: in, CompareInput: true})
+			res, err := pl.SolveText(context.Background(), path, data, planner.Options{Input: in, CompareInput: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,9 +1,11 @@
-package planner
+package planner_test
 
 import (
 	"context"
 	"strings"
 	"testing"
+
+	"planner"
 )
 
 // Plans written in Triton's notation name each value as Triton would:
@@ -12,7 +14,7 @@ import (
 // plan that runs a warpgroup mma, even where it gives the same map with
 // fewer repeats than mma.sync's version 2.
 func TestTritonNamesFollowRolesAndTarget(t *testing.T) {
-	pl, err := New()
+	pl, err := planner.New()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +33,7 @@ func TestTritonNamesFollowRolesAndTarget(t *testing.T) {
 			"zero": "#ttg.nvidia_mma<{versionMajor = 3,",
 		}},
 	} {
-		r, err := pl.SolveFile(context.Background(), c.graph, Options{Notation: "triton"})
+		r, err := pl.SolveFile(context.Background(), c.graph, planner.Options{Notation: "triton"})
 		if err != nil || r.Plan == nil {
 			t.Fatalf("%s: %v", c.graph, err)
 		}

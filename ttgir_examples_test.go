@@ -1,4 +1,4 @@
-package planner
+package planner_test
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"planner"
 	"planner/internal/golden"
 	"planner/mlir"
 	"planner/model"
@@ -70,7 +71,7 @@ func TestTTGIRExamples(t *testing.T) {
 			if bad, err := tritonTyping(path, data); err != nil || len(bad) > 0 {
 				t.Errorf("the example breaks Triton's typing: %v %s", err, strings.Join(bad, "\n"))
 			}
-			res, err := pl.SolveText(ctx, path, data, Options{CompareInput: true})
+			res, err := pl.SolveText(ctx, path, data, planner.Options{CompareInput: true})
 			if ex.rejected != "" {
 				if err == nil || !strings.Contains(err.Error(), ex.rejected) {
 					t.Fatalf("want the reader to refuse it with %q, got %v", ex.rejected, err)
@@ -106,11 +107,11 @@ func TestTTGIRExamples(t *testing.T) {
 			t.Logf("plan %d with %d conversions; the input's own layouts %d with %d", res.Plan.Cost, len(res.Plan.Conv), own.BaselineCost, in)
 
 			var out bytes.Buffer
-			err = pl.WriteMLIR(&out, path, data, Input{}, res)
+			err = pl.WriteMLIR(&out, path, data, planner.Input{}, res)
 			if err != nil {
 				t.Fatal(err)
 			}
-			back, err := pl.SolveText(ctx, path+".planned.ttgir", out.Bytes(), Options{})
+			back, err := pl.SolveText(ctx, path+".planned.ttgir", out.Bytes(), planner.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -402,7 +403,7 @@ func TestVerifyKeepsConversionBound(t *testing.T) {
 	if err := plans.Verify(res.Graph, a, res.Plan); err != nil || len(res.Plan.Conv) == 0 {
 		t.Fatalf("the unbounded plan (%d conversions) does not replay: %v", len(res.Plan.Conv), err)
 	}
-	own, err := pl.ParseGraph(path, data, Input{})
+	own, err := pl.ParseGraph(path, data, planner.Input{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -455,7 +456,7 @@ func TestPlanFileKeepsConversionBound(t *testing.T) {
 
 // unboundedLayernorm is the layernorm example solved with its bound on
 // conversions lifted (4 conversions where the kernel has none).
-func unboundedLayernorm(t *testing.T) (*Planner, string, []byte, *Result) {
+func unboundedLayernorm(t *testing.T) (*planner.Planner, string, []byte, *planner.Result) {
 	t.Helper()
 	pl := testPlanner(t)
 	path := "examples/ttgir/layernorm_sm80.ttgir"
@@ -463,7 +464,7 @@ func unboundedLayernorm(t *testing.T) (*Planner, string, []byte, *Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := pl.SolveText(context.Background(), path, data, Options{MaxConversions: NoConversionBound})
+	res, err := pl.SolveText(context.Background(), path, data, planner.Options{MaxConversions: planner.NoConversionBound})
 	if err != nil || res.Plan == nil {
 		t.Fatalf("no plan: %v", err)
 	}

@@ -1,4 +1,4 @@
-package planner
+package planner_test
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"planner"
 	"planner/internal/golden"
 	"planner/plans"
 )
@@ -48,13 +49,14 @@ func TestWriteTTGIRRoundTrip(t *testing.T) {
 	}
 	for _, path := range kernels {
 		t.Run(filepath.Base(path), func(t *testing.T) {
+			t.Parallel()
 			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			first := solveMLIR(t, path, data, Input{})
+			first := solveMLIR(t, path, data, planner.Input{})
 			var out bytes.Buffer
-			if err := pl.WriteMLIR(&out, path, data, Input{}, first); err != nil {
+			if err := pl.WriteMLIR(&out, path, data, planner.Input{}, first); err != nil {
 				t.Fatal(err)
 			}
 			golden.Compare(t, filepath.Join("testdata", "ttgir_out", filepath.Base(path)), out.String())
@@ -74,12 +76,12 @@ func TestWriteTTGIRRoundTrip(t *testing.T) {
 			if !again[path] {
 				return
 			}
-			second := solveMLIR(t, path+".planned.ttgir", out.Bytes(), Input{})
+			second := solveMLIR(t, path+".planned.ttgir", out.Bytes(), planner.Input{})
 			if second.Plan.Cost != first.Plan.Cost {
 				t.Errorf("read back, the plan costs %d, first %d", second.Plan.Cost, first.Plan.Cost)
 			}
 			var again bytes.Buffer
-			if err := pl.WriteMLIR(&again, path+".planned.ttgir", out.Bytes(), Input{}, second); err != nil {
+			if err := pl.WriteMLIR(&again, path+".planned.ttgir", out.Bytes(), planner.Input{}, second); err != nil {
 				t.Fatal(err)
 			}
 			if a, b := converts(out.String()), converts(again.String()); a != b {
@@ -103,7 +105,7 @@ func TestCompareInput(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := pl.SolveText(context.Background(), path, data, Options{CompareInput: true})
+			res, err := pl.SolveText(context.Background(), path, data, planner.Options{CompareInput: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -140,7 +142,7 @@ func TestCompareInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := pl.SolveText(context.Background(), "examples/mlir/softmax_row.mlir", data, Options{CompareInput: true}); err == nil || !strings.Contains(err.Error(), "not TTGIR") {
+	if _, err := pl.SolveText(context.Background(), "examples/mlir/softmax_row.mlir", data, planner.Options{CompareInput: true}); err == nil || !strings.Contains(err.Error(), "not TTGIR") {
 		t.Errorf("--compare input on the vector dialect: %v, want an error saying it is not TTGIR", err)
 	}
 }
@@ -170,7 +172,7 @@ func TestWGMMAOperandsNVMMAShared(t *testing.T) {
 		if !bytes.Contains(data, []byte("ttng.warp_group_dot")) {
 			continue
 		}
-		for _, in := range []Input{{}, {KeepAnchors: true}} {
+		for _, in := range []planner.Input{{}, {KeepAnchors: true}} {
 			res := solveMLIR(t, path, data, in)
 			var out bytes.Buffer
 			if err := pl.WriteMLIR(&out, path, data, in, res); err != nil {
@@ -224,7 +226,7 @@ func TestMFMAInstrShapeHasK(t *testing.T) {
 		if !golden.LongTests() && !bytes.Contains(data, []byte(`ttg.target = "hip:`)) {
 			continue
 		}
-		for _, in := range []Input{{}, {KeepAnchors: true}} {
+		for _, in := range []planner.Input{{}, {KeepAnchors: true}} {
 			res := solveMLIR(t, path, data, in)
 			var out bytes.Buffer
 			if err := pl.WriteMLIR(&out, path, data, in, res); err != nil {
@@ -240,24 +242,5 @@ func TestMFMAInstrShapeHasK(t *testing.T) {
 	}
 	if seen == 0 {
 		t.Fatal("no #ttg.amd_mfma written: the test checks nothing")
-	}
-}
-
-// TestSelectMaskIsNotConverted: a mask made for an arith.select (free:
-// tt.make_range, tt.splat, arith.cmpi, tt.expand_dims, tt.broadcast) takes
-// the layout the select computes in, the dot's accumulator here, and is
-// never converted: the select's condition, of another element type than
-// its result, is offered the result's candidate layouts.
-func TestSelectMaskIsNotConverted(t *testing.T) {
-	path := filepath.Join("mlir", "testdata", "ttgir", "masked_dot_sm80.ttgir")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := solveMLIR(t, path, data, Input{})
-	for _, c := range res.Plan.Conv {
-		if c.Value == "mask" {
-			t.Errorf("the mask is converted to %s (%s, cost %d)", c.Consumer, c.Kind, c.Cost)
-		}
 	}
 }

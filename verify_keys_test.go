@@ -1,4 +1,4 @@
-package planner
+package planner_test
 
 import (
 	"flag"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"planner"
 	"planner/internal/golden"
 	"planner/model"
 	"planner/plans/planfile"
@@ -100,7 +101,7 @@ func walkTables(t *testing.T, tables []*tomlio.Table, path []string, headers []i
 // there: an int one more, a bool negated, a list with two entries
 // swapped, a string another valid value of its kind (another record,
 // value, op, notation, status) or, for text written for people, edited.
-func wrongValues(t *testing.T, pl *Planner, g *model.Graph, k planKey) []any {
+func wrongValues(t *testing.T, pl *planner.Planner, g *model.Graph, k planKey) []any {
 	name := k.path[len(k.path)-1]
 	pattern, _ := planfile.KeyOf(k.path)
 	switch v := k.value.(type) {
@@ -293,7 +294,7 @@ func TestEveryPlanKeyIsChecked(t *testing.T) {
 }
 
 // replayText reads a plan file's text, the graph it names, and replays it.
-func replayText(pl *Planner, name string, data []byte) (*planfile.File, error) {
+func replayText(pl *planner.Planner, name string, data []byte) (*planfile.File, error) {
 	pf, err := planfile.Parse(name, data)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package planner
+package planner_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"planner"
 	"planner/internal/golden"
 	"planner/model"
 	"planner/plans"
@@ -52,14 +53,14 @@ func TestSm90GEMMUsesWgmma(t *testing.T) {
 			op.Intrinsic = "mma_m16n8k16_f32_f16"
 		}
 	})
-	res, err := pl.Solve(context.Background(), g, Options{})
+	res, err := pl.Solve(context.Background(), g, planner.Options{})
 	if err != nil || res.Plan == nil {
 		t.Fatalf("with mma.sync: %v", err)
 	}
 	if sync := res.Plan.Cost; p.Cost >= sync {
 		t.Errorf("the wgmma plan costs %d, the mma.sync one %d", p.Cost, sync)
 	}
-	res, err = pl.SolveFile(context.Background(), path, Options{Backend: "greedy"})
+	res, err = pl.SolveFile(context.Background(), path, planner.Options{Backend: "greedy"})
 	if err != nil || res.Plan == nil {
 		t.Fatalf("greedy: %v", err)
 	}
@@ -160,7 +161,7 @@ func TestWgmmaRefusedForAPaddedBuffer(t *testing.T) {
 	if acc := opPlan(t, p, "acc"); strings.HasPrefix(acc.Intrinsic, "wgmma") {
 		t.Errorf("mma acc runs %s on a padded B buffer", acc.Intrinsic)
 	}
-	res, err := testPlanner(t).SolveFile(context.Background(), path, Options{Backend: "greedy"})
+	res, err := testPlanner(t).SolveFile(context.Background(), path, planner.Options{Backend: "greedy"})
 	if err != nil || res.Plan == nil {
 		t.Fatalf("greedy found no plan: %v", err)
 	}

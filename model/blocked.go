@@ -85,7 +85,9 @@ func (b *Blocked) Layout(f Frame) (*Layout, error) {
 		switch {
 		case f.Shape[d] >= tile:
 			if f.Shape[d]%tile != 0 {
-				return nil, errorAt(CodeShapeMismatch, "size_per_thread", d, "extent %d is not a multiple of the tile %d × %d × %d = %d",
+				// The tile is a power of two, so an extent it does not
+				// divide is not one.
+				return nil, errorAt(CodeShapeMismatch, "size_per_thread", d, "extent %d is not a power of two, nor a multiple of the tile %d × %d × %d = %d: a blocked layout repeats its tile a whole number of times",
 					f.Shape[d], b.SizePerThread[d], b.ThreadsPerWarp[d], b.WarpsPerCTA[d], tile)
 			}
 			kept[d] = bits

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -110,14 +111,18 @@ func (c *CuTe) Layout(f Frame) (*Layout, error) {
 			k++
 		}
 		if k == len(flat) || flat[k].place != stride {
-			return nil, nil, errorAt(CodeNotExpressible, key, i, "stride %d is not the place of a digit of the column-major element position over %v", stride, f.Shape)
+			places := make([]string, len(flat))
+			for j, p := range flat {
+				places[j] = strconv.Itoa(p.place)
+			}
+			return nil, nil, errorAt(CodeBadValue, key, i, "stride %d is not the place of a digit of the column-major element position over %v (the places are %s)", stride, f.Shape, strings.Join(places, ", "))
 		}
 		var rad Radices
 		var imgs []Image
 		size := 1
 		for size < n {
 			if k >= len(flat) || n%(size*flat[k].radix) != 0 {
-				return nil, nil, errorAt(CodeNotExpressible, key, i, "mode %d:%d does not cover whole digits of the element position over %v (it runs past the tensor or splits a repeat)", n, stride, f.Shape)
+				return nil, nil, errorAt(CodeBadValue, key, i, "mode %d:%d does not cover whole digits of the element position over %v (it runs past the tensor or splits a repeat)", n, stride, f.Shape)
 			}
 			if prev, taken := owner[flat[k].ref]; taken {
 				return nil, nil, errorAt(CodeOverlap, key, i, "mode %d:%d writes the same element digits as %s; CuTe would add them with carries", n, stride, prev)

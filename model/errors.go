@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Pos is a position in an input file. Line and Col count from 1; a zero Line
@@ -109,6 +110,10 @@ type Error struct {
 	Msg          string `json:"message"`
 	Related      []Pos  `json:"related,omitempty"`
 	RelatedIndex []int  `json:"-"`
+	// Offset is where in Field's string value the problem lies, a byte
+	// offset counted from 1 (0: the whole value); the reader that knows
+	// where the string is written turns it into Pos.
+	Offset int `json:"-"`
 }
 
 // Error is the problem as one line: its position, what was expected and
@@ -124,9 +129,12 @@ func (e *Error) Error() string {
 		if e.Index >= 0 {
 			fmt.Fprintf(&b, "[%d]", e.Index)
 		}
+		if e.Offset > 0 {
+			fmt.Fprintf(&b, " at character %d", e.Offset)
+		}
 		b.WriteString(": ")
 	}
-	b.WriteString(e.Msg)
+	b.WriteString(ClipQuoted(e.Msg))
 	var see []string
 	for _, p := range e.Related {
 		if s := p.String(); !strings.Contains(e.Msg, s) {
@@ -143,6 +151,7 @@ func (e *Error) Error() string {
 func errorf(code Code, field string, format string, args ...any) *Error {
 	return &Error{Code: code, Field: field, Index: -1, Msg: fmt.Sprintf(format, args...)}
 }
+
 
 // errorAt makes an Error about entry i of a list field.
 func errorAt(code Code, field string, i int, format string, args ...any) *Error {
@@ -219,4 +228,51 @@ func Errors(err error) (ErrorList, bool) {
 		return ErrorList{one}, true
 	}
 	return nil, false
+}
+
+// maxQuoted is the longest quoted value an error shows whole (a layout
+// string of a large tensor runs to a few hundred bytes); a longer one is
+// shown by its first clippedQuoted bytes.
+const (
+	maxQuoted     = 2048
+	clippedQuoted = 160
+)
+
+// ClipQuoted shortens each quoted value of an error message ("…", as
+// %q writes it) longer than maxQuoted bytes to its first bytes and its
+// length, so that a huge value in the input is not echoed whole.
+func ClipQuoted(msg string) string {
+	if len(msg) <= maxQuoted {
+		return msg
+	}
+	var b strings.Builder
+	for i := 0; i < len(msg); {
+		if msg[i] != '"' {
+			b.WriteByte(msg[i])
+			i++
+			continue
+		}
+		end := i + 1
+		for end < len(msg) && msg[end] != '"' {
+			if msg[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		if end >= len(msg) {
+			b.WriteString(msg[i:])
+			break
+		}
+		q := msg[i : end+1]
+		if len(q) > maxQuoted {
+			cut := clippedQuoted
+			for cut > 1 && (q[cut-1] == '\\' || !utf8.RuneStart(q[cut])) {
+				cut-- // not inside an escape or a character
+			}
+			q = fmt.Sprintf("%s\"… (%d bytes in all)", q[:cut], len(q)-2)
+		}
+		b.WriteString(q)
+		i = end + 1
+	}
+	return b.String()
 }

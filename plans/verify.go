@@ -147,7 +147,9 @@ func verifyChoices(g *model.Graph, a *model.Assignment, pts *pointCache) error {
 				return
 			}
 			if ch.Record.Kind != model.RecordFMA {
-				err = arrangement(g, op, ch, a, ts)
+				if err = arrangement(g, op, ch, a, ts); err == nil {
+					err = tiledOperands(op, ch, a)
+				}
 			}
 		case info.Flow == model.FlowRecord:
 			for i := range info.Roles {
@@ -169,7 +171,9 @@ func verifyChoices(g *model.Graph, a *model.Assignment, pts *pointCache) error {
 				err = at(err, where...)
 				return
 			}
-			err = arrangement(g, op, ch, a, ts)
+			if err = arrangement(g, op, ch, a, ts); err == nil {
+				err = tiledOperands(op, ch, a)
+			}
 		case op.ReadsShared():
 			if err = inFragment(op.Result.Name, a.Layouts[op.Result], ch.Record, "", ts); err != nil {
 				err = at(err, atValue(op.Result), atOp(op, "intrinsic"))
@@ -742,4 +746,98 @@ func unlinear(e int, shape []int) []int {
 		e /= shape[d]
 	}
 	return idx
+}
+
+// tiledOperands checks that each operand an mma reads in registers is
+// exactly a layout its arrangement tiles the record's fragment into
+// (model.TileMMA; for a transposed accumulator the mirrored dot's tiling
+// transposed back, and with a wider kWidth its K interleaved by
+// model.InterleaveK): the fragment checks and the arrangement's accept
+// any order of the register repeats, and a plan must claim the one the
+// mma runs. The accumulator's repeats may run along N or along M first.
+func tiledOperands(op *model.Op, ch *model.OpChoice, a *model.Assignment) error {
+	r := ch.Record
+	if len(op.Operands) < 3 || len(op.Operands[0].Shape) != 2 || len(op.Operands[1].Shape) != 2 || r.M == 0 || r.N == 0 || r.K == 0 {
+		return nil
+	}
+	m, k, n := op.Operands[0].Shape[0], op.Operands[0].Shape[1], op.Operands[1].Shape[1]
+	rm, rn := r.M, r.N
+	if ch.Transposed {
+		rm, rn = r.N, r.M
+	}
+	if m%rm != 0 || n%rn != 0 || k%r.K != 0 {
+		return nil // the arrangement check says why
+	}
+	for i, role := range []string{"a", "b", "c"} {
+		u := model.Use{Op: op, Index: i}
+		got := a.Required[u]
+		if got == nil || got.InShared() || got.Opaque() != "" {
+			continue
+		}
+		wants := tilingsOf(r, ch, m, n, k, role)
+		if wants == nil {
+			continue // an operand in shared memory, or no tiling to compare with
+		}
+		if !slices.ContainsFunc(wants, func(w *model.Layout) bool { return got.Equal(w) }) {
+			return &VerifyError{Value: op.Operands[i].Name, What: fmt.Sprintf("%s reads it as %s in a layout that %s on %s does not tile: each register repeat of the fragment must hold the tile the mma runs there (K repeats innermost)",
+				op.Name, model.RoleName(op, i), r.Name, model.WarpArrangement(ch.WarpsM, ch.WarpsN, ch.NFirst, ch.Outer)),
+				At: []Where{atUse(u), atOp(op, "intrinsic"), atOp(op, "warps_m"), atOp(op, "warps_n"), atOp(op, "transposed"), atOp(op, "k_width")}}
+		}
+	}
+	return nil
+}
+
+// tilingsOf are the layouts an mma of m×k by k×n running as ch tiles its
+// operand role (a, b or c) into, in either order of the accumulator's
+// repeats; nil when the record gives the operand no layout in registers.
+func tilingsOf(r *model.Record, ch *model.OpChoice, m, n, k int, role string) []*model.Layout {
+	// A transposed accumulator runs the mirrored dot (Bᵀ, Aᵀ), N×K by
+	// K×M, whose A is our B and whose B our A, its warps exchanged.
+	from := map[string]string{"a": "a", "b": "b", "c": "c"}
+	wm, wn, dm, dn := ch.WarpsM, ch.WarpsN, m, n
+	nFirsts := []bool{ch.NFirst}
+	if ch.Transposed {
+		from = map[string]string{"a": "b", "b": "a", "c": "c"}
+		wm, wn, dm, dn = ch.WarpsN, ch.WarpsM, n, m
+		nFirsts = []bool{!ch.NFirst}
+		if wm == 1 || wn == 1 {
+			nFirsts = []bool{true, false}
+		}
+	}
+	o := r.Operands[from[role]]
+	if o == nil || o.Shared || o.Layout == nil {
+		return nil
+	}
+	var out []*model.Layout
+	for _, nFirst := range nFirsts {
+		for _, accMFirst := range []bool{false, true} {
+			t := model.TileMMA(r, dm, dn, k, wm, wn, nFirst, ch.Outer, accMFirst)
+			factors, shape := t.C, []int{dm, dn}
+			switch from[role] {
+			case "a":
+				factors, shape = t.A, []int{dm, k}
+			case "b":
+				factors, shape = t.B, []int{k, dn}
+			}
+			l, err := model.Tile(o.Layout, shape, factors)
+			if err == nil && ch.Transposed {
+				l, err = l.Transpose([]int{1, 0})
+			}
+			if err == nil && ch.KWidth > 0 && role != "c" {
+				own := r.OwnKWidth()
+				kd := map[string]int{"a": 1, "b": 0}[role]
+				var ok bool
+				if l, ok = model.InterleaveK(l, kd, r.K, own, ch.KWidth/max(own, 1)); !ok {
+					err = fmt.Errorf("no interleaving")
+				}
+			}
+			if err == nil {
+				out = append(out, l)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }

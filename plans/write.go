@@ -82,7 +82,7 @@ func (p *Plan) WriteTextWith(w io.Writer, opt TextOptions) error {
 	nameW := 0
 	fallbacks := fallbackNotes{}
 	for _, v := range p.Values {
-		nameW = max(nameW, len(v.Name)+1)
+		nameW = columnWidth(nameW, len(v.Name)+1)
 	}
 	for _, v := range p.Values {
 		fmt.Fprintf(&b, "  %-*s %s %s, %d per lane: %s\n", nameW, "%"+v.Name, dims(v.Shape), v.DType, v.Values, v.Layout)
@@ -92,7 +92,7 @@ func (p *Plan) WriteTextWith(w io.Writer, opt TextOptions) error {
 	}
 	opW := nameW
 	for _, o := range p.Ops {
-		opW = max(opW, len(o.Name))
+		opW = columnWidth(opW, len(o.Name))
 	}
 	b.WriteString("\nops:\n")
 	for _, o := range p.Ops {
@@ -532,4 +532,18 @@ func ShapeOf(g *model.Graph) GraphShape {
 		}
 	})
 	return s
+}
+
+// maxColumn is the widest a column of names grows: a longer name runs
+// past it on its own line and leaves the others aligned (and fmt pads
+// no wider than 10⁶).
+const maxColumn = 32
+
+// columnWidth widens a column of width w to hold a name n characters
+// long, up to maxColumn.
+func columnWidth(w, n int) int {
+	if n > maxColumn {
+		return w
+	}
+	return max(w, n)
 }

@@ -311,39 +311,8 @@ const (
 // warps), then register repeats, the K repeats of A and B innermost and
 // the accumulator's in order accRepeats.
 func tileMMA(r *model.Record, m, n, k, wm, wn int, nFirst, outer bool, accRepeats repeatOrder) (*MMAChoice, error) {
-	sg := model.Subgroup
-	reg := model.Register
-	order := func(first, second []model.TileFactor) []model.TileFactor {
-		if nFirst {
-			return append(slices.Clone(first), second...)
-		}
-		return append(slices.Clone(second), first...)
-	}
-	// Warps along M (N) split the tiles along M (N): um (un) of them hold
-	// other tiles, and where there are more warps than tiles, dm (dn)
-	// warps hold copies of each (a factor of count 1 adds nothing).
-	um, un := min(wm, m/r.M), min(wn, n/r.N)
-	dm, dn := wm/um, wn/un
-	warpsM := []model.TileFactor{{Dim: 0, Count: um, Hw: sg}, {Dim: -1, Count: dm, Hw: sg}}
-	warpsN := []model.TileFactor{{Dim: 1, Count: un, Hw: sg}, {Dim: -1, Count: dn, Hw: sg}}
-	allM := []model.TileFactor{{Dim: -1, Count: wm, Hw: sg}}
-	allN := []model.TileFactor{{Dim: -1, Count: wn, Hw: sg}}
-	// Warps then register repeats, or register repeats then warps.
-	arrange := func(warps, regs []model.TileFactor) []model.TileFactor {
-		if outer {
-			return append(slices.Clone(regs), warps...)
-		}
-		return append(slices.Clone(warps), regs...)
-	}
-	cRegs := []model.TileFactor{{Dim: 1, Count: n / (r.N * un), Hw: reg}, {Dim: 0, Count: m / (r.M * um), Hw: reg}}
-	if accRepeats == repeatMFirst {
-		slices.Reverse(cRegs)
-	}
-	cf := arrange(order(warpsN, warpsM), cRegs)
-	af := arrange(order(allN, warpsM),
-		[]model.TileFactor{{Dim: 1, Count: k / r.K, Hw: reg}, {Dim: 0, Count: m / (r.M * um), Hw: reg}})
-	bf := arrange(order(warpsN, allM),
-		[]model.TileFactor{{Dim: 0, Count: k / r.K, Hw: reg}, {Dim: 1, Count: n / (r.N * un), Hw: reg}})
+	t := model.TileMMA(r, m, n, k, wm, wn, nFirst, outer, accRepeats == repeatMFirst)
+	cf, af, bf := t.C, t.A, t.B
 	c, err := model.Tile(r.Operands["c"].Layout, []int{m, n}, cf)
 	if err != nil {
 		return nil, err

@@ -35,7 +35,7 @@ type feasibility struct {
 
 func newFeasibility(p *Problem) *feasibility {
 	f := &feasibility{p: p, c: logic.NewC(), g: pbqp.NewSAT()}
-	for range p.facts.list {
+	for range p.Facts() {
 		f.sel = append(f.sel, f.c.Lit())
 	}
 	for _, n := range p.Nodes {
@@ -46,21 +46,20 @@ func newFeasibility(p *Problem) *feasibility {
 		f.x = append(f.x, lits)
 		f.add(lits...)
 	}
-	guardLits := func(g int32, lits []z.Lit) []z.Lit {
-		for _, id := range p.facts.guards[g] {
+	guardLits := func(facts []int, lits []z.Lit) []z.Lit {
+		for _, id := range facts {
 			lits = append(lits, f.sel[id].Not())
 		}
 		return lits
 	}
-	for n, fs := range p.facts.nodeForbid {
-		for _, fb := range fs {
-			f.add(guardLits(fb.Guard, []z.Lit{f.x[n][fb.I].Not()})...)
+	for n := range p.Nodes {
+		for _, fb := range p.NodeForbids(n) {
+			f.add(guardLits(fb.Facts, []z.Lit{f.x[n][fb.Choice].Not()})...)
 		}
 	}
-	for k := range p.facts.edgeForbid {
-		e := p.PBQP.Edges[k]
-		for _, fb := range p.edgeForbids(k) {
-			f.add(guardLits(fb.Guard, []z.Lit{f.x[e.A][fb.I].Not(), f.x[e.B][fb.J].Not()})...)
+	for k, e := range p.PBQP.Edges {
+		for _, fb := range p.EdgeForbids(k) {
+			f.add(guardLits(fb.Facts, []z.Lit{f.x[e.A][fb.Choice].Not(), f.x[e.B][fb.Other].Not()})...)
 		}
 	}
 	return f
@@ -111,8 +110,8 @@ func (f *feasibility) holds(facts []int, extra ...z.Lit) bool {
 // overflow it, so the clause follows from the budget. It reports whether
 // it added one.
 func (f *feasibility) registerCut() bool {
-	ru := f.p.regs
-	if ru == nil || ru.spill || !f.g.Value(f.sel[ru.fact.ID]) {
+	fact := f.p.RegisterFact()
+	if fact == nil || !f.g.Value(f.sel[fact.ID]) {
 		return false
 	}
 	choice := make([]int, len(f.x))
@@ -124,16 +123,13 @@ func (f *feasibility) registerCut() bool {
 			}
 		}
 	}
-	peak, over := f.p.overflow(choice)
-	if !over {
+	over := f.p.RegisterCut(choice)
+	if over == nil {
 		return false
 	}
-	at := slices.Index(ru.live.Points, peak.Point)
-	clause := []z.Lit{f.sel[ru.fact.ID].Not()}
-	for i, n := range ru.node {
-		if n >= 0 && ru.live.LiveAt(i, at) && ru.words[n][choice[n]] > slices.Min(ru.words[n]) {
-			clause = append(clause, f.x[n][choice[n]].Not())
-		}
+	clause := []z.Lit{f.sel[fact.ID].Not()}
+	for _, n := range over {
+		clause = append(clause, f.x[n][choice[n]].Not())
 	}
 	f.add(clause...)
 	return true
@@ -174,14 +170,15 @@ func (f *feasibility) core(extra ...z.Lit) []int {
 // a sufficient subset of the facts of the last failed call; nil if all
 // facts leave a plan.
 func minimalCore(p *Problem, holds func([]int) bool, why func() []int) []int {
-	all := make([]int, len(p.facts.list))
+	facts := p.Facts()
+	all := make([]int, len(facts))
 	for i := range all {
 		all[i] = i
 	}
 	if holds(all) {
 		return nil
 	}
-	own := slices.DeleteFunc(slices.Clone(all), func(id int) bool { return p.facts.list[id].Kind == model.FactFragment })
+	own := slices.DeleteFunc(slices.Clone(all), func(id int) bool { return facts[id].Kind == model.FactFragment })
 	if len(own) < len(all) && !holds(own) {
 		all = own
 	} else if len(own) < len(all) {
@@ -191,7 +188,7 @@ func minimalCore(p *Problem, holds func([]int) bool, why func() []int) []int {
 	if why != nil {
 		todo = why()
 	}
-	hard := func(id int) bool { return p.facts.list[id].Hard }
+	hard := func(id int) bool { return facts[id].Hard }
 	slices.SortStableFunc(todo, func(a, b int) int {
 		switch {
 		case hard(a) && !hard(b):
@@ -228,7 +225,7 @@ func minimalCore(p *Problem, holds func([]int) bool, why func() []int) []int {
 // first, at most limit of them and none larger than maxSize.
 func (f *feasibility) corrections(limit, maxSize int) (sets [][]int, more bool) {
 	var hard, soft []int
-	for _, fact := range f.p.facts.list {
+	for _, fact := range f.p.Facts() {
 		if fact.Hard {
 			hard = append(hard, fact.ID)
 		} else {
@@ -277,7 +274,7 @@ func (f *feasibility) corrections(limit, maxSize int) (sets [][]int, more bool) 
 // them with the same records.
 func Explain(p *Problem, records []*model.Record, maxRelax int, opt Options) (*model.Explanation, error) {
 	e := &model.Explanation{File: p.Graph.File, Target: p.Target.Name, Status: StatusInfeasible.String()}
-	bound, fewest, err := p.boundCore(records, opt)
+	bound, fewest, err := p.ConversionBoundCore(records, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -287,22 +284,22 @@ func Explain(p *Problem, records []*model.Record, maxRelax int, opt Options) (*m
 		// is no clause of the feasibility search, so its core is found
 		// by deletion, and its relaxations are its facts dropped alone.
 		e.Core = bound
-		e.Collision, e.Clash = p.collide(e.Core)
+		e.Collision, e.Clash = p.Collision(e.Core)
 		e.Collision = append(e.Collision, fmt.Sprintf("Every plan the other facts of the core allow converts at least %s (the fewest, found exactly), more than the bound allows.", times(fewest)))
 	} else {
 		f := newFeasibility(p)
 		if e.Core, err = core(p, f, opt); err != nil {
 			return nil, err
 		}
-		e.Collision, e.Clash = p.collide(e.Core)
+		e.Collision, e.Clash = p.Collision(e.Core)
 		var sets [][]int
 		sets, more = f.corrections(maxRelaxSearch, 3)
 		for _, set := range sets {
 			r := model.Relaxation{}
 			relax := map[string]bool{}
 			for _, id := range set {
-				r.Drop = append(r.Drop, p.facts.list[id])
-				relax[p.facts.list[id].Name] = true
+				r.Drop = append(r.Drop, p.Facts()[id])
+				relax[p.Facts()[id].Name] = true
 			}
 			rp, err := BuildRelaxed(p.Graph, p.Target, records, relax)
 			if err != nil {
@@ -389,16 +386,16 @@ func core(p *Problem, f *feasibility, opt Options) ([]*model.Fact, error) {
 	} else {
 		ids = f.core()
 	}
-	if ids == nil && p.convBudget != nil {
+	if most, bound := p.ConversionBound(); ids == nil && bound {
 		return nil, explainError(fmt.Sprintf("no plan exists, but no set of facts rules it out alone: the bound of at most %s (%s), kept by the search and not by the facts, rules out every plan together with the shared-memory or register budget, or the fewest conversions could not be found in time; planner solve --max-conversions none lifts the bound",
-			times(p.convBudget.max), p.Graph.MaxConversionsFrom))
+			times(most), p.Graph.MaxConversionsFrom))
 	}
 	if ids == nil {
 		return nil, errNoCore
 	}
 	var out []*model.Fact
 	for _, id := range ids {
-		out = append(out, p.facts.list[id])
+		out = append(out, p.Facts()[id])
 	}
 	sortFacts(p.Graph.File, out)
 	return out, nil
@@ -429,12 +426,12 @@ func ExplainPlan(p *Problem, res *Result, opt Options) (*model.Explanation, erro
 	f := newFeasibility(p)
 	for k, edge := range p.Edges {
 		i, j := choice[edge.From], choice[edge.To]
-		if edge.Kind != EdgeConversion || !p.converts(k, i, j) {
+		if edge.Kind != EdgeConversion || !p.Converts(k, i, j) {
 			continue
 		}
 		w := model.ConversionWhy{Value: edge.Value.Name, Consumer: edge.Use.Op.Name, Operand: model.OperandName(edge.Use),
 			Cost: p.PBQP.Edges[k].M[i][j]}
-		if c := p.memo.priced(p.Nodes[edge.From].Layouts[i], edge.Required[j], edge.Value.DType.Bits); c != nil {
+		if c := p.PricedConversion(p.Nodes[edge.From].Layouts[i], edge.Required[j], edge.Value.DType.Bits); c != nil {
 			w.Kind = c.Kind
 			if w.Cost == 0 && c.Kind == model.ConvRegister && c.Moves == 0 {
 				e.FreeSelections++ // the plan lists it apart: no instruction
@@ -448,7 +445,7 @@ func ExplainPlan(p *Problem, res *Result, opt Options) (*model.Explanation, erro
 		for a := range m {
 			m[a] = slices.Clone(pb.Edges[k].M[a])
 			for b := range m[a] {
-				if p.converts(k, a, b) {
+				if p.Converts(k, a, b) {
 					f.add(none.Not(), f.sel[edge.Rule.ID].Not(), f.x[edge.From][a].Not(), f.x[edge.To][b].Not())
 					m[a][b] = Inf
 				}
@@ -458,7 +455,7 @@ func ExplainPlan(p *Problem, res *Result, opt Options) (*model.Explanation, erro
 		if core := f.core(none); core != nil {
 			w.Forced = true
 			for _, id := range core {
-				w.Facts = append(w.Facts, p.facts.list[id])
+				w.Facts = append(w.Facts, p.Facts()[id])
 			}
 			sortFacts(p.Graph.File, w.Facts)
 		} else {
@@ -469,13 +466,13 @@ func ExplainPlan(p *Problem, res *Result, opt Options) (*model.Explanation, erro
 			// The plan without the conversion keeps the register budget
 			// too, which the per-choice bans alone do not ensure, or
 			// pays for its spills.
-			sol, _ := p.solveSpilling(pb, func(b *pbqp.Problem) (pbqp.Solution, *pbqp.Problem) { return pbqp.Solve(b, po), b })
+			sol, _ := p.SolveUnderRegisters(pb, func(b *pbqp.Problem) (pbqp.Solution, *pbqp.Problem) { return pbqp.Solve(b, po), b })
 			w.Without, w.WithoutStatus = sol.Cost, sol.Status.String()
 			if sol.Status == StatusUnknown {
 				w.Without = sol.LowerBound
 			}
 			if sol.Status == StatusOptimal || sol.Status == StatusFeasible {
-				w.Instead = p.conversionsOf(sol.Choice)
+				w.Instead = conversionsOf(p, sol.Choice)
 			}
 		}
 		e.Conversions = append(e.Conversions, w)
@@ -517,15 +514,15 @@ func sortFacts(graph string, fs []*model.Fact) {
 
 // conversionsOf lists the conversions that cost something in a choice,
 // for people: "%x into y (a): shuffle, cost 12".
-func (p *Problem) conversionsOf(choice []int) []string {
+func conversionsOf(p *Problem, choice []int) []string {
 	var out []string
 	for k, e := range p.Edges {
 		i, j := choice[e.From], choice[e.To]
-		if e.Kind != EdgeConversion || !p.converts(k, i, j) || p.PBQP.Edges[k].M[i][j] == 0 {
+		if e.Kind != EdgeConversion || !p.Converts(k, i, j) || p.PBQP.Edges[k].M[i][j] == 0 {
 			continue
 		}
 		kind := "conversion"
-		if c := p.memo.priced(p.Nodes[e.From].Layouts[i], e.Required[j], e.Value.DType.Bits); c != nil {
+		if c := p.PricedConversion(p.Nodes[e.From].Layouts[i], e.Required[j], e.Value.DType.Bits); c != nil {
 			kind = c.Kind.String()
 		}
 		out = append(out, fmt.Sprintf("%%%s into %s (%s): %s, cost %d", e.Value.Name, e.Use.Op.Name, model.OperandName(e.Use), kind, p.PBQP.Edges[k].M[i][j]))

@@ -95,17 +95,6 @@ type greedy struct {
 	incident [][]int // every edge of each node
 }
 
-// Greedy runs the greedy baseline on the problem, once: later calls give
-// the first answer again (with a choice of their own to change).
-func (p *Problem) Greedy() *GreedyResult {
-	if p.greedy == nil {
-		p.greedy = p.runGreedy()
-	}
-	gr := *p.greedy
-	gr.Choice = slices.Clone(gr.Choice)
-	return &gr
-}
-
 // runGreedy is Greedy's work.
 func (p *Problem) runGreedy() *GreedyResult {
 	start := time.Now()

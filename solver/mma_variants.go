@@ -140,116 +140,14 @@ func kWidthChoices(op *model.Op, ch *MMAChoice) []*MMAChoice {
 	}
 	var out []*MMAChoice
 	for f := 2; k%(r.K*f) == 0 && own*f*bits <= maxGroupBits; f *= 2 {
-		a, ea := interleaveK(ch.A, 1, r.K, own, f)
-		b, eb := interleaveK(ch.B, 0, r.K, own, f)
+		a, ea := model.InterleaveK(ch.A, 1, r.K, own, f)
+		b, eb := model.InterleaveK(ch.B, 0, r.K, own, f)
 		if !ea || !eb {
 			break
 		}
 		v := *ch
 		v.KWidth, v.A, v.B = own*f, a, b
 		out = append(out, &v)
-	}
-	return out
-}
-
-// interleaveK rearranges the K dimension kd of an operand tiled from a
-// record of depth recordK: above its own lowest digits (own consecutive
-// K per lane), the f K steps the instruction repeats come next, then the
-// record's other K digits, then the remaining steps; the registers that
-// hold the f steps move just above those holding the own digits, so each
-// lane's register group holds own·f consecutive K. false when the digits
-// do not split so.
-func interleaveK(l *model.Layout, kd, recordK, own, f int) (*model.Layout, bool) {
-	rad := l.DimRadices(kd)
-	lo, ok1 := digitsOf(rad, 0, own)
-	tile, ok2 := digitsOf(rad, 0, recordK)
-	steps, ok3 := digitsOf(rad, tile, f)
-	if !ok1 || !ok2 || !ok3 {
-		return nil, false
-	}
-	// order lists the old digit positions of kd from the new lowest.
-	var order []int
-	order = append(order, seq(0, lo)...)
-	order = append(order, seq(tile, steps)...)
-	order = append(order, seq(lo, tile)...)
-	order = append(order, seq(steps, len(rad))...)
-	newPos := make([]int, len(rad))
-	var dimRad model.Radices
-	for n, o := range order {
-		newPos[o] = n
-		dimRad = append(dimRad, rad[o])
-	}
-	var hw [model.NumHwDims]model.Radices
-	var images [model.NumHwDims][]model.Image
-	for h := range model.NumHwDims {
-		hw[h] = l.Radices(h)
-		for p := range hw[h] {
-			var img model.Image
-			for _, ref := range l.Image(h, p) {
-				if ref.Axis == kd {
-					ref.Digit = newPos[ref.Digit]
-				}
-				img = append(img, ref)
-			}
-			images[h] = append(images[h], img)
-		}
-	}
-	// The registers holding the steps move just above those holding the
-	// own digits.
-	isDigit := func(img model.Image, from, to int) bool {
-		return len(img) == 1 && img[0].Axis == kd && img[0].Digit >= from && img[0].Digit < to
-	}
-	regs := hw[model.Register]
-	var low, mid, rest []int
-	for p := range regs {
-		switch img := images[model.Register][p]; {
-		case isDigit(img, 0, lo) && len(mid) == 0 && len(rest) == 0:
-			low = append(low, p)
-		case isDigit(img, lo, lo+steps-tile):
-			mid = append(mid, p)
-		default:
-			rest = append(rest, p)
-		}
-	}
-	if len(mid) != steps-tile {
-		return nil, false
-	}
-	var nr model.Radices
-	var ni []model.Image
-	for _, p := range slices.Concat(low, mid, rest) {
-		nr = append(nr, regs[p])
-		ni = append(ni, images[model.Register][p])
-	}
-	hw[model.Register], images[model.Register] = nr, ni
-	dims := make([]model.Radices, l.Rank())
-	for d := range dims {
-		dims[d] = l.DimRadices(d)
-	}
-	dims[kd] = dimRad
-	out, err := model.NewLayout(hw, dims, images)
-	return out, err == nil
-}
-
-// digitsOf is the position after the digits of rad from position from
-// whose radices multiply to n; false if no run of digits does.
-func digitsOf(rad model.Radices, from, n int) (int, bool) {
-	p := from
-	for size := 1; size < n; p++ {
-		if p >= len(rad) {
-			return 0, false
-		}
-		size *= rad[p]
-		if n%size != 0 {
-			return 0, false
-		}
-	}
-	return p, true
-}
-
-func seq(from, to int) []int {
-	var out []int
-	for i := from; i < to; i++ {
-		out = append(out, i)
 	}
 	return out
 }

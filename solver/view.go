@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"slices"
 	"time"
 
 	"planner/model"
@@ -8,8 +9,9 @@ import (
 )
 
 // The view: what a backend outside this package (solver/smt), and the
-// greedy baseline inside it (greedy.go), read of a built problem, as
-// exported, read-only accessors. Beside the exported fields (Graph,
+// greedy baseline and the explanations inside it (greedy.go, explain.go;
+// TestGreedyAndExplainReadTheView checks they read nothing else), read
+// of a built problem, as exported, read-only accessors. Beside the exported fields (Graph,
 // Target, Budget, Nodes, Edges, PBQP, which a reader must not change) and
 // Facts, it gives
 //
@@ -24,10 +26,16 @@ import (
 //   - the conversions: PricedConversion (as the build priced it),
 //     Converts and LoadedForDescriptor (what a pair of an edge does),
 //     DescriptorEdges and DescriptorReadable (an mma's descriptor reads);
-//   - the register budget of a choice: SpillCost and OverflowText;
+//   - the register budget of a choice: SpillCost, OverflowText,
+//     RegisterFact and RegisterCut, and SolveUnderRegisters (a solve
+//     that keeps the budget);
+//   - the explanations' words: Collision (how a core's facts collide)
+//     and ConversionBoundCore (the core where the bound on conversions
+//     is in the way);
 //   - the buffers: BufferNodes, BufferDecision, Accessed, PlacementStated,
 //     LoadRecords, NamedLoad, Admits, AccessCost, RejectedLoads, and
 //     Placements and RecordTile;
+//   - the baseline: Greedy, run once and kept by the problem;
 //   - the solve: Deadline and Done (the solve's limits), Finish and
 //     CandidateCount (a result read from a solution), MinimalCore (an
 //     explanation's core from a conflict check).
@@ -70,10 +78,69 @@ func (p *Problem) EdgeForbids(k int) []Forbid {
 // constraint over the choices. The fact is nil (and there are no rows)
 // where no budget applies or the graph allows spilling.
 func (p *Problem) RegisterBudget() (*model.Fact, []RegisterRow) {
-	if p.regs == nil || p.regs.fact == nil {
+	f := p.RegisterFact()
+	if f == nil {
 		return nil, nil
 	}
-	return p.regs.fact, p.registerRows()
+	return f, p.registerRows()
+}
+
+// RegisterFact is the fact of the register budget, nil where no budget
+// applies or the graph allows spilling (the budget is then a price).
+func (p *Problem) RegisterFact() *model.Fact {
+	if p.regs == nil || p.regs.spill {
+		return nil
+	}
+	return p.regs.fact
+}
+
+// RegisterCut is, where a choice overflows the register budget (whose
+// fact is RegisterFact), the nodes live at its peak whose choices hold
+// more than their fewest registers, in graph order: with every other
+// value there at its fewest, as in the choice, they alone overflow it,
+// so no plan within the budget takes all their choices together. Nil
+// where the choice keeps the budget or no budget applies.
+func (p *Problem) RegisterCut(choice []int) []int {
+	ru := p.regs
+	if p.RegisterFact() == nil {
+		return nil
+	}
+	peak, over := p.overflow(choice)
+	if !over {
+		return nil
+	}
+	at := slices.Index(ru.live.Points, peak.Point)
+	var out []int
+	for i, n := range ru.node {
+		if n >= 0 && ru.live.LiveAt(i, at) && ru.words[n][choice[n]] > slices.Min(ru.words[n]) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// SolveUnderRegisters solves base (the problem's PBQP or one restricted
+// from it) with search, keeping the register budget exactly, or where
+// the graph allows spilling for the least cost plus spill cost, and
+// gives the PBQP the solution's cost is counted in. The problem is left
+// as it was; no other solve of it may run at the same time.
+func (p *Problem) SolveUnderRegisters(base *pbqp.Problem, search func(*pbqp.Problem) (pbqp.Solution, *pbqp.Problem)) (pbqp.Solution, *pbqp.Problem) {
+	return p.solveSpilling(base, search)
+}
+
+// Collision says in plain words how a core's facts (as Core gives them)
+// rule every plan out, and the two layouts to draw side by side where a
+// layout clash is the reason (nil where none is).
+func (p *Problem) Collision(core []*model.Fact) ([]string, *model.Clash) { return p.collide(core) }
+
+// ConversionBoundCore is, where the graph's bound on conversions is what
+// rules every plan out, the facts that with the bound do (each needed),
+// sorted as a reader meets them, and the fewest conversions they allow;
+// nil where the bound is not in the way. It builds the graph again
+// without each fact in turn (with records) and leaves the problem as it
+// was.
+func (p *Problem) ConversionBoundCore(records []*model.Record, opt Options) ([]*model.Fact, int, error) {
+	return p.boundCore(records, opt)
 }
 
 // HasConversionBound reports whether the graph bounds its conversions
@@ -293,3 +360,16 @@ func (p *Problem) SpillCost(choice []int) int64 { return p.spillCost(choice) }
 // OverflowText says where a choice overflows the register budget, empty
 // where it does not or the graph allows spilling.
 func (p *Problem) OverflowText(choice []int) string { return p.overflowText(choice) }
+
+// Greedy runs the greedy baseline (greedy.go) on the problem, once: later
+// calls give the first answer again (with a choice of their own to
+// change). The problem keeps the answer, so that the search, which is
+// never worse than it (notWorseThanGreedy), and a caller see one plan.
+func (p *Problem) Greedy() *GreedyResult {
+	if p.greedy == nil {
+		p.greedy = p.runGreedy()
+	}
+	gr := *p.greedy
+	gr.Choice = slices.Clone(gr.Choice)
+	return &gr
+}

@@ -1,6 +1,7 @@
 package tomlio
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -74,7 +75,7 @@ func Parse(file string, data []byte) (*Document, error) {
 // parseBounded is Parse for a text checkBounds has passed.
 func parseBounded(file string, data []byte) (*Document, error) {
 	if root, pos, ok := fastParse(file, data); ok {
-		return &Document{File: file, root: root, pos: pos}, nil
+		return &Document{File: file, root: root, pos: pos, src: data}, nil
 	}
 	// Outside the one-pass reader's TOML, or not TOML: the decoder reads
 	// it, or says what is wrong and where.
@@ -89,7 +90,7 @@ func parseBounded(file string, data []byte) (*Document, error) {
 	if _, err := toml.Decode(string(data), &root); err != nil {
 		return nil, syntaxError(file, data, err)
 	}
-	return &Document{File: file, root: root, pos: pos}, nil
+	return &Document{File: file, root: root, pos: pos, src: data}, nil
 }
 
 func syntaxError(file string, data []byte, err error) *model.Error {
@@ -230,25 +231,10 @@ func (t *Table) Pos(key string) model.Pos {
 	return t.doc.posOf(t.keyPath(key))
 }
 
-// stringAt marks, in the positions of a document, where a string value
-// starts (its quote), under its key's path.
-const stringAt = "\x00string"
-
 // TextPos is where the text of the string key holds begins, the byte
 // after its opening quote, for the reader of that text to place its
-// errors from; the key's position when unknown.
-func (t *Table) TextPos(key string) model.Pos {
-	path := t.keyPath(key)
-	p, ok := t.doc.overlay[path+stringAt]
-	if !ok {
-		p, ok = t.doc.pos[path+stringAt]
-	}
-	if !ok {
-		return t.Pos(key)
-	}
-	p.Col++
-	return p
-}
+// errors from (stringPos); where key is written when that is not known.
+func (t *Table) TextPos(key string) model.Pos { return t.stringPos(key, 0) }
 
 // PosAt returns where entry i of the list key is written.
 func (t *Table) PosAt(key string, i int) model.Pos {
@@ -258,7 +244,7 @@ func (t *Table) PosAt(key string, i int) model.Pos {
 // Errorf records a problem with key (the table itself for "") and
 // returns it, for the caller to add the positions it relates to.
 func (t *Table) Errorf(key string, code model.Code, format string, args ...any) *model.Error {
-	e := &model.Error{Pos: t.Pos(key), Code: code, Field: t.keyPath(key), Index: -1, Msg: fmt.Sprintf(format, args...)}
+	e := &model.Error{Pos: t.Pos(key), Code: code, Field: t.keyPath(key), Index: -1, Msg: model.ClipQuoted(fmt.Sprintf(format, args...))}
 	t.doc.Errs = append(t.doc.Errs, e)
 	return e
 }
@@ -288,9 +274,12 @@ func (t *Table) Report(err error) {
 	for _, e := range list {
 		c := *e
 		if c.Pos.Line == 0 {
-			if c.Index >= 0 {
+			switch {
+			case c.Index >= 0:
 				c.Pos = t.PosAt(c.Field, c.Index)
-			} else {
+			case c.Offset > 0:
+				c.Pos = t.stringPos(c.Field, c.Offset-1)
+			default:
 				c.Pos = t.Pos(c.Field)
 			}
 			for _, i := range c.RelatedIndex {
@@ -696,4 +685,41 @@ func (t *Table) tables(key string, arr []map[string]any) []*Table {
 		out[i] = &all[i]
 	}
 	return out
+}
+
+// stringPos is where byte off of key's string value is written: the
+// line and column of that character when the value is a one-line string
+// with no escapes before it, else where key is written.
+func (t *Table) stringPos(key string, off int) model.Pos {
+	p := t.Pos(key)
+	src := t.doc.src
+	start := 0
+	for line := 1; line < p.Line && start < len(src); line++ {
+		i := bytes.IndexByte(src[start:], '\n')
+		if i < 0 {
+			return p
+		}
+		start += i + 1
+	}
+	end := bytes.IndexByte(src[start:], '\n')
+	if end < 0 {
+		end = len(src) - start
+	}
+	text := src[start : start+end]
+	eq := bytes.IndexByte(text[min(max(p.Col-1, 0), len(text)):], '=')
+	if p.Line < 1 || eq < 0 {
+		return p
+	}
+	q := min(max(p.Col-1, 0), len(text)) + eq + 1
+	for q < len(text) && (text[q] == ' ' || text[q] == '\t') {
+		q++
+	}
+	if q+2 >= len(text) || text[q] != '"' && text[q] != '\'' || text[q+1] == text[q] {
+		return p // no string, or a multi-line one
+	}
+	value := text[q+1:]
+	if off > len(value) || text[q] == '"' && bytes.IndexByte(value[:off], '\\') >= 0 {
+		return p
+	}
+	return model.Pos{File: p.File, Line: p.Line, Col: q + 2 + off}
 }

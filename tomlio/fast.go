@@ -500,9 +500,6 @@ func (p *fastParser) value(path string) (any, bool) {
 	if p.eof() {
 		return nil, false
 	}
-	if c := p.src[p.i]; path != "" && (c == '"' || c == '\'') {
-		p.at(path+stringAt, p.here())
-	}
 	switch c := p.src[p.i]; {
 	case c == '"':
 		return p.basicString()

@@ -165,6 +165,9 @@ const MaxLoopDepth = 8
 // one the streamed reading cannot follow, is read again whole, which
 // reports every problem.
 func ParseGraph(file string, data []byte, targets map[string]*model.Target) (*model.Graph, error) {
+	if err := emptyInput(file, data, "a graph: its target, subgroups and [[op]] tables (docs/graphs.md)"); err != nil {
+		return nil, err
+	}
 	if err := checkBounds(file, data); err != nil {
 		return nil, err
 	}
@@ -923,8 +926,9 @@ func (r *graphReader) loop(t *Table, op *model.Op, parent *model.Loop) {
 			l.Trips, l.Dynamic = n, true
 		}
 	} else {
-		l.Trips, _ = t.Int("trips", true)
-		if t.Has("trips") && l.Trips < 1 {
+		var read bool
+		l.Trips, read = t.Int("trips", true) // not read: reported, of the wrong type or out of range
+		if read && l.Trips < 1 {
 			t.Errorf("trips", model.CodeBadValue, "a loop runs at least once, found trips = %d", l.Trips)
 		}
 		if t.Has("assume_trips") {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"planner/model"
 )
@@ -93,4 +94,27 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// emptyInput refuses text that holds nothing but blanks and comments,
+// saying what was expected (what), instead of a missing key for each of
+// its required ones.
+func emptyInput(file string, data []byte, what string) error {
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case ' ', '\t', '\r', '\n':
+		case '#':
+			for i < len(data) && data[i] != '\n' {
+				i++
+			}
+		default:
+			return nil
+		}
+	}
+	name := "the file"
+	if strings.HasPrefix(file, "<stdin>") {
+		name = "standard input"
+	}
+	return model.ErrorList{{Pos: model.Pos{File: file, Line: 1, Col: 1}, Code: model.CodeMissingKey, Index: -1,
+		Msg: fmt.Sprintf("%s is empty: expected %s", name, what)}}
 }

@@ -30,6 +30,9 @@ func ReadLayoutFile(path string) (*LayoutFile, error) {
 
 // ParseLayoutFile reads a layout file's text.
 func ParseLayoutFile(file string, data []byte) (*LayoutFile, error) {
+	if err := emptyInput(file, data, "a layout: its shape, subgroup_size, subgroups and [layout] table (docs/layouts.md)"); err != nil {
+		return nil, err
+	}
 	doc, root, err := ParseRoot(file, data, layoutFileKeys)
 	if err != nil {
 		return nil, err

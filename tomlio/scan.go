@@ -224,9 +224,6 @@ func (s *scanner) value(path string) {
 	if s.eof() {
 		return
 	}
-	if c := s.peek(); path != "" && (c == '"' || c == '\'') {
-		s.pos[path+stringAt] = s.here()
-	}
 	switch c := s.peek(); c {
 	case '[':
 		start := s.here()

@@ -44,7 +44,14 @@ var flagOffers = []flagOffer{
 	{"bench", "progress", fixed("auto", "always", "never")},
 	{"gen", "family", fixed(gen.Families...)},
 	{"intrinsics list", "target", targetNames},
+	{"solve", "target", targetNames},
+	{"explain", "target", targetNames},
+	{"bench", "target", targetNames},
 }
+
+// graphExtensions are the extensions of the files solve, explain and
+// bench read: graph files, kernels in MLIR and in TTGIR.
+var graphExtensions = []cobra.Completion{"toml", "mlir", "ttgir"}
 
 // backends are the search backends this binary has (smt and
 // smt-symbolic only in builds with the z3 tag).
@@ -78,9 +85,9 @@ func recordNames(records []string) []string {
 
 // addCompletions registers what the shell completes (cobra's completion
 // command writes the scripts): the words of every flag of flagOffers,
-// record names for intrinsics show, graph files and MLIR kernels (*.toml,
-// *.mlir), plan and layout files (*.toml)
-// and bench's folders.
+// record names for intrinsics show, graph files and kernels in MLIR or
+// TTGIR (*.toml, *.mlir, *.ttgir), plan and layout files (*.toml) and
+// bench's folders and files.
 func addCompletions(root *cobra.Command, records *[]string) {
 	byPath := map[string]*cobra.Command{}
 	var walk func(c *cobra.Command)
@@ -114,18 +121,12 @@ func addCompletions(root *cobra.Command, records *[]string) {
 			c.ValidArgsFunction = files(n, "toml")
 		}
 	}
-	// Graphs are graph files or kernels in MLIR.
-	for _, path := range []string{"solve", "explain"} {
+	// Graphs are graph files or kernels in MLIR or TTGIR; bench takes
+	// them or a folder of them (the shells offer folders beside the
+	// files an extension filter keeps).
+	for _, path := range []string{"solve", "explain", "bench"} {
 		if c := byPath[path]; c != nil {
-			c.ValidArgsFunction = files(1, "toml", "mlir")
-		}
-	}
-	if c := byPath["bench"]; c != nil {
-		c.ValidArgsFunction = func(_ *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
-			if len(args) > 0 {
-				return nil, cobra.ShellCompDirectiveNoFileComp
-			}
-			return nil, cobra.ShellCompDirectiveFilterDirs
+			c.ValidArgsFunction = files(1, graphExtensions...)
 		}
 	}
 	if c := byPath["intrinsics show"]; c != nil {

@@ -39,6 +39,14 @@ var flagCheckArgs = map[string][]string{
 	"layout diff":     {"examples/layouts/blocked_16x16.toml", "examples/layouts/blocked_16x16.toml"},
 }
 
+// flagCheckArgsOf are the arguments for the flags whose values only a
+// kernel in MLIR or TTGIR reads.
+var flagCheckArgsOf = map[string][]string{
+	"solve target":   {"examples/ttgir/softmax_sm80.ttgir"},
+	"explain target": {"examples/ttgir/softmax_sm80.ttgir"},
+	"bench target":   {"examples/ttgir/softmax_sm80.ttgir"},
+}
+
 var acceptedWords = regexp.MustCompile(`(?:expected one of|known:) ([^)\n]*)`)
 
 // Each flag with a closed set of values completes to exactly the values
@@ -54,6 +62,9 @@ func TestCompletionOffers(t *testing.T) {
 				t.Errorf("directive %s, want :4 (no file names)", directive)
 			}
 			args, ok := flagCheckArgs[o.command]
+			if a, of := flagCheckArgsOf[o.command+" "+o.flag]; of {
+				args = a
+			}
 			if !ok {
 				t.Fatalf("no arguments for %s in flagCheckArgs", o.command)
 			}
@@ -94,9 +105,15 @@ func TestCompletionArguments(t *testing.T) {
 	if len(got) != 0 {
 		t.Errorf("a second record name is offered: %q", got)
 	}
-	got, directive := complete(t, "solve", "")
-	if !slices.Equal(got, []string{"toml", "mlir"}) || directive != ":8" { // ShellCompDirectiveFilterFileExt
-		t.Errorf("solve <TAB> offers %q %s, want the extensions toml and mlir with :8", got, directive)
+	for _, command := range []string{"solve", "explain", "bench"} {
+		got, directive := complete(t, command, "")
+		if !slices.Equal(got, []string{"toml", "mlir", "ttgir"}) || directive != ":8" { // ShellCompDirectiveFilterFileExt
+			t.Errorf("%s <TAB> offers %q %s, want the extensions toml, mlir and ttgir with :8", command, got, directive)
+		}
+	}
+	got, _ = complete(t, "solve", "--target", "sm_")
+	if !slices.Contains(got, "sm_80") || !slices.Contains(got, "sm_90") {
+		t.Errorf("solve --target sm_<TAB> offers %q, want the targets", got)
 	}
 	for _, shell := range []string{"bash", "zsh", "fish", "powershell"} {
 		var out, errs bytes.Buffer

@@ -35,7 +35,7 @@ smallest sets of facts whose removal allows a plan, cheapest first, with the
 cost of the best plan each allows. Facts the graph lists under hard are never
 offered. For a graph with a plan: for each conversion, the facts that force
 it, or the cost of the cheapest plan without it.
-Exit codes: 0 the graph has a plan, 1 bad input, 2 no plan exists, 4 a
+Exit codes: 0 the graph has a plan, 1 bad input, 5 no plan exists, 4 a
 limit (or Ctrl-C) stopped the search before any plan.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -74,10 +74,11 @@ func newBenchCmd(records *[]string) *cobra.Command {
 	var backendName, format string
 	var in inputFlags
 	cmd := &cobra.Command{
-		Use:   "bench DIR",
+		Use:   "bench DIR|FILE",
 		Short: "solve every graph of a folder and print a table of sizes, times, memory and costs",
-		Long: `Solves every graph (*.toml) and MLIR kernel (*.mlir, read as --func,
---target, --subgroups and --trips say) of DIR, in name order, and prints one row each:
+		Long: `Solves every graph (*.toml), MLIR kernel (*.mlir, read as --func,
+--target, --subgroups and --trips say) and TTGIR kernel (*.ttgir) of DIR,
+in name order, or the one FILE given, and prints one row each:
 its ops, candidate layouts, search nodes (and those left for SAT), SAT
 variables and clauses, seconds, peak and allocated MiB, status, cost, the
 greedy baseline's cost and their ratio. --format json writes the rows as
@@ -96,13 +97,10 @@ the table).`,
 			if err != nil {
 				return err
 			}
-			files, err := filepath.Glob(filepath.Join(args[0], "*.toml"))
-			kernels, _ := filepath.Glob(filepath.Join(args[0], "*.mlir"))
-			files = append(files, kernels...)
-			if err != nil || len(files) == 0 {
-				return fmt.Errorf("%s: no graphs (*.toml) or MLIR kernels (*.mlir)", args[0])
+			files, err := benchFiles(args[0])
+			if err != nil {
+				return err
 			}
-			slices.Sort(files)
 			input, err := in.input()
 			if err != nil {
 				return err
@@ -140,6 +138,32 @@ the table).`,
 	cmd.Flags().StringVar(&format, "format", "text", "text (a table) or json")
 	in.add(cmd, true)
 	return cmd
+}
+
+// benchFiles are the inputs bench solves for its argument: the graphs
+// (*.toml), MLIR kernels (*.mlir) and TTGIR kernels (*.ttgir) of a
+// folder, in name order, or one file.
+func benchFiles(path string) ([]string, error) {
+	st, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("%s: %v", path, errors.Unwrap(err))
+	case !st.IsDir():
+		return []string{path}, nil
+	}
+	var files []string
+	for _, ext := range []string{"*.toml", "*.mlir", "*.ttgir"} {
+		found, err := filepath.Glob(filepath.Join(path, ext))
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, found...)
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%s: a folder with no graphs (*.toml), MLIR kernels (*.mlir) or TTGIR kernels (*.ttgir)", path)
+	}
+	slices.Sort(files)
+	return files, nil
 }
 
 // benchDoc is planner bench --format json (schema/bench.schema.json).

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"planner"
 
@@ -63,8 +64,8 @@ func maxInput(cmd *cobra.Command) (int, error) {
 		return tomlio.DefaultMaxInput, nil
 	}
 	n, err := parseBytes(f.Value.String())
-	if err == nil && n > 1<<40 {
-		err = fmt.Errorf("at most 1TiB")
+	if err == nil && n > 1<<40 || errors.Is(err, errTooLarge) {
+		err = fmt.Errorf("too large: at most 1TiB")
 	}
 	if err != nil {
 		return 0, fmt.Errorf("--max-input %s: %v", f.Value.String(), err)

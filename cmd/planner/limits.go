@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -155,6 +156,10 @@ func progressText(p solver.Progress) string {
 
 // parseBytes reads a size: a whole number with an optional unit B, KiB,
 // MiB, GiB, TiB (powers of 1024) or kB, MB, GB, TB (powers of 1000).
+// errTooLarge is parseBytes's error for a number of bytes that does not
+// fit in 63 bits.
+var errTooLarge = errors.New("too large")
+
 func parseBytes(s string) (uint64, error) {
 	units := []struct {
 		suffix string
@@ -168,11 +173,14 @@ func parseBytes(s string) (uint64, error) {
 		}
 	}
 	n, err := strconv.ParseUint(num, 10, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		return 0, errTooLarge
+	}
 	if err != nil || n == 0 {
 		return 0, fmt.Errorf("want a positive whole number of bytes with an optional unit (B, KiB, MiB, GiB, TiB, kB, MB, GB, TB)")
 	}
 	if n > (1<<63)/mul {
-		return 0, fmt.Errorf("too large")
+		return 0, errTooLarge
 	}
 	return n * mul, nil
 }

@@ -31,10 +31,10 @@ func TestExplainWithSMT(t *testing.T) {
 	for _, g := range []string{"pinned_operand_no_conversions", "seed002_wmma_padded", "budget_scratch"} {
 		var gini, smt, errs bytes.Buffer
 		path := "../../testdata/unsat/" + g + ".toml"
-		if code := Main([]string{"explain", "--format", "json", path}, &gini, &errs); code != 2 {
+		if code := Main([]string{"explain", "--format", "json", path}, &gini, &errs); code != exitUnsat {
 			t.Fatalf("%s: gini exit %d: %s", g, code, errs.String())
 		}
-		if code := Main([]string{"explain", "--solver", "smt", "--format", "json", path}, &smt, &errs); code != 2 {
+		if code := Main([]string{"explain", "--solver", "smt", "--format", "json", path}, &smt, &errs); code != exitUnsat {
 			t.Fatalf("%s: smt exit %d: %s", g, code, errs.String())
 		}
 		if gini.String() != smt.String() {

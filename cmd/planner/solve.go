@@ -6,6 +6,7 @@ import (
 	"io"
 	"planner"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -50,7 +51,9 @@ included (docs/architecture.md, "Stopping", says how it is split); when
 the search has no better plan by then, the plan is the greedy baseline's.
 A graph file of more than --max-input bytes (default 128 MiB) is refused
 unread.
-Exit codes: 0 a plan, 1 bad input, 2 no plan exists, 4 a limit (or
+Notations (--notation, the layouts of a graph's pins and of the plan;
+docs/layouts.md): ` + strings.Join(model.Kinds, ", ") + `.
+Exit codes: 0 a plan, 1 bad input, 5 no plan exists, 4 a limit (or
 Ctrl-C) stopped the run before any plan.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -121,7 +124,7 @@ Ctrl-C) stopped the run before any plan.`,
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "text, json, toml, dot, or mlir (a kernel read from MLIR written back with the plan in it: docs/mlir.md)")
-	cmd.Flags().StringVar(&notation, "notation", "", "write layouts in this notation (default: the graph's own)")
+	cmd.Flags().StringVar(&notation, "notation", "", "write layouts in this notation: "+strings.Join(model.Kinds, ", ")+" (default: the graph's own)")
 	limits.add(cmd, "stop the search after this long and report the best plan with its lower bound")
 	cmd.Flags().StringVar(&backendName, "solver", "gini", "the search backend: gini, smt (Z3, in binaries built with -tags z3), smt-symbolic (Z3 with the buffers' placements as unknowns, until --time-limit), or greedy (the propagation baseline of today's compilers)")
 	cmd.Flags().BoolVar(&verbose, "verbose", false, "with --format text: list every arrangement each mma was chosen among, one a line")

@@ -31,7 +31,10 @@ func TestVerifyGoldenTOMLPlans(t *testing.T) {
 		t.Run(strings.TrimSuffix(name, ".toml"), func(t *testing.T) {
 			t.Chdir(root)
 			var out, errs bytes.Buffer
-			if code := Main([]string{"verify", "testdata/plans/" + name}, &out, &errs); code != 0 {
+			// A long --prove: the search ends when it proves the optimum
+			// (well under a second), and a loaded machine does not stop it
+			// first, which verify reports with exit 4.
+			if code := Main([]string{"verify", "--prove", "1m", "testdata/plans/" + name}, &out, &errs); code != 0 {
 				t.Fatalf("exit %d: %s", code, errs.String())
 			}
 			if !strings.HasPrefix(out.String(), "verified testdata/plans/"+name) || strings.Count(out.String(), "\n") != 1 {
@@ -335,14 +338,24 @@ func TestVerifyProvesTheStatus(t *testing.T) {
 		t.Fatalf("the greedy plan is not the greedy baseline's of cost 1500:\n%s", greedy[:min(len(greedy), 400)])
 	}
 	dir := t.TempDir()
+	falselyOptimal := regexp.MustCompile(`status = "greedy"\ncost = 1500\nlower_bound = \d+\n`).ReplaceAllString(greedy, "status = \"optimal\"\ncost = 1500\nlower_bound = 1500\n")
 	for _, c := range []struct {
 		name, text string
+		args       []string
 		code       int
 		want       string
 	}{
-		{"greedy", greedy, 0, "the greedy baseline's cost recomputed"},
-		{"claims optimal", regexp.MustCompile(`status = "greedy"\ncost = 1500\nlower_bound = \d+\n`).ReplaceAllString(greedy, "status = \"optimal\"\ncost = 1500\nlower_bound = 1500\n"),
+		{"greedy", greedy, nil, 0, "verified "},
+		{"greedy recomputed", greedy, nil, 0, "the greedy baseline's cost recomputed"},
+		{"claims optimal", falselyOptimal, nil,
 			exitBadInput, "plan.toml:6:1: status: the plan claims optimal at cost 1500, and a new search finds a plan of cost 1140"},
+		// Not searched, the claim is said to be not re-proved, and the
+		// plan is not called verified.
+		{"claims optimal unsearched", falselyOptimal, []string{"--prove", "0"},
+			0, "its claim of optimality at cost 1500 not re-proved (--prove 0 searches nothing)"},
+		{"claims optimal searched too briefly", falselyOptimal, []string{"--prove", "1ns"},
+			exitStopped, "its claim of optimality at cost 1500 not re-proved within --prove 1ns"},
+		{"negative prove", greedy, []string{"--prove", "-5s"}, exitBadInput, "--prove -5s: give a time"},
 	} {
 		path := filepath.Join(dir, c.name, "plan.toml")
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -353,9 +366,59 @@ func TestVerifyProvesTheStatus(t *testing.T) {
 		}
 		out.Reset()
 		errs.Reset()
-		code := Main([]string{"verify", path}, &out, &errs)
+		code := Main(append(append([]string{"verify"}, c.args...), path), &out, &errs)
 		if code != c.code || !strings.Contains(out.String()+errs.String(), c.want) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q: want exit %d saying %q", c.name, code, out.String(), errs.String(), c.code, c.want)
+		}
+		if c.text == falselyOptimal && strings.HasPrefix(out.String(), "verified") {
+			t.Errorf("%s: a plan whose false claim of optimality was not re-proved is called verified: %q", c.name, out.String())
+		}
+	}
+}
+
+// The register repeats of an mma operand's required layout are compared
+// exactly: in fa_f16acc_sm80 the A operand %pf of acc_new, converted
+// into the mma_m16n8k16 fragment on 1×4 warps, with its second and third
+// K repeats swapped still puts every element in the lane and register
+// of its fragment, but is not the layout the mma tiles; likewise in
+// fa_f16acc_gfx942 the B operand %v of acc_new, an MFMA run transposed
+// with kWidth 8, with two of its registers swapped.
+func TestVerifyRefusesSwappedRepeats(t *testing.T) {
+	root, _ := filepath.Abs("../..")
+	t.Chdir(root)
+	for _, c := range []struct {
+		plan, conversion, own, swapped, want string
+	}{
+		{"fa_f16acc_sm80", "value = \"pf\"\nconsumer = \"acc_new\"\noperand = \"a\"",
+			"register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [16, 0], [32, 0], [64, 0]]",
+			"register = [[0, 1], [8, 0], [0, 8], [0, 32], [0, 16], [16, 0], [32, 0], [64, 0]]",
+			"acc_new reads it as a in a layout that mma_m16n8k16_f32_f16 on 1×4 warps does not tile"},
+		{"fa_f16acc_gfx942", "value = \"v\"\nconsumer = \"acc_new\"\noperand = \"b\"",
+			"register = [[1, 0], [2, 0], [4, 0], [0, 64]]",
+			"register = [[2, 0], [1, 0], [4, 0], [0, 64]]",
+			"acc_new reads it as b in a layout that mfma_f32_16x16x16_f16"},
+	} {
+		text, err := os.ReadFile("testdata/plans/" + c.plan + ".toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := strings.Index(string(text), c.conversion)
+		if at < 0 {
+			t.Fatalf("%s: no conversion %q in the golden plan", c.plan, c.conversion)
+		}
+		i := strings.Index(string(text[at:]), c.own)
+		if i < 0 {
+			t.Fatalf("%s: the golden plan's conversion is not %s", c.plan, c.own)
+		}
+		edited := string(text[:at+i]) + c.swapped + string(text[at+i+len(c.own):])
+		path := filepath.Join(t.TempDir(), "plan.toml")
+		if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out, errs bytes.Buffer
+		code := Main([]string{"verify", "--prove", "0", path}, &out, &errs)
+		if code != exitBadInput || !strings.Contains(errs.String(), c.want) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q: want exit 1 saying the layout is not the mma's tiling", c.plan, code, out.String(), errs.String())
 		}
 	}
 }

@@ -407,7 +407,11 @@ func (p *parser) rawBody() (string, bool) {
 	var stack []byte
 	for {
 		if lx.off >= lx.end {
-			p.failf(open.pos, "'<' is not closed: expected '>' before the end of the file")
+			end := "the file"
+			if p.standalone {
+				end = "the attribute"
+			}
+			p.failf(open.pos, "'<' is not closed: expected '>' before the end of %s", end)
 			return "", false
 		}
 		c := lx.src[lx.off]
