@@ -152,7 +152,6 @@ func errorf(code Code, field string, format string, args ...any) *Error {
 	return &Error{Code: code, Field: field, Index: -1, Msg: fmt.Sprintf(format, args...)}
 }
 
-
 // errorAt makes an Error about entry i of a list field.
 func errorAt(code Code, field string, i int, format string, args ...any) *Error {
 	return &Error{Code: code, Field: field, Index: i, Msg: fmt.Sprintf(format, args...)}

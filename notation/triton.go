@@ -3,6 +3,7 @@ package notation
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"planner/mlir/ir"
@@ -15,10 +16,28 @@ import (
 // text (tomlio, through ParseTriton). Every error is at the field, value
 // or attribute it is about.
 
-// encErr is an error about an encoding at pos.
+// encErr is an error about an encoding at pos. A name or attribute of
+// the input longer than maxQuoted is shown by its first clippedQuoted
+// bytes and its length, not echoed whole (a layout file's string may be
+// huge).
 func encErr(pos model.Pos, code model.Code, format string, args ...any) *model.Error {
+	for i, a := range args {
+		if st, ok := a.(fmt.Stringer); ok {
+			a = st.String()
+		}
+		if t, ok := a.(string); ok && len(t) > maxQuoted {
+			args[i] = strings.ToValidUTF8(t[:clippedQuoted], "") + "… (" + strconv.Itoa(len(t)) + " bytes)"
+		}
+	}
 	return &model.Error{Pos: pos, Code: code, Index: -1, Msg: fmt.Sprintf(format, args...)}
 }
+
+// The longest input text an error quotes whole, and how much of a longer
+// one it shows (as model.ClipQuoted does).
+const (
+	maxQuoted     = 2048
+	clippedQuoted = 160
+)
 
 // encFields is a node read field by field: the first error is kept, and
 // every read after it is a no-op.
