@@ -353,7 +353,7 @@ func renamings(name string, text []byte) (int, error) {
 		if !ok {
 			return nil
 		}
-		tr, err := notation.ParseTriton(enc(t))
+		tr, err := notation.ParseTriton(enc(t), model.Pos{File: name, Line: 1, Col: 1})
 		if err != nil {
 			return nil
 		}

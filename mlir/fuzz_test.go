@@ -7,13 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"planner/mlir/ir"
 	"planner/model"
 )
 
 // FuzzReadMLIR: any text is read to a graph or rejected with errors,
 // every one positioned (file, line, column and code); nothing panics.
 func FuzzReadMLIR(f *testing.F) {
-	for _, glob := range []string{"../examples/mlir/*.mlir", "../testdata/mlir/*.mlir", "../testdata/bad/mlir/*.mlir", "testdata/*.mlir",
+	for _, glob := range []string{"../examples/mlir/*.mlir", "../testdata/mlir/*.mlir", "../testdata/bad/mlir/*.mlir", "ir/testdata/*.mlir",
 		"../testdata/mlir_out/*.planned.mlir", "testdata/ttgir/*.ttgir", "../testdata/bad/ttgir/*.ttgir", "../examples/ttgir/*.ttgir"} {
 		files, _ := filepath.Glob(glob)
 		for _, path := range files {
@@ -90,7 +91,7 @@ func BenchmarkParse10kOps(b *testing.B) {
 	data := []byte(generated(10000))
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		if _, err := Parse("big.mlir", data); err != nil {
+		if _, err := ir.Parse("big.mlir", data); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -111,7 +112,7 @@ func BenchmarkReadGraph10kOps(b *testing.B) {
 // to show, not a test's).
 func TestTenThousandOpsRead(t *testing.T) {
 	data := []byte(generated(10000))
-	m, err := Parse("big.mlir", data)
+	m, err := ir.Parse("big.mlir", data)
 	if err != nil {
 		t.Fatal(err)
 	}

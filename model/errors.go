@@ -229,19 +229,19 @@ func Errors(err error) (ErrorList, bool) {
 	return nil, false
 }
 
-// MaxQuoted is the longest quoted value an error shows whole (a layout
+// maxQuoted is the longest quoted value an error shows whole (a layout
 // string of a large tensor runs to a few hundred bytes); a longer one is
-// shown by its first ClippedQuoted bytes.
+// shown by its first clippedQuoted bytes.
 const (
-	MaxQuoted     = 2048
-	ClippedQuoted = 160
+	maxQuoted     = 2048
+	clippedQuoted = 160
 )
 
 // ClipQuoted shortens each quoted value of an error message ("…", as
-// %q writes it) longer than MaxQuoted bytes to its first bytes and its
+// %q writes it) longer than maxQuoted bytes to its first bytes and its
 // length, so that a huge value in the input is not echoed whole.
 func ClipQuoted(msg string) string {
-	if len(msg) <= MaxQuoted {
+	if len(msg) <= maxQuoted {
 		return msg
 	}
 	var b strings.Builder
@@ -263,8 +263,8 @@ func ClipQuoted(msg string) string {
 			break
 		}
 		q := msg[i : end+1]
-		if len(q) > MaxQuoted {
-			cut := ClippedQuoted
+		if len(q) > maxQuoted {
+			cut := clippedQuoted
 			for cut > 1 && (q[cut-1] == '\\' || !utf8.RuneStart(q[cut])) {
 				cut-- // not inside an escape or a character
 			}

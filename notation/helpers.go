@@ -18,12 +18,6 @@ func errorAt(code model.Code, field string, i int, format string, args ...any) *
 	return &model.Error{Code: code, Field: field, Index: i, Msg: fmt.Sprintf(format, args...)}
 }
 
-// encodingError makes an Error about the encoding string at byte offset
-// at.
-func encodingError(code model.Code, at int, format string, args ...any) *model.Error {
-	return &model.Error{Code: code, Field: "encoding", Index: -1, Offset: at + 1, Msg: fmt.Sprintf(format, args...)}
-}
-
 // hwDigit is digit p of hardware axis h.
 type hwDigit struct {
 	h model.HwDim

@@ -44,7 +44,7 @@ func TestTritonSharedPlacements(t *testing.T) {
 		{"#ttg.padded_shared<[512:+8, 64:+8]>", 64, 64, 16, func(r, c, cols int) int { i := r*cols + c; return i + i/64*8 + i/512*8 }},
 	}
 	for _, tc := range tests {
-		l, err := notation.ParseTritonShared(tc.enc, tc.rows, tc.cols, tc.bits)
+		l, err := notation.ParseTritonShared(tc.enc, Pos{File: "enc", Line: 1, Col: 1}, tc.rows, tc.cols, tc.bits)
 		if err != nil {
 			t.Errorf("%s: %v", tc.enc, err)
 			continue
@@ -63,7 +63,7 @@ func TestTritonSharedPlacements(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: written back: %v", tc.enc, err)
 		}
-		l2, err := notation.ParseTritonShared(back, tc.rows, tc.cols, tc.bits)
+		l2, err := notation.ParseTritonShared(back, Pos{File: "enc", Line: 1, Col: 1}, tc.rows, tc.cols, tc.bits)
 		if err != nil {
 			t.Fatalf("%s written as %s does not read back: %v", tc.enc, back, err)
 		}
@@ -87,7 +87,7 @@ func TestTritonSharedRefusals(t *testing.T) {
 		{"#ttg.padded_shared<[64:+8, 128:+4, 256:+4]>", 64, 64, "3 paddings"},
 		{"#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>", 8, 8, "unknown shared encoding"},
 	} {
-		_, err := notation.ParseTritonShared(tc.enc, tc.rows, tc.cols, 16)
+		_, err := notation.ParseTritonShared(tc.enc, Pos{File: "enc", Line: 1, Col: 1}, tc.rows, tc.cols, 16)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error saying %q", tc.enc, err, tc.want)
 		}
@@ -141,7 +141,7 @@ func TestTritonNVMMAShared(t *testing.T) {
 		if !tc.ok || err != nil {
 			continue
 		}
-		back, err := notation.ParseTritonShared(enc, tc.l.Rows, tc.l.Cols, tc.l.ElemBits)
+		back, err := notation.ParseTritonShared(enc, Pos{File: "enc", Line: 1, Col: 1}, tc.l.Rows, tc.l.Cols, tc.l.ElemBits)
 		if err != nil {
 			t.Errorf("%s: %s does not read back: %v", tc.name, enc, err)
 			continue

@@ -178,7 +178,7 @@ func TestTritonEncodingTables(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			f := Frame{Shape: tc.shape, SubgroupSize: tc.lanes, Subgroups: tc.warps, Blocks: tc.blocks}
-			n, err := notation.ParseTriton(tc.enc)
+			n, err := notation.ParseTriton(tc.enc, Pos{File: "enc", Line: 1, Col: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -203,7 +203,7 @@ func TestTritonEncodingTables(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			back, err := notation.ParseTriton(w.Attr())
+			back, err := notation.ParseTriton(w.Attr(), Pos{File: "enc", Line: 1, Col: 1})
 			if err != nil {
 				t.Fatalf("%s does not read back: %v", w.Attr(), err)
 			}
@@ -229,11 +229,11 @@ func FuzzTritonAttr(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		n, err := notation.ParseTriton(s)
+		n, err := notation.ParseTriton(s, Pos{File: "enc", Line: 1, Col: 1})
 		if err != nil {
 			return
 		}
-		back, err := notation.ParseTriton(n.Attr())
+		back, err := notation.ParseTriton(n.Attr(), Pos{File: "enc", Line: 1, Col: 1})
 		if err != nil || back.Attr() != n.Attr() {
 			t.Fatalf("%q prints as %q, which reads back as %v (%v)", s, n.Attr(), back, err)
 		}
@@ -266,7 +266,7 @@ func TestTritonWritesByName(t *testing.T) {
 		{"#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>", []int{64, 32}, 32, 4},
 	}
 	for _, tc := range tests {
-		n, err := notation.ParseTriton(tc.enc)
+		n, err := notation.ParseTriton(tc.enc, Pos{File: "enc", Line: 1, Col: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -308,7 +308,7 @@ func TestTritonNamesByVendor(t *testing.T) {
 		{mma, []int{32, 16}, "amd", false},
 	}
 	for _, tc := range tests {
-		n, err := notation.ParseTriton(tc.enc)
+		n, err := notation.ParseTriton(tc.enc, Pos{File: "enc", Line: 1, Col: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

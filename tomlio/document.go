@@ -231,6 +231,11 @@ func (t *Table) Pos(key string) model.Pos {
 	return t.doc.posOf(t.keyPath(key))
 }
 
+// TextPos is where the text of the string key holds begins, the byte
+// after its opening quote, for the reader of that text to place its
+// errors from (stringPos); where key is written when that is not known.
+func (t *Table) TextPos(key string) model.Pos { return t.stringPos(key, 0) }
+
 // PosAt returns where entry i of the list key is written.
 func (t *Table) PosAt(key string, i int) model.Pos {
 	return t.doc.posOf(fmt.Sprintf("%s[%d]", t.keyPath(key), i))

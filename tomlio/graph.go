@@ -1049,7 +1049,7 @@ func tritonPlacement(bt *Table, b *model.Buffer) *model.SharedLayout {
 	if !ok {
 		return nil
 	}
-	l, err := notation.ParseTritonShared(text, b.Shape[0], b.Shape[1], b.DType.Bits)
+	l, err := notation.ParseTritonShared(text, bt.TextPos("encoding"), b.Shape[0], b.Shape[1], b.DType.Bits)
 	if err != nil {
 		bt.Report(err)
 		return nil

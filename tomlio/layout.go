@@ -212,7 +212,7 @@ func decodeNotation(t *Table) model.Notation {
 		n = &notation.Table{Rows: rows}
 	case "triton":
 		if text, ok := t.String("encoding", true); ok {
-			tn, err := notation.ParseTriton(text)
+			tn, err := notation.ParseTriton(text, t.TextPos("encoding"))
 			if err != nil {
 				t.Report(err)
 			}

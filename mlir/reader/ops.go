@@ -1,0 +1,456 @@
+package reader
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"planner/mlir/ir"
+	"planner/model"
+)
+
+// combiners map vector.kind to the graph's reduce combiners.
+var combiners = map[string]string{
+	"add": "add", "mul": "mul", "maximumf": "max", "maxnumf": "max", "maxsi": "max", "maxui": "max",
+	"minimumf": "min", "minnumf": "min", "minsi": "min", "minui": "min",
+}
+
+// ReductionKind is the body of an op's #vector.kind<...>.
+func ReductionKind(op *ir.Op) string {
+	a, ok := op.Attr("kind")
+	if !ok {
+		return ""
+	}
+	if d, ok := a.Value.(*ir.DialectAttr); ok && (d.Name == "vector.kind" || d.Name == "vector") {
+		return strings.TrimPrefix(d.Body, "kind<")
+	}
+	return a.Value.String()
+}
+
+// intsOf reads an integer list attribute (an array of integers or a
+// dense array).
+// intsAttr is an op's attribute name as a list of integers; false when
+// the op has none or it is no such list.
+func IntsAttr(op *ir.Op, name string) ([]int, bool) {
+	na, ok := op.Attr(name)
+	if !ok || na == nil {
+		return nil, false
+	}
+	return IntsOf(na.Value)
+}
+
+func IntsOf(a ir.Attr) ([]int, bool) {
+	switch v := a.(type) {
+	case *ir.DenseArrayAttr:
+		return v.Ints()
+	case *ir.ArrayAttr:
+		out := make([]int, len(v.Elems))
+		for i, e := range v.Elems {
+			ia, ok := e.(*ir.IntAttr)
+			if !ok {
+				return nil, false
+			}
+			n, ok := ia.Int64()
+			if !ok || n < math.MinInt32 || n > math.MaxInt32 {
+				return nil, false
+			}
+			out[i] = int(n)
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// Combiner is the graph's combiner for an op's kind, or "" (reported).
+func (b *Builder) Combiner(op *ir.Op) string {
+	k := ReductionKind(op)
+	if k == "" {
+		b.Fail(op, model.CodeBadValue, "%s has no kind attribute: it names its combiner as #vector.kind<add>, <mul>, <maxnumf>, <minnumf> or the like", op.Name)
+		return ""
+	}
+	c, ok := combiners[k]
+	if !ok {
+		b.Fail(op, model.CodeBadValue, "%s combines with <%s>: the planner's reductions add, multiply, take the maximum or the minimum", op.Name, k)
+		return ""
+	}
+	return c
+}
+
+// ToScalar reduces a one-dimensional vector to a scalar, which the graph
+// holds as a value of shape [1]: the vector viewed as one row, reduced
+// along it.
+func (b *Builder) ToScalar(op *ir.Op, src *model.Value, fn string, init *model.Value, res *ir.Value) {
+	row := []int{1, src.Shape[0]}
+	rv := b.Add(&model.Op{Kind: model.OpShapeCast, Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{Shape: row}, nil, res.Name+"@row", op.Pos)
+	if rv == nil {
+		b.Failed[res] = true
+		return
+	}
+	mop := &model.Op{Kind: model.OpReduce, Fn: fn, Axis: 1, Pos: op.Pos, Operands: []*model.Value{rv}}
+	if init != nil && len(init.Shape) == 1 && init.Shape[0] == 1 {
+		mop.Operands = append(mop.Operands, init)
+	}
+	if v := b.Add(mop, &model.OpArgs{Axis: 1}, res, res.Name, res.Pos); v != nil {
+		b.Scalars[v] = true
+	}
+}
+
+// ScalarValue is the graph value standing for a scalar, or nil.
+func (b *Builder) ScalarValue(v *ir.Value) *model.Value {
+	if mv := b.Folded[v]; mv != nil && b.Scalars[mv] {
+		return mv
+	}
+	if mv := b.Vals[v]; mv != nil && b.Scalars[mv] {
+		return mv
+	}
+	return nil
+}
+
+// Broadcast reads vector.broadcast and vector.splat. A scalar the graph
+// does not hold broadcast is the same in every element: a constant. A
+// vector broadcast adds leading dimensions and grows dimensions of extent
+// 1: one graph broadcast for each.
+func (b *Builder) Broadcast(op *ir.Op) {
+	res := op.Results[0]
+	shape, dt, ok := b.ResultVector(res)
+	if !ok {
+		return
+	}
+	o := op.Operands[0]
+	var src *model.Value
+	if !IsVector(o.Value) {
+		if src = b.ScalarValue(o.Value); src == nil {
+			b.Add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
+			return
+		}
+	} else if u := b.unsq[o.Value]; u != nil {
+		if b.broadcastUnsqueezed(op, u, shape, res) {
+			return
+		}
+		src = b.emitUnsqueeze(o.Value, u)
+	} else {
+		src = b.Value(o)
+	}
+	if src == nil {
+		b.Failed[res] = true
+		return
+	}
+	lead := len(shape) - len(src.Shape)
+	if lead < 0 {
+		b.Fail(op, model.CodeRankMismatch, "%s of %v to %v lowers the rank", op.Name, src.Shape, shape)
+		return
+	}
+	var grow []int
+	for d := lead; d < len(shape); d++ {
+		s := src.Shape[d-lead]
+		switch {
+		case s == shape[d]:
+		case s == 1:
+			grow = append(grow, d)
+		default:
+			b.Fail(op, model.CodeShapeMismatch, "%s of %v to %v: dimension %d has extent %d, neither %d nor 1", op.Name, src.Shape, shape, d-lead, s, shape[d])
+			return
+		}
+	}
+	if lead == 0 && len(grow) == 0 {
+		b.Folded[res] = src // the same vector
+		return
+	}
+	if lead > 0 {
+		added := make([]int, lead)
+		for i := range added {
+			added[i] = i
+		}
+		mid := append(slices.Clone(shape[:lead]), src.Shape...)
+		name, at := res.Name, res.Pos
+		var r *ir.Value = res
+		if len(grow) > 0 {
+			name, r, at = res.Name+"@lead", nil, op.Pos
+		}
+		src = b.Add(&model.Op{Kind: model.OpBroadcast, Pos: op.Pos, Operands: []*model.Value{src}, Dims: added}, &model.OpArgs{Shape: mid, Dims: added}, r, name, at)
+		if src == nil || len(grow) == 0 {
+			if src == nil {
+				b.Failed[res] = true
+			}
+			return
+		}
+	}
+	b.Add(&model.Op{Kind: model.OpBroadcast, Pos: op.Pos, Operands: []*model.Value{src}, Dims: grow}, &model.OpArgs{Shape: shape, Dims: grow}, res, res.Name, res.Pos)
+}
+
+// broadcastUnsqueezed reads a broadcast of a shape_cast that put
+// dimensions of extent 1 into a vector as one broadcast of that vector
+// along new dimensions, when it grows none of the vector's own; false
+// when it does.
+func (b *Builder) broadcastUnsqueezed(op *ir.Op, u *unsqueeze, shape []int, res *ir.Value) bool {
+	castRank := len(u.src.Shape) + len(u.inserted)
+	lead := len(shape) - castRank
+	if lead < 0 {
+		return false
+	}
+	var dims []int
+	for d := range lead {
+		dims = append(dims, d)
+	}
+	k := 0
+	for j := 0; j < castRank; j++ {
+		if slices.Contains(u.inserted, j) {
+			dims = append(dims, lead+j)
+			continue
+		}
+		if u.src.Shape[k] != shape[lead+j] {
+			return false
+		}
+		k++
+	}
+	b.Add(&model.Op{Kind: model.OpBroadcast, Pos: op.Pos, Operands: []*model.Value{u.src}, Dims: dims}, &model.OpArgs{Shape: shape, Dims: dims}, res, res.Name, res.Pos)
+	return true
+}
+
+// emitUnsqueeze writes a deferred shape_cast after all.
+func (b *Builder) emitUnsqueeze(v *ir.Value, u *unsqueeze) *model.Value {
+	vt, _ := b.AsVector(v.Type)
+	shape := vt.Shape
+	delete(b.unsq, v)
+	return b.Add(&model.Op{Kind: model.OpShapeCast, Pos: v.Def.Pos, Operands: []*model.Value{u.src}}, &model.OpArgs{Shape: slices.Clone(shape)}, v, v.Name, v.Pos)
+}
+
+// inserted finds the dimensions of extent 1 that to has and from lacks,
+// when to is from with such dimensions put in; false otherwise.
+func insertedOnes(from, to []int) ([]int, bool) {
+	if len(to) <= len(from) {
+		return nil, false
+	}
+	var ins []int
+	i := 0
+	for j, d := range to {
+		switch {
+		case i < len(from) && d == from[i]:
+			i++
+		case d == 1:
+			ins = append(ins, j)
+		default:
+			return nil, false
+		}
+	}
+	return ins, i == len(from)
+}
+
+// ShapeCast reads vector.shape_cast; one that only puts dimensions of
+// extent 1 into a vector for a broadcast to grow is read into that
+// broadcast.
+func (b *Builder) ShapeCast(op *ir.Op) {
+	res := op.Results[0]
+	shape, _, ok := b.ResultVector(res)
+	if !ok {
+		return
+	}
+	src := b.Source(op, res)
+	if src == nil {
+		return
+	}
+	if ins, ok := insertedOnes(src.Shape, shape); ok && len(res.Uses) == 1 && (res.Uses[0].Op.Name == "vector.broadcast" || res.Uses[0].Op.Name == "tt.broadcast") {
+		b.unsq[res] = &unsqueeze{src: src, inserted: ins}
+		return
+	}
+	b.Reshape(op, src, shape, res)
+}
+
+// Reshape views src in shape as res: a shape_cast, or src itself when the
+// shape is its own.
+func (b *Builder) Reshape(op *ir.Op, src *model.Value, shape []int, res *ir.Value) {
+	if slices.Equal(src.Shape, shape) {
+		b.Folded[res] = src
+		return
+	}
+	b.Add(&model.Op{Kind: model.OpShapeCast, Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{Shape: slices.Clone(shape)}, res, res.Name, res.Pos)
+}
+
+// forLoop reads scf.for as a loop: its vector iter_args are the values it
+// carries; constant bounds give its trip count, else --trips.
+func (b *Builder) forLoop(op *ir.Op) {
+	if len(op.Operands) < 3 || len(op.Regions) != 1 || len(op.Regions[0].Blocks) != 1 {
+		b.Fail(op, model.CodeBadValue, "scf.for needs a lower bound, an upper bound, a step and one body block")
+		return
+	}
+	inits := op.Operands[3:]
+	blk := op.Regions[0].Blocks[0]
+	if len(blk.Args) != 1+len(inits) {
+		b.Fail(op, model.CodeRankMismatch, "scf.for has %d init(s) but its body takes %d iter_arg(s) after the induction variable", len(inits), len(blk.Args)-1)
+		return
+	}
+	if len(op.Results) != len(inits) {
+		b.Fail(op, model.CodeRankMismatch, "scf.for has %d iter_arg(s) but %d result(s): it gives each iter_arg's last value as a result", len(inits), len(op.Results))
+		return
+	}
+	var yield *ir.Op
+	if n := len(blk.Ops); n > 0 && blk.Ops[n-1].Name == "scf.yield" {
+		yield = blk.Ops[n-1]
+	}
+	switch {
+	case yield == nil && len(inits) > 0:
+		b.Fail(op, model.CodeMissingKey, "scf.for carries %d iter_arg(s) but its body ends without an scf.yield", len(inits))
+		return
+	case yield != nil && len(yield.Operands) != len(inits):
+		b.Fail(op, model.CodeRankMismatch, "scf.yield at %s yields %d value(s) but the loop carries %d iter_arg(s)", yield.Pos, len(yield.Operands), len(inits))
+		return
+	}
+	for i, in := range inits {
+		arg, r := blk.Args[i+1], op.Results[i]
+		at := in.Value.Type.String()
+		switch {
+		case arg.Type.String() != at:
+			b.Fail(op, model.CodeShapeMismatch, "iter_arg %s is %s but its init %s is %s", arg, arg.Type, in.Value, at)
+			return
+		case r.Type.String() != at:
+			b.Fail(op, model.CodeShapeMismatch, "result %s is %s but iter_arg %s is %s", r, r.Type, arg, at)
+			return
+		case yield != nil && yield.Operands[i].Value.Type.String() != at:
+			y := yield.Operands[i]
+			b.Fail(op, model.CodeShapeMismatch, "scf.yield at %s yields %s, a %s, for iter_arg %s, a %s", y.Pos, y.Value, y.Value.Type, arg, at)
+			return
+		}
+	}
+	trips, dynamic, ok := b.trips(op)
+	if !ok {
+		return
+	}
+	if b.depth >= 8 {
+		b.Fail(op, model.CodeTooLarge, "loops nest more than 8 deep")
+		return
+	}
+	name := "scf.for@" + strconv.Itoa(op.Pos.Line)
+	if len(op.Results) > 0 {
+		name, _, _ = strings.Cut(op.Results[0].Name, "#")
+	}
+	mop := &model.Op{Kind: model.OpLoop, Pos: op.Pos, Name: Unique(b.OpNames, name)}
+	l := &model.Loop{Name: mop.Name, Trips: trips, Dynamic: dynamic, Parent: b.Loop, Op: mop, Pos: op.Pos}
+	mop.Body = l
+	var carried []int
+	for i, in := range inits {
+		if IsVector(blk.Args[i+1]) && !b.Front.Free(blk.Args[i+1]) {
+			carried = append(carried, i)
+		}
+		b.Front.Carry(in.Value, blk.Args[i+1], op.Results[i])
+	}
+	for k, i := range carried {
+		v := b.Value(inits[i])
+		if v == nil {
+			b.Fail(op, model.CodeUnknownName, "scf.for's init %s is not read", inits[i].Value)
+			return
+		}
+		l.Inits = append(l.Inits, v)
+		v.Uses = append(v.Uses, model.Use{Op: mop, Index: k})
+	}
+	for k, i := range carried {
+		arg := blk.Args[i+1]
+		init := l.Inits[k]
+		v := &model.Value{Name: Unique(b.Names, arg.Name), Shape: slices.Clone(init.Shape), DType: init.DType, Pos: arg.Pos, Arg: l}
+		b.G.Values = append(b.G.Values, v)
+		b.Vals[arg] = v
+		l.Args = append(l.Args, v)
+	}
+	outer := b.Loop
+	b.Loop = l
+	b.depth++
+	for _, o := range blk.Ops {
+		if o != yield {
+			b.Front.ReadOp(o)
+		}
+	}
+	b.depth--
+	b.Loop = outer
+	for k, i := range carried {
+		y := b.Value(yield.Operands[i])
+		if y == nil {
+			b.Fail(op, model.CodeUnknownName, "scf.yield's %s is not read", yield.Operands[i].Value)
+			return
+		}
+		l.Yields = append(l.Yields, y)
+		y.Uses = append(y.Uses, model.Use{Op: mop, Index: k, Yield: true})
+	}
+	for k, i := range carried {
+		r := op.Results[i]
+		arg := l.Args[k]
+		v := &model.Value{Name: Unique(b.Names, r.Name), Shape: slices.Clone(arg.Shape), DType: arg.DType, Pos: r.Pos, Def: mop}
+		b.G.Values = append(b.G.Values, v)
+		b.Vals[r] = v
+		l.Results = append(l.Results, v)
+	}
+	b.Emit(mop)
+}
+
+// trips is a loop's trip count from its constant bounds, else the one
+// --trips assumes.
+func (b *Builder) trips(op *ir.Op) (int, bool, bool) {
+	lb, ok1 := b.ints[op.Operands[0].Value]
+	ub, ok2 := b.ints[op.Operands[1].Value]
+	step, ok3 := b.ints[op.Operands[2].Value]
+	if !(ok1 && ok2 && ok3) {
+		if b.Opt.Trips > 0 {
+			return b.Opt.Trips, true, true
+		}
+		var which []string
+		for i, ok := range []bool{ok1, ok2, ok3} {
+			if !ok {
+				which = append(which, fmt.Sprintf("%s (%s)", op.Operands[i].Value, []string{"lower bound", "upper bound", "step"}[i]))
+			}
+		}
+		b.Fail(op, model.CodeMissingKey, "the trip count of scf.for is known only at run time: %s is not an arith.constant; give --trips N, the count to price its body at", strings.Join(which, " and "))
+		return 0, false, false
+	}
+	if step <= 0 {
+		b.Fail(op, model.CodeBadValue, "scf.for steps by %d: a loop steps forward", step)
+		return 0, false, false
+	}
+	if ub <= lb {
+		b.Fail(op, model.CodeBadValue, "scf.for from %d to %d runs no iteration: a loop runs at least once", lb, ub)
+		return 0, false, false
+	}
+	n := (ub - lb + step - 1) / step
+	if n > 1<<30 || ub-lb < 0 {
+		b.Fail(op, model.CodeTooLarge, "scf.for runs more than %d iterations", 1<<30)
+		return 0, false, false
+	}
+	return int(n), false, true
+}
+
+// Finish checks what only the whole graph shows, a front end's graph
+// of values on what ("vectors"), and names the notation its plans write
+// layouts in: the one its pins are written in, else notation.
+func (b *Builder) Finish(notation, what string) {
+	g := b.G
+	g.Walk(func(op *model.Op) {
+		if op.Info().Given && op.Result != nil && op.Result.Pin == nil {
+			b.Errorf(op.Pos, model.CodeMissingKey, "%%%s arrives in registers in the layout its caller chose: anchor it with iree_vector_ext.to_layout", op.Result.Name)
+		}
+	})
+	for _, v := range g.Values {
+		if v.Pin != nil {
+			g.Notation = v.Pin.Notation.Kind()
+			break
+		}
+	}
+	if g.Notation == "" {
+		g.Notation = notation
+	}
+	slices.SortStableFunc(g.Buffers, func(x, y *model.Buffer) int {
+		if x.Pos.Line != y.Pos.Line {
+			return x.Pos.Line - y.Pos.Line
+		}
+		return x.Pos.Col - y.Pos.Col
+	})
+	if len(g.Ops) == 0 && len(b.Errs) == 0 {
+		b.Errorf(b.Fn.Pos, model.CodeMissingKey, "@%s has no op on %s: nothing to plan", ir.FuncName(b.Fn), what)
+	}
+}
+
+// Unsqueezed reports whether v is a shape_cast's (or expand_dims's) result
+// that only puts dimensions of extent 1 into a value, read into the
+// broadcast that grows them: the graph has no value for v.
+func (b *Builder) Unsqueezed(v *ir.Value) bool {
+	_, ok := b.unsq[v]
+	return ok
+}

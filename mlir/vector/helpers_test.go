@@ -1,0 +1,107 @@
+package vector
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"testing"
+
+	"planner/intrinsics"
+	"planner/mlir/ir"
+	"planner/mlir/reader"
+	"planner/model"
+)
+
+// vecTestTargets stand in for the planner's targets: the reader needs only
+// a target's name, lanes per subgroup and most subgroups.
+var testTargets = map[string]*model.Target{
+	"sm_80":  {Name: "sm_80", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 166912},
+	"gfx942": {Name: "gfx942", SubgroupSize: 64, MaxSubgroups: 16, SharedMemory: 65536},
+	"pvc":    {Name: "pvc", SubgroupSize: 16, MaxSubgroups: 64, SharedMemory: 131072},
+}
+
+// vecTestLibrary is the planner's built-in records, read once.
+var testLibrary = sync.OnceValues(intrinsics.Builtin)
+
+// vecTestOffered gives the records the planner's target of a test target's
+// name offers, which the matrix ops of the gpu, nvgpu and amdgpu
+// dialects name.
+func testOffered(t *model.Target) ([]*model.Record, error) {
+	lib, err := testLibrary()
+	if err != nil {
+		return nil, err
+	}
+	target, ok := lib.Targets[t.Name]
+	if !ok {
+		return nil, fmt.Errorf("the planner has no target %s", t.Name)
+	}
+	return lib.Offered(target)
+}
+
+// readKernelGraph reads a kernel in the vector dialect into its graph.
+func readKernelGraph(file string, data []byte, opt reader.Options) (*model.Graph, error) {
+	k, err := read(file, data, opt)
+	if err != nil {
+		return nil, err
+	}
+	return k.Graph(), nil
+}
+
+// read reads a kernel in the vector dialect.
+func read(file string, data []byte, opt reader.Options) (*builder, error) {
+	m, err := ir.Parse(file, data)
+	if err != nil {
+		return nil, err
+	}
+	fn, err := reader.Choose(m, opt)
+	if err != nil {
+		return nil, err
+	}
+	return build(m, fn, opt)
+}
+
+// buildGraph builds the graph of a parsed kernel in the vector dialect.
+func buildGraph(m *ir.Module, opt reader.Options) (*model.Graph, error) {
+	fn, err := reader.Choose(m, opt)
+	if err != nil {
+		return nil, err
+	}
+	b, err := build(m, fn, opt)
+	if err != nil {
+		return nil, err
+	}
+	return b.Graph(), nil
+}
+
+func parseFile(t *testing.T, path string) *ir.Module {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ir.Parse(path, data)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	return m
+}
+
+// walkOps lists a module's ops in the order they are written, nested
+// ops after the op whose region holds them.
+func walkOps(ops []*ir.Op) []*ir.Op {
+	var out []*ir.Op
+	ir.Visit(ops, func(op *ir.Op) bool {
+		out = append(out, op)
+		return true
+	})
+	return out
+}
+
+// TestMain runs the tests from planner/mlir, the directory the kernels'
+// paths in the expected errors and goldens are written from.
+func TestMain(m *testing.M) {
+	if err := os.Chdir(".."); err != nil {
+		panic(err)
+	}
+	os.Exit(m.Run())
+}
