@@ -230,11 +230,3 @@ func parseMfma(p *parser, op *Op) []Type {
 	}
 	return []Type{tc}
 }
-
-// MMAElementwise maps gpu.subgroup_mma_elementwise's functions
-// (GPUBase.td, MMAElementWise) to the graph's.
-var MMAElementwise = map[string]string{
-	"addf": "add", "mulf": "mul", "subf": "sub", "maxf": "max", "minf": "min", "divf": "div",
-	"addi": "add", "muli": "mul", "subi": "sub", "divs": "div", "divu": "div", "negatef": "neg", "negates": "neg",
-	"extf": "extf",
-}

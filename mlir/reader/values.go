@@ -11,20 +11,33 @@ import (
 	"planner/model"
 )
 
+// Fn is the graph op an element-wise op or cast is read as: its kind
+// (model.OpElementwise or model.OpCast), and the function of that kind
+// (one of model.ElementwiseFuncs, or a cast's: extf, truncf, bitcast,
+// cast), which the op table reads as the op's spelling.
+type Fn struct {
+	Kind model.OpKind
+	Name string
+}
+
+// Func is the element-wise function name; CastAs the cast name.
+func Func(name string) Fn   { return Fn{model.OpElementwise, name} }
+func CastAs(name string) Fn { return Fn{model.OpCast, name} }
+
 // Elementwise maps arith's and math's element-wise ops to the graph's
-// functions (model.ElementwiseFuncs), casts to the graph's cast kinds.
-var Elementwise = map[string]string{
-	"arith.addf": "add", "arith.addi": "add", "arith.subf": "sub", "arith.subi": "sub",
-	"arith.mulf": "mul", "arith.muli": "mul", "arith.divf": "div", "arith.divsi": "div", "arith.divui": "div",
-	"arith.maximumf": "max", "arith.maxnumf": "max", "arith.maxsi": "max", "arith.maxui": "max",
-	"arith.minimumf": "min", "arith.minnumf": "min", "arith.minsi": "min", "arith.minui": "min",
-	"arith.negf": "neg", "arith.select": "select", "arith.cmpf": "cmp", "arith.cmpi": "cmp",
-	"math.exp": "exp", "math.exp2": "exp2", "math.log": "log", "math.log2": "log2", "math.sqrt": "sqrt",
-	"math.rsqrt": "rsqrt", "math.tanh": "tanh", "math.sin": "sin", "math.cos": "cos",
-	"math.absf": "abs", "math.absi": "abs", "math.fma": "fma", "vector.fma": "fma",
-	"arith.extf": "extf", "arith.truncf": "truncf", "arith.bitcast": "bitcast",
-	"arith.extsi": "cast", "arith.extui": "cast", "arith.trunci": "cast", "arith.sitofp": "cast",
-	"arith.uitofp": "cast", "arith.fptosi": "cast", "arith.fptoui": "cast",
+// functions, casts to the graph's casts.
+var Elementwise = map[string]Fn{
+	"arith.addf": Func("add"), "arith.addi": Func("add"), "arith.subf": Func("sub"), "arith.subi": Func("sub"),
+	"arith.mulf": Func("mul"), "arith.muli": Func("mul"), "arith.divf": Func("div"), "arith.divsi": Func("div"), "arith.divui": Func("div"),
+	"arith.maximumf": Func("max"), "arith.maxnumf": Func("max"), "arith.maxsi": Func("max"), "arith.maxui": Func("max"),
+	"arith.minimumf": Func("min"), "arith.minnumf": Func("min"), "arith.minsi": Func("min"), "arith.minui": Func("min"),
+	"arith.negf": Func("neg"), "arith.select": Func("select"), "arith.cmpf": Func("cmp"), "arith.cmpi": Func("cmp"),
+	"math.exp": Func("exp"), "math.exp2": Func("exp2"), "math.log": Func("log"), "math.log2": Func("log2"), "math.sqrt": Func("sqrt"),
+	"math.rsqrt": Func("rsqrt"), "math.tanh": Func("tanh"), "math.sin": Func("sin"), "math.cos": Func("cos"),
+	"math.absf": Func("abs"), "math.absi": Func("abs"), "math.fma": Func("fma"), "vector.fma": Func("fma"),
+	"arith.extf": CastAs("extf"), "arith.truncf": CastAs("truncf"), "arith.bitcast": CastAs("bitcast"),
+	"arith.extsi": CastAs("cast"), "arith.extui": CastAs("cast"), "arith.trunci": CastAs("cast"), "arith.sitofp": CastAs("cast"),
+	"arith.uitofp": CastAs("cast"), "arith.fptosi": CastAs("cast"), "arith.fptoui": CastAs("cast"),
 }
 
 // Body reads a block's ops in order.
@@ -473,8 +486,9 @@ func (b *Builder) elementwise(op *ir.Op) {
 	b.ElementwiseAs(op, Elementwise[op.Name])
 }
 
-// ElementwiseAs reads an element-wise op or cast as the graph's function fn.
-func (b *Builder) ElementwiseAs(op *ir.Op, fn string) {
+// ElementwiseAs reads an element-wise op or cast as the graph's op fn.
+func (b *Builder) ElementwiseAs(op *ir.Op, f Fn) {
+	fn := f.Name
 	if len(op.Results) != 1 || !IsVector(op.Results[0]) {
 		return
 	}
@@ -494,8 +508,7 @@ func (b *Builder) ElementwiseAs(op *ir.Op, fn string) {
 	if tile := b.Front.LaneOperand(op, res); tile != nil {
 		shape = tile // a lane's share of a tile: the graph reads the tile
 	}
-	info := model.OpBySpelling(fn)
-	mop := &model.Op{Kind: info.Kind, Fn: fn, Pos: op.Pos}
+	mop := &model.Op{Kind: f.Kind, Fn: fn, Pos: op.Pos}
 	for i, o := range op.Operands {
 		if fn == "select" && i == 0 && !IsVector(o.Value) {
 			// A scalar condition is the same for every element: a

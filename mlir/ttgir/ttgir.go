@@ -632,13 +632,13 @@ func (b *ttBuilder) ttFpToFp(op *ir.Op) {
 	from, _, ok1 := b.VectorQuiet(op.Operands[0].Value.Type)
 	_, to, ok2 := b.VectorQuiet(res.Type)
 	_, fdt, _ := b.VectorQuiet(op.Operands[0].Value.Type)
-	fn := "cast"
+	fn := reader.CastAs("cast")
 	switch {
 	case !ok1 || !ok2 || from == nil:
 	case to.Bits > fdt.Bits:
-		fn = "extf"
+		fn = reader.CastAs("extf")
 	case to.Bits < fdt.Bits:
-		fn = "truncf"
+		fn = reader.CastAs("truncf")
 	}
 	b.ElementwiseAs(op, fn)
 }

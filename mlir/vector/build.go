@@ -77,7 +77,7 @@ func Understood() string {
 	var fns []string
 	for name, fn := range reader.Elementwise {
 		if strings.HasPrefix(name, "arith.") || strings.HasPrefix(name, "math.") {
-			fns = append(fns, strings.SplitN(name, ".", 2)[1]+"→"+fn)
+			fns = append(fns, strings.SplitN(name, ".", 2)[1]+"→"+fn.Name)
 		}
 	}
 	slices.Sort(fns)

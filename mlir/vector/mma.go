@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"planner/mlir/ir"
+	"planner/mlir/reader"
 	"planner/model"
 )
 
@@ -236,22 +237,32 @@ func (b *builder) wmmaConstant(op *ir.Op) {
 	b.Add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
 }
 
+// mmaElementwise maps gpu.subgroup_mma_elementwise's functions
+// (llvm-project mlir/include/mlir/Dialect/GPU/IR/GPUBase.td,
+// MMAElementWise) to the graph's.
+var mmaElementwise = map[string]reader.Fn{
+	"addf": reader.Func("add"), "mulf": reader.Func("mul"), "subf": reader.Func("sub"), "maxf": reader.Func("max"),
+	"minf": reader.Func("min"), "divf": reader.Func("div"), "addi": reader.Func("add"), "muli": reader.Func("mul"),
+	"subi": reader.Func("sub"), "divs": reader.Func("div"), "divu": reader.Func("div"), "negatef": reader.Func("neg"),
+	"negates": reader.Func("neg"), "extf": reader.CastAs("extf"),
+}
+
 // wmmaElementwise reads gpu.subgroup_mma_elementwise as the graph's
 // element-wise function on the fragments.
 func (b *builder) wmmaElementwise(op *ir.Op) {
 	na, _ := op.Attr("opType")
-	var fn string
+	var fn reader.Fn
 	if na != nil {
 		c, _ := ir.EnumCase(na.Value, "mma_element_wise")
-		fn = ir.MMAElementwise[c]
+		fn = mmaElementwise[c]
 	}
-	if fn == "" {
+	if fn.Name == "" {
 		at := op.Pos
 		what := "none"
 		if na != nil {
 			at, what = na.ValuePos, na.Value.String()
 		}
-		b.Errorf(at, model.CodeUnknownName, "%s's opType is %s: the reader maps %s", op.Name, what, strings.Join(slices.Sorted(maps.Keys(ir.MMAElementwise)), ", "))
+		b.Errorf(at, model.CodeUnknownName, "%s's opType is %s: the reader maps %s", op.Name, what, strings.Join(slices.Sorted(maps.Keys(mmaElementwise)), ", "))
 		for _, r := range op.Results {
 			b.Failed[r] = true
 		}
