@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"planner/mlir/mlirtest"
 	"strings"
 	"testing"
 
@@ -24,7 +25,7 @@ func FuzzReadMLIR(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		g, err := ReadGraph("fuzz.mlir", data, Options{Targets: testTargets, Offered: testOffered, Trips: 2})
+		g, err := ReadGraph("fuzz.mlir", data, Options{Targets: mlirtest.Targets, Offered: mlirtest.Offered, Trips: 2})
 		if err != nil {
 			list, ok := model.Errors(err)
 			if !ok || len(list) == 0 {
@@ -101,7 +102,7 @@ func BenchmarkReadGraph10kOps(b *testing.B) {
 	data := []byte(generated(10000))
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		if _, err := ReadGraph("big.mlir", data, Options{Targets: testTargets}); err != nil {
+		if _, err := ReadGraph("big.mlir", data, Options{Targets: mlirtest.Targets}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -119,7 +120,7 @@ func TestTenThousandOpsRead(t *testing.T) {
 	if n := len(walkOps(m.Ops)); n < 10000 {
 		t.Fatalf("the generated function has %d ops", n)
 	}
-	g, err := ReadGraph("big.mlir", data, Options{Targets: testTargets})
+	g, err := ReadGraph("big.mlir", data, Options{Targets: mlirtest.Targets})
 	if err != nil {
 		t.Fatal(err)
 	}

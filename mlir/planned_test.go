@@ -2,6 +2,7 @@ package mlir
 
 import (
 	"os"
+	"planner/mlir/mlirtest"
 	"strings"
 	"testing"
 
@@ -16,7 +17,7 @@ func TestWriteRefusesPlanWithoutLayouts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, err := ReadKernel(path, data, Options{Targets: testTargets, InputLayouts: true})
+	k, err := ReadKernel(path, data, Options{Targets: mlirtest.Targets, InputLayouts: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,8 @@
 package ttgir
 
-import "planner/mlir/reader"
-
 import (
 	"io"
-
+	"planner/mlir/reader"
 	"planner/model"
 	"planner/plans"
 )

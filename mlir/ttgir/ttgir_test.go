@@ -4,6 +4,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"planner/mlir/mlirtest"
 	"regexp"
 	"strings"
 	"testing"
@@ -16,7 +17,7 @@ import (
 
 // ttTargets are ttTestTargets with sm_90, which a TTGIR kernel names.
 var ttTargets = func() map[string]*model.Target {
-	t := maps.Clone(testTargets)
+	t := maps.Clone(mlirtest.Targets)
 	t["sm_90"] = &model.Target{Name: "sm_90", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 232448}
 	return t
 }()
@@ -59,7 +60,7 @@ func TestTTGIRGraphs(t *testing.T) {
 				if g.Notation != "triton" {
 					t.Errorf("%s: notation %q, want triton", mode.name, g.Notation)
 				}
-				out.WriteString("// " + mode.name + "\n" + ttSignature(g))
+				out.WriteString("// " + mode.name + "\n" + mlirtest.Signature(g))
 				for _, v := range g.Values {
 					if v.Pin != nil {
 						out.WriteString("  %" + v.Name + " pinned to " + v.Pin.Notation.Attr() + "\n")
@@ -83,7 +84,7 @@ func TestBadTTGIRFiles(t *testing.T) {
 	bad := golden.Catalogue{Glob: "../testdata/bad/ttgir/*.ttgir", Least: 15, Comment: "//", Golden: "../testdata/bad/ttgir.golden"}
 	bad.Run(t, func(t *testing.T, name string, data []byte) error {
 		_, err := readKernelGraph(name, data, reader.Options{Targets: ttTargets, KeepAnchors: true})
-		return positioned(t, name, err)
+		return mlirtest.Positioned(t, name, err)
 	})
 }
 
@@ -117,7 +118,7 @@ func TestTTGIROlderSpelling(t *testing.T) {
 		if err != nil {
 			t.Fatalf("spelling %d: %v", i, err)
 		}
-		sigs[i] = strings.ReplaceAll(ttSignature(g), "triton_gpu.", "ttg.")
+		sigs[i] = strings.ReplaceAll(mlirtest.Signature(g), "triton_gpu.", "ttg.")
 		a := &model.Assignment{Layouts: map[*model.Value]*model.Layout{}, Buffers: map[*model.Buffer]*model.SharedLayout{}}
 		for _, v := range g.Values {
 			if v.Pin != nil {

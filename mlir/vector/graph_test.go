@@ -2,6 +2,7 @@ package vector
 
 import (
 	"fmt"
+	"planner/mlir/mlirtest"
 	"strings"
 	"testing"
 
@@ -12,69 +13,6 @@ import (
 	"planner/tomlio"
 )
 
-// signature writes a graph's ops one a line, loops' bodies indented: the
-// op's name and kind (with its function), its operands, its result's
-// name, shape and element type, and the keys it has.
-func signature(g *model.Graph) string {
-	var b strings.Builder
-	var walk func(ops []*model.Op, indent string)
-	walk = func(ops []*model.Op, indent string) {
-		for _, op := range ops {
-			fmt.Fprintf(&b, "%s%s = %s", indent, op.Name, op.Kind)
-			if op.Fn != "" {
-				fmt.Fprintf(&b, " %s", op.Fn)
-			}
-			var names []string
-			for _, o := range op.Operands {
-				names = append(names, "%"+o.Name)
-			}
-			if len(names) > 0 {
-				fmt.Fprintf(&b, " %s", strings.Join(names, ", "))
-			}
-			if r := op.Result; r != nil {
-				fmt.Fprintf(&b, " -> %%%s %v %s", r.Name, r.Shape, r.DType.Name)
-			}
-			if op.Info().Memory == model.MemoryGlobal {
-				fmt.Fprintf(&b, " contiguous=%d", op.Contiguous)
-			}
-			if op.Buffer != nil {
-				fmt.Fprintf(&b, " buffer=%s%v", op.Buffer.Name, op.Buffer.Shape)
-			}
-			if op.Info().Combines {
-				fmt.Fprintf(&b, " axis=%d", op.Axis)
-			}
-			if op.Perm != nil {
-				fmt.Fprintf(&b, " perm=%v", op.Perm)
-			}
-			if op.Dims != nil {
-				fmt.Fprintf(&b, " dims=%v", op.Dims)
-			}
-			if r := op.Result; r != nil && r.Pin != nil {
-				fmt.Fprintf(&b, " pinned")
-			}
-			if l := op.Body; l != nil {
-				var args, inits, yields, results []string
-				for i := range l.Args {
-					args = append(args, "%"+l.Args[i].Name)
-					inits = append(inits, "%"+l.Inits[i].Name)
-					yields = append(yields, "%"+l.Yields[i].Name)
-					results = append(results, "%"+l.Results[i].Name)
-				}
-				fmt.Fprintf(&b, " trips=%d", l.Trips)
-				if l.Dynamic {
-					fmt.Fprintf(&b, " (assumed)")
-				}
-				fmt.Fprintf(&b, " args(%s) = (%s) yields(%s) results(%s)\n", strings.Join(args, ", "), strings.Join(inits, ", "), strings.Join(yields, ", "), strings.Join(results, ", "))
-				walk(l.Ops, indent+"  ")
-				continue
-			}
-			b.WriteString("\n")
-		}
-	}
-	walk(g.Ops, "")
-	return b.String()
-}
-
 // kernel wraps a function body on sm_80 with 4 subgroups.
 func kernel(args, body string) string {
 	return "func.func @k(" + args + ") attributes {translation_info = #iree_codegen.translation_info<pipeline = None workgroup_size = [128, 1, 1] subgroup_size = 32>, target = #nvvm.target<chip = \"sm_80\">} {\n" + body + "\n  return\n}\n"
@@ -83,7 +21,7 @@ func kernel(args, body string) string {
 func readGraph(t *testing.T, text string, opt reader.Options) *model.Graph {
 	t.Helper()
 	if opt.Targets == nil {
-		opt.Targets, opt.Offered = testTargets, testOffered
+		opt.Targets, opt.Offered = mlirtest.Targets, mlirtest.Offered
 	}
 	g, err := readKernelGraph("k.mlir", []byte(text), opt)
 	if err != nil {
@@ -95,7 +33,7 @@ func readGraph(t *testing.T, text string, opt reader.Options) *model.Graph {
 func readError(t *testing.T, text string, opt reader.Options) string {
 	t.Helper()
 	if opt.Targets == nil {
-		opt.Targets, opt.Offered = testTargets, testOffered
+		opt.Targets, opt.Offered = mlirtest.Targets, mlirtest.Offered
 	}
 	_, err := readKernelGraph("k.mlir", []byte(text), opt)
 	if err == nil {
@@ -115,7 +53,7 @@ func readError(t *testing.T, text string, opt reader.Options) string {
 
 func TestReadFlashAttentionSeed004(t *testing.T) {
 	m := parseFile(t, "../examples/mlir/flash_attention_seed004.mlir")
-	g, err := buildGraph(m, reader.Options{Targets: testTargets})
+	g, err := buildGraph(m, reader.Options{Targets: mlirtest.Targets})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +94,7 @@ cst = constant -> %cst [32 64] f32
 12 = cast truncf %11#2 -> %12 [32 64] f16
 vector.transfer_write@95 = copy_to_shared %12 buffer=alloc_7[32 64]
 `
-	if got := signature(g); got != want {
+	if got := mlirtest.Signature(g); got != want {
 		t.Errorf("graph:\n%s\nwant:\n%s", got, want)
 	}
 	if g.Target != "sm_80" || g.Subgroups != 2 {
@@ -389,7 +327,7 @@ t = transpose %s -> %t [4 2] f32 perm=[1 0]
 				text = pinArgs(t, text, c.args)
 			}
 			g := readGraph(t, text, reader.Options{})
-			got := signature(g)
+			got := mlirtest.Signature(g)
 			got = strings.ReplaceAll(got, " pinned", "")
 			if got != c.want {
 				t.Errorf("graph:\n%s\nwant:\n%s", got, c.want)
@@ -435,7 +373,7 @@ func TestLoops(t *testing.T) {
 r = loop trips=4 args(%acc) = (%z) yields(%n) results(%r#0)
   n = elementwise add %acc, %acc -> %n [32] f32
 `
-	if got := signature(g); got != want {
+	if got := mlirtest.Signature(g); got != want {
 		t.Errorf("graph:\n%s\nwant:\n%s", got, want)
 	}
 	dyn := golden.ReplaceOnce(t, body, "to %c10", "to %n10")
@@ -467,7 +405,7 @@ z = elementwise add %x, %x -> %z [32 64] f32
 w = shape_cast %z -> %w [32 64] f32 pinned
 v = elementwise mul %w, %z -> %v [32 64] f32
 `
-	if got := signature(g); got != want {
+	if got := mlirtest.Signature(g); got != want {
 		t.Errorf("graph:\n%s\nwant:\n%s", got, want)
 	}
 	x := g.Value("x")
@@ -497,7 +435,7 @@ v = elementwise mul %w, %z -> %v [32 64] f32
 // Seed 000's worked example, as a to_layout anchor, pins the value to
 // the layout examples/layouts/seed000_nested.toml describes.
 func TestSeed000Anchor(t *testing.T) {
-	g, err := buildGraph(parseFile(t, "../examples/mlir/nested_anchor_seed000.mlir"), reader.Options{Targets: testTargets})
+	g, err := buildGraph(parseFile(t, "../examples/mlir/nested_anchor_seed000.mlir"), reader.Options{Targets: mlirtest.Targets})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,42 +1,13 @@
 package vector
 
 import (
-	"fmt"
 	"os"
-	"sync"
 	"testing"
 
-	"planner/intrinsics"
 	"planner/mlir/ir"
 	"planner/mlir/reader"
 	"planner/model"
 )
-
-// vecTestTargets stand in for the planner's targets: the reader needs only
-// a target's name, lanes per subgroup and most subgroups.
-var testTargets = map[string]*model.Target{
-	"sm_80":  {Name: "sm_80", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 166912},
-	"gfx942": {Name: "gfx942", SubgroupSize: 64, MaxSubgroups: 16, SharedMemory: 65536},
-	"pvc":    {Name: "pvc", SubgroupSize: 16, MaxSubgroups: 64, SharedMemory: 131072},
-}
-
-// vecTestLibrary is the planner's built-in records, read once.
-var testLibrary = sync.OnceValues(intrinsics.Builtin)
-
-// vecTestOffered gives the records the planner's target of a test target's
-// name offers, which the matrix ops of the gpu, nvgpu and amdgpu
-// dialects name.
-func testOffered(t *model.Target) ([]*model.Record, error) {
-	lib, err := testLibrary()
-	if err != nil {
-		return nil, err
-	}
-	target, ok := lib.Targets[t.Name]
-	if !ok {
-		return nil, fmt.Errorf("the planner has no target %s", t.Name)
-	}
-	return lib.Offered(target)
-}
 
 // readKernelGraph reads a kernel in the vector dialect into its graph.
 func readKernelGraph(file string, data []byte, opt reader.Options) (*model.Graph, error) {

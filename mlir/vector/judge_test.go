@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"planner/mlir/mlirtest"
 	"slices"
 	"strings"
 	"testing"
@@ -350,7 +351,7 @@ func TestGenericForms(t *testing.T) {
 			continue
 		}
 		o := *opt
-		o.Targets, o.Offered = testTargets, testOffered
+		o.Targets, o.Offered = mlirtest.Targets, mlirtest.Offered
 		read := func(p string) string {
 			data, err := os.ReadFile(p)
 			if err != nil {

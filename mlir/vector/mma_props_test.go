@@ -3,6 +3,7 @@ package vector
 import (
 	"os"
 	"os/exec"
+	"planner/mlir/mlirtest"
 	"strings"
 	"testing"
 
@@ -45,7 +46,7 @@ func TestMatrixOpsBothForms(t *testing.T) {
 			old = golden.ReplaceEvery(t, old, e[0], e[1])
 		}
 		o := *kernelFiles[path]
-		o.Targets, o.Offered = testTargets, testOffered
+		o.Targets, o.Offered = mlirtest.Targets, mlirtest.Offered
 		current, err := readKernelGraph(path, data, o)
 		if err != nil {
 			t.Fatalf("%v", err)
