@@ -698,10 +698,14 @@ func (p *parser) opaqueOp(op *Op, names []resultName) []Type {
 	op.Opaque = true
 	depth := 0
 	line := op.NamePos.Line
+	var last token // the op's last token read
 	for p.ok() && p.tok.kind != tEOF {
 		t := p.tok
 		if depth == 0 && t.pos.Line != line {
-			break
+			if !continues(last, t, p.startsStatement) {
+				break
+			}
+			line = t.pos.Line
 		}
 		if depth == 0 && t.is("}") {
 			break // the end of the region around the op
@@ -724,7 +728,7 @@ func (p *parser) opaqueOp(op *Op, names []resultName) []Type {
 			}
 		case t.kind == tValueID:
 			if v := p.peekValue(t.text); v != nil {
-				if _, vec := v.Type.(*VectorType); vec {
+				if _, vec := v.Type.(*VectorType); vec && !slices.Contains(op.Mentions, "%"+v.Name) {
 					op.Mentions = append(op.Mentions, "%"+v.Name)
 				}
 			}
@@ -732,9 +736,49 @@ func (p *parser) opaqueOp(op *Op, names []resultName) []Type {
 		if depth > 0 {
 			line = t.pos.Line
 		}
+		last = t
 		p.nextTok()
 	}
 	return nil
+}
+
+// continues reports whether t, the first token of a line after an
+// unknown op's text at bracket depth 0, still belongs to that op: the
+// line before ended on a token that wants more (',', ':', '->', '='), or
+// t cannot begin a statement (a type after ':' on its own line, an
+// attribute dictionary, a trailing type list). A statement begins with
+// its results (%x = , %x, %y = , %x:2 = ), an op's name, a block label,
+// or the '}' that closes the region.
+func continues(last, t token, startsStatement func() bool) bool {
+	switch {
+	case last.is(",") || last.is(":") || last.is("=") || last.kind == tArrow:
+		return true
+	case t.is(":") || t.is(",") || t.is("(") || t.is("[") || t.is("{") || t.is("<") || t.kind == tArrow:
+		return true
+	case t.kind == tValueID:
+		return !startsStatement()
+	}
+	return false
+}
+
+// startsStatement reports whether the current token, a value, begins a
+// statement: it is followed by '=' or ',' (the results an op defines),
+// or by ':' and a result count (%x:2 = ...).
+func (p *parser) startsStatement() bool {
+	s := p.lx.state()
+	defer p.lx.restore(s)
+	t, err := p.lx.next()
+	if err != nil {
+		return true
+	}
+	if t.is("=") || t.is(",") {
+		return true
+	}
+	if !t.is(":") {
+		return false
+	}
+	n, err := p.lx.next()
+	return err == nil && n.kind == tInt
 }
 
 // peekValue looks a name up without reporting it unknown.
