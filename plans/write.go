@@ -56,6 +56,11 @@ func (p *Plan) WriteTextWith(w io.Writer, opt TextOptions) error {
 	if p.NotVerified != "" {
 		fmt.Fprintf(&b, "not verified: %s\n", p.NotVerified)
 	}
+	if len(p.Values) == 0 && len(p.Ops) == 0 && p.Cost == 0 {
+		b.WriteString("nothing to lay out: no op of the kernel reads or makes a vector or tensor, so the plan is empty\n")
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
 	if p.ConversionBound != nil {
 		fmt.Fprintf(&b, "%s\n", p.ConversionBound.Text(len(p.Conv)))
 	}

@@ -417,10 +417,11 @@ func (b *Builder) trips(op *ir.Op) (int, bool, bool) {
 	return int(n), false, true
 }
 
-// Finish checks what only the whole graph shows, a front end's graph
-// of values on what ("vectors"), and names the notation its plans write
-// layouts in: the one its pins are written in, else notation.
-func (b *Builder) Finish(notation, what string) {
+// Finish checks what only the whole graph shows, and names the notation
+// its plans write layouts in: the one its pins are written in, else
+// notation. A graph with no op (a kernel on scalars alone) is no error: its
+// plan is empty and says so.
+func (b *Builder) Finish(notation string) {
 	g := b.G
 	g.Walk(func(op *model.Op) {
 		if op.Info().Given && op.Result != nil && op.Result.Pin == nil {
@@ -442,9 +443,6 @@ func (b *Builder) Finish(notation, what string) {
 		}
 		return x.Pos.Col - y.Pos.Col
 	})
-	if len(g.Ops) == 0 && len(b.Errs) == 0 {
-		b.Errorf(b.Fn.Pos, model.CodeMissingKey, "@%s has no op on %s: nothing to plan", ir.FuncName(b.Fn), what)
-	}
 }
 
 // Unsqueezed reports whether v is a shape_cast's (or expand_dims's) result

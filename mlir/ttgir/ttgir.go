@@ -1143,7 +1143,7 @@ func (b *ttBuilder) LaneOperand(op *ir.Op, res *ir.Value) []int { return nil }
 // finish checks what only the whole graph shows, and bounds the plan's
 // conversions by the input's own.
 func (b *ttBuilder) finish() {
-	b.Finish("triton", "tensors")
+	b.Finish("triton")
 	g := b.G
 	if !b.Opt.InputLayouts {
 		// Never more conversions than the kernel came with (Triton's

@@ -424,5 +424,5 @@ func (b *builder) finish() {
 	case b.iree:
 		notation = "nested" // IREE's own
 	}
-	b.Finish(notation, "vectors")
+	b.Finish(notation)
 }
