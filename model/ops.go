@@ -247,6 +247,10 @@ var ElementwiseFuncs = []ElementwiseFunc{
 	{Name: "relu", Arity: 1}, {Name: "select", Arity: 3, Cond: true}, {Name: "fma", Arity: 3},
 	{Name: "sin", Arity: 1, SFU: true}, {Name: "cos", Arity: 1, SFU: true},
 	{Name: "cmp", Arity: 2, Bool: true},
+	// The integer and bit functions of MLIR's arith dialect (andi, ori,
+	// xori, shli, shrsi and shrui, remsi, remui and remf).
+	{Name: "and", Arity: 2}, {Name: "or", Arity: 2}, {Name: "xor", Arity: 2},
+	{Name: "shl", Arity: 2}, {Name: "shr", Arity: 2}, {Name: "rem", Arity: 2},
 }
 
 // ElementwiseFuncOf looks an element-wise function up by name.
