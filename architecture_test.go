@@ -37,7 +37,7 @@ var layers = map[string][]string{
 	"planner/solver/z3opt":      {},
 	"planner/solver":            {"planner/model", "planner/notation", "planner/solver/pbqp"},
 	"planner/solver/solvertest": {"planner/model", "planner/intrinsics", "planner/tomlio", "planner/plans"},
-	"planner/mlir/mlirtest":     {"planner/model", "planner/intrinsics"},
+	"planner/mlir/mlirtest":     {"planner/model", "planner/intrinsics", "planner/mlir/ir", "planner/mlir/reader"},
 	"planner/solver/smt":        {"planner/model", "planner/solver", "planner/solver/pbqp", "planner/solver/z3opt"},
 	"planner/plans":             {"planner/model", "planner/notation"},
 	"planner/plans/planfile":    {"planner/model", "planner/notation", "planner/plans", "planner/tomlio"},

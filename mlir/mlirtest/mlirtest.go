@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"planner/intrinsics"
+	"planner/mlir/ir"
+	"planner/mlir/reader"
 	"planner/model"
 )
 
@@ -37,6 +39,20 @@ func Offered(t *model.Target) ([]*model.Record, error) {
 		return nil, fmt.Errorf("the planner has no target %s", t.Name)
 	}
 	return lib.Offered(target)
+}
+
+// Function parses a kernel's text and chooses the function opt names,
+// as the mlir door does before it hands both to a front end's build.
+func Function(file string, data []byte, opt reader.Options) (*ir.Module, *ir.Op, error) {
+	m, err := ir.Parse(file, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	fn, err := reader.Choose(m, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, fn, nil
 }
 
 // Positioned checks that every error of err is at a file:line:col of

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"planner/mlir/ir"
+	"planner/mlir/mlirtest"
 	"planner/mlir/reader"
 	"planner/model"
 )
@@ -20,11 +21,7 @@ func readKernelGraph(file string, data []byte, opt reader.Options) (*model.Graph
 
 // read reads a kernel in the vector dialect.
 func read(file string, data []byte, opt reader.Options) (*builder, error) {
-	m, err := ir.Parse(file, data)
-	if err != nil {
-		return nil, err
-	}
-	fn, err := reader.Choose(m, opt)
+	m, fn, err := mlirtest.Function(file, data, opt)
 	if err != nil {
 		return nil, err
 	}
