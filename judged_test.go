@@ -245,3 +245,60 @@ func TestIREEJudgesMLIR(t *testing.T) {
 	}
 	t.Logf("IREE judged %d distinct MLIR texts", len(jobs.jobs))
 }
+
+// The kernels of testdata/want (TestWants) are judged too: each TTGIR
+// kernel that plans by Triton, as it comes and written back with its
+// plan; each MLIR kernel that plans and that IREE can read (no XeGPU, no
+// attribute of the planner's own) by IREE, the same two ways. A kernel
+// whose wants are an error or no plan writes nothing and is not judged.
+func TestCompilersJudgeWantKernels(t *testing.T) {
+	oracle.Python(t)
+	pl := testPlanner(t)
+	var ttgir, iree judgedJobs
+	files, _ := filepath.Glob("testdata/want/*")
+	for _, path := range files {
+		isTTGIR := strings.HasSuffix(path, ".ttgir")
+		if !isTTGIR && !strings.HasSuffix(path, ".mlir") {
+			continue
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := pl.SolveText(context.Background(), path, data, planner.Options{})
+		if err != nil || res.Plan == nil {
+			continue
+		}
+		var out bytes.Buffer
+		if err := pl.WriteMLIR(&out, path, data, planner.Input{}, res); err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
+		switch {
+		case isTTGIR:
+			target := ""
+			if !bytes.Contains(data, []byte(".target")) {
+				target = oracle.TritonTarget(res.Target.Name)
+			}
+			ttgir.add(oracle.Job{Name: "input:" + path, Text: data, Target: target, Compile: true})
+			ttgir.add(oracle.Job{Name: "planned:" + path, Text: out.Bytes(), Target: target, Compile: true})
+		case !bytes.Contains(data, []byte("xegpu.")) && !bytes.Contains(out.Bytes(), []byte("#planner.")):
+			iree.add(oracle.Job{Name: "input:" + path, Text: data})
+			iree.add(oracle.Job{Name: "planned:" + path, Text: out.Bytes()})
+		}
+	}
+	if len(ttgir.jobs) == 0 || len(iree.jobs) == 0 {
+		t.Fatalf("%d TTGIR and %d MLIR texts of testdata/want to judge, want some of each", len(ttgir.jobs), len(iree.jobs))
+	}
+	for _, v := range oracle.TTGIR(t, ttgir.jobs) {
+		if !v.OK {
+			t.Errorf("%v", v)
+		}
+	}
+	for _, v := range oracle.IREE(t, iree.jobs) {
+		if !v.OK {
+			t.Errorf("%v", v)
+		}
+	}
+	t.Logf("Triton judged %d texts of testdata/want, IREE %d", len(ttgir.jobs), len(iree.jobs))
+}
