@@ -35,7 +35,7 @@ func Example() {
 	fmt.Println("conversions:", len(res.Plan.Conv))
 	// Output:
 	// optimal
-	// cost 1616, proven minimal: no plan costs less
+	// cost 1616, proven minimal over the candidate layouts: no plan among them costs less
 	// conversions: 0
 }
 

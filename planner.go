@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -113,7 +114,11 @@ func (pl *Planner) parse(name string, data []byte, in Input) (*model.Graph, *mli
 		if err != nil {
 			return nil, nil, err
 		}
-		return k.Graph(), k, nil
+		g := k.Graph()
+		if strings.HasSuffix(name, ".ttgir") && !in.InputLayouts {
+			g.Named = pl.encodings(name, data, in)
+		}
+		return g, k, nil
 	}
 	if in != (Input{}) {
 		return nil, nil, &model.Error{Pos: model.Pos{File: name}, Code: model.CodeBadValue, Index: -1,
@@ -121,6 +126,24 @@ func (pl *Planner) parse(name string, data []byte, in Input) (*model.Graph, *mli
 	}
 	g, err := tomlio.ParseGraph(name, data, pl.Records.Targets)
 	return g, nil, err
+}
+
+// encodings are the distinct layouts of a TTGIR kernel's encodings: the
+// kernel read again with every tensor pinned to its own (as --compare
+// input reads it), its pins gathered. None where that read fails.
+func (pl *Planner) encodings(name string, data []byte, in Input) []*model.Layout {
+	in.InputLayouts = true
+	g, err := mlir.ReadGraph(name, data, pl.mlirOptions(in))
+	if err != nil {
+		return nil
+	}
+	var out []*model.Layout
+	for _, v := range g.Values {
+		if v.Pin != nil && v.Pin.Layout != nil && !slices.ContainsFunc(out, v.Pin.Layout.Equal) {
+			out = append(out, v.Pin.Layout)
+		}
+	}
+	return out
 }
 
 func (pl *Planner) mlirOptions(in Input) mlir.Options {
@@ -423,6 +446,10 @@ func (pl *Planner) solve(ctx, run context.Context, g *model.Graph, opt Options) 
 		out.Outcome, out.Why, out.LowerBound = Stopped, fmt.Sprintf("%s: stopped at %s before any plan was found; no plan costs less than %d", g.File, res.Stopped, res.LowerBound), res.LowerBound
 		return out, nil
 	}
+	restricted := ""
+	if res.Problem != nil {
+		restricted = res.Problem.Restricted
+	}
 	if !opt.KeepProblem && !opt.CompareGreedy {
 		// The problem is no longer needed: let it go before the plan is
 		// built, and under a memory limit give its memory back, so that
@@ -457,6 +484,7 @@ func (pl *Planner) solve(ctx, run context.Context, g *model.Graph, opt Options) 
 		plan.Status = res.Baseline
 	}
 	plan.Search = res.Search
+	plan.Restricted = restricted
 	plan.ConversionBoundLifted = own.HasMaxConversions && !g.HasMaxConversions
 	if g.HasMaxConversions && res.Baseline == "" {
 		plan.ConversionBound = &plans.ConversionBound{Max: g.MaxConversions, From: g.MaxConversionsFrom}

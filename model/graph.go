@@ -187,7 +187,11 @@ type Graph struct {
 	// "no_convert:a->d", "intrinsic:d", "shared_memory", "buffer:A"). The
 	// reader checks only that each is a non-empty word; the solver checks
 	// that it names a fact of the graph.
-	Hard    []HardMark
+	Hard []HardMark
+	// Named are layouts the input names without pinning a value to them
+	// (a TTGIR kernel's encodings, read with the planner choosing the
+	// layouts): the solver offers each to every value of its shape.
+	Named   []*Layout
 	Ops     []*Op
 	Values  []*Value
 	Buffers []*Buffer

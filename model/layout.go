@@ -854,3 +854,68 @@ func appendKey(b []byte, m *Map, mk marks) []byte {
 	}
 	return b
 }
+
+// RegistersAlong is l with its register digits reordered so that a
+// lane's registers run along the dimensions dims, the first fastest: the
+// register digits that each step one digit of a dimension in dims come
+// first, by that dimension's place in dims and then from the least
+// significant digit up; the others follow in their order. Lanes,
+// subgroups and blocks hold the same elements as in l; only which
+// register of a lane holds which of its elements changes, so a lane
+// holding consecutive elements of a row reads or writes them as one
+// vector. It is l itself when its registers already run so.
+func (l *Layout) RegistersAlong(dims []int) (*Layout, error) {
+	if l.opaque != "" {
+		return nil, l.errOpaque()
+	}
+	if l.inShared {
+		return nil, errorf(CodeBadValue, "layout", "a value left in shared memory has no registers to reorder")
+	}
+	rad := l.Radices(Register)
+	place := func(p int) (int, int) {
+		img := l.Image(Register, p)
+		if len(img) != 1 {
+			return len(dims), 0
+		}
+		k := slices.Index(dims, img[0].Axis)
+		if k < 0 {
+			return len(dims), 0
+		}
+		return k, img[0].Digit
+	}
+	order := make([]int, len(rad))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		ka, da := place(a)
+		kb, db := place(b)
+		if ka != kb {
+			return ka - kb
+		}
+		if ka == len(dims) {
+			return 0
+		}
+		return da - db
+	})
+	if slices.IsSorted(order) {
+		return l, nil
+	}
+	var hw [NumHwDims]Radices
+	var images [NumHwDims][]Image
+	for h := range NumHwDims {
+		hw[h] = l.Radices(h)
+		for p := range hw[h] {
+			images[h] = append(images[h], slices.Clone(l.Image(h, p)))
+		}
+	}
+	for i, p := range order {
+		hw[Register][i] = rad[p]
+		images[Register][i] = slices.Clone(l.Image(Register, p))
+	}
+	dimRad := make([]Radices, l.Rank())
+	for d := range dimRad {
+		dimRad[d] = l.DimRadices(d)
+	}
+	return NewLayout(hw, dimRad, images)
+}

@@ -231,3 +231,38 @@ func TestNewLayoutRejects(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// RegistersAlong keeps which lane and subgroup hold each element and only
+// reorders a lane's registers: a 4x8 tile whose lanes each hold a 2x2
+// block, registers running down the columns first, gets its registers
+// along the rows first, and a layout already so is returned as it is.
+func TestRegistersAlong(t *testing.T) {
+	colFirst, err := (&notation.Linear{
+		Register: [][]int{{1, 0}, {0, 1}},
+		Lane:     [][]int{{0, 2}, {0, 4}, {2, 0}},
+	}).Layout(Frame{Shape: []int{4, 8}, SubgroupSize: 8, Subgroups: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rowFirst, err := colFirst.RegistersAlong([]int{1, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rowFirst.Equal(colFirst) {
+		t.Fatal("the registers were not reordered")
+	}
+	for lane := range 8 {
+		var want, got [][]int
+		for r := range 4 {
+			want = append(want, colFirst.Index(HwPoint{Value: r, Lane: lane}))
+			got = append(got, rowFirst.Index(HwPoint{Value: r, Lane: lane}))
+		}
+		if slices.Equal(got[0], want[0]) && slices.Equal(got[1], want[2]) && slices.Equal(got[2], want[1]) && slices.Equal(got[3], want[3]) {
+			continue
+		}
+		t.Errorf("lane %d holds %v, want %v with the middle registers swapped", lane, got, want)
+	}
+	if again, err := rowFirst.RegistersAlong([]int{1, 0}); err != nil || again != rowFirst {
+		t.Errorf("a layout whose registers already run along the rows came back changed (%v)", err)
+	}
+}

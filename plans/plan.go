@@ -28,6 +28,11 @@ type Plan struct {
 	Cost       int64
 	LowerBound int64
 	Stopped    string // a feasible plan: the limit that stopped the search when it is not the time limit
+	// Restricted says what the candidate layouts the search chose among
+	// leave out, where they are a part of what the seeds and transfer
+	// rules reach (solver.Problem.Restricted): an optimum is minimal over
+	// them only. "" where they are all of it.
+	Restricted string
 	// NotVerified says why the verifier did not replay the plan before it
 	// was printed ("" when it did).
 	NotVerified string

@@ -5,13 +5,19 @@ import (
 	"testing"
 )
 
-// The verdict names what stopped a search short of a proof.
+// The verdict names what an optimum is minimal over (the candidate
+// layouts, and the values whose lists were full), and what stopped a
+// search short of a proof.
 func TestVerdict(t *testing.T) {
 	cases := []struct {
 		plan Plan
 		want string
 	}{
-		{Plan{Status: "optimal", Cost: 12, LowerBound: 12}, "cost 12, proven minimal: no plan costs less"},
+		{Plan{Status: "optimal", Cost: 12, LowerBound: 12}, "cost 12, proven minimal over the candidate layouts: no plan among them costs less"},
+		{Plan{Status: "optimal", Cost: 12, LowerBound: 12, Restricted: "at most 96 a value: %a, %b"},
+			"cost 12, proven minimal over the candidate layouts (at most 96 a value: %a, %b): no plan among them costs less"},
+		{Plan{Status: "optimal", Cost: 12, LowerBound: 12, ConversionBound: &ConversionBound{Max: 2}},
+			"cost 12, proven minimal over the candidate layouts: no plan among them within the bound on conversions costs less"},
 		{Plan{Status: "feasible", Cost: 12, LowerBound: 7}, "cost 12, not proven minimal: the time limit stopped the search; no plan costs less than 7"},
 		{Plan{Status: "feasible", Cost: 12, LowerBound: 7, Stopped: "the memory limit (4096 MiB)"},
 			"cost 12, not proven minimal: stopped at the memory limit (4096 MiB); no plan costs less than 7"},

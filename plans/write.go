@@ -21,10 +21,18 @@ func dims(shape []int) string {
 // Verdict says in words how sure the cost is.
 func (p *Plan) Verdict() string {
 	switch {
-	case p.Status == "optimal" && p.ConversionBound != nil:
-		return fmt.Sprintf("cost %d, proven minimal: no plan within the bound on conversions costs less", p.Cost)
 	case p.Status == "optimal":
-		return fmt.Sprintf("cost %d, proven minimal: no plan costs less", p.Cost)
+		// The optimum is over the candidate layouts the solver builds,
+		// which are not every layout of each value (docs/graphs.md).
+		over := "the candidate layouts"
+		if p.Restricted != "" {
+			over += " (" + p.Restricted + ")"
+		}
+		bound := ""
+		if p.ConversionBound != nil {
+			bound = " within the bound on conversions"
+		}
+		return fmt.Sprintf("cost %d, proven minimal over %s: no plan among them%s costs less", p.Cost, over, bound)
 	case p.Status == "feasible" && p.Stopped != "":
 		return fmt.Sprintf("cost %d, not proven minimal: stopped at %s; no plan costs less than %d", p.Cost, p.Stopped, p.LowerBound)
 	case p.Status == "feasible":
@@ -348,6 +356,7 @@ type JSON struct {
 	Cost          int64                `json:"cost"`
 	LowerBound    int64                `json:"lower_bound"`
 	Stopped       string               `json:"stopped,omitempty"` // a limit other than time that stopped the search
+	Restricted    string               `json:"restricted,omitempty"`
 	NotVerified   string               `json:"not_verified,omitempty"`
 	Search        string               `json:"placement_search,omitempty"`
 	File          string               `json:"file"`
@@ -435,7 +444,7 @@ type StatsJSON struct {
 // JSON builds the tools' view.
 func (p *Plan) JSON() *JSON {
 	s := p.Stats
-	j := &JSON{SchemaVersion: SchemaVersion, Status: p.Status, Cost: p.Cost, LowerBound: p.LowerBound, Stopped: p.Stopped, NotVerified: p.NotVerified, Search: p.Search,
+	j := &JSON{SchemaVersion: SchemaVersion, Status: p.Status, Cost: p.Cost, LowerBound: p.LowerBound, Stopped: p.Stopped, Restricted: p.Restricted, NotVerified: p.NotVerified, Search: p.Search,
 		File: p.File, Target: p.Target, Subgroups: p.Subgroups, Provenance: p.Provenance, Notation: p.Notation,
 		Values: map[string]ValueJSON{}, Ops: map[string]OpJSON{}, Conversions: []ConvJSON{},
 		Shared:    SharedJSON{BufferBytes: p.Shared.Buffers, ScratchBytes: p.Shared.Scratch, BudgetBytes: p.Shared.Budget, Placed: p.Shared.Placed},

@@ -10,7 +10,7 @@ import (
 // MaxCandidates bounds the candidate layouts of one value. Seeds come
 // first (intrinsic fragments, memory-friendly layouts, pins), then what the
 // ops' transfer rules derive from the neighbours' candidates.
-const MaxCandidates = 48
+const MaxCandidates = 96
 
 // candSet is an ordered set of candidate layouts, each the memo's copy
 // (so that equal layouts are one pointer). It holds at most
@@ -19,6 +19,10 @@ const MaxCandidates = 48
 type candSet struct {
 	list []*model.Layout
 	memo *layoutMemo
+	// full is set once a layout was refused for want of room: the
+	// value's candidates are then a part of what the seeds and the
+	// transfers reach.
+	full bool
 }
 
 func newCandSet(memo *layoutMemo) *candSet {
@@ -26,10 +30,11 @@ func newCandSet(memo *layoutMemo) *candSet {
 }
 
 func (c *candSet) add(l *model.Layout) bool {
-	if l == nil || len(c.list) >= MaxCandidates {
+	if l == nil || slices.Contains(c.list, l) {
 		return false
 	}
-	if slices.Contains(c.list, l) {
+	if len(c.list) >= MaxCandidates {
+		c.full = true
 		return false
 	}
 	c.list = append(c.list, l)

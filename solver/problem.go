@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"planner/model"
@@ -127,7 +128,12 @@ type Problem struct {
 	Nodes   []*Node
 	Edges   []*Edge
 	PBQP    *pbqp.Problem
-	facts   facts
+	// Restricted says what the candidate layouts leave out, where they
+	// are a part of what the seeds and the transfer rules reach (a
+	// value's list full, MaxCandidates): a plan
+	// proven minimal is minimal over them. "" where they are all of it.
+	Restricted string
+	facts      facts
 
 	bufNodes   []*Node
 	bufNode    map[*model.Buffer]*Node // the decision holding each buffer's placement
@@ -335,14 +341,33 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 		}
 	})
 	p.namedLoadSeeds(cands, warps)
-	// Close under the transfer rules, a bounded number of rounds. Each
+	// The layouts the input names without pinning them, to every value of
+	// their shape, after the seeds of the ops (on a tie the plan keeps
+	// the first candidate).
+	for _, l := range g.Named {
+		for _, v := range g.Values {
+			if slices.Equal(l.Shape(), v.Shape) {
+				cands[v].add(l)
+			}
+		}
+	}
+	// Close under the transfer rules, round after round until none adds
+	// a layout (each round that goes on adds one, and every list is
+	// bounded by MaxCandidates, so the closure ends). Each
 	// flow remembers how much of its source it has taken: candidates only
 	// ever join the end of a list, and one refused stays refused. Every
 	// round walks the same flows in the same order: done is by the flow's
 	// place in that order.
 	var done []int
-	for round := 0; round < 8; round++ {
-		changed := false
+	changed, pooled := true, false
+	for round := 0; changed || !pooled; round++ {
+		if !changed {
+			// Closed: every value of a shape is offered the layouts the
+			// others of that shape reached, and the closure goes on.
+			pooled = true
+			poolByShape(g, cands)
+		}
+		changed = false
 		site := 0
 		flow := func(from, to *model.Value, how string, fn func(*model.Layout) *model.Layout) {
 			src := cands[from]
@@ -394,6 +419,25 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 				}
 				same(v, op.Result)
 			}
+			if info.Memory != model.MemoryNone {
+				// A layout a transfer brings to a load or a store keeps
+				// its source's register order, which may leave a lane's
+				// consecutive elements in registers apart: the same
+				// layout with the registers along the access (a register
+				// permutation away) reads and writes them as vectors.
+				v := op.Result
+				if v == nil {
+					v = op.Operands[0]
+				}
+				order := accessOrder(op, v)
+				flow(v, v, fmt.Sprint("registers along", order), func(l *model.Layout) *model.Layout {
+					r, err := l.RegistersAlong(order)
+					if err != nil {
+						return nil
+					}
+					return r
+				})
+			}
 			if info.Flow == model.FlowCarry {
 				lp := op.Body
 				for i := range lp.Args {
@@ -403,11 +447,61 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 				}
 			}
 		})
-		if !changed {
-			break
+	}
+	p.Restricted = restriction(g, cands)
+	return cands
+}
+
+// restriction says what the candidates leave out, "" where they hold
+// every layout the seeds and the transfers reach: the values whose lists
+// were full (MaxCandidates).
+func restriction(g *model.Graph, cands map[*model.Value]*candSet) string {
+	var full []string
+	for _, v := range g.Values {
+		if cands[v].full {
+			full = append(full, "%"+v.Name)
 		}
 	}
-	return cands
+	switch {
+	case len(full) == 0:
+		return ""
+	case len(full) > 3:
+		return fmt.Sprintf("at most %d a value: %s and %d more", MaxCandidates, strings.Join(full[:2], ", "), len(full)-2)
+	}
+	return fmt.Sprintf("at most %d a value: %s", MaxCandidates, strings.Join(full, ", "))
+}
+
+// poolByShape offers every value the candidates of the other values of
+// its shape.
+func poolByShape(g *model.Graph, cands map[*model.Value]*candSet) {
+	pool := map[string][]*model.Layout{}
+	key := func(v *model.Value) string { return fmt.Sprint(v.Shape) }
+	for _, v := range g.Values {
+		k := key(v)
+		for _, l := range cands[v].list {
+			if !l.InShared() && l.Opaque() == "" && !slices.Contains(pool[k], l) {
+				pool[k] = append(pool[k], l)
+			}
+		}
+	}
+	for _, v := range g.Values {
+		for _, l := range pool[key(v)] {
+			cands[v].add(l)
+		}
+	}
+}
+
+// accessOrder is the order in which a memory op runs over v's
+// dimensions: the contiguous one first, then the others from the last.
+func accessOrder(op *model.Op, v *model.Value) []int {
+	c := op.VectorDim(v)
+	order := []int{c}
+	for d := len(v.Shape) - 1; d >= 0; d-- {
+		if d != c {
+			order = append(order, d)
+		}
+	}
+	return order
 }
 
 // nodes makes one node per value, one per mma, one per op that runs in a
