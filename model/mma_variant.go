@@ -137,6 +137,9 @@ func becauseMMA(u Use, a *Assignment) string {
 	if ch.KWidth > 0 && (name == "a" || name == "b") {
 		how += fmt.Sprintf(", kWidth %d", ch.KWidth)
 	}
+	if ch.KOrder != nil && (name == "a" || name == "b") {
+		how += ", K renumbered (" + ch.KOrder.String() + ", A and B alike)"
+	}
 	rname := r.Name
 	if b := r.Blocking(); b != "" {
 		rname += " (" + b + ")"
