@@ -131,8 +131,8 @@ type OpPlan struct {
 	// the record's order.
 	KOrder model.KOrder
 	exec   *model.Layout
-	record     *model.Record
-	reads      []useLayout
+	record *model.Record
+	reads  []useLayout
 }
 
 // useLayout is the layout one use of an op reads its value in.

@@ -174,7 +174,7 @@ type builder struct {
 	mmaMemo map[mmaKey][]*MMAChoice
 	// anchored: an op's choices with those its pins add (k_order.go).
 	anchored map[anchorKey][]*MMAChoice
-	access  *model.AccessCache
+	access   *model.AccessCache
 	// opaqueMMA marks the mma ops whose values can stay in an opaque
 	// fragment.
 	opaqueMMA map[*model.Op]bool
