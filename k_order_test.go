@@ -1,0 +1,144 @@
+package planner_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"planner/intrinsics"
+	"planner/model"
+	"planner/plans"
+)
+
+// kOrderRecord is a built-in record's fragment of operand op.
+func kOrderRecord(t *testing.T, name, op string) *model.Layout {
+	t.Helper()
+	lib, err := intrinsics.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := lib.Records[name]
+	if r == nil || r.Operands[op] == nil || r.Operands[op].Layout == nil {
+		t.Fatalf("no operand %s of record %s", op, name)
+	}
+	return r.Operands[op].Layout
+}
+
+// holdsTable checks that layout l holds at value v of lane lane the
+// element want(lane, v) gives, for every lane and value.
+func holdsTable(t *testing.T, what string, l *model.Layout, want func(lane, v int) []int) {
+	t.Helper()
+	for lane := range l.Size(model.Lane) {
+		for v := range l.Size(model.Register) {
+			if got := l.Index(model.HwPoint{Lane: lane, Value: v}); !slices.Equal(got, want(lane, v)) {
+				t.Fatalf("%s: lane %d value %d holds %v, want %v", what, lane, v, got, want(lane, v))
+			}
+		}
+	}
+}
+
+// K renumbered on the records of each family, against the operand tables
+// of the compilers that renumber it:
+//   - RDNA4 WMMA (gfx12): IREE's WMMAR4 operands (getSingleSubgroupLayout
+//     in compiler/src/iree/compiler/Codegen/Dialect/GPU/IR/IREEGPUAttrs.cpp
+//     of iree-org/iree: Lhs thread [16, 2], strides [1, 16], element
+//     [1, 8]; Rhs thread [2, 16], strides [16, 1], element [8, 1]) give
+//     lane l the row (column) l % 16 and k = 8·⌊l/16⌋ + v. AMD's table (the
+//     record) gives k 0-3 and 8-11 to lanes 0-15: the two differ by the
+//     order k bits 0 1 3 2, which is the lane-contiguous order the solver
+//     offers, derived alike from either operand;
+//   - CDNA3 MFMA 16x16x16 f16: IREE's mfmaLhs16xK(16) (thread [16, 4],
+//     strides [1, 16], element [1, 4]: lane l holds row l % 16, k =
+//     4·⌊l/16⌋ + v) is the record's own, so no order is offered;
+//   - mma.sync m16n8k16: A's registers hold k 0-1 and 8-9 with rows 0-7
+//     and 8-15 between them (PTX ISA, "Matrix Fragments for
+//     mma.m16n8k16 with floating point type": a0,a1 row g, k 2t+{0,1};
+//     a2,a3 row g+8; a4..a7 k+8), so no renumbering makes a lane's
+//     registers one run of k, and none is offered.
+func TestKOrderTables(t *testing.T) {
+	a := kOrderRecord(t, "wmma_f32_16x16x16_f16_gfx12", "a")
+	b := kOrderRecord(t, "wmma_f32_16x16x16_f16_gfx12", "b")
+	ireeA := func(lane, v int) []int { return []int{lane % 16, 8*(lane/16) + v} }
+	ireeB := func(lane, v int) []int { return []int{8*(lane/16) + v, lane % 16} }
+	want := model.KOrder{0, 1, 3, 2}
+	oa, okA := model.LaneContiguousK(a, 1, 16)
+	ob, okB := model.LaneContiguousK(b, 0, 16)
+	if !okA || !okB || !slices.Equal(oa, want) || !slices.Equal(ob, want) {
+		t.Fatalf("RDNA4 lane-contiguous orders %v (%v), %v (%v), want %v for both", oa, okA, ob, okB, want)
+	}
+	ra, err := model.RenumberK(a, 1, want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := model.RenumberK(b, 0, want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	holdsTable(t, "RDNA4 A renumbered", ra, ireeA)
+	holdsTable(t, "RDNA4 B renumbered", rb, ireeB)
+	if o, ok := model.DeriveKOrder(a, ra, 1); !ok || !slices.Equal(o, want) {
+		t.Errorf("the order derived from IREE's A is %v (%v), want %v", o, ok, want)
+	}
+	if o, ok := model.DeriveKOrder(b, rb, 0); !ok || !slices.Equal(o, want) {
+		t.Errorf("the order derived from IREE's B is %v (%v), want %v", o, ok, want)
+	}
+	if _, ok := model.DeriveKOrder(a, rb, 1); ok {
+		t.Error("B's layout taken for a renumbering of A's")
+	}
+	if w := want.Words(); w != "the record's K positions 0-3 hold k 0-3, 4-7 hold k 8-11, 8-11 hold k 4-7, 12-15 hold k 12-15" {
+		t.Errorf("words: %s", w)
+	}
+	for k := range 64 {
+		if p := want.Position(k); want.Index(p) != k {
+			t.Errorf("k %d: position %d goes back to %d", k, p, want.Index(p))
+		}
+	}
+	mfma := kOrderRecord(t, "mfma_f32_16x16x16_f16", "a")
+	holdsTable(t, "MFMA A", mfma, func(lane, v int) []int { return []int{lane % 16, 4*(lane/16) + v} })
+	if o, ok := model.LaneContiguousK(mfma, 1, 16); ok {
+		t.Errorf("MFMA 16x16x16 (K already lane-contiguous) offered order %v", o)
+	}
+	if o, ok := model.LaneContiguousK(kOrderRecord(t, "mma_m16n8k16_f32_f16", "a"), 1, 16); ok {
+		t.Errorf("mma.sync A (K registers split by rows) offered order %v", o)
+	}
+}
+
+// The K-renumbered plan of the gfx1200 GEMM with IREE's anchors: A and B
+// keep IREE's layouts and the verifier replays them; made to hold K in
+// two orders (A back in the record's), or claimed in the record's order,
+// the plan is refused with the K index the operands disagree on. Solved
+// without the anchors, the GEMM costs no more.
+func TestKOrderAnchoredGEMM(t *testing.T) {
+	plan, res := solveResult(t, "testdata/want/gfx1200_gemm_iree_anchors.toml")
+	free := solveFile(t, "testdata/want/gfx1200_gemm_k16.toml")
+	if len(plan.Conv) != 0 || free.Cost > plan.Cost {
+		t.Fatalf("anchored: cost %d with %d conversions; free: cost %d: want no conversion and free no dearer", plan.Cost, len(plan.Conv), free.Cost)
+	}
+	g, a := res.Problem.Graph, res.Assignment
+	op := opNamed(t, g, "acc_next")
+	ch := a.Ops[op]
+	if !slices.Equal(ch.KOrder, model.KOrder{0, 1, 3, 2}) {
+		t.Fatalf("k order %v, want k bits 0 1 3 2", ch.KOrder)
+	}
+	for _, v := range []string{"a", "b"} {
+		if pin := g.Value(v).Pin.Layout; !a.Layouts[g.Value(v)].Equal(pin) {
+			t.Errorf("%%%s is not in its pinned layout", v)
+		}
+	}
+	useA := model.Use{Op: op, Index: 0}
+	keep := a.Required[useA]
+	own, _ := model.RenumberK(keep, 1, model.KOrder{0, 1, 3, 2}) // the order is its own inverse
+	a.Required[useA] = own
+	if err := plans.Verify(g, a, plan); err == nil || !strings.Contains(err.Error(), "must hold K in one order: %a holds k = 4 at the record's K position 4") {
+		t.Errorf("A and B in different K orders verified: %v", err)
+	}
+	a.Required[useA] = keep
+	ch.KOrder = nil
+	if err := plans.Verify(g, a, plan); err == nil || !strings.Contains(err.Error(), "but the plan says the record's own K order") {
+		t.Errorf("renumbered operands claimed in the record's order verified: %v", err)
+	}
+	ch.KOrder = model.KOrder{0, 1, 3, 2}
+	if err := plans.Verify(g, a, plan); err != nil {
+		t.Errorf("the plan restored does not verify: %v", err)
+	}
+}
