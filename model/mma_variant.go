@@ -24,6 +24,9 @@ import (
 //     registers innermost along K). That is a permutation of the K index
 //     applied to A and B alike, and a dot's sum over K does not depend
 //     on its order;
+//   - K renumbered (k_order.go): any permutation of K's bits applied to
+//     A and B alike, of which a kWidth's interleaving is one; offered
+//     where it gives each lane one run of k, or where a pin holds K so;
 //   - an FMA dot (a record of kind fma): no matrix instruction; every lane
 //     computes its accumulator elements from whole rows of A and columns
 //     of B held in its registers (Triton's FMA dot,

@@ -9,7 +9,8 @@ import (
 
 // The variants of an mma choice that compilers pick between besides a
 // record's own fragments (model/mma_variant.go says what each computes):
-// the transposed accumulator, wider kWidths, and FMA dots.
+// the transposed accumulator, wider kWidths, K renumbered (k_order.go),
+// and FMA dots.
 //
 // Which are offered, to keep every value within MaxCandidates:
 //   - the transposed accumulator for the records whose own accumulator
