@@ -1,6 +1,8 @@
 package planner_test
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -140,5 +142,38 @@ func TestKOrderAnchoredGEMM(t *testing.T) {
 	ch.KOrder = model.KOrder{0, 1, 3, 2}
 	if err := plans.Verify(g, a, plan); err != nil {
 		t.Errorf("the plan restored does not verify: %v", err)
+	}
+}
+
+// A pin that holds K in an order no compiler's table gives (lanes 16-31
+// hold k 2-3 of each run of four, AMD's table k 4-7: k bits 0 2 1 3) is
+// still met without a conversion: the dot runs with the order the pin
+// holds K in, derived from it, and B, unpinned, takes the same order.
+func TestKOrderFromPin(t *testing.T) {
+	graph, err := os.ReadFile("testdata/want/gfx1200_gemm_k16.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pin := `
+[pins.a]
+notation = "linear"
+register = [[0, 1], [0, 4], [0, 8], [32, 0]]
+lane = [[1, 0], [2, 0], [4, 0], [8, 0], [0, 2]]
+warp = [[0, 0], [16, 0]]
+`
+	path := filepath.Join(t.TempDir(), "pinned.toml")
+	if err := os.WriteFile(path, append(graph, pin...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plan, res := solveResult(t, path)
+	if len(plan.Conv) != 0 {
+		t.Fatalf("%d conversions, want none", len(plan.Conv))
+	}
+	ch := res.Assignment.Ops[opNamed(t, res.Problem.Graph, "acc_next")]
+	if !slices.Equal(ch.KOrder, model.KOrder{0, 2, 1, 3}) {
+		t.Fatalf("k order %v, want k bits 0 2 1 3", ch.KOrder)
+	}
+	if o := opPlan(t, plan, "acc_next"); !strings.Contains(o.Warps, "K renumbered (k bits 0 2 1 3)") {
+		t.Errorf("the plan does not say the order: %s", o.Warps)
 	}
 }
