@@ -1,6 +1,7 @@
 package planner_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
@@ -63,10 +64,10 @@ func TestKOrderTables(t *testing.T) {
 	ireeA := func(lane, v int) []int { return []int{lane % 16, 8*(lane/16) + v} }
 	ireeB := func(lane, v int) []int { return []int{8*(lane/16) + v, lane % 16} }
 	want := model.KOrder{0, 1, 3, 2}
-	oa, okA := model.LaneContiguousK(a, 1, 16)
-	ob, okB := model.LaneContiguousK(b, 0, 16)
-	if !okA || !okB || !slices.Equal(oa, want) || !slices.Equal(ob, want) {
-		t.Fatalf("RDNA4 lane-contiguous orders %v (%v), %v (%v), want %v for both", oa, okA, ob, okB, want)
+	oa, runA, okA := model.LaneContiguousK(a, 1, 16)
+	ob, runB, okB := model.LaneContiguousK(b, 0, 16)
+	if !okA || !okB || !slices.Equal(oa, want) || !slices.Equal(ob, want) || runA != 8 || runB != 8 {
+		t.Fatalf("RDNA4 lane-contiguous orders %v (%v, runs of %d), %v (%v, runs of %d), want %v for both, runs of 8", oa, okA, runA, ob, okB, runB, want)
 	}
 	ra, err := model.RenumberK(a, 1, want)
 	if err != nil {
@@ -97,10 +98,10 @@ func TestKOrderTables(t *testing.T) {
 	}
 	mfma := kOrderRecord(t, "mfma_f32_16x16x16_f16", "a")
 	holdsTable(t, "MFMA A", mfma, func(lane, v int) []int { return []int{lane % 16, 4*(lane/16) + v} })
-	if o, ok := model.LaneContiguousK(mfma, 1, 16); ok {
+	if o, _, ok := model.LaneContiguousK(mfma, 1, 16); ok {
 		t.Errorf("MFMA 16x16x16 (K already lane-contiguous) offered order %v", o)
 	}
-	if o, ok := model.LaneContiguousK(kOrderRecord(t, "mma_m16n8k16_f32_f16", "a"), 1, 16); ok {
+	if o, _, ok := model.LaneContiguousK(kOrderRecord(t, "mma_m16n8k16_f32_f16", "a"), 1, 16); ok {
 		t.Errorf("mma.sync A (K registers split by rows) offered order %v", o)
 	}
 }
@@ -131,7 +132,7 @@ func TestKOrderAnchoredGEMM(t *testing.T) {
 	keep := a.Required[useA]
 	own, _ := model.RenumberK(keep, 1, model.KOrder{0, 1, 3, 2}) // the order is its own inverse
 	a.Required[useA] = own
-	if err := plans.Verify(g, a, plan); err == nil || !strings.Contains(err.Error(), "must hold K in one order: %a holds k = 4 at the record's K position 4") {
+	if err := plans.Verify(g, a, plan); err == nil || !strings.Contains(err.Error(), "must hold K in one order: operand a %a holds k = 4 at the record's K position 4") {
 		t.Errorf("A and B in different K orders verified: %v", err)
 	}
 	a.Required[useA] = keep
@@ -175,5 +176,15 @@ warp = [[0, 0], [16, 0]]
 	}
 	if o := opPlan(t, plan, "acc_next"); !strings.Contains(o.Warps, "K renumbered (k bits 0 2 1 3)") {
 		t.Errorf("the plan does not say the order: %s", o.Warps)
+	}
+	var js bytes.Buffer
+	if err := plan.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(js.String(), `"k_order": [`) {
+		t.Errorf("the JSON plan has no k_order")
+	}
+	if msg := compileSchemas(t).Check("plan", js.Bytes()); msg != "" {
+		t.Errorf("the JSON plan breaks schema/plan.schema.json:\n%s", msg)
 	}
 }

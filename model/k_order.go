@@ -224,35 +224,39 @@ func splitRefs(img Image, isK func(DigitRef) bool) (k, rest []DigitRef) {
 // lowest registers hold consecutive k. Offered only where the registers
 // holding the tile's K are a lane's lowest ones, so the renumbered lane
 // holds one run of consecutive k in consecutive registers, and where the
-// order differs from the record's (false otherwise). On RDNA4's WMMA it
-// is the order Triton (kWidth 8), IREE and llama.cpp use.
-func LaneContiguousK(l *Layout, kd, recordK int) (KOrder, bool) {
+// order differs from the record's (false otherwise). run is how many
+// consecutive k each lane's lowest registers then hold. On RDNA4's WMMA
+// it is the order Triton (kWidth 8), IREE and llama.cpp use.
+func LaneContiguousK(l *Layout, kd, recordK int) (o KOrder, run int, ok bool) {
 	bits := 0
 	for 1<<bits < recordK {
 		bits++
 	}
 	if 1<<bits != recordK || bits > KBits(l, kd) {
-		return nil, false
+		return nil, 0, false
 	}
-	o := make(KOrder, bits)
-	next := 0
+	o = make(KOrder, bits)
+	next, inRegs := 0, 0
 	for h := range NumHwDims {
 		for p, r := range l.Radices(h) {
 			img := l.Image(h, p)
 			if r != 2 || len(img) != 1 || img[0].Axis != kd || img[0].Digit >= bits {
 				if h == Register && next < bits && hasTileK(l, kd, bits, p+1) {
-					return nil, false // a register above holds tile K: no run
+					return nil, 0, false // a register above holds tile K: no run
 				}
 				continue
 			}
 			o[img[0].Digit] = next
 			next++
+			if h == Register {
+				inRegs++
+			}
 		}
 	}
 	if next != bits || o.Identity() {
-		return nil, false
+		return nil, 0, false
 	}
-	return o, true
+	return o, 1 << inRegs, true
 }
 
 // hasTileK: some register digit from p up holds one of the lowest bits

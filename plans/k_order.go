@@ -51,8 +51,13 @@ func kOrdersAgree(op *model.Op, ch *model.OpChoice, a *model.Assignment) error {
 	}
 	where := []Where{atUse(model.Use{Op: op, Index: 0}), atUse(model.Use{Op: op, Index: 1}), atOp(op, "k_order"), atOp(op, "intrinsic")}
 	if kk, ok := firstDisagreement(oa, ob, k); ok {
-		return &VerifyError{Value: op.Operands[1].Name, Element: []int{kk, 0}, At: where,
-			What: fmt.Sprintf("%s multiplies the A and B elements at one K position of %s, so A and B must hold K in one order: %%%s holds k = %d at the record's K position %d (%s), %%%s at position %d (%s)",
+		elem := []int{kk, 0}
+		var at *model.HwPoint
+		if hs := a.Required[model.Use{Op: op, Index: 1}].Holders(elem); len(hs) > 0 {
+			at = pointAt(hs[0])
+		}
+		return &VerifyError{Value: op.Operands[1].Name, Element: elem, Point: at, At: where,
+			What: fmt.Sprintf("%s multiplies the A and B elements at one K position of %s, so A and B must hold K in one order: operand a %%%s holds k = %d at the record's K position %d (%s), operand b %%%s at position %d (%s)",
 				op.Name, r.Name, op.Operands[0].Name, kk, oa.Position(kk), orderText(oa), op.Operands[1].Name, ob.Position(kk), orderText(ob))}
 	}
 	if _, ok := firstDisagreement(oa, ch.KOrder, k); ok {

@@ -13,7 +13,8 @@ import (
 //     tile's K in a lane's lowest registers and in its lanes
 //     (model.LaneContiguousK): each lane's registers then hold one run of
 //     consecutive k, the order Triton, IREE and llama.cpp use on RDNA4's
-//     WMMA, where AMD's tables spread a lane's k over two runs;
+//     WMMA, where AMD's tables spread a lane's k over two runs; only
+//     where that run fits one 16-byte access, as kWidths do;
 //   - the orders the graph's own layouts of the dot's operands hold K in
 //     (pins on A or B): where such a layout is a choice's fragment of that
 //     operand with K renumbered, the choice runs with that order in both
@@ -24,18 +25,20 @@ import (
 // arrangement already holds is not offered twice: the kWidth one, which
 // Triton writes, stays.
 
-// laneContiguousChoices are the choices of chs run with each lane's K
-// contiguous, where that differs from the record's order and from every
-// choice of chs.
-func laneContiguousChoices(chs []*MMAChoice) []*MMAChoice {
+// laneContiguousChoices are the choices of chs, op's, run with each
+// lane's K contiguous, where that differs from the record's order and
+// from every choice of chs, and the run fits one vector access
+// (maxGroupBits: a longer run reads no wider than the record's own runs).
+func laneContiguousChoices(op *model.Op, chs []*MMAChoice) []*MMAChoice {
+	bits := max(op.Operands[0].DType.Bits, op.Operands[1].DType.Bits)
 	var out []*MMAChoice
 	for _, ch := range chs {
 		if !renumberable(ch) {
 			continue
 		}
-		oa, okA := model.LaneContiguousK(ch.A, 1, ch.Record.K)
-		ob, okB := model.LaneContiguousK(ch.B, 0, ch.Record.K)
-		if !okA || !okB || !slices.Equal(oa, ob) {
+		oa, run, okA := model.LaneContiguousK(ch.A, 1, ch.Record.K)
+		ob, _, okB := model.LaneContiguousK(ch.B, 0, ch.Record.K)
+		if !okA || !okB || !slices.Equal(oa, ob) || run*bits > maxGroupBits {
 			continue
 		}
 		if v := withKOrder(ch, oa); v != nil && !hasLayouts(chs, v) && !hasLayouts(out, v) {

@@ -51,7 +51,7 @@ func withVariants(op *model.Op, chs []*MMAChoice, records []*model.Record, warps
 	for _, ch := range slices.Clone(out) {
 		out = append(out, kWidthChoices(op, ch)...)
 	}
-	return append(out, laneContiguousChoices(out)...)
+	return append(out, laneContiguousChoices(op, out)...)
 }
 
 // transposedChoices runs each record that offers it on (Bᵀ, Aᵀ): the

@@ -70,7 +70,7 @@ func TestVerifyKOrder(t *testing.T) {
 			i := strings.Index(s, "[values.\"a\".exact.layout]")
 			j := strings.Index(s, "[values.\"bt\"]")
 			return s[:i] + aOwn.Replace(s[i:j]) + s[j:]
-		}, "must hold K in one order: %a holds k = 4 at the record's K position 4 (the record's own K order), %b at position 8 (K renumbered, k bits 0 1 3 2)"},
+		}, "must hold K in one order: operand a %a holds k = 4 at the record's K position 4 (the record's own K order), operand b %b at position 8 (K renumbered, k bits 0 1 3 2)"},
 		{"k_order_dropped", func(s string) string { return strings.Replace(s, "k_order = [0, 1, 3, 2]\n", "", 1) },
 			"A and B hold K in one order, K renumbered, k bits 0 1 3 2, but the plan says the record's own K order"},
 		{"k_order_not_a_permutation", func(s string) string {
