@@ -74,7 +74,7 @@ func ttUnderstood() string {
 	for _, name := range freeProducers {
 		names = append(names, name)
 	}
-	names = append(names, "tt.addptr", "tt.bitcast", "tt.int_to_ptr", "tt.ptr_to_int", "scf.for", "arith.constant")
+	names = append(names, "tt.addptr", "tt.bitcast", "tt.int_to_ptr", "tt.ptr_to_int", "scf.for", "scf.while", "arith.constant")
 	slices.Sort(names)
 	return strings.Join(slices.Compact(names), ", ") + " and arith/math element-wise ops"
 }
@@ -124,6 +124,15 @@ func (b *ttBuilder) markFree(fn *ir.Op) {
 							free[a] = isTensor(a.Type)
 						}
 					}
+					if o.Name == "scf.while" {
+						for _, r := range o.Regions {
+							for _, blk := range r.Blocks {
+								for _, a := range blk.Args {
+									free[a] = isTensor(a.Type)
+								}
+							}
+						}
+					}
 					collect(o)
 				}
 			}
@@ -171,6 +180,28 @@ func (b *ttBuilder) markFree(fn *ir.Op) {
 					set(a, f)
 					set(r, f)
 				}
+			case name == "scf.while" && len(op.Regions) == 2 && len(op.Regions[0].Blocks) == 1 && len(op.Regions[1].Blocks) == 1:
+				// The before region's arguments are carried from the
+				// inits and the after region's scf.yield; the after
+				// region's arguments and the results are what
+				// scf.condition passes on.
+				before, after := op.Regions[0].Blocks[0], op.Regions[1].Blocks[0]
+				for i, a := range before.Args {
+					if i < len(op.Operands) {
+						set(a, free[a] && free[op.Operands[i].Value] && yieldFree(op.Regions[1], i))
+					}
+				}
+				var cond *ir.Op
+				if n := len(before.Ops); n > 0 && before.Ops[n-1].Name == "scf.condition" {
+					cond = before.Ops[n-1]
+				}
+				for i, a := range after.Args {
+					f := cond != nil && i+1 < len(cond.Operands) && free[cond.Operands[i+1].Value]
+					set(a, f)
+					if i < len(op.Results) {
+						set(op.Results[i], f)
+					}
+				}
 			case name == "scf.if":
 				for i, r := range op.Results {
 					f := len(op.Regions) == 2
@@ -216,7 +247,7 @@ func (b *ttBuilder) ReadOp(op *ir.Op) {
 			b.encoding(r.Type.(*ir.TensorType), r.Pos)
 		}
 	}
-	if len(op.Results) > 0 && name != "scf.for" && name != "scf.if" && !slices.ContainsFunc(op.Results, func(r *ir.Value) bool { return !b.freeTensors[r] }) {
+	if len(op.Results) > 0 && name != "scf.for" && name != "scf.while" && name != "scf.if" && !slices.ContainsFunc(op.Results, func(r *ir.Value) bool { return !b.freeTensors[r] }) {
 		return // a free tensor: made at each use
 	}
 	if name == "tt.addptr" && !reader.Touches[*ir.TensorType](op) {
@@ -243,6 +274,11 @@ func (b *ttBuilder) ReadOp(op *ir.Op) {
 		b.pinResult(r, false)
 	}
 	if name == "scf.for" && len(op.Regions) == 1 && len(op.Regions[0].Blocks) == 1 {
+		for _, a := range op.Regions[0].Blocks[0].Args {
+			b.pinResult(a, false)
+		}
+	}
+	if name == "scf.while" && len(op.Regions) == 2 && len(op.Regions[0].Blocks) == 1 {
 		for _, a := range op.Regions[0].Blocks[0].Args {
 			b.pinResult(a, false)
 		}

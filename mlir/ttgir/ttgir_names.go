@@ -484,6 +484,30 @@ func (wr *ttWriter) tie(op *ir.Op, res *model.Layout) {
 			}
 			t.same(operand(op, i), arg, result(op, i-3, nil))
 		}
+	case name == "scf.while" && len(op.Regions) == 2 && len(op.Regions[0].Blocks) == 1 && len(op.Regions[1].Blocks) == 1:
+		// An init, the before and after regions' arguments and the result
+		// of one carried value share one type (SCFOps.td, WhileOp; the
+		// reader reads the form whose scf.condition passes the before
+		// region's arguments on).
+		arg := func(a []*ir.Value, i int) int {
+			if i >= len(a) || !isTensor(a[i].Type) {
+				return -1
+			}
+			if l := wr.layoutOf(a[i]); l != nil {
+				return t.node(nodeKey(a[i], l), l, notation.AnyRole)
+			}
+			return -1
+		}
+		for i := range op.Operands {
+			t.same(operand(op, i), arg(op.Regions[0].Blocks[0].Args, i), arg(op.Regions[1].Blocks[0].Args, i), result(op, i, nil))
+		}
+	case name == "scf.condition":
+		if op.Parent == nil || op.Parent.Region == nil || op.Parent.Region.Parent == nil {
+			return
+		}
+		for k := 1; k < len(op.Operands); k++ {
+			t.same(operand(op, k), result(op.Parent.Region.Parent, k-1, nil))
+		}
 	case name == "scf.yield":
 		if op.Parent == nil || op.Parent.Region == nil || op.Parent.Region.Parent == nil {
 			return

@@ -288,6 +288,11 @@ func (wr *ttWriter) primaryOf(v *ir.Value) *model.Layout {
 		wr.primary[v] = l
 		return l
 	}
+	if d := v.Def; d != nil && ir.TTName(d.Name) == "scf.while" && len(d.Regions) == 2 && len(d.Regions[0].Blocks) == 1 && v.Index < len(d.Regions[0].Blocks[0].Args) {
+		l := wr.primaryOf(d.Regions[0].Blocks[0].Args[v.Index])
+		wr.primary[v] = l
+		return l
+	}
 	var l *model.Layout
 	for _, u := range wr.uses(v) {
 		if l = wr.need(u.Op, u.Index, nil); l != nil {
@@ -317,7 +322,7 @@ func (wr *ttWriter) need(op *ir.Op, i int, res *model.Layout) *model.Layout {
 		return wr.need(op, 1, nil)
 	case name == "tt.load":
 		return wr.layoutOf(op.Results[0])
-	case name == "scf.yield" || name == "scf.for":
+	case name == "scf.yield" || name == "scf.for" || name == "scf.while" || name == "scf.condition":
 		return wr.carried(op, i)
 	case len(op.Results) == 1 && wr.b.freeTensors[op.Results[0]]:
 		if res == nil {
@@ -369,15 +374,30 @@ func (wr *ttWriter) required(u model.Use, x *model.Value) *model.Layout {
 	return wr.plan.Layouts[x.Name]
 }
 
-// carried is the layout an scf.for's init i (or an scf.yield's operand
-// i) is read in: the layout the loop carries it in.
+// carried is the layout an scf.for's or scf.while's init i (or an
+// scf.yield's or scf.condition's operand i) is read in: the layout the
+// loop carries it in.
 func (wr *ttWriter) carried(op *ir.Op, i int) *model.Layout {
 	forOp, k := op, i-3
-	if ir.TTName(op.Name) == "scf.yield" {
+	switch ir.TTName(op.Name) {
+	case "scf.while":
+		k = i
+	case "scf.yield", "scf.condition":
 		if op.Parent == nil || op.Parent.Region == nil || op.Parent.Region.Parent == nil {
 			return nil
 		}
 		forOp, k = op.Parent.Region.Parent, i
+		if ir.TTName(op.Name) == "scf.condition" {
+			k = i - 1 // after the condition
+		}
+	}
+	if ir.TTName(forOp.Name) == "scf.while" {
+		// A while loop carries value k in one layout: its before
+		// region's argument's.
+		if len(forOp.Regions) != 2 || len(forOp.Regions[0].Blocks) != 1 || k < 0 || k >= len(forOp.Regions[0].Blocks[0].Args) {
+			return nil
+		}
+		return wr.layoutOf(forOp.Regions[0].Blocks[0].Args[k])
 	}
 	if ir.TTName(forOp.Name) == "scf.if" {
 		if k < len(forOp.Results) {
