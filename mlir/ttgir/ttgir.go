@@ -721,8 +721,12 @@ func (b *ttBuilder) reduceCombiner(op *ir.Op) string {
 // ttReduce reads tt.reduce of one tensor along its axis as a reduce; to
 // a scalar when the tensor has one dimension.
 func (b *ttBuilder) ttReduce(op *ir.Op) {
-	if len(op.Operands) != 1 || len(op.Results) != 1 {
-		b.Fail(op, model.CodeBadValue, "tt.reduce reduces %d tensor(s) together: the planner reads a reduction of one tensor", len(op.Operands))
+	if len(op.Operands) != len(op.Results) || len(op.Operands) == 0 {
+		b.Fail(op, model.CodeBadValue, "tt.reduce has %d operand(s) and %d result(s): it gives one result per tensor it reduces", len(op.Operands), len(op.Results))
+		return
+	}
+	if len(op.Operands) > 1 {
+		b.ttReduceTogether(op)
 		return
 	}
 	res := op.Results[0]
@@ -730,15 +734,7 @@ func (b *ttBuilder) ttReduce(op *ir.Op) {
 	if fn == "" {
 		return
 	}
-	aa, _ := op.Attr("axis")
-	axis := -1
-	if aa != nil {
-		if ia, ok := aa.Value.(*ir.IntAttr); ok {
-			if n, ok := ia.Int64(); ok && n >= 0 && n < model.MaxRank {
-				axis = int(n)
-			}
-		}
-	}
+	axis := axisAttr(op)
 	src := b.Source(op, res)
 	if src == nil {
 		return
@@ -753,6 +749,129 @@ func (b *ttBuilder) ttReduce(op *ir.Op) {
 	}
 	b.Add(&model.Op{Kind: model.OpReduce, Fn: fn, Axis: axis, Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{Axis: axis}, res, res.Name, res.Pos)
 	b.pinResult(res, false)
+}
+
+// axisAttr is a tt.reduce's axis, -1 when it has none that can be one.
+func axisAttr(op *ir.Op) int {
+	aa, _ := op.Attr("axis")
+	if aa == nil {
+		return -1
+	}
+	if ia, ok := aa.Value.(*ir.IntAttr); ok {
+		if n, ok := ia.Int64(); ok && n >= 0 && n < model.MaxRank {
+			return int(n)
+		}
+	}
+	return -1
+}
+
+// togetherCombiner is the reduction a tt.reduce of several tensors is
+// priced as: its combiner region takes an element and a partial result
+// of each tensor (2n arguments) and returns n values (Triton's
+// verifyRegionsImpl in lib/Dialect/Triton/IR/Ops.cpp); an argmax or argmin
+// compares the first tensor's values (arith.cmpf or cmpi, greater: max,
+// less: min) and selects, a region of one known combining op per tensor
+// combines as it does. "" (reported) otherwise.
+func (b *ttBuilder) togetherCombiner(op *ir.Op) string {
+	n := len(op.Operands)
+	if len(op.Regions) != 1 || len(op.Regions[0].Blocks) != 1 {
+		b.Fail(op, model.CodeBadValue, "tt.reduce has no combiner region of one block")
+		return ""
+	}
+	r := op.Regions[0]
+	blk := r.Blocks[0]
+	if len(blk.Args) != 2*n || len(blk.Ops) == 0 || blk.Ops[len(blk.Ops)-1].Name != "tt.reduce.return" || len(blk.Ops[len(blk.Ops)-1].Operands) != n {
+		b.Fail(op, model.CodeBadValue, "tt.reduce's combiner region at %s does not take two values of each of its %d tensors and return one of each", r.Pos, n)
+		return ""
+	}
+	for _, c := range blk.Ops[:len(blk.Ops)-1] {
+		if fn, ok := reduceCombiners[c.Name]; ok {
+			return fn
+		}
+		if c.Name != "arith.cmpf" && c.Name != "arith.cmpi" {
+			continue
+		}
+		pa, _ := c.Attr("predicate")
+		if pa == nil {
+			continue
+		}
+		pred := strings.Trim(pa.Value.String(), "\"")
+		switch {
+		case strings.Contains(pred, "gt") || strings.Contains(pred, "ge"):
+			return "max"
+		case strings.Contains(pred, "lt") || strings.Contains(pred, "le"):
+			return "min"
+		}
+	}
+	b.Fail(op, model.CodeBadValue, "tt.reduce's combiner region at %s neither compares (arith.cmpf, cmpi) nor combines with a known op (arith.addf, mulf, maxnumf, minnumf and their kin): the planner prices a reduction of several tensors as one of those", r.Pos)
+	return ""
+}
+
+// ttReduceTogether reads tt.reduce of several tensors along one axis (an
+// argmax: values and their indices). Triton reduces them in one layout:
+// the op's operands share their encoding (TT_ReduceOp's
+// SameOperandsEncoding in include/triton/Dialect/Triton/IR/TritonOps.td),
+// each result in its slice. The graph's reduce takes one tensor, so each
+// tensor is its own reduce, running where the tensor is (no conversion
+// into the reduction), and the tensors are tied to one layout by the
+// element-wise combination of them that the first reduce reads (the
+// others cast to the first's element type): priced once per element, as
+// the combiner's comparison, besides the reductions.
+func (b *ttBuilder) ttReduceTogether(op *ir.Op) {
+	fn := b.togetherCombiner(op)
+	if fn == "" {
+		return
+	}
+	axis := axisAttr(op)
+	srcs := make([]*model.Value, len(op.Operands))
+	for i, o := range op.Operands {
+		if srcs[i] = b.Value(o); srcs[i] == nil {
+			for _, r := range op.Results {
+				b.Failed[r] = true
+			}
+			return
+		}
+	}
+	first := srcs[0]
+	switch {
+	case axis < 0 || axis >= len(first.Shape):
+		b.Fail(op, model.CodeBadValue, "tt.reduce's axis is not a dimension of its %d-dimensional operands", len(first.Shape))
+		return
+	case len(first.Shape) == 1:
+		b.Fail(op, model.CodeBadValue, "tt.reduce reduces %d one-dimensional tensors together to scalars: the planner reads a reduction of several tensors that keeps a dimension", len(srcs))
+		return
+	}
+	for i, v := range srcs[1:] {
+		if !slices.Equal(v.Shape, first.Shape) {
+			b.Fail(op, model.CodeShapeMismatch, "tt.reduce's operands %s and %s have the shapes %v and %v: the tensors reduced together have one shape", op.Operands[0].Value, op.Operands[i+1].Value, first.Shape, v.Shape)
+			return
+		}
+	}
+	res0 := op.Results[0]
+	tied := []*model.Value{first}
+	for i, v := range srcs[1:] {
+		if v.DType.Name != first.DType.Name {
+			v = b.Add(&model.Op{Kind: model.OpCast, Fn: "cast", Pos: op.Pos, Operands: []*model.Value{v}, NoConvert: []bool{true}}, &model.OpArgs{DType: first.DType}, nil, fmt.Sprintf("%s@%d", res0.Name, i+1), op.Pos)
+			if v == nil {
+				b.Failed[res0] = true
+				return
+			}
+		}
+		tied = append(tied, v)
+	}
+	together := b.Add(&model.Op{Kind: model.OpElementwise, Fn: fn, Pos: op.Pos, Operands: tied, NoConvert: slices.Repeat([]bool{true}, len(tied))}, &model.OpArgs{}, nil, res0.Name+"@together", op.Pos)
+	if together == nil {
+		b.Failed[res0] = true
+		return
+	}
+	for i, r := range op.Results {
+		src := srcs[i]
+		if i == 0 {
+			src = together
+		}
+		b.Add(&model.Op{Kind: model.OpReduce, Fn: fn, Axis: axis, Pos: op.Pos, Operands: []*model.Value{src}, NoConvert: []bool{true}}, &model.OpArgs{Axis: axis}, r, r.Name, r.Pos)
+		b.pinResult(r, false)
+	}
 }
 
 // ttIf reads scf.if: the ops of both branches (priced as if both ran),

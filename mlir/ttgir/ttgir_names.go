@@ -462,10 +462,18 @@ func (wr *ttWriter) tie(op *ir.Op, res *model.Layout) {
 			}
 			t.anchors = append(t.anchors, tyAnchor{node: r, enc: enc})
 		}
-	case name == "tt.reduce" && len(op.Operands) == 1:
-		if a, b := result(op, 0, res), operand(op, 0); a >= 0 && b >= 0 {
-			t.ties = append(t.ties, tyTie{kind: tieSlice, a: a, b: b, dim: axisOf(op)})
+	case name == "tt.reduce":
+		// Its operands share one encoding (SameOperandsEncoding), each
+		// result the slice of it.
+		var ns []int
+		for k := range op.Operands {
+			b := operand(op, k)
+			ns = append(ns, b)
+			if a := result(op, k, res); a >= 0 && b >= 0 {
+				t.ties = append(t.ties, tyTie{kind: tieSlice, a: a, b: b, dim: axisOf(op)})
+			}
 		}
+		t.same(ns...)
 	case name == "tt.expand_dims":
 		if a, b := operand(op, 0), result(op, 0, res); a >= 0 && b >= 0 {
 			t.ties = append(t.ties, tyTie{kind: tieSlice, a: a, b: b, dim: axisOf(op)})
