@@ -65,7 +65,13 @@ type Buffer struct {
 	// wgmma): its placement must then be one a descriptor describes
 	// (SharedLayout.CanonicalMode).
 	Described bool
-	Pos       Pos
+	// Fixed is set when the kernel fixes the placement, Layout, whatever
+	// the plan prefers (the shared encoding of a Triton tensor
+	// descriptor, which the TMA unit writes and reads the block in and
+	// which a plan written back keeps): the placement is then the only
+	// one considered, dense row major included.
+	Fixed bool
+	Pos   Pos
 }
 
 // Bytes is the buffer's size, padding included.

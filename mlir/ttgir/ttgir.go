@@ -59,6 +59,8 @@ func init() {
 		"ttg.local_store":     (*ttBuilder).localStore,
 		"ttg.memdesc_trans":   (*ttBuilder).memdescTrans,
 		"scf.if":              (*ttBuilder).ttIf,
+		"tt.descriptor_load":  (*ttBuilder).descriptorLoad,
+		"tt.descriptor_store": (*ttBuilder).descriptorStore,
 	}
 	for _, name := range ttSkipped {
 		ttHandlers[name] = func(b *ttBuilder, op *ir.Op) {}
@@ -1136,6 +1138,108 @@ func (b *ttBuilder) storeLocal(op *ir.Op, o *ir.Operand, d *memDesc) {
 	}
 	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
 	b.Add(&model.Op{Kind: model.OpCopyToShared, Pos: op.Pos, Operands: []*model.Value{src}, Buffer: d.buf, Name: name}, &model.OpArgs{Buffer: d.buf}, nil, name, op.Pos)
+}
+
+// tmaBuffer is the shared-memory buffer a tensor descriptor's block is
+// moved through: Triton lowers tt.descriptor_load to a TMA copy into a
+// buffer in the descriptor's shared encoding and a ttg.local_load of it,
+// and tt.descriptor_store to a ttg.local_alloc in that encoding and a
+// TMA copy out (lib/Dialect/TritonNvidiaGPU/Transforms/TMALowering.cpp),
+// the block's encoding being the one the descriptor's type gives
+// (TT_TensorDescType's blockType, include/triton/Dialect/Triton/IR/
+// TritonTypes.td). Its placement is that encoding's, fixed: the plan
+// chooses the registers' layout on the other side of it. nil (reported)
+// when the descriptor's type gives no two-dimensional block in a shared
+// encoding the planner places.
+func (b *ttBuilder) tmaBuffer(op *ir.Op, o *ir.Operand, name string) *model.Buffer {
+	ot, _ := o.Value.Type.(*ir.OpaqueType)
+	if ot == nil || ot.Block == nil {
+		if ot != nil && ot.EncodingErr != nil {
+			b.Errorf(ot.EncodingErr.Pos, model.CodeBadValue, "the block type of %s: %s", o.Value, ot.EncodingErr.Msg)
+			return nil
+		}
+		b.Fail(op, model.CodeBadValue, "%s reads %s, a %s, not a !tt.tensordesc<tensor<shape x type, #shared>>", op.Name, o.Value, o.Value.Type)
+		return nil
+	}
+	blk := ot.Block
+	dt, ok := ir.DType(blk.Elem)
+	switch {
+	case !ok:
+		b.Fail(op, model.CodeUnknownName, "%s's descriptor holds %s, which the planner does not know", op.Name, blk.Elem)
+		return nil
+	case len(blk.Shape) != 2 || blk.Encoding == nil:
+		b.Fail(op, model.CodeBadValue, "%s's descriptor %s: the planner reads a descriptor of a two-dimensional block in a shared encoding", op.Name, ot)
+		return nil
+	}
+	n, nerr := notation.EncodingNode(blk.Encoding, o.Pos)
+	var se *notation.TritonSharedEncoding
+	err := nerr
+	if err == nil {
+		se, err = notation.SharedEncoding(n)
+	}
+	if err != nil {
+		b.Errorf(err.Pos, model.CodeBadValue, "the shared encoding %s of %s: %s", blk.Encoding, o.Value, err.Msg)
+		return nil
+	}
+	if _, col := columnMajor(se); col {
+		b.Fail(op, model.CodeBadValue, "%s's descriptor lays its block out column major (%s): the planner reads a descriptor whose block is row major", op.Name, blk.Encoding)
+		return nil
+	}
+	l, perr := se.Placement(blk.Shape[0], blk.Shape[1], dt.Bits)
+	if perr != nil {
+		msg := perr.Error()
+		if me, ok := perr.(*model.Error); ok {
+			msg = me.Msg
+		}
+		b.Errorf(b.encodingPos(blk.Encoding, o.Pos), model.CodeBadValue, "the shared encoding %s of %s: %s", blk.Encoding, o.Value, msg)
+		return nil
+	}
+	buf := &model.Buffer{Name: name, Shape: slices.Clone(blk.Shape), DType: dt, Layout: l, Fixed: true, Pos: op.Pos}
+	b.G.Buffers = append(b.G.Buffers, buf)
+	return buf
+}
+
+// descriptorLoad reads tt.descriptor_load as a load_shared of the block
+// the TMA unit brings into a buffer in the descriptor's shared encoding
+// (tmaBuffer), into registers in the layout the plan chooses; the copy
+// from global memory is the TMA unit's whatever the layout, and unpriced.
+func (b *ttBuilder) descriptorLoad(op *ir.Op) {
+	res := op.Results[0]
+	shape, _, ok := b.ResultVector(res)
+	if !ok {
+		return
+	}
+	buf := b.tmaBuffer(op, op.Operands[0], res.Name+"@tma")
+	if buf == nil {
+		b.Failed[res] = true
+		return
+	}
+	if !slices.Equal(shape, buf.Shape) {
+		b.Fail(op, model.CodeShapeMismatch, "tt.descriptor_load gives %s, of shape %v, from a descriptor of blocks of %v", res, shape, buf.Shape)
+		return
+	}
+	b.Add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: buf}, &model.OpArgs{Buffer: buf}, res, res.Name, res.Pos)
+	b.pinResult(res, true)
+}
+
+// descriptorStore reads tt.descriptor_store as a copy_to_shared of its
+// tensor into a buffer in the descriptor's shared encoding (tmaBuffer),
+// which the TMA unit writes out.
+func (b *ttBuilder) descriptorStore(op *ir.Op) {
+	if len(op.Operands) < 2 {
+		b.Fail(op, model.CodeRankMismatch, "tt.descriptor_store has %d operands: it writes a tensor through a descriptor", len(op.Operands))
+		return
+	}
+	src := b.Value(op.Operands[1])
+	if src == nil {
+		return
+	}
+	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
+	buf := b.tmaBuffer(op, op.Operands[0], name)
+	if buf == nil {
+		return
+	}
+	b.Add(&model.Op{Kind: model.OpCopyToShared, Pos: op.Pos, Operands: []*model.Value{src}, Buffer: buf, Name: name}, &model.OpArgs{Buffer: buf}, nil, name, op.Pos)
 }
 
 // ttTargets maps ttg.target's backend prefix to the planner's targets.

@@ -132,6 +132,7 @@ func newTTWriter(b *ttBuilder, src string, pl *reader.Planned) *ttWriter {
 	wr.wgmmaBufs = wgmmaBuffers(b, wr.ops)
 	wr.assignSpans()
 	wr.keepShared()
+	wr.keepDescriptors()
 	wr.keepOutside()
 	return wr
 }
@@ -931,6 +932,34 @@ func (wr *ttWriter) sharedWritten() bool {
 		}
 	}
 	return true
+}
+
+// keepDescriptors keeps the aliases a tensor descriptor's type names: its
+// block's shared encoding is the kernel's, which the plan places its
+// buffer by and does not write (tmaBuffer).
+func (wr *ttWriter) keepDescriptors() {
+	keep := func(t ir.Type) {
+		ot, ok := t.(*ir.OpaqueType)
+		if !ok || ot.Block == nil || ot.Block.Encoding == nil {
+			return
+		}
+		for name, a := range wr.b.Mod.AttrAliases {
+			if a == ot.Block.Encoding {
+				wr.kept["#"+name] = a.String()
+			}
+		}
+	}
+	for _, a := range wr.b.Fn.Regions[0].Blocks[0].Args {
+		keep(a.Type)
+	}
+	for _, op := range wr.ops {
+		for _, o := range op.Operands {
+			keep(o.Value.Type)
+		}
+		for _, r := range op.Results {
+			keep(r.Type)
+		}
+	}
 }
 
 // keepShared notes the input's shared aliases when some descriptor keeps
