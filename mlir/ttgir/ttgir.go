@@ -235,9 +235,24 @@ func isTensor(t ir.Type) bool {
 	return ok
 }
 
+// ttRefused are the Triton ops the reader knows and does not plan, each
+// with why: what the graph has no op for.
+var ttRefused = map[string]string{
+	"tt.join": "it puts two tensors side by side along a new last dimension of extent 2, which Triton holds in each thread's registers, innermost " +
+		"(inferJoinOpEncoding in lib/Dialect/TritonGPU/IR/Dialect.cpp), and the graph has no op that makes one value of two",
+	"tt.split": "it takes the last dimension, of extent 2, out of each thread's registers into two tensors " +
+		"(inferSplitOpEncoding in lib/Dialect/TritonGPU/IR/Dialect.cpp), and the graph has no op that makes two values of one",
+	"tt.dot_scaled": "the graph's mma multiplies A by B into C and takes no scale operands: the block-scaled records " +
+		"(sm_120's mma_mxf4 and mma_mxf8f6f4, gfx950's mfma f8f6f4) are described and checked but not planned with",
+}
+
 // ReadOp reads one op of a TTGIR kernel.
 func (b *ttBuilder) ReadOp(op *ir.Op) {
 	name := ir.TTName(op.Name)
+	if why, ok := ttRefused[name]; ok {
+		b.Fail(op, model.CodeUnknownName, "%s is not planned: %s", op.Name, why)
+		return
+	}
 	if op.Opaque {
 		if len(op.Mentions) > 0 {
 			b.Fail(op, model.CodeUnknownName, "%s is not understood, and it touches tensors (%s): the reader understands %s", op.Name, strings.Join(op.Mentions, ", "), ttUnderstood())
@@ -574,6 +589,10 @@ func (b *ttBuilder) ttDot(op *ir.Op) {
 	res := op.Results[0]
 	if n := len(op.Operands); n != 3 && (op.Name != "ttng.warp_group_dot" || n != 4) {
 		b.Fail(op, model.CodeRankMismatch, "%s has %d operands: it reads a, b and c", op.Name, len(op.Operands))
+		return
+	}
+	if r := len(shapeOf(op.Operands[0].Value.Type)); r > 2 {
+		b.Fail(op, model.CodeRankMismatch, "%s multiplies %d-dimensional tensors (a batched dot): the graph's mma multiplies matrices, and its records' fragments have no batch dimension to tile (Triton holds the batch in each warp's repeats, an #ttg.nvidia_mma of rank 3)", op.Name, r)
 		return
 	}
 	var in [3]*model.Value
