@@ -28,6 +28,7 @@ func ttgirRows() []opRow {
 		row("tt.dot", dotForm, "c: d", "d", anyArity, anyArity),
 		row("ttng.warp_group_dot", dotForm, "c: d", "d", anyArity, anyArity),
 		custom("scf.if", parseIfOp, anyArity, anyArity),
+		custom("tt.gather", parseGather, anyArity, anyArity),
 		custom("tt.descriptor_load", parseDescriptorLoad, anyArity, anyArity),
 		custom("tt.descriptor_store", parseDescriptorStore, anyArity, anyArity),
 	}
@@ -176,6 +177,20 @@ func parseTTStore(p *parser, op *Op) []Type {
 	types := []Type{pt, pointee(pt), sameShape(pt, &IntType{Width: 1})}
 	p.refsWithTypes(op, refs, types[:len(refs)], at)
 	return nil
+}
+
+// parseGather reads tt.gather %src[%indices] attr-dict : (S, I) -> R
+// (TritonOps.td, TT_GatherOp).
+func parseGather(p *parser, op *Op) []Type {
+	src, ok := p.parseRef()
+	if !ok || !p.expect("[", "after tt.gather's source") {
+		return nil
+	}
+	idx, ok := p.parseRef()
+	if !ok || !p.expect("]", "after tt.gather's indices") {
+		return nil
+	}
+	return p.functional(op, []ref{src, idx})
 }
 
 // descIndices reads a descriptor access's %desc [%i, %j, ...], the

@@ -59,6 +59,7 @@ func init() {
 		"ttg.local_store":     (*ttBuilder).localStore,
 		"ttg.memdesc_trans":   (*ttBuilder).memdescTrans,
 		"scf.if":              (*ttBuilder).ttIf,
+		"tt.gather":           (*ttBuilder).gather,
 		"tt.descriptor_load":  (*ttBuilder).descriptorLoad,
 		"tt.descriptor_store": (*ttBuilder).descriptorStore,
 	}
@@ -1157,6 +1158,41 @@ func (b *ttBuilder) storeLocal(op *ir.Op, o *ir.Operand, d *memDesc) {
 	}
 	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
 	b.Add(&model.Op{Kind: model.OpCopyToShared, Pos: op.Pos, Operands: []*model.Value{src}, Buffer: d.buf, Name: name}, &model.OpArgs{Buffer: d.buf}, nil, name, op.Pos)
+}
+
+// gather reads tt.gather as Triton lowers it where the gathered axis
+// crosses warps (GatherOpConversion::emitGatherInShared in
+// lib/Conversion/TritonGPUToLLVM/GatherOpToLLVM.cpp): the source stored
+// into a scratch buffer, dense row major and fixed (the compiler's, not
+// written back), and each element of the result read from it at the
+// address its index gives, in the indices' layout, which the result
+// shares (GatherOp::verify in lib/Dialect/Triton/IR/Ops.cpp: "indices and
+// output encodings must match"). The reads, at addresses the data
+// decides, are priced as one element-wise op of the result (a cast of the
+// indices); the warp-local gather through shuffles that Triton uses where
+// the layouts allow is not priced apart.
+func (b *ttBuilder) gather(op *ir.Op) {
+	res := op.Results[0]
+	if len(op.Operands) != 2 {
+		b.Fail(op, model.CodeRankMismatch, "tt.gather has %d operands: it reads a source and indices", len(op.Operands))
+		return
+	}
+	src, idx := b.Value(op.Operands[0]), b.Value(op.Operands[1])
+	if src == nil || idx == nil {
+		b.Failed[res] = true
+		return
+	}
+	if len(src.Shape) != 2 {
+		b.Fail(op, model.CodeRankMismatch, "tt.gather from a %d-dimensional source: the planner reads a gather from a matrix, whose scratch buffer it places", len(src.Shape))
+		return
+	}
+	name := res.Name + "@gather"
+	buf := &model.Buffer{Name: name, Shape: slices.Clone(src.Shape), DType: src.DType, Fixed: true, Pos: op.Pos,
+		Layout: &model.SharedLayout{Rows: src.Shape[0], Cols: src.Shape[1], ElemBits: src.DType.Bits, Swizzle: "none"}}
+	b.G.Buffers = append(b.G.Buffers, buf)
+	b.Add(&model.Op{Kind: model.OpCopyToShared, Pos: op.Pos, Operands: []*model.Value{src}, Buffer: buf, Name: name}, &model.OpArgs{Buffer: buf}, nil, name, op.Pos)
+	b.Add(&model.Op{Kind: model.OpCast, Fn: "cast", Pos: op.Pos, Operands: []*model.Value{idx}}, &model.OpArgs{DType: src.DType}, res, res.Name, res.Pos)
+	b.pinResult(res, false)
 }
 
 // tmaBuffer is the shared-memory buffer a tensor descriptor's block is

@@ -509,6 +509,9 @@ func (wr *ttWriter) tie(op *ir.Op, res *model.Layout) {
 		for i := range op.Operands {
 			t.same(operand(op, i), arg(op.Regions[0].Blocks[0].Args, i), arg(op.Regions[1].Blocks[0].Args, i), result(op, i, nil))
 		}
+	case name == "tt.gather":
+		// The result has the indices' encoding (GatherOp::verify).
+		t.same(operand(op, 1), result(op, 0, res))
 	case name == "scf.condition":
 		if op.Parent == nil || op.Parent.Region == nil || op.Parent.Region.Parent == nil {
 			return

@@ -561,13 +561,22 @@ func (wr *ttWriter) render(op *ir.Op, name string, ops []string, layout func(*ir
 func (wr *ttWriter) typeEdits(op *ir.Op, res *model.Layout) []ir.Edit {
 	var out []ir.Edit
 	usedR := map[int]bool{}
-	for _, ts := range wr.spans[op] {
+	spans := wr.spans[op]
+	// An op written with a functional type, (operand types) -> result
+	// types, names each operand's type and then each result's, in order:
+	// a span is known by its place even where an operand's type is
+	// spelt as a result's.
+	positional := functionalTyped[ir.TTName(op.Name)] && len(spans) == len(op.Operands)+len(op.Results)
+	for j, ts := range spans {
 		text := ts.Type.String()
 		var l *model.Layout
 		var key string // the tensor whose type it is, in layout l
 		role := notation.AnyRole
 		found := false
 		for k, r := range op.Results {
+			if positional && j != len(op.Operands)+k {
+				continue
+			}
 			if !usedR[k] && r.Type != nil && r.Type.String() == text {
 				usedR[k], found = true, true
 				l = res
@@ -585,6 +594,9 @@ func (wr *ttWriter) typeEdits(op *ir.Op, res *model.Layout) []ir.Edit {
 		}
 		if !found {
 			for k, o := range op.Operands {
+				if positional && j != k {
+					continue
+				}
 				if o.Value.Type != nil && o.Value.Type.String() == text {
 					found = true
 					l = wr.need(op, k, res)
@@ -618,6 +630,11 @@ func (wr *ttWriter) typeEdits(op *ir.Op, res *model.Layout) []ir.Edit {
 	}
 	return out
 }
+
+// functionalTyped are the ops written with a functional type whose
+// operands' and results' types may be spelt alike: tt.gather's source and
+// result (TritonOps.td, TT_GatherOp: functional-type(operands, results)).
+var functionalTyped = map[string]bool{"tt.gather": true}
 
 // isDot reports whether an op is a Triton dot: tt.dot, or Hopper's
 // ttng.warp_group_dot (its operands and result in the same roles).
