@@ -294,6 +294,16 @@ func (wr *ttWriter) primaryOf(v *ir.Value) *model.Layout {
 		wr.primary[v] = l
 		return l
 	}
+	if blk := v.Block; v.Def == nil && blk != nil && blk.Region != nil && blk.Region.Parent != nil && ir.TTName(blk.Region.Parent.Name) == "scf.while" {
+		// A while loop's before region passes its arguments on to the
+		// after region unchanged (the form the reader reads): each in
+		// the layout the after region's argument is made in.
+		if w := blk.Region.Parent; len(w.Regions) == 2 && blk.Region == w.Regions[0] && len(w.Regions[1].Blocks) == 1 && v.Index < len(w.Regions[1].Blocks[0].Args) {
+			l := wr.primaryOf(w.Regions[1].Blocks[0].Args[v.Index])
+			wr.primary[v] = l
+			return l
+		}
+	}
 	var l *model.Layout
 	for _, u := range wr.uses(v) {
 		if l = wr.need(u.Op, u.Index, nil); l != nil {
