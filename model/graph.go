@@ -71,7 +71,11 @@ type Buffer struct {
 	// which a plan written back keeps): the placement is then the only
 	// one considered, dense row major included.
 	Fixed bool
-	Pos   Pos
+	// Allocated is the shape the kernel allocates, where it differs from
+	// the tile its accesses touch (Shape), which is what the plan prices:
+	// an MLIR memref.alloc larger than the one tile read and written.
+	Allocated []int
+	Pos       Pos
 }
 
 // Bytes is the buffer's size, padding included.
