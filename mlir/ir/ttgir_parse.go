@@ -29,6 +29,8 @@ func ttgirRows() []opRow {
 		row("ttng.warp_group_dot", dotForm, "c: d", "d", anyArity, anyArity),
 		custom("scf.if", parseIfOp, anyArity, anyArity),
 		custom("tt.gather", parseGather, anyArity, anyArity),
+		row("tt.join", "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)", "rhs: lhs", "result", 2, 1),
+		row("tt.split", "$src attr-dict `:` type($src) `->` type($outLHS)", "outRHS: outLHS", "outLHS, outRHS", 1, 2),
 		custom("tt.descriptor_load", parseDescriptorLoad, anyArity, anyArity),
 		custom("tt.descriptor_store", parseDescriptorStore, anyArity, anyArity),
 	}

@@ -60,6 +60,8 @@ func init() {
 		"ttg.memdesc_trans":   (*ttBuilder).memdescTrans,
 		"scf.if":              (*ttBuilder).ttIf,
 		"tt.gather":           (*ttBuilder).gather,
+		"tt.join":             (*ttBuilder).join,
+		"tt.split":            (*ttBuilder).split,
 		"tt.descriptor_load":  (*ttBuilder).descriptorLoad,
 		"tt.descriptor_store": (*ttBuilder).descriptorStore,
 	}
@@ -239,10 +241,6 @@ func isTensor(t ir.Type) bool {
 // ttRefused are the Triton ops the reader knows and does not plan, each
 // with why: what the graph has no op for.
 var ttRefused = map[string]string{
-	"tt.join": "it puts two tensors side by side along a new last dimension of extent 2, which Triton holds in each thread's registers, innermost " +
-		"(inferJoinOpEncoding in lib/Dialect/TritonGPU/IR/Dialect.cpp), and the graph has no op that makes one value of two",
-	"tt.split": "it takes the last dimension, of extent 2, out of each thread's registers into two tensors " +
-		"(inferSplitOpEncoding in lib/Dialect/TritonGPU/IR/Dialect.cpp), and the graph has no op that makes two values of one",
 	"tt.dot_scaled": "the graph's mma multiplies A by B into C and takes no scale operands: the block-scaled records " +
 		"(sm_120's mma_mxf4 and mma_mxf8f6f4, gfx950's mfma f8f6f4) are described and checked but not planned with",
 }
@@ -1170,6 +1168,37 @@ func (b *ttBuilder) storeLocal(op *ir.Op, o *ir.Operand, d *memDesc) {
 	}
 	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
 	b.Add(&model.Op{Kind: model.OpCopyToShared, Pos: op.Pos, Operands: []*model.Value{src}, Buffer: d.buf, Name: name}, &model.OpArgs{Buffer: d.buf}, nil, name, op.Pos)
+}
+
+// join reads tt.join as the graph's join: its two tensors side by side
+// along a new last dimension of 2, held in each lane's lowest register
+// (model.OpJoin).
+func (b *ttBuilder) join(op *ir.Op) {
+	res := op.Results[0]
+	x, y := b.Value(op.Operands[0]), b.Value(op.Operands[1])
+	if x == nil || y == nil {
+		b.Failed[res] = true
+		return
+	}
+	b.Add(&model.Op{Kind: model.OpJoin, Pos: op.Pos, Operands: []*model.Value{x, y}}, &model.OpArgs{}, res, res.Name, res.Pos)
+	b.pinResult(res, false)
+}
+
+// split reads tt.split as two of the graph's splits of its tensor, one
+// per half (model.OpSplit): each takes the last dimension, of 2, out of
+// each lane's lowest register.
+func (b *ttBuilder) split(op *ir.Op) {
+	src := b.Value(op.Operands[0])
+	if src == nil {
+		for _, r := range op.Results {
+			b.Failed[r] = true
+		}
+		return
+	}
+	for _, r := range op.Results {
+		b.Add(&model.Op{Kind: model.OpSplit, Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{}, r, r.Name, r.Pos)
+		b.pinResult(r, false)
+	}
 }
 
 // gather reads tt.gather as Triton lowers it where the gathered axis
