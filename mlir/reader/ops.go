@@ -393,8 +393,9 @@ const WhileTrips = 16
 // carries, from its inits, yielded by the after region's scf.yield. The
 // planner reads the form whose scf.condition passes the before region's
 // arguments on unchanged, in order (the form Triton and MLIR's
-// scf.for-to-while lowering write), so that the after region's arguments
-// and the loop's results are the carried values themselves
+// scf.for-to-while lowering write; a conversion the front end folds may
+// stand between), so that the after region's arguments and the loop's
+// results are the carried values themselves
 // (mlir/include/mlir/Dialect/SCF/IR/SCFOps.td, WhileOp: the condition's
 // operands are passed to the after region, and are the op's results when
 // the condition is false).
@@ -431,13 +432,6 @@ func (b *Builder) whileLoop(op *ir.Op) {
 		arg := before.Args[i]
 		if !IsVector(arg) || b.Front.Free(arg) {
 			continue
-		}
-		if i+1 >= len(cond.Operands) || cond.Operands[i+1].Value != arg {
-			for _, r := range op.Results {
-				b.Failed[r] = true
-			}
-			b.Fail(cond, model.CodeBadValue, "scf.condition passes %s on in place of scf.while's carried %s: the planner reads a while loop whose condition passes its before region's arguments on unchanged, in order", condValue(cond, i), arg)
-			return
 		}
 		y := yield.Operands[i].Value
 		if arg.Type.String() != in.Value.Type.String() || y.Type.String() != in.Value.Type.String() {
@@ -490,6 +484,11 @@ func (b *Builder) whileLoop(op *ir.Op) {
 				b.Front.ReadOp(o)
 			}
 		}
+		if blk == before && !b.passesOn(op, cond, carried, l) {
+			b.depth--
+			b.Loop = outer
+			return
+		}
 	}
 	b.depth--
 	b.Loop = outer
@@ -510,6 +509,30 @@ func (b *Builder) whileLoop(op *ir.Op) {
 		l.Results = append(l.Results, v)
 	}
 	b.Emit(mop)
+}
+
+// passesOn reports whether a while loop's scf.condition passes on each
+// carried value as it came into the before region (that value itself, or
+// what reads as it: a conversion of it the front end folds), as the
+// reader needs; it reports the first that it does not.
+func (b *Builder) passesOn(op, cond *ir.Op, carried []int, l *model.Loop) bool {
+	for k, i := range carried {
+		var got *model.Value
+		if i+1 < len(cond.Operands) {
+			v := cond.Operands[i+1].Value
+			if got = b.Folded[v]; got == nil {
+				got = b.Vals[v]
+			}
+		}
+		if got != l.Args[k] {
+			for _, r := range op.Results {
+				b.Failed[r] = true
+			}
+			b.Fail(cond, model.CodeBadValue, "scf.condition passes %s on in place of scf.while's carried %s: the planner reads a while loop whose condition passes its before region's arguments on unchanged, in order", condValue(cond, i), op.Regions[0].Blocks[0].Args[i])
+			return false
+		}
+	}
+	return true
 }
 
 // condValue names what scf.condition passes on for carried value i.
