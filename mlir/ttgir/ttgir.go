@@ -242,7 +242,8 @@ func isTensor(t ir.Type) bool {
 // with why: what the graph has no op for.
 var ttRefused = map[string]string{
 	"tt.dot_scaled": "the graph's mma multiplies A by B into C and takes no scale operands: the block-scaled records " +
-		"(sm_120's mma_mxf4 and mma_mxf8f6f4, gfx950's mfma f8f6f4) are described and checked but not planned with",
+		"(sm_120's mma_mxf4 and mma_mxf8f6f4, gfx950's mfma f8f6f4; sm_100 has none, its tcgen05 records being f16 and bf16) " +
+		"are described and checked but not planned with",
 }
 
 // ReadOp reads one op of a TTGIR kernel.
