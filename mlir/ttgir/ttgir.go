@@ -845,11 +845,11 @@ func (b *ttBuilder) togetherCombiner(op *ir.Op) string {
 // the op's operands share their encoding (TT_ReduceOp's
 // SameOperandsEncoding in include/triton/Dialect/Triton/IR/TritonOps.td),
 // each result in its slice. The graph's reduce takes one tensor, so each
-// tensor is its own reduce, running where the tensor is (no conversion
-// into the reduction), and the tensors are tied to one layout by the
-// element-wise combination of them that the first reduce reads (the
-// others cast to the first's element type): priced once per element, as
-// the combiner's comparison, besides the reductions.
+// tensor is its own reduce, running where a view of the tensor is (the
+// tensor converted into it where it must be), and the views are tied to
+// one layout by the element-wise combination of them that the first
+// reduce reads (the others cast to the first's element type): priced once
+// per element, as the combiner's comparison, besides the reductions.
 func (b *ttBuilder) ttReduceTogether(op *ir.Op) {
 	fn := b.togetherCombiner(op)
 	if fn == "" {
@@ -881,8 +881,18 @@ func (b *ttBuilder) ttReduceTogether(op *ir.Op) {
 		}
 	}
 	res0 := op.Results[0]
-	tied := []*model.Value{first}
-	for i, v := range srcs[1:] {
+	// Each tensor as the reduction reads it: a view of the same shape,
+	// into which it may be converted (as Triton converts an operand
+	// before the op), the reduce then running where the view is.
+	views := make([]*model.Value, len(srcs))
+	for i, v := range srcs {
+		if views[i] = b.Add(&model.Op{Kind: model.OpShapeCast, Pos: op.Pos, Operands: []*model.Value{v}}, &model.OpArgs{Shape: slices.Clone(v.Shape)}, nil, fmt.Sprintf("%s@in%d", res0.Name, i), op.Pos); views[i] == nil {
+			b.Failed[res0] = true
+			return
+		}
+	}
+	tied := []*model.Value{views[0]}
+	for i, v := range views[1:] {
 		if v.DType.Name != first.DType.Name {
 			v = b.Add(&model.Op{Kind: model.OpCast, Fn: "cast", Pos: op.Pos, Operands: []*model.Value{v}, NoConvert: []bool{true}}, &model.OpArgs{DType: first.DType}, nil, fmt.Sprintf("%s@%d", res0.Name, i+1), op.Pos)
 			if v == nil {
@@ -898,7 +908,7 @@ func (b *ttBuilder) ttReduceTogether(op *ir.Op) {
 		return
 	}
 	for i, r := range op.Results {
-		src := srcs[i]
+		src := views[i]
 		if i == 0 {
 			src = together
 		}
