@@ -188,3 +188,23 @@ warp = [[0, 0], [16, 0]]
 		t.Errorf("the JSON plan breaks schema/plan.schema.json:\n%s", msg)
 	}
 }
+
+// A graph that states Triton's kWidth 8 for the gfx1200 GEMM with one WMMA
+// along K is met by K renumbered (k bits 0 1 3 2 gives each lane 8
+// consecutive k, as Triton's kWidth 8 does), without a conversion.
+func TestKOrderStatedKWidth(t *testing.T) {
+	graph, err := os.ReadFile("testdata/want/gfx1200_gemm_k16.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(graph), "  result = \"acc_next\"\n", "  result = \"acc_next\"\n  k_width = 8\n", 1)
+	path := filepath.Join(t.TempDir(), "kwidth8.toml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plan, res := solveResult(t, path)
+	ch := res.Assignment.Ops[opNamed(t, res.Problem.Graph, "acc_next")]
+	if len(plan.Conv) != 0 || ch.OperandKWidth() != 8 || !slices.Equal(ch.KOrder, model.KOrder{0, 1, 3, 2}) {
+		t.Fatalf("%d conversions, operands of kWidth %d, k order %v: want none, 8 and k bits 0 1 3 2", len(plan.Conv), ch.OperandKWidth(), ch.KOrder)
+	}
+}

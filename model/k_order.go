@@ -110,6 +110,45 @@ func kSpan(lo, hi int) string {
 	return fmt.Sprintf("%d-%d", lo, hi)
 }
 
+// OperandKWidth is how many consecutive K elements each lane holds in
+// its lowest registers of A and B under choice ch: its kWidth, the run its
+// K order gives the record's fragments (RDNA4's WMMA with k bits 0 1 3 2:
+// 8, Triton's kWidth 8 on one instruction along K), or the record's own;
+// 0 when A and B disagree.
+func (ch *OpChoice) OperandKWidth() int {
+	r := ch.Record
+	switch {
+	case ch.KWidth > 0:
+		return ch.KWidth
+	case ch.KOrder == nil || r == nil:
+		return r.OwnKWidth()
+	}
+	a, b := r.Operands["a"], r.Operands["b"]
+	if a == nil || b == nil || a.Layout == nil || b.Layout == nil || a.Layout.Rank() != 2 || b.Layout.Rank() != 2 {
+		return 0
+	}
+	// The order within one record tile: the bits of the tile's K, which
+	// must stay among themselves.
+	tile := KBits(a.Layout, 1)
+	o := ch.KOrder
+	if len(o) > tile {
+		o = o[:tile]
+	}
+	if !o.Valid(tile) {
+		return 0
+	}
+	ra, ea := RenumberK(a.Layout, 1, o)
+	rb, eb := RenumberK(b.Layout, 0, o)
+	if ea != nil || eb != nil {
+		return 0
+	}
+	wa, wb := consecutive(ra, 1), consecutive(rb, 0)
+	if wa != wb {
+		return 0
+	}
+	return wa
+}
+
 // KBits is how many binary digits dimension kd of l has below its odd
 // factor: the K bits an order may renumber.
 func KBits(l *Layout, kd int) int {

@@ -161,7 +161,7 @@ type MMAVariant struct {
 }
 
 // Admits reports whether choice ch runs as v states: the kWidth its
-// operands have (the record's own when ch is not a kWidth variant) and
+// operands have (OperandKWidth: a K order gives one too) and
 // its accumulator transposed or not. An FMA dot runs no matrix
 // instruction, so a stated kWidth or accumulator rules it out.
 func (v *MMAVariant) Admits(ch *OpChoice) bool {
@@ -173,11 +173,7 @@ func (v *MMAVariant) Admits(ch *OpChoice) bool {
 	case v.Transposed != nil && *v.Transposed != ch.Transposed:
 		return false
 	}
-	kw := ch.KWidth
-	if kw == 0 {
-		kw = ch.Record.OwnKWidth()
-	}
-	return v.KWidth == 0 || kw == v.KWidth
+	return v.KWidth == 0 || ch.OperandKWidth() == v.KWidth
 }
 
 func (v *MMAVariant) String() string {
