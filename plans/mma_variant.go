@@ -21,7 +21,11 @@ func variantNotes(ch *model.OpChoice) []string {
 		notes = append(notes, fmt.Sprintf("kWidth %d: A and B hold %d consecutive K per register group, the record's own %d", ch.KWidth, ch.KWidth, ch.Record.OwnKWidth()))
 	}
 	if ch.KOrder != nil && ch.Record != nil {
-		notes = append(notes, fmt.Sprintf("K renumbered (%s), A and B alike: %s", ch.KOrder, ch.KOrder.Words()))
+		note := fmt.Sprintf("K renumbered (%s), A and B alike: %s", ch.KOrder, ch.KOrder.Words())
+		if w, own := ch.OperandKWidth(), ch.Record.OwnKWidth(); w > own {
+			note += fmt.Sprintf("; each lane's lowest registers hold %d consecutive k, the record's %d", w, own)
+		}
+		notes = append(notes, note)
 	}
 	return notes
 }
