@@ -106,8 +106,8 @@ func TestKOrderTables(t *testing.T) {
 	}
 }
 
-// The K-renumbered plan of the gfx1200 GEMM with IREE's anchors: A and B
-// keep IREE's layouts and the verifier replays them; made to hold K in
+// The K-renumbered plan of the gfx1200 GEMM with IREE's anchors: the
+// loads keep IREE's layouts and the verifier replays them; made to hold K in
 // two orders (A back in the record's), or claimed in the record's order,
 // the plan is refused with the K index the operands disagree on. Solved
 // without the anchors, the GEMM costs no more.
@@ -123,7 +123,7 @@ func TestKOrderAnchoredGEMM(t *testing.T) {
 	if !slices.Equal(ch.KOrder, model.KOrder{0, 1, 3, 2}) {
 		t.Fatalf("k order %v, want k bits 0 1 3 2", ch.KOrder)
 	}
-	for _, v := range []string{"a", "b"} {
+	for _, v := range []string{"a", "bt"} {
 		if pin := g.Value(v).Pin.Layout; !a.Layouts[g.Value(v)].Equal(pin) {
 			t.Errorf("%%%s is not in its pinned layout", v)
 		}
@@ -149,43 +149,57 @@ func TestKOrderAnchoredGEMM(t *testing.T) {
 // A pin that holds K in an order no compiler's table gives (lanes 16-31
 // hold k 2-3 of each run of four, AMD's table k 4-7: k bits 0 2 1 3) is
 // still met without a conversion: the dot runs with the order the pin
-// holds K in, derived from it, and B, unpinned, takes the same order.
+// holds K in, derived from it, and the other operand, unpinned, takes the
+// same order. A pin on %bt, the load %b is the transpose of, counts as a
+// pin on B.
 func TestKOrderFromPin(t *testing.T) {
 	graph, err := os.ReadFile("testdata/want/gfx1200_gemm_k16.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	pin := `
+	for _, c := range []struct{ name, pin string }{
+		{"a", `
 [pins.a]
 notation = "linear"
 register = [[0, 1], [0, 4], [0, 8], [32, 0]]
 lane = [[1, 0], [2, 0], [4, 0], [8, 0], [0, 2]]
 warp = [[0, 0], [16, 0]]
-`
-	path := filepath.Join(t.TempDir(), "pinned.toml")
-	if err := os.WriteFile(path, append(graph, pin...), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	plan, res := solveResult(t, path)
-	if len(plan.Conv) != 0 {
-		t.Fatalf("%d conversions, want none", len(plan.Conv))
-	}
-	ch := res.Assignment.Ops[opNamed(t, res.Problem.Graph, "acc_next")]
-	if !slices.Equal(ch.KOrder, model.KOrder{0, 2, 1, 3}) {
-		t.Fatalf("k order %v, want k bits 0 2 1 3", ch.KOrder)
-	}
-	if o := opPlan(t, plan, "acc_next"); !strings.Contains(o.Warps, "K renumbered (k bits 0 2 1 3)") {
-		t.Errorf("the plan does not say the order: %s", o.Warps)
-	}
-	var js bytes.Buffer
-	if err := plan.WriteJSON(&js); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(js.String(), `"k_order": [`) {
-		t.Errorf("the JSON plan has no k_order")
-	}
-	if msg := compileSchemas(t).Check("plan", js.Bytes()); msg != "" {
-		t.Errorf("the JSON plan breaks schema/plan.schema.json:\n%s", msg)
+`},
+		{"bt", `
+[pins.bt]
+notation = "linear"
+register = [[0, 1], [0, 4], [0, 8], [32, 0]]
+lane = [[1, 0], [2, 0], [4, 0], [8, 0], [0, 2]]
+warp = [[16, 0], [0, 0]]
+`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "pinned.toml")
+			if err := os.WriteFile(path, append(slices.Clone(graph), c.pin...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			plan, res := solveResult(t, path)
+			if len(plan.Conv) != 0 {
+				t.Fatalf("%d conversions, want none", len(plan.Conv))
+			}
+			ch := res.Assignment.Ops[opNamed(t, res.Problem.Graph, "acc_next")]
+			if !slices.Equal(ch.KOrder, model.KOrder{0, 2, 1, 3}) {
+				t.Fatalf("k order %v, want k bits 0 2 1 3", ch.KOrder)
+			}
+			if o := opPlan(t, plan, "acc_next"); !strings.Contains(o.Warps, "K renumbered (k bits 0 2 1 3)") {
+				t.Errorf("the plan does not say the order: %s", o.Warps)
+			}
+			var js bytes.Buffer
+			if err := plan.WriteJSON(&js); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(js.String(), `"k_order": [`) {
+				t.Errorf("the JSON plan has no k_order")
+			}
+			if msg := compileSchemas(t).Check("plan", js.Bytes()); msg != "" {
+				t.Errorf("the JSON plan breaks schema/plan.schema.json:\n%s", msg)
+			}
+		})
 	}
 }
 

@@ -16,7 +16,8 @@ import (
 //     WMMA, where AMD's tables spread a lane's k over two runs; only
 //     where that run fits one 16-byte access, as kWidths do;
 //   - the orders the graph's own layouts of the dot's operands hold K in
-//     (pins on A or B): where such a layout is a choice's fragment of that
+//     (pins on A or B, or on the values element-wise ops, transposes and
+//     other relabellings make them from: anchorOf): where such a layout is a choice's fragment of that
 //     operand with K renumbered, the choice runs with that order in both
 //     operands (anchoredKChoices), so an anchored operand costs no
 //     conversion for its K order alone.
@@ -102,6 +103,36 @@ func (p *Problem) withAnchoredK(op *model.Op, key mmaKey, chs []*MMAChoice) []*M
 	return out
 }
 
+// maxAnchorDepth bounds how many ops back from an mma operand a pin is
+// looked for.
+const maxAnchorDepth = 4
+
+// anchorOf is the layout a pin gives v: its own, or the one a pin on an
+// operand of the element-wise and relabelling ops that make v carries to
+// it (a pinned load's transpose), up to depth ops back; nil when none.
+func anchorOf(v *model.Value, depth int) *model.Layout {
+	if v.Pin != nil {
+		return v.Pin.Layout
+	}
+	def := v.Def
+	if def == nil || depth == 0 || def.Result != v {
+		return nil
+	}
+	switch info := def.Info(); info.Flow {
+	case model.FlowSame:
+		for _, o := range def.Operands {
+			if l := anchorOf(o, depth-1); l != nil && slices.Equal(o.Shape, v.Shape) {
+				return l
+			}
+		}
+	case model.FlowRelabel:
+		if l := anchorOf(def.Operands[0], depth-1); l != nil && !l.InShared() && l.Opaque() == "" {
+			return info.Forward.Apply(def, l)
+		}
+	}
+	return nil
+}
+
 // anchoredKChoices are the choices of chs run with K renumbered as a pin
 // on op's A (K along dimension 1) or B (K along dimension 0) holds it,
 // in the order of chs, where that differs from every choice of chs.
@@ -115,8 +146,8 @@ func anchoredKChoices(op *model.Op, chs []*MMAChoice) []*MMAChoice {
 		if i >= len(op.Operands) {
 			break
 		}
-		if pin := op.Operands[i].Pin; pin != nil && pin.Layout != nil && !pin.Layout.InShared() && pin.Layout.Opaque() == "" {
-			anchors = append(anchors, anchor{pin.Layout, kd})
+		if l := anchorOf(op.Operands[i], maxAnchorDepth); l != nil && !l.InShared() && l.Opaque() == "" {
+			anchors = append(anchors, anchor{l, kd})
 		}
 	}
 	if len(anchors) == 0 {
