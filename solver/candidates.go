@@ -77,7 +77,8 @@ func (m *MMAChoice) Arrangement() model.Arrangement {
 // accumulator that notation can write, only those are kept, and the
 // transposed accumulators it writes only with their repeats in the other
 // order are added so (mirroredOrderChoices): the plan must be one the
-// user's compiler can represent.
+// user's compiler can represent. Last come the choices that hold K in the
+// order pins on op's operands hold it (withAnchoredK, k_order.go).
 func (p *Problem) mmaChoices(op *model.Op, records []*model.Record, notation string) []*MMAChoice {
 	key := mmaKeyOf(op, records, notation)
 	if chs, ok := p.build.mmaMemo[key]; ok {
