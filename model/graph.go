@@ -65,7 +65,11 @@ type Buffer struct {
 	// wgmma): its placement must then be one a descriptor describes
 	// (SharedLayout.CanonicalMode).
 	Described bool
-	Pos       Pos
+	// Given is set when the placement in Layout is the kernel's caller's
+	// (a !ttg.memdesc function argument): the plan places the buffer so
+	// and no otherwise.
+	Given bool
+	Pos   Pos
 }
 
 // Bytes is the buffer's size, padding included.

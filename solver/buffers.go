@@ -106,10 +106,11 @@ func placements(b *model.Buffer) []*model.SharedLayout {
 }
 
 // stated reports whether the graph places buffer b otherwise than dense
-// row major: a placement the user chose.
+// row major, or gives its placement whatever it is (model.Buffer.Given):
+// a placement the user chose.
 func stated(b *model.Buffer) bool {
 	l := b.Layout
-	return l != nil && (l.Stride != 0 || l.PadEvery != 0 || l.Swizzle != "" && l.Swizzle != "none" || l.XOR.Bits != 0)
+	return l != nil && (b.Given || l.Stride != 0 || l.PadEvery != 0 || l.Swizzle != "" && l.Swizzle != "none" || l.XOR.Bits != 0)
 }
 
 // bufferNodes make the decisions of the buffers' placements. While the

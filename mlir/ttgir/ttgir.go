@@ -39,7 +39,7 @@ var ttHandlers map[string]func(b *ttBuilder, op *ir.Op)
 
 // ttSkipped are TTGIR ops on scalars, program ids and buffers' lifetimes:
 // read and passed over.
-var ttSkipped = []string{"tt.return", "tt.get_program_id", "tt.get_num_programs", "ttg.local_dealloc", "gpu.barrier", "tt.assert", "tt.print", "ttng.fence_async_shared"}
+var ttSkipped = []string{"tt.get_program_id", "tt.get_num_programs", "ttg.local_dealloc", "gpu.barrier", "tt.assert", "tt.print", "ttng.fence_async_shared"}
 
 func init() {
 	ttHandlers = map[string]func(b *ttBuilder, op *ir.Op){
@@ -59,6 +59,7 @@ func init() {
 		"ttg.local_store":     (*ttBuilder).localStore,
 		"ttg.memdesc_trans":   (*ttBuilder).memdescTrans,
 		"scf.if":              (*ttBuilder).ttIf,
+		"tt.return":           (*ttBuilder).ttReturn,
 	}
 	for _, name := range ttSkipped {
 		ttHandlers[name] = func(b *ttBuilder, op *ir.Op) {}
@@ -246,6 +247,71 @@ func (b *ttBuilder) ReadOp(op *ir.Op) {
 		for _, a := range op.Regions[0].Blocks[0].Args {
 			b.pinResult(a, false)
 		}
+	}
+}
+
+// arguments reads the function's tensor and memory descriptor arguments,
+// whose types its caller fixed: a tensor arrives in registers in the
+// encoding its type gives (an argument op pinned to it, the layout the
+// plan starts from), a !ttg.memdesc is a shared-memory buffer the caller
+// placed as its shared encoding says (model.Buffer.Given). A tensor of
+// pointers is refused: the loads and stores through it would have to keep
+// its encoding, which the reader does not hold them to.
+func (b *ttBuilder) arguments(blk *ir.Block) {
+	for _, a := range blk.Args {
+		switch t := a.Type.(type) {
+		case *ir.TensorType:
+			if isPtrTensor(t) {
+				b.Errorf(a.Pos, model.CodeBadValue, "argument %s is a tensor of pointers (%s): the planner reads pointer arguments as scalars (!tt.ptr), which tt.splat makes tensors of", a, t)
+				b.Failed[a] = true
+				continue
+			}
+			shape, dt, ok := b.Vector(t, a.Pos, "argument "+a.String())
+			if !ok {
+				b.Failed[a] = true
+				continue
+			}
+			pin := b.ttPin(t, a.Pos)
+			if pin == nil {
+				b.Failed[a] = true // its encoding's mistake is reported
+				continue
+			}
+			if v := b.Add(&model.Op{Kind: model.OpArgument, Pos: a.Pos}, &model.OpArgs{Shape: shape, DType: dt}, a, a.Name, a.Pos); v != nil {
+				v.Pin = pin
+			}
+		case *ir.OpaqueType:
+			if !memdescRE.MatchString(t.Text) {
+				continue
+			}
+			d := b.buffer(a, a.Pos, "argument "+a.String()+" is", "argument "+a.String()+"'s buffer", true)
+			if d == nil {
+				continue
+			}
+			d.buf.Given, d.given = true, true
+			b.G.Buffers = append(b.G.Buffers, d.buf)
+			b.descs[a] = d
+		}
+	}
+}
+
+// ttReturn reads tt.return of tensors: each returned in the encoding the
+// function's type declares for it, the operand's type as written (a view
+// of the value pinned to it, so that the plan converts it there where it
+// computes it in another layout).
+func (b *ttBuilder) ttReturn(op *ir.Op) {
+	for i, o := range op.Operands {
+		if !isTensor(o.Value.Type) || b.freeTensors[o.Value] {
+			continue
+		}
+		v := b.Value(o)
+		if v == nil {
+			continue
+		}
+		pin := b.ttPin(o.Value.Type, o.Pos)
+		if pin == nil {
+			continue
+		}
+		b.anchored(v, pin, op.Pos, fmt.Sprintf("return@%d", i))
 	}
 }
 
@@ -598,7 +664,13 @@ func (b *ttBuilder) ttConvert(op *ir.Op) {
 	if src == nil {
 		return
 	}
-	b.converts++
+	if from, to := b.ttPin(op.Operands[0].Value.Type, op.Pos), b.ttPin(res.Type, res.Pos); from == nil || to == nil || !from.Layout.Equal(to.Layout) {
+		// One between two names of one layout (an mma's result renamed
+		// a #ttg.dot_op, a slice renamed for a function's result type,
+		// as the writer writes them) moves nothing: it is no conversion
+		// of the input's.
+		b.converts++
+	}
 	if !b.Opt.InputLayouts {
 		b.Folded[res] = src
 		return
@@ -787,6 +859,9 @@ type memDesc struct {
 	buf  *model.Buffer
 	perm []int
 	enc  ir.Attr // the shared encoding, as written
+	// given is set for a function argument's buffer and the views of it:
+	// its type is the caller's, written back as it is.
+	given bool
 }
 
 // memdescRE reads !ttg.memdesc<64x64xf16, #shared, #smem, mutable>.
@@ -796,41 +871,61 @@ var memdescRE = regexp.MustCompile(`^!(?:ttg|triton_gpu)\.memdesc<((?:\d+x)+)([A
 // descriptor's shape, and a copy_to_shared of its operand when it has one.
 func (b *ttBuilder) localAlloc(op *ir.Op) {
 	res := op.Results[0]
+	d := b.buffer(res, op.Pos, op.Name+" gives", op.Name+"'s buffer", b.Opt.KeepAnchors || b.Opt.InputLayouts)
+	if d == nil {
+		return
+	}
+	b.G.Buffers = append(b.G.Buffers, d.buf)
+	b.descs[res] = d
+	if len(op.Operands) == 1 {
+		b.storeLocal(op, op.Operands[0], d)
+	}
+}
+
+// buffer reads the shared-memory buffer a !ttg.memdesc value res views
+// (made at pos; gives and holder name it in messages): its shape and
+// element type, placed as its shared encoding says where pinned (else
+// dense row major, which the planner may place otherwise). nil (reported,
+// res marked failed) when res is no memory descriptor the reader follows.
+func (b *ttBuilder) buffer(res *ir.Value, at model.Pos, gives, holder string, pinned bool) *memDesc {
 	var m []string
 	if t, ok := res.Type.(*ir.OpaqueType); ok {
 		m = memdescRE.FindStringSubmatch(t.Text)
 	}
 	if m == nil {
-		b.Fail(op, model.CodeBadValue, "%s gives %s, not a !ttg.memdesc<shape x type, encoding, ...>", op.Name, res.Type)
-		return
+		b.Errorf(at, model.CodeBadValue, "%s %s, not a !ttg.memdesc<shape x type, encoding, ...>", gives, res.Type)
+		b.Failed[res] = true
+		return nil
 	}
 	var shape []int
 	for _, d := range strings.Split(strings.TrimSuffix(m[1], "x"), "x") {
 		n, err := strconv.Atoi(d)
 		if err != nil || n < 1 || n > model.MaxElements {
-			b.Fail(op, model.CodeBadValue, "%s's buffer has extent %s", op.Name, d)
-			return
+			b.Errorf(at, model.CodeBadValue, "%s has extent %s", holder, d)
+			b.Failed[res] = true
+			return nil
 		}
 		shape = append(shape, n)
 	}
 	dt, ok := ir.DType(ir.ScalarType(m[2]))
 	if !ok {
-		b.Fail(op, model.CodeUnknownName, "%s's buffer holds %s, which the planner does not know", op.Name, m[2])
-		return
+		b.Errorf(at, model.CodeUnknownName, "%s holds %s, which the planner does not know", holder, m[2])
+		b.Failed[res] = true
+		return nil
 	}
 	ot, _ := res.Type.(*ir.OpaqueType)
 	var enc ir.Attr
 	if ot != nil {
 		enc = ot.Encoding
 	}
-	pinned := (enc != nil || ot != nil && ot.EncodingErr != nil) && (b.Opt.KeepAnchors || b.Opt.InputLayouts) && len(shape) == 2
+	pinned = pinned && (enc != nil || ot != nil && ot.EncodingErr != nil) && len(shape) == 2
 	var se *notation.TritonSharedEncoding
 	var perm []int
 	if pinned {
 		var err *model.Error
 		if ot.EncodingErr != nil {
 			err = ot.EncodingErr
-		} else if n, nerr := notation.EncodingNode(enc, op.Pos); nerr != nil {
+		} else if n, nerr := notation.EncodingNode(enc, at); nerr != nil {
 			err = nerr
 		} else {
 			se, err = notation.SharedEncoding(n)
@@ -842,7 +937,7 @@ func (b *ttBuilder) localAlloc(op *ir.Op) {
 			}
 			b.Errorf(err.Pos, model.CodeBadValue, "%s of %s: %s", what, res, err.Msg)
 			b.Failed[res] = true
-			return
+			return nil
 		}
 		if col, ok := columnMajor(se); ok {
 			// A column-major encoding holds the tile's transpose row
@@ -851,7 +946,7 @@ func (b *ttBuilder) localAlloc(op *ir.Op) {
 			se, perm, shape = col, []int{1, 0}, []int{shape[1], shape[0]}
 		}
 	}
-	buf := &model.Buffer{Name: res.Name, Shape: shape, DType: dt, Pos: op.Pos}
+	buf := &model.Buffer{Name: res.Name, Shape: shape, DType: dt, Pos: at}
 	if len(shape) == 2 {
 		buf.Layout = &model.SharedLayout{Rows: shape[0], Cols: shape[1], ElemBits: dt.Bits, Swizzle: "none"}
 		if pinned {
@@ -861,18 +956,14 @@ func (b *ttBuilder) localAlloc(op *ir.Op) {
 				if me, ok := err.(*model.Error); ok {
 					msg = me.Msg
 				}
-				b.Errorf(b.encodingPos(enc, op.Pos), model.CodeBadValue, "the shared encoding %s of %s: %s", enc, res, msg)
+				b.Errorf(b.encodingPos(enc, at), model.CodeBadValue, "the shared encoding %s of %s: %s", enc, res, msg)
 				b.Failed[res] = true
-				return
+				return nil
 			}
 			buf.Layout = l
 		}
 	}
-	b.G.Buffers = append(b.G.Buffers, buf)
-	b.descs[res] = &memDesc{buf: buf, enc: enc, perm: perm}
-	if len(op.Operands) == 1 {
-		b.storeLocal(op, op.Operands[0], b.descs[res])
-	}
+	return &memDesc{buf: buf, enc: enc, perm: perm}
 }
 
 // desc is the descriptor an operand reads; nil (reported) when unknown.
@@ -881,7 +972,7 @@ func (b *ttBuilder) desc(op *ir.Op, o *ir.Operand) *memDesc {
 		return d
 	}
 	if !b.Failed[o.Value] {
-		b.Fail(op, model.CodeBadValue, "%s reads %s, which no ttg.local_alloc or ttg.memdesc_trans the reader follows made", op.Name, o.Value)
+		b.Fail(op, model.CodeBadValue, "%s reads %s, which no ttg.local_alloc, ttg.memdesc_trans or function argument the reader follows gives", op.Name, o.Value)
 	}
 	return nil
 }
@@ -907,7 +998,7 @@ func (b *ttBuilder) memdescTrans(op *ir.Op) {
 			perm[i] = d.perm[o]
 		}
 	}
-	b.descs[res] = &memDesc{buf: d.buf, perm: perm, enc: d.enc}
+	b.descs[res] = &memDesc{buf: d.buf, perm: perm, enc: d.enc, given: d.given}
 }
 
 // localLoad reads ttg.local_load as a load_shared of the buffer, and a
@@ -1109,6 +1200,7 @@ func build(m *ir.Module, fn *ir.Op, opt reader.Options) (*ttBuilder, error) {
 	if err := b.Err(); err != nil {
 		return nil, err
 	}
+	b.arguments(fn.Regions[0].Blocks[0])
 	b.Body(fn.Regions[0].Blocks[0])
 	b.finish()
 	if err := b.Err(); err != nil {

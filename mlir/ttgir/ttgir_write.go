@@ -153,6 +153,7 @@ func (wr *ttWriter) write() (string, error) {
 			}
 		}
 	}
+	wr.tieArguments()
 	for _, op := range wr.ops {
 		wr.writeOp(op)
 	}
@@ -928,13 +929,17 @@ func (wr *ttWriter) keepShared() {
 }
 
 // keepOutside notes the input's aliases that the text outside the
-// function the plan is written into uses (another function, the
-// module's attributes), and the aliases their definitions use: the plan
-// changes nothing there, so their definitions stay as written, a new
-// alias takes none of their names, and an encoding one of them already
-// defines is written by its name.
+// function's body the plan is written into uses (another function, the
+// module's attributes, the function's own signature, whose argument and
+// result types its callers fix), and the aliases their definitions use:
+// the plan changes nothing there, so their definitions stay as written, a
+// new alias takes none of their names, and an encoding one of them
+// already defines is written by its name.
 func (wr *ttWriter) keepOutside() {
 	m, fn := wr.b.Mod, wr.b.Fn.Span
+	if body := wr.b.Fn.Regions[0].Blocks[0].Ops; len(body) > 0 {
+		fn.Off = body[0].Span.Off // the signature is outside
+	}
 	// defOf is the alias whose definition's line holds the byte at off.
 	defOf := map[int]string{}
 	for name, pos := range m.AliasPos {
