@@ -53,6 +53,7 @@ func init() {
 		"tt.broadcast":        (*ttBuilder).Broadcast,
 		"tt.trans":            (*ttBuilder).ttTrans,
 		"tt.fp_to_fp":         (*ttBuilder).ttFpToFp,
+		"tt.bitcast":          func(b *ttBuilder, op *ir.Op) { b.ElementwiseAs(op, reader.CastAs("bitcast")) },
 		"ttg.convert_layout":  (*ttBuilder).ttConvert,
 		"ttg.local_alloc":     (*ttBuilder).localAlloc,
 		"ttg.local_load":      (*ttBuilder).localLoad,
@@ -75,7 +76,7 @@ func ttUnderstood() string {
 	for _, name := range freeProducers {
 		names = append(names, name)
 	}
-	names = append(names, "tt.addptr", "tt.bitcast", "tt.int_to_ptr", "tt.ptr_to_int", "scf.for", "arith.constant")
+	names = append(names, "tt.addptr", "tt.int_to_ptr", "tt.ptr_to_int", "scf.for", "arith.constant")
 	slices.Sort(names)
 	return strings.Join(slices.Compact(names), ", ") + " and arith/math element-wise ops"
 }
