@@ -25,7 +25,7 @@ func (f *inputFlags) add(cmd *cobra.Command, context bool) {
 		cmd.Flags().IntVar(&f.subgroups, "subgroups", 0, "MLIR input: the subgroups per workgroup, where the IR states no workgroup size (translation_info, gpu.known_block_size), or in place of it")
 		cmd.Flags().BoolVar(&f.keepAnchors, "keep-anchors", false, "TTGIR input: keep the encodings of tt.load, tt.store and tt.dot as pins (default: the planner chooses them within the target's records)")
 	}
-	cmd.Flags().IntVar(&f.trips, "trips", 0, "MLIR input: the trip count to price an scf.for at when its bounds are not constants (the plan says it was assumed)")
+	cmd.Flags().IntVar(&f.trips, "trips", 0, "MLIR input: the trip count to price an scf.for at when its bounds are not constants (the plan says it was assumed; TTGIR: 16 when not given)")
 }
 
 // addFormat registers --input-format, which says how to read standard

@@ -1149,8 +1149,13 @@ func (b *ttBuilder) ttContext() {
 		g.Target, g.TargetPos = ttTarget(s.Value, lanes), tgt.ValuePos
 		g.Provenance = append(g.Provenance, fmt.Sprintf("target %s from %s = %q at %s", g.Target, tgt.Name, s.Value, tgt.ValuePos))
 	default:
-		b.Errorf(b.Fn.Pos, model.CodeMissingKey, "the module names no ttg.target (\"cuda:80\", \"hip:gfx942\"): give --target NAME (known: %s)", b.KnownTargets())
-		return
+		inf, err := b.inferTarget(lanes)
+		if err != "" {
+			b.Errorf(b.Fn.Pos, model.CodeMissingKey, "the module names no ttg.target (\"cuda:80\", \"hip:gfx942\") and %s: give --target NAME (known: %s)", err, b.KnownTargets())
+			return
+		}
+		g.Target, g.TargetPos = inf.target, inf.pos
+		g.Provenance = append(g.Provenance, fmt.Sprintf("target inferred from %s's %s = %d: %s (at %s; the module names no ttg.target, and %s)", inf.name, inf.field, inf.version, inf.target, inf.pos, inf.why))
 	}
 	t := b.LookupTarget()
 	if t == nil {
@@ -1174,6 +1179,13 @@ func (b *ttBuilder) ttContext() {
 	b.CheckSubgroups()
 }
 
+// DefaultTrips is the trip count a TTGIR loop whose bounds are known only
+// at run time is priced at where --trips gives none, as Triton's kernels'
+// loops are (cdiv(K, BLOCK_K), a sequence length over a block): 16, the
+// count docs/triton.md prices testdata/triton's kernels at. The plan's
+// header says where it was assumed.
+const DefaultTrips = 16
+
 // Build reads fn of m, a TTGIR kernel, into its graph, kept with what
 // writes a plan back into its text.
 func Build(m *ir.Module, fn *ir.Op, opt reader.Options) (reader.Kernel, error) {
@@ -1196,6 +1208,7 @@ func build(m *ir.Module, fn *ir.Op, opt reader.Options) (*ttBuilder, error) {
 	}
 	b.Front = b
 	b.Tensors = true
+	b.DefaultTrips = DefaultTrips
 	b.ttContext()
 	b.markFree(fn)
 	if err := b.Err(); err != nil {
