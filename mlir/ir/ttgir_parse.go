@@ -28,6 +28,12 @@ func ttgirRows() []opRow {
 		row("tt.dot", dotForm, "c: d", "d", anyArity, anyArity),
 		row("ttng.warp_group_dot", dotForm, "c: d", "d", anyArity, anyArity),
 		custom("scf.if", parseIfOp, anyArity, anyArity),
+		// Triton's own element-wise ops (TT_MulhiUIOp, TT_PreciseDivFOp:
+		// `$x `,` $y attr-dict `:` type($x)`; TT_PreciseSqrtOp:
+		// `$x attr-dict `:` type($x)`), which arith's forms read.
+		row("tt.mulhiui", binaryForm, binaryTypes, "result", 2, 1),
+		row("tt.precise_divf", binaryForm, binaryTypes, "result", 2, 1),
+		row("tt.precise_sqrt", unaryForm, "operand: result", "result", 1, 1),
 		custom("tt.print", parseTTPrint, anyArity, anyArity),
 		custom("tt.assert", parseTTAssert, anyArity, anyArity),
 	}

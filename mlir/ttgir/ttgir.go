@@ -62,9 +62,23 @@ func init() {
 		"scf.if":              (*ttBuilder).ttIf,
 		"tt.return":           (*ttBuilder).ttReturn,
 	}
+	for name, fn := range ttElementwise {
+		ttHandlers[name] = func(b *ttBuilder, op *ir.Op) { b.ElementwiseAs(op, fn) }
+	}
 	for _, name := range ttSkipped {
 		ttHandlers[name] = func(b *ttBuilder, op *ir.Op) {}
 	}
+}
+
+// ttElementwise are Triton's own element-wise ops on tensors and the
+// graph's functions they are read as: the high half of an unsigned
+// product (tt.mulhiui) costs a multiply, the IEEE-rounded division and
+// square root (tt.precise_divf, tt.precise_sqrt) a division and a square
+// root (include/triton/Dialect/Triton/IR/TritonOps.td: TT_MulhiUIOp,
+// TT_PreciseDivFOp, TT_PreciseSqrtOp, all Elementwise and
+// SameOperandsAndResultType).
+var ttElementwise = map[string]reader.Fn{
+	"tt.mulhiui": reader.Func("mul"), "tt.precise_divf": reader.Func("div"), "tt.precise_sqrt": reader.Func("sqrt"),
 }
 
 // ttUnderstood lists the TTGIR ops the reader maps, for messages.
@@ -92,6 +106,7 @@ var freeProducers = []string{"tt.make_range", "tt.splat", "arith.constant", "tt.
 var freeThrough = map[string]bool{
 	"tt.addptr": true, "tt.expand_dims": true, "tt.broadcast": true, "tt.trans": true, "tt.reshape": true,
 	"tt.fp_to_fp": true, "tt.bitcast": true, "tt.int_to_ptr": true, "tt.ptr_to_int": true, "ttg.convert_layout": true,
+	"tt.mulhiui": true, "tt.precise_divf": true, "tt.precise_sqrt": true,
 }
 
 // isPtrTensor reports whether t is a tensor of pointers.
