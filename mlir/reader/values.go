@@ -188,7 +188,11 @@ func (b *Builder) Value(o *ir.Operand) *model.Value {
 		if v.Type != nil {
 			what = "of type " + v.Type.String()
 		}
-		b.Errorf(o.Pos, model.CodeUnknownName, "%s is %s: the planner reads vectors here", v, what)
+		kind := "vectors"
+		if b.Tensors {
+			kind = "tensors"
+		}
+		b.Errorf(o.Pos, model.CodeUnknownName, "%s is %s: the planner reads %s here", v, what, kind)
 		b.Failed[v] = true
 	}
 	return nil
