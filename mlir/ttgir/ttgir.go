@@ -272,7 +272,8 @@ func (b *ttBuilder) ReadOp(op *ir.Op) {
 // plan starts from), a !ttg.memdesc is a shared-memory buffer the caller
 // placed as its shared encoding says (model.Buffer.Given). A tensor of
 // pointers is refused: the loads and stores through it would have to keep
-// its encoding, which the reader does not hold them to.
+// its encoding, which the reader does not hold them to; so is a tensor
+// read as addresses or a mask (addressUse).
 func (b *ttBuilder) arguments(blk *ir.Block) {
 	for _, a := range blk.Args {
 		switch t := a.Type.(type) {
@@ -284,6 +285,14 @@ func (b *ttBuilder) arguments(blk *ir.Block) {
 			}
 			shape, dt, ok := b.Vector(t, a.Pos, "argument "+a.String())
 			if !ok {
+				b.Failed[a] = true
+				continue
+			}
+			if u, ok := addressUse(a); ok {
+				// Pointer arithmetic is made again in the layout its load or
+				// store needs (freeThrough), which would read the argument
+				// through a conversion the graph does not price.
+				b.Errorf(a.Pos, model.CodeBadValue, "argument %s is read as addresses or a mask (by %s at %s): the planner reads a tensor argument as a value in registers, not as what a load or store reads in the layout of its data", a, u.Op.Name, u.Op.Pos)
 				b.Failed[a] = true
 				continue
 			}
@@ -308,6 +317,26 @@ func (b *ttBuilder) arguments(blk *ir.Block) {
 			b.descs[a] = d
 		}
 	}
+}
+
+// addressUse is a use of v, or of a ttg.convert_layout of it (which the
+// writer removes), as addresses or what goes with them: by an op that
+// makes a tensor of pointers from it (tt.addptr's offset, tt.int_to_ptr),
+// or as a tt.load's mask or other or a tt.store's mask, which are in the
+// layout of the value loaded or stored; false for none.
+func addressUse(v *ir.Value) (ir.Use, bool) {
+	for _, u := range v.Uses {
+		name := ir.TTName(u.Op.Name)
+		if slices.ContainsFunc(u.Op.Results, func(r *ir.Value) bool { return isPtrTensor(r.Type) }) || name == "tt.load" && u.Index > 0 || name == "tt.store" && u.Index > 1 {
+			return u, true
+		}
+		if ir.TTName(u.Op.Name) == "ttg.convert_layout" && len(u.Op.Results) == 1 {
+			if w, ok := addressUse(u.Op.Results[0]); ok {
+				return w, true
+			}
+		}
+	}
+	return ir.Use{}, false
 }
 
 // ttReturn reads tt.return of tensors: each returned in the encoding the
