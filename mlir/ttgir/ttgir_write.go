@@ -788,8 +788,8 @@ func (wr *ttWriter) memdescEnc(op *ir.Op, ts ir.TypeSpan) string {
 			}
 		}
 	}
-	if d == nil || d.buf == nil {
-		return ""
+	if d == nil || d.buf == nil || d.given {
+		return "" // none, or a function argument's, whose type its caller fixed
 	}
 	pl := wr.plan.Buffers[d.buf.Name]
 	if pl == nil {
