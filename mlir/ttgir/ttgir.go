@@ -147,6 +147,9 @@ func (b *ttBuilder) markFree(fn *ir.Op) {
 		}
 	}
 	collect(fn)
+	for _, a := range fn.Regions[0].Blocks[0].Args {
+		free[a] = isPtrTensor(a.Type) // a pointer argument: its loads and stores keep its encoding (ptrArgs)
+	}
 	tensorsFree := func(op *ir.Op) bool {
 		for _, o := range op.Operands {
 			if isTensor(o.Value.Type) && !free[o.Value] {
@@ -270,17 +273,21 @@ func (b *ttBuilder) ReadOp(op *ir.Op) {
 // whose types its caller fixed: a tensor arrives in registers in the
 // encoding its type gives (an argument op pinned to it, the layout the
 // plan starts from), a !ttg.memdesc is a shared-memory buffer the caller
-// placed as its shared encoding says (model.Buffer.Given). A tensor of
-// pointers is refused: the loads and stores through it would have to keep
-// its encoding, which the reader does not hold them to; so is a tensor
-// read as addresses or a mask (addressUse).
+// placed as its shared encoding says (model.Buffer.Given), a tensor of
+// pointers addresses in its encoding, which the loads and stores through
+// it keep (ptrArgs; pointerUse says what may read it). A tensor read as
+// addresses or a mask is refused (addressUse).
 func (b *ttBuilder) arguments(blk *ir.Block) {
 	for _, a := range blk.Args {
 		switch t := a.Type.(type) {
 		case *ir.TensorType:
 			if isPtrTensor(t) {
-				b.Errorf(a.Pos, model.CodeBadValue, "argument %s is a tensor of pointers (%s): the planner reads pointer arguments as scalars (!tt.ptr), which tt.splat makes tensors of", a, t)
-				b.Failed[a] = true
+				if u, ok := pointerUse(a, 0); !ok {
+					b.Errorf(a.Pos, model.CodeBadValue, "argument %s, a tensor of pointers, is read by %s at %s: the planner follows a pointer argument only through tt.addptr and loops into the tt.load and tt.store that keep its encoding", a, u.Op.Name, u.Op.Pos)
+					b.Failed[a] = true
+				} else if pin := b.ttPin(t, a.Pos); pin != nil {
+					b.ptrArgs[a] = pin
+				}
 				continue
 			}
 			shape, dt, ok := b.Vector(t, a.Pos, "argument "+a.String())
@@ -317,6 +324,60 @@ func (b *ttBuilder) arguments(blk *ir.Block) {
 			b.descs[a] = d
 		}
 	}
+}
+
+// pointerUse checks the uses of a pointer argument's tensor v (or of
+// what tt.addptr and loops make of it, depth deep): each an offset added
+// to it (tt.addptr's pointer), a loop's init or yield, or the pointers of
+// a tt.load or tt.store, which then keep its encoding. It gives the first
+// other use and false.
+func pointerUse(v *ir.Value, depth int) (ir.Use, bool) {
+	if depth > 64 {
+		return ir.Use{}, true
+	}
+	for _, u := range v.Uses {
+		switch name := ir.TTName(u.Op.Name); {
+		case (name == "tt.load" || name == "tt.store") && u.Index == 0, name == "scf.yield":
+		case name == "tt.addptr" && u.Index == 0 && len(u.Op.Results) == 1 && shapeEqual(v.Type, u.Op.Results[0].Type):
+			if w, ok := pointerUse(u.Op.Results[0], depth+1); !ok {
+				return w, false
+			}
+		case name == "scf.for" && u.Index >= 3 && len(u.Op.Regions) == 1 && len(u.Op.Regions[0].Blocks) == 1 && u.Index-2 < len(u.Op.Regions[0].Blocks[0].Args):
+			if w, ok := pointerUse(u.Op.Regions[0].Blocks[0].Args[u.Index-2], depth+1); !ok {
+				return w, false
+			}
+		default:
+			return u, false
+		}
+	}
+	return ir.Use{}, true
+}
+
+// shapeEqual reports whether two tensor types have one shape.
+func shapeEqual(a, b ir.Type) bool {
+	x, ok1 := a.(*ir.TensorType)
+	y, ok2 := b.(*ir.TensorType)
+	return ok1 && ok2 && slices.Equal(x.Shape, y.Shape)
+}
+
+// pointerArg is the pointer argument whose tensor the pointers v are, by
+// tt.addptr and loops (pointerUse); nil for none.
+func (b *ttBuilder) pointerArg(v *ir.Value) *ir.Value {
+	for depth := 0; v != nil && depth < 64; depth++ {
+		if b.ptrArgs[v] != nil {
+			return v
+		}
+		switch {
+		case v.Def != nil && ir.TTName(v.Def.Name) == "tt.addptr" && len(v.Def.Operands) == 2:
+			v = v.Def.Operands[0].Value
+		case v.Def == nil && v.Block != nil && v.Block.Region != nil && v.Block.Region.Parent != nil &&
+			ir.TTName(v.Block.Region.Parent.Name) == "scf.for" && v.Index > 0 && 2+v.Index < len(v.Block.Region.Parent.Operands):
+			v = v.Block.Region.Parent.Operands[2+v.Index].Value
+		default:
+			return nil
+		}
+	}
+	return nil
 }
 
 // addressUse is a use of v, or of a ttg.convert_layout of it (which the
@@ -621,7 +682,12 @@ func (b *ttBuilder) ttLoad(op *ir.Op) {
 		return
 	}
 	mop := &model.Op{Kind: model.OpLoad, Pos: op.Pos, Contiguous: b.contiguousOf(op.Operands[0].Value, op.Pos)}
-	b.Add(mop, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
+	v := b.Add(mop, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
+	if a := b.pointerArg(op.Operands[0].Value); a != nil && v != nil {
+		// Through a pointer argument's tensor: loaded in its encoding
+		// (Triton's loads keep their pointers' encoding), the caller's.
+		v.Pin = b.ptrArgs[a]
+	}
 	b.pinResult(res, true)
 }
 
@@ -636,7 +702,9 @@ func (b *ttBuilder) ttStore(op *ir.Op) {
 	}
 	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
 	mop := &model.Op{Kind: model.OpStore, Pos: op.Pos, Operands: []*model.Value{src}, Contiguous: b.contiguousOf(op.Operands[0].Value, op.Pos), Name: name}
-	if b.Opt.KeepAnchors || b.Opt.InputLayouts {
+	if a := b.pointerArg(op.Operands[0].Value); a != nil {
+		mop.Layout = b.ptrArgs[a] // stored in a pointer argument's encoding, as a load through it
+	} else if b.Opt.KeepAnchors || b.Opt.InputLayouts {
 		mop.Layout = b.ttPin(op.Operands[0].Value.Type, op.Pos)
 	}
 	b.Add(mop, &model.OpArgs{}, nil, name, op.Pos)
@@ -1249,6 +1317,7 @@ func build(m *ir.Module, fn *ir.Op, opt reader.Options) (*ttBuilder, error) {
 		encs:        map[string]*encInfo{},
 		encErrs:     map[string]bool{},
 		descs:       map[*ir.Value]*memDesc{},
+		ptrArgs:     map[*ir.Value]*model.Pin{},
 	}
 	b.Front = b
 	b.Tensors = true
@@ -1337,6 +1406,9 @@ type ttBuilder struct {
 	// default.
 	converts int
 	descs    map[*ir.Value]*memDesc
+	// ptrArgs are the function's tensor-of-pointers arguments, each with
+	// the pin of its encoding, which the loads and stores through it keep.
+	ptrArgs map[*ir.Value]*model.Pin
 }
 
 // aliasUses lists the aliases n's values name, at any depth, each once.

@@ -528,6 +528,9 @@ func (wr *ttWriter) tieArguments() {
 	var first []tyAnchor
 	for _, a := range wr.b.Fn.Regions[0].Blocks[0].Args {
 		l, ok := wr.graphLayout(a)
+		if pin := wr.b.ptrArgs[a]; pin != nil {
+			l, ok = pin.Layout, true
+		}
 		if !ok || !isTensor(a.Type) {
 			continue
 		}

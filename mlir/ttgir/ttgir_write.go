@@ -232,6 +232,9 @@ func (wr *ttWriter) graphLayout(v *ir.Value) (*model.Layout, bool) {
 // or for a free tensor the layout its first reader needs.
 func (wr *ttWriter) layoutOf(v *ir.Value) *model.Layout {
 	v = wr.source(v)
+	if pin := wr.b.ptrArgs[v]; pin != nil {
+		return pin.Layout // a pointer argument, in its caller's encoding
+	}
 	if wr.b.freeTensors[v] {
 		return wr.primaryOf(v)
 	}
