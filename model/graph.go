@@ -69,7 +69,11 @@ type Buffer struct {
 	// (a !ttg.memdesc function argument): the plan places the buffer so
 	// and no otherwise.
 	Given bool
-	Pos   Pos
+	// Allocated is the shape the kernel allocates, where it differs from
+	// the tile its accesses touch (Shape), which is what the plan prices:
+	// an MLIR memref.alloc larger than the one tile read and written.
+	Allocated []int
+	Pos       Pos
 }
 
 // Bytes is the buffer's size, padding included.
