@@ -282,7 +282,7 @@ func (b *ttBuilder) arguments(blk *ir.Block) {
 		switch t := a.Type.(type) {
 		case *ir.TensorType:
 			if isPtrTensor(t) {
-				if u, ok := pointerUse(a, 0); !ok {
+				if u, ok := pointerUse(a, map[*ir.Value]bool{}); !ok {
 					b.Errorf(a.Pos, model.CodeBadValue, "argument %s, a tensor of pointers, is read by %s at %s: the planner follows a pointer argument only through tt.addptr and loops into the tt.load and tt.store that keep its encoding", a, u.Op.Name, u.Op.Pos)
 					b.Failed[a] = true
 				} else if pin := b.ttPin(t, a.Pos); pin != nil {
@@ -327,23 +327,24 @@ func (b *ttBuilder) arguments(blk *ir.Block) {
 }
 
 // pointerUse checks the uses of a pointer argument's tensor v (or of
-// what tt.addptr and loops make of it, depth deep): each an offset added
+// what tt.addptr and loops make of it, each value once): each an offset added
 // to it (tt.addptr's pointer), a loop's init or yield, or the pointers of
 // a tt.load or tt.store, which then keep its encoding. It gives the first
 // other use and false.
-func pointerUse(v *ir.Value, depth int) (ir.Use, bool) {
-	if depth > 64 {
+func pointerUse(v *ir.Value, seen map[*ir.Value]bool) (ir.Use, bool) {
+	if seen[v] {
 		return ir.Use{}, true
 	}
+	seen[v] = true
 	for _, u := range v.Uses {
 		switch name := ir.TTName(u.Op.Name); {
 		case (name == "tt.load" || name == "tt.store") && u.Index == 0, name == "scf.yield":
 		case name == "tt.addptr" && u.Index == 0 && len(u.Op.Results) == 1 && shapeEqual(v.Type, u.Op.Results[0].Type):
-			if w, ok := pointerUse(u.Op.Results[0], depth+1); !ok {
+			if w, ok := pointerUse(u.Op.Results[0], seen); !ok {
 				return w, false
 			}
 		case name == "scf.for" && u.Index >= 3 && len(u.Op.Regions) == 1 && len(u.Op.Regions[0].Blocks) == 1 && u.Index-2 < len(u.Op.Regions[0].Blocks[0].Args):
-			if w, ok := pointerUse(u.Op.Regions[0].Blocks[0].Args[u.Index-2], depth+1); !ok {
+			if w, ok := pointerUse(u.Op.Regions[0].Blocks[0].Args[u.Index-2], seen); !ok {
 				return w, false
 			}
 		default:
