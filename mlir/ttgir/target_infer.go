@@ -63,7 +63,8 @@ type inferred struct {
 
 // inferTarget finds the target a module without ttg.target runs on from
 // its mma encodings (encodingTargets), the aliases' first and then those
-// the function's results' types write in place, in the order written; a warp of 64 lanes makes gfx11
+// the function's arguments' and results' types write in place, in the
+// order written; a warp of 64 lanes makes gfx11
 // and gfx12 their wave64 targets as ttTarget does. It says why none is
 // decided where the encodings name no version of encodingTargets or name
 // versions of two targets.
@@ -96,6 +97,11 @@ func (b *ttBuilder) inferTarget(lanes int) (*inferred, string) {
 	aliased := map[ir.Attr]bool{}
 	for _, a := range b.Mod.AttrAliases {
 		aliased[a] = true
+	}
+	for _, a := range b.Fn.Regions[0].Blocks[0].Args {
+		if t, ok := a.Type.(*ir.TensorType); ok && t.Encoding != nil && !aliased[t.Encoding] {
+			look(t.Encoding, t.Encoding.String(), a.Pos)
+		}
 	}
 	ir.Visit(b.Fn.Regions[0].Blocks[0].Ops, func(op *ir.Op) bool {
 		for _, r := range op.Results {
