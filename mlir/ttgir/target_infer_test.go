@@ -2,11 +2,13 @@ package ttgir
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
 	"planner/mlir/mlirtest"
 	"planner/mlir/reader"
+	"planner/model"
 )
 
 // Each row of encodingTargets decides its target for a module without
@@ -67,5 +69,39 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = %d : i32}
 	}
 	if got, why := infer(module(fmt.Sprintf(spell["amd_mfma"], 7), 64, false), 64); got != "" || !strings.Contains(why, "no encoding decides") {
 		t.Errorf("amd_mfma version 7: inferred %q (%s), want none", got, why)
+	}
+}
+
+// A loop whose bounds are known only at run time is priced at
+// DefaultTrips, which the graph's provenance says, and --trips overrides
+// it.
+func TestDynamicLoopDefaultTrips(t *testing.T) {
+	path := "../testdata/want/inferred_target_dynamic_loop.ttgir"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, given := range []int{0, 4} {
+		g, err := readKernelGraph(path, data, reader.Options{Targets: ttTargets, Trips: given})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := given
+		if given == 0 {
+			want = DefaultTrips
+		}
+		var loops []*model.Loop
+		g.Walk(func(op *model.Op) {
+			if op.Body != nil {
+				loops = append(loops, op.Body)
+			}
+		})
+		if len(loops) != 1 || loops[0].Trips != want || !loops[0].Dynamic {
+			t.Errorf("--trips %d: loops %v, want one dynamic loop of %d trips", given, loops, want)
+		}
+		said := strings.Contains(strings.Join(g.Provenance, "\n"), fmt.Sprintf("trips %d for the scf.for", DefaultTrips))
+		if said != (given == 0) {
+			t.Errorf("--trips %d: the provenance %q says the default: %v", given, g.Provenance, said)
+		}
 	}
 }
