@@ -246,13 +246,13 @@ func TestMFMAInstrShapeHasK(t *testing.T) {
 }
 
 // A function planned in a module keeps its signature: the written text
-// of testdata/ttgir_signature/helper_returns_sm80.ttgir (planned with
+// of testdata/ttgir_signature/device_fn_returns_sm80.ttgir (planned with
 // --func scale_rows) has the function's line as read, and its tt.return
 // gives the declared result type (TestWrittenKernelProperties and
 // TestJudgesTwoFunctionModules check the rest of it, the function not
 // planned included).
 func TestTTGIRSignatureKept(t *testing.T) {
-	path := "testdata/ttgir_signature/helper_returns_sm80.ttgir"
+	path := "testdata/ttgir_signature/device_fn_returns_sm80.ttgir"
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -48,7 +48,7 @@ func everyWrittenKernel(t *testing.T) []writtenCase {
 	return append(out,
 		writtenCase{name: "two_funcs.mlir", path: "testdata/two_funcs/two_funcs.mlir", in: planner.Input{Func: "softmax_row"}, other: []string{"row_copy"}},
 		writtenCase{name: "two_funcs.ttgir", path: "testdata/two_funcs/two_funcs.ttgir", in: planner.Input{Func: "masked_dot"}, other: []string{"scale"}},
-		writtenCase{name: "helper_returns_sm80.ttgir", path: "testdata/ttgir_signature/helper_returns_sm80.ttgir", in: planner.Input{Func: "scale_rows"}, other: []string{"kernel"}})
+		writtenCase{name: "device_fn_returns_sm80.ttgir", path: "testdata/ttgir_signature/device_fn_returns_sm80.ttgir", in: planner.Input{Func: "scale_rows"}, other: []string{"kernel"}})
 }
 
 // wantsNoPlan finds the want comments of a kernel that plans to nothing
