@@ -154,6 +154,7 @@ func (wr *ttWriter) write() (string, error) {
 			}
 		}
 	}
+	wr.tieArguments()
 	for _, op := range wr.ops {
 		wr.writeOp(op)
 	}
@@ -232,6 +233,9 @@ func (wr *ttWriter) graphLayout(v *ir.Value) (*model.Layout, bool) {
 // or for a free tensor the layout its first reader needs.
 func (wr *ttWriter) layoutOf(v *ir.Value) *model.Layout {
 	v = wr.source(v)
+	if pin := wr.b.ptrArgs[v]; pin != nil {
+		return pin.Layout // a pointer argument, in its caller's encoding
+	}
 	if wr.b.freeTensors[v] {
 		return wr.primaryOf(v)
 	}
@@ -835,8 +839,8 @@ func (wr *ttWriter) memdescEnc(op *ir.Op, ts ir.TypeSpan) string {
 			}
 		}
 	}
-	if d == nil || d.buf == nil {
-		return ""
+	if d == nil || d.buf == nil || d.given {
+		return "" // none, or a function argument's, whose type its caller fixed
 	}
 	pl := wr.plan.Buffers[d.buf.Name]
 	if pl == nil {
@@ -1004,13 +1008,17 @@ func (wr *ttWriter) keepShared() {
 }
 
 // keepOutside notes the input's aliases that the text outside the
-// function the plan is written into uses (another function, the
-// module's attributes), and the aliases their definitions use: the plan
-// changes nothing there, so their definitions stay as written, a new
-// alias takes none of their names, and an encoding one of them already
-// defines is written by its name.
+// function's body the plan is written into uses (another function, the
+// module's attributes, the function's own signature, whose argument and
+// result types its callers fix), and the aliases their definitions use:
+// the plan changes nothing there, so their definitions stay as written, a
+// new alias takes none of their names, and an encoding one of them
+// already defines is written by its name.
 func (wr *ttWriter) keepOutside() {
 	m, fn := wr.b.Mod, wr.b.Fn.Span
+	if body := wr.b.Fn.Regions[0].Blocks[0].Ops; len(body) > 0 {
+		fn.Off = body[0].Span.Off // the signature is outside
+	}
 	// defOf is the alias whose definition's line holds the byte at off.
 	defOf := map[int]string{}
 	for name, pos := range m.AliasPos {
