@@ -167,7 +167,11 @@ func matrixCandidates(lanes, warps, rank int, tt TritonTarget) []tritonCandidate
 		switch lanes {
 		case 32:
 			if tt.vendors("nvidia") {
-				v2 := &NvidiaMMA{VersionMajor: 2, WarpsPerCTA: w, InstrShape: []int{16, 8}}
+				// One instrShape entry per dimension, batch
+				// dimensions 1 (mmaVersionToInstrShape in
+				// lib/Dialect/TritonGPU/Transforms/Utility.cpp):
+				// NvidiaMmaEncodingAttr::toLinearLayout takes no other.
+				v2 := &NvidiaMMA{VersionMajor: 2, WarpsPerCTA: w, InstrShape: append(ones(rank-2), 16, 8)}
 				add(v2, 0)
 				dots(v2, 2)
 			}
