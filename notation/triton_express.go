@@ -176,7 +176,7 @@ func matrixCandidates(lanes, warps, rank int, tt TritonTarget) []tritonCandidate
 				dots(v2, 2)
 			}
 			for v := 1; v <= 2 && tt.vendors("amd"); v++ {
-				wm := &AMDWMMA{Version: v, WarpsPerCTA: w}
+				wm := wmmaOf(v, w)
 				add(wm, 0)
 				dots(wm, 2)
 			}
@@ -251,4 +251,24 @@ func sameBases(a, b *Linear) bool {
 		return slices.EqualFunc(x, y, func(p, q []int) bool { return slices.Equal(p, q) })
 	}
 	return eq(a.Register, b.Register) && eq(a.Lane, b.Lane) && eq(a.Warp, b.Warp) && eq(a.Block, b.Block)
+}
+
+// wmmaOf is a wmma accumulator of version v with warps w, written as
+// Triton 3.9 writes it (its verifier refuses warpsPerCTA): the warps as
+// ctaLayout bases in tiles, those along the columns first (row major, as
+// warpsPerCTA laid them), the tile not transposed, instrShape [16, 16, 16].
+func wmmaOf(v int, w []int) *AMDWMMA {
+	r := len(w)
+	var bases [][]int
+	for _, d := range matrixOrder(r, true) {
+		for k := 1; k < w[d]; k *= 2 {
+			b := make([]int, r)
+			b[d] = k
+			bases = append(bases, b)
+		}
+	}
+	if bases == nil {
+		bases = [][]int{}
+	}
+	return &AMDWMMA{Version: v, WarpBases: bases, InstrShape: []int{16, 16, 16}}
 }

@@ -261,8 +261,9 @@ func TestTritonWritesByName(t *testing.T) {
 		{"#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32], isTransposed = false}>", []int{64, 64}, 64, 4},
 		{"#ttg.amd_mfma<{version = 3, warpsPerCTA = [1, 4], instrShape = [32, 32], isTransposed = true}>", []int{32, 128}, 64, 4},
 		{"#ttg.dot_op<{opIdx = 0, parent = #ttg.amd_mfma<{version = 3, warpsPerCTA = [4, 1], instrShape = [32, 32], isTransposed = false}>, kWidth = 8}>", []int{128, 64}, 64, 4},
-		{"#ttg.amd_wmma<{version = 2, warpsPerCTA = [2, 2]}>", []int{32, 32}, 32, 4},
-		{"#ttg.dot_op<{opIdx = 1, parent = #ttg.amd_wmma<{version = 2, warpsPerCTA = [2, 2]}>, kWidth = 8}>", []int{32, 64}, 32, 4},
+		// wmma as Triton 3.9 writes it, whose verifier refuses warpsPerCTA.
+		{"#ttg.amd_wmma<{version = 2, isTranspose = false, ctaLayout = {warp = [[0, 1], [1, 0]]}, instrShape = [16, 16, 16]}>", []int{32, 32}, 32, 4},
+		{"#ttg.dot_op<{opIdx = 1, parent = #ttg.amd_wmma<{version = 2, isTranspose = false, ctaLayout = {warp = [[0, 1], [1, 0]]}, instrShape = [16, 16, 16]}>, kWidth = 8}>", []int{32, 64}, 32, 4},
 		{"#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>", []int{64, 32}, 32, 4},
 	}
 	for _, tc := range tests {
