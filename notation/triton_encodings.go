@@ -582,6 +582,7 @@ func (m *AMDMFMA) ll(f model.Frame) (*ll, error) {
 	b.ident(model.Register, tiles[cols], cols)
 	b.ident(model.Subgroup, warps[cols], cols)
 	if rest := f.Shape[cols] / (n * warps[cols] * tiles[cols]); rest > 1 {
+		b.grown += log2(rest) // repeats over the tensor, as notSmaller's
 		b.ident(model.Register, rest, cols)
 	}
 	b.ident(model.Register, tiles[rows], rows)
