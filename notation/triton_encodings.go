@@ -923,26 +923,40 @@ func (d *DotOperand) mma(p *NvidiaMMA, f model.Frame, kDim int) (*ll, error) {
 }
 
 // mfma is mfmaDotToLinearLayout: kWidth consecutive k in registers,
-// lanes along the non-k dimension, then along k in steps of kWidth;
-// registers then cover the whole k extent, so warps along k hold copies.
+// lanes along the instruction's non-k extent (M for A, N for B), the rest
+// of the 64 lanes along k in steps of kWidth (for the 64-wide operand of
+// a 4 × 64 or 64 × 4 mfma, 16 such steps in registers too); registers
+// then cover the whole k extent, so warps along k hold copies; a warp's
+// tiles (tilesPerWarp) along the non-k dimension in registers after them.
 func (d *DotOperand) mfma(p *AMDMFMA, f model.Frame, kDim int) (*ll, error) {
 	if err := p.check(f); err != nil {
 		return nil, err
 	}
-	if mm, n := p.mn(); mm != n || product(p.TilesPerWarp) > 1 {
-		// Triton lays these operands out by other rules
-		// (mfmaDotToLinearLayout): not modelled.
-		return nil, errorf(model.CodeBadValue, "parent", "a dot operand of %s is not read: only the operands of a 32 × 32 or 16 × 16 mfma with one tile per warp are modelled", p.TritonAttr())
-	}
 	r := len(f.Shape)
-	var b *ll
-	if p.InstrShape[0] == 32 {
-		b = d.operandTile(f, kDim, slices.Sorted(slices.Values(matrixOrder(r, true))), 32, []int{d.KWidth})
-	} else {
-		b = d.operandTile(f, kDim, slices.Sorted(slices.Values(matrixOrder(r, true))), 16, []int{d.KWidth, 2 * d.KWidth})
+	nonK := 2*r - 3 - kDim
+	mm, n := p.mn()
+	nonKDim := mm
+	if d.OpIdx == 1 {
+		nonKDim = n
 	}
-	for k := 2 * b.size[kDim]; k <= f.Shape[kDim]; k *= 2 {
-		b.add(model.Register, d.kAt(r, kDim, k/2)...)
+	// Repeats k first, then the non-k dimension, then the batch
+	// (combineCtaCgaWithShape in the order [k, nonk, batch]).
+	order := []int{kDim, nonK}
+	for i := r - 3; i >= 0; i-- {
+		order = append(order, i)
+	}
+	b := newLL(r, order)
+	b.ident(model.Register, d.KWidth, kDim)
+	b.ident(model.Lane, nonKDim, nonK)
+	b.ident(model.Lane, 64/nonKDim, kDim)
+	if mm == 64 && n == 4 && d.OpIdx == 0 || mm == 4 && n == 64 && d.OpIdx == 1 {
+		b.ident(model.Register, 16, kDim)
+	}
+	if k := f.Shape[kDim] / b.size[kDim]; k > 1 {
+		b.ident(model.Register, k, kDim)
+	}
+	if p.TilesPerWarp != nil {
+		b.ident(model.Register, p.TilesPerWarp[nonK], nonK)
 	}
 	b.identityND(model.Subgroup, p.WarpsPerCTA, matrixOrder(r, true))
 	return b.fit(f.Shape), nil
