@@ -55,6 +55,12 @@ func (f *encFields) fail(e *model.Error) {
 // check holds n's keys to the encoding's known and required keys.
 func (f *encFields) check(known, required []string) bool {
 	n := f.n
+	if slices.Contains(known, "CTAsPerCGA") {
+		// Triton 3.9 writes the CTA layout as CGALayout = [[...]], block
+		// bases in CTA tiles (CGAEncodingAttr); earlier Triton as
+		// CTAsPerCGA, CTASplitNum and CTAOrder.
+		known = append(slices.Clone(known), "CGALayout")
+	}
 	for _, e := range n.Entries {
 		if !slices.Contains(known, e.Key) {
 			f.fail(encErr(e.Pos, model.CodeUnknownName, "#%s.%s has no field %s (known: %s)", n.Dialect, n.Name, e.Key, strings.Join(known, ", ")))
@@ -151,6 +157,12 @@ func (f *encFields) lists(key string) [][]int {
 // oneCTA refuses CTA fields other than a single CTA on an encoding whose
 // CTA layout is not modelled.
 func (f *encFields) oneCTA() bool {
+	if cga := f.lists("CGALayout"); f.err != nil {
+		return false
+	} else if len(cga) > 0 {
+		f.fail(encErr(f.value("CGALayout").Pos, model.CodeBadValue, "#%s.%s over %d CTAs is not read; only #ttg.blocked and #ttg.linear span several blocks", f.n.Dialect, f.n.Name, 1<<min(len(cga), 30)))
+		return false
+	}
 	for _, k := range []string{"CTAsPerCGA", "CTASplitNum"} {
 		xs := f.ints(k)
 		if f.err != nil {
@@ -242,6 +254,14 @@ func TritonEncodingOf(n *ir.AttrNode) (TritonEncoding, *model.Error) {
 			CTAsPerCGA: f.ints("CTAsPerCGA"), CTASplitNum: f.ints("CTASplitNum"), CTAOrder: f.ints("CTAOrder")}
 		if intsProduct(b.CTAsPerCGA) == 1 {
 			b.CTAsPerCGA, b.CTASplitNum, b.CTAOrder = nil, nil, nil
+		}
+		if cga := f.value("CGALayout"); cga != nil {
+			if b.CTAsPerCGA != nil {
+				return nil, encErr(cga.Pos, model.CodeBadValue, "#%s.blocked gives its CTAs twice, as CGALayout and as CTAsPerCGA", n.Dialect)
+			}
+			if b.CGABases = f.lists("CGALayout"); len(b.CGABases) == 0 {
+				b.CGABases = nil // one CTA
+			}
 		}
 		return done(b)
 	case "nvidia_mma":

@@ -285,10 +285,15 @@ type TritonBlocked struct {
 	CTAsPerCGA  []int
 	CTASplitNum []int
 	CTAOrder    []int
+	// CGABases is the CTA layout as Triton 3.9 writes it, CGALayout =
+	// [[...], ...]: for each bit of the CTA id, the CTA tile it moves to
+	// along each dimension (zero: the CTAs hold copies). nil when the
+	// fields above give it, or for one CTA.
+	CGABases [][]int
 }
 
 func (b *TritonBlocked) oneCTA() bool {
-	return product(b.CTAsPerCGA) == 1
+	return product(b.CTAsPerCGA) == 1 && len(b.CGABases) == 0
 }
 
 // ctaFields returns the CTA fields, one CTA when they are left out.
@@ -303,6 +308,9 @@ func (b *TritonBlocked) TritonAttr() string {
 	s := b.Blocked.Attr()
 	if b.oneCTA() {
 		return s
+	}
+	if b.CGABases != nil {
+		return strings.TrimSuffix(s, "}>") + ", CGALayout = " + listsString(b.CGABases) + "}>"
 	}
 	return strings.TrimSuffix(s, "}>") + ", CTAsPerCGA = " + intsString(b.CTAsPerCGA) +
 		", CTASplitNum = " + intsString(b.CTASplitNum) + ", CTAOrder = " + intsString(b.CTAOrder) + "}>"
@@ -329,35 +337,66 @@ func (b *TritonBlocked) checkCTA(f model.Frame) error {
 	return nil
 }
 
+// checkCGA checks the CTA layout against the frame's blocks.
+func (b *TritonBlocked) checkCGA(f model.Frame, perCGA, split, ctaOrder []int) error {
+	r := len(f.Shape)
+	if b.CGABases != nil {
+		if len(b.CGABases) > 30 || 1<<len(b.CGABases) != f.BlockCount() {
+			return errorf(model.CodeShapeMismatch, "CGALayout", "CGALayout's %d bases give %d CTAs but there are %d", len(b.CGABases), 1<<min(len(b.CGABases), 30), f.BlockCount())
+		}
+		for i, v := range b.CGABases {
+			if len(v) != r {
+				return errorAt(model.CodeRankMismatch, "CGALayout", i, "basis %v has %d coordinates but the shape has rank %d", v, len(v), r)
+			}
+			for _, c := range v {
+				if c < 0 || c > 1<<20 {
+					return errorAt(model.CodeBadValue, "CGALayout", i, "basis %v has a coordinate outside 0..2^20", v)
+				}
+			}
+		}
+		return nil
+	}
+	if err := checkInts("CTAsPerCGA", perCGA, r); err != nil {
+		return err
+	}
+	if err := checkInts("CTASplitNum", split, r); err != nil {
+		return err
+	}
+	if !isPermutation(ctaOrder, r) {
+		return errorf(model.CodeBadValue, "CTAOrder", "%v is not a permutation of the %d dimensions", ctaOrder, r)
+	}
+	if p := product(perCGA); p != f.BlockCount() {
+		return errorf(model.CodeShapeMismatch, "CTAsPerCGA", "CTAsPerCGA covers %d blocks but there are %d", p, f.BlockCount())
+	}
+	for d := range r {
+		if perCGA[d]%split[d] != 0 {
+			return errorAt(model.CodeBadValue, "CTASplitNum", d, "CTASplitNum %d does not divide CTAsPerCGA %d", split[d], perCGA[d])
+		}
+	}
+	return nil
+}
+
 func (b *TritonBlocked) ll(f model.Frame) (*ll, error) {
 	r := len(f.Shape)
 	perCGA, split, ctaOrder := b.ctaFields(r)
 	if err := b.checkCTA(f); err != nil {
 		return nil, err
 	}
-	if err := checkInts("CTAsPerCGA", perCGA, r); err != nil {
+	if err := b.checkCGA(f, perCGA, split, ctaOrder); err != nil {
 		return nil, err
-	}
-	if err := checkInts("CTASplitNum", split, r); err != nil {
-		return nil, err
-	}
-	if !isPermutation(ctaOrder, r) {
-		return nil, errorf(model.CodeBadValue, "CTAOrder", "%v is not a permutation of the %d dimensions", ctaOrder, r)
-	}
-	if p := product(perCGA); p != f.BlockCount() {
-		return nil, errorf(model.CodeShapeMismatch, "CTAsPerCGA", "CTAsPerCGA covers %d blocks but there are %d", p, f.BlockCount())
-	}
-	for d := range r {
-		if perCGA[d]%split[d] != 0 {
-			return nil, errorAt(model.CodeBadValue, "CTASplitNum", d, "CTASplitNum %d does not divide CTAsPerCGA %d", split[d], perCGA[d])
-		}
 	}
 	// makeCgaLayout: per dimension in CTAOrder, split blocks take
 	// distinct parts, the rest hold copies; then fitted to the shape.
 	cga := newLL(r, ctaOrder)
-	for _, d := range ctaOrder {
-		cga.ident(model.Block, split[d], d)
-		cga.zeros(model.Block, perCGA[d]/split[d])
+	if b.CGABases != nil {
+		for _, v := range b.CGABases {
+			cga.add(model.Block, slices.Clone(v)...)
+		}
+	} else {
+		for _, d := range ctaOrder {
+			cga.ident(model.Block, split[d], d)
+			cga.zeros(model.Block, perCGA[d]/split[d])
+		}
 	}
 	cga.notLarger(f.Shape)
 	ctaShape := make([]int, r)
