@@ -342,6 +342,11 @@ func TritonEncodingOf(n *ir.AttrNode) (TritonEncoding, *model.Error) {
 			return nil, encErr(cta.Pos, model.CodeBadValue, "#%s.amd_wmma gives its warps twice, as ctaLayout and as warpsPerCTA", n.Dialect)
 		case cta != nil:
 			m.WarpBases = f.ctaWarps(cta)
+		case (m.IsTranspose || m.InstrShape != nil) && allPow2(m.WarpsPerCTA):
+			// The spelling between the two (isTranspose or
+			// instrShape beside warpsPerCTA): read as 3.9's, the
+			// warps row major.
+			m.WarpBases, m.WarpsPerCTA = rowMajorWarpBases(m.WarpsPerCTA), nil
 		}
 		return done(m)
 	}

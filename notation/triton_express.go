@@ -258,6 +258,12 @@ func sameBases(a, b *Linear) bool {
 // ctaLayout bases in tiles, those along the columns first (row major, as
 // warpsPerCTA laid them), the tile not transposed, instrShape [16, 16, 16].
 func wmmaOf(v int, w []int) *AMDWMMA {
+	return &AMDWMMA{Version: v, WarpBases: rowMajorWarpBases(w), InstrShape: []int{16, 16, 16}}
+}
+
+// rowMajorWarpBases is the warp bases, in tiles, of warps w laid row major
+// (the last dimension first), as warpsPerCTA lays them.
+func rowMajorWarpBases(w []int) [][]int {
 	r := len(w)
 	var bases [][]int
 	for _, d := range matrixOrder(r, true) {
@@ -270,5 +276,5 @@ func wmmaOf(v int, w []int) *AMDWMMA {
 	if bases == nil {
 		bases = [][]int{}
 	}
-	return &AMDWMMA{Version: v, WarpBases: bases, InstrShape: []int{16, 16, 16}}
+	return bases
 }
