@@ -555,11 +555,13 @@ var skipped = []string{"func.return", "gpu.return", "gpu.barrier", "gpu.thread_i
 	"affine.apply", "memref.dealloc", "arith.index_cast", "arith.index_castui"}
 
 // SharedOps are the ops every front end reads alike: arith's and math's
-// element-wise ops, arith.constant and scf.for, and the skipped ops.
+// element-wise ops, arith.constant, scf.for and scf.while, and the
+// skipped ops.
 var SharedOps = func() map[string]func(b *Builder, op *ir.Op) {
 	ops := map[string]func(b *Builder, op *ir.Op){
 		"arith.constant": (*Builder).constant,
 		"scf.for":        (*Builder).forLoop,
+		"scf.while":      (*Builder).whileLoop,
 	}
 	for name := range Elementwise {
 		ops[name] = (*Builder).elementwise

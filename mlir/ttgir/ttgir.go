@@ -59,6 +59,11 @@ func init() {
 		"ttg.local_store":     (*ttBuilder).localStore,
 		"ttg.memdesc_trans":   (*ttBuilder).memdescTrans,
 		"scf.if":              (*ttBuilder).ttIf,
+		"tt.gather":           (*ttBuilder).gather,
+		"tt.join":             (*ttBuilder).join,
+		"tt.split":            (*ttBuilder).split,
+		"tt.descriptor_load":  (*ttBuilder).descriptorLoad,
+		"tt.descriptor_store": (*ttBuilder).descriptorStore,
 	}
 	for _, name := range ttSkipped {
 		ttHandlers[name] = func(b *ttBuilder, op *ir.Op) {}
@@ -74,7 +79,7 @@ func ttUnderstood() string {
 	for _, name := range freeProducers {
 		names = append(names, name)
 	}
-	names = append(names, "tt.addptr", "tt.bitcast", "tt.int_to_ptr", "tt.ptr_to_int", "scf.for", "arith.constant")
+	names = append(names, "tt.addptr", "tt.bitcast", "tt.int_to_ptr", "tt.ptr_to_int", "scf.for", "scf.while", "arith.constant")
 	slices.Sort(names)
 	return strings.Join(slices.Compact(names), ", ") + " and arith/math element-wise ops"
 }
@@ -124,6 +129,15 @@ func (b *ttBuilder) markFree(fn *ir.Op) {
 							free[a] = isTensor(a.Type)
 						}
 					}
+					if o.Name == "scf.while" {
+						for _, r := range o.Regions {
+							for _, blk := range r.Blocks {
+								for _, a := range blk.Args {
+									free[a] = isTensor(a.Type)
+								}
+							}
+						}
+					}
 					collect(o)
 				}
 			}
@@ -171,6 +185,28 @@ func (b *ttBuilder) markFree(fn *ir.Op) {
 					set(a, f)
 					set(r, f)
 				}
+			case name == "scf.while" && len(op.Regions) == 2 && len(op.Regions[0].Blocks) == 1 && len(op.Regions[1].Blocks) == 1:
+				// The before region's arguments are carried from the
+				// inits and the after region's scf.yield; the after
+				// region's arguments and the results are what
+				// scf.condition passes on.
+				before, after := op.Regions[0].Blocks[0], op.Regions[1].Blocks[0]
+				for i, a := range before.Args {
+					if i < len(op.Operands) {
+						set(a, free[a] && free[op.Operands[i].Value] && yieldFree(op.Regions[1], i))
+					}
+				}
+				var cond *ir.Op
+				if n := len(before.Ops); n > 0 && before.Ops[n-1].Name == "scf.condition" {
+					cond = before.Ops[n-1]
+				}
+				for i, a := range after.Args {
+					f := cond != nil && i+1 < len(cond.Operands) && free[cond.Operands[i+1].Value]
+					set(a, f)
+					if i < len(op.Results) {
+						set(op.Results[i], f)
+					}
+				}
 			case name == "scf.if":
 				for i, r := range op.Results {
 					f := len(op.Regions) == 2
@@ -202,9 +238,21 @@ func isTensor(t ir.Type) bool {
 	return ok
 }
 
+// ttRefused are the Triton ops the reader knows and does not plan, each
+// with why: what the graph has no op for.
+var ttRefused = map[string]string{
+	"tt.dot_scaled": "the graph's mma multiplies A by B into C and takes no scale operands: the block-scaled records " +
+		"(sm_120's mma_mxf4 and mma_mxf8f6f4, gfx950's mfma f8f6f4; sm_100 has none, its tcgen05 records being f16 and bf16) " +
+		"are described and checked but not planned with",
+}
+
 // ReadOp reads one op of a TTGIR kernel.
 func (b *ttBuilder) ReadOp(op *ir.Op) {
 	name := ir.TTName(op.Name)
+	if why, ok := ttRefused[name]; ok {
+		b.Fail(op, model.CodeUnknownName, "%s is not planned: %s", op.Name, why)
+		return
+	}
 	if op.Opaque {
 		if len(op.Mentions) > 0 {
 			b.Fail(op, model.CodeUnknownName, "%s is not understood, and it touches tensors (%s): the reader understands %s", op.Name, strings.Join(op.Mentions, ", "), ttUnderstood())
@@ -216,7 +264,7 @@ func (b *ttBuilder) ReadOp(op *ir.Op) {
 			b.encoding(r.Type.(*ir.TensorType), r.Pos)
 		}
 	}
-	if len(op.Results) > 0 && name != "scf.for" && name != "scf.if" && !slices.ContainsFunc(op.Results, func(r *ir.Value) bool { return !b.freeTensors[r] }) {
+	if len(op.Results) > 0 && name != "scf.for" && name != "scf.while" && name != "scf.if" && !slices.ContainsFunc(op.Results, func(r *ir.Value) bool { return !b.freeTensors[r] }) {
 		return // a free tensor: made at each use
 	}
 	if name == "tt.addptr" && !reader.Touches[*ir.TensorType](op) {
@@ -243,6 +291,11 @@ func (b *ttBuilder) ReadOp(op *ir.Op) {
 		b.pinResult(r, false)
 	}
 	if name == "scf.for" && len(op.Regions) == 1 && len(op.Regions[0].Blocks) == 1 {
+		for _, a := range op.Regions[0].Blocks[0].Args {
+			b.pinResult(a, false)
+		}
+	}
+	if name == "scf.while" && len(op.Regions) == 2 && len(op.Regions[0].Blocks) == 1 {
 		for _, a := range op.Regions[0].Blocks[0].Args {
 			b.pinResult(a, false)
 		}
@@ -538,6 +591,10 @@ func (b *ttBuilder) ttDot(op *ir.Op) {
 		b.Fail(op, model.CodeRankMismatch, "%s has %d operands: it reads a, b and c", op.Name, len(op.Operands))
 		return
 	}
+	if r := len(shapeOf(op.Operands[0].Value.Type)); r > 2 {
+		b.Fail(op, model.CodeRankMismatch, "%s multiplies %d-dimensional tensors (a batched dot): the graph's mma multiplies matrices, and its records' fragments have no batch dimension to tile (Triton holds the batch in each warp's repeats, an #ttg.nvidia_mma of rank 3)", op.Name, r)
+		return
+	}
 	var in [3]*model.Value
 	for i := range in {
 		if i < 2 && b.descs[op.Operands[i].Value] != nil {
@@ -697,8 +754,12 @@ func (b *ttBuilder) reduceCombiner(op *ir.Op) string {
 // ttReduce reads tt.reduce of one tensor along its axis as a reduce; to
 // a scalar when the tensor has one dimension.
 func (b *ttBuilder) ttReduce(op *ir.Op) {
-	if len(op.Operands) != 1 || len(op.Results) != 1 {
-		b.Fail(op, model.CodeBadValue, "tt.reduce reduces %d tensor(s) together: the planner reads a reduction of one tensor", len(op.Operands))
+	if len(op.Operands) != len(op.Results) || len(op.Operands) == 0 {
+		b.Fail(op, model.CodeBadValue, "tt.reduce has %d operand(s) and %d result(s): it gives one result per tensor it reduces", len(op.Operands), len(op.Results))
+		return
+	}
+	if len(op.Operands) > 1 {
+		b.ttReduceTogether(op)
 		return
 	}
 	res := op.Results[0]
@@ -706,15 +767,7 @@ func (b *ttBuilder) ttReduce(op *ir.Op) {
 	if fn == "" {
 		return
 	}
-	aa, _ := op.Attr("axis")
-	axis := -1
-	if aa != nil {
-		if ia, ok := aa.Value.(*ir.IntAttr); ok {
-			if n, ok := ia.Int64(); ok && n >= 0 && n < model.MaxRank {
-				axis = int(n)
-			}
-		}
-	}
+	axis := axisAttr(op)
 	src := b.Source(op, res)
 	if src == nil {
 		return
@@ -729,6 +782,139 @@ func (b *ttBuilder) ttReduce(op *ir.Op) {
 	}
 	b.Add(&model.Op{Kind: model.OpReduce, Fn: fn, Axis: axis, Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{Axis: axis}, res, res.Name, res.Pos)
 	b.pinResult(res, false)
+}
+
+// axisAttr is a tt.reduce's axis, -1 when it has none that can be one.
+func axisAttr(op *ir.Op) int {
+	aa, _ := op.Attr("axis")
+	if aa == nil {
+		return -1
+	}
+	if ia, ok := aa.Value.(*ir.IntAttr); ok {
+		if n, ok := ia.Int64(); ok && n >= 0 && n < model.MaxRank {
+			return int(n)
+		}
+	}
+	return -1
+}
+
+// togetherCombiner is the reduction a tt.reduce of several tensors is
+// priced as: its combiner region takes an element and a partial result
+// of each tensor (2n arguments) and returns n values (Triton's
+// verifyRegionsImpl in lib/Dialect/Triton/IR/Ops.cpp); an argmax or argmin
+// compares the first tensor's values (arith.cmpf or cmpi, greater: max,
+// less: min) and selects, a region of one known combining op per tensor
+// combines as it does. "" (reported) otherwise.
+func (b *ttBuilder) togetherCombiner(op *ir.Op) string {
+	n := len(op.Operands)
+	if len(op.Regions) != 1 || len(op.Regions[0].Blocks) != 1 {
+		b.Fail(op, model.CodeBadValue, "tt.reduce has no combiner region of one block")
+		return ""
+	}
+	r := op.Regions[0]
+	blk := r.Blocks[0]
+	if len(blk.Args) != 2*n || len(blk.Ops) == 0 || blk.Ops[len(blk.Ops)-1].Name != "tt.reduce.return" || len(blk.Ops[len(blk.Ops)-1].Operands) != n {
+		b.Fail(op, model.CodeBadValue, "tt.reduce's combiner region at %s does not take two values of each of its %d tensors and return one of each", r.Pos, n)
+		return ""
+	}
+	for _, c := range blk.Ops[:len(blk.Ops)-1] {
+		if fn, ok := reduceCombiners[c.Name]; ok {
+			return fn
+		}
+		if c.Name != "arith.cmpf" && c.Name != "arith.cmpi" {
+			continue
+		}
+		pa, _ := c.Attr("predicate")
+		if pa == nil {
+			continue
+		}
+		pred := strings.Trim(pa.Value.String(), "\"")
+		switch {
+		case strings.Contains(pred, "gt") || strings.Contains(pred, "ge"):
+			return "max"
+		case strings.Contains(pred, "lt") || strings.Contains(pred, "le"):
+			return "min"
+		}
+	}
+	b.Fail(op, model.CodeBadValue, "tt.reduce's combiner region at %s neither compares (arith.cmpf, cmpi) nor combines with a known op (arith.addf, mulf, maxnumf, minnumf and their kin): the planner prices a reduction of several tensors as one of those", r.Pos)
+	return ""
+}
+
+// ttReduceTogether reads tt.reduce of several tensors along one axis (an
+// argmax: values and their indices). Triton reduces them in one layout:
+// the op's operands share their encoding (TT_ReduceOp's
+// SameOperandsEncoding in include/triton/Dialect/Triton/IR/TritonOps.td),
+// each result in its slice. The graph's reduce takes one tensor, so each
+// tensor is its own reduce, running where a view of the tensor is (the
+// tensor converted into it where it must be), and the views are tied to
+// one layout by the element-wise combination of them that the first
+// reduce reads (the others cast to the first's element type): priced once
+// per element, as the combiner's comparison, besides the reductions.
+func (b *ttBuilder) ttReduceTogether(op *ir.Op) {
+	fn := b.togetherCombiner(op)
+	if fn == "" {
+		return
+	}
+	axis := axisAttr(op)
+	srcs := make([]*model.Value, len(op.Operands))
+	for i, o := range op.Operands {
+		if srcs[i] = b.Value(o); srcs[i] == nil {
+			for _, r := range op.Results {
+				b.Failed[r] = true
+			}
+			return
+		}
+	}
+	first := srcs[0]
+	switch {
+	case axis < 0 || axis >= len(first.Shape):
+		b.Fail(op, model.CodeBadValue, "tt.reduce's axis is not a dimension of its %d-dimensional operands", len(first.Shape))
+		return
+	case len(first.Shape) == 1:
+		b.Fail(op, model.CodeBadValue, "tt.reduce reduces %d one-dimensional tensors together to scalars: the planner reads a reduction of several tensors that keeps a dimension", len(srcs))
+		return
+	}
+	for i, v := range srcs[1:] {
+		if !slices.Equal(v.Shape, first.Shape) {
+			b.Fail(op, model.CodeShapeMismatch, "tt.reduce's operands %s and %s have the shapes %v and %v: the tensors reduced together have one shape", op.Operands[0].Value, op.Operands[i+1].Value, first.Shape, v.Shape)
+			return
+		}
+	}
+	res0 := op.Results[0]
+	// Each tensor as the reduction reads it: a view of the same shape,
+	// into which it may be converted (as Triton converts an operand
+	// before the op), the reduce then running where the view is.
+	views := make([]*model.Value, len(srcs))
+	for i, v := range srcs {
+		if views[i] = b.Add(&model.Op{Kind: model.OpShapeCast, Pos: op.Pos, Operands: []*model.Value{v}}, &model.OpArgs{Shape: slices.Clone(v.Shape)}, nil, fmt.Sprintf("%s@in%d", res0.Name, i), op.Pos); views[i] == nil {
+			b.Failed[res0] = true
+			return
+		}
+	}
+	tied := []*model.Value{views[0]}
+	for i, v := range views[1:] {
+		if v.DType.Name != first.DType.Name {
+			v = b.Add(&model.Op{Kind: model.OpCast, Fn: "cast", Pos: op.Pos, Operands: []*model.Value{v}, NoConvert: []bool{true}}, &model.OpArgs{DType: first.DType}, nil, fmt.Sprintf("%s@%d", res0.Name, i+1), op.Pos)
+			if v == nil {
+				b.Failed[res0] = true
+				return
+			}
+		}
+		tied = append(tied, v)
+	}
+	together := b.Add(&model.Op{Kind: model.OpElementwise, Fn: fn, Pos: op.Pos, Operands: tied, NoConvert: slices.Repeat([]bool{true}, len(tied))}, &model.OpArgs{}, nil, res0.Name+"@together", op.Pos)
+	if together == nil {
+		b.Failed[res0] = true
+		return
+	}
+	for i, r := range op.Results {
+		src := views[i]
+		if i == 0 {
+			src = together
+		}
+		b.Add(&model.Op{Kind: model.OpReduce, Fn: fn, Axis: axis, Pos: op.Pos, Operands: []*model.Value{src}, NoConvert: []bool{true}}, &model.OpArgs{Axis: axis}, r, r.Name, r.Pos)
+		b.pinResult(r, false)
+	}
 }
 
 // ttIf reads scf.if: the ops of both branches (priced as if both ran),
@@ -993,6 +1179,174 @@ func (b *ttBuilder) storeLocal(op *ir.Op, o *ir.Operand, d *memDesc) {
 	}
 	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
 	b.Add(&model.Op{Kind: model.OpCopyToShared, Pos: op.Pos, Operands: []*model.Value{src}, Buffer: d.buf, Name: name}, &model.OpArgs{Buffer: d.buf}, nil, name, op.Pos)
+}
+
+// join reads tt.join as the graph's join: its two tensors side by side
+// along a new last dimension of 2, held in each lane's lowest register
+// (model.OpJoin).
+func (b *ttBuilder) join(op *ir.Op) {
+	res := op.Results[0]
+	x, y := b.Value(op.Operands[0]), b.Value(op.Operands[1])
+	if x == nil || y == nil {
+		b.Failed[res] = true
+		return
+	}
+	b.Add(&model.Op{Kind: model.OpJoin, Pos: op.Pos, Operands: []*model.Value{x, y}}, &model.OpArgs{}, res, res.Name, res.Pos)
+	b.pinResult(res, false)
+}
+
+// split reads tt.split as two of the graph's splits of its tensor, one
+// per half (model.OpSplit): each takes the last dimension, of 2, out of
+// each lane's lowest register.
+func (b *ttBuilder) split(op *ir.Op) {
+	src := b.Value(op.Operands[0])
+	if src == nil {
+		for _, r := range op.Results {
+			b.Failed[r] = true
+		}
+		return
+	}
+	for _, r := range op.Results {
+		b.Add(&model.Op{Kind: model.OpSplit, Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{}, r, r.Name, r.Pos)
+		b.pinResult(r, false)
+	}
+}
+
+// gather reads tt.gather as Triton lowers it where the gathered axis
+// crosses warps (GatherOpConversion::emitGatherInShared in
+// lib/Conversion/TritonGPUToLLVM/GatherOpToLLVM.cpp): the source stored
+// into a scratch buffer, dense row major and fixed (the compiler's, not
+// written back), and each element of the result read from it at the
+// address its index gives, in the indices' layout, which the result
+// shares (GatherOp::verify in lib/Dialect/Triton/IR/Ops.cpp: "indices and
+// output encodings must match"). The reads, at addresses the data
+// decides, are priced as one element-wise op of the result (a cast of the
+// indices); the warp-local gather through shuffles that Triton uses where
+// the layouts allow is not priced apart.
+func (b *ttBuilder) gather(op *ir.Op) {
+	res := op.Results[0]
+	if len(op.Operands) != 2 {
+		b.Fail(op, model.CodeRankMismatch, "tt.gather has %d operands: it reads a source and indices", len(op.Operands))
+		return
+	}
+	src, idx := b.Value(op.Operands[0]), b.Value(op.Operands[1])
+	if src == nil || idx == nil {
+		b.Failed[res] = true
+		return
+	}
+	if len(src.Shape) != 2 {
+		b.Fail(op, model.CodeRankMismatch, "tt.gather from a %d-dimensional source: the planner reads a gather from a matrix, whose scratch buffer it places", len(src.Shape))
+		return
+	}
+	name := res.Name + "@gather"
+	buf := &model.Buffer{Name: name, Shape: slices.Clone(src.Shape), DType: src.DType, Fixed: true, Pos: op.Pos,
+		Layout: &model.SharedLayout{Rows: src.Shape[0], Cols: src.Shape[1], ElemBits: src.DType.Bits, Swizzle: "none"}}
+	b.G.Buffers = append(b.G.Buffers, buf)
+	b.Add(&model.Op{Kind: model.OpCopyToShared, Pos: op.Pos, Operands: []*model.Value{src}, Buffer: buf, Name: name}, &model.OpArgs{Buffer: buf}, nil, name, op.Pos)
+	b.Add(&model.Op{Kind: model.OpCast, Fn: "cast", Pos: op.Pos, Operands: []*model.Value{idx}}, &model.OpArgs{DType: src.DType}, res, res.Name, res.Pos)
+	b.pinResult(res, false)
+}
+
+// tmaBuffer is the shared-memory buffer a tensor descriptor's block is
+// moved through: Triton lowers tt.descriptor_load to a TMA copy into a
+// buffer in the descriptor's shared encoding and a ttg.local_load of it,
+// and tt.descriptor_store to a ttg.local_alloc in that encoding and a
+// TMA copy out (lib/Dialect/TritonNvidiaGPU/Transforms/TMALowering.cpp),
+// the block's encoding being the one the descriptor's type gives
+// (TT_TensorDescType's blockType, include/triton/Dialect/Triton/IR/
+// TritonTypes.td). Its placement is that encoding's, fixed: the plan
+// chooses the registers' layout on the other side of it. nil (reported)
+// when the descriptor's type gives no two-dimensional block in a shared
+// encoding the planner places.
+func (b *ttBuilder) tmaBuffer(op *ir.Op, o *ir.Operand, name string) *model.Buffer {
+	ot, _ := o.Value.Type.(*ir.OpaqueType)
+	if ot == nil || ot.Block == nil {
+		if ot != nil && ot.EncodingErr != nil {
+			b.Errorf(ot.EncodingErr.Pos, model.CodeBadValue, "the block type of %s: %s", o.Value, ot.EncodingErr.Msg)
+			return nil
+		}
+		b.Fail(op, model.CodeBadValue, "%s reads %s, a %s, not a !tt.tensordesc<tensor<shape x type, #shared>>", op.Name, o.Value, o.Value.Type)
+		return nil
+	}
+	blk := ot.Block
+	dt, ok := ir.DType(blk.Elem)
+	switch {
+	case !ok:
+		b.Fail(op, model.CodeUnknownName, "%s's descriptor holds %s, which the planner does not know", op.Name, blk.Elem)
+		return nil
+	case len(blk.Shape) != 2 || blk.Encoding == nil:
+		b.Fail(op, model.CodeBadValue, "%s's descriptor %s: the planner reads a descriptor of a two-dimensional block in a shared encoding", op.Name, ot)
+		return nil
+	}
+	n, nerr := notation.EncodingNode(blk.Encoding, o.Pos)
+	var se *notation.TritonSharedEncoding
+	err := nerr
+	if err == nil {
+		se, err = notation.SharedEncoding(n)
+	}
+	if err != nil {
+		b.Errorf(err.Pos, model.CodeBadValue, "the shared encoding %s of %s: %s", blk.Encoding, o.Value, err.Msg)
+		return nil
+	}
+	if _, col := columnMajor(se); col {
+		b.Fail(op, model.CodeBadValue, "%s's descriptor lays its block out column major (%s): the planner reads a descriptor whose block is row major", op.Name, blk.Encoding)
+		return nil
+	}
+	l, perr := se.Placement(blk.Shape[0], blk.Shape[1], dt.Bits)
+	if perr != nil {
+		msg := perr.Error()
+		if me, ok := perr.(*model.Error); ok {
+			msg = me.Msg
+		}
+		b.Errorf(b.encodingPos(blk.Encoding, o.Pos), model.CodeBadValue, "the shared encoding %s of %s: %s", blk.Encoding, o.Value, msg)
+		return nil
+	}
+	buf := &model.Buffer{Name: name, Shape: slices.Clone(blk.Shape), DType: dt, Layout: l, Fixed: true, Pos: op.Pos}
+	b.G.Buffers = append(b.G.Buffers, buf)
+	return buf
+}
+
+// descriptorLoad reads tt.descriptor_load as a load_shared of the block
+// the TMA unit brings into a buffer in the descriptor's shared encoding
+// (tmaBuffer), into registers in the layout the plan chooses; the copy
+// from global memory is the TMA unit's whatever the layout, and unpriced.
+func (b *ttBuilder) descriptorLoad(op *ir.Op) {
+	res := op.Results[0]
+	shape, _, ok := b.ResultVector(res)
+	if !ok {
+		return
+	}
+	buf := b.tmaBuffer(op, op.Operands[0], res.Name+"@tma")
+	if buf == nil {
+		b.Failed[res] = true
+		return
+	}
+	if !slices.Equal(shape, buf.Shape) {
+		b.Fail(op, model.CodeShapeMismatch, "tt.descriptor_load gives %s, of shape %v, from a descriptor of blocks of %v", res, shape, buf.Shape)
+		return
+	}
+	b.Add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: buf}, &model.OpArgs{Buffer: buf}, res, res.Name, res.Pos)
+	b.pinResult(res, true)
+}
+
+// descriptorStore reads tt.descriptor_store as a copy_to_shared of its
+// tensor into a buffer in the descriptor's shared encoding (tmaBuffer),
+// which the TMA unit writes out.
+func (b *ttBuilder) descriptorStore(op *ir.Op) {
+	if len(op.Operands) < 2 {
+		b.Fail(op, model.CodeRankMismatch, "tt.descriptor_store has %d operands: it writes a tensor through a descriptor", len(op.Operands))
+		return
+	}
+	src := b.Value(op.Operands[1])
+	if src == nil {
+		return
+	}
+	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
+	buf := b.tmaBuffer(op, op.Operands[0], name)
+	if buf == nil {
+		return
+	}
+	b.Add(&model.Op{Kind: model.OpCopyToShared, Pos: op.Pos, Operands: []*model.Value{src}, Buffer: buf, Name: name}, &model.OpArgs{Buffer: buf}, nil, name, op.Pos)
 }
 
 // ttTargets maps ttg.target's backend prefix to the planner's targets.

@@ -462,10 +462,18 @@ func (wr *ttWriter) tie(op *ir.Op, res *model.Layout) {
 			}
 			t.anchors = append(t.anchors, tyAnchor{node: r, enc: enc})
 		}
-	case name == "tt.reduce" && len(op.Operands) == 1:
-		if a, b := result(op, 0, res), operand(op, 0); a >= 0 && b >= 0 {
-			t.ties = append(t.ties, tyTie{kind: tieSlice, a: a, b: b, dim: axisOf(op)})
+	case name == "tt.reduce":
+		// Its operands share one encoding (SameOperandsEncoding), each
+		// result the slice of it.
+		var ns []int
+		for k := range op.Operands {
+			b := operand(op, k)
+			ns = append(ns, b)
+			if a := result(op, k, res); a >= 0 && b >= 0 {
+				t.ties = append(t.ties, tyTie{kind: tieSlice, a: a, b: b, dim: axisOf(op)})
+			}
 		}
+		t.same(ns...)
 	case name == "tt.expand_dims":
 		if a, b := operand(op, 0), result(op, 0, res); a >= 0 && b >= 0 {
 			t.ties = append(t.ties, tyTie{kind: tieSlice, a: a, b: b, dim: axisOf(op)})
@@ -483,6 +491,33 @@ func (wr *ttWriter) tie(op *ir.Op, res *model.Layout) {
 				arg = t.node(nodeKey(args[i-2], l), l, notation.AnyRole)
 			}
 			t.same(operand(op, i), arg, result(op, i-3, nil))
+		}
+	case name == "scf.while" && len(op.Regions) == 2 && len(op.Regions[0].Blocks) == 1 && len(op.Regions[1].Blocks) == 1:
+		// An init, the before and after regions' arguments and the result
+		// of one carried value share one type (SCFOps.td, WhileOp; the
+		// reader reads the form whose scf.condition passes the before
+		// region's arguments on).
+		arg := func(a []*ir.Value, i int) int {
+			if i >= len(a) || !isTensor(a[i].Type) {
+				return -1
+			}
+			if l := wr.layoutOf(a[i]); l != nil {
+				return t.node(nodeKey(a[i], l), l, notation.AnyRole)
+			}
+			return -1
+		}
+		for i := range op.Operands {
+			t.same(operand(op, i), arg(op.Regions[0].Blocks[0].Args, i), arg(op.Regions[1].Blocks[0].Args, i), result(op, i, nil))
+		}
+	case name == "tt.gather":
+		// The result has the indices' encoding (GatherOp::verify).
+		t.same(operand(op, 1), result(op, 0, res))
+	case name == "scf.condition":
+		if op.Parent == nil || op.Parent.Region == nil || op.Parent.Region.Parent == nil {
+			return
+		}
+		for k := 1; k < len(op.Operands); k++ {
+			t.same(operand(op, k), result(op.Parent.Region.Parent, k-1, nil))
 		}
 	case name == "scf.yield":
 		if op.Parent == nil || op.Parent.Region == nil || op.Parent.Region.Parent == nil {
