@@ -66,10 +66,11 @@ type Buffer struct {
 	// (SharedLayout.CanonicalMode).
 	Described bool
 	// Fixed is set when the kernel fixes the placement, Layout, whatever
-	// the plan prefers (the shared encoding of a Triton tensor
-	// descriptor, which the TMA unit writes and reads the block in and
-	// which a plan written back keeps): the placement is then the only
-	// one considered, dense row major included.
+	// the plan prefers: the shared encoding of a Triton tensor descriptor,
+	// which the TMA unit writes and reads the block in, or of a !ttg.memdesc
+	// function argument, which the caller placed; a plan written back
+	// keeps it. The placement is then the only one considered, dense row
+	// major included.
 	Fixed bool
 	// Allocated is the shape the kernel allocates, where it differs from
 	// the tile its accesses touch (Shape), which is what the plan prices:

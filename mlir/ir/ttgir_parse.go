@@ -33,6 +33,14 @@ func ttgirRows() []opRow {
 		row("tt.split", "$src attr-dict `:` type($src) `->` type($outLHS)", "outRHS: outLHS", "outLHS, outRHS", 1, 2),
 		custom("tt.descriptor_load", parseDescriptorLoad, anyArity, anyArity),
 		custom("tt.descriptor_store", parseDescriptorStore, anyArity, anyArity),
+		// Triton's own element-wise ops (TT_MulhiUIOp, TT_PreciseDivFOp:
+		// `$x `,` $y attr-dict `:` type($x)`; TT_PreciseSqrtOp:
+		// `$x attr-dict `:` type($x)`), which arith's forms read.
+		row("tt.mulhiui", binaryForm, binaryTypes, "result", 2, 1),
+		row("tt.precise_divf", binaryForm, binaryTypes, "result", 2, 1),
+		row("tt.precise_sqrt", unaryForm, "operand: result", "result", 1, 1),
+		custom("tt.print", parseTTPrint, anyArity, anyArity),
+		custom("tt.assert", parseTTAssert, anyArity, anyArity),
 	}
 	for _, name := range []string{"tt.splat", "tt.expand_dims", "tt.broadcast", "tt.trans", "tt.reshape",
 		"tt.fp_to_fp", "tt.bitcast", "tt.int_to_ptr", "tt.ptr_to_int"} {
@@ -378,4 +386,43 @@ func (p *parser) peekKind() tokKind {
 		return tEOF
 	}
 	return t.kind
+}
+
+// parseTTPrint reads tt.print "prefix" attr-dict [: %a, %b : T, U] (TT_PrintOp's
+// assemblyFormat, `$prefix attr-dict (`:` $args^ `:` type($args))?`).
+func parseTTPrint(p *parser, op *Op) []Type {
+	if !p.stringAttr(op, "prefix") {
+		return nil
+	}
+	p.optAttrs(op)
+	if p.ok() && p.tok.is(":") {
+		p.nextTok()
+		parseReturnLike(p, op)
+	}
+	return nil
+}
+
+// parseTTAssert reads tt.assert %cond, "message" attr-dict : T (TT_AssertOp's
+// assemblyFormat, `$condition `,` $message attr-dict `:` type($condition)`).
+func parseTTAssert(p *parser, op *Op) []Type {
+	r, ok := p.parseRef()
+	if !ok || !p.expect(",", "after tt.assert's condition") || !p.stringAttr(op, "message") {
+		return nil
+	}
+	p.optAttrs(op)
+	if t := p.colonType(op); p.ok() {
+		p.use(op, r, t)
+	}
+	return nil
+}
+
+// stringAttr reads a string literal as op's attribute name.
+func (p *parser) stringAttr(op *Op, name string) bool {
+	if p.tok.kind != tString {
+		p.failf(p.tok.pos, "expected %s's %s (a string), found %s", op.Name, name, p.tok.describe())
+		return false
+	}
+	op.Attrs = append(op.Attrs, &NamedAttr{Name: name, Pos: p.tok.pos, ValuePos: p.tok.pos, Value: &StringAttr{Value: p.tok.text}})
+	p.nextTok()
+	return true
 }

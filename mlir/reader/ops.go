@@ -544,7 +544,8 @@ func condValue(cond *ir.Op, i int) string {
 }
 
 // trips is a loop's trip count from its constant bounds, else the one
-// --trips assumes.
+// --trips assumes, else the front end's default (DefaultTrips, said in the
+// graph's provenance).
 func (b *Builder) trips(op *ir.Op) (int, bool, bool) {
 	lb, ok1 := b.ints[op.Operands[0].Value]
 	ub, ok2 := b.ints[op.Operands[1].Value]
@@ -552,6 +553,10 @@ func (b *Builder) trips(op *ir.Op) (int, bool, bool) {
 	if !(ok1 && ok2 && ok3) {
 		if b.Opt.Trips > 0 {
 			return b.Opt.Trips, true, true
+		}
+		if b.DefaultTrips > 0 {
+			b.G.Provenance = append(b.G.Provenance, fmt.Sprintf("trips %d for the scf.for at %s, whose bounds are known only at run time: the reader's default (--trips N gives another)", b.DefaultTrips, op.Pos))
+			return b.DefaultTrips, true, true
 		}
 		var which []string
 		for i, ok := range []bool{ok1, ok2, ok3} {

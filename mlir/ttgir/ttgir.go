@@ -39,7 +39,7 @@ var ttHandlers map[string]func(b *ttBuilder, op *ir.Op)
 
 // ttSkipped are TTGIR ops on scalars, program ids and buffers' lifetimes:
 // read and passed over.
-var ttSkipped = []string{"tt.return", "tt.get_program_id", "tt.get_num_programs", "ttg.local_dealloc", "gpu.barrier", "tt.assert", "tt.print", "ttng.fence_async_shared"}
+var ttSkipped = []string{"tt.get_program_id", "tt.get_num_programs", "ttg.local_dealloc", "gpu.barrier", "tt.assert", "tt.print", "ttng.fence_async_shared"}
 
 func init() {
 	ttHandlers = map[string]func(b *ttBuilder, op *ir.Op){
@@ -53,6 +53,7 @@ func init() {
 		"tt.broadcast":        (*ttBuilder).Broadcast,
 		"tt.trans":            (*ttBuilder).ttTrans,
 		"tt.fp_to_fp":         (*ttBuilder).ttFpToFp,
+		"tt.bitcast":          func(b *ttBuilder, op *ir.Op) { b.ElementwiseAs(op, reader.CastAs("bitcast")) },
 		"ttg.convert_layout":  (*ttBuilder).ttConvert,
 		"ttg.local_alloc":     (*ttBuilder).localAlloc,
 		"ttg.local_load":      (*ttBuilder).localLoad,
@@ -64,10 +65,25 @@ func init() {
 		"tt.split":            (*ttBuilder).split,
 		"tt.descriptor_load":  (*ttBuilder).descriptorLoad,
 		"tt.descriptor_store": (*ttBuilder).descriptorStore,
+		"tt.return":           (*ttBuilder).ttReturn,
+	}
+	for name, fn := range ttElementwise {
+		ttHandlers[name] = func(b *ttBuilder, op *ir.Op) { b.ElementwiseAs(op, fn) }
 	}
 	for _, name := range ttSkipped {
 		ttHandlers[name] = func(b *ttBuilder, op *ir.Op) {}
 	}
+}
+
+// ttElementwise are Triton's own element-wise ops on tensors and the
+// graph's functions they are read as: the high half of an unsigned
+// product (tt.mulhiui) costs a multiply, the IEEE-rounded division and
+// square root (tt.precise_divf, tt.precise_sqrt) a division and a square
+// root (include/triton/Dialect/Triton/IR/TritonOps.td: TT_MulhiUIOp,
+// TT_PreciseDivFOp, TT_PreciseSqrtOp, all Elementwise and
+// SameOperandsAndResultType).
+var ttElementwise = map[string]reader.Fn{
+	"tt.mulhiui": reader.Func("mul"), "tt.precise_divf": reader.Func("div"), "tt.precise_sqrt": reader.Func("sqrt"),
 }
 
 // ttUnderstood lists the TTGIR ops the reader maps, for messages.
@@ -79,7 +95,7 @@ func ttUnderstood() string {
 	for _, name := range freeProducers {
 		names = append(names, name)
 	}
-	names = append(names, "tt.addptr", "tt.bitcast", "tt.int_to_ptr", "tt.ptr_to_int", "scf.for", "scf.while", "arith.constant")
+	names = append(names, "tt.addptr", "tt.int_to_ptr", "tt.ptr_to_int", "scf.for", "scf.while", "arith.constant")
 	slices.Sort(names)
 	return strings.Join(slices.Compact(names), ", ") + " and arith/math element-wise ops"
 }
@@ -95,6 +111,7 @@ var freeProducers = []string{"tt.make_range", "tt.splat", "arith.constant", "tt.
 var freeThrough = map[string]bool{
 	"tt.addptr": true, "tt.expand_dims": true, "tt.broadcast": true, "tt.trans": true, "tt.reshape": true,
 	"tt.fp_to_fp": true, "tt.bitcast": true, "tt.int_to_ptr": true, "tt.ptr_to_int": true, "ttg.convert_layout": true,
+	"tt.mulhiui": true, "tt.precise_divf": true, "tt.precise_sqrt": true,
 }
 
 // isPtrTensor reports whether t is a tensor of pointers.
@@ -144,6 +161,9 @@ func (b *ttBuilder) markFree(fn *ir.Op) {
 		}
 	}
 	collect(fn)
+	for _, a := range fn.Regions[0].Blocks[0].Args {
+		free[a] = isPtrTensor(a.Type) // a pointer argument: its loads and stores keep its encoding (ptrArgs)
+	}
 	tensorsFree := func(op *ir.Op) bool {
 		for _, o := range op.Operands {
 			if isTensor(o.Value.Type) && !free[o.Value] {
@@ -299,6 +319,159 @@ func (b *ttBuilder) ReadOp(op *ir.Op) {
 		for _, a := range op.Regions[0].Blocks[0].Args {
 			b.pinResult(a, false)
 		}
+	}
+}
+
+// arguments reads the function's tensor and memory descriptor arguments,
+// whose types its caller fixed: a tensor arrives in registers in the
+// encoding its type gives (an argument op pinned to it, the layout the
+// plan starts from), a !ttg.memdesc is a shared-memory buffer the caller
+// placed as its shared encoding says (model.Buffer.Fixed), a tensor of
+// pointers addresses in its encoding, which the loads and stores through
+// it keep (ptrArgs; pointerUse says what may read it). A tensor read as
+// addresses or a mask is refused (addressUse).
+func (b *ttBuilder) arguments(blk *ir.Block) {
+	for _, a := range blk.Args {
+		switch t := a.Type.(type) {
+		case *ir.TensorType:
+			if isPtrTensor(t) {
+				if u, ok := pointerUse(a, map[*ir.Value]bool{}); !ok {
+					b.Errorf(a.Pos, model.CodeBadValue, "argument %s, a tensor of pointers, is read by %s at %s: the planner follows a pointer argument only through tt.addptr and loops into the tt.load and tt.store that keep its encoding", a, u.Op.Name, u.Op.Pos)
+					b.Failed[a] = true
+				} else if pin := b.ttPin(t, a.Pos); pin != nil {
+					b.ptrArgs[a] = pin
+				}
+				continue
+			}
+			shape, dt, ok := b.Vector(t, a.Pos, "argument "+a.String())
+			if !ok {
+				b.Failed[a] = true
+				continue
+			}
+			if u, ok := addressUse(a); ok {
+				// Pointer arithmetic is made again in the layout its load or
+				// store needs (freeThrough), which would read the argument
+				// through a conversion the graph does not price.
+				b.Errorf(a.Pos, model.CodeBadValue, "argument %s is read as addresses or a mask (by %s at %s): the planner reads a tensor argument as a value in registers, not as what a load or store reads in the layout of its data", a, u.Op.Name, u.Op.Pos)
+				b.Failed[a] = true
+				continue
+			}
+			pin := b.ttPin(t, a.Pos)
+			if pin == nil {
+				b.Failed[a] = true // its encoding's mistake is reported
+				continue
+			}
+			if v := b.Add(&model.Op{Kind: model.OpArgument, Pos: a.Pos}, &model.OpArgs{Shape: shape, DType: dt}, a, a.Name, a.Pos); v != nil {
+				v.Pin = pin
+			}
+		case *ir.OpaqueType:
+			if !memdescRE.MatchString(t.Text) {
+				continue
+			}
+			d := b.buffer(a, a.Pos, "argument "+a.String()+" is", "argument "+a.String()+"'s buffer", true)
+			if d == nil {
+				continue
+			}
+			d.buf.Fixed, d.given = true, true
+			b.G.Buffers = append(b.G.Buffers, d.buf)
+			b.descs[a] = d
+		}
+	}
+}
+
+// pointerUse checks the uses of a pointer argument's tensor v (or of
+// what tt.addptr and loops make of it, each value once): each an offset added
+// to it (tt.addptr's pointer), a loop's init or yield, or the pointers of
+// a tt.load or tt.store, which then keep its encoding. It gives the first
+// other use and false.
+func pointerUse(v *ir.Value, seen map[*ir.Value]bool) (ir.Use, bool) {
+	if seen[v] {
+		return ir.Use{}, true
+	}
+	seen[v] = true
+	for _, u := range v.Uses {
+		switch name := ir.TTName(u.Op.Name); {
+		case (name == "tt.load" || name == "tt.store") && u.Index == 0, name == "scf.yield":
+		case name == "tt.addptr" && u.Index == 0 && len(u.Op.Results) == 1 && shapeEqual(v.Type, u.Op.Results[0].Type):
+			if w, ok := pointerUse(u.Op.Results[0], seen); !ok {
+				return w, false
+			}
+		case name == "scf.for" && u.Index >= 3 && len(u.Op.Regions) == 1 && len(u.Op.Regions[0].Blocks) == 1 && u.Index-2 < len(u.Op.Regions[0].Blocks[0].Args):
+			if w, ok := pointerUse(u.Op.Regions[0].Blocks[0].Args[u.Index-2], seen); !ok {
+				return w, false
+			}
+		default:
+			return u, false
+		}
+	}
+	return ir.Use{}, true
+}
+
+// shapeEqual reports whether two tensor types have one shape.
+func shapeEqual(a, b ir.Type) bool {
+	x, ok1 := a.(*ir.TensorType)
+	y, ok2 := b.(*ir.TensorType)
+	return ok1 && ok2 && slices.Equal(x.Shape, y.Shape)
+}
+
+// pointerArg is the pointer argument whose tensor the pointers v are, by
+// tt.addptr and loops (pointerUse); nil for none.
+func (b *ttBuilder) pointerArg(v *ir.Value) *ir.Value {
+	for depth := 0; v != nil && depth < 64; depth++ {
+		if b.ptrArgs[v] != nil {
+			return v
+		}
+		switch {
+		case v.Def != nil && ir.TTName(v.Def.Name) == "tt.addptr" && len(v.Def.Operands) == 2:
+			v = v.Def.Operands[0].Value
+		case v.Def == nil && v.Block != nil && v.Block.Region != nil && v.Block.Region.Parent != nil &&
+			ir.TTName(v.Block.Region.Parent.Name) == "scf.for" && v.Index > 0 && 2+v.Index < len(v.Block.Region.Parent.Operands):
+			v = v.Block.Region.Parent.Operands[2+v.Index].Value
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// addressUse is a use of v, or of a ttg.convert_layout of it (which the
+// writer removes), as addresses or what goes with them: by an op that
+// makes a tensor of pointers from it (tt.addptr's offset, tt.int_to_ptr),
+// or as a tt.load's mask or other or a tt.store's mask, which are in the
+// layout of the value loaded or stored; false for none.
+func addressUse(v *ir.Value) (ir.Use, bool) {
+	for _, u := range v.Uses {
+		name := ir.TTName(u.Op.Name)
+		if slices.ContainsFunc(u.Op.Results, func(r *ir.Value) bool { return isPtrTensor(r.Type) }) || name == "tt.load" && u.Index > 0 || name == "tt.store" && u.Index > 1 {
+			return u, true
+		}
+		if ir.TTName(u.Op.Name) == "ttg.convert_layout" && len(u.Op.Results) == 1 {
+			if w, ok := addressUse(u.Op.Results[0]); ok {
+				return w, true
+			}
+		}
+	}
+	return ir.Use{}, false
+}
+
+// ttReturn reads tt.return of tensors: each returned in the encoding the
+// function's type declares for it, the operand's type as written (a view
+// of the value pinned to it, so that the plan converts it there where it
+// computes it in another layout).
+func (b *ttBuilder) ttReturn(op *ir.Op) {
+	for i, o := range op.Operands {
+		if !isTensor(o.Value.Type) || b.freeTensors[o.Value] {
+			continue
+		}
+		v := b.Value(o)
+		if v == nil {
+			continue
+		}
+		pin := b.ttPin(o.Value.Type, o.Pos)
+		if pin == nil {
+			continue
+		}
+		b.anchored(v, pin, op.Pos, fmt.Sprintf("return@%d", i))
 	}
 }
 
@@ -563,7 +736,12 @@ func (b *ttBuilder) ttLoad(op *ir.Op) {
 		return
 	}
 	mop := &model.Op{Kind: model.OpLoad, Pos: op.Pos, Contiguous: b.contiguousOf(op.Operands[0].Value, op.Pos)}
-	b.Add(mop, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
+	v := b.Add(mop, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
+	if a := b.pointerArg(op.Operands[0].Value); a != nil && v != nil {
+		// Through a pointer argument's tensor: loaded in its encoding
+		// (Triton's loads keep their pointers' encoding), the caller's.
+		v.Pin = b.ptrArgs[a]
+	}
 	b.pinResult(res, true)
 }
 
@@ -578,7 +756,9 @@ func (b *ttBuilder) ttStore(op *ir.Op) {
 	}
 	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
 	mop := &model.Op{Kind: model.OpStore, Pos: op.Pos, Operands: []*model.Value{src}, Contiguous: b.contiguousOf(op.Operands[0].Value, op.Pos), Name: name}
-	if b.Opt.KeepAnchors || b.Opt.InputLayouts {
+	if a := b.pointerArg(op.Operands[0].Value); a != nil {
+		mop.Layout = b.ptrArgs[a] // stored in a pointer argument's encoding, as a load through it
+	} else if b.Opt.KeepAnchors || b.Opt.InputLayouts {
 		mop.Layout = b.ttPin(op.Operands[0].Value.Type, op.Pos)
 	}
 	b.Add(mop, &model.OpArgs{}, nil, name, op.Pos)
@@ -667,7 +847,13 @@ func (b *ttBuilder) ttConvert(op *ir.Op) {
 	if src == nil {
 		return
 	}
-	b.converts++
+	if from, to := b.ttPin(op.Operands[0].Value.Type, op.Pos), b.ttPin(res.Type, res.Pos); from == nil || to == nil || !from.Layout.Equal(to.Layout) {
+		// One between two names of one layout (an mma's result renamed
+		// a #ttg.dot_op, a slice renamed for a function's result type,
+		// as the writer writes them) moves nothing: it is no conversion
+		// of the input's.
+		b.converts++
+	}
 	if !b.Opt.InputLayouts {
 		b.Folded[res] = src
 		return
@@ -985,6 +1171,9 @@ type memDesc struct {
 	buf  *model.Buffer
 	perm []int
 	enc  ir.Attr // the shared encoding, as written
+	// given is set for a function argument's buffer and the views of it:
+	// its type is the caller's, written back as it is.
+	given bool
 }
 
 // memdescRE reads !ttg.memdesc<64x64xf16, #shared, #smem, mutable>.
@@ -994,41 +1183,61 @@ var memdescRE = regexp.MustCompile(`^!(?:ttg|triton_gpu)\.memdesc<((?:\d+x)+)([A
 // descriptor's shape, and a copy_to_shared of its operand when it has one.
 func (b *ttBuilder) localAlloc(op *ir.Op) {
 	res := op.Results[0]
+	d := b.buffer(res, op.Pos, op.Name+" gives", op.Name+"'s buffer", b.Opt.KeepAnchors || b.Opt.InputLayouts)
+	if d == nil {
+		return
+	}
+	b.G.Buffers = append(b.G.Buffers, d.buf)
+	b.descs[res] = d
+	if len(op.Operands) == 1 {
+		b.storeLocal(op, op.Operands[0], d)
+	}
+}
+
+// buffer reads the shared-memory buffer a !ttg.memdesc value res views
+// (made at pos; gives and holder name it in messages): its shape and
+// element type, placed as its shared encoding says where pinned (else
+// dense row major, which the planner may place otherwise). nil (reported,
+// res marked failed) when res is no memory descriptor the reader follows.
+func (b *ttBuilder) buffer(res *ir.Value, at model.Pos, gives, holder string, pinned bool) *memDesc {
 	var m []string
 	if t, ok := res.Type.(*ir.OpaqueType); ok {
 		m = memdescRE.FindStringSubmatch(t.Text)
 	}
 	if m == nil {
-		b.Fail(op, model.CodeBadValue, "%s gives %s, not a !ttg.memdesc<shape x type, encoding, ...>", op.Name, res.Type)
-		return
+		b.Errorf(at, model.CodeBadValue, "%s %s, not a !ttg.memdesc<shape x type, encoding, ...>", gives, res.Type)
+		b.Failed[res] = true
+		return nil
 	}
 	var shape []int
 	for _, d := range strings.Split(strings.TrimSuffix(m[1], "x"), "x") {
 		n, err := strconv.Atoi(d)
 		if err != nil || n < 1 || n > model.MaxElements {
-			b.Fail(op, model.CodeBadValue, "%s's buffer has extent %s", op.Name, d)
-			return
+			b.Errorf(at, model.CodeBadValue, "%s has extent %s", holder, d)
+			b.Failed[res] = true
+			return nil
 		}
 		shape = append(shape, n)
 	}
 	dt, ok := ir.DType(ir.ScalarType(m[2]))
 	if !ok {
-		b.Fail(op, model.CodeUnknownName, "%s's buffer holds %s, which the planner does not know", op.Name, m[2])
-		return
+		b.Errorf(at, model.CodeUnknownName, "%s holds %s, which the planner does not know", holder, m[2])
+		b.Failed[res] = true
+		return nil
 	}
 	ot, _ := res.Type.(*ir.OpaqueType)
 	var enc ir.Attr
 	if ot != nil {
 		enc = ot.Encoding
 	}
-	pinned := (enc != nil || ot != nil && ot.EncodingErr != nil) && (b.Opt.KeepAnchors || b.Opt.InputLayouts) && len(shape) == 2
+	pinned = pinned && (enc != nil || ot != nil && ot.EncodingErr != nil) && len(shape) == 2
 	var se *notation.TritonSharedEncoding
 	var perm []int
 	if pinned {
 		var err *model.Error
 		if ot.EncodingErr != nil {
 			err = ot.EncodingErr
-		} else if n, nerr := notation.EncodingNode(enc, op.Pos); nerr != nil {
+		} else if n, nerr := notation.EncodingNode(enc, at); nerr != nil {
 			err = nerr
 		} else {
 			se, err = notation.SharedEncoding(n)
@@ -1040,7 +1249,7 @@ func (b *ttBuilder) localAlloc(op *ir.Op) {
 			}
 			b.Errorf(err.Pos, model.CodeBadValue, "%s of %s: %s", what, res, err.Msg)
 			b.Failed[res] = true
-			return
+			return nil
 		}
 		if col, ok := columnMajor(se); ok {
 			// A column-major encoding holds the tile's transpose row
@@ -1049,7 +1258,7 @@ func (b *ttBuilder) localAlloc(op *ir.Op) {
 			se, perm, shape = col, []int{1, 0}, []int{shape[1], shape[0]}
 		}
 	}
-	buf := &model.Buffer{Name: res.Name, Shape: shape, DType: dt, Pos: op.Pos}
+	buf := &model.Buffer{Name: res.Name, Shape: shape, DType: dt, Pos: at}
 	if len(shape) == 2 {
 		buf.Layout = &model.SharedLayout{Rows: shape[0], Cols: shape[1], ElemBits: dt.Bits, Swizzle: "none"}
 		if pinned {
@@ -1059,18 +1268,14 @@ func (b *ttBuilder) localAlloc(op *ir.Op) {
 				if me, ok := err.(*model.Error); ok {
 					msg = me.Msg
 				}
-				b.Errorf(b.encodingPos(enc, op.Pos), model.CodeBadValue, "the shared encoding %s of %s: %s", enc, res, msg)
+				b.Errorf(b.encodingPos(enc, at), model.CodeBadValue, "the shared encoding %s of %s: %s", enc, res, msg)
 				b.Failed[res] = true
-				return
+				return nil
 			}
 			buf.Layout = l
 		}
 	}
-	b.G.Buffers = append(b.G.Buffers, buf)
-	b.descs[res] = &memDesc{buf: buf, enc: enc, perm: perm}
-	if len(op.Operands) == 1 {
-		b.storeLocal(op, op.Operands[0], b.descs[res])
-	}
+	return &memDesc{buf: buf, enc: enc, perm: perm}
 }
 
 // desc is the descriptor an operand reads; nil (reported) when unknown.
@@ -1079,7 +1284,7 @@ func (b *ttBuilder) desc(op *ir.Op, o *ir.Operand) *memDesc {
 		return d
 	}
 	if !b.Failed[o.Value] {
-		b.Fail(op, model.CodeBadValue, "%s reads %s, which no ttg.local_alloc or ttg.memdesc_trans the reader follows made", op.Name, o.Value)
+		b.Fail(op, model.CodeBadValue, "%s reads %s, which no ttg.local_alloc, ttg.memdesc_trans or function argument the reader follows gives", op.Name, o.Value)
 	}
 	return nil
 }
@@ -1105,7 +1310,7 @@ func (b *ttBuilder) memdescTrans(op *ir.Op) {
 			perm[i] = d.perm[o]
 		}
 	}
-	b.descs[res] = &memDesc{buf: d.buf, perm: perm, enc: d.enc}
+	b.descs[res] = &memDesc{buf: d.buf, perm: perm, enc: d.enc, given: d.given}
 }
 
 // localLoad reads ttg.local_load as a load_shared of the buffer, and a
@@ -1423,8 +1628,13 @@ func (b *ttBuilder) ttContext() {
 		g.Target, g.TargetPos = ttTarget(s.Value, lanes), tgt.ValuePos
 		g.Provenance = append(g.Provenance, fmt.Sprintf("target %s from %s = %q at %s", g.Target, tgt.Name, s.Value, tgt.ValuePos))
 	default:
-		b.Errorf(b.Fn.Pos, model.CodeMissingKey, "the module names no ttg.target (\"cuda:80\", \"hip:gfx942\"): give --target NAME (known: %s)", b.KnownTargets())
-		return
+		inf, err := b.inferTarget(lanes)
+		if err != "" {
+			b.Errorf(b.Fn.Pos, model.CodeMissingKey, "the module names no ttg.target (\"cuda:80\", \"hip:gfx942\") and %s: give --target NAME (known: %s)", err, b.KnownTargets())
+			return
+		}
+		g.Target, g.TargetPos = inf.target, inf.pos
+		g.Provenance = append(g.Provenance, fmt.Sprintf("target inferred from %s's %s = %d: %s (at %s; the module names no ttg.target, and %s)", inf.name, inf.field, inf.version, inf.target, inf.pos, inf.why))
 	}
 	t := b.LookupTarget()
 	if t == nil {
@@ -1448,6 +1658,13 @@ func (b *ttBuilder) ttContext() {
 	b.CheckSubgroups()
 }
 
+// DefaultTrips is the trip count a TTGIR loop whose bounds are known only
+// at run time is priced at where --trips gives none, as Triton's kernels'
+// loops are (cdiv(K, BLOCK_K), a sequence length over a block): 16, the
+// count docs/triton.md prices testdata/triton's kernels at. The plan's
+// header says where it was assumed.
+const DefaultTrips = 16
+
 // Build reads fn of m, a TTGIR kernel, into its graph, kept with what
 // writes a plan back into its text.
 func Build(m *ir.Module, fn *ir.Op, opt reader.Options) (reader.Kernel, error) {
@@ -1467,14 +1684,17 @@ func build(m *ir.Module, fn *ir.Op, opt reader.Options) (*ttBuilder, error) {
 		encs:        map[string]*encInfo{},
 		encErrs:     map[string]bool{},
 		descs:       map[*ir.Value]*memDesc{},
+		ptrArgs:     map[*ir.Value]*model.Pin{},
 	}
 	b.Front = b
 	b.Tensors = true
+	b.DefaultTrips = DefaultTrips
 	b.ttContext()
 	b.markFree(fn)
 	if err := b.Err(); err != nil {
 		return nil, err
 	}
+	b.arguments(fn.Regions[0].Blocks[0])
 	b.Body(fn.Regions[0].Blocks[0])
 	b.finish()
 	if err := b.Err(); err != nil {
@@ -1553,6 +1773,9 @@ type ttBuilder struct {
 	// default.
 	converts int
 	descs    map[*ir.Value]*memDesc
+	// ptrArgs are the function's tensor-of-pointers arguments, each with
+	// the pin of its encoding, which the loads and stores through it keep.
+	ptrArgs map[*ir.Value]*model.Pin
 }
 
 // aliasUses lists the aliases n's values name, at any depth, each once.
