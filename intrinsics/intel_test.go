@@ -311,3 +311,53 @@ func TestIntelFragmentFacts(t *testing.T) {
 		t.Fatal("the transposed load equals the plain load")
 	}
 }
+
+// intel_sub_group_2d_block_read_transpose_32b_16r8x1c read for 16-bit
+// data, as upstream XeGPU reads a transposed 16-bit block (pairs of
+// elements as one 32-bit element): destination[j] of work item l is memory
+// (row l, 32-bit column j) (khrBlockTranspose32b16r8c), and a 32-bit
+// column j of 16-bit data is the 16-bit columns 2j, in the low half, and
+// 2j+1, in the high half (Intel GPUs are little-endian). Value i is half
+// i%2 of uint i/2: memory (row l, 16-bit column i).
+func khrBlockTranspose32bAs16b(lane, i int) []int {
+	j, half := i/2, i%2
+	return []int{lane, 2*j + half}
+}
+
+// The block records as the planner runs them on data of another width
+// (model.BlockFragment), against the tables above, and the facts that make
+// the transposing load the way to DPAS's B and the plain 32-bit store the
+// way out of its accumulator.
+func TestIntelBlockFragmentViews(t *testing.T) {
+	lib := intelLib(t)
+	tr := intelRecord(t, lib, "block_load_2d_32b_16x8_transpose")
+	v16 := model.BlockFragment(tr, 16)
+	if v16 == nil || v16.Shape()[0] != 16 || v16.Shape()[1] != 16 {
+		t.Fatalf("the transposing load read for 16-bit data: %v, want a 16x16 fragment", v16)
+	}
+	checkTable(t, "block_load_2d_32b_16x8_transpose as 16-bit", v16, 16, 16, 1, khrBlockTranspose32bAs16b)
+	if !model.PacksPairs(tr, 16) || model.PacksPairs(tr, 32) {
+		t.Fatal("the transposing load packs pairs of 16-bit elements, and nothing of 32-bit ones")
+	}
+	if model.BlockFragment(tr, 32) != tr.Fragment.Layout || model.BlockFragment(tr, 64) != nil {
+		t.Fatal("a record's own width is its own fragment; a wider element than the record's has none")
+	}
+	// Transposed (memory N x K to K x N), the view is DPAS's B operand.
+	b := intelRecord(t, lib, "dpas_m8n16k16_f32_bf16").Operands["b"].Layout
+	vt, err := v16.Transpose([]int{1, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !vt.Equal(b) {
+		t.Fatalf("the transposing load of 16-bit data, transposed, is not DPAS's B:\n%v\n%v", vt, b)
+	}
+	// The VNNI load packs, the plain one does not; the 32-bit store takes
+	// the accumulator as it is.
+	if !model.PacksPairs(intelRecord(t, lib, "block_load_2d_16b_16x16_vnni"), 16) || model.PacksPairs(intelRecord(t, lib, "block_load_2d_16b_8x16"), 16) {
+		t.Fatal("only the VNNI load packs rows")
+	}
+	c := intelRecord(t, lib, "dpas_m8n16k16_f32_bf16").Operands["c"].Layout
+	if st := intelRecord(t, lib, "block_store_2d_32b_8x16"); !model.BlockFragment(st, 32).Equal(c) {
+		t.Fatal("the 32-bit 8x16 block store does not take the accumulator layout")
+	}
+}
