@@ -49,18 +49,41 @@ func (p *Problem) cheapestBlock(op *model.Op, v *model.Value, res, exec *model.L
 	return best, rec
 }
 
-// readAsB reports whether an mma reads v as its B operand, directly or
-// through ops that relabel it (a transpose of a block loaded K-contiguous).
+// readAsB reports whether an mma reads v as its B operand, directly,
+// through ops that relabel it (a transpose of a block loaded
+// K-contiguous), or through a loop that carries it (a load for the next
+// trip).
 func readAsB(v *model.Value) bool {
+	return readsAsB(v, map[*model.Value]bool{})
+}
+
+func readsAsB(v *model.Value, seen map[*model.Value]bool) bool {
+	if seen[v] {
+		return false
+	}
+	seen[v] = true
 	for _, u := range v.Uses {
-		if u.Op == nil || u.Yield {
+		if u.Op == nil {
 			continue
 		}
+		var next []*model.Value
 		switch info := u.Op.Info(); {
+		case u.Yield && u.Op.Body != nil && u.Index < len(u.Op.Body.Args):
+			next = append(next, u.Op.Body.Args[u.Index])
+			if u.Index < len(u.Op.Body.Results) {
+				next = append(next, u.Op.Body.Results[u.Index])
+			}
+		case info.Flow == model.FlowCarry && u.Op.Body != nil && u.Index < len(u.Op.Body.Args):
+			next = append(next, u.Op.Body.Args[u.Index]) // a loop's init
 		case info.Flow == model.FlowRecord && model.RoleName(u.Op, u.Index) == "b":
 			return true
-		case info.Flow == model.FlowRelabel && u.Op.Result != nil && readAsB(u.Op.Result):
-			return true
+		case info.Flow == model.FlowRelabel && u.Op.Result != nil:
+			next = append(next, u.Op.Result)
+		}
+		for _, w := range next {
+			if w != nil && readsAsB(w, seen) {
+				return true
+			}
 		}
 	}
 	return false
