@@ -209,6 +209,10 @@ type Builder struct {
 	Front Front
 	// Tensors is set when ranked tensors play the part of vectors (TTGIR).
 	Tensors bool
+	// DefaultTrips is the trip count assumed for a loop whose bounds are
+	// not constants where Opt.Trips gives none (0: such a loop is an
+	// error).
+	DefaultTrips int
 	// vals maps each vector value to the graph's value; ints the integer
 	// constants (for loop bounds).
 	Vals map[*ir.Value]*model.Value
