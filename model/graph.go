@@ -65,6 +65,13 @@ type Buffer struct {
 	// wgmma): its placement must then be one a descriptor describes
 	// (SharedLayout.CanonicalMode).
 	Described bool
+	// Fixed is set when the kernel fixes the placement, Layout, whatever
+	// the plan prefers: the shared encoding of a Triton tensor descriptor,
+	// which the TMA unit writes and reads the block in, or of a !ttg.memdesc
+	// function argument, which the caller placed; a plan written back
+	// keeps it. The placement is then the only one considered, dense row
+	// major included.
+	Fixed bool
 	// Allocated is the shape the kernel allocates, where it differs from
 	// the tile its accesses touch (Shape), which is what the plan prices:
 	// an MLIR memref.alloc larger than the one tile read and written.
@@ -96,6 +103,11 @@ type Op struct {
 	Perm       []int // transpose
 	Dims       []int // broadcast: the new dimensions of the result
 	Contiguous int   // load, store: the dimension contiguous in memory
+	// Surface is the two-dimensional region of global memory a load or
+	// store accesses when the input says (an XeGPU descriptor of a
+	// memref): what a global block record's memory rule is checked
+	// against. nil: not known, and no block record runs the access.
+	Surface *Surface
 	// Layout is the layout a store or copy runs in when the graph states
 	// it (the access pattern a compiler already chose), read as a pin of
 	// the access; nil leaves it to the solver.

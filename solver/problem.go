@@ -139,6 +139,7 @@ type Problem struct {
 	bufNode    map[*model.Buffer]*Node // the decision holding each buffer's placement
 	bufSlot    map[*model.Buffer]int   // its position in that decision's sets
 	loadRecs   []*model.Record
+	blockRecs  []*model.Record                        // global block records (Intel 2D block loads and stores)
 	loadRecord map[*model.Op]map[[2]int]*model.Record // a load's record per (layout, placement) choice
 	admitted   sync.Map                               // admits, by admitKey
 	// scratch lists the choices and pairs that use conversion or
@@ -178,7 +179,9 @@ type Problem struct {
 type builder struct {
 	edgeOf  map[string]model.Use // no_convert fact names to their use
 	mmaMemo map[mmaKey][]*MMAChoice
-	access  *model.AccessCache
+	// anchored: an op's choices with those its pins add (k_order.go).
+	anchored map[anchorKey][]*MMAChoice
+	access   *model.AccessCache
 	// opaqueMMA marks the mma ops whose values can stay in an opaque
 	// fragment.
 	opaqueMMA map[*model.Op]bool
@@ -227,6 +230,7 @@ func buildWatched(g *model.Graph, t *model.Target, records []*model.Record, rela
 		}
 	}
 	p.loadRecs = loadRecs
+	p.blockRecs = blockRecords(records)
 	p.families = familiesOf(records)
 	p.build.opaqueMMA = opaqueMMAs(g)
 	p.prefetchMMA(mmaRecs)
@@ -397,11 +401,20 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 				return
 			}
 			info := op.Info()
-			if tr := info.Forward; tr != nil && op.Result != nil {
-				flow(op.Operands[0], op.Result, tr.Key(op), func(l *model.Layout) *model.Layout { return tr.Apply(op, l) })
+			// A relabel's every operand is in Backward of its result's
+			// layout (a join's two); another op's Forward and Backward
+			// are of its first operand only.
+			relabeled := op.Operands[:min(1, len(op.Operands))]
+			if info.Flow == model.FlowRelabel {
+				relabeled = op.Operands
 			}
-			if tr := info.Backward; tr != nil {
-				flow(op.Result, op.Operands[0], tr.Key(op), func(l *model.Layout) *model.Layout { return tr.Apply(op, l) })
+			for _, src := range relabeled {
+				if tr := info.Forward; tr != nil && op.Result != nil {
+					flow(src, op.Result, tr.Key(op), func(l *model.Layout) *model.Layout { return tr.Apply(op, l) })
+				}
+				if tr := info.Backward; tr != nil {
+					flow(op.Result, src, tr.Key(op), func(l *model.Layout) *model.Layout { return tr.Apply(op, l) })
+				}
 			}
 			for i, v := range op.Operands {
 				if !model.SharesResultLayout(op, i) {
@@ -669,6 +682,9 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 						err = e
 						return
 					}
+					if info.Records == model.RecordStoreGlobal {
+						c, store = p.cheapestBlock(op, src, nil, l, c)
+					}
 				}
 				n.Loads = append(n.Loads, store)
 				n.Layouts = append(n.Layouts, l)
@@ -781,7 +797,11 @@ func (p *Problem) valueCost(v *model.Value, l *model.Layout, loadRecs []*model.R
 	switch info := op.Info(); {
 	case info.ResultCost:
 		c, _, err := p.memo.ops.OpCost(op, l, nil, p.Target)
-		return c, nil, nil, err
+		if err != nil || info.Records != model.RecordLoadGlobal {
+			return c, nil, nil, err
+		}
+		c, rec := p.cheapestBlock(op, v, l, nil, c)
+		return c, rec, nil, nil
 	case info.Records == model.RecordLoadShared:
 		named, guards, err := p.namedLoadGuards(op, l, loadRecs)
 		if err != nil || p.placed(op) {

@@ -150,7 +150,7 @@ func Choose(m *ir.Module, opt Options) (*ir.Op, error) {
 		}
 	case len(funcs) > 1:
 		return nil, &model.Error{Pos: funcs[1].Pos, Code: model.CodeBadValue, Index: -1,
-			Msg: fmt.Sprintf("the file has %d functions (%s): name the kernel with --func NAME", len(funcs), strings.Join(names, ", "))}
+			Msg: fmt.Sprintf("the file has %d functions (%s): name the kernel with --func NAME (planner solve without it plans each)", len(funcs), strings.Join(names, ", "))}
 	default:
 		fn = funcs[0]
 	}
@@ -209,6 +209,10 @@ type Builder struct {
 	Front Front
 	// Tensors is set when ranked tensors play the part of vectors (TTGIR).
 	Tensors bool
+	// DefaultTrips is the trip count assumed for a loop whose bounds are
+	// not constants where Opt.Trips gives none (0: such a loop is an
+	// error).
+	DefaultTrips int
 	// vals maps each vector value to the graph's value; ints the integer
 	// constants (for loop bounds).
 	Vals map[*ir.Value]*model.Value
