@@ -367,8 +367,12 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 	for round := 0; changed || !pooled; round++ {
 		if !changed {
 			// Closed: every value of a shape is offered the layouts the
-			// others of that shape reached, and the closure goes on.
+			// others of that shape reached, and the closure goes on (in
+			// a graph of up to maxPooled values).
 			pooled = true
+			if len(g.Values) > maxPooled {
+				break
+			}
 			poolByShape(g, cands)
 		}
 		changed = false
@@ -462,6 +466,10 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 		})
 	}
 	p.Restricted = restriction(g, cands)
+	if len(g.Values) > maxPooled {
+		unpooled := fmt.Sprintf("a value's shape mates' layouts not offered in a graph of over %d values", maxPooled)
+		p.Restricted = strings.Join(slices.DeleteFunc([]string{p.Restricted, unpooled}, func(s string) bool { return s == "" }), "; ")
+	}
 	return cands
 }
 
@@ -483,6 +491,12 @@ func restriction(g *model.Graph, cands map[*model.Value]*candSet) string {
 	}
 	return fmt.Sprintf("at most %d a value: %s", MaxCandidates, strings.Join(full, ", "))
 }
+
+// maxPooled is the most values a graph may have for its values to be
+// offered the layouts of the others of their shape: a generated graph of
+// thousands of values of one shape would give each of them every
+// layout, and its build and search grow with the square of that.
+const maxPooled = 512
 
 // poolByShape offers every value the candidates of the other values of
 // its shape.

@@ -136,7 +136,7 @@ func smallBudgets(t *testing.T) []testGraph {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, small := bruteRegisters(p, p, 20000); !small {
+		if _, small := bruteRegisters(p, p, 200000); !small {
 			continue
 		}
 		res := Solve(p, Options{})
@@ -241,7 +241,7 @@ func TestSpillPriceIsExact(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, unpriced, ok := bruteSpill(sp, &g, c.target, 20000)
+		want, unpriced, ok := bruteSpill(sp, &g, c.target, 200000)
 		if !ok {
 			continue
 		}
