@@ -209,6 +209,9 @@ type Builder struct {
 	Front Front
 	// Tensors is set when ranked tensors play the part of vectors (TTGIR).
 	Tensors bool
+	// FreeArguments is set when an argument no anchor pins is a value
+	// the plan lays out (the vector dialect's), not an error.
+	FreeArguments bool
 	// vals maps each vector value to the graph's value; ints the integer
 	// constants (for loop bounds).
 	Vals map[*ir.Value]*model.Value

@@ -216,6 +216,7 @@ func build(m *ir.Module, fn *ir.Op, opt reader.Options) (*builder, error) {
 		laneMMAs: map[*ir.Op]laneMMA{},
 	}
 	b.Front = b
+	b.FreeArguments = true // docs/mlir.md: a vector argument no anchor pins is laid out by the plan
 	b.context()
 	if err := b.Err(); err != nil {
 		return nil, err

@@ -258,6 +258,9 @@ func (wr *writer) pins(blk *ir.Block) {
 			args = append(args, a)
 		}
 	}
+	if wr.notation == "xegpu" && blk == wr.b.Fn.Regions[0].Blocks[0] {
+		args = wr.operandAttrs(args)
+	}
 	if len(args) > 0 && len(blk.Ops) > 0 {
 		// Before the block's first op: after its label, where it has one.
 		first := blk.Ops[0]
@@ -302,6 +305,39 @@ func (wr *writer) anchors(vals []*ir.Value, indent string) string {
 		}
 	}
 	return stmts.String()
+}
+
+// operandAttrs writes the layout the plan gives each of a function's
+// vector arguments as XeGPU anchors an operand: a layout_operand_N
+// attribute on every op that reads it (llvm-project
+// mlir/lib/Dialect/XeGPU/Utils/XeGPUUtils.cpp, getLayoutName of an
+// OpOperand; XeGPU has no attribute for a function's argument itself).
+// It gives back the arguments it could not write so, for an op that has
+// no attribute dictionary to carry it: those are anchored by a
+// convert_layout as a loop's iter_arg is.
+func (wr *writer) operandAttrs(args []*ir.Value) []*ir.Value {
+	var left []*ir.Value
+	for _, v := range args {
+		l := wr.toPin(v)
+		ok := l != nil && len(v.Uses) > 0
+		for _, u := range v.Uses {
+			ok = ok && u.Op.Dict != (ir.Span{})
+		}
+		if !ok {
+			left = append(left, v)
+			continue
+		}
+		for _, u := range v.Uses {
+			attr, why, written := wr.layoutText(v.String(), l, wr.indentOf(u.Op.Span.Off))
+			if why != "" {
+				wr.comments = append(wr.comments, comment{u.Op, why})
+			}
+			if written {
+				wr.addAttr(u.Op, fmt.Sprintf("layout_operand_%d = %s", u.Index, attr))
+			}
+		}
+	}
+	return left
 }
 
 // resultAttrs writes the layout of each result of op the plan lays out

@@ -277,7 +277,9 @@ func (b *builder) convertLayout(op *ir.Op) {
 
 // require makes op's operand o read its value in the pinned layout: the
 // value itself is pinned where nothing else uses it and nothing pins it
-// yet; it is read as it is where its pin is that layout already; else the
+// yet, or where it is a function's argument nothing pins yet (XeGPU
+// anchors an argument so, on the ops that read it: the first anchor
+// pins it); it is read as it is where its pin is that layout already; else the
 // operand reads a new value in the layout (a shape_cast to the same
 // shape), so that a conversion to it stays possible. false when the value
 // is not read (reported).
@@ -287,7 +289,7 @@ func (b *builder) require(op *ir.Op, o *ir.Operand, pin *model.Pin) bool {
 		return false
 	}
 	switch {
-	case v.Pin == nil && len(o.Value.Uses) == 1:
+	case v.Pin == nil && (len(o.Value.Uses) == 1 || slices.Contains(b.Fn.Regions[0].Blocks[0].Args, o.Value)):
 		v.Pin = pin
 	case v.Pin != nil && v.Pin.Layout != nil && pin.Layout != nil && v.Pin.Layout.Equal(pin.Layout):
 	default:
