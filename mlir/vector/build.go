@@ -31,6 +31,9 @@ func init() {
 		"vector.transpose":                 (*builder).transpose,
 		"vector.shape_cast":                (*builder).ShapeCast,
 		"vector.extract":                   (*builder).extract,
+		"vector.create_mask":               (*builder).madeByLanes,
+		"vector.constant_mask":             (*builder).madeByLanes,
+		"vector.step":                      (*builder).madeByLanes,
 		"vector.insert":                    (*builder).insert,
 		"memref.alloc":                     (*builder).alloc,
 		"memref.alloca":                    (*builder).alloc,
@@ -54,6 +57,73 @@ func init() {
 		handlers[name] = func(b *builder, op *ir.Op) { h(b.Builder, op) }
 	}
 	handlers["xegpu.prefetch_nd"] = func(b *builder, op *ir.Op) {} // a hint on memory
+	// arith.index_cast of a vector<...xindex> is a cast (of a scalar, index
+	// arithmetic the graph has no part of).
+	handlers["arith.index_cast"] = func(b *builder, op *ir.Op) { b.ElementwiseAs(op, reader.CastAs("cast")) }
+	handlers["arith.index_castui"] = handlers["arith.index_cast"]
+}
+
+// madeByLanes reads an op whose vector each lane makes for itself from
+// its elements' positions alone (vector.create_mask, constant_mask: an i1
+// mask of the elements below given bounds; vector.step: each element's
+// position) as a constant: made at each use in the layout that use
+// needs, as a splat constant is, at no cost.
+func (b *builder) madeByLanes(op *ir.Op) {
+	res := op.Results[0]
+	shape, dt, ok := b.ResultVector(res)
+	if !ok {
+		return
+	}
+	b.Add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
+}
+
+// mask is the i1 vector operand of a masked vector.transfer_read or
+// transfer_write (its last operand, after the indices); nil without one.
+func mask(op *ir.Op) *ir.Operand {
+	if len(op.Operands) < 2 {
+		return nil
+	}
+	o := op.Operands[len(op.Operands)-1]
+	if vt, ok := o.Value.Type.(*ir.VectorType); ok && o != op.Operands[0] {
+		if it, ok := vt.Elem.(*ir.IntType); ok && it.Width == 1 {
+			return o
+		}
+	}
+	return nil
+}
+
+// masked reads the mask of a masked access of vector v (its shape and
+// type): nil where there is none, or where it is made at each use (a
+// constant, create_mask, constant_mask: in the access's layout, at no
+// cost); else the graph value of the mask, which the access reads in the
+// layout of the data it masks. ok is false when the mask is refused
+// (reported).
+func (b *builder) masked(op *ir.Op) (*model.Value, bool) {
+	o := mask(op)
+	if o == nil {
+		return nil, true
+	}
+	m := b.Value(o)
+	if m == nil {
+		return nil, false
+	}
+	if m.Def != nil && m.Def.Kind == model.OpConstant {
+		b.laneMasks[o] = true
+		return nil, true
+	}
+	return m, true
+}
+
+// selectMasked is v where mask m holds, and a constant elsewhere: a
+// select (named name) that lays the mask out as the data, which is how
+// the graph reads a masked access by a mask the kernel computes.
+func (b *builder) selectMasked(op *ir.Op, m, v *model.Value, res *ir.Value, name string, at model.Pos) *model.Value {
+	other := b.Add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: slices.Clone(v.Shape), DType: v.DType}, nil, name+"@pad", op.Pos)
+	if other == nil {
+		return nil
+	}
+	sel := &model.Op{Kind: model.OpElementwise, Fn: "select", Pos: op.Pos, Operands: []*model.Value{m, v, other}}
+	return b.Add(sel, &model.OpArgs{Spelling: "select", DType: v.DType, Shape: slices.Clone(v.Shape)}, res, name, at)
 }
 
 // Understood lists the ops the reader understands, for messages.
@@ -385,30 +455,48 @@ func (b *builder) read(op *ir.Op) {
 		b.Failed[res] = true
 		return
 	}
+	mask, ok := b.masked(op)
+	if !ok {
+		b.Failed[res] = true
+		return
+	}
+	// A masked read is the read, then a select of its elements where the
+	// mask holds (%x@unmasked the value read).
+	out, name := res, res.Name
+	if mask != nil {
+		out, name = nil, res.Name+"@unmasked"
+	}
+	var v *model.Value
 	if m.space == "global" {
 		if edt, ok := ir.DType(m.typ.Elem); !ok || edt.Name != dt.Name {
 			b.Fail(op, model.CodeShapeMismatch, "%s reads %s elements from %s of %s elements", op.Name, dt.Name, op.Operands[0].Value, m.typ.Elem)
 			return
 		}
 		mop := &model.Op{Kind: model.OpLoad, Pos: op.Pos, Contiguous: contiguous(dims)}
-		b.Add(mop, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
+		v = b.Add(mop, &model.OpArgs{Shape: shape, DType: dt}, out, name, res.Pos)
+	} else {
+		tile, perm := memoryOrder(shape, dims)
+		buf := b.buffer(op, op.Operands[0], m, tile, dt)
+		if buf == nil {
+			return
+		}
+		if perm == nil {
+			v = b.Add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: buf}, &model.OpArgs{Buffer: buf}, out, name, res.Pos)
+		} else {
+			tv := b.Add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: buf}, &model.OpArgs{Buffer: buf}, nil, res.Name+"@mem", res.Pos)
+			if tv == nil {
+				b.Failed[res] = true
+				return
+			}
+			v = b.Add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{tv}, Perm: perm}, &model.OpArgs{Perm: perm}, out, name, res.Pos)
+		}
+	}
+	if mask == nil {
 		return
 	}
-	tile, perm := memoryOrder(shape, dims)
-	buf := b.buffer(op, op.Operands[0], m, tile, dt)
-	if buf == nil {
-		return
-	}
-	if perm == nil {
-		b.Add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: buf}, &model.OpArgs{Buffer: buf}, res, res.Name, res.Pos)
-		return
-	}
-	tv := b.Add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: buf}, &model.OpArgs{Buffer: buf}, nil, res.Name+"@mem", res.Pos)
-	if tv == nil {
+	if v == nil || b.selectMasked(op, mask, v, res, res.Name, res.Pos) == nil {
 		b.Failed[res] = true
-		return
 	}
-	b.Add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{tv}, Perm: perm}, &model.OpArgs{Perm: perm}, res, res.Name, res.Pos)
 }
 
 // contiguous is the vector dimension that runs along the innermost memref
@@ -441,6 +529,15 @@ func (b *builder) write(op *ir.Op) {
 		return
 	}
 	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
+	// A masked write writes the select of its elements where the mask
+	// holds (%v@mask).
+	if mask, ok := b.masked(op); !ok {
+		return
+	} else if mask != nil {
+		if src = b.selectMasked(op, mask, src, nil, src.Name+"@mask", op.Pos); src == nil {
+			return
+		}
+	}
 	if m.space == "global" {
 		if edt, ok := ir.DType(m.typ.Elem); !ok || edt.Name != src.DType.Name {
 			b.Fail(op, model.CodeShapeMismatch, "%s writes %s elements to %s of %s elements", op.Name, src.DType.Name, op.Operands[mi].Value, m.typ.Elem)

@@ -456,7 +456,7 @@ func TestSeed000Anchor(t *testing.T) {
 
 func TestRefusals(t *testing.T) {
 	for _, c := range []struct{ args, body, want string }{
-		{"%a: vector<4xf32>", `  %b = vector.step : vector<4xindex>`, "k.mlir:2:3: vector.step is not understood, and it touches vectors (vector<...>): the reader understands vector."},
+		{"%a: vector<4xf32>", `  %b = vector.interleave %a, %a : vector<4xf32> -> vector<8xf32>`, "k.mlir:2:3: vector.interleave is not understood, and it touches vectors (%a, vector<...>): the reader understands vector."},
 		{"%a: vector<4xf32>", `  %b = "my.op"(%a) : (vector<4xf32>) -> vector<4xf32>`, "k.mlir:2:3: my.op is not understood, and it touches vectors: the reader understands"},
 		{"%a: vector<4xf32>", `  %b = math.erf %a : vector<4xf32>`, "k.mlir:2:3: math.erf is not understood, and it touches vectors"},
 		{"%a: vector<[4]xf32>", ``, "k.mlir:1:14: argument %a is the scalable vector vector<[4]xf32>"},

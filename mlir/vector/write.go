@@ -232,10 +232,22 @@ func (wr *writer) pinnable(v *ir.Value) *model.Value {
 		return nil
 	}
 	gv := wr.b.Vals[v]
-	if gv == nil || gv.Name != v.Name || gv.Pin != nil {
+	if gv == nil || gv.Name != v.Name || gv.Pin != nil || wr.onlyLaneMask(v) {
 		return nil
 	}
 	return gv
+}
+
+// onlyLaneMask reports whether every use of v is the mask of an access
+// that makes it in its own layout (a constant mask): an anchor would
+// only give it a layout the access does not read it in.
+func (wr *writer) onlyLaneMask(v *ir.Value) bool {
+	for _, u := range v.Uses {
+		if !wr.b.laneMasks[u.Op.Operands[u.Index]] {
+			return false
+		}
+	}
+	return len(v.Uses) > 0
 }
 
 // toPin is the layout the plan gives an IR value the writer pins; nil
