@@ -126,6 +126,13 @@ func (b *builder) selectMasked(op *ir.Op, m, v *model.Value, res *ir.Value, name
 	return b.Add(sel, &model.OpArgs{Spelling: "select", DType: v.DType, Shape: slices.Clone(v.Shape)}, res, name, at)
 }
 
+// notRead are ops on vectors the reader knows of and refuses, and why.
+var notRead = map[string]string{
+	// iree-org/iree compiler/src/iree/compiler/Codegen/Dialect/VectorExt/IR/VectorExtOps.td,
+	// TransferGatherOp: each element's address is taken from index vectors.
+	"iree_vector_ext.transfer_gather": "it gathers, each element from an address an index vector gives, and the graph has no load whose addresses are values",
+}
+
 // Understood lists the ops the reader understands, for messages.
 func Understood() string {
 	var vec, other []string
@@ -190,6 +197,10 @@ func (b *builder) ReadOp(op *ir.Op) {
 				b.Fail(op, model.CodeBadValue, "%s works on tensors: the planner reads kernels in the vector dialect, on memrefs and vectors, after bufferization", op.Name)
 				return
 			}
+		}
+		if why, ok := notRead[op.Name]; ok {
+			b.Fail(op, model.CodeUnknownName, "%s is not read: %s", op.Name, why)
+			return
 		}
 		if strings.HasPrefix(op.Name, "xegpu.") && !slices.Contains(xegpuSync, op.Name) {
 			b.Fail(op, model.CodeUnknownName, "%s", xegpuUnknown(op))
