@@ -107,7 +107,7 @@ func (b *builder) masked(op *ir.Op) (*model.Value, bool) {
 	if m == nil {
 		return nil, false
 	}
-	if m.Def != nil && m.Def.Kind == model.OpConstant {
+	if m.Def != nil && m.Def.Info().AtUse {
 		b.laneMasks[o] = true
 		return nil, true
 	}
@@ -161,8 +161,9 @@ func Understood() string {
 	return strings.Join(vec, ", ") + "; " + strings.Join(other, ", ") + "; and arith/math element-wise ops (" + strings.Join(fns, ", ") + ")"
 }
 
-// arguments reads a function's arguments: memrefs as memory, vectors as
-// values arriving in registers (an argument op, which a to_layout must pin).
+// arguments reads a function's arguments: memrefs as memory, XeGPU's
+// tensor descriptors as blocks of it, vectors as values arriving in
+// registers (an argument op, in the layout an anchor pins, else free).
 func (b *builder) arguments(blk *ir.Block) {
 	for _, a := range blk.Args {
 		switch t := a.Type.(type) {
@@ -182,6 +183,8 @@ func (b *builder) arguments(blk *ir.Block) {
 			}
 			op := &model.Op{Kind: model.OpArgument, Pos: a.Pos}
 			b.Add(op, &model.OpArgs{Shape: shape, DType: dt}, a, a.Name, a.Pos)
+		case *ir.TensorDescType:
+			b.descriptorArgument(a, t)
 		case *ir.TensorType:
 			b.Errorf(a.Pos, model.CodeBadValue, "argument %s is a %s: the planner reads kernels in the vector dialect, on memrefs and vectors, after bufferization", a, t)
 			b.Failed[a] = true

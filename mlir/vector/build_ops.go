@@ -327,19 +327,28 @@ func (b *builder) toLayout(op *ir.Op) {
 		b.Fail(op, model.CodeMissingKey, "iree_vector_ext.to_layout has no layout")
 		return
 	}
-	pin := b.layoutPin(op.Name, la, src.Shape, op.Pos)
-	if pin == nil {
+	pin, ok := b.layoutPin(op.Name, la, src.Shape, op.Pos)
+	switch {
+	case !ok:
 		b.Failed[res] = true
-		return
+	case pin == nil:
+		b.Folded[res] = src // a layout that leaves the mapping open: no anchor
+	default:
+		b.anchor(op, src, op.Operands[0].Value, res, pin)
 	}
-	b.anchor(op, src, op.Operands[0].Value, res, pin)
 }
 
 // layoutPin reads the layout attribute na (a nested_layout, an XeGPU
-// layout, a #planner.linear) as a pin for a value of the given shape;
-// nil when it is no layout the reader reads or builds none (reported, at
-// the field or entry at fault).
-func (b *builder) layoutPin(opName string, na *ir.NamedAttr, shape []int, pos model.Pos) *model.Pin {
+// layout, a #planner.linear) as a pin for a value of the given shape; ok
+// is false when it is no layout the reader reads or builds none
+// (reported, at the field or entry at fault). An XeGPU layout that gives
+// only inst_data (and perhaps order) pins nothing (nil, ok): it says how a
+// subgroup's block is cut into instructions, and leaves which subgroup
+// and lane holds which element open (XeGPUAttrs.td, LayoutAttr: the
+// lane_layout and lane_data that map lanes are optional, and
+// mlir/test/Dialect/XeGPU/propagate-layout-inst-data.mlir writes such
+// layouts before the lanes are chosen).
+func (b *builder) layoutPin(opName string, na *ir.NamedAttr, shape []int, pos model.Pos) (*model.Pin, bool) {
 	da, _ := na.Value.(*ir.DialectAttr)
 	var n model.Notation
 	var fields map[string]ir.FieldPos
@@ -356,6 +365,9 @@ func (b *builder) layoutPin(opName string, na *ir.NamedAttr, shape []int, pos mo
 	case slices.Contains(ir.LayoutAttrs, da.Name):
 		b.xegpu = true
 		if xl, f := b.xegpuLayout(da, na.ValuePos); xl != nil {
+			if xl.SgLayout == nil && xl.SgData == nil && xl.LaneLayout == nil && xl.LaneData == nil {
+				return nil, true
+			}
 			n, fields = xl, f
 		}
 	default:
@@ -365,7 +377,7 @@ func (b *builder) layoutPin(opName string, na *ir.NamedAttr, shape []int, pos mo
 		b.Errorf(na.ValuePos, model.CodeBadValue, "%s's %s is %s: the reader reads layouts written as #iree_vector_ext.nested_layout<...>, #xegpu.layout<...> (or its earlier spellings #xegpu.sg_map, #xegpu.wg_map) and #%s<...>", opName, na.Name, na.Value, ir.LinearAttr)
 	}
 	if n == nil {
-		return nil
+		return nil, false
 	}
 	f := model.Frame{Shape: shape, SubgroupSize: b.Target.SubgroupSize, Subgroups: b.G.Subgroups}
 	l, why, err := notation.PinLayout(n, f, b.Target.Name)
@@ -382,9 +394,9 @@ func (b *builder) layoutPin(opName string, na *ir.NamedAttr, shape []int, pos mo
 			}
 		}
 		b.Errorf(at, model.CodeBadValue, "%s", msg)
-		return nil
+		return nil, false
 	}
-	return &model.Pin{Layout: l, Notation: n, Pos: pos, Unrealisable: why}
+	return &model.Pin{Layout: l, Notation: n, Pos: pos, Unrealisable: why}, true
 }
 
 // anchor gives the IR value res (which op defines from srcIR, read as
