@@ -98,6 +98,50 @@ func (wr *writer) layoutOf(name string) *model.Layout { return wr.plan.Layouts[n
 // can write it, else as #planner.linear<...> with a comment saying why.
 func layoutAttr(l *model.Layout) (attr, why string) { return attrIn("nested", l) }
 
+// attrWith is attrIn, an XeGPU layout written with lane_data want where
+// that is the same layout (nil: as the notation chooses).
+func attrWith(kind string, l *model.Layout, want []int) (attr, why string) {
+	if kind == "xegpu" && want != nil {
+		if x, err := notation.ExpressXeGPU(l); err == nil {
+			return x.WithLaneData(l, want).Attr(), ""
+		}
+	}
+	return attrIn(kind, l)
+}
+
+// laneData is the lane_data XeGPU writes for a vector of type t used as
+// uses are: a 16-bit (or narrower) DPAS B packed to 32 bits along K, [2,
+// 1] for 16 bits; any other value packed to 16 bits along its last
+// dimension, [1, 1] for 16 bits and more (llvm-project
+// mlir/lib/Dialect/XeGPU/Transforms/XeGPUPropagateLayout.cpp,
+// getSIMTLayoutInfoForDPASOperand and getDefaultSIMTLayoutInfo, with the
+// packing sizes of mlir/include/mlir/Dialect/XeGPU/IR/XeGPUTargetInfo.h);
+// nil for no vector.
+func laneData(t ir.Type, uses []ir.Use) []int {
+	vt, ok := t.(*ir.VectorType)
+	if !ok || len(vt.Shape) == 0 {
+		return nil
+	}
+	dt, ok := ir.DType(vt.Elem)
+	if !ok || dt.Bits <= 0 {
+		return nil
+	}
+	want := make([]int, len(vt.Shape))
+	for i := range want {
+		want[i] = 1
+	}
+	for _, u := range uses {
+		if u.Op.Name == "xegpu.dpas" && u.Index == 1 && len(want) == 2 && dt.Bits < 32 {
+			want[0] = 32 / dt.Bits
+			return want
+		}
+	}
+	if dt.Bits < 16 {
+		want[len(want)-1] = 16 / dt.Bits
+	}
+	return want
+}
+
 // attrIn writes a layout as notation kind (nested, xegpu) writes it as an
 // attribute where that notation can, else as #planner.linear<...>, and
 // then says why kind cannot.
@@ -133,8 +177,9 @@ var notationName = map[string]string{"nested": "IREE's nested_layout", "xegpu": 
 // (attr), with the comment line to put before the statement that carries
 // it where that notation cannot write it; ok is false when no attribute
 // writes l (the comment then says so).
-func (wr *writer) layoutText(src string, l *model.Layout, indent string) (attr, comment string, ok bool) {
-	attr, why := attrIn(wr.notation, l)
+// want is the lane_data XeGPU writes for the value (nil: any).
+func (wr *writer) layoutText(src string, l *model.Layout, want []int, indent string) (attr, comment string, ok bool) {
+	attr, why := attrWith(wr.notation, l, want)
 	switch {
 	case attr == "":
 		return "", fmt.Sprintf("%s// planner: %s's layout is written in no notation an attribute has: %s\n", indent, src, why), false
@@ -150,8 +195,8 @@ func (wr *writer) layoutText(src string, l *model.Layout, indent string) (attr, 
 // (an anchor when have is l); with a comment line before it when the
 // notation cannot write a layout. ok is false when no attribute writes
 // one.
-func (wr *writer) toLayout(name, src string, t ir.Type, have, l *model.Layout, indent string) (string, bool) {
-	attr, comment, ok := wr.layoutText(src, l, indent)
+func (wr *writer) toLayout(name, src string, t ir.Type, have, l *model.Layout, uses []ir.Use, indent string) (string, bool) {
+	attr, comment, ok := wr.layoutText(src, l, laneData(t, uses), indent)
 	if !ok {
 		return comment, false
 	}
@@ -164,11 +209,11 @@ func (wr *writer) toLayout(name, src string, t ir.Type, have, l *model.Layout, i
 	in := attr
 	if have != nil && !have.Equal(l) {
 		var c string
-		if in, c, ok = wr.layoutText(src+"'s layout", have, indent); !ok {
+		if in, c, ok = wr.layoutText(src+"'s layout", have, laneData(t, nil), indent); !ok {
 			return c, false
 		}
 		b.WriteString(c)
-		if attr, comment, _ = wr.layoutText("the layout "+src+" is converted to", l, indent); comment != "" {
+		if attr, comment, _ = wr.layoutText("the layout "+src+" is converted to", l, laneData(t, uses), indent); comment != "" {
 			b.WriteString(comment)
 		}
 	} else {
@@ -306,7 +351,7 @@ func (wr *writer) anchors(vals []*ir.Value, indent string) string {
 			continue
 		}
 		name := wr.fresh(strings.TrimPrefix(v.String(), "%") + "_l")
-		stmt, ok := wr.toLayout(name, v.String(), v.Type, nil, l, indent)
+		stmt, ok := wr.toLayout(name, v.String(), v.Type, nil, l, v.Uses, indent)
 		stmts.WriteString(stmt)
 		if !ok {
 			continue
@@ -340,7 +385,7 @@ func (wr *writer) operandAttrs(args []*ir.Value) []*ir.Value {
 			continue
 		}
 		for _, u := range v.Uses {
-			attr, why, written := wr.layoutText(v.String(), l, wr.indentOf(u.Op.Span.Off))
+			attr, why, written := wr.layoutText(v.String(), l, laneData(v.Type, v.Uses), wr.indentOf(u.Op.Span.Off))
 			if why != "" {
 				wr.comments = append(wr.comments, comment{u.Op, why})
 			}
@@ -367,7 +412,7 @@ func (wr *writer) resultAttrs(op *ir.Op) {
 		if l == nil {
 			continue
 		}
-		attr, comment, ok := wr.layoutText(v.String(), l, indent)
+		attr, comment, ok := wr.layoutText(v.String(), l, laneData(v.Type, v.Uses), indent)
 		comments.WriteString(comment)
 		if ok {
 			attrs = append(attrs, fmt.Sprintf("layout_result_%d = %s", i, attr))
@@ -458,7 +503,8 @@ func (wr *writer) convert(u model.Use, v *model.Value, req, have *model.Layout) 
 		src = name
 	}
 	name := wr.fresh(strings.TrimPrefix(operand.Value.String(), "%") + "_cv")
-	stmt, ok := wr.toLayout(name, src, operand.Value.Type, have, req, wr.indentOf(irOp.Span.Off))
+	use := []ir.Use{{Op: irOp, Index: slices.Index(irOp.Operands, operand)}}
+	stmt, ok := wr.toLayout(name, src, operand.Value.Type, have, req, use, wr.indentOf(irOp.Span.Off))
 	wr.insertBefore(irOp, stmt)
 	if ok {
 		wr.rename[operand] = "%" + name
@@ -628,6 +674,7 @@ func (wr *writer) descriptors() {
 			continue
 		}
 		var l *model.Layout
+		var want []int
 		for _, u := range ops {
 			mv := wr.b.moved[u]
 			if mv == nil {
@@ -639,6 +686,12 @@ func (wr *writer) descriptors() {
 				break
 			}
 			l = ul
+			switch {
+			case u.Name == "xegpu.load_nd" && len(u.Results) == 1:
+				want = laneData(u.Results[0].Type, u.Results[0].Uses) // as the value loaded
+			case u.Name == "xegpu.store_nd" && want == nil && len(u.Operands) > 0:
+				want = laneData(u.Operands[0].Value.Type, nil)
+			}
 		}
 		if !ok || l == nil {
 			continue
@@ -646,6 +699,9 @@ func (wr *writer) descriptors() {
 		x, err := notation.ExpressXeGPU(l)
 		if err != nil {
 			continue
+		}
+		if want != nil {
+			x = x.WithLaneData(l, want)
 		}
 		wr.retype(ops, d.typ, ", "+x.Attr())
 	}
