@@ -654,9 +654,12 @@ func (wr *writer) buffers() {
 // descriptors writes into each tensor_desc type that states no layout the
 // layout of the values moved through that descriptor, where they all have
 // one layout XeGPU's notation writes: in the type of its create_nd_tdesc
-// and of every op that uses it (a type written through an alias, or a
-// descriptor used by another op, is left as it is, and the values keep
-// their layout_result_N attributes).
+// and wherever the descriptor's type is written after it, through
+// update_nd_offset and the scf.for loops that carry it (the loop's result
+// types, its scf.yield), so that a loop-carried descriptor states its
+// layout as a loop-invariant one does (a type written through an alias,
+// or a descriptor used by another op, is left as it is, and the values
+// keep their layout_result_N attributes).
 func (wr *writer) descriptors() {
 	if wr.notation != "xegpu" {
 		return
@@ -669,13 +672,14 @@ func (wr *writer) descriptors() {
 		if d == nil || d.typ.Layout != nil {
 			continue
 		}
-		ops, ok := wr.descriptorOps(op.Results[0], []*ir.Op{op})
+		sites, ok := wr.descriptorSites(op.Results[0], []typeAt{{op, -1}})
 		if !ok {
 			continue
 		}
 		var l *model.Layout
 		var want []int
-		for _, u := range ops {
+		for _, at := range sites {
+			u := at.op
 			mv := wr.b.moved[u]
 			if mv == nil {
 				continue
@@ -703,8 +707,15 @@ func (wr *writer) descriptors() {
 		if want != nil {
 			x = x.WithLaneData(l, want)
 		}
-		wr.retype(ops, d.typ, ", "+x.Attr())
+		wr.retypeAt(sites, d.typ, ", "+x.Attr())
 	}
+}
+
+// typeAt is a place an op writes a type: its only site of that type
+// (nth < 0), or its nth tensor_desc or memref type outside its regions.
+type typeAt struct {
+	op  *ir.Op
+	nth int
 }
 
 // retype writes layout (", attr") into type t where each of ops writes
@@ -712,13 +723,36 @@ func (wr *writer) descriptors() {
 // one of them does not write t exactly once (a type written through an
 // alias, or twice).
 func (wr *writer) retype(ops []*ir.Op, t ir.Type, layout string) bool {
+	at := make([]typeAt, len(ops))
+	for i, op := range ops {
+		at[i] = typeAt{op, -1}
+	}
+	return wr.retypeAt(at, t, layout)
+}
+
+// retypeAt writes layout into type t at each place; false, and nothing
+// written, where one of them does not write t there.
+func (wr *writer) retypeAt(places []typeAt, t ir.Type, layout string) bool {
 	var sites []ir.TypeSite
-	for _, op := range ops {
-		in := wr.sitesIn(op, t)
-		if len(in) != 1 {
+	for _, p := range places {
+		in := wr.sitesIn(p.op)
+		if p.nth < 0 {
+			var of []ir.TypeSite
+			for _, s := range in {
+				if s.Type.String() == t.String() {
+					of = append(of, s)
+				}
+			}
+			if len(of) != 1 {
+				return false
+			}
+			sites = append(sites, of[0])
+			continue
+		}
+		if p.nth >= len(in) || in[p.nth].Type.String() != t.String() {
 			return false
 		}
-		sites = append(sites, in[0])
+		sites = append(sites, in[p.nth])
 	}
 	for _, s := range sites {
 		wr.rw.Replace(s.Layout.Off, s.Layout.End, layout)
@@ -726,31 +760,94 @@ func (wr *writer) retype(ops []*ir.Op, t ir.Type, layout string) bool {
 	return true
 }
 
-// descriptorOps gathers the ops that use descriptor v, through the
-// descriptors update_nd_offset makes from it; false when another op uses
-// one.
-func (wr *writer) descriptorOps(v *ir.Value, ops []*ir.Op) ([]*ir.Op, bool) {
+// descriptorSites gathers the places descriptor v's type is written after
+// its definition: the ops that use it, through the descriptors
+// update_nd_offset makes from it and the scf.for loops that carry it (the
+// loop's result type, its scf.yield's operand type, and the uses of its
+// region argument and result); false when another op uses one.
+func (wr *writer) descriptorSites(v *ir.Value, at []typeAt) ([]typeAt, bool) {
+	var ok bool
 	for _, u := range v.Uses {
 		switch u.Op.Name {
 		case "xegpu.load_nd", "xegpu.store_nd", "xegpu.prefetch_nd":
-			ops = append(ops, u.Op)
+			at = append(at, typeAt{u.Op, -1})
 		case "xegpu.update_nd_offset":
-			var ok bool
-			if ops, ok = wr.descriptorOps(u.Op.Results[0], append(ops, u.Op)); !ok {
+			if at, ok = wr.descriptorSites(u.Op.Results[0], append(at, typeAt{u.Op, -1})); !ok {
+				return nil, false
+			}
+		case "scf.for":
+			k := u.Index - 3 // the operands: lower bound, upper bound, step, inits
+			if k < 0 || k >= len(u.Op.Results) || len(u.Op.Regions) != 1 || len(u.Op.Regions[0].Blocks) != 1 {
+				return nil, false
+			}
+			body := u.Op.Regions[0].Blocks[0]
+			if len(body.Args) != len(u.Op.Results)+1 || len(body.Ops) == 0 || body.Ops[len(body.Ops)-1].Name != "scf.yield" {
+				return nil, false
+			}
+			yield := body.Ops[len(body.Ops)-1]
+			at = append(at, typeAt{u.Op, typedBefore(u.Op.Results, k)}, typeAt{yield, typedBefore(operandValues(yield), k)})
+			if at, ok = wr.descriptorSites(body.Args[k+1], at); !ok {
+				return nil, false
+			}
+			if at, ok = wr.descriptorSites(u.Op.Results[k], at); !ok {
+				return nil, false
+			}
+		case "scf.yield":
+			// The loop's side: its result and region argument (scf.for).
+			if blk := u.Op.Parent; blk == nil || blk.Region == nil || blk.Region.Parent == nil || blk.Region.Parent.Name != "scf.for" {
 				return nil, false
 			}
 		default:
 			return nil, false
 		}
 	}
-	return ops, true
+	return at, true
 }
 
-// sitesIn lists the places op's text writes type t.
-func (wr *writer) sitesIn(op *ir.Op, t ir.Type) []ir.TypeSite {
+// typedBefore counts the values before vals[k] whose types are sites
+// (tensor_desc and memref types): the index of vals[k]'s type among the
+// sites of the op that writes their types in order.
+func typedBefore(vals []*ir.Value, k int) int {
+	n := 0
+	for _, v := range vals[:k] {
+		switch v.Type.(type) {
+		case *ir.TensorDescType, *ir.MemRefType:
+			n++
+		}
+	}
+	return n
+}
+
+// operandValues is the values op's operands read.
+func operandValues(op *ir.Op) []*ir.Value {
+	vals := make([]*ir.Value, len(op.Operands))
+	for i, o := range op.Operands {
+		vals[i] = o.Value
+	}
+	return vals
+}
+
+// sitesIn lists the places op's own text writes tensor_desc and memref
+// types, in order: within its span, outside the ops its regions hold.
+func (wr *writer) sitesIn(op *ir.Op) []ir.TypeSite {
+	var nested []ir.Span
+	for _, r := range op.Regions {
+		for _, blk := range r.Blocks {
+			for _, in := range blk.Ops {
+				nested = append(nested, in.Span)
+			}
+		}
+	}
 	var out []ir.TypeSite
 	for _, s := range wr.b.Mod.TypeSites {
-		if s.Layout.Off >= op.Span.Off && s.Layout.End <= op.Span.End && s.Type.String() == t.String() {
+		if s.Layout.Off < op.Span.Off || s.Layout.End > op.Span.End {
+			continue
+		}
+		inside := false
+		for _, n := range nested {
+			inside = inside || s.Layout.Off >= n.Off && s.Layout.End <= n.End
+		}
+		if !inside {
 			out = append(out, s)
 		}
 	}
