@@ -313,6 +313,36 @@ func (b *builder) insert(op *ir.Op) {
 	b.Reshape(op, src, shape, res)
 }
 
+// xegpuNotation reads an XeGPU layout or slice attribute; open when it
+// leaves the lanes and subgroups open (it gives only inst_data, or is a
+// slice of such a layout); ok false when it is refused (reported).
+func (b *builder) xegpuNotation(da *ir.DialectAttr, at model.Pos) (n model.Notation, fields map[string]ir.FieldPos, open, ok bool) {
+	if da.Name != ir.SliceAttr {
+		xl, f := b.xegpuLayout(da, at)
+		if xl == nil {
+			return nil, nil, false, false
+		}
+		if xl.SgLayout == nil && xl.SgData == nil && xl.LaneLayout == nil && xl.LaneData == nil {
+			return nil, nil, true, true
+		}
+		return xl, f, false, true
+	}
+	parent, pat, dims, dimsAt, err := ir.SliceParts(b.Mod, da)
+	if err != nil {
+		b.Errs = append(b.Errs, err)
+		return nil, nil, false, false
+	}
+	pn, f, open, ok := b.xegpuNotation(parent, pat)
+	if !ok || open {
+		return nil, nil, open, ok
+	}
+	fields = map[string]ir.FieldPos{"dims": dimsAt}
+	for k, v := range f {
+		fields[k] = v
+	}
+	return &notation.XeGPUSlice{Parent: pn, Dims: dims}, fields, false, true
+}
+
 // toLayout reads iree_vector_ext.to_layout as a pin: the value it anchors
 // is pinned to the layout, or, when the value is used elsewhere too (or
 // pinned already), a new value in that layout (anchor).
@@ -362,14 +392,16 @@ func (b *builder) layoutPin(opName string, na *ir.NamedAttr, shape []int, pos mo
 		if nl, f := b.nestedLayout(da, na.ValuePos); nl != nil {
 			n, fields = nl, f
 		}
-	case slices.Contains(ir.LayoutAttrs, da.Name):
+	case slices.Contains(ir.LayoutAttrs, da.Name) || da.Name == ir.SliceAttr:
 		b.xegpu = true
-		if xl, f := b.xegpuLayout(da, na.ValuePos); xl != nil {
-			if xl.SgLayout == nil && xl.SgData == nil && xl.LaneLayout == nil && xl.LaneData == nil {
-				return nil, true
-			}
-			n, fields = xl, f
+		xn, f, open, ok := b.xegpuNotation(da, na.ValuePos)
+		switch {
+		case !ok:
+			return nil, false
+		case open:
+			return nil, true
 		}
+		n, fields = xn, f
 	default:
 		da = nil
 	}

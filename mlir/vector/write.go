@@ -36,6 +36,9 @@ func (b *builder) Write(w io.Writer, src string, pl *reader.Planned) error {
 		wr.notation = "xegpu"
 	}
 	wr.walk(b.Fn)
+	if wr.notation == "xegpu" {
+		wr.sliceForms()
+	}
 	wr.pins(b.Fn.Regions[0].Blocks[0])
 	wr.conversions()
 	wr.intrinsics()
@@ -69,6 +72,9 @@ type writer struct {
 	// that say why one is in linear bases.
 	attrs    map[*ir.Op][]string
 	comments []comment
+	// slices are the layouts written as XeGPU writes a reduction's result
+	// and a broadcast's operand: a slice of another value's layout.
+	slices []sliceForm
 	// notation is the flavour of IR written: "nested" (IREE's to_layout
 	// anchors) or "xegpu" (layout_result_N attributes, tensor_desc
 	// layouts, xegpu.convert_layout).
@@ -180,6 +186,9 @@ var notationName = map[string]string{"nested": "IREE's nested_layout", "xegpu": 
 // want is the lane_data XeGPU writes for the value (nil: any).
 func (wr *writer) layoutText(src string, l *model.Layout, want []int, indent string) (attr, comment string, ok bool) {
 	attr, why := attrWith(wr.notation, l, want)
+	if sl := wr.sliceOf(l); sl != "" {
+		attr, why = sl, ""
+	}
 	switch {
 	case attr == "":
 		return "", fmt.Sprintf("%s// planner: %s's layout is written in no notation an attribute has: %s\n", indent, src, why), false
@@ -224,6 +233,87 @@ func (wr *writer) toLayout(name, src string, t ir.Type, have, l *model.Layout, u
 	// as input_layout and target_layout in mlir/test/Dialect/XeGPU/layout.mlir).
 	fmt.Fprintf(&b, "%s%%%s = xegpu.convert_layout %s <{input_layout = %s, target_layout = %s}> : %s\n", indent, name, src, in, attr, t)
 	return b.String(), true
+}
+
+// sliceForm is a layout and the #xegpu.slice<...> that writes it.
+type sliceForm struct {
+	l    *model.Layout
+	attr string
+}
+
+// sliceForms finds the layouts XeGPU writes as slices: a
+// vector.multi_reduction's result, the slice of its source's layout along
+// the dimensions it reduces, and a vector.broadcast's source, the slice
+// of its result's along the dimensions it adds (llvm-project
+// mlir/lib/Dialect/XeGPU/Transforms/XeGPUPropagateLayout.cpp gives them
+// #xegpu.slice layouts; mlir/test/Dialect/XeGPU/propagate-layout.mlir),
+// where the plan's layouts are so related and the larger one is an XeGPU
+// layout.
+func (wr *writer) sliceForms() {
+	for _, op := range wr.sortedOps() {
+		var full, part *ir.Value
+		var dims []int
+		switch op.Name {
+		case "vector.multi_reduction":
+			d, ok := reader.IntsAttr(op, "reduction_dims")
+			if !ok || len(op.Results) != 1 || len(op.Operands) == 0 {
+				continue
+			}
+			full, part, dims = op.Operands[0].Value, op.Results[0], d
+		case "vector.broadcast":
+			src, ok1 := op.Operands[0].Value.Type.(*ir.VectorType)
+			dst, ok2 := op.Results[0].Type.(*ir.VectorType)
+			if !ok1 || !ok2 || len(dst.Shape) <= len(src.Shape) || !slices.Equal(dst.Shape[len(dst.Shape)-len(src.Shape):], src.Shape) {
+				continue
+			}
+			full, part = op.Results[0], op.Operands[0].Value
+			for d := range len(dst.Shape) - len(src.Shape) {
+				dims = append(dims, d)
+			}
+		default:
+			continue
+		}
+		fl, pl := wr.irLayout(full), wr.irLayout(part)
+		if fl == nil || pl == nil {
+			continue
+		}
+		if sl := model.SliceDims(fl, dims); sl == nil || !sl.Equal(pl) {
+			continue
+		}
+		x, err := notation.ExpressXeGPU(fl)
+		if err != nil {
+			continue
+		}
+		x = x.WithLaneData(fl, laneData(full.Type, full.Uses))
+		s := &notation.XeGPUSlice{Parent: x, Dims: dims}
+		if back, err := s.Layout(model.FrameOf(pl)); err != nil || !back.Equal(pl) {
+			continue // read back, it would not be the layout
+		}
+		wr.slices = append(wr.slices, sliceForm{pl, s.Attr()})
+	}
+}
+
+// irLayout is the layout the plan gives the graph value IR value v reads
+// as; nil for none.
+func (wr *writer) irLayout(v *ir.Value) *model.Layout {
+	gv := wr.b.Folded[v]
+	if gv == nil {
+		gv = wr.b.Vals[v]
+	}
+	if gv == nil {
+		return nil
+	}
+	return wr.layoutOf(gv.Name)
+}
+
+// sliceOf is the #xegpu.slice that writes l, where sliceForms found one.
+func (wr *writer) sliceOf(l *model.Layout) string {
+	for _, s := range wr.slices {
+		if s.l.Equal(l) {
+			return s.attr
+		}
+	}
+	return ""
 }
 
 // lineAfter is where a statement goes after the text ending at off: the
