@@ -51,6 +51,7 @@ var writtenKernels = []struct {
 	{"testdata/want/argument_free_xegpu.mlir", planner.Input{}, ""},
 	{"testdata/want/xegpu_upstream_forms.mlir", planner.Input{}, ""},
 	{"testdata/want/masks_indices_gfx942.mlir", planner.Input{}, ""},
+	{"testdata/want/gather_rows_gfx942.mlir", planner.Input{}, ""},
 	// On gfx942 the plan pads rows uniformly: written as strided layouts.
 	{"examples/mlir/flash_attention_seed004.mlir", planner.Input{Target: "gfx942", Subgroups: 2}, "flash_attention_seed004_gfx942"},
 }

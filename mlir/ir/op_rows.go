@@ -92,6 +92,7 @@ func coreRows() []opRow {
 		custom("gpu.block_dim", parseGPUIndex, 0, 1),
 		custom("affine.apply", parseAffineApply, 0, 1),
 		custom("iree_vector_ext.to_layout", parseToLayout, 1, 1),
+		custom("iree_vector_ext.transfer_gather", parseTransferGather, 2, 1),
 		custom("gpu.module", parseGPUModule, anyArity, anyArity),
 		custom("gpu.func", parseFuncOp, anyArity, anyArity),
 		custom("gpu.return", parseReturnLike, anyArity, anyArity),

@@ -31,6 +31,7 @@ func init() {
 		"vector.transpose":                 (*builder).transpose,
 		"vector.shape_cast":                (*builder).ShapeCast,
 		"vector.extract":                   (*builder).extract,
+		"iree_vector_ext.transfer_gather":  (*builder).gather,
 		"vector.create_mask":               (*builder).madeByLanes,
 		"vector.constant_mask":             (*builder).madeByLanes,
 		"vector.step":                      (*builder).madeByLanes,
@@ -126,13 +127,6 @@ func (b *builder) selectMasked(op *ir.Op, m, v *model.Value, res *ir.Value, name
 	return b.Add(sel, &model.OpArgs{Spelling: "select", DType: v.DType, Shape: slices.Clone(v.Shape)}, res, name, at)
 }
 
-// notRead are ops on vectors the reader knows of and refuses, and why.
-var notRead = map[string]string{
-	// iree-org/iree compiler/src/iree/compiler/Codegen/Dialect/VectorExt/IR/VectorExtOps.td,
-	// TransferGatherOp: each element's address is taken from index vectors.
-	"iree_vector_ext.transfer_gather": "it gathers, each element from an address an index vector gives, and the graph has no load whose addresses are values",
-}
-
 // Understood lists the ops the reader understands, for messages.
 func Understood() string {
 	var vec, other []string
@@ -200,10 +194,6 @@ func (b *builder) ReadOp(op *ir.Op) {
 				b.Fail(op, model.CodeBadValue, "%s works on tensors: the planner reads kernels in the vector dialect, on memrefs and vectors, after bufferization", op.Name)
 				return
 			}
-		}
-		if why, ok := notRead[op.Name]; ok {
-			b.Fail(op, model.CodeUnknownName, "%s is not read: %s", op.Name, why)
-			return
 		}
 		if strings.HasPrefix(op.Name, "xegpu.") && !slices.Contains(xegpuSync, op.Name) {
 			b.Fail(op, model.CodeUnknownName, "%s", xegpuUnknown(op))
@@ -574,4 +564,80 @@ func (b *builder) write(op *ir.Op) {
 		}
 	}
 	b.Add(&model.Op{Kind: model.OpCopyToShared, Pos: op.Pos, Operands: []*model.Value{src}, Buffer: buf, Name: name}, &model.OpArgs{Buffer: buf}, nil, name, op.Pos)
+}
+
+// gather reads IREE's iree_vector_ext.transfer_gather (VectorExtOps.td,
+// TransferGatherOp) as a load of the vector from global memory, priced as
+// one whose innermost dimension is the vector dimension its source map
+// sends to the source's innermost dimension: the gathered dimensions take
+// their positions from index vectors, a row (or column) at a time, and the
+// innermost one must not be gathered. An index vector the lanes make
+// (vector.step, a constant) is made in the load's layout; one the kernel
+// computes is read where it lies, as the addresses of a TTGIR load are:
+// the graph does not tie its layout to the load's. A mask is read as for
+// vector.transfer_read.
+func (b *builder) gather(op *ir.Op) {
+	res := op.Results[0]
+	shape, dt, ok := b.ResultVector(res)
+	if !ok {
+		return
+	}
+	m := b.mem(op.Operands[0])
+	if m == nil {
+		b.Failed[res] = true
+		return
+	}
+	if m.space != "global" {
+		b.Fail(op, model.CodeBadValue, "iree_vector_ext.transfer_gather gathers from %s in shared memory: the planner reads gathers from global memory", op.Operands[0].Value)
+		return
+	}
+	if edt, ok := ir.DType(m.typ.Elem); !ok || edt.Name != dt.Name {
+		b.Fail(op, model.CodeShapeMismatch, "%s reads %s elements from %s of %s elements", op.Name, dt.Name, op.Operands[0].Value, m.typ.Elem)
+		return
+	}
+	maps, _ := op.Attr("indexing_maps")
+	arr, _ := maps.Value.(*ir.ArrayAttr)
+	var src *ir.AffineMapAttr
+	if arr != nil && len(arr.Elems) > 0 {
+		src, _ = arr.Elems[0].(*ir.AffineMapAttr)
+	}
+	if src == nil || len(src.Map.Dims) != len(shape) || len(src.Map.Results) == 0 {
+		b.Fail(op, model.CodeBadValue, "iree_vector_ext.transfer_gather's indexing_maps do not begin with a source map from the vector's %d dimensions", len(shape))
+		return
+	}
+	last := src.Map.Results[len(src.Map.Results)-1]
+	if last.Kind != ir.ExprDim {
+		b.Errorf(maps.ValuePos, model.CodeBadValue, "iree_vector_ext.transfer_gather's source map %s gathers along the source's innermost dimension: the planner reads gathers of rows whose innermost dimension is contiguous, running along a dimension of the vector", src)
+		b.Failed[res] = true
+		return
+	}
+	sizes, _ := reader.IntsAttr(op, "operandSegmentSizes")
+	if len(sizes) == 5 {
+		for _, o := range op.Operands[1+sizes[1] : 1+sizes[1]+sizes[2]] {
+			v := b.Value(o)
+			if v == nil {
+				b.Failed[res] = true
+				return
+			}
+			if v.Def != nil && v.Def.Info().AtUse {
+				b.laneMasks[o] = true // made where the load needs it: no anchor
+			}
+		}
+	}
+	mask, ok := b.masked(op)
+	if !ok {
+		b.Failed[res] = true
+		return
+	}
+	out, name := res, res.Name
+	if mask != nil {
+		out, name = nil, res.Name+"@unmasked"
+	}
+	v := b.Add(&model.Op{Kind: model.OpLoad, Pos: op.Pos, Contiguous: last.Pos}, &model.OpArgs{Shape: shape, DType: dt}, out, name, res.Pos)
+	if mask == nil {
+		return
+	}
+	if v == nil || b.selectMasked(op, mask, v, res, res.Name, res.Pos) == nil {
+		b.Failed[res] = true
+	}
 }
