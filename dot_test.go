@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -107,6 +108,9 @@ func checkDrawnLabels(t *testing.T, p *plans.Plan, d drawn) {
 		want := []string{o.Name, o.Kind}
 		if o.Intrinsic != "" {
 			want = append(want, o.Intrinsic)
+		}
+		if o.WarpsM > 0 {
+			want = append(want, fmt.Sprintf("%d×%d warps", o.WarpsM, o.WarpsN))
 		}
 		if got := texts[o.Name]; !slices.Equal(got, want) {
 			t.Errorf("op %s is drawn as the lines %q, want %q", o.Name, got, want)

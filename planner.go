@@ -89,6 +89,13 @@ type Input struct {
 	// InputLayouts pins every tensor of a TTGIR kernel to its encoding:
 	// the input's own layout choice (--compare input).
 	InputLayouts bool
+	// Registers overrides the input's rule for registers (--registers):
+	// "spill" lets a plan hold more registers per lane than the target
+	// gives, the excess priced as spilling, as a graph file's registers =
+	// "spill" does, and is the only way to say it for a kernel in MLIR or
+	// TTGIR; "budget" keeps every plan within the target's registers; ""
+	// leaves the input's own rule (MLIR and TTGIR: the budget).
+	Registers string
 }
 
 // IsMLIR reports whether a file is read as MLIR: its name ends in .mlir,
@@ -113,14 +120,29 @@ func (pl *Planner) parse(name string, data []byte, in Input) (*model.Graph, *mli
 		if err != nil {
 			return nil, nil, err
 		}
+		registerRule(k.Graph(), in.Registers)
 		return k.Graph(), k, nil
 	}
-	if in != (Input{}) {
+	if regs := in.Registers; in != (Input{Registers: regs}) {
 		return nil, nil, &model.Error{Pos: model.Pos{File: name}, Code: model.CodeBadValue, Index: -1,
 			Msg: "--func, --target, --subgroups and --trips say how to read a kernel in MLIR (a file named *.mlir); a graph file states its target and subgroups itself"}
 	}
 	g, err := tomlio.ParseGraph(name, data, pl.Records.Targets)
+	if err == nil {
+		registerRule(g, in.Registers)
+	}
 	return g, nil, err
+}
+
+// registerRule applies --registers to a graph read: "spill" or "budget"
+// in place of the graph's own rule, "" leaving it.
+func registerRule(g *model.Graph, rule string) {
+	switch rule {
+	case "spill":
+		g.SpillRegisters = true
+	case "budget":
+		g.SpillRegisters = false
+	}
 }
 
 func (pl *Planner) mlirOptions(in Input) mlir.Options {

@@ -130,12 +130,12 @@ func TestLiveness(t *testing.T) {
 		names = append(names, p.String())
 	}
 	want := map[string][]string{
-		"w":    {"after load w", "at constant z", "after constant z", "at loop l", "entering loop l", "at broadcast wb", "after broadcast wb", "at load x", "after load x", "at elementwise acc2", "after elementwise acc2", "at elementwise y", "after elementwise y", "at store store@41", "after store store@41"},
+		"w":    {"after load w", "at constant z", "after constant z", "at loop l", "entering loop l", "at broadcast wb", "after broadcast wb", "at load x", "after load x", "at add acc2", "after add acc2", "at mul y", "after mul y", "at store store@41", "after store store@41"},
 		"z":    {"at loop l"},
-		"acc":  {"entering loop l", "at broadcast wb", "after broadcast wb", "at load x", "after load x", "at elementwise acc2"},
-		"x":    {"after load x", "at elementwise acc2"},
-		"acc2": {"after elementwise acc2", "at elementwise y", "after elementwise y", "at store store@41", "after store store@41"},
-		"y":    {"after elementwise y", "at store store@41"},
+		"acc":  {"entering loop l", "at broadcast wb", "after broadcast wb", "at load x", "after load x", "at add acc2"},
+		"x":    {"after load x", "at add acc2"},
+		"acc2": {"after add acc2", "at mul y", "after mul y", "at store store@41", "after store store@41"},
+		"y":    {"after mul y", "at store store@41"},
 		"wb":   nil, // in w's registers
 		"out":  {"after loop l", "at store store@44"},
 	}

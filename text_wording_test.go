@@ -134,7 +134,7 @@ func TestTextWording(t *testing.T) {
 			}
 			text := b.String()
 			for _, w := range c.want {
-				if !strings.Contains(text, w) {
+				if !strings.Contains(unwrapped(text), unwrapped(w)) {
 					t.Errorf("the plan lacks %q:\n%s", w, text)
 				}
 			}

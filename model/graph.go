@@ -65,6 +65,10 @@ type Buffer struct {
 	// wgmma): its placement must then be one a descriptor describes
 	// (SharedLayout.CanonicalMode).
 	Described bool
+	// Allocated is the shape the kernel allocates, where it differs from
+	// the tile its accesses touch (Shape), which is what the plan prices:
+	// an MLIR memref.alloc larger than the one tile read and written.
+	Allocated []int
 	Pos       Pos
 }
 

@@ -132,11 +132,11 @@ func becauseRunsIn(u Use, a *Assignment) string {
 }
 
 func becauseRelabels(u Use, a *Assignment) string {
-	return fmt.Sprintf("%s relabels the layout of %%%s", u.Op.Kind, u.Op.Result.Name)
+	return fmt.Sprintf("a layout that %s relabels into %%%s's (it moves no data)", u.Op.Kind, u.Op.Result.Name)
 }
 
 func becauseComputes(u Use, a *Assignment) string {
-	return fmt.Sprintf("%s computes in the layout of %%%s", u.Op.KindName(), u.Op.Result.Name)
+	return fmt.Sprintf("the layout of %%%s, which %s computes in", u.Op.Result.Name, u.Op.KindName())
 }
 
 // typeDeclared types a load or a constant: the shape and element type

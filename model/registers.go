@@ -68,9 +68,9 @@ func (p Point) String() string {
 	case p.After && p.Op.Body != nil:
 		return "entering loop " + p.Op.Name
 	case p.After:
-		return fmt.Sprintf("after %s %s", p.Op.Kind, p.Op.Name)
+		return fmt.Sprintf("after %s %s", p.Op.KindName(), p.Op.Name)
 	}
-	return fmt.Sprintf("at %s %s", p.Op.Kind, p.Op.Name)
+	return fmt.Sprintf("at %s %s", p.Op.KindName(), p.Op.Name)
 }
 
 // Live computes the liveness of g's values. A value is live from after

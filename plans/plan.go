@@ -204,13 +204,16 @@ type SharedPlan struct {
 // BufferPlan is one buffer's placement: where its elements lie, its
 // footprint, and every access with its wavefronts.
 type BufferPlan struct {
-	Name      string       `json:"name"`
-	Shape     []int        `json:"shape"`
-	DType     string       `json:"dtype"`
-	Placement string       `json:"placement"` // "dense row major", "rows padded to 72 elements", "swizzle 128B"
-	Layout    string       `json:"layout"`
-	Formula   string       `json:"formula"`
-	Bytes     int          `json:"bytes"`
+	Name      string `json:"name"`
+	Shape     []int  `json:"shape"`
+	DType     string `json:"dtype"`
+	Placement string `json:"placement"` // "dense row major", "rows padded to 72 elements", "swizzle 128B"
+	Layout    string `json:"layout"`
+	Formula   string `json:"formula"`
+	Bytes     int    `json:"bytes"`
+	// Allocated is the shape the kernel allocates where it differs from
+	// Shape, the tile the plan prices (model.Buffer.Allocated).
+	Allocated []int        `json:"allocated,omitempty"`
 	Accesses  []AccessPlan `json:"accesses"`
 	shared    *model.SharedLayout
 }
@@ -257,7 +260,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notationKind st
 		}
 		p.Shared.Buffers += s.Bytes()
 		p.Shared.Placed = append(p.Shared.Placed, BufferPlan{Name: b.Name, Shape: b.Shape, DType: b.DType.Name,
-			Placement: s.Describe(), Layout: s.String(), Formula: s.Formula(), Bytes: s.Bytes(), Accesses: []AccessPlan{}, shared: s})
+			Placement: s.Describe(), Layout: s.String(), Formula: s.Formula(), Bytes: s.Bytes(), Allocated: b.Allocated, Accesses: []AccessPlan{}, shared: s})
 	}
 	for i := range p.Shared.Placed {
 		for _, b := range g.Buffers {

@@ -67,7 +67,7 @@ func (r RegisterPlan) Text() string {
 	case r.Budget == 0:
 		b.WriteString(" (the target states no register budget)")
 	case r.Over > 0:
-		fmt.Fprintf(&b, ", %d over the budget of %d: spilled, as the graph allows, at a cost of %d (%d over %s, %d each)",
+		fmt.Fprintf(&b, ", %d over the budget of %d: spilled, as the input allows, at a cost of %d (%d over %s, %d each)",
 			r.Over, r.Budget, r.SpillCost, r.SpillOver, r.SpillAt, r.SpillPrice)
 	default:
 		fmt.Fprintf(&b, ", budget %d", r.Budget)

@@ -53,6 +53,9 @@ func (p *Plan) WriteTextWith(w io.Writer, opt TextOptions) error {
 		fmt.Fprintf(&b, "  %s\n", line)
 	}
 	fmt.Fprintf(&b, "status %s: %s\n", p.Status, p.Verdict())
+	if len(p.Values) > 0 || len(p.Ops) > 0 {
+		b.WriteString("cost unit: one warp-wide ALU instruction; the target's [cost] table prices the rest in it\n")
+	}
 	if p.NotVerified != "" {
 		fmt.Fprintf(&b, "not verified: %s\n", p.NotVerified)
 	}
@@ -73,7 +76,11 @@ func (p *Plan) WriteTextWith(w io.Writer, opt TextOptions) error {
 		b.WriteString("\nbuffers:\n")
 	}
 	for _, bp := range p.Shared.Placed {
-		fmt.Fprintf(&b, "  %s %s %s, %d bytes: %s\n", bp.Name, dims(bp.Shape), bp.DType, bp.Bytes, bp.Placement)
+		alloc := ""
+		if len(bp.Allocated) > 0 {
+			alloc = fmt.Sprintf(" (the tile its accesses touch, of a %s allocation)", dims(bp.Allocated))
+		}
+		fmt.Fprintf(&b, "  %s %s %s%s, %d bytes: %s\n", bp.Name, dims(bp.Shape), bp.DType, alloc, bp.Bytes, bp.Placement)
 		fmt.Fprintf(&b, "      %s\n", bp.Formula)
 		for _, a := range bp.Accesses {
 			verdict := "conflict free"
@@ -83,6 +90,16 @@ func (p *Plan) WriteTextWith(w io.Writer, opt TextOptions) error {
 			fmt.Fprintf(&b, "      %s by %s: %s; %s per subgroup\n", a.Access, a.Op, a.Method, verdict)
 		}
 	}
+	if hint := p.explainHint(); hint != "" {
+		fmt.Fprintf(&b, "%s\n", hint)
+	}
+	aliases := p.layoutAliases()
+	if len(aliases.defs) > 0 {
+		b.WriteString("\nlayouts:\n")
+		for _, d := range aliases.defs {
+			fmt.Fprintf(&b, "  %s = %s\n", d.Name, d.Text)
+		}
+	}
 	fmt.Fprintf(&b, "\nvalues (layouts in %s notation):\n", p.Notation)
 	nameW := 0
 	fallbacks := fallbackNotes{}
@@ -90,7 +107,14 @@ func (p *Plan) WriteTextWith(w io.Writer, opt TextOptions) error {
 		nameW = columnWidth(nameW, len(v.Name)+1)
 	}
 	for _, v := range p.Values {
-		fmt.Fprintf(&b, "  %-*s %s %s, %d per lane: %s\n", nameW, "%"+v.Name, dims(v.Shape), v.DType, v.Values, v.Layout)
+		if strings.Contains(v.Name, "@") {
+			b.WriteString("  (a name with @ is the planner's, for a value the kernel does not name: a second value of one\n" +
+				"  name (%x@2), or the value before @ as one op reads it in a layout of its own (%x@a: operand a))\n")
+			break
+		}
+	}
+	for _, v := range p.Values {
+		fmt.Fprintf(&b, "  %-*s %s %s, %d per lane: %s\n", nameW, "%"+v.Name, dims(v.Shape), v.DType, v.Values, aliases.short(v.Layout))
 		if v.Notation != p.Notation && v.Notation != "fragment" {
 			fmt.Fprintf(&b, "  %-*s   %s\n", nameW, "", fallbacks.note(p.Notation, v))
 		}
@@ -99,7 +123,8 @@ func (p *Plan) WriteTextWith(w io.Writer, opt TextOptions) error {
 	for _, o := range p.Ops {
 		opW = columnWidth(opW, len(o.Name))
 	}
-	b.WriteString("\nops:\n")
+	b.WriteString("\nops (name, kind, line in " + p.File + "):\n")
+	synthetic := syntheticNames{}
 	for _, o := range p.Ops {
 		var parts []string
 		switch {
@@ -116,12 +141,15 @@ func (p *Plan) WriteTextWith(w io.Writer, opt TextOptions) error {
 		if o.Warps != "" {
 			parts = append(parts, o.Warps)
 		}
-		fmt.Fprintf(&b, "  %-*s %-14s cost %d", opW, o.Name, o.Kind, o.Cost)
+		pad := strings.Repeat(" ", opW+3)
+		row := fmt.Sprintf("  %-*s %-14s %-10s cost %d", opW, o.Name, o.Kind, p.lineOf(o.Pos), o.Cost)
 		if len(parts) > 0 {
-			fmt.Fprintf(&b, ": %s", strings.Join(parts, ", "))
+			row += ": " + strings.Join(parts, ", ")
 		}
-		b.WriteByte('\n')
-		pad := strings.Repeat(" ", opW+18)
+		b.WriteString(breakLine(row, TextWidth, pad+"    ") + "\n")
+		if note := synthetic.opNote(o); note != "" {
+			fmt.Fprintf(&b, "%s%s\n", pad, note)
+		}
 		if o.Lanes > 0 {
 			fmt.Fprintf(&b, "%seach result combines %s\n", pad, lanesOf(o.Lanes, o.Subgroups))
 			if o.HeldLanes > 0 {
@@ -134,7 +162,7 @@ func (p *Plan) WriteTextWith(w io.Writer, opt TextOptions) error {
 			}
 		}
 		if o.Exec != "" {
-			fmt.Fprintf(&b, "%sruns in %s\n", pad, o.Exec)
+			fmt.Fprintf(&b, "%sruns in %s\n", pad, aliases.short(o.Exec))
 		}
 		for _, r := range o.Rejected {
 			fmt.Fprintf(&b, "%snot %s\n", pad, r)
@@ -181,8 +209,83 @@ func (p *Plan) WriteTextWith(w io.Writer, opt TextOptions) error {
 	if p.Search != "" {
 		fmt.Fprintf(&b, "placements searched: %s\n", p.Search)
 	}
-	_, err := io.WriteString(w, b.String())
+	text := wrapText(b.String(), TextWidth, func(line string) bool {
+		return strings.HasPrefix(line, "  #") && strings.Contains(line, " = #")
+	})
+	_, err := io.WriteString(w, text)
 	return err
+}
+
+// TextWidth is the column the text plan keeps to: a longer line is
+// broken at a space, except an alias definition, which stays whole.
+const TextWidth = 100
+
+// layoutAliases names the layouts the text plan writes: every value's
+// and every op's execution layout.
+func (p *Plan) layoutAliases() *layoutAliases {
+	var texts []string
+	for _, v := range p.Values {
+		texts = append(texts, v.Layout)
+	}
+	for _, o := range p.Ops {
+		texts = append(texts, o.Exec)
+	}
+	return newLayoutAliases(texts)
+}
+
+// lineOf says where an op is in the plan's file ("line 52"), or in
+// another file (file:line); "" where the op has no position.
+func (p *Plan) lineOf(pos model.Pos) string {
+	switch {
+	case pos.Line == 0:
+		return ""
+	case pos.File == "" || pos.File == p.File:
+		return fmt.Sprintf("line %d", pos.Line)
+	}
+	return fmt.Sprintf("%s:%d", pos.File, pos.Line)
+}
+
+// explainHint is the line pointing at planner explain when the plan
+// converts, or runs its mmas on different warp grids: explain says why
+// each conversion is there and what the alternatives cost.
+func (p *Plan) explainHint() string {
+	grids := map[string]bool{}
+	for _, o := range p.Ops {
+		if o.WarpsM > 0 {
+			grids[fmt.Sprintf("%d×%d", o.WarpsM, o.WarpsN)] = true
+		}
+	}
+	costly := 0
+	for _, c := range p.Conv {
+		if !c.Free {
+			costly++
+		}
+	}
+	switch {
+	case len(grids) > 1:
+		return fmt.Sprintf("why the mmas run on %d warp grids, with %s: planner explain %s", len(grids), plural(costly, "conversion"), p.File)
+	case costly > 0:
+		return fmt.Sprintf("why each of the %s is there, and what the alternatives cost: planner explain %s", plural(costly, "conversion"), p.File)
+	}
+	return ""
+}
+
+// syntheticNames explains, the first time each appears, a name the reader
+// made for an op that names no result (tt.store@148: the tt.store at line
+// 148).
+type syntheticNames map[string]bool
+
+func (s syntheticNames) opNote(o OpPlan) string {
+	at := strings.LastIndexByte(o.Name, '@')
+	if at <= 0 {
+		return ""
+	}
+	kind, line := o.Name[:at], o.Name[at+1:]
+	if _, err := strconv.Atoi(line); err != nil || s[kind] {
+		return ""
+	}
+	s[kind] = true
+	return fmt.Sprintf("(%s: the %s at line %s, named for its line since it has no result)", o.Name, kind, line)
 }
 
 // fallbackNotes words the line under a value written in a notation other
@@ -404,10 +507,68 @@ func (p *Plan) WriteDOT(w io.Writer, g GraphShape) error {
 		fmt.Fprintf(&b, "// not verified: %s\n", p.NotVerified)
 	}
 	b.WriteString("digraph plan {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\", fontsize=10];\n  edge [fontname=\"monospace\", fontsize=9];\n")
+	if p.File != "" {
+		fmt.Fprintf(&b, "  labelloc=t;\n  label=%s;\n", dotLabel(fmt.Sprintf("%s on %s, %s", p.File, p.Target, plural(p.Subgroups, "subgroup")),
+			fmt.Sprintf("status %s, cost %d, %s", p.Status, p.Cost, plural(countCostly(p.Conv), "conversion"))))
+	}
+	aliases := p.layoutAliases()
+	layoutOf := map[string]string{}
+	for _, v := range p.Values {
+		layoutOf[v.Name] = aliases.short(v.Layout)
+	}
 	ids := map[string]bool{}
+	opLines := map[string][]string{}
 	for _, o := range p.Ops {
 		ids[o.Name] = true
-		fmt.Fprintf(&b, "  %s [label=%s];\n", dotQuote(o.Name), dotLabel(o.Name, o.Kind, o.Intrinsic))
+		lines := []string{o.Name, o.Kind, o.Intrinsic}
+		if o.WarpsM > 0 {
+			lines = append(lines, fmt.Sprintf("%d×%d warps", o.WarpsM, o.WarpsN))
+		}
+		opLines[o.Name] = lines
+	}
+	if len(aliases.defs) > 0 {
+		id := "layouts"
+		for ids[id] {
+			id += "'"
+		}
+		ids[id] = true
+		lines := []string{"layouts"}
+		for _, d := range aliases.defs {
+			lines = append(lines, d.Name+" = "+d.Text)
+		}
+		fmt.Fprintf(&b, "  %s [shape=note, label=%s];\n", dotQuote(id), dotLeftLabel(lines...))
+	}
+	drawn := map[string]bool{}
+	var drawLoop func(l GraphLoop, indent string)
+	drawLoop = func(l GraphLoop, indent string) {
+		fmt.Fprintf(&b, "%ssubgraph %s {\n", indent, dotQuote("cluster "+l.Name))
+		carried := "carries nothing"
+		if len(l.Carried) > 0 {
+			carried = "carries %" + strings.Join(l.Carried, ", %")
+		}
+		title := "loop " + l.Name
+		if l.Name == "loop" {
+			title = "loop"
+		}
+		fmt.Fprintf(&b, "%s  label=%s;\n%s  style=rounded;\n", indent, dotLabel(fmt.Sprintf("%s, %s", title, plural(l.Trips, "trip")), carried), indent)
+		for _, op := range l.Ops {
+			if lines, ok := opLines[op]; ok && !drawn[op] {
+				drawn[op] = true
+				fmt.Fprintf(&b, "%s  %s [label=%s];\n", indent, dotQuote(op), dotLabel(lines...))
+			}
+		}
+		for _, inner := range l.Loops {
+			drawLoop(inner, indent+"  ")
+		}
+		fmt.Fprintf(&b, "%s}\n", indent)
+	}
+	for _, l := range g.Loops {
+		drawLoop(l, "  ")
+	}
+	for _, o := range p.Ops {
+		if !drawn[o.Name] {
+			fmt.Fprintf(&b, "  %s [label=%s];\n", dotQuote(o.Name), dotLabel(opLines[o.Name]...))
+		}
 	}
 	placed := map[string]BufferPlan{}
 	for _, bp := range p.Shared.Placed {
@@ -431,9 +592,9 @@ func (p *Plan) WriteDOT(w io.Writer, g GraphShape) error {
 		conv[[2]string{c.Value, c.Consumer}] = c
 	}
 	for _, e := range g.Edges {
-		attrs := "label=" + dotLabel("%"+e.Value)
+		attrs := "label=" + dotLabel("%"+e.Value, layoutOf[e.Value])
 		if c, ok := conv[[2]string{e.Value, e.Consumer}]; ok && !c.Free {
-			attrs = fmt.Sprintf("label=%s, color=red, fontcolor=red, penwidth=2", dotLabel("%"+e.Value, fmt.Sprintf("%s, cost %d", c.Kind, c.Cost)))
+			attrs = fmt.Sprintf("label=%s, color=red, fontcolor=red, penwidth=2", dotLabel("%"+e.Value, layoutOf[e.Value], fmt.Sprintf("converted: %s, cost %d", c.Kind, c.Cost)))
 		}
 		fmt.Fprintf(&b, "  %s -> %s [%s];\n", dotQuote(e.Producer), dotQuote(e.Consumer), attrs)
 	}
@@ -449,6 +610,31 @@ func (p *Plan) WriteDOT(w io.Writer, g GraphShape) error {
 	b.WriteString("}\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// countCostly counts the conversions that move data (not the free
+// register selections).
+func countCostly(cs []ConvPlan) int {
+	n := 0
+	for _, c := range cs {
+		if !c.Free {
+			n++
+		}
+	}
+	return n
+}
+
+// dotLeftLabel is a label whose lines are left-aligned: each ended by
+// the escString break \l rather than the centring \n.
+func dotLeftLabel(lines ...string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, l := range lines {
+		q := dotQuote(l)
+		b.WriteString(q[1:len(q)-1] + "\\l")
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // dotQuote writes s as a DOT double-quoted string. In one, \" stands
@@ -481,6 +667,20 @@ func dotLabel(lines ...string) string {
 type GraphShape struct {
 	Edges   []GraphEdge
 	Buffers []GraphBuffer
+	// Loops are the graph's outermost loops, each with the loops it
+	// holds, drawn as nested clusters.
+	Loops []GraphLoop
+}
+
+// GraphLoop is one loop for drawing: its name, its trip count, the
+// values it carries from trip to trip, the ops of its body (the loop op
+// itself first) and the loops nested in it.
+type GraphLoop struct {
+	Name    string
+	Trips   int
+	Carried []string
+	Ops     []string
+	Loops   []GraphLoop
 }
 
 // GraphEdge is one value flowing between two ops.
@@ -517,6 +717,7 @@ func ShapeOf(g *model.Graph) GraphShape {
 	for i, b := range g.Buffers {
 		buffers[b] = &s.Buffers[i]
 	}
+	s.Loops = loopsOf(g.Ops)
 	g.Walk(func(op *model.Op) {
 		for _, v := range op.Operands {
 			s.Edges = append(s.Edges, GraphEdge{Value: v.Name, Producer: producer(v), Consumer: op.Name})
@@ -537,6 +738,26 @@ func ShapeOf(g *model.Graph) GraphShape {
 		}
 	})
 	return s
+}
+
+// loopsOf lists the loops among ops, each with its body's ops and the
+// loops nested in it.
+func loopsOf(ops []*model.Op) []GraphLoop {
+	var out []GraphLoop
+	for _, op := range ops {
+		if op.Body == nil {
+			continue
+		}
+		l := GraphLoop{Name: op.Name, Trips: op.Body.Trips, Ops: []string{op.Name}, Loops: loopsOf(op.Body.Ops)}
+		for _, a := range op.Body.Args {
+			l.Carried = append(l.Carried, a.Name)
+		}
+		for _, in := range op.Body.Ops {
+			l.Ops = append(l.Ops, in.Name)
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // maxColumn is the widest a column of names grows: a longer name runs

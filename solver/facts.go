@@ -208,8 +208,12 @@ func pinText(pin *model.Pin) string {
 
 func (p *Problem) subgroupsFact() *model.Fact {
 	g := p.Graph
+	subgroups := fmt.Sprintf("%d subgroups", g.Subgroups)
+	if g.Subgroups == 1 {
+		subgroups = "1 subgroup"
+	}
 	return p.fact(model.FactSubgroups, "subgroups", g.SubgroupsPos,
-		fmt.Sprintf("the block runs %d subgroups of %d lanes (%s)", g.Subgroups, p.Target.SubgroupSize, p.Target.Name))
+		fmt.Sprintf("the block runs %s of %d lanes (%s)", subgroups, p.Target.SubgroupSize, p.Target.Name))
 }
 
 // noConvertFact is the fact forbidding conversions on one use, nil when

@@ -70,7 +70,7 @@ func (p *Problem) registersFact(budget int) *model.Fact {
 		text = fmt.Sprintf("%s gives each lane of a block of %d subgroups at most %d 32-bit registers (register_file %d over %d lanes)",
 			t.Name, g.Subgroups, budget, t.RegisterFile, g.Subgroups*t.SubgroupSize)
 	}
-	return p.fact(model.FactRegisters, "registers", t.RegistersPos, text+`; registers = "spill" lets a plan exceed it`)
+	return p.fact(model.FactRegisters, "registers", t.RegistersPos, text+`; registers = "spill" in a graph file, or solve --registers spill, lets a plan exceed it`)
 }
 
 // registerForbids sets up the register budget and forbids every choice

@@ -14,6 +14,7 @@ type inputFlags struct {
 	subgroups, trips int
 	format           string // --input-format: how to read standard input
 	keepAnchors      bool
+	registers        string // --registers: budget (the input's own rule) or spill
 }
 
 // add registers the flags; verify takes only --func and --trips (the
@@ -23,6 +24,7 @@ func (f *inputFlags) add(cmd *cobra.Command, context bool) {
 	if context {
 		cmd.Flags().StringVar(&f.target, "target", "", "MLIR input: the target, where the IR states none (an #iree_gpu.target<arch = ...> or chip = \"...\"), or in place of the one it states")
 		cmd.Flags().IntVar(&f.subgroups, "subgroups", 0, "MLIR input: the subgroups per workgroup, where the IR states no workgroup size (translation_info, gpu.known_block_size), or in place of it")
+		cmd.Flags().StringVar(&f.registers, "registers", "", "spill: let the plan exceed the target's registers per lane, the excess priced as spilling (a graph file's registers = \"spill\"; the only way to say it for MLIR and TTGIR); budget: keep within them; unset: as the input says (MLIR and TTGIR: within)")
 		cmd.Flags().BoolVar(&f.keepAnchors, "keep-anchors", false, "TTGIR input: keep the encodings of tt.load, tt.store and tt.dot as pins (default: the planner chooses them within the target's records)")
 	}
 	cmd.Flags().IntVar(&f.trips, "trips", 0, "MLIR input: the trip count to price an scf.for at when its bounds are not constants (the plan says it was assumed)")
@@ -45,5 +47,8 @@ func (f *inputFlags) input() (planner.Input, error) {
 	if f.format != "" && f.format != "mlir" && f.format != "graph" {
 		return planner.Input{}, badFlag("input-format", f.format, "mlir", "graph")
 	}
-	return planner.Input{Func: f.fn, Target: f.target, Subgroups: f.subgroups, Trips: f.trips, KeepAnchors: f.keepAnchors}, nil
+	if f.registers != "" && f.registers != "budget" && f.registers != "spill" {
+		return planner.Input{}, badFlag("registers", f.registers, "budget", "spill")
+	}
+	return planner.Input{Func: f.fn, Target: f.target, Subgroups: f.subgroups, Trips: f.trips, KeepAnchors: f.keepAnchors, Registers: f.registers}, nil
 }

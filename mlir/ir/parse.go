@@ -16,6 +16,9 @@ const MaxDepth = 64
 // typed. The first problem stops the reading; it is returned as a
 // *model.Error at its file:line:col.
 func Parse(file string, data []byte) (*Module, error) {
+	if err := controlByte(file, data); err != nil {
+		return nil, err
+	}
 	p := &parser{lx: newLexer(file, string(data)), mod: &Module{File: file, AttrAliases: map[string]Attr{}, TypeAliases: map[string]Type{}, AliasPos: map[string]model.Pos{}, src: string(data)}}
 	p.nextTok()
 	top := &Block{Pos: model.Pos{File: file, Line: 1, Col: 1}}
@@ -40,6 +43,25 @@ func Parse(file string, data []byte) (*Module, error) {
 	p.mod.Ops = top.Ops
 	slices.SortFunc(p.mod.AliasUses, func(a, b AliasUse) int { return a.Off - b.Off })
 	return p.mod, nil
+}
+
+// controlByte refuses a text holding a control character other than
+// white space (a NUL, say): MLIR's text has none, and the lexer would
+// otherwise end a name there and refuse the rest for something else.
+func controlByte(file string, data []byte) error {
+	line, col := 1, 1
+	for _, c := range data {
+		switch {
+		case c == '\n':
+			line, col = line+1, 1
+			continue
+		case c < 0x20 && c != '\t' && c != '\r' && c != '\f' && c != '\v', c == 0x7f:
+			return &model.Error{Pos: model.Pos{File: file, Line: line, Col: col}, Code: model.CodeSyntax, Index: -1,
+				Msg: fmt.Sprintf("expected MLIR text, found the control byte 0x%02x (is this a binary file?)", c)}
+		}
+		col++
+	}
+	return nil
 }
 
 // useAlias records a use of the attribute alias name at off, once.

@@ -594,6 +594,18 @@ func (b *ttBuilder) anchored(v *model.Value, pin *model.Pin, at model.Pos, name 
 // encoding, so that the conversion it makes is priced.
 func (b *ttBuilder) ttConvert(op *ir.Op) {
 	res := op.Results[0]
+	// Triton's verifier requires a convert_layout to keep its operand's
+	// shape and element type (triton-lang/triton
+	// include/triton/Dialect/TritonGPU/IR/TritonGPUOps.td,
+	// TTG_ConvertLayoutOp: SameOperandsAndResultShape,
+	// SameOperandsAndResultElementType).
+	if in, ok := op.Operands[0].Value.Type.(*ir.TensorType); ok {
+		if out, ok := res.Type.(*ir.TensorType); ok && (!slices.Equal(in.Shape, out.Shape) || in.Elem.String() != out.Elem.String()) {
+			b.Fail(op, model.CodeShapeMismatch, "ttg.convert_layout changes only the layout: expected a result of shape %v and element type %s, as its operand %s, found %s",
+				in.Shape, in.Elem, op.Operands[0].Value, out)
+			return
+		}
+	}
 	src := b.Source(op, res)
 	if src == nil {
 		return

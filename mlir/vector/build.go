@@ -424,6 +424,9 @@ func (b *builder) buffer(op *ir.Op, o *ir.Operand, m *memInfo, tile []int, dt mo
 		pos = v.Def.Pos
 	}
 	buf := &model.Buffer{Name: v.Name, Shape: slices.Clone(tile), DType: dt, Pos: pos}
+	if !slices.Equal(m.typ.Shape, tile) {
+		buf.Allocated = slices.Clone(m.typ.Shape)
+	}
 	if len(tile) == 2 {
 		buf.Layout = &model.SharedLayout{Rows: tile[0], Cols: tile[1], ElemBits: dt.Bits, Swizzle: "none"}
 		if s, ok := m.typ.Layout.(*ir.StridedAttr); ok && len(s.Strides) == len(m.typ.Shape) && s.Strides[len(s.Strides)-1] == 1 {
