@@ -182,7 +182,7 @@ var (
 	renamedGroup      = regexp.MustCompile(`%v(\d+)_(\d+)_(l|cv)\b`)
 	renamedNum        = regexp.MustCompile(`%v(\d+)_(l|cv)\b`)
 	renamedNamedGroup = regexp.MustCompile(`%([A-Za-z][A-Za-z0-9]*)_(\d+)_(l|cv)(_\d+)?\b`)
-	renamed           = regexp.MustCompile(`%([A-Za-z_][A-Za-z0-9_]*?)_(l|cv)\b`)
+	renamed           = regexp.MustCompile(`%([A-Za-z_][A-Za-z0-9_]*?)_(l|cv)(_\d+)?\b`)
 )
 
 // keptText undoes the edits the writer makes and says where what is left
