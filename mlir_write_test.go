@@ -327,8 +327,9 @@ func TestWriteMLIRRefusesGraphFiles(t *testing.T) {
 // which TestWriteMLIRRoundTrip holds to the writer): a 16-bit DPAS B in
 // lane_data [2, 1] and A in [1, 1] (seed 003's bf16 GEMM); a row sum
 // nothing pins as the #xegpu.slice of its source's layout; a loop-carried
-// descriptor with its layout in every type along the loop; an argument
-// anchored by layout_operand_N; and never IREE's to_layout.
+// descriptor with its layout in every type along the loop; a descriptor
+// argument with its layout in the signature; an argument anchored by
+// layout_operand_N; and never IREE's to_layout.
 func TestWrittenXeGPUAsXeGPUWritesIt(t *testing.T) {
 	read := func(name string) string {
 		data, err := os.ReadFile(filepath.Join("testdata", "mlir_out", name+".planned.mlir"))
@@ -365,6 +366,9 @@ func TestWrittenXeGPUAsXeGPUWritesIt(t *testing.T) {
 		if l := line(forms, p); !desc.MatchString(l) {
 			t.Errorf("B's loop-carried descriptor has no layout at %q: %s", p, l)
 		}
+	}
+	if l := line(forms, "gpu.func @gemm_rowmax"); !strings.Contains(l, "%tc: !xegpu.tensor_desc<128x128xf32, #xegpu.layout<") {
+		t.Errorf("the descriptor argument's layout is not written in the signature: %s", l)
 	}
 	if l := line(read("argument_free_xegpu"), "%y = math.exp %v"); !strings.Contains(l, "layout_operand_0 = #xegpu.layout<") {
 		t.Errorf("the argument is not anchored by layout_operand_0: %s", l)

@@ -458,7 +458,9 @@ func (wr *writer) anchors(vals []*ir.Value, indent string) string {
 // vector arguments as XeGPU anchors an operand: a layout_operand_N
 // attribute on every op that reads it (llvm-project
 // mlir/lib/Dialect/XeGPU/Utils/XeGPUUtils.cpp, getLayoutName of an
-// OpOperand; XeGPU has no attribute for a function's argument itself).
+// OpOperand; XeGPU has no attribute for a function's argument itself, and
+// its propagation, XeGPUPropagateLayout.cpp's updateFunctionOpInterface,
+// lays a vector argument out on its users).
 // It gives back the arguments it could not write so, for an op that has
 // no attribute dictionary to carry it: those are anchored by a
 // convert_layout as a loop's iter_arg is.
@@ -744,7 +746,7 @@ func (wr *writer) buffers() {
 // descriptors writes into each tensor_desc type that states no layout the
 // layout of the values moved through that descriptor, where they all have
 // one layout XeGPU's notation writes: in the type of its create_nd_tdesc
-// and wherever the descriptor's type is written after it, through
+// (or, for a descriptor argument, in the function's signature) and wherever the descriptor's type is written after it, through
 // update_nd_offset and the scf.for loops that carry it (the loop's result
 // types, its scf.yield), so that a loop-carried descriptor states its
 // layout as a loop-invariant one does (a type written through an alias,
@@ -754,15 +756,29 @@ func (wr *writer) descriptors() {
 	if wr.notation != "xegpu" {
 		return
 	}
+	type made struct {
+		v  *ir.Value
+		at typeAt // where its type is first written
+	}
+	var descs []made
+	args := wr.b.Fn.Regions[0].Blocks[0].Args
+	for k, a := range args {
+		// An argument's type, in the function's signature, as XeGPU's
+		// propagation writes it (XeGPUPropagateLayout.cpp,
+		// updateFunctionOpInterface).
+		descs = append(descs, made{a, typeAt{wr.b.Fn, typedBefore(args, k)}})
+	}
 	for _, op := range wr.sortedOps() {
-		if op.Name != "xegpu.create_nd_tdesc" || len(op.Results) != 1 {
-			continue
+		if op.Name == "xegpu.create_nd_tdesc" && len(op.Results) == 1 {
+			descs = append(descs, made{op.Results[0], typeAt{op, -1}})
 		}
-		d := wr.b.tdescs[op.Results[0]]
+	}
+	for _, m := range descs {
+		d := wr.b.tdescs[m.v]
 		if d == nil || d.typ.Layout != nil {
 			continue
 		}
-		sites, ok := wr.descriptorSites(op.Results[0], []typeAt{{op, -1}})
+		sites, ok := wr.descriptorSites(m.v, []typeAt{m.at})
 		if !ok {
 			continue
 		}
@@ -775,6 +791,9 @@ func (wr *writer) descriptors() {
 				continue
 			}
 			ul := wr.layoutOf(mv.Name)
+			if u.Name == "xegpu.store_nd" {
+				ul = wr.storedIn(u, mv)
+			}
 			if ul == nil || l != nil && !l.Equal(ul) {
 				ok = false
 				break
@@ -799,6 +818,17 @@ func (wr *writer) descriptors() {
 		}
 		wr.retypeAt(sites, d.typ, ", "+x.Attr())
 	}
+}
+
+// storedIn is the layout a store (the IR op op, storing graph value v)
+// writes in: v's, or the one the plan converts v to for it.
+func (wr *writer) storedIn(op *ir.Op, v *model.Value) *model.Layout {
+	for _, c := range wr.plan.Conv {
+		if u := c.Use(); u.Op.Pos == op.Pos && model.UseValue(u).Name == v.Name {
+			return c.Required()
+		}
+	}
+	return wr.layoutOf(v.Name)
 }
 
 // typeAt is a place an op writes a type: its only site of that type

@@ -21,7 +21,7 @@
 // XeGPU has no judge here: IREE 3.13 has no xegpu dialect, and
 // mlir-opt-19's predates these forms and layouts.
 gpu.module @kernels [#xevm.target<chip = "pvc">] {
-  gpu.func @gemm_rowmax(%A: memref<?x?xf16>, %pb: ui64, %tc: !xegpu.tensor_desc<128x128xf32>, %mx: memref<128xf32>, %M: index, %K: index, %N: index) kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
+  gpu.func @gemm_rowmax(%A: memref<?x?xf16>, %pb: ui64, %tc: !xegpu.tensor_desc<128x128xf32, #xegpu.layout<sg_layout = [4, 4], sg_data = [32, 32], inst_data = [8, 16], lane_layout = [1, 16], lane_data = [1, 1]>>, %mx: memref<128xf32>, %M: index, %K: index, %N: index) kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c32 = arith.constant 32 : index
@@ -54,7 +54,7 @@ gpu.module @kernels [#xevm.target<chip = "pvc">] {
     %tm = xegpu.create_nd_tdesc %mx[0] : memref<128xf32> -> !xegpu.tensor_desc<128xf32>
     xegpu.store_nd %ms, %tm : vector<128xf32>, !xegpu.tensor_desc<128xf32>
     %r_0_cv_2 = xegpu.convert_layout %r#0 <{input_layout = #xegpu.layout<sg_layout = [4, 4], sg_data = [32, 32], lane_layout = [16, 1], lane_data = [1, 1]>, target_layout = #xegpu.layout<sg_layout = [4, 4], sg_data = [32, 32], inst_data = [8, 16], lane_layout = [1, 16], lane_data = [1, 1]>}> : vector<128x128xf32>
-    xegpu.store_nd %r_0_cv_2, %tc[0, 0] : vector<128x128xf32>, !xegpu.tensor_desc<128x128xf32>
+    xegpu.store_nd %r_0_cv_2, %tc[0, 0] : vector<128x128xf32>, !xegpu.tensor_desc<128x128xf32, #xegpu.layout<sg_layout = [4, 4], sg_data = [32, 32], inst_data = [8, 16], lane_layout = [1, 16], lane_data = [1, 1]>>
     gpu.return
   }
 }
