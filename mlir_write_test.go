@@ -52,6 +52,7 @@ var writtenKernels = []struct {
 	{"testdata/want/xegpu_upstream_forms.mlir", planner.Input{}, ""},
 	{"testdata/want/masks_indices_gfx942.mlir", planner.Input{}, ""},
 	{"testdata/want/gather_rows_gfx942.mlir", planner.Input{}, ""},
+	{"testdata/want/reduce_dims_gfx942.mlir", planner.Input{}, ""},
 	// On gfx942 the plan pads rows uniformly: written as strided layouts.
 	{"examples/mlir/flash_attention_seed004.mlir", planner.Input{Target: "gfx942", Subgroups: 2}, "flash_attention_seed004_gfx942"},
 }
@@ -158,6 +159,12 @@ func TestWriteMLIRRoundTrip(t *testing.T) {
 				}
 			}
 			for _, c := range again.Plan.Conv {
+				// A value the reader makes (%s@d2, between the reduces of
+				// one multi_reduction) is no IR value: its conversion is
+				// written as a comment.
+				if strings.Contains(c.Value, "@") {
+					continue
+				}
 				if !strings.HasSuffix(c.Consumer, "_cv") && !strings.Contains(c.Consumer, "_cv_") {
 					t.Errorf("the written IR's plan converts %%%s at %s, not at an explicit to_layout", c.Value, c.Consumer)
 				}

@@ -143,18 +143,39 @@ func (b *builder) multiReduction(op *ir.Op) {
 	if src == nil {
 		return
 	}
-	if len(dims) != 1 {
-		b.Fail(op, model.CodeBadValue, "vector.multi_reduction reduces dimensions %v at once: the planner's reduce takes one dimension (write one multi_reduction per dimension)", dims)
-		return
+	// Several dimensions at once are reduced one after another, the
+	// highest first (so that the lower ones keep their numbers), each but
+	// the last a reduce of its own (%r@dN) without the accumulator.
+	order := slices.Clone(dims)
+	slices.Sort(order)
+	for i, d := range order {
+		if d < 0 || d >= len(src.Shape) || i > 0 && order[i-1] == d {
+			b.Fail(op, model.CodeBadValue, "vector.multi_reduction's reduction_dims %v are not distinct dimensions of %v", dims, src.Shape)
+			return
+		}
+	}
+	for i := len(order) - 1; i > 0; i-- {
+		d := order[i]
+		mop := &model.Op{Kind: model.OpReduce, Fn: fn, Axis: d, Pos: op.Pos, Operands: []*model.Value{src}}
+		if src = b.Add(mop, &model.OpArgs{Axis: d}, nil, res.Name+"@d"+strconv.Itoa(d), op.Pos); src == nil {
+			b.Failed[res] = true
+			return
+		}
 	}
 	var init *model.Value
-	if !b.IdentityInit(ir.Use{Op: op, Index: 1}) {
+	switch {
+	case b.IdentityInit(ir.Use{Op: op, Index: 1}):
+	case !reader.IsVector(op.Operands[1].Value):
+		// A scalar accumulator: the graph's scalar, or one scalar code
+		// computes, which adds no layout (as vector.reduction's).
+		init = b.ScalarValue(op.Operands[1].Value)
+	default:
 		if init = b.Value(op.Operands[1]); init == nil {
 			b.Failed[res] = true
 			return
 		}
 	}
-	axis := dims[0]
+	axis := order[0]
 	if len(src.Shape) == 1 && axis == 0 {
 		b.ToScalar(op, src, fn, init, res)
 		return
