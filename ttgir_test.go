@@ -244,3 +244,32 @@ func TestMFMAInstrShapeHasK(t *testing.T) {
 		t.Fatal("no #ttg.amd_mfma written: the test checks nothing")
 	}
 }
+
+// A function planned in a module keeps its signature: the written text
+// of testdata/ttgir_signature/device_fn_returns_sm80.ttgir (planned with
+// --func scale_rows) has the function's line as read, and its tt.return
+// gives the declared result type (TestWrittenKernelProperties and
+// TestJudgesTwoFunctionModules check the rest of it, the function not
+// planned included).
+func TestTTGIRSignatureKept(t *testing.T) {
+	path := "testdata/ttgir_signature/device_fn_returns_sm80.ttgir"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := planner.Input{Func: "scale_rows"}
+	res := solveMLIR(t, path, data, in)
+	var out bytes.Buffer
+	if err := testPlanner(t).WriteMLIR(&out, path, data, in, res); err != nil {
+		t.Fatal(err)
+	}
+	header := regexp.MustCompile(`(?m)^.*tt\.func private @scale_rows.*$`)
+	if a, b := header.FindString(string(data)), header.FindString(out.String()); a == "" || a != b {
+		t.Errorf("the signature was\n%s\nwritten\n%s", a, b)
+	}
+	declared := regexp.MustCompile(`-> (tensor<.*>)\s+attributes`).FindStringSubmatch(header.FindString(string(data)))
+	ret := regexp.MustCompile(`tt\.return %\w+ : (.*)`).FindStringSubmatch(out.String())
+	if declared == nil || ret == nil || ret[1] != declared[1] {
+		t.Errorf("tt.return gives %q, the function declares %q", ret, declared)
+	}
+}

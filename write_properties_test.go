@@ -2,6 +2,7 @@ package planner_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -38,16 +39,31 @@ func everyWrittenKernel(t *testing.T) []writtenCase {
 	for _, p := range triton {
 		out = append(out, writtenCase{name: "triton_" + filepath.Base(p), path: p, in: planner.Input{Trips: tritonTrips}})
 	}
+	wants, _ := filepath.Glob("testdata/want/*.ttgir")
+	for _, p := range wants {
+		if data, err := os.ReadFile(p); err == nil && !wantsNoPlan.Match(data) {
+			out = append(out, writtenCase{name: "want_" + filepath.Base(p), path: p})
+		}
+	}
 	return append(out,
 		writtenCase{name: "two_funcs.mlir", path: "testdata/two_funcs/two_funcs.mlir", in: planner.Input{Func: "softmax_row"}, other: []string{"row_copy"}},
-		writtenCase{name: "two_funcs.ttgir", path: "testdata/two_funcs/two_funcs.ttgir", in: planner.Input{Func: "masked_dot"}, other: []string{"scale"}})
+		writtenCase{name: "two_funcs.ttgir", path: "testdata/two_funcs/two_funcs.ttgir", in: planner.Input{Func: "masked_dot"}, other: []string{"scale"}},
+		writtenCase{name: "device_fn_returns_sm80.ttgir", path: "testdata/ttgir_signature/device_fn_returns_sm80.ttgir", in: planner.Input{Func: "scale_rows"}, other: []string{"kernel"}})
 }
+
+// wantsNoPlan finds the want comments of a kernel that plans to nothing
+// written: an error, no plan, or nothing to lay out.
+var wantsNoPlan = regexp.MustCompile(`//\s*want\b[^\n]*\b(error|status infeasible|nothing to lay out)`)
 
 // Properties of every written kernel, each stated against the verified
 // plan written (plans.Plan, which the verifier replayed):
 //
 //   - the plan written is the verified one (no NotVerified);
 //   - every alias (#name) the output uses is defined in it;
+//   - in TTGIR, each dot's A and B tensor operands are written as the
+//     #ttg.dot_op of opIdx 0 and 1 whose parent is the encoding its
+//     result is written in (Triton's inferDotOpEncoding), so the chosen
+//     mma names them (dotOperandProblems);
 //   - it writes as many conversions as the plan has (Plan.Conv). In MLIR a
 //     conversion is written as TestWriteMLIRRoundTrip reads it back: a
 //     statement defining a %..._cv value (IREE's to_layout,
@@ -95,6 +111,9 @@ func TestWrittenKernelProperties(t *testing.T) {
 			}
 			tt := strings.HasSuffix(k.path, ".ttgir")
 			if tt {
+				for _, p := range dotOperandProblems(out) {
+					t.Error(p)
+				}
 				renamed, err := renamings(k.path, buf.Bytes())
 				if err != nil {
 					t.Fatal(err)
@@ -234,4 +253,38 @@ func TestJudgesTwoFunctionModules(t *testing.T) {
 			t.Errorf("%v", v)
 		}
 	}
+}
+
+// dotLine finds a dot of TTGIR text in its custom form and the types
+// after its colon: A * B -> C.
+var dotLine = regexp.MustCompile(`(?m)^\s*%\S+ = (tt\.dot|ttng\.warp_group_dot) [^:\n]*: (.*) \* (.*) -> (\S.*?)\s*(loc\(.*)?$`)
+
+// dotOperandProblems lists the dots of written TTGIR whose A or B tensor
+// operand is not written as the #ttg.dot_op of its opIdx whose parent is
+// the dot's result encoding (an operand in shared memory, a
+// !ttg.memdesc, has none).
+func dotOperandProblems(text string) []string {
+	var out []string
+	for _, m := range dotLine.FindAllStringSubmatch(text, -1) {
+		res := tensorEncoding(m[4])
+		for i, t := range []string{m[2], m[3]} {
+			if !strings.HasPrefix(t, "tensor<") {
+				continue
+			}
+			want := fmt.Sprintf("#ttg.dot_op<{opIdx = %d, parent = %s", i, res)
+			if enc := tensorEncoding(t); res == "" || !strings.HasPrefix(enc, want+",") && !strings.HasPrefix(enc, want+"}") {
+				out = append(out, fmt.Sprintf("%s's operand %d is written %s, not %s...}>: %s", m[1], i, enc, want, strings.TrimSpace(m[0])))
+			}
+		}
+	}
+	return out
+}
+
+// tensorEncoding is the encoding of a tensor type's text, tensor<64x64xf16, ENC>.
+func tensorEncoding(t string) string {
+	i := strings.Index(t, ", ")
+	if !strings.HasPrefix(t, "tensor<") || i < 0 || !strings.HasSuffix(t, ">") {
+		return ""
+	}
+	return strings.TrimSpace(t[i+2 : len(t)-1])
 }

@@ -65,6 +65,13 @@ type Buffer struct {
 	// wgmma): its placement must then be one a descriptor describes
 	// (SharedLayout.CanonicalMode).
 	Described bool
+	// Fixed is set when the kernel fixes the placement, Layout, whatever
+	// the plan prefers: the shared encoding of a Triton tensor descriptor,
+	// which the TMA unit writes and reads the block in, or of a !ttg.memdesc
+	// function argument, which the caller placed; a plan written back
+	// keeps it. The placement is then the only one considered, dense row
+	// major included.
+	Fixed bool
 	// Allocated is the shape the kernel allocates, where it differs from
 	// the tile its accesses touch (Shape), which is what the plan prices:
 	// an MLIR memref.alloc larger than the one tile read and written.

@@ -741,6 +741,66 @@ func (l *Layout) Broadcast(d, n int) (*Layout, error) {
 	return NewLayout(hw, dims, images)
 }
 
+// JoinLast gives the layout of two tensors of layout l side by side along
+// a new last dimension of extent 2 that each lane holds in a new lowest
+// register: Triton's join (inferJoinOpEncoding in
+// lib/Dialect/TritonGPU/IR/Dialect.cpp puts the new dimension innermost in
+// each thread's registers, first of its register bases).
+func (l *Layout) JoinLast() (*Layout, error) {
+	if l.opaque != "" {
+		return nil, l.errOpaque()
+	}
+	d := l.Rank()
+	e, err := l.ExpandDims(d)
+	if err != nil {
+		return nil, err
+	}
+	var hw [NumHwDims]Radices
+	var images [NumHwDims][]Image
+	hw[Register] = Radices{2}
+	images[Register] = []Image{{{d, 0}}}
+	for h := range NumHwDims {
+		hw[h] = append(hw[h], e.Radices(h)...)
+		for p := range e.Radices(h) {
+			images[h] = append(images[h], e.Image(h, p))
+		}
+	}
+	dims := make([]Radices, e.Rank())
+	for i := range dims {
+		dims[i] = e.DimRadices(i)
+	}
+	dims[d] = Radices{2}
+	return NewLayout(hw, dims, images)
+}
+
+// SplitLast gives the layout of either half of a tensor of layout l along
+// its last dimension, of extent 2, when each lane holds that dimension in
+// its lowest register alone (the layout JoinLast makes, which Triton's
+// split requires: inferSplitOpEncoding); an error otherwise.
+func (l *Layout) SplitLast() (*Layout, error) {
+	if l.opaque != "" {
+		return nil, l.errOpaque()
+	}
+	d := l.Rank() - 1
+	notInner := errorf(CodeIncompatible, "layout", "the last dimension is not held in each lane's lowest register alone")
+	if d < 0 || !slices.Equal(l.DimRadices(d), Radices{2}) {
+		return nil, notInner
+	}
+	for h := range NumHwDims {
+		for p := range l.Radices(h) {
+			img := l.Image(h, p)
+			inner := h == Register && p == 0
+			if inner && !(l.Radices(h)[0] == 2 && len(img) == 1 && img[0] == DigitRef{d, 0}) {
+				return nil, notInner
+			}
+			if !inner && slices.ContainsFunc(img, func(r DigitRef) bool { return r.Axis == d }) {
+				return nil, notInner
+			}
+		}
+	}
+	return l.Slice(d)
+}
+
 // Reshape views the tensor with a new shape of the same element count, in
 // row-major order. Repetition digits cannot be split: reshaping a 96-wide
 // dimension (32 × 3) into 32 × 3 with the 3 innermost is not expressible.

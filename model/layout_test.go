@@ -231,3 +231,43 @@ func TestNewLayoutRejects(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// Joining puts the new last dimension in each lane's lowest register:
+// value 2v + k of a lane is element k of the pair made of its value v
+// (Triton's inferJoinOpEncoding); splitting it takes it out again, and a
+// layout that holds the last dimension anywhere else does not split.
+func TestJoinLastSplitLast(t *testing.T) {
+	acc := mmaAccumulator(t)
+	j, err := acc.JoinLast()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(j.Shape(), []int{16, 8, 2}) || j.Size(Register) != 2*acc.Size(Register) {
+		t.Fatalf("joined: shape %v, %d registers", j.Shape(), j.Size(Register))
+	}
+	for lane := range 32 {
+		src, held := acc.Held(0, 0, lane), j.Held(0, 0, lane)
+		for v, h := range src {
+			for k := range 2 {
+				if want := append(slices.Clone(h.Index), k); !slices.Equal(held[2*v+k].Index, want) {
+					t.Fatalf("lane %d value %d holds %v, want %v", lane, 2*v+k, held[2*v+k].Index, want)
+				}
+			}
+		}
+	}
+	back, err := j.SplitLast()
+	if err != nil || !back.Equal(acc) {
+		t.Fatalf("split of the join: %v, %v; want the accumulator", back, err)
+	}
+	// The pair along the lanes (a broadcast's new registers are the
+	// highest, not the lowest) does not split.
+	b, err := acc.Broadcast(2, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Size(Register) > 2 {
+		if _, err := b.SplitLast(); err == nil {
+			t.Fatalf("%v splits, but its last dimension is in its highest register", b)
+		}
+	}
+}

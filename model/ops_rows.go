@@ -94,6 +94,31 @@ var opRows = []*OpInfo{
 		Because: becauseRelabels,
 	},
 	{
+		// Triton's tt.join: the two operands side by side along a new
+		// last dimension of 2, which each lane holds in its lowest
+		// register (include/triton/Dialect/Triton/IR/TritonOps.td,
+		// TT_JoinOp; its encoding from inferJoinOpEncoding in
+		// lib/Dialect/TritonGPU/IR/Dialect.cpp): no data moves.
+		Kind: OpJoin, Spellings: []string{"join"}, Operands: true, Arity: 2, Result: true,
+		Type: typeJoin, Flow: FlowRelabel, Forward: joinLast, Backward: splitLast, Explicit: true,
+		Needs: func(op *Op, i int, v string) string {
+			return fmt.Sprintf("puts %%%s beside its other operand along a new last dimension held in each lane's lowest register", v)
+		},
+		Because: becauseRelabels,
+	},
+	{
+		// Triton's tt.split: either half of a last dimension of 2, which
+		// the operand holds in each lane's lowest register alone (TT_SplitOp,
+		// inferSplitOpEncoding); the two halves have one layout, so one op
+		// stands for either.
+		Kind: OpSplit, Spellings: []string{"split"}, Operands: true, Arity: 1, Result: true,
+		Type: typeSplit, Flow: FlowRelabel, Forward: splitLast, Backward: joinLast, Explicit: true,
+		Needs: func(op *Op, i int, v string) string {
+			return fmt.Sprintf("takes a half of %%%s's last dimension, held in each lane's lowest register", v)
+		},
+		Because: becauseRelabels,
+	},
+	{
 		Kind: OpConstant, Spellings: []string{"constant"}, Result: true,
 		Keys: []OpKey{{Name: "shape", When: KeyLate}, {Name: "dtype", When: KeyLate}, {Name: "value", When: KeyLate}},
 		Type: typeDeclared, AtUse: true,
@@ -353,9 +378,37 @@ func typeShapeCast(a *OpArgs) (*ValueType, []TypeError) {
 	return &ValueType{Shape: a.Shape, DType: src.DType}, nil
 }
 
+// typeJoin types a join: two operands of one shape and element type, the
+// result that shape with a last dimension of 2.
+func typeJoin(a *OpArgs) (*ValueType, []TypeError) {
+	x, y := a.Operands[0], a.Operands[1]
+	if !slices.Equal(x.Shape, y.Shape) || x.DType.Name != y.DType.Name {
+		return nil, typeErr("operands", CodeShapeMismatch, "join's operands must agree: %s is %v x %s, %s is %v x %s", x.Name, x.Shape, x.DType.Name, y.Name, y.Shape, y.DType.Name)
+	}
+	return &ValueType{Shape: append(slices.Clone(x.Shape), 2), DType: x.DType}, nil
+}
+
+// typeSplit types a split: an operand whose last dimension is 2, the
+// result its shape without it.
+func typeSplit(a *OpArgs) (*ValueType, []TypeError) {
+	x := a.Operands[0]
+	if n := len(x.Shape); n < 2 || x.Shape[n-1] != 2 {
+		return nil, typeErr("operands", CodeShapeMismatch, "split's operand %s is %v: its last dimension must be 2, after at least one other", x.Name, x.Shape)
+	}
+	return &ValueType{Shape: slices.Clone(x.Shape[:len(x.Shape)-1]), DType: x.DType}, nil
+}
+
 // The layout transfers. Each Key is the name derived layouts are cached
 // under; keys of maps that are inverse of one another differ.
 var (
+	joinLast = &Transfer{
+		Key:   func(op *Op) string { return "joinlast" },
+		Apply: func(op *Op, l *Layout) *Layout { r, _ := l.JoinLast(); return r },
+	}
+	splitLast = &Transfer{
+		Key:   func(op *Op) string { return "splitlast" },
+		Apply: func(op *Op, l *Layout) *Layout { r, _ := l.SplitLast(); return r },
+	}
 	sliceAxis = &Transfer{
 		Key:   func(op *Op) string { return fmt.Sprint("slice", op.Axis) },
 		Apply: func(op *Op, l *Layout) *Layout { r, _ := l.Slice(op.Axis); return r },

@@ -148,8 +148,8 @@ func Live(g *Graph) *Liveness {
 		lv.Ranges = append(lv.Ranges, [][2]int{{start, end}})
 	}
 	g.Walk(func(op *Op) { // operands are made before their ops
-		if op.Result == nil || op.Info().Flow != FlowRelabel || len(op.Operands) == 0 {
-			return
+		if op.Result == nil || op.Info().Flow != FlowRelabel || len(op.Operands) != 1 {
+			return // a join's result holds both its operands: registers of its own
 		}
 		r, ok := index[op.Result]
 		h, ok2 := index[op.Operands[0]]

@@ -10,6 +10,8 @@ parse_mlir_module, which runs MLIR's verifier), then compiled from the
 ttgir stage by triton.compile for its target: "cuda:80" and "cuda:90" to
 PTX and a cubin through the ptxas the wheel ships, "hip:gfx942" to
 AMDGCN. The target is the module's ttg.target, or the job's when given.
+A module with tensor descriptor loads or stores is compiled after
+make_ttgir's TMA lowering (lower_descriptors).
 
 iree: each file is parsed and verified in IREE's own context
 (iree.compiler.ir), with IREE's dialects registered and unregistered
@@ -54,6 +56,26 @@ def target_of(text, given):
     raise ValueError(f"unknown target {name!r}: want cuda:NN or hip:gfxNNN")
 
 
+def lower_descriptors(ctx, mod, path, text, target):
+    """The file to compile from the ttgir stage: path itself, or, for a
+    module that accesses memory through tensor descriptors
+    (tt.descriptor_load, tt.descriptor_store) on NVIDIA, the module after
+    make_ttgir's TMA lowering (add_tma_lowering, which make_ttgir runs for
+    capability 9 and later, after the layout passes the planner reads
+    behind), written to a file of its own: the stages after ttgir lower
+    only the TMA copies that pass makes of them."""
+    if target.backend != "cuda" or not re.search(r"\btt\.descriptor_(load|store)\b", text):
+        return path
+    from triton._C.libtriton import ir, nvidia
+    pm = ir.pass_manager(ctx)
+    nvidia.passes.ttnvgpuir.add_tma_lowering(pm)
+    pm.run(mod, "tma_lowering")
+    out = os.path.join(tempfile.mkdtemp(prefix="judge-tma-"), os.path.basename(path))
+    with open(out, "w") as f:
+        f.write(str(mod))
+    return out
+
+
 def judge_ttgir(job, verdict):
     path = job["file"]
     text = open(path).read()
@@ -65,7 +87,7 @@ def judge_ttgir(job, verdict):
     ctx = ir.context()
     ir.load_dialects(ctx)
     backend.load_dialects(ctx)
-    ir.parse_mlir_module(path, ctx)  # parses and verifies; raises on either
+    mod = ir.parse_mlir_module(path, ctx)  # parses and verifies; raises on either
     if not job.get("compile", True):
         verdict.update(ok=True, stage="")
         return verdict
@@ -73,7 +95,7 @@ def judge_ttgir(job, verdict):
     import triton
     from triton import knobs
     knobs.compilation.always_compile = True
-    kernel = triton.compile(path, target=target)
+    kernel = triton.compile(lower_descriptors(ctx, mod, path, text, target), target=target)
     keep = job.get("keep")
     if keep:
         os.makedirs(keep, exist_ok=True)

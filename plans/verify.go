@@ -338,8 +338,10 @@ func ties(op *model.Op, a *model.Assignment, ts *tables) error {
 			}
 		}
 	case model.FlowRelabel:
-		if res != nil && !res.InShared() {
-			err = read(model.Use{Op: op}, ts.derive(op, info.Backward, res), "the layout its result %"+op.Result.Name+"'s implies", atValue(op.Result))
+		for i := range op.Operands {
+			if err == nil && res != nil && !res.InShared() {
+				err = read(model.Use{Op: op, Index: i}, ts.derive(op, info.Backward, res), "the layout its result %"+op.Result.Name+"'s implies", atValue(op.Result))
+			}
 		}
 	case model.FlowExec:
 		ch := a.Ops[op]

@@ -25,6 +25,9 @@ func placements(b *model.Buffer) []*model.SharedLayout {
 	if b.Layout == nil {
 		return nil
 	}
+	if b.Fixed {
+		return []*model.SharedLayout{b.Layout}
+	}
 	rows, cols, elemBits := b.Layout.Rows, b.Layout.Cols, b.Layout.ElemBits
 	dense := func() *model.SharedLayout {
 		return &model.SharedLayout{Rows: rows, Cols: cols, ElemBits: elemBits, Swizzle: "none"}
@@ -106,10 +109,11 @@ func placements(b *model.Buffer) []*model.SharedLayout {
 }
 
 // stated reports whether the graph places buffer b otherwise than dense
-// row major: a placement the user chose.
+// row major, or fixes its placement (model.Buffer.Fixed): a placement the
+// user chose.
 func stated(b *model.Buffer) bool {
 	l := b.Layout
-	return l != nil && (l.Stride != 0 || l.PadEvery != 0 || l.Swizzle != "" && l.Swizzle != "none" || l.XOR.Bits != 0)
+	return l != nil && (b.Fixed || l.Stride != 0 || l.PadEvery != 0 || l.Swizzle != "" && l.Swizzle != "none" || l.XOR.Bits != 0)
 }
 
 // bufferNodes make the decisions of the buffers' placements. While the

@@ -53,9 +53,11 @@ func (p *Problem) edges() error {
 		case model.FlowRelabel:
 			tr := info.Backward
 			how := tr.Key(op)
-			conversion(op.Operands[0], model.Use{Op: op}, res(), func(j int) *model.Layout {
-				return p.memo.derive(res().Layouts[j], how, func(l *model.Layout) *model.Layout { return tr.Apply(op, l) })
-			})
+			for i, v := range op.Operands {
+				conversion(v, model.Use{Op: op, Index: i}, res(), func(j int) *model.Layout {
+					return p.memo.derive(res().Layouts[j], how, func(l *model.Layout) *model.Layout { return tr.Apply(op, l) })
+				})
+			}
 		case model.FlowExec:
 			exec := p.opNode[op]
 			conversion(op.Operands[0], model.Use{Op: op}, exec, same(exec))

@@ -372,11 +372,20 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 				return
 			}
 			info := op.Info()
-			if tr := info.Forward; tr != nil && op.Result != nil {
-				flow(op.Operands[0], op.Result, tr.Key(op), func(l *model.Layout) *model.Layout { return tr.Apply(op, l) })
+			// A relabel's every operand is in Backward of its result's
+			// layout (a join's two); another op's Forward and Backward
+			// are of its first operand only.
+			relabeled := op.Operands[:min(1, len(op.Operands))]
+			if info.Flow == model.FlowRelabel {
+				relabeled = op.Operands
 			}
-			if tr := info.Backward; tr != nil {
-				flow(op.Result, op.Operands[0], tr.Key(op), func(l *model.Layout) *model.Layout { return tr.Apply(op, l) })
+			for _, src := range relabeled {
+				if tr := info.Forward; tr != nil && op.Result != nil {
+					flow(src, op.Result, tr.Key(op), func(l *model.Layout) *model.Layout { return tr.Apply(op, l) })
+				}
+				if tr := info.Backward; tr != nil {
+					flow(op.Result, src, tr.Key(op), func(l *model.Layout) *model.Layout { return tr.Apply(op, l) })
+				}
 			}
 			for i, v := range op.Operands {
 				if !model.SharesResultLayout(op, i) {

@@ -27,7 +27,7 @@ func (f *inputFlags) add(cmd *cobra.Command, context bool) {
 		cmd.Flags().StringVar(&f.registers, "registers", "", "spill: let the plan exceed the target's registers per lane, the excess priced as spilling (a graph file's registers = \"spill\"; the only way to say it for MLIR and TTGIR); budget: keep within them; unset: as the input says (MLIR and TTGIR: within)")
 		cmd.Flags().BoolVar(&f.keepAnchors, "keep-anchors", false, "TTGIR input: keep the encodings of tt.load, tt.store and tt.dot as pins (default: the planner chooses them within the target's records)")
 	}
-	cmd.Flags().IntVar(&f.trips, "trips", 0, "MLIR input: the trip count to price an scf.for at when its bounds are not constants (the plan says it was assumed)")
+	cmd.Flags().IntVar(&f.trips, "trips", 0, "MLIR input: the trip count to price an scf.for at when its bounds are not constants (the plan says it was assumed; TTGIR: 16 when not given)")
 }
 
 // addFormat registers --input-format, which says how to read standard

@@ -440,6 +440,105 @@ func parseForOp(p *parser, op *Op) []Type {
 	return types
 }
 
+// parseWhileOp reads scf.while [(%arg = %init, ...)] : (T...) -> (R...)
+// {before} do {after} [attributes {...}], as WhileOp's custom parser in
+// mlir/lib/Dialect/SCF/IR/SCF.cpp reads it: the before region's entry
+// arguments are the assignments' names, of the function type's inputs;
+// the after region names its own in its ^bb0(...).
+func parseWhileOp(p *parser, op *Op) []Type {
+	var args []blockArg
+	var inits []ref
+	if p.tok.is("(") {
+		p.nextTok()
+		for p.ok() && !p.tok.is(")") {
+			if p.tok.kind != tValueID {
+				p.failf(p.tok.pos, "expected an assignment (%%name = %%init) of scf.while, found %s", p.tok.describe())
+				return nil
+			}
+			args = append(args, blockArg{name: p.tok.text, pos: p.tok.pos})
+			p.nextTok()
+			if !p.expect("=", "after the before region's argument") {
+				return nil
+			}
+			r, ok := p.parseRef()
+			if !ok {
+				return nil
+			}
+			inits = append(inits, r)
+			if !p.tok.is(",") {
+				break
+			}
+			p.nextTok()
+		}
+		if !p.expect(")", "to close scf.while's assignments") {
+			return nil
+		}
+	}
+	at := p.tok.pos
+	ft, ok := p.colonType(op).(*FunctionType)
+	if !p.ok() {
+		return nil
+	}
+	if !ok || len(ft.Inputs) != len(inits) {
+		p.failCode(at, model.CodeRankMismatch, "expected scf.while's type (the %d init types) -> (result types)", len(inits))
+		return nil
+	}
+	for i, r := range inits {
+		if p.use(op, r, ft.Inputs[i]) == nil {
+			return nil
+		}
+		args[i].typ = ft.Inputs[i]
+	}
+	before := p.parseRegion(op, args, false)
+	if before == nil || !p.keyword("do", "after scf.while's before region") {
+		return nil
+	}
+	after := p.parseRegion(op, nil, false)
+	if after == nil {
+		return nil
+	}
+	op.Regions = append(op.Regions, before, after)
+	if p.isKeyword("attributes") {
+		p.nextTok()
+		p.optAttrs(op)
+	}
+	return ft.Results
+}
+
+// parseConditionOp reads scf.condition(%cond) [attr-dict] [%args : types]
+// (SCFOps.td, ConditionOp's assemblyFormat).
+func parseConditionOp(p *parser, op *Op) []Type {
+	if !p.expect("(", "after scf.condition") {
+		return nil
+	}
+	c, ok := p.parseRef()
+	if !ok || p.use(op, c, &IntType{Width: 1}) == nil || !p.expect(")", "after scf.condition's condition") {
+		return nil
+	}
+	p.optAttrs(op)
+	if p.tok.kind != tValueID {
+		return nil
+	}
+	refs := p.parseRefs()
+	at := p.tok.pos
+	if !p.expect(":", "before the types of scf.condition's values") {
+		return nil
+	}
+	var types []Type
+	for p.ok() {
+		types = append(types, p.parseType())
+		if !p.tok.is(",") {
+			break
+		}
+		p.nextTok()
+	}
+	if !p.ok() {
+		return nil
+	}
+	p.refsWithTypes(op, refs, types, at)
+	return nil
+}
+
 // impliedYield puts in the scf.yield that the custom form leaves out of a
 // one-block region that yields nothing, as MLIR does.
 func impliedYield(r *Region) {

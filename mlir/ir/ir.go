@@ -362,6 +362,9 @@ type OpaqueType struct {
 	// where it names one), or the mistake that stopped its reading.
 	Encoding    Attr
 	EncodingErr *model.Error
+	// Block is a !tt.tensordesc's block type, the tensor type it
+	// describes (its encoding the shared one the block lies in), or nil.
+	Block *TensorType
 }
 
 func (t *OpaqueType) String() string { return t.Text }

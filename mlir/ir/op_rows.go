@@ -59,6 +59,8 @@ func coreRows() []opRow {
 		custom("func.return", parseReturnLike, anyArity, anyArity),
 		custom("scf.yield", parseReturnLike, anyArity, anyArity),
 		custom("scf.for", parseForOp, anyArity, anyArity),
+		custom("scf.while", parseWhileOp, anyArity, anyArity),
+		custom("scf.condition", parseConditionOp, anyArity, anyArity),
 		custom("arith.constant", parseConstantOp, 0, 1),
 		row("arith.negf", unaryForm, "operand: result", "result", 1, 1),
 		row("arith.cmpf", "ident($predicate) `,` $lhs `,` $rhs fastmath? attr-dict `:` type($lhs)", "rhs: lhs; result: i1(lhs)", "result", 2, 1),

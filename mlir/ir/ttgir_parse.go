@@ -28,6 +28,19 @@ func ttgirRows() []opRow {
 		row("tt.dot", dotForm, "c: d", "d", anyArity, anyArity),
 		row("ttng.warp_group_dot", dotForm, "c: d", "d", anyArity, anyArity),
 		custom("scf.if", parseIfOp, anyArity, anyArity),
+		custom("tt.gather", parseGather, anyArity, anyArity),
+		row("tt.join", "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)", "rhs: lhs", "result", 2, 1),
+		row("tt.split", "$src attr-dict `:` type($src) `->` type($outLHS)", "outRHS: outLHS", "outLHS, outRHS", 1, 2),
+		custom("tt.descriptor_load", parseDescriptorLoad, anyArity, anyArity),
+		custom("tt.descriptor_store", parseDescriptorStore, anyArity, anyArity),
+		// Triton's own element-wise ops (TT_MulhiUIOp, TT_PreciseDivFOp:
+		// `$x `,` $y attr-dict `:` type($x)`; TT_PreciseSqrtOp:
+		// `$x attr-dict `:` type($x)`), which arith's forms read.
+		row("tt.mulhiui", binaryForm, binaryTypes, "result", 2, 1),
+		row("tt.precise_divf", binaryForm, binaryTypes, "result", 2, 1),
+		row("tt.precise_sqrt", unaryForm, "operand: result", "result", 1, 1),
+		custom("tt.print", parseTTPrint, anyArity, anyArity),
+		custom("tt.assert", parseTTAssert, anyArity, anyArity),
 	}
 	for _, name := range []string{"tt.splat", "tt.expand_dims", "tt.broadcast", "tt.trans", "tt.reshape",
 		"tt.fp_to_fp", "tt.bitcast", "tt.int_to_ptr", "tt.ptr_to_int"} {
@@ -176,6 +189,79 @@ func parseTTStore(p *parser, op *Op) []Type {
 	return nil
 }
 
+// parseGather reads tt.gather %src[%indices] attr-dict : (S, I) -> R
+// (TritonOps.td, TT_GatherOp).
+func parseGather(p *parser, op *Op) []Type {
+	src, ok := p.parseRef()
+	if !ok || !p.expect("[", "after tt.gather's source") {
+		return nil
+	}
+	idx, ok := p.parseRef()
+	if !ok || !p.expect("]", "after tt.gather's indices") {
+		return nil
+	}
+	return p.functional(op, []ref{src, idx})
+}
+
+// descIndices reads a descriptor access's %desc [%i, %j, ...], the
+// indices i32 (TritonOps.td, TT_DescriptorLoadOp and TT_DescriptorStoreOp:
+// Variadic<I32>:$indices).
+func (p *parser) descIndices(op *Op) (ref, []ref, bool) {
+	d, ok := p.parseRef()
+	if !ok || !p.expect("[", "after "+op.Name+"'s descriptor") {
+		return ref{}, nil, false
+	}
+	var idx []ref
+	if !p.tok.is("]") {
+		idx = p.parseRefs()
+	}
+	if !p.expect("]", "after "+op.Name+"'s indices") {
+		return ref{}, nil, false
+	}
+	return d, idx, true
+}
+
+// parseDescriptorLoad reads tt.descriptor_load %desc[%i, ...] [oilist]
+// attr-dict : DescT -> T (TritonOps.td, TT_DescriptorLoadOp).
+func parseDescriptorLoad(p *parser, op *Op) []Type {
+	d, idx, ok := p.descIndices(op)
+	if !ok {
+		return nil
+	}
+	p.ttOilist(op)
+	p.optAttrs(op)
+	dt, res, ok := p.arrow(op)
+	if !ok || p.use(op, d, dt) == nil || !p.useAll(op, idx, &IntType{Width: 32}) {
+		return nil
+	}
+	return []Type{res}
+}
+
+// parseDescriptorStore reads tt.descriptor_store %desc[%i, ...], %src
+// attr-dict : DescT, T (TritonOps.td, TT_DescriptorStoreOp).
+func parseDescriptorStore(p *parser, op *Op) []Type {
+	d, idx, ok := p.descIndices(op)
+	if !ok || !p.expect(",", "after "+op.Name+"'s indices") {
+		return nil
+	}
+	src, ok := p.parseRef()
+	if !ok {
+		return nil
+	}
+	p.optAttrs(op)
+	dt := p.colonType(op)
+	if !p.ok() || !p.expect(",", "between "+op.Name+"'s types") {
+		return nil
+	}
+	st := p.parseType()
+	// The operands in the order Triton defines them: desc, src, indices.
+	if !p.ok() || p.use(op, d, dt) == nil || p.use(op, src, st) == nil {
+		return nil
+	}
+	p.useAll(op, idx, &IntType{Width: 32})
+	return nil
+}
+
 // parseLocalAlloc reads [%src] attr-dict : (T) -> M, or () -> M.
 func parseLocalAlloc(p *parser, op *Op) []Type {
 	var refs []ref
@@ -300,4 +386,43 @@ func (p *parser) peekKind() tokKind {
 		return tEOF
 	}
 	return t.kind
+}
+
+// parseTTPrint reads tt.print "prefix" attr-dict [: %a, %b : T, U] (TT_PrintOp's
+// assemblyFormat, `$prefix attr-dict (`:` $args^ `:` type($args))?`).
+func parseTTPrint(p *parser, op *Op) []Type {
+	if !p.stringAttr(op, "prefix") {
+		return nil
+	}
+	p.optAttrs(op)
+	if p.ok() && p.tok.is(":") {
+		p.nextTok()
+		parseReturnLike(p, op)
+	}
+	return nil
+}
+
+// parseTTAssert reads tt.assert %cond, "message" attr-dict : T (TT_AssertOp's
+// assemblyFormat, `$condition `,` $message attr-dict `:` type($condition)`).
+func parseTTAssert(p *parser, op *Op) []Type {
+	r, ok := p.parseRef()
+	if !ok || !p.expect(",", "after tt.assert's condition") || !p.stringAttr(op, "message") {
+		return nil
+	}
+	p.optAttrs(op)
+	if t := p.colonType(op); p.ok() {
+		p.use(op, r, t)
+	}
+	return nil
+}
+
+// stringAttr reads a string literal as op's attribute name.
+func (p *parser) stringAttr(op *Op, name string) bool {
+	if p.tok.kind != tString {
+		p.failf(p.tok.pos, "expected %s's %s (a string), found %s", op.Name, name, p.tok.describe())
+		return false
+	}
+	op.Attrs = append(op.Attrs, &NamedAttr{Name: name, Pos: p.tok.pos, ValuePos: p.tok.pos, Value: &StringAttr{Value: p.tok.text}})
+	p.nextTok()
+	return true
 }

@@ -48,6 +48,12 @@ func (p *parser) parseType() Type {
 				p.mod.TypeSpans = append(p.mod.TypeSpans, TypeSpan{Span{t.off, end}, ot})
 				ot.Encoding, ot.EncodingErr = p.memdescEncoding(open, open.end+len(body))
 			}
+			if t.text == "tt.tensordesc" {
+				ot.Block, ot.EncodingErr = p.tensorDescBlock(t, open, open.end+len(body), strings.HasPrefix(strings.TrimSpace(body), "tensor<"))
+				if ot.Block != nil {
+					ot.Encoding = ot.Block.Encoding
+				}
+			}
 			return ot
 		}
 		p.nextTok()
@@ -545,6 +551,39 @@ func (p *parser) memdescEncoding(open token, end int) (Attr, *model.Error) {
 		return nil, sub.err
 	}
 	return a, nil
+}
+
+// tensorDescBlock reads the block type of a tensor descriptor: Triton
+// 3.9's !tt.tensordesc<shape x type[, encoding]>, read as the tensor type
+// of that body (include/triton/Dialect/Triton/IR/TritonTypes.td,
+// TT_TensorDescType), or the older !tt.tensordesc<tensor<...>> (wrapped),
+// whose name token is name and whose body runs from open's '<' to end:
+// nil when it is not a tensor. A mistake in it is returned, positioned,
+// not reported: what reads the descriptor reports it.
+func (p *parser) tensorDescBlock(name, open token, end int, wrapped bool) (*TensorType, *model.Error) {
+	lx := &lexer{file: p.lx.file, src: p.lx.src, off: open.end, end: end, line: open.line, col: open.col + 1}
+	if !wrapped {
+		// The body is what follows tensor in tensor<...>: read from the
+		// name, as shapedType reads from its keyword, to the '>'.
+		lx = &lexer{file: p.lx.file, src: p.lx.src, off: name.off, end: end + 1, line: name.line, col: name.col}
+	}
+	sub := &parser{lx: lx, mod: p.mod, depth: p.depth, defining: p.defining}
+	sub.nextTok()
+	spans := len(p.mod.TypeSpans)
+	var t Type
+	if wrapped {
+		t = sub.parseType()
+	} else {
+		t = sub.shapedType("tensor")
+	}
+	// The block type is the descriptor's, written with it: not a tensor
+	// type of its own that a writer would give a register layout.
+	p.mod.TypeSpans = p.mod.TypeSpans[:spans]
+	if sub.err != nil {
+		return nil, sub.err
+	}
+	tt, _ := t.(*TensorType)
+	return tt, nil
 }
 
 // rawAlias records the use of an attribute alias that the '#' the raw

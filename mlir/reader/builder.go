@@ -212,6 +212,10 @@ type Builder struct {
 	// FreeArguments is set when an argument no anchor pins is a value
 	// the plan lays out (the vector dialect's), not an error.
 	FreeArguments bool
+	// DefaultTrips is the trip count assumed for a loop whose bounds are
+	// not constants where Opt.Trips gives none (0: such a loop is an
+	// error).
+	DefaultTrips int
 	// vals maps each vector value to the graph's value; ints the integer
 	// constants (for loop bounds).
 	Vals map[*ir.Value]*model.Value

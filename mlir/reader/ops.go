@@ -382,8 +382,170 @@ func (b *Builder) forLoop(op *ir.Op) {
 	b.Emit(mop)
 }
 
+// WhileTrips is the trip count an scf.while is priced at when --trips
+// gives none: a while loop states no bounds, so its count is always
+// assumed, and the plan says so at the loop (model.Loop.Dynamic). 16 is
+// the count the repository's Triton kernels are planned at (docs/triton.md).
+const WhileTrips = 16
+
+// whileLoop reads scf.while as a loop of WhileTrips (or --trips)
+// iterations: its before region's tensor arguments are the values it
+// carries, from its inits, yielded by the after region's scf.yield. The
+// planner reads the form whose scf.condition passes the before region's
+// arguments on unchanged, in order (the form Triton and MLIR's
+// scf.for-to-while lowering write; a conversion the front end folds may
+// stand between), so that the after region's arguments and the loop's
+// results are the carried values themselves
+// (mlir/include/mlir/Dialect/SCF/IR/SCFOps.td, WhileOp: the condition's
+// operands are passed to the after region, and are the op's results when
+// the condition is false).
+func (b *Builder) whileLoop(op *ir.Op) {
+	if len(op.Regions) != 2 || len(op.Regions[0].Blocks) != 1 || len(op.Regions[1].Blocks) != 1 {
+		b.Fail(op, model.CodeBadValue, "scf.while needs a before and an after region of one block each")
+		return
+	}
+	inits := op.Operands
+	before, after := op.Regions[0].Blocks[0], op.Regions[1].Blocks[0]
+	last := func(blk *ir.Block, name string) *ir.Op {
+		if n := len(blk.Ops); n > 0 && blk.Ops[n-1].Name == name {
+			return blk.Ops[n-1]
+		}
+		return nil
+	}
+	cond, yield := last(before, "scf.condition"), last(after, "scf.yield")
+	switch {
+	case cond == nil:
+		b.Fail(op, model.CodeMissingKey, "scf.while's before region at %s ends without an scf.condition", op.Regions[0].Pos)
+		return
+	case yield == nil:
+		b.Fail(op, model.CodeMissingKey, "scf.while's after region at %s ends without an scf.yield", op.Regions[1].Pos)
+		return
+	case len(before.Args) != len(inits) || len(yield.Operands) != len(inits):
+		b.Fail(op, model.CodeRankMismatch, "scf.while has %d init(s), its before region %d argument(s) and its scf.yield at %s %d value(s): each is one per carried value", len(inits), len(before.Args), yield.Pos, len(yield.Operands))
+		return
+	case len(cond.Operands)-1 != len(after.Args) || len(op.Results) != len(after.Args):
+		b.Fail(op, model.CodeRankMismatch, "scf.condition at %s passes %d value(s), but scf.while's after region takes %d and the op gives %d", cond.Pos, len(cond.Operands)-1, len(after.Args), len(op.Results))
+		return
+	}
+	var carried []int
+	for i, in := range inits {
+		arg := before.Args[i]
+		if !IsVector(arg) || b.Front.Free(arg) {
+			continue
+		}
+		y := yield.Operands[i].Value
+		if arg.Type.String() != in.Value.Type.String() || y.Type.String() != in.Value.Type.String() {
+			b.Fail(op, model.CodeShapeMismatch, "scf.while carries %s as %s from the init %s, a %s, and its scf.yield gives %s, a %s", arg, arg.Type, in.Value, in.Value.Type, y, y.Type)
+			return
+		}
+		carried = append(carried, i)
+	}
+	if b.depth >= 8 {
+		b.Fail(op, model.CodeTooLarge, "loops nest more than 8 deep")
+		return
+	}
+	trips := WhileTrips
+	if b.Opt.Trips > 0 {
+		trips = b.Opt.Trips
+	}
+	name := "scf.while@" + strconv.Itoa(op.Pos.Line)
+	if len(op.Results) > 0 {
+		name, _, _ = strings.Cut(op.Results[0].Name, "#")
+	}
+	mop := &model.Op{Kind: model.OpLoop, Pos: op.Pos, Name: Unique(b.OpNames, name)}
+	l := &model.Loop{Name: mop.Name, Trips: trips, Dynamic: true, Parent: b.Loop, Op: mop, Pos: op.Pos}
+	mop.Body = l
+	for i, in := range inits {
+		b.Front.Carry(in.Value, before.Args[i], op.Results[i])
+	}
+	for k, i := range carried {
+		v := b.Value(inits[i])
+		if v == nil {
+			b.Fail(op, model.CodeUnknownName, "scf.while's init %s is not read", inits[i].Value)
+			return
+		}
+		l.Inits = append(l.Inits, v)
+		v.Uses = append(v.Uses, model.Use{Op: mop, Index: k})
+	}
+	for k, i := range carried {
+		arg := before.Args[i]
+		v := &model.Value{Name: Unique(b.Names, arg.Name), Shape: slices.Clone(l.Inits[k].Shape), DType: l.Inits[k].DType, Pos: arg.Pos, Arg: l}
+		b.G.Values = append(b.G.Values, v)
+		b.Vals[arg] = v
+		b.Vals[after.Args[i]] = v // passed on unchanged by scf.condition
+		l.Args = append(l.Args, v)
+	}
+	outer := b.Loop
+	b.Loop = l
+	b.depth++
+	for _, blk := range []*ir.Block{before, after} {
+		for _, o := range blk.Ops {
+			if o != cond && o != yield {
+				b.Front.ReadOp(o)
+			}
+		}
+		if blk == before && !b.passesOn(op, cond, carried, l) {
+			b.depth--
+			b.Loop = outer
+			return
+		}
+	}
+	b.depth--
+	b.Loop = outer
+	for k, i := range carried {
+		y := b.Value(yield.Operands[i])
+		if y == nil {
+			b.Fail(op, model.CodeUnknownName, "scf.yield's %s is not read", yield.Operands[i].Value)
+			return
+		}
+		l.Yields = append(l.Yields, y)
+		y.Uses = append(y.Uses, model.Use{Op: mop, Index: k, Yield: true})
+	}
+	for k, i := range carried {
+		r := op.Results[i]
+		v := &model.Value{Name: Unique(b.Names, r.Name), Shape: slices.Clone(l.Args[k].Shape), DType: l.Args[k].DType, Pos: r.Pos, Def: mop}
+		b.G.Values = append(b.G.Values, v)
+		b.Vals[r] = v
+		l.Results = append(l.Results, v)
+	}
+	b.Emit(mop)
+}
+
+// passesOn reports whether a while loop's scf.condition passes on each
+// carried value as it came into the before region (that value itself, or
+// what reads as it: a conversion of it the front end folds), as the
+// reader needs; it reports the first that it does not.
+func (b *Builder) passesOn(op, cond *ir.Op, carried []int, l *model.Loop) bool {
+	for k, i := range carried {
+		var got *model.Value
+		if i+1 < len(cond.Operands) {
+			v := cond.Operands[i+1].Value
+			if got = b.Folded[v]; got == nil {
+				got = b.Vals[v]
+			}
+		}
+		if got != l.Args[k] {
+			for _, r := range op.Results {
+				b.Failed[r] = true
+			}
+			b.Fail(cond, model.CodeBadValue, "scf.condition passes %s on in place of scf.while's carried %s: the planner reads a while loop whose condition passes its before region's arguments on unchanged, in order", condValue(cond, i), op.Regions[0].Blocks[0].Args[i])
+			return false
+		}
+	}
+	return true
+}
+
+// condValue names what scf.condition passes on for carried value i.
+func condValue(cond *ir.Op, i int) string {
+	if i+1 < len(cond.Operands) {
+		return cond.Operands[i+1].Value.String()
+	}
+	return "nothing"
+}
+
 // trips is a loop's trip count from its constant bounds, else the one
-// --trips assumes.
+// --trips assumes, else the front end's default (DefaultTrips, said in the
+// graph's provenance).
 func (b *Builder) trips(op *ir.Op) (int, bool, bool) {
 	lb, ok1 := b.ints[op.Operands[0].Value]
 	ub, ok2 := b.ints[op.Operands[1].Value]
@@ -391,6 +553,10 @@ func (b *Builder) trips(op *ir.Op) (int, bool, bool) {
 	if !(ok1 && ok2 && ok3) {
 		if b.Opt.Trips > 0 {
 			return b.Opt.Trips, true, true
+		}
+		if b.DefaultTrips > 0 {
+			b.G.Provenance = append(b.G.Provenance, fmt.Sprintf("trips %d for the scf.for at %s, whose bounds are known only at run time: the reader's default (--trips N gives another)", b.DefaultTrips, op.Pos))
+			return b.DefaultTrips, true, true
 		}
 		var which []string
 		for i, ok := range []bool{ok1, ok2, ok3} {

@@ -29,6 +29,7 @@ func CastAs(name string) Fn { return Fn{model.OpCast, name} }
 var Elementwise = map[string]Fn{
 	"arith.addf": Func("add"), "arith.addi": Func("add"), "arith.subf": Func("sub"), "arith.subi": Func("sub"),
 	"arith.mulf": Func("mul"), "arith.muli": Func("mul"), "arith.divf": Func("div"), "arith.divsi": Func("div"), "arith.divui": Func("div"),
+	"arith.floordivsi": Func("div"), "arith.ceildivsi": Func("div"), "arith.ceildivui": Func("div"),
 	"arith.maximumf": Func("max"), "arith.maxnumf": Func("max"), "arith.maxsi": Func("max"), "arith.maxui": Func("max"),
 	"arith.minimumf": Func("min"), "arith.minnumf": Func("min"), "arith.minsi": Func("min"), "arith.minui": Func("min"),
 	"arith.andi": Func("and"), "arith.ori": Func("or"), "arith.xori": Func("xor"),
@@ -187,7 +188,11 @@ func (b *Builder) Value(o *ir.Operand) *model.Value {
 		if v.Type != nil {
 			what = "of type " + v.Type.String()
 		}
-		b.Errorf(o.Pos, model.CodeUnknownName, "%s is %s: the planner reads vectors here", v, what)
+		kind := "vectors"
+		if b.Tensors {
+			kind = "tensors"
+		}
+		b.Errorf(o.Pos, model.CodeUnknownName, "%s is %s: the planner reads %s here", v, what, kind)
 		b.Failed[v] = true
 	}
 	return nil
@@ -555,11 +560,13 @@ var skipped = []string{"func.return", "gpu.return", "gpu.barrier", "gpu.thread_i
 	"affine.apply", "memref.dealloc", "arith.index_cast", "arith.index_castui"}
 
 // SharedOps are the ops every front end reads alike: arith's and math's
-// element-wise ops, arith.constant and scf.for, and the skipped ops.
+// element-wise ops, arith.constant, scf.for and scf.while, and the
+// skipped ops.
 var SharedOps = func() map[string]func(b *Builder, op *ir.Op) {
 	ops := map[string]func(b *Builder, op *ir.Op){
 		"arith.constant": (*Builder).constant,
 		"scf.for":        (*Builder).forLoop,
+		"scf.while":      (*Builder).whileLoop,
 	}
 	for name := range Elementwise {
 		ops[name] = (*Builder).elementwise

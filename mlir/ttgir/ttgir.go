@@ -39,7 +39,7 @@ var ttHandlers map[string]func(b *ttBuilder, op *ir.Op)
 
 // ttSkipped are TTGIR ops on scalars, program ids and buffers' lifetimes:
 // read and passed over.
-var ttSkipped = []string{"tt.return", "tt.get_program_id", "tt.get_num_programs", "ttg.local_dealloc", "gpu.barrier", "tt.assert", "tt.print", "ttng.fence_async_shared"}
+var ttSkipped = []string{"tt.get_program_id", "tt.get_num_programs", "ttg.local_dealloc", "gpu.barrier", "tt.assert", "tt.print", "ttng.fence_async_shared"}
 
 func init() {
 	ttHandlers = map[string]func(b *ttBuilder, op *ir.Op){
@@ -53,16 +53,37 @@ func init() {
 		"tt.broadcast":        (*ttBuilder).Broadcast,
 		"tt.trans":            (*ttBuilder).ttTrans,
 		"tt.fp_to_fp":         (*ttBuilder).ttFpToFp,
+		"tt.bitcast":          func(b *ttBuilder, op *ir.Op) { b.ElementwiseAs(op, reader.CastAs("bitcast")) },
 		"ttg.convert_layout":  (*ttBuilder).ttConvert,
 		"ttg.local_alloc":     (*ttBuilder).localAlloc,
 		"ttg.local_load":      (*ttBuilder).localLoad,
 		"ttg.local_store":     (*ttBuilder).localStore,
 		"ttg.memdesc_trans":   (*ttBuilder).memdescTrans,
 		"scf.if":              (*ttBuilder).ttIf,
+		"tt.gather":           (*ttBuilder).gather,
+		"tt.join":             (*ttBuilder).join,
+		"tt.split":            (*ttBuilder).split,
+		"tt.descriptor_load":  (*ttBuilder).descriptorLoad,
+		"tt.descriptor_store": (*ttBuilder).descriptorStore,
+		"tt.return":           (*ttBuilder).ttReturn,
+	}
+	for name, fn := range ttElementwise {
+		ttHandlers[name] = func(b *ttBuilder, op *ir.Op) { b.ElementwiseAs(op, fn) }
 	}
 	for _, name := range ttSkipped {
 		ttHandlers[name] = func(b *ttBuilder, op *ir.Op) {}
 	}
+}
+
+// ttElementwise are Triton's own element-wise ops on tensors and the
+// graph's functions they are read as: the high half of an unsigned
+// product (tt.mulhiui) costs a multiply, the IEEE-rounded division and
+// square root (tt.precise_divf, tt.precise_sqrt) a division and a square
+// root (include/triton/Dialect/Triton/IR/TritonOps.td: TT_MulhiUIOp,
+// TT_PreciseDivFOp, TT_PreciseSqrtOp, all Elementwise and
+// SameOperandsAndResultType).
+var ttElementwise = map[string]reader.Fn{
+	"tt.mulhiui": reader.Func("mul"), "tt.precise_divf": reader.Func("div"), "tt.precise_sqrt": reader.Func("sqrt"),
 }
 
 // ttUnderstood lists the TTGIR ops the reader maps, for messages.
@@ -74,7 +95,7 @@ func ttUnderstood() string {
 	for _, name := range freeProducers {
 		names = append(names, name)
 	}
-	names = append(names, "tt.addptr", "tt.bitcast", "tt.int_to_ptr", "tt.ptr_to_int", "scf.for", "arith.constant")
+	names = append(names, "tt.addptr", "tt.int_to_ptr", "tt.ptr_to_int", "scf.for", "scf.while", "arith.constant")
 	slices.Sort(names)
 	return strings.Join(slices.Compact(names), ", ") + " and arith/math element-wise ops"
 }
@@ -90,6 +111,7 @@ var freeProducers = []string{"tt.make_range", "tt.splat", "arith.constant", "tt.
 var freeThrough = map[string]bool{
 	"tt.addptr": true, "tt.expand_dims": true, "tt.broadcast": true, "tt.trans": true, "tt.reshape": true,
 	"tt.fp_to_fp": true, "tt.bitcast": true, "tt.int_to_ptr": true, "tt.ptr_to_int": true, "ttg.convert_layout": true,
+	"tt.mulhiui": true, "tt.precise_divf": true, "tt.precise_sqrt": true,
 }
 
 // isPtrTensor reports whether t is a tensor of pointers.
@@ -124,12 +146,24 @@ func (b *ttBuilder) markFree(fn *ir.Op) {
 							free[a] = isTensor(a.Type)
 						}
 					}
+					if o.Name == "scf.while" {
+						for _, r := range o.Regions {
+							for _, blk := range r.Blocks {
+								for _, a := range blk.Args {
+									free[a] = isTensor(a.Type)
+								}
+							}
+						}
+					}
 					collect(o)
 				}
 			}
 		}
 	}
 	collect(fn)
+	for _, a := range fn.Regions[0].Blocks[0].Args {
+		free[a] = isPtrTensor(a.Type) // a pointer argument: its loads and stores keep its encoding (ptrArgs)
+	}
 	tensorsFree := func(op *ir.Op) bool {
 		for _, o := range op.Operands {
 			if isTensor(o.Value.Type) && !free[o.Value] {
@@ -171,6 +205,28 @@ func (b *ttBuilder) markFree(fn *ir.Op) {
 					set(a, f)
 					set(r, f)
 				}
+			case name == "scf.while" && len(op.Regions) == 2 && len(op.Regions[0].Blocks) == 1 && len(op.Regions[1].Blocks) == 1:
+				// The before region's arguments are carried from the
+				// inits and the after region's scf.yield; the after
+				// region's arguments and the results are what
+				// scf.condition passes on.
+				before, after := op.Regions[0].Blocks[0], op.Regions[1].Blocks[0]
+				for i, a := range before.Args {
+					if i < len(op.Operands) {
+						set(a, free[a] && free[op.Operands[i].Value] && yieldFree(op.Regions[1], i))
+					}
+				}
+				var cond *ir.Op
+				if n := len(before.Ops); n > 0 && before.Ops[n-1].Name == "scf.condition" {
+					cond = before.Ops[n-1]
+				}
+				for i, a := range after.Args {
+					f := cond != nil && i+1 < len(cond.Operands) && free[cond.Operands[i+1].Value]
+					set(a, f)
+					if i < len(op.Results) {
+						set(op.Results[i], f)
+					}
+				}
 			case name == "scf.if":
 				for i, r := range op.Results {
 					f := len(op.Regions) == 2
@@ -202,9 +258,21 @@ func isTensor(t ir.Type) bool {
 	return ok
 }
 
+// ttRefused are the Triton ops the reader knows and does not plan, each
+// with why: what the graph has no op for.
+var ttRefused = map[string]string{
+	"tt.dot_scaled": "the graph's mma multiplies A by B into C and takes no scale operands: the block-scaled records " +
+		"(sm_120's mma_mxf4 and mma_mxf8f6f4, gfx950's mfma f8f6f4; sm_100 has none, its tcgen05 records being f16 and bf16) " +
+		"are described and checked but not planned with",
+}
+
 // ReadOp reads one op of a TTGIR kernel.
 func (b *ttBuilder) ReadOp(op *ir.Op) {
 	name := ir.TTName(op.Name)
+	if why, ok := ttRefused[name]; ok {
+		b.Fail(op, model.CodeUnknownName, "%s is not planned: %s", op.Name, why)
+		return
+	}
 	if op.Opaque {
 		if len(op.Mentions) > 0 {
 			b.Fail(op, model.CodeUnknownName, "%s is not understood, and it touches tensors (%s): the reader understands %s", op.Name, strings.Join(op.Mentions, ", "), ttUnderstood())
@@ -216,7 +284,7 @@ func (b *ttBuilder) ReadOp(op *ir.Op) {
 			b.encoding(r.Type.(*ir.TensorType), r.Pos)
 		}
 	}
-	if len(op.Results) > 0 && name != "scf.for" && name != "scf.if" && !slices.ContainsFunc(op.Results, func(r *ir.Value) bool { return !b.freeTensors[r] }) {
+	if len(op.Results) > 0 && name != "scf.for" && name != "scf.while" && name != "scf.if" && !slices.ContainsFunc(op.Results, func(r *ir.Value) bool { return !b.freeTensors[r] }) {
 		return // a free tensor: made at each use
 	}
 	if name == "tt.addptr" && !reader.Touches[*ir.TensorType](op) {
@@ -246,6 +314,164 @@ func (b *ttBuilder) ReadOp(op *ir.Op) {
 		for _, a := range op.Regions[0].Blocks[0].Args {
 			b.pinResult(a, false)
 		}
+	}
+	if name == "scf.while" && len(op.Regions) == 2 && len(op.Regions[0].Blocks) == 1 {
+		for _, a := range op.Regions[0].Blocks[0].Args {
+			b.pinResult(a, false)
+		}
+	}
+}
+
+// arguments reads the function's tensor and memory descriptor arguments,
+// whose types its caller fixed: a tensor arrives in registers in the
+// encoding its type gives (an argument op pinned to it, the layout the
+// plan starts from), a !ttg.memdesc is a shared-memory buffer the caller
+// placed as its shared encoding says (model.Buffer.Fixed), a tensor of
+// pointers addresses in its encoding, which the loads and stores through
+// it keep (ptrArgs; pointerUse says what may read it). A tensor read as
+// addresses or a mask is refused (addressUse).
+func (b *ttBuilder) arguments(blk *ir.Block) {
+	for _, a := range blk.Args {
+		switch t := a.Type.(type) {
+		case *ir.TensorType:
+			if isPtrTensor(t) {
+				if u, ok := pointerUse(a, map[*ir.Value]bool{}); !ok {
+					b.Errorf(a.Pos, model.CodeBadValue, "argument %s, a tensor of pointers, is read by %s at %s: the planner follows a pointer argument only through tt.addptr and loops into the tt.load and tt.store that keep its encoding", a, u.Op.Name, u.Op.Pos)
+					b.Failed[a] = true
+				} else if pin := b.ttPin(t, a.Pos); pin != nil {
+					b.ptrArgs[a] = pin
+				}
+				continue
+			}
+			shape, dt, ok := b.Vector(t, a.Pos, "argument "+a.String())
+			if !ok {
+				b.Failed[a] = true
+				continue
+			}
+			if u, ok := addressUse(a); ok {
+				// Pointer arithmetic is made again in the layout its load or
+				// store needs (freeThrough), which would read the argument
+				// through a conversion the graph does not price.
+				b.Errorf(a.Pos, model.CodeBadValue, "argument %s is read as addresses or a mask (by %s at %s): the planner reads a tensor argument as a value in registers, not as what a load or store reads in the layout of its data", a, u.Op.Name, u.Op.Pos)
+				b.Failed[a] = true
+				continue
+			}
+			pin := b.ttPin(t, a.Pos)
+			if pin == nil {
+				b.Failed[a] = true // its encoding's mistake is reported
+				continue
+			}
+			if v := b.Add(&model.Op{Kind: model.OpArgument, Pos: a.Pos}, &model.OpArgs{Shape: shape, DType: dt}, a, a.Name, a.Pos); v != nil {
+				v.Pin = pin
+			}
+		case *ir.OpaqueType:
+			if !memdescRE.MatchString(t.Text) {
+				continue
+			}
+			d := b.buffer(a, a.Pos, "argument "+a.String()+" is", "argument "+a.String()+"'s buffer", true)
+			if d == nil {
+				continue
+			}
+			d.buf.Fixed, d.given = true, true
+			b.G.Buffers = append(b.G.Buffers, d.buf)
+			b.descs[a] = d
+		}
+	}
+}
+
+// pointerUse checks the uses of a pointer argument's tensor v (or of
+// what tt.addptr and loops make of it, each value once): each an offset added
+// to it (tt.addptr's pointer), a loop's init or yield, or the pointers of
+// a tt.load or tt.store, which then keep its encoding. It gives the first
+// other use and false.
+func pointerUse(v *ir.Value, seen map[*ir.Value]bool) (ir.Use, bool) {
+	if seen[v] {
+		return ir.Use{}, true
+	}
+	seen[v] = true
+	for _, u := range v.Uses {
+		switch name := ir.TTName(u.Op.Name); {
+		case (name == "tt.load" || name == "tt.store") && u.Index == 0, name == "scf.yield":
+		case name == "tt.addptr" && u.Index == 0 && len(u.Op.Results) == 1 && shapeEqual(v.Type, u.Op.Results[0].Type):
+			if w, ok := pointerUse(u.Op.Results[0], seen); !ok {
+				return w, false
+			}
+		case name == "scf.for" && u.Index >= 3 && len(u.Op.Regions) == 1 && len(u.Op.Regions[0].Blocks) == 1 && u.Index-2 < len(u.Op.Regions[0].Blocks[0].Args):
+			if w, ok := pointerUse(u.Op.Regions[0].Blocks[0].Args[u.Index-2], seen); !ok {
+				return w, false
+			}
+		default:
+			return u, false
+		}
+	}
+	return ir.Use{}, true
+}
+
+// shapeEqual reports whether two tensor types have one shape.
+func shapeEqual(a, b ir.Type) bool {
+	x, ok1 := a.(*ir.TensorType)
+	y, ok2 := b.(*ir.TensorType)
+	return ok1 && ok2 && slices.Equal(x.Shape, y.Shape)
+}
+
+// pointerArg is the pointer argument whose tensor the pointers v are, by
+// tt.addptr and loops (pointerUse); nil for none.
+func (b *ttBuilder) pointerArg(v *ir.Value) *ir.Value {
+	for depth := 0; v != nil && depth < 64; depth++ {
+		if b.ptrArgs[v] != nil {
+			return v
+		}
+		switch {
+		case v.Def != nil && ir.TTName(v.Def.Name) == "tt.addptr" && len(v.Def.Operands) == 2:
+			v = v.Def.Operands[0].Value
+		case v.Def == nil && v.Block != nil && v.Block.Region != nil && v.Block.Region.Parent != nil &&
+			ir.TTName(v.Block.Region.Parent.Name) == "scf.for" && v.Index > 0 && 2+v.Index < len(v.Block.Region.Parent.Operands):
+			v = v.Block.Region.Parent.Operands[2+v.Index].Value
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// addressUse is a use of v, or of a ttg.convert_layout of it (which the
+// writer removes), as addresses or what goes with them: by an op that
+// makes a tensor of pointers from it (tt.addptr's offset, tt.int_to_ptr),
+// or as a tt.load's mask or other or a tt.store's mask, which are in the
+// layout of the value loaded or stored; false for none.
+func addressUse(v *ir.Value) (ir.Use, bool) {
+	for _, u := range v.Uses {
+		name := ir.TTName(u.Op.Name)
+		if slices.ContainsFunc(u.Op.Results, func(r *ir.Value) bool { return isPtrTensor(r.Type) }) || name == "tt.load" && u.Index > 0 || name == "tt.store" && u.Index > 1 {
+			return u, true
+		}
+		if ir.TTName(u.Op.Name) == "ttg.convert_layout" && len(u.Op.Results) == 1 {
+			if w, ok := addressUse(u.Op.Results[0]); ok {
+				return w, true
+			}
+		}
+	}
+	return ir.Use{}, false
+}
+
+// ttReturn reads tt.return of tensors: each returned in the encoding the
+// function's type declares for it, the operand's type as written (a view
+// of the value pinned to it, so that the plan converts it there where it
+// computes it in another layout).
+func (b *ttBuilder) ttReturn(op *ir.Op) {
+	for i, o := range op.Operands {
+		if !isTensor(o.Value.Type) || b.freeTensors[o.Value] {
+			continue
+		}
+		v := b.Value(o)
+		if v == nil {
+			continue
+		}
+		pin := b.ttPin(o.Value.Type, o.Pos)
+		if pin == nil {
+			continue
+		}
+		b.anchored(v, pin, op.Pos, fmt.Sprintf("return@%d", i))
 	}
 }
 
@@ -510,7 +736,12 @@ func (b *ttBuilder) ttLoad(op *ir.Op) {
 		return
 	}
 	mop := &model.Op{Kind: model.OpLoad, Pos: op.Pos, Contiguous: b.contiguousOf(op.Operands[0].Value, op.Pos)}
-	b.Add(mop, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
+	v := b.Add(mop, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
+	if a := b.pointerArg(op.Operands[0].Value); a != nil && v != nil {
+		// Through a pointer argument's tensor: loaded in its encoding
+		// (Triton's loads keep their pointers' encoding), the caller's.
+		v.Pin = b.ptrArgs[a]
+	}
 	b.pinResult(res, true)
 }
 
@@ -525,7 +756,9 @@ func (b *ttBuilder) ttStore(op *ir.Op) {
 	}
 	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
 	mop := &model.Op{Kind: model.OpStore, Pos: op.Pos, Operands: []*model.Value{src}, Contiguous: b.contiguousOf(op.Operands[0].Value, op.Pos), Name: name}
-	if b.Opt.KeepAnchors || b.Opt.InputLayouts {
+	if a := b.pointerArg(op.Operands[0].Value); a != nil {
+		mop.Layout = b.ptrArgs[a] // stored in a pointer argument's encoding, as a load through it
+	} else if b.Opt.KeepAnchors || b.Opt.InputLayouts {
 		mop.Layout = b.ttPin(op.Operands[0].Value.Type, op.Pos)
 	}
 	b.Add(mop, &model.OpArgs{}, nil, name, op.Pos)
@@ -536,6 +769,10 @@ func (b *ttBuilder) ttDot(op *ir.Op) {
 	res := op.Results[0]
 	if n := len(op.Operands); n != 3 && (op.Name != "ttng.warp_group_dot" || n != 4) {
 		b.Fail(op, model.CodeRankMismatch, "%s has %d operands: it reads a, b and c", op.Name, len(op.Operands))
+		return
+	}
+	if r := len(shapeOf(op.Operands[0].Value.Type)); r > 2 {
+		b.Fail(op, model.CodeRankMismatch, "%s multiplies %d-dimensional tensors (a batched dot): the graph's mma multiplies matrices, and its records' fragments have no batch dimension to tile (Triton holds the batch in each warp's repeats, an #ttg.nvidia_mma of rank 3)", op.Name, r)
 		return
 	}
 	var in [3]*model.Value
@@ -610,7 +847,13 @@ func (b *ttBuilder) ttConvert(op *ir.Op) {
 	if src == nil {
 		return
 	}
-	b.converts++
+	if from, to := b.ttPin(op.Operands[0].Value.Type, op.Pos), b.ttPin(res.Type, res.Pos); from == nil || to == nil || !from.Layout.Equal(to.Layout) {
+		// One between two names of one layout (an mma's result renamed
+		// a #ttg.dot_op, a slice renamed for a function's result type,
+		// as the writer writes them) moves nothing: it is no conversion
+		// of the input's.
+		b.converts++
+	}
 	if !b.Opt.InputLayouts {
 		b.Folded[res] = src
 		return
@@ -697,8 +940,12 @@ func (b *ttBuilder) reduceCombiner(op *ir.Op) string {
 // ttReduce reads tt.reduce of one tensor along its axis as a reduce; to
 // a scalar when the tensor has one dimension.
 func (b *ttBuilder) ttReduce(op *ir.Op) {
-	if len(op.Operands) != 1 || len(op.Results) != 1 {
-		b.Fail(op, model.CodeBadValue, "tt.reduce reduces %d tensor(s) together: the planner reads a reduction of one tensor", len(op.Operands))
+	if len(op.Operands) != len(op.Results) || len(op.Operands) == 0 {
+		b.Fail(op, model.CodeBadValue, "tt.reduce has %d operand(s) and %d result(s): it gives one result per tensor it reduces", len(op.Operands), len(op.Results))
+		return
+	}
+	if len(op.Operands) > 1 {
+		b.ttReduceTogether(op)
 		return
 	}
 	res := op.Results[0]
@@ -706,15 +953,7 @@ func (b *ttBuilder) ttReduce(op *ir.Op) {
 	if fn == "" {
 		return
 	}
-	aa, _ := op.Attr("axis")
-	axis := -1
-	if aa != nil {
-		if ia, ok := aa.Value.(*ir.IntAttr); ok {
-			if n, ok := ia.Int64(); ok && n >= 0 && n < model.MaxRank {
-				axis = int(n)
-			}
-		}
-	}
+	axis := axisAttr(op)
 	src := b.Source(op, res)
 	if src == nil {
 		return
@@ -729,6 +968,139 @@ func (b *ttBuilder) ttReduce(op *ir.Op) {
 	}
 	b.Add(&model.Op{Kind: model.OpReduce, Fn: fn, Axis: axis, Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{Axis: axis}, res, res.Name, res.Pos)
 	b.pinResult(res, false)
+}
+
+// axisAttr is a tt.reduce's axis, -1 when it has none that can be one.
+func axisAttr(op *ir.Op) int {
+	aa, _ := op.Attr("axis")
+	if aa == nil {
+		return -1
+	}
+	if ia, ok := aa.Value.(*ir.IntAttr); ok {
+		if n, ok := ia.Int64(); ok && n >= 0 && n < model.MaxRank {
+			return int(n)
+		}
+	}
+	return -1
+}
+
+// togetherCombiner is the reduction a tt.reduce of several tensors is
+// priced as: its combiner region takes an element and a partial result
+// of each tensor (2n arguments) and returns n values (Triton's
+// verifyRegionsImpl in lib/Dialect/Triton/IR/Ops.cpp); an argmax or argmin
+// compares the first tensor's values (arith.cmpf or cmpi, greater: max,
+// less: min) and selects, a region of one known combining op per tensor
+// combines as it does. "" (reported) otherwise.
+func (b *ttBuilder) togetherCombiner(op *ir.Op) string {
+	n := len(op.Operands)
+	if len(op.Regions) != 1 || len(op.Regions[0].Blocks) != 1 {
+		b.Fail(op, model.CodeBadValue, "tt.reduce has no combiner region of one block")
+		return ""
+	}
+	r := op.Regions[0]
+	blk := r.Blocks[0]
+	if len(blk.Args) != 2*n || len(blk.Ops) == 0 || blk.Ops[len(blk.Ops)-1].Name != "tt.reduce.return" || len(blk.Ops[len(blk.Ops)-1].Operands) != n {
+		b.Fail(op, model.CodeBadValue, "tt.reduce's combiner region at %s does not take two values of each of its %d tensors and return one of each", r.Pos, n)
+		return ""
+	}
+	for _, c := range blk.Ops[:len(blk.Ops)-1] {
+		if fn, ok := reduceCombiners[c.Name]; ok {
+			return fn
+		}
+		if c.Name != "arith.cmpf" && c.Name != "arith.cmpi" {
+			continue
+		}
+		pa, _ := c.Attr("predicate")
+		if pa == nil {
+			continue
+		}
+		pred := strings.Trim(pa.Value.String(), "\"")
+		switch {
+		case strings.Contains(pred, "gt") || strings.Contains(pred, "ge"):
+			return "max"
+		case strings.Contains(pred, "lt") || strings.Contains(pred, "le"):
+			return "min"
+		}
+	}
+	b.Fail(op, model.CodeBadValue, "tt.reduce's combiner region at %s neither compares (arith.cmpf, cmpi) nor combines with a known op (arith.addf, mulf, maxnumf, minnumf and their kin): the planner prices a reduction of several tensors as one of those", r.Pos)
+	return ""
+}
+
+// ttReduceTogether reads tt.reduce of several tensors along one axis (an
+// argmax: values and their indices). Triton reduces them in one layout:
+// the op's operands share their encoding (TT_ReduceOp's
+// SameOperandsEncoding in include/triton/Dialect/Triton/IR/TritonOps.td),
+// each result in its slice. The graph's reduce takes one tensor, so each
+// tensor is its own reduce, running where a view of the tensor is (the
+// tensor converted into it where it must be), and the views are tied to
+// one layout by the element-wise combination of them that the first
+// reduce reads (the others cast to the first's element type): priced once
+// per element, as the combiner's comparison, besides the reductions.
+func (b *ttBuilder) ttReduceTogether(op *ir.Op) {
+	fn := b.togetherCombiner(op)
+	if fn == "" {
+		return
+	}
+	axis := axisAttr(op)
+	srcs := make([]*model.Value, len(op.Operands))
+	for i, o := range op.Operands {
+		if srcs[i] = b.Value(o); srcs[i] == nil {
+			for _, r := range op.Results {
+				b.Failed[r] = true
+			}
+			return
+		}
+	}
+	first := srcs[0]
+	switch {
+	case axis < 0 || axis >= len(first.Shape):
+		b.Fail(op, model.CodeBadValue, "tt.reduce's axis is not a dimension of its %d-dimensional operands", len(first.Shape))
+		return
+	case len(first.Shape) == 1:
+		b.Fail(op, model.CodeBadValue, "tt.reduce reduces %d one-dimensional tensors together to scalars: the planner reads a reduction of several tensors that keeps a dimension", len(srcs))
+		return
+	}
+	for i, v := range srcs[1:] {
+		if !slices.Equal(v.Shape, first.Shape) {
+			b.Fail(op, model.CodeShapeMismatch, "tt.reduce's operands %s and %s have the shapes %v and %v: the tensors reduced together have one shape", op.Operands[0].Value, op.Operands[i+1].Value, first.Shape, v.Shape)
+			return
+		}
+	}
+	res0 := op.Results[0]
+	// Each tensor as the reduction reads it: a view of the same shape,
+	// into which it may be converted (as Triton converts an operand
+	// before the op), the reduce then running where the view is.
+	views := make([]*model.Value, len(srcs))
+	for i, v := range srcs {
+		if views[i] = b.Add(&model.Op{Kind: model.OpShapeCast, Pos: op.Pos, Operands: []*model.Value{v}}, &model.OpArgs{Shape: slices.Clone(v.Shape)}, nil, fmt.Sprintf("%s@in%d", res0.Name, i), op.Pos); views[i] == nil {
+			b.Failed[res0] = true
+			return
+		}
+	}
+	tied := []*model.Value{views[0]}
+	for i, v := range views[1:] {
+		if v.DType.Name != first.DType.Name {
+			v = b.Add(&model.Op{Kind: model.OpCast, Fn: "cast", Pos: op.Pos, Operands: []*model.Value{v}, NoConvert: []bool{true}}, &model.OpArgs{DType: first.DType}, nil, fmt.Sprintf("%s@%d", res0.Name, i+1), op.Pos)
+			if v == nil {
+				b.Failed[res0] = true
+				return
+			}
+		}
+		tied = append(tied, v)
+	}
+	together := b.Add(&model.Op{Kind: model.OpElementwise, Fn: fn, Pos: op.Pos, Operands: tied, NoConvert: slices.Repeat([]bool{true}, len(tied))}, &model.OpArgs{}, nil, res0.Name+"@together", op.Pos)
+	if together == nil {
+		b.Failed[res0] = true
+		return
+	}
+	for i, r := range op.Results {
+		src := views[i]
+		if i == 0 {
+			src = together
+		}
+		b.Add(&model.Op{Kind: model.OpReduce, Fn: fn, Axis: axis, Pos: op.Pos, Operands: []*model.Value{src}, NoConvert: []bool{true}}, &model.OpArgs{Axis: axis}, r, r.Name, r.Pos)
+		b.pinResult(r, false)
+	}
 }
 
 // ttIf reads scf.if: the ops of both branches (priced as if both ran),
@@ -799,6 +1171,9 @@ type memDesc struct {
 	buf  *model.Buffer
 	perm []int
 	enc  ir.Attr // the shared encoding, as written
+	// given is set for a function argument's buffer and the views of it:
+	// its type is the caller's, written back as it is.
+	given bool
 }
 
 // memdescRE reads !ttg.memdesc<64x64xf16, #shared, #smem, mutable>.
@@ -808,41 +1183,61 @@ var memdescRE = regexp.MustCompile(`^!(?:ttg|triton_gpu)\.memdesc<((?:\d+x)+)([A
 // descriptor's shape, and a copy_to_shared of its operand when it has one.
 func (b *ttBuilder) localAlloc(op *ir.Op) {
 	res := op.Results[0]
+	d := b.buffer(res, op.Pos, op.Name+" gives", op.Name+"'s buffer", b.Opt.KeepAnchors || b.Opt.InputLayouts)
+	if d == nil {
+		return
+	}
+	b.G.Buffers = append(b.G.Buffers, d.buf)
+	b.descs[res] = d
+	if len(op.Operands) == 1 {
+		b.storeLocal(op, op.Operands[0], d)
+	}
+}
+
+// buffer reads the shared-memory buffer a !ttg.memdesc value res views
+// (made at pos; gives and holder name it in messages): its shape and
+// element type, placed as its shared encoding says where pinned (else
+// dense row major, which the planner may place otherwise). nil (reported,
+// res marked failed) when res is no memory descriptor the reader follows.
+func (b *ttBuilder) buffer(res *ir.Value, at model.Pos, gives, holder string, pinned bool) *memDesc {
 	var m []string
 	if t, ok := res.Type.(*ir.OpaqueType); ok {
 		m = memdescRE.FindStringSubmatch(t.Text)
 	}
 	if m == nil {
-		b.Fail(op, model.CodeBadValue, "%s gives %s, not a !ttg.memdesc<shape x type, encoding, ...>", op.Name, res.Type)
-		return
+		b.Errorf(at, model.CodeBadValue, "%s %s, not a !ttg.memdesc<shape x type, encoding, ...>", gives, res.Type)
+		b.Failed[res] = true
+		return nil
 	}
 	var shape []int
 	for _, d := range strings.Split(strings.TrimSuffix(m[1], "x"), "x") {
 		n, err := strconv.Atoi(d)
 		if err != nil || n < 1 || n > model.MaxElements {
-			b.Fail(op, model.CodeBadValue, "%s's buffer has extent %s", op.Name, d)
-			return
+			b.Errorf(at, model.CodeBadValue, "%s has extent %s", holder, d)
+			b.Failed[res] = true
+			return nil
 		}
 		shape = append(shape, n)
 	}
 	dt, ok := ir.DType(ir.ScalarType(m[2]))
 	if !ok {
-		b.Fail(op, model.CodeUnknownName, "%s's buffer holds %s, which the planner does not know", op.Name, m[2])
-		return
+		b.Errorf(at, model.CodeUnknownName, "%s holds %s, which the planner does not know", holder, m[2])
+		b.Failed[res] = true
+		return nil
 	}
 	ot, _ := res.Type.(*ir.OpaqueType)
 	var enc ir.Attr
 	if ot != nil {
 		enc = ot.Encoding
 	}
-	pinned := (enc != nil || ot != nil && ot.EncodingErr != nil) && (b.Opt.KeepAnchors || b.Opt.InputLayouts) && len(shape) == 2
+	pinned = pinned && (enc != nil || ot != nil && ot.EncodingErr != nil) && len(shape) == 2
 	var se *notation.TritonSharedEncoding
 	var perm []int
 	if pinned {
 		var err *model.Error
 		if ot.EncodingErr != nil {
 			err = ot.EncodingErr
-		} else if n, nerr := notation.EncodingNode(enc, op.Pos); nerr != nil {
+		} else if n, nerr := notation.EncodingNode(enc, at); nerr != nil {
 			err = nerr
 		} else {
 			se, err = notation.SharedEncoding(n)
@@ -854,7 +1249,7 @@ func (b *ttBuilder) localAlloc(op *ir.Op) {
 			}
 			b.Errorf(err.Pos, model.CodeBadValue, "%s of %s: %s", what, res, err.Msg)
 			b.Failed[res] = true
-			return
+			return nil
 		}
 		if col, ok := columnMajor(se); ok {
 			// A column-major encoding holds the tile's transpose row
@@ -863,7 +1258,7 @@ func (b *ttBuilder) localAlloc(op *ir.Op) {
 			se, perm, shape = col, []int{1, 0}, []int{shape[1], shape[0]}
 		}
 	}
-	buf := &model.Buffer{Name: res.Name, Shape: shape, DType: dt, Pos: op.Pos}
+	buf := &model.Buffer{Name: res.Name, Shape: shape, DType: dt, Pos: at}
 	if len(shape) == 2 {
 		buf.Layout = &model.SharedLayout{Rows: shape[0], Cols: shape[1], ElemBits: dt.Bits, Swizzle: "none"}
 		if pinned {
@@ -873,18 +1268,14 @@ func (b *ttBuilder) localAlloc(op *ir.Op) {
 				if me, ok := err.(*model.Error); ok {
 					msg = me.Msg
 				}
-				b.Errorf(b.encodingPos(enc, op.Pos), model.CodeBadValue, "the shared encoding %s of %s: %s", enc, res, msg)
+				b.Errorf(b.encodingPos(enc, at), model.CodeBadValue, "the shared encoding %s of %s: %s", enc, res, msg)
 				b.Failed[res] = true
-				return
+				return nil
 			}
 			buf.Layout = l
 		}
 	}
-	b.G.Buffers = append(b.G.Buffers, buf)
-	b.descs[res] = &memDesc{buf: buf, enc: enc, perm: perm}
-	if len(op.Operands) == 1 {
-		b.storeLocal(op, op.Operands[0], b.descs[res])
-	}
+	return &memDesc{buf: buf, enc: enc, perm: perm}
 }
 
 // desc is the descriptor an operand reads; nil (reported) when unknown.
@@ -893,7 +1284,7 @@ func (b *ttBuilder) desc(op *ir.Op, o *ir.Operand) *memDesc {
 		return d
 	}
 	if !b.Failed[o.Value] {
-		b.Fail(op, model.CodeBadValue, "%s reads %s, which no ttg.local_alloc or ttg.memdesc_trans the reader follows made", op.Name, o.Value)
+		b.Fail(op, model.CodeBadValue, "%s reads %s, which no ttg.local_alloc, ttg.memdesc_trans or function argument the reader follows gives", op.Name, o.Value)
 	}
 	return nil
 }
@@ -919,7 +1310,7 @@ func (b *ttBuilder) memdescTrans(op *ir.Op) {
 			perm[i] = d.perm[o]
 		}
 	}
-	b.descs[res] = &memDesc{buf: d.buf, perm: perm, enc: d.enc}
+	b.descs[res] = &memDesc{buf: d.buf, perm: perm, enc: d.enc, given: d.given}
 }
 
 // localLoad reads ttg.local_load as a load_shared of the buffer, and a
@@ -993,6 +1384,174 @@ func (b *ttBuilder) storeLocal(op *ir.Op, o *ir.Operand, d *memDesc) {
 	}
 	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
 	b.Add(&model.Op{Kind: model.OpCopyToShared, Pos: op.Pos, Operands: []*model.Value{src}, Buffer: d.buf, Name: name}, &model.OpArgs{Buffer: d.buf}, nil, name, op.Pos)
+}
+
+// join reads tt.join as the graph's join: its two tensors side by side
+// along a new last dimension of 2, held in each lane's lowest register
+// (model.OpJoin).
+func (b *ttBuilder) join(op *ir.Op) {
+	res := op.Results[0]
+	x, y := b.Value(op.Operands[0]), b.Value(op.Operands[1])
+	if x == nil || y == nil {
+		b.Failed[res] = true
+		return
+	}
+	b.Add(&model.Op{Kind: model.OpJoin, Pos: op.Pos, Operands: []*model.Value{x, y}}, &model.OpArgs{}, res, res.Name, res.Pos)
+	b.pinResult(res, false)
+}
+
+// split reads tt.split as two of the graph's splits of its tensor, one
+// per half (model.OpSplit): each takes the last dimension, of 2, out of
+// each lane's lowest register.
+func (b *ttBuilder) split(op *ir.Op) {
+	src := b.Value(op.Operands[0])
+	if src == nil {
+		for _, r := range op.Results {
+			b.Failed[r] = true
+		}
+		return
+	}
+	for _, r := range op.Results {
+		b.Add(&model.Op{Kind: model.OpSplit, Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{}, r, r.Name, r.Pos)
+		b.pinResult(r, false)
+	}
+}
+
+// gather reads tt.gather as Triton lowers it where the gathered axis
+// crosses warps (GatherOpConversion::emitGatherInShared in
+// lib/Conversion/TritonGPUToLLVM/GatherOpToLLVM.cpp): the source stored
+// into a scratch buffer, dense row major and fixed (the compiler's, not
+// written back), and each element of the result read from it at the
+// address its index gives, in the indices' layout, which the result
+// shares (GatherOp::verify in lib/Dialect/Triton/IR/Ops.cpp: "indices and
+// output encodings must match"). The reads, at addresses the data
+// decides, are priced as one element-wise op of the result (a cast of the
+// indices); the warp-local gather through shuffles that Triton uses where
+// the layouts allow is not priced apart.
+func (b *ttBuilder) gather(op *ir.Op) {
+	res := op.Results[0]
+	if len(op.Operands) != 2 {
+		b.Fail(op, model.CodeRankMismatch, "tt.gather has %d operands: it reads a source and indices", len(op.Operands))
+		return
+	}
+	src, idx := b.Value(op.Operands[0]), b.Value(op.Operands[1])
+	if src == nil || idx == nil {
+		b.Failed[res] = true
+		return
+	}
+	if len(src.Shape) != 2 {
+		b.Fail(op, model.CodeRankMismatch, "tt.gather from a %d-dimensional source: the planner reads a gather from a matrix, whose scratch buffer it places", len(src.Shape))
+		return
+	}
+	name := res.Name + "@gather"
+	buf := &model.Buffer{Name: name, Shape: slices.Clone(src.Shape), DType: src.DType, Fixed: true, Pos: op.Pos,
+		Layout: &model.SharedLayout{Rows: src.Shape[0], Cols: src.Shape[1], ElemBits: src.DType.Bits, Swizzle: "none"}}
+	b.G.Buffers = append(b.G.Buffers, buf)
+	b.Add(&model.Op{Kind: model.OpCopyToShared, Pos: op.Pos, Operands: []*model.Value{src}, Buffer: buf, Name: name}, &model.OpArgs{Buffer: buf}, nil, name, op.Pos)
+	b.Add(&model.Op{Kind: model.OpCast, Fn: "cast", Pos: op.Pos, Operands: []*model.Value{idx}}, &model.OpArgs{DType: src.DType}, res, res.Name, res.Pos)
+	b.pinResult(res, false)
+}
+
+// tmaBuffer is the shared-memory buffer a tensor descriptor's block is
+// moved through: Triton lowers tt.descriptor_load to a TMA copy into a
+// buffer in the descriptor's shared encoding and a ttg.local_load of it,
+// and tt.descriptor_store to a ttg.local_alloc in that encoding and a
+// TMA copy out (lib/Dialect/TritonNvidiaGPU/Transforms/TMALowering.cpp),
+// the block's encoding being the one the descriptor's type gives
+// (TT_TensorDescType's blockType, include/triton/Dialect/Triton/IR/
+// TritonTypes.td). Its placement is that encoding's, fixed: the plan
+// chooses the registers' layout on the other side of it. nil (reported)
+// when the descriptor's type gives no two-dimensional block in a shared
+// encoding the planner places.
+func (b *ttBuilder) tmaBuffer(op *ir.Op, o *ir.Operand, name string) *model.Buffer {
+	ot, _ := o.Value.Type.(*ir.OpaqueType)
+	if ot == nil || ot.Block == nil {
+		if ot != nil && ot.EncodingErr != nil {
+			b.Errorf(ot.EncodingErr.Pos, model.CodeBadValue, "the block type of %s: %s", o.Value, ot.EncodingErr.Msg)
+			return nil
+		}
+		b.Fail(op, model.CodeBadValue, "%s reads %s, a %s, not a !tt.tensordesc<tensor<shape x type, #shared>>", op.Name, o.Value, o.Value.Type)
+		return nil
+	}
+	blk := ot.Block
+	dt, ok := ir.DType(blk.Elem)
+	switch {
+	case !ok:
+		b.Fail(op, model.CodeUnknownName, "%s's descriptor holds %s, which the planner does not know", op.Name, blk.Elem)
+		return nil
+	case len(blk.Shape) != 2 || blk.Encoding == nil:
+		b.Fail(op, model.CodeBadValue, "%s's descriptor %s: the planner reads a descriptor of a two-dimensional block in a shared encoding", op.Name, ot)
+		return nil
+	}
+	n, nerr := notation.EncodingNode(blk.Encoding, o.Pos)
+	var se *notation.TritonSharedEncoding
+	err := nerr
+	if err == nil {
+		se, err = notation.SharedEncoding(n)
+	}
+	if err != nil {
+		b.Errorf(err.Pos, model.CodeBadValue, "the shared encoding %s of %s: %s", blk.Encoding, o.Value, err.Msg)
+		return nil
+	}
+	if _, col := columnMajor(se); col {
+		b.Fail(op, model.CodeBadValue, "%s's descriptor lays its block out column major (%s): the planner reads a descriptor whose block is row major", op.Name, blk.Encoding)
+		return nil
+	}
+	l, perr := se.Placement(blk.Shape[0], blk.Shape[1], dt.Bits)
+	if perr != nil {
+		msg := perr.Error()
+		if me, ok := perr.(*model.Error); ok {
+			msg = me.Msg
+		}
+		b.Errorf(b.encodingPos(blk.Encoding, o.Pos), model.CodeBadValue, "the shared encoding %s of %s: %s", blk.Encoding, o.Value, msg)
+		return nil
+	}
+	buf := &model.Buffer{Name: name, Shape: slices.Clone(blk.Shape), DType: dt, Layout: l, Fixed: true, Pos: op.Pos}
+	b.G.Buffers = append(b.G.Buffers, buf)
+	return buf
+}
+
+// descriptorLoad reads tt.descriptor_load as a load_shared of the block
+// the TMA unit brings into a buffer in the descriptor's shared encoding
+// (tmaBuffer), into registers in the layout the plan chooses; the copy
+// from global memory is the TMA unit's whatever the layout, and unpriced.
+func (b *ttBuilder) descriptorLoad(op *ir.Op) {
+	res := op.Results[0]
+	shape, _, ok := b.ResultVector(res)
+	if !ok {
+		return
+	}
+	buf := b.tmaBuffer(op, op.Operands[0], res.Name+"@tma")
+	if buf == nil {
+		b.Failed[res] = true
+		return
+	}
+	if !slices.Equal(shape, buf.Shape) {
+		b.Fail(op, model.CodeShapeMismatch, "tt.descriptor_load gives %s, of shape %v, from a descriptor of blocks of %v", res, shape, buf.Shape)
+		return
+	}
+	b.Add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: buf}, &model.OpArgs{Buffer: buf}, res, res.Name, res.Pos)
+	b.pinResult(res, true)
+}
+
+// descriptorStore reads tt.descriptor_store as a copy_to_shared of its
+// tensor into a buffer in the descriptor's shared encoding (tmaBuffer),
+// which the TMA unit writes out.
+func (b *ttBuilder) descriptorStore(op *ir.Op) {
+	if len(op.Operands) < 2 {
+		b.Fail(op, model.CodeRankMismatch, "tt.descriptor_store has %d operands: it writes a tensor through a descriptor", len(op.Operands))
+		return
+	}
+	src := b.Value(op.Operands[1])
+	if src == nil {
+		return
+	}
+	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
+	buf := b.tmaBuffer(op, op.Operands[0], name)
+	if buf == nil {
+		return
+	}
+	b.Add(&model.Op{Kind: model.OpCopyToShared, Pos: op.Pos, Operands: []*model.Value{src}, Buffer: buf, Name: name}, &model.OpArgs{Buffer: buf}, nil, name, op.Pos)
 }
 
 // ttTargets maps ttg.target's backend prefix to the planner's targets.
@@ -1069,8 +1628,13 @@ func (b *ttBuilder) ttContext() {
 		g.Target, g.TargetPos = ttTarget(s.Value, lanes), tgt.ValuePos
 		g.Provenance = append(g.Provenance, fmt.Sprintf("target %s from %s = %q at %s", g.Target, tgt.Name, s.Value, tgt.ValuePos))
 	default:
-		b.Errorf(b.Fn.Pos, model.CodeMissingKey, "the module names no ttg.target (\"cuda:80\", \"hip:gfx942\"): give --target NAME (known: %s)", b.KnownTargets())
-		return
+		inf, err := b.inferTarget(lanes)
+		if err != "" {
+			b.Errorf(b.Fn.Pos, model.CodeMissingKey, "the module names no ttg.target (\"cuda:80\", \"hip:gfx942\") and %s: give --target NAME (known: %s)", err, b.KnownTargets())
+			return
+		}
+		g.Target, g.TargetPos = inf.target, inf.pos
+		g.Provenance = append(g.Provenance, fmt.Sprintf("target inferred from %s's %s = %d: %s (at %s; the module names no ttg.target, and %s)", inf.name, inf.field, inf.version, inf.target, inf.pos, inf.why))
 	}
 	t := b.LookupTarget()
 	if t == nil {
@@ -1094,6 +1658,13 @@ func (b *ttBuilder) ttContext() {
 	b.CheckSubgroups()
 }
 
+// DefaultTrips is the trip count a TTGIR loop whose bounds are known only
+// at run time is priced at where --trips gives none, as Triton's kernels'
+// loops are (cdiv(K, BLOCK_K), a sequence length over a block): 16, the
+// count docs/triton.md prices testdata/triton's kernels at. The plan's
+// header says where it was assumed.
+const DefaultTrips = 16
+
 // Build reads fn of m, a TTGIR kernel, into its graph, kept with what
 // writes a plan back into its text.
 func Build(m *ir.Module, fn *ir.Op, opt reader.Options) (reader.Kernel, error) {
@@ -1113,14 +1684,17 @@ func build(m *ir.Module, fn *ir.Op, opt reader.Options) (*ttBuilder, error) {
 		encs:        map[string]*encInfo{},
 		encErrs:     map[string]bool{},
 		descs:       map[*ir.Value]*memDesc{},
+		ptrArgs:     map[*ir.Value]*model.Pin{},
 	}
 	b.Front = b
 	b.Tensors = true
+	b.DefaultTrips = DefaultTrips
 	b.ttContext()
 	b.markFree(fn)
 	if err := b.Err(); err != nil {
 		return nil, err
 	}
+	b.arguments(fn.Regions[0].Blocks[0])
 	b.Body(fn.Regions[0].Blocks[0])
 	b.finish()
 	if err := b.Err(); err != nil {
@@ -1199,6 +1773,9 @@ type ttBuilder struct {
 	// default.
 	converts int
 	descs    map[*ir.Value]*memDesc
+	// ptrArgs are the function's tensor-of-pointers arguments, each with
+	// the pin of its encoding, which the loads and stores through it keep.
+	ptrArgs map[*ir.Value]*model.Pin
 }
 
 // aliasUses lists the aliases n's values name, at any depth, each once.

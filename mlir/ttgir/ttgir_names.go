@@ -99,7 +99,7 @@ func nodeKey(v *ir.Value, l *model.Layout) string { return fmt.Sprintf("%p|%s", 
 // same layout.
 func readKey(op *ir.Op, i int, v *ir.Value, l *model.Layout) string {
 	switch name := ir.TTName(op.Name); {
-	case isDot(name) && i < 2, (name == "tt.reduce" || name == "tt.expand_dims" || name == "tt.broadcast") && i == 0:
+	case isDot(name) && i < 2, (name == "tt.reduce" || name == "tt.expand_dims" || name == "tt.broadcast") && i == 0, name == "tt.return":
 		return nodeKey(v, l) + fmt.Sprintf("|%p.%d", op, i)
 	}
 	return nodeKey(v, l)
@@ -415,7 +415,7 @@ func (wr *ttWriter) tie(op *ir.Op, res *model.Layout) {
 		}
 		n := t.node(readKey(op, i, v, want), want, wr.role(op, i))
 		if k := nodeKey(v, want); how != readConverted && readKey(op, i, v, want) != k {
-			t.ties = append(t.ties, tyTie{kind: tieRename, a: n, b: t.node(k, want, notation.AnyRole), toValue: ir.TTName(op.Name) != "tt.reduce"})
+			t.ties = append(t.ties, tyTie{kind: tieRename, a: n, b: t.node(k, want, notation.AnyRole), toValue: ir.TTName(op.Name) != "tt.reduce" && ir.TTName(op.Name) != "tt.return"})
 		}
 		return n
 	}
@@ -462,10 +462,31 @@ func (wr *ttWriter) tie(op *ir.Op, res *model.Layout) {
 			}
 			t.anchors = append(t.anchors, tyAnchor{node: r, enc: enc})
 		}
-	case name == "tt.reduce" && len(op.Operands) == 1:
-		if a, b := result(op, 0, res), operand(op, 0); a >= 0 && b >= 0 {
-			t.ties = append(t.ties, tyTie{kind: tieSlice, a: a, b: b, dim: axisOf(op)})
+	case name == "tt.return":
+		// A returned tensor is written in the function's declared
+		// result type (Triton's ReturnOp verifier, in
+		// lib/Dialect/Triton/IR/Ops.cpp, wants the types equal); its
+		// value keeps its own name, which a ttg.convert_layout renames
+		// where it is another.
+		for i, o := range op.Operands {
+			if n := operand(op, i); n >= 0 {
+				if e := wr.b.declared(o.Value.Type, o.Pos); e != nil {
+					t.anchors = append(t.anchors, tyAnchor{node: n, enc: e})
+				}
+			}
 		}
+	case name == "tt.reduce":
+		// Its operands share one encoding (SameOperandsEncoding), each
+		// result the slice of it.
+		var ns []int
+		for k := range op.Operands {
+			b := operand(op, k)
+			ns = append(ns, b)
+			if a := result(op, k, res); a >= 0 && b >= 0 {
+				t.ties = append(t.ties, tyTie{kind: tieSlice, a: a, b: b, dim: axisOf(op)})
+			}
+		}
+		t.same(ns...)
 	case name == "tt.expand_dims":
 		if a, b := operand(op, 0), result(op, 0, res); a >= 0 && b >= 0 {
 			t.ties = append(t.ties, tyTie{kind: tieSlice, a: a, b: b, dim: axisOf(op)})
@@ -483,6 +504,33 @@ func (wr *ttWriter) tie(op *ir.Op, res *model.Layout) {
 				arg = t.node(nodeKey(args[i-2], l), l, notation.AnyRole)
 			}
 			t.same(operand(op, i), arg, result(op, i-3, nil))
+		}
+	case name == "scf.while" && len(op.Regions) == 2 && len(op.Regions[0].Blocks) == 1 && len(op.Regions[1].Blocks) == 1:
+		// An init, the before and after regions' arguments and the result
+		// of one carried value share one type (SCFOps.td, WhileOp; the
+		// reader reads the form whose scf.condition passes the before
+		// region's arguments on).
+		arg := func(a []*ir.Value, i int) int {
+			if i >= len(a) || !isTensor(a[i].Type) {
+				return -1
+			}
+			if l := wr.layoutOf(a[i]); l != nil {
+				return t.node(nodeKey(a[i], l), l, notation.AnyRole)
+			}
+			return -1
+		}
+		for i := range op.Operands {
+			t.same(operand(op, i), arg(op.Regions[0].Blocks[0].Args, i), arg(op.Regions[1].Blocks[0].Args, i), result(op, i, nil))
+		}
+	case name == "tt.gather":
+		// The result has the indices' encoding (GatherOp::verify).
+		t.same(operand(op, 1), result(op, 0, res))
+	case name == "scf.condition":
+		if op.Parent == nil || op.Parent.Region == nil || op.Parent.Region.Parent == nil {
+			return
+		}
+		for k := 1; k < len(op.Operands); k++ {
+			t.same(operand(op, k), result(op.Parent.Region.Parent, k-1, nil))
 		}
 	case name == "scf.yield":
 		if op.Parent == nil || op.Parent.Region == nil || op.Parent.Region.Parent == nil {
@@ -502,6 +550,43 @@ func (wr *ttWriter) tie(op *ir.Op, res *model.Layout) {
 		}
 		t.same(ns...)
 	}
+}
+
+// tieArguments names each tensor argument of the function by the
+// encoding its type declares: the caller's, which the signature keeps
+// (these anchors come before any other).
+func (wr *ttWriter) tieArguments() {
+	t := wr.typing
+	if t == nil {
+		return
+	}
+	var first []tyAnchor
+	for _, a := range wr.b.Fn.Regions[0].Blocks[0].Args {
+		l, ok := wr.graphLayout(a)
+		if pin := wr.b.ptrArgs[a]; pin != nil {
+			l, ok = pin.Layout, true
+		}
+		if !ok || !isTensor(a.Type) {
+			continue
+		}
+		if e := wr.b.declared(a.Type, a.Pos); e != nil {
+			first = append(first, tyAnchor{node: t.node(nodeKey(a, l), l, notation.AnyRole), enc: e})
+		}
+	}
+	t.anchors = append(first, t.anchors...)
+}
+
+// declared is the encoding a tensor type states, as read; nil for none
+// the reader takes.
+func (b *ttBuilder) declared(t ir.Type, at model.Pos) notation.TritonEncoding {
+	tt, ok := t.(*ir.TensorType)
+	if !ok {
+		return nil
+	}
+	if e := b.encoding(tt, at); e.enc != nil && !e.err {
+		return e.enc.Enc
+	}
+	return nil
 }
 
 // mmaRecord is the mma record the plan runs a dot on; nil where it has

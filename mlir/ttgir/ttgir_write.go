@@ -132,6 +132,7 @@ func newTTWriter(b *ttBuilder, src string, pl *reader.Planned) *ttWriter {
 	wr.wgmmaBufs = wgmmaBuffers(b, wr.ops)
 	wr.assignSpans()
 	wr.keepShared()
+	wr.keepDescriptors()
 	wr.keepOutside()
 	return wr
 }
@@ -153,6 +154,7 @@ func (wr *ttWriter) write() (string, error) {
 			}
 		}
 	}
+	wr.tieArguments()
 	for _, op := range wr.ops {
 		wr.writeOp(op)
 	}
@@ -231,6 +233,9 @@ func (wr *ttWriter) graphLayout(v *ir.Value) (*model.Layout, bool) {
 // or for a free tensor the layout its first reader needs.
 func (wr *ttWriter) layoutOf(v *ir.Value) *model.Layout {
 	v = wr.source(v)
+	if pin := wr.b.ptrArgs[v]; pin != nil {
+		return pin.Layout // a pointer argument, in its caller's encoding
+	}
 	if wr.b.freeTensors[v] {
 		return wr.primaryOf(v)
 	}
@@ -288,6 +293,21 @@ func (wr *ttWriter) primaryOf(v *ir.Value) *model.Layout {
 		wr.primary[v] = l
 		return l
 	}
+	if d := v.Def; d != nil && ir.TTName(d.Name) == "scf.while" && len(d.Regions) == 2 && len(d.Regions[0].Blocks) == 1 && v.Index < len(d.Regions[0].Blocks[0].Args) {
+		l := wr.primaryOf(d.Regions[0].Blocks[0].Args[v.Index])
+		wr.primary[v] = l
+		return l
+	}
+	if blk := v.Block; v.Def == nil && blk != nil && blk.Region != nil && blk.Region.Parent != nil && ir.TTName(blk.Region.Parent.Name) == "scf.while" {
+		// A while loop's before region passes its arguments on to the
+		// after region unchanged (the form the reader reads): each in
+		// the layout the after region's argument is made in.
+		if w := blk.Region.Parent; len(w.Regions) == 2 && blk.Region == w.Regions[0] && len(w.Regions[1].Blocks) == 1 && v.Index < len(w.Regions[1].Blocks[0].Args) {
+			l := wr.primaryOf(w.Regions[1].Blocks[0].Args[v.Index])
+			wr.primary[v] = l
+			return l
+		}
+	}
 	var l *model.Layout
 	for _, u := range wr.uses(v) {
 		if l = wr.need(u.Op, u.Index, nil); l != nil {
@@ -317,7 +337,7 @@ func (wr *ttWriter) need(op *ir.Op, i int, res *model.Layout) *model.Layout {
 		return wr.need(op, 1, nil)
 	case name == "tt.load":
 		return wr.layoutOf(op.Results[0])
-	case name == "scf.yield" || name == "scf.for":
+	case name == "scf.yield" || name == "scf.for" || name == "scf.while" || name == "scf.condition":
 		return wr.carried(op, i)
 	case len(op.Results) == 1 && wr.b.freeTensors[op.Results[0]]:
 		if res == nil {
@@ -369,15 +389,30 @@ func (wr *ttWriter) required(u model.Use, x *model.Value) *model.Layout {
 	return wr.plan.Layouts[x.Name]
 }
 
-// carried is the layout an scf.for's init i (or an scf.yield's operand
-// i) is read in: the layout the loop carries it in.
+// carried is the layout an scf.for's or scf.while's init i (or an
+// scf.yield's or scf.condition's operand i) is read in: the layout the
+// loop carries it in.
 func (wr *ttWriter) carried(op *ir.Op, i int) *model.Layout {
 	forOp, k := op, i-3
-	if ir.TTName(op.Name) == "scf.yield" {
+	switch ir.TTName(op.Name) {
+	case "scf.while":
+		k = i
+	case "scf.yield", "scf.condition":
 		if op.Parent == nil || op.Parent.Region == nil || op.Parent.Region.Parent == nil {
 			return nil
 		}
 		forOp, k = op.Parent.Region.Parent, i
+		if ir.TTName(op.Name) == "scf.condition" {
+			k = i - 1 // after the condition
+		}
+	}
+	if ir.TTName(forOp.Name) == "scf.while" {
+		// A while loop carries value k in one layout: its before
+		// region's argument's.
+		if len(forOp.Regions) != 2 || len(forOp.Regions[0].Blocks) != 1 || k < 0 || k >= len(forOp.Regions[0].Blocks[0].Args) {
+			return nil
+		}
+		return wr.layoutOf(forOp.Regions[0].Blocks[0].Args[k])
 	}
 	if ir.TTName(forOp.Name) == "scf.if" {
 		if k < len(forOp.Results) {
@@ -540,13 +575,22 @@ func (wr *ttWriter) render(op *ir.Op, name string, ops []string, layout func(*ir
 func (wr *ttWriter) typeEdits(op *ir.Op, res *model.Layout) []ir.Edit {
 	var out []ir.Edit
 	usedR := map[int]bool{}
-	for _, ts := range wr.spans[op] {
+	spans := wr.spans[op]
+	// An op written with a functional type, (operand types) -> result
+	// types, names each operand's type and then each result's, in order:
+	// a span is known by its place even where an operand's type is
+	// spelt as a result's.
+	positional := functionalTyped[ir.TTName(op.Name)] && len(spans) == len(op.Operands)+len(op.Results)
+	for j, ts := range spans {
 		text := ts.Type.String()
 		var l *model.Layout
 		var key string // the tensor whose type it is, in layout l
 		role := notation.AnyRole
 		found := false
 		for k, r := range op.Results {
+			if positional && j != len(op.Operands)+k {
+				continue
+			}
 			if !usedR[k] && r.Type != nil && r.Type.String() == text {
 				usedR[k], found = true, true
 				l = res
@@ -564,6 +608,9 @@ func (wr *ttWriter) typeEdits(op *ir.Op, res *model.Layout) []ir.Edit {
 		}
 		if !found {
 			for k, o := range op.Operands {
+				if positional && j != k {
+					continue
+				}
 				if o.Value.Type != nil && o.Value.Type.String() == text {
 					found = true
 					l = wr.need(op, k, res)
@@ -597,6 +644,11 @@ func (wr *ttWriter) typeEdits(op *ir.Op, res *model.Layout) []ir.Edit {
 	}
 	return out
 }
+
+// functionalTyped are the ops written with a functional type whose
+// operands' and results' types may be spelt alike: tt.gather's source and
+// result (TritonOps.td, TT_GatherOp: functional-type(operands, results)).
+var functionalTyped = map[string]bool{"tt.gather": true}
 
 // isDot reports whether an op is a Triton dot: tt.dot, or Hopper's
 // ttng.warp_group_dot (its operands and result in the same roles).
@@ -787,8 +839,8 @@ func (wr *ttWriter) memdescEnc(op *ir.Op, ts ir.TypeSpan) string {
 			}
 		}
 	}
-	if d == nil || d.buf == nil {
-		return ""
+	if d == nil || d.buf == nil || d.given {
+		return "" // none, or a function argument's, whose type its caller fixed
 	}
 	pl := wr.plan.Buffers[d.buf.Name]
 	if pl == nil {
@@ -913,6 +965,34 @@ func (wr *ttWriter) sharedWritten() bool {
 	return true
 }
 
+// keepDescriptors keeps the aliases a tensor descriptor's type names: its
+// block's shared encoding is the kernel's, which the plan places its
+// buffer by and does not write (tmaBuffer).
+func (wr *ttWriter) keepDescriptors() {
+	keep := func(t ir.Type) {
+		ot, ok := t.(*ir.OpaqueType)
+		if !ok || ot.Block == nil || ot.Block.Encoding == nil {
+			return
+		}
+		for name, a := range wr.b.Mod.AttrAliases {
+			if a == ot.Block.Encoding {
+				wr.kept["#"+name] = a.String()
+			}
+		}
+	}
+	for _, a := range wr.b.Fn.Regions[0].Blocks[0].Args {
+		keep(a.Type)
+	}
+	for _, op := range wr.ops {
+		for _, o := range op.Operands {
+			keep(o.Value.Type)
+		}
+		for _, r := range op.Results {
+			keep(r.Type)
+		}
+	}
+}
+
 // keepShared notes the input's shared aliases when some descriptor keeps
 // its encoding as written: a new alias then takes none of their names,
 // and an encoding one of them already defines is written by its name.
@@ -928,13 +1008,17 @@ func (wr *ttWriter) keepShared() {
 }
 
 // keepOutside notes the input's aliases that the text outside the
-// function the plan is written into uses (another function, the
-// module's attributes), and the aliases their definitions use: the plan
-// changes nothing there, so their definitions stay as written, a new
-// alias takes none of their names, and an encoding one of them already
-// defines is written by its name.
+// function's body the plan is written into uses (another function, the
+// module's attributes, the function's own signature, whose argument and
+// result types its callers fix), and the aliases their definitions use:
+// the plan changes nothing there, so their definitions stay as written, a
+// new alias takes none of their names, and an encoding one of them
+// already defines is written by its name.
 func (wr *ttWriter) keepOutside() {
 	m, fn := wr.b.Mod, wr.b.Fn.Span
+	if body := wr.b.Fn.Regions[0].Blocks[0].Ops; len(body) > 0 {
+		fn.Off = body[0].Span.Off // the signature is outside
+	}
 	// defOf is the alias whose definition's line holds the byte at off.
 	defOf := map[int]string{}
 	for name, pos := range m.AliasPos {

@@ -88,29 +88,37 @@
     %65 = "iree_vector_ext.to_layout"(%58) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [1, 1], batch_tile = [1, 1], outer_tile = [1, 1], thread_tile = [4, 8], element_tile = [4, 2], subgroup_strides = [0, 0], thread_strides = [8, 1]>}> : (vector<16x16xf16>) -> vector<16x16xf16>
     %66 = "iree_vector_ext.to_layout"(%65) {layout = #iree_vector_ext.nested_layout<subgroup_tile = [1, 1], batch_tile = [1, 1], outer_tile = [1, 1], thread_tile = [4, 8], element_tile = [4, 2], subgroup_strides = [0, 0], thread_strides = [8, 1]>, shared_memory_conversion} : (vector<16x16xf16>) -> vector<16x16xf16>
     %67:2 = "scf.for"(%0, %2, %1, %66, %arg6) ({
-    ^bb0(%arg13: index, %arg14: vector<16x16xf16>, %arg15: f32):
-      %71 = "arith.addf"(%arg14, %arg14) <{fastmath = #arith.fastmath<none>}> : (vector<16x16xf16>, vector<16x16xf16>) -> vector<16x16xf16>
-      %72 = "arith.addf"(%arg15, %arg15) <{fastmath = #arith.fastmath<none>}> : (f32, f32) -> f32
-      "scf.yield"(%71, %72) : (vector<16x16xf16>, f32) -> ()
+    ^bb0(%arg17: index, %arg18: vector<16x16xf16>, %arg19: f32):
+      %73 = "arith.addf"(%arg18, %arg18) <{fastmath = #arith.fastmath<none>}> : (vector<16x16xf16>, vector<16x16xf16>) -> vector<16x16xf16>
+      %74 = "arith.addf"(%arg19, %arg19) <{fastmath = #arith.fastmath<none>}> : (f32, f32) -> f32
+      "scf.yield"(%73, %74) : (vector<16x16xf16>, f32) -> ()
     }) : (index, index, index, vector<16x16xf16>, f32) -> (vector<16x16xf16>, f32)
     %68 = "scf.for"(%0, %arg5, %1, %67#0) ({
-    ^bb0(%arg10: index, %arg11: vector<16x16xf16>):
+    ^bb0(%arg14: index, %arg15: vector<16x16xf16>):
       "scf.for"(%0, %2, %1) ({
-      ^bb0(%arg12: index):
+      ^bb0(%arg16: index):
         "gpu.barrier"() : () -> ()
         "scf.yield"() : () -> ()
       }) : (index, index, index) -> ()
-      "scf.yield"(%arg11) : (vector<16x16xf16>) -> ()
+      "scf.yield"(%arg15) : (vector<16x16xf16>) -> ()
     }) {tag} : (index, index, index, vector<16x16xf16>) -> vector<16x16xf16>
     %69 = "scf.for"(%5, %5, %5, %5) ({
-    ^bb0(%arg8: i32, %arg9: i32):
-      "scf.yield"(%arg9) : (i32) -> ()
+    ^bb0(%arg12: i32, %arg13: i32):
+      "scf.yield"(%arg13) : (i32) -> ()
     }) : (i32, i32, i32, i32) -> i32
+    %70:2 = "scf.while"(%5, %68) ({
+    ^bb0(%arg10: i32, %arg11: vector<16x16xf16>):
+      %72 = "arith.cmpi"(%arg10, %5) <{predicate = 2 : i64}> : (i32, i32) -> i1
+      "scf.condition"(%72, %arg10, %arg11) : (i1, i32, vector<16x16xf16>) -> ()
+    }, {
+    ^bb0(%arg8: i32, %arg9: vector<16x16xf16>):
+      "scf.yield"(%arg8, %arg9) : (i32, vector<16x16xf16>) -> ()
+    }) {tag} : (i32, vector<16x16xf16>) -> (i32, vector<16x16xf16>)
     "my.unknown"(%arg5) ({
     ^bb0(%arg7: index):
       "my.terminator"() : () -> ()
     }) {attr = #my.thing<"a" -> [1, {b}]>} : (index) -> ()
-    %70:2 = "my.two"() : () -> (i32, i64)
+    %71:2 = "my.two"() : () -> (i32, i64)
     "func.return"(%68, %26) : (vector<16x16xf16>, f32) -> ()
   }) {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<VectorDistribute> workgroup_size = [64, 1, 1] subgroup_size = 32>} : () -> ()
 }) {gpu.container_module, my.dict = {a = 1 : i32, b = "s", c = [1.500000e+00, -2, true], d}} : () -> ()

@@ -104,6 +104,13 @@ module attributes {gpu.container_module, my.dict = {a = 1 : i32, b = "s", c = [1
     %ui = scf.for %k2 = %m to %m step %m iter_args(%a = %m) -> (i32) : i32 {
       scf.yield %a : i32
     }
+    %wh:2 = scf.while (%wa = %m, %wv = %lp2) : (i32, vector<16x16xf16>) -> (i32, vector<16x16xf16>) {
+      %wc = arith.cmpi slt, %wa, %m : i32
+      scf.condition(%wc) %wa, %wv : i32, vector<16x16xf16>
+    } do {
+    ^bb0(%wa2: i32, %wv2: vector<16x16xf16>):
+      scf.yield %wa2, %wv2 : i32, vector<16x16xf16>
+    } attributes {tag}
     "my.unknown"(%i) ({
     ^bb0(%arg: index):
       "my.terminator"() : () -> ()
