@@ -54,6 +54,7 @@ var writtenKernels = []struct {
 	{"testdata/want/gather_rows_gfx942.mlir", planner.Input{}, ""},
 	{"testdata/want/reduce_dims_gfx942.mlir", planner.Input{}, ""},
 	{"testdata/want/while_vector_gfx942.mlir", planner.Input{}, ""},
+	{"testdata/want/broadcast_read_gfx942.mlir", planner.Input{}, ""},
 	// On gfx942 the plan pads rows uniformly: written as strided layouts.
 	{"examples/mlir/flash_attention_seed004.mlir", planner.Input{Target: "gfx942", Subgroups: 2}, "flash_attention_seed004_gfx942"},
 }

@@ -332,14 +332,17 @@ func (b *builder) mem(o *ir.Operand) *memInfo {
 }
 
 // access works out how an access of vector shape vshape touches a memref
-// of rank rank: the memref dimension each vector dimension runs along.
-func (b *builder) access(op *ir.Op, vshape []int, memT *ir.MemRefType) ([]int, bool) {
+// of rank rank: the memref dimension each vector dimension runs along, -1
+// for one the permutation_map broadcasts (a result 0), where bcast allows
+// it.
+func (b *builder) access(op *ir.Op, vshape []int, memT *ir.MemRefType, bcast bool) ([]int, bool) {
 	rank := len(memT.Shape)
 	if memT.Unranked {
 		b.Fail(op, model.CodeBadValue, "%s accesses an unranked memref: the planner needs its rank", op.Name)
 		return nil, false
 	}
-	if len(vshape) > rank {
+	pm, mapped := op.Attr("permutation_map")
+	if len(vshape) > rank && !mapped {
 		b.Fail(op, model.CodeRankMismatch, "%s accesses a rank-%d vector in a rank-%d memref", op.Name, len(vshape), rank)
 		return nil, false
 	}
@@ -347,7 +350,7 @@ func (b *builder) access(op *ir.Op, vshape []int, memT *ir.MemRefType) ([]int, b
 	for i := range dims {
 		dims[i] = rank - len(vshape) + i // the minor identity
 	}
-	if pm, ok := op.Attr("permutation_map"); ok {
+	if mapped {
 		am, isMap := pm.Value.(*ir.AffineMapAttr)
 		if !isMap {
 			b.Fail(op, model.CodeBadValue, "%s's permutation_map is %s, not an affine map", op.Name, pm.Value)
@@ -362,12 +365,12 @@ func (b *builder) access(op *ir.Op, vshape []int, memT *ir.MemRefType) ([]int, b
 		case !plain:
 			b.Errorf(pm.ValuePos, model.CodeBadValue, "permutation_map %s is not a permutation of the memref's dimensions (each result a dimension)", am)
 			return nil, false
-		case slices.Contains(rd, -1):
-			b.Errorf(pm.ValuePos, model.CodeBadValue, "permutation_map %s broadcasts (a result 0): the planner reads each vector element from its own place in memory", am)
+		case slices.Contains(rd, -1) && !bcast:
+			b.Errorf(pm.ValuePos, model.CodeBadValue, "permutation_map %s broadcasts (a result 0): the planner reads a broadcast only from global memory, each vector element of shared memory from its own place", am)
 			return nil, false
 		}
 		for i, d := range rd {
-			if slices.Contains(rd[:i], d) {
+			if d >= 0 && slices.Contains(rd[:i], d) {
 				b.Errorf(pm.ValuePos, model.CodeBadValue, "permutation_map %s names dimension %s twice", am, m.Dims[d])
 				return nil, false
 			}
@@ -457,7 +460,7 @@ func (b *builder) read(op *ir.Op) {
 		b.Failed[res] = true
 		return
 	}
-	dims, ok := b.access(op, shape, m.typ)
+	dims, ok := b.access(op, shape, m.typ, m.space == "global")
 	if !ok {
 		b.Failed[res] = true
 		return
@@ -480,7 +483,20 @@ func (b *builder) read(op *ir.Op) {
 			return
 		}
 		mop := &model.Op{Kind: model.OpLoad, Pos: op.Pos, Contiguous: contiguous(dims)}
-		v = b.Add(mop, &model.OpArgs{Shape: shape, DType: dt}, out, name, res.Pos)
+		if grow := broadcastDims(dims); grow != nil {
+			// A permutation_map that broadcasts (a result 0) reads the
+			// tile with those dimensions of extent 1 (%x@mem) and
+			// broadcasts it along them.
+			tile := slices.Clone(shape)
+			for _, d := range grow {
+				tile[d] = 1
+			}
+			if v = b.Add(mop, &model.OpArgs{Shape: tile, DType: dt}, nil, res.Name+"@mem", res.Pos); v != nil {
+				v = b.Add(&model.Op{Kind: model.OpBroadcast, Pos: op.Pos, Operands: []*model.Value{v}, Dims: grow}, &model.OpArgs{Shape: shape, Dims: grow}, out, name, res.Pos)
+			}
+		} else {
+			v = b.Add(mop, &model.OpArgs{Shape: shape, DType: dt}, out, name, res.Pos)
+		}
 	} else {
 		tile, perm := memoryOrder(shape, dims)
 		buf := b.buffer(op, op.Operands[0], m, tile, dt)
@@ -504,6 +520,18 @@ func (b *builder) read(op *ir.Op) {
 	if v == nil || b.selectMasked(op, mask, v, res, res.Name, res.Pos) == nil {
 		b.Failed[res] = true
 	}
+}
+
+// broadcastDims are the vector dimensions an access broadcasts (dims
+// -1); nil for none.
+func broadcastDims(dims []int) []int {
+	var out []int
+	for i, d := range dims {
+		if d < 0 {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // contiguous is the vector dimension that runs along the innermost memref
@@ -531,7 +559,7 @@ func (b *builder) write(op *ir.Op) {
 	if m == nil {
 		return
 	}
-	dims, ok := b.access(op, src.Shape, m.typ)
+	dims, ok := b.access(op, src.Shape, m.typ, false)
 	if !ok {
 		return
 	}
