@@ -132,9 +132,10 @@ func TestWriteMLIRRoundTrip(t *testing.T) {
 				}
 			})
 			for _, v := range again.Graph.Values {
-				// A mask the lanes make for a masked access (which the
-				// graph reads no layout of) is not anchored.
-				laneMask := v.DType.Name == "i1" && !read[v] && v.Def != nil && v.Def.Kind == model.OpConstant
+				// A constant the lanes make for an access (a mask, a
+				// gather's indices: the graph reads no layout of it) is
+				// not anchored.
+				laneMask := !read[v] && v.Def != nil && v.Def.Kind == model.OpConstant
 				// A scalar (a vector.reduction's result, of shape [1] in
 				// the graph) has no vector for to_layout to anchor.
 				scalar := len(v.Shape) == 1 && v.Shape[0] == 1 && v.Def != nil && v.Def.Kind == model.OpReduce

@@ -109,7 +109,7 @@ func (b *builder) masked(op *ir.Op) (*model.Value, bool) {
 		return nil, false
 	}
 	if m.Def != nil && m.Def.Info().AtUse {
-		b.laneMasks[o] = true
+		b.madeAtAccess[o] = true
 		return nil, true
 	}
 	return m, true
@@ -651,7 +651,7 @@ func (b *builder) gather(op *ir.Op) {
 				return
 			}
 			if v.Def != nil && v.Def.Info().AtUse {
-				b.laneMasks[o] = true // made where the load needs it: no anchor
+				b.madeAtAccess[o] = true // made where the load needs it: no anchor
 			}
 		}
 	}

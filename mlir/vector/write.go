@@ -367,18 +367,19 @@ func (wr *writer) pinnable(v *ir.Value) *model.Value {
 		return nil
 	}
 	gv := wr.b.Vals[v]
-	if gv == nil || gv.Name != v.Name || gv.Pin != nil || wr.onlyLaneMask(v) {
+	if gv == nil || gv.Name != v.Name || gv.Pin != nil || wr.onlyMadeAtAccess(v) {
 		return nil
 	}
 	return gv
 }
 
-// onlyLaneMask reports whether every use of v is the mask of an access
-// that makes it in its own layout (a constant mask): an anchor would
-// only give it a layout the access does not read it in.
-func (wr *writer) onlyLaneMask(v *ir.Value) bool {
+// onlyMadeAtAccess reports whether every use of v is an operand an
+// access makes in its own layout (a constant mask, a vector.step of
+// indices): an anchor would only give v a layout the access does not read
+// it in.
+func (wr *writer) onlyMadeAtAccess(v *ir.Value) bool {
 	for _, u := range v.Uses {
-		if !wr.b.laneMasks[u.Op.Operands[u.Index]] {
+		if !wr.b.madeAtAccess[u.Op.Operands[u.Index]] {
 			return false
 		}
 	}
