@@ -265,12 +265,15 @@ func TestCompilersJudgeWantKernels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := pl.SolveText(context.Background(), path, data, planner.Options{})
-		if err != nil || res.Plan == nil {
+		// Every function of a module of several, each plan written in
+		// turn (planner solve without --func).
+		funcs, err := pl.SolveFunctions(context.Background(), path, data, planner.Options{})
+		if err != nil || slices.ContainsFunc(funcs, func(r planner.FuncResult) bool { return r.Plan == nil }) {
 			continue
 		}
+		res := funcs[0].Result
 		var out bytes.Buffer
-		if err := pl.WriteMLIR(&out, path, data, planner.Input{}, res); err != nil {
+		if err := pl.WriteMLIRFunctions(context.Background(), &out, path, data, planner.Options{}, funcs); err != nil {
 			t.Errorf("%s: %v", path, err)
 			continue
 		}

@@ -13,6 +13,7 @@ import (
 
 	"planner"
 	"planner/internal/golden"
+	"planner/mlir"
 	"planner/model"
 	"planner/plans"
 )
@@ -58,6 +59,15 @@ func TestWants(t *testing.T) {
 			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if planner.IsMLIR(path) {
+				if fns, ferr := planner.Functions(path, data); ferr == nil && len(fns) > 1 {
+					res, err := pl.SolveFunctions(context.Background(), path, data, planner.Options{})
+					for _, p := range functionsWantProblems(path, data, res, err) {
+						t.Error(p)
+					}
+					return
+				}
 			}
 			res, err := pl.SolveText(context.Background(), path, data, planner.Options{})
 			for _, p := range wantProblems(path, data, res, err) {
@@ -143,12 +153,68 @@ func parseWant(s string) (want, string, error) {
 	return w, rest, err
 }
 
+// functionsWantProblems is wantProblems for a kernel of several
+// functions, each planned (res, err: SolveFunctions): a want about a line
+// is checked against the plan of the function that holds the line; want
+// status and subgroups hold for every function, and want cost and
+// conversions about the file are the functions' totals.
+func functionsWantProblems(path string, data []byte, res []planner.FuncResult, err error) []string {
+	if err != nil {
+		return wantProblems(path, data, nil, err)
+	}
+	m, perr := mlir.Parse(path, data)
+	if perr != nil {
+		return []string{perr.Error()}
+	}
+	lineOf := func(off int) int { return 1 + strings.Count(string(data[:off]), "\n") }
+	spans := map[string][2]int{} // each function's first and last line
+	for _, f := range mlir.Funcs(m) {
+		spans[mlir.FuncName(f)] = [2]int{lineOf(f.Span.Off), lineOf(f.Span.End)}
+	}
+	var total, conv int64
+	for _, r := range res {
+		if r.Plan != nil {
+			total += r.Plan.Cost
+			conv += int64(len(r.Plan.Conv))
+		}
+	}
+	var out []string
+	for _, r := range res {
+		span := spans[r.Func]
+		inside := func(w want) bool { return w.line == 0 || w.line >= span[0] && w.line <= span[1] }
+		for _, p := range wantProblems(path, data, r.Result, nil, func(w want) (want, bool) {
+			if w.line == 0 && r.Plan != nil {
+				switch w.kind {
+				case "cost":
+					w.num += r.Plan.Cost - total // the total, checked against this function's cost
+				case "conversions":
+					w.num += int64(len(r.Plan.Conv)) - conv
+				}
+			}
+			return w, inside(w)
+		}) {
+			out = append(out, "@"+r.Func+": "+p)
+		}
+	}
+	return out
+}
+
 // wantProblems says how planning a file (res, err) falls short of the
-// file's want comments; none when it meets them all.
-func wantProblems(path string, data []byte, res *planner.Result, err error) []string {
+// file's want comments; none when it meets them all. keep, when given,
+// says which wants to check, and as what.
+func wantProblems(path string, data []byte, res *planner.Result, err error, keep ...func(want) (want, bool)) []string {
 	ws, werr := wantsOf(data)
 	if werr != nil {
 		return []string{werr.Error()}
+	}
+	for _, k := range keep {
+		var kept []want
+		for _, w := range ws {
+			if w, ok := k(w); ok {
+				kept = append(kept, w)
+			}
+		}
+		ws = kept
 	}
 	var out []string
 	bad := func(w want, format string, args ...any) {

@@ -257,7 +257,7 @@ func TestJudgesTwoFunctionModules(t *testing.T) {
 
 // dotLine finds a dot of TTGIR text in its custom form and the types
 // after its colon: A * B -> C.
-var dotLine = regexp.MustCompile(`(?m)^\s*%\S+ = (tt\.dot|ttng\.warp_group_dot) [^:\n]*: (.*) \* (.*) -> (\S.*?)\s*(loc\(.*)?$`)
+var dotLine = regexp.MustCompile(`(?m)^\s*%\S+ = (tt\.dot|ttng\.warp_group_dot) [^:\n]*: (.*) \* (.*) -> (\S.*?)\s*(loc\(.*)?(//.*)?$`)
 
 // dotOperandProblems lists the dots of written TTGIR whose A or B tensor
 // operand is not written as the #ttg.dot_op of its opIdx whose parent is

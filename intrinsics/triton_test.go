@@ -22,9 +22,9 @@ func TestRecordsInTritonNotation(t *testing.T) {
 		mma    = "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>"
 		mfma32 = "#ttg.amd_mfma<{version = 3, warpsPerCTA = [1, 1], instrShape = [32, 32], isTransposed = false}>"
 		mfma16 = "#ttg.amd_mfma<{version = 3, warpsPerCTA = [1, 1], instrShape = [16, 16], isTransposed = false}>"
-		wmma1  = "#ttg.amd_wmma<{version = 1, warpsPerCTA = [1, 1]}>"
+		wmma1  = "#ttg.amd_wmma<{version = 1, isTranspose = false, ctaLayout = {warp = []}, instrShape = [16, 16, 16]}>"
 		dpas   = "#ttig.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [1, 1], repCluster = [1, 1], A = [8, 16], B = [16, 16], C = [8, 16]}>"
-		wmma2  = "#ttg.amd_wmma<{version = 2, warpsPerCTA = [1, 1]}>"
+		wmma2  = "#ttg.amd_wmma<{version = 2, isTranspose = false, ctaLayout = {warp = []}, instrShape = [16, 16, 16]}>"
 	)
 	dot := func(op int, parent string, k string) string {
 		return "#ttg.dot_op<{opIdx = " + string(rune('0'+op)) + ", parent = " + parent + ", kWidth = " + k + "}>"

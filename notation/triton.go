@@ -55,6 +55,12 @@ func (f *encFields) fail(e *model.Error) {
 // check holds n's keys to the encoding's known and required keys.
 func (f *encFields) check(known, required []string) bool {
 	n := f.n
+	if slices.Contains(known, "CTAsPerCGA") {
+		// Triton 3.9 writes the CTA layout as CGALayout = [[...]], block
+		// bases in CTA tiles (CGAEncodingAttr); earlier Triton as
+		// CTAsPerCGA, CTASplitNum and CTAOrder.
+		known = append(slices.Clone(known), "CGALayout")
+	}
 	for _, e := range n.Entries {
 		if !slices.Contains(known, e.Key) {
 			f.fail(encErr(e.Pos, model.CodeUnknownName, "#%s.%s has no field %s (known: %s)", n.Dialect, n.Name, e.Key, strings.Join(known, ", ")))
@@ -151,6 +157,12 @@ func (f *encFields) lists(key string) [][]int {
 // oneCTA refuses CTA fields other than a single CTA on an encoding whose
 // CTA layout is not modelled.
 func (f *encFields) oneCTA() bool {
+	if cga := f.lists("CGALayout"); f.err != nil {
+		return false
+	} else if len(cga) > 0 {
+		f.fail(encErr(f.value("CGALayout").Pos, model.CodeBadValue, "#%s.%s over %d CTAs is not read; only #ttg.blocked and #ttg.linear span several blocks", f.n.Dialect, f.n.Name, 1<<min(len(cga), 30)))
+		return false
+	}
 	for _, k := range []string{"CTAsPerCGA", "CTASplitNum"} {
 		xs := f.ints(k)
 		if f.err != nil {
@@ -170,6 +182,36 @@ func intsProduct(xs []int) int {
 		p *= x
 	}
 	return p
+}
+
+// ctaWarps reads the warp bases of a ctaLayout dictionary, {warp =
+// [[...], ...]} with an empty block list where one is given (one CTA).
+func (f *encFields) ctaWarps(v *ir.AttrValue) [][]int {
+	if v.Kind != ir.AttrDict {
+		f.fail(encErr(v.Pos, model.CodeBadType, "ctaLayout must be a dictionary, {warp = [...]}"))
+		return nil
+	}
+	sub := &encFields{n: v.Node}
+	for _, e := range v.Node.Entries {
+		if e.Key != "warp" && e.Key != "block" {
+			f.fail(encErr(e.Pos, model.CodeUnknownName, "ctaLayout has no field %s (known: warp, block)", e.Key))
+			return nil
+		}
+	}
+	if v.Node.Entry("warp") == nil {
+		f.fail(encErr(v.Pos, model.CodeMissingKey, "ctaLayout needs warp"))
+		return nil
+	}
+	warps, blocks := sub.lists("warp"), sub.lists("block")
+	if sub.err != nil {
+		f.fail(sub.err)
+		return nil
+	}
+	if len(blocks) > 0 {
+		f.fail(encErr(v.Node.Entry("block").Pos, model.CodeBadValue, "a #ttg.amd_wmma over %d CTAs is not read; only #ttg.blocked and #ttg.linear span several blocks", 1<<len(blocks)))
+		return nil
+	}
+	return warps
 }
 
 // parent reads the encoding a dot_op or slice names as its parent.
@@ -213,6 +255,14 @@ func TritonEncodingOf(n *ir.AttrNode) (TritonEncoding, *model.Error) {
 		if intsProduct(b.CTAsPerCGA) == 1 {
 			b.CTAsPerCGA, b.CTASplitNum, b.CTAOrder = nil, nil, nil
 		}
+		if cga := f.value("CGALayout"); cga != nil {
+			if b.CTAsPerCGA != nil {
+				return nil, encErr(cga.Pos, model.CodeBadValue, "#%s.blocked gives its CTAs twice, as CGALayout and as CTAsPerCGA", n.Dialect)
+			}
+			if b.CGABases = f.lists("CGALayout"); len(b.CGABases) == 0 {
+				b.CGABases = nil // one CTA
+			}
+		}
 		return done(b)
 	case "nvidia_mma":
 		if !f.check([]string{"versionMajor", "versionMinor", "warpsPerCTA", "instrShape", "CTAsPerCGA", "CTASplitNum", "CTAOrder"},
@@ -222,7 +272,7 @@ func TritonEncodingOf(n *ir.AttrNode) (TritonEncoding, *model.Error) {
 		return done(&NvidiaMMA{VersionMajor: f.int("versionMajor", 0), VersionMinor: f.int("versionMinor", 0),
 			WarpsPerCTA: f.ints("warpsPerCTA"), InstrShape: f.ints("instrShape")})
 	case "amd_mfma":
-		if !f.check([]string{"version", "versionMajor", "versionMinor", "warpsPerCTA", "instrShape", "MDim", "NDim", "isTransposed", "CTAsPerCGA", "CTASplitNum", "CTAOrder"},
+		if !f.check([]string{"version", "versionMajor", "versionMinor", "warpsPerCTA", "instrShape", "MDim", "NDim", "isTransposed", "tilesPerWarp", "elementBitWidth", "CTAsPerCGA", "CTASplitNum", "CTAOrder"},
 			[]string{"warpsPerCTA"}) || !f.oneCTA() {
 			return done(nil)
 		}
@@ -232,6 +282,7 @@ func TritonEncodingOf(n *ir.AttrNode) (TritonEncoding, *model.Error) {
 			m.InstrShape = []int{f.int("MDim", 0), f.int("NDim", 0)}
 		}
 		m.IsTransposed = f.bool("isTransposed")
+		m.TilesPerWarp, m.ElementBitWidth = f.ints("tilesPerWarp"), f.int("elementBitWidth", 0)
 		return done(m)
 	case "dot_op":
 		if !f.check([]string{"opIdx", "parent", "kWidth"}, []string{"opIdx", "parent"}) {
@@ -280,10 +331,24 @@ func TritonEncodingOf(n *ir.AttrNode) (TritonEncoding, *model.Error) {
 		}
 		return done(m)
 	case "amd_wmma":
-		if !f.check([]string{"version", "warpsPerCTA", "CTAsPerCGA", "CTASplitNum", "CTAOrder"}, []string{"version", "warpsPerCTA"}) || !f.oneCTA() {
+		if !f.check([]string{"version", "isTranspose", "warpsPerCTA", "ctaLayout", "instrShape", "CTAsPerCGA", "CTASplitNum", "CTAOrder"}, []string{"version"}) || !f.oneCTA() {
 			return done(nil)
 		}
-		return done(&AMDWMMA{Version: f.int("version", 0), WarpsPerCTA: f.ints("warpsPerCTA")})
+		m := &AMDWMMA{Version: f.int("version", 0), WarpsPerCTA: f.ints("warpsPerCTA"), IsTranspose: f.bool("isTranspose"), InstrShape: f.ints("instrShape")}
+		switch cta := f.value("ctaLayout"); {
+		case cta == nil && m.WarpsPerCTA == nil:
+			return nil, encErr(n.Pos, model.CodeMissingKey, "#%s.amd_wmma needs its warps: ctaLayout = {warp = [...]} (or warpsPerCTA, as earlier Triton wrote it)", n.Dialect)
+		case cta != nil && m.WarpsPerCTA != nil:
+			return nil, encErr(cta.Pos, model.CodeBadValue, "#%s.amd_wmma gives its warps twice, as ctaLayout and as warpsPerCTA", n.Dialect)
+		case cta != nil:
+			m.WarpBases = f.ctaWarps(cta)
+		case (m.IsTranspose || m.InstrShape != nil) && allPow2(m.WarpsPerCTA):
+			// The spelling between the two (isTranspose or
+			// instrShape beside warpsPerCTA): read as 3.9's, the
+			// warps row major.
+			m.WarpBases, m.WarpsPerCTA = rowMajorWarpBases(m.WarpsPerCTA), nil
+		}
+		return done(m)
 	}
 	if strings.HasSuffix(n.Name, "_shared") {
 		return nil, encErr(n.Pos, model.CodeBadValue, "#%s.%s is a shared-memory encoding: give it as a buffer's encoding (docs/shared-memory.md)", n.Dialect, n.Name)
@@ -333,8 +398,14 @@ func SharedEncoding(n *ir.AttrNode) (*TritonSharedEncoding, *model.Error) {
 		e.Transposed, e.FP4Padded = f.bool("transposed"), f.bool("fp4Padded")
 		return done()
 	case "padded_shared":
-		if !f.check([]string{"order", "shape"}, nil) {
+		if !f.check([]string{"order", "shape", "offset", "block"}, nil) {
 			return done()
+		}
+		if e := n.Entry("offset"); e != nil {
+			// Triton 3.9 writes a padded layout's element order as
+			// linear bases (PaddedSharedEncodingAttr's linear
+			// component): read, not modelled.
+			return nil, encErr(e.Pos, model.CodeBadValue, "#%s.padded_shared with its offsets as linear bases is not modelled as a buffer's placement (only order and shape are); without --keep-anchors the planner chooses the placement", n.Dialect)
 		}
 		e.Order = f.ints("order")
 		if len(n.Items) == 0 {
@@ -350,6 +421,12 @@ func SharedEncoding(n *ir.AttrNode) (*TritonSharedEncoding, *model.Error) {
 			e.Pads = append(e.Pads, [2]int{it.Int, it.Pad})
 		}
 		return done()
+	}
+	switch n.Name {
+	case "amd_rotating_shared", "shared_linear", "partitioned_shared":
+		// Triton 3.9's other shared encodings (TritonGPUAttrDefs.td):
+		// valid, and not modelled as placements.
+		return nil, encErr(n.Pos, model.CodeBadValue, "#%s.%s is not modelled as a buffer's placement (the planner models swizzled_shared, nvmma_shared and padded_shared); without --keep-anchors it chooses the placement", n.Dialect, n.Name)
 	}
 	return nil, encErr(n.Pos, model.CodeUnknownName, "unknown shared encoding #%s.%s (known: swizzled_shared, nvmma_shared, padded_shared)", n.Dialect, n.Name)
 }

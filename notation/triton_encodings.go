@@ -50,7 +50,7 @@ func (t *Triton) Layout(f model.Frame) (*model.Layout, error) {
 		return l, atEncoding(err)
 	}
 	if x, ok := t.Enc.(*Linear); ok {
-		l, err := x.Layout(f)
+		l, err := x.fitted(f.Shape).Layout(f)
 		return l, atEncoding(err)
 	}
 	for d, s := range f.Shape {
@@ -285,10 +285,15 @@ type TritonBlocked struct {
 	CTAsPerCGA  []int
 	CTASplitNum []int
 	CTAOrder    []int
+	// CGABases is the CTA layout as Triton 3.9 writes it, CGALayout =
+	// [[...], ...]: for each bit of the CTA id, the CTA tile it moves to
+	// along each dimension (zero: the CTAs hold copies). nil when the
+	// fields above give it, or for one CTA.
+	CGABases [][]int
 }
 
 func (b *TritonBlocked) oneCTA() bool {
-	return product(b.CTAsPerCGA) == 1
+	return product(b.CTAsPerCGA) == 1 && len(b.CGABases) == 0
 }
 
 // ctaFields returns the CTA fields, one CTA when they are left out.
@@ -303,6 +308,9 @@ func (b *TritonBlocked) TritonAttr() string {
 	s := b.Blocked.Attr()
 	if b.oneCTA() {
 		return s
+	}
+	if b.CGABases != nil {
+		return strings.TrimSuffix(s, "}>") + ", CGALayout = " + listsString(b.CGABases) + "}>"
 	}
 	return strings.TrimSuffix(s, "}>") + ", CTAsPerCGA = " + intsString(b.CTAsPerCGA) +
 		", CTASplitNum = " + intsString(b.CTASplitNum) + ", CTAOrder = " + intsString(b.CTAOrder) + "}>"
@@ -329,35 +337,66 @@ func (b *TritonBlocked) checkCTA(f model.Frame) error {
 	return nil
 }
 
+// checkCGA checks the CTA layout against the frame's blocks.
+func (b *TritonBlocked) checkCGA(f model.Frame, perCGA, split, ctaOrder []int) error {
+	r := len(f.Shape)
+	if b.CGABases != nil {
+		if len(b.CGABases) > 30 || 1<<len(b.CGABases) != f.BlockCount() {
+			return errorf(model.CodeShapeMismatch, "CGALayout", "CGALayout's %d bases give %d CTAs but there are %d", len(b.CGABases), 1<<min(len(b.CGABases), 30), f.BlockCount())
+		}
+		for i, v := range b.CGABases {
+			if len(v) != r {
+				return errorAt(model.CodeRankMismatch, "CGALayout", i, "basis %v has %d coordinates but the shape has rank %d", v, len(v), r)
+			}
+			for _, c := range v {
+				if c < 0 || c > 1<<20 {
+					return errorAt(model.CodeBadValue, "CGALayout", i, "basis %v has a coordinate outside 0..2^20", v)
+				}
+			}
+		}
+		return nil
+	}
+	if err := checkInts("CTAsPerCGA", perCGA, r); err != nil {
+		return err
+	}
+	if err := checkInts("CTASplitNum", split, r); err != nil {
+		return err
+	}
+	if !isPermutation(ctaOrder, r) {
+		return errorf(model.CodeBadValue, "CTAOrder", "%v is not a permutation of the %d dimensions", ctaOrder, r)
+	}
+	if p := product(perCGA); p != f.BlockCount() {
+		return errorf(model.CodeShapeMismatch, "CTAsPerCGA", "CTAsPerCGA covers %d blocks but there are %d", p, f.BlockCount())
+	}
+	for d := range r {
+		if perCGA[d]%split[d] != 0 {
+			return errorAt(model.CodeBadValue, "CTASplitNum", d, "CTASplitNum %d does not divide CTAsPerCGA %d", split[d], perCGA[d])
+		}
+	}
+	return nil
+}
+
 func (b *TritonBlocked) ll(f model.Frame) (*ll, error) {
 	r := len(f.Shape)
 	perCGA, split, ctaOrder := b.ctaFields(r)
 	if err := b.checkCTA(f); err != nil {
 		return nil, err
 	}
-	if err := checkInts("CTAsPerCGA", perCGA, r); err != nil {
+	if err := b.checkCGA(f, perCGA, split, ctaOrder); err != nil {
 		return nil, err
-	}
-	if err := checkInts("CTASplitNum", split, r); err != nil {
-		return nil, err
-	}
-	if !isPermutation(ctaOrder, r) {
-		return nil, errorf(model.CodeBadValue, "CTAOrder", "%v is not a permutation of the %d dimensions", ctaOrder, r)
-	}
-	if p := product(perCGA); p != f.BlockCount() {
-		return nil, errorf(model.CodeShapeMismatch, "CTAsPerCGA", "CTAsPerCGA covers %d blocks but there are %d", p, f.BlockCount())
-	}
-	for d := range r {
-		if perCGA[d]%split[d] != 0 {
-			return nil, errorAt(model.CodeBadValue, "CTASplitNum", d, "CTASplitNum %d does not divide CTAsPerCGA %d", split[d], perCGA[d])
-		}
 	}
 	// makeCgaLayout: per dimension in CTAOrder, split blocks take
 	// distinct parts, the rest hold copies; then fitted to the shape.
 	cga := newLL(r, ctaOrder)
-	for _, d := range ctaOrder {
-		cga.ident(model.Block, split[d], d)
-		cga.zeros(model.Block, perCGA[d]/split[d])
+	if b.CGABases != nil {
+		for _, v := range b.CGABases {
+			cga.add(model.Block, slices.Clone(v)...)
+		}
+	} else {
+		for _, d := range ctaOrder {
+			cga.ident(model.Block, split[d], d)
+			cga.zeros(model.Block, perCGA[d]/split[d])
+		}
 	}
 	cga.notLarger(f.Shape)
 	ctaShape := make([]int, r)
@@ -379,15 +418,21 @@ func (b *TritonBlocked) ll(f model.Frame) (*ll, error) {
 	return cta, nil
 }
 
-// NvidiaMMA is #ttg.nvidia_mma, the accumulator of mma.sync (version 2,
-// instrShape [16, 8]) and wgmma (version 3, instrShape [16, n, k]): per
-// instruction tile, two consecutive columns in registers, 4 lanes along
-// the columns, 8 lanes along the rows, a register repeat 8 rows down and
-// register repeats along the columns (nvidiaMmaTile); warps tile the
-// result row major for version 2 and column major for version 3
-// (NvidiaMmaEncodingAttr::getWarpOrder in lib/Dialect/TritonGPU/IR/
-// Dialect.cpp); larger tensors repeat the tile columns first
-// (getRepOrder, row major).
+// NvidiaMMA is #ttg.nvidia_mma, the accumulator of mma.sync (version 2)
+// and wgmma (version 3): per instruction tile, two consecutive columns in
+// registers, 4 lanes along the columns, 8 lanes along the rows, register
+// repeats down the tile's rows in steps of 8 and then along its columns
+// (nvidiaMmaTile); warps tile the result row major for version 2 and
+// column major for version 3 (NvidiaMmaEncodingAttr::getWarpOrder in
+// lib/Dialect/TritonGPU/IR/Dialect.cpp); larger tensors repeat the tile
+// columns first (getRepOrder, row major). The tile is the instrShape's
+// last two entries for version 2 (one entry per dimension of the tensor:
+// [16, 8] for a matrix, [1, 16, 8] batched, as mmaVersionToInstrShape
+// writes them, and any other multiples of 8 Triton's verifier takes, such
+// as [16, 16]; [16, 8] on a batched tensor is read too, though Triton
+// lays out only one entry per dimension) and its first two, M and N of [M, N, K], for version 3
+// (NvidiaMmaEncodingAttr::toLinearLayout in LinearLayoutConversions.cpp;
+// Triton 3.9 lays out a tile whose extents are powers of two only).
 type NvidiaMMA struct {
 	VersionMajor, VersionMinor int
 	WarpsPerCTA                []int
@@ -399,15 +444,29 @@ func (m *NvidiaMMA) TritonAttr() string {
 		m.VersionMajor, m.VersionMinor, intsString(m.WarpsPerCTA), intsString(m.InstrShape))
 }
 
-// tile is the accumulator's instruction tile (rows, columns).
-func (m *NvidiaMMA) tile() ([2]int, error) {
-	switch {
-	case m.VersionMajor == 2 && len(m.InstrShape) == 2 && m.InstrShape[0] == 16 && m.InstrShape[1] == 8:
-	case m.VersionMajor == 3 && len(m.InstrShape) == 3 && m.InstrShape[0] == 16 && m.InstrShape[1] >= 8 && isPow2(m.InstrShape[1]) && m.InstrShape[1] <= 256:
-	default:
-		return [2]int{}, errorf(model.CodeBadValue, "instrShape", "versionMajor %d with instrShape %v: expected version 2 with [16, 8] or version 3 with [16, n, k], n a power of two from 8 to 256", m.VersionMajor, m.InstrShape)
+// tile is the accumulator's instruction tile (rows, columns) for a tensor
+// of rank dims.
+func (m *NvidiaMMA) tile(rank int) ([2]int, error) {
+	is := m.InstrShape
+	var t [2]int
+	if m.VersionMajor != 2 && m.VersionMajor != 3 {
+		return t, errorf(model.CodeBadValue, "versionMajor", "versionMajor %d: expected 2 (mma.sync) or 3 (wgmma), as Triton's verifier does", m.VersionMajor)
 	}
-	return [2]int{m.InstrShape[0], m.InstrShape[1]}, nil
+	switch {
+	case m.VersionMajor == 2 && (len(is) == rank || len(is) == 2):
+		t = [2]int{is[len(is)-2], is[len(is)-1]}
+	case m.VersionMajor == 3 && (len(is) == 3 || len(is) == 2 && rank == 2):
+		t = [2]int{is[0], is[1]}
+	default:
+		return t, errorf(model.CodeBadValue, "instrShape", "versionMajor %d with instrShape %v on a rank-%d tensor: expected one entry per dimension for version 2 ([16, 8], or [1, 16, 8] batched) and [16, n, k] for version 3", m.VersionMajor, m.InstrShape, rank)
+	}
+	if t[0] < 8 || t[1] < 8 || !isPow2(t[0]) || !isPow2(t[1]) || t[1] > 256 || t[0] > 256 {
+		return t, errorf(model.CodeBadValue, "instrShape", "instrShape %v: the tile's rows and columns must be powers of two from 8 to 256 (a tile of 8-row, 8-column quads, as Triton lays it out)", m.InstrShape)
+	}
+	if m.VersionMajor == 3 && t[0] != 16 {
+		return t, errorf(model.CodeBadValue, "instrShape", "instrShape %v: a wgmma tile has 16 rows per warp", m.InstrShape)
+	}
+	return t, nil
 }
 
 func (m *NvidiaMMA) check(f model.Frame) error {
@@ -420,7 +479,7 @@ func (m *NvidiaMMA) check(f model.Frame) error {
 	if err := checkWarps(m.WarpsPerCTA, f); err != nil {
 		return err
 	}
-	_, err := m.tile()
+	_, err := m.tile(len(f.Shape))
 	return err
 }
 
@@ -448,7 +507,7 @@ func (m *NvidiaMMA) ll(f model.Frame) (*ll, error) {
 		return nil, err
 	}
 	r := len(f.Shape)
-	t, _ := m.tile()
+	t, _ := m.tile(r)
 	b, err := mmaTile(r, t[0], t[1], 2, matrixOrder(r, true), matrixOrder(r, true))
 	if err != nil {
 		return nil, err
@@ -457,21 +516,45 @@ func (m *NvidiaMMA) ll(f model.Frame) (*ll, error) {
 	return b.fit(f.Shape), nil
 }
 
-// AMDMFMA is #ttg.amd_mfma, the accumulator of AMD's mfma instructions
-// with a 32 × 32 or 16 × 16 output (AMDMfmaEncodingAttr::toLinearLayout):
-// lanes along the columns (along the rows when transposed) and registers
-// in groups of 4 rows, warps and repeats in row-major order.
+// AMDMFMA is #ttg.amd_mfma, the accumulator of AMD's mfma instructions on
+// 64 lanes (AMDMfmaEncodingAttr::toLinearLayout in
+// lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp): each lane holds
+// 4 consecutive rows (1 for 64-bit elements, ElementBitWidth), lanes run
+// along the instruction's N columns and then down its rows, and registers
+// repeat that down the rest of the M × N tile; transposed, rows and
+// columns swap parts. A warp computes TilesPerWarp tiles, those along N
+// first; the warps along N follow, then register repeats along the rest
+// of N, the warp's tiles along M and the warps along M, so that a warp's
+// tiles are consecutive along N across the tensor. The instruction tiles
+// are 32 × 32, 16 × 16, 4 × 64 and (transposed only) 64 × 4, as Triton
+// 3.9's verifier takes them.
 type AMDMFMA struct {
 	Version      int
 	WarpsPerCTA  []int
 	InstrShape   []int
 	IsTransposed bool
+	// TilesPerWarp is the tiles one warp computes along each dimension;
+	// nil for one.
+	TilesPerWarp []int
+	// ElementBitWidth is the accumulator's element width when it is 64
+	// (an f64 mfma); 0 for 32.
+	ElementBitWidth int
 }
 
 func (m *AMDMFMA) TritonAttr() string {
-	return fmt.Sprintf("#ttg.amd_mfma<{version = %d, warpsPerCTA = %s, instrShape = %s, isTransposed = %t}>",
+	s := fmt.Sprintf("#ttg.amd_mfma<{version = %d, warpsPerCTA = %s, instrShape = %s, isTransposed = %t",
 		m.Version, intsString(m.WarpsPerCTA), intsString(m.InstrShape), m.IsTransposed)
+	if product(m.TilesPerWarp) > 1 {
+		s += ", tilesPerWarp = " + intsString(m.TilesPerWarp)
+	}
+	if m.ElementBitWidth != 0 && m.ElementBitWidth != 32 {
+		s += fmt.Sprintf(", elementBitWidth = %d", m.ElementBitWidth)
+	}
+	return s + "}>"
 }
+
+// mn is the instruction's M and N.
+func (m *AMDMFMA) mn() (int, int) { return m.InstrShape[0], m.InstrShape[1] }
 
 func (m *AMDMFMA) check(f model.Frame) error {
 	if err := checkMatrixRank("#ttg.amd_mfma", f); err != nil {
@@ -483,8 +566,25 @@ func (m *AMDMFMA) check(f model.Frame) error {
 	if m.Version < 1 || m.Version > 4 {
 		return errorf(model.CodeBadValue, "version", "mfma version %d is outside 1..4", m.Version)
 	}
-	if len(m.InstrShape) < 2 || m.InstrShape[0] != m.InstrShape[1] || (m.InstrShape[0] != 32 && m.InstrShape[0] != 16) {
-		return errorf(model.CodeBadValue, "instrShape", "instrShape %v: expected [32, 32] or [16, 16] (with an optional k)", m.InstrShape)
+	if len(m.InstrShape) < 2 {
+		return errorf(model.CodeBadValue, "instrShape", "instrShape %v: expected [M, N, K]", m.InstrShape)
+	}
+	switch mm, n := m.mn(); {
+	case mm == n && (mm == 32 || mm == 16), mm == 4 && n == 64:
+	case mm == 64 && n == 4:
+		if !m.IsTransposed {
+			return errorf(model.CodeBadValue, "instrShape", "instrShape %v: a 64 × 4 mfma is written transposed (isTransposed = true)", m.InstrShape)
+		}
+	default:
+		return errorf(model.CodeBadValue, "instrShape", "instrShape %v: expected M × N of 32 × 32, 16 × 16, 4 × 64 or 64 × 4", m.InstrShape)
+	}
+	if m.ElementBitWidth != 0 && m.ElementBitWidth != 32 && m.ElementBitWidth != 64 {
+		return errorf(model.CodeBadValue, "elementBitWidth", "elementBitWidth %d is neither 32 nor 64", m.ElementBitWidth)
+	}
+	if m.TilesPerWarp != nil {
+		if err := checkInts("tilesPerWarp", m.TilesPerWarp, len(f.Shape)); err != nil {
+			return err
+		}
 	}
 	return checkWarps(m.WarpsPerCTA, f)
 }
@@ -493,10 +593,43 @@ func (m *AMDMFMA) ll(f model.Frame) (*ll, error) {
 	if err := m.check(f); err != nil {
 		return nil, err
 	}
-	if m.InstrShape[0] == 32 {
-		return accTile(f, m.IsTransposed, []int{1, 2, 8, 16}, 32, []int{4}, m.WarpsPerCTA), nil
+	r := len(f.Shape)
+	rows, cols := r-2, r-1
+	mm, n := m.mn()
+	height := 4
+	if m.ElementBitWidth == 64 {
+		height = 1
 	}
-	return accTile(f, m.IsTransposed, []int{1, 2}, 16, []int{4, 8}, m.WarpsPerCTA), nil
+	b := newLL(r, matrixOrder(r, true))
+	// The instruction's tile: height elements per lane along one
+	// dimension, lanes along the other and then along the first.
+	along, across, lanes := rows, cols, n
+	if m.IsTransposed {
+		along, across, lanes = cols, rows, mm
+	}
+	b.ident(model.Register, height, along)
+	b.ident(model.Lane, lanes, across)
+	b.ident(model.Lane, 64/lanes, along)
+	if t := mm * n / (64 * height); t > 1 {
+		b.ident(model.Register, t, along)
+	}
+	tiles := m.TilesPerWarp
+	if tiles == nil {
+		tiles = ones(r)
+	}
+	warps := m.WarpsPerCTA
+	b.ident(model.Register, tiles[cols], cols)
+	b.ident(model.Subgroup, warps[cols], cols)
+	if rest := f.Shape[cols] / (n * warps[cols] * tiles[cols]); rest > 1 {
+		b.grown += log2(rest) // repeats over the tensor, as notSmaller's
+		b.ident(model.Register, rest, cols)
+	}
+	b.ident(model.Register, tiles[rows], rows)
+	b.ident(model.Subgroup, warps[rows], rows)
+	if r == 3 {
+		b.ident(model.Subgroup, warps[0], 0)
+	}
+	return b.fit(f.Shape), nil
 }
 
 // accTile is an AMD accumulator: registers select regRows, lanes the first
@@ -527,19 +660,42 @@ func accTile(f model.Frame, transposed bool, regRows []int, cols int, laneRows [
 }
 
 // AMDWMMA is #ttg.amd_wmma, the accumulator of RDNA's wmma instructions
-// on 32 lanes, 16 × 16 per instruction (AMDWmmaEncodingAttr::toLinearLayout):
-// lanes along the columns; version 1 (RDNA3) keeps every other row in
-// registers and lanes 16..31 the rows between, version 2 (RDNA4) eight
-// consecutive rows in registers and lanes 16..31 the next eight. Warps
-// and repeats are row major (getWarpOrder, getRepOrder in
+// on 32 lanes, 16 × 16 per instruction (AMDWmmaEncodingAttr::toLinearLayout
+// in lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp): lanes along
+// the columns; version 1 (RDNA3) keeps every other row in registers and
+// lanes 16..31 the rows between, versions 2 (RDNA4) and 3 (gfx1250) eight
+// consecutive rows in registers and lanes 16..31 the next eight;
+// isTranspose swaps rows and columns. Triton 3.9 writes the warps as
+// ctaLayout = {warp = [[...], ...]}, one basis per warp bit counted in
+// instruction tiles (WarpBases); earlier Triton wrote warpsPerCTA, warps
+// row major. Repeats are row major (getRepOrder in
 // lib/Dialect/TritonGPU/IR/Dialect.cpp).
 type AMDWMMA struct {
 	Version     int
 	WarpsPerCTA []int
+	// IsTranspose, InstrShape and WarpBases are Triton 3.9's fields: the
+	// tile transposed, the instruction's [M, N, K] (nil: [16, 16, 16])
+	// and the warps' bases in tiles; WarpBases is nil in the earlier
+	// form, which gives WarpsPerCTA.
+	IsTranspose bool
+	InstrShape  []int
+	WarpBases   [][]int
 }
 
 func (m *AMDWMMA) TritonAttr() string {
-	return fmt.Sprintf("#ttg.amd_wmma<{version = %d, warpsPerCTA = %s}>", m.Version, intsString(m.WarpsPerCTA))
+	if m.WarpBases == nil {
+		return fmt.Sprintf("#ttg.amd_wmma<{version = %d, warpsPerCTA = %s}>", m.Version, intsString(m.WarpsPerCTA))
+	}
+	return fmt.Sprintf("#ttg.amd_wmma<{version = %d, isTranspose = %t, ctaLayout = {warp = %s}, instrShape = %s}>",
+		m.Version, m.IsTranspose, listsString(m.WarpBases), intsString(m.instrShape()))
+}
+
+// instrShape is the instruction's [M, N, K].
+func (m *AMDWMMA) instrShape() []int {
+	if len(m.InstrShape) == 3 {
+		return m.InstrShape
+	}
+	return []int{16, 16, 16}
 }
 
 func (m *AMDWMMA) check(f model.Frame) error {
@@ -549,20 +705,72 @@ func (m *AMDWMMA) check(f model.Frame) error {
 	if err := checkLanes("#ttg.amd_wmma", 32, f); err != nil {
 		return err
 	}
-	if m.Version != 1 && m.Version != 2 {
-		return errorf(model.CodeBadValue, "version", "wmma version %d is neither 1 nor 2", m.Version)
+	if m.WarpBases == nil {
+		if m.Version != 1 && m.Version != 2 {
+			return errorf(model.CodeBadValue, "version", "wmma version %d is neither 1 nor 2", m.Version)
+		}
+		return checkWarps(m.WarpsPerCTA, f)
 	}
-	return checkWarps(m.WarpsPerCTA, f)
+	if m.Version < 1 || m.Version > 3 {
+		return errorf(model.CodeBadValue, "version", "wmma version %d is outside 1..3", m.Version)
+	}
+	if is := m.instrShape(); len(is) != 3 || is[0] != 16 || is[1] != 16 {
+		return errorf(model.CodeBadValue, "instrShape", "instrShape %v: a wmma tile is 16 × 16, [16, 16, K]", m.InstrShape)
+	}
+	if 1<<len(m.WarpBases) != f.Subgroups {
+		return errorf(model.CodeShapeMismatch, "warp", "ctaLayout's %d warp bases give %d warps but there are %d", len(m.WarpBases), 1<<len(m.WarpBases), f.Subgroups)
+	}
+	for _, v := range m.WarpBases {
+		if len(v) != len(f.Shape) {
+			return errorf(model.CodeRankMismatch, "warp", "ctaLayout's warp basis %v has %d coordinates but the shape %v has rank %d", v, len(v), f.Shape, len(f.Shape))
+		}
+		for _, c := range v {
+			if c < 0 || c > 1<<20 {
+				return errorf(model.CodeBadValue, "warp", "ctaLayout's warp basis %v has a coordinate outside 0..2^20", v)
+			}
+		}
+	}
+	return nil
 }
 
 func (m *AMDWMMA) ll(f model.Frame) (*ll, error) {
 	if err := m.check(f); err != nil {
 		return nil, err
 	}
-	if m.Version == 1 {
-		return accTile(f, false, []int{2, 4, 8}, 16, []int{1}, m.WarpsPerCTA), nil
+	if m.WarpBases == nil {
+		if m.Version == 1 {
+			return accTile(f, false, []int{2, 4, 8}, 16, []int{1}, m.WarpsPerCTA), nil
+		}
+		return accTile(f, false, []int{1, 2, 4}, 16, []int{8}, m.WarpsPerCTA), nil
 	}
-	return accTile(f, false, []int{1, 2, 4}, 16, []int{8}, m.WarpsPerCTA), nil
+	r := len(f.Shape)
+	b := newLL(r, matrixOrder(r, true))
+	at := func(h model.HwDim, row, col int) {
+		v := make([]int, r)
+		v[r-2], v[r-1] = row, col
+		if m.IsTranspose {
+			v[r-2], v[r-1] = col, row
+		}
+		b.add(h, v...)
+	}
+	regRows, laneRow := []int{1, 2, 4}, 8
+	if m.Version == 1 {
+		regRows, laneRow = []int{2, 4, 8}, 1
+	}
+	for _, row := range regRows {
+		at(model.Register, row, 0)
+	}
+	for col := 1; col < 16; col *= 2 {
+		at(model.Lane, 0, col)
+	}
+	at(model.Lane, laneRow, 0)
+	is := m.instrShape()
+	for _, v := range m.WarpBases {
+		w := slices.Clone(v)
+		w[r-2], w[r-1] = v[r-2]*is[0], v[r-1]*is[1]
+		b.add(model.Subgroup, w...)
+	}
+	return b.fit(f.Shape), nil
 }
 
 // IntelDPAS is Intel's #ttig.dpas, the accumulator of the dpas
@@ -754,21 +962,40 @@ func (d *DotOperand) mma(p *NvidiaMMA, f model.Frame, kDim int) (*ll, error) {
 }
 
 // mfma is mfmaDotToLinearLayout: kWidth consecutive k in registers,
-// lanes along the non-k dimension, then along k in steps of kWidth;
-// registers then cover the whole k extent, so warps along k hold copies.
+// lanes along the instruction's non-k extent (M for A, N for B), the rest
+// of the 64 lanes along k in steps of kWidth (for the 64-wide operand of
+// a 4 × 64 or 64 × 4 mfma, 16 such steps in registers too); registers
+// then cover the whole k extent, so warps along k hold copies; a warp's
+// tiles (tilesPerWarp) along the non-k dimension in registers after them.
 func (d *DotOperand) mfma(p *AMDMFMA, f model.Frame, kDim int) (*ll, error) {
 	if err := p.check(f); err != nil {
 		return nil, err
 	}
 	r := len(f.Shape)
-	var b *ll
-	if p.InstrShape[0] == 32 {
-		b = d.operandTile(f, kDim, slices.Sorted(slices.Values(matrixOrder(r, true))), 32, []int{d.KWidth})
-	} else {
-		b = d.operandTile(f, kDim, slices.Sorted(slices.Values(matrixOrder(r, true))), 16, []int{d.KWidth, 2 * d.KWidth})
+	nonK := 2*r - 3 - kDim
+	mm, n := p.mn()
+	nonKDim := mm
+	if d.OpIdx == 1 {
+		nonKDim = n
 	}
-	for k := 2 * b.size[kDim]; k <= f.Shape[kDim]; k *= 2 {
-		b.add(model.Register, d.kAt(r, kDim, k/2)...)
+	// Repeats k first, then the non-k dimension, then the batch
+	// (combineCtaCgaWithShape in the order [k, nonk, batch]).
+	order := []int{kDim, nonK}
+	for i := r - 3; i >= 0; i-- {
+		order = append(order, i)
+	}
+	b := newLL(r, order)
+	b.ident(model.Register, d.KWidth, kDim)
+	b.ident(model.Lane, nonKDim, nonK)
+	b.ident(model.Lane, 64/nonKDim, kDim)
+	if mm == 64 && n == 4 && d.OpIdx == 0 || mm == 4 && n == 64 && d.OpIdx == 1 {
+		b.ident(model.Register, 16, kDim)
+	}
+	if k := f.Shape[kDim] / b.size[kDim]; k > 1 {
+		b.ident(model.Register, k, kDim)
+	}
+	if p.TilesPerWarp != nil {
+		b.ident(model.Register, p.TilesPerWarp[nonK], nonK)
 	}
 	b.identityND(model.Subgroup, p.WarpsPerCTA, matrixOrder(r, true))
 	return b.fit(f.Shape), nil
@@ -810,6 +1037,9 @@ func (d *DotOperand) wmma(p *AMDWMMA, f model.Frame, kDim int) (*ll, error) {
 		return nil, err
 	}
 	r := len(f.Shape)
+	if p.WarpBases != nil {
+		return d.wmmaTiled(p, f, kDim), nil
+	}
 	laneK := 0 // version 1: lanes 16..31 hold copies
 	if p.Version == 2 {
 		laneK = d.KWidth
@@ -818,6 +1048,45 @@ func (d *DotOperand) wmma(p *AMDWMMA, f model.Frame, kDim int) (*ll, error) {
 	// broadcastedDotOperandLayout with the parent's row-major warp order.
 	b.broadcastND(model.Subgroup, p.WarpsPerCTA, matrixOrder(r, true), kDim)
 	return b.fit(f.Shape), nil
+}
+
+// wmmaTiled is wmmaDotOperandToLinearLayout for Triton 3.9's form: kWidth
+// k in registers, the tile's 16 rows or columns in lanes, the other 16
+// lanes the next kWidth k (versions 2 and 3) or copies (version 1),
+// registers to the instruction's K; the parent's warps with their k
+// coordinate dropped (copies along k); repeats k first.
+func (d *DotOperand) wmmaTiled(p *AMDWMMA, f model.Frame, kDim int) *ll {
+	r := len(f.Shape)
+	is := p.instrShape()
+	nonK := 2*r - 3 - kDim
+	order := []int{kDim, nonK}
+	for i := r - 3; i >= 0; i-- {
+		order = append(order, i)
+	}
+	b := newLL(r, order)
+	nonKDim := is[0]
+	if d.OpIdx == 1 {
+		nonKDim = is[1]
+	}
+	depth := 32 / nonKDim
+	b.ident(model.Register, d.KWidth, kDim)
+	b.ident(model.Lane, nonKDim, nonK)
+	if p.Version == 1 {
+		b.zeros(model.Lane, depth)
+	} else {
+		b.ident(model.Lane, depth, kDim)
+	}
+	if n := is[2] / (depth * d.KWidth); n > 1 {
+		b.ident(model.Register, n, kDim)
+	}
+	for _, v := range p.WarpBases {
+		w := make([]int, r)
+		copy(w, v)
+		w[r-2], w[r-1] = v[r-2]*is[0], v[r-1]*is[1]
+		w[kDim] = 0
+		b.add(model.Subgroup, w...)
+	}
+	return b.fit(f.Shape)
 }
 
 // fma is fmaDotToLinearLayout: the blocked parent with each thread holding
@@ -887,19 +1156,80 @@ func ones(n int) []int {
 	return xs
 }
 
-// ll makes Linear a Triton encoding, #ttg.linear: its bases as given
-// (Layout checks them against the frame).
+// ll makes Linear a Triton encoding, #ttg.linear, fitted to the frame's
+// shape (fitted).
 func (x *Linear) ll(f model.Frame) (*ll, error) {
-	b := newLL(len(f.Shape), nil)
-	for h, src := range [][][]int{x.Register, x.Lane, x.Warp, x.Block} {
+	r := len(f.Shape)
+	for _, src := range [][][]int{x.Register, x.Lane, x.Warp, x.Block} {
 		for _, v := range src {
-			if len(v) != len(f.Shape) {
-				return nil, errorf(model.CodeRankMismatch, "encoding", "basis %v has %d coordinates but the shape %v has rank %d", v, len(v), f.Shape, len(f.Shape))
+			if len(v) != r {
+				return nil, errorf(model.CodeRankMismatch, "encoding", "basis %v has %d coordinates but the shape %v has rank %d", v, len(v), f.Shape, r)
 			}
-			b.bases[h] = append(b.bases[h], slices.Clone(v))
 		}
 	}
+	b := x.bases(r)
+	if !b.fits(f.Shape) {
+		b.fit(f.Shape)
+	}
 	return b, nil
+}
+
+// bases is x's bases as a layout under construction, the tensor extent it
+// covers grown to hold every coordinate, and its repetition order that of
+// LinearEncodingAttr::getOrder in lib/Dialect/TritonGPU/IR/Dialect.cpp
+// (orderPerDim of the register bases: each basis's first non-zero
+// dimension, in the order the bases come, then the rest last first).
+func (x *Linear) bases(r int) *ll {
+	var order []int
+	for _, v := range x.Register {
+		if i := slices.IndexFunc(v, func(c int) bool { return c != 0 }); i >= 0 && !slices.Contains(order, i) {
+			order = append(order, i)
+		}
+	}
+	for d := r - 1; d >= 0; d-- {
+		if !slices.Contains(order, d) {
+			order = append(order, d)
+		}
+	}
+	b := newLL(r, order)
+	for h, src := range [][][]int{x.Register, x.Lane, x.Warp, x.Block} {
+		for _, v := range src {
+			b.add(model.HwDim(h), slices.Clone(v)...)
+		}
+	}
+	return b
+}
+
+// fits reports whether the bases cover exactly shape: no coordinate
+// beyond it and every extent reached.
+func (b *ll) fits(shape []int) bool {
+	return slices.Equal(b.size, shape)
+}
+
+// fitted is x as Triton lays it out over a tensor of the given shape when
+// its bases cover another extent (LinearEncodingAttr::toLinearLayout in
+// lib/Dialect/TritonGPU/IR/Dialect.cpp): repeated in registers over a
+// larger tensor, the dimensions in x's repetition order
+// (ensureLayoutNotSmallerThan), and over a smaller one every coordinate
+// beyond the tensor set to zero, so that the ids it selected hold copies,
+// with the register bases left selecting nothing dropped
+// (ensureLayoutNotLargerThan without broadcastRegisters). x itself when it
+// covers the shape exactly, or a basis does not have the shape's rank
+// (Layout reports it).
+func (x *Linear) fitted(shape []int) *Linear {
+	r := len(shape)
+	for _, src := range [][][]int{x.Register, x.Lane, x.Warp, x.Block} {
+		for _, v := range src {
+			if len(v) != r || slices.ContainsFunc(v, func(c int) bool { return c < 0 }) {
+				return x
+			}
+		}
+	}
+	b := x.bases(r)
+	if b.fits(shape) {
+		return x
+	}
+	return b.fit(shape).linear()
 }
 
 // TritonAttr prints x as Triton writes #ttg.linear.
@@ -930,6 +1260,12 @@ func tritonCounts(enc TritonEncoding) (warps, lanes int) {
 	case *AMDMFMA:
 		return capped(e.WarpsPerCTA), 64
 	case *AMDWMMA:
+		if e.WarpBases != nil {
+			if len(e.WarpBases) > 10 {
+				return 0, 32
+			}
+			return 1 << len(e.WarpBases), 32
+		}
 		return capped(e.WarpsPerCTA), 32
 	case *IntelDPAS:
 		return capped(e.WarpsPerCTA), e.ThreadsPerWarp

@@ -167,12 +167,16 @@ func matrixCandidates(lanes, warps, rank int, tt TritonTarget) []tritonCandidate
 		switch lanes {
 		case 32:
 			if tt.vendors("nvidia") {
-				v2 := &NvidiaMMA{VersionMajor: 2, WarpsPerCTA: w, InstrShape: []int{16, 8}}
+				// One instrShape entry per dimension, batch
+				// dimensions 1 (mmaVersionToInstrShape in
+				// lib/Dialect/TritonGPU/Transforms/Utility.cpp):
+				// NvidiaMmaEncodingAttr::toLinearLayout takes no other.
+				v2 := &NvidiaMMA{VersionMajor: 2, WarpsPerCTA: w, InstrShape: append(ones(rank-2), 16, 8)}
 				add(v2, 0)
 				dots(v2, 2)
 			}
 			for v := 1; v <= 2 && tt.vendors("amd"); v++ {
-				wm := &AMDWMMA{Version: v, WarpsPerCTA: w}
+				wm := wmmaOf(v, w)
 				add(wm, 0)
 				dots(wm, 2)
 			}
@@ -247,4 +251,30 @@ func sameBases(a, b *Linear) bool {
 		return slices.EqualFunc(x, y, func(p, q []int) bool { return slices.Equal(p, q) })
 	}
 	return eq(a.Register, b.Register) && eq(a.Lane, b.Lane) && eq(a.Warp, b.Warp) && eq(a.Block, b.Block)
+}
+
+// wmmaOf is a wmma accumulator of version v with warps w, written as
+// Triton 3.9 writes it (its verifier refuses warpsPerCTA): the warps as
+// ctaLayout bases in tiles, those along the columns first (row major, as
+// warpsPerCTA laid them), the tile not transposed, instrShape [16, 16, 16].
+func wmmaOf(v int, w []int) *AMDWMMA {
+	return &AMDWMMA{Version: v, WarpBases: rowMajorWarpBases(w), InstrShape: []int{16, 16, 16}}
+}
+
+// rowMajorWarpBases is the warp bases, in tiles, of warps w laid row major
+// (the last dimension first), as warpsPerCTA lays them.
+func rowMajorWarpBases(w []int) [][]int {
+	r := len(w)
+	var bases [][]int
+	for _, d := range matrixOrder(r, true) {
+		for k := 1; k < w[d]; k *= 2 {
+			b := make([]int, r)
+			b[d] = k
+			bases = append(bases, b)
+		}
+	}
+	if bases == nil {
+		bases = [][]int{}
+	}
+	return bases
 }

@@ -24,6 +24,8 @@ func TestTritonEncodingTables(t *testing.T) {
 		mfma16  = "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [16, 16], isTransposed = false}>"
 		wmma2   = "#ttg.amd_wmma<{version = 2, warpsPerCTA = [2, 2]}>"
 		dpas    = "#ttig.dpas<{repeatCount = 8, systolicDepth = 8, executionSize = 16, opsPerChan = 2, threadsPerWarp = 16, warpsPerCTA = [2, 2], repCluster = [1, 1], A = [8, 16], B = [16, 16], C = [8, 16]}>"
+		// A 16 × 32 tile of 4 warps.
+		linear1632 = "#ttg.linear<{register = [[0, 1], [0, 2]], lane = [[0, 4], [0, 8], [0, 16], [1, 0], [2, 0]], warp = [[4, 0], [8, 0]], block = []}>"
 	)
 	type bases = [][]int
 	lanesMMA := bases{{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}
@@ -174,6 +176,50 @@ func TestTritonEncodingTables(t *testing.T) {
 			bases{{1, 0}}, bases{{2, 0}, {4, 0}, {0, 1}, {0, 2}, {0, 4}}, bases{{8, 0}}, nil},
 		{"linear with copies", "#ttg.linear<{register = [[1]], lane = [[2], [4], [0], [0], [0]], warp = [[0]]}>", []int{8}, 32, 2, 1,
 			bases{{1}}, bases{{2}, {4}, {0}, {0}, {0}}, bases{{0}}, nil},
+
+		// Encodings of Triton 3.9, each as Triton's own toLinearLayout
+		// gives it (Gluon's to_linear_layout, triton 3.9.0).
+		// LinearEncodingAttr::toLinearLayout: a larger tensor repeats in
+		// registers, a smaller one zeroes the coordinates beyond it.
+		{"linear larger tensor", linear1632, []int{32, 64}, 32, 4, 1,
+			bases{{0, 1}, {0, 2}, {0, 32}, {16, 0}}, bases{{0, 4}, {0, 8}, {0, 16}, {1, 0}, {2, 0}}, bases{{4, 0}, {8, 0}}, nil},
+		{"linear smaller tensor", linear1632, []int{16, 16}, 32, 4, 1,
+			bases{{0, 1}, {0, 2}}, bases{{0, 4}, {0, 8}, {0, 0}, {1, 0}, {2, 0}}, bases{{4, 0}, {8, 0}}, nil},
+		{"linear much smaller tensor", linear1632, []int{2, 2}, 32, 4, 1,
+			bases{{0, 1}}, bases{{0, 0}, {0, 0}, {0, 0}, {1, 0}, {0, 0}}, bases{{0, 0}, {0, 0}}, nil},
+		{"slice of linear", "#ttg.slice<{dim = 1, parent = " + linear1632 + "}>", []int{64}, 32, 4, 1,
+			bases{{16}, {32}}, bases{{0}, {0}, {0}, {1}, {2}}, bases{{4}, {8}}, nil},
+		// NvidiaMmaEncodingAttr::toLinearLayout with other tiles.
+		{"mma v2 16x16 tile", "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 16]}>", []int{64, 64}, 32, 4, 1,
+			bases{{0, 1}, {8, 0}, {0, 8}, {0, 32}, {32, 0}}, lanesMMA, bases{{0, 16}, {16, 0}}, nil},
+		{"mma v2 batched instrShape", "#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 2, 2], instrShape = [1, 16, 8]}>", []int{2, 64, 64}, 32, 4, 1,
+			bases{{0, 0, 1}, {0, 8, 0}, {0, 0, 16}, {0, 0, 32}, {0, 32, 0}, {1, 0, 0}}, bases{{0, 0, 2}, {0, 0, 4}, {0, 1, 0}, {0, 2, 0}, {0, 4, 0}}, bases{{0, 0, 8}, {0, 16, 0}}, nil},
+		{"mma v3 two-entry instrShape", "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64]}>", []int{64, 64}, 32, 4, 1,
+			bases{{0, 1}, {8, 0}, {0, 8}, {0, 16}, {0, 32}}, lanesMMA, bases{{16, 0}, {32, 0}}, nil},
+		// AMDMfmaEncodingAttr::toLinearLayout: tilesPerWarp, 64-bit
+		// elements, 4 × 64 tiles; mfmaDotToLinearLayout with them.
+		{"mfma tiles per warp", "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = false, tilesPerWarp = [2, 1]}>", []int{128, 128}, 64, 4, 1,
+			bases{{1, 0}, {2, 0}, {8, 0}, {16, 0}, {0, 64}, {32, 0}}, bases{{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {4, 0}}, bases{{0, 32}, {64, 0}}, nil},
+		{"mfma f64", "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [16, 16, 4], isTransposed = false, elementBitWidth = 64}>", []int{64, 64}, 64, 4, 1,
+			bases{{4, 0}, {8, 0}, {0, 32}, {32, 0}}, bases{{0, 1}, {0, 2}, {0, 4}, {0, 8}, {1, 0}, {2, 0}}, bases{{0, 16}, {16, 0}}, nil},
+		{"mfma 64x4 transposed", "#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [64, 4, 4], isTransposed = true}>", []int{64, 64}, 64, 4, 1,
+			bases{{0, 1}, {0, 2}, {0, 8}, {0, 16}, {0, 32}}, bases{{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}, {32, 0}}, bases{{0, 4}, {0, 0}}, nil},
+		{"dot mfma tiles per warp A", "#ttg.dot_op<{opIdx = 0, parent = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [16, 16, 16], isTransposed = false, tilesPerWarp = [2, 2]}>, kWidth = 4}>", []int{128, 128}, 64, 4, 1,
+			bases{{0, 1}, {0, 2}, {0, 16}, {0, 32}, {0, 64}, {16, 0}, {64, 0}}, bases{{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 4}, {0, 8}}, bases{{0, 0}, {32, 0}}, nil},
+		{"dot mfma 4x64 B", "#ttg.dot_op<{opIdx = 1, parent = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [4, 64, 4], isTransposed = false}>, kWidth = 4}>", []int{128, 128}, 64, 4, 1,
+			bases{{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}, {32, 0}, {64, 0}}, bases{{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}}, bases{{0, 64}, {0, 0}}, nil},
+		{"dot mfma batched B", "#ttg.dot_op<{opIdx = 1, parent = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2, 1], instrShape = [32, 32, 8], isTransposed = false}>, kWidth = 4}>", []int{4, 128, 64}, 64, 4, 1,
+			bases{{0, 1, 0}, {0, 2, 0}, {0, 8, 0}, {0, 16, 0}, {0, 32, 0}, {0, 64, 0}, {0, 0, 32}, {2, 0, 0}}, bases{{0, 0, 1}, {0, 0, 2}, {0, 0, 4}, {0, 0, 8}, {0, 0, 16}, {0, 4, 0}}, bases{{0, 0, 0}, {1, 0, 0}}, nil},
+		// AMDWmmaEncodingAttr as Triton 3.9 writes it.
+		{"wmma 3.9 transposed", "#ttg.amd_wmma<{version = 2, isTranspose = true, ctaLayout = {warp = [[0, 1], [1, 0]]}, instrShape = [16, 16, 16]}>", []int{64, 64}, 32, 4, 1,
+			bases{{0, 1}, {0, 2}, {0, 4}, {0, 32}, {32, 0}}, bases{{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 8}}, bases{{0, 16}, {16, 0}}, nil},
+		{"wmma 3.9 warps down", "#ttg.amd_wmma<{version = 3, isTranspose = false, ctaLayout = {warp = [[1, 0], [2, 0]]}, instrShape = [16, 16, 32]}>", []int{128, 32}, 32, 4, 1,
+			bases{{1, 0}, {2, 0}, {4, 0}, {0, 16}, {64, 0}}, bases{{0, 1}, {0, 2}, {0, 4}, {0, 8}, {8, 0}}, bases{{16, 0}, {32, 0}}, nil},
+		{"dot wmma 3.9 A", "#ttg.dot_op<{opIdx = 0, parent = #ttg.amd_wmma<{version = 2, isTranspose = true, ctaLayout = {warp = [[0, 1], [1, 0]]}, instrShape = [16, 16, 16]}>, kWidth = 4}>", []int{64, 64}, 32, 4, 1,
+			bases{{0, 1}, {0, 2}, {0, 8}, {0, 16}, {0, 32}, {32, 0}}, bases{{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 4}}, bases{{0, 0}, {16, 0}}, nil},
+		// A blocked layout's CTAs as Triton 3.9 writes them.
+		{"blocked CGALayout", "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0], CGALayout = [[2, 0], [1, 0]]}>", []int{64, 64}, 32, 4, 4,
+			bases{{0, 1}, {0, 2}, {0, 32}}, bases{{0, 4}, {0, 8}, {0, 16}, {1, 0}, {2, 0}}, bases{{4, 0}, {8, 0}}, bases{{32, 0}, {16, 0}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -261,8 +307,9 @@ func TestTritonWritesByName(t *testing.T) {
 		{"#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32], isTransposed = false}>", []int{64, 64}, 64, 4},
 		{"#ttg.amd_mfma<{version = 3, warpsPerCTA = [1, 4], instrShape = [32, 32], isTransposed = true}>", []int{32, 128}, 64, 4},
 		{"#ttg.dot_op<{opIdx = 0, parent = #ttg.amd_mfma<{version = 3, warpsPerCTA = [4, 1], instrShape = [32, 32], isTransposed = false}>, kWidth = 8}>", []int{128, 64}, 64, 4},
-		{"#ttg.amd_wmma<{version = 2, warpsPerCTA = [2, 2]}>", []int{32, 32}, 32, 4},
-		{"#ttg.dot_op<{opIdx = 1, parent = #ttg.amd_wmma<{version = 2, warpsPerCTA = [2, 2]}>, kWidth = 8}>", []int{32, 64}, 32, 4},
+		// wmma as Triton 3.9 writes it, whose verifier refuses warpsPerCTA.
+		{"#ttg.amd_wmma<{version = 2, isTranspose = false, ctaLayout = {warp = [[0, 1], [1, 0]]}, instrShape = [16, 16, 16]}>", []int{32, 32}, 32, 4},
+		{"#ttg.dot_op<{opIdx = 1, parent = #ttg.amd_wmma<{version = 2, isTranspose = false, ctaLayout = {warp = [[0, 1], [1, 0]]}, instrShape = [16, 16, 16]}>, kWidth = 8}>", []int{32, 64}, 32, 4},
 		{"#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>", []int{64, 32}, 32, 4},
 	}
 	for _, tc := range tests {

@@ -133,10 +133,14 @@ func pointer(tokens []string) string {
 // unknown, unsat), else by the command.
 func For(command string, data []byte) (string, error) {
 	var head struct {
-		Status string `json:"status"`
+		Status    string          `json:"status"`
+		Functions json.RawMessage `json:"functions"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
 		return "", err
+	}
+	if head.Functions != nil {
+		return "functions", nil // a module of several functions, each answered
 	}
 	switch head.Status {
 	case "bad input":

@@ -123,6 +123,7 @@ func TestFor(t *testing.T) {
 		{"layout diff --format json a b", `{}`, "conversion"},
 		{"intrinsics show r --format json", `{}`, "record"},
 		{"bench --format json d", `{}`, "bench"},
+		{"solve m.mlir --format json", `{"functions": []}`, "functions"},
 	} {
 		if got, err := For(c.command, []byte(c.doc)); got != c.want || err != nil {
 			t.Errorf("For(%q, %s) = %q, %v; want %q", c.command, c.doc, got, err, c.want)

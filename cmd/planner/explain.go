@@ -58,7 +58,7 @@ limit (or Ctrl-C) stopped the search before any plan.`,
 			}
 			ctx, cancel := signal.NotifyContext(cmd.Context(), os.Interrupt)
 			defer cancel()
-			res, _, err := solveArg(ctx, cmd, pl, args[0], in, opt)
+			res, _, err := solveArg(ctx, cmd, pl, args[0], in, opt, nil)
 			if err != nil {
 				return badInputJSON(cmd.OutOrStdout(), format, inputName(args[0], in.format), err)
 			}

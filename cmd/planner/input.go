@@ -33,24 +33,49 @@ func inputName(path, format string) string {
 }
 
 // solveArg solves the graph a command names: a file, or "-" for standard
-// input (a kernel in MLIR with --input-format mlir). It gives the text it
-// read from standard input (nil for a file), for writing the plan back
-// into it.
-func solveArg(ctx context.Context, cmd *cobra.Command, pl *planner.Planner, path string, in inputFlags, opt planner.Options) (*planner.Result, []byte, error) {
+// input (a kernel in MLIR with --input-format mlir); data, when not nil,
+// is its text, read already (readArg). It gives the text it read from
+// standard input or was given (nil for a file it had SolveFile read), for
+// writing the plan back into it.
+func solveArg(ctx context.Context, cmd *cobra.Command, pl *planner.Planner, path string, in inputFlags, opt planner.Options, data []byte) (*planner.Result, []byte, error) {
+	if data != nil {
+		res, err := pl.SolveText(ctx, inputName(path, in.format), data, opt)
+		return res, data, err
+	}
 	if path != "-" {
-		if in.format != "" {
-			return nil, nil, fmt.Errorf("--input-format says how to read standard input (-): %s is read by its name (*.mlir as MLIR, a graph file otherwise)", path)
+		if err := checkInputFormat(path, in); err != nil {
+			return nil, nil, err
 		}
 		res, err := pl.SolveFile(ctx, path, opt)
 		return res, nil, err
 	}
-	name := inputName(path, in.format)
-	data, err := pl.ReadInput(name, cmd.InOrStdin())
+	data, err := readArg(cmd, pl, path, in)
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := pl.SolveText(ctx, name, data, opt)
+	res, err := pl.SolveText(ctx, inputName(path, in.format), data, opt)
 	return res, data, err
+}
+
+// readArg reads the text of the input a command names: a file, or "-"
+// for standard input.
+func readArg(cmd *cobra.Command, pl *planner.Planner, path string, in inputFlags) ([]byte, error) {
+	if path != "-" {
+		if err := checkInputFormat(path, in); err != nil {
+			return nil, err
+		}
+		return tomlio.ReadFileLimit(path, pl.MaxInput)
+	}
+	return pl.ReadInput(inputName(path, in.format), cmd.InOrStdin())
+}
+
+// checkInputFormat refuses --input-format for a file, which is read by
+// its name.
+func checkInputFormat(path string, in inputFlags) error {
+	if in.format != "" {
+		return fmt.Errorf("--input-format says how to read standard input (-): %s is read by its name (*.mlir as MLIR, a graph file otherwise)", path)
+	}
+	return nil
 }
 
 // maxInputHelp documents --max-input, a flag of every command.

@@ -94,7 +94,20 @@ Ctrl-C) stopped the run before any plan.`,
 			if err != nil {
 				return err
 			}
-			res, stdin, err := solveArg(ctx, cmd, pl, args[0], in, opt)
+			name := inputName(args[0], in.format)
+			var text []byte // a kernel in MLIR, read once
+			if planner.IsMLIR(name) && opt.Input.Func == "" {
+				if text, err = readArg(cmd, pl, args[0], in); err != nil {
+					done()
+					return badInputJSON(cmd.OutOrStdout(), format, name, err)
+				}
+				if fns, ferr := planner.Functions(name, text); ferr == nil && len(fns) > 1 {
+					err := solveFunctions(ctx, cmd, pl, name, text, fns, opt, format, verbose)
+					done()
+					return err
+				}
+			}
+			res, stdin, err := solveArg(ctx, cmd, pl, args[0], in, opt, text)
 			done()
 			if err != nil {
 				return badInputJSON(cmd.OutOrStdout(), format, inputName(args[0], in.format), err)

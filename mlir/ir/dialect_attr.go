@@ -38,6 +38,7 @@ const (
 	AttrNested                      // Node: a dialect attribute written in place
 	AttrAlias                       // Str the alias's name, Node what it names
 	AttrPad                         // Int the interval, Pad the padding (interval:+pad)
+	AttrDict                        // Node's Entries: {key = value, ...}, as #ttg.amd_wmma's ctaLayout
 )
 
 // AttrValue is a value in a body.
@@ -86,15 +87,7 @@ func (n *AttrNode) write(b *strings.Builder) {
 		}
 	}
 	if len(n.Entries) > 0 || len(n.Items) == 0 {
-		b.WriteString("{")
-		for i, e := range n.Entries {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(e.Key + " = ")
-			e.Value.write(b)
-		}
-		b.WriteString("}")
+		n.writeEntries(b)
 	}
 	b.WriteString(">")
 }
@@ -120,7 +113,21 @@ func (v *AttrValue) write(b *strings.Builder) {
 		v.Node.write(b)
 	case AttrPad:
 		b.WriteString(strconv.Itoa(v.Int) + ":+" + strconv.Itoa(v.Pad))
+	case AttrDict:
+		v.Node.writeEntries(b)
 	}
+}
+
+func (n *AttrNode) writeEntries(b *strings.Builder) {
+	b.WriteString("{")
+	for i, e := range n.Entries {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(e.Key + " = ")
+		e.Value.write(b)
+	}
+	b.WriteString("}")
 }
 
 // structuredDialect reports whether the parser reads the bodies of a
@@ -195,22 +202,40 @@ func (p *parser) attrBody(dialect, name string, at model.Pos) *AttrNode {
 	if !p.expect("{", "to open #"+dialect+"."+name+"'s fields") {
 		return nil
 	}
-	for p.ok() && !p.tok.is("}") {
+	if !p.attrEntries(n, "}") || !p.expect("}", "to close #"+dialect+"."+name+"'s fields") {
+		return nil
+	}
+	// Entries after the dictionary: #ttg.shared_linear<{offset =
+	// [...]}, alignment = 16> (SharedLinearEncodingAttr's printer in
+	// lib/Dialect/TritonGPU/IR/Dialect.cpp of triton-lang/triton).
+	if p.tok.is(",") && p.peekKind() == tBareID {
+		p.nextTok()
+		if !p.attrEntries(n, ">") {
+			return nil
+		}
+	}
+	return n
+}
+
+// attrEntries reads key = value, ... into n's entries, up to the token
+// close (not read).
+func (p *parser) attrEntries(n *AttrNode, close string) bool {
+	for p.ok() && !p.tok.is(close) && p.tok.kind != tEOF {
 		if p.tok.kind != tBareID && p.tok.kind != tString {
 			p.failf(p.tok.pos, "expected a field name, found %s", p.tok.describe())
-			return nil
+			return false
 		}
 		e := &AttrEntry{Key: p.tok.text, Pos: p.tok.pos}
 		if prev := n.Entry(e.Key); prev != nil {
 			p.failCode(e.Pos, model.CodeDuplicate, "%s is given twice (first at %s)", e.Key, prev.Pos)
-			return nil
+			return false
 		}
 		p.nextTok()
 		if !p.expect("=", "after "+e.Key) {
-			return nil
+			return false
 		}
 		if e.Value = p.attrValue(); e.Value == nil {
-			return nil
+			return false
 		}
 		n.Entries = append(n.Entries, e)
 		if !p.tok.is(",") {
@@ -218,10 +243,7 @@ func (p *parser) attrBody(dialect, name string, at model.Pos) *AttrNode {
 		}
 		p.nextTok()
 	}
-	if !p.expect("}", "to close #"+dialect+"."+name+"'s fields") {
-		return nil
-	}
-	return n
+	return p.ok()
 }
 
 // attrItem reads an item of a body's list: interval:+pad, or a value.
@@ -313,8 +335,15 @@ func (p *parser) attrValue() *AttrValue {
 		return v
 	case t.kind == tHashID:
 		return p.attrRef(v)
+	case t.is("{"):
+		p.nextTok()
+		v.Kind, v.Node = AttrDict, &AttrNode{Pos: t.pos}
+		if !p.attrEntries(v.Node, "}") || !p.expect("}", "to close the dictionary") {
+			return nil
+		}
+		return v
 	}
-	p.failf(t.pos, "expected a number, a list, true, false, a string or an attribute, found %s", t.describe())
+	p.failf(t.pos, "expected a number, a list, a dictionary, true, false, a string or an attribute, found %s", t.describe())
 	return nil
 }
 

@@ -53,7 +53,7 @@ func TestAttrTreeErrors(t *testing.T) {
 		{"#a = #ttg.slice<{dim = 0, parent = #b}>", "a:1:36: undefined attribute alias #b"},
 		{"#a = #ttg.slice<{dim = 0, dim = 1}>", "a:1:27: dim is given twice (first at a:1:18)"},
 		{"#a = #ttg.slice<{dim = 0, parent = #foo.bar<1>}>", "a:1:36: #foo.bar is not a TritonGPU attribute"},
-		{"#a = #ttg.blocked<{order = [1, 0], vec = }>", "a:1:42: expected a number, a list, true, false, a string or an attribute, found '}'"},
+		{"#a = #ttg.blocked<{order = [1, 0], vec = }>", "a:1:42: expected a number, a list, a dictionary, true, false, a string or an attribute, found '}'"},
 	} {
 		m, err := Parse("a", []byte(tc.src))
 		if err != nil {

@@ -52,6 +52,12 @@ func (r *Rewriter) Replace(off, end int, text string) {
 // Insert puts text at off.
 func (r *Rewriter) Insert(off int, text string) { r.Replace(off, off, text) }
 
+// Replaced reports whether a replacement of the edits made so far covers
+// the byte at off.
+func (r *Rewriter) Replaced(off int) bool {
+	return slices.ContainsFunc(r.edits, func(e Edit) bool { return e.Off <= off && off < e.End })
+}
+
 // Add adds edits, each as Replace would.
 func (r *Rewriter) Add(edits ...Edit) { r.edits = append(r.edits, edits...) }
 

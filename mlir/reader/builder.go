@@ -150,7 +150,7 @@ func Choose(m *ir.Module, opt Options) (*ir.Op, error) {
 		}
 	case len(funcs) > 1:
 		return nil, &model.Error{Pos: funcs[1].Pos, Code: model.CodeBadValue, Index: -1,
-			Msg: fmt.Sprintf("the file has %d functions (%s): name the kernel with --func NAME", len(funcs), strings.Join(names, ", "))}
+			Msg: fmt.Sprintf("the file has %d functions (%s): name the kernel with --func NAME (planner solve without it plans each)", len(funcs), strings.Join(names, ", "))}
 	default:
 		fn = funcs[0]
 	}

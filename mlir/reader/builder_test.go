@@ -17,7 +17,7 @@ func TestChoose(t *testing.T) {
 		{two, "@b", "b"},
 		{two, "a", "a"},
 		{"func.func @only() {\n  return\n}\n", "", "only"},
-		{two, "", "k.mlir:4:1: the file has 2 functions (@a, @b): name the kernel with --func NAME"},
+		{two, "", "k.mlir:4:1: the file has 2 functions (@a, @b): name the kernel with --func NAME (planner solve without it plans each)"},
 		{two, "@c", "k.mlir:1:1: the file has no function @c (its functions: @a, @b)"},
 		{"#a = #gpu<dim x>\n", "", "k.mlir:1:1: the file has no func.func"},
 		{"func.func private @decl()\n", "", "k.mlir:1:1: @decl is a declaration"},

@@ -72,6 +72,7 @@ func writeTTGIR(w io.Writer, b *ttBuilder, src string, pl *reader.Planned) error
 		return err
 	}
 	wr := newTTWriter(b, src, pl)
+	wr.keepUnwritten(first.rw)
 	wr.named = first.typing.solve(wr.plain)
 	out, err := wr.write()
 	if err != nil {
@@ -1015,10 +1016,27 @@ func (wr *ttWriter) keepShared() {
 // new alias takes none of their names, and an encoding one of them
 // already defines is written by its name.
 func (wr *ttWriter) keepOutside() {
-	m, fn := wr.b.Mod, wr.b.Fn.Span
+	fn := wr.b.Fn.Span
 	if body := wr.b.Fn.Regions[0].Blocks[0].Ops; len(body) > 0 {
 		fn.Off = body[0].Span.Off // the signature is outside
 	}
+	wr.keepUsed(func(off int) bool { return off < fn.Off || off >= fn.End })
+}
+
+// keepUnwritten notes the input's aliases that the function's text still
+// uses where the first writing (its edits, first) left it as written, such
+// as the type of a tensor no plan lays out (an unused tt.make_range), and
+// the aliases their definitions use: their definitions stay, as
+// keepOutside's do.
+func (wr *ttWriter) keepUnwritten(first *ir.Rewriter) {
+	fn := wr.b.Fn.Span
+	wr.keepUsed(func(off int) bool { return off >= fn.Off && off < fn.End && !first.Replaced(off) })
+}
+
+// keepUsed keeps the aliases used at the offsets where says, outside the
+// aliases' own definitions, and those their definitions use.
+func (wr *ttWriter) keepUsed(where func(off int) bool) {
+	m := wr.b.Mod
 	// defOf is the alias whose definition's line holds the byte at off.
 	defOf := map[int]string{}
 	for name, pos := range m.AliasPos {
@@ -1037,7 +1055,7 @@ func (wr *ttWriter) keepOutside() {
 			usedIn[def] = append(usedIn[def], u.Name)
 			continue
 		}
-		if u.Off < fn.Off || u.Off >= fn.End {
+		if where(u.Off) {
 			queue = append(queue, u.Name)
 		}
 	}

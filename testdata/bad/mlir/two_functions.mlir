@@ -1,4 +1,4 @@
-// Two functions and no --func.
+// Two functions and no --func, read as one graph (planner explain and verify, and the library's ReadGraph): refused; planner solve plans each (testdata/want/functions_several_sm80.mlir).
 func.func @k(%in: memref<32x64xf32>, %out: memref<32x64xf32>) attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_codegen.no_pipeline workgroup_size = [64, 1, 1] subgroup_size = 32>, target = #nvvm.target<chip = "sm_80">} {
   %c0 = arith.constant 0 : index
   %p = arith.constant 0.000000e+00 : f32
