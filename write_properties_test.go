@@ -41,8 +41,24 @@ func everyWrittenKernel(t *testing.T) []writtenCase {
 	}
 	wants, _ := filepath.Glob("testdata/want/*.ttgir")
 	for _, p := range wants {
-		if data, err := os.ReadFile(p); err == nil && !wantsNoPlan.Match(data) {
+		data, err := os.ReadFile(p)
+		if err != nil || wantsNoPlan.Match(data) {
+			continue
+		}
+		fns, err := planner.Functions(p, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(fns) < 2 {
 			out = append(out, writtenCase{name: "want_" + filepath.Base(p), path: p})
+			continue
+		}
+		// A module of several functions: each written on its own, the
+		// others kept. (A function with nothing to lay out writes
+		// nothing, and is left out.)
+		for i, fn := range fns {
+			others := slices.Concat(fns[:i], fns[i+1:])
+			out = append(out, writtenCase{name: "want_" + filepath.Base(p) + "@" + fn, path: p, in: planner.Input{Func: fn}, other: others})
 		}
 	}
 	return append(out,

@@ -44,6 +44,12 @@ func khrDpasC(lane, i int) []int { return []int{i, lane} }
 // invocations. destination[r] is block row r.
 func khrBlock16b8r16c(lane, i int) []int { return []int{i, lane} }
 
+// intel_sub_group_2d_block_write_32b_8r16x1c: 32-bit data, "rows in [1,
+// 2, 4, 8], columns in [16]" (New OpenCL C Functions); the 16 columns go one
+// per invocation, lower columns to lower invocations (SPV_INTEL_2d_block_io,
+// "Mapping Block Data to Invocations"); value[r] is block row r.
+func khrBlockWrite32b8r16c(lane, i int) []int { return []int{i, lane} }
+
 // intel_sub_group_2d_block_read_transform_16b_16r16x1c: "each work item in
 // the sub-group reads one column of data. Values from first two rows of data
 // are packed into the first component of the return value, then values from
@@ -149,6 +155,7 @@ func TestIntelBlockIOAgainstKhronos(t *testing.T) {
 	}{
 		{"block_load_2d_16b_8x16", model.RecordLoadGlobal, "none", []int{8, 16}, "b16", 8, 4, 32, 8, khrBlock16b8r16c},
 		{"block_store_2d_16b_8x16", model.RecordStoreGlobal, "none", []int{8, 16}, "b16", 8, 4, 32, 8, khrBlock16b8r16c},
+		{"block_store_2d_32b_8x16", model.RecordStoreGlobal, "none", []int{8, 16}, "b32", 8, 8, 64, 8, khrBlockWrite32b8r16c},
 		{"block_load_2d_16b_16x16_vnni", model.RecordLoadGlobal, "vnni", []int{16, 16}, "b16", 16, 8, 32, 16, khrBlockTransform16b16r16c},
 		{"block_load_2d_32b_16x8_transpose", model.RecordLoadGlobal, "transpose", []int{16, 8}, "b32", 8, 8, 32, 16, khrBlockTranspose32b16r8c},
 	} {
@@ -188,8 +195,8 @@ func TestIntelTargets(t *testing.T) {
 		ld := recordsOf(t, lib, tg, model.RecordLoadGlobal)
 		st := recordsOf(t, lib, tg, model.RecordStoreGlobal)
 		fma := recordsOf(t, lib, tg, model.RecordFMA)
-		if len(mma) != 2 || len(ld) != 3 || len(st) != 1 || len(fma) != 1 || len(tg.Records) != 7 {
-			t.Fatalf("%s offers %d mma, %d global loads, %d global stores, %d fma (%d records), want 2, 3, 1, 1 (7)", name, len(mma), len(ld), len(st), len(fma), len(tg.Records))
+		if len(mma) != 2 || len(ld) != 3 || len(st) != 2 || len(fma) != 2 || len(tg.Records) != 9 {
+			t.Fatalf("%s offers %d mma, %d global loads, %d global stores, %d fma (%d records), want 2, 3, 2, 2 (9)", name, len(mma), len(ld), len(st), len(fma), len(tg.Records))
 		}
 		for _, rn := range tg.Records {
 			// An fma record runs in every lane, for any subgroup size.
@@ -302,5 +309,55 @@ func TestIntelFragmentFacts(t *testing.T) {
 	}
 	if tr.Equal(plain) {
 		t.Fatal("the transposed load equals the plain load")
+	}
+}
+
+// intel_sub_group_2d_block_read_transpose_32b_16r8x1c read for 16-bit
+// data, as upstream XeGPU reads a transposed 16-bit block (pairs of
+// elements as one 32-bit element): destination[j] of work item l is memory
+// (row l, 32-bit column j) (khrBlockTranspose32b16r8c), and a 32-bit
+// column j of 16-bit data is the 16-bit columns 2j, in the low half, and
+// 2j+1, in the high half (Intel GPUs are little-endian). Value i is half
+// i%2 of uint i/2: memory (row l, 16-bit column i).
+func khrBlockTranspose32bAs16b(lane, i int) []int {
+	j, half := i/2, i%2
+	return []int{lane, 2*j + half}
+}
+
+// The block records as the planner runs them on data of another width
+// (model.BlockFragment), against the tables above, and the facts that make
+// the transposing load the way to DPAS's B and the plain 32-bit store the
+// way out of its accumulator.
+func TestIntelBlockFragmentViews(t *testing.T) {
+	lib := intelLib(t)
+	tr := intelRecord(t, lib, "block_load_2d_32b_16x8_transpose")
+	v16 := model.BlockFragment(tr, 16)
+	if v16 == nil || v16.Shape()[0] != 16 || v16.Shape()[1] != 16 {
+		t.Fatalf("the transposing load read for 16-bit data: %v, want a 16x16 fragment", v16)
+	}
+	checkTable(t, "block_load_2d_32b_16x8_transpose as 16-bit", v16, 16, 16, 1, khrBlockTranspose32bAs16b)
+	if !model.PacksPairs(tr, 16) || model.PacksPairs(tr, 32) {
+		t.Fatal("the transposing load packs pairs of 16-bit elements, and nothing of 32-bit ones")
+	}
+	if model.BlockFragment(tr, 32) != tr.Fragment.Layout || model.BlockFragment(tr, 64) != nil {
+		t.Fatal("a record's own width is its own fragment; a wider element than the record's has none")
+	}
+	// Transposed (memory N x K to K x N), the view is DPAS's B operand.
+	b := intelRecord(t, lib, "dpas_m8n16k16_f32_bf16").Operands["b"].Layout
+	vt, err := v16.Transpose([]int{1, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !vt.Equal(b) {
+		t.Fatalf("the transposing load of 16-bit data, transposed, is not DPAS's B:\n%v\n%v", vt, b)
+	}
+	// The VNNI load packs, the plain one does not; the 32-bit store takes
+	// the accumulator as it is.
+	if !model.PacksPairs(intelRecord(t, lib, "block_load_2d_16b_16x16_vnni"), 16) || model.PacksPairs(intelRecord(t, lib, "block_load_2d_16b_8x16"), 16) {
+		t.Fatal("only the VNNI load packs rows")
+	}
+	c := intelRecord(t, lib, "dpas_m8n16k16_f32_bf16").Operands["c"].Layout
+	if st := intelRecord(t, lib, "block_store_2d_32b_8x16"); !model.BlockFragment(st, 32).Equal(c) {
+		t.Fatal("the 32-bit 8x16 block store does not take the accumulator layout")
 	}
 }

@@ -103,6 +103,11 @@ type Op struct {
 	Perm       []int // transpose
 	Dims       []int // broadcast: the new dimensions of the result
 	Contiguous int   // load, store: the dimension contiguous in memory
+	// Surface is the two-dimensional region of global memory a load or
+	// store accesses when the input says (an XeGPU descriptor of a
+	// memref): what a global block record's memory rule is checked
+	// against. nil: not known, and no block record runs the access.
+	Surface *Surface
 	// Layout is the layout a store or copy runs in when the graph states
 	// it (the access pattern a compiler already chose), read as a pin of
 	// the access; nil leaves it to the solver.

@@ -30,6 +30,9 @@ func costLoop(m *Memo, op *Op, result *Layout, ch *OpChoice, t *Target) (int64, 
 }
 
 func costLoad(m *Memo, op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
+	if ch != nil && ch.Record != nil {
+		return blockCost(m, op, result, ch, op.Result.DType.Bits, t)
+	}
 	c, v := GlobalAccessCost(result, op.Contiguous, op.Result.DType.Bits, t)
 	return c * Trips(op.In), fmt.Sprintf("%d-element vectors", v), nil
 }
@@ -37,6 +40,9 @@ func costLoad(m *Memo, op *Op, result *Layout, ch *OpChoice, t *Target) (int64, 
 func costStore(m *Memo, op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {
 	if ch == nil || ch.Exec == nil {
 		return 0, "", fmt.Errorf("store %s has no layout to run in", op.Name)
+	}
+	if ch.Record != nil {
+		return blockCost(m, op, ch.Exec, ch, op.Operands[0].DType.Bits, t)
 	}
 	c, v := GlobalAccessCost(ch.Exec, op.Contiguous, op.Operands[0].DType.Bits, t)
 	return c * Trips(op.In), fmt.Sprintf("%d-element vectors", v), nil

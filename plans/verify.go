@@ -174,6 +174,20 @@ func verifyChoices(g *model.Graph, a *model.Assignment, pts *pointCache) error {
 			if err = arrangement(g, op, ch, a, ts); err == nil {
 				err = tiledOperands(op, ch, a)
 			}
+		case info.Records == model.RecordLoadGlobal || info.Records == model.RecordStoreGlobal:
+			// A global block record: its messages must move the layout on
+			// the surface the op accesses.
+			v, l := op.Result, a.Layouts[op.Result]
+			if v == nil {
+				v, l = op.Operands[0], ch.Exec
+			}
+			if _, e := model.BlockMessages(op, l, ch.Record, v.DType.Bits); e != nil {
+				at := []Where{atOp(op, "intrinsic")}
+				if op.Result != nil {
+					at = append([]Where{atValue(op.Result)}, at...)
+				}
+				err = &VerifyError{Value: v.Name, What: fmt.Sprintf("%s cannot move %%%s: %v", ch.Record.Name, v.Name, e), At: at}
+			}
 		case op.ReadsShared():
 			if err = inFragment(op.Result.Name, a.Layouts[op.Result], ch.Record, "", ts); err != nil {
 				err = at(err, atValue(op.Result), atOp(op, "intrinsic"))

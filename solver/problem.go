@@ -133,6 +133,7 @@ type Problem struct {
 	bufNode    map[*model.Buffer]*Node // the decision holding each buffer's placement
 	bufSlot    map[*model.Buffer]int   // its position in that decision's sets
 	loadRecs   []*model.Record
+	blockRecs  []*model.Record                        // global block records (Intel 2D block loads and stores)
 	loadRecord map[*model.Op]map[[2]int]*model.Record // a load's record per (layout, placement) choice
 	admitted   sync.Map                               // admits, by admitKey
 	// scratch lists the choices and pairs that use conversion or
@@ -221,6 +222,7 @@ func buildWatched(g *model.Graph, t *model.Target, records []*model.Record, rela
 		}
 	}
 	p.loadRecs = loadRecs
+	p.blockRecs = blockRecords(records)
 	p.families = familiesOf(records)
 	p.build.opaqueMMA = opaqueMMAs(g)
 	p.prefetchMMA(mmaRecs)
@@ -584,6 +586,9 @@ func (p *Problem) nodes(cands map[*model.Value]*candSet, mmaRecs, loadRecs []*mo
 						err = e
 						return
 					}
+					if info.Records == model.RecordStoreGlobal {
+						c, store = p.cheapestBlock(op, src, nil, l, c)
+					}
 				}
 				n.Loads = append(n.Loads, store)
 				n.Layouts = append(n.Layouts, l)
@@ -696,7 +701,11 @@ func (p *Problem) valueCost(v *model.Value, l *model.Layout, loadRecs []*model.R
 	switch info := op.Info(); {
 	case info.ResultCost:
 		c, _, err := p.memo.ops.OpCost(op, l, nil, p.Target)
-		return c, nil, nil, err
+		if err != nil || info.Records != model.RecordLoadGlobal {
+			return c, nil, nil, err
+		}
+		c, rec := p.cheapestBlock(op, v, l, nil, c)
+		return c, rec, nil, nil
 	case info.Records == model.RecordLoadShared:
 		named, guards, err := p.namedLoadGuards(op, l, loadRecs)
 		if err != nil || p.placed(op) {

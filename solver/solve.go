@@ -269,6 +269,9 @@ func (p *Problem) Assignment(choice []int) *model.Assignment {
 		switch n.Kind {
 		case NodeValue:
 			a.Layouts[n.Value] = n.Layouts[i]
+			if op := n.Value.Def; op != nil && n.Load(i) != nil && op.Info().Records == model.RecordLoadGlobal {
+				a.Ops[op] = &model.OpChoice{Record: n.Load(i)} // a global block load
+			}
 			if op := n.Value.Def; op != nil && op.ReadsShared() {
 				oc := &model.OpChoice{Record: n.Load(i)}
 				if p.placed(op) {

@@ -747,6 +747,9 @@ func (r *graphReader) opKey(t *Table, op *model.Op, info *model.OpInfo, key stri
 		op.Contiguous = r.contiguous(t, shape)
 	case "value":
 		t.get(key)
+	case "surface":
+		op.Surface = r.surface(t, key)
+		return op.Surface != nil
 	case "layout":
 		// The layout a store or copy runs in, as a compiler already chose
 		// it: a pin of the stored value's access.
@@ -1139,4 +1142,37 @@ func BufferLayout(bt *Table, b *model.Buffer) *model.SharedLayout {
 		}
 	}
 	return l
+}
+
+// surface reads a load's or store's [op.surface]: the two-dimensional
+// region of global memory it accesses, in bytes (width, pitch, the base's
+// alignment, the start column x) and rows (height).
+func (r *graphReader) surface(t *Table, key string) *model.Surface {
+	st, ok := t.Sub(key, false)
+	if !ok {
+		return nil
+	}
+	var s model.Surface
+	good := true
+	for _, f := range []struct {
+		key string
+		at  *int
+		min int
+	}{{"width", &s.Width, 1}, {"height", &s.Height, 1}, {"pitch", &s.Pitch, 1}, {"base_alignment", &s.BaseAlignment, 1}, {"x", &s.X, 0}} {
+		n, ok := st.Int(f.key, f.key != "x")
+		switch {
+		case !ok:
+			good = good && f.key == "x" && !st.Has(f.key)
+		case n < f.min:
+			st.Errorf(f.key, model.CodeBadValue, "expected %s of at least %d, found %d", f.key, f.min, n)
+			good = false
+		default:
+			*f.at = n
+		}
+	}
+	st.CheckUnknown("width", "height", "pitch", "base_alignment", "x")
+	if !good {
+		return nil
+	}
+	return &s
 }

@@ -576,3 +576,9 @@ var SharedOps = func() map[string]func(b *Builder, op *ir.Op) {
 	}
 	return ops
 }()
+
+// Int is the value of an integer arith.constant v, if it is one.
+func (b *Builder) Int(v *ir.Value) (int64, bool) {
+	n, ok := b.ints[v]
+	return n, ok
+}

@@ -2,6 +2,7 @@ package vector
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +14,42 @@ import (
 
 type tdesc struct {
 	typ *ir.TensorDescType
+	// surface is the memref the descriptor describes a block of, as
+	// Intel's 2D block messages see it (nil: not known).
+	surface   *model.Surface
+	elemBytes int
+}
+
+// accessSurface is the surface a load_nd or store_nd of descriptor d
+// reads or writes: d's, moved by the op's own offsets where it has any
+// (its operands from first on give their dynamic entries); nil when an
+// offset is not a constant.
+func (b *builder) accessSurface(d *tdesc, op *ir.Op, first int) *model.Surface {
+	if d.surface == nil {
+		return nil
+	}
+	if _, ok := op.Attr("const_offsets"); !ok {
+		return d.surface
+	}
+	col, ok := b.columnOffset(op, first)
+	if !ok {
+		return nil
+	}
+	s := *d.surface
+	s.X = leastAligned(s.X, col*d.elemBytes)
+	return &s
+}
+
+// leastAligned is whichever of two byte offsets is aligned to the smaller
+// power of two (0 is aligned to any).
+func leastAligned(a, b int) int {
+	switch {
+	case a == 0:
+		return b
+	case b == 0 || a&-a <= b&-b:
+		return a
+	}
+	return b
 }
 
 // createNdDesc records the descriptor create_nd_tdesc makes: a block of
@@ -41,7 +78,72 @@ func (b *builder) createNdDesc(op *ir.Op) {
 		b.Fail(op, model.CodeRankMismatch, "%s describes a block of rank %d: XeGPU's block loads move blocks of rank 1 or 2", t, len(t.Shape))
 		return
 	}
-	b.tdescs[res] = &tdesc{typ: t}
+	d := &tdesc{typ: t}
+	if mt, ok := src.Value.Type.(*ir.MemRefType); ok && src.Value.Def == nil {
+		d.surface = b.surfaceOf(mt, t, op, 1)
+		if dt, ok := ir.DType(mt.Elem); ok {
+			d.elemBytes = dt.Bits / 8
+		}
+	}
+	b.tdescs[res] = d
+}
+
+// argAlignment is the alignment of a kernel argument's memory: OpenCL's
+// CL_DEVICE_MEM_BASE_ADDR_ALIGN is at least the size of the largest
+// built-in type, long16, 128 bytes (OpenCL 3.0 API specification, table
+// "OpenCL Device Queries" of clGetDeviceInfo, the FULL profile's minimum).
+const argAlignment = 128
+
+// surfaceOf is the surface a descriptor of a kernel argument's memref mt
+// reads through 2D block messages: its rows of its last dimension, at its
+// static offsets (op's operands from first on give its dynamic ones); nil
+// unless the memref is two-dimensional, static and row-major and every
+// offset a constant.
+func (b *builder) surfaceOf(mt *ir.MemRefType, t *ir.TensorDescType, op *ir.Op, first int) *model.Surface {
+	dt, ok := ir.DType(mt.Elem)
+	if !ok || len(mt.Shape) != 2 || len(t.Shape) != 2 || mt.Layout != nil || mt.Shape[0] < 1 || mt.Shape[1] < 1 || dt.Bits%8 != 0 {
+		return nil
+	}
+	col, ok := b.columnOffset(op, first)
+	if !ok {
+		return nil
+	}
+	row := mt.Shape[1] * dt.Bits / 8
+	return &model.Surface{Width: row, Height: mt.Shape[0], Pitch: row, BaseAlignment: argAlignment, X: col * dt.Bits / 8}
+}
+
+// columnOffset is the last of op's offsets (const_offsets, its dynamic
+// entries op's operands from first on), when every entry is a constant.
+func (b *builder) columnOffset(op *ir.Op, first int) (int, bool) {
+	a, ok := op.Attr("const_offsets")
+	if !ok {
+		return 0, len(op.Operands) == first
+	}
+	arr, ok := a.Value.(*ir.DenseArrayAttr)
+	if !ok || len(arr.Values) == 0 {
+		return 0, false
+	}
+	offs := make([]int64, len(arr.Values))
+	next := first
+	for i, lit := range arr.Values {
+		o, err := strconv.ParseInt(lit, 10, 64)
+		if err != nil {
+			return 0, false
+		}
+		if o != math.MinInt64 { // a static entry; dynamic ones are marked so
+			offs[i] = o
+			continue
+		}
+		if next >= len(op.Operands) {
+			return 0, false
+		}
+		n, ok := b.Int(op.Operands[next].Value)
+		if !ok {
+			return 0, false
+		}
+		offs[i], next = n, next+1
+	}
+	return int(offs[len(offs)-1]), true
 }
 
 // descriptorArgument records a tensor_desc argument of the function: a
@@ -69,6 +171,18 @@ func (b *builder) descriptorArgument(a *ir.Value, t *ir.TensorDescType) {
 // updateNdOffset moves a descriptor: the same block, elsewhere.
 func (b *builder) updateNdOffset(op *ir.Op) {
 	if d := b.descriptor(op, op.Operands[0]); d != nil {
+		if s := d.surface; s != nil {
+			// The moved block starts as aligned as the least aligned of
+			// its start and the move (a loop adds the move every trip, and
+			// the loop's descriptor is this one: one surface, changed in
+			// place); a move not known is taken as unaligned.
+			col, ok := b.columnOffset(op, 1)
+			if !ok {
+				s.X = 1
+			} else {
+				s.X = leastAligned(s.X, col*d.elemBytes)
+			}
+		}
 		b.tdescs[op.Results[0]] = d
 	}
 }
@@ -149,7 +263,7 @@ func (b *builder) loadNd(op *ir.Op) {
 		b.Failed[res] = true
 		return
 	}
-	mop := &model.Op{Kind: model.OpLoad, Pos: op.Pos, Contiguous: len(block) - 1}
+	mop := &model.Op{Kind: model.OpLoad, Pos: op.Pos, Contiguous: len(block) - 1, Surface: b.accessSurface(d, op, 1)}
 	if perm == nil {
 		if v := b.Add(mop, &model.OpArgs{Shape: block, DType: dt}, res, res.Name, res.Pos); v != nil {
 			v.Pin, b.moved[op] = pin, v
@@ -216,7 +330,7 @@ func (b *builder) storeNd(op *ir.Op) {
 		return
 	}
 	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
-	mop := &model.Op{Kind: model.OpStore, Pos: op.Pos, Operands: []*model.Value{src}, Contiguous: len(src.Shape) - 1, Name: name}
+	mop := &model.Op{Kind: model.OpStore, Pos: op.Pos, Operands: []*model.Value{src}, Contiguous: len(src.Shape) - 1, Name: name, Surface: b.accessSurface(d, op, 2)}
 	b.Add(mop, &model.OpArgs{}, nil, name, op.Pos)
 	b.moved[op] = src
 }

@@ -423,10 +423,14 @@ func (r *planReader) ops(root *tomlio.Table) {
 			r.a.Ops[op] = ch
 		case op.ReadsShared():
 			r.a.Ops[op] = &model.OpChoice{Record: rec, Buffer: r.a.Buffers[op.Buffer]}
+		case info.Records == model.RecordLoadGlobal && rec != nil:
+			r.a.Ops[op] = &model.OpChoice{Record: rec} // a global block load
 		case info.Flow == model.FlowExec:
 			ch := &model.OpChoice{Exec: r.readExact(ot, "exec", op.Operands[0].Shape)}
 			if op.WritesShared() {
 				ch.Buffer, ch.Record = r.a.Buffers[op.Buffer], rec
+			} else if info.Records == model.RecordStoreGlobal {
+				ch.Record = rec // a global block store, or plain stores (nil)
 			}
 			r.a.Ops[op] = ch
 		}
