@@ -32,6 +32,9 @@ type OpChoice struct {
 	// group when more than the record's own (Triton's dot_op kWidth); 0
 	// for the record's own.
 	KWidth int
+	// KOrder: A and B hold K renumbered alike (k_order.go); nil for
+	// the record's own order. Never with a KWidth.
+	KOrder KOrder
 	// The layout a reduce, store or copy_to_shared runs in.
 	Exec *Layout
 	// How a load or load_shared moves data, in words ("ldmatrix_x4 × 8",

@@ -24,6 +24,9 @@ import (
 //     registers innermost along K). That is a permutation of the K index
 //     applied to A and B alike, and a dot's sum over K does not depend
 //     on its order;
+//   - K renumbered (k_order.go): any permutation of K's bits applied to
+//     A and B alike, of which a kWidth's interleaving is one; offered
+//     where it gives each lane one run of k, or where a pin holds K so;
 //   - an FMA dot (a record of kind fma): no matrix instruction; every lane
 //     computes its accumulator elements from whole rows of A and columns
 //     of B held in its registers (Triton's FMA dot,
@@ -137,6 +140,9 @@ func becauseMMA(u Use, a *Assignment) string {
 	if ch.KWidth > 0 && (name == "a" || name == "b") {
 		how += fmt.Sprintf(", kWidth %d", ch.KWidth)
 	}
+	if ch.KOrder != nil && (name == "a" || name == "b") {
+		how += ", K renumbered (" + ch.KOrder.String() + ", A and B alike)"
+	}
 	rname := r.Name
 	if b := r.Blocking(); b != "" {
 		rname += " (" + b + ")"
@@ -155,7 +161,7 @@ type MMAVariant struct {
 }
 
 // Admits reports whether choice ch runs as v states: the kWidth its
-// operands have (the record's own when ch is not a kWidth variant) and
+// operands have (OperandKWidth: a K order gives one too) and
 // its accumulator transposed or not. An FMA dot runs no matrix
 // instruction, so a stated kWidth or accumulator rules it out.
 func (v *MMAVariant) Admits(ch *OpChoice) bool {
@@ -167,11 +173,7 @@ func (v *MMAVariant) Admits(ch *OpChoice) bool {
 	case v.Transposed != nil && *v.Transposed != ch.Transposed:
 		return false
 	}
-	kw := ch.KWidth
-	if kw == 0 {
-		kw = ch.Record.OwnKWidth()
-	}
-	return v.KWidth == 0 || kw == v.KWidth
+	return v.KWidth == 0 || ch.OperandKWidth() == v.KWidth
 }
 
 func (v *MMAVariant) String() string {

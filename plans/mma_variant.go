@@ -20,6 +20,13 @@ func variantNotes(ch *model.OpChoice) []string {
 	if ch.KWidth > 0 && ch.Record != nil {
 		notes = append(notes, fmt.Sprintf("kWidth %d: A and B hold %d consecutive K per register group, the record's own %d", ch.KWidth, ch.KWidth, ch.Record.OwnKWidth()))
 	}
+	if ch.KOrder != nil && ch.Record != nil {
+		note := fmt.Sprintf("K renumbered (%s), A and B alike: %s", ch.KOrder, ch.KOrder.Words())
+		if w, own := ch.OperandKWidth(), ch.Record.OwnKWidth(); w > own {
+			note += fmt.Sprintf("; each lane's lowest registers hold %d consecutive k, the record's %d", w, own)
+		}
+		notes = append(notes, note)
+	}
 	return notes
 }
 
@@ -45,7 +52,7 @@ func verifyVariant(op *model.Op, a *model.Assignment, ch *model.OpChoice, ts *ta
 		}
 		return fmaAsBuilt(op, req(0), req(1), req(2), ch)
 	}
-	view := fragView{transposed: ch.Transposed, kWidth: ch.KWidth}
+	view := fragView{transposed: ch.Transposed, kWidth: ch.KWidth, kOrder: ch.KOrder}
 	slots := [4]string{"a", "b", "c", "d"}
 	if ch.Transposed {
 		slots = [4]string{"b", "a", "c", "d"}

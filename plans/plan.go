@@ -127,9 +127,12 @@ type OpPlan struct {
 	// own (0: the record's own).
 	Transposed bool
 	KWidth     int
-	exec       *model.Layout
-	record     *model.Record
-	reads      []useLayout
+	// KOrder: A and B hold K renumbered alike (model.KOrder); nil for
+	// the record's order.
+	KOrder model.KOrder
+	exec   *model.Layout
+	record *model.Record
+	reads  []useLayout
 }
 
 // useLayout is the layout one use of an op reads its value in.
@@ -324,7 +327,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notationKind st
 			opp.Rejected = ch.Rejected
 			if info.Flow == model.FlowRecord {
 				opp.WarpsM, opp.WarpsN, opp.NFirst, opp.Outer = ch.WarpsM, ch.WarpsN, ch.NFirst, ch.Outer
-				opp.Transposed, opp.KWidth = ch.Transposed, ch.KWidth
+				opp.Transposed, opp.KWidth, opp.KOrder = ch.Transposed, ch.KWidth, ch.KOrder
 				opp.Considered = ch.Considered
 				var notes []string
 				if r := ch.Record; r != nil && r.Base != nil {

@@ -140,8 +140,11 @@ func verifyChoices(g *model.Graph, a *model.Assignment, pts *pointCache) error {
 		if ch == nil || ch.Record == nil {
 			return
 		}
+		if err = kOrdersAgree(op, ch, a); err != nil {
+			return
+		}
 		switch info := op.Info(); {
-		case info.Flow == model.FlowRecord && (ch.Record.Kind == model.RecordFMA || ch.Transposed || ch.KWidth > 0):
+		case info.Flow == model.FlowRecord && (ch.Record.Kind == model.RecordFMA || ch.Transposed || ch.KWidth > 0 || ch.KOrder != nil):
 			if err = verifyVariant(op, a, ch, ts); err != nil {
 				err = at(err, variantWhere(op, err)...)
 				return
@@ -593,6 +596,7 @@ func inFragment(value string, l *model.Layout, r *model.Record, slot string, ts 
 type fragView struct {
 	transposed bool
 	kWidth     int
+	kOrder     model.KOrder // K renumbered (model.KOrder)
 }
 
 // inFragmentAs is inFragment for an operand held as view says.
@@ -661,6 +665,9 @@ func inFragmentOnce(value string, l *model.Layout, r *model.Record, slot string,
 	if view.kWidth > 0 && (slot == "a" || slot == "b") {
 		name += fmt.Sprintf(" at kWidth %d", view.kWidth)
 	}
+	if view.kOrder != nil && (slot == "a" || slot == "b") {
+		name += " with K renumbered (" + view.kOrder.String() + ")"
+	}
 	idx, in, at := make([]int, len(shape)), make([]int, len(shape)), make([]int, len(shape))
 	held := make([]bool, l.Size(model.Lane))
 	var checked []int
@@ -671,6 +678,9 @@ func inFragmentOnce(value string, l *model.Layout, r *model.Record, slot string,
 		copy(at, idx)
 		if view.transposed {
 			slices.Reverse(at)
+		}
+		if (slot == "a" || slot == "b") && view.kOrder != nil {
+			at[kd] = view.kOrder.Position(at[kd])
 		}
 		for d := range at {
 			in[d] = at[d] % tile[d]
@@ -838,6 +848,9 @@ func tilingsOf(r *model.Record, ch *model.OpChoice, m, n, k int, role string) []
 			l, err := model.Tile(o.Layout, shape, factors)
 			if err == nil && ch.Transposed {
 				l, err = l.Transpose([]int{1, 0})
+			}
+			if err == nil && ch.KOrder != nil && role != "c" {
+				l, err = model.RenumberK(l, map[string]int{"a": 1, "b": 0}[role], ch.KOrder)
 			}
 			if err == nil && ch.KWidth > 0 && role != "c" {
 				own := r.OwnKWidth()

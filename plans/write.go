@@ -392,8 +392,9 @@ type OpJSON struct {
 	Cost     int64     `json:"cost"`
 	Rejected []string  `json:"rejected,omitempty"`
 	// An mma's variant (plan.go, OpPlan).
-	Transposed bool `json:"transposed,omitempty"`
-	KWidth     int  `json:"k_width,omitempty"`
+	Transposed bool  `json:"transposed,omitempty"`
+	KWidth     int   `json:"k_width,omitempty"`
+	KOrder     []int `json:"k_order,omitempty"`
 }
 
 // ConvJSON is one conversion in the JSON plan.
@@ -456,7 +457,7 @@ func (p *Plan) JSON() *JSON {
 	for _, o := range p.Ops {
 		oj := OpJSON{Kind: o.Kind, Intrinsic: o.Intrinsic, Warps: o.Warps, Method: o.Method, Lanes: o.Lanes, Subgroups: o.Subgroups, Cost: o.Cost, Rejected: o.Rejected,
 			HeldLanes: o.HeldLanes, HeldSubgroups: o.HeldSubgroups, HeldFirst: o.HeldFirst, Loop: o.Loop,
-			Transposed: o.Transposed, KWidth: o.KWidth}
+			Transposed: o.Transposed, KWidth: o.KWidth, KOrder: o.KOrder}
 		switch {
 		case o.exec != nil:
 			oj.Exec = NewLayoutText(o.exec, p.Notation)

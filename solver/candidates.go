@@ -46,9 +46,11 @@ type MMAChoice struct {
 	// block of the tile, as IREE's nested subgroup tiles do) instead of
 	// just above one fragment (as Triton's layouts do).
 	Outer bool
-	// Transposed and KWidth: the variants of mma_variants.go.
+	// Transposed and KWidth: the variants of mma_variants.go; KOrder:
+	// A and B hold K renumbered alike (k_order.go).
 	Transposed bool
 	KWidth     int
+	KOrder     model.KOrder
 	A, B, C    *model.Layout
 }
 
@@ -75,16 +77,17 @@ func (m *MMAChoice) Arrangement() model.Arrangement {
 // accumulator that notation can write, only those are kept, and the
 // transposed accumulators it writes only with their repeats in the other
 // order are added so (mirroredOrderChoices): the plan must be one the
-// user's compiler can represent.
+// user's compiler can represent. Last come the choices that hold K in the
+// order pins on op's operands hold it (withAnchoredK, k_order.go).
 func (p *Problem) mmaChoices(op *model.Op, records []*model.Record, notation string) []*MMAChoice {
 	key := mmaKeyOf(op, records, notation)
 	if chs, ok := p.build.mmaMemo[key]; ok {
-		return chs
+		return p.withAnchoredK(op, key, chs)
 	}
 	if p.build.mmaMemo == nil {
 		p.build.mmaMemo = map[mmaKey][]*MMAChoice{}
 	}
-	return p.keepMMA(key, p.mmaChoicesOf(op, records, notation))
+	return p.withAnchoredK(op, key, p.keepMMA(key, p.mmaChoicesOf(op, records, notation)))
 }
 
 // mmaChoicesOf is every choice of op on records in notation, made anew:

@@ -9,7 +9,8 @@ import (
 
 // The variants of an mma choice that compilers pick between besides a
 // record's own fragments (model/mma_variant.go says what each computes):
-// the transposed accumulator, wider kWidths, and FMA dots.
+// the transposed accumulator, wider kWidths, K renumbered (k_order.go),
+// and FMA dots.
 //
 // Which are offered, to keep every value within MaxCandidates:
 //   - the transposed accumulator for the records whose own accumulator
@@ -50,7 +51,7 @@ func withVariants(op *model.Op, chs []*MMAChoice, records []*model.Record, warps
 	for _, ch := range slices.Clone(out) {
 		out = append(out, kWidthChoices(op, ch)...)
 	}
-	return out
+	return append(out, laneContiguousChoices(op, out)...)
 }
 
 // transposedChoices runs each record that offers it on (Bᵀ, Aᵀ): the
@@ -234,13 +235,16 @@ func variantText(m *MMAChoice) string {
 	if m.KWidth > 0 {
 		s += fmt.Sprintf(", kWidth %d", m.KWidth)
 	}
+	if m.KOrder != nil {
+		s += ", K renumbered (" + m.KOrder.String() + ")"
+	}
 	return s
 }
 
 // opChoice is the model's record of choice m.
 func (m *MMAChoice) opChoice() *model.OpChoice {
 	return &model.OpChoice{Record: m.Record, WarpsM: m.WarpsM, WarpsN: m.WarpsN, NFirst: m.NFirst, Outer: m.Outer,
-		Transposed: m.Transposed, KWidth: m.KWidth}
+		Transposed: m.Transposed, KWidth: m.KWidth, KOrder: m.KOrder}
 }
 
 // wholeK is accumulator acc without its dimension d (the hardware that

@@ -173,7 +173,9 @@ type Problem struct {
 type builder struct {
 	edgeOf  map[string]model.Use // no_convert fact names to their use
 	mmaMemo map[mmaKey][]*MMAChoice
-	access  *model.AccessCache
+	// anchored: an op's choices with those its pins add (k_order.go).
+	anchored map[anchorKey][]*MMAChoice
+	access   *model.AccessCache
 	// opaqueMMA marks the mma ops whose values can stay in an opaque
 	// fragment.
 	opaqueMMA map[*model.Op]bool

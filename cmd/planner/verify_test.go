@@ -381,9 +381,11 @@ func TestVerifyProvesTheStatus(t *testing.T) {
 // exactly: in fa_f16acc_sm80 the A operand %pf of acc_new, converted
 // into the mma_m16n8k16 fragment on 1×4 warps, with its second and third
 // K repeats swapped still puts every element in the lane and register
-// of its fragment, but is not the layout the mma tiles; likewise in
+// of its fragment, but holds K in another order than B (k 16 where B
+// has k 32), so the mma would multiply elements of different k; in
 // fa_f16acc_gfx942 the B operand %v of acc_new, an MFMA run transposed
-// with kWidth 8, with two of its registers swapped.
+// with kWidth 8, with two of its registers swapped, is not the layout the
+// mma tiles.
 func TestVerifyRefusesSwappedRepeats(t *testing.T) {
 	root, _ := filepath.Abs("../..")
 	t.Chdir(root)
@@ -393,7 +395,7 @@ func TestVerifyRefusesSwappedRepeats(t *testing.T) {
 		{"fa_f16acc_sm80", "value = \"pf\"\nconsumer = \"acc_new\"\noperand = \"a\"",
 			"register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [16, 0], [32, 0], [64, 0]]",
 			"register = [[0, 1], [8, 0], [0, 8], [0, 32], [0, 16], [16, 0], [32, 0], [64, 0]]",
-			"acc_new reads it as a in a layout that mma_m16n8k16_f32_f16 on 1×4 warps does not tile"},
+			"so A and B must hold K in one order: operand a %pf holds k = 16 at the record's K position 32 (K renumbered, k bits 0 1 2 3 5 4), operand b %v at position 16 (the record's own K order)"},
 		{"fa_f16acc_gfx942", "value = \"v\"\nconsumer = \"acc_new\"\noperand = \"b\"",
 			"register = [[1, 0], [2, 0], [4, 0], [0, 64]]",
 			"register = [[2, 0], [1, 0], [4, 0], [0, 64]]",
@@ -419,7 +421,7 @@ func TestVerifyRefusesSwappedRepeats(t *testing.T) {
 		var out, errs bytes.Buffer
 		code := Main([]string{"verify", "--prove", "0", path}, &out, &errs)
 		if code != exitBadInput || !strings.Contains(errs.String(), c.want) {
-			t.Errorf("%s: exit %d, stdout %q, stderr %q: want exit 1 saying the layout is not the mma's tiling", c.plan, code, out.String(), errs.String())
+			t.Errorf("%s: exit %d, stdout %q, stderr %q: want exit 1 saying %q", c.plan, code, out.String(), errs.String(), c.want)
 		}
 	}
 }

@@ -411,6 +411,22 @@ func (r *planReader) ops(root *tomlio.Table) {
 				ot.Errorf("k_width", model.CodeBadValue, "expected a k_width that is a multiple of the record's own %d and larger, found %d", own, ch.KWidth)
 				ch.KWidth = 0
 			}
+			if order, has := ot.Ints("k_order", false); has {
+				bits := 0
+				if k := op.Operands[0].Shape; len(k) == 2 {
+					for k[1]%(2<<bits) == 0 {
+						bits++
+					}
+				}
+				switch o := model.KOrder(order); {
+				case !o.Valid(bits):
+					ot.Errorf("k_order", model.CodeBadValue, "expected a k_order that permutes the K bits 0 to n-1 of a K of %d (at most %d bits), found %v", op.Operands[0].Shape[len(op.Operands[0].Shape)-1], bits, order)
+				case ch.KWidth > 0:
+					ot.Errorf("k_order", model.CodeBadValue, "expected k_width or k_order, found both").Related = []model.Pos{ot.Pos("k_width")}
+				case !o.Identity():
+					ch.KOrder = o
+				}
+			}
 			if ch.WarpsM < 1 || ch.WarpsN < 1 || ch.WarpsM*ch.WarpsN > r.g.Subgroups {
 				ot.Errorf("warps_m", model.CodeBadValue, "expected warps_m × warps_n from 1 to the graph's %d subgroups, found %d × %d", r.g.Subgroups, ch.WarpsM, ch.WarpsN).Related = []model.Pos{ot.Pos("warps_n")}
 				ch.WarpsM, ch.WarpsN = 1, 1
@@ -419,7 +435,7 @@ func (r *planReader) ops(root *tomlio.Table) {
 			if _, buf := model.DescriptorOperand(op, rec); buf != nil {
 				ch.Buffer = r.a.Buffers[buf] // the buffer its descriptor reads
 			}
-			opp.Transposed, opp.KWidth = ch.Transposed, ch.KWidth
+			opp.Transposed, opp.KWidth, opp.KOrder = ch.Transposed, ch.KWidth, ch.KOrder
 			r.a.Ops[op] = ch
 		case op.ReadsShared():
 			r.a.Ops[op] = &model.OpChoice{Record: rec, Buffer: r.a.Buffers[op.Buffer]}

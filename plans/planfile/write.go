@@ -81,6 +81,9 @@ func Write(w io.Writer, p *plans.Plan) error {
 			if o.KWidth > 0 {
 				fmt.Fprintf(&b, "k_width = %d\n", o.KWidth)
 			}
+			if o.KOrder != nil {
+				fmt.Fprintf(&b, "k_order = %s\n", tomlio.IntArray(o.KOrder))
+			}
 		}
 		writeExact(&b, "ops."+q(o.Name)+".exec", o.ExecLayout())
 	}
