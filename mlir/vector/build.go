@@ -627,6 +627,10 @@ func (b *builder) gather(op *ir.Op) {
 		return
 	}
 	maps, _ := op.Attr("indexing_maps")
+	if maps == nil {
+		b.Fail(op, model.CodeMissingKey, "iree_vector_ext.transfer_gather has no indexing_maps")
+		return
+	}
 	arr, _ := maps.Value.(*ir.ArrayAttr)
 	var src *ir.AffineMapAttr
 	if arr != nil && len(arr.Elems) > 0 {
@@ -643,7 +647,11 @@ func (b *builder) gather(op *ir.Op) {
 		return
 	}
 	sizes, _ := reader.IntsAttr(op, "operandSegmentSizes")
-	if len(sizes) == 5 {
+	total := 0
+	for _, n := range sizes {
+		total += max(n, 0)
+	}
+	if len(sizes) == 5 && total == len(op.Operands) && min(sizes[1], sizes[2]) >= 0 {
 		for _, o := range op.Operands[1+sizes[1] : 1+sizes[1]+sizes[2]] {
 			v := b.Value(o)
 			if v == nil {
