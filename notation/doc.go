@@ -1,5 +1,7 @@
 // Package notation holds the notations a layout is written in, each a
-// view of model's Layout: IREE's nested layouts, XeGPU's, Triton's
+// view of model's Layout: IREE's nested layouts, XeGPU's (and its slices
+// of them, which the MLIR writer chooses where a reduction makes one),
+// Triton's
 // blocked, linear and named encodings (and its shared encodings as
 // placements), CuTe's thread-value layouts and explicit tables. Each
 // builds a layout over a frame (Layout) and is recovered from one
