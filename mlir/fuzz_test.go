@@ -12,7 +12,8 @@ import (
 	"planner/model"
 )
 
-// FuzzReadMLIR: any text is read to a graph or rejected with errors,
+// FuzzReadMLIR: any text is read to a graph (empty where the kernel has
+// nothing to lay out) or rejected with errors,
 // every one positioned (file, line, column and code); nothing panics.
 func FuzzReadMLIR(f *testing.F) {
 	for _, glob := range []string{"../examples/mlir/*.mlir", "../testdata/mlir/*.mlir", "../testdata/bad/mlir/*.mlir", "ir/testdata/*.mlir",
@@ -43,8 +44,8 @@ func FuzzReadMLIR(f *testing.F) {
 			}
 			return
 		}
-		if g == nil || len(g.Ops) == 0 {
-			t.Fatal("no error and no graph")
+		if g == nil {
+			t.Fatal("no error and no graph") // an empty graph is a kernel with nothing to lay out
 		}
 	})
 }

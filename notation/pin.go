@@ -70,6 +70,8 @@ func askedCounts(n model.Notation, f model.Frame) (sgs, lanes int) {
 		if x.LaneLayout != nil {
 			lanes = cappedProduct(x.LaneLayout)
 		}
+	case *XeGPUSlice:
+		return askedCounts(x.Parent, f)
 	case *Linear:
 		sgs, lanes = basesIDs(len(x.Warp)), basesIDs(len(x.Lane))
 	case *Triton:

@@ -507,3 +507,22 @@ func permutations(n int) [][]int {
 	rec(nil, make([]bool, n))
 	return out
 }
+
+// WithLaneData is x with lane_data want, where that writes the same
+// layout l (lane_data along a dimension no lane divides, or one of a
+// lane's consecutive elements, can be written several ways); else x.
+// XeGPU writes lane_data by the packing its instructions need (llvm-project
+// mlir/lib/Dialect/XeGPU/Transforms/XeGPUPropagateLayout.cpp,
+// getSIMTLayoutInfoForDPASOperand: [2, 1] for a 16-bit DPAS B, packed to
+// 32 bits along K; [1, 1] for a 16-bit A), which a reader of the IR
+// expects to see.
+func (x *XeGPU) WithLaneData(l *model.Layout, want []int) *XeGPU {
+	if x.LaneLayout == nil || len(want) != len(x.LaneLayout) || slices.Equal(x.LaneData, want) {
+		return x
+	}
+	y := &XeGPU{x.SgLayout, x.SgData, x.InstData, x.LaneLayout, slices.Clone(want), x.Order}
+	if back, err := y.Layout(model.FrameOf(l)); err != nil || !back.Equal(l) {
+		return x
+	}
+	return y
+}

@@ -984,3 +984,96 @@ func parseToLayout(p *parser, op *Op) []Type {
 	}
 	return []Type{t}
 }
+
+// parseTransferGather reads IREE's gather, as IREE 3.13 writes it:
+// %src[%i...] [[%idx... : VecT...]], %pad [, %mask] <indexing_maps = [..]>
+// [{...}] : SrcT, VecT [, MaskT] (iree-org/iree
+// compiler/src/iree/compiler/Codegen/Dialect/VectorExt/IR/VectorExtOps.td,
+// TransferGatherOp; iree-opt 3.13 prints it so). Its operands are
+// segmented base, offsets, index vectors, padding, mask.
+func parseTransferGather(p *parser, op *Op) []Type {
+	src, offsets, ok := p.indexed()
+	if !ok {
+		return nil
+	}
+	var vecs []ref
+	var vecTypes []Type
+	if p.tok.is("[") {
+		p.nextTok()
+		if vecs = p.parseRefs(); len(vecs) == 0 || !p.expect(":", "before the index vectors' types") {
+			if p.ok() {
+				p.failf(p.tok.pos, "expected the index vectors %%v, ... : types, found %s", p.tok.describe())
+			}
+			return nil
+		}
+		for range vecs {
+			if len(vecTypes) > 0 && !p.expect(",", "between the index vectors' types") {
+				return nil
+			}
+			vecTypes = append(vecTypes, p.parseType())
+		}
+		if !p.expect("]", "to close the index vectors") {
+			return nil
+		}
+	}
+	if !p.expect(",", "before the padding value") {
+		return nil
+	}
+	pad, ok := p.parseRef()
+	if !ok {
+		return nil
+	}
+	mask, ok := p.optMask()
+	if !ok || !p.expect("<", "to open the gather's properties <indexing_maps = [...]>") {
+		return nil
+	}
+	for p.ok() && !p.tok.is(">") {
+		if p.tok.kind != tBareID {
+			p.failf(p.tok.pos, "expected a property of %s, found %s", op.Name, p.tok.describe())
+			return nil
+		}
+		name, at := p.tok.text, p.tok.pos
+		p.nextTok()
+		if !p.expect("=", "after "+name) {
+			return nil
+		}
+		vat := p.tok.pos
+		v := p.parseAttr()
+		if !p.ok() {
+			return nil
+		}
+		op.Props = append(op.Props, &NamedAttr{Name: name, Pos: at, ValuePos: vat, Value: v})
+		if !p.tok.is(",") {
+			break
+		}
+		p.nextTok()
+	}
+	if !p.expect(">", "to close the gather's properties") {
+		return nil
+	}
+	p.optAttrs(op)
+	srcT, vecT, ok := p.typePair(op, ",", "between the source's and the vector's types")
+	if !ok {
+		return nil
+	}
+	var maskT Type
+	if len(mask) > 0 {
+		if !p.expect(",", "before the mask's type") {
+			return nil
+		}
+		maskT = p.parseType()
+	}
+	if !p.ok() || p.use(op, src, srcT) == nil || !p.useAll(op, offsets, IndexType{}) {
+		return nil
+	}
+	for i, v := range vecs {
+		if p.use(op, v, vecTypes[i]) == nil {
+			return nil
+		}
+	}
+	if p.use(op, pad, ElemOf(srcT)) == nil || !p.useAll(op, mask, maskT) {
+		return nil
+	}
+	segments(op, 1, len(offsets), len(vecs), 1, len(mask))
+	return []Type{vecT}
+}

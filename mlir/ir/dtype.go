@@ -37,6 +37,12 @@ func DType(t Type) (model.DType, bool) {
 		default:
 			name = fmt.Sprintf("i%d", e.Width)
 		}
+	case IndexType:
+		// An index is as wide as the data layout says, 64 bits unless it
+		// says otherwise (llvm-project
+		// mlir/include/mlir/Interfaces/DataLayoutInterfaces.h,
+		// kDefaultIndexBitwidth), as the GPU lowerings keep it.
+		name = "i64"
 	default:
 		return model.DType{}, false
 	}

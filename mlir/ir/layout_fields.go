@@ -194,3 +194,60 @@ func intList(a Attr) ([]int, bool) {
 	}
 	return out, true
 }
+
+// SliceAttr is XeGPU's slice of a layout: #xegpu.slice<PARENT, dims =
+// [..]>, the layout PARENT (an #xegpu.layout or another slice) with the
+// dimensions dims taken out (llvm-project
+// mlir/include/mlir/Dialect/XeGPU/IR/XeGPUAttrs.td, XeGPU_SliceAttr;
+// mlir/test/Dialect/XeGPU/layout.mlir, slice_attr and nested_slice_attr).
+const SliceAttr = "xegpu.slice"
+
+// SliceParts reads a #xegpu.slice<...> body: its parent layout attribute
+// (where it is written) and its dims (where each is written); an error
+// at the token at fault for anything else.
+func SliceParts(m *Module, da *DialectAttr) (parent *DialectAttr, at model.Pos, dims []int, dimsAt FieldPos, err *model.Error) {
+	p := bodyParser(m, da)
+	at = p.tok.pos
+	if p.tok.kind != tHashID {
+		p.failf(p.tok.pos, "expected #xegpu.slice's parent layout (#xegpu.layout<...> or #xegpu.slice<...>), found %s", p.tok.describe())
+		return nil, at, nil, dimsAt, p.err
+	}
+	a := p.parseAttr()
+	if p.err != nil {
+		return nil, at, nil, dimsAt, p.err
+	}
+	parent, ok := a.(*DialectAttr)
+	if !ok || parent.Name != SliceAttr && !slices.Contains(LayoutAttrs, parent.Name) {
+		p.failCode(at, model.CodeBadValue, "#xegpu.slice's parent is %s, not an XeGPU layout", a)
+		return nil, at, nil, dimsAt, p.err
+	}
+	if !p.expect(",", "after #xegpu.slice's parent layout") || !p.keyword("dims", "after #xegpu.slice's parent layout") || !p.expect("=", "after dims") {
+		return nil, at, nil, dimsAt, p.err
+	}
+	dimsAt.Pos = p.tok.pos
+	if !p.expect("[", "to open dims") {
+		return nil, at, nil, dimsAt, p.err
+	}
+	for p.ok() && !p.tok.is("]") {
+		n, cerr := strconv.Atoi(p.tok.text)
+		if p.tok.kind != tInt || cerr != nil || n > 1<<30 {
+			p.failCode(p.tok.pos, model.CodeBadValue, "dims's entries are dimensions, found %s", p.tok.describe())
+			return nil, at, nil, dimsAt, p.err
+		}
+		dimsAt.Elems = append(dimsAt.Elems, p.tok.pos)
+		dims = append(dims, n)
+		p.nextTok()
+		if !p.tok.is(",") {
+			break
+		}
+		p.nextTok()
+	}
+	if !p.expect("]", "to close dims") {
+		return nil, at, nil, dimsAt, p.err
+	}
+	if p.tok.kind != tEOF {
+		p.failf(p.tok.pos, "expected the end of #xegpu.slice<...>, found %s", p.tok.describe())
+		return nil, at, nil, dimsAt, p.err
+	}
+	return parent, at, dims, dimsAt, nil
+}

@@ -398,6 +398,21 @@ func (p *parser) readItems(op *Op, items []formItem, r *formRead) bool {
 		case formAttrDict:
 			p.optAttrs(op)
 		case formAttrDictMust:
+			if p.tok.kind == tHashID {
+				// An alias of the dictionary (vector.contract #trait ...,
+				// as LLVM's own tests write it): its entries are the op's,
+				// and the attributes a writer adds go to the form's
+				// trailing attr-dict.
+				at := p.tok.pos
+				if d, ok := p.hashAttr().(*DictAttr); ok {
+					op.Attrs = append(op.Attrs, d.Entries...)
+					continue
+				}
+				if p.ok() {
+					p.failf(at, "%s's attributes are an alias of an attribute that is not a dictionary {...}", op.Name)
+				}
+				return false
+			}
 			if !p.tok.is("{") {
 				p.failf(p.tok.pos, "expected %s's attributes {...}, found %s", op.Name, p.tok.describe())
 				return false

@@ -58,7 +58,7 @@ func (p *parser) tdescType(op *Op, t Type, at model.Pos) bool {
 	return true
 }
 
-// parseCreateNdDesc reads %src[offsets] [, [shape], [strides]] [{...}] :
+// parseCreateNdDesc reads %src[[offsets]] [, [shape], [strides]] [{...}] :
 // SrcT -> !xegpu.tensor_desc<...> (the offsets optional, as later
 // versions move them to load_nd; the lists optionally labelled shape :
 // and strides :).
@@ -72,14 +72,17 @@ func parseCreateNdDesc(p *parser, op *Op) []Type {
 		if lists[0], ok = p.offsets(op); !ok {
 			return nil
 		}
-		if p.tok.is(",") {
-			p.nextTok()
-			if lists[1], ok = p.labelled(op, "shape"); !ok || !p.expect(",", "between the shape and the strides") {
-				return nil
-			}
-			if lists[2], ok = p.labelled(op, "strides"); !ok {
-				return nil
-			}
+	}
+	// The shape and strides, after the offsets or, with none, after the
+	// source (%src, shape : [..], strides : [..], as ops.mlir's
+	// test_create_nd_tdesc_8 writes it).
+	if p.tok.is(",") {
+		p.nextTok()
+		if lists[1], ok = p.labelled(op, "shape"); !ok || !p.expect(",", "between the shape and the strides") {
+			return nil
+		}
+		if lists[2], ok = p.labelled(op, "strides"); !ok {
+			return nil
 		}
 	}
 	p.optAttrs(op)

@@ -209,6 +209,9 @@ type Builder struct {
 	Front Front
 	// Tensors is set when ranked tensors play the part of vectors (TTGIR).
 	Tensors bool
+	// FreeArguments is set when an argument no anchor pins is a value
+	// the plan lays out (the vector dialect's), not an error.
+	FreeArguments bool
 	// DefaultTrips is the trip count assumed for a loop whose bounds are
 	// not constants where Opt.Trips gives none (0: such a loop is an
 	// error).

@@ -590,7 +590,7 @@ func (b *Builder) trips(op *ir.Op) (int, bool, bool) {
 func (b *Builder) Finish(notation string) {
 	g := b.G
 	g.Walk(func(op *model.Op) {
-		if op.Info().Given && op.Result != nil && op.Result.Pin == nil {
+		if op.Info().Given && op.Result != nil && op.Result.Pin == nil && !b.FreeArguments {
 			b.Errorf(op.Pos, model.CodeMissingKey, "%%%s arrives in registers in the layout its caller chose: anchor it with iree_vector_ext.to_layout", op.Result.Name)
 		}
 	})

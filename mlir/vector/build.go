@@ -31,6 +31,10 @@ func init() {
 		"vector.transpose":                 (*builder).transpose,
 		"vector.shape_cast":                (*builder).ShapeCast,
 		"vector.extract":                   (*builder).extract,
+		"iree_vector_ext.transfer_gather":  (*builder).gather,
+		"vector.create_mask":               (*builder).madeByLanes,
+		"vector.constant_mask":             (*builder).madeByLanes,
+		"vector.step":                      (*builder).madeByLanes,
 		"vector.insert":                    (*builder).insert,
 		"memref.alloc":                     (*builder).alloc,
 		"memref.alloca":                    (*builder).alloc,
@@ -54,6 +58,73 @@ func init() {
 		handlers[name] = func(b *builder, op *ir.Op) { h(b.Builder, op) }
 	}
 	handlers["xegpu.prefetch_nd"] = func(b *builder, op *ir.Op) {} // a hint on memory
+	// arith.index_cast of a vector<...xindex> is a cast (of a scalar, index
+	// arithmetic the graph has no part of).
+	handlers["arith.index_cast"] = func(b *builder, op *ir.Op) { b.ElementwiseAs(op, reader.CastAs("cast")) }
+	handlers["arith.index_castui"] = handlers["arith.index_cast"]
+}
+
+// madeByLanes reads an op whose vector each lane makes for itself from
+// its elements' positions alone (vector.create_mask, constant_mask: an i1
+// mask of the elements below given bounds; vector.step: each element's
+// position) as a constant: made at each use in the layout that use
+// needs, as a splat constant is, at no cost.
+func (b *builder) madeByLanes(op *ir.Op) {
+	res := op.Results[0]
+	shape, dt, ok := b.ResultVector(res)
+	if !ok {
+		return
+	}
+	b.Add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
+}
+
+// mask is the i1 vector operand of a masked vector.transfer_read or
+// transfer_write (its last operand, after the indices); nil without one.
+func mask(op *ir.Op) *ir.Operand {
+	if len(op.Operands) < 2 {
+		return nil
+	}
+	o := op.Operands[len(op.Operands)-1]
+	if vt, ok := o.Value.Type.(*ir.VectorType); ok && o != op.Operands[0] {
+		if it, ok := vt.Elem.(*ir.IntType); ok && it.Width == 1 {
+			return o
+		}
+	}
+	return nil
+}
+
+// masked reads the mask of a masked access of vector v (its shape and
+// type): nil where there is none, or where it is made at each use (a
+// constant, create_mask, constant_mask: in the access's layout, at no
+// cost); else the graph value of the mask, which the access reads in the
+// layout of the data it masks. ok is false when the mask is refused
+// (reported).
+func (b *builder) masked(op *ir.Op) (*model.Value, bool) {
+	o := mask(op)
+	if o == nil {
+		return nil, true
+	}
+	m := b.Value(o)
+	if m == nil {
+		return nil, false
+	}
+	if m.Def != nil && m.Def.Info().AtUse {
+		b.madeAtAccess[o] = true
+		return nil, true
+	}
+	return m, true
+}
+
+// selectMasked is v where mask m holds, and a constant elsewhere: a
+// select (named name) that lays the mask out as the data, which is how
+// the graph reads a masked access by a mask the kernel computes.
+func (b *builder) selectMasked(op *ir.Op, m, v *model.Value, res *ir.Value, name string, at model.Pos) *model.Value {
+	other := b.Add(&model.Op{Kind: model.OpConstant, Pos: op.Pos}, &model.OpArgs{Shape: slices.Clone(v.Shape), DType: v.DType}, nil, name+"@pad", op.Pos)
+	if other == nil {
+		return nil
+	}
+	sel := &model.Op{Kind: model.OpElementwise, Fn: "select", Pos: op.Pos, Operands: []*model.Value{m, v, other}}
+	return b.Add(sel, &model.OpArgs{Spelling: "select", DType: v.DType, Shape: slices.Clone(v.Shape)}, res, name, at)
 }
 
 // Understood lists the ops the reader understands, for messages.
@@ -84,8 +155,9 @@ func Understood() string {
 	return strings.Join(vec, ", ") + "; " + strings.Join(other, ", ") + "; and arith/math element-wise ops (" + strings.Join(fns, ", ") + ")"
 }
 
-// arguments reads a function's arguments: memrefs as memory, vectors as
-// values arriving in registers (an argument op, which a to_layout must pin).
+// arguments reads a function's arguments: memrefs as memory, XeGPU's
+// tensor descriptors as blocks of it, vectors as values arriving in
+// registers (an argument op, in the layout an anchor pins, else free).
 func (b *builder) arguments(blk *ir.Block) {
 	for _, a := range blk.Args {
 		switch t := a.Type.(type) {
@@ -105,6 +177,8 @@ func (b *builder) arguments(blk *ir.Block) {
 			}
 			op := &model.Op{Kind: model.OpArgument, Pos: a.Pos}
 			b.Add(op, &model.OpArgs{Shape: shape, DType: dt}, a, a.Name, a.Pos)
+		case *ir.TensorDescType:
+			b.descriptorArgument(a, t)
 		case *ir.TensorType:
 			b.Errorf(a.Pos, model.CodeBadValue, "argument %s is a %s: the planner reads kernels in the vector dialect, on memrefs and vectors, after bufferization", a, t)
 			b.Failed[a] = true
@@ -258,14 +332,17 @@ func (b *builder) mem(o *ir.Operand) *memInfo {
 }
 
 // access works out how an access of vector shape vshape touches a memref
-// of rank rank: the memref dimension each vector dimension runs along.
-func (b *builder) access(op *ir.Op, vshape []int, memT *ir.MemRefType) ([]int, bool) {
+// of rank rank: the memref dimension each vector dimension runs along, -1
+// for one the permutation_map broadcasts (a result 0), where bcast allows
+// it.
+func (b *builder) access(op *ir.Op, vshape []int, memT *ir.MemRefType, bcast bool) ([]int, bool) {
 	rank := len(memT.Shape)
 	if memT.Unranked {
 		b.Fail(op, model.CodeBadValue, "%s accesses an unranked memref: the planner needs its rank", op.Name)
 		return nil, false
 	}
-	if len(vshape) > rank {
+	pm, mapped := op.Attr("permutation_map")
+	if len(vshape) > rank && !mapped {
 		b.Fail(op, model.CodeRankMismatch, "%s accesses a rank-%d vector in a rank-%d memref", op.Name, len(vshape), rank)
 		return nil, false
 	}
@@ -273,7 +350,7 @@ func (b *builder) access(op *ir.Op, vshape []int, memT *ir.MemRefType) ([]int, b
 	for i := range dims {
 		dims[i] = rank - len(vshape) + i // the minor identity
 	}
-	if pm, ok := op.Attr("permutation_map"); ok {
+	if mapped {
 		am, isMap := pm.Value.(*ir.AffineMapAttr)
 		if !isMap {
 			b.Fail(op, model.CodeBadValue, "%s's permutation_map is %s, not an affine map", op.Name, pm.Value)
@@ -288,12 +365,12 @@ func (b *builder) access(op *ir.Op, vshape []int, memT *ir.MemRefType) ([]int, b
 		case !plain:
 			b.Errorf(pm.ValuePos, model.CodeBadValue, "permutation_map %s is not a permutation of the memref's dimensions (each result a dimension)", am)
 			return nil, false
-		case slices.Contains(rd, -1):
-			b.Errorf(pm.ValuePos, model.CodeBadValue, "permutation_map %s broadcasts (a result 0): the planner reads each vector element from its own place in memory", am)
+		case slices.Contains(rd, -1) && !bcast:
+			b.Errorf(pm.ValuePos, model.CodeBadValue, "permutation_map %s broadcasts (a result 0): the planner reads a broadcast only from global memory, each vector element of shared memory from its own place", am)
 			return nil, false
 		}
 		for i, d := range rd {
-			if slices.Contains(rd[:i], d) {
+			if d >= 0 && slices.Contains(rd[:i], d) {
 				b.Errorf(pm.ValuePos, model.CodeBadValue, "permutation_map %s names dimension %s twice", am, m.Dims[d])
 				return nil, false
 			}
@@ -383,35 +460,78 @@ func (b *builder) read(op *ir.Op) {
 		b.Failed[res] = true
 		return
 	}
-	dims, ok := b.access(op, shape, m.typ)
+	dims, ok := b.access(op, shape, m.typ, m.space == "global")
 	if !ok {
 		b.Failed[res] = true
 		return
 	}
+	mask, ok := b.masked(op)
+	if !ok {
+		b.Failed[res] = true
+		return
+	}
+	// A masked read is the read, then a select of its elements where the
+	// mask holds (%x@unmasked the value read).
+	out, name := res, res.Name
+	if mask != nil {
+		out, name = nil, res.Name+"@unmasked"
+	}
+	var v *model.Value
 	if m.space == "global" {
 		if edt, ok := ir.DType(m.typ.Elem); !ok || edt.Name != dt.Name {
 			b.Fail(op, model.CodeShapeMismatch, "%s reads %s elements from %s of %s elements", op.Name, dt.Name, op.Operands[0].Value, m.typ.Elem)
 			return
 		}
 		mop := &model.Op{Kind: model.OpLoad, Pos: op.Pos, Contiguous: contiguous(dims)}
-		b.Add(mop, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
+		if grow := broadcastDims(dims); grow != nil {
+			// A permutation_map that broadcasts (a result 0) reads the
+			// tile with those dimensions of extent 1 (%x@mem) and
+			// broadcasts it along them.
+			tile := slices.Clone(shape)
+			for _, d := range grow {
+				tile[d] = 1
+			}
+			if v = b.Add(mop, &model.OpArgs{Shape: tile, DType: dt}, nil, res.Name+"@mem", res.Pos); v != nil {
+				v = b.Add(&model.Op{Kind: model.OpBroadcast, Pos: op.Pos, Operands: []*model.Value{v}, Dims: grow}, &model.OpArgs{Shape: shape, Dims: grow}, out, name, res.Pos)
+			}
+		} else {
+			v = b.Add(mop, &model.OpArgs{Shape: shape, DType: dt}, out, name, res.Pos)
+		}
+	} else {
+		tile, perm := memoryOrder(shape, dims)
+		buf := b.buffer(op, op.Operands[0], m, tile, dt)
+		if buf == nil {
+			return
+		}
+		if perm == nil {
+			v = b.Add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: buf}, &model.OpArgs{Buffer: buf}, out, name, res.Pos)
+		} else {
+			tv := b.Add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: buf}, &model.OpArgs{Buffer: buf}, nil, res.Name+"@mem", res.Pos)
+			if tv == nil {
+				b.Failed[res] = true
+				return
+			}
+			v = b.Add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{tv}, Perm: perm}, &model.OpArgs{Perm: perm}, out, name, res.Pos)
+		}
+	}
+	if mask == nil {
 		return
 	}
-	tile, perm := memoryOrder(shape, dims)
-	buf := b.buffer(op, op.Operands[0], m, tile, dt)
-	if buf == nil {
-		return
-	}
-	if perm == nil {
-		b.Add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: buf}, &model.OpArgs{Buffer: buf}, res, res.Name, res.Pos)
-		return
-	}
-	tv := b.Add(&model.Op{Kind: model.OpLoadShared, Pos: op.Pos, Buffer: buf}, &model.OpArgs{Buffer: buf}, nil, res.Name+"@mem", res.Pos)
-	if tv == nil {
+	if v == nil || b.selectMasked(op, mask, v, res, res.Name, res.Pos) == nil {
 		b.Failed[res] = true
-		return
 	}
-	b.Add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{tv}, Perm: perm}, &model.OpArgs{Perm: perm}, res, res.Name, res.Pos)
+}
+
+// broadcastDims are the vector dimensions an access broadcasts (dims
+// -1); nil for none.
+func broadcastDims(dims []int) []int {
+	var out []int
+	for i, d := range dims {
+		if d < 0 {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // contiguous is the vector dimension that runs along the innermost memref
@@ -439,11 +559,20 @@ func (b *builder) write(op *ir.Op) {
 	if m == nil {
 		return
 	}
-	dims, ok := b.access(op, src.Shape, m.typ)
+	dims, ok := b.access(op, src.Shape, m.typ, false)
 	if !ok {
 		return
 	}
 	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
+	// A masked write writes the select of its elements where the mask
+	// holds (%v@mask).
+	if mask, ok := b.masked(op); !ok {
+		return
+	} else if mask != nil {
+		if src = b.selectMasked(op, mask, src, nil, src.Name+"@mask", op.Pos); src == nil {
+			return
+		}
+	}
 	if m.space == "global" {
 		if edt, ok := ir.DType(m.typ.Elem); !ok || edt.Name != src.DType.Name {
 			b.Fail(op, model.CodeShapeMismatch, "%s writes %s elements to %s of %s elements", op.Name, src.DType.Name, op.Operands[mi].Value, m.typ.Elem)
@@ -466,4 +595,88 @@ func (b *builder) write(op *ir.Op) {
 		}
 	}
 	b.Add(&model.Op{Kind: model.OpCopyToShared, Pos: op.Pos, Operands: []*model.Value{src}, Buffer: buf, Name: name}, &model.OpArgs{Buffer: buf}, nil, name, op.Pos)
+}
+
+// gather reads IREE's iree_vector_ext.transfer_gather (VectorExtOps.td,
+// TransferGatherOp) as a load of the vector from global memory, priced as
+// one whose innermost dimension is the vector dimension its source map
+// sends to the source's innermost dimension: the gathered dimensions take
+// their positions from index vectors, a row (or column) at a time, and the
+// innermost one must not be gathered. An index vector the lanes make
+// (vector.step, a constant) is made in the load's layout; one the kernel
+// computes is read where it lies, as the addresses of a TTGIR load are:
+// the graph does not tie its layout to the load's. A mask is read as for
+// vector.transfer_read.
+func (b *builder) gather(op *ir.Op) {
+	res := op.Results[0]
+	shape, dt, ok := b.ResultVector(res)
+	if !ok {
+		return
+	}
+	m := b.mem(op.Operands[0])
+	if m == nil {
+		b.Failed[res] = true
+		return
+	}
+	if m.space != "global" {
+		b.Fail(op, model.CodeBadValue, "iree_vector_ext.transfer_gather gathers from %s in shared memory: the planner reads gathers from global memory", op.Operands[0].Value)
+		return
+	}
+	if edt, ok := ir.DType(m.typ.Elem); !ok || edt.Name != dt.Name {
+		b.Fail(op, model.CodeShapeMismatch, "%s reads %s elements from %s of %s elements", op.Name, dt.Name, op.Operands[0].Value, m.typ.Elem)
+		return
+	}
+	maps, _ := op.Attr("indexing_maps")
+	if maps == nil {
+		b.Fail(op, model.CodeMissingKey, "iree_vector_ext.transfer_gather has no indexing_maps")
+		return
+	}
+	arr, _ := maps.Value.(*ir.ArrayAttr)
+	var src *ir.AffineMapAttr
+	if arr != nil && len(arr.Elems) > 0 {
+		src, _ = arr.Elems[0].(*ir.AffineMapAttr)
+	}
+	if src == nil || len(src.Map.Dims) != len(shape) || len(src.Map.Results) == 0 {
+		b.Fail(op, model.CodeBadValue, "iree_vector_ext.transfer_gather's indexing_maps do not begin with a source map from the vector's %d dimensions", len(shape))
+		return
+	}
+	last := src.Map.Results[len(src.Map.Results)-1]
+	if last.Kind != ir.ExprDim {
+		b.Errorf(maps.ValuePos, model.CodeBadValue, "iree_vector_ext.transfer_gather's source map %s gathers along the source's innermost dimension: the planner reads gathers of rows whose innermost dimension is contiguous, running along a dimension of the vector", src)
+		b.Failed[res] = true
+		return
+	}
+	sizes, _ := reader.IntsAttr(op, "operandSegmentSizes")
+	total := 0
+	for _, n := range sizes {
+		total += max(n, 0)
+	}
+	if len(sizes) == 5 && total == len(op.Operands) && min(sizes[1], sizes[2]) >= 0 {
+		for _, o := range op.Operands[1+sizes[1] : 1+sizes[1]+sizes[2]] {
+			v := b.Value(o)
+			if v == nil {
+				b.Failed[res] = true
+				return
+			}
+			if v.Def != nil && v.Def.Info().AtUse {
+				b.madeAtAccess[o] = true // made where the load needs it: no anchor
+			}
+		}
+	}
+	mask, ok := b.masked(op)
+	if !ok {
+		b.Failed[res] = true
+		return
+	}
+	out, name := res, res.Name
+	if mask != nil {
+		out, name = nil, res.Name+"@unmasked"
+	}
+	v := b.Add(&model.Op{Kind: model.OpLoad, Pos: op.Pos, Contiguous: last.Pos}, &model.OpArgs{Shape: shape, DType: dt}, out, name, res.Pos)
+	if mask == nil {
+		return
+	}
+	if v == nil || b.selectMasked(op, mask, v, res, res.Name, res.Pos) == nil {
+		b.Failed[res] = true
+	}
 }

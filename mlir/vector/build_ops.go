@@ -143,18 +143,39 @@ func (b *builder) multiReduction(op *ir.Op) {
 	if src == nil {
 		return
 	}
-	if len(dims) != 1 {
-		b.Fail(op, model.CodeBadValue, "vector.multi_reduction reduces dimensions %v at once: the planner's reduce takes one dimension (write one multi_reduction per dimension)", dims)
-		return
+	// Several dimensions at once are reduced one after another, the
+	// highest first (so that the lower ones keep their numbers), each but
+	// the last a reduce of its own (%r@dN) without the accumulator.
+	order := slices.Clone(dims)
+	slices.Sort(order)
+	for i, d := range order {
+		if d < 0 || d >= len(src.Shape) || i > 0 && order[i-1] == d {
+			b.Fail(op, model.CodeBadValue, "vector.multi_reduction's reduction_dims %v are not distinct dimensions of %v", dims, src.Shape)
+			return
+		}
+	}
+	for i := len(order) - 1; i > 0; i-- {
+		d := order[i]
+		mop := &model.Op{Kind: model.OpReduce, Fn: fn, Axis: d, Pos: op.Pos, Operands: []*model.Value{src}}
+		if src = b.Add(mop, &model.OpArgs{Axis: d}, nil, res.Name+"@d"+strconv.Itoa(d), op.Pos); src == nil {
+			b.Failed[res] = true
+			return
+		}
 	}
 	var init *model.Value
-	if !b.IdentityInit(ir.Use{Op: op, Index: 1}) {
+	switch {
+	case b.IdentityInit(ir.Use{Op: op, Index: 1}):
+	case !reader.IsVector(op.Operands[1].Value):
+		// A scalar accumulator: the graph's scalar, or one scalar code
+		// computes, which adds no layout (as vector.reduction's).
+		init = b.ScalarValue(op.Operands[1].Value)
+	default:
 		if init = b.Value(op.Operands[1]); init == nil {
 			b.Failed[res] = true
 			return
 		}
 	}
-	axis := dims[0]
+	axis := order[0]
 	if len(src.Shape) == 1 && axis == 0 {
 		b.ToScalar(op, src, fn, init, res)
 		return
@@ -313,6 +334,36 @@ func (b *builder) insert(op *ir.Op) {
 	b.Reshape(op, src, shape, res)
 }
 
+// xegpuNotation reads an XeGPU layout or slice attribute; open when it
+// leaves the lanes and subgroups open (it gives only inst_data, or is a
+// slice of such a layout); ok false when it is refused (reported).
+func (b *builder) xegpuNotation(da *ir.DialectAttr, at model.Pos) (n model.Notation, fields map[string]ir.FieldPos, open, ok bool) {
+	if da.Name != ir.SliceAttr {
+		xl, f := b.xegpuLayout(da, at)
+		if xl == nil {
+			return nil, nil, false, false
+		}
+		if xl.SgLayout == nil && xl.SgData == nil && xl.LaneLayout == nil && xl.LaneData == nil {
+			return nil, nil, true, true
+		}
+		return xl, f, false, true
+	}
+	parent, pat, dims, dimsAt, err := ir.SliceParts(b.Mod, da)
+	if err != nil {
+		b.Errs = append(b.Errs, err)
+		return nil, nil, false, false
+	}
+	pn, f, open, ok := b.xegpuNotation(parent, pat)
+	if !ok || open {
+		return nil, nil, open, ok
+	}
+	fields = map[string]ir.FieldPos{"dims": dimsAt}
+	for k, v := range f {
+		fields[k] = v
+	}
+	return &notation.XeGPUSlice{Parent: pn, Dims: dims}, fields, false, true
+}
+
 // toLayout reads iree_vector_ext.to_layout as a pin: the value it anchors
 // is pinned to the layout, or, when the value is used elsewhere too (or
 // pinned already), a new value in that layout (anchor).
@@ -327,19 +378,28 @@ func (b *builder) toLayout(op *ir.Op) {
 		b.Fail(op, model.CodeMissingKey, "iree_vector_ext.to_layout has no layout")
 		return
 	}
-	pin := b.layoutPin(op.Name, la, src.Shape, op.Pos)
-	if pin == nil {
+	pin, ok := b.layoutPin(op.Name, la, src.Shape, op.Pos)
+	switch {
+	case !ok:
 		b.Failed[res] = true
-		return
+	case pin == nil:
+		b.Folded[res] = src // a layout that leaves the mapping open: no anchor
+	default:
+		b.anchor(op, src, op.Operands[0].Value, res, pin)
 	}
-	b.anchor(op, src, op.Operands[0].Value, res, pin)
 }
 
 // layoutPin reads the layout attribute na (a nested_layout, an XeGPU
-// layout, a #planner.linear) as a pin for a value of the given shape;
-// nil when it is no layout the reader reads or builds none (reported, at
-// the field or entry at fault).
-func (b *builder) layoutPin(opName string, na *ir.NamedAttr, shape []int, pos model.Pos) *model.Pin {
+// layout, a #planner.linear) as a pin for a value of the given shape; ok
+// is false when it is no layout the reader reads or builds none
+// (reported, at the field or entry at fault). An XeGPU layout that gives
+// only inst_data (and perhaps order) pins nothing (nil, ok): it says how a
+// subgroup's block is cut into instructions, and leaves which subgroup
+// and lane holds which element open (XeGPUAttrs.td, LayoutAttr: the
+// lane_layout and lane_data that map lanes are optional, and
+// mlir/test/Dialect/XeGPU/propagate-layout-inst-data.mlir writes such
+// layouts before the lanes are chosen).
+func (b *builder) layoutPin(opName string, na *ir.NamedAttr, shape []int, pos model.Pos) (*model.Pin, bool) {
 	da, _ := na.Value.(*ir.DialectAttr)
 	var n model.Notation
 	var fields map[string]ir.FieldPos
@@ -353,11 +413,16 @@ func (b *builder) layoutPin(opName string, na *ir.NamedAttr, shape []int, pos mo
 		if nl, f := b.nestedLayout(da, na.ValuePos); nl != nil {
 			n, fields = nl, f
 		}
-	case slices.Contains(ir.LayoutAttrs, da.Name):
+	case slices.Contains(ir.LayoutAttrs, da.Name) || da.Name == ir.SliceAttr:
 		b.xegpu = true
-		if xl, f := b.xegpuLayout(da, na.ValuePos); xl != nil {
-			n, fields = xl, f
+		xn, f, open, ok := b.xegpuNotation(da, na.ValuePos)
+		switch {
+		case !ok:
+			return nil, false
+		case open:
+			return nil, true
 		}
+		n, fields = xn, f
 	default:
 		da = nil
 	}
@@ -365,7 +430,7 @@ func (b *builder) layoutPin(opName string, na *ir.NamedAttr, shape []int, pos mo
 		b.Errorf(na.ValuePos, model.CodeBadValue, "%s's %s is %s: the reader reads layouts written as #iree_vector_ext.nested_layout<...>, #xegpu.layout<...> (or its earlier spellings #xegpu.sg_map, #xegpu.wg_map) and #%s<...>", opName, na.Name, na.Value, ir.LinearAttr)
 	}
 	if n == nil {
-		return nil
+		return nil, false
 	}
 	f := model.Frame{Shape: shape, SubgroupSize: b.Target.SubgroupSize, Subgroups: b.G.Subgroups}
 	l, why, err := notation.PinLayout(n, f, b.Target.Name)
@@ -382,9 +447,9 @@ func (b *builder) layoutPin(opName string, na *ir.NamedAttr, shape []int, pos mo
 			}
 		}
 		b.Errorf(at, model.CodeBadValue, "%s", msg)
-		return nil
+		return nil, false
 	}
-	return &model.Pin{Layout: l, Notation: n, Pos: pos, Unrealisable: why}
+	return &model.Pin{Layout: l, Notation: n, Pos: pos, Unrealisable: why}, true
 }
 
 // anchor gives the IR value res (which op defines from srcIR, read as

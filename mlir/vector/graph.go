@@ -50,6 +50,11 @@ type builder struct {
 	recs     []*model.Record
 	lane     map[*ir.Value]bool
 	laneMMAs map[*ir.Op]laneMMA
+	// madeAtAccess are the operands of accesses (a masked transfer's mask,
+	// a gather's index vectors) that the lanes make in the access's own
+	// layout (constants, create_mask, vector.step): the graph reads no
+	// layout for them there, and the writer anchors none.
+	madeAtAccess map[*ir.Operand]bool
 }
 
 // sgSizeDefRE reads a subgroup size attribute's integer: digits only.
@@ -206,16 +211,18 @@ func Build(m *ir.Module, fn *ir.Op, opt reader.Options) (reader.Kernel, error) {
 // build reads fn of m into its graph.
 func build(m *ir.Module, fn *ir.Op, opt reader.Options) (*builder, error) {
 	b := &builder{
-		Builder:  reader.NewBuilder(m, fn, opt),
-		mems:     map[*ir.Value]*memInfo{},
-		bufs:     map[*ir.Value]*model.Buffer{},
-		over:     map[*ir.Operand]*model.Value{},
-		tdescs:   map[*ir.Value]*tdesc{},
-		moved:    map[*ir.Op]*model.Value{},
-		lane:     map[*ir.Value]bool{},
-		laneMMAs: map[*ir.Op]laneMMA{},
+		Builder:      reader.NewBuilder(m, fn, opt),
+		mems:         map[*ir.Value]*memInfo{},
+		bufs:         map[*ir.Value]*model.Buffer{},
+		over:         map[*ir.Operand]*model.Value{},
+		tdescs:       map[*ir.Value]*tdesc{},
+		moved:        map[*ir.Op]*model.Value{},
+		lane:         map[*ir.Value]bool{},
+		laneMMAs:     map[*ir.Op]laneMMA{},
+		madeAtAccess: map[*ir.Operand]bool{},
 	}
 	b.Front = b
+	b.FreeArguments = true // docs/mlir.md: a vector argument no anchor pins is laid out by the plan
 	b.context()
 	if err := b.Err(); err != nil {
 		return nil, err

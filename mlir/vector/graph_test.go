@@ -456,7 +456,7 @@ func TestSeed000Anchor(t *testing.T) {
 
 func TestRefusals(t *testing.T) {
 	for _, c := range []struct{ args, body, want string }{
-		{"%a: vector<4xf32>", `  %b = vector.step : vector<4xindex>`, "k.mlir:2:3: vector.step is not understood, and it touches vectors (vector<...>): the reader understands vector."},
+		{"%a: vector<4xf32>", `  %b = vector.interleave %a, %a : vector<4xf32> -> vector<8xf32>`, "k.mlir:2:3: vector.interleave is not understood, and it touches vectors (%a, vector<...>): the reader understands vector."},
 		{"%a: vector<4xf32>", `  %b = "my.op"(%a) : (vector<4xf32>) -> vector<4xf32>`, "k.mlir:2:3: my.op is not understood, and it touches vectors: the reader understands"},
 		{"%a: vector<4xf32>", `  %b = math.erf %a : vector<4xf32>`, "k.mlir:2:3: math.erf is not understood, and it touches vectors"},
 		{"%a: vector<[4]xf32>", ``, "k.mlir:1:14: argument %a is the scalable vector vector<[4]xf32>"},
@@ -470,7 +470,7 @@ func TestRefusals(t *testing.T) {
 		{"%m: memref<8x8xf32, #gpu.address_space<private>>", ``, "k.mlir:1:14: %m is in memory space #gpu.address_space<private>, which the planner does not know"},
 		{"%a: vector<4x8xf32>", `  %b = vector.extract %a[1] : vector<8xf32> from vector<4x8xf32>`, "k.mlir:2:3: vector.extract takes position [1] of [4 8], a part of the vector"},
 		{"%a: vector<4x8xf32>", `  %s = arith.constant 0.0 : f32
-  %b = vector.multi_reduction <add>, %a, %s [0, 1] : vector<4x8xf32> to f32`, "k.mlir:3:3: vector.multi_reduction reduces dimensions [0 1] at once"},
+  %b = vector.multi_reduction <add>, %a, %s [0, 2] : vector<4x8xf32> to f32`, "k.mlir:3:3: vector.multi_reduction's reduction_dims [0 2] are not distinct dimensions of [4 8]"},
 		{"%a: vector<4x8xf32>", `  %z = arith.constant dense<0.0> : vector<4xf32>
   %b = vector.multi_reduction <xor>, %a, %z [1] : vector<4x8xf32> to vector<4xf32>`, "k.mlir:3:3: vector.multi_reduction combines with <xor>"},
 		{"%a: vector<4x8xf32>", `  %b = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (m, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} %a, %a, %a : vector<4x8xf32>, vector<4x8xf32> into vector<4x8xf32>`, "vector.contract's indexing_maps [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] are not a matrix product's: B must be K×N or N×K"},

@@ -36,6 +36,9 @@ func (b *builder) Write(w io.Writer, src string, pl *reader.Planned) error {
 		wr.notation = "xegpu"
 	}
 	wr.walk(b.Fn)
+	if wr.notation == "xegpu" {
+		wr.sliceForms()
+	}
 	wr.pins(b.Fn.Regions[0].Blocks[0])
 	wr.conversions()
 	wr.intrinsics()
@@ -69,6 +72,9 @@ type writer struct {
 	// that say why one is in linear bases.
 	attrs    map[*ir.Op][]string
 	comments []comment
+	// slices are the layouts written as XeGPU writes a reduction's result
+	// and a broadcast's operand: a slice of another value's layout.
+	slices []sliceForm
 	// notation is the flavour of IR written: "nested" (IREE's to_layout
 	// anchors) or "xegpu" (layout_result_N attributes, tensor_desc
 	// layouts, xegpu.convert_layout).
@@ -97,6 +103,50 @@ func (wr *writer) layoutOf(name string) *model.Layout { return wr.plan.Layouts[n
 // layoutAttr writes a layout as IREE's nested_layout where that notation
 // can write it, else as #planner.linear<...> with a comment saying why.
 func layoutAttr(l *model.Layout) (attr, why string) { return attrIn("nested", l) }
+
+// attrWith is attrIn, an XeGPU layout written with lane_data want where
+// that is the same layout (nil: as the notation chooses).
+func attrWith(kind string, l *model.Layout, want []int) (attr, why string) {
+	if kind == "xegpu" && want != nil {
+		if x, err := notation.ExpressXeGPU(l); err == nil {
+			return x.WithLaneData(l, want).Attr(), ""
+		}
+	}
+	return attrIn(kind, l)
+}
+
+// laneData is the lane_data XeGPU writes for a vector of type t used as
+// uses are: a 16-bit (or narrower) DPAS B packed to 32 bits along K, [2,
+// 1] for 16 bits; any other value packed to 16 bits along its last
+// dimension, [1, 1] for 16 bits and more (llvm-project
+// mlir/lib/Dialect/XeGPU/Transforms/XeGPUPropagateLayout.cpp,
+// getSIMTLayoutInfoForDPASOperand and getDefaultSIMTLayoutInfo, with the
+// packing sizes of mlir/include/mlir/Dialect/XeGPU/IR/XeGPUTargetInfo.h);
+// nil for no vector.
+func laneData(t ir.Type, uses []ir.Use) []int {
+	vt, ok := t.(*ir.VectorType)
+	if !ok || len(vt.Shape) == 0 {
+		return nil
+	}
+	dt, ok := ir.DType(vt.Elem)
+	if !ok || dt.Bits <= 0 {
+		return nil
+	}
+	want := make([]int, len(vt.Shape))
+	for i := range want {
+		want[i] = 1
+	}
+	for _, u := range uses {
+		if u.Op.Name == "xegpu.dpas" && u.Index == 1 && len(want) == 2 && dt.Bits < 32 {
+			want[0] = 32 / dt.Bits
+			return want
+		}
+	}
+	if dt.Bits < 16 {
+		want[len(want)-1] = 16 / dt.Bits
+	}
+	return want
+}
 
 // attrIn writes a layout as notation kind (nested, xegpu) writes it as an
 // attribute where that notation can, else as #planner.linear<...>, and
@@ -133,8 +183,12 @@ var notationName = map[string]string{"nested": "IREE's nested_layout", "xegpu": 
 // (attr), with the comment line to put before the statement that carries
 // it where that notation cannot write it; ok is false when no attribute
 // writes l (the comment then says so).
-func (wr *writer) layoutText(src string, l *model.Layout, indent string) (attr, comment string, ok bool) {
-	attr, why := attrIn(wr.notation, l)
+// want is the lane_data XeGPU writes for the value (nil: any).
+func (wr *writer) layoutText(src string, l *model.Layout, want []int, indent string) (attr, comment string, ok bool) {
+	attr, why := attrWith(wr.notation, l, want)
+	if sl := wr.sliceOf(l); sl != "" {
+		attr, why = sl, ""
+	}
 	switch {
 	case attr == "":
 		return "", fmt.Sprintf("%s// planner: %s's layout is written in no notation an attribute has: %s\n", indent, src, why), false
@@ -150,8 +204,8 @@ func (wr *writer) layoutText(src string, l *model.Layout, indent string) (attr, 
 // (an anchor when have is l); with a comment line before it when the
 // notation cannot write a layout. ok is false when no attribute writes
 // one.
-func (wr *writer) toLayout(name, src string, t ir.Type, have, l *model.Layout, indent string) (string, bool) {
-	attr, comment, ok := wr.layoutText(src, l, indent)
+func (wr *writer) toLayout(name, src string, t ir.Type, have, l *model.Layout, uses []ir.Use, indent string) (string, bool) {
+	attr, comment, ok := wr.layoutText(src, l, laneData(t, uses), indent)
 	if !ok {
 		return comment, false
 	}
@@ -164,11 +218,11 @@ func (wr *writer) toLayout(name, src string, t ir.Type, have, l *model.Layout, i
 	in := attr
 	if have != nil && !have.Equal(l) {
 		var c string
-		if in, c, ok = wr.layoutText(src+"'s layout", have, indent); !ok {
+		if in, c, ok = wr.layoutText(src+"'s layout", have, laneData(t, nil), indent); !ok {
 			return c, false
 		}
 		b.WriteString(c)
-		if attr, comment, _ = wr.layoutText("the layout "+src+" is converted to", l, indent); comment != "" {
+		if attr, comment, _ = wr.layoutText("the layout "+src+" is converted to", l, laneData(t, uses), indent); comment != "" {
 			b.WriteString(comment)
 		}
 	} else {
@@ -179,6 +233,87 @@ func (wr *writer) toLayout(name, src string, t ir.Type, have, l *model.Layout, i
 	// as input_layout and target_layout in mlir/test/Dialect/XeGPU/layout.mlir).
 	fmt.Fprintf(&b, "%s%%%s = xegpu.convert_layout %s <{input_layout = %s, target_layout = %s}> : %s\n", indent, name, src, in, attr, t)
 	return b.String(), true
+}
+
+// sliceForm is a layout and the #xegpu.slice<...> that writes it.
+type sliceForm struct {
+	l    *model.Layout
+	attr string
+}
+
+// sliceForms finds the layouts XeGPU writes as slices: a
+// vector.multi_reduction's result, the slice of its source's layout along
+// the dimensions it reduces, and a vector.broadcast's source, the slice
+// of its result's along the dimensions it adds (llvm-project
+// mlir/lib/Dialect/XeGPU/Transforms/XeGPUPropagateLayout.cpp gives them
+// #xegpu.slice layouts; mlir/test/Dialect/XeGPU/propagate-layout.mlir),
+// where the plan's layouts are so related and the larger one is an XeGPU
+// layout.
+func (wr *writer) sliceForms() {
+	for _, op := range wr.sortedOps() {
+		var full, part *ir.Value
+		var dims []int
+		switch op.Name {
+		case "vector.multi_reduction":
+			d, ok := reader.IntsAttr(op, "reduction_dims")
+			if !ok || len(op.Results) != 1 || len(op.Operands) == 0 {
+				continue
+			}
+			full, part, dims = op.Operands[0].Value, op.Results[0], d
+		case "vector.broadcast":
+			src, ok1 := op.Operands[0].Value.Type.(*ir.VectorType)
+			dst, ok2 := op.Results[0].Type.(*ir.VectorType)
+			if !ok1 || !ok2 || len(dst.Shape) <= len(src.Shape) || !slices.Equal(dst.Shape[len(dst.Shape)-len(src.Shape):], src.Shape) {
+				continue
+			}
+			full, part = op.Results[0], op.Operands[0].Value
+			for d := range len(dst.Shape) - len(src.Shape) {
+				dims = append(dims, d)
+			}
+		default:
+			continue
+		}
+		fl, pl := wr.irLayout(full), wr.irLayout(part)
+		if fl == nil || pl == nil {
+			continue
+		}
+		if sl := model.SliceDims(fl, dims); sl == nil || !sl.Equal(pl) {
+			continue
+		}
+		x, err := notation.ExpressXeGPU(fl)
+		if err != nil {
+			continue
+		}
+		x = x.WithLaneData(fl, laneData(full.Type, full.Uses))
+		s := &notation.XeGPUSlice{Parent: x, Dims: dims}
+		if back, err := s.Layout(model.FrameOf(pl)); err != nil || !back.Equal(pl) {
+			continue // read back, it would not be the layout
+		}
+		wr.slices = append(wr.slices, sliceForm{pl, s.Attr()})
+	}
+}
+
+// irLayout is the layout the plan gives the graph value IR value v reads
+// as; nil for none.
+func (wr *writer) irLayout(v *ir.Value) *model.Layout {
+	gv := wr.b.Folded[v]
+	if gv == nil {
+		gv = wr.b.Vals[v]
+	}
+	if gv == nil {
+		return nil
+	}
+	return wr.layoutOf(gv.Name)
+}
+
+// sliceOf is the #xegpu.slice that writes l, where sliceForms found one.
+func (wr *writer) sliceOf(l *model.Layout) string {
+	for _, s := range wr.slices {
+		if s.l.Equal(l) {
+			return s.attr
+		}
+	}
+	return ""
 }
 
 // lineAfter is where a statement goes after the text ending at off: the
@@ -232,10 +367,23 @@ func (wr *writer) pinnable(v *ir.Value) *model.Value {
 		return nil
 	}
 	gv := wr.b.Vals[v]
-	if gv == nil || gv.Name != v.Name || gv.Pin != nil {
+	if gv == nil || gv.Name != v.Name || gv.Pin != nil || wr.onlyMadeAtAccess(v) {
 		return nil
 	}
 	return gv
+}
+
+// onlyMadeAtAccess reports whether every use of v is an operand an
+// access makes in its own layout (a constant mask, a vector.step of
+// indices): an anchor would only give v a layout the access does not read
+// it in.
+func (wr *writer) onlyMadeAtAccess(v *ir.Value) bool {
+	for _, u := range v.Uses {
+		if !wr.b.madeAtAccess[u.Op.Operands[u.Index]] {
+			return false
+		}
+	}
+	return len(v.Uses) > 0
 }
 
 // toPin is the layout the plan gives an IR value the writer pins; nil
@@ -257,6 +405,9 @@ func (wr *writer) pins(blk *ir.Block) {
 		if wr.pinnable(a) != nil {
 			args = append(args, a)
 		}
+	}
+	if wr.notation == "xegpu" && blk == wr.b.Fn.Regions[0].Blocks[0] {
+		args = wr.operandAttrs(args)
 	}
 	if len(args) > 0 && len(blk.Ops) > 0 {
 		// Before the block's first op: after its label, where it has one.
@@ -291,7 +442,7 @@ func (wr *writer) anchors(vals []*ir.Value, indent string) string {
 			continue
 		}
 		name := wr.fresh(strings.TrimPrefix(v.String(), "%") + "_l")
-		stmt, ok := wr.toLayout(name, v.String(), v.Type, nil, l, indent)
+		stmt, ok := wr.toLayout(name, v.String(), v.Type, nil, l, v.Uses, indent)
 		stmts.WriteString(stmt)
 		if !ok {
 			continue
@@ -302,6 +453,41 @@ func (wr *writer) anchors(vals []*ir.Value, indent string) string {
 		}
 	}
 	return stmts.String()
+}
+
+// operandAttrs writes the layout the plan gives each of a function's
+// vector arguments as XeGPU anchors an operand: a layout_operand_N
+// attribute on every op that reads it (llvm-project
+// mlir/lib/Dialect/XeGPU/Utils/XeGPUUtils.cpp, getLayoutName of an
+// OpOperand; XeGPU has no attribute for a function's argument itself, and
+// its propagation, XeGPUPropagateLayout.cpp's updateFunctionOpInterface,
+// lays a vector argument out on its users).
+// It gives back the arguments it could not write so, for an op that has
+// no attribute dictionary to carry it: those are anchored by a
+// convert_layout as a loop's iter_arg is.
+func (wr *writer) operandAttrs(args []*ir.Value) []*ir.Value {
+	var left []*ir.Value
+	for _, v := range args {
+		l := wr.toPin(v)
+		ok := l != nil && len(v.Uses) > 0
+		for _, u := range v.Uses {
+			ok = ok && u.Op.Dict != (ir.Span{})
+		}
+		if !ok {
+			left = append(left, v)
+			continue
+		}
+		for _, u := range v.Uses {
+			attr, why, written := wr.layoutText(v.String(), l, laneData(v.Type, v.Uses), wr.indentOf(u.Op.Span.Off))
+			if why != "" {
+				wr.comments = append(wr.comments, comment{u.Op, why})
+			}
+			if written {
+				wr.addAttr(u.Op, fmt.Sprintf("layout_operand_%d = %s", u.Index, attr))
+			}
+		}
+	}
+	return left
 }
 
 // resultAttrs writes the layout of each result of op the plan lays out
@@ -319,7 +505,7 @@ func (wr *writer) resultAttrs(op *ir.Op) {
 		if l == nil {
 			continue
 		}
-		attr, comment, ok := wr.layoutText(v.String(), l, indent)
+		attr, comment, ok := wr.layoutText(v.String(), l, laneData(v.Type, v.Uses), indent)
 		comments.WriteString(comment)
 		if ok {
 			attrs = append(attrs, fmt.Sprintf("layout_result_%d = %s", i, attr))
@@ -410,7 +596,8 @@ func (wr *writer) convert(u model.Use, v *model.Value, req, have *model.Layout) 
 		src = name
 	}
 	name := wr.fresh(strings.TrimPrefix(operand.Value.String(), "%") + "_cv")
-	stmt, ok := wr.toLayout(name, src, operand.Value.Type, have, req, wr.indentOf(irOp.Span.Off))
+	use := []ir.Use{{Op: irOp, Index: slices.Index(irOp.Operands, operand)}}
+	stmt, ok := wr.toLayout(name, src, operand.Value.Type, have, req, use, wr.indentOf(irOp.Span.Off))
 	wr.insertBefore(irOp, stmt)
 	if ok {
 		wr.rename[operand] = "%" + name
@@ -560,37 +747,65 @@ func (wr *writer) buffers() {
 // descriptors writes into each tensor_desc type that states no layout the
 // layout of the values moved through that descriptor, where they all have
 // one layout XeGPU's notation writes: in the type of its create_nd_tdesc
-// and of every op that uses it (a type written through an alias, or a
-// descriptor used by another op, is left as it is, and the values keep
-// their layout_result_N attributes).
+// (or, for a descriptor argument, in the function's signature) and wherever the descriptor's type is written after it, through
+// update_nd_offset and the scf.for loops that carry it (the loop's result
+// types, its scf.yield), so that a loop-carried descriptor states its
+// layout as a loop-invariant one does (a type written through an alias,
+// or a descriptor used by another op, is left as it is, and the values
+// keep their layout_result_N attributes).
 func (wr *writer) descriptors() {
 	if wr.notation != "xegpu" {
 		return
 	}
+	type made struct {
+		v  *ir.Value
+		at typeAt // where its type is first written
+	}
+	var descs []made
+	args := wr.b.Fn.Regions[0].Blocks[0].Args
+	for k, a := range args {
+		// An argument's type, in the function's signature, as XeGPU's
+		// propagation writes it (XeGPUPropagateLayout.cpp,
+		// updateFunctionOpInterface).
+		descs = append(descs, made{a, typeAt{wr.b.Fn, typedBefore(args, k)}})
+	}
 	for _, op := range wr.sortedOps() {
-		if op.Name != "xegpu.create_nd_tdesc" || len(op.Results) != 1 {
-			continue
+		if op.Name == "xegpu.create_nd_tdesc" && len(op.Results) == 1 {
+			descs = append(descs, made{op.Results[0], typeAt{op, -1}})
 		}
-		d := wr.b.tdescs[op.Results[0]]
+	}
+	for _, m := range descs {
+		d := wr.b.tdescs[m.v]
 		if d == nil || d.typ.Layout != nil {
 			continue
 		}
-		ops, ok := wr.descriptorOps(op.Results[0], []*ir.Op{op})
+		sites, ok := wr.descriptorSites(m.v, []typeAt{m.at})
 		if !ok {
 			continue
 		}
 		var l *model.Layout
-		for _, u := range ops {
+		var want []int
+		for _, at := range sites {
+			u := at.op
 			mv := wr.b.moved[u]
 			if mv == nil {
 				continue
 			}
 			ul := wr.layoutOf(mv.Name)
+			if u.Name == "xegpu.store_nd" {
+				ul = wr.storedIn(u, mv)
+			}
 			if ul == nil || l != nil && !l.Equal(ul) {
 				ok = false
 				break
 			}
 			l = ul
+			switch {
+			case u.Name == "xegpu.load_nd" && len(u.Results) == 1:
+				want = laneData(u.Results[0].Type, u.Results[0].Uses) // as the value loaded
+			case u.Name == "xegpu.store_nd" && want == nil && len(u.Operands) > 0:
+				want = laneData(u.Operands[0].Value.Type, nil)
+			}
 		}
 		if !ok || l == nil {
 			continue
@@ -599,8 +814,29 @@ func (wr *writer) descriptors() {
 		if err != nil {
 			continue
 		}
-		wr.retype(ops, d.typ, ", "+x.Attr())
+		if want != nil {
+			x = x.WithLaneData(l, want)
+		}
+		wr.retypeAt(sites, d.typ, ", "+x.Attr())
 	}
+}
+
+// storedIn is the layout a store (the IR op op, storing graph value v)
+// writes in: v's, or the one the plan converts v to for it.
+func (wr *writer) storedIn(op *ir.Op, v *model.Value) *model.Layout {
+	for _, c := range wr.plan.Conv {
+		if u := c.Use(); u.Op.Pos == op.Pos && model.UseValue(u).Name == v.Name {
+			return c.Required()
+		}
+	}
+	return wr.layoutOf(v.Name)
+}
+
+// typeAt is a place an op writes a type: its only site of that type
+// (nth < 0), or its nth tensor_desc or memref type outside its regions.
+type typeAt struct {
+	op  *ir.Op
+	nth int
 }
 
 // retype writes layout (", attr") into type t where each of ops writes
@@ -608,13 +844,36 @@ func (wr *writer) descriptors() {
 // one of them does not write t exactly once (a type written through an
 // alias, or twice).
 func (wr *writer) retype(ops []*ir.Op, t ir.Type, layout string) bool {
+	at := make([]typeAt, len(ops))
+	for i, op := range ops {
+		at[i] = typeAt{op, -1}
+	}
+	return wr.retypeAt(at, t, layout)
+}
+
+// retypeAt writes layout into type t at each place; false, and nothing
+// written, where one of them does not write t there.
+func (wr *writer) retypeAt(places []typeAt, t ir.Type, layout string) bool {
 	var sites []ir.TypeSite
-	for _, op := range ops {
-		in := wr.sitesIn(op, t)
-		if len(in) != 1 {
+	for _, p := range places {
+		in := wr.sitesIn(p.op)
+		if p.nth < 0 {
+			var of []ir.TypeSite
+			for _, s := range in {
+				if s.Type.String() == t.String() {
+					of = append(of, s)
+				}
+			}
+			if len(of) != 1 {
+				return false
+			}
+			sites = append(sites, of[0])
+			continue
+		}
+		if p.nth >= len(in) || in[p.nth].Type.String() != t.String() {
 			return false
 		}
-		sites = append(sites, in[0])
+		sites = append(sites, in[p.nth])
 	}
 	for _, s := range sites {
 		wr.rw.Replace(s.Layout.Off, s.Layout.End, layout)
@@ -622,31 +881,94 @@ func (wr *writer) retype(ops []*ir.Op, t ir.Type, layout string) bool {
 	return true
 }
 
-// descriptorOps gathers the ops that use descriptor v, through the
-// descriptors update_nd_offset makes from it; false when another op uses
-// one.
-func (wr *writer) descriptorOps(v *ir.Value, ops []*ir.Op) ([]*ir.Op, bool) {
+// descriptorSites gathers the places descriptor v's type is written after
+// its definition: the ops that use it, through the descriptors
+// update_nd_offset makes from it and the scf.for loops that carry it (the
+// loop's result type, its scf.yield's operand type, and the uses of its
+// region argument and result); false when another op uses one.
+func (wr *writer) descriptorSites(v *ir.Value, at []typeAt) ([]typeAt, bool) {
+	var ok bool
 	for _, u := range v.Uses {
 		switch u.Op.Name {
 		case "xegpu.load_nd", "xegpu.store_nd", "xegpu.prefetch_nd":
-			ops = append(ops, u.Op)
+			at = append(at, typeAt{u.Op, -1})
 		case "xegpu.update_nd_offset":
-			var ok bool
-			if ops, ok = wr.descriptorOps(u.Op.Results[0], append(ops, u.Op)); !ok {
+			if at, ok = wr.descriptorSites(u.Op.Results[0], append(at, typeAt{u.Op, -1})); !ok {
+				return nil, false
+			}
+		case "scf.for":
+			k := u.Index - 3 // the operands: lower bound, upper bound, step, inits
+			if k < 0 || k >= len(u.Op.Results) || len(u.Op.Regions) != 1 || len(u.Op.Regions[0].Blocks) != 1 {
+				return nil, false
+			}
+			body := u.Op.Regions[0].Blocks[0]
+			if len(body.Args) != len(u.Op.Results)+1 || len(body.Ops) == 0 || body.Ops[len(body.Ops)-1].Name != "scf.yield" {
+				return nil, false
+			}
+			yield := body.Ops[len(body.Ops)-1]
+			at = append(at, typeAt{u.Op, typedBefore(u.Op.Results, k)}, typeAt{yield, typedBefore(operandValues(yield), k)})
+			if at, ok = wr.descriptorSites(body.Args[k+1], at); !ok {
+				return nil, false
+			}
+			if at, ok = wr.descriptorSites(u.Op.Results[k], at); !ok {
+				return nil, false
+			}
+		case "scf.yield":
+			// The loop's side: its result and region argument (scf.for).
+			if blk := u.Op.Parent; blk == nil || blk.Region == nil || blk.Region.Parent == nil || blk.Region.Parent.Name != "scf.for" {
 				return nil, false
 			}
 		default:
 			return nil, false
 		}
 	}
-	return ops, true
+	return at, true
 }
 
-// sitesIn lists the places op's text writes type t.
-func (wr *writer) sitesIn(op *ir.Op, t ir.Type) []ir.TypeSite {
+// typedBefore counts the values before vals[k] whose types are sites
+// (tensor_desc and memref types): the index of vals[k]'s type among the
+// sites of the op that writes their types in order.
+func typedBefore(vals []*ir.Value, k int) int {
+	n := 0
+	for _, v := range vals[:k] {
+		switch v.Type.(type) {
+		case *ir.TensorDescType, *ir.MemRefType:
+			n++
+		}
+	}
+	return n
+}
+
+// operandValues is the values op's operands read.
+func operandValues(op *ir.Op) []*ir.Value {
+	vals := make([]*ir.Value, len(op.Operands))
+	for i, o := range op.Operands {
+		vals[i] = o.Value
+	}
+	return vals
+}
+
+// sitesIn lists the places op's own text writes tensor_desc and memref
+// types, in order: within its span, outside the ops its regions hold.
+func (wr *writer) sitesIn(op *ir.Op) []ir.TypeSite {
+	var nested []ir.Span
+	for _, r := range op.Regions {
+		for _, blk := range r.Blocks {
+			for _, in := range blk.Ops {
+				nested = append(nested, in.Span)
+			}
+		}
+	}
 	var out []ir.TypeSite
 	for _, s := range wr.b.Mod.TypeSites {
-		if s.Layout.Off >= op.Span.Off && s.Layout.End <= op.Span.End && s.Type.String() == t.String() {
+		if s.Layout.Off < op.Span.Off || s.Layout.End > op.Span.End {
+			continue
+		}
+		inside := false
+		for _, n := range nested {
+			inside = inside || s.Layout.Off >= n.Off && s.Layout.End <= n.End
+		}
+		if !inside {
 			out = append(out, s)
 		}
 	}

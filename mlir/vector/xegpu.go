@@ -146,6 +146,28 @@ func (b *builder) columnOffset(op *ir.Op, first int) (int, bool) {
 	return int(offs[len(offs)-1]), true
 }
 
+// descriptorArgument records a tensor_desc argument of the function: a
+// block of global memory its caller describes, as create_nd_tdesc's
+// (refused, at the argument, where it describes shared memory or a block
+// of other than rank 1 or 2).
+func (b *builder) descriptorArgument(a *ir.Value, t *ir.TensorDescType) {
+	b.xegpu = true
+	for _, e := range t.Encoding {
+		if da, ok := e.(*ir.DialectAttr); ok && strings.Contains(da.Body, "memory_space = slm") {
+			// XeGPUAttrs.td, BlockTensorDescAttr: memory_space global or slm.
+			b.Errorf(a.Pos, model.CodeBadValue, "the tensor_desc %s describes a block of shared memory (memory_space = slm): the planner reads XeGPU's block loads and stores of global memory", a)
+			b.Failed[a] = true
+			return
+		}
+	}
+	if len(t.Shape) != 2 && len(t.Shape) != 1 {
+		b.Errorf(a.Pos, model.CodeRankMismatch, "%s describes a block of rank %d: XeGPU's block loads move blocks of rank 1 or 2", t, len(t.Shape))
+		b.Failed[a] = true
+		return
+	}
+	b.tdescs[a] = &tdesc{typ: t}
+}
+
 // updateNdOffset moves a descriptor: the same block, elsewhere.
 func (b *builder) updateNdOffset(op *ir.Op) {
 	if d := b.descriptor(op, op.Operands[0]); d != nil {
@@ -188,8 +210,7 @@ func (b *builder) descLayout(d *tdesc, what string) (*model.Pin, bool) {
 		return nil, true
 	}
 	na := &ir.NamedAttr{Name: "layout", Pos: d.typ.LayoutPos, ValuePos: d.typ.LayoutPos, Value: d.typ.Layout}
-	pin := b.layoutPin(what, na, d.typ.Shape, d.typ.LayoutPos)
-	return pin, pin != nil
+	return b.layoutPin(what, na, d.typ.Shape, d.typ.LayoutPos)
 }
 
 // loadNd reads xegpu.load_nd as a load of the descriptor's block
@@ -369,18 +390,22 @@ func (b *builder) convertLayout(op *ir.Op) {
 	if src == nil {
 		return
 	}
-	pin := b.layoutPin(op.Name, target, src.Shape, op.Pos)
-	if pin == nil {
+	pin, ok := b.layoutPin(op.Name, target, src.Shape, op.Pos)
+	if !ok {
 		b.Failed[res] = true
 		return
 	}
-	if in != nil && in.Value.String() == target.Value.String() {
-		b.anchor(op, src, op.Operands[0].Value, res, pin)
+	if pin == nil || in != nil && in.Value.String() == target.Value.String() {
+		if pin == nil {
+			b.Folded[res] = src // the target leaves the mapping open
+		} else {
+			b.anchor(op, src, op.Operands[0].Value, res, pin)
+		}
 		return
 	}
 	if in != nil {
-		inPin := b.layoutPin(op.Name, in, src.Shape, op.Pos)
-		if inPin == nil || !b.require(op, op.Operands[0], inPin) {
+		inPin, ok := b.layoutPin(op.Name, in, src.Shape, op.Pos)
+		if !ok || inPin != nil && !b.require(op, op.Operands[0], inPin) {
 			b.Failed[res] = true
 			return
 		}
@@ -391,7 +416,9 @@ func (b *builder) convertLayout(op *ir.Op) {
 
 // require makes op's operand o read its value in the pinned layout: the
 // value itself is pinned where nothing else uses it and nothing pins it
-// yet; it is read as it is where its pin is that layout already; else the
+// yet, or where it is a function's argument nothing pins yet (XeGPU
+// anchors an argument so, on the ops that read it: the first anchor
+// pins it); it is read as it is where its pin is that layout already; else the
 // operand reads a new value in the layout (a shape_cast to the same
 // shape), so that a conversion to it stays possible. false when the value
 // is not read (reported).
@@ -401,7 +428,7 @@ func (b *builder) require(op *ir.Op, o *ir.Operand, pin *model.Pin) bool {
 		return false
 	}
 	switch {
-	case v.Pin == nil && len(o.Value.Uses) == 1:
+	case v.Pin == nil && (len(o.Value.Uses) == 1 || slices.Contains(b.Fn.Regions[0].Blocks[0].Args, o.Value)):
 		v.Pin = pin
 	case v.Pin != nil && v.Pin.Layout != nil && pin.Layout != nil && v.Pin.Layout.Equal(pin.Layout):
 	default:
@@ -479,8 +506,8 @@ func (b *builder) operandLayouts(op *ir.Op) bool {
 		if !ok {
 			continue
 		}
-		pin := b.layoutPin(op.Name, na, shape, op.Pos)
-		if pin == nil || !b.require(op, o, pin) {
+		pin, ok := b.layoutPin(op.Name, na, shape, op.Pos)
+		if !ok || pin != nil && !b.require(op, o, pin) {
 			return false
 		}
 	}
@@ -511,10 +538,11 @@ func (b *builder) resultLayouts(op *ir.Op) {
 		if gv == nil {
 			continue // a value the graph does not hold (a reduction's identity)
 		}
-		pin := b.layoutPin(op.Name, na, gv.Shape, op.Pos)
+		pin, ok := b.layoutPin(op.Name, na, gv.Shape, op.Pos)
 		switch {
-		case pin == nil:
+		case !ok:
 			b.Failed[r] = true
+		case pin == nil: // the mapping left open
 		case gv.Pin == nil:
 			gv.Pin = pin
 		case gv.Pin.Layout != nil && pin.Layout != nil && gv.Pin.Layout.Equal(pin.Layout):
