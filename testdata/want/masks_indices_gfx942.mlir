@@ -34,5 +34,5 @@ func.func @masked_gemm(%A: memref<64x64xf16>, %B: memref<64x64xf16>, %C: memref<
 }
 
 // want status optimal
-// want cost 2527
-// want conversions 4
+// want cost 2524
+// want conversions 3
