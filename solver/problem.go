@@ -499,7 +499,8 @@ func restriction(g *model.Graph, cands map[*model.Value]*candSet) string {
 const maxPooled = 512
 
 // poolByShape offers every value the candidates of the other values of
-// its shape.
+// its shape, but a value that has none: no op reads it in a layout of
+// its own (a mask its access makes), so any layout does.
 func poolByShape(g *model.Graph, cands map[*model.Value]*candSet) {
 	pool := map[string][]*model.Layout{}
 	key := func(v *model.Value) string { return fmt.Sprint(v.Shape) }
@@ -512,6 +513,9 @@ func poolByShape(g *model.Graph, cands map[*model.Value]*candSet) {
 		}
 	}
 	for _, v := range g.Values {
+		if len(cands[v].list) == 0 {
+			continue // nothing reads it in a layout: any one does
+		}
 		for _, l := range pool[key(v)] {
 			cands[v].add(l)
 		}
