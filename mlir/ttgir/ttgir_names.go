@@ -94,15 +94,32 @@ func nodeKey(v *ir.Value, l *model.Layout) string { return fmt.Sprintf("%p|%s", 
 // readKey identifies what op reads as its operand i, value v in layout
 // l: the value itself, but for the operands whose name Triton derives
 // from another tensor's (a dot's A and B, a reduce's and an
-// expand_dims's operand) an operand of their own, which a
+// expand_dims's operand), and every use of a reduce's result (named
+// after the reduce's operand), an operand of their own, which a
 // ttg.convert_layout renames where the value has another name for the
 // same layout.
 func readKey(op *ir.Op, i int, v *ir.Value, l *model.Layout) string {
-	switch name := ir.TTName(op.Name); {
-	case isDot(name) && i < 2, (name == "tt.reduce" || name == "tt.expand_dims" || name == "tt.broadcast") && i == 0, name == "tt.return":
+	if ownOperand(op, i) || fromReduce(v) {
 		return nodeKey(v, l) + fmt.Sprintf("|%p.%d", op, i)
 	}
 	return nodeKey(v, l)
+}
+
+// ownOperand reports whether op's operand i is named after another
+// tensor by Triton's typing of op: a dot's A and B, a reduce's, an
+// expand_dims's and a broadcast's operand, a returned tensor.
+func ownOperand(op *ir.Op, i int) bool {
+	name := ir.TTName(op.Name)
+	return isDot(name) && i < 2 || (name == "tt.reduce" || name == "tt.expand_dims" || name == "tt.broadcast") && i == 0 || name == "tt.return"
+}
+
+// fromReduce reports whether v is a result of a tt.reduce, whose name
+// Triton derives from the reduce's operand (the #ttg.slice of its
+// encoding): its every use is an operand of its own, which a
+// ttg.convert_layout renames where the users name the same layout
+// otherwise (a loop's carried maximum, say).
+func fromReduce(v *ir.Value) bool {
+	return v.Def != nil && ir.TTName(v.Def.Name) == "tt.reduce"
 }
 
 // node is the index of the tensor k in layout l, registered the first
@@ -415,7 +432,7 @@ func (wr *ttWriter) tie(op *ir.Op, res *model.Layout) {
 		}
 		n := t.node(readKey(op, i, v, want), want, wr.role(op, i))
 		if k := nodeKey(v, want); how != readConverted && readKey(op, i, v, want) != k {
-			t.ties = append(t.ties, tyTie{kind: tieRename, a: n, b: t.node(k, want, notation.AnyRole), toValue: ir.TTName(op.Name) != "tt.reduce" && ir.TTName(op.Name) != "tt.return"})
+			t.ties = append(t.ties, tyTie{kind: tieRename, a: n, b: t.node(k, want, notation.AnyRole), toValue: ir.TTName(op.Name) != "tt.reduce" && ir.TTName(op.Name) != "tt.return" && ownOperand(op, i)})
 		}
 		return n
 	}
