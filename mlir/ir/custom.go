@@ -369,27 +369,8 @@ func parseForOp(p *parser, op *Op) []Type {
 		if !p.expect("(", "after iter_args") {
 			return nil
 		}
-		for p.ok() && !p.tok.is(")") {
-			if p.tok.kind != tValueID {
-				p.failf(p.tok.pos, "expected an iter_arg (%%name = %%init), found %s", p.tok.describe())
-				return nil
-			}
-			iterArgs = append(iterArgs, blockArg{name: p.tok.text, pos: p.tok.pos})
-			p.nextTok()
-			if !p.expect("=", "after the iter_arg's name") {
-				return nil
-			}
-			r, ok := p.parseRef()
-			if !ok {
-				return nil
-			}
-			inits = append(inits, r)
-			if !p.tok.is(",") {
-				break
-			}
-			p.nextTok()
-		}
-		if !p.expect(")", "to close iter_args") {
+		var ok bool
+		if iterArgs, inits, ok = p.parseAssignments("an iter_arg (%name = %init)", "after the iter_arg's name", "to close iter_args"); !ok {
 			return nil
 		}
 		if p.tok.kind != tArrow {
@@ -450,27 +431,8 @@ func parseWhileOp(p *parser, op *Op) []Type {
 	var inits []ref
 	if p.tok.is("(") {
 		p.nextTok()
-		for p.ok() && !p.tok.is(")") {
-			if p.tok.kind != tValueID {
-				p.failf(p.tok.pos, "expected an assignment (%%name = %%init) of scf.while, found %s", p.tok.describe())
-				return nil
-			}
-			args = append(args, blockArg{name: p.tok.text, pos: p.tok.pos})
-			p.nextTok()
-			if !p.expect("=", "after the before region's argument") {
-				return nil
-			}
-			r, ok := p.parseRef()
-			if !ok {
-				return nil
-			}
-			inits = append(inits, r)
-			if !p.tok.is(",") {
-				break
-			}
-			p.nextTok()
-		}
-		if !p.expect(")", "to close scf.while's assignments") {
+		var ok bool
+		if args, inits, ok = p.parseAssignments("an assignment (%name = %init) of scf.while", "after the before region's argument", "to close scf.while's assignments"); !ok {
 			return nil
 		}
 	}
@@ -1076,4 +1038,34 @@ func parseTransferGather(p *parser, op *Op) []Type {
 	}
 	segments(op, 1, len(offsets), len(vecs), 1, len(mask))
 	return []Type{vecT}
+}
+
+// parseAssignments reads the list of "%name = %init" after an opening
+// '(' up to its ')' (scf.for's iter_args, scf.while's assignments): the
+// names, as the region's arguments, and the values they start from. what
+// names one entry, afterName where its '=' is expected, closing its ')'.
+func (p *parser) parseAssignments(what, afterName, closing string) ([]blockArg, []ref, bool) {
+	var names []blockArg
+	var inits []ref
+	for p.ok() && !p.tok.is(")") {
+		if p.tok.kind != tValueID {
+			p.failf(p.tok.pos, "expected %s, found %s", what, p.tok.describe())
+			return nil, nil, false
+		}
+		names = append(names, blockArg{name: p.tok.text, pos: p.tok.pos})
+		p.nextTok()
+		if !p.expect("=", afterName) {
+			return nil, nil, false
+		}
+		r, ok := p.parseRef()
+		if !ok {
+			return nil, nil, false
+		}
+		inits = append(inits, r)
+		if !p.tok.is(",") {
+			break
+		}
+		p.nextTok()
+	}
+	return names, inits, p.expect(")", closing)
 }

@@ -362,6 +362,13 @@ func (b *Builder) forLoop(op *ir.Op) {
 	}
 	b.depth--
 	b.Loop = outer
+	b.closeLoop(op, mop, l, yield, carried)
+}
+
+// closeLoop ends reading a loop op (scf.for, scf.while) whose body has
+// been read: the carried values' yields, from its yield's operands, and
+// its results, one for each carried value, and then the loop op itself.
+func (b *Builder) closeLoop(op *ir.Op, mop *model.Op, l *model.Loop, yield *ir.Op, carried []int) {
 	for k, i := range carried {
 		y := b.Value(yield.Operands[i])
 		if y == nil {
@@ -492,23 +499,7 @@ func (b *Builder) whileLoop(op *ir.Op) {
 	}
 	b.depth--
 	b.Loop = outer
-	for k, i := range carried {
-		y := b.Value(yield.Operands[i])
-		if y == nil {
-			b.Fail(op, model.CodeUnknownName, "scf.yield's %s is not read", yield.Operands[i].Value)
-			return
-		}
-		l.Yields = append(l.Yields, y)
-		y.Uses = append(y.Uses, model.Use{Op: mop, Index: k, Yield: true})
-	}
-	for k, i := range carried {
-		r := op.Results[i]
-		v := &model.Value{Name: Unique(b.Names, r.Name), Shape: slices.Clone(l.Args[k].Shape), DType: l.Args[k].DType, Pos: r.Pos, Def: mop}
-		b.G.Values = append(b.G.Values, v)
-		b.Vals[r] = v
-		l.Results = append(l.Results, v)
-	}
-	b.Emit(mop)
+	b.closeLoop(op, mop, l, yield, carried)
 }
 
 // passesOn reports whether a while loop's scf.condition passes on each
