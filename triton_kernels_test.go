@@ -20,10 +20,8 @@ const tritonTrips = 16
 // cost less in the model than their plan, and why (docs/triton.md, From a
 // Triton kernel); inputNoPlan those whose own layouts find no plan.
 var (
-	inputCostsLess = map[string]string{
-		"flash_attention_sm90": "K is read through a transposed #ttg.nvmma_shared, a column-major placement the planner does not choose",
-	}
-	inputNoPlan = map[string]bool{"flash_attention_gfx942": true}
+	inputCostsLess = map[string]string{}
+	inputNoPlan    = map[string]bool{"flash_attention_gfx942": true}
 )
 
 // TestTritonKernels plans each kernel Triton compiled from oracle/kernels.py
