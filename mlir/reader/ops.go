@@ -389,13 +389,16 @@ func (b *Builder) closeLoop(op *ir.Op, mop *model.Op, l *model.Loop, yield *ir.O
 	b.Emit(mop)
 }
 
-// WhileTrips is the trip count an scf.while is priced at when --trips
-// gives none: a while loop states no bounds, so its count is always
-// assumed, and the plan says so at the loop (model.Loop.Dynamic). 16 is
-// the count the repository's Triton kernels are planned at (docs/triton.md).
-const WhileTrips = 16
+// AssumedTrips is the trip count a loop whose bounds are not known is
+// priced at when --trips gives none: every scf.while, which states no
+// bounds, and in a TTGIR kernel an scf.for whose bounds are known only at
+// run time (that front end's Builder.DefaultTrips), as Triton's loops
+// over cdiv(K, BLOCK_K) are. The plan says so at the loop
+// (model.Loop.Dynamic). 16 is the count the repository's Triton kernels
+// are planned at (docs/triton.md).
+const AssumedTrips = 16
 
-// whileLoop reads scf.while as a loop of WhileTrips (or --trips)
+// whileLoop reads scf.while as a loop of AssumedTrips (or --trips)
 // iterations: its before region's tensor arguments are the values it
 // carries, from its inits, yielded by the after region's scf.yield. The
 // planner reads the form whose scf.condition passes the before region's
@@ -451,7 +454,7 @@ func (b *Builder) whileLoop(op *ir.Op) {
 		b.Fail(op, model.CodeTooLarge, "loops nest more than 8 deep")
 		return
 	}
-	trips := WhileTrips
+	trips := AssumedTrips
 	if b.Opt.Trips > 0 {
 		trips = b.Opt.Trips
 	}

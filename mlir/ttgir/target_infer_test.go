@@ -73,7 +73,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = %d : i32}
 }
 
 // A loop whose bounds are known only at run time is priced at
-// DefaultTrips, which the graph's provenance says, and --trips overrides
+// reader.AssumedTrips, which the graph's provenance says, and --trips overrides
 // it.
 func TestDynamicLoopDefaultTrips(t *testing.T) {
 	path := "../testdata/want/inferred_target_dynamic_loop.ttgir"
@@ -88,7 +88,7 @@ func TestDynamicLoopDefaultTrips(t *testing.T) {
 		}
 		want := given
 		if given == 0 {
-			want = DefaultTrips
+			want = reader.AssumedTrips
 		}
 		var loops []*model.Loop
 		g.Walk(func(op *model.Op) {
@@ -99,7 +99,7 @@ func TestDynamicLoopDefaultTrips(t *testing.T) {
 		if len(loops) != 1 || loops[0].Trips != want || !loops[0].Dynamic {
 			t.Errorf("--trips %d: loops %v, want one dynamic loop of %d trips", given, loops, want)
 		}
-		said := strings.Contains(strings.Join(g.Provenance, "\n"), fmt.Sprintf("trips %d for the scf.for", DefaultTrips))
+		said := strings.Contains(strings.Join(g.Provenance, "\n"), fmt.Sprintf("trips %d for the scf.for", reader.AssumedTrips))
 		if said != (given == 0) {
 			t.Errorf("--trips %d: the provenance %q says the default: %v", given, g.Provenance, said)
 		}

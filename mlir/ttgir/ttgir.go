@@ -1658,13 +1658,6 @@ func (b *ttBuilder) ttContext() {
 	b.CheckSubgroups()
 }
 
-// DefaultTrips is the trip count a TTGIR loop whose bounds are known only
-// at run time is priced at where --trips gives none, as Triton's kernels'
-// loops are (cdiv(K, BLOCK_K), a sequence length over a block): 16, the
-// count docs/triton.md prices testdata/triton's kernels at. The plan's
-// header says where it was assumed.
-const DefaultTrips = 16
-
 // Build reads fn of m, a TTGIR kernel, into its graph, kept with what
 // writes a plan back into its text.
 func Build(m *ir.Module, fn *ir.Op, opt reader.Options) (reader.Kernel, error) {
@@ -1688,7 +1681,7 @@ func build(m *ir.Module, fn *ir.Op, opt reader.Options) (*ttBuilder, error) {
 	}
 	b.Front = b
 	b.Tensors = true
-	b.DefaultTrips = DefaultTrips
+	b.DefaultTrips = reader.AssumedTrips // a loop over a run-time bound, as Triton writes them
 	b.ttContext()
 	b.markFree(fn)
 	if err := b.Err(); err != nil {
