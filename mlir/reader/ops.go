@@ -612,3 +612,21 @@ func (b *Builder) Unsqueezed(v *ir.Value) bool {
 	_, ok := b.unsq[v]
 	return ok
 }
+
+// Transpose reads op as a transpose of its first operand by the list of
+// dimensions in its attribute attr (vector.transpose's permutation,
+// tt.trans's order: result dimension i is the operand's dimension
+// perm[i]); nil where the operand is not read or the list is not one.
+func (b *Builder) Transpose(op *ir.Op, attr string) *model.Value {
+	res := op.Results[0]
+	src := b.Source(op, res)
+	if src == nil {
+		return nil
+	}
+	perm, ok := IntsAttr(op, attr)
+	if !ok {
+		b.Fail(op, model.CodeBadValue, "%s's %s is not a list of dimensions", op.Name, attr)
+		return nil
+	}
+	return b.Add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{src}, Perm: perm}, &model.OpArgs{Perm: perm}, res, res.Name, res.Pos)
+}

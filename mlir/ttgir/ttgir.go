@@ -867,18 +867,8 @@ func (b *ttBuilder) ttConvert(op *ir.Op) {
 // ttTrans reads tt.trans as a transpose by its order (result dimension i
 // is the operand's dimension order[i], as vector.transpose's permutation).
 func (b *ttBuilder) ttTrans(op *ir.Op) {
-	res := op.Results[0]
-	src := b.Source(op, res)
-	if src == nil {
-		return
-	}
-	perm, ok := reader.IntsAttr(op, "order")
-	if !ok {
-		b.Fail(op, model.CodeBadValue, "tt.trans's order is not a list of dimensions")
-		return
-	}
-	b.Add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{src}, Perm: perm}, &model.OpArgs{Perm: perm}, res, res.Name, res.Pos)
-	b.pinResult(res, false)
+	b.Transpose(op, "order")
+	b.pinResult(op.Results[0], false)
 }
 
 // ttFpToFp reads tt.fp_to_fp as a cast that widens or narrows.

@@ -214,19 +214,7 @@ func (b *builder) reduction(op *ir.Op) {
 	b.ToScalar(op, src, fn, init, res)
 }
 
-func (b *builder) transpose(op *ir.Op) {
-	res := op.Results[0]
-	src := b.Source(op, res)
-	if src == nil {
-		return
-	}
-	perm, ok := reader.IntsAttr(op, "permutation")
-	if !ok {
-		b.Fail(op, model.CodeBadValue, "vector.transpose's permutation is not a list of dimensions")
-		return
-	}
-	b.Add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{src}, Perm: perm}, &model.OpArgs{Perm: perm}, res, res.Name, res.Pos)
-}
+func (b *builder) transpose(op *ir.Op) { b.Transpose(op, "permutation") }
 
 // position reads vector.extract's or vector.insert's static position; a
 // dynamic entry is refused.
