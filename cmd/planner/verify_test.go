@@ -384,8 +384,8 @@ func TestVerifyProvesTheStatus(t *testing.T) {
 // of its fragment, but holds K in another order than B (k 16 where B
 // has k 32), so the mma would multiply elements of different k; in
 // fa_f16acc_gfx942 the B operand %v of acc_new, an MFMA run transposed
-// with kWidth 8, with two of its registers swapped, is not the layout the
-// mma tiles.
+// with kWidth 8, with its first two registers swapped holds k 1 where A
+// has k 2, against the kWidth's interleaving of K.
 func TestVerifyRefusesSwappedRepeats(t *testing.T) {
 	root, _ := filepath.Abs("../..")
 	t.Chdir(root)
@@ -399,7 +399,7 @@ func TestVerifyRefusesSwappedRepeats(t *testing.T) {
 		{"fa_f16acc_gfx942", "value = \"v\"\nconsumer = \"acc_new\"\noperand = \"b\"",
 			"register = [[1, 0], [2, 0], [4, 0], [0, 64]]",
 			"register = [[2, 0], [1, 0], [4, 0], [0, 64]]",
-			"acc_new reads it as b in a layout that mfma_f32_16x16x16_f16"},
+			"so A and B must hold K in one order: operand a %pf holds k = 1 at kWidth 8's K position 1 (kWidth 8's own K order), operand b %v at position 2 (K renumbered, k bits 1 0 2 3 4)"},
 	} {
 		text, err := os.ReadFile("testdata/plans/" + c.plan + ".toml")
 		if err != nil {
