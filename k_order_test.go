@@ -257,12 +257,14 @@ func linearOver(t *testing.T, shape []int, lanes int, l notation.Linear) *model.
 	return out
 }
 
-// A GEMM per family whose dot Triton runs with K in another order than
-// the record's: planned with K orders free, it runs in Triton's order and
+// A GEMM per family whose dot Triton or IREE runs with K in another order
+// than the record's: planned with K orders free, it runs in that order and
 // costs strictly less than held to the record's order (a k_width stated
-// at the record's own), and its A and B are the layouts Triton gives
-// them. The layouts are Triton 3.9's own for the encodings it emits for
-// these tiles (toLinearLayout, read through Gluon's to_linear_layout):
+// at the record's own), and its A and B are the layouts the compiler gives
+// them; the verifier refuses the plan with A's K renumbered alone, or
+// claimed in the record's order. The Triton layouts are Triton 3.9's own
+// for the encodings it emits for these tiles (toLinearLayout, read
+// through Gluon's to_linear_layout):
 //   - MFMA (gfx942, testdata/want/gfx942_gemm_kpack2.toml):
 //     tritonamdgpu-accelerate-matmul with kpack = 2 gives a 128x32 by
 //     32x32 f16 dot on 4 warps #ttg.amd_mfma<{version = 3, warpsPerCTA =
@@ -279,11 +281,18 @@ func linearOver(t *testing.T, shape []int, lanes int, l notation.Linear) *model.
 //     lib/Dialect/TritonGPU/Transforms/AccelerateMatmul.cpp); its dot_op
 //     kWidth 4 puts 4 consecutive k in registers and 4 lanes along K, where
 //     mma.m16n8k16's fragment holds k 2t, 2t+1 and 2t+8, 2t+9 (PTX ISA,
-//     "Matrix Fragments for mma.m16n8k16 with floating point type").
+//     "Matrix Fragments for mma.m16n8k16 with floating point type");
+//   - RDNA4 WMMA (gfx1200, testdata/want/gfx1200_gemm_k16.toml): one
+//     instruction along K, K renumbered (k bits 0 1 3 2) to IREE's WMMAR4
+//     operands over 2x2 subgroups, two batches along M (A) and N (B), as
+//     gfx1200_gemm_iree_anchors.toml pins them (getSingleSubgroupLayout in
+//     compiler/src/iree/compiler/Codegen/Dialect/GPU/IR/IREEGPUAttrs.cpp
+//     of iree-org/iree: element [1, 8], thread [16, 2], strides [1, 16]).
 func TestKOrderCheaperThanRecordOrder(t *testing.T) {
 	for _, c := range []struct {
 		file, record       string
 		own, kWidth, lanes int
+		kOrder             model.KOrder
 		cost, recordCost   int64
 		a, b               notation.Linear
 	}{
@@ -298,6 +307,18 @@ func TestKOrderCheaperThanRecordOrder(t *testing.T) {
 				Register: [][]int{{1, 0}, {2, 0}, {4, 0}, {16, 0}},
 				Lane:     [][]int{{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {8, 0}},
 				Warp:     [][]int{{0, 0}, {0, 0}}},
+		},
+		{
+			file: "testdata/want/gfx1200_gemm_k16.toml", record: "wmma_f32_16x16x16_f16_gfx12", own: 4, lanes: 32,
+			kOrder: model.KOrder{0, 1, 3, 2}, cost: 4512, recordCost: 4608,
+			a: notation.Linear{
+				Register: [][]int{{0, 1}, {0, 2}, {0, 4}, {32, 0}},
+				Lane:     [][]int{{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 8}},
+				Warp:     [][]int{{0, 0}, {16, 0}}},
+			b: notation.Linear{
+				Register: [][]int{{1, 0}, {2, 0}, {4, 0}, {0, 32}},
+				Lane:     [][]int{{0, 1}, {0, 2}, {0, 4}, {0, 8}, {8, 0}},
+				Warp:     [][]int{{0, 16}, {0, 0}}},
 		},
 		{
 			file: "testdata/want/sm80_int8_upcast_gemm.toml", record: "mma_m16n8k16_f32_f16", own: 2, kWidth: 4, lanes: 32,
@@ -321,8 +342,8 @@ func TestKOrderCheaperThanRecordOrder(t *testing.T) {
 			g, a := res.Problem.Graph, res.Assignment
 			op := opNamed(t, g, "acc_next")
 			ch := a.Ops[op]
-			if ch.Record.Name != c.record || ch.KWidth != c.kWidth || ch.KOrder != nil {
-				t.Fatalf("runs %s at kWidth %d, k order %v: want %s at kWidth %d", ch.Record.Name, ch.KWidth, ch.KOrder, c.record, c.kWidth)
+			if ch.Record.Name != c.record || ch.KWidth != c.kWidth || !slices.Equal(ch.KOrder, c.kOrder) {
+				t.Fatalf("runs %s at kWidth %d, k order %v: want %s at kWidth %d, k order %v", ch.Record.Name, ch.KWidth, ch.KOrder, c.record, c.kWidth, c.kOrder)
 			}
 			if hc := heldRes.Assignment.Ops[opNamed(t, heldRes.Problem.Graph, "acc_next")]; hc.Record.Name != c.record || hc.KWidth != 0 || hc.KOrder != nil || hc.OperandKWidth() != c.own {
 				t.Fatalf("held to the record's order, runs %s at kWidth %d, k order %v", hc.Record.Name, hc.KWidth, hc.KOrder)
@@ -352,13 +373,13 @@ func TestKOrderCheaperThanRecordOrder(t *testing.T) {
 			a.Required[useA] = keep
 			// Claimed in the record's order, the operands are refused: as
 			// renumbered K (MFMA's kWidth 8 keeps the record's registers in
-			// place), or as not the record's tiling (mma.sync's kWidth 4
-			// puts its registers innermost).
-			ch.KWidth = 0
+			// place, as RDNA4's renumbering does), or as not the record's
+			// tiling (mma.sync's kWidth 4 puts its registers innermost).
+			ch.KWidth, ch.KOrder = 0, nil
 			if err := plans.Verify(g, a, plan); err == nil || !strings.Contains(err.Error(), "%a") {
-				t.Errorf("kWidth %d operands claimed in the record's order verified: %v", c.kWidth, err)
+				t.Errorf("operands of kWidth %d, k order %v claimed in the record's order verified: %v", c.kWidth, c.kOrder, err)
 			}
-			ch.KWidth = c.kWidth
+			ch.KWidth, ch.KOrder = c.kWidth, c.kOrder
 			if err := plans.Verify(g, a, plan); err != nil {
 				t.Errorf("the plan restored does not verify: %v", err)
 			}
