@@ -378,7 +378,7 @@ func AssignmentWords(g *Graph, a *Assignment) []int {
 				l = r
 			}
 			if ch := a.Ops[u.Op]; ch != nil && ch.Record != nil {
-				k = ch.Record.K
+				k = ch.Record.KStep()
 			}
 		}
 		words[i] = HeldWords(v, RegisterWords(l, v.DType.Bits), k)

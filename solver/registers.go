@@ -167,7 +167,7 @@ func (p *Problem) heldWords(v *model.Value) (*Node, []int) {
 			ws := make([]int, len(n.MMA))
 			for c, ch := range n.MMA {
 				if ch.Record != nil {
-					ws[c] = model.HeldWords(v, model.RegisterWords(e.Required[c], v.DType.Bits), ch.Record.K)
+					ws[c] = model.HeldWords(v, model.RegisterWords(e.Required[c], v.DType.Bits), ch.Record.KStep())
 				}
 			}
 			return n, ws
