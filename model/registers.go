@@ -206,11 +206,13 @@ func Live(g *Graph) *Liveness {
 // mma as its accumulator: op adds acc and the result of mma, an mma whose
 // C is a constant (its zero) read by it alone, and neither acc nor the
 // mma's result is read anywhere else, all in one loop body. The mma then
-// runs as D = A·B + acc in acc's registers, as an mma instruction's D may
-// be its C (PTX ISA, "Warp-level Matrix Multiply-and-Accumulate
-// Instruction: mma": d and c may name the same registers), and as
-// Triton's combine pass rewrites dot(a, b, 0) + acc into dot(a, b, acc)
-// (lib/Dialect/Triton/Transforms/Combine.td, CombineDotAddFPattern).
+// runs as D = A·B + acc in acc's registers: Triton's combine pass
+// rewrites dot(a, b, 0) + acc into dot(a, b, acc) when the dot's result
+// has no other reader (lib/Dialect/Triton/Transforms/Combine.td,
+// CombineDotAddFPattern), and an mma instruction computes D = A·B + C
+// with D and C separate register operands (PTX ISA, "Warp Level Matrix
+// Multiply-Accumulate Instructions", mma), which a compiler gives the
+// same registers when C is not read again.
 func FoldedAdd(op *Op) (acc *Value, mma *Op, ok bool) {
 	f, isFunc := ElementwiseFuncOf(op.Fn)
 	if !isFunc || !f.Accumulates || op.Info().Flow != FlowSame || op.Result == nil || len(op.Operands) != 2 {
@@ -236,11 +238,10 @@ func FoldedAdd(op *Op) (acc *Value, mma *Op, ok bool) {
 // and has one use, in the same loop body, as an mma's A or B or as the
 // value a store or copy_to_shared writes. A compiler then loads it where
 // it is read, a part at a time: an mma's operand one K step of the
-// instruction after another (Triton lowers a dot to one mma per K step
-// of its tile, each reading its own registers of A and B, and ptxas
-// schedules each load next to its first reader to keep the registers
-// live at once within the register file), a store's value one vector
-// after another.
+// instruction after another (Triton lowers a dot to one mma instruction
+// per K step of its tile, each reading its own registers of A and B, so
+// a scheduler may load each step's fragments just before the mma that
+// reads them), a store's value one vector after another.
 func StreamedUse(v *Value) (Use, bool) {
 	if v.Def == nil || len(v.Uses) != 1 {
 		return Use{}, false
@@ -260,8 +261,9 @@ func StreamedUse(v *Value) (Use, bool) {
 }
 
 // StreamVectorWords is the registers per lane a store streams at a time:
-// one 16-byte vector, the widest access of a lane (PTX ISA, "ld": .v4 of
-// 32-bit elements; AMD's global_load_dwordx4; Intel's SIMT block reads).
+// one 16-byte vector, the widest access of one lane on NVIDIA (PTX ISA,
+// "ld" and "st": .v4 of 32-bit elements) and AMD (global_load_dwordx4,
+// global_store_dwordx4).
 const StreamVectorWords = 4
 
 // HeldWords is the registers per lane value v holds at its consumer's
@@ -366,9 +368,9 @@ func (lv *Liveness) LiveAt(i, p int) bool {
 }
 
 // AssignmentWords is the registers per lane each value of g holds under
-// the layouts of a (indexed as Graph.Values).
-// A value streamed into an mma is counted in the layout the mma reads it
-// in, one K step of the mma's record at a time (HeldWords).
+// the layouts of a (indexed as Graph.Values); a value streamed into an
+// mma is counted in the layout the mma reads it in, one K step of the
+// mma's record at a time (HeldWords).
 func AssignmentWords(g *Graph, a *Assignment) []int {
 	words := make([]int, len(g.Values))
 	for i, v := range g.Values {

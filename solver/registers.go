@@ -226,7 +226,8 @@ func (t minTable) min(a, b int) int {
 // pseudo-Boolean constraint over choices: the sum of Excess over the
 // chosen (Node, Choice) pairs is at most Room. Excess is a choice's
 // registers above its value's fewest, Room the budget less the fewest
-// of every value live there.
+// of every value live there. A pair appears once for each value its node
+// decides (an mma's node decides the values streamed into it).
 type RegisterRow struct {
 	Node, Choice, Excess []int
 	Room                 int
