@@ -412,8 +412,8 @@ def table_row(row):
 
 HEADINGS = ("kernel", "target", "compiles", "`convert_layout` ops", "model cost",
             "conversions priced: sum (n)", "shared loads", "shared stores", "shuffles", "barriers",
-            "registers", "model registers", "spill bytes", "shared bytes", "Triton layout passes ms", "planner solve ms",
-            "planner / Triton time")
+            "registers", "model registers", "spill bytes", "shared bytes", "Triton layout passes ms",
+            "planner solve ms", "planner / Triton time")
 
 
 def comparison(row):
