@@ -93,6 +93,7 @@ func (p *Problem) registerForbids() {
 			return
 		}
 	}
+	edges := p.useEdges()
 	least := make([]int, len(g.Values)) // the fewest registers each value can hold, whatever else holds
 	most := make([]int, len(g.Values))
 	for i, v := range g.Values {
@@ -100,7 +101,7 @@ func (p *Problem) registerForbids() {
 		if ru.live.Holder[i] != i {
 			continue
 		}
-		n, ws := p.heldWords(v)
+		n, ws := p.heldWords(v, edges)
 		if n == nil {
 			continue
 		}
@@ -160,10 +161,11 @@ func (p *Problem) registerForbids() {
 // node and its layouts; for a value streamed into an mma's operand the
 // mma's node, each choice reading it in its operand layout one K step of
 // its record at a time (a choice with no record holds none). nil for a
-// value with no node.
-func (p *Problem) heldWords(v *model.Value) (*Node, []int) {
+// value with no node. edges are the problem's conversion edges by use
+// (useEdges).
+func (p *Problem) heldWords(v *model.Value, edges map[model.Use]*Edge) (*Node, []int) {
 	if u, ok := model.StreamedUse(v); ok && u.Op.Info().Flow == model.FlowRecord {
-		if n, e := p.opNode[u.Op], p.useEdge(u); n != nil && e != nil {
+		if n, e := p.opNode[u.Op], edges[u]; n != nil && e != nil {
 			ws := make([]int, len(n.MMA))
 			for c, ch := range n.MMA {
 				if ch.Record != nil {
@@ -184,14 +186,15 @@ func (p *Problem) heldWords(v *model.Value) (*Node, []int) {
 	return n, ws
 }
 
-// useEdge is the conversion edge of use u; nil where it has none.
-func (p *Problem) useEdge(u model.Use) *Edge {
+// useEdges are the problem's conversion edges by the use each is of.
+func (p *Problem) useEdges() map[model.Use]*Edge {
+	out := map[model.Use]*Edge{}
 	for _, e := range p.Edges {
-		if e.Kind == EdgeConversion && e.Use == u {
-			return e
+		if e.Kind == EdgeConversion {
+			out[e.Use] = e
 		}
 	}
-	return nil
+	return out
 }
 
 // minTable answers the least of budget - used[k] over a span of points

@@ -66,8 +66,9 @@ func enumerate(p *Problem, limit int, visit func(choice []int)) bool {
 func leastPeak(g *model.Graph, p *Problem) int {
 	lv := model.Live(g)
 	least := make([]int, len(g.Values))
+	edges := p.useEdges()
 	for i, v := range g.Values {
-		if _, ws := p.heldWords(v); len(ws) > 0 {
+		if _, ws := p.heldWords(v, edges); len(ws) > 0 {
 			least[i] = slices.Min(ws)
 		}
 	}
