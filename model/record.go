@@ -293,3 +293,13 @@ func (t *Target) RegisterBudget(subgroups int) int {
 	}
 	return b
 }
+
+// KStep is the K one instruction of an mma record consumes: its K, or 1
+// for a scalar FMA record (K unset), which multiplies one element of A by
+// one of B.
+func (r *Record) KStep() int {
+	if r.K > 0 {
+		return r.K
+	}
+	return 1
+}
