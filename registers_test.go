@@ -250,14 +250,13 @@ func TestSpillCostByHand(t *testing.T) {
 
 // A graph that allows spilling pays for it: fa_f16acc_sm80's plan spills,
 // priced at its excess times the price per register. spill_priced.toml is
-// seed002_ldmatrix_swizzle with registers = "spill": its cheapest plan with
-// registers free (4298) held 33 registers per lane over sm_80's 255 while
-// A and B were held whole, and now that they are streamed into the mma
-// one K step at a time it holds 168 and spills nothing.
+// seed002_ldmatrix_swizzle with registers = "spill": its A and B are
+// streamed into the mma one K step at a time, so its plan (4106, as
+// seed002_ldmatrix_swizzle's) stays within the budget and spills nothing.
 func TestSpillIsPriced(t *testing.T) {
 	plan := solveFile(t, "testdata/graphs/spill_priced.toml")
-	if r := plan.Registers; plan.Cost != 4298 || r.Over != 0 || r.SpillCost != 0 || !r.Spill {
-		t.Errorf("cost %d, %d over the budget at a spill cost of %d; want 4298 within the budget", plan.Cost, r.Over, r.SpillCost)
+	if r := plan.Registers; plan.Cost != 4106 || r.Over != 0 || r.SpillCost != 0 || !r.Spill {
+		t.Errorf("cost %d, %d over the budget at a spill cost of %d; want 4106 within the budget", plan.Cost, r.Over, r.SpillCost)
 	}
 	spills := solveFile(t, "testdata/graphs/fa_f16acc_sm80.toml").Registers
 	if spills.Over == 0 || spills.SpillCost != int64(spills.SpillOver)*spills.SpillPrice || spills.SpillCost == 0 {

@@ -45,6 +45,11 @@ type Target struct {
 	Registers    int
 	RegisterFile int
 	RegistersPos Pos // where registers (or, without it, register_file) is written
+	// ScratchRows are the row-pointer load_shared and store_shared
+	// records (ldmatrix, stmatrix) the target offers, which a
+	// conversion's round trip through shared memory may use; the
+	// intrinsics library fills it in from the records it has parsed.
+	ScratchRows []*Record
 	// Extends names the target this one is based on: what it does not
 	// give comes from there, and its records add to the base's.
 	Extends    string
