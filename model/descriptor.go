@@ -59,10 +59,17 @@ func operandMajor(role string) string {
 // shared-memory operand (role) from a buffer placed as s, and if not,
 // why: the rule's modes and alignment (MemoryRule.Admits), the order the
 // buffer holds the operand in among the rule's majors, and, for an
-// MN-major operand, instruction tiles as wide as the pattern's row (a
-// canonical MN-major layout repeats whole 8-row atoms along M or N:
-// NVIDIA/cutlass include/cute/atom/mma_traits_sm90_gmma.hpp,
-// make_gmma_desc<Major::MN>).
+// MN-major operand, instruction tiles that span whole swizzle atoms
+// along M or N, or lie within one. A matrix is made of swizzle atoms
+// (PTX ISA, "Shared Memory Matrix Layout", the table of swizzle atom
+// layouts: 128B MN-major 8x8 128-bit elements, 64 f16 along MN by 8
+// along K), repeated along MN at the leading dimension byte offset
+// (a buffer's column blocks) and along K at the stride dimension byte
+// offset ("Strides"); a tile that starts inside an atom is described by
+// a start address inside the atom's rows, since the swizzle is a
+// function of the address (Triton's DotOpMmaV3SmemLoader::smemLoad in
+// third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/DotOpToLLVM/WGMMA.cpp
+// adds the column within the atom to the descriptor's start).
 func DescriptorAdmits(r *Record, role string, s *SharedLayout) error {
 	if s == nil {
 		return fmt.Errorf("the buffer has no placement to describe")
@@ -82,8 +89,8 @@ func DescriptorAdmits(r *Record, role string, s *SharedLayout) error {
 	if shape[0]%8 != 0 || s.Rows%shape[0] != 0 || s.Cols%shape[1] != 0 {
 		return fmt.Errorf("the %dx%d tile does not divide the %dx%d buffer into core matrices of 8 rows", shape[0], shape[1], s.Rows, s.Cols)
 	}
-	if major == "mn" && shape[1] != s.stride() {
-		return fmt.Errorf("an MN-major tile spans whole rows of the pattern: %d columns of %d bits are not the buffer's %d-byte rows", shape[1], s.ElemBits, s.stride()*s.ElemBits/8)
+	if w := s.BlockCols(); major == "mn" && shape[1]%w != 0 && w%shape[1] != 0 {
+		return fmt.Errorf("an MN-major tile spans whole atoms or lies within one: %d columns of %d bits against atoms %d bytes wide", shape[1], s.ElemBits, w*s.ElemBits/8)
 	}
 	return nil
 }

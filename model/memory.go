@@ -11,13 +11,24 @@ import (
 // Stride elements apart, Pad more elements follow every PadEvery rows
 // (seed 002's "pad m elements every n lines"), and Swizzle, when not
 // "none", permutes 16-byte chunks within each row the way the Hopper
-// swizzle modes do.
+// swizzle modes do. ColumnBlock, when set and less than Cols, cuts the
+// rows into blocks of that many columns, each block all Rows high and
+// dense, one after another: a wgmma operand wider than one swizzle atom
+// (PTX ISA, "Shared Memory Matrix Layout": a matrix is made of swizzle
+// atoms, repeated along MN at the descriptor's leading dimension byte
+// offset), as Triton's #ttg.nvmma_shared lays out rows wider than its
+// swizzle (nvmmaSharedToLinearLayout tiles 8 rows one swizzle wide down
+// the rows first).
 type SharedLayout struct {
 	Rows, Cols int
 	Stride     int // elements from one row to the next; Cols when 0
 	Pad        int // elements added after every PadEvery rows
 	PadEvery   int
 	Swizzle    string // "none", "32B", "64B" or "128B"
+	// ColumnBlock: columns per block, 0 (or Cols) for whole rows; set,
+	// rows within a block are ColumnBlock elements apart and Stride, Pad
+	// and PadEvery are 0.
+	ColumnBlock int
 	// XOR, when its Bits are set, is the swizzle applied instead of the
 	// named mode's.
 	XOR      Swizzle
@@ -42,6 +53,9 @@ func swizzleBits(mode string) int {
 }
 
 func (s *SharedLayout) stride() int {
+	if s.columnBlocked() {
+		return s.ColumnBlock
+	}
 	if s.Stride == 0 {
 		return s.Cols
 	}
@@ -49,8 +63,29 @@ func (s *SharedLayout) stride() int {
 }
 
 // RowStride is the distance between rows in elements: Stride, or Cols
-// when Stride is 0.
+// when Stride is 0, or ColumnBlock within a column block.
 func (s *SharedLayout) RowStride() int { return s.stride() }
+
+// columnBlocked reports whether the rows are cut into column blocks.
+func (s *SharedLayout) columnBlocked() bool { return s.ColumnBlock > 0 && s.ColumnBlock < s.Cols }
+
+// ColumnBlocks is the number of column blocks the rows are cut into (1
+// for whole rows).
+func (s *SharedLayout) ColumnBlocks() int {
+	if !s.columnBlocked() {
+		return 1
+	}
+	return ceilDiv(s.Cols, s.ColumnBlock)
+}
+
+// BlockCols is the columns of one column block: ColumnBlock, or Cols for
+// whole rows.
+func (s *SharedLayout) BlockCols() int {
+	if !s.columnBlocked() {
+		return s.Cols
+	}
+	return s.ColumnBlock
+}
 
 // Offset is where element (i, j) lies, in elements.
 func (s *SharedLayout) Offset(i, j int) int {
@@ -104,6 +139,10 @@ func (s *SharedLayout) Bytes() int {
 
 // unswizzled is Offset before the swizzle.
 func (s *SharedLayout) unswizzled(i, j int) int {
+	if s.columnBlocked() {
+		w := s.ColumnBlock
+		return (j/w)*s.Rows*w + i*w + j%w
+	}
 	o := i*s.stride() + j
 	if s.PadEvery > 0 {
 		o += (i / s.PadEvery) * s.Pad
@@ -113,6 +152,9 @@ func (s *SharedLayout) unswizzled(i, j int) int {
 
 func (s *SharedLayout) String() string {
 	out := fmt.Sprintf("%dx%d, rows %d elements apart", s.Rows, s.Cols, s.stride())
+	if s.columnBlocked() {
+		out += fmt.Sprintf(" in column blocks of %d", s.ColumnBlock)
+	}
 	if s.PadEvery > 0 && s.Pad > 0 {
 		out += fmt.Sprintf(", %d elements of padding every %d rows", s.Pad, s.PadEvery)
 	}

@@ -67,7 +67,12 @@ func checkSharedUse(v *model.Value, u model.Use, have, req *model.Layout, a *mod
 // canonical layout puts it. That layout is written here from the PTX
 // ISA's description, not from the placement's formula: rows of the
 // mode's span (16 bytes without a swizzle; 32, 64 or 128 with one), 8-row
-// core-matrix groups one after the other, and in a swizzled mode the
+// core-matrix groups one after the other (the stride dimension byte
+// offset, 8 spans), atoms one span wide repeated across the columns at
+// the leading dimension byte offset (the descriptor is given the bytes
+// of all the buffer's rows one span wide: "Strides", the leading
+// dimension byte offset of a swizzled MN-major layout is the stride from
+// one atom to the next along MN), and in a swizzled mode the
 // 16-byte chunk index within the span XORed with the index of the
 // 128-byte line the chunk lies in, modulo the chunks of a span ("Shared
 // Memory Matrix Layout", its swizzling modes; NVIDIA/cutlass
@@ -95,9 +100,11 @@ func checkDescriptor(op *model.Op, ch *model.OpChoice, a *model.Assignment) erro
 	mode, _ := s.DescriptorMode()
 	span := map[string]int{"none": 16, "32B": 32, "64B": 64, "128B": 128}[mode]
 	bytes := s.ElemBits / 8
+	atom := span / bytes // an atom's columns
+	lbo := s.Rows * span // from one atom to the next along the columns
 	for r := range v.Shape[0] {
 		for c := range v.Shape[1] {
-			addr := (r/8)*8*span + (r%8)*span + c*bytes
+			addr := (c/atom)*lbo + (r/8)*8*span + (r%8)*span + (c%atom)*bytes
 			if chunks := span / 16; chunks > 1 {
 				chunk := (addr / 16) % chunks
 				addr += ((chunk ^ (addr/128)%chunks) - chunk) * 16

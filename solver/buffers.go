@@ -20,8 +20,12 @@ const maxPlacementSets = 1024
 // of padding every 2 rows (seed 002's "pad m every n lines"), blocks of 4
 // or 8 rows shifted by 8, 16, 32 or 40 bytes, and XOR
 // swizzles of the 16-byte chunks of a row by the row index, 1 to 3 bits
-// (Hopper's named 32B/64B/128B modes where a row is their span).
-func placements(b *model.Buffer) []*model.SharedLayout {
+// (Hopper's named 32B/64B/128B modes where a row is their span). Where
+// atoms is set (an mma may read the buffer through a matrix descriptor)
+// and the rows are wider than a mode's span, also the rows cut into
+// column blocks of that span in that mode: a wgmma operand of several
+// swizzle atoms side by side (model.SharedLayout.ColumnBlock).
+func placements(b *model.Buffer, atoms bool) []*model.SharedLayout {
 	if b.Layout == nil {
 		return nil
 	}
@@ -93,6 +97,17 @@ func placements(b *model.Buffer) []*model.SharedLayout {
 			add(s)
 		}
 	}
+	if atoms && rows%8 == 0 && cols*elemBits%8 == 0 {
+		for _, mode := range model.SwizzleModes[1:] {
+			span := model.ModeSpan(mode)
+			if rowBytes <= span || rowBytes%span != 0 {
+				continue
+			}
+			s := dense()
+			s.Swizzle, s.ColumnBlock = mode, span*8/elemBits
+			add(s)
+		}
+	}
 	if b.Described {
 		// Only the placements a matrix descriptor describes, as the
 		// kernel's op reads the buffer through one, and the graph's own
@@ -106,6 +121,25 @@ func placements(b *model.Buffer) []*model.SharedLayout {
 		}
 	}
 	return out
+}
+
+// readThroughDescriptor reports whether an mma may read buffer b through
+// a matrix descriptor: some mma's A or B is loaded from b and some mma
+// record of the target reads an operand from shared memory.
+func (p *Problem) readThroughDescriptor(b *model.Buffer) bool {
+	if !slices.ContainsFunc(p.plainMMA, func(r *model.Record) bool { return r.SharedOperand() != "" }) {
+		return false
+	}
+	found := false
+	p.Graph.Walk(func(op *model.Op) {
+		if found || op.Info().Flow != model.FlowRecord {
+			return
+		}
+		for _, x := range op.Operands[:min(2, len(op.Operands))] {
+			found = found || x.Def != nil && x.Def.ReadsShared() && x.Def.Buffer == b
+		}
+	})
+	return found
 }
 
 // stated reports whether the graph places buffer b otherwise than dense
@@ -131,7 +165,7 @@ func (p *Problem) bufferNodes() {
 	var cands [][]*model.SharedLayout
 	most := 0
 	for _, b := range g.Buffers {
-		pl := placements(b)
+		pl := placements(b, b.Described || p.readThroughDescriptor(b))
 		if pl == nil {
 			pl = []*model.SharedLayout{nil}
 		} else if !p.accessed(b) {
