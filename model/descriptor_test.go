@@ -32,6 +32,9 @@ func TestDescriptorAdmits(t *testing.T) {
 	blocks := func(rows, cols, w int, swz string) *SharedLayout {
 		return &SharedLayout{Rows: rows, Cols: cols, ElemBits: 16, Swizzle: swz, ColumnBlock: w}
 	}
+	colMajor := func(rows, cols, w int, swz string) *SharedLayout {
+		return &SharedLayout{Rows: rows, Cols: cols, ElemBits: 16, Swizzle: swz, ColumnBlock: w, ColumnMajor: true}
+	}
 	cases := []struct {
 		name   string
 		r      *Record
@@ -55,6 +58,14 @@ func TestDescriptorAdmits(t *testing.T) {
 		{"n96 over 64-column atoms", wgmmaRecord(96, "k", "mn"), blocks(64, 192, 64, "128B"), "whole atoms or lies within one"},
 		{"128B blocks of 64 bytes", wgmmaRecord(128, "k", "mn"), blocks(64, 128, 32, "128B"), "rows of 128 bytes; the buffer's rows are 64 bytes"},
 		{"blocks of 4 rows", wgmmaRecord(128, "k", "mn"), blocks(4, 128, 64, "128B"), "whole atoms of 8 rows"},
+		// Column major: B K-major, N rows of K (K = 64 f16: one 128B
+		// atom row; K = 128: two atoms side by side along K, each
+		// instruction's 16 of K within one).
+		{"K-major n128 in 128B", wgmmaRecord(128, "k", "mn"), colMajor(64, 128, 0, "128B"), ""},
+		{"K-major n256 over K = 128 in column blocks", wgmmaRecord(256, "k", "mn"), colMajor(128, 256, 64, "128B"), ""},
+		{"K-major n8 in 32B", wgmmaRecord(8, "k", "mn"), colMajor(16, 64, 0, "32B"), ""},
+		{"K-major for an MN-major record", wgmmaRecord(128, "mn"), colMajor(64, 128, 0, "128B"), "k-major"},
+		{"K-major of 256-byte rows", wgmmaRecord(128, "k", "mn"), colMajor(128, 128, 0, "128B"), "rows of 128 bytes; the buffer's rows are 256 bytes"},
 		{"the 128B XOR stated", wgmmaRecord(64, "k", "mn"), &SharedLayout{Rows: 64, Cols: 64, ElemBits: 16, XOR: Swizzle{3, 4, 3}}, ""},
 		{"an XOR of no mode", wgmmaRecord(64, "k", "mn"), &SharedLayout{Rows: 64, Cols: 64, ElemBits: 16, XOR: Swizzle{2, 4, 4}}, "none of a descriptor's modes"},
 		{"padded rows", wgmmaRecord(64, "k", "mn"), &SharedLayout{Rows: 64, Cols: 64, Stride: 72, ElemBits: 16, Swizzle: "none"}, "rows of 16 bytes; the buffer's rows are 144 bytes"},
@@ -135,6 +146,53 @@ func TestColumnBlocksAreTheCanonicalLayout(t *testing.T) {
 		if s.Bytes() != s.Rows*s.Cols*s.ElemBits/8 {
 			t.Errorf("%s: %d bytes, want %d", s, s.Bytes(), s.Rows*s.Cols*s.ElemBits/8)
 		}
+	}
+}
+
+// A column-major B buffer is the canonical K-major layout of the PTX ISA
+// ("Shared Memory Matrix Layout"), written from its text: the 128B
+// mode's K-major atom is 8x8 128-bit elements, 8 rows along N of 64 f16
+// along K, 128 bytes each, the 16-byte chunk index XORed with the row;
+// atoms repeat along N at the stride dimension byte offset (1024 bytes
+// one after another); the leading dimension byte offset is not used by a
+// swizzled K-major layout ("Strides"), an instruction's 16 of K lying in
+// one atom, and the atoms along K of a K = 128 buffer lie one block of
+// all N rows after the other, as Triton's transposed #ttg.nvmma_shared
+// puts them.
+func TestColumnMajorIsTheKMajorLayout(t *testing.T) {
+	b := &SharedLayout{Rows: 64, Cols: 128, ElemBits: 16, Swizzle: "128B", ColumnMajor: true}                     // K = 64, N = 128
+	wide := &SharedLayout{Rows: 128, Cols: 64, ElemBits: 16, Swizzle: "128B", ColumnMajor: true, ColumnBlock: 64} // K = 128, N = 64
+	for _, c := range []struct {
+		s          *SharedLayout
+		k, n, byte int
+	}{
+		{b, 0, 0, 0},
+		{b, 1, 0, 2},        // along K: contiguous
+		{b, 0, 1, 128 + 16}, // row 1 (n = 1): chunk 0 XOR 1
+		{b, 8, 1, 128},      // chunk 1 XOR 1
+		{b, 0, 8, 1024},     // the next atom along N
+		{b, 63, 127, 16270}, // 15*1024 + 7*128 + chunk 7^7 (0) + 14
+		{wide, 64, 0, 8192}, // the second atom along K: after all 64 rows of N
+		{wide, 70, 9, 8192 + 1024 + 128 + 16 + 12},
+	} {
+		if got := c.s.ByteOffset(c.k, c.n); got != c.byte {
+			t.Errorf("%s: (%d, %d) at byte %d, want %d", c.s, c.k, c.n, got, c.byte)
+		}
+	}
+	if b.Bytes() != 16384 || wide.Bytes() != 16384 {
+		t.Errorf("footprints %d and %d, want 16384", b.Bytes(), wide.Bytes())
+	}
+	// The tensor core's reads of a 64x128 K-major B by m64n128k16: 4 K
+	// tiles of 128 rows of N by 32 bytes, 16 x 2 core matrices each, one
+	// wavefront each (every row in its own banks under the swizzle), once
+	// per M tile (2), shared by the warpgroup's 4 warps: 4*32*2/4 = 64.
+	op := descriptorGEMM()
+	op.Operands[1].Shape = []int{64, 128}
+	op.Operands[2].Shape = []int{128, 128}
+	op.Result.Shape = []int{128, 128}
+	a, ok := DescriptorAccess(op, &OpChoice{Record: wgmmaRecord(128, "k", "mn"), WarpsM: 1, WarpsN: 1, Buffer: b}, &Target{Banks: 32, BankBytes: 4})
+	if !ok || a.Wavefronts != 64 || a.Ideal != 64 {
+		t.Errorf("K-major reads: %+v (ok %v), want 64 wavefronts, 64 conflict free", a, ok)
 	}
 }
 

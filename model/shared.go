@@ -99,10 +99,10 @@ func (s *SharedLayout) canonicalIn(mode string) error {
 		switch {
 		case s.Stride != 0 || s.PadEvery > 0 && s.Pad > 0:
 			return fmt.Errorf("a buffer in column blocks is dense within each block")
-		case s.Cols%s.ColumnBlock != 0:
-			return fmt.Errorf("column blocks of %d do not divide the buffer's %d columns", s.ColumnBlock, s.Cols)
-		case s.Rows%8 != 0:
-			return fmt.Errorf("column blocks of %d rows are not whole atoms of 8 rows", s.Rows)
+		case s.storedCols()%s.ColumnBlock != 0:
+			return fmt.Errorf("column blocks of %d do not divide the buffer's %d stored columns", s.ColumnBlock, s.storedCols())
+		case s.storedRows()%8 != 0:
+			return fmt.Errorf("column blocks of %d rows are not whole atoms of 8 rows", s.storedRows())
 		}
 	}
 	if span, rowBytes := ModeSpan(mode), s.stride()*s.ElemBits/8; rowBytes != span {
@@ -140,7 +140,10 @@ func (s *SharedLayout) Formula() string {
 	elems := fmt.Sprintf("i*%d + j", s.stride())
 	if s.columnBlocked() {
 		w := s.ColumnBlock
-		elems = fmt.Sprintf("(j/%d)*%d + i*%d + j%%%d", w, s.Rows*w, w, w)
+		elems = fmt.Sprintf("(j/%d)*%d + i*%d + j%%%d", w, s.storedRows()*w, w, w)
+	}
+	if s.ColumnMajor {
+		elems = strings.NewReplacer("i", "j", "j", "i").Replace(elems)
 	}
 	if s.PadEvery > 0 && s.Pad > 0 {
 		if s.PadEvery == 1 {
@@ -304,7 +307,7 @@ type vectorAccessKey struct {
 func (s *SharedLayout) countedSubgroups(tb *layoutTables, t *Target) []int {
 	l := tb.l
 	subs := tb.subgroupsApart()
-	if len(subs) <= 1 || l.Rank() != 2 || s.XOR.Bits > 0 || swizzleBits(s.Swizzle) > 0 || s.columnBlocked() {
+	if len(subs) <= 1 || l.Rank() != 2 || s.XOR.Bits > 0 || swizzleBits(s.Swizzle) > 0 || !s.rowMajor() {
 		return subs
 	}
 	bankBytes := t.BankBytes
@@ -596,9 +599,12 @@ func (s *SharedLayout) accessRowsByElements(tb *layoutTables, rowsPerPhase, rowB
 // elements per row", "swizzle 128B".
 func (s *SharedLayout) Describe() string {
 	var parts []string
+	if s.ColumnMajor {
+		parts = append(parts, "column major")
+	}
 	if s.columnBlocked() {
 		parts = append(parts, fmt.Sprintf("column blocks of %d", s.ColumnBlock))
-	} else if s.stride() != s.Cols {
+	} else if s.stride() != s.storedCols() {
 		parts = append(parts, fmt.Sprintf("rows padded to %d elements", s.stride()))
 	}
 	if s.PadEvery > 0 && s.Pad > 0 {

@@ -57,9 +57,17 @@ func (e *TritonSharedEncoding) Placement(rows, cols, elemBits int) (*model.Share
 		return l, nil
 	case "nvmma_shared":
 		width, bitsW := e.SwizzlingByteWidth, e.ElementBitWidth
+		if e.Transposed {
+			// The tile's transpose, laid out as below: the buffer column
+			// major (nvmmaSharedToLinearLayout swaps the dimensions).
+			l, err := (&TritonSharedEncoding{Name: e.Name, SwizzlingByteWidth: width, ElementBitWidth: bitsW, FP4Padded: e.FP4Padded}).Placement(cols, rows, elemBits)
+			if err != nil {
+				return nil, err
+			}
+			l.Rows, l.Cols, l.ColumnMajor = rows, cols, true
+			return l, nil
+		}
 		switch {
-		case e.Transposed:
-			return nil, errorf(model.CodeBadValue, "encoding", "a transposed #ttg.nvmma_shared is column major; the planner's placements are row major")
 		case e.FP4Padded:
 			return nil, errorf(model.CodeBadValue, "encoding", "fp4Padded placements are not read")
 		case bitsW != elemBits:
@@ -130,7 +138,7 @@ func TritonShared(s *model.SharedLayout) (string, error) {
 		return "", notExpressible("triton", format, args...)
 	}
 	sw := s.XORSwizzle()
-	if s.ColumnBlocks() > 1 {
+	if s.ColumnBlocks() > 1 || s.ColumnMajor {
 		return TritonNVMMAShared(s)
 	}
 	if s.RowStride() != s.Cols {
@@ -185,7 +193,9 @@ func TritonShared(s *model.SharedLayout) (string, error) {
 // lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp), which is a
 // row-major buffer whose rows are one tile wide, or, for wider rows, the
 // tiles down all the rows of one column block one tile wide before the
-// next block (model.SharedLayout.ColumnBlock).
+// next block (model.SharedLayout.ColumnBlock); a column-major placement
+// is the transposed encoding (transposed = true lays the tile's
+// transpose out so).
 func TritonNVMMAShared(s *model.SharedLayout) (string, error) {
 	mode, err := s.CanonicalMode()
 	if err != nil {
@@ -195,5 +205,5 @@ func TritonNVMMAShared(s *model.SharedLayout) (string, error) {
 	if mode != "none" {
 		width = model.ModeSpan(mode)
 	}
-	return fmt.Sprintf("#ttg.nvmma_shared<{swizzlingByteWidth = %d, transposed = false, elementBitWidth = %d}>", width, s.ElemBits), nil
+	return fmt.Sprintf("#ttg.nvmma_shared<{swizzlingByteWidth = %d, transposed = %t, elementBitWidth = %d}>", width, s.ColumnMajor, s.ElemBits), nil
 }

@@ -48,6 +48,10 @@ func TestTritonSharedPlacements(t *testing.T) {
 		{"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>", 64, 128, 16, tiled(64, 64, 8, 1, 8)},
 		{"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>", 16, 256, 16, tiled(16, 64, 8, 1, 8)},
 		{"#ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>", 32, 64, 16, tiled(32, 32, 8, 2, 4)},
+		// transposed = true: the transpose laid out so, (r, c) where (c, r)
+		// of the cols x rows transpose lies.
+		{"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>", 64, 64, 16, func(r, c, _ int) int { return tiled(64, 64, 8, 1, 8)(c, r, 64) }},
+		{"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>", 128, 64, 16, func(r, c, _ int) int { return tiled(64, 64, 8, 1, 8)(c, r, 128) }},
 		{"#ttg.padded_shared<[64:+4] {order = [1, 0], shape = [32, 64]}>", 32, 64, 16, padded(64, 4)},
 		{"#ttg.padded_shared<[512:+16], {order = [1, 0], shape = [64, 128]}>", 64, 128, 16, padded(512, 16)},
 		{"#ttg.padded_shared<[32:+1]>", 8, 16, 32, padded(32, 1)},
@@ -90,7 +94,7 @@ func TestTritonSharedRefusals(t *testing.T) {
 		want       string
 	}{
 		{"#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>", 64, 64, "row major"},
-		{"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>", 64, 64, "column major"},
+		{"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>", 96, 64, "tiles of 8 rows 128 bytes wide"},
 		{"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>", 64, 96, "tiles of 8 rows 128 bytes wide"},
 		{"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>", 4, 64, "tiles of 8 rows 128 bytes wide"},
 		{"#ttg.padded_shared<[32:+4]>", 64, 64, "whole number"},
@@ -137,6 +141,10 @@ func TestTritonNVMMAShared(t *testing.T) {
 			"#ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 16}>", true},
 		{"128B in column blocks of 64 f16", &SharedLayout{Rows: 64, Cols: 256, ElemBits: 16, Swizzle: "128B", ColumnBlock: 64},
 			"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>", true},
+		{"128B column major (a K-major B)", &SharedLayout{Rows: 64, Cols: 128, ElemBits: 16, Swizzle: "128B", ColumnMajor: true},
+			"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>", true},
+		{"128B column major in column blocks", &SharedLayout{Rows: 128, Cols: 64, ElemBits: 16, Swizzle: "128B", ColumnMajor: true, ColumnBlock: 64},
+			"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>", true},
 		{"column blocks of 4 rows", &SharedLayout{Rows: 4, Cols: 128, ElemBits: 16, Swizzle: "128B", ColumnBlock: 64}, "whole atoms of 8 rows", false},
 		{"column blocks wider than the swizzle", &SharedLayout{Rows: 64, Cols: 256, ElemBits: 16, Swizzle: "64B", ColumnBlock: 64}, "rows of 64 bytes", false},
 		{"dense rows of 128 bytes", &SharedLayout{Rows: 64, Cols: 64, ElemBits: 16, Swizzle: "none"}, "rows of 16 bytes", false},

@@ -24,7 +24,9 @@ const maxPlacementSets = 1024
 // atoms is set (an mma may read the buffer through a matrix descriptor)
 // and the rows are wider than a mode's span, also the rows cut into
 // column blocks of that span in that mode: a wgmma operand of several
-// swizzle atoms side by side (model.SharedLayout.ColumnBlock).
+// swizzle atoms side by side (model.SharedLayout.ColumnBlock); and the
+// same stored column major (model.SharedLayout.ColumnMajor), the
+// operand's other major (a K x N B held K-major, N rows of K).
 func placements(b *model.Buffer, atoms bool) []*model.SharedLayout {
 	if b.Layout == nil {
 		return nil
@@ -97,15 +99,31 @@ func placements(b *model.Buffer, atoms bool) []*model.SharedLayout {
 			add(s)
 		}
 	}
-	if atoms && rows%8 == 0 && cols*elemBits%8 == 0 {
-		for _, mode := range model.SwizzleModes[1:] {
-			span := model.ModeSpan(mode)
-			if rowBytes <= span || rowBytes%span != 0 {
+	if atoms {
+		// Stored row major and, for the other major of the operand (a
+		// K-major B), column major: rows of a mode's span, or wider rows
+		// in column blocks of it.
+		for _, colMajor := range []bool{false, true} {
+			srows, scols := rows, cols
+			if colMajor {
+				srows, scols = cols, rows
+			}
+			sbytes := scols * elemBits / 8
+			if srows%8 != 0 || scols*elemBits%8 != 0 {
 				continue
 			}
-			s := dense()
-			s.Swizzle, s.ColumnBlock = mode, span*8/elemBits
-			add(s)
+			for _, mode := range model.SwizzleModes[1:] {
+				span := model.ModeSpan(mode)
+				if sbytes < span || sbytes%span != 0 || sbytes == span && !colMajor {
+					continue
+				}
+				s := dense()
+				s.Swizzle, s.ColumnMajor = mode, colMajor
+				if sbytes > span {
+					s.ColumnBlock = span * 8 / elemBits
+				}
+				add(s)
+			}
 		}
 	}
 	if b.Described {
@@ -124,19 +142,23 @@ func placements(b *model.Buffer, atoms bool) []*model.SharedLayout {
 }
 
 // readThroughDescriptor reports whether an mma may read buffer b through
-// a matrix descriptor: some mma's A or B is loaded from b and some mma
-// record of the target reads an operand from shared memory.
+// a matrix descriptor: some mma record of the target reads an operand
+// from shared memory (wgmma's B), and an mma's operand in that role is
+// loaded from b.
 func (p *Problem) readThroughDescriptor(b *model.Buffer) bool {
-	if !slices.ContainsFunc(p.plainMMA, func(r *model.Record) bool { return r.SharedOperand() != "" }) {
-		return false
+	roles := map[string]bool{}
+	for _, r := range p.plainMMA {
+		if role := r.SharedOperand(); role != "" {
+			roles[role] = true
+		}
 	}
 	found := false
 	p.Graph.Walk(func(op *model.Op) {
-		if found || op.Info().Flow != model.FlowRecord {
+		if found || len(roles) == 0 || op.Info().Flow != model.FlowRecord {
 			return
 		}
-		for _, x := range op.Operands[:min(2, len(op.Operands))] {
-			found = found || x.Def != nil && x.Def.ReadsShared() && x.Def.Buffer == b
+		for i, x := range op.Operands[:min(2, len(op.Operands))] {
+			found = found || roles[model.RoleName(op, i)] && x.Def != nil && x.Def.ReadsShared() && x.Def.Buffer == b
 		}
 	})
 	return found

@@ -10,7 +10,9 @@ import (
 // the placements a descriptor describes, and the graph's own where it
 // states one; where none is, every placement, as for any other buffer.
 // Rows wider than a swizzle are offered in column blocks of each mode's
-// span (atoms side by side), and only to a buffer a descriptor may read.
+// span (atoms side by side), and the buffer stored column major (the
+// operand's other major) in each mode, only to a buffer a descriptor may
+// read.
 func TestDescribedPlacements(t *testing.T) {
 	dense := func(rows, cols, bits int) *model.SharedLayout {
 		return &model.SharedLayout{Rows: rows, Cols: cols, ElemBits: bits, Swizzle: "none"}
@@ -22,12 +24,12 @@ func TestDescribedPlacements(t *testing.T) {
 		own  *model.SharedLayout
 		want []string // the placements offered, described
 	}{
-		{"64x64 f16", dense(64, 64, 16), []string{"swizzle 128B", "column blocks of 16, swizzle 32B", "column blocks of 32, swizzle 64B"}},
-		{"64x16 f16", dense(64, 16, 16), []string{"swizzle 32B"}},
-		{"64x8 f16", dense(64, 8, 16), []string{"dense row major"}},
-		{"64x64 f16 placed padded", padded, []string{"rows padded to 72 elements", "swizzle 128B", "column blocks of 16, swizzle 32B", "column blocks of 32, swizzle 64B"}},
-		{"64x128 f16", dense(64, 128, 16), []string{"column blocks of 16, swizzle 32B", "column blocks of 32, swizzle 64B", "column blocks of 64, swizzle 128B"}},
-		{"64x256 f16", dense(64, 256, 16), []string{"column blocks of 16, swizzle 32B", "column blocks of 32, swizzle 64B", "column blocks of 64, swizzle 128B"}},
+		{"64x64 f16", dense(64, 64, 16), []string{"swizzle 128B", "column blocks of 16, swizzle 32B", "column blocks of 32, swizzle 64B", "column major, column blocks of 16, swizzle 32B", "column major, column blocks of 32, swizzle 64B", "column major, swizzle 128B"}},
+		{"64x16 f16", dense(64, 16, 16), []string{"swizzle 32B", "column major, column blocks of 16, swizzle 32B", "column major, column blocks of 32, swizzle 64B", "column major, swizzle 128B"}},
+		{"64x8 f16", dense(64, 8, 16), []string{"dense row major", "column major, column blocks of 16, swizzle 32B", "column major, column blocks of 32, swizzle 64B", "column major, swizzle 128B"}},
+		{"64x64 f16 placed padded", padded, []string{"rows padded to 72 elements", "swizzle 128B", "column blocks of 16, swizzle 32B", "column blocks of 32, swizzle 64B", "column major, column blocks of 16, swizzle 32B", "column major, column blocks of 32, swizzle 64B", "column major, swizzle 128B"}},
+		{"64x128 f16", dense(64, 128, 16), []string{"column blocks of 16, swizzle 32B", "column blocks of 32, swizzle 64B", "column blocks of 64, swizzle 128B", "column major, column blocks of 16, swizzle 32B", "column major, column blocks of 32, swizzle 64B", "column major, swizzle 128B"}},
+		{"64x256 f16", dense(64, 256, 16), []string{"column blocks of 16, swizzle 32B", "column blocks of 32, swizzle 64B", "column blocks of 64, swizzle 128B", "column major, column blocks of 16, swizzle 32B", "column major, column blocks of 32, swizzle 64B", "column major, swizzle 128B"}},
 	} {
 		b := &model.Buffer{Name: "b", Shape: []int{tc.own.Rows, tc.own.Cols}, DType: model.DType{Name: "f16", Bits: 16}, Layout: tc.own}
 		all := placements(b, false)
