@@ -30,7 +30,6 @@ func (p *Problem) tidy(choice []int) {
 		return c, conv
 	}
 	defer p.tidyBuffers(choice, incident)
-	defer p.tidyMMA(choice)
 	for pass := 0; pass < 8; pass++ {
 		changed := false
 		for n := range p.Nodes {
@@ -56,17 +55,18 @@ func (p *Problem) tidy(choice []int) {
 	}
 }
 
-// tidyMMA moves each mma to the arrangement of fewest instructions per
-// subgroup among those that keep the total cost, the register budget
-// and the conversions: of m64n64k16 twice and m64n128k16 once, which
+// tidyMMA moves each mma of a plan to the arrangement of fewest
+// instructions per subgroup among those that keep the total cost, the
+// register budget and the conversions: of m64n64k16 twice and m64n128k16 once, which
 // cost the same math and the same reads of B, the wider one, as Triton
 // takes the widest instruction N that divides the warps' tile
 // (mmaVersionToInstrShape in lib/Dialect/TritonGPU/Transforms/Utility.cpp
 // of triton-lang/triton). The mma moves together with its result, which
 // its choice fixes, and with the operands that took the layout it
 // required (the wider record tiles C and D in another register order);
-// the nodes next to those then settle on their cheapest choices.
-func (p *Problem) tidyMMA(choice []int) {
+// the nodes next to those then settle on their cheapest choices. pb is
+// the PBQP the plan was solved in (the problem's, or a capped one).
+func (p *Problem) tidyMMA(pb *pbqp.Problem, choice []int) {
 	incident := make([][]int, len(p.Nodes))
 	for k, e := range p.PBQP.Edges {
 		incident[e.A] = append(incident[e.A], k)
@@ -83,7 +83,7 @@ func (p *Problem) tidyMMA(choice []int) {
 			ch := node.MMA[i]
 			return model.MMAInstructions(node.Op, &model.OpChoice{Record: ch.Record, WarpsM: ch.WarpsM, WarpsN: ch.WarpsN})
 		}
-		cost, conv := p.total(p.PBQP, choice), p.Conversions(choice)
+		cost, conv := p.total(pb, choice), p.Conversions(choice)
 		best, fewest := choice, instructions(choice[n])
 		for i, ch := range node.MMA {
 			if !tiled(ch) || instructions(i) >= fewest {
@@ -94,7 +94,7 @@ func (p *Problem) tidyMMA(choice []int) {
 				continue
 			}
 			p.settle(trial, moved, n, incident)
-			if p.total(p.PBQP, trial) == cost && p.Conversions(trial) <= conv && !p.overRegisters(trial) {
+			if p.total(pb, trial) == cost && p.Conversions(trial) <= conv && !p.overRegisters(trial) {
 				best, fewest = trial, instructions(i)
 			}
 		}
