@@ -1,6 +1,7 @@
 package notation_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -176,6 +177,48 @@ func TestTritonNVMMAShared(t *testing.T) {
 					t.Fatalf("%s: %s puts (%d, %d) at %d, the placement at %d", tc.name, enc, r, c, got, want)
 				}
 			}
+		}
+	}
+}
+
+// A #ttg.nvmma_shared read as a placement puts each element where
+// Triton 3.9 puts it: the offset bases below are Triton's own
+// toLinearLayout of the encoding on the shape
+// (GluonOpBuilder.to_linear_layout of get_nvmma_shared_layout, the
+// python binding of nvmmaSharedToLinearLayout in
+// lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp), offset bit k
+// holding element base[k], so that the placement's offset of base[k] is
+// 2^k. They cover rows wider than the swizzle (column blocks), the
+// transposed encoding (column major) and both at once.
+func TestNVMMASharedAgainstTritonBases(t *testing.T) {
+	type bases = [][2]int
+	for _, tc := range []struct {
+		width      int
+		transposed bool
+		shape      [2]int
+		offset     bases
+	}{
+		{128, false, [2]int{64, 128}, bases{{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}, {1, 8}, {2, 16}, {4, 32}, {8, 0}, {16, 0}, {32, 0}, {0, 64}}},
+		{128, false, [2]int{64, 256}, bases{{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}, {1, 8}, {2, 16}, {4, 32}, {8, 0}, {16, 0}, {32, 0}, {0, 64}, {0, 128}}},
+		{128, false, [2]int{16, 256}, bases{{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}, {1, 8}, {2, 16}, {4, 32}, {8, 0}, {0, 64}, {0, 128}}},
+		{64, false, [2]int{32, 128}, bases{{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {1, 0}, {2, 8}, {4, 16}, {8, 0}, {16, 0}, {0, 32}, {0, 64}}},
+		{128, true, [2]int{64, 128}, bases{{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}, {32, 0}, {8, 1}, {16, 2}, {32, 4}, {0, 8}, {0, 16}, {0, 32}, {0, 64}}},
+		{128, true, [2]int{128, 64}, bases{{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}, {32, 0}, {8, 1}, {16, 2}, {32, 4}, {0, 8}, {0, 16}, {0, 32}, {64, 0}}},
+		{32, true, [2]int{64, 32}, bases{{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 1}, {0, 2}, {8, 4}, {0, 8}, {0, 16}, {16, 0}, {32, 0}}},
+	} {
+		enc := fmt.Sprintf("#ttg.nvmma_shared<{swizzlingByteWidth = %d, transposed = %t, elementBitWidth = 16}>", tc.width, tc.transposed)
+		l, err := notation.ParseTritonShared(enc, Pos{File: "enc", Line: 1, Col: 1}, tc.shape[0], tc.shape[1], 16)
+		if err != nil {
+			t.Errorf("%s on %v: %v", enc, tc.shape, err)
+			continue
+		}
+		for k, b := range tc.offset {
+			if got := l.Offset(b[0], b[1]); got != 1<<k {
+				t.Errorf("%s on %v, placed %s: %v at %d, Triton's offset %d", enc, tc.shape, l, b, got, 1<<k)
+			}
+		}
+		if _, err := l.CanonicalMode(); err != nil {
+			t.Errorf("%s on %v: no descriptor mode: %v", enc, tc.shape, err)
 		}
 	}
 }
