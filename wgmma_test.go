@@ -169,3 +169,34 @@ func TestWgmmaRefusedForAPaddedBuffer(t *testing.T) {
 		t.Errorf("greedy runs %s at %d, the solver %d", acc.Intrinsic, res.Plan.Cost, p.Cost)
 	}
 }
+
+// Triton's sm_90 GEMMs whose B is several 128-byte swizzle atoms (N =
+// 128 and 256 f16, Triton's instrShape [16, 128, 16] and [16, 256, 16]),
+// held MN-major or K-major, and two warpgroups reading N = 32 slices of
+// one atom (Triton's own instrShape [16, 32, 16] for 8 warps): B stays in shared memory, placed as Triton's
+// #ttg.nvmma_shared places it (column blocks of 64, or column major),
+// and the dot runs on the record Triton picks. Each failed on the code
+// before: B's placement had to be one atom wide, MN-major, the tile as
+// wide as the buffer's rows.
+func TestWgmmaOperandsOfSeveralAtoms(t *testing.T) {
+	for _, tc := range []struct {
+		path, mma, buf, intrinsic, placement string
+	}{
+		{"testdata/want/wgmma_n128_sm90.ttgir", "acc_28", "b_27", "wgmma_m64n128k16_f32_f16", "column blocks of 64, swizzle 128B"},
+		{"testdata/want/wgmma_n256_sm90.ttgir", "acc_29", "b_28", "wgmma_m64n256k16_f32_f16", "column blocks of 64, swizzle 128B"},
+		{"testdata/want/wgmma_n128_kmajor_sm90.ttgir", "acc_28", "b_27", "wgmma_m64n128k16_f32_f16", "column major, swizzle 128B"},
+		{"testdata/want/wgmma_n32_mid_atom_sm90.toml", "acc", "Bs", "wgmma_m64n32k16_f32_f16", "swizzle 128B"},
+		// Triton's 8-warp GEMM: instrShape [16, 32, 16] on warpsPerCTA
+		// [4, 2], the second group's 32 columns of B from the middle of
+		// its 64-column atom.
+		{"mlir/testdata/ttgir/matmul_64x64_w8_sm90.ttgir", "acc_69", "b_68", "wgmma_m64n32k16_f32_f16", "swizzle 128B"},
+	} {
+		p := solveFile(t, tc.path)
+		if acc := opPlan(t, p, tc.mma); acc.Intrinsic != tc.intrinsic || !strings.Contains(acc.Method, "through its descriptor") {
+			t.Errorf("%s: mma %s runs %s: %s", tc.path, tc.mma, acc.Intrinsic, acc.Method)
+		}
+		if bs := bufferPlan(t, p, tc.buf); bs.Placement != tc.placement {
+			t.Errorf("%s: %s is placed %s, want %s", tc.path, tc.buf, bs.Placement, tc.placement)
+		}
+	}
+}

@@ -68,7 +68,7 @@ const (
 // accessForm is the form of placement s's offsets for the elements of
 // layout l (whose digits decide whether row padding splits one).
 func (s *SharedLayout) accessForm(l *Layout) addressForm {
-	if l.Rank() != 2 || !wholeBytes(s.ElemBits) {
+	if l.Rank() != 2 || !wholeBytes(s.ElemBits) || !s.rowMajor() {
 		return formWalk
 	}
 	if s.swizzle().Bits > 0 {
@@ -477,7 +477,7 @@ func keepsVectorsByForm(ro registerOffsets, laneOff [][]int, vector int, form ad
 // block's rows are literal rows), but rows and any padding period must be
 // powers of two so that a block's first row and its other rows add up.
 func (s *SharedLayout) rowsForm(rows, cols int) addressForm {
-	if !wholeBytes(s.ElemBits) || !isPow2(rows) || !isPow2(cols) {
+	if !wholeBytes(s.ElemBits) || !isPow2(rows) || !isPow2(cols) || !s.rowMajor() {
 		return formWalk
 	}
 	if s.swizzle().Bits > 0 {

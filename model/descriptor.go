@@ -47,9 +47,10 @@ func DescriptorOperand(op *Op, r *Record) (int, *Buffer) {
 // it: an A buffer (M rows of K) is K-major, a B buffer (K rows of N) is
 // MN-major (PTX ISA, "Shared Memory Matrix Layout": K-major and MN-major
 // layouts of A and B; the graph's buffers hold the operand as the mma
-// reads it, rows first).
-func operandMajor(role string) string {
-	if role == "b" {
+// reads it, rows first), and the other way round where the placement
+// stores the buffer column major.
+func operandMajor(role string, columnMajor bool) string {
+	if (role == "b") != columnMajor {
 		return "mn"
 	}
 	return "k"
@@ -59,31 +60,46 @@ func operandMajor(role string) string {
 // shared-memory operand (role) from a buffer placed as s, and if not,
 // why: the rule's modes and alignment (MemoryRule.Admits), the order the
 // buffer holds the operand in among the rule's majors, and, for an
-// MN-major operand, instruction tiles as wide as the pattern's row (a
-// canonical MN-major layout repeats whole 8-row atoms along M or N:
-// NVIDIA/cutlass include/cute/atom/mma_traits_sm90_gmma.hpp,
-// make_gmma_desc<Major::MN>).
+// MN-major operand, instruction tiles that span whole swizzle atoms
+// along M or N, or lie within one. A matrix is made of swizzle atoms
+// (PTX ISA, "Shared Memory Matrix Layout", the table of swizzle atom
+// layouts: 128B MN-major 8x8 128-bit elements, 64 f16 along MN by 8
+// along K), repeated along MN at the leading dimension byte offset
+// (a buffer's column blocks) and along K at the stride dimension byte
+// offset ("Strides"); a tile that starts inside an atom is described by
+// a start address inside the atom's rows, since the swizzle is a
+// function of the address (Triton's DotOpMmaV3SmemLoader::smemLoad in
+// third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/DotOpToLLVM/WGMMA.cpp
+// adds the column within the atom to the descriptor's start).
 func DescriptorAdmits(r *Record, role string, s *SharedLayout) error {
 	if s == nil {
 		return fmt.Errorf("the buffer has no placement to describe")
 	}
-	major := operandMajor(role)
+	major := operandMajor(role, s.ColumnMajor)
 	majors := r.Memory.Majors
 	if len(majors) == 0 {
 		majors = []string{"k"}
 	}
 	if !slices.Contains(majors, major) {
-		return fmt.Errorf("the buffer holds %s %s-major (rows of %s); the descriptor reads it %s-major only", role, major, map[string]string{"a": "K", "b": "N"}[role], strings.Join(majors, "- or "))
+		return fmt.Errorf("the buffer holds %s %s-major (rows of %s); the descriptor reads it %s-major only", role, major, map[string]string{"k": "K", "mn": map[string]string{"a": "M", "b": "N"}[role]}[major], strings.Join(majors, "- or "))
 	}
 	shape := r.OperandShape(role)
 	if err := r.Memory.Admits(s, [2]int{shape[0], shape[1]}); err != nil {
 		return err
 	}
-	if shape[0]%8 != 0 || s.Rows%shape[0] != 0 || s.Cols%shape[1] != 0 {
-		return fmt.Errorf("the %dx%d tile does not divide the %dx%d buffer into core matrices of 8 rows", shape[0], shape[1], s.Rows, s.Cols)
+	if s.Rows%shape[0] != 0 || s.Cols%shape[1] != 0 {
+		return fmt.Errorf("the %dx%d tile does not divide the %dx%d buffer", shape[0], shape[1], s.Rows, s.Cols)
 	}
-	if major == "mn" && shape[1] != s.stride() {
-		return fmt.Errorf("an MN-major tile spans whole rows of the pattern: %d columns of %d bits are not the buffer's %d-byte rows", shape[1], s.ElemBits, s.stride()*s.ElemBits/8)
+	// The tile as it is stored: its rows the core matrices' rows.
+	rows, cols := shape[0], shape[1]
+	if s.ColumnMajor {
+		rows, cols = cols, rows
+	}
+	if rows%8 != 0 {
+		return fmt.Errorf("the tile's %d stored rows are no whole core matrices of 8 rows", rows)
+	}
+	if w := s.BlockCols(); cols%w != 0 && w%cols != 0 {
+		return fmt.Errorf("a tile spans whole atoms or lies within one, along the rows it is stored in: %d elements of %d bits against atoms %d bytes wide", cols, s.ElemBits, w*s.ElemBits/8)
 	}
 	return nil
 }
@@ -112,8 +128,12 @@ func DescriptorAccess(op *Op, ch *OpChoice, t *Target) (Access, bool) {
 	}
 	s := ch.Buffer
 	role := RoleName(op, i)
-	tile := r.OperandShape(role)
-	shape := op.Operands[i].Shape
+	tile := slices.Clone(r.OperandShape(role))
+	shape := slices.Clone(op.Operands[i].Shape)
+	if s.ColumnMajor { // the tiles as stored: rows of the buffer's columns
+		tile[0], tile[1] = tile[1], tile[0]
+		shape[0], shape[1] = shape[1], shape[0]
+	}
 	chunk := max(16*8/max(s.ElemBits, 1), 1) // elements of 16 bytes
 	var waves, ideal int
 	addrs := make([]int, 8)
@@ -122,7 +142,7 @@ func DescriptorAccess(op *Op, ch *OpChoice, t *Target) (Access, bool) {
 			for i8 := 0; i8 < tile[0]; i8 += 8 {
 				for c := 0; c < tile[1]; c += chunk {
 					for k := range addrs {
-						addrs[k] = s.ByteOffset(r0+i8+k, c0+c)
+						addrs[k] = s.StoredByteOffset(r0+i8+k, c0+c)
 					}
 					waves += PhaseWavefronts(addrs, 16, t)
 					ideal++

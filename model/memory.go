@@ -11,13 +11,30 @@ import (
 // Stride elements apart, Pad more elements follow every PadEvery rows
 // (seed 002's "pad m elements every n lines"), and Swizzle, when not
 // "none", permutes 16-byte chunks within each row the way the Hopper
-// swizzle modes do.
+// swizzle modes do. ColumnBlock, when set and less than Cols, cuts the
+// rows into blocks of that many columns, each block all Rows high and
+// dense, one after another: a wgmma operand wider than one swizzle atom
+// (PTX ISA, "Shared Memory Matrix Layout": a matrix is made of swizzle
+// atoms, repeated along MN at the descriptor's leading dimension byte
+// offset), as Triton's #ttg.nvmma_shared lays out rows wider than its
+// swizzle (nvmmaSharedToLinearLayout tiles 8 rows one swizzle wide down
+// the rows first).
 type SharedLayout struct {
 	Rows, Cols int
 	Stride     int // elements from one row to the next; Cols when 0
 	Pad        int // elements added after every PadEvery rows
 	PadEvery   int
 	Swizzle    string // "none", "32B", "64B" or "128B"
+	// ColumnBlock: columns per block, 0 (or Cols) for whole rows; set,
+	// rows within a block are ColumnBlock elements apart and Stride, Pad
+	// and PadEvery are 0.
+	ColumnBlock int
+	// ColumnMajor stores the buffer's transpose: element (i, j) lies where
+	// the rest of the placement (Stride, Pad, Swizzle, ColumnBlock) puts
+	// element (j, i) of a Cols x Rows buffer, rows of the stored buffer
+	// being the buffer's columns. A K x N buffer of wgmma's B so placed
+	// holds it K-major (Triton's transposed #ttg.nvmma_shared).
+	ColumnMajor bool
 	// XOR, when its Bits are set, is the swizzle applied instead of the
 	// named mode's.
 	XOR      Swizzle
@@ -42,15 +59,84 @@ func swizzleBits(mode string) int {
 }
 
 func (s *SharedLayout) stride() int {
+	if s.columnBlocked() {
+		return s.ColumnBlock
+	}
 	if s.Stride == 0 {
-		return s.Cols
+		return s.storedCols()
 	}
 	return s.Stride
 }
 
+// storedRows and storedCols are the shape of the buffer as it is stored:
+// its transpose where it is column major.
+func (s *SharedLayout) storedRows() int {
+	if s.ColumnMajor {
+		return s.Cols
+	}
+	return s.Rows
+}
+
+func (s *SharedLayout) storedCols() int {
+	if s.ColumnMajor {
+		return s.Rows
+	}
+	return s.Cols
+}
+
+// StoredShape is the buffer's shape as it is stored: rows, then the
+// elements of a row (Cols x Rows where it is column major).
+func (s *SharedLayout) StoredShape() (rows, cols int) { return s.storedRows(), s.storedCols() }
+
+// StoredByteOffset is where element (r, c) of the stored buffer starts,
+// in bytes: element (c, r) where the buffer is column major.
+func (s *SharedLayout) StoredByteOffset(r, c int) int {
+	if s.ColumnMajor {
+		return s.ByteOffset(c, r)
+	}
+	return s.ByteOffset(r, c)
+}
+
+// ContiguousDim is the dimension, of a layout of the given rank over the
+// buffer, along which its elements lie next to each other: the last, or
+// the first where the buffer is stored column major.
+func (s *SharedLayout) ContiguousDim(rank int) int {
+	if s.ColumnMajor {
+		return rank - 2
+	}
+	return rank - 1
+}
+
+// rowMajor reports whether the placement stores the buffer row major in
+// whole rows: no column blocks, not column major.
+func (s *SharedLayout) rowMajor() bool { return !s.columnBlocked() && !s.ColumnMajor }
+
 // RowStride is the distance between rows in elements: Stride, or Cols
-// when Stride is 0.
+// when Stride is 0, or ColumnBlock within a column block.
 func (s *SharedLayout) RowStride() int { return s.stride() }
+
+// columnBlocked reports whether the rows are cut into column blocks.
+func (s *SharedLayout) columnBlocked() bool {
+	return s.ColumnBlock > 0 && s.ColumnBlock < s.storedCols()
+}
+
+// ColumnBlocks is the number of column blocks the rows are cut into (1
+// for whole rows).
+func (s *SharedLayout) ColumnBlocks() int {
+	if !s.columnBlocked() {
+		return 1
+	}
+	return ceilDiv(s.storedCols(), s.ColumnBlock)
+}
+
+// BlockCols is the columns of one column block: ColumnBlock, or Cols for
+// whole rows.
+func (s *SharedLayout) BlockCols() int {
+	if !s.columnBlocked() {
+		return s.storedCols()
+	}
+	return s.ColumnBlock
+}
 
 // Offset is where element (i, j) lies, in elements.
 func (s *SharedLayout) Offset(i, j int) int {
@@ -82,7 +168,7 @@ func (s *SharedLayout) Bytes() int {
 	// are looked at (TestSwizzledBytesAreTheLastElements).
 	sw := s.swizzle()
 	block := func(i, j int) int { return s.unswizzled(i, j) * s.ElemBits / 8 >> uint(sw.Base+sw.Bits) }
-	if s.stride() < s.Cols || s.Pad < 0 {
+	if !s.rowMajor() || s.stride() < s.Cols || s.Pad < 0 {
 		for i := range s.Rows {
 			for j := range s.Cols {
 				last = max(last, s.Offset(i, j)+1)
@@ -104,6 +190,13 @@ func (s *SharedLayout) Bytes() int {
 
 // unswizzled is Offset before the swizzle.
 func (s *SharedLayout) unswizzled(i, j int) int {
+	if s.ColumnMajor {
+		i, j = j, i
+	}
+	if s.columnBlocked() {
+		w := s.ColumnBlock
+		return (j/w)*s.storedRows()*w + i*w + j%w
+	}
 	o := i*s.stride() + j
 	if s.PadEvery > 0 {
 		o += (i / s.PadEvery) * s.Pad
@@ -113,6 +206,12 @@ func (s *SharedLayout) unswizzled(i, j int) int {
 
 func (s *SharedLayout) String() string {
 	out := fmt.Sprintf("%dx%d, rows %d elements apart", s.Rows, s.Cols, s.stride())
+	if s.columnBlocked() {
+		out += fmt.Sprintf(" in column blocks of %d", s.ColumnBlock)
+	}
+	if s.ColumnMajor {
+		out += ", column major"
+	}
 	if s.PadEvery > 0 && s.Pad > 0 {
 		out += fmt.Sprintf(", %d elements of padding every %d rows", s.Pad, s.PadEvery)
 	}
@@ -246,7 +345,7 @@ func (m MemoryRule) Describe() string {
 		if len(majors) == 0 {
 			majors = []string{"k"}
 		}
-		return fmt.Sprintf("a descriptor naming one swizzle mode of %s, the buffer's rows exactly the mode's span (none 16 bytes, 32B 32, 64B 64, 128B 128), no padding, the operand %s-major; the tile's start %d-byte aligned",
+		return fmt.Sprintf("a descriptor naming one swizzle mode of %s, the buffer's rows exactly the mode's span (none 16 bytes, 32B 32, 64B 64, 128B 128) or in column blocks of it, no padding, the operand %s-major; the tile's start %d-byte aligned",
 			strings.Join(m.Modes, ", "), strings.Join(majors, "- or "), m.Alignment)
 	case "vector":
 		return fmt.Sprintf("each lane moves %d contiguous bytes, %d-byte aligned", m.Bytes, m.Alignment)

@@ -246,11 +246,11 @@ func (m *Memo) OpAccess(op *Op, result *Layout, ch *OpChoice, t *Target) (Access
 		if ch.Exec == nil {
 			return Access{}, false
 		}
-		return m.AccessVectors(ch.Buffer, ch.Exec, vectorWidth(ch.Exec, ch.Exec.Rank()-1, op.Operands[0].DType.Bits), t), true
+		return m.AccessVectors(ch.Buffer, ch.Exec, vectorWidth(ch.Exec, ch.Buffer.ContiguousDim(ch.Exec.Rank()), op.Operands[0].DType.Bits), t), true
 	case ch.Record != nil:
 		return m.recordAccess(ch.Buffer, result, ch.Record, t)
 	}
-	return m.AccessVectors(ch.Buffer, result, vectorWidth(result, result.Rank()-1, op.Result.DType.Bits), t), true
+	return m.AccessVectors(ch.Buffer, result, vectorWidth(result, ch.Buffer.ContiguousDim(result.Rank()), op.Result.DType.Bits), t), true
 }
 
 // OpPattern is what a copy_to_shared or load_shared op touches under its

@@ -90,7 +90,21 @@ func (s *SharedLayout) canonicalIn(mode string) error {
 	// layouts of make_gmma_desc: Swizzle<0..3,4,3> o ((T,1|2|4|8,m),
 	// (8,k)):((1,T,LBO),(1|2|4|8 T,SBO)), T the elements of 16 bytes;
 	// PTX ISA, "Shared Memory Matrix Layout"). A row-major buffer is one
-	// of them when its rows are exactly that span.
+	// of them when its rows are exactly that span; a buffer in column
+	// blocks when each block's rows are, the blocks whole atoms (8 rows
+	// each, so that every block starts where the pattern repeats): the
+	// atoms repeat down the rows at the stride dimension byte offset and
+	// across the blocks at the leading dimension byte offset.
+	if s.columnBlocked() {
+		switch {
+		case s.Stride != 0 || s.PadEvery > 0 && s.Pad > 0:
+			return fmt.Errorf("a buffer in column blocks is dense within each block")
+		case s.storedCols()%s.ColumnBlock != 0:
+			return fmt.Errorf("column blocks of %d do not divide the buffer's %d stored columns", s.ColumnBlock, s.storedCols())
+		case s.storedRows()%8 != 0:
+			return fmt.Errorf("column blocks of %d rows are not whole atoms of 8 rows", s.storedRows())
+		}
+	}
 	if span, rowBytes := ModeSpan(mode), s.stride()*s.ElemBits/8; rowBytes != span {
 		what := "swizzle " + mode
 		if mode == "none" {
@@ -124,6 +138,13 @@ func (s *SharedLayout) ByteOffset(i, j int) int { return s.Offset(i, j) * s.Elem
 // bytes from the buffer's start.
 func (s *SharedLayout) Formula() string {
 	elems := fmt.Sprintf("i*%d + j", s.stride())
+	if s.columnBlocked() {
+		w := s.ColumnBlock
+		elems = fmt.Sprintf("(j/%d)*%d + i*%d + j%%%d", w, s.storedRows()*w, w, w)
+	}
+	if s.ColumnMajor {
+		elems = strings.NewReplacer("i", "j", "j", "i").Replace(elems)
+	}
 	if s.PadEvery > 0 && s.Pad > 0 {
 		if s.PadEvery == 1 {
 			elems += fmt.Sprintf(" + i*%d", s.Pad)
@@ -286,7 +307,7 @@ type vectorAccessKey struct {
 func (s *SharedLayout) countedSubgroups(tb *layoutTables, t *Target) []int {
 	l := tb.l
 	subs := tb.subgroupsApart()
-	if len(subs) <= 1 || l.Rank() != 2 || s.XOR.Bits > 0 || swizzleBits(s.Swizzle) > 0 {
+	if len(subs) <= 1 || l.Rank() != 2 || s.XOR.Bits > 0 || swizzleBits(s.Swizzle) > 0 || !s.rowMajor() {
 		return subs
 	}
 	bankBytes := t.BankBytes
@@ -579,7 +600,12 @@ func (s *SharedLayout) accessRowsByElements(tb *layoutTables, rowsPerPhase, rowB
 // elements per row", "swizzle 128B".
 func (s *SharedLayout) Describe() string {
 	var parts []string
-	if s.stride() != s.Cols {
+	if s.ColumnMajor {
+		parts = append(parts, "column major")
+	}
+	if s.columnBlocked() {
+		parts = append(parts, fmt.Sprintf("column blocks of %d", s.ColumnBlock))
+	} else if s.stride() != s.storedCols() {
 		parts = append(parts, fmt.Sprintf("rows padded to %d elements", s.stride()))
 	}
 	if s.PadEvery > 0 && s.Pad > 0 {

@@ -57,9 +57,17 @@ func (e *TritonSharedEncoding) Placement(rows, cols, elemBits int) (*model.Share
 		return l, nil
 	case "nvmma_shared":
 		width, bitsW := e.SwizzlingByteWidth, e.ElementBitWidth
+		if e.Transposed {
+			// The tile's transpose, laid out as below: the buffer column
+			// major (nvmmaSharedToLinearLayout swaps the dimensions).
+			l, err := (&TritonSharedEncoding{Name: e.Name, SwizzlingByteWidth: width, ElementBitWidth: bitsW, FP4Padded: e.FP4Padded}).Placement(cols, rows, elemBits)
+			if err != nil {
+				return nil, err
+			}
+			l.Rows, l.Cols, l.ColumnMajor = rows, cols, true
+			return l, nil
+		}
 		switch {
-		case e.Transposed:
-			return nil, errorf(model.CodeBadValue, "encoding", "a transposed #ttg.nvmma_shared is column major; the planner's placements are row major")
 		case e.FP4Padded:
 			return nil, errorf(model.CodeBadValue, "encoding", "fp4Padded placements are not read")
 		case bitsW != elemBits:
@@ -71,8 +79,13 @@ func (e *TritonSharedEncoding) Placement(rows, cols, elemBits int) (*model.Share
 		if model.ModeSwizzle(mode).Bits == 0 {
 			return nil, errorf(model.CodeBadValue, "encoding", "swizzlingByteWidth %d is none of 0, 32, 64, 128", width)
 		}
-		if cols*elemBits != width*8 {
-			return nil, errorf(model.CodeShapeMismatch, "encoding", "a %d-byte swizzle lays out tiles %d bytes wide; the buffer's rows are %d bytes (only a buffer one tile wide is a row-major placement)", width, width, cols*elemBits/8)
+		if cols*elemBits%(width*8) != 0 || rows%8 != 0 {
+			return nil, errorf(model.CodeShapeMismatch, "encoding", "a %d-byte swizzle lays out tiles of 8 rows %d bytes wide; the buffer is %d rows of %d bytes", width, width, rows, cols*elemBits/8)
+		}
+		// Rows wider than the swizzle: tiles down all the rows first, then
+		// the next column block (nvmmaSharedToLinearLayout).
+		if cols*elemBits > width*8 {
+			l.ColumnBlock = width * 8 / elemBits
 		}
 		l.Swizzle = mode
 		return l, nil
@@ -125,6 +138,9 @@ func TritonShared(s *model.SharedLayout) (string, error) {
 		return "", notExpressible("triton", format, args...)
 	}
 	sw := s.XORSwizzle()
+	if s.ColumnBlocks() > 1 || s.ColumnMajor {
+		return TritonNVMMAShared(s)
+	}
 	if s.RowStride() != s.Cols {
 		// A row stride is a pad after every row: [cols:+(stride-cols)],
 		// with the pad every few rows as a second interval.
@@ -175,7 +191,11 @@ func TritonShared(s *model.SharedLayout) (string, error) {
 // of row r XORed with r mod 8 over the tile's width
 // (nvmmaSharedToLinearLayout in
 // lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp), which is a
-// row-major buffer whose rows are one tile wide.
+// row-major buffer whose rows are one tile wide, or, for wider rows, the
+// tiles down all the rows of one column block one tile wide before the
+// next block (model.SharedLayout.ColumnBlock); a column-major placement
+// is the transposed encoding (transposed = true lays the tile's
+// transpose out so).
 func TritonNVMMAShared(s *model.SharedLayout) (string, error) {
 	mode, err := s.CanonicalMode()
 	if err != nil {
@@ -185,5 +205,5 @@ func TritonNVMMAShared(s *model.SharedLayout) (string, error) {
 	if mode != "none" {
 		width = model.ModeSpan(mode)
 	}
-	return fmt.Sprintf("#ttg.nvmma_shared<{swizzlingByteWidth = %d, transposed = false, elementBitWidth = %d}>", width, s.ElemBits), nil
+	return fmt.Sprintf("#ttg.nvmma_shared<{swizzlingByteWidth = %d, transposed = %t, elementBitWidth = %d}>", width, s.ColumnMajor, s.ElemBits), nil
 }

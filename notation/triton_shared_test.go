@@ -1,6 +1,7 @@
 package notation_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -16,10 +17,18 @@ import (
 // sharedToLinearLayoutLeadingOffset does the same with vec = 128 /
 // elementBitWidth and (perPhase, maxPhase) = (4, 2), (2, 4), (1, 8) for
 // 32, 64 and 128-byte swizzles; padded_shared adds pad elements after
-// every interval elements.
+// every interval elements. nvmmaSharedToLinearLayout lays rows wider
+// than the swizzle out in tiles of 8 rows one swizzle wide, down all the
+// rows (rows · w elements per column block) before the next block of w
+// columns.
 func TestTritonSharedPlacements(t *testing.T) {
 	swizzled := func(vec, per, maxPh int) func(r, c, cols int) int {
 		return func(r, c, cols int) int { return r*cols + (c ^ (vec*((r/per)%maxPh))%cols) }
+	}
+	tiled := func(rows, w, vec, per, maxPh int) func(r, c, cols int) int {
+		return func(r, c, cols int) int {
+			return (c/w)*rows*w + r*w + (c%w ^ vec*((r/per)%maxPh))
+		}
 	}
 	padded := func(iv, pad int) func(r, c, cols int) int {
 		return func(r, c, cols int) int { i := r*cols + c; return i + i/iv*pad }
@@ -37,6 +46,13 @@ func TestTritonSharedPlacements(t *testing.T) {
 		{"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>", 64, 64, 16, swizzled(8, 1, 8)},
 		{"#ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>", 16, 32, 16, swizzled(8, 2, 4)},
 		{"#ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = false, elementBitWidth = 8}>", 32, 32, 8, swizzled(16, 4, 2)},
+		{"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>", 64, 128, 16, tiled(64, 64, 8, 1, 8)},
+		{"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>", 16, 256, 16, tiled(16, 64, 8, 1, 8)},
+		{"#ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16}>", 32, 64, 16, tiled(32, 32, 8, 2, 4)},
+		// transposed = true: the transpose laid out so, (r, c) where (c, r)
+		// of the cols x rows transpose lies.
+		{"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>", 64, 64, 16, func(r, c, _ int) int { return tiled(64, 64, 8, 1, 8)(c, r, 64) }},
+		{"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>", 128, 64, 16, func(r, c, _ int) int { return tiled(64, 64, 8, 1, 8)(c, r, 128) }},
 		{"#ttg.padded_shared<[64:+4] {order = [1, 0], shape = [32, 64]}>", 32, 64, 16, padded(64, 4)},
 		{"#ttg.padded_shared<[512:+16], {order = [1, 0], shape = [64, 128]}>", 64, 128, 16, padded(512, 16)},
 		{"#ttg.padded_shared<[32:+1]>", 8, 16, 32, padded(32, 1)},
@@ -79,8 +95,9 @@ func TestTritonSharedRefusals(t *testing.T) {
 		want       string
 	}{
 		{"#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>", 64, 64, "row major"},
-		{"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>", 64, 64, "column major"},
-		{"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>", 64, 128, "one tile wide"},
+		{"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>", 96, 64, "tiles of 8 rows 128 bytes wide"},
+		{"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>", 64, 96, "tiles of 8 rows 128 bytes wide"},
+		{"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>", 4, 64, "tiles of 8 rows 128 bytes wide"},
 		{"#ttg.padded_shared<[32:+4]>", 64, 64, "whole number"},
 		{"#ttg.padded_shared<[64:+3]>", 64, 64, "powers of two"},
 		{"#ttg.padded_shared<[128:+8, 256:+4]>", 64, 64, "one interval"},
@@ -123,6 +140,14 @@ func TestTritonNVMMAShared(t *testing.T) {
 			"#ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = false, elementBitWidth = 8}>", true},
 		{"dense rows of 16 bytes", &SharedLayout{Rows: 64, Cols: 8, ElemBits: 16, Swizzle: "none"},
 			"#ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 16}>", true},
+		{"128B in column blocks of 64 f16", &SharedLayout{Rows: 64, Cols: 256, ElemBits: 16, Swizzle: "128B", ColumnBlock: 64},
+			"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>", true},
+		{"128B column major (a K-major B)", &SharedLayout{Rows: 64, Cols: 128, ElemBits: 16, Swizzle: "128B", ColumnMajor: true},
+			"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>", true},
+		{"128B column major in column blocks", &SharedLayout{Rows: 128, Cols: 64, ElemBits: 16, Swizzle: "128B", ColumnMajor: true, ColumnBlock: 64},
+			"#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>", true},
+		{"column blocks of 4 rows", &SharedLayout{Rows: 4, Cols: 128, ElemBits: 16, Swizzle: "128B", ColumnBlock: 64}, "whole atoms of 8 rows", false},
+		{"column blocks wider than the swizzle", &SharedLayout{Rows: 64, Cols: 256, ElemBits: 16, Swizzle: "64B", ColumnBlock: 64}, "rows of 64 bytes", false},
 		{"dense rows of 128 bytes", &SharedLayout{Rows: 64, Cols: 64, ElemBits: 16, Swizzle: "none"}, "rows of 16 bytes", false},
 		{"rows padded", &SharedLayout{Rows: 64, Cols: 64, Stride: 72, ElemBits: 16, Swizzle: "none"}, "rows of 16 bytes", false},
 		{"a pad every 8 rows", &SharedLayout{Rows: 64, Cols: 64, Pad: 8, PadEvery: 8, ElemBits: 16, Swizzle: "128B"}, "padding every 8 rows", false},
@@ -152,6 +177,48 @@ func TestTritonNVMMAShared(t *testing.T) {
 					t.Fatalf("%s: %s puts (%d, %d) at %d, the placement at %d", tc.name, enc, r, c, got, want)
 				}
 			}
+		}
+	}
+}
+
+// A #ttg.nvmma_shared read as a placement puts each element where
+// Triton 3.9 puts it: the offset bases below are Triton's own
+// toLinearLayout of the encoding on the shape
+// (GluonOpBuilder.to_linear_layout of get_nvmma_shared_layout, the
+// python binding of nvmmaSharedToLinearLayout in
+// lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp), offset bit k
+// holding element base[k], so that the placement's offset of base[k] is
+// 2^k. They cover rows wider than the swizzle (column blocks), the
+// transposed encoding (column major) and both at once.
+func TestNVMMASharedAgainstTritonBases(t *testing.T) {
+	type bases = [][2]int
+	for _, tc := range []struct {
+		width      int
+		transposed bool
+		shape      [2]int
+		offset     bases
+	}{
+		{128, false, [2]int{64, 128}, bases{{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}, {1, 8}, {2, 16}, {4, 32}, {8, 0}, {16, 0}, {32, 0}, {0, 64}}},
+		{128, false, [2]int{64, 256}, bases{{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}, {1, 8}, {2, 16}, {4, 32}, {8, 0}, {16, 0}, {32, 0}, {0, 64}, {0, 128}}},
+		{128, false, [2]int{16, 256}, bases{{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}, {1, 8}, {2, 16}, {4, 32}, {8, 0}, {0, 64}, {0, 128}}},
+		{64, false, [2]int{32, 128}, bases{{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {1, 0}, {2, 8}, {4, 16}, {8, 0}, {16, 0}, {0, 32}, {0, 64}}},
+		{128, true, [2]int{64, 128}, bases{{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}, {32, 0}, {8, 1}, {16, 2}, {32, 4}, {0, 8}, {0, 16}, {0, 32}, {0, 64}}},
+		{128, true, [2]int{128, 64}, bases{{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}, {32, 0}, {8, 1}, {16, 2}, {32, 4}, {0, 8}, {0, 16}, {0, 32}, {64, 0}}},
+		{32, true, [2]int{64, 32}, bases{{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 1}, {0, 2}, {8, 4}, {0, 8}, {0, 16}, {16, 0}, {32, 0}}},
+	} {
+		enc := fmt.Sprintf("#ttg.nvmma_shared<{swizzlingByteWidth = %d, transposed = %t, elementBitWidth = 16}>", tc.width, tc.transposed)
+		l, err := notation.ParseTritonShared(enc, Pos{File: "enc", Line: 1, Col: 1}, tc.shape[0], tc.shape[1], 16)
+		if err != nil {
+			t.Errorf("%s on %v: %v", enc, tc.shape, err)
+			continue
+		}
+		for k, b := range tc.offset {
+			if got := l.Offset(b[0], b[1]); got != 1<<k {
+				t.Errorf("%s on %v, placed %s: %v at %d, Triton's offset %d", enc, tc.shape, l, b, got, 1<<k)
+			}
+		}
+		if _, err := l.CanonicalMode(); err != nil {
+			t.Errorf("%s on %v: no descriptor mode: %v", enc, tc.shape, err)
 		}
 	}
 }

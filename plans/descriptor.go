@@ -67,7 +67,14 @@ func checkSharedUse(v *model.Value, u model.Use, have, req *model.Layout, a *mod
 // canonical layout puts it. That layout is written here from the PTX
 // ISA's description, not from the placement's formula: rows of the
 // mode's span (16 bytes without a swizzle; 32, 64 or 128 with one), 8-row
-// core-matrix groups one after the other, and in a swizzled mode the
+// core-matrix groups one after the other (the stride dimension byte
+// offset, 8 spans), atoms one span wide repeated across the columns at
+// the leading dimension byte offset (the descriptor is given the bytes
+// of all the buffer's rows one span wide: "Strides", the leading
+// dimension byte offset of a swizzled MN-major layout is the stride from
+// one atom to the next along MN), the buffer's transpose stored so where
+// it is column major (a K-major B: atoms of 8 rows along N, a row's span
+// along K), and in a swizzled mode the
 // 16-byte chunk index within the span XORed with the index of the
 // 128-byte line the chunk lies in, modulo the chunks of a span ("Shared
 // Memory Matrix Layout", its swizzling modes; NVIDIA/cutlass
@@ -95,15 +102,22 @@ func checkDescriptor(op *model.Op, ch *model.OpChoice, a *model.Assignment) erro
 	mode, _ := s.DescriptorMode()
 	span := map[string]int{"none": 16, "32B": 32, "64B": 64, "128B": 128}[mode]
 	bytes := s.ElemBits / 8
-	for r := range v.Shape[0] {
-		for c := range v.Shape[1] {
-			addr := (r/8)*8*span + (r%8)*span + c*bytes
+	rows, _ := s.StoredShape()
+	atom := span / bytes // an atom's columns
+	lbo := rows * span   // from one atom to the next along the columns
+	for i := range v.Shape[0] {
+		for j := range v.Shape[1] {
+			r, c := i, j // where the element is stored: (j, i) in a column-major buffer (K-major B)
+			if s.ColumnMajor {
+				r, c = j, i
+			}
+			addr := (c/atom)*lbo + (r/8)*8*span + (r%8)*span + (c%atom)*bytes
 			if chunks := span / 16; chunks > 1 {
 				chunk := (addr / 16) % chunks
 				addr += ((chunk ^ (addr/128)%chunks) - chunk) * 16
 			}
-			if got := s.ByteOffset(r, c); got != addr {
-				return &VerifyError{Value: v.Name, Element: []int{r, c}, What: fmt.Sprintf("buffer %s holds it at byte %d; %s's descriptor in mode %s reads it at byte %d", buf.Name, got, ch.Record.Name, mode, addr)}
+			if got := s.ByteOffset(i, j); got != addr {
+				return &VerifyError{Value: v.Name, Element: []int{i, j}, What: fmt.Sprintf("buffer %s holds it at byte %d; %s's descriptor in mode %s reads it at byte %d", buf.Name, got, ch.Record.Name, mode, addr)}
 			}
 		}
 	}

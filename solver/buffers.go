@@ -20,8 +20,14 @@ const maxPlacementSets = 1024
 // of padding every 2 rows (seed 002's "pad m every n lines"), blocks of 4
 // or 8 rows shifted by 8, 16, 32 or 40 bytes, and XOR
 // swizzles of the 16-byte chunks of a row by the row index, 1 to 3 bits
-// (Hopper's named 32B/64B/128B modes where a row is their span).
-func placements(b *model.Buffer) []*model.SharedLayout {
+// (Hopper's named 32B/64B/128B modes where a row is their span). Where
+// atoms is set (an mma may read the buffer through a matrix descriptor)
+// and the rows are wider than a mode's span, also the rows cut into
+// column blocks of that span in that mode: a wgmma operand of several
+// swizzle atoms side by side (model.SharedLayout.ColumnBlock); and the
+// same stored column major (model.SharedLayout.ColumnMajor), the
+// operand's other major (a K x N B held K-major, N rows of K).
+func placements(b *model.Buffer, atoms bool) []*model.SharedLayout {
 	if b.Layout == nil {
 		return nil
 	}
@@ -93,6 +99,33 @@ func placements(b *model.Buffer) []*model.SharedLayout {
 			add(s)
 		}
 	}
+	if atoms {
+		// Stored row major and, for the other major of the operand (a
+		// K-major B), column major: rows of a mode's span, or wider rows
+		// in column blocks of it.
+		for _, colMajor := range []bool{false, true} {
+			srows, scols := rows, cols
+			if colMajor {
+				srows, scols = cols, rows
+			}
+			sbytes := scols * elemBits / 8
+			if srows%8 != 0 || scols*elemBits%8 != 0 {
+				continue
+			}
+			for _, mode := range model.SwizzleModes[1:] {
+				span := model.ModeSpan(mode)
+				if sbytes < span || sbytes%span != 0 || sbytes == span && !colMajor {
+					continue
+				}
+				s := dense()
+				s.Swizzle, s.ColumnMajor = mode, colMajor
+				if sbytes > span {
+					s.ColumnBlock = span * 8 / elemBits
+				}
+				add(s)
+			}
+		}
+	}
 	if b.Described {
 		// Only the placements a matrix descriptor describes, as the
 		// kernel's op reads the buffer through one, and the graph's own
@@ -106,6 +139,29 @@ func placements(b *model.Buffer) []*model.SharedLayout {
 		}
 	}
 	return out
+}
+
+// readThroughDescriptor reports whether an mma may read buffer b through
+// a matrix descriptor: some mma record of the target reads an operand
+// from shared memory (wgmma's B), and an mma's operand in that role is
+// loaded from b.
+func (p *Problem) readThroughDescriptor(b *model.Buffer) bool {
+	roles := map[string]bool{}
+	for _, r := range p.plainMMA {
+		if role := r.SharedOperand(); role != "" {
+			roles[role] = true
+		}
+	}
+	found := false
+	p.Graph.Walk(func(op *model.Op) {
+		if found || len(roles) == 0 || op.Info().Flow != model.FlowRecord {
+			return
+		}
+		for i, x := range op.Operands[:min(2, len(op.Operands))] {
+			found = found || roles[model.RoleName(op, i)] && x.Def != nil && x.Def.ReadsShared() && x.Def.Buffer == b
+		}
+	})
+	return found
 }
 
 // stated reports whether the graph places buffer b otherwise than dense
@@ -131,7 +187,7 @@ func (p *Problem) bufferNodes() {
 	var cands [][]*model.SharedLayout
 	most := 0
 	for _, b := range g.Buffers {
-		pl := placements(b)
+		pl := placements(b, b.Described || p.readThroughDescriptor(b))
 		if pl == nil {
 			pl = []*model.SharedLayout{nil}
 		} else if !p.accessed(b) {

@@ -103,7 +103,38 @@ func (p *Problem) mmaChoicesOf(op *model.Op, records []*model.Record, notationKi
 	if op.Warpgroup {
 		chs = warpgroupAccumulators(chs, notation.TritonTargetOf(p.Target, true))
 	}
-	return chs
+	return widestWarpgroupFirst(op, chs)
+}
+
+// widestWarpgroupFirst orders the choices on records that several
+// subgroups run together (wgmma) by the instructions each subgroup
+// issues, fewest first, in the places those choices hold among the
+// others: a search that keeps the first of equally cheap plans then runs
+// m64n128k16 once rather than m64n64k16 twice, as Triton takes the
+// widest instruction N that divides the warps' tile
+// (mmaVersionToInstrShape in lib/Dialect/TritonGPU/Transforms/Utility.cpp
+// of triton-lang/triton).
+func widestWarpgroupFirst(op *model.Op, chs []*MMAChoice) []*MMAChoice {
+	var at []int
+	var group []*MMAChoice
+	for i, ch := range chs {
+		if ch.Record != nil && ch.Record.Kind == model.RecordMMA && ch.Record.Subgroups > 1 && ch.Record.K > 0 {
+			at = append(at, i)
+			group = append(group, ch)
+		}
+	}
+	if len(group) < 2 {
+		return chs
+	}
+	instructions := func(ch *MMAChoice) int {
+		return model.MMAInstructions(op, &model.OpChoice{Record: ch.Record, WarpsM: ch.WarpsM, WarpsN: ch.WarpsN})
+	}
+	slices.SortStableFunc(group, func(x, y *MMAChoice) int { return instructions(x) - instructions(y) })
+	out := slices.Clone(chs)
+	for k, i := range at {
+		out[i] = group[k]
+	}
+	return out
 }
 
 // warpgroupAccumulators keeps the choices whose accumulator a version 3

@@ -232,12 +232,13 @@ func (p *Problem) search(base *pbqp.Problem, po pbqp.Options) (pbqp.Solution, *p
 
 // finish fills in a result from the solution of pb (the problem's PBQP,
 // or a capped one): its status and cost, and its plan with ties broken
-// by tidy.
+// by tidy and tidyMMA.
 func (p *Problem) finish(res *Result, pb *pbqp.Problem, sol pbqp.Solution) {
 	res.Status, res.Cost, res.LowerBound, res.Stats = sol.Status, sol.Cost, sol.LowerBound, sol.Stats
 	if sol.Status == StatusOptimal || sol.Status == StatusFeasible {
 		before := append([]int(nil), sol.Choice...)
 		p.tidy(sol.Choice)
+		p.tidyMMA(pb, sol.Choice)
 		if _, over := p.overflow(sol.Choice); over || p.total(pb, sol.Choice) != sol.Cost || p.OverConversions(sol.Choice) {
 			copy(sol.Choice, before) // tidy takes only moves of equal cost within the budgets; keep the search's plan otherwise
 		}

@@ -1,6 +1,9 @@
 package solver
 
 import (
+	"slices"
+
+	"planner/model"
 	"planner/solver/pbqp"
 )
 
@@ -49,6 +52,136 @@ func (p *Problem) tidy(choice []int) {
 		if !changed {
 			return
 		}
+	}
+}
+
+// tidyMMA moves each mma of a plan to the arrangement of fewest
+// instructions per subgroup among those that keep the total cost, the
+// register budget and the conversions: of m64n64k16 twice and m64n128k16 once, which
+// cost the same math and the same reads of B, the wider one, as Triton
+// takes the widest instruction N that divides the warps' tile
+// (mmaVersionToInstrShape in lib/Dialect/TritonGPU/Transforms/Utility.cpp
+// of triton-lang/triton). The mma moves together with its result, which
+// its choice fixes, and with the operands that took the layout it
+// required (the wider record tiles C and D in another register order);
+// the nodes next to those then settle on their cheapest choices. pb is
+// the PBQP the plan was solved in (the problem's, or a capped one).
+func (p *Problem) tidyMMA(pb *pbqp.Problem, choice []int) {
+	incident := make([][]int, len(p.Nodes))
+	for k, e := range p.PBQP.Edges {
+		incident[e.A] = append(incident[e.A], k)
+		incident[e.B] = append(incident[e.B], k)
+	}
+	tiled := func(ch *MMAChoice) bool {
+		return ch.Record != nil && ch.Record.Kind == model.RecordMMA && ch.Record.K > 0
+	}
+	for n, node := range p.Nodes {
+		if node.Kind != NodeMMA || !tiled(node.MMA[choice[n]]) {
+			continue
+		}
+		instructions := func(i int) int {
+			ch := node.MMA[i]
+			return model.MMAInstructions(node.Op, &model.OpChoice{Record: ch.Record, WarpsM: ch.WarpsM, WarpsN: ch.WarpsN})
+		}
+		cost, conv := p.total(pb, choice), p.Conversions(choice)
+		best, fewest := choice, instructions(choice[n])
+		for i, ch := range node.MMA {
+			if !tiled(ch) || instructions(i) >= fewest {
+				continue
+			}
+			trial, moved := p.movedMMA(choice, n, i, incident[n])
+			if moved == nil {
+				continue
+			}
+			p.settle(trial, moved, n, incident)
+			if p.total(pb, trial) == cost && p.Conversions(trial) <= conv && !p.overRegisters(trial) {
+				best, fewest = trial, instructions(i)
+			}
+		}
+		copy(choice, best)
+	}
+}
+
+// movedMMA is choice with mma node n at choice i, its result at the
+// layout i makes and each operand that had the layout the old choice
+// required at the one i requires, and the nodes it moved; nil when one
+// has no such candidate.
+func (p *Problem) movedMMA(choice []int, n, i int, edges []int) ([]int, []int) {
+	trial := slices.Clone(choice)
+	trial[n] = i
+	moved := []int{n}
+	for _, k := range edges {
+		e, m := p.Edges[k], p.PBQP.Edges[k].M
+		switch {
+		case e.Kind == EdgeLink && e.From == n:
+			j := slices.IndexFunc(m[i], func(c int64) bool { return c < Inf })
+			if j < 0 {
+				return nil, nil
+			}
+			trial[e.To] = j
+			moved = append(moved, e.To)
+		case e.Kind == EdgeConversion && e.To == n:
+			from := p.Nodes[e.From]
+			old, req := e.Required[choice[n]], e.Required[i]
+			if old == nil || req == nil || from.Kind != NodeValue || !from.Layouts[choice[e.From]].Equal(old) {
+				continue
+			}
+			j := slices.IndexFunc(from.Layouts, req.Equal)
+			if j < 0 {
+				return nil, nil
+			}
+			trial[e.From] = j
+			moved = append(moved, e.From)
+		}
+	}
+	return trial, moved
+}
+
+// settle moves the nodes next to the moved ones (but not mma node n) to
+// their cheapest choices given their neighbours, a few rounds outward:
+// the consumers of a moved result take its new layout where that is
+// cheaper.
+func (p *Problem) settle(choice, moved []int, n int, incident [][]int) {
+	local := func(v int) int64 {
+		c := p.PBQP.Cost[v][choice[v]]
+		for _, k := range incident[v] {
+			e := p.PBQP.Edges[k]
+			c = pbqp.AddSat(c, e.M[choice[e.A]][choice[e.B]])
+		}
+		return c
+	}
+	done := map[int]bool{n: true}
+	for _, v := range moved {
+		done[v] = true
+	}
+	for round := 0; round < 3 && len(moved) > 0; round++ {
+		var next []int
+		for _, v := range moved {
+			for _, k := range incident[v] {
+				e := p.PBQP.Edges[k]
+				w := e.A
+				if w == v {
+					w = e.B
+				}
+				if done[w] || p.Nodes[w].Kind == NodeBuffers || p.Nodes[w].Kind == NodeMMA {
+					continue
+				}
+				done[w] = true
+				orig := choice[w]
+				best, cost := orig, local(w)
+				for j := range p.PBQP.Cost[w] {
+					choice[w] = j
+					if c := local(w); c < cost {
+						best, cost = j, c
+					}
+				}
+				choice[w] = best
+				if best != orig {
+					next = append(next, w)
+				}
+			}
+		}
+		moved = next
 	}
 }
 

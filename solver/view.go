@@ -253,7 +253,7 @@ func (p *Problem) RejectedLoads(op *model.Op, s *model.SharedLayout) []string {
 
 // Placements lists the placements the enumerated search considers for
 // buffer b.
-func Placements(b *model.Buffer) []*model.SharedLayout { return placements(b) }
+func Placements(b *model.Buffer) []*model.SharedLayout { return placements(b, b.Described) }
 
 // RecordTile is the tile a load record moves, for its memory rule.
 func RecordTile(r *model.Record) [2]int { return recordTile(r) }

@@ -280,7 +280,7 @@ func readGraph(doc *Document, targets map[string]*model.Target) (_ *model.Graph,
 			if !model.ValidName(name) {
 				bufs.Errorf(name, model.CodeBadValue, "%q cannot name a buffer: %s", name, model.NameRule)
 			}
-			bt.Expect("shape", "dtype", "row_stride", "pad", "pad_every", "swizzle", "xor", "encoding")
+			bt.Expect("shape", "dtype", "row_stride", "pad", "pad_every", "swizzle", "xor", "column_block", "column_major", "encoding")
 			b := &model.Buffer{Name: name, Pos: bt.Pos("")}
 			b.Shape = r.shape(bt, "shape")
 			b.DType = r.dtype(bt, "dtype")
@@ -1042,7 +1042,7 @@ func forgetBody(r *graphReader, op *model.Op) {
 // tritonPlacement reads a buffer's placement given as a Triton shared
 // encoding, in place of the other placement keys.
 func tritonPlacement(bt *Table, b *model.Buffer) *model.SharedLayout {
-	for _, k := range []string{"row_stride", "pad", "pad_every", "swizzle", "xor"} {
+	for _, k := range []string{"row_stride", "pad", "pad_every", "swizzle", "xor", "column_block", "column_major"} {
 		if bt.Has(k) {
 			bt.Errorf(k, model.CodeDuplicate, "give the placement as encoding or as %s and its kin, not both", k).Related = []model.Pos{bt.Pos("encoding")}
 			bt.get(k)
@@ -1061,12 +1061,15 @@ func tritonPlacement(bt *Table, b *model.Buffer) *model.SharedLayout {
 }
 
 // BufferLayout reads a two-dimensional buffer's placement in shared
-// memory: row_stride, pad elements every pad_every rows, and a swizzle
+// memory: row_stride, pad elements every pad_every rows, a swizzle
 // mode or an explicit XOR swizzle xor = [bits, base, shift] on byte
-// offsets. With none of them the buffer is dense, row major.
+// offsets, column_block, the columns of each block when the rows are
+// cut into blocks laid out one after another (a wgmma operand of several
+// swizzle atoms), and column_major, the buffer's transpose stored so (a
+// K-major wgmma B). With none of them the buffer is dense, row major.
 func BufferLayout(bt *Table, b *model.Buffer) *model.SharedLayout {
 	given := false
-	placement := []string{"row_stride", "pad", "pad_every", "swizzle", "xor", "encoding"}
+	placement := []string{"row_stride", "pad", "pad_every", "swizzle", "xor", "column_block", "column_major", "encoding"}
 	for _, k := range placement {
 		given = given || bt.Has(k)
 	}
@@ -1139,6 +1142,20 @@ func BufferLayout(bt *Table, b *model.Buffer) *model.SharedLayout {
 			bt.Errorf("xor", model.CodeDuplicate, "give swizzle or xor, not both")
 		default:
 			l.XOR = model.Swizzle{Bits: xs[0], Base: xs[1], Shift: xs[2]}
+		}
+	}
+	if cm, ok := bt.Bool("column_major", false); ok {
+		l.ColumnMajor = cm
+	}
+	if w, ok := bt.Int("column_block", false); ok {
+		_, cols := l.StoredShape()
+		switch {
+		case w < 1 || w > cols || cols%w != 0:
+			bt.Errorf("column_block", model.CodeBadValue, "column_block divides the buffer's %d stored columns, found %d", cols, w)
+		case l.Stride != 0 || l.PadEvery > 0:
+			bt.Errorf("column_block", model.CodeBadValue, "a buffer in column blocks is dense within each block: give row_stride or pad, or column_block, not both")
+		case w < cols:
+			l.ColumnBlock = w
 		}
 	}
 	return l

@@ -293,6 +293,13 @@ func TestGraphKeys(t *testing.T) {
 				t.Errorf("Hard = %v, want %v", g.Hard, want)
 			}
 		}},
+		{"a K-major B of two atoms along K", head + "\n[buffers.B]\nshape = [128, 64]\ndtype = \"f16\"\nswizzle = \"128B\"\ncolumn_major = true\ncolumn_block = 64\n" + load,
+			func(t *testing.T, g *model.Graph) {
+				l := g.Buffers[0].Layout
+				if !l.ColumnMajor || l.ColumnBlocks() != 2 || l.ByteOffset(64, 0) != 8192 || l.ByteOffset(0, 1) != 144 {
+					t.Errorf("B is placed %s: (64, 0) at %d, (0, 1) at %d; want column major in 2 column blocks, at 8192 and 144", l, l.ByteOffset(64, 0), l.ByteOffset(0, 1))
+				}
+			}},
 		{"load_shared intrinsic", head + "\n[buffers.K]\nshape = [64, 64]\ndtype = \"f16\"\n\n[[op]]\nkind = \"load_shared\"\nbuffer = \"K\"\nintrinsic = \"ldmatrix_x4\"\nresult = \"k\"\n\n[[op]]\nkind = \"load_shared\"\nbuffer = \"K\"\nresult = \"k2\"\n",
 			func(t *testing.T, g *model.Graph) {
 				k, k2 := g.Ops[0], g.Ops[1]

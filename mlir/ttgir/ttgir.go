@@ -1483,7 +1483,7 @@ func (b *ttBuilder) tmaBuffer(op *ir.Op, o *ir.Operand, name string) *model.Buff
 		b.Errorf(err.Pos, model.CodeBadValue, "the shared encoding %s of %s: %s", blk.Encoding, o.Value, err.Msg)
 		return nil
 	}
-	if _, col := columnMajor(se); col {
+	if _, col := columnMajor(se); col || se.Name == "nvmma_shared" && se.Transposed {
 		b.Fail(op, model.CodeBadValue, "%s's descriptor lays its block out column major (%s): the planner reads a descriptor whose block is row major", op.Name, blk.Encoding)
 		return nil
 	}
@@ -1787,19 +1787,16 @@ func aliasUses(n *ir.AttrNode) []string {
 	return out
 }
 
-// columnMajor reads a two-dimensional shared encoding that lays the tile
-// out column major (a transposed #ttg.nvmma_shared, a #ttg.swizzled_shared
-// of order [0, 1]: Triton
+// columnMajor reads a two-dimensional #ttg.swizzled_shared of order
+// [0, 1], which lays the tile out column major (Triton
 // lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp,
-// nvmmaSharedToLinearLayout and swizzledSharedToLinearLayout, which
-// transpose the tile for them) as the same encoding of the transpose, row
-// major.
+// swizzledSharedToLinearLayout transposes the tile for it), as the same
+// encoding of the transpose, row major. A transposed #ttg.nvmma_shared
+// is a placement of its own (model.SharedLayout.ColumnMajor: a K-major
+// wgmma operand the descriptor reads as it lies).
 func columnMajor(e *notation.TritonSharedEncoding) (*notation.TritonSharedEncoding, bool) {
 	col := *e
 	switch {
-	case e.Name == "nvmma_shared" && e.Transposed:
-		col.Transposed = false
-		return &col, true
 	case e.Name == "swizzled_shared" && slices.Equal(e.Order, []int{0, 1}):
 		col.Order = []int{1, 0}
 		return &col, true

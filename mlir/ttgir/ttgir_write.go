@@ -860,7 +860,7 @@ func (wr *ttWriter) memdescEnc(op *ir.Op, ts ir.TypeSpan) string {
 		return "" // wgmma reads its shared operands only in an #ttg.nvmma_shared: keep the input's
 	}
 	if d.perm != nil {
-		enc = strings.NewReplacer("order = [1, 0]", "order = [0, 1]", "transposed = false", "transposed = true").Replace(enc)
+		enc = strings.NewReplacer("order = [1, 0]", "order = [0, 1]", "transposed = false", "transposed = true", "transposed = true", "transposed = false").Replace(enc)
 	}
 	if m := memdescRE.FindStringSubmatch(text); m == nil || m[3] == "" {
 		return ""

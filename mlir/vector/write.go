@@ -740,6 +740,12 @@ func (wr *writer) buffers() {
 		if sl.Swizzle != "" && sl.Swizzle != "none" {
 			attr += fmt.Sprintf(", planner.swizzle = %q", sl.Swizzle)
 		}
+		if sl.ColumnMajor {
+			attr += ", planner.column_major = true"
+		}
+		if sl.ColumnBlocks() > 1 {
+			attr += fmt.Sprintf(", planner.column_block = %d", sl.ColumnBlock)
+		}
 		wr.addAttr(mv.Def, attr)
 	}
 }

@@ -119,6 +119,12 @@ func writePlacement(b *strings.Builder, s *model.SharedLayout) {
 	if x := s.XOR; x.Bits > 0 {
 		fmt.Fprintf(b, "xor = [%d, %d, %d]\n", x.Bits, x.Base, x.Shift)
 	}
+	if s.ColumnMajor {
+		fmt.Fprintf(b, "column_major = true\n")
+	}
+	if s.ColumnBlocks() > 1 {
+		fmt.Fprintf(b, "column_block = %d\n", s.ColumnBlock)
+	}
 }
 
 // writeExact writes layout l as the table header: the frame keys, then
