@@ -41,6 +41,18 @@ var opRows = []*OpInfo{
 		Because: becauseMMA,
 	},
 	{
+		// A block-scaled product (Triton's tt.dot_scaled): A and B with
+		// one scale factor per block of K of each row of A (scale_a, M ×
+		// K/block) and of each column of B (scale_b, K/block × N), read
+		// in the scale fragments of a block-scaled record (PTX ISA,
+		// "Block Scaling for mma.sync").
+		Kind: OpMMAScaled, Spellings: []string{"mma_scaled"}, Operands: true, ByRole: true, Arity: 5, Result: true,
+		Roles: []Role{{Name: "a", Key: true}, {Name: "b", Key: true}, {Name: "c", Key: true}, {Name: "scale_a", Key: true}, {Name: "scale_b", Key: true}},
+		Keys:  []OpKey{{Name: "intrinsic", When: KeyLast}},
+		Type:  typeMMAScaled, Flow: FlowRecord, Records: RecordMMA, Cost: costMMA,
+		Because: becauseMMA,
+	},
+	{
 		Kind: OpReduce, Spellings: []string{"reduce"}, QualifiedByFunction: true, Operands: true, Result: true,
 		Roles: []Role{{}, {Name: "init", Key: true, Optional: true}},
 		Keys:  []OpKey{{Name: "combiner"}, {Name: "axis", Gate: GateBeforeResult}},
@@ -194,6 +206,23 @@ func typeMMA(x *OpArgs) (*ValueType, []TypeError) {
 		return nil, typeErr("kind", CodeShapeMismatch, "mma needs A M×K, B K×N, C M×N: found A %v, B %v, C %v", a.Shape, b.Shape, c.Shape)
 	}
 	return &ValueType{Shape: slices.Clone(c.Shape), DType: c.DType}, nil
+}
+
+// typeMMAScaled types a block-scaled mma: A, B and C as an mma's, and
+// scales of one block size for A's rows and B's columns.
+func typeMMAScaled(x *OpArgs) (*ValueType, []TypeError) {
+	t, errs := typeMMA(x)
+	if errs != nil {
+		return nil, errs
+	}
+	a, b, sa, sb := x.Operands[0], x.Operands[1], x.Operands[3], x.Operands[4]
+	switch {
+	case len(sa.Shape) != 2 || len(sb.Shape) != 2:
+		return nil, typeErr("kind", CodeRankMismatch, "mma_scaled's scales must be matrices: scale_a %v, scale_b %v", sa.Shape, sb.Shape)
+	case sa.Shape[0] != a.Shape[0] || sb.Shape[1] != b.Shape[1] || sa.Shape[1] != sb.Shape[0] || sa.Shape[1] == 0 || a.Shape[1]%sa.Shape[1] != 0:
+		return nil, typeErr("kind", CodeShapeMismatch, "mma_scaled needs scale_a M×(K/block) and scale_b (K/block)×N for A %v and B %v: found scale_a %v, scale_b %v", a.Shape, b.Shape, sa.Shape, sb.Shape)
+	}
+	return t, nil
 }
 
 func typeElementwise(a *OpArgs) (*ValueType, []TypeError) {

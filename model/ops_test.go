@@ -8,7 +8,7 @@ import (
 )
 
 func TestOpTableSpellings(t *testing.T) {
-	kinds := []OpKind{OpLoad, OpStore, OpCopyToShared, OpLoadShared, OpMMA, OpElementwise, OpCast,
+	kinds := []OpKind{OpLoad, OpStore, OpCopyToShared, OpLoadShared, OpMMA, OpMMAScaled, OpElementwise, OpCast,
 		OpReduce, OpBroadcast, OpTranspose, OpShapeCast, OpJoin, OpSplit, OpConstant, OpArgument, OpLoop}
 	for _, k := range kinds {
 		if info := OpInfoOf(k); info == nil || info.Kind != k {
@@ -22,7 +22,7 @@ func TestOpTableSpellings(t *testing.T) {
 		word string
 		want OpKind // "" for none
 	}{
-		{"load", OpLoad}, {"copy_to_shared", OpCopyToShared}, {"mma", OpMMA}, {"loop", OpLoop}, {"argument", OpArgument},
+		{"load", OpLoad}, {"copy_to_shared", OpCopyToShared}, {"mma", OpMMA}, {"mma_scaled", OpMMAScaled}, {"loop", OpLoop}, {"argument", OpArgument},
 		{"extf", OpCast}, {"truncf", OpCast}, {"bitcast", OpCast}, {"cast", OpCast},
 		{"exp2", OpElementwise}, {"select", OpElementwise}, {"add", OpElementwise},
 		{"softplus", ""}, {"elementwise", ""}, {"", ""},
@@ -43,7 +43,7 @@ func TestOpTableSpellings(t *testing.T) {
 	if !slices.IsSorted(fns) || len(fns) != len(ElementwiseFuncs) {
 		t.Errorf("element-wise functions %v: want all %d, sorted", fns, len(ElementwiseFuncs))
 	}
-	if got := OperandKeys(); !slices.Equal(got, []string{"operands", "a", "b", "c", "init"}) {
+	if got := OperandKeys(); !slices.Equal(got, []string{"operands", "a", "b", "c", "scale_a", "scale_b", "init"}) {
 		t.Errorf("operand keys %v", got)
 	}
 	for _, f := range []struct {

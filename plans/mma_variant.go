@@ -53,16 +53,18 @@ func verifyVariant(op *model.Op, a *model.Assignment, ch *model.OpChoice, ts *ta
 		return fmaAsBuilt(op, req(0), req(1), req(2), ch)
 	}
 	view := fragView{transposed: ch.Transposed, kWidth: ch.KWidth, kOrder: ch.KOrder}
-	slots := [4]string{"a", "b", "c", "d"}
+	// The operand slots of the record each operand is read in (a
+	// block-scaled product's scales after A, B and C), then the result's.
+	slots := []string{"a", "b", "c", "scale_a", "scale_b"}
 	if ch.Transposed {
-		slots = [4]string{"b", "a", "c", "d"}
+		slots = []string{"b", "a", "c", "scale_b", "scale_a"}
 	}
-	for i := range 3 {
+	for i := range op.Operands {
 		if err := inFragmentAs(op.Operands[i].Name, req(i), ch.Record, slots[i], view, ts); err != nil {
 			return err
 		}
 	}
-	return inFragmentAs(op.Result.Name, a.Layouts[op.Result], ch.Record, slots[3], view, ts)
+	return inFragmentAs(op.Result.Name, a.Layouts[op.Result], ch.Record, "d", view, ts)
 }
 
 // fmaAsBuilt checks that an FMA dot is the one its accumulator c

@@ -57,6 +57,10 @@ type MMAChoice struct {
 	KWidth     int
 	KOrder     model.KOrder
 	A, B, C    *model.Layout
+	// ScaleA and ScaleB: a block-scaled product's scales (M × K/block and
+	// K/block × N), in the record's scale fragments tiled as A and B are;
+	// nil for a plain product.
+	ScaleA, ScaleB *model.Layout
 }
 
 func (m *MMAChoice) String() string {
@@ -99,7 +103,9 @@ func (p *Problem) mmaChoices(op *model.Op, records []*model.Record, notation str
 // goroutines may call it at once.
 func (p *Problem) mmaChoicesOf(op *model.Op, records []*model.Record, notationKind string) []*MMAChoice {
 	chs := mmaChoicesOf(op, records, p.Graph.Subgroups, notationKind)
-	chs = append(chs, p.fmaChoices(op, chs)...)
+	if !op.Scaled() {
+		chs = append(chs, p.fmaChoices(op, chs)...)
+	}
 	if op.Warpgroup {
 		chs = warpgroupAccumulators(chs, notation.TritonTargetOf(p.Target, true))
 	}
@@ -134,6 +140,9 @@ func mmaKeyOf(op *model.Op, records []*model.Record, notation string) mmaKey {
 	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
 	key := mmaKey{m: a.Shape[0], k: a.Shape[1], n: b.Shape[1], a: a.DType.Name, b: b.DType.Name, c: c.DType.Name, d: op.Result.DType.Name,
 		notation: notation, records: len(records), intrinsic: op.Intrinsic, warpgroup: op.Warpgroup}
+	if op.Scaled() {
+		key.blocks = op.Operands[3].Shape[1]
+	}
 	if len(records) > 0 {
 		key.first = records[0]
 	}
@@ -209,9 +218,16 @@ type mmaKey struct {
 	first      *model.Record
 	intrinsic  string // the record the op names (FMA dots only for an fma record)
 	warpgroup  bool   // op.Warpgroup
+	blocks     int    // a block-scaled product's scale blocks along K (0: a plain product)
 }
 
 func mmaChoicesOf(op *model.Op, records []*model.Record, warps int, notation string) []*MMAChoice {
+	if op.Scaled() {
+		// The scales are read per block of K in the record's order: the
+		// K renumberings of the variants would move them, so a
+		// block-scaled product runs its record as it is, or on (Bᵀ, Aᵀ).
+		return append(allMMAChoices(op, records, warps, repeatNFirst), transposedChoices(op, records, warps, repeatNFirst)...)
+	}
 	all := withVariants(op, allMMAChoices(op, records, warps, repeatNFirst), records, warps, repeatNFirst)
 	if notation == "" || notation == "linear" || notation == "table" {
 		return all
@@ -250,8 +266,8 @@ func allMMAChoices(op *model.Op, records []*model.Record, warps int, regs repeat
 	// duplicates only tiles too small for its warps (warpsPerTile).
 	var out, copies []*MMAChoice
 	for _, r := range withBlockViews(records) {
-		if r.Unplanned() != "" {
-			continue // tensor-memory operands or scale operands: described, not planned
+		if r.Unplanned() != "" || model.ScaleMisfit(op, r) != "" {
+			continue // tensor-memory operands, or scales the product has not (or lacks): described, not planned
 		}
 		if r.Subgroups > 1 {
 			out = append(out, warpgroupChoices(op, r, warps)...)
@@ -334,7 +350,21 @@ func tileMMA(r *model.Record, m, n, k, wm, wn int, nFirst, outer bool, accRepeat
 	if err != nil {
 		return nil, err
 	}
-	return &MMAChoice{Record: r, WarpsM: wm, WarpsN: wn, NFirst: nFirst, Outer: outer, A: a, B: b, C: c}, nil
+	ch := &MMAChoice{Record: r, WarpsM: wm, WarpsN: wn, NFirst: nFirst, Outer: outer, A: a, B: b, C: c}
+	if r.Scaled() {
+		// A scale factor covers a block of K, and the record's scale
+		// fragment holds its ScaleVec blocks: the scales repeat over the
+		// warps and registers as A's rows and B's columns, one per K
+		// tile as A and B do.
+		blocks := k / r.ScaleBlock()
+		if ch.ScaleA, err = model.Tile(r.Operands["scale_a"].Layout, []int{m, blocks}, af); err != nil {
+			return nil, err
+		}
+		if ch.ScaleB, err = model.Tile(r.Operands["scale_b"].Layout, []int{blocks, n}, bf); err != nil {
+			return nil, err
+		}
+	}
+	return ch, nil
 }
 
 // vectorLayouts lists blocked layouts that move a tensor with each lane

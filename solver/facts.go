@@ -459,6 +459,9 @@ func misfit(op *model.Op, r *model.Record, warps int) string {
 	if why := r.Unplanned(); why != "" {
 		return why + ", which the planner describes but does not plan"
 	}
+	if why := model.ScaleMisfit(op, r); why != "" {
+		return why
+	}
 	if r.Subgroups > 1 {
 		return warpgroupMisfit(op, r, warps)
 	}

@@ -80,6 +80,10 @@ func transposedChoices(op *model.Op, records []*model.Record, warps int, regs re
 		return &model.Value{Name: v.Name, Shape: []int{v.Shape[1], v.Shape[0]}, DType: v.DType}
 	}
 	mirror := &model.Op{Name: op.Name, Kind: op.Kind, Operands: []*model.Value{tv(b), tv(a), tv(c)}, Result: tv(op.Result)}
+	if op.Scaled() {
+		// The mirrored product scales Bᵀ by scale_bᵀ and Aᵀ by scale_aᵀ.
+		mirror.Operands = append(mirror.Operands, tv(op.Operands[4]), tv(op.Operands[3]))
+	}
 	var out []*MMAChoice
 	for _, ch := range allMMAChoices(mirror, offer, warps, !regs) {
 		at, e1 := ch.B.Transpose([]int{1, 0})
@@ -88,8 +92,17 @@ func transposedChoices(op *model.Op, records []*model.Record, warps int, regs re
 		if e1 != nil || e2 != nil || e3 != nil {
 			continue
 		}
-		out = append(out, &MMAChoice{Record: ch.Record, WarpsM: ch.WarpsN, WarpsN: ch.WarpsM, NFirst: !ch.NFirst || ch.WarpsM == 1 || ch.WarpsN == 1,
-			Outer: ch.Outer, Transposed: true, A: at, B: bt, C: ct})
+		v := &MMAChoice{Record: ch.Record, WarpsM: ch.WarpsN, WarpsN: ch.WarpsM, NFirst: !ch.NFirst || ch.WarpsM == 1 || ch.WarpsN == 1,
+			Outer: ch.Outer, Transposed: true, A: at, B: bt, C: ct}
+		if ch.ScaleA != nil {
+			sa, e4 := ch.ScaleB.Transpose([]int{1, 0})
+			sb, e5 := ch.ScaleA.Transpose([]int{1, 0})
+			if e4 != nil || e5 != nil {
+				continue
+			}
+			v.ScaleA, v.ScaleB = sa, sb
+		}
+		out = append(out, v)
 	}
 	return out
 }

@@ -110,7 +110,7 @@ func readKey(op *ir.Op, i int, v *ir.Value, l *model.Layout) string {
 // expand_dims's and a broadcast's operand, a returned tensor.
 func ownOperand(op *ir.Op, i int) bool {
 	name := ir.TTName(op.Name)
-	return isDot(name) && i < 2 || (name == "tt.reduce" || name == "tt.expand_dims" || name == "tt.broadcast") && i == 0 || name == "tt.return"
+	return isDot(name) && (dotOperand(op, notation.OperandA) == i || dotOperand(op, notation.OperandB) == i) || (name == "tt.reduce" || name == "tt.expand_dims" || name == "tt.broadcast") && i == 0 || name == "tt.return"
 }
 
 // fromReduce reports whether v is a result of a tt.reduce, whose name
@@ -460,14 +460,20 @@ func (wr *ttWriter) tie(op *ir.Op, res *model.Layout) {
 		if r < 0 {
 			return
 		}
-		t.same(operand(op, 2), r)
-		for i := range 2 {
+		if c := dotOperand(op, notation.Accumulator); c >= 0 {
+			t.same(operand(op, c), r)
+		}
+		for dim, role := range []notation.TritonRole{notation.OperandA, notation.OperandB} {
+			i := dotOperand(op, role)
+			if i < 0 {
+				continue
+			}
 			if a := operand(op, i); a >= 0 {
 				k := 0
-				if d, ok := wr.plain(t.nodes[a].layout, wr.role(op, i)).Enc.(*notation.DotOperand); ok {
+				if d, ok := wr.plain(t.nodes[a].layout, role).Enc.(*notation.DotOperand); ok {
 					k = d.KWidth
 				}
-				t.ties = append(t.ties, tyTie{kind: tieDot, a: a, b: r, dim: i, kWidth: k})
+				t.ties = append(t.ties, tyTie{kind: tieDot, a: a, b: r, dim: dim, kWidth: k})
 			}
 		}
 		if acc, err := notation.ExpressTritonFor(t.nodes[r].layout, notation.Accumulator, notation.TritonTargetOf(wr.b.Target, wr.warpgroupOf(op))); err == nil {
