@@ -103,6 +103,11 @@ func (p *Problem) mmaChoices(op *model.Op, records []*model.Record, notation str
 // goroutines may call it at once.
 func (p *Problem) mmaChoicesOf(op *model.Op, records []*model.Record, notationKind string) []*MMAChoice {
 	chs := mmaChoicesOf(op, records, p.Graph.Subgroups, notationKind)
+	if op.Scaled() && notationKind == "triton" {
+		// Triton lowers a tt.dot_scaled whose result is its target's
+		// matrix encoding (#ttg.nvidia_mma, #ttg.amd_mfma) only.
+		return namedAccumulators(chs, notation.TritonTargetOf(p.Target, false))
+	}
 	if !op.Scaled() {
 		chs = append(chs, p.fmaChoices(op, chs)...)
 	}
@@ -125,6 +130,28 @@ func warpgroupAccumulators(chs []*MMAChoice, tt notation.TritonTarget) []*MMACho
 		}
 		if t, err := notation.ExpressTritonFor(ch.C, notation.Accumulator, tt); err == nil {
 			if m, ok := t.Enc.(*notation.NvidiaMMA); ok && m.VersionMajor == 3 {
+				out = append(out, ch)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return chs
+	}
+	return out
+}
+
+// namedAccumulators keeps the choices whose accumulator a matrix
+// encoding of the target writes (#ttg.nvidia_mma, #ttg.amd_mfma); all of
+// them where none is.
+func namedAccumulators(chs []*MMAChoice, tt notation.TritonTarget) []*MMAChoice {
+	var out []*MMAChoice
+	for _, ch := range chs {
+		if ch.C == nil {
+			continue
+		}
+		if t, err := notation.ExpressTritonFor(ch.C, notation.Accumulator, tt); err == nil {
+			switch t.Enc.(type) {
+			case *notation.NvidiaMMA, *notation.AMDMFMA:
 				out = append(out, ch)
 			}
 		}
@@ -226,7 +253,11 @@ func mmaChoicesOf(op *model.Op, records []*model.Record, warps int, notation str
 		// The scales are read per block of K in the record's order: the
 		// K renumberings of the variants would move them, so a
 		// block-scaled product runs its record as it is, or on (Bᵀ, Aᵀ).
-		return append(allMMAChoices(op, records, warps, repeatNFirst), transposedChoices(op, records, warps, repeatNFirst)...)
+		all := append(allMMAChoices(op, records, warps, repeatNFirst), transposedChoices(op, records, warps, repeatNFirst)...)
+		if fit := writable(all, notation); notation != "" && notation != "linear" && notation != "table" && len(fit) > 0 {
+			return fit
+		}
+		return all
 	}
 	all := withVariants(op, allMMAChoices(op, records, warps, repeatNFirst), records, warps, repeatNFirst)
 	if notation == "" || notation == "linear" || notation == "table" {

@@ -825,9 +825,9 @@ func (b *ttBuilder) ttDotScaled(op *ir.Op) {
 		b.Fail(op, model.CodeUnknownName, "%s with %d operands: the planner reads a block-scaled product whose A and B both have scales (a, a_scale, b, b_scale, c)", op.Name, len(op.Operands))
 		return
 	}
-	for _, side := range []string{"a_elem_type", "b_elem_type"} {
-		if f := elemFormat(op, side); !slices.Contains(scaledFormats, f) {
-			b.Fail(op, model.CodeUnknownName, "%s with %s = %s: the planner reads the formats %s, one element of the tensor each (e2m1 packs two along K into an i8)", op.Name, strings.TrimSuffix(side, "_elem_type")+"hs", f, strings.Join(scaledFormats, ", "))
+	for side, attr := range map[string]string{"lhs": "a_elem_type", "rhs": "b_elem_type"} {
+		if f := elemFormat(op, attr); !slices.Contains(scaledFormats, f) {
+			b.Fail(op, model.CodeUnknownName, "%s with %s = %s is not planned: the planner reads the formats %s, one element of the tensor each (e2m1 packs two along K into an i8, which no record's fragment describes)", op.Name, side, f, strings.Join(scaledFormats, ", "))
 			return
 		}
 	}

@@ -321,6 +321,14 @@ func (t *ttTyping) solve(fallback func(*model.Layout, notation.TritonRole) *nota
 		for _, n := range members {
 			cands = append(cands, fallback(t.nodes[n].layout, t.nodes[n].role).Enc)
 		}
+		if slices.ContainsFunc(members, func(n int) bool { return t.nodes[n].role == notation.Plain }) {
+			// A block-scaled dot's scale is written #ttg.linear alone
+			// (notation.Plain), whatever else names its tensor.
+			cands = slices.DeleteFunc(cands, func(enc notation.TritonEncoding) bool {
+				_, linear := enc.(*notation.Linear)
+				return !linear
+			})
+		}
 		for _, enc := range cands {
 			if fix(r, enc) {
 				break
@@ -480,7 +488,7 @@ func (wr *ttWriter) tie(op *ir.Op, res *model.Layout) {
 			enc := acc.Enc
 			if m, ok := enc.(*notation.AMDMFMA); ok {
 				if rec := wr.mmaRecord(op); rec != nil {
-					enc = withK(m, []*model.Record{rec})
+					enc = wr.withVersion(withK(m, []*model.Record{rec}))
 				}
 			}
 			t.anchors = append(t.anchors, tyAnchor{node: r, enc: enc})
@@ -644,6 +652,27 @@ func withK(m *notation.AMDMFMA, recs []*model.Record) *notation.AMDMFMA {
 		}
 	}
 	return m
+}
+
+// mfmaVersions are the #ttg.amd_mfma versions Triton gives the AMD
+// targets' matrix cores: CDNA2 (gfx90a) 2, CDNA3 (gfx942) 3, CDNA4
+// (gfx950) 4 (Triton 3.9 writes version = 4 for hip:gfx950, and lowers a
+// tt.dot_scaled to the scaled MFMA only under it).
+var mfmaVersions = map[string]int{"gfx90a": 2, "gfx942": 3, "gfx950": 4}
+
+// withVersion is m with the version of the writer's target, m where the
+// target has none.
+func (wr *ttWriter) withVersion(m *notation.AMDMFMA) *notation.AMDMFMA {
+	if wr.b.Target == nil {
+		return m
+	}
+	v, ok := mfmaVersions[wr.b.Target.Name]
+	if !ok || v == m.Version {
+		return m
+	}
+	x := *m
+	x.Version = v
+	return &x
 }
 
 // mfmaRecords are the records an #ttg.amd_mfma not written for one dot

@@ -669,7 +669,7 @@ func isDot(name string) bool {
 var dotRoles = map[string][]notation.TritonRole{
 	"tt.dot":              {notation.OperandA, notation.OperandB, notation.Accumulator},
 	"ttng.warp_group_dot": {notation.OperandA, notation.OperandB, notation.Accumulator},
-	"tt.dot_scaled":       {notation.OperandA, notation.AnyRole, notation.OperandB, notation.AnyRole, notation.Accumulator},
+	"tt.dot_scaled":       {notation.OperandA, notation.Plain, notation.OperandB, notation.Plain, notation.Accumulator},
 }
 
 // dotOperand is the index of a dot's operand in role r (A, B or the
@@ -792,7 +792,7 @@ func (wr *ttWriter) encAlias(e notation.TritonEncoding) string {
 	base := "mma"
 	switch x := e.(type) {
 	case *notation.AMDMFMA:
-		e = withK(x, wr.mfmaRecords())
+		e = wr.withVersion(withK(x, wr.mfmaRecords()))
 	case *notation.TritonBlocked:
 		base = "blocked"
 	case *notation.Linear:
