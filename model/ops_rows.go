@@ -199,13 +199,27 @@ func typeLoadShared(a *OpArgs) (*ValueType, []TypeError) {
 
 func typeMMA(x *OpArgs) (*ValueType, []TypeError) {
 	a, b, c := x.Operands[0], x.Operands[1], x.Operands[2]
+	r := len(a.Shape)
 	switch {
-	case len(a.Shape) != 2 || len(b.Shape) != 2 || len(c.Shape) != 2:
-		return nil, typeErr("kind", CodeRankMismatch, "mma operands must be matrices: A %v, B %v, C %v", a.Shape, b.Shape, c.Shape)
-	case a.Shape[1] != b.Shape[0] || a.Shape[0] != c.Shape[0] || b.Shape[1] != c.Shape[1]:
+	case r < 2 || r > 3 || len(b.Shape) != r || len(c.Shape) != r:
+		return nil, typeErr("kind", CodeRankMismatch, "mma operands must be matrices, or batches of them (rank 3, the batch first): A %v, B %v, C %v", a.Shape, b.Shape, c.Shape)
+	case r == 3 && (a.Shape[0] != b.Shape[0] || a.Shape[0] != c.Shape[0]):
+		return nil, typeErr("kind", CodeShapeMismatch, "a batched mma needs one batch: A %v, B %v, C %v", a.Shape, b.Shape, c.Shape)
+	case a.Shape[r-1] != b.Shape[r-2] || a.Shape[r-2] != c.Shape[r-2] || b.Shape[r-1] != c.Shape[r-1]:
 		return nil, typeErr("kind", CodeShapeMismatch, "mma needs A M×K, B K×N, C M×N: found A %v, B %v, C %v", a.Shape, b.Shape, c.Shape)
 	}
 	return &ValueType{Shape: slices.Clone(c.Shape), DType: c.DType}, nil
+}
+
+// MMADims are an mma's batch (1 for a product of matrices), M, K and N:
+// A is [batch×]M×K and B [batch×]K×N.
+func MMADims(op *Op) (batch, m, k, n int) {
+	a, b := op.Operands[0].Shape, op.Operands[1].Shape
+	batch = 1
+	if len(a) == 3 {
+		batch, a, b = a[0], a[1:], b[1:]
+	}
+	return batch, a[0], a[1], b[1]
 }
 
 // typeMMAScaled types a block-scaled mma: A, B and C as an mma's, and
@@ -217,6 +231,8 @@ func typeMMAScaled(x *OpArgs) (*ValueType, []TypeError) {
 	}
 	a, b, sa, sb := x.Operands[0], x.Operands[1], x.Operands[3], x.Operands[4]
 	switch {
+	case len(a.Shape) != 2:
+		return nil, typeErr("kind", CodeRankMismatch, "mma_scaled multiplies matrices: A %v", a.Shape)
 	case len(sa.Shape) != 2 || len(sb.Shape) != 2:
 		return nil, typeErr("kind", CodeRankMismatch, "mma_scaled's scales must be matrices: scale_a %v, scale_b %v", sa.Shape, sb.Shape)
 	case sa.Shape[0] != a.Shape[0] || sb.Shape[1] != b.Shape[1] || sa.Shape[1] != sb.Shape[0] || sa.Shape[1] == 0 || a.Shape[1]%sa.Shape[1] != 0:

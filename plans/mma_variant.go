@@ -27,6 +27,9 @@ func variantNotes(ch *model.OpChoice) []string {
 		}
 		notes = append(notes, note)
 	}
+	if ch.WarpsB > 1 {
+		notes = append(notes, fmt.Sprintf("a batched product: the batch over %d warps above these, the rest of it in registers", ch.WarpsB))
+	}
 	return notes
 }
 

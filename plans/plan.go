@@ -340,9 +340,9 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notationKind st
 					notes = append(notes, blocksNote(r))
 				}
 				if ch.Record != nil && ch.Record.Kind == model.RecordMMA {
-					a, b := op.Operands[0], op.Operands[1]
+					_, m, _, n := model.MMADims(op)
 					tm, tn := model.MMATile(ch)
-					if copies := ch.WarpsM * ch.WarpsN / (min(ch.WarpsM, a.Shape[0]/tm) * min(ch.WarpsN, b.Shape[1]/tn)); copies > 1 {
+					if copies := ch.WarpsM * ch.WarpsN / (min(ch.WarpsM, m/tm) * min(ch.WarpsN, n/tn)); copies > 1 {
 						notes = append(notes, fmt.Sprintf("fewer tiles than warps: each tile held by %d warps", copies))
 					}
 				}

@@ -61,6 +61,8 @@ type MMAChoice struct {
 	// K/block × N), in the record's scale fragments tiled as A and B are;
 	// nil for a plain product.
 	ScaleA, ScaleB *model.Layout
+	// WarpsB: a batched product's warps along the batch (batchedChoices).
+	WarpsB int
 }
 
 func (m *MMAChoice) String() string {
@@ -103,12 +105,14 @@ func (p *Problem) mmaChoices(op *model.Op, records []*model.Record, notation str
 // goroutines may call it at once.
 func (p *Problem) mmaChoicesOf(op *model.Op, records []*model.Record, notationKind string) []*MMAChoice {
 	chs := mmaChoicesOf(op, records, p.Graph.Subgroups, notationKind)
-	if op.Scaled() && notationKind == "triton" {
-		// Triton lowers a tt.dot_scaled whose result is its target's
-		// matrix encoding (#ttg.nvidia_mma, #ttg.amd_mfma) only.
+	batched := len(op.Operands[0].Shape) == 3
+	if (op.Scaled() || batched) && notationKind == "triton" {
+		// Triton lowers a tt.dot_scaled, and a batched tt.dot, whose
+		// result is its target's matrix encoding (#ttg.nvidia_mma,
+		// #ttg.amd_mfma) only.
 		return namedAccumulators(chs, notation.TritonTargetOf(p.Target, false))
 	}
-	if !op.Scaled() {
+	if !op.Scaled() && !batched {
 		chs = append(chs, p.fmaChoices(op, chs)...)
 	}
 	if op.Warpgroup {
@@ -140,6 +144,38 @@ func warpgroupAccumulators(chs []*MMAChoice, tt notation.TritonTarget) []*MMACho
 	return out
 }
 
+// batchedChoices runs a batched mma (A batch×M×K, B batch×K×N) as one
+// product per matrix of the batch, each on the record's fragments: the
+// choices of one matrix's product on warps/wb warps, their layouts given
+// the batch dimension over wb warps above those and then over registers
+// (model.BatchLayout), for each wb that divides the batch. The batch's
+// matrices are independent, so no variant moves K or swaps A and B.
+func batchedChoices(op *model.Op, records []*model.Record, warps int) []*MMAChoice {
+	batch := op.Operands[0].Shape[0]
+	one := func(v *model.Value) *model.Value {
+		return &model.Value{Name: v.Name, Shape: slices.Clone(v.Shape[1:]), DType: v.DType}
+	}
+	matrix := &model.Op{Name: op.Name, Kind: op.Kind, Operands: []*model.Value{one(op.Operands[0]), one(op.Operands[1]), one(op.Operands[2])}, Result: one(op.Result)}
+	var out []*MMAChoice
+	for wb := 1; wb <= warps && wb <= batch; wb *= 2 {
+		if batch%wb != 0 || warps%wb != 0 {
+			continue
+		}
+		for _, ch := range allMMAChoices(matrix, records, warps/wb, repeatNFirst) {
+			a, e1 := model.BatchLayout(ch.A, batch, wb)
+			b, e2 := model.BatchLayout(ch.B, batch, wb)
+			c, e3 := model.BatchLayout(ch.C, batch, wb)
+			if e1 != nil || e2 != nil || e3 != nil || ch.Record.Subgroups > 1 {
+				continue // an operand left in shared memory, or a warpgroup's record
+			}
+			v := *ch
+			v.A, v.B, v.C, v.WarpsB = a, b, c, wb
+			out = append(out, &v)
+		}
+	}
+	return out
+}
+
 // namedAccumulators keeps the choices whose accumulator a matrix
 // encoding of the target writes (#ttg.nvidia_mma, #ttg.amd_mfma); all of
 // them where none is.
@@ -165,10 +201,14 @@ func namedAccumulators(chs []*MMAChoice, tt notation.TritonTarget) []*MMAChoice 
 // mmaKeyOf is the key of op's choices on records in notation.
 func mmaKeyOf(op *model.Op, records []*model.Record, notation string) mmaKey {
 	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
-	key := mmaKey{m: a.Shape[0], k: a.Shape[1], n: b.Shape[1], a: a.DType.Name, b: b.DType.Name, c: c.DType.Name, d: op.Result.DType.Name,
+	batch, m, k, n := model.MMADims(op)
+	key := mmaKey{m: m, k: k, n: n, a: a.DType.Name, b: b.DType.Name, c: c.DType.Name, d: op.Result.DType.Name,
 		notation: notation, records: len(records), intrinsic: op.Intrinsic, warpgroup: op.Warpgroup}
 	if op.Scaled() {
 		key.blocks = op.Operands[3].Shape[1]
+	}
+	if len(a.Shape) == 3 {
+		key.batch = batch
 	}
 	if len(records) > 0 {
 		key.first = records[0]
@@ -246,9 +286,13 @@ type mmaKey struct {
 	intrinsic  string // the record the op names (FMA dots only for an fma record)
 	warpgroup  bool   // op.Warpgroup
 	blocks     int    // a block-scaled product's scale blocks along K (0: a plain product)
+	batch      int    // a batched product's batch (0: a product of matrices)
 }
 
 func mmaChoicesOf(op *model.Op, records []*model.Record, warps int, notation string) []*MMAChoice {
+	if len(op.Operands[0].Shape) == 3 {
+		return batchedChoices(op, records, warps)
+	}
 	if op.Scaled() {
 		// The scales are read per block of K in the record's order: the
 		// K renumberings of the variants would move them, so a

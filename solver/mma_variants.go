@@ -251,13 +251,16 @@ func variantText(m *MMAChoice) string {
 	if m.KOrder != nil {
 		s += ", K renumbered (" + m.KOrder.String() + ")"
 	}
+	if m.WarpsB > 1 {
+		s += fmt.Sprintf(", the batch over %d warps", m.WarpsB)
+	}
 	return s
 }
 
 // opChoice is the model's record of choice m.
 func (m *MMAChoice) opChoice() *model.OpChoice {
 	return &model.OpChoice{Record: m.Record, WarpsM: m.WarpsM, WarpsN: m.WarpsN, NFirst: m.NFirst, Outer: m.Outer,
-		Transposed: m.Transposed, KWidth: m.KWidth, KOrder: m.KOrder}
+		Transposed: m.Transposed, KWidth: m.KWidth, KOrder: m.KOrder, WarpsB: m.WarpsB}
 }
 
 // wholeK is accumulator acc without its dimension d (the hardware that

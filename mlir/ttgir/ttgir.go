@@ -768,8 +768,8 @@ func (b *ttBuilder) ttDot(op *ir.Op) {
 		b.Fail(op, model.CodeRankMismatch, "%s has %d operands: it reads a, b and c", op.Name, len(op.Operands))
 		return
 	}
-	if r := len(shapeOf(op.Operands[0].Value.Type)); r > 2 {
-		b.Fail(op, model.CodeRankMismatch, "%s multiplies %d-dimensional tensors (a batched dot): the graph's mma multiplies matrices, and its records' fragments have no batch dimension to tile (Triton holds the batch in each warp's repeats, an #ttg.nvidia_mma of rank 3)", op.Name, r)
+	if r := len(shapeOf(op.Operands[0].Value.Type)); r > 3 {
+		b.Fail(op, model.CodeRankMismatch, "%s multiplies %d-dimensional tensors: the graph's mma multiplies matrices, or a batch of them (rank 3, the batch first)", op.Name, r)
 		return
 	}
 	var in [3]*model.Value
