@@ -135,6 +135,8 @@ type OpPlan struct {
 	// KOrder: A and B hold K renumbered alike (model.KOrder); nil for
 	// the record's order.
 	KOrder model.KOrder
+	// WarpsB: a batched mma's warps along its batch (0 or 1: none).
+	WarpsB int
 	exec   *model.Layout
 	record *model.Record
 	reads  []useLayout
@@ -332,7 +334,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notationKind st
 			opp.Rejected = ch.Rejected
 			if info.Flow == model.FlowRecord {
 				opp.WarpsM, opp.WarpsN, opp.NFirst, opp.Outer = ch.WarpsM, ch.WarpsN, ch.NFirst, ch.Outer
-				opp.Transposed, opp.KWidth, opp.KOrder = ch.Transposed, ch.KWidth, ch.KOrder
+				opp.Transposed, opp.KWidth, opp.KOrder, opp.WarpsB = ch.Transposed, ch.KWidth, ch.KOrder, ch.WarpsB
 				opp.Considered = ch.Considered
 				var notes []string
 				if r := ch.Record; r != nil && r.Base != nil {
