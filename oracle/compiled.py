@@ -165,6 +165,7 @@ def compile_job(job):
         verdict["counts"] = asmcount.ptx_counts(ptx)
         log = ptxas_report(ptx, target.arch, job["tmp"])
         verdict["resources"] = asmcount.ptxas_resources(log)
+        verdict["ptx_sha"] = ptx_digest(ptx)
         code, ext = ptx, "ptx"
     else:
         code, ext, log = kernel.asm["amdgcn"], "amdgcn", ""
@@ -205,6 +206,21 @@ def after_rest_passes(path, text, target, tmp):
     with open(out, "w") as f:
         f.write(mod.str())
     return out
+
+
+def ptx_digest(ptx):
+    """A short digest of PTX's code: its .file lines and the debug sections
+    after the code (which spell the source's path) are left out, so that
+    the same code compiled from another folder has the same digest."""
+    import hashlib
+    lines = []
+    for l in ptx.splitlines():
+        if l.lstrip().startswith(".section"):
+            break
+        if not l.lstrip().startswith(".file"):
+            lines.append(l)
+    body = "\n".join(lines)
+    return hashlib.sha256(body.encode()).hexdigest()[:16]
 
 
 def ptxas_report(ptx, arch, tmp):
@@ -465,6 +481,115 @@ def conversion_details(row):
     return lines
 
 
+# ------------------------------------------------------------- three rankings
+
+TIMED = "docs/timed.json"
+SAME_BAND = 0.03  # a time within 3% of the other side's is "the same" (round-to-round spread is ~1%)
+
+
+def load_timings(root):
+    """docs/timed.json (oracle/timed.py store), or None where there is none."""
+    path = os.path.join(root, TIMED)
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return json.load(f)
+
+
+def model_says(row):
+    """"better", "worse", "the same" for the planner's plan against the input's
+    own layouts by the model's costs; None without a comparison."""
+    c = row["compare"]
+    if not c:
+        return None
+    if "no_plan" in c:
+        return "better"
+    return "better" if c["cost"] < c["baseline_cost"] else "worse" if c["cost"] > c["baseline_cost"] else "the same"
+
+
+def timing(row, timings):
+    """(Triton's µs, the planner's µs, check) measured on the very PTX this
+    run compiled for each side, or None where the stored times are of other
+    code or absent."""
+    if not timings:
+        return None
+    t = next((r for r in timings["rows"] if r["name"] == row["name"]), None)
+    if not t or len(t.get("sides", {})) != 2:
+        return None
+    for side in SIDES:
+        v = row["compiled"][side]
+        if not v.get("ok") or v.get("ptx_sha") != t["sides"][side]["sha"]:
+            return None
+    return t["sides"]["triton"]["us"], t["sides"]["planner"]["us"], t.get("check", {})
+
+
+def clock_says(ratio):
+    return "better" if ratio < 1 - SAME_BAND else "worse" if ratio > 1 + SAME_BAND else "the same"
+
+
+def same_result(check):
+    """Whether both sides wrote the same values (within f16 rounding), and the
+    largest difference over the buffers the kernel wrote."""
+    diffs = [c["max_abs_diff"] for c in check.values() if c["written"]]
+    ok = all(c["same_nan"] and c["max_abs_diff"] <= 1e-2 * max(1.0, c["max_abs"]) for c in check.values())
+    return ok, max(diffs) if diffs else 0.0
+
+
+def rank_row(row, timings):
+    """One row of the ranking table, and the verdict the model is judged by
+    (the clock's where there is one, else the counts' unless mixed)."""
+    m, c = model_says(row), verdict(row)
+    t = timing(row, timings)
+    cells = [f"`{row['name']}`", row["target"], model_costs(row), m or "—", c or "—"]
+    judge_by = None
+    if t:
+        ratio = t[1] / t[0]
+        ok, diff = same_result(t[2])
+        cells += [f"{t[0]:.1f} / {t[1]:.1f} ({ratio:.2f})", clock_says(ratio),
+                  ("yes" if ok else "**no**") + f" ({diff:.3g})"]
+        judge_by = clock_says(ratio)
+    else:
+        cells += ["not timed" if row["target"].startswith("hip") else "not timed at this code", "—", "—"]
+        if c in ("better", "worse", "the same"):
+            judge_by = c
+    agree = "—" if m is None or judge_by is None else ("yes" if m == judge_by else "**no**")
+    cells.append(agree)
+    return "| " + " | ".join(str(x) for x in cells) + " |", m, judge_by
+
+
+RANK_HEADINGS = ("kernel", "target", "model cost", "model says", "counts say", "time µs: Triton / planner (ratio)",
+                 "clock says", "same result (max abs diff)", "model agrees")
+
+
+def ranking(rows, root):
+    """The section ranking each row's two sides three ways."""
+    timings = load_timings(root)
+    where = (f"`{TIMED}` (`oracle/timed.py`: {timings['gpu']}, driver {timings['driver']}, measured at "
+             f"revision `{timings['revision']}`; {timings['method']})") if timings else f"`{TIMED}` (absent)"
+    out = ["", "## Ranked three ways", "",
+           "Each row says whether the planner's side is better, worse or the same as Triton's by three "
+           "judges: **the model** (the plan's cost against the input's own layouts, the model cost column), "
+           "**the compiled counts** (the verdict of Row by row below: better or worse only when every count "
+           "agrees, else mixed) and **the clock**: both sides' compiled kernels run on a GPU, from " + where +
+           ". A time is shown only where the PTX this run compiled is the PTX that was timed (same digest, "
+           "`compiled.ptx_digest`); else \"not timed at this code\". The clock calls a side better or worse "
+           f"beyond {SAME_BAND:.0%}. The sm_80 rows' PTX is compiled by the driver for the GPU at hand (an "
+           "sm_90 part), so their times rank two sm_80 programs on Hopper, not on an A100. \"same result\" "
+           "compares every buffer after one launch of each side on the same random inputs (difference at most "
+           "1% of the largest value). The model is judged by the clock where there is a time, else by the "
+           "counts unless they are mixed.", "",
+           "| " + " | ".join(RANK_HEADINGS) + " |", "|" + "---|" * len(RANK_HEADINGS)]
+    judged = agreed = 0
+    for r in rows:
+        line, m, j = rank_row(r, timings)
+        out.append(line)
+        if m and j:
+            judged += 1
+            agreed += m == j
+    out += ["", f"The model ranks the two sides as its judge does in {agreed} of the {judged} rows that have one."]
+    return out
+
+
 def versions(root):
     import triton
     from triton.backends.nvidia.compiler import get_ptxas_version
@@ -595,6 +720,7 @@ def document(rows, root, cfg):
         if r.get("triton_error"):
             out.append(f"  - Triton's layout passes failed: {r['triton_error']}")
         out += conversion_details(r)
+    out += ranking(rows, root)
     return "\n".join(out) + "\n"
 
 

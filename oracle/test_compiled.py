@@ -67,5 +67,47 @@ class TestCells(unittest.TestCase):
         self.assertEqual(compiled.module_int("module {", "ttg.num-warps", 4), 4)
 
 
+class TestRanking(unittest.TestCase):
+    PTX = ".version 8.8\n.target sm_80\n.visible .entry k()\n{\n\tret;\n}\n"
+
+    def test_digest_ignores_source_paths(self):
+        a = self.PTX + '\t.file\t1 "/tmp/a/k.ttgir"\n\t.section\t.debug_info\n.b8 97\n'
+        b = self.PTX + '\t.file\t1 "/tmp/bb/k.ttgir"\n\t.section\t.debug_info\n.b8 98\n.b8 98\n'
+        self.assertEqual(compiled.ptx_digest(a), compiled.ptx_digest(b))
+        self.assertNotEqual(compiled.ptx_digest(a), compiled.ptx_digest(a.replace("ret;", "exit;")))
+
+    def test_clock_band(self):
+        self.assertEqual(compiled.clock_says(0.96), "better")
+        self.assertEqual(compiled.clock_says(1.02), "the same")
+        self.assertEqual(compiled.clock_says(1.08), "worse")
+
+    def test_same_result(self):
+        check = {"x": {"max_abs_diff": 0.0, "max_abs": 1.0, "same_nan": True, "written": False},
+                 "y": {"max_abs_diff": 0.002, "max_abs": 2.9, "same_nan": True, "written": True}}
+        self.assertEqual(compiled.same_result(check), (True, 0.002))
+        check["y"]["max_abs_diff"] = 0.5
+        self.assertFalse(compiled.same_result(check)[0])
+        check["y"]["max_abs_diff"], check["y"]["same_nan"] = 0.0, False
+        self.assertFalse(compiled.same_result(check)[0])
+
+    def test_a_time_only_beside_the_code_it_measured(self):
+        t, p = side(1), side(1)
+        t["ptx_sha"], p["ptx_sha"] = "aaa", "bbb"
+        row = {"name": "k", "compiled": {"triton": t, "planner": p}}
+        timings = {"rows": [{"name": "k", "sides": {"triton": {"sha": "aaa", "us": 10.0},
+                                                    "planner": {"sha": "bbb", "us": 8.0}}}]}
+        self.assertEqual(compiled.timing(row, timings), (10.0, 8.0, {}))
+        p["ptx_sha"] = "ccc"
+        self.assertIsNone(compiled.timing(row, timings))
+        self.assertIsNone(compiled.timing(row, None))
+
+    def test_model_says(self):
+        self.assertEqual(compiled.model_says({"compare": {"cost": 5, "baseline_cost": 7}}), "better")
+        self.assertEqual(compiled.model_says({"compare": {"cost": 7, "baseline_cost": 7}}), "the same")
+        self.assertEqual(compiled.model_says({"compare": {"cost": 9, "baseline_cost": 7}}), "worse")
+        self.assertEqual(compiled.model_says({"compare": {"cost": 9, "no_plan": "x"}}), "better")
+        self.assertIsNone(compiled.model_says({"compare": None}))
+
+
 if __name__ == "__main__":
     unittest.main()
