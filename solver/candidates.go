@@ -106,14 +106,25 @@ func (p *Problem) mmaChoices(op *model.Op, records []*model.Record, notation str
 func (p *Problem) mmaChoicesOf(op *model.Op, records []*model.Record, notationKind string) []*MMAChoice {
 	chs := mmaChoicesOf(op, records, p.Graph.Subgroups, notationKind)
 	batched := len(op.Operands[0].Shape) == 3
-	if (op.Scaled() || batched) && notationKind == "triton" {
-		// Triton lowers a tt.dot_scaled, and a batched tt.dot, whose
-		// result is its target's matrix encoding (#ttg.nvidia_mma,
-		// #ttg.amd_mfma) only.
+	if op.Scaled() && notationKind == "triton" {
+		// Triton lowers a tt.dot_scaled whose result is its target's
+		// matrix encoding (#ttg.nvidia_mma, #ttg.amd_mfma) only.
 		return namedAccumulators(chs, notation.TritonTargetOf(p.Target, false))
+	}
+	if batched && notationKind == "triton" {
+		// A batched tt.dot on a matrix record likewise; on FMAs its
+		// accumulator is blocked.
+		chs = namedAccumulators(chs, notation.TritonTargetOf(p.Target, false))
 	}
 	if !op.Scaled() && !batched {
 		chs = append(chs, p.fmaChoices(op, chs)...)
+	}
+	if batched {
+		fma := p.fmaChoices(op, chs)
+		if notationKind == "triton" {
+			fma = tritonFMADots(fma, notation.TritonTargetOf(p.Target, false))
+		}
+		chs = append(chs, fma...)
 	}
 	if op.Warpgroup {
 		chs = warpgroupAccumulators(chs, notation.TritonTargetOf(p.Target, true))
@@ -171,6 +182,34 @@ func batchedChoices(op *model.Op, records []*model.Record, warps int) []*MMAChoi
 			v := *ch
 			v.A, v.B, v.C, v.WarpsB = a, b, c, wb
 			out = append(out, &v)
+		}
+	}
+	return out
+}
+
+// tritonFMADots keeps the FMA choices of a batched dot whose A and B
+// Triton writes as the #ttg.dot_op of their accumulator's #ttg.blocked
+// (the register order of its FMA operands: the whole K where the
+// accumulator's order puts it).
+func tritonFMADots(chs []*MMAChoice, tt notation.TritonTarget) []*MMAChoice {
+	var out []*MMAChoice
+	for _, ch := range chs {
+		c, err := notation.ExpressTritonFor(ch.C, notation.Accumulator, tt)
+		if err != nil {
+			continue
+		}
+		blocked, ok := c.Enc.(*notation.TritonBlocked)
+		if !ok {
+			continue
+		}
+		fits := true
+		for i, l := range []*model.Layout{ch.A, ch.B} {
+			d := &notation.DotOperand{OpIdx: i, Parent: blocked}
+			want, err := (&notation.Triton{Enc: d}).Layout(model.FrameOf(l))
+			fits = fits && err == nil && want.Equal(l)
+		}
+		if fits {
+			out = append(out, ch)
 		}
 	}
 	return out
