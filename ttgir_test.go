@@ -93,9 +93,10 @@ func TestWriteTTGIRRoundTrip(t *testing.T) {
 
 // --compare input: the input's own layouts priced by the same model cost
 // no less than the plan; they convert the values the IR names at most
-// once per convert_layout of the input; the JSON plan carries them and follows its
-// schema. The short run compares 8 kernels spread over the list
-// (golden.Sample), PLANNER_LONG_TESTS=1 every one.
+// once per convert_layout of the input; the JSON plan carries them, with
+// their register peak, and follows its schema. The short run compares 8
+// kernels spread over the list (golden.Sample), PLANNER_LONG_TESTS=1
+// every one.
 func TestCompareInput(t *testing.T) {
 	pl := testPlanner(t)
 	set := compileSchemas(t)
@@ -118,6 +119,9 @@ func TestCompareInput(t *testing.T) {
 			}
 			if c.BaselineCost < c.Cost {
 				t.Errorf("the plan costs %d, more than the input's own layouts, %d", c.Cost, c.BaselineCost)
+			}
+			if c.BaselineRegisters == nil || *c.BaselineRegisters <= 0 {
+				t.Errorf("no register peak of the input's own layouts: %v", c.BaselineRegisters)
 			}
 			named := 0 // conversions of values the IR names, not of those the reader makes (%x@mem)
 			for _, cv := range c.Conversions {

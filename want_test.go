@@ -35,6 +35,7 @@ import (
 //	want status S        (file) optimal or feasible: the plan's status;
 //	                     infeasible: no plan satisfies the graph
 //	want subgroups N     (file) the graph (a kernel: as read) has N subgroups
+//	want registers N     (file) the plan's register peak is N per lane
 //	want conversions N   (file) the plan converts N times;
 //	                     (line) it converts the value defined here N times
 //	want layout "text"   (line) the value defined here is planned in a layout whose text contains text
@@ -102,7 +103,7 @@ func wantsOf(data []byte) ([]want, error) {
 		}
 		for rest := m[3]; rest != ""; {
 			w, tail, err := parseWant(rest)
-			fileOnly := w.kind == "status" || w.kind == "subgroups"
+			fileOnly := w.kind == "status" || w.kind == "subgroups" || w.kind == "registers"
 			if err == nil && w.kind != "cost" && w.kind != "conversions" && (at == 0) != fileOnly {
 				err = fmt.Errorf("a want %s is about %s", w.kind, map[bool]string{true: "the file: write it on a line of its own", false: "a line: write it after the line's code"}[fileOnly])
 			}
@@ -143,7 +144,7 @@ func parseWant(s string) (want, string, error) {
 			w.text, _ = strconv.Unquote(q)
 			rest = rest[len(q):]
 		}
-	case "cost", "conversions", "subgroups":
+	case "cost", "conversions", "subgroups", "registers":
 		w.num, err = strconv.ParseInt(word(), 10, 64)
 	case "status", "dtype":
 		w.text = word()
@@ -291,6 +292,10 @@ func wantProblems(path string, data []byte, res *planner.Result, err error, keep
 			case "subgroups":
 				if int64(res.Graph.Subgroups) != w.num {
 					bad(w, "%d, got %d", w.num, res.Graph.Subgroups)
+				}
+			case "registers":
+				if int64(p.Registers.Peak) != w.num {
+					bad(w, "%d, got %d", w.num, p.Registers.Peak)
 				}
 			}
 			continue

@@ -85,9 +85,12 @@ func Load(paths ...string) (*Library, error) {
 	}
 	for _, t := range lib.Targets {
 		t.RecordKinds = map[string]model.RecordKind{}
+		recs := make([]*model.Record, 0, len(t.Records))
 		for _, n := range t.Records {
 			t.RecordKinds[n] = lib.Records[n].Kind
+			recs = append(recs, lib.Records[n])
 		}
+		t.ScratchRows = scratchRows(recs)
 	}
 	return lib, nil
 }

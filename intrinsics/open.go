@@ -107,7 +107,29 @@ func (lib *Library) Offered(t *model.Target) ([]*model.Record, error) {
 			out = append(out, r)
 		}
 	}
+	if lib.lazy != nil && t.ScratchRows == nil {
+		// Set once, under the lock, when the target's records are first
+		// parsed: later calls find it set (or none to set) and write nothing.
+		if rows := scratchRows(out); len(rows) > 0 {
+			t.ScratchRows = rows
+		}
+	}
 	return out, nil
+}
+
+// scratchRows lists the row-pointer load_shared and store_shared records
+// of recs (ldmatrix, stmatrix), in order: what a conversion's round trip
+// through shared memory may read or write its scratch with
+// (model.Target.ScratchRows).
+func scratchRows(recs []*model.Record) []*model.Record {
+	var out []*model.Record
+	for _, r := range recs {
+		if (r.Kind == model.RecordLoadShared || r.Kind == model.RecordStoreShared) &&
+			r.Memory.Rule == "row_pointers" && r.Fragment != nil && r.Fragment.Layout != nil {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // header is what the index reads of a record file: its top-level name and

@@ -67,6 +67,10 @@ type Conversion struct {
 	StoreBytes              int // distinct elements written, in bytes
 	LoadBytes               int // elements read by all lanes, in bytes
 	CrossesBlocks           bool
+	// StoreRecord and LoadRecord name the row-pointer records (stmatrix,
+	// ldmatrix) a side of the round trip uses in place of plain vector
+	// accesses, "" for plain ones (tryScratchRows).
+	StoreRecord, LoadRecord string
 
 	// reason names one destination element whose source forces the kind
 	// (Reason), written only when asked: a solve analyses many more

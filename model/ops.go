@@ -234,12 +234,15 @@ type ElementwiseFunc struct {
 	// Bool is set when the result is a mask, i1, one boolean per element
 	// (a comparison, as MLIR's arith.cmpf and arith.cmpi).
 	Bool bool
+	// Accumulates is set for the function an mma's accumulator folds
+	// (FoldedAdd): an add of the mma's result into another value.
+	Accumulates bool
 }
 
 // ElementwiseFuncs are the element-wise functions a graph may use, each
 // written as an op's kind.
 var ElementwiseFuncs = []ElementwiseFunc{
-	{Name: "add"}, {Name: "sub", Arity: 2}, {Name: "mul"}, {Name: "div", Arity: 2, SFU: true},
+	{Name: "add", Accumulates: true}, {Name: "sub", Arity: 2}, {Name: "mul"}, {Name: "div", Arity: 2, SFU: true},
 	{Name: "max"}, {Name: "min"}, {Name: "neg", Arity: 1}, {Name: "abs", Arity: 1},
 	{Name: "exp", Arity: 1, SFU: true}, {Name: "exp2", Arity: 1, SFU: true}, {Name: "log", Arity: 1, SFU: true},
 	{Name: "log2", Arity: 1, SFU: true}, {Name: "sqrt", Arity: 1, SFU: true}, {Name: "rsqrt", Arity: 1, SFU: true},

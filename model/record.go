@@ -47,6 +47,11 @@ type Target struct {
 	Registers    int
 	RegisterFile int
 	RegistersPos Pos // where registers (or, without it, register_file) is written
+	// ScratchRows are the row-pointer load_shared and store_shared
+	// records (ldmatrix, stmatrix) the target offers, which a
+	// conversion's round trip through shared memory may use; the
+	// intrinsics library fills it in from the records it has parsed.
+	ScratchRows []*Record
 	// Extends names the target this one is based on: what it does not
 	// give comes from there, and its records add to the base's.
 	Extends    string
@@ -324,4 +329,14 @@ func (t *Target) RegisterBudget(subgroups int) int {
 		}
 	}
 	return b
+}
+
+// KStep is the K one instruction of an mma record consumes: its K, or 1
+// for a scalar FMA record (K unset), which multiplies one element of A by
+// one of B.
+func (r *Record) KStep() int {
+	if r.K > 0 {
+		return r.K
+	}
+	return 1
 }

@@ -30,7 +30,9 @@ func RegisterWords(l *Layout, elemBits int) int {
 // besides an exit point after its body, where its results appear. An
 // operand read for the last time by an op is dead after it, so that the
 // op's result may take its registers (an mma's accumulator is updated in
-// place).
+// place). Two more rules follow what compilers emit: an add of an mma's
+// result into an accumulator is folded into the mma (FoldedAdd), and a
+// load read by one mma or one store is streamed into it (StreamedUse).
 type Liveness struct {
 	// Points names each program point.
 	Points []Point
@@ -44,8 +46,14 @@ type Liveness struct {
 	// itself, or for the result of a relabelling op (broadcast,
 	// transpose, shape_cast: FlowRelabel, every element stays in its
 	// lane and register) its operand's holder, which stays live as long
-	// as the relabelled value does.
+	// as the relabelled value does; for an mma folded with an add into
+	// an accumulator (FoldedAdd), the mma's result and the add's are in
+	// the accumulator's holder.
 	Holder []int
+	// Streamed marks the values streamed into their one consumer
+	// (StreamedUse): such a value holds registers only where that op
+	// reads it, and there only a part of its tile (HeldWords).
+	Streamed []bool
 }
 
 // Point is one program point: where an op reads its operands, after it
@@ -116,6 +124,13 @@ func Live(g *Graph) *Liveness {
 	for i, v := range g.Values {
 		index[v] = i
 		lv.Holder = append(lv.Holder, i)
+		_, streamed := StreamedUse(v)
+		lv.Streamed = append(lv.Streamed, streamed)
+		if streamed { // loaded where its consumer reads it, a part at a time
+			p := at[v.Uses[0].Op]
+			lv.Ranges = append(lv.Ranges, [][2]int{{p, p}})
+			continue
+		}
 		if v.Def != nil && v.Def.Info().AtUse {
 			var rs [][2]int
 			for _, u := range v.Uses {
@@ -147,15 +162,9 @@ func Live(g *Graph) *Liveness {
 		}
 		lv.Ranges = append(lv.Ranges, [][2]int{{start, end}})
 	}
-	g.Walk(func(op *Op) { // operands are made before their ops
-		if op.Result == nil || op.Info().Flow != FlowRelabel || len(op.Operands) != 1 {
-			return // a join's result holds both its operands: registers of its own
-		}
-		r, ok := index[op.Result]
-		h, ok2 := index[op.Operands[0]]
-		if !ok || !ok2 {
-			return
-		}
+	// within puts value r in the registers of value h's holder, which
+	// stays live as long as r does.
+	within := func(r, h int) {
 		h = lv.Holder[h]
 		lv.Holder[r] = h
 		rh, rr := lv.Ranges[h], lv.Ranges[r]
@@ -169,8 +178,115 @@ func Live(g *Graph) *Liveness {
 			lv.Ranges[h] = append(rh, rr...)
 		}
 		lv.Ranges[r] = nil
+	}
+	g.Walk(func(op *Op) { // operands are made before their ops
+		if acc, mma, ok := FoldedAdd(op); ok {
+			// The mma accumulates into acc's registers: its zero C is
+			// never written, and its result and the sum are acc.
+			c := index[mma.Operands[2]]
+			lv.Ranges[c] = slices.DeleteFunc(lv.Ranges[c], func(r [2]int) bool { return r[0] == at[mma] })
+			within(index[mma.Result], index[acc])
+			within(index[op.Result], index[acc])
+			return
+		}
+		if op.Result == nil || op.Info().Flow != FlowRelabel || len(op.Operands) != 1 {
+			return // a join's result holds both its operands: registers of its own
+		}
+		r, ok := index[op.Result]
+		h, ok2 := index[op.Operands[0]]
+		if !ok || !ok2 {
+			return
+		}
+		within(r, h)
 	})
 	return lv
+}
+
+// FoldedAdd reports whether op is an add that a compiler folds into an
+// mma as its accumulator: op adds acc and the result of mma, an mma whose
+// C is a constant (its zero) read by it alone, and neither acc nor the
+// mma's result is read anywhere else, all in one loop body. The mma then
+// runs as D = A·B + acc in acc's registers: Triton's combine pass
+// rewrites dot(a, b, 0) + acc into dot(a, b, acc) when the dot's result
+// has no other reader (lib/Dialect/Triton/Transforms/Combine.td,
+// CombineDotAddFPattern), and an mma instruction computes D = A·B + C
+// with D and C separate register operands (PTX ISA, "Warp Level Matrix
+// Multiply-Accumulate Instructions", mma), which a compiler gives the
+// same registers when C is not read again.
+func FoldedAdd(op *Op) (acc *Value, mma *Op, ok bool) {
+	f, isFunc := ElementwiseFuncOf(op.Fn)
+	if !isFunc || !f.Accumulates || op.Info().Flow != FlowSame || op.Result == nil || len(op.Operands) != 2 {
+		return nil, nil, false
+	}
+	for i, d := range op.Operands {
+		acc = op.Operands[1-i]
+		m := d.Def
+		if m == nil || m.Info().Flow != FlowRecord || len(m.Operands) < 3 || m.In != op.In || len(d.Uses) != 1 || len(acc.Uses) != 1 || acc == d {
+			continue
+		}
+		c := m.Operands[2]
+		if c.Def == nil || !c.Def.Info().AtUse || len(c.Uses) != 1 || acc.DType != d.DType || (acc.Def != nil && acc.Def.Info().AtUse) {
+			continue
+		}
+		return acc, m, true
+	}
+	return nil, nil, false
+}
+
+// StreamedUse reports whether v is a load streamed into its consumer,
+// and that consumer's use: v is read from memory (a load or load_shared)
+// and has one use, in the same loop body, as an mma's A or B or as the
+// value a store or copy_to_shared writes. A compiler then loads it where
+// it is read, a part at a time: an mma's operand one K step of the
+// instruction after another (Triton lowers a dot to one mma instruction
+// per K step of its tile, each reading its own registers of A and B, so
+// a scheduler may load each step's fragments just before the mma that
+// reads them), a store's value one vector after another.
+func StreamedUse(v *Value) (Use, bool) {
+	if v.Def == nil || len(v.Uses) != 1 {
+		return Use{}, false
+	}
+	def, u := v.Def.Info(), v.Uses[0]
+	if def.Memory == MemoryNone || def.Writes || u.Yield || u.Op.In != v.Def.In {
+		return Use{}, false
+	}
+	info := u.Op.Info()
+	switch {
+	case info.Flow == FlowRecord && u.Index < 2: // an mma's a or b
+		return u, true
+	case info.Memory != MemoryNone && info.Writes && u.Index == 0:
+		return u, true
+	}
+	return Use{}, false
+}
+
+// StreamVectorWords is the registers per lane a store streams at a time:
+// one 16-byte vector, the widest access of one lane on NVIDIA (PTX ISA,
+// "ld" and "st": .v4 of 32-bit elements) and AMD (global_load_dwordx4,
+// global_store_dwordx4).
+const StreamVectorWords = 4
+
+// HeldWords is the registers per lane value v holds at its consumer's
+// reading point when it holds words whole: all of them unless v is
+// streamed (StreamedUse); a store's value one vector of them
+// (StreamVectorWords), an mma's operand one K step of kStep of its K (the
+// mma record's K; 0 when unknown: the whole tile), at least one register.
+func HeldWords(v *Value, words, kStep int) int {
+	u, ok := StreamedUse(v)
+	if !ok || words == 0 {
+		return words
+	}
+	if u.Op.Info().Flow != FlowRecord {
+		return min(words, StreamVectorWords)
+	}
+	k := v.Shape[len(v.Shape)-1] // A is M×K
+	if u.Index == 1 {
+		k = v.Shape[len(v.Shape)-2] // B is K×N
+	}
+	if kStep <= 0 || kStep >= k {
+		return words
+	}
+	return max(1, (words*kStep+k-1)/k)
 }
 
 // RegisterPeak is the most 32-bit registers per lane that a graph's
@@ -252,11 +368,22 @@ func (lv *Liveness) LiveAt(i, p int) bool {
 }
 
 // AssignmentWords is the registers per lane each value of g holds under
-// the layouts of a (indexed as Graph.Values).
+// the layouts of a (indexed as Graph.Values); a value streamed into an
+// mma is counted in the layout the mma reads it in, one K step of the
+// mma's record at a time (HeldWords).
 func AssignmentWords(g *Graph, a *Assignment) []int {
 	words := make([]int, len(g.Values))
 	for i, v := range g.Values {
-		words[i] = RegisterWords(a.Layouts[v], v.DType.Bits)
+		l, k := a.Layouts[v], 0
+		if u, ok := StreamedUse(v); ok && u.Op.Info().Flow == FlowRecord {
+			if r := a.Required[u]; r != nil {
+				l = r
+			}
+			if ch := a.Ops[u.Op]; ch != nil && ch.Record != nil {
+				k = ch.Record.KStep()
+			}
+		}
+		words[i] = HeldWords(v, RegisterWords(l, v.DType.Bits), k)
 	}
 	return words
 }

@@ -511,6 +511,7 @@ func CountScratch(c *Conversion, src, dst *Layout, t *Target, cache *AccessCache
 		runs := src.Elements() / shape[fast]
 		c.ScratchBytes += runs * c.ScratchPad * c.ElemBits / 8
 	}
+	tryScratchRows(c, src, dst, t)
 }
 
 // AccessRows counts the wavefronts of a row-pointer access (ldmatrix,

@@ -286,6 +286,7 @@ def measure(name, ttgir, ttir, exe, tmp, cfg):
     doc, why = planner_compare(exe, ttgir, cfg["trips"])
     row["compare"] = doc and doc["compare"]
     row["plan_conversions"] = doc and doc["conversions"]
+    row["plan_registers"] = doc and doc["registers"]["peak"]
     row["compare_error"] = why
     row["cvt"] = {"triton": asmcount.count_convert_layouts(text)}
     files = {"triton": ttgir}
@@ -373,6 +374,15 @@ def model_costs(row):
     return pair("no plan" if "no_plan" in c else c["baseline_cost"], c["cost"])
 
 
+def model_registers(row):
+    """The model's register peak per lane (docs/json.md): the input's own
+    layouts (compare.baseline_registers) / the plan's (registers.peak)."""
+    c = row["compare"]
+    if not c:
+        return "—"
+    return pair(c.get("baseline_registers", "—"), row["plan_registers"])
+
+
 def ms(seconds):
     return "—" if seconds is None else f"{seconds * 1000:.1f}"
 
@@ -388,6 +398,7 @@ def table_row(row):
         cells.append(pair(*[side_value(row, s, lambda v, k=key: str(v["counts"][k])) for s in SIDES]))
     cells.append(pair(*[side_value(row, s, barriers) for s in SIDES]))
     cells.append(pair(*[side_value(row, s, registers) for s in SIDES]))
+    cells.append(model_registers(row))
     cells.append(pair(*[side_value(row, s, spills) for s in SIDES]))
     cells.append(pair(*[side_value(row, s, lambda v: str(v["shared"])) for s in SIDES]))
     cells.append(ms(row["triton_seconds"]))
@@ -401,8 +412,8 @@ def table_row(row):
 
 HEADINGS = ("kernel", "target", "compiles", "`convert_layout` ops", "model cost",
             "conversions priced: sum (n)", "shared loads", "shared stores", "shuffles", "barriers",
-            "registers", "spill bytes", "shared bytes", "Triton layout passes ms", "planner solve ms",
-            "planner / Triton time")
+            "registers", "model registers", "spill bytes", "shared bytes", "Triton layout passes ms",
+            "planner solve ms", "planner / Triton time")
 
 
 def comparison(row):
@@ -678,6 +689,10 @@ def document(rows, root, cfg):
         "PTX here it sits between the shared stores and loads of a layout conversion) |",
         "| registers | NVIDIA: ptxas -v's \"Used N registers\" per thread; AMD: the code object's `.vgpr_count`, "
         "`.agpr_count`, `.sgpr_count` (as vN aN sN) |",
+        "| model registers | the planner's register model, 32-bit registers per lane at the peak (docs/graphs.md, "
+        "Registers): the input's own layouts (`compare.baseline_registers`; where they exceed the budget, the peak "
+        "they hold with spilling allowed) / the plan's (`registers.peak`); it counts the tensors' values only, not "
+        "addresses, indices, masks or loop counters |",
         "| spill bytes | NVIDIA: ptxas -v's spill stores plus spill loads, in bytes; AMD: "
         "`.private_segment_fixed_size`, the scratch bytes per lane |",
         "| shared bytes | the shared memory (LDS) the compiled kernel allocates, Triton's `metadata.shared` |",

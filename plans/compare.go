@@ -19,6 +19,12 @@ type Comparison struct {
 	// Conversions are the baseline's conversions, with their mechanisms
 	// and costs (--compare input: those the input's layouts make).
 	Conversions []ConvJSON `json:"conversions,omitempty"`
+	// BaselineRegisters is, for --compare input, the register peak of the
+	// input's own layouts (RegisterPlan.Peak), counted as the plan's is;
+	// where they exceed the budget, the peak they hold with spilling
+	// allowed. nil for greedy, or where the input's layouts have no plan
+	// even then.
+	BaselineRegisters *int `json:"baseline_registers,omitempty"`
 }
 
 // BaselineInput names the input's own layouts as a baseline.

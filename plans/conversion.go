@@ -27,8 +27,16 @@ func DescribeConversion(c *model.Conversion) string {
 		}
 		fmt.Fprintf(&b, "conversion: round trip through shared memory (data crosses %s)\n", across)
 		fmt.Fprintf(&b, "  scratch: %d bytes, row major with dim%d fastest\n", c.ScratchBytes, c.ScratchOrder[0])
-		fmt.Fprintf(&b, "  store: %d bytes in %d-element vectors, %d stores per lane\n", c.StoreBytes, c.StoreVector, c.Stores)
-		fmt.Fprintf(&b, "  load: %d bytes in %d-element vectors, %d loads per lane\n", c.LoadBytes, c.LoadVector, c.Loads)
+		if c.StoreRecord != "" {
+			fmt.Fprintf(&b, "  store: %d bytes by %s, %d per lane\n", c.StoreBytes, c.StoreRecord, c.Stores)
+		} else {
+			fmt.Fprintf(&b, "  store: %d bytes in %d-element vectors, %d stores per lane\n", c.StoreBytes, c.StoreVector, c.Stores)
+		}
+		if c.LoadRecord != "" {
+			fmt.Fprintf(&b, "  load: %d bytes by %s, %d per lane\n", c.LoadBytes, c.LoadRecord, c.Loads)
+		} else {
+			fmt.Fprintf(&b, "  load: %d bytes in %d-element vectors, %d loads per lane\n", c.LoadBytes, c.LoadVector, c.Loads)
+		}
 	}
 	if c.Reason() != "" {
 		fmt.Fprintf(&b, "  why: %s\n", c.Reason())

@@ -452,8 +452,14 @@ func convDetail(c *model.Conversion) string {
 	case model.ConvShuffle:
 		return fmt.Sprintf("%d shuffle rounds, %d words assembled per lane", c.Rounds, c.Moves)
 	case model.ConvShared:
-		s := fmt.Sprintf("%d scratch bytes; %s of %s and %s of %s per lane", c.ScratchBytes,
-			plural(c.Stores, "store"), plural(c.StoreVector, "element"), plural(c.Loads, "load"), plural(c.LoadVector, "element"))
+		side := func(n, vector int, record, what string) string {
+			if record != "" {
+				return fmt.Sprintf("%d %s %s", n, record, plural(n, what)[len(fmt.Sprint(n))+1:])
+			}
+			return plural(n, what) + " of " + plural(vector, "element")
+		}
+		s := fmt.Sprintf("%d scratch bytes; %s and %s per lane", c.ScratchBytes,
+			side(c.Stores, c.StoreVector, c.StoreRecord, "store"), side(c.Loads, c.LoadVector, c.LoadRecord, "load"))
 		if c.CrossesBlocks {
 			s += "; across blocks"
 		}

@@ -39,8 +39,13 @@ type registerUse struct {
 	spill bool
 	room  []int
 	live  *model.Liveness
-	node  []int   // per value (graph order): its node, -1 for none
-	words [][]int // per node: the registers per lane of each choice (value nodes only)
+	// node is, per value (graph order), the node whose choice decides
+	// its registers, -1 for none: its own, or for a value streamed into
+	// an mma (model.StreamedUse) the mma's, whose choice decides the
+	// layout and the K step it is read in; words the value's registers
+	// per lane under each of that node's choices.
+	node  []int
+	words [][]int
 	// branches counts the capped problems solved (solveWithinRegisters);
 	// limited is set when it stopped at maxRegisterBranches.
 	branches int
@@ -81,27 +86,26 @@ func (p *Problem) registerForbids() {
 	if budget == 0 {
 		return
 	}
-	ru := &registerUse{budget: budget, spill: g.SpillRegisters, live: model.Live(g), words: make([][]int, len(p.Nodes))}
+	ru := &registerUse{budget: budget, spill: g.SpillRegisters, live: model.Live(g), words: make([][]int, len(g.Values))}
 	if !ru.spill {
 		ru.fact = p.registersFact(budget)
 		if p.relaxed(ru.fact) {
 			return
 		}
 	}
+	edges := p.useEdges()
 	least := make([]int, len(g.Values)) // the fewest registers each value can hold, whatever else holds
 	most := make([]int, len(g.Values))
 	for i, v := range g.Values {
 		ru.node = append(ru.node, -1)
-		n := p.valueNode[v]
-		if n == nil || ru.live.Holder[i] != i {
+		if ru.live.Holder[i] != i {
 			continue
 		}
-		ru.node[i] = n.ID
-		ws := make([]int, len(n.Layouts))
-		for c, l := range n.Layouts {
-			ws[c] = model.RegisterWords(l, v.DType.Bits)
+		n, ws := p.heldWords(v, edges)
+		if n == nil {
+			continue
 		}
-		ru.words[n.ID] = ws
+		ru.node[i], ru.words[i] = n.ID, ws
 		least[i], most[i] = slices.Min(ws), slices.Max(ws)
 	}
 	points := len(ru.live.Points)
@@ -137,7 +141,7 @@ func (p *Problem) registerForbids() {
 			slack = min(slack, room.min(r[0], r[1]))
 		}
 		var row []int64 // the node's row is the build's shared copy: changed in a copy
-		for c, w := range ru.words[n] {
+		for c, w := range ru.words[i] {
 			if w-least[i] > slack {
 				p.facts.nodeForbid[n] = append(p.facts.nodeForbid[n], forbid{I: int32(c), Guard: guard})
 				if row == nil {
@@ -150,6 +154,47 @@ func (p *Problem) registerForbids() {
 			p.PBQP.Cost[n] = p.memo.row(row)
 		}
 	}
+}
+
+// heldWords is the node whose choice decides v's registers per lane and
+// those registers under each of its choices (model.HeldWords): v's own
+// node and its layouts; for a value streamed into an mma's operand the
+// mma's node, each choice reading it in its operand layout one K step of
+// its record at a time (a choice with no record holds none). nil for a
+// value with no node. edges are the problem's conversion edges by use
+// (useEdges).
+func (p *Problem) heldWords(v *model.Value, edges map[model.Use]*Edge) (*Node, []int) {
+	if u, ok := model.StreamedUse(v); ok && u.Op.Info().Flow == model.FlowRecord {
+		if n, e := p.opNode[u.Op], edges[u]; n != nil && e != nil {
+			ws := make([]int, len(n.MMA))
+			for c, ch := range n.MMA {
+				if ch.Record != nil {
+					ws[c] = model.HeldWords(v, model.RegisterWords(e.Required[c], v.DType.Bits), ch.Record.KStep())
+				}
+			}
+			return n, ws
+		}
+	}
+	n := p.valueNode[v]
+	if n == nil {
+		return nil, nil
+	}
+	ws := make([]int, len(n.Layouts))
+	for c, l := range n.Layouts {
+		ws[c] = model.HeldWords(v, model.RegisterWords(l, v.DType.Bits), 0)
+	}
+	return n, ws
+}
+
+// useEdges are the problem's conversion edges by the use each is of.
+func (p *Problem) useEdges() map[model.Use]*Edge {
+	out := map[model.Use]*Edge{}
+	for _, e := range p.Edges {
+		if e.Kind == EdgeConversion {
+			out[e.Use] = e
+		}
+	}
+	return out
 }
 
 // minTable answers the least of budget - used[k] over a span of points
@@ -184,7 +229,8 @@ func (t minTable) min(a, b int) int {
 // pseudo-Boolean constraint over choices: the sum of Excess over the
 // chosen (Node, Choice) pairs is at most Room. Excess is a choice's
 // registers above its value's fewest, Room the budget less the fewest
-// of every value live there.
+// of every value live there. A pair appears once for each value its node
+// decides (an mma's node decides the values streamed into it).
 type RegisterRow struct {
 	Node, Choice, Excess []int
 	Room                 int
@@ -205,10 +251,10 @@ func (p *Problem) registerRows() []RegisterRow {
 			if n < 0 || !ru.live.LiveAt(i, at) {
 				continue
 			}
-			least := slices.Min(ru.words[n])
+			least := slices.Min(ru.words[i])
 			row.Room -= least
-			most += slices.Max(ru.words[n]) - least
-			for c, w := range ru.words[n] {
+			most += slices.Max(ru.words[i]) - least
+			for c, w := range ru.words[i] {
 				if w > least {
 					row.Node, row.Choice, row.Excess = append(row.Node, n), append(row.Choice, c), append(row.Excess, w-least)
 				}
@@ -228,7 +274,7 @@ func (p *Problem) registerWords(choice []int) []int {
 	out := make([]int, len(p.Graph.Values))
 	for i, n := range ru.node {
 		if n >= 0 {
-			out[i] = ru.words[n][choice[n]]
+			out[i] = ru.words[i][choice[n]]
 		}
 	}
 	return out
@@ -311,7 +357,7 @@ func (p *Problem) registersCollide(ref string, alone bool) string {
 	least := make([]int, len(p.Graph.Values))
 	for i, n := range ru.node {
 		if n >= 0 {
-			least[i] = slices.Min(ru.words[n])
+			least[i] = slices.Min(ru.words[i])
 		}
 	}
 	peak := ru.live.Peak(p.Graph, least)
@@ -396,8 +442,9 @@ func settled(best pbqp.Solution, proven bool, bound int64) pbqp.Solution {
 	return best
 }
 
-// regCap caps a node's choices at some registers per lane.
-type regCap struct{ node, words int }
+// regCap caps a node's choices at those where a value holds at most
+// some registers per lane.
+type regCap struct{ node, value, words int }
 
 // registerCaps lists the ways to keep the values live at the peak's
 // point within the budget: for each value whose choices (live in b) hold
@@ -414,8 +461,8 @@ func (p *Problem) registerCaps(b *pbqp.Problem, peak model.RegisterPeak) [][]reg
 		}
 	}
 	type level struct {
-		node   int
-		counts []int // distinct counts of the node's live choices, ascending
+		node, value int
+		counts      []int // distinct counts of the value's registers over its node's live choices, ascending
 	}
 	var levels []level
 	fixed := 0
@@ -424,7 +471,7 @@ func (p *Problem) registerCaps(b *pbqp.Problem, peak model.RegisterPeak) [][]reg
 			continue
 		}
 		var counts []int
-		for c, w := range ru.words[n] {
+		for c, w := range ru.words[i] {
 			if b.Cost[n][c] < Inf && !slices.Contains(counts, w) {
 				counts = append(counts, w)
 			}
@@ -435,7 +482,7 @@ func (p *Problem) registerCaps(b *pbqp.Problem, peak model.RegisterPeak) [][]reg
 		}
 		fixed += counts[0]
 		if len(counts) > 1 {
-			levels = append(levels, level{n, counts})
+			levels = append(levels, level{n, i, counts})
 		}
 	}
 	limit := ru.limit(at)
@@ -461,7 +508,7 @@ func (p *Problem) registerCaps(b *pbqp.Problem, peak model.RegisterPeak) [][]reg
 			if used+w-lv.counts[0] > limit {
 				break
 			}
-			pick(k+1, used+w-lv.counts[0], append(caps, regCap{lv.node, w}))
+			pick(k+1, used+w-lv.counts[0], append(caps, regCap{lv.node, lv.value, w}))
 		}
 	}
 	pick(0, fixed, nil)
@@ -473,7 +520,7 @@ func (p *Problem) capRegisters(b *pbqp.Problem, caps []regCap) *pbqp.Problem {
 	cb := &pbqp.Problem{Cost: slices.Clone(b.Cost), Edges: b.Edges}
 	for _, c := range caps {
 		row := slices.Clone(cb.Cost[c.node])
-		for k, w := range p.regs.words[c.node] {
+		for k, w := range p.regs.words[c.value] {
 			if w > c.words {
 				row[k] = Inf
 			}

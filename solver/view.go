@@ -112,7 +112,7 @@ func (p *Problem) RegisterCut(choice []int) []int {
 	at := slices.Index(ru.live.Points, peak.Point)
 	var out []int
 	for i, n := range ru.node {
-		if n >= 0 && ru.live.LiveAt(i, at) && ru.words[n][choice[n]] > slices.Min(ru.words[n]) {
+		if n >= 0 && ru.live.LiveAt(i, at) && ru.words[i][choice[n]] > slices.Min(ru.words[i]) && !slices.Contains(out, n) {
 			out = append(out, n)
 		}
 	}

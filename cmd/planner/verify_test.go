@@ -324,7 +324,7 @@ func TestVerifyNamesTheEditedKey(t *testing.T) {
 	}
 }
 
-// The greedy baseline's plan of back_to_back_gemm (cost 1500, the
+// The greedy baseline's plan of back_to_back_gemm (cost 1452, the
 // search's 1140) verifies as greedy; edited to claim optimal at its own
 // cost, the new search refutes it at the status.
 func TestVerifyProvesTheStatus(t *testing.T) {
@@ -335,11 +335,11 @@ func TestVerifyProvesTheStatus(t *testing.T) {
 		t.Fatalf("solve: exit %d: %s", code, errs.String())
 	}
 	greedy := out.String()
-	if !strings.Contains(greedy, "status = \"greedy\"\ncost = 1500\n") {
-		t.Fatalf("the greedy plan is not the greedy baseline's of cost 1500:\n%s", greedy[:min(len(greedy), 400)])
+	if !strings.Contains(greedy, "status = \"greedy\"\ncost = 1452\n") {
+		t.Fatalf("the greedy plan is not the greedy baseline's of cost 1452:\n%s", greedy[:min(len(greedy), 400)])
 	}
 	dir := t.TempDir()
-	falselyOptimal := regexp.MustCompile(`status = "greedy"\ncost = 1500\nlower_bound = \d+\n`).ReplaceAllString(greedy, "status = \"optimal\"\ncost = 1500\nlower_bound = 1500\n")
+	falselyOptimal := regexp.MustCompile(`status = "greedy"\ncost = 1452\nlower_bound = \d+\n`).ReplaceAllString(greedy, "status = \"optimal\"\ncost = 1452\nlower_bound = 1452\n")
 	for _, c := range []struct {
 		name, text string
 		args       []string
@@ -349,13 +349,13 @@ func TestVerifyProvesTheStatus(t *testing.T) {
 		{"greedy", greedy, nil, 0, "verified "},
 		{"greedy recomputed", greedy, nil, 0, "the greedy baseline's cost recomputed"},
 		{"claims optimal", falselyOptimal, nil,
-			exitBadInput, "plan.toml:6:1: status: the plan claims optimal at cost 1500, and a new search finds a plan of cost 1140"},
+			exitBadInput, "plan.toml:6:1: status: the plan claims optimal at cost 1452, and a new search finds a plan of cost 1140"},
 		// Not searched, the claim is said to be not re-proved, and the
 		// plan is not called verified.
 		{"claims optimal unsearched", falselyOptimal, []string{"--prove", "0"},
-			0, "its claim of optimality at cost 1500 not re-proved (--prove 0 searches nothing)"},
+			0, "its claim of optimality at cost 1452 not re-proved (--prove 0 searches nothing)"},
 		{"claims optimal searched too briefly", falselyOptimal, []string{"--prove", "1ns"},
-			exitStopped, "its claim of optimality at cost 1500 not re-proved within --prove 1ns"},
+			exitStopped, "its claim of optimality at cost 1452 not re-proved within --prove 1ns"},
 		{"negative prove", greedy, []string{"--prove", "-5s"}, exitBadInput, "--prove -5s: give a time"},
 	} {
 		path := filepath.Join(dir, c.name, "plan.toml")
@@ -378,28 +378,29 @@ func TestVerifyProvesTheStatus(t *testing.T) {
 }
 
 // The register repeats of an mma operand's required layout are compared
-// exactly: in fa_f16acc_sm80 the A operand %pf of acc_new, converted
-// into the mma_m16n8k16 fragment on 1×4 warps, with its second and third
-// K repeats swapped still puts every element in the lane and register
-// of its fragment, but holds K in another order than B (k 16 where B
-// has k 32), so the mma would multiply elements of different k; in
+// exactly: in fa_f16acc_sm80 the B operand %v of acc_new, converted
+// into the mma_m16n8k16 fragment on 4×1 warps, with its K repeats 16 and
+// 32 swapped still puts every element in the lane and register of its
+// fragment, but holds K in another order than A (k 16 at position 32
+// where A has it at 16), so the mma would multiply elements of
+// different k; in
 // fa_f16acc_gfx942 the B operand %v of acc_new, an MFMA run transposed
-// with kWidth 8, with two of its registers swapped, is not the layout the
-// mma tiles.
+// with kWidth 8, with its first two registers swapped holds k 1 where A
+// has k 2, against the kWidth's interleaving of K.
 func TestVerifyRefusesSwappedRepeats(t *testing.T) {
 	root, _ := filepath.Abs("../..")
 	t.Chdir(root)
 	for _, c := range []struct {
 		plan, conversion, own, swapped, want string
 	}{
-		{"fa_f16acc_sm80", "value = \"pf\"\nconsumer = \"acc_new\"\noperand = \"a\"",
-			"register = [[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [16, 0], [32, 0], [64, 0]]",
-			"register = [[0, 1], [8, 0], [0, 8], [0, 32], [0, 16], [16, 0], [32, 0], [64, 0]]",
-			"so A and B must hold K in one order: operand a %pf holds k = 16 at the record's K position 32 (K renumbered, k bits 0 1 2 3 5 4), operand b %v at position 16 (the record's own K order)"},
+		{"fa_f16acc_sm80", "value = \"v\"\nconsumer = \"acc_new\"\noperand = \"b\"",
+			"register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64]]",
+			"register = [[1, 0], [8, 0], [32, 0], [16, 0], [0, 8], [0, 16], [0, 32], [0, 64]]",
+			"so A and B must hold K in one order: operand a %pf holds k = 16 at the record's K position 16 (the record's own K order), operand b %v at position 32 (K renumbered, k bits 0 1 2 3 5 4)"},
 		{"fa_f16acc_gfx942", "value = \"v\"\nconsumer = \"acc_new\"\noperand = \"b\"",
 			"register = [[1, 0], [2, 0], [4, 0], [0, 64]]",
 			"register = [[2, 0], [1, 0], [4, 0], [0, 64]]",
-			"acc_new reads it as b in a layout that mfma_f32_16x16x16_f16"},
+			"so A and B must hold K in one order: operand a %pf holds k = 1 at kWidth 8's K position 1 (kWidth 8's own K order), operand b %v at position 2 (K renumbered, k bits 1 0 2 3 4)"},
 	} {
 		text, err := os.ReadFile("testdata/plans/" + c.plan + ".toml")
 		if err != nil {

@@ -97,10 +97,17 @@ func nodeKey(v *ir.Value, l *model.Layout) string { return fmt.Sprintf("%p|%s", 
 // expand_dims's operand), and every use of a reduce's result (named
 // after the reduce's operand), an operand of their own, which a
 // ttg.convert_layout renames where the value has another name for the
-// same layout.
-func readKey(op *ir.Op, i int, v *ir.Value, l *model.Layout) string {
+// same layout. An op made again in result layout res (a free tensor's
+// definition, remade; nil: the op as written) reads operands of its own
+// apart from the op's: two remade broadcasts of one 64x1 tensor, to an
+// mma's layout and to a dot operand's, name their operands apart.
+func readKey(op *ir.Op, i int, v *ir.Value, l, res *model.Layout) string {
 	if ownOperand(op, i) || fromReduce(v) {
-		return nodeKey(v, l) + fmt.Sprintf("|%p.%d", op, i)
+		k := nodeKey(v, l) + fmt.Sprintf("|%p.%d", op, i)
+		if res != nil {
+			k += "|" + res.Key()
+		}
+		return k
 	}
 	return nodeKey(v, l)
 }
@@ -438,8 +445,8 @@ func (wr *ttWriter) tie(op *ir.Op, res *model.Layout) {
 		if want == nil {
 			return -1
 		}
-		n := t.node(readKey(op, i, v, want), want, wr.role(op, i))
-		if k := nodeKey(v, want); how != readConverted && readKey(op, i, v, want) != k {
+		n := t.node(readKey(op, i, v, want, res), want, wr.role(op, i))
+		if k := nodeKey(v, want); how != readConverted && readKey(op, i, v, want, res) != k {
 			t.ties = append(t.ties, tyTie{kind: tieRename, a: n, b: t.node(k, want, notation.AnyRole), toValue: ir.TTName(op.Name) != "tt.reduce" && ir.TTName(op.Name) != "tt.return" && ownOperand(op, i)})
 		}
 		return n

@@ -151,7 +151,7 @@ func (wr *ttWriter) write() (string, error) {
 		}
 		for i, o := range op.Operands {
 			if l := wr.need(op, i, nil); l != nil {
-				wr.encAlias(wr.encOf(readKey(op, i, wr.source(o.Value), l), l, wr.role(op, i)).Enc)
+				wr.encAlias(wr.encOf(readKey(op, i, wr.source(o.Value), l, nil), l, wr.role(op, i)).Enc)
 			}
 		}
 	}
@@ -504,10 +504,10 @@ func (wr *ttWriter) use(op *ir.Op, i int, res *model.Layout, at *ir.Op) string {
 	case readRemade:
 		name = wr.remake(v, want, at)
 	case readConverted:
-		return wr.convert(name, v, have, nodeKey(v, have), want, readKey(op, i, v, want), role, at)
+		return wr.convert(name, v, have, nodeKey(v, have), want, readKey(op, i, v, want, res), role, at)
 	}
 	if want != nil && wr.named != nil {
-		if as := readKey(op, i, v, want); as != nodeKey(v, want) && wr.encOf(nodeKey(v, want), want, notation.AnyRole).Attr() != wr.encOf(as, want, role).Attr() {
+		if as := readKey(op, i, v, want, res); as != nodeKey(v, want) && wr.encOf(nodeKey(v, want), want, notation.AnyRole).Attr() != wr.encOf(as, want, role).Attr() {
 			return wr.convert(name, v, want, nodeKey(v, want), want, as, role, at)
 		}
 	}
@@ -621,7 +621,7 @@ func (wr *ttWriter) typeEdits(op *ir.Op, res *model.Layout) []ir.Edit {
 					l = wr.need(op, k, res)
 					role = wr.role(op, k)
 					if l != nil {
-						key = readKey(op, k, wr.source(o.Value), l)
+						key = readKey(op, k, wr.source(o.Value), l, res)
 					}
 					break
 				}

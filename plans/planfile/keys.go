@@ -111,7 +111,7 @@ var Keys = []Key{
 	{"ops.*.blocks_along", Choice, "the view of a multi-block record; its fragments are replayed"},
 	{"ops.*.transposed", Choice, "the record runs on Bᵀ and Aᵀ: A replayed against the record's B fragment, B against its A, coordinates reversed"},
 	{"ops.*.k_order", Choice, "A and B replayed against the record's fragments with K renumbered by this permutation of the K bits, the same for both; each operand's own K order is derived from its layout and must be this one"},
-	{"ops.*.k_width", Choice, "A and B replayed against the same interleaving of K at this kWidth; a multiple of the record's own"},
+	{"ops.*.k_width", Choice, "A and B replayed against the same interleaving of K at this kWidth; a multiple of the record's own; each operand's own K order is derived from its layout against that interleaving, and the two must agree"},
 	{"ops.*.exec", Layout, "replayed: the layout the op runs in, tied to its operands and result"},
 	{"conversions[]", Table, "every use the replay converts, once"},
 	{"conversions[].value", Identity, "with consumer and operand: a use of the graph"},
