@@ -12,9 +12,10 @@ import (
 )
 
 // On sm_100 and sm_120 a GEMM plans with mma.sync: the tcgen05 records
-// (operands in tensor memory) and the block-scaled records (scale
-// operands) are described but never chosen, nor even considered; an mma
-// naming one has no plan rather than a crash.
+// (operands in tensor memory) are described but never chosen, nor even
+// considered, and the block-scaled records (scale operands) run the
+// block-scaled products alone (mma_scaled); a plain mma naming one has no
+// plan rather than a crash.
 func TestBlackwellRecordsAreNotPlanned(t *testing.T) {
 	src, err := os.ReadFile("testdata/graphs/gemm_epilogue.toml")
 	if err != nil {
@@ -67,7 +68,7 @@ func TestBlackwellRecordsAreNotPlanned(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", target, err)
 		}
-		want := map[string]string{"sm_100": "lives in tensor memory", "sm_120": "scale operands have no graph counterpart"}[target]
+		want := map[string]string{"sm_100": "lives in tensor memory", "sm_120": "a block-scaled mma, which multiplies A and B by scale operands this product has not"}[target]
 		var texts []string
 		for _, f := range ex.Core {
 			texts = append(texts, f.Text)

@@ -255,6 +255,7 @@ func TestCDNA4MFMAAgainstDocumentedRules(t *testing.T) {
 		{"mfma_f32_16x16x32_f16", 16, 32, 16, flopsPerSIMD16, false},
 		{"mfma_f32_16x16x32_bf16", 16, 32, 16, flopsPerSIMD16, false},
 		{"mfma_f32_32x32x64_f8f6f4_fp8", 32, 64, 8, flopsPerSIMD8, true},
+		{"mfma_scale_f32_32x32x64_f8f6f4_fp8", 32, 64, 8, flopsPerSIMD8, true},
 		{"mfma_f32_16x16x128_f8f6f4_fp8", 16, 128, 8, flopsPerSIMD8, true},
 		{"mfma_f32_32x32x64_f8f6f4_fp4", 32, 64, 4, flopsPerSIMD4, false},
 		{"mfma_f32_16x16x128_f8f6f4_fp4", 16, 128, 4, flopsPerSIMD4, false},
@@ -287,6 +288,34 @@ func TestCDNA4MFMAAgainstDocumentedRules(t *testing.T) {
 			return []int{i, k}
 		})
 	}
+}
+
+// TestCDNA4ScaledMFMAScales holds the block-scaled fp8 MFMA's scale
+// operands to the rule of Triton's chooseScaledMfmaScaleLayout for 32x32
+// tiles (lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp), the layout
+// Triton 3.9 gives tt.dot_scaled's scales on gfx950: one E8M0 scale per
+// lane, lane l giving row (A) / column (B) l % 32 of block floor(l / 32)
+// of 32 along K; A, B, C and D are the unscaled record's
+// (TestCDNA4MFMAAgainstDocumentedRules).
+func TestCDNA4ScaledMFMAScales(t *testing.T) {
+	lib := amdLibrary(t)
+	r := amdRecord(t, lib, "mfma_scale_f32_32x32x64_f8f6f4_fp8")
+	if !r.Scaled() || r.ScaleVec != 2 || r.ScaleBlock() != 32 {
+		t.Fatalf("%s: scale_vec %d, blocks of %d; want 2 blocks of 32 along K = 64", r.Name, r.ScaleVec, r.ScaleBlock())
+	}
+	plain := amdRecord(t, lib, "mfma_f32_32x32x64_f8f6f4_fp8")
+	for _, op := range []string{"a", "b", "c", "d"} {
+		if !r.Operands[op].Layout.Equal(plain.Operands[op].Layout) {
+			t.Errorf("%s operand %s differs from %s's", r.Name, op, plain.Name)
+		}
+	}
+	for _, op := range []string{"scale_a", "scale_b"} {
+		if d := r.Operands[op].DType.Name; d != "ue8m0" {
+			t.Errorf("%s: %s is %s, want ue8m0", r.Name, op, d)
+		}
+	}
+	checkTable(t, "scale_a", r.Operands["scale_a"].Layout, 1, 64, 1, func(l, v int) []int { return []int{l % 32, l / 32} })
+	checkTable(t, "scale_b", r.Operands["scale_b"].Layout, 1, 64, 1, func(l, v int) []int { return []int{l / 32, l % 32} })
 }
 
 // dsReadTrB16 is what ds_read_b64_tr_b16 gives the lanes of one group of
@@ -387,7 +416,7 @@ func TestAMDNextTargets(t *testing.T) {
 		{"gfx950", 64, 16, 160 << 10, 32, 4,
 			[]string{"mfma_f32_32x32x16_f16", "mfma_f32_16x16x32_f16", "mfma_f32_32x32x16_bf16", "mfma_f32_16x16x32_bf16",
 				"mfma_f32_32x32x64_f8f6f4_fp8", "mfma_f32_16x16x128_f8f6f4_fp8", "mfma_f32_32x32x64_f8f6f4_fp4", "mfma_f32_16x16x128_f8f6f4_fp4",
-				"mfma_f32_32x32x8_f16", "ds_read_b64", "ds_read_b128", "ds_read_b64_tr_b16"},
+				"mfma_scale_f32_32x32x64_f8f6f4_fp8", "mfma_f32_32x32x8_f16", "ds_read_b64", "ds_read_b128", "ds_read_b64_tr_b16"},
 			[]string{"wmma_f32_16x16x16_f16", "mfma_f32_32x32x16_fp8_fp8"}, 1},
 	} {
 		tg, ok := lib.Target(c.name)

@@ -25,6 +25,9 @@ type OpChoice struct {
 	WarpsM, WarpsN int
 	NFirst         bool
 	Outer          bool // the warps split the tile outermost
+	// WarpsB: a batched mma's warps along its batch dimension, above
+	// those along M and N (0 or 1: none; BatchLayout).
+	WarpsB int
 	// Transposed: the record runs on (Bᵀ, Aᵀ) and computes Dᵀ, so the
 	// accumulator is the record's transposed (Triton's isTransposed).
 	Transposed bool

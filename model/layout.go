@@ -709,7 +709,15 @@ func (l *Layout) ExpandDims(d int) (*Layout, error) {
 // Broadcast inserts a dimension of extent n at position d whose positions
 // each lane holds in new registers above the existing ones: the layout of
 // broadcasting a value of l along a new dimension without moving data.
-func (l *Layout) Broadcast(d, n int) (*Layout, error) {
+func (l *Layout) Broadcast(d, n int) (*Layout, error) { return l.broadcast(d, n, false) }
+
+// BroadcastBelow is Broadcast with the new registers below the existing
+// ones: each lane's lowest registers run along the new dimension (Triton's
+// FMA dot operands, the whole K first: DotOperand's fma in
+// notation/triton_encodings.go).
+func (l *Layout) BroadcastBelow(d, n int) (*Layout, error) { return l.broadcast(d, n, true) }
+
+func (l *Layout) broadcast(d, n int, below bool) (*Layout, error) {
 	if l.opaque != "" {
 		return nil, l.errOpaque()
 	}
@@ -729,9 +737,18 @@ func (l *Layout) Broadcast(d, n int) (*Layout, error) {
 			images[h] = append(images[h], e.Image(h, p))
 		}
 	}
+	var newRegs Radices
+	var newImages []Image
 	for i, r := range reps {
-		hw[Register] = append(hw[Register], r)
-		images[Register] = append(images[Register], Image{{d, i}})
+		newRegs = append(newRegs, r)
+		newImages = append(newImages, Image{{d, i}})
+	}
+	if below {
+		hw[Register] = append(newRegs, hw[Register]...)
+		images[Register] = append(newImages, images[Register]...)
+	} else {
+		hw[Register] = append(hw[Register], newRegs...)
+		images[Register] = append(images[Register], newImages...)
 	}
 	dims := make([]Radices, e.Rank())
 	for i := range dims {

@@ -306,3 +306,29 @@ func TestJoinLastSplitLast(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchLayout: a batch of 4 of the mma.sync accumulator over 2 warps
+// holds matrix b in warp b % 2 and in the registers above the
+// accumulator's own for b / 2, each matrix laid out as the accumulator
+// (Triton's rank-3 #ttg.nvidia_mma with warpsPerCTA [2, 1, 1]).
+func TestBatchLayout(t *testing.T) {
+	acc := mmaAccumulator(t)
+	l, err := BatchLayout(acc, 4, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := l.Shape(); !slices.Equal(got, []int{4, 16, 8}) || l.Size(Subgroup) != 2 || l.Size(Register) != 8 || l.Size(Lane) != 32 {
+		t.Fatalf("shape %v, %d warps, %d registers", got, l.Size(Subgroup), l.Size(Register))
+	}
+	acc.Each(func(p HwPoint, idx []int) {
+		for b := range 4 {
+			q := HwPoint{Value: p.Value + 4*(b/2), Lane: p.Lane, Subgroup: b % 2}
+			if got, want := l.Index(q), append([]int{b}, idx...); !slices.Equal(got, want) {
+				t.Fatalf("%v holds %v, want %v", q, got, want)
+			}
+		}
+	})
+	if _, err := BatchLayout(acc, 4, 8); err == nil {
+		t.Error("a batch of 4 over 8 warps: want an error")
+	}
+}

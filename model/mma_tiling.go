@@ -154,3 +154,48 @@ func intRange(from, to int) []int {
 	}
 	return out
 }
+
+// BatchLayout is a batched mma's operand or accumulator: l, the layout of
+// one matrix of the batch, with a leading batch dimension of extent batch
+// spread over warps subgroups above l's own and then over registers above
+// l's own, as Triton's rank-3 #ttg.nvidia_mma and #ttg.amd_mfma hold the
+// batch (their warpsPerCTA's first entry the outermost warps, the batch's
+// repeats the outermost registers). warps must divide batch.
+func BatchLayout(l *Layout, batch, warps int) (*Layout, error) {
+	if l.opaque != "" {
+		return nil, l.errOpaque()
+	}
+	if batch < 1 || warps < 1 || batch%warps != 0 {
+		return nil, errorf(CodeBadValue, "batch", "a batch of %d over %d warps", batch, warps)
+	}
+	e, err := l.ExpandDims(0)
+	if err != nil {
+		return nil, err
+	}
+	digits := RadicesOf(batch)
+	var hw [NumHwDims]Radices
+	var images [NumHwDims][]Image
+	for h := range NumHwDims {
+		hw[h] = e.Radices(h)
+		for p := range hw[h] {
+			images[h] = append(images[h], e.Image(h, p))
+		}
+	}
+	// The batch's low digits over the warps, its high ones over registers.
+	held := 1
+	for i, r := range digits {
+		h := Register
+		if held < warps {
+			h = Subgroup
+		}
+		held *= r
+		hw[h] = append(hw[h], r)
+		images[h] = append(images[h], Image{{0, i}})
+	}
+	dims := make([]Radices, e.Rank())
+	for i := range dims {
+		dims[i] = e.DimRadices(i)
+	}
+	dims[0] = digits
+	return NewLayout(hw, dims, images)
+}

@@ -107,7 +107,8 @@ func costFMA(op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, er
 	if result == nil {
 		return 0, "", fmt.Errorf("mma %s on %s has no accumulator layout", op.Name, ch.Record.Name)
 	}
-	n := FMAInstructions(result, op.Operands[0].Shape[1])
+	_, _, k, _ := MMADims(op)
+	n := FMAInstructions(result, k)
 	return int64(n) * t.Weights.ALU * Trips(op.In), fmt.Sprintf("%s × %d per warp", ch.Record.Name, n), nil
 }
 
@@ -191,20 +192,31 @@ func (v *MMAVariant) String() string {
 	return strings.Join(parts, " and ")
 }
 
-// SubgroupGrid says how the subgroups of a two-dimensional layout split
-// its rows and columns: the product of the radices of the subgroup
-// digits that move along dimension 0 (wm) and along dimension 1 (wn).
-// An FMA dot's arrangement is its accumulator's grid.
+// SubgroupGrid says how the subgroups of an accumulator split its rows
+// and columns: the product of the radices of the subgroup digits that
+// move along its rows (wm) and along its columns (wn), its last two
+// dimensions. An FMA dot's arrangement is its accumulator's grid.
 func SubgroupGrid(l *Layout) (wm, wn int) {
-	wm, wn = 1, 1
+	_, wm, wn = BatchSubgroupGrid(l)
+	return wm, wn
+}
+
+// BatchSubgroupGrid is SubgroupGrid with the subgroups along a batched
+// accumulator's batch, its dimensions before the last two (wb).
+func BatchSubgroupGrid(l *Layout) (wb, wm, wn int) {
+	wb, wm, wn = 1, 1, 1
+	r := l.Rank()
 	for p, rad := range l.Radices(Subgroup) {
 		for _, ref := range l.Image(Subgroup, p) {
-			if ref.Axis == 0 {
+			switch ref.Axis {
+			case r - 2:
 				wm *= rad
-			} else {
+			case r - 1:
 				wn *= rad
+			default:
+				wb *= rad
 			}
 		}
 	}
-	return wm, wn
+	return wb, wm, wn
 }

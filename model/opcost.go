@@ -140,13 +140,13 @@ func recordCost(m *Memo, op *Op, l *Layout, ch *OpChoice, t *Target) (int64, str
 // MMAInstructions is how many instructions one warp issues for op with
 // the record and warp arrangement chosen.
 func MMAInstructions(op *Op, ch *OpChoice) int {
-	a, b := op.Operands[0], op.Operands[1]
-	m, k, n := a.Shape[0], a.Shape[1], b.Shape[1]
+	batch, m, k, n := MMADims(op)
 	tm, tn := MMATile(ch)
-	// Each warp runs its share of the tiles along M and N; where there are
-	// fewer tiles than warps, the warps hold copies and each runs one.
+	// Each warp runs its share of the tiles along M and N (and of a
+	// batched mma's matrices); where there are fewer tiles than warps,
+	// the warps hold copies and each runs one.
 	share := func(tiles, warps int) int { return max(tiles/max(warps, 1), 1) }
-	return share(m/tm, ch.WarpsM) * share(n/tn, ch.WarpsN) * (k / ch.Record.K)
+	return share(batch, ch.WarpsB) * share(m/tm, ch.WarpsM) * share(n/tn, ch.WarpsN) * (k / ch.Record.K)
 }
 
 // LoadInstructions is how many instructions of a shared-memory load record

@@ -268,7 +268,7 @@ func ElementwiseIsSFU(fn string) bool { return funcByName[fn].SFU }
 
 // OpKeys are every key an op table may hold, for the reader.
 var OpKeys = []string{"kind", "name", "result", "operands", "shape", "dtype", "contiguous", "surface", "buffer", "intrinsic",
-	"axis", "combiner", "init", "perm", "dims", "value", "no_convert", "layout", "k_width", "transposed", "trips", "assume_trips", "iter_args", "inits", "yields", "results", "body", "a", "b", "c"}
+	"axis", "combiner", "init", "perm", "dims", "value", "no_convert", "layout", "k_width", "transposed", "trips", "assume_trips", "iter_args", "inits", "yields", "results", "body", "a", "b", "c", "scale_a", "scale_b"}
 
 // ReduceCombiners are the combiners a reduce may name ("" leaves it
 // unsaid).
@@ -480,6 +480,12 @@ func OpUses(op *Op) []Use {
 		}
 	}
 	return uses
+}
+
+// Scaled reports whether o is a block-scaled product: its row names the
+// scale operands (mma_scaled's scale_a and scale_b).
+func (o *Op) Scaled() bool {
+	return slices.ContainsFunc(o.Info().Roles, func(r Role) bool { return r.Name == "scale_a" })
 }
 
 // RoleName is the name of operand slot i of op ("a", "init"), "" when the

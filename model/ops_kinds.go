@@ -19,6 +19,7 @@ const (
 	OpCopyToShared OpKind = "copy_to_shared" // registers -> a shared-memory buffer
 	OpLoadShared   OpKind = "load_shared"    // a shared-memory buffer -> registers
 	OpMMA          OpKind = "mma"            // D = A·B + C
+	OpMMAScaled    OpKind = "mma_scaled"     // D = (A·scale_a)(B·scale_b) + C, the scales per block of K
 	OpElementwise  OpKind = "elementwise"    // any arity; operands and result share a layout
 	OpCast         OpKind = "cast"           // extf, truncf, bitcast: same elements, new width
 	OpReduce       OpKind = "reduce"         // along one axis, optionally combined with an init

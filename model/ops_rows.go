@@ -41,6 +41,18 @@ var opRows = []*OpInfo{
 		Because: becauseMMA,
 	},
 	{
+		// A block-scaled product (Triton's tt.dot_scaled): A and B with
+		// one scale factor per block of K of each row of A (scale_a, M ×
+		// K/block) and of each column of B (scale_b, K/block × N), read
+		// in the scale fragments of a block-scaled record (PTX ISA,
+		// "Block Scaling for mma.sync").
+		Kind: OpMMAScaled, Spellings: []string{"mma_scaled"}, Operands: true, ByRole: true, Arity: 5, Result: true,
+		Roles: []Role{{Name: "a", Key: true}, {Name: "b", Key: true}, {Name: "c", Key: true}, {Name: "scale_a", Key: true}, {Name: "scale_b", Key: true}},
+		Keys:  []OpKey{{Name: "intrinsic", When: KeyLast}},
+		Type:  typeMMAScaled, Flow: FlowRecord, Records: RecordMMA, Cost: costMMA,
+		Because: becauseMMA,
+	},
+	{
 		Kind: OpReduce, Spellings: []string{"reduce"}, QualifiedByFunction: true, Operands: true, Result: true,
 		Roles: []Role{{}, {Name: "init", Key: true, Optional: true}},
 		Keys:  []OpKey{{Name: "combiner"}, {Name: "axis", Gate: GateBeforeResult}},
@@ -187,13 +199,46 @@ func typeLoadShared(a *OpArgs) (*ValueType, []TypeError) {
 
 func typeMMA(x *OpArgs) (*ValueType, []TypeError) {
 	a, b, c := x.Operands[0], x.Operands[1], x.Operands[2]
+	r := len(a.Shape)
 	switch {
-	case len(a.Shape) != 2 || len(b.Shape) != 2 || len(c.Shape) != 2:
-		return nil, typeErr("kind", CodeRankMismatch, "mma operands must be matrices: A %v, B %v, C %v", a.Shape, b.Shape, c.Shape)
-	case a.Shape[1] != b.Shape[0] || a.Shape[0] != c.Shape[0] || b.Shape[1] != c.Shape[1]:
+	case r < 2 || r > 3 || len(b.Shape) != r || len(c.Shape) != r:
+		return nil, typeErr("kind", CodeRankMismatch, "mma operands must be matrices, or batches of them (rank 3, the batch first): A %v, B %v, C %v", a.Shape, b.Shape, c.Shape)
+	case r == 3 && (a.Shape[0] != b.Shape[0] || a.Shape[0] != c.Shape[0]):
+		return nil, typeErr("kind", CodeShapeMismatch, "a batched mma needs one batch: A %v, B %v, C %v", a.Shape, b.Shape, c.Shape)
+	case a.Shape[r-1] != b.Shape[r-2] || a.Shape[r-2] != c.Shape[r-2] || b.Shape[r-1] != c.Shape[r-1]:
 		return nil, typeErr("kind", CodeShapeMismatch, "mma needs A M×K, B K×N, C M×N: found A %v, B %v, C %v", a.Shape, b.Shape, c.Shape)
 	}
 	return &ValueType{Shape: slices.Clone(c.Shape), DType: c.DType}, nil
+}
+
+// MMADims are an mma's batch (1 for a product of matrices), M, K and N:
+// A is [batch×]M×K and B [batch×]K×N.
+func MMADims(op *Op) (batch, m, k, n int) {
+	a, b := op.Operands[0].Shape, op.Operands[1].Shape
+	batch = 1
+	if len(a) == 3 {
+		batch, a, b = a[0], a[1:], b[1:]
+	}
+	return batch, a[0], a[1], b[1]
+}
+
+// typeMMAScaled types a block-scaled mma: A, B and C as an mma's, and
+// scales of one block size for A's rows and B's columns.
+func typeMMAScaled(x *OpArgs) (*ValueType, []TypeError) {
+	t, errs := typeMMA(x)
+	if errs != nil {
+		return nil, errs
+	}
+	a, b, sa, sb := x.Operands[0], x.Operands[1], x.Operands[3], x.Operands[4]
+	switch {
+	case len(a.Shape) != 2:
+		return nil, typeErr("kind", CodeRankMismatch, "mma_scaled multiplies matrices: A %v", a.Shape)
+	case len(sa.Shape) != 2 || len(sb.Shape) != 2:
+		return nil, typeErr("kind", CodeRankMismatch, "mma_scaled's scales must be matrices: scale_a %v, scale_b %v", sa.Shape, sb.Shape)
+	case sa.Shape[0] != a.Shape[0] || sb.Shape[1] != b.Shape[1] || sa.Shape[1] != sb.Shape[0] || sa.Shape[1] == 0 || a.Shape[1]%sa.Shape[1] != 0:
+		return nil, typeErr("kind", CodeShapeMismatch, "mma_scaled needs scale_a M×(K/block) and scale_b (K/block)×N for A %v and B %v: found scale_a %v, scale_b %v", a.Shape, b.Shape, sa.Shape, sb.Shape)
+	}
+	return t, nil
 }
 
 func typeElementwise(a *OpArgs) (*ValueType, []TypeError) {

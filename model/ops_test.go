@@ -8,7 +8,7 @@ import (
 )
 
 func TestOpTableSpellings(t *testing.T) {
-	kinds := []OpKind{OpLoad, OpStore, OpCopyToShared, OpLoadShared, OpMMA, OpElementwise, OpCast,
+	kinds := []OpKind{OpLoad, OpStore, OpCopyToShared, OpLoadShared, OpMMA, OpMMAScaled, OpElementwise, OpCast,
 		OpReduce, OpBroadcast, OpTranspose, OpShapeCast, OpJoin, OpSplit, OpConstant, OpArgument, OpLoop}
 	for _, k := range kinds {
 		if info := OpInfoOf(k); info == nil || info.Kind != k {
@@ -22,7 +22,7 @@ func TestOpTableSpellings(t *testing.T) {
 		word string
 		want OpKind // "" for none
 	}{
-		{"load", OpLoad}, {"copy_to_shared", OpCopyToShared}, {"mma", OpMMA}, {"loop", OpLoop}, {"argument", OpArgument},
+		{"load", OpLoad}, {"copy_to_shared", OpCopyToShared}, {"mma", OpMMA}, {"mma_scaled", OpMMAScaled}, {"loop", OpLoop}, {"argument", OpArgument},
 		{"extf", OpCast}, {"truncf", OpCast}, {"bitcast", OpCast}, {"cast", OpCast},
 		{"exp2", OpElementwise}, {"select", OpElementwise}, {"add", OpElementwise},
 		{"softplus", ""}, {"elementwise", ""}, {"", ""},
@@ -43,7 +43,7 @@ func TestOpTableSpellings(t *testing.T) {
 	if !slices.IsSorted(fns) || len(fns) != len(ElementwiseFuncs) {
 		t.Errorf("element-wise functions %v: want all %d, sorted", fns, len(ElementwiseFuncs))
 	}
-	if got := OperandKeys(); !slices.Equal(got, []string{"operands", "a", "b", "c", "init"}) {
+	if got := OperandKeys(); !slices.Equal(got, []string{"operands", "a", "b", "c", "scale_a", "scale_b", "init"}) {
 		t.Errorf("operand keys %v", got)
 	}
 	for _, f := range []struct {
@@ -81,7 +81,16 @@ func TestOpTyping(t *testing.T) {
 	}{
 		{word: "mma", args: OpArgs{Operands: []*Value{a, b, c}}, shape: []int{16, 8}, dtype: "f32"},
 		{word: "mma", args: OpArgs{Operands: []*Value{vec, b, c}}, err: TypeError{Key: "kind", Index: -1, Code: CodeRankMismatch,
-			Msg: "mma operands must be matrices: A [64], B [16 8], C [16 8]"}},
+			Msg: "mma operands must be matrices, or batches of them (rank 3, the batch first): A [64], B [16 8], C [16 8]"}},
+		// A batch of products, the batch first (Triton's batched tt.dot).
+		{word: "mma", args: OpArgs{Operands: []*Value{value("a", "f16", 4, 16, 16), value("b", "f16", 4, 16, 8), value("c", "f32", 4, 16, 8)}}, shape: []int{4, 16, 8}, dtype: "f32"},
+		{word: "mma", args: OpArgs{Operands: []*Value{value("a", "f16", 4, 16, 16), value("b", "f16", 2, 16, 8), value("c", "f32", 4, 16, 8)}}, err: TypeError{Key: "kind", Index: -1, Code: CodeShapeMismatch,
+			Msg: "a batched mma needs one batch: A [4 16 16], B [2 16 8], C [4 16 8]"}},
+		// A block-scaled product: one scale per 32 of K of each row of A
+		// and column of B.
+		{word: "mma_scaled", args: OpArgs{Operands: []*Value{value("a", "f8e4m3", 16, 64), value("b", "f8e4m3", 64, 8), c, value("sa", "u8", 16, 2), value("sb", "u8", 2, 8)}}, shape: []int{16, 8}, dtype: "f32"},
+		{word: "mma_scaled", args: OpArgs{Operands: []*Value{value("a", "f8e4m3", 16, 64), value("b", "f8e4m3", 64, 8), c, value("sa", "u8", 16, 2), value("sb", "u8", 8, 2)}}, err: TypeError{Key: "kind", Index: -1, Code: CodeShapeMismatch,
+			Msg: "mma_scaled needs scale_a M×(K/block) and scale_b (K/block)×N for A [16 64] and B [64 8]: found scale_a [16 2], scale_b [8 2]"}},
 		{word: "mma", args: OpArgs{Operands: []*Value{b, b, c}}, err: TypeError{Key: "kind", Index: -1, Code: CodeShapeMismatch,
 			Msg: "mma needs A M×K, B K×N, C M×N: found A [16 8], B [16 8], C [16 8]"}},
 		// A and B may differ (FP8 e4m3 by e5m2): which pairs exist is the

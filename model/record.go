@@ -1,5 +1,7 @@
 package model
 
+import "fmt"
+
 // Weights are a target's cost model: the relative cost of one warp-wide
 // instruction of each kind, in the target's units (an ALU instruction is
 // 1). Every cost in a plan is a count of instructions or memory
@@ -255,16 +257,46 @@ func (r *Record) OperandShape(name string) []int {
 
 // Unplanned says why the planner describes, draws and checks a record but
 // never plans with it, "" when it may: an operand in tensor memory (a
-// graph's values live in registers and shared memory), or scale operands
-// (a graph's plain mma has none).
+// graph's values live in registers and shared memory).
 func (r *Record) Unplanned() string {
 	for _, n := range []string{"a", "b", "c", "d"} {
 		if op := r.Operands[n]; op != nil && op.TensorMemory {
 			return "operand " + n + " lives in tensor memory"
 		}
 	}
-	if r.ScaleVec > 0 || r.Operands["scale_a"] != nil || r.Operands["scale_b"] != nil {
-		return "a block-scaled mma: its scale operands have no graph counterpart"
+	return ""
+}
+
+// Scaled reports whether r is a block-scaled mma: one with scale operands.
+func (r *Record) Scaled() bool {
+	return r.ScaleVec > 0 || r.Operands["scale_a"] != nil || r.Operands["scale_b"] != nil
+}
+
+// ScaleBlock is the number of consecutive K a block-scaled mma's scale
+// factor covers (K / scale_vec: 32 for the MX formats); 0 for an mma
+// without scales.
+func (r *Record) ScaleBlock() int {
+	if r.ScaleVec <= 0 {
+		return 0
+	}
+	return r.K / r.ScaleVec
+}
+
+// ScaleMisfit says why r cannot run op for their scales, "" when it can:
+// a block-scaled record runs exactly the block-scaled products (an
+// mma_scaled) whose blocks of K are its own, and a plain record the plain
+// ones.
+func ScaleMisfit(op *Op, r *Record) string {
+	scaled := op.Scaled()
+	switch {
+	case r.Scaled() && !scaled:
+		return "a block-scaled mma, which multiplies A and B by scale operands this product has not"
+	case !r.Scaled() && scaled:
+		return "it takes no scale operands, and this product scales A and B"
+	case scaled && (r.Operands["scale_a"] == nil || r.Operands["scale_b"] == nil || r.Operands["scale_a"].Layout == nil || r.Operands["scale_b"].Layout == nil):
+		return "its scale operands' fragments are not stated"
+	case scaled && op.Operands[0].Shape[1] != op.Operands[3].Shape[1]*r.ScaleBlock():
+		return fmt.Sprintf("its scale factors cover blocks of %d along K, and this product's blocks of %d", r.ScaleBlock(), op.Operands[0].Shape[1]/op.Operands[3].Shape[1])
 	}
 	return ""
 }

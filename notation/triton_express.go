@@ -19,6 +19,11 @@ const (
 	OperandA
 	OperandB
 	Accumulator
+	// Plain: #ttg.linear, never a matrix or blocked encoding: a
+	// block-scaled dot's scales, which Triton writes so and its AMD
+	// lowering reads only so (a tt.dot_scaled on gfx950 whose scale is
+	// the same layout written #ttg.blocked does not compile in Triton 3.9).
+	Plain
 )
 
 // ExpressTriton writes l as a Triton encoding: a named encoding where one
@@ -69,7 +74,7 @@ func ExpressTritonFor(l *model.Layout, role TritonRole, tt TritonTarget) (*Trito
 	if enc := namedTriton(l, role, tt); enc != nil {
 		return &Triton{Enc: enc}, nil
 	}
-	if b, err := ExpressBlocked(l); err == nil {
+	if b, err := ExpressBlocked(l); err == nil && role != Plain {
 		// Blocked keeps registers beyond a small tensor as copies where
 		// Triton drops them: only a blocked layout that Triton builds
 		// the same is written as #ttg.blocked.
@@ -99,7 +104,7 @@ func ExpressTritonFor(l *model.Layout, role TritonRole, tt TritonTarget) (*Trito
 // first tried.
 func namedTriton(l *model.Layout, role TritonRole, tt TritonTarget) TritonEncoding {
 	r := l.Rank()
-	if r > 3 || l.Size(model.Block) != 1 {
+	if r > 3 || l.Size(model.Block) != 1 || role == Plain {
 		return nil
 	}
 	want, err := ExpressLinear(l)

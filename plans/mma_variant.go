@@ -27,6 +27,9 @@ func variantNotes(ch *model.OpChoice) []string {
 		}
 		notes = append(notes, note)
 	}
+	if ch.WarpsB > 1 {
+		notes = append(notes, fmt.Sprintf("a batched product: the batch over %d warps above these, the rest of it in registers", ch.WarpsB))
+	}
 	return notes
 }
 
@@ -53,16 +56,18 @@ func verifyVariant(op *model.Op, a *model.Assignment, ch *model.OpChoice, ts *ta
 		return fmaAsBuilt(op, req(0), req(1), req(2), ch)
 	}
 	view := fragView{transposed: ch.Transposed, kWidth: ch.KWidth, kOrder: ch.KOrder}
-	slots := [4]string{"a", "b", "c", "d"}
+	// The operand slots of the record each operand is read in (a
+	// block-scaled product's scales after A, B and C), then the result's.
+	slots := []string{"a", "b", "c", "scale_a", "scale_b"}
 	if ch.Transposed {
-		slots = [4]string{"b", "a", "c", "d"}
+		slots = []string{"b", "a", "c", "scale_b", "scale_a"}
 	}
-	for i := range 3 {
+	for i := range op.Operands {
 		if err := inFragmentAs(op.Operands[i].Name, req(i), ch.Record, slots[i], view, ts); err != nil {
 			return err
 		}
 	}
-	return inFragmentAs(op.Result.Name, a.Layouts[op.Result], ch.Record, slots[3], view, ts)
+	return inFragmentAs(op.Result.Name, a.Layouts[op.Result], ch.Record, "d", view, ts)
 }
 
 // fmaAsBuilt checks that an FMA dot is the one its accumulator c
@@ -73,23 +78,28 @@ func verifyVariant(op *model.Op, a *model.Assignment, ch *model.OpChoice, ts *ta
 // compute the same dot, but the plan claims this one: a plan file that
 // says otherwise is refused rather than believed.
 func fmaAsBuilt(op *model.Op, al, bl, cl *model.Layout, ch *model.OpChoice) error {
-	k := op.Operands[0].Shape[1]
+	_, _, k, _ := model.MMADims(op)
+	r := len(op.Operands[0].Shape)
 	for i, l := range []*model.Layout{al, bl} {
-		d := 1 - i // A drops N (dimension 1), B drops M (dimension 0)
+		d := r - 1 - i // A drops N (the last dimension), B drops M (the one before)
 		rest, err := cl.Slice(d)
 		if err != nil {
 			return &VerifyError{Value: op.Operands[2].Name, What: fmt.Sprintf("the FMA dot %s: %v", op.Name, err)}
 		}
-		want, err := rest.Broadcast(d, k)
+		broadcast := rest.Broadcast
+		if r == 3 {
+			broadcast = rest.BroadcastBelow // a batch's FMA operands, K lowest (fmaChoice)
+		}
+		want, err := broadcast(d, k)
 		if err != nil || !want.Equal(l) {
 			return &VerifyError{Value: op.Operands[i].Name,
 				What: fmt.Sprintf("the FMA dot %s reads operand %s as its accumulator %%%s lays it out, with the whole K in registers; the plan has another layout", op.Name, model.RoleName(op, i), op.Operands[2].Name)}
 		}
 	}
-	wm, wn := model.SubgroupGrid(cl)
-	if ch.WarpsM != wm || ch.WarpsN != wn || ch.NFirst || ch.Outer {
+	wb, wm, wn := model.BatchSubgroupGrid(cl)
+	if ch.WarpsM != wm || ch.WarpsN != wn || max(ch.WarpsB, 1) != wb || ch.NFirst || ch.Outer {
 		return &VerifyError{Value: op.Result.Name,
-			What: fmt.Sprintf("the FMA dot %s runs on its accumulator's %d×%d warps (n_first = false, outer = false), not %d×%d (n_first = %v, outer = %v)", op.Name, wm, wn, ch.WarpsM, ch.WarpsN, ch.NFirst, ch.Outer),
+			What: fmt.Sprintf("the FMA dot %s runs on its accumulator's %d×%d warps, the batch over %d (n_first = false, outer = false), not %d×%d over %d (n_first = %v, outer = %v)", op.Name, wm, wn, wb, ch.WarpsM, ch.WarpsN, max(ch.WarpsB, 1), ch.NFirst, ch.Outer),
 			At:   []Where{atOp(op, "warps_m"), atOp(op, "warps_n"), atOp(op, "n_first"), atOp(op, "outer")}}
 	}
 	return nil
@@ -106,9 +116,10 @@ func verifyFMA(op *model.Op, al, bl, cl, dl *model.Layout, ts *tables) error {
 	if !slices.Equal(ct.elems, dt.elems) || ct.regs != dt.regs {
 		return &VerifyError{Value: op.Result.Name, What: fmt.Sprintf("the FMA dot %s accumulates in place, so its result must be laid out as its accumulator %%%s", op.Name, op.Operands[2].Name)}
 	}
-	k, n := op.Operands[0].Shape[1], op.Operands[1].Shape[1]
+	_, m, k, n := model.MMADims(op)
+	cshape := op.Operands[2].Shape
 	haveA, haveB := map[int]bool{}, map[int]bool{}
-	idx := make([]int, 2)
+	idx := make([]int, len(cshape))
 	for lane := 0; lane*ct.regs < len(ct.elems); lane++ {
 		clear(haveA)
 		clear(haveB)
@@ -119,15 +130,21 @@ func verifyFMA(op *model.Op, al, bl, cl, dl *model.Layout, ts *tables) error {
 			haveB[e] = true
 		}
 		for j := lane * ct.regs; j < (lane+1)*ct.regs; j++ {
-			coords(ct.elems[j], []int{op.Operands[2].Shape[0], n}, idx)
+			coords(ct.elems[j], cshape, idx)
+			// Row i and column jj of matrix b of the batch (b = 0 for a
+			// product of matrices).
+			b, i, jj := 0, idx[len(idx)-2], idx[len(idx)-1]
+			if len(idx) == 3 {
+				b = idx[0]
+			}
 			for kk := range k {
 				var miss *points
 				var e int
-				switch {
-				case !haveA[idx[0]*k+kk]:
-					miss, e = at, idx[0]*k+kk
-				case !haveB[kk*n+idx[1]]:
-					miss, e = bt, kk*n+idx[1]
+				switch a, bb := b*m*k+i*k+kk, b*k*n+kk*n+jj; {
+				case !haveA[a]:
+					miss, e = at, a
+				case !haveB[bb]:
+					miss, e = bt, bb
 				default:
 					continue
 				}

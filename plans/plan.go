@@ -135,6 +135,8 @@ type OpPlan struct {
 	// KOrder: A and B hold K renumbered alike (model.KOrder); nil for
 	// the record's order.
 	KOrder model.KOrder
+	// WarpsB: a batched mma's warps along its batch (0 or 1: none).
+	WarpsB int
 	exec   *model.Layout
 	record *model.Record
 	reads  []useLayout
@@ -332,7 +334,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notationKind st
 			opp.Rejected = ch.Rejected
 			if info.Flow == model.FlowRecord {
 				opp.WarpsM, opp.WarpsN, opp.NFirst, opp.Outer = ch.WarpsM, ch.WarpsN, ch.NFirst, ch.Outer
-				opp.Transposed, opp.KWidth, opp.KOrder = ch.Transposed, ch.KWidth, ch.KOrder
+				opp.Transposed, opp.KWidth, opp.KOrder, opp.WarpsB = ch.Transposed, ch.KWidth, ch.KOrder, ch.WarpsB
 				opp.Considered = ch.Considered
 				var notes []string
 				if r := ch.Record; r != nil && r.Base != nil {
@@ -340,9 +342,9 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notationKind st
 					notes = append(notes, blocksNote(r))
 				}
 				if ch.Record != nil && ch.Record.Kind == model.RecordMMA {
-					a, b := op.Operands[0], op.Operands[1]
+					_, m, _, n := model.MMADims(op)
 					tm, tn := model.MMATile(ch)
-					if copies := ch.WarpsM * ch.WarpsN / (min(ch.WarpsM, a.Shape[0]/tm) * min(ch.WarpsN, b.Shape[1]/tn)); copies > 1 {
+					if copies := ch.WarpsM * ch.WarpsN / (min(ch.WarpsM, m/tm) * min(ch.WarpsN, n/tn)); copies > 1 {
 						notes = append(notes, fmt.Sprintf("fewer tiles than warps: each tile held by %d warps", copies))
 					}
 				}

@@ -72,6 +72,8 @@ func WriteRecordText(w io.Writer, r *model.Record, offeredBy []string) error {
 	}
 	if why := r.Unplanned(); why != "" {
 		fmt.Fprintf(&b, "  not planned  %s\n", why)
+	} else if r.Scaled() {
+		b.WriteString("  planned      for block-scaled products alone (a graph's mma_scaled, Triton's tt.dot_scaled)\n")
 	}
 	if len(offeredBy) > 0 {
 		fmt.Fprintf(&b, "  targets      %s\n", strings.Join(offeredBy, ", "))

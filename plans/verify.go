@@ -414,8 +414,9 @@ func arrangement(g *model.Graph, op *model.Op, ch *model.OpChoice, a *model.Assi
 	bad := func(where []Where, format string, args ...any) error {
 		return &VerifyError{Value: op.Result.Name, What: fmt.Sprintf(format, args...), At: append(slices.Clip(where), keys...)}
 	}
-	if wm < 1 || wn < 1 || wm*wn*group != g.Subgroups {
-		return bad(nil, "%s runs %d×%d groups of %d warps, which do not number the graph's %d subgroups", op.Name, wm, wn, group, g.Subgroups)
+	// A batched product's warps along the batch lie above these.
+	if wb := max(ch.WarpsB, 1); wm < 1 || wn < 1 || wm*wn*group*wb != g.Subgroups {
+		return bad(nil, "%s runs %d×%d groups of %d warps (the batch over %d), which do not number the graph's %d subgroups", op.Name, wm, wn, group, wb, g.Subgroups)
 	}
 	if (wm == 1 || wn == 1) && !ch.NFirst {
 		// The solver writes a single row or column of warps as ids along

@@ -404,6 +404,7 @@ type OpJSON struct {
 	Transposed bool  `json:"transposed,omitempty"`
 	KWidth     int   `json:"k_width,omitempty"`
 	KOrder     []int `json:"k_order,omitempty"`
+	WarpsB     int   `json:"warps_b,omitempty"`
 }
 
 // ConvJSON is one conversion in the JSON plan.
@@ -467,6 +468,9 @@ func (p *Plan) JSON() *JSON {
 		oj := OpJSON{Kind: o.Kind, Intrinsic: o.Intrinsic, Warps: o.Warps, Method: o.Method, Lanes: o.Lanes, Subgroups: o.Subgroups, Cost: o.Cost, Rejected: o.Rejected,
 			HeldLanes: o.HeldLanes, HeldSubgroups: o.HeldSubgroups, HeldFirst: o.HeldFirst, Loop: o.Loop,
 			Transposed: o.Transposed, KWidth: o.KWidth, KOrder: o.KOrder}
+		if o.WarpsB > 1 {
+			oj.WarpsB = o.WarpsB
+		}
 		switch {
 		case o.exec != nil:
 			oj.Exec = NewLayoutText(o.exec, p.Notation)

@@ -57,6 +57,12 @@ type MMAChoice struct {
 	KWidth     int
 	KOrder     model.KOrder
 	A, B, C    *model.Layout
+	// ScaleA and ScaleB: a block-scaled product's scales (M × K/block and
+	// K/block × N), in the record's scale fragments tiled as A and B are;
+	// nil for a plain product.
+	ScaleA, ScaleB *model.Layout
+	// WarpsB: a batched product's warps along the batch (batchedChoices).
+	WarpsB int
 }
 
 func (m *MMAChoice) String() string {
@@ -99,7 +105,27 @@ func (p *Problem) mmaChoices(op *model.Op, records []*model.Record, notation str
 // goroutines may call it at once.
 func (p *Problem) mmaChoicesOf(op *model.Op, records []*model.Record, notationKind string) []*MMAChoice {
 	chs := mmaChoicesOf(op, records, p.Graph.Subgroups, notationKind)
-	chs = append(chs, p.fmaChoices(op, chs)...)
+	batched := len(op.Operands[0].Shape) == 3
+	if op.Scaled() && notationKind == "triton" {
+		// Triton lowers a tt.dot_scaled whose result is its target's
+		// matrix encoding (#ttg.nvidia_mma, #ttg.amd_mfma) only.
+		return namedAccumulators(chs, notation.TritonTargetOf(p.Target, false))
+	}
+	if batched && notationKind == "triton" {
+		// A batched tt.dot on a matrix record likewise; on FMAs its
+		// accumulator is blocked.
+		chs = namedAccumulators(chs, notation.TritonTargetOf(p.Target, false))
+	}
+	if !op.Scaled() && !batched {
+		chs = append(chs, p.fmaChoices(op, chs)...)
+	}
+	if batched {
+		fma := p.fmaChoices(op, chs)
+		if notationKind == "triton" {
+			fma = tritonFMADots(fma, notation.TritonTargetOf(p.Target, false))
+		}
+		chs = append(chs, fma...)
+	}
 	if op.Warpgroup {
 		chs = warpgroupAccumulators(chs, notation.TritonTargetOf(p.Target, true))
 	}
@@ -160,11 +186,100 @@ func warpgroupAccumulators(chs []*MMAChoice, tt notation.TritonTarget) []*MMACho
 	return out
 }
 
+// batchedChoices runs a batched mma (A batch×M×K, B batch×K×N) as one
+// product per matrix of the batch, each on the record's fragments: the
+// choices of one matrix's product on warps/wb warps, their layouts given
+// the batch dimension over wb warps above those and then over registers
+// (model.BatchLayout), for each wb that divides the batch. The batch's
+// matrices are independent, so no variant moves K or swaps A and B.
+func batchedChoices(op *model.Op, records []*model.Record, warps int) []*MMAChoice {
+	batch := op.Operands[0].Shape[0]
+	one := func(v *model.Value) *model.Value {
+		return &model.Value{Name: v.Name, Shape: slices.Clone(v.Shape[1:]), DType: v.DType}
+	}
+	matrix := &model.Op{Name: op.Name, Kind: op.Kind, Operands: []*model.Value{one(op.Operands[0]), one(op.Operands[1]), one(op.Operands[2])}, Result: one(op.Result)}
+	var out []*MMAChoice
+	for wb := 1; wb <= warps && wb <= batch; wb *= 2 {
+		if batch%wb != 0 || warps%wb != 0 {
+			continue
+		}
+		for _, ch := range allMMAChoices(matrix, records, warps/wb, repeatNFirst) {
+			a, e1 := model.BatchLayout(ch.A, batch, wb)
+			b, e2 := model.BatchLayout(ch.B, batch, wb)
+			c, e3 := model.BatchLayout(ch.C, batch, wb)
+			if e1 != nil || e2 != nil || e3 != nil || ch.Record.Subgroups > 1 {
+				continue // an operand left in shared memory, or a warpgroup's record
+			}
+			v := *ch
+			v.A, v.B, v.C, v.WarpsB = a, b, c, wb
+			out = append(out, &v)
+		}
+	}
+	return out
+}
+
+// tritonFMADots keeps the FMA choices of a batched dot whose A and B
+// Triton writes as the #ttg.dot_op of their accumulator's #ttg.blocked
+// (the register order of its FMA operands: the whole K where the
+// accumulator's order puts it).
+func tritonFMADots(chs []*MMAChoice, tt notation.TritonTarget) []*MMAChoice {
+	var out []*MMAChoice
+	for _, ch := range chs {
+		c, err := notation.ExpressTritonFor(ch.C, notation.Accumulator, tt)
+		if err != nil {
+			continue
+		}
+		blocked, ok := c.Enc.(*notation.TritonBlocked)
+		if !ok {
+			continue
+		}
+		fits := true
+		for i, l := range []*model.Layout{ch.A, ch.B} {
+			d := &notation.DotOperand{OpIdx: i, Parent: blocked}
+			want, err := (&notation.Triton{Enc: d}).Layout(model.FrameOf(l))
+			fits = fits && err == nil && want.Equal(l)
+		}
+		if fits {
+			out = append(out, ch)
+		}
+	}
+	return out
+}
+
+// namedAccumulators keeps the choices whose accumulator a matrix
+// encoding of the target writes (#ttg.nvidia_mma, #ttg.amd_mfma); all of
+// them where none is.
+func namedAccumulators(chs []*MMAChoice, tt notation.TritonTarget) []*MMAChoice {
+	var out []*MMAChoice
+	for _, ch := range chs {
+		if ch.C == nil {
+			continue
+		}
+		if t, err := notation.ExpressTritonFor(ch.C, notation.Accumulator, tt); err == nil {
+			switch t.Enc.(type) {
+			case *notation.NvidiaMMA, *notation.AMDMFMA:
+				out = append(out, ch)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return chs
+	}
+	return out
+}
+
 // mmaKeyOf is the key of op's choices on records in notation.
 func mmaKeyOf(op *model.Op, records []*model.Record, notation string) mmaKey {
 	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
-	key := mmaKey{m: a.Shape[0], k: a.Shape[1], n: b.Shape[1], a: a.DType.Name, b: b.DType.Name, c: c.DType.Name, d: op.Result.DType.Name,
+	batch, m, k, n := model.MMADims(op)
+	key := mmaKey{m: m, k: k, n: n, a: a.DType.Name, b: b.DType.Name, c: c.DType.Name, d: op.Result.DType.Name,
 		notation: notation, records: len(records), intrinsic: op.Intrinsic, warpgroup: op.Warpgroup}
+	if op.Scaled() {
+		key.blocks = op.Operands[3].Shape[1]
+	}
+	if len(a.Shape) == 3 {
+		key.batch = batch
+	}
 	if len(records) > 0 {
 		key.first = records[0]
 	}
@@ -240,9 +355,24 @@ type mmaKey struct {
 	first      *model.Record
 	intrinsic  string // the record the op names (FMA dots only for an fma record)
 	warpgroup  bool   // op.Warpgroup
+	blocks     int    // a block-scaled product's scale blocks along K (0: a plain product)
+	batch      int    // a batched product's batch (0: a product of matrices)
 }
 
 func mmaChoicesOf(op *model.Op, records []*model.Record, warps int, notation string) []*MMAChoice {
+	if len(op.Operands[0].Shape) == 3 {
+		return batchedChoices(op, records, warps)
+	}
+	if op.Scaled() {
+		// The scales are read per block of K in the record's order: the
+		// K renumberings of the variants would move them, so a
+		// block-scaled product runs its record as it is, or on (Bᵀ, Aᵀ).
+		all := append(allMMAChoices(op, records, warps, repeatNFirst), transposedChoices(op, records, warps, repeatNFirst)...)
+		if fit := writable(all, notation); notation != "" && notation != "linear" && notation != "table" && len(fit) > 0 {
+			return fit
+		}
+		return all
+	}
 	all := withVariants(op, allMMAChoices(op, records, warps, repeatNFirst), records, warps, repeatNFirst)
 	if notation == "" || notation == "linear" || notation == "table" {
 		return all
@@ -281,8 +411,8 @@ func allMMAChoices(op *model.Op, records []*model.Record, warps int, regs repeat
 	// duplicates only tiles too small for its warps (warpsPerTile).
 	var out, copies []*MMAChoice
 	for _, r := range withBlockViews(records) {
-		if r.Unplanned() != "" {
-			continue // tensor-memory operands or scale operands: described, not planned
+		if r.Unplanned() != "" || model.ScaleMisfit(op, r) != "" {
+			continue // tensor-memory operands, or scales the product has not (or lacks): described, not planned
 		}
 		if r.Subgroups > 1 {
 			out = append(out, warpgroupChoices(op, r, warps)...)
@@ -365,7 +495,21 @@ func tileMMA(r *model.Record, m, n, k, wm, wn int, nFirst, outer bool, accRepeat
 	if err != nil {
 		return nil, err
 	}
-	return &MMAChoice{Record: r, WarpsM: wm, WarpsN: wn, NFirst: nFirst, Outer: outer, A: a, B: b, C: c}, nil
+	ch := &MMAChoice{Record: r, WarpsM: wm, WarpsN: wn, NFirst: nFirst, Outer: outer, A: a, B: b, C: c}
+	if r.Scaled() {
+		// A scale factor covers a block of K, and the record's scale
+		// fragment holds its ScaleVec blocks: the scales repeat over the
+		// warps and registers as A's rows and B's columns, one per K
+		// tile as A and B do.
+		blocks := k / r.ScaleBlock()
+		if ch.ScaleA, err = model.Tile(r.Operands["scale_a"].Layout, []int{m, blocks}, af); err != nil {
+			return nil, err
+		}
+		if ch.ScaleB, err = model.Tile(r.Operands["scale_b"].Layout, []int{blocks, n}, bf); err != nil {
+			return nil, err
+		}
+	}
+	return ch, nil
 }
 
 // vectorLayouts lists blocked layouts that move a tensor with each lane

@@ -216,6 +216,9 @@ func (p *Problem) intrinsicMisfit(f *model.Fact) string {
 		if why := r.Unplanned(); r.Name == op.Intrinsic && why != "" {
 			return fmt.Sprintf("[%s] makes %s use %s, a record the planner does not plan (%s), and rules out every other record.", f.Name, opText(op), r.Name, why)
 		}
+		if why := model.ScaleMisfit(op, r); r.Name == op.Intrinsic && why != "" {
+			return fmt.Sprintf("[%s] makes %s use %s, which it cannot run (%s), and rules out every other record.", f.Name, opText(op), r.Name, why)
+		}
 	}
 	if op.Info().Records != model.RecordLoadShared {
 		return ""

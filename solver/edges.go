@@ -84,9 +84,11 @@ func (p *Problem) edges() error {
 		case model.FlowRecord:
 			n := p.opNode[op]
 			pick := map[string]func(*MMAChoice) *model.Layout{
-				"a": func(c *MMAChoice) *model.Layout { return c.A },
-				"b": func(c *MMAChoice) *model.Layout { return c.B },
-				"c": func(c *MMAChoice) *model.Layout { return c.C },
+				"a":       func(c *MMAChoice) *model.Layout { return c.A },
+				"b":       func(c *MMAChoice) *model.Layout { return c.B },
+				"c":       func(c *MMAChoice) *model.Layout { return c.C },
+				"scale_a": func(c *MMAChoice) *model.Layout { return c.ScaleA },
+				"scale_b": func(c *MMAChoice) *model.Layout { return c.ScaleB },
 			}
 			for i, v := range op.Operands {
 				f := pick[model.RoleName(op, i)]

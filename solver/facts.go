@@ -298,6 +298,8 @@ func (p *Problem) intrinsicFact(op *model.Op) *model.Fact {
 	for _, r := range p.plainMMA {
 		if why := r.Unplanned(); r.Name == op.Intrinsic && why != "" {
 			text += fmt.Sprintf(", which it cannot: %s, which the planner describes but does not plan", why)
+		} else if why := model.ScaleMisfit(op, r); r.Name == op.Intrinsic && why != "" {
+			text += fmt.Sprintf(", which it cannot: %s", why)
 		}
 	}
 	return p.fact(model.FactIntrinsic, "intrinsic:"+op.Name, pos, text)
@@ -454,10 +456,13 @@ func opaqueMisfit(op *model.Op, r *model.Record) string {
 // misfit says why record r cannot run op.
 func misfit(op *model.Op, r *model.Record, warps int) string {
 	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
-	m, n := a.Shape[0], b.Shape[1]
+	_, m, _, n := model.MMADims(op)
 	ra, rb, rc, rd := r.Operands["a"], r.Operands["b"], r.Operands["c"], r.Operands["d"]
 	if why := r.Unplanned(); why != "" {
 		return why + ", which the planner describes but does not plan"
+	}
+	if why := model.ScaleMisfit(op, r); why != "" {
+		return why
 	}
 	if r.Subgroups > 1 {
 		return warpgroupMisfit(op, r, warps)
@@ -478,7 +483,7 @@ func misfit(op *model.Op, r *model.Record, warps int) string {
 // tileMisfit says which of the dot's M, N and K the record's tile does
 // not divide, or "" when it divides all three.
 func tileMisfit(op *model.Op, r *model.Record) string {
-	m, k, n := op.Operands[0].Shape[0], op.Operands[0].Shape[1], op.Operands[1].Shape[1]
+	_, m, k, n := model.MMADims(op)
 	switch {
 	case m%r.M != 0:
 		return fmt.Sprintf("M = %d is not a multiple of %d", m, r.M)

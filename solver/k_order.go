@@ -137,6 +137,9 @@ func anchorOf(v *model.Value, depth int) *model.Layout {
 // on op's A (K along dimension 1) or B (K along dimension 0) holds it,
 // in the order of chs, where that differs from every choice of chs.
 func anchoredKChoices(op *model.Op, chs []*MMAChoice) []*MMAChoice {
+	if len(op.Operands[0].Shape) != 2 || op.Scaled() {
+		return nil // a batched or block-scaled product runs its records' own K order
+	}
 	type anchor struct {
 		l  *model.Layout
 		kd int

@@ -80,6 +80,10 @@ func transposedChoices(op *model.Op, records []*model.Record, warps int, regs re
 		return &model.Value{Name: v.Name, Shape: []int{v.Shape[1], v.Shape[0]}, DType: v.DType}
 	}
 	mirror := &model.Op{Name: op.Name, Kind: op.Kind, Operands: []*model.Value{tv(b), tv(a), tv(c)}, Result: tv(op.Result)}
+	if op.Scaled() {
+		// The mirrored product scales Bᵀ by scale_bᵀ and Aᵀ by scale_aᵀ.
+		mirror.Operands = append(mirror.Operands, tv(op.Operands[4]), tv(op.Operands[3]))
+	}
 	var out []*MMAChoice
 	for _, ch := range allMMAChoices(mirror, offer, warps, !regs) {
 		at, e1 := ch.B.Transpose([]int{1, 0})
@@ -88,8 +92,17 @@ func transposedChoices(op *model.Op, records []*model.Record, warps int, regs re
 		if e1 != nil || e2 != nil || e3 != nil {
 			continue
 		}
-		out = append(out, &MMAChoice{Record: ch.Record, WarpsM: ch.WarpsN, WarpsN: ch.WarpsM, NFirst: !ch.NFirst || ch.WarpsM == 1 || ch.WarpsN == 1,
-			Outer: ch.Outer, Transposed: true, A: at, B: bt, C: ct})
+		v := &MMAChoice{Record: ch.Record, WarpsM: ch.WarpsN, WarpsN: ch.WarpsM, NFirst: !ch.NFirst || ch.WarpsM == 1 || ch.WarpsN == 1,
+			Outer: ch.Outer, Transposed: true, A: at, B: bt, C: ct}
+		if ch.ScaleA != nil {
+			sa, e4 := ch.ScaleB.Transpose([]int{1, 0})
+			sb, e5 := ch.ScaleA.Transpose([]int{1, 0})
+			if e4 != nil || e5 != nil {
+				continue
+			}
+			v.ScaleA, v.ScaleB = sa, sb
+		}
+		out = append(out, v)
 	}
 	return out
 }
@@ -162,7 +175,8 @@ func kWidthChoices(op *model.Op, ch *MMAChoice) []*MMAChoice {
 // them.
 func (p *Problem) fmaChoices(op *model.Op, chs []*MMAChoice) []*MMAChoice {
 	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
-	m, k, n := a.Shape[0], a.Shape[1], b.Shape[1]
+	batch, m, k, n := model.MMADims(op)
+	batched := len(a.Shape) == 3
 	var rec *model.Record
 	for _, r := range p.build.fmaRecs {
 		if sameTypes(r, a, b, c, op.Result) {
@@ -188,18 +202,31 @@ func (p *Problem) fmaChoices(op *model.Op, chs []*MMAChoice) []*MMAChoice {
 	lanes, warps := p.Target.SubgroupSize, p.Graph.Subgroups
 	var out []*MMAChoice
 	seen := map[string]bool{}
-	for _, contiguous := range []int{1, 0} {
-		for _, acc := range vectorLayouts([]int{m, n}, contiguous, c.DType.Bits, lanes, warps) {
-			if seen[acc.Key()] {
-				continue
-			}
-			seen[acc.Key()] = true
-			if cost := int64(model.FMAInstructions(acc, k)) * p.Target.Weights.ALU; best >= 0 && cost >= best {
-				continue
-			}
-			ch, ok := fmaChoice(rec, acc, k)
-			if ok {
-				out = append(out, ch)
+	// A batched dot's accumulators: one matrix's, the batch over wb warps
+	// above them and then over registers (model.BatchLayout).
+	for wb := 1; wb <= warps && wb <= batch; wb *= 2 {
+		if batch%wb != 0 || warps%wb != 0 {
+			continue
+		}
+		for _, contiguous := range []int{1, 0} {
+			for _, acc := range vectorLayouts([]int{m, n}, contiguous, c.DType.Bits, lanes, warps/wb) {
+				if batched {
+					var err error
+					if acc, err = model.BatchLayout(acc, batch, wb); err != nil {
+						continue
+					}
+				}
+				if seen[acc.Key()] {
+					continue
+				}
+				seen[acc.Key()] = true
+				if cost := int64(model.FMAInstructions(acc, k)) * p.Target.Weights.ALU; best >= 0 && cost >= best {
+					continue
+				}
+				ch, ok := fmaChoice(rec, acc, k)
+				if ok {
+					out = append(out, ch)
+				}
 			}
 		}
 	}
@@ -213,17 +240,29 @@ func sameTypes(r *model.Record, a, b, c, d *model.Value) bool {
 		rc.DType.Name == c.DType.Name && rd.DType.Name == d.DType.Name
 }
 
-// fmaChoice is the FMA dot with accumulator acc (M×N): A is acc without
-// N (its lanes along N hold copies) with K added in registers, B is acc
-// without M with K added in registers.
+// fmaChoice is the FMA dot with accumulator acc ([batch×]M×N): A is acc
+// without N (its lanes along N hold copies) with K added in registers, B
+// is acc without M with K added in registers.
 func fmaChoice(r *model.Record, acc *model.Layout, k int) (*MMAChoice, bool) {
-	a, okA := wholeK(acc, 1, k)
-	b, okB := wholeK(acc, 0, k)
+	d := acc.Rank() - 1 // N; M the dimension before
+	whole := wholeK
+	if acc.Rank() == 3 {
+		// A batch's operands hold K in their lowest registers, as
+		// Triton's #ttg.dot_op of a #ttg.blocked does (the matrices'
+		// FMA operands keep the order plans of them were made in).
+		whole = wholeKBelow
+	}
+	a, okA := whole(acc, d, k)
+	b, okB := whole(acc, d-1, k)
 	if !okA || !okB {
 		return nil, false
 	}
-	wm, wn := model.SubgroupGrid(acc)
-	return &MMAChoice{Record: r, WarpsM: wm, WarpsN: wn, A: a, B: b, C: acc}, true
+	wb, wm, wn := model.BatchSubgroupGrid(acc)
+	ch := &MMAChoice{Record: r, WarpsM: wm, WarpsN: wn, A: a, B: b, C: acc}
+	if acc.Rank() == 3 {
+		ch.WarpsB = wb
+	}
+	return ch, true
 }
 
 // variantText says which variant a choice is, for its String.
@@ -238,13 +277,16 @@ func variantText(m *MMAChoice) string {
 	if m.KOrder != nil {
 		s += ", K renumbered (" + m.KOrder.String() + ")"
 	}
+	if m.WarpsB > 1 {
+		s += fmt.Sprintf(", the batch over %d warps", m.WarpsB)
+	}
 	return s
 }
 
 // opChoice is the model's record of choice m.
 func (m *MMAChoice) opChoice() *model.OpChoice {
 	return &model.OpChoice{Record: m.Record, WarpsM: m.WarpsM, WarpsN: m.WarpsN, NFirst: m.NFirst, Outer: m.Outer,
-		Transposed: m.Transposed, KWidth: m.KWidth, KOrder: m.KOrder}
+		Transposed: m.Transposed, KWidth: m.KWidth, KOrder: m.KOrder, WarpsB: m.WarpsB}
 }
 
 // wholeK is accumulator acc without its dimension d (the hardware that
@@ -257,6 +299,16 @@ func wholeK(acc *model.Layout, d, k int) (*model.Layout, bool) {
 		return nil, false
 	}
 	l, err := rest.Broadcast(d, k)
+	return l, err == nil
+}
+
+// wholeKBelow is wholeK with K in each lane's lowest registers.
+func wholeKBelow(acc *model.Layout, d, k int) (*model.Layout, bool) {
+	rest, err := acc.Slice(d)
+	if err != nil {
+		return nil, false
+	}
+	l, err := rest.BroadcastBelow(d, k)
 	return l, err == nil
 }
 

@@ -332,6 +332,10 @@ func (p *Problem) candidates(mmaRecs []*model.Record) map[*model.Value]*candSet 
 				}
 				cands[op.Operands[2]].add(ch.C)
 				cands[op.Result].add(ch.C)
+				if ch.ScaleA != nil {
+					cands[op.Operands[3]].add(ch.ScaleA)
+					cands[op.Operands[4]].add(ch.ScaleB)
+				}
 			}
 		case info.Memory != model.MemoryNone:
 			v := op.Result

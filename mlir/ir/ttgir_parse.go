@@ -27,6 +27,7 @@ func ttgirRows() []opRow {
 		custom("tt.store", parseTTStore, anyArity, anyArity),
 		row("tt.dot", dotForm, "c: d", "d", anyArity, anyArity),
 		row("ttng.warp_group_dot", dotForm, "c: d", "d", anyArity, anyArity),
+		row("tt.dot_scaled", dotScaledForm, "c: d", "d", anyArity, anyArity),
 		custom("scf.if", parseIfOp, anyArity, anyArity),
 		custom("tt.gather", parseGather, anyArity, anyArity),
 		row("tt.join", "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)", "rhs: lhs", "result", 2, 1),
@@ -62,6 +63,12 @@ func ttgirRows() []opRow {
 // dotForm is tt.dot's syntax: %a, %b, %c [, inputPrecision = P] attr-dict
 // : A * B -> D, the accumulator of D's type.
 const dotForm = "$a `,` $b `,` $c (`,` `inputPrecision` `=` ident($inputPrecision))? attr-dict `:` type($a) `*` type($b) `->` type($d)"
+
+// dotScaledForm is tt.dot_scaled's syntax (TT_DotScaledOp in
+// TritonOps.td): %a [scale %as], %b [scale %bs], %c lhs = E rhs = E
+// attr-dict : A[, AS] * B[, BS] -> D.
+const dotScaledForm = "$a (`scale` $a_scale)? `,` $b (`scale` $b_scale)? `,` $c `lhs` `=` ident($a_elem_type) `rhs` `=` ident($b_elem_type) attr-dict " +
+	"`:` type($a) (`,` type($a_scale))? `*` type($b) (`,` type($b_scale))? `->` type($d)"
 
 // TTName is an op's name with the older triton_gpu. prefix read as ttg.
 func TTName(name string) string {

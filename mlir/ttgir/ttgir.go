@@ -47,6 +47,7 @@ func init() {
 		"tt.store":            (*ttBuilder).ttStore,
 		"tt.dot":              (*ttBuilder).ttDot,
 		"ttng.warp_group_dot": (*ttBuilder).ttDot,
+		"tt.dot_scaled":       (*ttBuilder).ttDotScaled,
 		"tt.reduce":           (*ttBuilder).ttReduce,
 		"tt.expand_dims":      (*ttBuilder).ShapeCast,
 		"tt.reshape":          (*ttBuilder).ShapeCast,
@@ -260,11 +261,7 @@ func isTensor(t ir.Type) bool {
 
 // ttRefused are the Triton ops the reader knows and does not plan, each
 // with why: what the graph has no op for.
-var ttRefused = map[string]string{
-	"tt.dot_scaled": "the graph's mma multiplies A by B into C and takes no scale operands: the block-scaled records " +
-		"(sm_120's mma_mxf4 and mma_mxf8f6f4, gfx950's mfma f8f6f4; sm_100 has none, its tcgen05 records being f16 and bf16) " +
-		"are described and checked but not planned with",
-}
+var ttRefused = map[string]string{}
 
 // ReadOp reads one op of a TTGIR kernel.
 func (b *ttBuilder) ReadOp(op *ir.Op) {
@@ -771,8 +768,8 @@ func (b *ttBuilder) ttDot(op *ir.Op) {
 		b.Fail(op, model.CodeRankMismatch, "%s has %d operands: it reads a, b and c", op.Name, len(op.Operands))
 		return
 	}
-	if r := len(shapeOf(op.Operands[0].Value.Type)); r > 2 {
-		b.Fail(op, model.CodeRankMismatch, "%s multiplies %d-dimensional tensors (a batched dot): the graph's mma multiplies matrices, and its records' fragments have no batch dimension to tile (Triton holds the batch in each warp's repeats, an #ttg.nvidia_mma of rank 3)", op.Name, r)
+	if r := len(shapeOf(op.Operands[0].Value.Type)); r > 3 {
+		b.Fail(op, model.CodeRankMismatch, "%s multiplies %d-dimensional tensors: the graph's mma multiplies matrices, or a batch of them (rank 3, the batch first)", op.Name, r)
 		return
 	}
 	var in [3]*model.Value
@@ -809,6 +806,92 @@ func (b *ttBuilder) ttDot(op *ir.Op) {
 	// (model.Op.Warpgroup).
 	b.Add(&model.Op{Kind: model.OpMMA, Pos: op.Pos, Operands: in[:], Warpgroup: ir.TTName(op.Name) == "ttng.warp_group_dot"}, &model.OpArgs{}, res, res.Name, res.Pos)
 	b.pinResult(res, true)
+}
+
+// scaledFormats are the element formats of tt.dot_scaled's lhs and rhs
+// that the reader reads, one element of the tensor each: e2m1 is packed
+// two to an i8 along K (Triton's DotScaledOp::verify), a K the tensor's
+// shape halves, which the records' fragments of one element per position
+// do not describe.
+var scaledFormats = []string{"e4m3", "e5m2"}
+
+// ttDotScaled reads tt.dot_scaled as a block-scaled mma (model.OpMMAScaled):
+// A is M×K, B K×N, A's scale M×(K/block), and B's scale, which Triton
+// writes N×(K/block), is read through its transpose, (K/block)×N, as the
+// graph's scale_b (a view: each element stays in its lane and register).
+func (b *ttBuilder) ttDotScaled(op *ir.Op) {
+	res := op.Results[0]
+	if len(op.Operands) != 5 {
+		b.Fail(op, model.CodeUnknownName, "%s with %d operands: the planner reads a block-scaled product whose A and B both have scales (a, a_scale, b, b_scale, c)", op.Name, len(op.Operands))
+		return
+	}
+	for side, attr := range map[string]string{"lhs": "a_elem_type", "rhs": "b_elem_type"} {
+		if f := elemFormat(op, attr); !slices.Contains(scaledFormats, f) {
+			b.Fail(op, model.CodeUnknownName, "%s with %s = %s is not planned: the planner reads the formats %s, one element of the tensor each (e2m1 packs two along K into an i8, which no record's fragment describes)", op.Name, side, f, strings.Join(scaledFormats, ", "))
+			return
+		}
+	}
+	if r := len(shapeOf(op.Operands[0].Value.Type)); r != 2 {
+		b.Fail(op, model.CodeRankMismatch, "%s multiplies %d-dimensional tensors: the planner reads a block-scaled product of matrices", op.Name, r)
+		return
+	}
+	if why := b.noScaledRecord(); why != "" {
+		b.Fail(op, model.CodeUnknownName, "%s is not planned: %s", op.Name, why)
+		return
+	}
+	var in [5]*model.Value
+	for k, i := range []int{0, 2, 4, 1, 3} { // a, b, c, a_scale, b_scale
+		if in[k] = b.Value(op.Operands[i]); in[k] == nil {
+			b.Failed[res] = true
+			return
+		}
+	}
+	in[4] = b.Add(&model.Op{Kind: model.OpTranspose, Pos: op.Operands[3].Pos, Operands: []*model.Value{in[4]}, Perm: []int{1, 0}},
+		&model.OpArgs{Perm: []int{1, 0}}, nil, res.Name+"@scale_b", op.Operands[3].Pos)
+	if in[4] == nil {
+		b.Failed[res] = true
+		return
+	}
+	b.Add(&model.Op{Kind: model.OpMMAScaled, Pos: op.Pos, Operands: in[:]}, &model.OpArgs{}, res, res.Name, res.Pos)
+	b.pinResult(res, true)
+}
+
+// elemFormat is the format tt.dot_scaled names for a side (its
+// a_elem_type or b_elem_type: ident in the custom form, #tt<scaleDotElemType
+// e4m3> in the generic form).
+func elemFormat(op *ir.Op, name string) string {
+	a, ok := op.Attr(name)
+	if !ok || a == nil {
+		return ""
+	}
+	if s, ok := a.Value.(*ir.StringAttr); ok {
+		return s.Value
+	}
+	t := a.Value.String()
+	t = strings.TrimSuffix(strings.TrimPrefix(t, "#tt<scaleDotElemType"), ">")
+	return strings.TrimSpace(t)
+}
+
+// noScaledRecord says why the target has no block-scaled mma to run a
+// tt.dot_scaled on, "" when it has one: Triton keeps tt.dot_scaled in
+// TTGIR for the targets whose hardware scales (sm_120's mma.sync
+// block_scale, gfx950's scaled MFMA) and sm_100's tcgen05, and decomposes
+// it into an upcast and a tt.dot for the others.
+func (b *ttBuilder) noScaledRecord() string {
+	if b.Target == nil || b.Opt.Offered == nil {
+		return ""
+	}
+	recs, err := b.Opt.Offered(b.Target)
+	if err != nil {
+		return ""
+	}
+	if slices.ContainsFunc(recs, func(r *model.Record) bool { return r.Scaled() && r.Unplanned() == "" }) {
+		return ""
+	}
+	if strings.HasPrefix(b.Target.Name, "sm_100") {
+		return "sm_100 runs a block-scaled product on tcgen05.mma with block scaling, whose scales Triton keeps in tensor memory, and the planner has no record of it (its tcgen05 records are f16 and bf16 products, their accumulators in tensor memory)"
+	}
+	return fmt.Sprintf("target %s offers no block-scaled mma record (the planner has them for sm_120's mma.sync block_scale and gfx950's scaled MFMA); Triton decomposes tt.dot_scaled into an upcast and a tt.dot before TTGIR on such targets", b.Target.Name)
 }
 
 // anchored is v in the layout pin gives: a view of v of the same shape

@@ -117,7 +117,7 @@ func readKey(op *ir.Op, i int, v *ir.Value, l, res *model.Layout) string {
 // expand_dims's and a broadcast's operand, a returned tensor.
 func ownOperand(op *ir.Op, i int) bool {
 	name := ir.TTName(op.Name)
-	return isDot(name) && i < 2 || (name == "tt.reduce" || name == "tt.expand_dims" || name == "tt.broadcast") && i == 0 || name == "tt.return"
+	return isDot(name) && (dotOperand(op, notation.OperandA) == i || dotOperand(op, notation.OperandB) == i) || (name == "tt.reduce" || name == "tt.expand_dims" || name == "tt.broadcast") && i == 0 || name == "tt.return"
 }
 
 // fromReduce reports whether v is a result of a tt.reduce, whose name
@@ -328,6 +328,14 @@ func (t *ttTyping) solve(fallback func(*model.Layout, notation.TritonRole) *nota
 		for _, n := range members {
 			cands = append(cands, fallback(t.nodes[n].layout, t.nodes[n].role).Enc)
 		}
+		if slices.ContainsFunc(members, func(n int) bool { return t.nodes[n].role == notation.Plain }) {
+			// A block-scaled dot's scale is written #ttg.linear alone
+			// (notation.Plain), whatever else names its tensor.
+			cands = slices.DeleteFunc(cands, func(enc notation.TritonEncoding) bool {
+				_, linear := enc.(*notation.Linear)
+				return !linear
+			})
+		}
 		for _, enc := range cands {
 			if fix(r, enc) {
 				break
@@ -467,21 +475,27 @@ func (wr *ttWriter) tie(op *ir.Op, res *model.Layout) {
 		if r < 0 {
 			return
 		}
-		t.same(operand(op, 2), r)
-		for i := range 2 {
+		if c := dotOperand(op, notation.Accumulator); c >= 0 {
+			t.same(operand(op, c), r)
+		}
+		for dim, role := range []notation.TritonRole{notation.OperandA, notation.OperandB} {
+			i := dotOperand(op, role)
+			if i < 0 {
+				continue
+			}
 			if a := operand(op, i); a >= 0 {
 				k := 0
-				if d, ok := wr.plain(t.nodes[a].layout, wr.role(op, i)).Enc.(*notation.DotOperand); ok {
+				if d, ok := wr.plain(t.nodes[a].layout, role).Enc.(*notation.DotOperand); ok {
 					k = d.KWidth
 				}
-				t.ties = append(t.ties, tyTie{kind: tieDot, a: a, b: r, dim: i, kWidth: k})
+				t.ties = append(t.ties, tyTie{kind: tieDot, a: a, b: r, dim: dim, kWidth: k})
 			}
 		}
 		if acc, err := notation.ExpressTritonFor(t.nodes[r].layout, notation.Accumulator, notation.TritonTargetOf(wr.b.Target, wr.warpgroupOf(op))); err == nil {
 			enc := acc.Enc
 			if m, ok := enc.(*notation.AMDMFMA); ok {
 				if rec := wr.mmaRecord(op); rec != nil {
-					enc = withK(m, []*model.Record{rec})
+					enc = wr.withVersion(withK(m, []*model.Record{rec}))
 				}
 			}
 			t.anchors = append(t.anchors, tyAnchor{node: r, enc: enc})
@@ -645,6 +659,27 @@ func withK(m *notation.AMDMFMA, recs []*model.Record) *notation.AMDMFMA {
 		}
 	}
 	return m
+}
+
+// mfmaVersions are the #ttg.amd_mfma versions Triton gives the AMD
+// targets' matrix cores: CDNA2 (gfx90a) 2, CDNA3 (gfx942) 3, CDNA4
+// (gfx950) 4 (Triton 3.9 writes version = 4 for hip:gfx950, and lowers a
+// tt.dot_scaled to the scaled MFMA only under it).
+var mfmaVersions = map[string]int{"gfx90a": 2, "gfx942": 3, "gfx950": 4}
+
+// withVersion is m with the version of the writer's target, m where the
+// target has none.
+func (wr *ttWriter) withVersion(m *notation.AMDMFMA) *notation.AMDMFMA {
+	if wr.b.Target == nil {
+		return m
+	}
+	v, ok := mfmaVersions[wr.b.Target.Name]
+	if !ok || v == m.Version {
+		return m
+	}
+	x := *m
+	x.Version = v
+	return &x
 }
 
 // mfmaRecords are the records an #ttg.amd_mfma not written for one dot

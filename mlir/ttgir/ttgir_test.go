@@ -15,10 +15,13 @@ import (
 	"planner/model"
 )
 
-// ttTargets are ttTestTargets with sm_90, which a TTGIR kernel names.
+// ttTargets are ttTestTargets with sm_90, sm_100 and sm_120, which TTGIR
+// kernels name.
 var ttTargets = func() map[string]*model.Target {
 	t := maps.Clone(mlirtest.Targets)
 	t["sm_90"] = &model.Target{Name: "sm_90", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 232448}
+	t["sm_100"] = &model.Target{Name: "sm_100", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 232448}
+	t["sm_120"] = &model.Target{Name: "sm_120", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 101376}
 	return t
 }()
 
@@ -83,7 +86,7 @@ func TestTTGIRGraphs(t *testing.T) {
 func TestBadTTGIRFiles(t *testing.T) {
 	bad := golden.Catalogue{Glob: "../testdata/bad/ttgir/*.ttgir", Least: 15, Comment: "//", Golden: "../testdata/bad/ttgir.golden"}
 	bad.Run(t, func(t *testing.T, name string, data []byte) error {
-		_, err := readKernelGraph(name, data, reader.Options{Targets: ttTargets, KeepAnchors: true})
+		_, err := readKernelGraph(name, data, reader.Options{Targets: ttTargets, KeepAnchors: true, Offered: mlirtest.Offered})
 		return mlirtest.Positioned(t, name, err)
 	})
 }

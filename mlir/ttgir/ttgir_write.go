@@ -141,7 +141,7 @@ func newTTWriter(b *ttBuilder, src string, pl *reader.Planned) *ttWriter {
 // write is the kernel's text with the plan in it.
 func (wr *ttWriter) write() (string, error) {
 	for _, op := range wr.ops {
-		if !isDot(op.Name) || len(op.Operands) < 3 {
+		if !isDot(op.Name) || dotOperand(op, notation.Accumulator) < 0 {
 			continue
 		}
 		// The dots' operands and accumulators are named first (#mma,
@@ -582,6 +582,10 @@ func (wr *ttWriter) typeEdits(op *ir.Op, res *model.Layout) []ir.Edit {
 	// a span is known by its place even where an operand's type is
 	// spelt as a result's.
 	positional := functionalTyped[ir.TTName(op.Name)] && len(spans) == len(op.Operands)+len(op.Results)
+	// tt.dot_scaled writes the types of A, A's scale, B and B's scale,
+	// then D's (C's is D's): known by place, as its scales may be spelt
+	// alike.
+	scaled := ir.TTName(op.Name) == "tt.dot_scaled" && len(spans) == len(op.Operands) && len(op.Results) == 1
 	for j, ts := range spans {
 		text := ts.Type.String()
 		var l *model.Layout
@@ -589,7 +593,7 @@ func (wr *ttWriter) typeEdits(op *ir.Op, res *model.Layout) []ir.Edit {
 		role := notation.AnyRole
 		found := false
 		for k, r := range op.Results {
-			if positional && j != len(op.Operands)+k {
+			if positional && j != len(op.Operands)+k || scaled && j != len(spans)-1 {
 				continue
 			}
 			if !usedR[k] && r.Type != nil && r.Type.String() == text {
@@ -609,7 +613,7 @@ func (wr *ttWriter) typeEdits(op *ir.Op, res *model.Layout) []ir.Edit {
 		}
 		if !found {
 			for k, o := range op.Operands {
-				if positional && j != k {
+				if (positional || scaled) && j != k {
 					continue
 				}
 				if o.Value.Type != nil && o.Value.Type.String() == text {
@@ -651,19 +655,40 @@ func (wr *ttWriter) typeEdits(op *ir.Op, res *model.Layout) []ir.Edit {
 // result (TritonOps.td, TT_GatherOp: functional-type(operands, results)).
 var functionalTyped = map[string]bool{"tt.gather": true}
 
-// isDot reports whether an op is a Triton dot: tt.dot, or Hopper's
-// ttng.warp_group_dot (its operands and result in the same roles).
+// isDot reports whether an op is a Triton dot: tt.dot, Hopper's
+// ttng.warp_group_dot, or tt.dot_scaled (its operands in the roles
+// dotRoles gives).
 func isDot(name string) bool {
-	n := ir.TTName(name)
-	return n == "tt.dot" || n == "ttng.warp_group_dot"
+	_, ok := dotRoles[ir.TTName(name)]
+	return ok
+}
+
+// dotRoles are the parts a dot's operands play, in the order written:
+// tt.dot's A, B and C; tt.dot_scaled's A, A's scale, B, B's scale and C
+// (TT_DotScaledOp in TritonOps.td), its scales in encodings of their own.
+var dotRoles = map[string][]notation.TritonRole{
+	"tt.dot":              {notation.OperandA, notation.OperandB, notation.Accumulator},
+	"ttng.warp_group_dot": {notation.OperandA, notation.OperandB, notation.Accumulator},
+	"tt.dot_scaled":       {notation.OperandA, notation.Plain, notation.OperandB, notation.Plain, notation.Accumulator},
+}
+
+// dotOperand is the index of a dot's operand in role r (A, B or the
+// accumulator), -1 when op has none so.
+func dotOperand(op *ir.Op, r notation.TritonRole) int {
+	i := slices.Index(dotRoles[ir.TTName(op.Name)], r)
+	if i >= len(op.Operands) {
+		return -1
+	}
+	return i
 }
 
 // role is the part an op's operand i plays, for naming its layout.
 func (wr *ttWriter) role(op *ir.Op, i int) notation.TritonRole {
-	if !isDot(op.Name) {
+	roles := dotRoles[ir.TTName(op.Name)]
+	if len(roles) == 0 {
 		return notation.AnyRole
 	}
-	return []notation.TritonRole{notation.OperandA, notation.OperandB, notation.Accumulator}[min(i, 2)]
+	return roles[min(i, len(roles)-1)]
 }
 
 // writeOp writes the edits of one op: removed when it is one of the
@@ -767,7 +792,7 @@ func (wr *ttWriter) encAlias(e notation.TritonEncoding) string {
 	base := "mma"
 	switch x := e.(type) {
 	case *notation.AMDMFMA:
-		e = withK(x, wr.mfmaRecords())
+		e = wr.withVersion(withK(x, wr.mfmaRecords()))
 	case *notation.TritonBlocked:
 		base = "blocked"
 	case *notation.Linear:

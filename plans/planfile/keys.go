@@ -105,6 +105,7 @@ var Keys = []Key{
 	{"ops.*.subgroups", Claim, "recomputed from the exec layout of the reduction"},
 	{"ops.*.warps_m", Choice, "the arrangement: every subgroup must hold the tiles of A, B, C and D its place gives"},
 	{"ops.*.warps_n", Choice, "the arrangement: every subgroup must hold the tiles of A, B, C and D its place gives"},
+	{"ops.*.warps_b", Choice, "a batched mma's warps along the batch, above warps_m × warps_n; the batch's matrices each run on the record's fragments"},
 	{"ops.*.n_first", Choice, "the arrangement: every subgroup must hold the tiles of A, B, C and D its place gives"},
 	{"ops.*.outer", Choice, "the arrangement: every subgroup must hold the tiles of A, B, C and D its place gives"},
 	{"ops.*.blocks_along", Choice, "the view of a multi-block record; its fragments are replayed"},

@@ -401,6 +401,7 @@ func (r *planReader) ops(root *tomlio.Table) {
 			ch.WarpsN, _ = ot.Int("warps_n", true)
 			ch.NFirst, _ = ot.Bool("n_first", false)
 			ch.Outer, _ = ot.Bool("outer", false)
+			ch.WarpsB, _ = ot.Int("warps_b", false)
 			ch.Transposed, _ = ot.Bool("transposed", false)
 			ch.KWidth, _ = ot.Int("k_width", false)
 			if ot.Has("k_width") && (rec == nil || ch.KWidth <= rec.OwnKWidth() || ch.KWidth%max(rec.OwnKWidth(), 1) != 0) {
@@ -427,11 +428,11 @@ func (r *planReader) ops(root *tomlio.Table) {
 					ch.KOrder = o
 				}
 			}
-			if ch.WarpsM < 1 || ch.WarpsN < 1 || ch.WarpsM*ch.WarpsN > r.g.Subgroups {
+			if ch.WarpsM < 1 || ch.WarpsN < 1 || ch.WarpsM*ch.WarpsN*max(ch.WarpsB, 1) > r.g.Subgroups {
 				ot.Errorf("warps_m", model.CodeBadValue, "expected warps_m × warps_n from 1 to the graph's %d subgroups, found %d × %d", r.g.Subgroups, ch.WarpsM, ch.WarpsN).Related = []model.Pos{ot.Pos("warps_n")}
 				ch.WarpsM, ch.WarpsN = 1, 1
 			}
-			opp.WarpsM, opp.WarpsN, opp.NFirst, opp.Outer = ch.WarpsM, ch.WarpsN, ch.NFirst, ch.Outer
+			opp.WarpsM, opp.WarpsN, opp.NFirst, opp.Outer, opp.WarpsB = ch.WarpsM, ch.WarpsN, ch.NFirst, ch.Outer, ch.WarpsB
 			if _, buf := model.DescriptorOperand(op, rec); buf != nil {
 				ch.Buffer = r.a.Buffers[buf] // the buffer its descriptor reads
 			}

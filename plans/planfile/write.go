@@ -84,6 +84,9 @@ func Write(w io.Writer, p *plans.Plan) error {
 			if o.KOrder != nil {
 				fmt.Fprintf(&b, "k_order = %s\n", tomlio.IntArray(o.KOrder))
 			}
+			if o.WarpsB > 1 {
+				fmt.Fprintf(&b, "warps_b = %d\n", o.WarpsB)
+			}
 		}
 		writeExact(&b, "ops."+q(o.Name)+".exec", o.ExecLayout())
 	}
