@@ -322,6 +322,59 @@ func TestSM120MMAAgainstPTX(t *testing.T) {
 	}
 }
 
+// packedByte is a table of e2m1 elements read as the bytes Triton packs
+// them in (two to an i8 along K, DotScaledOp::verify in
+// lib/Dialect/Triton/IR/Ops.cpp): byte q of a lane holds its elements 2q
+// and 2q + 1, which the PTX ISA's table (each .b32 register eight .e2m1,
+// a0..a7 consecutive along K) puts side by side along K. The byte is at
+// the pair's row (A) or column (B) and at half its K.
+func packedByte(t *testing.T, elems func(lane, i int) []int, kDim int) func(lane, q int) []int {
+	return func(lane, q int) []int {
+		lo, hi := elems(lane, 2*q), elems(lane, 2*q+1)
+		if lo[1-kDim] != hi[1-kDim] || hi[kDim] != lo[kDim]+1 || lo[kDim]%2 != 0 {
+			t.Fatalf("lane %d elements %d and %d are at %v and %v: not one byte's pair along K", lane, 2*q, 2*q+1, lo, hi)
+		}
+		b := slices.Clone(lo)
+		b[kDim] /= 2
+		return b
+	}
+}
+
+// TestMXF4PackedOperands holds the bytes of the mxf4 record's A and B, as
+// the planner reads a tt.dot_scaled's e2m1 operands (model.PackPairs), to
+// the PTX ISA's fragments of mma.m16n8k64 (ptxM16N8K64AE2M1,
+// ptxM16N8K64BE2M1) read two elements to a byte, and unpacked back to the
+// record's fragment. The bytes are the 8-bit m16n8k32 fragments, which
+// Triton writes as a #ttg.dot_op of kWidth 4 for i8 and e4m3 alike.
+func TestMXF4PackedOperands(t *testing.T) {
+	r := record(t, nvidiaLib(t), "mma_mxf4_m16n8k64_f32_e2m1_ue8m0")
+	for _, c := range []struct {
+		operand string
+		kDim    int
+		bytes   int
+		table   func(lane, i int) []int
+		i8      func(lane, i int) []int
+	}{
+		{"a", 1, 16, ptxM16N8K64AE2M1, ptxM16N8K32AI8},
+		{"b", 0, 8, ptxM16N8K64BE2M1, ptxM16N8K32BI8},
+	} {
+		l := r.Operands[c.operand].Layout
+		packed := model.PackPairs(l, c.kDim)
+		if packed == nil {
+			t.Fatalf("%s: the record's fragment does not hold a K pair in each lane's lowest register", c.operand)
+		}
+		checkTable(t, r.Name+" "+c.operand+" packed", packed, c.bytes, 32, 1, packedByte(t, c.table, c.kDim))
+		checkTable(t, r.Name+" "+c.operand+" packed as i8", packed, c.bytes, 32, 1, c.i8)
+		if back := model.UnpackPairs(packed, c.kDim); back == nil || !back.Equal(l) {
+			t.Errorf("%s: unpacking the bytes gives %v, not the record's fragment", c.operand, back)
+		}
+	}
+	// A fragment whose lowest register is not along K has no bytes.
+	if model.PackPairs(r.Operands["c"].Layout, 0) != nil {
+		t.Errorf("the accumulator's fragment, two f32 of a row in its lowest register along N, packs along M")
+	}
+}
+
 func TestBlackwellTargets(t *testing.T) {
 	lib := nvidiaLib(t)
 	for _, c := range []struct {

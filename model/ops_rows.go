@@ -151,6 +151,21 @@ var opRows = []*OpInfo{
 		},
 	},
 	{
+		// Bytes that each pack two 4-bit elements along an axis (Triton's
+		// e2m1 operands of tt.dot_scaled, an i8 tensor of half the K:
+		// DotScaledOp::verify), read as those elements: the element pair
+		// of a byte is held in its lane and register, the lower element
+		// first, so the result holds them in a new lowest register, each
+		// other position along the axis doubled. No data moves.
+		Kind: OpUnpack, Spellings: []string{"unpack"}, Operands: true, Arity: 1, Result: true,
+		Keys: []OpKey{{Name: "axis", Gate: GateBeforeResult}, {Name: "dtype", When: KeyLate}},
+		Type: typeUnpack, Flow: FlowRelabel, Forward: unpackAxis, Backward: packAxis, Explicit: true,
+		Needs: func(op *Op, i int, v string) string {
+			return fmt.Sprintf("reads each byte of %%%s as two elements along dimension %d, held in the byte's lane and register", v, op.Axis)
+		},
+		Because: becauseRelabels,
+	},
+	{
 		Kind: OpCast, Spellings: []string{"extf", "truncf", "bitcast", "cast"}, ByFunction: true, Operands: true, Arity: 1, Result: true,
 		Keys: []OpKey{{Name: "dtype", When: KeyLate}},
 		Type: typeCast, Flow: FlowSame, ResultCost: true, Remat: RematCompute, Cost: costCast,
@@ -443,6 +458,86 @@ func typeSplit(a *OpArgs) (*ValueType, []TypeError) {
 	return &ValueType{Shape: slices.Clone(x.Shape[:len(x.Shape)-1]), DType: x.DType}, nil
 }
 
+// typeUnpack types an unpack: an operand of 8-bit elements, the result
+// its shape with the axis doubled, of the 4-bit elements named.
+func typeUnpack(a *OpArgs) (*ValueType, []TypeError) {
+	x := a.Operands[0]
+	switch {
+	case a.Axis < 0 || a.Axis >= len(x.Shape):
+		return nil, typeErr("axis", CodeBadValue, "axis %d is out of range for %s %v", a.Axis, x.Name, x.Shape)
+	case x.DType.Bits != 8:
+		return nil, typeErr("operands", CodeShapeMismatch, "unpack reads bytes: %s is %v x %s", x.Name, x.Shape, x.DType.Name)
+	case a.DType.Bits == 0:
+		return nil, nil
+	case a.DType.Bits != 4:
+		return nil, typeErr("dtype", CodeBadValue, "unpack gives two elements of a byte: %s is not 4 bits wide", a.DType.Name)
+	}
+	shape := slices.Clone(x.Shape)
+	shape[a.Axis] *= 2
+	return &ValueType{Shape: shape, DType: a.DType}, nil
+}
+
+// UnpackPairs is the layout of the elements of bytes in layout l,
+// two to a byte along axis: the pair joined as a new last dimension
+// (in each lane's lowest register), moved beside the axis and merged
+// into it, the pair's index the lowest digit of the axis.
+func UnpackPairs(l *Layout, axis int) *Layout {
+	r := l.Rank()
+	j, err := l.JoinLast()
+	if err != nil {
+		return nil
+	}
+	if j, err = j.Transpose(pairBeside(r, axis)); err != nil {
+		return nil
+	}
+	shape := slices.Clone(l.Shape())
+	shape[axis] *= 2
+	out, err := j.Reshape(shape)
+	if err != nil {
+		return nil
+	}
+	return out
+}
+
+// PackPairs is the layout of the bytes whose elements, two to a byte
+// along axis, are in layout l: defined where the axis's lowest digit is
+// held in each lane's lowest register alone (UnpackPairs undone).
+func PackPairs(l *Layout, axis int) *Layout {
+	r := l.Rank()
+	shape := l.Shape()
+	if shape[axis]%2 != 0 {
+		return nil
+	}
+	split := append(slices.Clone(shape[:axis]), shape[axis]/2, 2)
+	split = append(split, shape[axis+1:]...)
+	s, err := l.Reshape(split)
+	if err != nil {
+		return nil
+	}
+	if s, err = s.Transpose(InversePermutation(pairBeside(r, axis))); err != nil {
+		return nil
+	}
+	out, err := s.SplitLast()
+	if err != nil {
+		return nil
+	}
+	return out
+}
+
+// pairBeside is the permutation of a rank+1 tensor whose last dimension
+// is a byte's pair that puts the pair right after axis.
+func pairBeside(rank, axis int) []int {
+	perm := make([]int, 0, rank+1)
+	for d := 0; d <= axis; d++ {
+		perm = append(perm, d)
+	}
+	perm = append(perm, rank)
+	for d := axis + 1; d < rank; d++ {
+		perm = append(perm, d)
+	}
+	return perm
+}
+
 // The layout transfers. Each Key is the name derived layouts are cached
 // under; keys of maps that are inverse of one another differ.
 var (
@@ -453,6 +548,14 @@ var (
 	splitLast = &Transfer{
 		Key:   func(op *Op) string { return "splitlast" },
 		Apply: func(op *Op, l *Layout) *Layout { r, _ := l.SplitLast(); return r },
+	}
+	unpackAxis = &Transfer{
+		Key:   func(op *Op) string { return fmt.Sprint("unpack", op.Axis) },
+		Apply: func(op *Op, l *Layout) *Layout { return UnpackPairs(l, op.Axis) },
+	}
+	packAxis = &Transfer{
+		Key:   func(op *Op) string { return fmt.Sprint("pack", op.Axis) },
+		Apply: func(op *Op, l *Layout) *Layout { return PackPairs(l, op.Axis) },
 	}
 	sliceAxis = &Transfer{
 		Key:   func(op *Op) string { return fmt.Sprint("slice", op.Axis) },

@@ -9,7 +9,7 @@ import (
 
 func TestOpTableSpellings(t *testing.T) {
 	kinds := []OpKind{OpLoad, OpStore, OpCopyToShared, OpLoadShared, OpMMA, OpMMAScaled, OpElementwise, OpCast,
-		OpReduce, OpBroadcast, OpTranspose, OpShapeCast, OpJoin, OpSplit, OpConstant, OpArgument, OpLoop}
+		OpReduce, OpBroadcast, OpTranspose, OpShapeCast, OpJoin, OpSplit, OpUnpack, OpConstant, OpArgument, OpLoop}
 	for _, k := range kinds {
 		if info := OpInfoOf(k); info == nil || info.Kind != k {
 			t.Errorf("kind %s has no row", k)

@@ -809,11 +809,15 @@ func (b *ttBuilder) ttDot(op *ir.Op) {
 }
 
 // scaledFormats are the element formats of tt.dot_scaled's lhs and rhs
-// that the reader reads, one element of the tensor each: e2m1 is packed
-// two to an i8 along K (Triton's DotScaledOp::verify), a K the tensor's
-// shape halves, which the records' fragments of one element per position
-// do not describe.
-var scaledFormats = []string{"e4m3", "e5m2"}
+// that the reader reads: e4m3 and e5m2 one element of the tensor each,
+// e2m1 packed two to an i8 along K (Triton's DotScaledOp::verify: the
+// tensor's K is half the product's), read through an unpack (model.OpUnpack)
+// into the f4e2m1 elements of the records' fragments.
+var scaledFormats = []string{"e4m3", "e5m2", "e2m1"}
+
+// packedFormats are the formats of scaledFormats packed two to a byte
+// along K, and the element type they unpack to.
+var packedFormats = map[string]string{"e2m1": "f4e2m1"}
 
 // ttDotScaled reads tt.dot_scaled as a block-scaled mma (model.OpMMAScaled):
 // A is M×K, B K×N, A's scale M×(K/block), and B's scale, which Triton
@@ -827,7 +831,7 @@ func (b *ttBuilder) ttDotScaled(op *ir.Op) {
 	}
 	for side, attr := range map[string]string{"lhs": "a_elem_type", "rhs": "b_elem_type"} {
 		if f := elemFormat(op, attr); !slices.Contains(scaledFormats, f) {
-			b.Fail(op, model.CodeUnknownName, "%s with %s = %s is not planned: the planner reads the formats %s, one element of the tensor each (e2m1 packs two along K into an i8, which no record's fragment describes)", op.Name, side, f, strings.Join(scaledFormats, ", "))
+			b.Fail(op, model.CodeUnknownName, "%s with %s = %s is not planned: the planner reads the formats %s", op.Name, side, f, strings.Join(scaledFormats, ", "))
 			return
 		}
 	}
@@ -839,6 +843,10 @@ func (b *ttBuilder) ttDotScaled(op *ir.Op) {
 		b.Fail(op, model.CodeUnknownName, "%s is not planned: %s", op.Name, why)
 		return
 	}
+	if why := b.noPackedRecord(op); why != "" {
+		b.Fail(op, model.CodeUnknownName, "%s is not planned: %s", op.Name, why)
+		return
+	}
 	var in [5]*model.Value
 	for k, i := range []int{0, 2, 4, 1, 3} { // a, b, c, a_scale, b_scale
 		if in[k] = b.Value(op.Operands[i]); in[k] == nil {
@@ -846,13 +854,36 @@ func (b *ttBuilder) ttDotScaled(op *ir.Op) {
 			return
 		}
 	}
+	// An e2m1 side is an i8 tensor of two elements a byte along K (A's
+	// dimension 1, B's 0), read as its elements; the mma reads those as
+	// they are, since the kernel written back converts the i8 tensor and
+	// has no tensor of the 4-bit elements to convert.
+	noConvert := make([]bool, len(in))
+	for k, side := range []struct {
+		attr  string
+		axis  int
+		label string
+	}{{"a_elem_type", 1, "a"}, {"b_elem_type", 0, "b"}} {
+		elem, packed := packedFormats[elemFormat(op, side.attr)]
+		if !packed {
+			continue
+		}
+		dt, _ := model.ParseDType(elem)
+		pos := op.Operands[[]int{0, 2}[k]].Pos
+		if in[k] = b.Add(&model.Op{Kind: model.OpUnpack, Pos: pos, Operands: []*model.Value{in[k]}, Axis: side.axis},
+			&model.OpArgs{Axis: side.axis, DType: dt}, nil, res.Name+"@unpack_"+side.label, pos); in[k] == nil {
+			b.Failed[res] = true
+			return
+		}
+		noConvert[k] = true
+	}
 	in[4] = b.Add(&model.Op{Kind: model.OpTranspose, Pos: op.Operands[3].Pos, Operands: []*model.Value{in[4]}, Perm: []int{1, 0}},
 		&model.OpArgs{Perm: []int{1, 0}}, nil, res.Name+"@scale_b", op.Operands[3].Pos)
 	if in[4] == nil {
 		b.Failed[res] = true
 		return
 	}
-	b.Add(&model.Op{Kind: model.OpMMAScaled, Pos: op.Pos, Operands: in[:]}, &model.OpArgs{}, res, res.Name, res.Pos)
+	b.Add(&model.Op{Kind: model.OpMMAScaled, Pos: op.Pos, Operands: in[:], NoConvert: noConvert}, &model.OpArgs{}, res, res.Name, res.Pos)
 	b.pinResult(res, true)
 }
 
@@ -892,6 +923,37 @@ func (b *ttBuilder) noScaledRecord() string {
 		return "sm_100 runs a block-scaled product on tcgen05.mma with block scaling, whose scales Triton keeps in tensor memory, and the planner has no record of it (its tcgen05 records are f16 and bf16 products, their accumulators in tensor memory)"
 	}
 	return fmt.Sprintf("target %s offers no block-scaled mma record (the planner has them for sm_120's mma.sync block_scale and gfx950's scaled MFMA); Triton decomposes tt.dot_scaled into an upcast and a tt.dot before TTGIR on such targets", b.Target.Name)
+}
+
+// scaledElems are the element types of the records' A and B for the
+// formats of scaledFormats.
+var scaledElems = map[string]string{"e4m3": "f8e4m3", "e5m2": "f8e5m2", "e2m1": "f4e2m1"}
+
+// noPackedRecord says why the target has no block-scaled mma of a
+// tt.dot_scaled's formats where one side is e2m1, "" when it has one
+// (or the op packs neither side): a record multiplies the elements its A
+// and B name, and the planner has an e2m1 × e2m1 record for sm_120 alone
+// (mma.sync kind::mxf4), none for gfx950's scaled MFMA of fp4 operands
+// nor for a product of e2m1 by another format.
+func (b *ttBuilder) noPackedRecord(op *ir.Op) string {
+	lhs, rhs := elemFormat(op, "a_elem_type"), elemFormat(op, "b_elem_type")
+	_, pl := packedFormats[lhs]
+	_, pr := packedFormats[rhs]
+	if !pl && !pr || b.Target == nil || b.Opt.Offered == nil {
+		return ""
+	}
+	recs, err := b.Opt.Offered(b.Target)
+	if err != nil {
+		return ""
+	}
+	a, bb := scaledElems[lhs], scaledElems[rhs]
+	if slices.ContainsFunc(recs, func(r *model.Record) bool {
+		ra, rb := r.Operands["a"], r.Operands["b"]
+		return r.Scaled() && r.Unplanned() == "" && ra != nil && rb != nil && ra.DType.Name == a && rb.DType.Name == bb
+	}) {
+		return ""
+	}
+	return fmt.Sprintf("target %s offers no block-scaled mma record of %s A and %s B (lhs = %s, rhs = %s; the planner has e2m1 × e2m1 on sm_120's mma.sync kind::mxf4 alone)", b.Target.Name, a, bb, lhs, rhs)
 }
 
 // anchored is v in the layout pin gives: a view of v of the same shape

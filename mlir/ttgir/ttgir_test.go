@@ -22,6 +22,7 @@ var ttTargets = func() map[string]*model.Target {
 	t["sm_90"] = &model.Target{Name: "sm_90", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 232448}
 	t["sm_100"] = &model.Target{Name: "sm_100", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 232448}
 	t["sm_120"] = &model.Target{Name: "sm_120", SubgroupSize: 32, MaxSubgroups: 32, SharedMemory: 101376}
+	t["gfx950"] = &model.Target{Name: "gfx950", SubgroupSize: 64, MaxSubgroups: 16, SharedMemory: 163840}
 	return t
 }()
 
