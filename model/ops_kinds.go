@@ -26,8 +26,8 @@ const (
 	OpBroadcast    OpKind = "broadcast"      // new dimensions
 	OpTranspose    OpKind = "transpose"
 	OpShapeCast    OpKind = "shape_cast"
-	OpJoin         OpKind = "join"  // two values side by side along a new last dimension of 2, held in registers
-	OpSplit        OpKind = "split" // a half of a last dimension of 2 held in registers
+	OpJoin         OpKind = "join"   // two values side by side along a new last dimension of 2, held in registers
+	OpSplit        OpKind = "split"  // a half of a last dimension of 2 held in registers
 	OpUnpack       OpKind = "unpack" // bytes of two 4-bit elements along an axis, read as those elements
 	OpConstant     OpKind = "constant"
 	OpArgument     OpKind = "argument" // a kernel argument in registers, in a pinned layout
