@@ -131,6 +131,21 @@ var opRows = []*OpInfo{
 		Because: becauseRelabels,
 	},
 	{
+		// Bytes that each pack two 4-bit elements along an axis (Triton's
+		// e2m1 operands of tt.dot_scaled, an i8 tensor of half the K:
+		// DotScaledOp::verify), read as those elements: the element pair
+		// of a byte is held in its lane and register, the lower element
+		// first, so the result holds them in a new lowest register, each
+		// other position along the axis doubled. No data moves.
+		Kind: OpUnpack, Spellings: []string{"unpack"}, Operands: true, Arity: 1, Result: true,
+		Keys: []OpKey{{Name: "axis", Gate: GateBeforeResult}, {Name: "dtype", When: KeyLate}},
+		Type: typeUnpack, Flow: FlowRelabel, Forward: unpackAxis, Backward: packAxis, Explicit: true,
+		Needs: func(op *Op, i int, v string) string {
+			return fmt.Sprintf("reads each byte of %%%s as two elements along dimension %d, held in the byte's lane and register", v, op.Axis)
+		},
+		Because: becauseRelabels,
+	},
+	{
 		Kind: OpConstant, Spellings: []string{"constant"}, Result: true,
 		Keys: []OpKey{{Name: "shape", When: KeyLate}, {Name: "dtype", When: KeyLate}, {Name: "value", When: KeyLate}},
 		Type: typeDeclared, AtUse: true,
@@ -149,21 +164,6 @@ var opRows = []*OpInfo{
 		Because: func(u Use, a *Assignment) string {
 			return fmt.Sprintf("the loop carries %%%s in one layout", u.Op.Body.Args[u.Index].Name)
 		},
-	},
-	{
-		// Bytes that each pack two 4-bit elements along an axis (Triton's
-		// e2m1 operands of tt.dot_scaled, an i8 tensor of half the K:
-		// DotScaledOp::verify), read as those elements: the element pair
-		// of a byte is held in its lane and register, the lower element
-		// first, so the result holds them in a new lowest register, each
-		// other position along the axis doubled. No data moves.
-		Kind: OpUnpack, Spellings: []string{"unpack"}, Operands: true, Arity: 1, Result: true,
-		Keys: []OpKey{{Name: "axis", Gate: GateBeforeResult}, {Name: "dtype", When: KeyLate}},
-		Type: typeUnpack, Flow: FlowRelabel, Forward: unpackAxis, Backward: packAxis, Explicit: true,
-		Needs: func(op *Op, i int, v string) string {
-			return fmt.Sprintf("reads each byte of %%%s as two elements along dimension %d, held in the byte's lane and register", v, op.Axis)
-		},
-		Because: becauseRelabels,
 	},
 	{
 		Kind: OpCast, Spellings: []string{"extf", "truncf", "bitcast", "cast"}, ByFunction: true, Operands: true, Arity: 1, Result: true,
