@@ -281,6 +281,10 @@ func (b *ttBuilder) ReadOp(op *ir.Op) {
 			b.encoding(r.Type.(*ir.TensorType), r.Pos)
 		}
 	}
+	if msg := shapeMismatch(op); msg != "" {
+		b.Fail(op, model.CodeShapeMismatch, "%s", msg)
+		return
+	}
 	if len(op.Results) > 0 && name != "scf.for" && name != "scf.while" && name != "scf.if" && !slices.ContainsFunc(op.Results, func(r *ir.Value) bool { return !b.freeTensors[r] }) {
 		return // a free tensor: made at each use
 	}
@@ -1947,4 +1951,41 @@ func columnMajor(e *notation.TritonSharedEncoding) (*notation.TritonSharedEncodi
 		return &col, true
 	}
 	return nil, false
+}
+
+// shapeMismatch says what is wrong with the shapes of a tt.broadcast or a
+// tt.expand_dims, "" when nothing is: checked for every such op, a free
+// tensor's too (an index or pointer tensor is made again at each use and
+// never built as a graph op). Triton's BroadcastOp::verify wants equal
+// ranks and each extent equal or 1 in the operand; ExpandDimsOp's result
+// is its operand with a 1 inserted at axis (lib/Dialect/Triton/IR/Ops.cpp).
+func shapeMismatch(op *ir.Op) string {
+	if len(op.Operands) != 1 || len(op.Results) != 1 {
+		return ""
+	}
+	src, dst := shapeOf(op.Operands[0].Value.Type), shapeOf(op.Results[0].Type)
+	if src == nil || dst == nil {
+		return ""
+	}
+	switch ir.TTName(op.Name) {
+	case "tt.broadcast":
+		if len(src) != len(dst) {
+			return fmt.Sprintf("%s of %v to %v changes the rank: expected a result of rank %d", op.Name, src, dst, len(src))
+		}
+		for d := range src {
+			if src[d] != dst[d] && src[d] != 1 {
+				return fmt.Sprintf("%s of %v to %v: dimension %d has extent %d in the operand, expected %d or 1", op.Name, src, dst, d, src[d], dst[d])
+			}
+		}
+	case "tt.expand_dims":
+		a := axisOf(op)
+		if a < 0 || a > len(src) {
+			return fmt.Sprintf("%s of %v: axis %d is outside 0..%d", op.Name, src, a, len(src))
+		}
+		want := append(append(slices.Clone(src[:a]), 1), src[a:]...)
+		if !slices.Equal(want, dst) {
+			return fmt.Sprintf("%s of %v at axis %d: expected a result of shape %v, found %v", op.Name, src, a, want, dst)
+		}
+	}
+	return ""
 }
