@@ -717,6 +717,18 @@ func (l *Layout) Broadcast(d, n int) (*Layout, error) { return l.broadcast(d, n,
 // notation/triton_encodings.go).
 func (l *Layout) BroadcastBelow(d, n int) (*Layout, error) { return l.broadcast(d, n, true) }
 
+// digitsByAxis lists l's radices on each hardware axis and each digit's
+// image, for a layout built from them anew.
+func digitsByAxis(l *Layout) (hw [NumHwDims]Radices, images [NumHwDims][]Image) {
+	for h := range NumHwDims {
+		hw[h] = l.Radices(h)
+		for p := range hw[h] {
+			images[h] = append(images[h], l.Image(h, p))
+		}
+	}
+	return hw, images
+}
+
 func (l *Layout) broadcast(d, n int, below bool) (*Layout, error) {
 	if l.opaque != "" {
 		return nil, l.errOpaque()
@@ -729,14 +741,7 @@ func (l *Layout) broadcast(d, n int, below bool) (*Layout, error) {
 		return nil, err
 	}
 	reps := RadicesOf(n)
-	var hw [NumHwDims]Radices
-	var images [NumHwDims][]Image
-	for h := range NumHwDims {
-		hw[h] = e.Radices(h)
-		for p := range hw[h] {
-			images[h] = append(images[h], e.Image(h, p))
-		}
-	}
+	hw, images := digitsByAxis(e)
 	var newRegs Radices
 	var newImages []Image
 	for i, r := range reps {

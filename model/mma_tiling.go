@@ -173,14 +173,7 @@ func BatchLayout(l *Layout, batch, warps int) (*Layout, error) {
 		return nil, err
 	}
 	digits := RadicesOf(batch)
-	var hw [NumHwDims]Radices
-	var images [NumHwDims][]Image
-	for h := range NumHwDims {
-		hw[h] = e.Radices(h)
-		for p := range hw[h] {
-			images[h] = append(images[h], e.Image(h, p))
-		}
-	}
+	hw, images := digitsByAxis(e)
 	// The batch's low digits over the warps, its high ones over registers.
 	held := 1
 	for i, r := range digits {
