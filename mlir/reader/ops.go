@@ -335,22 +335,8 @@ func (b *Builder) forLoop(op *ir.Op) {
 		}
 		b.Front.Carry(in.Value, blk.Args[i+1], op.Results[i])
 	}
-	for k, i := range carried {
-		v := b.Value(inits[i])
-		if v == nil {
-			b.Fail(op, model.CodeUnknownName, "scf.for's init %s is not read", inits[i].Value)
-			return
-		}
-		l.Inits = append(l.Inits, v)
-		v.Uses = append(v.Uses, model.Use{Op: mop, Index: k})
-	}
-	for k, i := range carried {
-		arg := blk.Args[i+1]
-		init := l.Inits[k]
-		v := &model.Value{Name: Unique(b.Names, arg.Name), Shape: slices.Clone(init.Shape), DType: init.DType, Pos: arg.Pos, Arg: l}
-		b.G.Values = append(b.G.Values, v)
-		b.Vals[arg] = v
-		l.Args = append(l.Args, v)
+	if !b.carryInits(op, mop, l, inits, carried, func(i int) []*ir.Value { return []*ir.Value{blk.Args[i+1]} }) {
+		return
 	}
 	outer := b.Loop
 	b.Loop = l
@@ -468,22 +454,10 @@ func (b *Builder) whileLoop(op *ir.Op) {
 	for i, in := range inits {
 		b.Front.Carry(in.Value, before.Args[i], op.Results[i])
 	}
-	for k, i := range carried {
-		v := b.Value(inits[i])
-		if v == nil {
-			b.Fail(op, model.CodeUnknownName, "scf.while's init %s is not read", inits[i].Value)
-			return
-		}
-		l.Inits = append(l.Inits, v)
-		v.Uses = append(v.Uses, model.Use{Op: mop, Index: k})
-	}
-	for k, i := range carried {
-		arg := before.Args[i]
-		v := &model.Value{Name: Unique(b.Names, arg.Name), Shape: slices.Clone(l.Inits[k].Shape), DType: l.Inits[k].DType, Pos: arg.Pos, Arg: l}
-		b.G.Values = append(b.G.Values, v)
-		b.Vals[arg] = v
-		b.Vals[after.Args[i]] = v // passed on unchanged by scf.condition
-		l.Args = append(l.Args, v)
+	// An after region's argument is its before region's, passed on
+	// unchanged by scf.condition: one value for both.
+	if !b.carryInits(op, mop, l, inits, carried, func(i int) []*ir.Value { return []*ir.Value{before.Args[i], after.Args[i]} }) {
+		return
 	}
 	outer := b.Loop
 	b.Loop = l
@@ -629,4 +603,31 @@ func (b *Builder) Transpose(op *ir.Op, attr string) *model.Value {
 		return nil
 	}
 	return b.Add(&model.Op{Kind: model.OpTranspose, Pos: op.Pos, Operands: []*model.Value{src}, Perm: perm}, &model.OpArgs{Perm: perm}, res, res.Name, res.Pos)
+}
+
+// carryInits reads the inits of a loop's carried values (carried indexes
+// inits) as the loop op's operands, and makes each one's value inside the
+// loop, which every block argument args(i) gives names to (the first
+// names it); false after a failure, reported at op.
+func (b *Builder) carryInits(op *ir.Op, mop *model.Op, l *model.Loop, inits []*ir.Operand, carried []int, args func(i int) []*ir.Value) bool {
+	for k, i := range carried {
+		v := b.Value(inits[i])
+		if v == nil {
+			b.Fail(op, model.CodeUnknownName, "%s's init %s is not read", op.Name, inits[i].Value)
+			return false
+		}
+		l.Inits = append(l.Inits, v)
+		v.Uses = append(v.Uses, model.Use{Op: mop, Index: k})
+	}
+	for k, i := range carried {
+		as := args(i)
+		init := l.Inits[k]
+		v := &model.Value{Name: Unique(b.Names, as[0].Name), Shape: slices.Clone(init.Shape), DType: init.DType, Pos: as[0].Pos, Arg: l}
+		b.G.Values = append(b.G.Values, v)
+		for _, a := range as {
+			b.Vals[a] = v
+		}
+		l.Args = append(l.Args, v)
+	}
+	return true
 }
