@@ -13,7 +13,12 @@ type Weights struct {
 	Shuffle         int64 // one warp shuffle round (shfl.sync, ds_bpermute)
 	SharedWavefront int64 // one shared-memory wavefront (a conflict-free 128-byte access)
 	Barrier         int64 // one block-wide barrier
-	GlobalSector    int64 // one 32-byte global-memory sector
+	GlobalSector    int64 // one 32-byte global-memory sector, fetched from L2
+	// L1Sector is one 32-byte sector a load reads again after another
+	// subgroup of the block read it: served from the core's L1 cache
+	// (ReusedSectorCost). A target that does not give it reads every
+	// sector at GlobalSector.
+	L1Sector int64
 	Issue           int64 // issuing one memory instruction (a load, a store, an ldmatrix)
 }
 
