@@ -19,7 +19,7 @@ type Weights struct {
 	// (ReusedSectorCost). A target that does not give it reads every
 	// sector at GlobalSector.
 	L1Sector int64
-	Issue           int64 // issuing one memory instruction (a load, a store, an ldmatrix)
+	Issue    int64 // issuing one memory instruction (a load, a store, an ldmatrix)
 }
 
 // Target is a GPU: its subgroups, shared memory, bank geometry, cost
