@@ -14,12 +14,8 @@ type Weights struct {
 	SharedWavefront int64 // one shared-memory wavefront (a conflict-free 128-byte access)
 	Barrier         int64 // one block-wide barrier
 	GlobalSector    int64 // one 32-byte global-memory sector, fetched from L2
-	// L1Sector is one 32-byte sector a load reads again after another
-	// subgroup of the block read it: served from the core's L1 cache
-	// (ReusedSectorCost). A target that does not give it reads every
-	// sector at GlobalSector.
-	L1Sector int64
-	Issue    int64 // issuing one memory instruction (a load, a store, an ldmatrix)
+	L1Sector        int64 // one such sector read again after another subgroup of the block read it, from L1 (ReusedSectorCost); GlobalSector where a target gives none
+	Issue           int64 // issuing one memory instruction (a load, a store, an ldmatrix)
 }
 
 // Target is a GPU: its subgroups, shared memory, bank geometry, cost
