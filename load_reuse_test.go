@@ -144,3 +144,100 @@ func TestLoadsPricedWithReuse(t *testing.T) {
 		})
 	}
 }
+
+// Every global block load record of every built-in target is priced with
+// the one rule vector loads are: its fragment held by two subgroups alike
+// costs, a message, the record's cost (its sectors at global_sector) read
+// once from L2 and once from L1, averaged, where two subgroups holding
+// other rows each pay the record's cost whole.
+func TestEveryBlockLoadPricedWithReuse(t *testing.T) {
+	lib, err := intrinsics.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, tn := range lib.TargetNames() {
+		target := lib.Targets[tn]
+		recs, err := lib.RecordsOf(target, model.RecordLoadGlobal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := target.Weights
+		for _, r := range recs {
+			bits := r.Fragment.DType.Bits
+			if r.Transform == "vnni" || r.Fragment.DType.Bits > 16 {
+				bits = 16 // VNNI and the transposing load are read for 16-bit data
+			}
+			frag := model.BlockFragment(r, bits)
+			lin, err := notation.ExpressLinear(frag)
+			if err != nil {
+				t.Fatalf("%s: %v", r.Name, err)
+			}
+			rows, cols := frag.Shape()[0], frag.Shape()[1]
+			dt, _ := model.ParseDType(map[int]string{16: "bf16", 32: "f32"}[bits])
+			cost := func(warp [][]int, shape []int) int64 {
+				l, err := (&notation.Linear{Register: lin.Register, Lane: lin.Lane, Warp: warp}).Layout(
+					model.Frame{Shape: shape, SubgroupSize: target.SubgroupSize, Subgroups: 2})
+				if err != nil {
+					t.Fatalf("%s: %v", r.Name, err)
+				}
+				op := &model.Op{Name: "x", Kind: model.OpLoad, Contiguous: 1,
+					Surface: &model.Surface{Width: 4096, Height: 4096, Pitch: 4096, BaseAlignment: 64},
+					Result:  &model.Value{Name: "x", Shape: shape, DType: dt}}
+				c, _, err := model.OpCost(op, l, &model.OpChoice{Record: r}, target)
+				if err != nil {
+					t.Fatalf("%s on %s: %v", r.Name, tn, err)
+				}
+				return c
+			}
+			apart := cost([][]int{{rows, 0}}, []int{2 * rows, cols})
+			alike := cost([][]int{{0, 0}}, []int{rows, cols})
+			if apart != r.Cost+w.Issue {
+				t.Errorf("%s on %s: two subgroups with other rows pay %d a message, want the record's %d and the issue %d", r.Name, tn, apart, r.Cost, w.Issue)
+			}
+			if want := (r.Cost*(w.GlobalSector+w.L1Sector)+2*w.GlobalSector-1)/(2*w.GlobalSector) + w.Issue; alike != want {
+				t.Errorf("%s on %s: two subgroups alike pay %d a message, want %d", r.Name, tn, alike, want)
+			}
+			checked++
+		}
+	}
+	if checked < 6 {
+		t.Fatalf("only %d block load records checked", checked)
+	}
+}
+
+// An unplaced shared-memory access counts the bytes of distinct lanes: a
+// warp whose lanes 16-31 read what lanes 0-15 read (the same words, a
+// broadcast: CUDA C++ Programming Guide, "Shared Memory" of compute
+// capability 5.x) moves 16 lanes × 16 bytes an instruction, 2 wavefronts
+// of 128 bytes, not 4.
+func TestSharedBroadcastCountsDistinctLanes(t *testing.T) {
+	lib, err := intrinsics.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := lib.Targets["sm_80"]
+	if w := target.Weights; w.SharedWavefront != 2 || w.Issue != 1 || target.Banks*target.BankBytes != 128 {
+		t.Fatalf("sm_80 weighs a 128-byte wavefront %d and an issue %d; the figures here take 2 and 1", w.SharedWavefront, w.Issue)
+	}
+	row := [][]int{{0, 1}, {0, 2}, {0, 4}, {0, 8}, {0, 16}, {0, 32}, {0, 64}}
+	for _, c := range []struct {
+		name  string
+		lane  [][]int
+		shape []int
+		want  int64
+	}{
+		// 32 instructions of 16-byte vectors: 32 distinct lanes are 4
+		// wavefronts an instruction, 16 are 2.
+		{"32 rows", [][]int{{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}}, []int{32, 128}, 32 * (4*2 + 1)},
+		{"lanes 16-31 copy lanes 0-15", [][]int{{1, 0}, {2, 0}, {4, 0}, {8, 0}, {0, 0}}, []int{16, 128}, 32 * (2*2 + 1)},
+	} {
+		l, err := (&notation.Linear{Register: row, Lane: c.lane}).Layout(model.Frame{Shape: c.shape, SubgroupSize: 32, Subgroups: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, v := model.SharedAccessCost(l, 32, target); got != c.want || v != 4 {
+			t.Errorf("%s: cost %d in %d-element vectors, want %d in 4", c.name, got, v, c.want)
+		}
+	}
+}
