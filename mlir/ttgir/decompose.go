@@ -85,8 +85,9 @@ func (b *ttBuilder) decomposeScaled(src string) (string, []*scaledDecomposition,
 	if !b.decomposesScaled() {
 		return src, nil, false
 	}
-	names := map[string]bool{}
-	ir.Visit(b.Mod.Ops, func(op *ir.Op) bool {
+	names := map[string]bool{} // the function's own: a tt.func is isolated from above
+	ir.NoteNames(b.Fn, names)
+	ir.Visit(b.Fn.Regions[0].Blocks[0].Ops, func(op *ir.Op) bool {
 		ir.NoteNames(op, names)
 		return true
 	})
