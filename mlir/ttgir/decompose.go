@@ -260,7 +260,7 @@ func (e blocked2) String() string {
 func readDecomposed(file, text string, ds []*scaledDecomposition, opt reader.Options) (*ttBuilder, error) {
 	m, err := ir.Parse(file, []byte(text))
 	if err != nil {
-		return nil, err
+		return nil, &model.Error{Pos: ds[0].at, Code: model.CodeBadValue, Index: -1, Msg: fmt.Sprintf("tt.dot_scaled's decomposition does not read back: %v", err)}
 	}
 	fn, err := reader.Choose(m, opt)
 	if err != nil {

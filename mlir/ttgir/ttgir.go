@@ -1816,10 +1816,7 @@ func Build(m *ir.Module, fn *ir.Op, opt reader.Options) (reader.Kernel, error) {
 func build(m *ir.Module, fn *ir.Op, opt reader.Options) (*ttBuilder, error) {
 	b := newBuilder(m, fn, opt)
 	b.ttContext()
-	if err := b.Err(); err != nil {
-		return nil, err
-	}
-	if text, ds, ok := b.decomposeScaled(m.Text()); ok {
+	if text, ds, ok := b.decomposeScaled(m.Text()); ok && b.Err() == nil {
 		var err error
 		if b, err = readDecomposed(m.File, text, ds, opt); err != nil {
 			return nil, err
