@@ -68,12 +68,19 @@ func notDecomposed(op *ir.Op) string {
 		sh[i], el[i] = tt.Shape, tt.Elem.String()
 	}
 	a, sa, bb, sb, c := sh[0], sh[1], sh[2], sh[3], sh[4]
-	if len(sa) != 2 || len(bb) != 2 || len(sb) != 2 || len(c) != 2 || el[1] != "i8" || el[3] != "i8" {
+	if len(a) != 2 || len(sa) != 2 || len(bb) != 2 || len(sb) != 2 || len(c) != 2 || el[1] != "i8" || el[3] != "i8" {
 		return "the planner decomposes matrices with i8 (ue8m0) scales"
 	}
 	m, k, n := a[0], a[1], bb[1]
-	if bb[0] != k || sa[0] != m || sb[0] != n || sa[1] != sb[1] || sa[1] == 0 || k != sa[1]*32 || !slices.Equal(c, []int{m, n}) || el[4] != "f32" {
+	kb := sa[1] // scales along K: a power of two, as Triton's tensors' dimensions are
+	if bb[0] != k || sa[0] != m || sb[0] != n || sb[1] != kb || kb < 1 || kb&(kb-1) != 0 || k != kb*32 || !slices.Equal(c, []int{m, n}) || el[4] != "f32" {
 		return fmt.Sprintf("its shapes are not A M×K, a_scale M×K/32, B K×N, b_scale N×K/32 and an f32 C M×N, one ue8m0 scale a block of 32 along K (found %v, %v, %v, %v and %v %s)", a, sa, bb, sb, c, el[4])
+	}
+	if len(op.Results) != 1 {
+		return "it has no one result"
+	}
+	if rt, ok := op.Results[0].Type.(*ir.TensorType); !ok || rt.Encoding == nil || !slices.Equal(rt.Shape, c) || rt.Elem.String() != "f32" {
+		return "its result is no f32 tensor of C's shape with an encoding"
 	}
 	return ""
 }
@@ -91,26 +98,31 @@ func (b *ttBuilder) decomposeScaled(src string) (string, []*scaledDecomposition,
 		ir.NoteNames(op, names)
 		return true
 	})
-	var out strings.Builder
+	rw := ir.NewRewriter(b.Mod.File, src)
 	var ds []*scaledDecomposition
-	at := 0
+	// The ops are visited in the text's order; moved is how far the
+	// edits before an op move it.
+	moved := 0
 	ir.Visit(b.Fn.Regions[0].Blocks[0].Ops, func(op *ir.Op) bool {
 		if ir.TTName(op.Name) != "tt.dot_scaled" || len(op.Operands) != 5 || len(op.Results) != 1 || notDecomposed(op) != "" {
 			return true
 		}
-		out.WriteString(src[at:op.Span.Off])
-		d := &scaledDecomposition{at: op.Pos, name: op.Results[0].Name, off: out.Len()}
-		out.WriteString(b.scaledText(op, names))
-		d.end = out.Len()
-		at = op.Span.End
+		text := b.scaledText(op, names)
+		rw.Replace(op.Span.Off, op.Span.End, text)
+		d := &scaledDecomposition{at: op.Pos, name: op.Results[0].Name, off: op.Span.Off + moved}
+		d.end = d.off + len(text)
+		moved += len(text) - (op.Span.End - op.Span.Off)
 		ds = append(ds, d)
 		return true
 	})
 	if len(ds) == 0 {
 		return src, nil, false
 	}
-	out.WriteString(src[at:])
-	return out.String(), ds, true
+	out, err := rw.Apply()
+	if err != nil { // edits of distinct ops never overlap
+		panic(err)
+	}
+	return out, ds, true
 }
 
 // scaledText is the decomposition of op, one line of ops: each side
@@ -219,7 +231,7 @@ type blocked3 struct{ lanes, warps [3]int }
 // lanes given to the fastest dimensions first as far as their sizes go,
 // the rest and every warp to the slowest).
 func (b *ttBuilder) defaultBlocked3(r, kb int) blocked3 {
-	lanes := b.Target.SubgroupSize
+	lanes := max(b.Target.SubgroupSize, 1)
 	warps := max(b.G.Subgroups, 1)
 	l1 := min(kb, lanes)
 	return blocked3{lanes: [3]int{lanes / l1, l1, 1}, warps: [3]int{warps, 1, 1}}

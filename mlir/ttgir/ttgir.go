@@ -1816,12 +1816,14 @@ func Build(m *ir.Module, fn *ir.Op, opt reader.Options) (reader.Kernel, error) {
 func build(m *ir.Module, fn *ir.Op, opt reader.Options) (*ttBuilder, error) {
 	b := newBuilder(m, fn, opt)
 	b.ttContext()
-	if text, ds, ok := b.decomposeScaled(m.Text()); ok && b.Err() == nil {
-		var err error
-		if b, err = readDecomposed(m.File, text, ds, opt); err != nil {
-			return nil, err
+	if b.Err() == nil {
+		if text, ds, ok := b.decomposeScaled(m.Text()); ok {
+			var err error
+			if b, err = readDecomposed(m.File, text, ds, opt); err != nil {
+				return nil, err
+			}
+			fn = b.Fn
 		}
-		fn = b.Fn
 	}
 	b.markFree(fn)
 	if err := b.Err(); err != nil {
