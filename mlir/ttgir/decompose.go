@@ -43,9 +43,10 @@ type scaledDecomposition struct {
 var decomposedFormats = []string{"e4m3", "e5m2"}
 
 // decomposesScaled reports whether the target runs a tt.dot_scaled as its
-// decomposition: sm_100, where the planner has no block-scaled record.
+// decomposition: one whose file says scaled_dot = "decompose" (sm_100)
+// and that offers no block-scaled record the planner plans.
 func (b *ttBuilder) decomposesScaled() bool {
-	return b.Target != nil && strings.HasPrefix(b.Target.Name, "sm_100") && b.noScaledRecord() != ""
+	return b.Target != nil && b.Target.ScaledDot == model.ScaledDotDecompose && b.noScaledRecord() != ""
 }
 
 // notDecomposed says why a tt.dot_scaled on a target that decomposes

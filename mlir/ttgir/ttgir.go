@@ -928,8 +928,8 @@ func (b *ttBuilder) noScaledRecord() string {
 	if slices.ContainsFunc(recs, func(r *model.Record) bool { return r.Scaled() && r.Unplanned() == "" }) {
 		return ""
 	}
-	if strings.HasPrefix(b.Target.Name, "sm_100") {
-		return "sm_100 runs a block-scaled product on tcgen05.mma ... block_scale alone, its scales and accumulator in tensor memory, which the planner does not plan (its mma.sync has no block_scale)"
+	if b.Target.ScaledDot == model.ScaledDotDecompose {
+		return b.Target.ScaledDotWhy
 	}
 	return fmt.Sprintf("target %s offers no block-scaled mma record (the planner has them for sm_120's mma.sync block_scale and gfx950's scaled MFMA); Triton decomposes tt.dot_scaled into an upcast and a tt.dot before TTGIR on such targets", b.Target.Name)
 }
