@@ -377,11 +377,40 @@ func mmaChoicesOf(op *model.Op, records []*model.Record, warps int, notation str
 	if notation == "" || notation == "linear" || notation == "table" {
 		return all
 	}
-	fit := writable(all, notation)
+	fit := writableDots(all, notation)
 	if len(fit) == 0 {
 		return all
 	}
 	return append(fit, mirroredOrderChoices(op, records, warps, notation, fit)...)
+}
+
+// writableDots are the choices of a tt.dot whose accumulator notation
+// can write as the parent of its operands' encodings: in Triton's
+// notation a #ttg.dot_op takes a matrix or blocked parent, never a
+// #ttg.linear (Triton 3.9's DotOp verifier refuses a dot whose a or b is
+// not a DotOperandEncodingAttr, and the writer cannot name a #ttg.linear
+// accumulator's operands so: an mma whose warps each hold one contiguous
+// block of the output has no #ttg.nvidia_mma).
+func writableDots(chs []*MMAChoice, notationKind string) []*MMAChoice {
+	fit := writable(chs, notationKind)
+	if notationKind != "triton" {
+		return fit
+	}
+	ok := make([]bool, len(fit))
+	eachParallel(len(fit), func(i int) {
+		x, err := notation.Express(notationKind, fit[i].C)
+		if t, isTriton := x.(*notation.Triton); err == nil && isTriton {
+			_, linear := t.Enc.(*notation.Linear)
+			ok[i] = !linear
+		}
+	})
+	var out []*MMAChoice
+	for i, ch := range fit {
+		if ok[i] {
+			out = append(out, ch)
+		}
+	}
+	return out
 }
 
 // writable are the choices whose accumulator notation can write (each

@@ -123,7 +123,7 @@ func mirroredOrderChoices(op *model.Op, records []*model.Record, warps int, nota
 		have[ch.String()] = true
 	}
 	var out []*MMAChoice
-	for _, ch := range writable(withVariants(op, nil, records, warps, repeatMFirst), notation) {
+	for _, ch := range writableDots(withVariants(op, nil, records, warps, repeatMFirst), notation) {
 		if !have[ch.String()] {
 			out = append(out, ch)
 		}
