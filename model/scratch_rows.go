@@ -217,10 +217,14 @@ func rowSide(l *Layout, row []DigitRef, elemBits int, k RecordKind, t *Target) (
 func plainSide(l *Layout, row []DigitRef, elemBits int, t *Target) (Access, int) {
 	within, _ := rowImages(l, row)
 	lr, _ := l.hwBits(Register)
-	var others []uint64 // every hardware digit's image but the vector's registers
+	var others []uint64 // every hardware digit's image but the registers a row digit is
 	for h := range NumHwDims {
 		imgs, _ := l.hwBits(HwDim(h))
-		others = append(others, imgs...)
+		for _, img := range imgs {
+			if HwDim(h) != Register || !slicesContains(within, img) {
+				others = append(others, img)
+			}
+		}
 	}
 	regOf := func(img uint64) int {
 		for j, have := range lr {
@@ -236,7 +240,7 @@ func plainSide(l *Layout, row []DigitRef, elemBits int, t *Target) (Access, int)
 		m := mask | within[k]
 		clean := true
 		for _, o := range others {
-			if o&m != 0 && !slicesContains(within[:k+1], o) {
+			if o&m != 0 {
 				clean = false
 				break
 			}
@@ -305,7 +309,7 @@ type scratchRowCandidate struct {
 // the digits a record's within-row fragment digits take in either layout
 // (the transposing round trip Triton lowers with ldmatrix.trans after
 // permuted vector stores).
-func scratchRowCandidates(src, dst *Layout, elemBits int, t *Target) []scratchRowCandidate {
+func scratchRowCandidates(src, dst *Layout, elemBits int, t *Target, cache *AccessCache) []scratchRowCandidate {
 	var out []scratchRowCandidate
 	seen := map[string]bool{}
 	add := func(c scratchRowCandidate) {
@@ -352,14 +356,50 @@ func scratchRowCandidates(src, dst *Layout, elemBits int, t *Target) []scratchRo
 			return out // a transposing row is addressed by binary digits
 		}
 	}
-	for _, r := range recs {
-		for _, l := range []*Layout{src, dst} {
-			if row, ok := recordRow(l, r); ok {
-				add(scratchRowCandidate{row, orderFrom(rank - 1), false})
-			}
+	for _, l := range []*Layout{src, dst} {
+		for _, row := range cache.recordRows(l, recs, elemBits) {
+			add(scratchRowCandidate{row, orderFrom(rank - 1), false})
 		}
 	}
 	return out
+}
+
+// sideKey names one side of a round trip through rows along row.
+type sideKey struct {
+	layout   *Layout // the solver's layouts are one copy each
+	row      string  // fmtDigits
+	kind     RecordKind
+	elemBits int
+}
+
+type layoutRowsKey struct {
+	layout   *Layout
+	elemBits int
+}
+
+// recordRows are the rows the records' fragments give l (recordRow),
+// worked out once per layout.
+func (c *AccessCache) recordRows(l *Layout, recs []*Record, elemBits int) [][]DigitRef {
+	return c.shared.rows.getOrPut(layoutRowsKey{l, elemBits}, func() [][]DigitRef {
+		var out [][]DigitRef
+		for _, r := range recs {
+			if row, ok := recordRow(l, r); ok {
+				out = append(out, row)
+			}
+		}
+		return out
+	})
+}
+
+// side is bestScratchSide, worked out once per layout, row and kind.
+func (c *AccessCache) side(l *Layout, row []DigitRef, elemBits int, k RecordKind, t *Target) scratchSide {
+	key := sideKey{l, fmtDigits(row), k, elemBits}
+	if s, ok := c.shared.sides.get(key); ok {
+		return s
+	}
+	s := bestScratchSide(l, row, elemBits, k, t)
+	c.shared.sides.put(key, s)
+	return s
 }
 
 func maxRowLength(lengths map[int]bool) int {
@@ -420,14 +460,14 @@ func recordRow(l *Layout, r *Record) ([]DigitRef, bool) {
 // tryScratchRows replaces c's plain round trip (counted by CountScratch)
 // with one that reads or writes the scratch with row-pointer records
 // where that costs less, choosing the scratch's layout anew.
-func tryScratchRows(c *Conversion, src, dst *Layout, t *Target) {
+func tryScratchRows(c *Conversion, src, dst *Layout, t *Target, cache *AccessCache) {
 	if len(t.ScratchRows) == 0 || c.ElemBits%8 != 0 {
 		return
 	}
 	cost := vectorAccessCost(c.StoreAccess, t) + vectorAccessCost(c.LoadAccess, t)
-	for _, cand := range scratchRowCandidates(src, dst, c.ElemBits, t) {
-		store := bestScratchSide(src, cand.row, c.ElemBits, RecordStoreShared, t)
-		load := bestScratchSide(dst, cand.row, c.ElemBits, RecordLoadShared, t)
+	for _, cand := range scratchRowCandidates(src, dst, c.ElemBits, t, cache) {
+		store := cache.side(src, cand.row, c.ElemBits, RecordStoreShared, t)
+		load := cache.side(dst, cand.row, c.ElemBits, RecordLoadShared, t)
 		if store.record == "" && load.record == "" {
 			continue
 		}
