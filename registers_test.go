@@ -68,16 +68,18 @@ func TestNoPlanExceedsItsRegisterBudget(t *testing.T) {
 // accumulator, 32x64 f32 over 64 lanes, 32; Q, 32x64 f16 split by rows
 // over the warps, 1024 elements per warp over 32 lanes, 32 f16 or 16
 // registers; the row statistics m and l, 16 rows per warp of which each
-// lane holds 2 (rows g and g+8 of the mma accumulator), 2 each.
+// lane holds 2 (rows g and g+8 of the mma accumulator), 2 each. Besides
+// the values, the loop's counter, a 32-bit register (model/held.go; its
+// 32 trips are a constant, so no bound is held): 245.
 func TestFlashAttentionRegisterPeak(t *testing.T) {
 	plan := solveFile(t, "testdata/graphs/flash_attention_2warps.toml")
-	want := map[string]int{"k": 128, "s0": 64, "acc": 32, "q": 16, "m": 2, "l": 2}
+	want := map[string]int{"k": 128, "s0": 64, "acc": 32, "q": 16, "m": 2, "l": 2, "counter of loop kv": 1}
 	got := map[string]int{}
 	for _, lv := range plan.Registers.Live {
-		got[lv.Value] = lv.Registers
+		got[lv.Value+lv.Held] = lv.Registers
 	}
-	if fmt.Sprint(got) != fmt.Sprint(want) || plan.Registers.Peak != 244 || plan.Registers.At != "at mma s" {
-		t.Errorf("peak %d %s, live %v; want 244 at mma s, live %v", plan.Registers.Peak, plan.Registers.At, got, want)
+	if fmt.Sprint(got) != fmt.Sprint(want) || plan.Registers.Peak != 245 || plan.Registers.At != "at mma s" {
+		t.Errorf("peak %d %s, live %v; want 245 at mma s, live %v", plan.Registers.Peak, plan.Registers.At, got, want)
 	}
 }
 
@@ -405,3 +407,107 @@ operands = ["w"]
 kind = "store"
 operands = ["e"]
 `
+
+// heldGraph loads a 32x32 f32 tile on every trip of a loop whose trip
+// count is known only at run time and adds it into a carried sum, both
+// in a layout whose lane holds rows r, r+1, r+2, r+3 (size_per_thread
+// [4, 4] over threads_per_warp [8, 4]: 4 rows, 8 columns of each).
+const heldGraph = `target = "TARGET"
+subgroups = 1
+[[op]]
+kind = "constant"
+result = "z"
+shape = [32, 32]
+dtype = "f32"
+[[op]]
+kind = "loop"
+name = "l"
+trips = "dyn"
+assume_trips = 4
+iter_args = ["acc"]
+inits = ["z"]
+yields = ["acc2"]
+results = ["out"]
+  [[op.body]]
+  kind = "load"
+  result = "x"
+  shape = [32, 32]
+  dtype = "f32"
+  [[op.body]]
+  kind = "add"
+  operands = ["acc", "x"]
+  result = "acc2"
+[[op]]
+kind = "store"
+operands = ["out"]
+[pins.x]
+notation = "blocked"
+size_per_thread = [4, 4]
+threads_per_warp = [8, 4]
+warps_per_cta = [1, 1]
+order = [1, 0]
+[pins.acc]
+notation = "blocked"
+size_per_thread = [4, 4]
+threads_per_warp = [8, 4]
+warps_per_cta = [1, 1]
+order = [1, 0]
+`
+
+// What the compiled code holds besides the values, counted by hand on
+// heldGraph from the rules of model/held.go and the PTX ISA's register
+// widths ("Registers": a 64-bit address is a .b64 register, two 32-bit
+// registers; an index or counter a .b32 register, one). Inside the loop
+// where the add reads its operands the values hold acc and x, 32
+// elements per lane each (32x32 over 32 lanes): 64. Besides them: the
+// loop's counter (1) and, its trips known only at run time, its bound
+// (1); the load's 64-bit base (2) and one 32-bit offset per row of the
+// lane (4 rows: 4), both live through the loop. 72 in all on sm_80; a
+// target that declares no widths (gfx942) counts the values alone.
+func TestRegistersHeldBesidesValues(t *testing.T) {
+	const address, index = 2, 1 // PTX ISA, "Registers"
+	const rows = 4              // size_per_thread[0] 4, threads_per_warp[0] 8 cover the 32 rows once
+	for _, c := range []struct {
+		target string
+		peak   int
+		held   map[string]int
+	}{
+		{"sm_80", 32 + 32 + index + index + address + rows*index, map[string]int{
+			"counter of loop l": index, "bound of loop l": index, "base of load x": address, "row offsets of load x": rows * index}},
+		{"gfx942", 16 + 16, map[string]int{}}, // 64 lanes: 16 elements each
+	} {
+		text := strings.Replace(heldGraph, "TARGET", c.target, 1)
+		if c.target == "gfx942" {
+			text = strings.ReplaceAll(text, "threads_per_warp = [8, 4]", "threads_per_warp = [16, 4]")
+			text = strings.ReplaceAll(text, "size_per_thread = [4, 4]", "size_per_thread = [2, 4]")
+		}
+		res, err := testPlanner(t).SolveText(context.Background(), c.target+".toml", []byte(text), planner.Options{})
+		if err != nil || res.Plan == nil {
+			t.Fatalf("%s: no plan: %v %s", c.target, err, res.Why)
+		}
+		r := res.Plan.Registers
+		held := map[string]int{}
+		for _, lv := range r.Live {
+			if lv.Held != "" {
+				held[lv.Held] = lv.Registers
+			}
+		}
+		if r.Peak != c.peak || r.At != "after load x" || fmt.Sprint(held) != fmt.Sprint(c.held) {
+			t.Errorf("%s: peak %d %s, held %v; want %d after load x, held %v", c.target, r.Peak, r.At, held, c.peak, c.held)
+		}
+	}
+}
+
+// The register widths each target declares, from the vendors' ISAs: every
+// NVIDIA target's PTX holds a global address in a 64-bit register (two
+// 32-bit registers) and an index in a 32-bit one (PTX ISA, "Registers",
+// "Addresses as Operands"); the others declare none, and count the
+// values alone.
+func TestTargetRegisterWidths(t *testing.T) {
+	want := map[string][2]int{"sm_80": {2, 1}, "sm_89": {2, 1}, "sm_90": {2, 1}, "sm_100": {2, 1}, "sm_120": {2, 1}}
+	for name, tg := range testPlanner(t).Records.Targets {
+		if got := [2]int{tg.AddressRegisters, tg.IndexRegisters}; got != want[name] {
+			t.Errorf("%s: address_registers %d, index_registers %d; want %v", name, got[0], got[1], want[name])
+		}
+	}
+}

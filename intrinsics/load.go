@@ -268,6 +268,7 @@ func (lib *Library) resolveExtends(all *Library) model.ErrorList {
 			{"tensor_memory_lanes", &t.TensorMemoryLanes, &own.TensorMemoryLanes},
 			{"tensor_memory_columns", &t.TensorMemoryColumns, &own.TensorMemoryColumns},
 			{"registers", &t.Registers, &own.Registers}, {"register_file", &t.RegisterFile, &own.RegisterFile},
+			{"address_registers", &t.AddressRegisters, &own.AddressRegisters}, {"index_registers", &t.IndexRegisters, &own.IndexRegisters},
 			{"scaled_dot", &t.ScaledDot, &own.ScaledDot}, {"scaled_dot_why", &t.ScaledDotWhy, &own.ScaledDotWhy},
 		} {
 			if !given[f.key] {
@@ -380,7 +381,7 @@ func (lib *Library) parseFile(file string, data []byte) error {
 }
 
 var targetKeys = []string{"name", "extends", "vendor", "source", "subgroup_size", "max_subgroups", "shared_memory", "banks", "bank_bytes",
-	"tensor_memory_lanes", "tensor_memory_columns", "registers", "register_file", "scaled_dot", "scaled_dot_why", "records", "cost"}
+	"tensor_memory_lanes", "tensor_memory_columns", "registers", "register_file", "address_registers", "index_registers", "scaled_dot", "scaled_dot_why", "records", "cost"}
 var weightKeys = []string{"alu", "move", "shuffle", "sfu", "shared_wavefront", "barrier", "global_sector", "l1_sector", "issue"}
 
 func parseTarget(root *tomlio.Table) *model.Target {
@@ -499,6 +500,8 @@ var targetBounds = []struct {
 const (
 	maxRegisters    = 1024
 	maxRegisterFile = 1 << 20
+	// No GPU address or index is wider than 64 bits: two 32-bit registers.
+	maxAddressRegisters = 2
 )
 
 // parseRegisters reads the optional register budget: registers per lane
@@ -506,6 +509,8 @@ const (
 func parseRegisters(root *tomlio.Table, t *model.Target) {
 	t.Registers, _ = root.Int("registers", false)
 	t.RegisterFile, _ = root.Int("register_file", false)
+	t.AddressRegisters, _ = root.Int("address_registers", false)
+	t.IndexRegisters, _ = root.Int("index_registers", false)
 	t.RegistersPos = root.Pos("registers")
 	if !root.Has("registers") {
 		t.RegistersPos = root.Pos("register_file")
@@ -514,7 +519,9 @@ func parseRegisters(root *tomlio.Table, t *model.Target) {
 		key      string
 		v, limit int
 		what     string
-	}{{"registers", t.Registers, maxRegisters, "32-bit registers per lane"}, {"register_file", t.RegisterFile, maxRegisterFile, "32-bit registers per block"}} {
+	}{{"registers", t.Registers, maxRegisters, "32-bit registers per lane"}, {"register_file", t.RegisterFile, maxRegisterFile, "32-bit registers per block"},
+		{"address_registers", t.AddressRegisters, maxAddressRegisters, "32-bit registers per global address"},
+		{"index_registers", t.IndexRegisters, maxAddressRegisters, "32-bit registers per index"}} {
 		switch {
 		case !root.Has(k.key) || root.Failed(k.key):
 		case k.v < 1:

@@ -56,6 +56,12 @@ type Target struct {
 	Registers    int
 	RegisterFile int
 	RegistersPos Pos // where registers (or, without it, register_file) is written
+	// AddressRegisters and IndexRegisters are the 32-bit registers one
+	// lane spends on a global address and on an index or loop counter
+	// (model/held.go: what the compiled code holds besides the values);
+	// 0 where the target declares none, and then none is counted.
+	AddressRegisters int
+	IndexRegisters   int
 	// ScratchRows are the row-pointer load_shared and store_shared
 	// records (ldmatrix, stmatrix) the target offers, which a
 	// conversion's round trip through shared memory may use; the

@@ -54,6 +54,11 @@ type Liveness struct {
 	// (StreamedUse): such a value holds registers only where that op
 	// reads it, and there only a part of its tile (HeldWords).
 	Streamed []bool
+	// Holdings lists what the compiled code holds besides the values
+	// (held.go), for a liveness computed for a target (LiveOn): entry j
+	// is indexed len(Graph.Values)+j in Ranges, Holder and Streamed, and
+	// in the words each count takes.
+	Holdings []Holding
 }
 
 // Point is one program point: where an op reads its operands, after it
@@ -202,6 +207,48 @@ func Live(g *Graph) *Liveness {
 	return lv
 }
 
+// LiveOn is Live with what t's compiled code holds besides the values
+// (holdingsOf): each access's row addresses where it reads its operands, an
+// access's base and row offsets inside a loop through the outermost loop
+// around it, a loop's counter and run-time bound through its body.
+func LiveOn(g *Graph, t *Target) *Liveness {
+	lv := Live(g)
+	lv.Holdings = holdingsOf(g, t)
+	if len(lv.Holdings) == 0 {
+		return lv
+	}
+	at := map[*Op]int{} // an op's reading point; a loop's entering point is at+1, its exit after its body
+	exit := map[*Op]int{}
+	for k, p := range lv.Points {
+		switch {
+		case p.Exit:
+			exit[p.Op] = k
+		case !p.After:
+			at[p.Op] = k
+		}
+	}
+	body := func(loop *Op) [2]int { return [2]int{at[loop] + 1, exit[loop] - 1} }
+	for _, h := range lv.Holdings {
+		var r [2]int
+		switch h.Kind {
+		case HoldAddress:
+			r = [2]int{at[h.Op], at[h.Op]}
+		case HoldBase, HoldRowOffsets:
+			l := h.Op.In
+			for l.Parent != nil {
+				l = l.Parent
+			}
+			r = body(l.Op)
+		default:
+			r = body(h.Op)
+		}
+		lv.Ranges = append(lv.Ranges, [][2]int{r})
+		lv.Holder = append(lv.Holder, len(lv.Holder))
+		lv.Streamed = append(lv.Streamed, false)
+	}
+	return lv
+}
+
 // FoldedAdd reports whether op is an add that a compiler folds into an
 // mma as its accumulator: op adds acc and the result of mma, an mma whose
 // C is a constant (its zero) read by it alone, and neither acc nor the
@@ -299,10 +346,21 @@ type RegisterPeak struct {
 	Live []LiveValue
 }
 
-// LiveValue is one value live at a point and its registers per lane.
+// LiveValue is one value live at a point and its registers per lane, or
+// (Value nil) one thing the compiled code holds besides the values.
 type LiveValue struct {
 	Value     *Value
+	Holding   *Holding
 	Registers int
+}
+
+// String names a live entry and its registers per lane: "%x 16", or
+// for a holding "counter of loop kv 1".
+func (lv LiveValue) String() string {
+	if lv.Value == nil {
+		return fmt.Sprintf("%s %d", lv.Holding, lv.Registers)
+	}
+	return fmt.Sprintf("%%%s %d", lv.Value.Name, lv.Registers)
 }
 
 // Peak finds the program point where the registers per lane of the live
@@ -326,9 +384,13 @@ func (lv *Liveness) Peak(g *Graph, words []int) RegisterPeak {
 // there.
 func (lv *Liveness) PeakAt(g *Graph, words []int, k int) RegisterPeak {
 	peak := RegisterPeak{Point: lv.Points[k]}
-	for i, v := range g.Values {
+	for i := range lv.Ranges {
 		if words[i] > 0 && lv.LiveAt(i, k) {
-			peak.Live = append(peak.Live, LiveValue{Value: v, Registers: words[i]})
+			if i < len(g.Values) {
+				peak.Live = append(peak.Live, LiveValue{Value: g.Values[i], Registers: words[i]})
+			} else {
+				peak.Live = append(peak.Live, LiveValue{Holding: &lv.Holdings[i-len(g.Values)], Registers: words[i]})
+			}
 		}
 		for _, r := range lv.Ranges[i] {
 			if r[0] <= k && k <= r[1] {
@@ -388,8 +450,25 @@ func AssignmentWords(g *Graph, a *Assignment) []int {
 	return words
 }
 
+// Words is the registers per lane of each of lv's entries under the
+// layouts of a on t: the values' (AssignmentWords), then each held
+// thing's, sized by the layout its value takes.
+func (lv *Liveness) Words(g *Graph, t *Target, a *Assignment) []int {
+	words := AssignmentWords(g, a)
+	for _, h := range lv.Holdings {
+		var l *Layout
+		if h.Value != nil {
+			l = a.Layouts[h.Value]
+		}
+		words = append(words, h.Words(t, l))
+	}
+	return words
+}
+
 // AssignmentPeak is the register peak of a graph whose values take the
-// layouts of a.
-func AssignmentPeak(g *Graph, a *Assignment) RegisterPeak {
-	return Live(g).Peak(g, AssignmentWords(g, a))
+// layouts of a on t, with what t's compiled code holds besides them
+// (LiveOn).
+func AssignmentPeak(g *Graph, t *Target, a *Assignment) RegisterPeak {
+	lv := LiveOn(g, t)
+	return lv.Peak(g, lv.Words(g, t, a))
 }

@@ -73,5 +73,6 @@ func AssignmentSpill(g *Graph, t *Target, a *Assignment) Spill {
 	if !g.SpillRegisters {
 		return Spill{}
 	}
-	return Live(g).SpillCost(t, t.RegisterBudget(g.Subgroups), AssignmentWords(g, a))
+	lv := LiveOn(g, t)
+	return lv.SpillCost(t, t.RegisterBudget(g.Subgroups), lv.Words(g, t, a))
 }

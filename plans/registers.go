@@ -20,6 +20,12 @@ type RegisterPlan struct {
 	// graph's subgroups (model.Target.RegisterBudget); 0 where the target
 	// states none.
 	Budget int `json:"budget,omitempty"`
+	// AddressRegisters and IndexRegisters are the target's register
+	// widths the peak counts what the compiled code holds besides the
+	// values with (model.Target.AddressRegisters); 0 where it declares
+	// none.
+	AddressRegisters int `json:"address_registers,omitempty"`
+	IndexRegisters   int `json:"index_registers,omitempty"`
 	// Spill is set when the graph allows spilling (registers = "spill");
 	// Over is how many registers per lane the peak exceeds the budget by.
 	Spill bool `json:"spill,omitempty"`
@@ -33,20 +39,25 @@ type RegisterPlan struct {
 	SpillPrice int64  `json:"spill_price,omitempty"`
 }
 
-// LiveValue is one value live at the peak and its registers per lane.
+// LiveValue is one value live at the peak and its registers per lane,
+// or (Held set, Value empty) one thing the compiled code holds besides
+// the values (model.Holding: an access's addresses, a loop's counter).
 type LiveValue struct {
-	Value     string `json:"value"`
+	Value     string `json:"value,omitempty"`
+	Held      string `json:"held,omitempty"`
 	Registers int    `json:"registers"`
 }
 
 // registerPlan counts the registers of a's layouts across g's program.
 func registerPlan(g *model.Graph, t *model.Target, a *model.Assignment) RegisterPlan {
-	live, words := model.Live(g), model.AssignmentWords(g, a) // once for the peak and the spill
+	live := model.LiveOn(g, t)
+	words := live.Words(g, t, a) // once for the peak and the spill
 	peak := live.Peak(g, words)
 	rp := RegisterPlan{Peak: peak.Registers, At: peak.Point.String(), Live: []LiveValue{},
-		Budget: t.RegisterBudget(g.Subgroups), Spill: g.SpillRegisters}
+		Budget: t.RegisterBudget(g.Subgroups), Spill: g.SpillRegisters,
+		AddressRegisters: t.AddressRegisters, IndexRegisters: t.IndexRegisters}
 	for _, lv := range peak.Live {
-		rp.Live = append(rp.Live, LiveValue{Value: lv.Value.Name, Registers: lv.Registers})
+		rp.Live = append(rp.Live, liveValue(lv))
 	}
 	if rp.Budget > 0 && rp.Peak > rp.Budget {
 		rp.Over = rp.Peak - rp.Budget
@@ -78,7 +89,7 @@ func (r RegisterPlan) Text() string {
 			live = append(live, fmt.Sprintf("%d more", len(r.Live)-i))
 			break
 		}
-		live = append(live, fmt.Sprintf("%%%s %d", lv.Value, lv.Registers))
+		live = append(live, lv.String())
 	}
 	if len(live) > 0 {
 		fmt.Fprintf(&b, " (%s)", strings.Join(live, ", "))
@@ -86,12 +97,31 @@ func (r RegisterPlan) Text() string {
 	return b.String()
 }
 
+// liveValue is one entry of a register peak as a plan states it.
+func liveValue(lv model.LiveValue) LiveValue {
+	if lv.Value == nil {
+		return LiveValue{Held: lv.Holding.String(), Registers: lv.Registers}
+	}
+	return LiveValue{Value: lv.Value.Name, Registers: lv.Registers}
+}
+
+// String names a live entry and its registers: "%x 16", "counter of
+// loop kv 1".
+func (lv LiveValue) String() string {
+	if lv.Value == "" {
+		return fmt.Sprintf("%s %d", lv.Held, lv.Registers)
+	}
+	return fmt.Sprintf("%%%s %d", lv.Value, lv.Registers)
+}
+
 // verifyRegisters recomputes the register peak from the assignment's
 // layouts: it must be within the target's budget unless the graph allows
 // spilling. (The peak, its point and the excess a plan states are
 // claims, recomputed by Build and compared where a plan is read back.)
 func verifyRegisters(g *model.Graph, a *model.Assignment, p *Plan) error {
-	peak := model.AssignmentPeak(g, a)
+	// The widths are the plan's claims, as its budget is.
+	t := &model.Target{AddressRegisters: p.Registers.AddressRegisters, IndexRegisters: p.Registers.IndexRegisters}
+	peak := model.AssignmentPeak(g, t, a)
 	budget := p.Registers.Budget
 	if budget == 0 || peak.Registers <= budget || g.SpillRegisters {
 		return nil
@@ -99,8 +129,10 @@ func verifyRegisters(g *model.Graph, a *model.Assignment, p *Plan) error {
 	var where []Where
 	var live []string
 	for _, lv := range peak.Live {
-		where = append(where, atValue(lv.Value))
-		live = append(live, fmt.Sprintf("%%%s %d", lv.Value.Name, lv.Registers))
+		if lv.Value != nil {
+			where = append(where, atValue(lv.Value))
+		}
+		live = append(live, liveValue(lv).String())
 	}
 	return &VerifyError{What: fmt.Sprintf("the values live %s hold %d registers per lane (%s), more than the budget of %d, and the graph does not allow spilling (registers = \"spill\")",
 		peak.Point.String(), peak.Registers, strings.Join(live, ", "), budget), At: where}

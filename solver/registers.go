@@ -86,7 +86,8 @@ func (p *Problem) registerForbids() {
 	if budget == 0 {
 		return
 	}
-	ru := &registerUse{budget: budget, spill: g.SpillRegisters, live: model.Live(g), words: make([][]int, len(g.Values))}
+	live := model.LiveOn(g, p.Target)
+	ru := &registerUse{budget: budget, spill: g.SpillRegisters, live: live, words: make([][]int, len(live.Ranges))}
 	if !ru.spill {
 		ru.fact = p.registersFact(budget)
 		if p.relaxed(ru.fact) {
@@ -94,8 +95,8 @@ func (p *Problem) registerForbids() {
 		}
 	}
 	edges := p.useEdges()
-	least := make([]int, len(g.Values)) // the fewest registers each value can hold, whatever else holds
-	most := make([]int, len(g.Values))
+	least := make([]int, len(ru.words)) // the fewest registers each value can hold, whatever else holds
+	most := make([]int, len(ru.words))
 	for i, v := range g.Values {
 		ru.node = append(ru.node, -1)
 		if ru.live.Holder[i] != i {
@@ -106,6 +107,16 @@ func (p *Problem) registerForbids() {
 			continue
 		}
 		ru.node[i], ru.words[i] = n.ID, ws
+		least[i], most[i] = slices.Min(ws), slices.Max(ws)
+	}
+	for j, h := range ru.live.Holdings {
+		i := len(g.Values) + j
+		n, ws := p.holdingWords(h)
+		ru.node = append(ru.node, -1)
+		if n != nil {
+			ru.node[i] = n.ID
+		}
+		ru.words[i] = ws
 		least[i], most[i] = slices.Min(ws), slices.Max(ws)
 	}
 	points := len(ru.live.Points)
@@ -186,6 +197,33 @@ func (p *Problem) heldWords(v *model.Value, edges map[model.Use]*Edge) (*Node, [
 	return n, ws
 }
 
+// holdingWords is the node whose choice decides the registers of a
+// thing the compiled code holds besides the values (model.Holding), and
+// those registers under each of its choices: its value's node and
+// layouts; nil and one count for a holding of fixed size (or whose
+// value has no node).
+func (p *Problem) holdingWords(h model.Holding) (*Node, []int) {
+	if h.Value != nil {
+		if n := p.valueNode[h.Value]; n != nil {
+			ws := make([]int, len(n.Layouts))
+			for c, l := range n.Layouts {
+				ws[c] = h.Words(p.Target, l)
+			}
+			return n, ws
+		}
+	}
+	return nil, []int{h.Words(p.Target, nil)}
+}
+
+// fixedWords is the registers of entry i of the liveness when no node
+// decides them: a holding of fixed size's one count, else 0.
+func (ru *registerUse) fixedWords(i int) int {
+	if ru.node[i] < 0 && len(ru.words[i]) == 1 {
+		return ru.words[i][0]
+	}
+	return 0
+}
+
 // useEdges are the problem's conversion edges by the use each is of.
 func (p *Problem) useEdges() map[model.Use]*Edge {
 	out := map[model.Use]*Edge{}
@@ -248,7 +286,11 @@ func (p *Problem) registerRows() []RegisterRow {
 		row := RegisterRow{Room: ru.budget}
 		most := 0
 		for i, n := range ru.node {
-			if n < 0 || !ru.live.LiveAt(i, at) {
+			if !ru.live.LiveAt(i, at) {
+				continue
+			}
+			if n < 0 {
+				row.Room -= ru.fixedWords(i)
 				continue
 			}
 			least := slices.Min(ru.words[i])
@@ -271,10 +313,12 @@ func (p *Problem) registerRows() []RegisterRow {
 // of the problem (graph order).
 func (p *Problem) registerWords(choice []int) []int {
 	ru := p.regs
-	out := make([]int, len(p.Graph.Values))
+	out := make([]int, len(ru.node))
 	for i, n := range ru.node {
 		if n >= 0 {
 			out[i] = ru.words[i][choice[n]]
+		} else {
+			out[i] = ru.fixedWords(i)
 		}
 	}
 	return out
@@ -354,16 +398,18 @@ func (p *Problem) registersCollide(ref string, alone bool) string {
 	if ru == nil {
 		return fmt.Sprintf("Every plan the other facts allow holds more registers per lane than %s allows.", ref)
 	}
-	least := make([]int, len(p.Graph.Values))
+	least := make([]int, len(ru.node))
 	for i, n := range ru.node {
 		if n >= 0 {
 			least[i] = slices.Min(ru.words[i])
+		} else {
+			least[i] = ru.fixedWords(i)
 		}
 	}
 	peak := ru.live.Peak(p.Graph, least)
 	var live []string
 	for _, lv := range peak.Live {
-		live = append(live, fmt.Sprintf("%%%s %d", lv.Value.Name, lv.Registers))
+		live = append(live, lv.String())
 	}
 	if peak.Registers > ru.budget {
 		return fmt.Sprintf("The values live %s hold at least %d 32-bit registers per lane in any layout (%s), more than the %d %s allows.",
@@ -467,7 +513,11 @@ func (p *Problem) registerCaps(b *pbqp.Problem, peak model.RegisterPeak) [][]reg
 	var levels []level
 	fixed := 0
 	for i, n := range ru.node {
-		if n < 0 || !ru.live.LiveAt(i, at) {
+		if !ru.live.LiveAt(i, at) {
+			continue
+		}
+		if n < 0 {
+			fixed += ru.fixedWords(i)
 			continue
 		}
 		var counts []int

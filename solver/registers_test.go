@@ -64,13 +64,17 @@ func enumerate(p *Problem, limit int, visit func(choice []int)) bool {
 // leastPeak is the register peak with every value at its fewest
 // registers, whatever else it then breaks: no plan holds fewer.
 func leastPeak(g *model.Graph, p *Problem) int {
-	lv := model.Live(g)
-	least := make([]int, len(g.Values))
+	lv := model.LiveOn(g, p.Target)
+	least := make([]int, len(lv.Ranges))
 	edges := p.useEdges()
 	for i, v := range g.Values {
-		if _, ws := p.heldWords(v, edges); len(ws) > 0 {
+		if _, ws := p.heldWords(v, edges); len(ws) > 0 && lv.Holder[i] == i {
 			least[i] = slices.Min(ws)
 		}
+	}
+	for j, h := range lv.Holdings {
+		_, ws := p.holdingWords(h)
+		least[len(g.Values)+j] = slices.Min(ws)
 	}
 	return lv.Peak(g, least).Registers
 }
@@ -114,7 +118,7 @@ func TestRegisterBudgetIsExact(t *testing.T) {
 			t.Errorf("%s at %d registers: %v, cost %d; the cheapest plan within the budget costs %d", c.name, budget, res.Status, res.Cost, want)
 		case want < Inf:
 			cut++
-			if got := model.AssignmentPeak(&g, res.Assignment).Registers; got > budget {
+			if got := model.AssignmentPeak(&g, c.target, res.Assignment).Registers; got > budget {
 				t.Errorf("%s at %d registers: the plan holds %d", c.name, budget, got)
 			}
 		}
@@ -142,7 +146,7 @@ func smallBudgets(t *testing.T) []testGraph {
 		if res.Assignment == nil {
 			continue
 		}
-		peak := model.AssignmentPeak(c.graph, res.Assignment).Registers
+		peak := model.AssignmentPeak(c.graph, c.target, res.Assignment).Registers
 		floor := leastPeak(c.graph, p)
 		for _, budget := range []int{floor, (floor + peak) / 2, peak - 1} {
 			if budget < 1 || budget >= peak {
