@@ -691,8 +691,10 @@ def document(rows, root, cfg):
         "`.agpr_count`, `.sgpr_count` (as vN aN sN) |",
         "| model registers | the planner's register model, 32-bit registers per lane at the peak (docs/graphs.md, "
         "Registers): the input's own layouts (`compare.baseline_registers`; where they exceed the budget, the peak "
-        "they hold with spilling allowed) / the plan's (`registers.peak`); it counts the tensors' values only, not "
-        "addresses, indices, masks or loop counters |",
+        "they hold with spilling allowed) / the plan's (`registers.peak`); on NVIDIA it counts the tensors' values "
+        "and what model/held.go's rules say the compiled code holds besides them (global addresses, per-row offsets "
+        "and bases of the loads and stores in loops, loop counters and run-time bounds), not index tensors, masks "
+        "(predicates) or the schedule's extra registers; on AMD the values only |",
         "| spill bytes | NVIDIA: ptxas -v's spill stores plus spill loads, in bytes; AMD: "
         "`.private_segment_fixed_size`, the scratch bytes per lane |",
         "| shared bytes | the shared memory (LDS) the compiled kernel allocates, Triton's `metadata.shared` |",
