@@ -936,9 +936,9 @@ var scaledElems = map[string]string{"e4m3": "f8e4m3", "e5m2": "f8e5m2", "e2m1": 
 // noPackedRecord says why the target has no block-scaled mma of a
 // tt.dot_scaled's formats where one side is e2m1, "" when it has one
 // (or the op packs neither side): a record multiplies the elements its A
-// and B name, and the planner has an e2m1 × e2m1 record for sm_120 alone
-// (mma.sync kind::mxf4), none for gfx950's scaled MFMA of fp4 operands
-// nor for a product of e2m1 by another format.
+// and B name, and the planner has e2m1 × e2m1 records for sm_120
+// (mma.sync kind::mxf4) and gfx950 (the scaled MFMA with fp4 operands),
+// none for a product of e2m1 by another format.
 func (b *ttBuilder) noPackedRecord(op *ir.Op) string {
 	lhs, rhs := elemFormat(op, "a_elem_type"), elemFormat(op, "b_elem_type")
 	_, pl := packedFormats[lhs]
@@ -957,7 +957,7 @@ func (b *ttBuilder) noPackedRecord(op *ir.Op) string {
 	}) {
 		return ""
 	}
-	return fmt.Sprintf("target %s offers no block-scaled mma record of %s A and %s B (lhs = %s, rhs = %s; the planner has e2m1 × e2m1 on sm_120's mma.sync kind::mxf4 alone)", b.Target.Name, a, bb, lhs, rhs)
+	return fmt.Sprintf("target %s offers no block-scaled mma record of %s A and %s B (lhs = %s, rhs = %s; the planner has e2m1 × e2m1 alone, on sm_120's mma.sync kind::mxf4 and gfx950's scaled MFMA)", b.Target.Name, a, bb, lhs, rhs)
 }
 
 // anchored is v in the layout pin gives: a view of v of the same shape
