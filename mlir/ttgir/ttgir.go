@@ -1711,6 +1711,29 @@ func ttTarget(s string, lanes int) string {
 	return s
 }
 
+// refusedTargets are ttg.target values of no target the planner (or
+// Triton 3.9) compiles for, each with why and what to write instead,
+// keyed by backend and architecture (feature flags dropped).
+var refusedTargets = map[string]string{
+	// Triton's own lit tests name compute capability 0 for a module tied
+	// to no particular GPU.
+	"cuda:0": "names compute capability 0, a placeholder of Triton's own tests for no particular GPU: name the GPU (\"cuda:80\", \"cuda:90\", ...) or give --target",
+	// LLVM's AMDGPU processor table (AMDGPUUsage) listed gfx940 and
+	// gfx941 as GFX9.4 (CDNA3) beside gfx942, then dropped them as no
+	// longer supported (llvm/llvm-project #126762, #126887, February
+	// 2025); Triton 3.9's AMD backend refuses them ("unsupported
+	// target").
+	"hip:gfx940": "is an early CDNA3 (MI300) processor of gfx942's instruction set that LLVM no longer supports and Triton 3.9 refuses (\"unsupported target\"): write \"hip:gfx942\" or give --target gfx942",
+	"hip:gfx941": "is an early CDNA3 (MI300) processor of gfx942's instruction set that LLVM no longer supports and Triton 3.9 refuses (\"unsupported target\"): write \"hip:gfx942\" or give --target gfx942",
+}
+
+// targetArch is a ttg.target's backend and architecture, its feature
+// flags dropped: "hip:gfx942" of "hip:gfx942:sramecc+:xnack-".
+func targetArch(s string) string {
+	parts := strings.SplitN(s, ":", 3)
+	return strings.Join(parts[:min(len(parts), 2)], ":")
+}
+
 // ttContext sets the target and the warps from the module's attributes
 // (ttg.target, "ttg.num-warps", "ttg.threads-per-warp", "ttg.num-ctas",
 // as Triton's TritonGPUDialect.td names them), or from the flags.
@@ -1762,6 +1785,10 @@ func (b *ttBuilder) ttContext() {
 		s, ok := tgt.Value.(*ir.StringAttr)
 		if !ok {
 			b.Errorf(tgt.ValuePos, model.CodeBadValue, "%s is %s, not a string such as \"cuda:80\" or \"hip:gfx942\"", tgt.Name, tgt.Value)
+			return
+		}
+		if why, ok := refusedTargets[targetArch(s.Value)]; ok {
+			b.Errorf(tgt.ValuePos, model.CodeUnknownName, "%s = %q %s", tgt.Name, s.Value, why)
 			return
 		}
 		g.Target, g.TargetPos = ttTarget(s.Value, lanes), tgt.ValuePos
