@@ -111,10 +111,12 @@ func (p *Problem) mmaChoicesOf(op *model.Op, records []*model.Record, notationKi
 		// matrix encoding (#ttg.nvidia_mma, #ttg.amd_mfma) only.
 		return namedAccumulators(chs, notation.TritonTargetOf(p.Target, false))
 	}
-	if batched && notationKind == "triton" {
-		// A batched tt.dot on a matrix record likewise; on FMAs its
-		// accumulator is blocked.
-		chs = namedAccumulators(chs, notation.TritonTargetOf(p.Target, false))
+	if notationKind == "triton" {
+		// A tt.dot on a matrix record likewise, batched or not (Triton's
+		// DotOp verifier wants A and B a #ttg.dot_op of the result's
+		// encoding, which a #ttg.linear is not), version 3 only for a
+		// ttng.warp_group_dot; on FMAs its accumulator is blocked.
+		chs = namedAccumulators(chs, notation.TritonTargetOf(p.Target, op.Warpgroup && !batched))
 	}
 	if !op.Scaled() && !batched {
 		chs = append(chs, p.fmaChoices(op, chs)...)

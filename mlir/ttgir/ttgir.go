@@ -808,8 +808,57 @@ func (b *ttBuilder) ttDot(op *ir.Op) {
 	}
 	// A ttng.warp_group_dot's result must be a version 3 #ttg.nvidia_mma
 	// (model.Op.Warpgroup).
-	b.Add(&model.Op{Kind: model.OpMMA, Pos: op.Pos, Operands: in[:], Warpgroup: ir.TTName(op.Name) == "ttng.warp_group_dot"}, &model.OpArgs{}, res, res.Name, res.Pos)
+	d := b.Add(&model.Op{Kind: model.OpMMA, Pos: op.Pos, Operands: in[:], Warpgroup: ir.TTName(op.Name) == "ttng.warp_group_dot"}, &model.OpArgs{}, res, res.Name, res.Pos)
 	b.pinResult(res, true)
+	if d != nil && len(in[0].Shape) == 2 && b.blockedResult(res) && b.matrixRecordTakes(in[0], in[1], in[2], d) {
+		// An FMA dot of types a matrix instruction takes: Triton's
+		// AccelerateMatmul (BlockedToMMA in
+		// lib/Dialect/TritonGPU/Transforms/AccelerateMatmul.cpp) moves
+		// it onto that instruction, converting A, B and C into its
+		// layouts and the result back, so that Triton's own kernel has
+		// those conversions.
+		n := 1
+		for _, o := range op.Operands[:3] {
+			if !b.freeTensors[o.Value] {
+				n++
+			}
+		}
+		b.accelerated = append(b.accelerated, n)
+	}
+}
+
+// blockedResult reports whether a tt.dot's result is a #ttg.blocked
+// tensor: the input runs the dot as FMAs (Triton's FMA dot, its operands
+// the #ttg.dot_op of that parent), as Triton writes a dot before
+// AccelerateMatmul and keeps one no matrix instruction takes.
+func (b *ttBuilder) blockedResult(res *ir.Value) bool {
+	t, ok := res.Type.(*ir.TensorType)
+	if !ok {
+		return false
+	}
+	e := b.encoding(t, res.Pos)
+	if e.err || e.enc == nil {
+		return false
+	}
+	_, blocked := e.enc.Enc.(*notation.TritonBlocked)
+	return blocked
+}
+
+// matrixRecordTakes reports whether the target offers a plain matrix
+// instruction (an mma record, not block-scaled) of a product's types.
+func (b *ttBuilder) matrixRecordTakes(a, bv, c, d *model.Value) bool {
+	if b.Target == nil || b.Opt.Offered == nil {
+		return false
+	}
+	recs, err := b.Opt.Offered(b.Target)
+	if err != nil {
+		return false
+	}
+	return slices.ContainsFunc(recs, func(r *model.Record) bool {
+		ra, rb, rc, rd := r.Operands["a"], r.Operands["b"], r.Operands["c"], r.Operands["d"]
+		return r.Kind == model.RecordMMA && !r.Scaled() && r.Unplanned() == "" && ra != nil && rb != nil && rc != nil && rd != nil &&
+			ra.DType.Name == a.DType.Name && rb.DType.Name == bv.DType.Name && rc.DType.Name == c.DType.Name && rd.DType.Name == d.DType.Name
+	})
 }
 
 // scaledFormats are the element formats of tt.dot_scaled's lhs and rhs
@@ -1900,6 +1949,18 @@ func (b *ttBuilder) finish() {
 			ops = "ttg.convert_layout op"
 		}
 		g.MaxConversionsFrom = fmt.Sprintf("the input's %d %s", b.converts, ops)
+		if n := len(b.accelerated); n > 0 {
+			more := 0
+			for _, c := range b.accelerated {
+				more += c
+			}
+			g.MaxConversions += more
+			dots := "dot"
+			if n > 1 {
+				dots = "dots"
+			}
+			g.MaxConversionsFrom += fmt.Sprintf(" and the %d that Triton's AccelerateMatmul writes to move its %d FMA %s (#ttg.blocked) onto a matrix instruction", more, n, dots)
+		}
 		all := 0
 		ir.Visit(b.Fn.Regions[0].Blocks[0].Ops, func(op *ir.Op) bool {
 			if ir.TTName(op.Name) == "ttg.convert_layout" {
@@ -1931,7 +1992,11 @@ type ttBuilder struct {
 	// read: the input's own conversions, which bound the plan's by
 	// default.
 	converts int
-	descs    map[*ir.Value]*memDesc
+	// accelerated are, for each FMA dot a matrix instruction takes, the
+	// conversions Triton's AccelerateMatmul writes for it, which bound
+	// the plan's besides the input's own.
+	accelerated []int
+	descs       map[*ir.Value]*memDesc
 	// ptrArgs are the function's tensor-of-pointers arguments, each with
 	// the pin of its encoding, which the loads and stores through it keep.
 	ptrArgs map[*ir.Value]*model.Pin
