@@ -912,6 +912,10 @@ func (b *ttBuilder) ttDotScaled(op *ir.Op) {
 	// they are, since the kernel written back converts the i8 tensor and
 	// has no tensor of the 4-bit elements to convert.
 	noConvert := make([]bool, len(in))
+	// B's scale is read through a transpose the kernel has no op for: a
+	// conversion of it is one of the N×K/32 tensor Triton holds, before
+	// the transpose, where the kernel written back can convert it.
+	noConvert[4] = true
 	for k, side := range []struct {
 		attr  string
 		axis  int
