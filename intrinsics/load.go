@@ -268,6 +268,7 @@ func (lib *Library) resolveExtends(all *Library) model.ErrorList {
 			{"tensor_memory_lanes", &t.TensorMemoryLanes, &own.TensorMemoryLanes},
 			{"tensor_memory_columns", &t.TensorMemoryColumns, &own.TensorMemoryColumns},
 			{"registers", &t.Registers, &own.Registers}, {"register_file", &t.RegisterFile, &own.RegisterFile},
+			{"scaled_dot", &t.ScaledDot, &own.ScaledDot}, {"scaled_dot_why", &t.ScaledDotWhy, &own.ScaledDotWhy},
 		} {
 			if !given[f.key] {
 				continue
@@ -379,7 +380,7 @@ func (lib *Library) parseFile(file string, data []byte) error {
 }
 
 var targetKeys = []string{"name", "extends", "vendor", "source", "subgroup_size", "max_subgroups", "shared_memory", "banks", "bank_bytes",
-	"tensor_memory_lanes", "tensor_memory_columns", "registers", "register_file", "records", "cost"}
+	"tensor_memory_lanes", "tensor_memory_columns", "registers", "register_file", "scaled_dot", "scaled_dot_why", "records", "cost"}
 var weightKeys = []string{"alu", "move", "shuffle", "sfu", "shared_wavefront", "barrier", "global_sector", "issue"}
 
 func parseTarget(root *tomlio.Table) *model.Target {
@@ -408,6 +409,18 @@ func parseTarget(root *tomlio.Table) *model.Target {
 		root.Errorf(given, model.CodeMissingKey, "a target with tensor memory gives both tensor_memory_lanes and tensor_memory_columns; %s is missing", missing)
 	}
 	parseRegisters(root, t)
+	var scaled bool
+	if t.ScaledDot, scaled = root.String("scaled_dot", false); scaled && t.ScaledDot != model.ScaledDotDecompose {
+		root.Errorf("scaled_dot", model.CodeBadValue, "scaled_dot takes %q (a block-scaled product no record runs is read as an upcast of each side and a plain dot), found %q", model.ScaledDotDecompose, t.ScaledDot)
+	}
+	var why bool
+	if t.ScaledDotWhy, why = root.String("scaled_dot_why", false); scaled != why && !root.Failed("scaled_dot") && !root.Failed("scaled_dot_why") {
+		given, missing := "scaled_dot", "scaled_dot_why"
+		if why {
+			given, missing = missing, given
+		}
+		root.Errorf(given, model.CodeMissingKey, "a target gives scaled_dot and scaled_dot_why (why its hardware's block-scaled product is not planned) together; %s is missing", missing)
+	}
 	t.Records, _ = root.Strings("records", req)
 	for i := range t.Records {
 		t.RecordPos = append(t.RecordPos, root.PosAt("records", i))

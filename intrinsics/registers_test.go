@@ -95,3 +95,40 @@ func TestTargetRegistersChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestTargetScaledDot reads the targets' scaled_dot: sm_100, whose
+// block-scaled product is tcgen05.mma alone (PTX ISA, mma, Target ISA
+// Notes: .block_scale on mma.sync needs sm_120a), decomposes a
+// tt.dot_scaled; the targets with a block-scaled record or none at all
+// say nothing; a value other than "decompose" is refused at the key.
+func TestTargetScaledDot(t *testing.T) {
+	lib, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"sm_100": model.ScaledDotDecompose, "sm_120": "", "sm_90": "", "gfx950": "", "pvc": ""} {
+		tg, ok := lib.Target(name)
+		if !ok {
+			t.Fatalf("no target %s", name)
+		}
+		if tg.ScaledDot != want {
+			t.Errorf("%s: scaled_dot %q, want %q", name, tg.ScaledDot, want)
+		}
+	}
+	base, err := builtinFS.ReadFile("targets/sm_100.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := golden.ReplaceOnce(t, string(base), `scaled_dot = "decompose"`, `scaled_dot = "emulate"`)
+	src = golden.ReplaceOnce(t, src, `name = "sm_100"`, `name = "scaled_test"`)
+	l := &Library{Targets: map[string]*model.Target{}, Records: map[string]*model.Record{}}
+	err = l.parseFile("scaled_test.toml", []byte(src))
+	if err == nil || !strings.Contains(err.Error(), "scaled_test.toml:") || !strings.Contains(err.Error(), `scaled_dot takes "decompose"`) || !strings.Contains(err.Error(), `found "emulate"`) {
+		t.Errorf("scaled_dot = \"emulate\": %v; want a positioned error naming the value expected and found", err)
+	}
+	src = golden.ReplaceOnce(t, string(base), "\nscaled_dot_why = ", "\n# scaled_dot_why = ")
+	err = l.parseFile("scaled_test2.toml", []byte(golden.ReplaceOnce(t, src, `name = "sm_100"`, `name = "scaled_test2"`)))
+	if err == nil || !strings.Contains(err.Error(), "scaled_test2.toml:") || !strings.Contains(err.Error(), "scaled_dot_why is missing") {
+		t.Errorf("scaled_dot without scaled_dot_why: %v; want a positioned error naming the missing key", err)
+	}
+}

@@ -39,6 +39,14 @@ type Target struct {
 	// 0 where the target has none.
 	TensorMemoryLanes   int
 	TensorMemoryColumns int
+	// ScaledDot says how a block-scaled product (Triton's tt.dot_scaled)
+	// that no record of the target runs is read: ScaledDotDecompose, as
+	// an upcast of each side with its scales multiplied in and a plain
+	// dot, as Triton's DecomposeScaledBlocked rewrites it; "" where it is
+	// refused. ScaledDotWhy says why the target's hardware scales none
+	// the planner plans, as the plan and its refusals tell it.
+	ScaledDot    string
+	ScaledDotWhy string
 	// Registers is the most 32-bit registers one lane may hold (NVIDIA:
 	// 255 per thread); RegisterFile, where the target gives it, is the
 	// 32-bit registers the subgroups of one block share (NVIDIA: 64K per
@@ -60,6 +68,9 @@ type Target struct {
 	Source     string
 	Pos        Pos
 }
+
+// ScaledDotDecompose is the one value of Target.ScaledDot.
+const ScaledDotDecompose = "decompose"
 
 // RecordKind says what an intrinsic record describes.
 type RecordKind string

@@ -1,6 +1,6 @@
 """The real compilers as judges of what the planner writes.
 
-    judge.py ttgir [--no-compile] [--target cuda:80] [--keep DIR] FILE...
+    judge.py ttgir [--no-compile] [--accelerate] [--target cuda:80] [--keep DIR] FILE...
     judge.py iree FILE...
     judge.py ttgir --jobs -      (a JSON list of jobs on standard input)
 
@@ -11,7 +11,13 @@ ttgir stage by triton.compile for its target: "cuda:80" and "cuda:90" to
 PTX and a cubin through the ptxas the wheel ships, "hip:gfx942" to
 AMDGCN. The target is the module's ttg.target, or the job's when given.
 A module with tensor descriptor loads or stores is compiled after
-make_ttgir's TMA lowering (lower_descriptors).
+make_ttgir's TMA lowering (lower_descriptors). With --accelerate (a
+job's "accelerate"), the module is compiled after the part of
+make_ttgir from AccelerateMatmul on (accelerated): for a TTGIR as it
+stands before Triton chooses its dots' instructions, such as a
+tt.dot_scaled on blocked tensors for cuda:100, whose block-scaled
+product only AccelerateMatmul makes (tcgen05, or the decomposition into
+a tt.dot) and which no stage after ttgir lowers.
 
 iree: each file is parsed and verified in IREE's own context
 (iree.compiler.ir), with IREE's dialects registered and unregistered
@@ -78,6 +84,29 @@ def lower_descriptors(ctx, mod, path, text, target):
     return out
 
 
+def accelerated(ctx, mod, path, text, target):
+    """The file to compile for a module as it stands before Triton's
+    AccelerateMatmul: the module after that pass and the rest of
+    make_ttgir's layout passes (remove_layout_conversions,
+    optimize_dot_operands; triton_stages._nvidia_layout) and its passes
+    after them (triton_stages.rest_passes), written to a file of its own."""
+    from triton._C.libtriton import ir, passes
+    from triton.compiler.compiler import make_backend
+    from triton_stages import rest_passes
+    pm = ir.pass_manager(ctx)
+    passes.ttgpuir.add_accelerate_matmul(pm)
+    passes.ttgpuir.add_remove_layout_conversions(pm)
+    passes.ttgpuir.add_optimize_dot_operands(pm, target.backend != "cuda" or int(target.arch) >= 80)
+    pm.run(mod, "accelerate_matmul")
+    mod.context = ctx  # as triton.compile does for IR it parses (triton/compiler/compiler.py)
+    m = re.search(r'"?ttg\.num-warps"?\s*=\s*(\d+)', text)
+    rest_passes(mod, target, make_backend(target).parse_options({"num_warps": int(m.group(1)) if m else 4}))
+    out = os.path.join(tempfile.mkdtemp(prefix="judge-accelerated-"), os.path.basename(path))
+    with open(out, "w") as f:
+        f.write(mod.str())
+    return out
+
+
 def judge_ttgir(job, verdict):
     path = job["file"]
     text = open(path).read()
@@ -97,7 +126,11 @@ def judge_ttgir(job, verdict):
     import triton
     from triton import knobs
     knobs.compilation.always_compile = True
-    kernel = triton.compile(lower_descriptors(ctx, mod, path, text, target), target=target)
+    if job.get("accelerate"):
+        src = accelerated(ctx, mod, path, text, target)
+    else:
+        src = lower_descriptors(ctx, mod, path, text, target)
+    kernel = triton.compile(src, target=target)
     keep = job.get("keep")
     if keep:
         os.makedirs(keep, exist_ok=True)
@@ -203,11 +236,13 @@ def main(argv):
         sys.stderr.write(__doc__)
         return 2
     kind, args = argv[1], argv[2:]
-    compile_, target, keep, files, jobs = True, None, None, [], None
+    compile_, accelerate, target, keep, files, jobs = True, False, None, None, [], None
     while args:
         a = args.pop(0)
         if a == "--no-compile":
             compile_ = False
+        elif a == "--accelerate":
+            accelerate = True
         elif a == "--target":
             target = args.pop(0)
         elif a == "--keep":
@@ -218,7 +253,7 @@ def main(argv):
         else:
             files.append(a)
     if jobs is None:
-        jobs = [{"file": f, "target": target, "compile": compile_, "keep": keep} for f in files]
+        jobs = [{"file": f, "target": target, "compile": compile_, "accelerate": accelerate, "keep": keep} for f in files]
     judge = judge_ttgir if kind == "ttgir" else judge_iree
     workers = int(os.environ.get("PLANNER_ORACLE_JOBS") or os.cpu_count() or 1)
     verdicts = run_all(judge, jobs, workers)

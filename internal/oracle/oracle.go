@@ -26,12 +26,16 @@ const EnvPython = "PLANNER_ORACLE_PYTHON"
 // A Job is one text for the judge: its name (a file name, with the
 // extension that says what it is), its text, the target it is compiled
 // for where the text names none (Triton's spelling, "cuda:80",
-// "hip:gfx942"), and whether Triton compiles it after verifying it.
+// "hip:gfx942"), and whether Triton compiles it after verifying it;
+// Accelerate compiles it after Triton's AccelerateMatmul and the rest of
+// make_ttgir (oracle/judge.py --accelerate), for a TTGIR as it stands
+// before Triton chooses its dots' instructions.
 type Job struct {
-	Name    string
-	Text    []byte
-	Target  string
-	Compile bool
+	Name       string
+	Text       []byte
+	Target     string
+	Compile    bool
+	Accelerate bool
 }
 
 // A Verdict is the judge's answer on one job: OK, or the stage that
@@ -103,9 +107,10 @@ func judge(t testing.TB, kind string, jobs []Job) []Verdict {
 	}
 	dir := t.TempDir()
 	type wire struct {
-		File    string `json:"file"`
-		Target  string `json:"target,omitempty"`
-		Compile bool   `json:"compile"`
+		File       string `json:"file"`
+		Target     string `json:"target,omitempty"`
+		Compile    bool   `json:"compile"`
+		Accelerate bool   `json:"accelerate,omitempty"`
 	}
 	var list []wire
 	for i, j := range jobs {
@@ -114,7 +119,7 @@ func judge(t testing.TB, kind string, jobs []Job) []Verdict {
 		if err := os.WriteFile(path, j.Text, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		list = append(list, wire{File: path, Target: j.Target, Compile: j.Compile})
+		list = append(list, wire{File: path, Target: j.Target, Compile: j.Compile, Accelerate: j.Accelerate})
 	}
 	in, err := json.Marshal(list)
 	if err != nil {

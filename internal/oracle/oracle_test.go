@@ -89,3 +89,38 @@ func TestTritonTarget(t *testing.T) {
 		}
 	}
 }
+
+// scaledTTGIR is an MXFP8 product for cuda:100 as it stands before
+// Triton's AccelerateMatmul: a tt.dot_scaled of blocked tensors.
+const scaledTTGIR = `#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:100", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%pa: !tt.ptr<f8E4M3FN>, %ps: !tt.ptr<i8>, %pc: !tt.ptr<f32>) {
+    %ap = tt.splat %pa : !tt.ptr<f8E4M3FN> -> tensor<64x64x!tt.ptr<f8E4M3FN>, #blocked>
+    %a = tt.load %ap : tensor<64x64x!tt.ptr<f8E4M3FN>, #blocked>
+    %sp = tt.splat %ps : !tt.ptr<i8> -> tensor<64x2x!tt.ptr<i8>, #blocked>
+    %s = tt.load %sp : tensor<64x2x!tt.ptr<i8>, #blocked>
+    %c = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #blocked>
+    %d = tt.dot_scaled %a scale %s, %a scale %s, %c lhs = e4m3 rhs = e4m3 {fastMath = false} : tensor<64x64xf8E4M3FN, #blocked>, tensor<64x2xi8, #blocked> * tensor<64x64xf8E4M3FN, #blocked>, tensor<64x2xi8, #blocked> -> tensor<64x64xf32, #blocked>
+    %cp = tt.splat %pc : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>, #blocked>
+    tt.store %cp, %d : tensor<64x64x!tt.ptr<f32>, #blocked>
+    tt.return
+  }
+}
+`
+
+// A tt.dot_scaled for cuda:100 before AccelerateMatmul: no stage after
+// ttgir lowers it, so compiled from there it is refused; compiled after
+// AccelerateMatmul and the rest of make_ttgir (Accelerate) it is
+// accepted.
+func TestJudgeAccelerate(t *testing.T) {
+	v := TTGIR(t, []Job{
+		{Name: "straight.ttgir", Text: []byte(scaledTTGIR), Compile: true},
+		{Name: "accelerated.ttgir", Text: []byte(scaledTTGIR), Compile: true, Accelerate: true},
+	})
+	if v[0].OK {
+		t.Errorf("a tt.dot_scaled for cuda:100 compiled from the ttgir stage: %v", v[0])
+	}
+	if !v[1].OK {
+		t.Errorf("refused after AccelerateMatmul: %v", v[1])
+	}
+}

@@ -592,3 +592,6 @@ func collapse(s string) string {
 	}
 	return b.String()
 }
+
+// Text is the text the module was parsed from.
+func (m *Module) Text() string { return m.src }

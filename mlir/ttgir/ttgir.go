@@ -802,14 +802,14 @@ func (b *ttBuilder) ttDot(op *ir.Op) {
 			b.Failed[res] = true
 			return
 		}
-		if i < 2 && b.Opt.KeepAnchors && !b.Opt.InputLayouts {
+		if i < 2 && b.Opt.KeepAnchors && !b.Opt.InputLayouts && !b.decomposes(op) {
 			in[i] = b.anchored(in[i], b.ttPin(op.Operands[i].Value.Type, op.Operands[i].Pos), op.Pos, fmt.Sprintf("%s@%c", res.Name, 'a'+i))
 		}
 	}
 	// A ttng.warp_group_dot's result must be a version 3 #ttg.nvidia_mma
 	// (model.Op.Warpgroup).
 	d := b.Add(&model.Op{Kind: model.OpMMA, Pos: op.Pos, Operands: in[:], Warpgroup: ir.TTName(op.Name) == "ttng.warp_group_dot"}, &model.OpArgs{}, res, res.Name, res.Pos)
-	b.pinResult(res, true)
+	b.pinResult(res, !b.decomposes(op))
 	if d != nil && len(in[0].Shape) == 2 && b.blockedResult(res) && b.matrixRecordTakes(in[0], in[1], in[2], d) {
 		// An FMA dot of types a matrix instruction takes: Triton's
 		// AccelerateMatmul (BlockedToMMA in
@@ -890,6 +890,11 @@ func (b *ttBuilder) ttDotScaled(op *ir.Op) {
 	}
 	if r := len(shapeOf(op.Operands[0].Value.Type)); r != 2 {
 		b.Fail(op, model.CodeRankMismatch, "%s multiplies %d-dimensional tensors: the planner reads a block-scaled product of matrices", op.Name, r)
+		return
+	}
+	if b.decomposesScaled() {
+		// Read as its decomposition (decompose.go) unless it cannot be.
+		b.Fail(op, model.CodeUnknownName, "%s is not planned: %s, and it is not decomposed as Triton does where none is: %s", op.Name, b.noScaledRecord(), notDecomposed(op))
 		return
 	}
 	if why := b.noScaledRecord(); why != "" {
@@ -976,8 +981,8 @@ func (b *ttBuilder) noScaledRecord() string {
 	if slices.ContainsFunc(recs, func(r *model.Record) bool { return r.Scaled() && r.Unplanned() == "" }) {
 		return ""
 	}
-	if strings.HasPrefix(b.Target.Name, "sm_100") {
-		return "sm_100 runs a block-scaled product on tcgen05.mma with block scaling, whose scales Triton keeps in tensor memory, and the planner has no record of it (its tcgen05 records are f16 and bf16 products, their accumulators in tensor memory)"
+	if b.Target.ScaledDot == model.ScaledDotDecompose {
+		return b.Target.ScaledDotWhy
 	}
 	return fmt.Sprintf("target %s offers no block-scaled mma record (the planner has them for sm_120's mma.sync block_scale and gfx950's scaled MFMA); Triton decomposes tt.dot_scaled into an upcast and a tt.dot before TTGIR on such targets", b.Target.Name)
 }
@@ -1889,6 +1894,32 @@ func Build(m *ir.Module, fn *ir.Op, opt reader.Options) (reader.Kernel, error) {
 
 // build reads fn of m into its graph.
 func build(m *ir.Module, fn *ir.Op, opt reader.Options) (*ttBuilder, error) {
+	b := newBuilder(m, fn, opt)
+	b.ttContext()
+	if b.Err() == nil {
+		if text, ds, ok := b.decomposeScaled(m.Text()); ok {
+			var err error
+			if b, err = readDecomposed(m.File, text, ds, opt); err != nil {
+				return nil, err
+			}
+			fn = b.Fn
+		}
+	}
+	b.markFree(fn)
+	if err := b.Err(); err != nil {
+		return nil, err
+	}
+	b.arguments(fn.Regions[0].Blocks[0])
+	b.Body(fn.Regions[0].Blocks[0])
+	b.finish()
+	if err := b.Err(); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// newBuilder prepares to read fn of m.
+func newBuilder(m *ir.Module, fn *ir.Op, opt reader.Options) *ttBuilder {
 	b := &ttBuilder{
 		Builder:     reader.NewBuilder(m, fn, opt),
 		freeTensors: map[*ir.Value]bool{},
@@ -1901,18 +1932,7 @@ func build(m *ir.Module, fn *ir.Op, opt reader.Options) (*ttBuilder, error) {
 	b.Front = b
 	b.Tensors = true
 	b.DefaultTrips = reader.AssumedTrips // a loop over a run-time bound, as Triton writes them
-	b.ttContext()
-	b.markFree(fn)
-	if err := b.Err(); err != nil {
-		return nil, err
-	}
-	b.arguments(fn.Regions[0].Blocks[0])
-	b.Body(fn.Regions[0].Blocks[0])
-	b.finish()
-	if err := b.Err(); err != nil {
-		return nil, err
-	}
-	return b, nil
+	return b
 }
 
 // Operand reads each use of a free tensor as a constant of its own.
@@ -2004,6 +2024,12 @@ type ttBuilder struct {
 	// ptrArgs are the function's tensor-of-pointers arguments, each with
 	// the pin of its encoding, which the loads and stores through it keep.
 	ptrArgs map[*ir.Value]*model.Pin
+	// text is the kernel's text with each tt.dot_scaled the target runs
+	// as its decomposition written as one (decomposed), which the
+	// module was parsed from and the writer writes back into; "" when
+	// there is none.
+	text       string
+	decomposed []*scaledDecomposition
 }
 
 // aliasUses lists the aliases n's values name, at any depth, each once.

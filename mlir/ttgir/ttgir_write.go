@@ -48,7 +48,10 @@ type ttWriter struct {
 	kept      map[string]string      // the input's shared aliases kept, by name: their definitions (keepShared)
 	wgmmaBufs map[*model.Buffer]bool // the buffers a ttng.warp_group_dot reads through a descriptor
 	lineStart []int
-	encs      map[string]*notation.Triton // by layout: its name alone (for the role first asked)
+	// inline are the ops of a decomposition written on one line after
+	// another (decompose.go), each with the end of the one before it.
+	inline map[*ir.Op]int
+	encs   map[string]*notation.Triton // by layout: its name alone (for the role first asked)
 	// typing collects, on the first writing, the tensors written and the
 	// ties of Triton's typing between them; named is, on the second, the
 	// encoding each is written in, by nodeKey.
@@ -57,7 +60,12 @@ type ttWriter struct {
 }
 
 // Write writes the kernel read from src back with the plan pl in it.
+// A kernel whose tt.dot_scaled was read as its decomposition is written
+// from the text with the decomposition in it (b.text).
 func (b *ttBuilder) Write(w io.Writer, src string, pl *reader.Planned) error {
+	if b.text != "" {
+		src = b.text
+	}
 	return writeTTGIR(w, b, src, pl)
 }
 
@@ -116,6 +124,12 @@ func newTTWriter(b *ttBuilder, src string, pl *reader.Planned) *ttWriter {
 			wr.warpgroup = true
 		}
 	}
+	wr.inline = map[*ir.Op]int{}
+	for _, d := range b.decomposed {
+		for i := 1; i < len(d.ops); i++ {
+			wr.inline[d.ops[i]] = d.ops[i-1].Span.End
+		}
+	}
 	wr.lineStart = []int{0}
 	for i := 0; i < len(src); i++ {
 		if src[i] == '\n' {
@@ -159,6 +173,7 @@ func (wr *ttWriter) write() (string, error) {
 	for _, op := range wr.ops {
 		wr.writeOp(op)
 	}
+	wr.splitDecompositions()
 	wr.aliasDefs()
 	for o, name := range wr.rename {
 		wr.rw.Replace(o.Span.Off, o.Span.End, name)
@@ -175,6 +190,19 @@ func (wr *ttWriter) write() (string, error) {
 		return "", wr.err
 	}
 	return wr.rw.Apply()
+}
+
+// splitDecompositions puts each op of a decomposition the writer keeps
+// on a line of its own, indented as the tt.dot_scaled it replaces; the
+// ops it removes took the space before them away.
+func (wr *ttWriter) splitDecompositions() {
+	for _, d := range wr.b.decomposed {
+		for _, op := range d.ops[1:] {
+			if !wr.removed[op] {
+				wr.rw.Replace(wr.inline[op], op.Span.Off, "\n"+wr.indent(op))
+			}
+		}
+	}
 }
 
 // assignSpans gives each type written in the function to the innermost
@@ -695,6 +723,10 @@ func (wr *ttWriter) role(op *ir.Op, i int) notation.TritonRole {
 // input's convert_layouts, else its types and uses.
 func (wr *ttWriter) writeOp(op *ir.Op) {
 	if wr.removed[op] {
+		if at, ok := wr.inline[op]; ok {
+			wr.rw.Replace(at, op.Span.End, "") // and the space before it
+			return
+		}
 		start := wr.lineStart[op.Pos.Line-1]
 		end := op.Span.End
 		if end < len(wr.src) && wr.src[end] == '\n' {
