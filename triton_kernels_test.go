@@ -3,6 +3,7 @@ package planner_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,6 +99,32 @@ func TestTritonKernels(t *testing.T) {
 			case c.BaselineCost >= c.Cost && inputCostsLess[name] != "":
 				t.Errorf("the plan costs %d, no more than the input's %d: take %s off inputCostsLess", c.Cost, c.BaselineCost, name)
 			}
+			baseline := "no plan"
+			if c.NoPlan == "" {
+				baseline = fmt.Sprintf("%d, %d", c.BaselineCost, len(c.Conversions))
+			}
+			want := fmt.Sprintf("| `%s` | %d, %d | %s | %d, %d |", name, res.Plan.Cost, len(res.Plan.Conv), baseline, converts(string(data)), converts(out.String()))
+			if got := tritonTableRow(t, name); got != want {
+				t.Errorf("docs/triton.md's row of the Triton kernels' table is\n\t%s\nwant\n\t%s", got, want)
+			}
 		})
 	}
+}
+
+// tritonTableRow is the row of docs/triton.md's table of the Triton
+// kernels (plan, the input's own layouts, convert_layout ops) that names
+// kernel name.
+func tritonTableRow(t *testing.T, name string) string {
+	t.Helper()
+	doc, err := os.ReadFile("docs/triton.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(doc), "\n") {
+		if strings.HasPrefix(line, "| `"+name+"` |") {
+			return line
+		}
+	}
+	t.Fatalf("docs/triton.md has no row for %s in its table of Triton kernels", name)
+	return ""
 }

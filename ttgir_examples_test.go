@@ -395,7 +395,7 @@ func eachOp(m *mlir.Module, fn func(*mlir.Op)) {
 }
 
 // The verifier holds a plan to its graph's bound on conversions: the
-// layernorm's unbounded plan (4 conversions) replays, and is refused
+// layernorm's unbounded plan (2 conversions) replays, and is refused
 // against the kernel's own bound of 0.
 func TestVerifyKeepsConversionBound(t *testing.T) {
 	pl, path, data, res := unboundedLayernorm(t)
@@ -418,7 +418,7 @@ func TestVerifyKeepsConversionBound(t *testing.T) {
 // A plan file records the bound its plan was solved under, and the
 // replay reads the kernel with it: the layernorm's plan solved with the
 // bound lifted verifies ("none"), and edited to the kernel's own bound of
-// 0, or to 3, it is refused.
+// 0, or to 1, it is refused.
 func TestPlanFileKeepsConversionBound(t *testing.T) {
 	pl, _, _, res := unboundedLayernorm(t)
 	var b bytes.Buffer
@@ -430,9 +430,9 @@ func TestPlanFileKeepsConversionBound(t *testing.T) {
 		line, want string
 	}{
 		{`max_conversions = "none"`, ""},
-		{`max_conversions = 0`, "the plan converts 4 times, more than the 0 that the input's 0 ttg.convert_layout ops allows"},
-		{`max_conversions = 3`, "the plan converts 4 times, more than the 3 that the plan's max_conversions allows"},
-		{`max_conversions = 4`, ""},
+		{`max_conversions = 0`, "the plan converts 2 times, more than the 0 that the input's 0 ttg.convert_layout ops allows"},
+		{`max_conversions = 1`, "the plan converts 2 times, more than the 1 that the plan's max_conversions allows"},
+		{`max_conversions = 2`, ""},
 		{`max_conversions = "some"`, `plan.toml:9:1: max_conversions is a number of conversions, 0 or more, or "none" (the solve lifted the graph's bound), found some`},
 		{`max_conversions = -2`, `plan.toml:9:1: max_conversions is a number of conversions, 0 or more, or "none" (the solve lifted the graph's bound), found -2`},
 	} {
@@ -455,7 +455,7 @@ func TestPlanFileKeepsConversionBound(t *testing.T) {
 }
 
 // unboundedLayernorm is the layernorm example solved with its bound on
-// conversions lifted (4 conversions where the kernel has none).
+// conversions lifted (2 conversions where the kernel has none).
 func unboundedLayernorm(t *testing.T) (*planner.Planner, string, []byte, *planner.Result) {
 	t.Helper()
 	pl := testPlanner(t)

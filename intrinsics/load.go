@@ -381,7 +381,7 @@ func (lib *Library) parseFile(file string, data []byte) error {
 
 var targetKeys = []string{"name", "extends", "vendor", "source", "subgroup_size", "max_subgroups", "shared_memory", "banks", "bank_bytes",
 	"tensor_memory_lanes", "tensor_memory_columns", "registers", "register_file", "scaled_dot", "scaled_dot_why", "records", "cost"}
-var weightKeys = []string{"alu", "move", "shuffle", "sfu", "shared_wavefront", "barrier", "global_sector", "issue"}
+var weightKeys = []string{"alu", "move", "shuffle", "sfu", "shared_wavefront", "barrier", "global_sector", "l1_sector", "issue"}
 
 func parseTarget(root *tomlio.Table) *model.Target {
 	root.Expect(targetKeys...)
@@ -433,14 +433,21 @@ func parseTarget(root *tomlio.Table) *model.Target {
 	if c, ok := root.Sub("cost", req); ok {
 		c.Expect(weightKeys...)
 		get := func(key string) int64 {
-			v, ok := c.Int(key, true)
+			v, ok := c.Int(key, key != "l1_sector")
 			if ok && v < 0 {
 				c.Errorf(key, model.CodeBadValue, "a cost weight cannot be negative, found %d", v)
 			}
 			return int64(v)
 		}
 		t.Weights = model.Weights{ALU: get("alu"), Move: get("move"), Shuffle: get("shuffle"), SFU: get("sfu"),
-			SharedWavefront: get("shared_wavefront"), Barrier: get("barrier"), GlobalSector: get("global_sector"), Issue: get("issue")}
+			SharedWavefront: get("shared_wavefront"), Barrier: get("barrier"), GlobalSector: get("global_sector"), L1Sector: get("l1_sector"), Issue: get("issue")}
+		switch {
+		case !c.Has("l1_sector"):
+			t.Weights.L1Sector = t.Weights.GlobalSector // no cache discount given: a repeat costs what the first read does
+		case c.Failed("l1_sector") || c.Failed("global_sector"):
+		case t.Weights.L1Sector > t.Weights.GlobalSector:
+			c.Errorf("l1_sector", model.CodeBadValue, "a sector read again from L1 (l1_sector %d) cannot cost more than one read from L2 (global_sector %d)", t.Weights.L1Sector, t.Weights.GlobalSector)
+		}
 		c.CheckUnknown()
 	}
 	for _, k := range targetBounds {

@@ -101,11 +101,19 @@ func (m *Memo) BlockMessages(op *Op, l *Layout, r *Record, bits int) (int, error
 	return copies, nil
 }
 
-// blockCost prices op's access of l as messages of its record.
+// blockCost prices op's access of l as messages of its record: a load's
+// messages with the reuse of the sectors other subgroups read too
+// (ReusedSectorCost, the record's cost being its sectors at the target's
+// GlobalSector), as a vector load's are.
 func blockCost(m *Memo, op *Op, l *Layout, ch *OpChoice, bits int, t *Target) (int64, string, error) {
 	n, err := m.BlockMessages(op, l, ch.Record, bits)
 	if err != nil {
 		return 0, "", fmt.Errorf("%s cannot move %s: %v", ch.Record.Name, op.Name, err)
 	}
-	return int64(n) * (ch.Record.Cost + t.Weights.Issue) * Trips(op.In), fmt.Sprintf("%s × %d", ch.Record.Name, n), nil
+	each, method := ch.Record.Cost, fmt.Sprintf("%s × %d", ch.Record.Name, n)
+	if ch.Record.Kind == RecordLoadGlobal {
+		each = ReusedSectorCost(each, l.SubgroupCopies(), t)
+		method += reuseText(l, t)
+	}
+	return int64(n) * (each + t.Weights.Issue) * Trips(op.In), method, nil
 }

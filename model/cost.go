@@ -124,17 +124,57 @@ func ReduceCost(l *Layout, axis int, elemBits int, t *Target) int64 {
 // each lane moves the widest aligned vector (up to 16 bytes) of values
 // consecutive along the contiguous dimension, and every warp-wide
 // instruction costs its issue and the distinct 32-byte sectors its lanes
-// touch. The
-// tensor is stored with dimension contiguous fastest, then the others in
-// row-major order.
+// touch (lanes that read one sector share its transaction: CUDA C++
+// Best Practices Guide, "Coalesced Access to Global Memory", a warp's
+// request is served by the sectors it touches). The tensor is stored with
+// dimension contiguous fastest, then the others in row-major order.
 func GlobalAccessCost(l *Layout, contiguous int, elemBits int, t *Target) (cost int64, vector int) {
+	sectors, n, v := globalAccess(l, contiguous, elemBits)
+	return sectors*t.Weights.GlobalSector + n*t.Weights.Issue, v
+}
+
+// GlobalLoadCost is GlobalAccessCost for a load: the sectors that other
+// subgroups of the block read too are priced with their reuse
+// (ReusedSectorCost).
+func GlobalLoadCost(l *Layout, contiguous int, elemBits int, t *Target) (cost int64, vector int) {
+	sectors, n, v := globalAccess(l, contiguous, elemBits)
+	return ReusedSectorCost(sectors*t.Weights.GlobalSector, l.SubgroupCopies(), t) + n*t.Weights.Issue, v
+}
+
+// globalAccess is what one subgroup's access of l moves: the sectors of
+// its busiest subgroup, its instructions, and the vector width.
+func globalAccess(l *Layout, contiguous int, elemBits int) (sectors, instructions int64, vector int) {
 	v := vectorWidth(l, contiguous, elemBits)
 	n := int64(ceilDiv(l.Size(Register), v))
 	sectors, ok := sectorsLinear(l, contiguous, elemBits, v)
 	if !ok {
 		sectors = sectorsByElements(l, contiguous, elemBits, v)
 	}
-	return sectors*t.Weights.GlobalSector + n*t.Weights.Issue, v
+	return sectors, n, v
+}
+
+// ReusedSectorCost prices the sectors one subgroup's load reads, cost at
+// the target's GlobalSector each, when copies subgroups of the block read
+// the same ones (Layout.SubgroupCopies). A block's subgroups run on one
+// core and share its L1 cache, so of the copies reads of a sector the
+// first comes from L2 (GlobalSector) and the others hit L1 (L1Sector):
+// NVIDIA's default global load caches at all levels, L1 and L2 (PTX ISA,
+// "Cache Operators", ld.ca "cache at all levels, likely to be accessed
+// again"); AMD's vector memory reads through the compute unit's vector L1
+// (CDNA3 ISA, "Vector Memory Operations"); Intel's loads through the
+// Xe-core's L1 (oneAPI GPU Optimization Guide, "Xe-core", L1 and SLM
+// sharing one store). Subgroups run side by side, so each is charged the
+// average: (GlobalSector + (copies-1) L1Sector) / copies a sector. The
+// figure is applied to every kind of load alike, vector loads and block
+// messages, whose record cost is their sectors at GlobalSector.
+func ReusedSectorCost(cost int64, copies int, t *Target) int64 {
+	w := t.Weights
+	if copies <= 1 || w.GlobalSector <= 0 || w.L1Sector >= w.GlobalSector {
+		return cost
+	}
+	total := cost * (w.GlobalSector + int64(copies-1)*w.L1Sector)
+	per := int64(copies) * w.GlobalSector
+	return (total + per - 1) / per
 }
 
 // storageOrder lists the dimensions from the fastest in memory: the
@@ -236,10 +276,15 @@ func sectorsByElements(l *Layout, contiguous, elemBits, v int) int64 {
 // SharedAccessCost prices plain vector loads or stores of a row-major
 // shared buffer in layout l: the widest aligned vector along the last
 // dimension, each warp-wide access its issue and its wavefronts (free of
-// bank conflicts).
+// bank conflicts). Lanes that hold the same elements read the same words,
+// and one wavefront serves them all: threads reading within one 32-bit
+// word cause no conflict, the word is broadcast to them (CUDA C++
+// Programming Guide, Compute Capabilities, "Shared Memory" of compute
+// capability 5.x, which 8.x and 9.0 keep). Only the bytes of distinct
+// lanes (Layout.DistinctLanes) count.
 func SharedAccessCost(l *Layout, elemBits int, t *Target) (cost int64, vector int) {
 	v := vectorWidth(l, l.Rank()-1, elemBits)
 	bytes := (elemBits + 7) / 8
 	n := int64(ceilDiv(l.Size(Register), v))
-	return n * (wavefronts(t, l.Size(Lane), v*bytes)*t.Weights.SharedWavefront + t.Weights.Issue), v
+	return n * (wavefronts(t, l.DistinctLanes(), v*bytes)*t.Weights.SharedWavefront + t.Weights.Issue), v
 }

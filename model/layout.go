@@ -1001,3 +1001,44 @@ func (l *Layout) RegistersAlong(dims []int) (*Layout, error) {
 	}
 	return NewLayout(hw, dimRad, images)
 }
+
+// SubgroupCopies is how many subgroups of a block hold each element
+// subgroup 0 holds: 1 where every subgroup holds its own part, the
+// subgroup count where all hold the same elements (a broadcast over
+// subgroups). For a layout of binary digits it is counted from the
+// bases: each subgroup basis that adds no element to those the registers
+// and lanes reach doubles it.
+func (l *Layout) SubgroupCopies() int {
+	subs := l.Size(Subgroup)
+	if subs <= 1 {
+		return 1
+	}
+	if !l.binary() {
+		return max(1, subs/len(l.SubgroupsApart()))
+	}
+	s := &span{}
+	for _, h := range []HwDim{Register, Lane} {
+		imgs, _ := l.hwBits(h)
+		for _, v := range imgs {
+			s.add(v)
+		}
+	}
+	held := s.dim()
+	imgs, _ := l.hwBits(Subgroup)
+	for _, v := range imgs {
+		s.add(v)
+	}
+	return subs >> uint(s.dim()-held)
+}
+
+// DistinctLanes is how many lanes of a subgroup hold elements no lower
+// lane holds at the same register: the subgroup size less the lanes that
+// hold copies (a broadcast over lanes). For a layout of binary digits it
+// is counted from the lanes' bases; otherwise every lane counts.
+func (l *Layout) DistinctLanes() int {
+	if !l.binary() {
+		return l.Size(Lane)
+	}
+	imgs, _ := l.hwBits(Lane)
+	return 1 << uint(spanOf(imgs...).dim())
+}

@@ -33,8 +33,17 @@ func costLoad(m *Memo, op *Op, result *Layout, ch *OpChoice, t *Target) (int64, 
 	if ch != nil && ch.Record != nil {
 		return blockCost(m, op, result, ch, op.Result.DType.Bits, t)
 	}
-	c, v := GlobalAccessCost(result, op.Contiguous, op.Result.DType.Bits, t)
-	return c * Trips(op.In), fmt.Sprintf("%d-element vectors", v), nil
+	c, v := GlobalLoadCost(result, op.Contiguous, op.Result.DType.Bits, t)
+	return c * Trips(op.In), fmt.Sprintf("%d-element vectors", v) + reuseText(result, t), nil
+}
+
+// reuseText says, for a load's plan, how many subgroups read each of its
+// sectors where the target prices their reuse (ReusedSectorCost).
+func reuseText(l *Layout, t *Target) string {
+	if n := l.SubgroupCopies(); n > 1 && t.Weights.L1Sector < t.Weights.GlobalSector {
+		return fmt.Sprintf(", each sector read by %d subgroups (%d of them from L1)", n, n-1)
+	}
+	return ""
 }
 
 func costStore(m *Memo, op *Op, result *Layout, ch *OpChoice, t *Target) (int64, string, error) {

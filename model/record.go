@@ -13,7 +13,8 @@ type Weights struct {
 	Shuffle         int64 // one warp shuffle round (shfl.sync, ds_bpermute)
 	SharedWavefront int64 // one shared-memory wavefront (a conflict-free 128-byte access)
 	Barrier         int64 // one block-wide barrier
-	GlobalSector    int64 // one 32-byte global-memory sector
+	GlobalSector    int64 // one 32-byte global-memory sector, fetched from L2
+	L1Sector        int64 // one such sector read again after another subgroup of the block read it, from L1 (ReusedSectorCost); GlobalSector where a target gives none
 	Issue           int64 // issuing one memory instruction (a load, a store, an ldmatrix)
 }
 

@@ -106,17 +106,18 @@ func (p *Problem) mmaChoices(op *model.Op, records []*model.Record, notation str
 func (p *Problem) mmaChoicesOf(op *model.Op, records []*model.Record, notationKind string) []*MMAChoice {
 	chs := mmaChoicesOf(op, records, p.Graph.Subgroups, notationKind)
 	batched := len(op.Operands[0].Shape) == 3
-	if op.Scaled() && notationKind == "triton" {
-		// Triton lowers a tt.dot_scaled whose result is its target's
-		// matrix encoding (#ttg.nvidia_mma, #ttg.amd_mfma) only.
-		return namedAccumulators(chs, notation.TritonTargetOf(p.Target, false))
+	if notationKind == "triton" && !op.Warpgroup {
+		// Triton lowers a tt.dot or tt.dot_scaled on a matrix record
+		// whose result is its target's matrix encoding (#ttg.nvidia_mma,
+		// #ttg.amd_mfma) only, its operands the #ttg.dot_op of that
+		// encoding: an arrangement only a #ttg.linear writes (warp ids
+		// in an order the encoding has not) is not offered. On FMAs the
+		// accumulator is blocked (fmaChoices); a warp group's dot keeps
+		// the accumulators its own encoding writes (warpgroupAccumulators).
+		chs = namedAccumulators(chs, notation.TritonTargetOf(p.Target, false))
 	}
-	if notationKind == "triton" {
-		// A tt.dot on a matrix record likewise, batched or not (Triton's
-		// DotOp verifier wants A and B a #ttg.dot_op of the result's
-		// encoding, which a #ttg.linear is not), version 3 only for a
-		// ttng.warp_group_dot; on FMAs its accumulator is blocked.
-		chs = namedAccumulators(chs, notation.TritonTargetOf(p.Target, op.Warpgroup && !batched))
+	if op.Scaled() && notationKind == "triton" {
+		return chs
 	}
 	if !op.Scaled() && !batched {
 		chs = append(chs, p.fmaChoices(op, chs)...)

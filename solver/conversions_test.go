@@ -106,7 +106,7 @@ func TestConversionBranchesAreBounded(t *testing.T) {
 	defer func(n, m int) { maxConversionBranches, maxPricings = n, m }(maxConversionBranches, maxPricings)
 	maxConversionBranches, maxPricings = 1, 0 // pricing alone proves this one
 	for _, c := range testGraphs(t) {
-		if c.name != "bmg_transposed_small_tile" {
+		if c.name != "mma_small_tile_4warps" {
 			continue
 		}
 		g := *c.graph

@@ -274,6 +274,11 @@ func (wr *writer) sliceForms() {
 			continue
 		}
 		fl, pl := wr.irLayout(full), wr.irLayout(part)
+		if op.Name == "vector.multi_reduction" {
+			// The reduction runs in the layout it reads its source in,
+			// the plan's conversion's where it converts the source.
+			fl = wr.readIn(part, fl)
+		}
 		if fl == nil || pl == nil {
 			continue
 		}
@@ -304,6 +309,24 @@ func (wr *writer) irLayout(v *ir.Value) *model.Layout {
 		return nil
 	}
 	return wr.layoutOf(gv.Name)
+}
+
+// readIn is the layout the graph op that makes IR value result reads
+// its first operand in: the layout a conversion of the plan converts it
+// to there, else have, the operand's own.
+func (wr *writer) readIn(result *ir.Value, have *model.Layout) *model.Layout {
+	gv := wr.b.Vals[result]
+	if gv == nil || gv.Def == nil {
+		return have
+	}
+	for _, c := range wr.plan.Conv {
+		// The plan's ops may be another read's of the same text: the op
+		// is known by its name and position, as convert finds it.
+		if u := c.Use(); u.Op != nil && u.Op.Name == gv.Def.Name && u.Op.Pos == gv.Def.Pos && u.Index == 0 && !u.Yield {
+			return c.Required()
+		}
+	}
+	return have
 }
 
 // sliceOf is the #xegpu.slice that writes l, where sliceForms found one.

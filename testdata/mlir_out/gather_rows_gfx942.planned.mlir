@@ -26,4 +26,4 @@ func.func @gather_rows(%table: memref<4096x64xf32>, %pages: memref<64xindex>, %o
 
 // want status optimal
 // want conversions 0
-// want cost 2161
+// want cost 2137

@@ -71,14 +71,12 @@ func.func @layernorm_row(%in: memref<16x256xf32>, %gamma_in: memref<256xf32>, %b
   %xn = arith.mulf %xc_l, %rstdb_l : vector<16x256xf32>
   %xn_l = "iree_vector_ext.to_layout"(%xn) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [16, 1], batch_tile = [1, 2], outer_tile = [1, 1], thread_tile = [1, 32], element_tile = [1, 4], subgroup_strides = [1, 0], thread_strides = [0, 1]>}> : (vector<16x256xf32>) -> vector<16x256xf32>
   %gamma = vector.transfer_read %gamma_in[%c0], %pad {in_bounds = [true]} : memref<256xf32>, vector<256xf32>
-  %gamma_l = "iree_vector_ext.to_layout"(%gamma) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [4], batch_tile = [1], outer_tile = [1], thread_tile = [32], element_tile = [2], subgroup_strides = [1], thread_strides = [1]>}> : (vector<256xf32>) -> vector<256xf32>
-  %gamma_cv = "iree_vector_ext.to_layout"(%gamma_l) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [1], batch_tile = [2], outer_tile = [1], thread_tile = [32], element_tile = [4], subgroup_strides = [0], thread_strides = [1]>}> : (vector<256xf32>) -> vector<256xf32>
-  %gammab = vector.broadcast %gamma_cv : vector<256xf32> to vector<16x256xf32>
+  %gamma_l = "iree_vector_ext.to_layout"(%gamma) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [1], batch_tile = [2], outer_tile = [1], thread_tile = [32], element_tile = [4], subgroup_strides = [0], thread_strides = [1]>}> : (vector<256xf32>) -> vector<256xf32>
+  %gammab = vector.broadcast %gamma_l : vector<256xf32> to vector<16x256xf32>
   %gammab_l = "iree_vector_ext.to_layout"(%gammab) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [16, 1], batch_tile = [1, 2], outer_tile = [1, 1], thread_tile = [1, 32], element_tile = [1, 4], subgroup_strides = [1, 0], thread_strides = [0, 1]>}> : (vector<16x256xf32>) -> vector<16x256xf32>
   %beta = vector.transfer_read %beta_in[%c0], %pad {in_bounds = [true]} : memref<256xf32>, vector<256xf32>
-  %beta_l = "iree_vector_ext.to_layout"(%beta) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [4], batch_tile = [1], outer_tile = [1], thread_tile = [32], element_tile = [2], subgroup_strides = [1], thread_strides = [1]>}> : (vector<256xf32>) -> vector<256xf32>
-  %beta_cv = "iree_vector_ext.to_layout"(%beta_l) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [1], batch_tile = [2], outer_tile = [1], thread_tile = [32], element_tile = [4], subgroup_strides = [0], thread_strides = [1]>}> : (vector<256xf32>) -> vector<256xf32>
-  %betab = vector.broadcast %beta_cv : vector<256xf32> to vector<16x256xf32>
+  %beta_l = "iree_vector_ext.to_layout"(%beta) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [1], batch_tile = [2], outer_tile = [1], thread_tile = [32], element_tile = [4], subgroup_strides = [0], thread_strides = [1]>}> : (vector<256xf32>) -> vector<256xf32>
+  %betab = vector.broadcast %beta_l : vector<256xf32> to vector<16x256xf32>
   %betab_l = "iree_vector_ext.to_layout"(%betab) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [16, 1], batch_tile = [1, 2], outer_tile = [1, 1], thread_tile = [1, 32], element_tile = [1, 4], subgroup_strides = [1, 0], thread_strides = [0, 1]>}> : (vector<16x256xf32>) -> vector<16x256xf32>
   %y = math.fma %xn_l, %gammab_l, %betab_l : vector<16x256xf32>
   %y_l = "iree_vector_ext.to_layout"(%y) <{layout = #iree_vector_ext.nested_layout<subgroup_tile = [16, 1], batch_tile = [1, 2], outer_tile = [1, 1], thread_tile = [1, 32], element_tile = [1, 4], subgroup_strides = [1, 0], thread_strides = [0, 1]>}> : (vector<16x256xf32>) -> vector<16x256xf32>

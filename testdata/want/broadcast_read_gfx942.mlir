@@ -15,4 +15,4 @@ func.func @add_bias(%x: memref<32x64xf32>, %b: memref<64xf32>, %out: memref<32x6
 
 // want status optimal
 // want conversions 0
-// want cost 1081
+// want cost 1069

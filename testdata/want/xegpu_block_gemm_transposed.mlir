@@ -7,7 +7,7 @@
 // conversion.
 //
 // want conversions 0
-// want cost 5736
+// want cost 4200
 
 #la = #xegpu.layout<sg_layout = [4, 4], sg_data = [32, 32], inst_data = [8, 16], lane_layout = [1, 16], lane_data = [1, 1]>
 #lbt = #xegpu.layout<sg_layout = [4, 4], sg_data = [32, 32], inst_data = [16, 16], lane_layout = [16, 1], lane_data = [1, 2], order = [0, 1]>

@@ -6,11 +6,11 @@
 // block load, B through the VNNI-transforming 16x16 block load (what
 // xegpu.load_nd's packed does), the accumulator leaves through the 32-bit
 // 8x16 block store, and nothing is converted. Without A's layout the
-// planner exchanges A through shared memory each trip: a load read by
-// several subgroups is priced with no reuse (issue 30, item 3).
+// plan is the same (xegpu_block_gemm_free_a.mlir): the four subgroups
+// that read each line of A read it from L1 after the first.
 //
 // want conversions 0
-// want cost 5736
+// want cost 4200
 
 #la = #xegpu.layout<sg_layout = [4, 4], sg_data = [32, 32], inst_data = [8, 16], lane_layout = [1, 16], lane_data = [1, 1]>
 

@@ -49,5 +49,5 @@ gpu.module @kernels [#xevm.target<chip = "pvc">] {
 }
 
 // want status optimal
-// want cost 7040
-// want conversions 6
+// want cost 6640
+// want conversions 4
