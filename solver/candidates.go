@@ -116,7 +116,7 @@ func (p *Problem) mmaChoicesOf(op *model.Op, records []*model.Record, notationKi
 		// the accumulators its own encoding writes (warpgroupAccumulators).
 		chs = namedAccumulators(chs, notation.TritonTargetOf(p.Target, false))
 	}
-	if !op.Scaled() && !batched && !op.Warpgroup {
+	if !op.Scaled() && !batched && !op.Warpgroup && offerNamedRepeats {
 		chs = append(chs, p.namedRepeats(op, records)...)
 	}
 	if op.Scaled() && notationKind == "triton" {
@@ -156,6 +156,11 @@ func (p *Problem) namedRepeats(op *model.Op, records []*model.Record) []*MMAChoi
 	}
 	return out
 }
+
+// offerNamedRepeats: mmas are offered the repeating arrangements their
+// input names (namedRepeats). A variable only so that a test can take
+// them away and see an input's own arrangement outside the candidates.
+var offerNamedRepeats = true
 
 // namedLayouts are the layouts g's input names: its encodings left free
 // (Graph.Named) and its values' pins.
