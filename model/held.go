@@ -18,7 +18,10 @@ import "fmt"
 //     (add.s64 %rdN, base, offset; then ld.global.v4.b32 ... [%rdN + 0]).
 //     A row's address is dead once its access is issued, so where the
 //     access reads its operands one address is counted: the row's being
-//     issued (as a store's value is streamed one vector at a time).
+//     issued (as a store's value is streamed one vector at a time). The
+//     PTX forms them all ahead of the first access (transpose_sm80's four
+//     store addresses precede its conversion), which ptxas may keep or
+//     reschedule: one is the floor.
 //   - An access inside a loop keeps, through the whole of the outermost
 //     loop around it, its pointer's 64-bit base (hoisted out of the loop:
 //     %rd6 = param + offset before the loop of flash_attention_sm80) and
