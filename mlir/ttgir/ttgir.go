@@ -1051,7 +1051,7 @@ func (b *ttBuilder) ttFpToFp(op *ir.Op) {
 // the bytes into their f4e2m1 elements (model.OpUnpack: the byte's pair
 // in a new lowest register, which is the layout Triton infers for the
 // result, inferFp4ToFpOpEncoding) and an extf of those to the result's
-// type, priced as the graph prices every cast: one ALU operation a
+// type, which reads the unpack's layout without conversion, priced as the graph prices every cast: one ALU operation a
 // result element (Triton lowers it per byte, cvt.rn.bf16x2.e2m1x2 on
 // sm_100 with PTX 9.2, else a sequence of and, shr, prmt and or over
 // eight elements: third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/Fp4ToFpOpToLLVM.cpp).
@@ -1074,6 +1074,12 @@ func (b *ttBuilder) fp4ToFp(op *ir.Op) {
 		b.Fail(op, model.CodeBadValue, "%s gives bf16 or f16 (Triton's Fp4ToFpOp::verify), found %s", op.Name, dst.Elem)
 		return
 	}
+	if from, to := b.ttPin(src, op.Pos), b.ttPin(dst, res.Pos); from != nil && to != nil {
+		if want := model.UnpackPairs(from.Layout, axis); want == nil || !want.Equal(to.Layout) {
+			b.Fail(op, model.CodeShapeMismatch, "%s gives %s, which is not its source's layout unpacked along %d, each byte's pair in a new lowest register (Triton's Fp4ToFpOp::verify: \"Src and Dst encodings are not compatible\")", op.Name, dst, axis)
+			return
+		}
+	}
 	in := b.Source(op, res)
 	if in == nil {
 		return
@@ -1089,7 +1095,9 @@ func (b *ttBuilder) fp4ToFp(op *ir.Op) {
 	if !ok {
 		return
 	}
-	b.Add(&model.Op{Kind: model.OpCast, Fn: "extf", Pos: op.Pos, Operands: []*model.Value{u}}, &model.OpArgs{Spelling: "extf", DType: dt}, res, res.Name, res.Pos)
+	// One op of the kernel: no tensor of the 4-bit elements is written,
+	// so the extf reads the unpack's layout as it is.
+	b.Add(&model.Op{Kind: model.OpCast, Fn: "extf", Pos: op.Pos, Operands: []*model.Value{u}, NoConvert: []bool{true}}, &model.OpArgs{Spelling: "extf", DType: dt}, res, res.Name, res.Pos)
 	b.pinResult(res, false)
 }
 
