@@ -17,7 +17,9 @@ import (
 // block-scaled product is tcgen05.mma ... block_scale, its scales and
 // accumulator in tensor memory, which the planner does not plan, and its
 // mma.sync has no block_scale (ptxas refuses "mma with block scale" for
-// sm_100a). Each side is upcast to bf16 (tt.fp_to_fp); its ue8m0 scales
+// sm_100a). Each side is upcast to bf16 (tt.fp_to_fp; an e2m1 side, an
+// i8 tensor of two elements a byte along K, with ttg.fp4_to_fp along K,
+// its result in the encoding Triton infers); its ue8m0 scales
 // are made bf16 factors (arith.extui to i16, arith.shli by 7 into the
 // exponent, tt.bitcast), a scale of 0xFF NaN (Triton's maskNan: the
 // factor is NaN, so the product is), broadcast along K over each block
