@@ -11,8 +11,9 @@ import (
 // A conversion's round trip through shared memory reads its scratch with
 // ldmatrix where the destination's lanes take the matrix fragment, as
 // Triton lowers it (the compiled flash attention of docs/compiled.md reads
-// V's conversion scratch with ldmatrix.sync.aligned.m8n8.x4.trans), and
-// with plain vectors elsewhere.
+// V's conversion scratch with ldmatrix.sync.aligned.m8n8.x4.trans; its
+// compiled transpose stores permuted vectors and reads them with
+// ldmatrix.trans), and with plain vectors elsewhere.
 //
 // The fragments the expectations rest on, from the PTX ISA, not from the
 // records: "Matrix Fragments for mma.m16n8k16 with floating point type":
@@ -39,22 +40,40 @@ func TestConversionScratchRows(t *testing.T) {
 		bits                   int
 		record                 string // the load side's record, "" for plain vectors
 		loads                  int    // load instructions per lane
+		stores, moves          int    // store instructions and byte permutes per lane
 		cost                   int64  // per trip, in the target's weights
 	}{
 		// B (K×N = 64×64), each of the 4 warps holding all of it: 128
 		// elements a lane, 8 per ldmatrix.x4.trans; 4 stores of 16
 		// bytes. sm_80 weights: issue 1, a wavefront 2, the barrier 10:
 		// 4×(1+4×2) + 16×(1+4×2) + 10.
-		{"row-major to mma B", "sm_80", rowMajor, dotOp("1"), 16, "ldmatrix_x4_trans", 16, 4*9 + 16*9 + 10},
+		{"row-major to mma B", "sm_80", rowMajor, dotOp("1"), 16, "ldmatrix_x4_trans", 16, 4, 0, 4*9 + 16*9 + 10},
 		// A (M×K): each warp its 16 rows, 32 elements a lane, K-contiguous.
-		{"row-major to mma A", "sm_80", rowMajor, dotOp("0"), 16, "ldmatrix_x4", 4, 4*9 + 4*9 + 10},
-		// Between two blocked layouts no lane takes a matrix fragment.
-		{"blocked transpose", "sm_80", rowMajor, colMajor, 16, "", 0, 0},
+		{"row-major to mma A", "sm_80", rowMajor, dotOp("0"), 16, "ldmatrix_x4", 4, 4, 0, 4*9 + 4*9 + 10},
+		// A transpose between two blocked layouts, as Triton 3.9 lowers
+		// it (the compiled testdata/triton/transpose_sm80, its
+		// convert_layout from colMajor to rowMajor: 16 prmt.b32, 4
+		// st.shared.v4.b32, one bar.sync and 4
+		// ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 per lane): the
+		// scratch's 16-byte rows run along the three digits the
+		// destination's lanes 4, 8 and 16 select (.trans hands a lane of
+		// a group of four the elements of its column across rows), and
+		// the source holds all three in registers, so it stores each row
+		// as one vector whose 32-bit words pair elements of two of its
+		// words: a byte permute each. Per lane: 32 elements, 4 vectors of
+		// 16 bytes (4 wavefronts each: 32 lanes × 16 bytes / 128),
+		// 16 words permuted, 4 ldmatrix.x4 (4 matrices, a wavefront
+		// each). sm_80 weights: issue 1, a wavefront 2, a move 1, the
+		// barrier 10: 4×(1+4×2) + 16×1 + 4×(1+4×2) + 10.
+		{"blocked transpose", "sm_80", rowMajor, colMajor, 16, "ldmatrix_x4_trans", 4, 4, 16, 4*9 + 16 + 4*9 + 10},
+		{"blocked transpose back", "sm_80", colMajor, rowMajor, 16, "ldmatrix_x4_trans", 4, 4, 16, 4*9 + 16 + 4*9 + 10},
+		// 32-bit elements of the same transpose: ldmatrix moves 16-bit ones.
+		{"f32 blocked transpose", "sm_80", rowMajor, colMajor, 32, "", 0, 0, 0, 0},
 		// 32-bit elements: ldmatrix moves 16-bit ones.
-		{"f32 to mma B", "sm_80", rowMajor, dotOp("1"), 32, "", 0, 0},
+		{"f32 to mma B", "sm_80", rowMajor, dotOp("1"), 32, "", 0, 0, 0, 0},
 		// The same conversion where the target offers no row-pointer
 		// records (sm_80 with its ScratchRows taken away).
-		{"no row records", "sm_80 without rows", rowMajor, dotOp("1"), 16, "", 0, 0},
+		{"no row records", "sm_80 without rows", rowMajor, dotOp("1"), 16, "", 0, 0, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			target := lib.Targets["sm_80"]
@@ -95,6 +114,10 @@ func TestConversionScratchRows(t *testing.T) {
 			}
 			if c.Loads != tc.loads {
 				t.Errorf("%d loads per lane, want %d", c.Loads, tc.loads)
+			}
+			if c.Stores != tc.stores || c.StoreRecord != "" || c.StoreVector != 8 || c.Moves != tc.moves {
+				t.Errorf("%d stores of %d elements by %q and %d byte permutes per lane, want %d plain stores of 8 and %d permutes",
+					c.Stores, c.StoreVector, c.StoreRecord, c.Moves, tc.stores, tc.moves)
 			}
 			if got := model.ConversionCost(c, target, from.Size(model.Lane)); got != tc.cost {
 				t.Errorf("cost %d, want %d (stores %+v, loads %+v)", got, tc.cost, c.StoreAccess, c.LoadAccess)

@@ -105,6 +105,9 @@ func TestTTGIRExamples(t *testing.T) {
 				t.Errorf("the plan's bound on conversions is %+v, with %d conversions: want at most the input's %d ttg.convert_layout ops", b, len(res.Plan.Conv), in)
 			}
 			t.Logf("plan %d with %d conversions; the input's own layouts %d with %d", res.Plan.Cost, len(res.Plan.Conv), own.BaselineCost, in)
+			if row, want := exampleTableRow(t, ex.name), fmt.Sprintf("| %d, %d |", own.BaselineCost, in); !strings.Contains(row, fmt.Sprintf(" | %d, %d", res.Plan.Cost, len(res.Plan.Conv))) || !strings.HasSuffix(row, want) {
+				t.Errorf("docs/triton.md's row of the examples' table is\n\t%s\nwant the plan's cell to begin %d, %d and the row to end %s", row, res.Plan.Cost, len(res.Plan.Conv), want)
+			}
 
 			var out bytes.Buffer
 			err = pl.WriteMLIR(&out, path, data, planner.Input{}, res)
@@ -520,4 +523,22 @@ func unboundedLayernorm(t *testing.T) (*planner.Planner, string, []byte, *planne
 		t.Fatalf("no plan: %v", err)
 	}
 	return pl, path, data, res
+}
+
+// exampleTableRow is the row of docs/triton.md's table of the TTGIR
+// examples (the plan's cost and conversions, the input's own layouts'
+// cost and convert_layout ops) that names example name.
+func exampleTableRow(t *testing.T, name string) string {
+	t.Helper()
+	doc, err := os.ReadFile("docs/triton.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(doc), "\n") {
+		if strings.HasPrefix(line, "| `"+name+"` (") {
+			return line
+		}
+	}
+	t.Fatalf("docs/triton.md has no row for %s in its table of the TTGIR examples", name)
+	return ""
 }

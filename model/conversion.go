@@ -42,7 +42,9 @@ type Conversion struct {
 	// Words is the number of 32-bit words of the destination per lane.
 	Words int
 	// Moves counts destination words that are not an intact copy of a
-	// source word and must be assembled (prmt/mov) from pieces.
+	// source word and must be assembled (prmt/mov) from pieces; for a
+	// round trip through shared memory, the byte permutes that assemble
+	// the stored vectors' words and take the loaded ones apart.
 	Moves int
 	// Rounds counts the 32-bit words a lane must read from other lanes of
 	// its subgroup: one shuffle (shfl.sync, ds_bpermute, sub-group
@@ -53,8 +55,14 @@ type Conversion struct {
 	// tensor once, row major with ScratchOrder's first dimension fastest;
 	// each lane writes its elements with StoreVector-element stores and
 	// reads with LoadVector-element loads.
+	//
+	// Where ScratchRow is set, the scratch's 16-byte rows run along those
+	// tensor digits instead, lowest first (digit k of the row is the
+	// offset's bit k), and the tensor's remaining digits follow row
+	// major in ScratchOrder (scratch_rows.go).
 	ScratchBytes  int
 	ScratchOrder  []int
+	ScratchRow    []DigitRef
 	StoreVector   int
 	LoadVector    int
 	Stores, Loads int // instructions per lane

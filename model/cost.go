@@ -32,8 +32,10 @@ func ConversionCost(c *Conversion, t *Target, lanes int) int64 {
 		cost := int64(c.Stores)*(wavefronts(t, lanes, c.StoreVector*bytes)*w.SharedWavefront+w.Issue) +
 			int64(c.Loads)*(wavefronts(t, lanes, c.LoadVector*bytes)*w.SharedWavefront+w.Issue) + w.Barrier
 		if c.StoreAccess.Instructions > 0 {
-			// The scratch is placed: count its wavefronts exactly.
-			cost = vectorAccessCost(c.StoreAccess, t) + vectorAccessCost(c.LoadAccess, t) + w.Barrier
+			// The scratch is placed: count its wavefronts exactly, and
+			// the byte permutes that gather a side's vectors (Moves).
+			cost = vectorAccessCost(c.StoreAccess, t) + vectorAccessCost(c.LoadAccess, t) + w.Barrier +
+				int64(c.Moves)*w.Move
 		}
 		if c.CrossesBlocks {
 			cost += w.Barrier

@@ -418,6 +418,11 @@ type AccessCache struct {
 type sharedAccesses struct {
 	m    kept[accessKey, Access]
 	memo *Memo
+	// sides and rows are tryScratchRows's: a layout's side of a round
+	// trip through rows along given digits, and the rows its records'
+	// fragments give a layout.
+	sides kept[sideKey, scratchSide]
+	rows  kept[layoutRowsKey, [][]DigitRef]
 }
 
 // View is a cache for another goroutine that shares what c and its other
@@ -532,7 +537,7 @@ func CountScratch(c *Conversion, src, dst *Layout, t *Target, cache *AccessCache
 		runs := src.Elements() / shape[fast]
 		c.ScratchBytes += runs * c.ScratchPad * c.ElemBits / 8
 	}
-	tryScratchRows(c, src, dst, t)
+	tryScratchRows(c, src, dst, t, cache)
 }
 
 // AccessRows counts the wavefronts of a row-pointer access (ldmatrix,

@@ -37,6 +37,12 @@ func DescribeConversion(c *model.Conversion) string {
 		} else {
 			fmt.Fprintf(&b, "  load: %d bytes in %d-element vectors, %d loads per lane\n", c.LoadBytes, c.LoadVector, c.Loads)
 		}
+		if len(c.ScratchRow) > 0 {
+			fmt.Fprintf(&b, "  rows: 16 bytes along %s\n", describeRow(c.ScratchRow))
+		}
+		if c.Moves > 0 {
+			fmt.Fprintf(&b, "  moves: %d byte permutes per lane gather the vectors' words\n", c.Moves)
+		}
 	}
 	if c.Reason() != "" {
 		fmt.Fprintf(&b, "  why: %s\n", c.Reason())
@@ -73,4 +79,14 @@ func NewConversionJSON(from, to string, dt model.DType, c *model.Conversion) *Co
 		ScratchBytes: c.ScratchBytes, ScratchOrder: c.ScratchOrder, StoreVector: c.StoreVector, LoadVector: c.LoadVector,
 		Stores: c.Stores, Loads: c.Loads, StoreBytes: c.StoreBytes, LoadBytes: c.LoadBytes, CrossBlocks: c.CrossesBlocks, Reason: c.Reason(),
 	}
+}
+
+// describeRow names a scratch row's digits, lowest first: "dim1 bit 5,
+// dim0 bit 0, dim0 bit 1".
+func describeRow(row []model.DigitRef) string {
+	parts := make([]string, len(row))
+	for i, d := range row {
+		parts[i] = fmt.Sprintf("dim%d bit %d", d.Axis, d.Digit)
+	}
+	return strings.Join(parts, ", ")
 }

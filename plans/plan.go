@@ -188,6 +188,7 @@ type ConvPlan struct {
 	Rounds, Moves, Words     int
 	ScratchBytes, ScratchPad int
 	ScratchOrder             []int
+	ScratchRow               []model.DigitRef // the digits a scratch row runs along, where not ScratchOrder's first dimension's lowest
 	StoreVector, LoadVector  int
 	to, from                 *model.Layout
 	use                      model.Use
@@ -416,7 +417,7 @@ func Build(g *model.Graph, t *model.Target, a *model.Assignment, notationKind st
 				Detail: convDetail(conv), Cost: c, Because: because(u, a), Why: conv.Reason(),
 				Free: c == 0 && conv.Kind == model.ConvRegister && conv.Moves == 0, Pos: op.Pos,
 				Rounds: conv.Rounds, Moves: conv.Moves, Words: conv.Words, ScratchBytes: conv.ScratchBytes, ScratchPad: conv.ScratchPad,
-				ScratchOrder: conv.ScratchOrder, StoreVector: conv.StoreVector, LoadVector: conv.LoadVector, to: req, from: a.Layouts[v], use: u,
+				ScratchOrder: conv.ScratchOrder, ScratchRow: conv.ScratchRow, StoreVector: conv.StoreVector, LoadVector: conv.LoadVector, to: req, from: a.Layouts[v], use: u,
 			})
 		}
 	})
@@ -460,6 +461,9 @@ func convDetail(c *model.Conversion) string {
 		}
 		s := fmt.Sprintf("%d scratch bytes; %s and %s per lane", c.ScratchBytes,
 			side(c.Stores, c.StoreVector, c.StoreRecord, "store"), side(c.Loads, c.LoadVector, c.LoadRecord, "load"))
+		if c.Moves > 0 {
+			s += fmt.Sprintf(", %s", plural(c.Moves, "byte permute"))
+		}
 		if c.CrossesBlocks {
 			s += "; across blocks"
 		}

@@ -105,10 +105,13 @@ func bestWord(from *points, e, lane, per int, have []int, stamp int) (int, bool)
 
 // replayShared writes every element of the source layout into a scratch
 // buffer laid out as the plan claims (ScratchOrder's first dimension
-// fastest, ScratchPad elements after each run of it, ScratchBytes in all),
-// with StoreVector-element stores of consecutive registers, then reads
-// the destination layout back with LoadVector-element loads, and checks
-// that every register receives its element.
+// fastest, ScratchPad elements after each run of it, ScratchBytes in all;
+// or, with a ScratchRow, rows along the row's digits and the rest in
+// ScratchOrder), with StoreVector-element stores of consecutive registers
+// (with a ScratchRow, of any registers of a lane that fill a whole
+// aligned vector, as byte permutes gather them), then reads the
+// destination layout back with LoadVector-element loads, and checks that
+// every register receives its element.
 func replayShared(v *model.Value, from, to *points, c *ConvPlan) error {
 	bits := v.DType.Bits
 	rank := len(v.Shape)
@@ -141,6 +144,14 @@ func replayShared(v *model.Value, from, to *points, c *ConvPlan) error {
 		}
 		return o
 	}
+	walk := eachVector
+	if len(c.ScratchRow) > 0 {
+		rowed, err := rowOffset(v, c)
+		if err != nil {
+			return err
+		}
+		offset, walk = rowed, eachGathered
+	}
 	size := c.ScratchBytes * 8 / max(bits, 1)
 	// The scratch by element address: what each store left there (-1:
 	// nothing). No vector reaches past the last run's padding and a
@@ -154,8 +165,11 @@ func replayShared(v *model.Value, from, to *points, c *ConvPlan) error {
 	for k := range scratch {
 		scratch[k] = -1
 	}
-	err := eachVector(from, c.StoreVector, offset, func(i, e, at int) error {
+	err := walk(from, c.StoreVector, offset, func(i, e, at int) error {
 		switch {
+		case at < 0:
+			p := from.point(i)
+			return &VerifyError{Value: v.Name, Element: unlinear(e, v.Shape), Point: pointAt(p), What: fmt.Sprintf("its lane holds only part of the %d-element run of the scratch it belongs to, so no %d-element vector store writes it", c.StoreVector, c.StoreVector)}
 		case at >= size || at >= len(scratch):
 			p := from.point(i)
 			return &VerifyError{Value: v.Name, Element: unlinear(e, v.Shape), Point: pointAt(p), What: fmt.Sprintf("its store writes scratch byte %d, outside the %d bytes of scratch the plan claims", at*bits/8, c.ScratchBytes)}
@@ -169,7 +183,11 @@ func replayShared(v *model.Value, from, to *points, c *ConvPlan) error {
 	if err != nil {
 		return err
 	}
-	return eachVector(to, c.LoadVector, offset, func(i, want, at int) error {
+	return walk(to, c.LoadVector, offset, func(i, want, at int) error {
+		if at < 0 {
+			p := to.point(i)
+			return &VerifyError{Value: v.Name, Element: unlinear(want, v.Shape), Point: pointAt(p), What: fmt.Sprintf("its lane takes only part of the %d-element run of the scratch it belongs to, so no %d-element vector load reads it", c.LoadVector, c.LoadVector)}
+		}
 		got, ok := -1, false
 		if at < len(scratch) {
 			got = scratch[at]
@@ -197,6 +215,90 @@ func eachVector(t *points, n int, offset func(e int) int, fn func(i, e, at int) 
 		base := offset(t.elems[first])
 		for k := range n {
 			if err := fn(first+k, t.elems[first+k], base+k); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// rowOffset is the element offset in a scratch whose rows run along the
+// tensor digits of c.ScratchRow (digit k of the row is bit k of the
+// offset) and whose other digits follow row major in c.ScratchOrder,
+// fastest first: each dimension with the row's digits taken out.
+func rowOffset(v *model.Value, c *ConvPlan) (func(e int) int, error) {
+	rank := len(v.Shape)
+	taken := make([]uint, rank) // the row's bits of each dimension
+	for _, d := range c.ScratchRow {
+		if d.Axis < 0 || d.Axis >= rank || d.Digit < 0 || 1<<uint(d.Digit) >= v.Shape[d.Axis] || taken[d.Axis]>>uint(d.Digit)&1 != 0 {
+			return nil, &VerifyError{Value: v.Name, What: fmt.Sprintf("the scratch row %v names digit %d of dimension %d, which is no distinct binary digit of the %v tensor", rowPairs(c.ScratchRow), d.Digit, d.Axis, v.Shape)}
+		}
+		taken[d.Axis] |= 1 << uint(d.Digit)
+	}
+	for d, n := range v.Shape {
+		if n&(n-1) != 0 {
+			return nil, &VerifyError{Value: v.Name, What: fmt.Sprintf("a scratch row runs along binary digits, and dimension %d of the %v tensor is no power of two", d, v.Shape)}
+		}
+	}
+	if c.ScratchPad != 0 {
+		return nil, &VerifyError{Value: v.Name, What: "a scratch of rows along chosen digits is dense, and the plan pads it"}
+	}
+	idx := make([]int, rank)
+	return func(e int) int {
+		coords(e, v.Shape, idx)
+		row := 0
+		for k, d := range c.ScratchRow {
+			row |= (idx[d.Axis] >> uint(d.Digit) & 1) << uint(k)
+		}
+		o, stride := 0, 1
+		for _, d := range c.ScratchOrder {
+			rest, size, out := idx[d], v.Shape[d], 0
+			for b, kept := 0, 0; 1<<uint(b) < v.Shape[d]; b++ {
+				if taken[d]>>uint(b)&1 != 0 {
+					size /= 2
+					continue
+				}
+				out |= (rest >> uint(b) & 1) << uint(kept)
+				kept++
+			}
+			o += out * stride
+			stride *= size
+		}
+		return o<<uint(len(c.ScratchRow)) | row
+	}, nil
+}
+
+// rowPairs writes a scratch row as [dimension, digit] pairs.
+func rowPairs(row []model.DigitRef) [][]int {
+	out := make([][]int, len(row))
+	for i, d := range row {
+		out[i] = []int{d.Axis, d.Digit}
+	}
+	return out
+}
+
+// eachGathered walks the registers of a layout in vectors of n elements
+// of one lane that fill an n-aligned run of the scratch, in whatever
+// registers the lane holds them (byte permutes gather them into a
+// vector's words): fn gets each register's flat point, its element and
+// its scratch offset. A lane whose elements leave a run part filled
+// cannot move it in one vector: fn gets that register with offset -1.
+func eachGathered(t *points, n int, offset func(e int) int, fn func(i, e, at int) error) error {
+	for first := 0; first < len(t.elems); first += t.regs {
+		runs := map[int]map[int]bool{} // run → the offsets of it the lane holds
+		for i := first; i < first+t.regs; i++ {
+			at := offset(t.elems[i])
+			if runs[at/n] == nil {
+				runs[at/n] = map[int]bool{}
+			}
+			runs[at/n][at] = true
+		}
+		for i := first; i < first+t.regs; i++ {
+			at := offset(t.elems[i])
+			if len(runs[at/n]) != n {
+				at = -1
+			}
+			if err := fn(i, t.elems[i], at); err != nil {
 				return err
 			}
 		}

@@ -293,8 +293,8 @@ func verifyMechanisms(g *model.Graph, a *model.Assignment, p *Plan, pts *pointCa
 				})
 				where.Key = "rounds"
 			case ok && kind == "shared":
-				err = ts.once(fmt.Sprintf("shared %s|%s|%d|%d %d %d %v %d %d", from.l.Key(), to.l.Key(), v.DType.Bits,
-					c.ScratchBytes, c.ScratchPad, c.Words, c.ScratchOrder, c.StoreVector, c.LoadVector), func() error {
+				err = ts.once(fmt.Sprintf("shared %s|%s|%d|%d %d %d %v %v %d %d", from.l.Key(), to.l.Key(), v.DType.Bits,
+					c.ScratchBytes, c.ScratchPad, c.Words, c.ScratchOrder, c.ScratchRow, c.StoreVector, c.LoadVector), func() error {
 					return replayShared(v, from, to, c)
 				})
 			}

@@ -278,20 +278,20 @@ func TestVerifyNamesTheEditedKey(t *testing.T) {
 		name, graph, old, new string
 		want                  string
 	}{
-		{"4x1 warps on a 2x2 mma", "gemm_epilogue", "warps_m = 2\nwarps_n = 2\n", "warps_m = 4\nwarps_n = 1\n", "which 4×1 warps with ids along N first place elsewhere"},
-		{"warp ids along M", "gemm_epilogue", "n_first = true\n", "n_first = false\n", "which 2×2 warps with ids along M first place elsewhere"},
+		{"4x1 warps on a 2x2 mma", "gemm_epilogue", "warps_m = 2\nwarps_n = 2\n", "warps_m = 4\nwarps_n = 1\n", "which 4×1 warps with ids along N first, outer place elsewhere"},
+		{"warp ids along M", "gemm_epilogue", "n_first = true\n", "n_first = false\n", "which 2×2 warps with ids along M first, outer place elsewhere"},
 		{"warps swapped", "back_to_back_gemm", "warps_m = 4\nwarps_n = 1\n", "warps_m = 1\nwarps_n = 4\n", "which 1×4 warps with ids along N first place elsewhere"},
-		{"outer", "gemm_epilogue", "outer = false\n", "outer = true\n", "with ids along N first, outer place elsewhere"},
-		{"lower bound above the cost", "gemm_epilogue", "lower_bound = 2790\n", "lower_bound = 99999\n", "lower_bound: expected a bound from 0 to the plan's cost 2790, found 99999"},
-		{"lower bound below an optimal cost", "gemm_epilogue", "lower_bound = 2790\n", "lower_bound = 2789\n", "lower_bound: the plan claims optimal, which needs lower_bound = cost 2790, found 2789"},
+		{"outer", "gemm_epilogue", "outer = true\n", "outer = false\n", "which 2×2 warps with ids along N first place elsewhere"},
+		{"lower bound above the cost", "gemm_epilogue", "lower_bound = 2742\n", "lower_bound = 99999\n", "lower_bound: expected a bound from 0 to the plan's cost 2742, found 99999"},
+		{"lower bound below an optimal cost", "gemm_epilogue", "lower_bound = 2742\n", "lower_bound = 2741\n", "lower_bound: the plan claims optimal, which needs lower_bound = cost 2742, found 2741"},
 		{"unknown status", "gemm_epilogue", "status = \"optimal\"\n", "status = \"banana\"\n", `status: expected one of optimal, feasible, greedy, found "banana"`},
-		{"feasible at its bound", "gemm_epilogue", "status = \"optimal\"\n", "status = \"feasible\"\n", `status: lower_bound 2790 equals the cost, which proves the plan optimal, and the status says "feasible"`},
+		{"feasible at its bound", "gemm_epilogue", "status = \"optimal\"\n", "status = \"feasible\"\n", `status: lower_bound 2742 equals the cost, which proves the plan optimal, and the status says "feasible"`},
 		{"reduction lanes", "softmax_row", "lanes = 32\n", "lanes = 16\n", "lanes: the plan says 16, the replay gives 32"},
 		{"reduction subgroups", "softmax_row", "lanes = 32\nsubgroups = 1\n", "lanes = 32\nsubgroups = 4\n", "subgroups: the plan says 4, the replay gives 1"},
 		{"layout string", "gemm_epilogue", `layout = "#ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [1, 0], [2, 0], [4, 0]], warp = [[8, 0], [16, 0]], block = []}>"` + "\n",
 			`layout = "#ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [8, 0]], block = []}>"` + "\n",
 			"layout: the plan says \"#ttg.linear<{register = [[0, 1], [0, 2], [0, 4], [32, 0], [64, 0]], lane = [[0, 8], [0, 16], [1, 0], [2, 0], [4, 0]], warp = [[16, 0], [8, 0]]"},
-		{"warps text", "gemm_epilogue", "warps = \"2×2 warps (warp ids along N first)\"\n", "warps = \"2×2 warps (warp ids along M first)\"\n", "warps: the plan says"},
+		{"warps text", "gemm_epilogue", "warps = \"2×2 warps (warp ids along N first; each warp one contiguous block)\"\n", "warps = \"2×2 warps (warp ids along M first; each warp one contiguous block)\"\n", "warps: the plan says"},
 		{"budget", "gemm_epilogue", "budget = 166912\n", "budget = 1\n", "budget: the plan says 1, the replay gives 166912"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -379,11 +379,11 @@ func TestVerifyProvesTheStatus(t *testing.T) {
 
 // The register repeats of an mma operand's required layout are compared
 // exactly: in fa_f16acc_sm80 the B operand %v of acc_new, converted
-// into the mma_m16n8k16 fragment on 4×1 warps, with its K repeats 16 and
-// 32 swapped still puts every element in the lane and register of its
-// fragment, but holds K in another order than A (k 16 at position 32
-// where A has it at 16), so the mma would multiply elements of
-// different k; in
+// into the mma_m16n8k16 fragment at kWidth 8 on 4×1 warps, with its
+// register digits of k 4 and 32 swapped still puts every element in a
+// lane and register of its fragment, but holds K in another order than
+// A (k 4 at position 32 where A has it at 4), so the mma would multiply
+// elements of different k; in
 // fa_f16acc_gfx942 the B operand %v of acc_new, an MFMA run transposed
 // with kWidth 8, with its first two registers swapped holds k 1 where A
 // has k 2, against the kWidth's interleaving of K.
@@ -394,9 +394,9 @@ func TestVerifyRefusesSwappedRepeats(t *testing.T) {
 		plan, conversion, own, swapped, want string
 	}{
 		{"fa_f16acc_sm80", "value = \"v\"\nconsumer = \"acc_new\"\noperand = \"b\"",
-			"register = [[1, 0], [8, 0], [16, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64]]",
-			"register = [[1, 0], [8, 0], [32, 0], [16, 0], [0, 8], [0, 16], [0, 32], [0, 64]]",
-			"so A and B must hold K in one order: operand a %pf holds k = 16 at the record's K position 16 (the record's own K order), operand b %v at position 32 (K renumbered, k bits 0 1 2 3 5 4)"},
+			"register = [[1, 0], [2, 0], [4, 0], [32, 0], [0, 8], [0, 16], [0, 32], [0, 64]]",
+			"register = [[1, 0], [2, 0], [32, 0], [4, 0], [0, 8], [0, 16], [0, 32], [0, 64]]",
+			"so A and B must hold K in one order: operand a %pf holds k = 4 at kWidth 8's K position 4 (kWidth 8's own K order), operand b %v at position 32 (K renumbered, k bits 0 1 5 3 4 2)"},
 		{"fa_f16acc_gfx942", "value = \"v\"\nconsumer = \"acc_new\"\noperand = \"b\"",
 			"register = [[1, 0], [2, 0], [4, 0], [0, 64]]",
 			"register = [[2, 0], [1, 0], [4, 0], [0, 64]]",

@@ -129,6 +129,7 @@ var Keys = []Key{
 	{"conversions[].scratch_bytes", Claim, "recomputed, then replayed through the scratch"},
 	{"conversions[].scratch_order", Claim, "recomputed, then replayed through the scratch"},
 	{"conversions[].scratch_pad", Claim, "recomputed, then replayed through the scratch"},
+	{"conversions[].scratch_row", Claim, "recomputed, then replayed through the scratch"},
 	{"conversions[].store_vector", Claim, "recomputed, then replayed through the scratch"},
 	{"conversions[].load_vector", Claim, "recomputed, then replayed through the scratch"},
 	{"conversions[].required", Layout, "replayed: the layout the consumer takes; the conversion's mechanism is replayed into it; an mma operand's is compared exactly with the layout its arrangement tiles (model.TileMMA)"},

@@ -503,6 +503,15 @@ func (r *planReader) conversions(root *tomlio.Table) {
 		if ct.Has("scratch_order") && len(c.ScratchOrder) == 0 {
 			ct.Errorf("scratch_order", model.CodeBadValue, "expected the dimensions in order, fastest first; found none")
 		}
+		if pairs, ok := ct.IntLists("scratch_row", false); ok {
+			for i, d := range pairs {
+				if len(d) != 2 || d[0] < 0 || d[1] < 0 {
+					ct.ErrorfAt("scratch_row", i, model.CodeBadValue, "expected a [dimension, digit] pair of counts, found %v", d)
+					continue
+				}
+				c.ScratchRow = append(c.ScratchRow, model.DigitRef{Axis: d[0], Digit: d[1]})
+			}
+		}
 		c.ScratchPad = count("scratch_pad", false)
 		c.StoreVector = count("store_vector", false)
 		c.LoadVector = count("load_vector", false)

@@ -97,6 +97,13 @@ func Write(w io.Writer, p *plans.Plan) error {
 		if c.Kind == "shared" {
 			fmt.Fprintf(&b, "scratch_bytes = %d\nscratch_order = %s\nscratch_pad = %d\nstore_vector = %d\nload_vector = %d\n",
 				c.ScratchBytes, tomlio.IntArray(c.ScratchOrder), c.ScratchPad, c.StoreVector, c.LoadVector)
+			if len(c.ScratchRow) > 0 {
+				pairs := make([]string, len(c.ScratchRow))
+				for i, d := range c.ScratchRow {
+					pairs[i] = tomlio.IntArray([]int{d.Axis, d.Digit})
+				}
+				fmt.Fprintf(&b, "scratch_row = [%s]\n", strings.Join(pairs, ", "))
+			}
 		}
 		writeExact(&b, "conversions.required", c.Required())
 	}
