@@ -1051,10 +1051,12 @@ func (b *ttBuilder) ttFpToFp(op *ir.Op) {
 // the bytes into their f4e2m1 elements (model.OpUnpack: the byte's pair
 // in a new lowest register, which is the layout Triton infers for the
 // result, inferFp4ToFpOpEncoding) and an extf of those to the result's
-// type, which reads the unpack's layout without conversion, priced as the graph prices every cast: one ALU operation a
-// result element (Triton lowers it per byte, cvt.rn.bf16x2.e2m1x2 on
-// sm_100 with PTX 9.2, else a sequence of and, shr, prmt and or over
-// eight elements: third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/Fp4ToFpOpToLLVM.cpp).
+// type, which reads the unpack's layout without conversion. The extf is
+// priced as the graph prices every cast, one ALU operation a result
+// element: an average of Triton's lowering, eight elements at a time
+// (third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/Fp4ToFpOpToLLVM.cpp),
+// four cvt.rn.bf16x2.e2m1x2 on sm_100 with PTX 9.2 or later, else 17
+// and, shr, prmt and or.
 func (b *ttBuilder) fp4ToFp(op *ir.Op) {
 	res := op.Results[0]
 	axis, ok := intAttr(op, "axis")
