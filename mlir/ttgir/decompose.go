@@ -268,11 +268,9 @@ func (b *ttBuilder) scaledSide(side int, v, s *ir.Operand, packed bool, opnd str
 }
 
 // unpackedEncoding is the encoding of ttg.fp4_to_fp's result for a
-// source t unpacked along axis, as Triton infers it
-// (inferFp4ToFpOpEncoding in lib/Dialect/TritonGPU/IR/Dialect.cpp, which
-// Fp4ToFpOp::verify holds the result to, layouts compared as linear
-// layouts): the source's layout with each byte's pair in a new lowest
-// register (model.UnpackPairs), written #ttg.linear; the source's own
+// source t unpacked along axis, as Triton infers it (fp4Encoding): the
+// source's layout with each byte's pair in a new lowest register
+// (model.UnpackPairs), named from the source's encoding; the source's own
 // encoding text (refused at the op when read) where it has no layout.
 func (b *ttBuilder) unpackedEncoding(t *ir.TensorType, axis int) string {
 	pin := b.ttPin(t, model.Pos{})
@@ -280,14 +278,15 @@ func (b *ttBuilder) unpackedEncoding(t *ir.TensorType, axis int) string {
 		return t.Encoding.String()
 	}
 	u := model.UnpackPairs(pin.Layout, axis)
-	if u == nil {
+	n, ok := pin.Notation.(*notation.Triton)
+	if u == nil || !ok {
 		return t.Encoding.String()
 	}
-	x, err := notation.ExpressLinear(u)
-	if err != nil {
+	enc := fp4Encoding(n.Enc, axis, u)
+	if enc == nil {
 		return t.Encoding.String()
 	}
-	return x.Attr()
+	return enc.TritonAttr()
 }
 
 // blocked3 is a three-dimensional #ttg.blocked of one element a thread.

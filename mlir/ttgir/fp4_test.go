@@ -2,11 +2,13 @@ package ttgir
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"planner/mlir/reader"
 	"planner/model"
+	"planner/notation"
 )
 
 // TestFp4ToFpRead reads ttg.fp4_to_fp as Triton defines it (TTG_Fp4ToFpOp;
@@ -87,6 +89,63 @@ module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.targ
 			}
 			if len(ext.NoConvert) != 1 || !ext.NoConvert[0] {
 				t.Errorf("the extf may convert the unpack's layout (NoConvert %v)", ext.NoConvert)
+			}
+		})
+	}
+}
+
+// TestFp4Encoding names a ttg.fp4_to_fp's result as Triton 3.9 infers it
+// from its source's encoding (its DecomposeScaledBlocked for cuda:100, on
+// testdata/want/dot_scaled_e2m1_sm100.ttgir, writes A's #ttg.blocked of
+// sizePerThread [1, 16] unpacked along 1, its fastest dimension, as
+// sizePerThread [1, 32]; B's of sizePerThread [1, 4], order [1, 0],
+// unpacked along 0, which is not its fastest, as a #ttg.linear; and B's
+// in sizePerThread [4, 1], order [0, 1], as sizePerThread [8, 1]): a
+// blocked source unpacked along its
+// fastest dimension gives the blocked of doubled sizePerThread there; any
+// other the #ttg.linear of the result's layout, even where a blocked
+// encoding would give that layout too.
+func TestFp4Encoding(t *testing.T) {
+	blocked := func(spt, tpw, wpc, order string) string {
+		return fmt.Sprintf("#ttg.blocked<{sizePerThread = [%s], threadsPerWarp = [%s], warpsPerCTA = [%s], order = [%s]}>", spt, tpw, wpc, order)
+	}
+	for _, tc := range []struct {
+		name     string
+		src, res string // the result's layout as an encoding
+		from     []int
+		axis     int
+		want     string
+	}{
+		{"fastest", blocked("1, 16", "8, 4", "4, 1", "1, 0"), blocked("1, 32", "8, 4", "4, 1", "1, 0"), []int{64, 64}, 1, blocked("1, 32", "8, 4", "4, 1", "1, 0")},
+		{"fastest_column_major", blocked("4, 1", "1, 32", "2, 2", "0, 1"), blocked("8, 1", "1, 32", "2, 2", "0, 1"), []int{64, 64}, 0, blocked("8, 1", "1, 32", "2, 2", "0, 1")},
+		{"slowest", blocked("1, 1", "1, 32", "4, 1", "1, 0"), blocked("2, 1", "1, 32", "4, 1", "1, 0"), []int{32, 64}, 0,
+			"#ttg.linear<{register = [[1, 0], [0, 32], [8, 0], [16, 0], [32, 0]], lane = [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp = [[2, 0], [4, 0]], block = []}>"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src, err := notation.ParseTriton(tc.src, model.Pos{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := notation.ParseTriton(tc.res, model.Pos{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			to := slices.Clone(tc.from)
+			to[tc.axis] *= 2
+			l, err := res.Layout(model.Frame{Shape: to, SubgroupSize: 32, Subgroups: 4})
+			if err != nil {
+				t.Fatal(err)
+			}
+			in, err := src.Layout(model.Frame{Shape: tc.from, SubgroupSize: 32, Subgroups: 4})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if u := model.UnpackPairs(in, tc.axis); u == nil || !u.Equal(l) {
+				t.Fatalf("%s is not %s unpacked along %d", tc.res, tc.src, tc.axis)
+			}
+			got := fp4Encoding(src.Enc, tc.axis, l)
+			if got == nil || got.TritonAttr() != tc.want {
+				t.Errorf("fp4Encoding = %v, want %s", got, tc.want)
 			}
 		})
 	}
