@@ -475,7 +475,7 @@ func (pl *Planner) solve(ctx, run context.Context, g *model.Graph, opt Options) 
 		out.Outcome, out.Why = NoBaseline, fmt.Sprintf("%s: %s found no plan: %s", g.File, res.Baseline, res.NoPlan)
 		return out, nil
 	case res.Status == solver.StatusInfeasible:
-		out.Outcome, out.Why = Infeasible, fmt.Sprintf("%s: no plan satisfies the graph's constraints on %s", g.File, t.Name)
+		out.Outcome, out.Why = Infeasible, infeasibleWhy(g, t, res.Problem)
 		return out, nil
 	case res.Status == solver.StatusUnknown:
 		out.Outcome, out.Why, out.LowerBound = Stopped, fmt.Sprintf("%s: stopped at %s before any plan was found; no plan costs less than %d", g.File, res.Stopped, res.LowerBound), res.LowerBound
@@ -615,6 +615,19 @@ func (pl *Planner) search(ctx, run context.Context, g *model.Graph, opt Options,
 		return p.GreedyAnswer(gr, bound, limitText(run), "time"), nil
 	}
 	return res, res.Err
+}
+
+// infeasibleWhy says why a graph has no plan: the mma arrangements its
+// pins name that the planner does not offer, where there are any (the
+// minimum is over the candidates, and the graph's constraints are not
+// what rules the plan out), else that no plan satisfies its constraints.
+func infeasibleWhy(g *model.Graph, t *model.Target, p *solver.Problem) string {
+	if p != nil {
+		if outside := p.UnofferedMMAPins(); len(outside) > 0 {
+			return fmt.Sprintf("%s: no plan among the planner's candidates on %s: %s", g.File, t.Name, strings.Join(outside, "; "))
+		}
+	}
+	return fmt.Sprintf("%s: no plan satisfies the graph's constraints on %s", g.File, t.Name)
 }
 
 // solveProblem is the search of a solve under limits (a variable only so

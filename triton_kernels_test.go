@@ -22,7 +22,7 @@ const tritonTrips = 16
 // Triton kernel); inputNoPlan those whose own layouts find no plan.
 var (
 	inputCostsLess = map[string]string{}
-	inputNoPlan    = map[string]bool{"flash_attention_gfx942": true}
+	inputNoPlan    = map[string]bool{}
 )
 
 // TestTritonKernels plans each kernel Triton compiled from oracle/kernels.py

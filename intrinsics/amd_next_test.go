@@ -318,6 +318,71 @@ func TestCDNA4ScaledMFMAScales(t *testing.T) {
 	checkTable(t, "scale_b", r.Operands["scale_b"].Layout, 1, 64, 1, func(l, v int) []int { return []int{l / 32, l % 32} })
 }
 
+// TestCDNA4ScaledMFMAFP4 holds the block-scaled MFMA with fp4 operands
+// (v_mfma_scale_f32_32x32x64_f8f6f4, CBSZ = BLGP = 4) to tables written
+// here from its sources, the CDNA4 ISA guide not being at hand: Triton's
+// chooseScaledMfmaScaleLayout (lib/Dialect/TritonGPU/IR/
+// LinearLayoutConversions.cpp: "for ROCDL::mfma_scale_f32_32x32x64_f8f6f4
+// with fp4 input, each lane takes 32 consecutive elements from A alone K
+// dimension. The first 32 lanes collectively handle A[0:32][0:32], and the
+// other 32 lanes collectively handle A[0:32][32:64]"), and Modular's MAX
+// kernel mxfp4_matmul_amd ("MFMA lane-to-data mapping": a lane loads 16
+// contiguous bytes of its row, row = lane % M, at byte 16 * floor(lane /
+// M)). A's element (row i, k) is value k % 32 of lane i + 32 * floor(k /
+// 32), B's (k, column j) the same with j for i; the bytes Triton packs
+// them in (two e2m1 a byte along K, the lower first) are that lane's
+// bytes 0..15 at K byte 16 * floor(lane / 32) + q, Triton's #ttg.dot_op
+// of kWidth 16 that it writes for tt.dot_scaled's i8 operands on
+// hip:gfx950. The scales are the fp8 record's (TestCDNA4ScaledMFMAScales),
+// lane l's block floor(l / 32) the one its own 32 elements are in.
+func TestCDNA4ScaledMFMAFP4(t *testing.T) {
+	lib := amdLibrary(t)
+	r := amdRecord(t, lib, "mfma_scale_f32_32x32x64_f8f6f4_fp4")
+	if !r.Scaled() || r.ScaleVec != 2 || r.ScaleBlock() != 32 || r.M != 32 || r.N != 32 || r.K != 64 || r.SubgroupSize != 64 {
+		t.Fatalf("%s: %dx%dx%d wave%d, scale_vec %d, blocks of %d; want 32x32x64 wave64, 2 blocks of 32 along K", r.Name, r.M, r.N, r.K, r.SubgroupSize, r.ScaleVec, r.ScaleBlock())
+	}
+	for _, op := range []string{"a", "b"} {
+		if d := r.Operands[op].DType; d.Name != "f4e2m1" || d.Bits != 4 || r.Operands[op].Registers != 4 {
+			t.Errorf("%s %s: %s (%d bits) in %d registers, want f4e2m1 in 4 (32 elements a lane)", r.Name, op, d.Name, d.Bits, r.Operands[op].Registers)
+		}
+	}
+	elem := func(l, v int) (outer, k int) { return l % 32, 32*(l/32) + v }
+	checkTable(t, r.Name+" a", r.Operands["a"].Layout, 32, 64, 1, func(l, v int) []int { i, k := elem(l, v); return []int{i, k} })
+	checkTable(t, r.Name+" b", r.Operands["b"].Layout, 32, 64, 1, func(l, v int) []int { j, k := elem(l, v); return []int{k, j} })
+	for _, c := range []struct {
+		op   string
+		kDim int
+	}{{"a", 1}, {"b", 0}} {
+		packed := model.PackPairs(r.Operands[c.op].Layout, c.kDim)
+		if packed == nil {
+			t.Fatalf("%s %s: no byte pairs along K in each lane's lowest register", r.Name, c.op)
+		}
+		checkTable(t, r.Name+" "+c.op+" bytes", packed, 16, 64, 1, func(l, q int) []int {
+			at := []int{l % 32, 16*(l/32) + q}
+			if c.kDim == 0 {
+				at[0], at[1] = at[1], at[0]
+			}
+			return at
+		})
+		if back := model.UnpackPairs(packed, c.kDim); back == nil || !back.Equal(r.Operands[c.op].Layout) {
+			t.Errorf("%s %s: unpacking its bytes gives %v, not the fragment", r.Name, c.op, back)
+		}
+	}
+	// Its C and D, and its scales, are the fp8 scaled record's.
+	fp8 := amdRecord(t, lib, "mfma_scale_f32_32x32x64_f8f6f4_fp8")
+	for _, op := range []string{"c", "d", "scale_a", "scale_b"} {
+		if !r.Operands[op].Layout.Equal(fp8.Operands[op].Layout) || r.Operands[op].DType.Name != fp8.Operands[op].DType.Name {
+			t.Errorf("%s operand %s differs from %s's", r.Name, op, fp8.Name)
+		}
+	}
+	// Triton's dot layout of 32 elements a lane (TestCDNA4MFMAAgainstDocumentedRules'
+	// kWidth for fp4) is the fragment.
+	checkTable(t, r.Name+" a (Triton)", r.Operands["a"].Layout, 32, 64, 1, func(l, v int) []int {
+		i, k := tritonMFMADot(32, 32, l, v)
+		return []int{i, k}
+	})
+}
+
 // dsReadTrB16 is what ds_read_b64_tr_b16 gives the lanes of one group of
 // 16: lane j of the group reads the 8 bytes (four 16-bit elements) at row
 // floor(j/4), columns 4*(j%4) .. +3 of its group's 4 x 16 tile (Triton's
@@ -416,7 +481,7 @@ func TestAMDNextTargets(t *testing.T) {
 		{"gfx950", 64, 16, 160 << 10, 32, 4,
 			[]string{"mfma_f32_32x32x16_f16", "mfma_f32_16x16x32_f16", "mfma_f32_32x32x16_bf16", "mfma_f32_16x16x32_bf16",
 				"mfma_f32_32x32x64_f8f6f4_fp8", "mfma_f32_16x16x128_f8f6f4_fp8", "mfma_f32_32x32x64_f8f6f4_fp4", "mfma_f32_16x16x128_f8f6f4_fp4",
-				"mfma_scale_f32_32x32x64_f8f6f4_fp8", "mfma_f32_32x32x8_f16", "ds_read_b64", "ds_read_b128", "ds_read_b64_tr_b16"},
+				"mfma_scale_f32_32x32x64_f8f6f4_fp8", "mfma_scale_f32_32x32x64_f8f6f4_fp4", "mfma_f32_32x32x8_f16", "ds_read_b64", "ds_read_b128", "ds_read_b64_tr_b16"},
 			[]string{"wmma_f32_16x16x16_f16", "mfma_f32_32x32x16_fp8_fp8"}, 1},
 	} {
 		tg, ok := lib.Target(c.name)

@@ -111,8 +111,12 @@ type Explanation struct {
 	// DropAlone[i] says whether dropping Core[i] alone, every other fact
 	// of the graph kept, leaves a plan: where other facts conflict too,
 	// it does not, and only a relaxation of several facts does.
-	DropAlone   []bool
-	Collision   []string // sentences on how the core's facts collide
+	DropAlone []bool
+	Collision []string // sentences on how the core's facts collide
+	// Outside: one sentence for each mma pinned to a matrix encoding
+	// none of the arrangements the planner offers it computes (the core
+	// then names that pin, and the cause is the candidates).
+	Outside     []string
 	Clash       *Clash
 	Relaxations []Relaxation
 	// More is how many further relaxations were found than were kept.

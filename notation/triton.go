@@ -265,6 +265,14 @@ func TritonEncodingOf(n *ir.AttrNode) (TritonEncoding, *model.Error) {
 		}
 		return done(b)
 	case "nvidia_mma":
+		if n.Entry("instrShape") == nil {
+			// Triton 3.9's parser gives the attribute instrShape = [],
+			// which its own layout conversion cannot lay out
+			// (nvidiaMmaTile in lib/Dialect/TritonGPU/IR/
+			// LinearLayoutConversions.cpp asserts an entry per
+			// dimension): a kernel so written does not compile.
+			return nil, encErr(n.Pos, model.CodeMissingKey, "#%s.nvidia_mma needs instrShape ([16, 8] for version 2, [16, N, K] for version 3): Triton 3.9 reads one without it as instrShape = [], which it cannot lay out (its nvidiaMmaTile asserts an entry per dimension), so no Triton 3.9 kernel holds one; older Triton's tests omit it", n.Dialect)
+		}
 		if !f.check([]string{"versionMajor", "versionMinor", "warpsPerCTA", "instrShape", "CTAsPerCGA", "CTASplitNum", "CTAOrder"},
 			[]string{"versionMajor", "warpsPerCTA", "instrShape"}) || !f.oneCTA() {
 			return done(nil)
@@ -272,6 +280,12 @@ func TritonEncodingOf(n *ir.AttrNode) (TritonEncoding, *model.Error) {
 		return done(&NvidiaMMA{VersionMajor: f.int("versionMajor", 0), VersionMinor: f.int("versionMinor", 0),
 			WarpsPerCTA: f.ints("warpsPerCTA"), InstrShape: f.ints("instrShape")})
 	case "amd_mfma":
+		if e := n.Entry("isTranspose"); e != nil {
+			// Triton 3.9's parser skips a key it does not know, so it
+			// would read the encoding as not transposed whatever the
+			// field says.
+			return nil, encErr(e.Pos, model.CodeUnknownName, "#%s.amd_mfma's isTranspose is an older Triton's spelling of isTransposed: Triton 3.9 ignores the field and reads the encoding as not transposed, so write isTransposed", n.Dialect)
+		}
 		if !f.check([]string{"version", "versionMajor", "versionMinor", "warpsPerCTA", "instrShape", "MDim", "NDim", "isTransposed", "tilesPerWarp", "elementBitWidth", "CTAsPerCGA", "CTASplitNum", "CTAOrder"},
 			[]string{"warpsPerCTA"}) || !f.oneCTA() {
 			return done(nil)
@@ -427,6 +441,11 @@ func SharedEncoding(n *ir.AttrNode) (*TritonSharedEncoding, *model.Error) {
 		// Triton 3.9's other shared encodings (TritonGPUAttrDefs.td):
 		// valid, and not modelled as placements.
 		return nil, encErr(n.Pos, model.CodeBadValue, "#%s.%s is not modelled as a buffer's placement (the planner models swizzled_shared, nvmma_shared and padded_shared); without --keep-anchors it chooses the placement", n.Dialect, n.Name)
+	case "shared":
+		// Triton 3.9's parser has no #ttg.shared ("unknown attribute
+		// `shared` in dialect `ttg`"): earlier Triton's one shared
+		// encoding, split since into swizzled_shared and nvmma_shared.
+		return nil, encErr(n.Pos, model.CodeUnknownName, "#%s.shared is an older Triton's shared encoding, which Triton 3.9 does not parse: it writes #ttg.swizzled_shared (vec, perPhase, maxPhase, order) in its place, or #ttg.nvmma_shared where the older one had hasLeadingOffset = true", n.Dialect)
 	}
 	return nil, encErr(n.Pos, model.CodeUnknownName, "unknown shared encoding #%s.%s (known: swizzled_shared, nvmma_shared, padded_shared)", n.Dialect, n.Name)
 }

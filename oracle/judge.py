@@ -47,7 +47,9 @@ def target_of(text, given):
     from triton.backends.compiler import GPUTarget
     name = given
     if not name:
-        m = re.search(r'(?:ttg|triton_gpu)\.target\s*=\s*"([^"]+)"', text)
+        # The key as Triton prints it (ttg.target) or quoted, as
+        # Triton's own lit tests write it ("ttg.target").
+        m = re.search(r'"?(?:ttg|triton_gpu)\.target"?\s*=\s*"([^"]+)"', text)
         if not m:
             raise ValueError("the module has no ttg.target and the job names none")
         name = m.group(1)

@@ -20,6 +20,13 @@ func WriteExplanationText(w io.Writer, e *model.Explanation) error {
 		return err
 	}
 	fmt.Fprintf(&b, "%s: no plan exists on %s.\n\n", e.File, e.Target)
+	if len(e.Outside) > 0 {
+		b.WriteString("Outside the candidates (the minimum is taken over the planner's arrangements of each mma):\n")
+		for _, s := range e.Outside {
+			b.WriteString(wrap(s, "  ", 96))
+		}
+		b.WriteByte('\n')
+	}
 	b.WriteString(wrap(coreHeading(e), "", 96))
 	for i, f := range e.Core {
 		writeFact(&b, fmt.Sprintf("%2d. ", i+1), f)
@@ -293,6 +300,7 @@ type ExplanationJSON struct {
 	Cost          *int64     `json:"cost,omitempty"`
 	Core          []FactJSON `json:"core,omitempty"`
 	Collision     []string   `json:"collision,omitempty"`
+	Outside       []string   `json:"outside,omitempty"`
 	// DropAlone is set, possibly empty, when the status is unsat: the
 	// core's facts whose dropping alone, every other fact kept, leaves a
 	// plan.
@@ -349,7 +357,7 @@ func factJSON(f *model.Fact) FactJSON {
 
 // WriteExplanationJSON writes the explanation as JSON.
 func WriteExplanationJSON(w io.Writer, e *model.Explanation) error {
-	j := ExplanationJSON{SchemaVersion: SchemaVersion, Status: e.Status, File: e.File, Target: e.Target, Collision: e.Collision, FreeSelections: e.FreeSelections}
+	j := ExplanationJSON{SchemaVersion: SchemaVersion, Status: e.Status, File: e.File, Target: e.Target, Collision: e.Collision, Outside: e.Outside, FreeSelections: e.FreeSelections}
 	for _, f := range e.Core {
 		j.Core = append(j.Core, factJSON(f))
 	}

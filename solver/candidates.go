@@ -116,6 +116,9 @@ func (p *Problem) mmaChoicesOf(op *model.Op, records []*model.Record, notationKi
 		// the accumulators its own encoding writes (warpgroupAccumulators).
 		chs = namedAccumulators(chs, notation.TritonTargetOf(p.Target, false))
 	}
+	if !op.Scaled() && !batched && !op.Warpgroup && offerNamedRepeats {
+		chs = append(chs, p.namedRepeats(op, records)...)
+	}
 	if op.Scaled() && notationKind == "triton" {
 		return chs
 	}
@@ -133,6 +136,42 @@ func (p *Problem) mmaChoicesOf(op *model.Op, records []*model.Record, notationKi
 		chs = warpgroupAccumulators(chs, notation.TritonTargetOf(p.Target, true))
 	}
 	return widestWarpgroupFirst(op, chs)
+}
+
+// namedRepeats are the arrangements of op whose warps repeat a tile
+// (repeatedTileChoices, with their variants) whose accumulator the input
+// names: an encoding of the kernel, pinned or not. The candidates then
+// hold every accumulator the input names; the arrangements it does not
+// name stay out (Problem.Restricted says so where they exist).
+func (p *Problem) namedRepeats(op *model.Op, records []*model.Record) []*MMAChoice {
+	all := withVariantsOf(op, repeatedTileChoices(op, records, p.Graph.Subgroups, repeatNFirst), records, p.Graph.Subgroups, repeatNFirst, repeatedTileChoices)
+	var out []*MMAChoice
+	for _, ch := range all {
+		if slices.ContainsFunc(p.build.named, ch.C.Equal) {
+			out = append(out, ch)
+		}
+	}
+	if len(out) < len(all) {
+		p.build.repeatsLeftOut.Store(true)
+	}
+	return out
+}
+
+// offerNamedRepeats: mmas are offered the repeating arrangements their
+// input names (namedRepeats). A variable only so that a test can take
+// them away and see an input's own arrangement outside the candidates.
+var offerNamedRepeats = true
+
+// namedLayouts are the layouts g's input names: its encodings left free
+// (Graph.Named) and its values' pins.
+func namedLayouts(g *model.Graph) []*model.Layout {
+	out := slices.Clone(g.Named)
+	for _, v := range g.Values {
+		if v.Pin != nil && v.Pin.Layout != nil && !slices.ContainsFunc(out, v.Pin.Layout.Equal) {
+			out = append(out, v.Pin.Layout)
+		}
+	}
+	return out
 }
 
 // widestWarpgroupFirst orders the choices on records that several
@@ -405,14 +444,44 @@ func writable(chs []*MMAChoice, notationKind string) []*MMAChoice {
 }
 
 // allMMAChoices tiles each record over op in every arrangement of the
-// warps, the accumulator's register repeats in order regs.
+// warps, the accumulator's register repeats in order regs. Arrangements
+// whose warps hold copies of a tile are offered only where no
+// arrangement splits the tiles evenly over the warps, as Triton's
+// warpsPerTile duplicates only tiles too small for its warps; where one
+// does, an input may still name them (repeatedTileChoices).
 func allMMAChoices(op *model.Op, records []*model.Record, warps int, regs repeatOrder) []*MMAChoice {
+	split, copies := mmaArrangements(op, records, warps, regs)
+	if len(split) == 0 {
+		return copies
+	}
+	return split
+}
+
+// repeatedTileChoices are the arrangements allMMAChoices leaves out: those
+// whose warps hold copies of a tile (a warp bit that selects no tile,
+// the warps along a dimension more than its tiles) where others split
+// the tiles evenly. Triton writes them where a dot's warpsPerCTA
+// exceeds its tiles along a dimension (#ttg.amd_mfma with warpsPerCTA =
+// [4, 1] on a 64×64 dot of 32×32 tiles: its linear layout broadcasts
+// the extra warp bit, AMDMfmaEncodingAttr::toLinearLayout in
+// lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp of
+// triton-lang/triton); each warp issues the instructions of the tiles
+// it holds (model.MMAInstructions).
+func repeatedTileChoices(op *model.Op, records []*model.Record, warps int, regs repeatOrder) []*MMAChoice {
+	split, copies := mmaArrangements(op, records, warps, regs)
+	if len(split) == 0 {
+		return nil
+	}
+	return copies
+}
+
+// mmaArrangements tiles each record over op in every arrangement of the
+// warps: split those whose warps split the tiles evenly, copies those
+// whose warps along a dimension outnumber its tiles and hold copies.
+func mmaArrangements(op *model.Op, records []*model.Record, warps int, regs repeatOrder) (split, copies []*MMAChoice) {
 	a, b, c := op.Operands[0], op.Operands[1], op.Operands[2]
 	m, k, n := a.Shape[0], a.Shape[1], b.Shape[1]
-	// Arrangements whose warps hold copies are offered only where no
-	// arrangement splits the tiles evenly over the warps, as Triton
-	// duplicates only tiles too small for its warps (warpsPerTile).
-	var out, copies []*MMAChoice
+	var out []*MMAChoice
 	for _, r := range withBlockViews(records) {
 		if r.Unplanned() != "" || model.ScaleMisfit(op, r) != "" {
 			continue // tensor-memory operands, or scales the product has not (or lacks): described, not planned
@@ -464,10 +533,7 @@ func allMMAChoices(op *model.Op, records []*model.Record, warps int, regs repeat
 			}
 		}
 	}
-	if len(out) == 0 {
-		return copies
-	}
-	return out
+	return out, copies
 }
 
 // repeatOrder is which of M and N an accumulator's register repeats run

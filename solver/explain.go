@@ -273,7 +273,7 @@ func (f *feasibility) corrections(limit, maxSize int) (sets [][]int, more bool) 
 // relaxations (at most maxRelax), each priced by solving the graph without
 // them with the same records.
 func Explain(p *Problem, records []*model.Record, maxRelax int, opt Options) (*model.Explanation, error) {
-	e := &model.Explanation{File: p.Graph.File, Target: p.Target.Name, Status: StatusInfeasible.String()}
+	e := &model.Explanation{File: p.Graph.File, Target: p.Target.Name, Status: StatusInfeasible.String(), Outside: p.UnofferedMMAPins()}
 	bound, fewest, err := p.ConversionBoundCore(records, opt)
 	if err != nil {
 		return nil, err

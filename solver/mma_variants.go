@@ -44,8 +44,18 @@ const maxGroupBits = 128
 // variants of the records that give them, the transposed accumulators'
 // register repeats in order regs.
 func withVariants(op *model.Op, chs []*MMAChoice, records []*model.Record, warps int, regs repeatOrder) []*MMAChoice {
+	return withVariantsOf(op, chs, records, warps, regs, allMMAChoices)
+}
+
+// arranger tiles records over an mma op in the warp arrangements it
+// offers (allMMAChoices, repeatedTileChoices).
+type arranger func(op *model.Op, records []*model.Record, warps int, regs repeatOrder) []*MMAChoice
+
+// withVariantsOf is withVariants with the transposed choices tiled by
+// arrange.
+func withVariantsOf(op *model.Op, chs []*MMAChoice, records []*model.Record, warps int, regs repeatOrder, arrange arranger) []*MMAChoice {
 	out := slices.Clone(chs)
-	for _, ch := range transposedChoices(op, records, warps, regs) {
+	for _, ch := range transposedChoicesOf(op, records, warps, regs, arrange) {
 		out = append(out, ch)
 	}
 	for _, ch := range slices.Clone(out) {
@@ -66,6 +76,12 @@ func withVariants(op *model.Op, chs []*MMAChoice, records []*model.Record, warps
 // accumulator and its #ttg.dot_op operands the same parent. The mirrored
 // dot is tiled in the other order, its M being the dot's N.
 func transposedChoices(op *model.Op, records []*model.Record, warps int, regs repeatOrder) []*MMAChoice {
+	return transposedChoicesOf(op, records, warps, regs, allMMAChoices)
+}
+
+// transposedChoicesOf is transposedChoices with the mirrored dot tiled by
+// arrange.
+func transposedChoicesOf(op *model.Op, records []*model.Record, warps int, regs repeatOrder, arrange arranger) []*MMAChoice {
 	var offer []*model.Record
 	for _, r := range records {
 		if c := r.Operands["c"]; c != nil && c.Layout != nil && c.Layout.Rank() == 2 && runsAlongM(c.Layout) {
@@ -85,7 +101,7 @@ func transposedChoices(op *model.Op, records []*model.Record, warps int, regs re
 		mirror.Operands = append(mirror.Operands, tv(op.Operands[4]), tv(op.Operands[3]))
 	}
 	var out []*MMAChoice
-	for _, ch := range allMMAChoices(mirror, offer, warps, !regs) {
+	for _, ch := range arrange(mirror, offer, warps, !regs) {
 		at, e1 := ch.B.Transpose([]int{1, 0})
 		bt, e2 := ch.A.Transpose([]int{1, 0})
 		ct, e3 := ch.C.Transpose([]int{1, 0})

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"planner/model"
 	"planner/solver/pbqp"
@@ -186,6 +187,10 @@ type builder struct {
 	// fragment.
 	opaqueMMA map[*model.Op]bool
 	fmaRecs   []*model.Record // the target's FMA records (mma_variants.go)
+	named     []*model.Layout // the layouts the input names (namedLayouts)
+	// repeatsLeftOut: an mma's arrangements whose warps repeat a tile
+	// were left out (namedRepeats; set by goroutines at once).
+	repeatsLeftOut atomic.Bool
 }
 
 // Build turns a graph into a problem for a target with the given records.
@@ -204,7 +209,7 @@ func buildWatched(g *model.Graph, t *model.Target, records []*model.Record, rela
 	memo := newLayoutMemo()
 	p := &Problem{Graph: g, Target: t, PBQP: &pbqp.Problem{}, opNode: map[*model.Op]*Node{},
 		memo: memo, watch: w,
-		build: &builder{edgeOf: map[string]model.Use{}, access: memo.ops.NewAccessCache()}}
+		build: &builder{edgeOf: map[string]model.Use{}, access: memo.ops.NewAccessCache(), named: namedLayouts(g)}}
 	defer func() { p.build = nil }()
 	p.facts = facts{byName: map[string]*model.Fact{}, relax: relax, keys: map[string]int{}}
 	budget, capacity := p.budgetFacts()
@@ -250,8 +255,16 @@ func buildWatched(g *model.Graph, t *model.Target, records []*model.Record, rela
 	if err := p.markHard(); err != nil {
 		return nil, p.bounded(err)
 	}
+	if p.build.repeatsLeftOut.Load() {
+		p.Restricted = strings.Join(slices.DeleteFunc([]string{p.Restricted, repeatsLeftOut}, func(s string) bool { return s == "" }), "; ")
+	}
 	return p, nil
 }
+
+// repeatsLeftOut says, in a plan's status, what the mma arrangements
+// leave out where some mma could repeat its tiles over its warps
+// (repeatedTileChoices) but the input names none of those arrangements.
+const repeatsLeftOut = "mma arrangements whose warps repeat a tile only where the input names them"
 
 // bounded adds to a limit that stopped the build the lower bound of what
 // was built (LimitError says why it holds).

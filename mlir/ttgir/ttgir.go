@@ -809,8 +809,57 @@ func (b *ttBuilder) ttDot(op *ir.Op) {
 	}
 	// A ttng.warp_group_dot's result must be a version 3 #ttg.nvidia_mma
 	// (model.Op.Warpgroup).
-	b.Add(&model.Op{Kind: model.OpMMA, Pos: op.Pos, Operands: in[:], Warpgroup: ir.TTName(op.Name) == "ttng.warp_group_dot"}, &model.OpArgs{}, res, res.Name, res.Pos)
+	d := b.Add(&model.Op{Kind: model.OpMMA, Pos: op.Pos, Operands: in[:], Warpgroup: ir.TTName(op.Name) == "ttng.warp_group_dot"}, &model.OpArgs{}, res, res.Name, res.Pos)
 	b.pinResult(res, !b.decomposes(op))
+	if d != nil && len(in[0].Shape) == 2 && b.blockedResult(res) && b.matrixRecordTakes(in[0], in[1], in[2], d) {
+		// An FMA dot of types a matrix instruction takes: Triton's
+		// AccelerateMatmul (BlockedToMMA in
+		// lib/Dialect/TritonGPU/Transforms/AccelerateMatmul.cpp) moves
+		// it onto that instruction, converting A, B and C into its
+		// layouts and the result back, so that Triton's own kernel has
+		// those conversions.
+		n := 1
+		for _, o := range op.Operands[:3] {
+			if !b.freeTensors[o.Value] {
+				n++
+			}
+		}
+		b.accelerated = append(b.accelerated, n)
+	}
+}
+
+// blockedResult reports whether a tt.dot's result is a #ttg.blocked
+// tensor: the input runs the dot as FMAs (Triton's FMA dot, its operands
+// the #ttg.dot_op of that parent), as Triton writes a dot before
+// AccelerateMatmul and keeps one no matrix instruction takes.
+func (b *ttBuilder) blockedResult(res *ir.Value) bool {
+	t, ok := res.Type.(*ir.TensorType)
+	if !ok {
+		return false
+	}
+	e := b.encoding(t, res.Pos)
+	if e.err || e.enc == nil {
+		return false
+	}
+	_, blocked := e.enc.Enc.(*notation.TritonBlocked)
+	return blocked
+}
+
+// matrixRecordTakes reports whether the target offers a plain matrix
+// instruction (an mma record, not block-scaled) of a product's types.
+func (b *ttBuilder) matrixRecordTakes(a, bv, c, d *model.Value) bool {
+	if b.Target == nil || b.Opt.Offered == nil {
+		return false
+	}
+	recs, err := b.Opt.Offered(b.Target)
+	if err != nil {
+		return false
+	}
+	return slices.ContainsFunc(recs, func(r *model.Record) bool {
+		ra, rb, rc, rd := r.Operands["a"], r.Operands["b"], r.Operands["c"], r.Operands["d"]
+		return r.Kind == model.RecordMMA && !r.Scaled() && r.Unplanned() == "" && ra != nil && rb != nil && rc != nil && rd != nil &&
+			ra.DType.Name == a.DType.Name && rb.DType.Name == bv.DType.Name && rc.DType.Name == c.DType.Name && rd.DType.Name == d.DType.Name
+	})
 }
 
 // scaledFormats are the element formats of tt.dot_scaled's lhs and rhs
@@ -869,6 +918,10 @@ func (b *ttBuilder) ttDotScaled(op *ir.Op) {
 	// they are, since the kernel written back converts the i8 tensor and
 	// has no tensor of the 4-bit elements to convert.
 	noConvert := make([]bool, len(in))
+	// B's scale is read through a transpose the kernel has no op for: a
+	// conversion of it is one of the N×K/32 tensor Triton holds, before
+	// the transpose, where the kernel written back can convert it.
+	noConvert[4] = true
 	for k, side := range []struct {
 		attr  string
 		axis  int
@@ -942,9 +995,9 @@ var scaledElems = map[string]string{"e4m3": "f8e4m3", "e5m2": "f8e5m2", "e2m1": 
 // noPackedRecord says why the target has no block-scaled mma of a
 // tt.dot_scaled's formats where one side is e2m1, "" when it has one
 // (or the op packs neither side): a record multiplies the elements its A
-// and B name, and the planner has an e2m1 × e2m1 record for sm_120 alone
-// (mma.sync kind::mxf4), none for gfx950's scaled MFMA of fp4 operands
-// nor for a product of e2m1 by another format.
+// and B name, and the planner has e2m1 × e2m1 records for sm_120
+// (mma.sync kind::mxf4) and gfx950 (the scaled MFMA with fp4 operands),
+// none for a product of e2m1 by another format.
 func (b *ttBuilder) noPackedRecord(op *ir.Op) string {
 	lhs, rhs := elemFormat(op, "a_elem_type"), elemFormat(op, "b_elem_type")
 	_, pl := packedFormats[lhs]
@@ -963,7 +1016,7 @@ func (b *ttBuilder) noPackedRecord(op *ir.Op) string {
 	}) {
 		return ""
 	}
-	return fmt.Sprintf("target %s offers no block-scaled mma record of %s A and %s B (lhs = %s, rhs = %s; the planner has e2m1 × e2m1 on sm_120's mma.sync kind::mxf4 alone)", b.Target.Name, a, bb, lhs, rhs)
+	return fmt.Sprintf("target %s offers no block-scaled mma record of %s A and %s B (lhs = %s, rhs = %s; the planner has e2m1 × e2m1 alone, on sm_120's mma.sync kind::mxf4 and gfx950's scaled MFMA)", b.Target.Name, a, bb, lhs, rhs)
 }
 
 // anchored is v in the layout pin gives: a view of v of the same shape
@@ -1791,6 +1844,29 @@ func ttTarget(s string, lanes int) string {
 	return s
 }
 
+// refusedTargets are ttg.target values of no target the planner (or
+// Triton 3.9) compiles for, each with why and what to write instead,
+// keyed by backend and architecture (feature flags dropped).
+var refusedTargets = map[string]string{
+	// Triton's own lit tests name compute capability 0 for a module tied
+	// to no particular GPU.
+	"cuda:0": "names compute capability 0, a placeholder of Triton's own tests for no particular GPU: name the GPU (\"cuda:80\", \"cuda:90\", ...) or give --target",
+	// LLVM's AMDGPU processor table (AMDGPUUsage) listed gfx940 and
+	// gfx941 as GFX9.4 (CDNA3) beside gfx942, then dropped them as no
+	// longer supported (llvm/llvm-project #126762, #126887, February
+	// 2025); Triton 3.9's AMD backend refuses them ("unsupported
+	// target").
+	"hip:gfx940": "is an early CDNA3 (MI300) processor of gfx942's instruction set that LLVM no longer supports and Triton 3.9 refuses (\"unsupported target\"): write \"hip:gfx942\" or give --target gfx942",
+	"hip:gfx941": "is an early CDNA3 (MI300) processor of gfx942's instruction set that LLVM no longer supports and Triton 3.9 refuses (\"unsupported target\"): write \"hip:gfx942\" or give --target gfx942",
+}
+
+// targetArch is a ttg.target's backend and architecture, its feature
+// flags dropped: "hip:gfx942" of "hip:gfx942:sramecc+:xnack-".
+func targetArch(s string) string {
+	parts := strings.SplitN(s, ":", 3)
+	return strings.Join(parts[:min(len(parts), 2)], ":")
+}
+
 // ttContext sets the target and the warps from the module's attributes
 // (ttg.target, "ttg.num-warps", "ttg.threads-per-warp", "ttg.num-ctas",
 // as Triton's TritonGPUDialect.td names them), or from the flags.
@@ -1842,6 +1918,10 @@ func (b *ttBuilder) ttContext() {
 		s, ok := tgt.Value.(*ir.StringAttr)
 		if !ok {
 			b.Errorf(tgt.ValuePos, model.CodeBadValue, "%s is %s, not a string such as \"cuda:80\" or \"hip:gfx942\"", tgt.Name, tgt.Value)
+			return
+		}
+		if why, ok := refusedTargets[targetArch(s.Value)]; ok {
+			b.Errorf(tgt.ValuePos, model.CodeUnknownName, "%s = %q %s", tgt.Name, s.Value, why)
 			return
 		}
 		g.Target, g.TargetPos = ttTarget(s.Value, lanes), tgt.ValuePos
@@ -1968,6 +2048,18 @@ func (b *ttBuilder) finish() {
 			ops = "ttg.convert_layout op"
 		}
 		g.MaxConversionsFrom = fmt.Sprintf("the input's %d %s", b.converts, ops)
+		if n := len(b.accelerated); n > 0 {
+			more := 0
+			for _, c := range b.accelerated {
+				more += c
+			}
+			g.MaxConversions += more
+			dots := "dot"
+			if n > 1 {
+				dots = "dots"
+			}
+			g.MaxConversionsFrom += fmt.Sprintf(" and the %d that Triton's AccelerateMatmul writes to move its %d FMA %s (#ttg.blocked) onto a matrix instruction", more, n, dots)
+		}
 		all := 0
 		ir.Visit(b.Fn.Regions[0].Blocks[0].Ops, func(op *ir.Op) bool {
 			if ir.TTName(op.Name) == "ttg.convert_layout" {
@@ -1999,7 +2091,11 @@ type ttBuilder struct {
 	// read: the input's own conversions, which bound the plan's by
 	// default.
 	converts int
-	descs    map[*ir.Value]*memDesc
+	// accelerated are, for each FMA dot a matrix instruction takes, the
+	// conversions Triton's AccelerateMatmul writes for it, which bound
+	// the plan's besides the input's own.
+	accelerated []int
+	descs       map[*ir.Value]*memDesc
 	// ptrArgs are the function's tensor-of-pointers arguments, each with
 	// the pin of its encoding, which the loads and stores through it keep.
 	ptrArgs map[*ir.Value]*model.Pin
