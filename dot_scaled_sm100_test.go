@@ -3,6 +3,7 @@ package planner_test
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -13,7 +14,8 @@ import (
 // TestDotScaledDecomposedOnSM100 holds a tt.dot_scaled on sm_100 to the
 // decomposition Triton applies where no block-scaled mma runs one
 // (triton-lang/triton lib/Dialect/TritonGPU/Transforms/DecomposeScaledBlocked.cpp):
-// scaleArg upcasts each side with tt.fp_to_fp; scaleTo16 makes a ue8m0
+// scaleArg upcasts each side with tt.fp_to_fp, an e2m1 side (an i8 tensor
+// of two elements a byte along K) with ttg.fp4_to_fp along K; scaleTo16 makes a ue8m0
 // scale a bf16 factor with arith.extui to i16, arith.shli by a splat of 7
 // (bf16's mantissa width) and tt.bitcast; maskNan, unless fastMath, makes
 // a scale of 0xFF NaN (arith.constant, arith.cmpi eq, arith.select; the
@@ -27,7 +29,21 @@ import (
 // tt.dot_scaled, its tt.dot on mma.sync's bf16 record; read again, it
 // plans to the same cost.
 func TestDotScaledDecomposedOnSM100(t *testing.T) {
-	const path = "testdata/want/dot_scaled_sm100.ttgir"
+	for _, k := range []struct {
+		path   string
+		line   string // the tt.dot_scaled's line:col
+		up     [2]string
+		upcast string // the provenance's upcasts
+	}{
+		{"testdata/want/dot_scaled_sm100.ttgir", "61:5", [2]string{"tt.fp_to_fp", "tt.fp_to_fp"}, "(tt.fp_to_fp)"},
+		{"testdata/want/dot_scaled_e2m1_sm100.ttgir", "68:5", [2]string{"ttg.fp4_to_fp", "ttg.fp4_to_fp"}, "(ttg.fp4_to_fp)"},
+		{"testdata/want/dot_scaled_e2m1_e4m3_sm100.ttgir", "59:5", [2]string{"ttg.fp4_to_fp", "tt.fp_to_fp"}, "(ttg.fp4_to_fp and tt.fp_to_fp)"},
+	} {
+		t.Run(filepath.Base(k.path), func(t *testing.T) { decomposedOnSM100(t, k.path, k.line, k.up, k.upcast) })
+	}
+}
+
+func decomposedOnSM100(t *testing.T, path, line string, up [2]string, upcast string) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +52,10 @@ func TestDotScaledDecomposedOnSM100(t *testing.T) {
 	nan := []string{"arith.constant", "arith.cmpi", "arith.constant", "arith.select"}
 	spread := []string{"tt.bitcast", "tt.expand_dims", "tt.broadcast", "tt.reshape"}
 	side := func(masked bool, transposed bool) []string {
-		ops := append([]string{"tt.fp_to_fp"}, scale...)
+		ops := append([]string{up[0]}, scale...)
+		if transposed {
+			ops[0] = up[1]
+		}
 		if masked {
 			ops = append(ops, nan...)
 		}
@@ -59,9 +78,9 @@ func TestDotScaledDecomposedOnSM100(t *testing.T) {
 			pl := testPlanner(t)
 			res := solveMLIR(t, path, data, planner.Input{})
 			if !slices.ContainsFunc(res.Plan.Provenance, func(l string) bool {
-				return strings.Contains(l, "tt.dot_scaled %d at "+path+":61:5 decomposed") && strings.Contains(l, "tcgen05.mma ... block_scale")
+				return strings.Contains(l, "tt.dot_scaled %d at "+path+":"+line+" decomposed") && strings.Contains(l, "upcast to bf16 "+upcast) && strings.Contains(l, "tcgen05.mma ... block_scale")
 			}) {
-				t.Errorf("the plan's provenance does not say the tt.dot_scaled at line 61 was decomposed, and why: %q", res.Plan.Provenance)
+				t.Errorf("the plan's provenance does not say the tt.dot_scaled at %s was decomposed, with %s, and why: %q", line, upcast, res.Plan.Provenance)
 			}
 			for _, op := range res.Plan.Ops {
 				if op.Name == "d" && op.Intrinsic != "mma_m16n8k16_f32_bf16" {

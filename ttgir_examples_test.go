@@ -158,13 +158,22 @@ var aliasUse = regexp.MustCompile(`#([A-Za-z_][A-Za-z0-9_$]*)\b([.<]?)`)
 // and fp_to_fp keep their operands' encoding, and a load's or store's
 // pointers, mask, other and value share one
 // (include/triton/Dialect/Triton/IR/TritonOps.td: SameOperandsAndResultEncoding,
-// SameLoadStoreOperandsAndResultEncoding, SameLoadStoreOperandsEncoding).
+// SameLoadStoreOperandsAndResultEncoding, SameLoadStoreOperandsEncoding);
+// a ttg.fp4_to_fp's result is its source's layout with each byte's pair
+// of elements in a new lowest register along its axis (Fp4ToFpOp::verify
+// in lib/Dialect/TritonGPU/IR/Ops.cpp compares the source's layout with
+// the one inferFp4ToFpOpEncoding infers back from the result, as linear
+// layouts; fp4Unpacked).
 func tritonTyping(name string, text []byte) ([]string, error) {
 	m, err := mlir.Parse(name, text)
 	if err != nil {
 		return nil, err
 	}
 	enc := encodingOf(m)
+	warps := 4
+	if w := numWarps.FindSubmatch(text); w != nil {
+		warps, _ = strconv.Atoi(string(w[1]))
+	}
 	axis := func(op *mlir.Op) int64 {
 		if a, ok := op.Attr("axis"); ok {
 			if ia, ok := a.Value.(*mlir.IntAttr); ok {
@@ -222,6 +231,12 @@ func tritonTyping(name string, text []byte) ([]string, error) {
 				want := transposedEncoding(in, perm)
 				check(op, out == want || (want == "" && strings.HasPrefix(out, "#ttg.linear<")), "gives %s from %s, not %s", out, in, cmp.Or(want, "a #ttg.linear"))
 			}
+		case "ttg.fp4_to_fp":
+			if in != "" && out != "" {
+				src, dst := op.Operands[0].Value.Type.(*mlir.TensorType), op.Results[0].Type.(*mlir.TensorType)
+				why := fp4Unpacked(in, out, src.Shape, dst.Shape, int(axis(op)), warps)
+				check(op, why == "", "gives %s from %s: %s", out, in, why)
+			}
 		case "tt.splat", "tt.broadcast", "tt.addptr", "tt.fp_to_fp", "tt.load", "tt.store":
 			for _, o := range op.Operands {
 				if e := enc(o.Value.Type); e != "" && in != "" {
@@ -234,6 +249,42 @@ func tritonTyping(name string, text []byte) ([]string, error) {
 		}
 	})
 	return bad, nil
+}
+
+// numWarps reads a module's warp count.
+var numWarps = regexp.MustCompile(`"?ttg\.num-warps"?\s*=\s*(\d+)`)
+
+// fp4Unpacked says why a ttg.fp4_to_fp of a tensor of shape from in
+// encoding in, unpacked along axis to shape to in encoding out (texts
+// without spaces, warps to a block of 32 lanes), breaks Triton's rule,
+// "" when it keeps it: out's layout is in's with each byte's pair in a
+// new lowest register and every other position along axis doubled
+// (model.UnpackPairs, the relabel the planner reads the op as).
+func fp4Unpacked(in, out string, from, to []int, axis, warps int) string {
+	layout := func(text string, shape []int) (*model.Layout, error) {
+		n, err := notation.ParseTriton(text, model.Pos{})
+		if err != nil {
+			return nil, err
+		}
+		return n.Layout(model.Frame{Shape: shape, SubgroupSize: 32, Subgroups: warps})
+	}
+	src, err := layout(in, from)
+	if err != nil {
+		return fmt.Sprintf("its source's encoding does not read: %v", err)
+	}
+	dst, err := layout(out, to)
+	if err != nil {
+		return fmt.Sprintf("its result's encoding does not read: %v", err)
+	}
+	want := model.UnpackPairs(src, axis)
+	if want == nil {
+		return fmt.Sprintf("its source does not unpack along %d", axis)
+	}
+	if !want.Equal(dst) {
+		x, _ := notation.ExpressLinear(want)
+		return fmt.Sprintf("not the source unpacked along %d (%v)", axis, x)
+	}
+	return ""
 }
 
 // wgmmaResult reads the warps along M of a version 3 #ttg.nvidia_mma's

@@ -51,6 +51,7 @@ func ttgirRows() []opRow {
 		rows = append(rows,
 			custom(prefix+"convert_layout", parseSrcArrow, anyArity, anyArity),
 			custom(prefix+"memdesc_trans", parseSrcArrow, anyArity, anyArity),
+			custom(prefix+"fp4_to_fp", parseSrcArrow, anyArity, anyArity),
 			custom(prefix+"local_load", parseSrcArrow, anyArity, anyArity),
 			custom(prefix+"local_alloc", parseLocalAlloc, anyArity, anyArity),
 			row(prefix+"local_store", "$src `,` $dst attr-dict `:` type($src) `->` type($dst)", "", "", anyArity, anyArity),

@@ -8,6 +8,7 @@ import (
 	"planner/mlir/ir"
 	"planner/mlir/reader"
 	"planner/model"
+	"planner/notation"
 )
 
 // A tt.dot_scaled on sm_100 is read as Triton rewrites one where no
@@ -16,7 +17,9 @@ import (
 // block-scaled product is tcgen05.mma ... block_scale, its scales and
 // accumulator in tensor memory, which the planner does not plan, and its
 // mma.sync has no block_scale (ptxas refuses "mma with block scale" for
-// sm_100a). Each side is upcast to bf16 (tt.fp_to_fp); its ue8m0 scales
+// sm_100a). Each side is upcast to bf16 (tt.fp_to_fp; an e2m1 side, an
+// i8 tensor of two elements a byte along K, with ttg.fp4_to_fp along K,
+// its result in the encoding Triton infers); its ue8m0 scales
 // are made bf16 factors (arith.extui to i16, arith.shli by 7 into the
 // exponent, tt.bitcast), a scale of 0xFF NaN (Triton's maskNan: the
 // factor is NaN, so the product is), broadcast along K over each block
@@ -35,12 +38,16 @@ type scaledDecomposition struct {
 	off  int       // the offset of its ops in the rewritten text
 	end  int
 	ops  []*ir.Op // its ops in the rewritten module, in order
+	// upcasts names the op each side is upcast with (tt.fp_to_fp, or
+	// ttg.fp4_to_fp for e2m1), the two sides' once where they agree.
+	upcasts []string
 }
 
-// decomposedFormats are the formats the decomposition upcasts with
-// tt.fp_to_fp; e2m1, which Triton upcasts with ttg.fp4_to_fp, is not
-// read.
-var decomposedFormats = []string{"e4m3", "e5m2"}
+// decomposedFormats are the formats the decomposition upcasts: e4m3 and
+// e5m2 with tt.fp_to_fp, e2m1 (an i8 tensor of two elements a byte along
+// K) with ttg.fp4_to_fp along K, as DecomposeScaledBlocked::scaleArg
+// does (kPack, Triton's default: the bytes packed along K).
+var decomposedFormats = []string{"e4m3", "e5m2", "e2m1"}
 
 // decomposesScaled reports whether the target runs a tt.dot_scaled as its
 // decomposition: one whose file says scaled_dot = "decompose" (sm_100)
@@ -50,13 +57,24 @@ func (b *ttBuilder) decomposesScaled() bool {
 }
 
 // notDecomposed says why a tt.dot_scaled on a target that decomposes
-// one cannot be, "" when it can: both formats upcast with tt.fp_to_fp,
+// one cannot be, "" when it can: both formats upcast (decomposedFormats),
 // matrices whose shapes agree with one ue8m0 scale a block of 32
-// elements along K, and an f32 result.
+// elements along K (an e2m1 side's K twice its bytes), and an f32 result.
 func notDecomposed(op *ir.Op) string {
+	var pack [2]int // elements a byte along K, per side
 	for i, attr := range []string{"a_elem_type", "b_elem_type"} {
-		if f := elemFormat(op, attr); !slices.Contains(decomposedFormats, f) {
-			return fmt.Sprintf("the planner decomposes a product of %s operands alone, upcast with tt.fp_to_fp, and %s = %s (Triton upcasts e2m1 with ttg.fp4_to_fp, which the planner does not read)", strings.Join(decomposedFormats, " and "), []string{"lhs", "rhs"}[i], f)
+		f := elemFormat(op, attr)
+		if !slices.Contains(decomposedFormats, f) {
+			return fmt.Sprintf("the planner decomposes a product of %s operands alone, and %s = %s", strings.Join(decomposedFormats, ", "), []string{"lhs", "rhs"}[i], f)
+		}
+		pack[i] = 1
+		if _, packed := packedFormats[f]; packed {
+			pack[i] = 2
+		}
+		if a, ok := op.Attr([]string{"lhs_k_pack", "rhs_k_pack"}[i]); ok {
+			if v, ok := a.Value.(*ir.BoolAttr); ok && !v.Value && pack[i] == 2 {
+				return fmt.Sprintf("its %s side is packed along %s (%s = false), and the planner decomposes e2m1 packed along K alone", []string{"lhs", "rhs"}[i], []string{"M", "N"}[i], []string{"lhs_k_pack", "rhs_k_pack"}[i])
+			}
 		}
 	}
 	var sh [5][]int
@@ -72,10 +90,10 @@ func notDecomposed(op *ir.Op) string {
 	if len(a) != 2 || len(sa) != 2 || len(bb) != 2 || len(sb) != 2 || len(c) != 2 || el[1] != "i8" || el[3] != "i8" {
 		return "the planner decomposes matrices with i8 (ue8m0) scales"
 	}
-	m, k, n := a[0], a[1], bb[1]
+	m, k, n := a[0], a[1]*pack[0], bb[1]
 	kb := sa[1] // scales along K: a power of two, as Triton's tensors' dimensions are
-	if bb[0] != k || sa[0] != m || sb[0] != n || sb[1] != kb || kb < 1 || kb&(kb-1) != 0 || k != kb*32 || !slices.Equal(c, []int{m, n}) || el[4] != "f32" {
-		return fmt.Sprintf("its shapes are not A M×K, a_scale M×K/32, B K×N, b_scale N×K/32 and an f32 C M×N, one ue8m0 scale a block of 32 along K (found %v, %v, %v, %v and %v %s)", a, sa, bb, sb, c, el[4])
+	if bb[0]*pack[1] != k || sa[0] != m || sb[0] != n || sb[1] != kb || kb < 1 || kb&(kb-1) != 0 || k != kb*32 || !slices.Equal(c, []int{m, n}) || el[4] != "f32" {
+		return fmt.Sprintf("its shapes are not A M×K, a_scale M×K/32, B K×N, b_scale N×K/32 and an f32 C M×N, one ue8m0 scale a block of 32 along K, an e2m1 side's K twice its bytes (found %v, %v, %v, %v and %v %s)", a, sa, bb, sb, c, el[4])
 	}
 	if len(op.Results) != 1 {
 		return "it has no one result"
@@ -110,7 +128,7 @@ func (b *ttBuilder) decomposeScaled(src string) (string, []*scaledDecomposition,
 		}
 		text := b.scaledText(op, names)
 		rw.Replace(op.Span.Off, op.Span.End, text)
-		d := &scaledDecomposition{at: op.Pos, name: op.Results[0].Name, off: op.Span.Off + moved}
+		d := &scaledDecomposition{at: op.Pos, name: op.Results[0].Name, off: op.Span.Off + moved, upcasts: upcastsOf(op)}
 		d.end = d.off + len(text)
 		moved += len(text) - (op.Span.End - op.Span.Off)
 		ds = append(ds, d)
@@ -124,6 +142,22 @@ func (b *ttBuilder) decomposeScaled(src string) (string, []*scaledDecomposition,
 		panic(err)
 	}
 	return out, ds, true
+}
+
+// upcastsOf names the ops a tt.dot_scaled's sides are upcast with, once
+// where they agree.
+func upcastsOf(op *ir.Op) []string {
+	var out []string
+	for _, attr := range []string{"a_elem_type", "b_elem_type"} {
+		name := "tt.fp_to_fp"
+		if _, packed := packedFormats[elemFormat(op, attr)]; packed {
+			name = "ttg.fp4_to_fp"
+		}
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // scaledText is the decomposition of op, one line of ops: each side
@@ -145,7 +179,8 @@ func (b *ttBuilder) scaledText(op *ir.Op, names map[string]bool) string {
 	for side := range 2 {
 		v, s := op.Operands[2*side], op.Operands[2*side+1]
 		opnd := fmt.Sprintf("#ttg.dot_op<{opIdx = %d, parent = %s%s}>", side, rt.Encoding, kWidthOf(rt.Encoding))
-		l, name, ty := b.scaledSide(side, v, s, opnd, fast, fresh)
+		_, packed := packedFormats[elemFormat(op, []string{"a_elem_type", "b_elem_type"}[side])]
+		l, name, ty := b.scaledSide(side, v, s, packed, opnd, fast, fresh)
 		lines = append(lines, l...)
 		dotIn[side], dotTy[side] = name, ty
 	}
@@ -164,10 +199,11 @@ func kWidthOf(enc ir.Attr) string {
 }
 
 // scaledSide is the ops that upcast and scale one side of a
-// tt.dot_scaled (side 0 A, M×K; 1 B, K×N, its scales N×K/32), ending in
-// the conversion to the dot's operand opnd; and that conversion's name
-// and type.
-func (b *ttBuilder) scaledSide(side int, v, s *ir.Operand, opnd string, fast bool, fresh func(string) string) ([]string, string, string) {
+// tt.dot_scaled (side 0 A, M×K; 1 B, K×N, its scales N×K/32; packed: an
+// i8 tensor of two e2m1 a byte along K, upcast with ttg.fp4_to_fp),
+// ending in the conversion to the dot's operand opnd; and that
+// conversion's name and type.
+func (b *ttBuilder) scaledSide(side int, v, s *ir.Operand, packed bool, opnd string, fast bool, fresh func(string) string) ([]string, string, string) {
 	vt, st := v.Value.Type.(*ir.TensorType), s.Value.Type.(*ir.TensorType)
 	ten := func(shape []int, elem string, enc any) string {
 		return fmt.Sprintf("tensor<%sx%s, %s>", shapeText(shape), elem, enc)
@@ -178,13 +214,21 @@ func (b *ttBuilder) scaledSide(side int, v, s *ir.Operand, opnd string, fast boo
 	si8 := ten(st.Shape, "i8", st.Encoding)
 	si16 := ten(st.Shape, "i16", st.Encoding)
 	sbf := ten(st.Shape, "bf16", st.Encoding)
-	v16 := ten(vt.Shape, "bf16", vt.Encoding)
 	block := b.defaultBlocked3(r, kb)
 	wide := []int{r, kb * blk}
 
 	up, ext, seven, shl, bits := fresh(label+"16"), fresh(label+"s16"), fresh(label+"s7"), fresh(label+"sshl"), fresh(label+"sbf")
+	shape, upcast := vt.Shape, fmt.Sprintf("%s = tt.fp_to_fp %s : %s -> %s", up, v.Value, vt, ten(vt.Shape, "bf16", vt.Encoding))
+	v16 := ten(vt.Shape, "bf16", vt.Encoding)
+	if packed {
+		axis := 1 - side // K: A's dimension 1, B's 0
+		shape = slices.Clone(vt.Shape)
+		shape[axis] *= 2
+		v16 = ten(shape, "bf16", b.unpackedEncoding(vt, axis))
+		upcast = fmt.Sprintf("%s = ttg.fp4_to_fp %s {axis = %d : i32} : %s -> %s", up, v.Value, axis, vt, v16)
+	}
 	lines := []string{
-		fmt.Sprintf("%s = tt.fp_to_fp %s : %s -> %s", up, v.Value, vt, v16),
+		upcast,
 		fmt.Sprintf("%s = arith.extui %s : %s to %s", ext, s.Value, si8, si16),
 		fmt.Sprintf("%s = arith.constant dense<7> : %s", seven, si16),
 		fmt.Sprintf("%s = arith.shli %s, %s : %s", shl, ext, seven, si16),
@@ -215,12 +259,34 @@ func (b *ttBuilder) scaledSide(side int, v, s *ir.Operand, opnd string, fast boo
 		factor, factorTy = tr, trTy
 	}
 	conv, mul, dot := fresh(label+"sfactor"), fresh(label+"scaled"), fresh(label+"op")
-	dotTy := ten(vt.Shape, "bf16", opnd)
+	dotTy := ten(shape, "bf16", opnd)
 	lines = append(lines,
 		fmt.Sprintf("%s = ttg.convert_layout %s : %s -> %s", conv, factor, factorTy, v16),
 		fmt.Sprintf("%s = arith.mulf %s, %s : %s", mul, up, conv, v16),
 		fmt.Sprintf("%s = ttg.convert_layout %s : %s -> %s", dot, mul, v16, dotTy))
 	return lines, dot, dotTy
+}
+
+// unpackedEncoding is the encoding of ttg.fp4_to_fp's result for a
+// source t unpacked along axis, as Triton infers it (fp4Encoding): the
+// source's layout with each byte's pair in a new lowest register
+// (model.UnpackPairs), named from the source's encoding; the source's own
+// encoding text (refused at the op when read) where it has no layout.
+func (b *ttBuilder) unpackedEncoding(t *ir.TensorType, axis int) string {
+	pin := b.ttPin(t, model.Pos{})
+	if pin == nil {
+		return t.Encoding.String()
+	}
+	u := model.UnpackPairs(pin.Layout, axis)
+	n, ok := pin.Notation.(*notation.Triton)
+	if u == nil || !ok {
+		return t.Encoding.String()
+	}
+	enc := fp4Encoding(n.Enc, axis, u)
+	if enc == nil {
+		return t.Encoding.String()
+	}
+	return enc.TritonAttr()
 }
 
 // blocked3 is a three-dimensional #ttg.blocked of one element a thread.
@@ -298,8 +364,8 @@ func readDecomposed(file, text string, ds []*scaledDecomposition, opt reader.Opt
 		return true
 	})
 	for _, d := range ds {
-		b.G.Provenance = append(b.G.Provenance, fmt.Sprintf("tt.dot_scaled %%%s at %s decomposed as Triton's DecomposeScaledBlocked does: A and B upcast to bf16 (tt.fp_to_fp), their ue8m0 scales made bf16 factors and multiplied in, and a tt.dot of the two; %s",
-			d.name, d.at, b.noScaledRecord()))
+		b.G.Provenance = append(b.G.Provenance, fmt.Sprintf("tt.dot_scaled %%%s at %s decomposed as Triton's DecomposeScaledBlocked does: A and B upcast to bf16 (%s), their ue8m0 scales made bf16 factors and multiplied in, and a tt.dot of the two; %s",
+			d.name, d.at, strings.Join(d.upcasts, " and "), b.noScaledRecord()))
 	}
 	return b, nil
 }

@@ -54,6 +54,7 @@ func init() {
 		"tt.broadcast":        (*ttBuilder).Broadcast,
 		"tt.trans":            (*ttBuilder).ttTrans,
 		"tt.fp_to_fp":         (*ttBuilder).ttFpToFp,
+		"ttg.fp4_to_fp":       (*ttBuilder).fp4ToFp,
 		"tt.bitcast":          func(b *ttBuilder, op *ir.Op) { b.ElementwiseAs(op, reader.CastAs("bitcast")) },
 		"ttg.convert_layout":  (*ttBuilder).ttConvert,
 		"ttg.local_alloc":     (*ttBuilder).localAlloc,
@@ -1093,6 +1094,80 @@ func (b *ttBuilder) ttFpToFp(op *ir.Op) {
 		fn = reader.CastAs("truncf")
 	}
 	b.ElementwiseAs(op, fn)
+}
+
+// fp4ToFp reads ttg.fp4_to_fp, an i8 tensor of two e2m1 elements a byte
+// along axis upcast to bf16 or f16 (TTG_Fp4ToFpOp in
+// include/triton/Dialect/TritonGPU/IR/TritonGPUOps.td; Fp4ToFpOp::verify
+// in lib/Dialect/TritonGPU/IR/Ops.cpp: the result's axis twice the
+// source's, the other dimensions equal, bf16 or f16), as an unpack of
+// the bytes into their f4e2m1 elements (model.OpUnpack: the byte's pair
+// in a new lowest register, which is the layout Triton infers for the
+// result, inferFp4ToFpOpEncoding) and an extf of those to the result's
+// type, which reads the unpack's layout without conversion. The extf is
+// priced as the graph prices every cast, one ALU operation a result
+// element: an average of Triton's lowering, eight elements at a time
+// (third_party/nvidia/lib/TritonNVIDIAGPUToLLVM/Fp4ToFpOpToLLVM.cpp),
+// four cvt.rn.bf16x2.e2m1x2 on sm_100 with PTX 9.2 or later, else 17
+// and, shr, prmt and or.
+func (b *ttBuilder) fp4ToFp(op *ir.Op) {
+	res := op.Results[0]
+	axis, ok := intAttr(op, "axis")
+	src, _ := op.Operands[0].Value.Type.(*ir.TensorType)
+	dst, _ := res.Type.(*ir.TensorType)
+	switch {
+	case !ok:
+		b.Fail(op, model.CodeBadValue, "%s has no integer axis", op.Name)
+		return
+	case src == nil || dst == nil || src.Elem.String() != "i8":
+		b.Fail(op, model.CodeBadValue, "%s reads an i8 tensor of two e2m1 elements a byte, found %s", op.Name, op.Operands[0].Value.Type)
+		return
+	case axis < 0 || axis >= len(src.Shape):
+		b.Fail(op, model.CodeBadValue, "%s's axis %d is out of range for %s", op.Name, axis, src)
+		return
+	case dst.Elem.String() != "bf16" && dst.Elem.String() != "f16":
+		b.Fail(op, model.CodeBadValue, "%s gives bf16 or f16 (Triton's Fp4ToFpOp::verify), found %s", op.Name, dst.Elem)
+		return
+	}
+	if from, to := b.ttPin(src, op.Pos), b.ttPin(dst, res.Pos); from != nil && to != nil {
+		if want := model.UnpackPairs(from.Layout, axis); want == nil || !want.Equal(to.Layout) {
+			b.Fail(op, model.CodeShapeMismatch, "%s gives %s, which is not its source's layout unpacked along %d, each byte's pair in a new lowest register (Triton's Fp4ToFpOp::verify: \"Src and Dst encodings are not compatible\")", op.Name, dst, axis)
+			return
+		}
+	}
+	in := b.Source(op, res)
+	if in == nil {
+		return
+	}
+	f4, _ := model.ParseDType("f4e2m1")
+	u := b.Add(&model.Op{Kind: model.OpUnpack, Pos: op.Pos, Operands: []*model.Value{in}, Axis: axis},
+		&model.OpArgs{Axis: axis, DType: f4}, nil, res.Name+"@unpack", op.Pos)
+	if u == nil {
+		b.Failed[res] = true
+		return
+	}
+	_, dt, ok := b.ResultVector(res)
+	if !ok {
+		return
+	}
+	// One op of the kernel: no tensor of the 4-bit elements is written,
+	// so the extf reads the unpack's layout as it is.
+	b.Add(&model.Op{Kind: model.OpCast, Fn: "extf", Pos: op.Pos, Operands: []*model.Value{u}, NoConvert: []bool{true}}, &model.OpArgs{Spelling: "extf", DType: dt}, res, res.Name, res.Pos)
+	b.pinResult(res, false)
+}
+
+// intAttr is op's integer attribute name.
+func intAttr(op *ir.Op, name string) (int, bool) {
+	a, ok := op.Attr(name)
+	if !ok || a == nil {
+		return 0, false
+	}
+	ia, ok := a.Value.(*ir.IntAttr)
+	if !ok {
+		return 0, false
+	}
+	n, ok := ia.Int64()
+	return int(n), ok
 }
 
 // reduceCombiners are the combiners a tt.reduce region's one op may be.

@@ -69,6 +69,7 @@ const (
 	tieDot
 	tieRename
 	tieTrans // a is the result of a tt.trans of b by perm, named from b's encoding only (transEncoding)
+	tieFp4   // a is the result of a ttg.fp4_to_fp of b along dim, named from b's encoding only (fp4Encoding)
 )
 
 // ttTyping collects the written tensors and their ties, and names them.
@@ -253,7 +254,11 @@ func (t *ttTyping) solve(fallback func(*model.Layout, notation.TritonRole) *nota
 					if enc := transEncoding(enc, tie.perm, t.nodes[tie.a].layout); enc != nil {
 						fix(a, enc)
 					}
-				case tie.kind == tieTrans:
+				case tie.kind == tieFp4 && b == r:
+					if enc := fp4Encoding(enc, tie.dim, t.nodes[tie.a].layout); enc != nil {
+						fix(a, enc)
+					}
+				case tie.kind == tieTrans || tie.kind == tieFp4:
 					// Triton infers the result's encoding from the
 					// operand's, never the other way.
 				case tie.kind == tieSlice && b == r:
@@ -301,10 +306,10 @@ func (t *ttTyping) solve(fallback func(*model.Layout, notation.TritonRole) *nota
 		if c.enc != nil {
 			return
 		}
-		// A tt.trans's operand is named before its result, which then
-		// takes the encoding Triton infers from it.
+		// A tt.trans's or ttg.fp4_to_fp's operand is named before its
+		// result, which then takes the encoding Triton infers from it.
 		for _, tie := range tied[r] {
-			if b := t.find(tie.b); tie.kind == tieTrans && t.find(tie.a) == r && b != r && depth < 16 {
+			if b := t.find(tie.b); (tie.kind == tieTrans || tie.kind == tieFp4) && t.find(tie.a) == r && b != r && depth < 16 {
 				nameRest(b, depth+1)
 			}
 		}
@@ -390,6 +395,27 @@ func transEncoding(enc notation.TritonEncoding, perm []int, l *model.Layout) not
 		}
 		return &notation.TritonBlocked{Blocked: notation.Blocked{SizePerThread: permute(b.SizePerThread), ThreadsPerWarp: permute(b.ThreadsPerWarp),
 			WarpsPerCTA: permute(b.WarpsPerCTA), Order: order}, CTAsPerCGA: permute(b.CTAsPerCGA), CTASplitNum: permute(b.CTASplitNum), CTAOrder: b.CTAOrder}
+	}
+	x, err := notation.ExpressLinear(l)
+	if err != nil {
+		return nil
+	}
+	return x
+}
+
+// fp4Encoding is the encoding Triton infers for the result of a
+// ttg.fp4_to_fp along axis of a tensor in enc, the result's layout l
+// (inferFp4ToFpOpEncoding in lib/Dialect/TritonGPU/IR/Dialect.cpp of
+// triton-lang/triton, as Triton 3.9's DecomposeScaledBlocked writes it):
+// a #ttg.blocked whose fastest dimension is axis with its sizePerThread
+// there doubled (the byte's pair the lowest register); any other the
+// #ttg.linear of l. nil where l has no linear form.
+func fp4Encoding(enc notation.TritonEncoding, axis int, l *model.Layout) notation.TritonEncoding {
+	if b, ok := enc.(*notation.TritonBlocked); ok && len(b.Order) > 0 && b.Order[0] == axis && axis < len(b.SizePerThread) {
+		d := *b
+		d.SizePerThread = slices.Clone(b.SizePerThread)
+		d.SizePerThread[axis] *= 2
+		return &d
 	}
 	x, err := notation.ExpressLinear(l)
 	if err != nil {
@@ -533,6 +559,10 @@ func (wr *ttWriter) tie(op *ir.Op, res *model.Layout) {
 		perm, ok := reader.IntsAttr(op, "order")
 		if a, b := result(op, 0, res), operand(op, 0); ok && a >= 0 && b >= 0 {
 			t.ties = append(t.ties, tyTie{kind: tieTrans, a: a, b: b, perm: perm})
+		}
+	case name == "ttg.fp4_to_fp":
+		if a, b := result(op, 0, res), operand(op, 0); a >= 0 && b >= 0 {
+			t.ties = append(t.ties, tyTie{kind: tieFp4, a: a, b: b, dim: axisOf(op)})
 		}
 	case name == "scf.for" && len(op.Regions) == 1 && len(op.Regions[0].Blocks) == 1:
 		args := op.Regions[0].Blocks[0].Args
