@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"planner"
+	"planner/internal/golden"
 )
 
 // TestRepeatedTileArrangements: a dot whose matrix encoding names more
@@ -90,48 +91,17 @@ func TestRepeatedTileArrangements(t *testing.T) {
 	}
 }
 
-// pinnedGEMM is a 64x64x64 f16 GEMM on gfx942, 4 subgroups, whose
-// result is pinned to pin.
-func pinnedGEMM(pin string) string {
-	return `target = "gfx942"
-subgroups = 4
-
-[[op]]
-kind = "load"
-result = "a"
-shape = [64, 64]
-dtype = "f16"
-contiguous = 1
-
-[[op]]
-kind = "load"
-result = "b"
-shape = [64, 64]
-dtype = "f16"
-contiguous = 1
-
-[[op]]
-kind = "constant"
-result = "c"
-shape = [64, 64]
-dtype = "f32"
-
-[[op]]
-kind = "mma"
-a = "a"
-b = "b"
-c = "c"
-result = "d"
-
-[[op]]
-kind = "store"
-operands = ["d"]
-contiguous = 1
-
-[pins.d]
-notation = "triton"
-encoding = "` + pin + `"
-`
+// pinnedGEMM is testdata/pinned/repeated_tile_gfx942.toml, a 64x64x64
+// f16 GEMM on gfx942, 4 subgroups, its result pinned to pin in place of
+// the file's own encoding.
+func pinnedGEMM(t *testing.T, pin string) string {
+	t.Helper()
+	data, err := os.ReadFile("testdata/pinned/repeated_tile_gfx942.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const own = "#ttg.amd_mfma<{version = 3, warpsPerCTA = [4, 1], instrShape = [32, 32], isTransposed = true}>"
+	return golden.ReplaceOnce(t, string(data), `encoding = "`+own+`"`, `encoding = "`+pin+`"`)
 }
 
 // TestPinnedRepeatedTile: a graph file's mma pinned to a matrix encoding
@@ -151,7 +121,7 @@ func TestPinnedRepeatedTile(t *testing.T) {
 		{"#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 16], warpsPerCTA = [4, 1], order = [1, 0]}>", "", 0},
 	} {
 		t.Run(c.pin, func(t *testing.T) {
-			g, err := pl.ParseGraph("pinned.toml", []byte(pinnedGEMM(c.pin)), planner.Input{})
+			g, err := pl.ParseGraph("pinned.toml", []byte(pinnedGEMM(t, c.pin)), planner.Input{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -8,43 +9,6 @@ import (
 	"planner/model"
 	"planner/tomlio"
 )
-
-// repeatPinned is a 64x64x64 f16 GEMM on gfx942, 4 subgroups, its
-// result pinned to Triton's 32x32 MFMA accumulator on warpsPerCTA = [4,
-// 1]: two tiles along M, so two warps hold each.
-const repeatPinned = `target = "gfx942"
-subgroups = 4
-[[op]]
-kind = "load"
-result = "a"
-shape = [64, 64]
-dtype = "f16"
-contiguous = 1
-[[op]]
-kind = "load"
-result = "b"
-shape = [64, 64]
-dtype = "f16"
-contiguous = 1
-[[op]]
-kind = "constant"
-result = "c"
-shape = [64, 64]
-dtype = "f32"
-[[op]]
-kind = "mma"
-a = "a"
-b = "b"
-c = "c"
-result = "d"
-[[op]]
-kind = "store"
-operands = ["d"]
-contiguous = 1
-[pins.d]
-notation = "triton"
-encoding = "#ttg.amd_mfma<{version = 3, warpsPerCTA = [4, 1], instrShape = [32, 32], isTransposed = true}>"
-`
 
 // TestUnofferedMMAPins: an mma pinned to a matrix encoding whose warps
 // repeat a tile is offered that arrangement and plans; without the
@@ -57,7 +21,12 @@ func TestUnofferedMMAPins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := tomlio.ParseGraph("repeat.toml", []byte(repeatPinned), lib.Targets)
+	path := "../testdata/pinned/repeated_tile_gfx942.toml"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := tomlio.ParseGraph(path, data, lib.Targets)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +35,7 @@ func TestUnofferedMMAPins(t *testing.T) {
 	for _, n := range tg.Records {
 		recs = append(recs, lib.Records[n])
 	}
-	want := "the mma d (repeat.toml:30:1) computes its result in #ttg.amd_mfma<{version = 3, warpsPerCTA = [4, 1], instrShape = [32, 32], isTransposed = true}>, which is not among the planner's arrangements of the mma: its warps repeat a tile (each element held by 2 warps: a warp bit that selects no tile), and no arrangement of its records that repeats tiles computes it"
+	want := "the mma d (../testdata/pinned/repeated_tile_gfx942.toml:42:1) computes its result in #ttg.amd_mfma<{version = 3, warpsPerCTA = [4, 1], instrShape = [32, 32], isTransposed = true}>, which is not among the planner's arrangements of the mma: its warps repeat a tile (each element held by 2 warps: a warp bit that selects no tile), and no arrangement of its records that repeats tiles computes it"
 	for _, c := range []struct {
 		offer  bool
 		status Status
