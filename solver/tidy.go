@@ -75,6 +75,34 @@ func (p *Problem) tidyMMA(pb *pbqp.Problem, choice []int) {
 	tiled := func(ch *MMAChoice) bool {
 		return ch.Record != nil && ch.Record.Kind == model.RecordMMA && ch.Record.K > 0
 	}
+	// A trial changes a few nodes of choice in place and is undone; its
+	// cost and conversions are compared on those nodes and the edges
+	// that touch them alone, which is where a total over the whole plan
+	// can differ (the spill price and the register budget, which depend
+	// on every live value, are checked on the whole plan, only for a
+	// trial that keeps the local cost and conversions).
+	seen := make([]int, len(p.PBQP.Edges))
+	mark := 0
+	local := func(nodes []int) (int64, int) {
+		mark++
+		var c int64
+		conv := 0
+		for _, v := range nodes {
+			c = pbqp.AddSat(c, pb.Cost[v][choice[v]])
+			for _, k := range incident[v] {
+				if seen[k] == mark {
+					continue
+				}
+				seen[k] = mark
+				e := pb.Edges[k]
+				c = pbqp.AddSat(c, e.M[choice[e.A]][choice[e.B]])
+				if pe := p.Edges[k]; pe.Kind == EdgeConversion && p.counted(k, choice[pe.From], choice[pe.To]) {
+					conv++
+				}
+			}
+		}
+		return c, conv
+	}
 	for n, node := range p.Nodes {
 		if node.Kind != NodeMMA || !tiled(node.MMA[choice[n]]) {
 			continue
@@ -83,43 +111,82 @@ func (p *Problem) tidyMMA(pb *pbqp.Problem, choice []int) {
 			ch := node.MMA[i]
 			return model.MMAInstructions(node.Op, &model.OpChoice{Record: ch.Record, WarpsM: ch.WarpsM, WarpsN: ch.WarpsN})
 		}
-		cost, conv := p.total(pb, choice), p.Conversions(choice)
-		best, fewest := choice, instructions(choice[n])
+		var best []move
+		fewest := instructions(choice[n])
+		spill := int64(-1) // the plan's spill price, once asked
 		for i, ch := range node.MMA {
 			if !tiled(ch) || instructions(i) >= fewest {
 				continue
 			}
-			trial, moved := p.movedMMA(choice, n, i, incident[n])
-			if moved == nil {
+			moves := p.movedMMA(choice, n, i, incident[n])
+			if moves == nil {
 				continue
 			}
-			p.settle(trial, moved, n, incident)
-			if p.total(pb, trial) == cost && p.Conversions(trial) <= conv && !p.overRegisters(trial) {
-				best, fewest = trial, instructions(i)
+			apply(choice, moves)
+			moves = append(moves, p.settle(choice, nodesOf(moves), n, incident)...)
+			nodes := nodesOf(moves)
+			after, afterConv := local(nodes)
+			undo(choice, moves)
+			before, beforeConv := local(nodes)
+			keeps := after == before && afterConv <= beforeConv
+			if keeps && p.regs != nil {
+				if spill < 0 {
+					spill = p.spillCost(choice)
+				}
+				apply(choice, moves)
+				keeps = p.spillCost(choice) == spill && !p.overRegisters(choice)
+				undo(choice, moves)
+			}
+			if keeps {
+				best, fewest = moves, instructions(i)
 			}
 		}
-		copy(choice, best)
+		apply(choice, best)
 	}
 }
 
-// movedMMA is choice with mma node n at choice i, its result at the
-// layout i makes and each operand that had the layout the old choice
-// required at the one i requires, and the nodes it moved; nil when one
-// has no such candidate.
-func (p *Problem) movedMMA(choice []int, n, i int, edges []int) ([]int, []int) {
-	trial := slices.Clone(choice)
-	trial[n] = i
-	moved := []int{n}
+// A move sets one node of a choice from one candidate to another.
+type move struct{ node, from, to int }
+
+// apply makes moves in choice, in order.
+func apply(choice []int, moves []move) {
+	for _, m := range moves {
+		choice[m.node] = m.to
+	}
+}
+
+// undo takes moves back out of choice, last first.
+func undo(choice []int, moves []move) {
+	for i := len(moves) - 1; i >= 0; i-- {
+		choice[moves[i].node] = moves[i].from
+	}
+}
+
+// nodesOf are the distinct nodes moves set, in their first order.
+func nodesOf(moves []move) []int {
+	var out []int
+	for _, m := range moves {
+		if !slices.Contains(out, m.node) {
+			out = append(out, m.node)
+		}
+	}
+	return out
+}
+
+// movedMMA are the moves that put mma node n at choice i, its result at
+// the layout i makes and each operand that had the layout the old choice
+// required at the one i requires; nil when one has no such candidate.
+func (p *Problem) movedMMA(choice []int, n, i int, edges []int) []move {
+	moves := []move{{n, choice[n], i}}
 	for _, k := range edges {
 		e, m := p.Edges[k], p.PBQP.Edges[k].M
 		switch {
 		case e.Kind == EdgeLink && e.From == n:
 			j := slices.IndexFunc(m[i], func(c int64) bool { return c < Inf })
 			if j < 0 {
-				return nil, nil
+				return nil
 			}
-			trial[e.To] = j
-			moved = append(moved, e.To)
+			moves = append(moves, move{e.To, choice[e.To], j})
 		case e.Kind == EdgeConversion && e.To == n:
 			from := p.Nodes[e.From]
 			old, req := e.Required[choice[n]], e.Required[i]
@@ -128,20 +195,19 @@ func (p *Problem) movedMMA(choice []int, n, i int, edges []int) ([]int, []int) {
 			}
 			j := slices.IndexFunc(from.Layouts, req.Equal)
 			if j < 0 {
-				return nil, nil
+				return nil
 			}
-			trial[e.From] = j
-			moved = append(moved, e.From)
+			moves = append(moves, move{e.From, choice[e.From], j})
 		}
 	}
-	return trial, moved
+	return moves
 }
 
 // settle moves the nodes next to the moved ones (but not mma node n) to
-// their cheapest choices given their neighbours, a few rounds outward:
-// the consumers of a moved result take its new layout where that is
-// cheaper.
-func (p *Problem) settle(choice, moved []int, n int, incident [][]int) {
+// their cheapest choices given their neighbours, a few rounds outward,
+// and returns the moves it made: the consumers of a moved result take its
+// new layout where that is cheaper.
+func (p *Problem) settle(choice, moved []int, n int, incident [][]int) []move {
 	local := func(v int) int64 {
 		c := p.PBQP.Cost[v][choice[v]]
 		for _, k := range incident[v] {
@@ -154,6 +220,7 @@ func (p *Problem) settle(choice, moved []int, n int, incident [][]int) {
 	for _, v := range moved {
 		done[v] = true
 	}
+	var made []move
 	for round := 0; round < 3 && len(moved) > 0; round++ {
 		var next []int
 		for _, v := range moved {
@@ -178,11 +245,13 @@ func (p *Problem) settle(choice, moved []int, n int, incident [][]int) {
 				choice[w] = best
 				if best != orig {
 					next = append(next, w)
+					made = append(made, move{w, orig, best})
 				}
 			}
 		}
 		moved = next
 	}
+	return made
 }
 
 // tidyBuffers moves each buffer decision to the smallest placements that
