@@ -106,10 +106,10 @@ func notDecomposed(op *ir.Op) string {
 
 // decomposeScaled is the function's text with each tt.dot_scaled the
 // target runs as its decomposition written as one, and where each now
-// is; ok false when there is none.
-func (b *ttBuilder) decomposeScaled(src string) (string, []*scaledDecomposition, bool) {
+// is; no decompositions when there is none.
+func (b *ttBuilder) decomposeScaled(src string) (string, []*scaledDecomposition, error) {
 	if !b.decomposesScaled() {
-		return src, nil, false
+		return src, nil, nil
 	}
 	names := map[string]bool{} // the function's own: a tt.func is isolated from above
 	ir.NoteNames(b.Fn, names)
@@ -135,13 +135,13 @@ func (b *ttBuilder) decomposeScaled(src string) (string, []*scaledDecomposition,
 		return true
 	})
 	if len(ds) == 0 {
-		return src, nil, false
+		return src, nil, nil
 	}
-	out, err := rw.Apply()
-	if err != nil { // edits of distinct ops never overlap
-		panic(err)
+	out, err := rw.Apply() // edits of distinct ops do not overlap
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: writing the decomposition of tt.dot_scaled: %w", ds[0].at, err)
 	}
-	return out, ds, true
+	return out, ds, nil
 }
 
 // upcastsOf names the ops a tt.dot_scaled's sides are upcast with, once

@@ -1972,8 +1972,11 @@ func build(m *ir.Module, fn *ir.Op, opt reader.Options) (*ttBuilder, error) {
 	b := newBuilder(m, fn, opt)
 	b.ttContext()
 	if b.Err() == nil {
-		if text, ds, ok := b.decomposeScaled(m.Text()); ok {
-			var err error
+		text, ds, err := b.decomposeScaled(m.Text())
+		if err != nil {
+			return nil, err
+		}
+		if len(ds) > 0 {
 			if b, err = readDecomposed(m.File, text, ds, opt); err != nil {
 				return nil, err
 			}
