@@ -1856,9 +1856,12 @@ var refusedTargets = map[string]string{
 	// longer supported (llvm/llvm-project #126762, #126887, February
 	// 2025); Triton 3.9's AMD backend refuses them ("unsupported
 	// target").
-	"hip:gfx940": "is an early CDNA3 (MI300) processor of gfx942's instruction set that LLVM no longer supports and Triton 3.9 refuses (\"unsupported target\"): write \"hip:gfx942\" or give --target gfx942",
-	"hip:gfx941": "is an early CDNA3 (MI300) processor of gfx942's instruction set that LLVM no longer supports and Triton 3.9 refuses (\"unsupported target\"): write \"hip:gfx942\" or give --target gfx942",
+	"hip:gfx940": earlyCDNA3,
+	"hip:gfx941": earlyCDNA3,
 }
+
+// earlyCDNA3 is why gfx940 and gfx941 are refused.
+const earlyCDNA3 = "is an early CDNA3 (MI300) processor of gfx942's instruction set that LLVM no longer supports and Triton 3.9 refuses (\"unsupported target\"): write \"hip:gfx942\" or give --target gfx942"
 
 // targetArch is a ttg.target's backend and architecture, its feature
 // flags dropped: "hip:gfx942" of "hip:gfx942:sramecc+:xnack-".
