@@ -70,23 +70,25 @@ func TestNoPlanExceedsItsRegisterBudget(t *testing.T) {
 // registers; the row statistics m and l, 16 rows per warp of which each
 // lane holds 2 (rows g and g+8 of the mma accumulator), 2 each. Besides
 // the values, the loop's counter, a 32-bit register (model/held.go; its
-// 32 trips are a constant, so no bound is held): 245.
+// 32 trips are a constant, so no bound is held), and the stack pointer and
+// thread index sm_80's kernels keep throughout (2): 247.
 func TestFlashAttentionRegisterPeak(t *testing.T) {
 	plan := solveFile(t, "testdata/graphs/flash_attention_2warps.toml")
-	want := map[string]int{"k": 128, "s0": 64, "acc": 32, "q": 16, "m": 2, "l": 2, "counter of loop kv": 1}
+	want := map[string]int{"k": 128, "s0": 64, "acc": 32, "q": 16, "m": 2, "l": 2, "counter of loop kv": 1, "stack pointer and thread index": 2}
 	got := map[string]int{}
 	for _, lv := range plan.Registers.Live {
 		got[lv.Value+lv.Held] = lv.Registers
 	}
-	if fmt.Sprint(got) != fmt.Sprint(want) || plan.Registers.Peak != 245 || plan.Registers.At != "at mma s" {
-		t.Errorf("peak %d %s, live %v; want 245 at mma s, live %v", plan.Registers.Peak, plan.Registers.At, got, want)
+	if fmt.Sprint(got) != fmt.Sprint(want) || plan.Registers.Peak != 247 || plan.Registers.At != "at mma s" {
+		t.Errorf("peak %d %s, live %v; want 247 at mma s, live %v", plan.Registers.Peak, plan.Registers.At, got, want)
 	}
 }
 
 // The verifier refuses a plan over its budget where the graph does not
 // allow spilling: the plan of a graph that spills, replayed against the
-// same graph without registers = "spill". Its peak is x's 256 registers
-// and the 64-bit address (2) of the store being issued (model/held.go).
+// same graph without registers = "spill". Its peak is x's 256 registers,
+// the 64-bit address (2) of the store being issued and the stack pointer
+// and thread index (2) (model/held.go).
 func TestVerifyRefusesRegisterOverflow(t *testing.T) {
 	data, err := os.ReadFile("testdata/unsat/registers_over_budget.toml")
 	if err != nil {
@@ -97,8 +99,8 @@ func TestVerifyRefusesRegisterOverflow(t *testing.T) {
 	if err != nil || res.Plan == nil {
 		t.Fatalf("no plan with registers = \"spill\": %v %s", err, res.Why)
 	}
-	if r := res.Plan.Registers; r.Peak != 258 || r.Over != 3 || !r.Spill {
-		t.Errorf("peak %d, %d over, spill %v; want 258, 3 over the budget of 255", r.Peak, r.Over, r.Spill)
+	if r := res.Plan.Registers; r.Peak != 260 || r.Over != 5 || !r.Spill {
+		t.Errorf("peak %d, %d over, spill %v; want 260, 5 over the budget of 255", r.Peak, r.Over, r.Spill)
 	}
 	g := *res.Graph
 	g.SpillRegisters = false
@@ -463,18 +465,21 @@ order = [1, 0]
 // elements per lane each (32x32 over 32 lanes): 64. Besides them: the
 // loop's counter (1) and, its trips known only at run time, its bound
 // (1); the load's 64-bit base (2) and one 32-bit offset per row of the
-// lane (4 rows: 4), both live through the loop. 72 in all on sm_80; a
+// lane (4 rows: 4), both live through the loop; the stack pointer and
+// thread index every sm_80 kernel keeps (2). 74 in all on sm_80; a
 // target that declares no widths (gfx942) counts the values alone.
 func TestRegistersHeldBesidesValues(t *testing.T) {
 	const address, index = 2, 1 // PTX ISA, "Registers"
+	const thread = 2            // R1 and the thread's index, sm_80.toml's thread_registers
 	const rows = 4              // size_per_thread[0] 4, threads_per_warp[0] 8 cover the 32 rows once
 	for _, c := range []struct {
 		target string
 		peak   int
 		held   map[string]int
 	}{
-		{"sm_80", 32 + 32 + index + index + address + rows*index, map[string]int{
-			"counter of loop l": index, "bound of loop l": index, "base of load x": address, "row offsets of load x": rows * index}},
+		{"sm_80", 32 + 32 + index + index + address + rows*index + thread, map[string]int{
+			"counter of loop l": index, "bound of loop l": index, "base of load x": address, "row offsets of load x": rows * index,
+			"stack pointer and thread index": thread}},
 		{"gfx942", 16 + 16, map[string]int{}}, // 64 lanes: 16 elements each
 	} {
 		text := strings.Replace(heldGraph, "TARGET", c.target, 1)
@@ -509,6 +514,64 @@ func TestTargetRegisterWidths(t *testing.T) {
 	for name, tg := range testPlanner(t).Records.Targets {
 		if got := [2]int{tg.AddressRegisters, tg.IndexRegisters}; got != want[name] {
 			t.Errorf("%s: address_registers %d, index_registers %d; want %v", name, got[0], got[1], want[name])
+		}
+	}
+}
+
+// The masks of Triton's accesses, their constancy read as Triton's
+// AxisInfo finds it (mlir/ttgir/masks.go), and the registers the masks a
+// lane holds beyond sm_80's 7 predicate registers take (model/held.go),
+// each counted by hand from the kernel's text:
+//   - softmax_sm80 masks its rows (rows < n_rows) and its columns (cols <
+//     n_cols), neither bound marked divisible: constancy 1 along both.
+//     The plan's layout gives a lane one row of 16 columns (sizePerThread
+//     [1, 8] over 32 lanes covers 256 of the 512 columns twice): 16
+//     masks, 9 beyond the 7 predicates, held from the load to the store.
+//   - transpose_sm80 compares its ranges with M and N, both marked
+//     tt.divisibility = 16: constancy 16 along both, so a lane's 4 rows,
+//     16 apart, and its 8 contiguous columns are 4 masks, within the 7.
+//   - flash_attention_sm80 masks Q's rows alone, its columns broadcast:
+//     constancy 16 along the rows (a bound divisible by 16), 0 along the
+//     columns.
+func TestMasksOfTritonAccesses(t *testing.T) {
+	for _, c := range []struct {
+		file, access string
+		constancy    []int
+		held         string // the masks' entry at the peak, "" where none is counted
+		registers    int
+	}{
+		{"testdata/triton/softmax_sm80.ttgir", "x_21", []int{1, 1}, "masks of load x_21 to store tt.store@69", 16 - 7},
+		{"testdata/triton/transpose_sm80.ttgir", "x_41", []int{16, 16}, "", 0},
+		{"testdata/triton/flash_attention_sm80.ttgir", "q_21", []int{16, 0}, "", 0},
+	} {
+		data, err := os.ReadFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := testPlanner(t).SolveText(context.Background(), c.file, data, planner.Options{})
+		if err != nil || res.Plan == nil {
+			t.Fatalf("%s: no plan: %v", c.file, err)
+		}
+		var got []int
+		res.Graph.Walk(func(op *model.Op) {
+			if op.Name == c.access && op.Mask != nil {
+				got = op.Mask.Constancy
+			}
+		})
+		if fmt.Sprint(got) != fmt.Sprint(c.constancy) {
+			t.Errorf("%s: %s's mask constancy %v, want %v", c.file, c.access, got, c.constancy)
+		}
+		held := 0
+		for _, lv := range res.Plan.Registers.Live {
+			if strings.HasPrefix(lv.Held, "masks of ") {
+				if lv.Held != c.held {
+					t.Errorf("%s: %q at the peak, want %q", c.file, lv.Held, c.held)
+				}
+				held = lv.Registers
+			}
+		}
+		if held != c.registers {
+			t.Errorf("%s: the masks hold %d registers at the peak, want %d", c.file, held, c.registers)
 		}
 	}
 }

@@ -269,6 +269,7 @@ func (lib *Library) resolveExtends(all *Library) model.ErrorList {
 			{"tensor_memory_columns", &t.TensorMemoryColumns, &own.TensorMemoryColumns},
 			{"registers", &t.Registers, &own.Registers}, {"register_file", &t.RegisterFile, &own.RegisterFile},
 			{"address_registers", &t.AddressRegisters, &own.AddressRegisters}, {"index_registers", &t.IndexRegisters, &own.IndexRegisters},
+			{"predicate_registers", &t.PredicateRegisters, &own.PredicateRegisters}, {"thread_registers", &t.ThreadRegisters, &own.ThreadRegisters},
 			{"scaled_dot", &t.ScaledDot, &own.ScaledDot}, {"scaled_dot_why", &t.ScaledDotWhy, &own.ScaledDotWhy},
 		} {
 			if !given[f.key] {
@@ -381,7 +382,7 @@ func (lib *Library) parseFile(file string, data []byte) error {
 }
 
 var targetKeys = []string{"name", "extends", "vendor", "source", "subgroup_size", "max_subgroups", "shared_memory", "banks", "bank_bytes",
-	"tensor_memory_lanes", "tensor_memory_columns", "registers", "register_file", "address_registers", "index_registers", "scaled_dot", "scaled_dot_why", "records", "cost"}
+	"tensor_memory_lanes", "tensor_memory_columns", "registers", "register_file", "address_registers", "index_registers", "predicate_registers", "thread_registers", "scaled_dot", "scaled_dot_why", "records", "cost"}
 var weightKeys = []string{"alu", "move", "shuffle", "sfu", "shared_wavefront", "barrier", "global_sector", "l1_sector", "issue"}
 
 func parseTarget(root *tomlio.Table) *model.Target {
@@ -502,6 +503,11 @@ const (
 	maxRegisterFile = 1 << 20
 	// No GPU address or index is wider than 64 bits: two 32-bit registers.
 	maxAddressRegisters = 2
+	// No GPU gives a thread more than 64 predicate registers (NVIDIA
+	// SASS: 7), and no kernel keeps more than 16 registers of its own
+	// throughout; more is a typo.
+	maxPredicateRegisters = 64
+	maxThreadRegisters    = 16
 )
 
 // parseRegisters reads the optional register budget: registers per lane
@@ -511,6 +517,8 @@ func parseRegisters(root *tomlio.Table, t *model.Target) {
 	t.RegisterFile, _ = root.Int("register_file", false)
 	t.AddressRegisters, _ = root.Int("address_registers", false)
 	t.IndexRegisters, _ = root.Int("index_registers", false)
+	t.PredicateRegisters, _ = root.Int("predicate_registers", false)
+	t.ThreadRegisters, _ = root.Int("thread_registers", false)
 	t.RegistersPos = root.Pos("registers")
 	if !root.Has("registers") {
 		t.RegistersPos = root.Pos("register_file")
@@ -521,7 +529,9 @@ func parseRegisters(root *tomlio.Table, t *model.Target) {
 		what     string
 	}{{"registers", t.Registers, maxRegisters, "32-bit registers per lane"}, {"register_file", t.RegisterFile, maxRegisterFile, "32-bit registers per block"},
 		{"address_registers", t.AddressRegisters, maxAddressRegisters, "32-bit registers per global address"},
-		{"index_registers", t.IndexRegisters, maxAddressRegisters, "32-bit registers per index"}} {
+		{"index_registers", t.IndexRegisters, maxAddressRegisters, "32-bit registers per index"},
+		{"predicate_registers", t.PredicateRegisters, maxPredicateRegisters, "predicate registers per lane"},
+		{"thread_registers", t.ThreadRegisters, maxThreadRegisters, "32-bit registers every kernel keeps"}} {
 		switch {
 		case !root.Has(k.key) || root.Failed(k.key):
 		case k.v < 1:

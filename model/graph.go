@@ -91,6 +91,19 @@ func (b *Buffer) Bytes() int {
 	return n
 }
 
+// AccessMask is the mask of a masked load or store: one boolean per
+// element of the tensor accessed, saying whether that element is read or
+// written. Constancy says, per dimension of the tensor, over how many
+// consecutive elements (aligned blocks of that many) the mask is
+// certainly the same, 0 where it is the same along the whole dimension:
+// a comparison of an index range with a run-time bound differs from one
+// element to the next (1), with a bound known to be a multiple of 16 only
+// between blocks of 16, and a row's mask broadcast along the columns not
+// at all (0).
+type AccessMask struct {
+	Constancy []int
+}
+
 // Op is one operation. Which fields matter depends on Kind.
 type Op struct {
 	Name       string
@@ -103,6 +116,10 @@ type Op struct {
 	Perm       []int // transpose
 	Dims       []int // broadcast: the new dimensions of the result
 	Contiguous int   // load, store: the dimension contiguous in memory
+	// Mask is a load's or store's mask, when the access is masked: which
+	// dimensions it may vary along. Accesses that read one mask share one
+	// *AccessMask. nil: unmasked, or not known.
+	Mask *AccessMask
 	// Surface is the two-dimensional region of global memory a load or
 	// store accesses when the input says (an XeGPU descriptor of a
 	// memref): what a global block record's memory rule is checked

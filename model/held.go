@@ -3,12 +3,15 @@ package model
 import "fmt"
 
 // What a compiled kernel holds in registers besides its tensors' values,
-// each rule read off the PTX Triton 3.9 compiles the kernels of
-// docs/compiled.md to (oracle/compiled.py --keep DIR keeps it), with the
+// each rule read off the code Triton 3.9 compiles the kernels of
+// docs/compiled.md to (oracle/compiled.py --keep DIR keeps the PTX; the
+// SASS and its register life ranges are ptxas's cubin read by the
+// wheel's nvdisasm --print-life-ranges, oracle/sassregs.py), with the
 // register widths of the PTX ISA ("Registers": a .b64/.u64 register, a
 // 64-bit address, is two 32-bit registers; an index or a loop counter is
 // a .b32 register). A target declares the widths (Target.AddressRegisters,
-// IndexRegisters); a target that declares neither holds none of these.
+// IndexRegisters, PredicateRegisters, ThreadRegisters); a target that
+// declares none holds none of these.
 //
 //   - An access of global memory (a load or store) addresses each row of
 //     a lane's elements (the elements that differ only along the tensor's
@@ -18,10 +21,11 @@ import "fmt"
 //     (add.s64 %rdN, base, offset; then ld.global.v4.b32 ... [%rdN + 0]).
 //     A row's address is dead once its access is issued, so where the
 //     access reads its operands one address is counted: the row's being
-//     issued (as a store's value is streamed one vector at a time). The
-//     PTX forms them all ahead of the first access (transpose_sm80's four
-//     store addresses precede its conversion), which ptxas may keep or
-//     reschedule: one is the floor.
+//     issued. That is the floor: where registers are plentiful ptxas
+//     forms every row's address before the first access and issues them
+//     together (transpose_sm80 holds its four rows' addresses, R20:R21
+//     to R26:R27, at its four LDG.E.128), and where they are scarce it
+//     forms each just in time; a plan's budget is checked at the floor.
 //   - An access inside a loop keeps, through the whole of the outermost
 //     loop around it, its pointer's 64-bit base (hoisted out of the loop:
 //     %rd6 = param + offset before the loop of flash_attention_sm80) and
@@ -31,10 +35,28 @@ import "fmt"
 //   - A loop keeps its counter through its body, and its bound when the
 //     trip count is known only at run time (add.s32 %r672, %r672, 64;
 //     setp.lt.s32 %p14, %r672, %r33; @%p14 bra).
+//   - A masked access holds one predicate per distinct mask among a
+//     lane's elements (the elements that differ along a dimension the
+//     mask varies along; a mask that varies along the contiguous
+//     dimension makes Triton access each element alone, since its
+//     vectors are as wide as the mask is constant: AxisInfo's
+//     getMaskAlignment, lib/Analysis/AxisInfo.cpp), from the first
+//     access that reads the mask to the last. SASS has seven predicate
+//     registers a thread may write, P0 to P6 (PT reads as true); the
+//     masks beyond them are kept in 32-bit registers, saved with P2R and
+//     tested again with ISETP.NE (softmax_sm80, Triton's layouts: 16
+//     masks a lane, 10 saved in registers where the sum is reduced).
+//   - Every kernel keeps, from its start to its end, the registers its
+//     target names: on NVIDIA the stack pointer, R1, which the first
+//     instruction of every kernel loads (MOV R1, c[0x0][0x28]) and which
+//     is live to the end, and the thread's index (S2R Rn, SR_TID.X), from
+//     which every address and mask is derived.
 //
-// Not counted: masks (the PTX holds them in predicate registers, .pred,
-// which ptxas's register count does not include), the thread's own
-// indices, and what ptxas's schedule adds.
+// Not counted: index tensors and offsets derived from the thread's index
+// beyond these (the shared-memory addresses of a conversion or of an
+// mma's operands), and the registers ptxas's allocation leaves unused
+// (its count is the highest register it names, at least the most live at
+// once: docs/compiled.md's "live at the peak" column).
 
 // HoldingKind is what a Holding holds.
 type HoldingKind int
@@ -45,15 +67,19 @@ const (
 	HoldRowOffsets                    // an access's 32-bit offset per row, through its loop
 	HoldCounter                       // a loop's counter, through its body
 	HoldBound                         // a loop's run-time bound, through its body
+	HoldMask                          // a mask's predicates beyond the predicate registers, from its first access to its last
+	HoldThread                        // the registers every kernel keeps, through the whole kernel
 )
 
 // Holding is one thing the compiled code holds in registers besides a
-// tensor's values: what it is, the op it serves, and the value whose
-// layout decides its size (the tensor an access reads or writes; nil
-// where the size is fixed).
+// tensor's values: what it is, the op it serves (for a mask, the first
+// access that reads it, and Last the last), and the value whose layout
+// decides its size (the tensor an access reads or writes; nil where the
+// size is fixed).
 type Holding struct {
 	Kind  HoldingKind
 	Op    *Op
+	Last  *Op
 	Value *Value
 }
 
@@ -68,18 +94,32 @@ func (h Holding) String() string {
 		return fmt.Sprintf("row offsets of %s %s", h.Op.KindName(), h.Op.Name)
 	case HoldCounter:
 		return "counter of loop " + h.Op.Name
+	case HoldMask:
+		if h.Last != nil && h.Last != h.Op {
+			return fmt.Sprintf("masks of %s %s to %s %s", h.Op.KindName(), h.Op.Name, h.Last.KindName(), h.Last.Name)
+		}
+		return fmt.Sprintf("masks of %s %s", h.Op.KindName(), h.Op.Name)
+	case HoldThread:
+		return "stack pointer and thread index"
 	}
 	return "bound of loop " + h.Op.Name
 }
 
 // Words is the 32-bit registers per lane h holds on t when its value
-// takes layout l (nil: one row).
+// takes layout l (nil: one row, one mask).
 func (h Holding) Words(t *Target, l *Layout) int {
 	switch h.Kind {
 	case HoldAddress, HoldBase:
 		return t.AddressRegisters
 	case HoldRowOffsets:
 		return t.IndexRegisters * LaneRows(l, h.Op.Contiguous)
+	case HoldMask:
+		if t.PredicateRegisters == 0 || h.Op.Mask == nil {
+			return 0
+		}
+		return max(0, LaneMasks(l, h.Op.Mask.Constancy)-t.PredicateRegisters)
+	case HoldThread:
+		return t.ThreadRegisters
 	}
 	return t.IndexRegisters
 }
@@ -89,14 +129,46 @@ func (h Holding) Words(t *Target, l *Layout) int {
 // contiguous (lane 0 of subgroup 0 stands for every lane). 1 for a nil,
 // opaque or shared layout.
 func LaneRows(l *Layout, contiguous int) int {
-	if l == nil || l.Opaque() != "" || l.InShared() || l.Rank() < 2 {
+	if l == nil || l.Rank() < 2 {
+		return 1
+	}
+	blocks := make([]int, l.Rank())
+	for d := range blocks {
+		if d != contiguous {
+			blocks[d] = 1
+		}
+	}
+	return laneDistinct(l, blocks)
+}
+
+// LaneMasks is the number of distinct masks among one lane's elements in
+// layout l for a mask of the given constancy (AccessMask): the distinct
+// blocks its elements fall in along the dimensions the mask varies
+// along. 1 for a nil, opaque or shared layout, or a mask constant along
+// every dimension.
+func LaneMasks(l *Layout, constancy []int) int {
+	if l == nil || len(constancy) != l.Rank() {
+		return 1
+	}
+	return laneDistinct(l, constancy)
+}
+
+// laneDistinct counts the distinct blocks, of blocks[d] elements along
+// each dimension d (0: the whole dimension), that the elements lane 0 of
+// subgroup 0 holds in l fall in (1 for an opaque or shared layout).
+func laneDistinct(l *Layout, blocks []int) int {
+	if l.Opaque() != "" || l.InShared() {
 		return 1
 	}
 	seen := map[string]bool{}
 	for _, e := range l.Held(0, 0, 0) {
 		idx := append([]int(nil), e.Index...)
-		if contiguous >= 0 && contiguous < len(idx) {
-			idx[contiguous] = 0
+		for d := range idx {
+			if d >= len(blocks) || blocks[d] <= 0 {
+				idx[d] = 0
+			} else {
+				idx[d] /= blocks[d]
+			}
 		}
 		seen[fmt.Sprint(idx)] = true
 	}
@@ -107,10 +179,14 @@ func LaneRows(l *Layout, contiguous int) int {
 // (the rules above), with the value whose layout decides each; none
 // where t declares no register widths.
 func holdingsOf(g *Graph, t *Target) []Holding {
-	if t == nil || (t.AddressRegisters == 0 && t.IndexRegisters == 0) {
+	if t == nil || (t.AddressRegisters == 0 && t.IndexRegisters == 0 && t.PredicateRegisters == 0 && t.ThreadRegisters == 0) {
 		return nil
 	}
 	var out []Holding
+	if t.ThreadRegisters > 0 && g.OpCount() > 0 {
+		out = append(out, Holding{Kind: HoldThread})
+	}
+	masks := map[*AccessMask]int{} // a mask's holding in out
 	g.Walk(func(op *Op) {
 		if l := op.Body; l != nil {
 			out = append(out, Holding{Kind: HoldCounter, Op: op})
@@ -132,6 +208,14 @@ func holdingsOf(g *Graph, t *Target) []Holding {
 		out = append(out, Holding{Kind: HoldAddress, Op: op})
 		if op.In != nil {
 			out = append(out, Holding{Kind: HoldBase, Op: op}, Holding{Kind: HoldRowOffsets, Op: op, Value: v})
+		}
+		if m := op.Mask; m != nil && t.PredicateRegisters > 0 {
+			if k, ok := masks[m]; ok {
+				out[k].Last = op
+			} else {
+				masks[m] = len(out)
+				out = append(out, Holding{Kind: HoldMask, Op: op, Last: op, Value: v})
+			}
 		}
 	})
 	return out

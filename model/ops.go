@@ -267,7 +267,7 @@ func ElementwiseFuncOf(name string) (ElementwiseFunc, bool) {
 func ElementwiseIsSFU(fn string) bool { return funcByName[fn].SFU }
 
 // OpKeys are every key an op table may hold, for the reader.
-var OpKeys = []string{"kind", "name", "result", "operands", "shape", "dtype", "contiguous", "surface", "buffer", "intrinsic",
+var OpKeys = []string{"kind", "name", "result", "operands", "shape", "dtype", "contiguous", "mask", "surface", "buffer", "intrinsic",
 	"axis", "combiner", "init", "perm", "dims", "value", "no_convert", "layout", "k_width", "transposed", "trips", "assume_trips", "iter_args", "inits", "yields", "results", "body", "a", "b", "c", "scale_a", "scale_b"}
 
 // ReduceCombiners are the combiners a reduce may name ("" leaves it

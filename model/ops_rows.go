@@ -11,12 +11,12 @@ import (
 var opRows = []*OpInfo{
 	{
 		Kind: OpLoad, Spellings: []string{"load"}, Result: true,
-		Keys: []OpKey{{Name: "shape", When: KeyLate}, {Name: "dtype", When: KeyLate}, {Name: "contiguous", When: KeyLate}, {Name: "surface", When: KeyLate}},
+		Keys: []OpKey{{Name: "shape", When: KeyLate}, {Name: "dtype", When: KeyLate}, {Name: "contiguous", When: KeyLate}, {Name: "mask", When: KeyLate}, {Name: "surface", When: KeyLate}},
 		Type: typeDeclared, Memory: MemoryGlobal, Records: RecordLoadGlobal, ResultCost: true, Explicit: true, Cost: costLoad,
 	},
 	{
 		Kind: OpStore, Spellings: []string{"store"}, Operands: true, Arity: 1,
-		Keys: []OpKey{{Name: "contiguous", When: KeyLate}, {Name: "surface", When: KeyLate}, {Name: "layout", When: KeyLate}},
+		Keys: []OpKey{{Name: "contiguous", When: KeyLate}, {Name: "mask", When: KeyLate}, {Name: "surface", When: KeyLate}, {Name: "layout", When: KeyLate}},
 		Flow: FlowExec, Memory: MemoryGlobal, Writes: true, Records: RecordStoreGlobal, Explicit: true, Cost: costStore,
 		Needs:   func(op *Op, i int, v string) string { return fmt.Sprintf("writes %%%s from the layout it has", v) },
 		Because: becauseRunsIn,

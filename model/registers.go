@@ -210,7 +210,9 @@ func Live(g *Graph) *Liveness {
 // LiveOn is Live with what t's compiled code holds besides the values
 // (holdingsOf): each access's row addresses where it reads its operands, an
 // access's base and row offsets inside a loop through the outermost loop
-// around it, a loop's counter and run-time bound through its body.
+// around it, a loop's counter and run-time bound through its body, a
+// mask's predicates beyond the predicate registers from its first access
+// to its last, and the registers every kernel keeps throughout.
 func LiveOn(g *Graph, t *Target) *Liveness {
 	lv := Live(g)
 	lv.Holdings = holdingsOf(g, t)
@@ -228,17 +230,32 @@ func LiveOn(g *Graph, t *Target) *Liveness {
 		}
 	}
 	body := func(loop *Op) [2]int { return [2]int{at[loop] + 1, exit[loop] - 1} }
+	outermost := func(op *Op) *Op { // the outermost loop around op
+		l := op.In
+		for l.Parent != nil {
+			l = l.Parent
+		}
+		return l.Op
+	}
 	for _, h := range lv.Holdings {
 		var r [2]int
 		switch h.Kind {
 		case HoldAddress:
 			r = [2]int{at[h.Op], at[h.Op]}
 		case HoldBase, HoldRowOffsets:
-			l := h.Op.In
-			for l.Parent != nil {
-				l = l.Parent
+			r = body(outermost(h.Op))
+		case HoldMask:
+			// From the first access to the last, through the outermost
+			// loop around either, whose every trip reads the mask.
+			r = [2]int{at[h.Op], at[h.Last]}
+			for _, op := range []*Op{h.Op, h.Last} {
+				if op.In != nil {
+					b := body(outermost(op))
+					r = [2]int{min(r[0], b[0]), max(r[1], b[1])}
+				}
 			}
-			r = body(l.Op)
+		case HoldThread:
+			r = [2]int{0, len(lv.Points) - 1}
 		default:
 			r = body(h.Op)
 		}

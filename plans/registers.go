@@ -26,6 +26,11 @@ type RegisterPlan struct {
 	// none.
 	AddressRegisters int `json:"address_registers,omitempty"`
 	IndexRegisters   int `json:"index_registers,omitempty"`
+	// PredicateRegisters and ThreadRegisters are the target's predicate
+	// registers and the registers every kernel keeps
+	// (model.Target.PredicateRegisters); 0 where it declares none.
+	PredicateRegisters int `json:"predicate_registers,omitempty"`
+	ThreadRegisters    int `json:"thread_registers,omitempty"`
 	// Spill is set when the graph allows spilling (registers = "spill");
 	// Over is how many registers per lane the peak exceeds the budget by.
 	Spill bool `json:"spill,omitempty"`
@@ -55,7 +60,8 @@ func registerPlan(g *model.Graph, t *model.Target, a *model.Assignment) Register
 	peak := live.Peak(g, words)
 	rp := RegisterPlan{Peak: peak.Registers, At: peak.Point.String(), Live: []LiveValue{},
 		Budget: t.RegisterBudget(g.Subgroups), Spill: g.SpillRegisters,
-		AddressRegisters: t.AddressRegisters, IndexRegisters: t.IndexRegisters}
+		AddressRegisters: t.AddressRegisters, IndexRegisters: t.IndexRegisters,
+		PredicateRegisters: t.PredicateRegisters, ThreadRegisters: t.ThreadRegisters}
 	for _, lv := range peak.Live {
 		rp.Live = append(rp.Live, liveValue(lv))
 	}
@@ -120,7 +126,8 @@ func (lv LiveValue) String() string {
 // claims, recomputed by Build and compared where a plan is read back.)
 func verifyRegisters(g *model.Graph, a *model.Assignment, p *Plan) error {
 	// The widths are the plan's claims, as its budget is.
-	t := &model.Target{AddressRegisters: p.Registers.AddressRegisters, IndexRegisters: p.Registers.IndexRegisters}
+	t := &model.Target{AddressRegisters: p.Registers.AddressRegisters, IndexRegisters: p.Registers.IndexRegisters,
+		PredicateRegisters: p.Registers.PredicateRegisters, ThreadRegisters: p.Registers.ThreadRegisters}
 	peak := model.AssignmentPeak(g, t, a)
 	budget := p.Registers.Budget
 	if budget == 0 || peak.Registers <= budget || g.SpillRegisters {

@@ -735,7 +735,11 @@ func (r *graphReader) opKey(t *Table, op *model.Op, info *model.OpInfo, key stri
 	case "dtype":
 		args.DType = r.dtype(t, key)
 		return args.DType.Bits > 0
-	case "contiguous":
+	case "contiguous", "mask":
+		if key == "mask" && !t.Has(key) {
+			return true // unmasked
+		}
+		// Over the tensor accessed: a load's own shape, a store's operand's.
 		shape := args.Shape
 		if !slices.ContainsFunc(info.Keys, func(k model.OpKey) bool { return k.Name == "shape" }) {
 			shape = op.Operands[0].Shape
@@ -743,6 +747,10 @@ func (r *graphReader) opKey(t *Table, op *model.Op, info *model.OpInfo, key stri
 		if shape == nil { // the op's shape is wrong, and reported
 			t.get(key)
 			return false
+		}
+		if key == "mask" {
+			op.Mask = r.mask(t, key, shape)
+			return op.Mask != nil
 		}
 		op.Contiguous = r.contiguous(t, shape)
 	case "value":
@@ -880,6 +888,28 @@ func hardMarks(root *Table) []model.HardMark {
 		}
 	}
 	return out
+}
+
+// mask reads a load's or store's mask: per dimension of the tensor
+// accessed, over how many consecutive elements the mask is constant (0:
+// along the whole dimension; model.AccessMask). nil when it is wrong
+// (reported).
+func (r *graphReader) mask(t *Table, key string, shape []int) *model.AccessMask {
+	c, ok := t.Ints(key, true)
+	if !ok {
+		return nil
+	}
+	if len(c) != len(shape) {
+		t.Errorf(key, model.CodeRankMismatch, "mask has %d entries: expected %d, one constancy per dimension of the tensor accessed", len(c), len(shape))
+		return nil
+	}
+	for d, n := range c {
+		if n < 0 || n > shape[d] {
+			t.Errorf(key, model.CodeBadValue, "mask's constancy along dimension %d is %d: expected 0 (constant along the whole dimension) to %d (its size), the elements over which the mask is the same", d, n, shape[d])
+			return nil
+		}
+	}
+	return &model.AccessMask{Constancy: c}
 }
 
 func (r *graphReader) contiguous(t *Table, shape []int) int {

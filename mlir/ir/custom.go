@@ -190,7 +190,11 @@ func parseFuncOp(p *parser, op *Op) []Type {
 		} else {
 			ins = append(ins, p.parseType())
 		}
-		p.skipArgAttrs()
+		var attrs []*NamedAttr
+		if p.tok.is("{") {
+			attrs = p.parseAttrDict()
+		}
+		op.ArgAttrs = append(op.ArgAttrs, attrs)
 		p.trailingLoc()
 		if !p.tok.is(",") {
 			break

@@ -61,8 +61,11 @@ type Op struct {
 	// Custom forms put what they state in Attrs, but for the properties
 	// current MLIR writes as keywords (mma_props.go) and the enums some
 	// write bare (blgp = none, mulf), which go in Props.
-	Props      []*NamedAttr
-	Attrs      []*NamedAttr
+	Props []*NamedAttr
+	Attrs []*NamedAttr
+	// ArgAttrs are a function's argument attributes ({tt.divisibility =
+	// 16 : i32}), one list per argument, nil where an argument has none.
+	ArgAttrs   [][]*NamedAttr
 	Regions    []*Region
 	Successors []string
 	Parent     *Block

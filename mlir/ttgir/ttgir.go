@@ -737,7 +737,7 @@ func (b *ttBuilder) ttLoad(op *ir.Op) {
 	if !ok {
 		return
 	}
-	mop := &model.Op{Kind: model.OpLoad, Pos: op.Pos, Contiguous: b.contiguousOf(op.Operands[0].Value, op.Pos)}
+	mop := &model.Op{Kind: model.OpLoad, Pos: op.Pos, Contiguous: b.contiguousOf(op.Operands[0].Value, op.Pos), Mask: b.accessMask(op, 1)}
 	v := b.Add(mop, &model.OpArgs{Shape: shape, DType: dt}, res, res.Name, res.Pos)
 	if a := b.pointerArg(op.Operands[0].Value); a != nil && v != nil {
 		// Through a pointer argument's tensor: loaded in its encoding
@@ -757,7 +757,7 @@ func (b *ttBuilder) ttStore(op *ir.Op) {
 		return
 	}
 	name := op.Name + "@" + strconv.Itoa(op.Pos.Line)
-	mop := &model.Op{Kind: model.OpStore, Pos: op.Pos, Operands: []*model.Value{src}, Contiguous: b.contiguousOf(op.Operands[0].Value, op.Pos), Name: name}
+	mop := &model.Op{Kind: model.OpStore, Pos: op.Pos, Operands: []*model.Value{src}, Contiguous: b.contiguousOf(op.Operands[0].Value, op.Pos), Mask: b.accessMask(op, 2), Name: name}
 	if a := b.pointerArg(op.Operands[0].Value); a != nil {
 		mop.Layout = b.ptrArgs[a] // stored in a pointer argument's encoding, as a load through it
 	} else if b.Opt.KeepAnchors || b.Opt.InputLayouts {
@@ -2111,6 +2111,9 @@ type ttBuilder struct {
 	// there is none.
 	text       string
 	decomposed []*scaledDecomposition
+	// masks are the access masks read, by the mask value, which the
+	// accesses that read one share.
+	masks map[*ir.Value]*model.AccessMask
 }
 
 // aliasUses lists the aliases n's values name, at any depth, each once.
