@@ -693,8 +693,10 @@ def document(rows, root, cfg):
         "Registers): the input's own layouts (`compare.baseline_registers`; where they exceed the budget, the peak "
         "they hold with spilling allowed) / the plan's (`registers.peak`); on NVIDIA it counts the tensors' values "
         "and what model/held.go's rules say the compiled code holds besides them (global addresses, per-row offsets "
-        "and bases of the loads and stores in loops, loop counters and run-time bounds), not index tensors, masks "
-        "(predicates) or the schedule's extra registers; on AMD the values only |",
+        "and bases of the loads and stores in loops, loop counters and run-time bounds, the masks a lane holds "
+        "beyond the 7 predicate registers, the stack pointer and thread index), not the other index tensors "
+        "(shared-memory addresses) or the registers ptxas's allocation leaves unused "
+        "(oracle/sassregs.py sets its count beside the most live at once); on AMD the values only |",
         "| spill bytes | NVIDIA: ptxas -v's spill stores plus spill loads, in bytes; AMD: "
         "`.private_segment_fixed_size`, the scratch bytes per lane |",
         "| shared bytes | the shared memory (LDS) the compiled kernel allocates, Triton's `metadata.shared` |",
