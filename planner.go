@@ -402,6 +402,7 @@ func (pl *Planner) compareInput(ctx, run context.Context, name string, data []by
 				o.Input = in
 				if sr, err := pl.solve(ctx, run, sg, o); err == nil && sr.Plan != nil {
 					c.BaselineRegisters = &sr.Plan.Registers.Peak
+					c.BaselineEstimate = &sr.Plan.Registers.Estimate
 				}
 			}
 		}
@@ -409,6 +410,7 @@ func (pl *Planner) compareInput(ctx, run context.Context, name string, data []by
 	}
 	c := plans.NewComparison(plans.BaselineInput, plan.Cost, r.Plan.Cost, "")
 	c.BaselineRegisters = &r.Plan.Registers.Peak
+	c.BaselineEstimate = &r.Plan.Registers.Estimate
 	for _, cv := range r.Plan.Conv {
 		c.Conversions = append(c.Conversions, cv.JSON())
 	}

@@ -51,7 +51,7 @@ func TestNoPlanExceedsItsRegisterBudget(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := fmt.Sprintf("%d over the budget of %d: spilled", reg.Over, budget); !strings.Contains(string(text), want) {
+			if want := fmt.Sprintf("%d over the budget of %d: spilled", reg.Over, budget); !strings.Contains(strings.Join(strings.Fields(string(text)), " "), want) {
 				t.Errorf("%s: the text plan does not say %q", f, want)
 			}
 		}
@@ -533,6 +533,8 @@ func TestTargetRegisterWidths(t *testing.T) {
 //   - flash_attention_sm80 masks Q's rows alone, its columns broadcast:
 //     constancy 16 along the rows (a bound divisible by 16), 0 along the
 //     columns.
+//   - matmul_bias_relu_sm80's loop masks A by rows (M, divisible by 16)
+//     and by K - k*32 (both multiples of 16): constancy 16 along both.
 func TestMasksOfTritonAccesses(t *testing.T) {
 	for _, c := range []struct {
 		file, access string
@@ -543,15 +545,11 @@ func TestMasksOfTritonAccesses(t *testing.T) {
 		{"testdata/triton/softmax_sm80.ttgir", "x_21", []int{1, 1}, "masks of load x_21 to store tt.store@69", 16 - 7},
 		{"testdata/triton/transpose_sm80.ttgir", "x_41", []int{16, 16}, "", 0},
 		{"testdata/triton/flash_attention_sm80.ttgir", "q_21", []int{16, 0}, "", 0},
+		// Inside the loop A's columns are compared with K - k*32, K marked
+		// divisible by 16 and k*32 a multiple of 32: a multiple of 16.
+		{"testdata/triton/matmul_bias_relu_sm80.ttgir", "a_59", []int{16, 16}, "", 0},
 	} {
-		data, err := os.ReadFile(c.file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := testPlanner(t).SolveText(context.Background(), c.file, data, planner.Options{})
-		if err != nil || res.Plan == nil {
-			t.Fatalf("%s: no plan: %v", c.file, err)
-		}
+		res := solveTTGIRFile(t, c.file)
 		var got []int
 		res.Graph.Walk(func(op *model.Op) {
 			if op.Name == c.access && op.Mask != nil {
@@ -574,4 +572,82 @@ func TestMasksOfTritonAccesses(t *testing.T) {
 			t.Errorf("%s: the masks hold %d registers at the peak, want %d", c.file, held, c.registers)
 		}
 	}
+}
+
+// The other rules of model/held.go and model.ReadsImmediate on Triton's
+// kernels, each entry counted by hand, at the floor's peak (the plan's
+// registers.peak) or at the estimate's (registers.estimate, where
+// registers are plentiful: model.LiveAmple):
+//   - softmax_sm80's max reduces a lane's 16 f32 (one row of 16 columns)
+//     while they stay live for the subtraction: 8 partial results, in
+//     the estimate.
+//   - matmul_bias_relu_sm80's relu reads its zero as an immediate, so the
+//     floor's peak is inside the loop at the mma: the accumulator (64x64
+//     f32 over 128 lanes, 32), one K step of A and of B streamed (4
+//     each), A's row offsets (4) and B's (2), their bases (2 each), the
+//     loop's counter and run-time bound (1 each) and the stack pointer
+//     and thread index (2): 54, where the zero, a tile of 32, was
+//     counted.
+//   - flash_attention_sm90's Q is read from shared memory in the loop as
+//     the wgmma's A, 64x64 f16 over 128 lanes: 32 f16, 16 registers, 4
+//     accesses of 16 bytes, 4 shared addresses through the loop, in the
+//     estimate.
+func TestHeldRulesOnTritonKernels(t *testing.T) {
+	for _, c := range []struct {
+		file      string
+		estimate  bool
+		held      string
+		registers int
+		peak      int // 0: not checked
+		absent    string
+	}{
+		{"testdata/triton/softmax_sm80.ttgir", true, "partial results of reduce max x_23", 8, 0, ""},
+		{"testdata/triton/matmul_bias_relu_sm80.ttgir", false, "row offsets of load a_59", 4, 54, "cst@2"},
+		{"testdata/triton/flash_attention_sm90.ttgir", true, "shared addresses of load_shared qk@a", 4, 0, ""},
+	} {
+		res := solveTTGIRFile(t, c.file)
+		r := res.Plan.Registers
+		got, peak := map[string]int{}, r.Peak
+		for _, lv := range r.Live {
+			got[lv.Value+lv.Held] = lv.Registers
+		}
+		if c.estimate {
+			est := model.AssignmentEstimate(res.Graph, res.Target, res.Search.Assignment)
+			if est.Registers != r.Estimate {
+				t.Errorf("%s: the plan's estimate is %d, the model's %d", c.file, r.Estimate, est.Registers)
+			}
+			got, peak = map[string]int{}, est.Registers
+			for _, lv := range est.Live {
+				if lv.Value != nil {
+					got[lv.Value.Name] = lv.Registers
+				} else {
+					got[lv.Holding.String()] = lv.Registers
+				}
+			}
+		}
+		if got[c.held] != c.registers {
+			t.Errorf("%s: %q holds %d at the peak, want %d (live %v)", c.file, c.held, got[c.held], c.registers, got)
+		}
+		if c.peak != 0 && peak != c.peak {
+			t.Errorf("%s: peak %d, want %d (live %v)", c.file, peak, c.peak, got)
+		}
+		if _, ok := got[c.absent]; c.absent != "" && ok {
+			t.Errorf("%s: %%%s is live at the peak, want it read as an immediate", c.file, c.absent)
+		}
+	}
+}
+
+// solveTTGIRFile solves a TTGIR file as planner solve does, with no
+// options.
+func solveTTGIRFile(t *testing.T, path string) *planner.Result {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := testPlanner(t).SolveText(context.Background(), path, data, planner.Options{})
+	if err != nil || res.Plan == nil {
+		t.Fatalf("%s: no plan: %v", path, err)
+	}
+	return res
 }

@@ -25,27 +25,50 @@ import "fmt"
 //     forms every row's address before the first access and issues them
 //     together (transpose_sm80 holds its four rows' addresses, R20:R21
 //     to R26:R27, at its four LDG.E.128), and where they are scarce it
-//     forms each just in time; a plan's budget is checked at the floor.
+//     forms each just in time; a plan's budget is checked at the floor,
+//     and the estimate (LiveAmple) counts every row's address.
 //   - An access inside a loop keeps, through the whole of the outermost
 //     loop around it, its pointer's 64-bit base (hoisted out of the loop:
 //     %rd6 = param + offset before the loop of flash_attention_sm80) and
 //     one 32-bit offset per row (a row's stride is a run-time value, so
 //     its offset is a register: the %r26, %r28, %r29, %r30 added to the
 //     carried offset on every trip).
+//   - Estimate only (LiveAmple), where registers are plentiful: an
+//     access of shared memory inside a loop (an mma operand's
+//     ldmatrix, the store of a tile into its buffer) keeps, through the
+//     whole of the outermost loop around it, one 32-bit shared-memory
+//     address per 16-byte access of a lane (an ldmatrix .x4 delivers 16
+//     bytes a lane, st.shared.v4 writes 16): the offsets are the same on
+//     every trip and, in a swizzled buffer, an XOR of the row with the
+//     column rather than an immediate added to one base, so Triton's PTX
+//     computes each before the loop and ptxas keeps them (the SASS of
+//     matmul_bias_relu_sm80 in Triton's layouts: LDSM.16.M88.4 R8, [R74]
+//     and [R75], LDSM.16.MT88.4 [R71] and [R72], their addresses made by
+//     LOP3 ... 0x3c, an XOR, before the loop and live through it).
 //   - A loop keeps its counter through its body, and its bound when the
 //     trip count is known only at run time (add.s32 %r672, %r672, 64;
 //     setp.lt.s32 %p14, %r672, %r33; @%p14 bra).
 //   - A masked access holds one predicate per distinct mask among a
-//     lane's elements (the elements that differ along a dimension the
-//     mask varies along; a mask that varies along the contiguous
-//     dimension makes Triton access each element alone, since its
-//     vectors are as wide as the mask is constant: AxisInfo's
-//     getMaskAlignment, lib/Analysis/AxisInfo.cpp), from the first
+//     lane's elements (elements in different blocks of the mask's
+//     constancy, AccessMask; a mask that differs from one element to the
+//     next along the contiguous dimension makes Triton access each
+//     element alone, since its vectors are no wider than the mask is
+//     constant: AxisInfo's getMaskAlignment, lib/Analysis/AxisInfo.cpp),
+//     from the first
 //     access that reads the mask to the last. SASS has seven predicate
 //     registers a thread may write, P0 to P6 (PT reads as true); the
 //     masks beyond them are kept in 32-bit registers, saved with P2R and
 //     tested again with ISETP.NE (softmax_sm80, Triton's layouts: 16
 //     masks a lane, 10 saved in registers where the sum is reduced).
+//   - Estimate only (LiveAmple): a reduction within a lane whose operand
+//     is read again after it (softmax's max and sum, whose inputs the
+//     subtraction and the division read) combines the lane's elements as
+//     a tree, pairs first, beside the operand's registers: half the
+//     operand's registers where it runs (the SASS of
+//     examples/ttgir/softmax_sm80 in the planner's layouts: FADD R21, R5,
+//     R4; FADD R22, R13, R20; ... eight partial sums of sixteen
+//     exponentials, which stay live for the division). Evaluated depth
+//     first the tree needs far fewer, which is why it is no floor.
 //   - Every kernel keeps, from its start to its end, the registers its
 //     target names: on NVIDIA the stack pointer, R1, which the first
 //     instruction of every kernel loads (MOV R1, c[0x0][0x28]) and which
@@ -62,13 +85,16 @@ import "fmt"
 type HoldingKind int
 
 const (
-	HoldAddress    HoldingKind = iota // an access's 64-bit address of the row it issues, at the access
-	HoldBase                          // an access's 64-bit base, through its loop
-	HoldRowOffsets                    // an access's 32-bit offset per row, through its loop
-	HoldCounter                       // a loop's counter, through its body
-	HoldBound                         // a loop's run-time bound, through its body
-	HoldMask                          // a mask's predicates beyond the predicate registers, from its first access to its last
-	HoldThread                        // the registers every kernel keeps, through the whole kernel
+	HoldAddress         HoldingKind = iota // an access's 64-bit address of the row it issues, at the access
+	HoldBase                               // an access's 64-bit base, through its loop
+	HoldRowOffsets                         // an access's 32-bit offset per row, through its loop
+	HoldCounter                            // a loop's counter, through its body
+	HoldBound                              // a loop's run-time bound, through its body
+	HoldMask                               // a mask's predicates beyond the predicate registers, from its first access to its last
+	HoldThread                             // the registers every kernel keeps, through the whole kernel
+	HoldReduceTree                         // a reduction's partial results beside its operand, where it runs
+	HoldSharedAddresses                    // a shared-memory access's 32-bit addresses, through its loop
+	HoldRowAddresses                       // the 64-bit addresses of an access's other rows, at the access
 )
 
 // Holding is one thing the compiled code holds in registers besides a
@@ -83,26 +109,27 @@ type Holding struct {
 	Value *Value
 }
 
+// holdingWhat names what a holding of each kind holds of its op.
+var holdingWhat = map[HoldingKind]string{
+	HoldAddress: "address", HoldBase: "base", HoldRowOffsets: "row offsets", HoldReduceTree: "partial results",
+	HoldSharedAddresses: "shared addresses", HoldRowAddresses: "other rows' addresses", HoldMask: "masks",
+}
+
 // String names a held thing for people.
 func (h Holding) String() string {
 	switch h.Kind {
-	case HoldAddress:
-		return fmt.Sprintf("address of %s %s", h.Op.KindName(), h.Op.Name)
-	case HoldBase:
-		return fmt.Sprintf("base of %s %s", h.Op.KindName(), h.Op.Name)
-	case HoldRowOffsets:
-		return fmt.Sprintf("row offsets of %s %s", h.Op.KindName(), h.Op.Name)
 	case HoldCounter:
 		return "counter of loop " + h.Op.Name
-	case HoldMask:
-		if h.Last != nil && h.Last != h.Op {
-			return fmt.Sprintf("masks of %s %s to %s %s", h.Op.KindName(), h.Op.Name, h.Last.KindName(), h.Last.Name)
-		}
-		return fmt.Sprintf("masks of %s %s", h.Op.KindName(), h.Op.Name)
+	case HoldBound:
+		return "bound of loop " + h.Op.Name
 	case HoldThread:
 		return "stack pointer and thread index"
 	}
-	return "bound of loop " + h.Op.Name
+	s := fmt.Sprintf("%s of %s %s", holdingWhat[h.Kind], h.Op.KindName(), h.Op.Name)
+	if h.Kind == HoldMask && h.Last != nil && h.Last != h.Op {
+		s += fmt.Sprintf(" to %s %s", h.Last.KindName(), h.Last.Name)
+	}
+	return s
 }
 
 // Words is the 32-bit registers per lane h holds on t when its value
@@ -120,6 +147,12 @@ func (h Holding) Words(t *Target, l *Layout) int {
 		return max(0, LaneMasks(l, h.Op.Mask.Constancy)-t.PredicateRegisters)
 	case HoldThread:
 		return t.ThreadRegisters
+	case HoldReduceTree:
+		return RegisterWords(l, h.Value.DType.Bits) / 2
+	case HoldSharedAddresses:
+		return t.IndexRegisters * ((RegisterWords(l, h.Value.DType.Bits) + StreamVectorWords - 1) / StreamVectorWords)
+	case HoldRowAddresses:
+		return t.AddressRegisters * (LaneRows(l, h.Op.Contiguous) - 1)
 	}
 	return t.IndexRegisters
 }
@@ -177,8 +210,11 @@ func laneDistinct(l *Layout, blocks []int) int {
 
 // holdingsOf lists what g's compiled code holds besides its values on t
 // (the rules above), with the value whose layout decides each; none
-// where t declares no register widths.
-func holdingsOf(g *Graph, t *Target) []Holding {
+// where t declares no register widths. ample adds what ptxas holds where
+// registers are plentiful (Ample): every row's address at an access, the
+// shared-memory addresses of the accesses in loops, a reduction's
+// partial results.
+func holdingsOf(g *Graph, t *Target, ample bool) []Holding {
 	if t == nil || (t.AddressRegisters == 0 && t.IndexRegisters == 0 && t.PredicateRegisters == 0 && t.ThreadRegisters == 0) {
 		return nil
 	}
@@ -195,6 +231,18 @@ func holdingsOf(g *Graph, t *Target) []Holding {
 			}
 			return
 		}
+		if ample && op.Info().Combines && len(op.Operands) > 0 && len(op.Operands[0].Uses) > 1 {
+			out = append(out, Holding{Kind: HoldReduceTree, Op: op, Value: op.Operands[0]})
+		}
+		if ample && op.Info().Memory == MemoryShared && op.In != nil {
+			v := op.Result
+			if op.Info().Writes && len(op.Operands) > 0 {
+				v = op.Operands[0]
+			}
+			if v != nil {
+				out = append(out, Holding{Kind: HoldSharedAddresses, Op: op, Value: v})
+			}
+		}
 		if op.Info().Memory != MemoryGlobal {
 			return
 		}
@@ -206,6 +254,9 @@ func holdingsOf(g *Graph, t *Target) []Holding {
 			return
 		}
 		out = append(out, Holding{Kind: HoldAddress, Op: op})
+		if ample {
+			out = append(out, Holding{Kind: HoldRowAddresses, Op: op, Value: v})
+		}
 		if op.In != nil {
 			out = append(out, Holding{Kind: HoldBase, Op: op}, Holding{Kind: HoldRowOffsets, Op: op, Value: v})
 		}

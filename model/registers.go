@@ -59,6 +59,9 @@ type Liveness struct {
 	// is indexed len(Graph.Values)+j in Ranges, Holder and Streamed, and
 	// in the words each count takes.
 	Holdings []Holding
+	// Ample is set for a liveness of LiveAmple: no value is streamed, and
+	// an mma's operands are held whole.
+	Ample bool
 }
 
 // Point is one program point: where an op reads its operands, after it
@@ -93,8 +96,15 @@ func (p Point) String() string {
 // live from the loop's start to its last use and its yield from where it
 // is made to the back edge, so the carried state holds registers through
 // the whole loop; its inits are live up to the loop and its results from
-// the loop's exit. A constant is written where each use reads it.
-func Live(g *Graph) *Liveness {
+// the loop's exit. A constant is written where each use reads it, and
+// read by an element-wise op it is an immediate operand and holds none
+// (ReadsImmediate).
+func Live(g *Graph) *Liveness { return live(g, false) }
+
+// live is Live, with no value streamed into its consumer where ample is
+// set (Ample: a kernel with registers to spare loads a trip's operands
+// whole).
+func live(g *Graph, ample bool) *Liveness {
 	ops := g.OpCount()
 	lv := &Liveness{Points: make([]Point, 0, 2*ops), Holder: make([]int, 0, len(g.Values)), Ranges: make([][][2]int, 0, len(g.Values))}
 	at := make(map[*Op]int, ops)                    // an op's reading point; the point after it is at+1
@@ -130,6 +140,7 @@ func Live(g *Graph) *Liveness {
 		index[v] = i
 		lv.Holder = append(lv.Holder, i)
 		_, streamed := StreamedUse(v)
+		streamed = streamed && !ample
 		lv.Streamed = append(lv.Streamed, streamed)
 		if streamed { // loaded where its consumer reads it, a part at a time
 			p := at[v.Uses[0].Op]
@@ -139,6 +150,9 @@ func Live(g *Graph) *Liveness {
 		if v.Def != nil && v.Def.Info().AtUse {
 			var rs [][2]int
 			for _, u := range v.Uses {
+				if ReadsImmediate(u) {
+					continue
+				}
 				p := at[u.Op]
 				if u.Yield {
 					p = last[u.Op.Body]
@@ -213,9 +227,20 @@ func Live(g *Graph) *Liveness {
 // around it, a loop's counter and run-time bound through its body, a
 // mask's predicates beyond the predicate registers from its first access
 // to its last, and the registers every kernel keeps throughout.
-func LiveOn(g *Graph, t *Target) *Liveness {
-	lv := Live(g)
-	lv.Holdings = holdingsOf(g, t)
+func LiveOn(g *Graph, t *Target) *Liveness { return liveOn(g, t, false) }
+
+// LiveAmple is LiveOn as ptxas holds registers where they are plentiful
+// (model/held.go): no value streamed into its consumer, and besides the
+// holdings of LiveOn every row's address at an access, the shared-memory
+// addresses of the accesses in loops and a reduction's partial results.
+// It estimates the registers a kernel with room to spare is compiled to;
+// LiveOn is the floor a budget is checked at.
+func LiveAmple(g *Graph, t *Target) *Liveness { return liveOn(g, t, true) }
+
+func liveOn(g *Graph, t *Target, ample bool) *Liveness {
+	lv := live(g, ample)
+	lv.Ample = ample
+	lv.Holdings = holdingsOf(g, t, ample)
 	if len(lv.Holdings) == 0 {
 		return lv
 	}
@@ -240,9 +265,9 @@ func LiveOn(g *Graph, t *Target) *Liveness {
 	for _, h := range lv.Holdings {
 		var r [2]int
 		switch h.Kind {
-		case HoldAddress:
+		case HoldAddress, HoldReduceTree, HoldRowAddresses:
 			r = [2]int{at[h.Op], at[h.Op]}
-		case HoldBase, HoldRowOffsets:
+		case HoldBase, HoldRowOffsets, HoldSharedAddresses:
 			r = body(outermost(h.Op))
 		case HoldMask:
 			// From the first access to the last, through the outermost
@@ -264,6 +289,22 @@ func LiveOn(g *Graph, t *Target) *Liveness {
 		lv.Streamed = append(lv.Streamed, false)
 	}
 	return lv
+}
+
+// ReadsImmediate reports whether use u of a constant reads it as an
+// immediate operand, holding no register: an element-wise op's operand.
+// A constant is one value splat over its tile (OpConstant), and PTX's
+// arithmetic, comparison and selection instructions take it in the
+// instruction (PTX ISA, "Operand Types": immediate operands; Triton's
+// relu on sm_80 is FMNMX R, R, RZ, the zero register, in the SASS of
+// matmul_bias_relu_sm80). An mma's C, a loop's init and a store's value
+// are written into registers.
+func ReadsImmediate(u Use) bool {
+	if u.Yield {
+		return false
+	}
+	_, ok := ElementwiseFuncOf(u.Op.Fn)
+	return ok && u.Op.Info().Flow == FlowSame
 }
 
 // FoldedAdd reports whether op is an add that a compiler folds into an
@@ -450,7 +491,11 @@ func (lv *Liveness) LiveAt(i, p int) bool {
 // the layouts of a (indexed as Graph.Values); a value streamed into an
 // mma is counted in the layout the mma reads it in, one K step of the
 // mma's record at a time (HeldWords).
-func AssignmentWords(g *Graph, a *Assignment) []int {
+func AssignmentWords(g *Graph, a *Assignment) []int { return assignmentWords(g, a, false) }
+
+// assignmentWords is AssignmentWords, with a value streamed into an mma
+// held whole where ample is set (LiveAmple).
+func assignmentWords(g *Graph, a *Assignment, ample bool) []int {
 	words := make([]int, len(g.Values))
 	for i, v := range g.Values {
 		l, k := a.Layouts[v], 0
@@ -458,7 +503,7 @@ func AssignmentWords(g *Graph, a *Assignment) []int {
 			if r := a.Required[u]; r != nil {
 				l = r
 			}
-			if ch := a.Ops[u.Op]; ch != nil && ch.Record != nil {
+			if ch := a.Ops[u.Op]; ch != nil && ch.Record != nil && !ample {
 				k = ch.Record.KStep()
 			}
 		}
@@ -471,7 +516,7 @@ func AssignmentWords(g *Graph, a *Assignment) []int {
 // layouts of a on t: the values' (AssignmentWords), then each held
 // thing's, sized by the layout its value takes.
 func (lv *Liveness) Words(g *Graph, t *Target, a *Assignment) []int {
-	words := AssignmentWords(g, a)
+	words := assignmentWords(g, a, lv.Ample)
 	for _, h := range lv.Holdings {
 		var l *Layout
 		if h.Value != nil {
@@ -487,5 +532,14 @@ func (lv *Liveness) Words(g *Graph, t *Target, a *Assignment) []int {
 // (LiveOn).
 func AssignmentPeak(g *Graph, t *Target, a *Assignment) RegisterPeak {
 	lv := LiveOn(g, t)
+	return lv.Peak(g, lv.Words(g, t, a))
+}
+
+// AssignmentEstimate is the register peak of the layouts of a on t as
+// ptxas holds registers where they are plentiful (LiveAmple): what a
+// kernel with room to spare is likely compiled to, at least
+// AssignmentPeak.
+func AssignmentEstimate(g *Graph, t *Target, a *Assignment) RegisterPeak {
+	lv := LiveAmple(g, t)
 	return lv.Peak(g, lv.Words(g, t, a))
 }

@@ -42,6 +42,7 @@ sys.path.insert(0, HERE)
 
 import asmcount  # noqa: E402
 import judge  # noqa: E402
+import sassregs  # noqa: E402
 
 COMMAND = 'export PLANNER_ORACLE_PYTHON=$(oracle/setup.sh); "$PLANNER_ORACLE_PYTHON" oracle/compiled.py'
 SIDES = ("triton", "planner")
@@ -166,6 +167,7 @@ def compile_job(job):
         log = ptxas_report(ptx, target.arch, job["tmp"])
         verdict["resources"] = asmcount.ptxas_resources(log)
         verdict["ptx_sha"] = ptx_digest(ptx)
+        verdict["live"] = most_live(ptx, job["tmp"])
         code, ext = ptx, "ptx"
     else:
         code, ext, log = kernel.asm["amdgcn"], "amdgcn", ""
@@ -206,6 +208,16 @@ def after_rest_passes(path, text, target, tmp):
     with open(out, "w") as f:
         f.write(mod.str())
     return out
+
+
+def most_live(ptx, tmp):
+    """The most general registers live at once in ptxas's SASS of ptx
+    (oracle/sassregs.py); None where nvdisasm cannot read the cubin."""
+    src = os.path.join(tmp, "live.ptx")
+    with open(src, "w") as f:
+        f.write(ptx)
+    _, live, _, _ = sassregs.analyse(src)
+    return live
 
 
 def ptx_digest(ptx):
@@ -287,6 +299,7 @@ def measure(name, ttgir, ttir, exe, tmp, cfg):
     row["compare"] = doc and doc["compare"]
     row["plan_conversions"] = doc and doc["conversions"]
     row["plan_registers"] = doc and doc["registers"]["peak"]
+    row["plan_estimate"] = doc and doc["registers"].get("estimate")
     row["compare_error"] = why
     row["cvt"] = {"triton": asmcount.count_convert_layouts(text)}
     files = {"triton": ttgir}
@@ -375,12 +388,57 @@ def model_costs(row):
 
 
 def model_registers(row):
-    """The model's register peak per lane (docs/json.md): the input's own
-    layouts (compare.baseline_registers) / the plan's (registers.peak)."""
+    """The model's register estimate per lane, as ptxas holds registers
+    where they are plentiful (docs/json.md, registers.estimate): the
+    input's own layouts (compare.baseline_estimate) / the plan's; each
+    with the floor the budget is checked at after it where that is lower
+    (compare.baseline_registers, registers.peak)."""
     c = row["compare"]
     if not c:
         return "—"
-    return pair(c.get("baseline_registers", "—"), row["plan_registers"])
+
+    def cell(estimate, floor):
+        if estimate is None:
+            return "—" if floor is None else str(floor)
+        return str(estimate) if floor is None or floor >= estimate else f"{estimate} ({floor})"
+    return pair(cell(c.get("baseline_estimate"), c.get("baseline_registers")),
+                cell(row.get("plan_estimate"), row["plan_registers"]))
+
+
+def live_cell(v):
+    """The most registers live at once in a compiled NVIDIA kernel, "—"
+    elsewhere or where nvdisasm could not read it."""
+    live = v.get("live")
+    return "—" if live is None else str(live)
+
+
+def within(model, compiled, tolerance=0.15):
+    """Whether a model figure is within tolerance of a compiled one."""
+    return compiled > 0 and abs(model - compiled) <= tolerance * compiled
+
+
+def register_agreement(rows):
+    """One sentence: of the NVIDIA kernels' sides, how many have the
+    model's register peak within 15% of ptxas's count, and of the most
+    live at once."""
+    counted = near_count = near_live = with_live = 0
+    for r in rows:
+        c = r["compare"]
+        if not c or "registers" not in (r["compiled"]["triton"].get("resources") or {}):
+            continue
+        for side, model in (("triton", c.get("baseline_estimate", c.get("baseline_registers"))),
+                            ("planner", r.get("plan_estimate") or r["plan_registers"])):
+            v = r["compiled"][side]
+            if not v.get("ok") or not isinstance(model, int):
+                continue
+            counted += 1
+            near_count += within(model, v["resources"]["registers"])
+            if v.get("live"):
+                with_live += 1
+                near_live += within(model, v["live"])
+    return (f"On NVIDIA the model's register estimate is within 15% of ptxas's count in {near_count} of the "
+            f"{counted} compiled sides, and within 15% of the most registers live at once in {near_live} "
+            f"of {with_live}.")
 
 
 def ms(seconds):
@@ -398,6 +456,7 @@ def table_row(row):
         cells.append(pair(*[side_value(row, s, lambda v, k=key: str(v["counts"][k])) for s in SIDES]))
     cells.append(pair(*[side_value(row, s, barriers) for s in SIDES]))
     cells.append(pair(*[side_value(row, s, registers) for s in SIDES]))
+    cells.append(pair(*[side_value(row, s, live_cell) for s in SIDES]))
     cells.append(model_registers(row))
     cells.append(pair(*[side_value(row, s, spills) for s in SIDES]))
     cells.append(pair(*[side_value(row, s, lambda v: str(v["shared"])) for s in SIDES]))
@@ -412,7 +471,7 @@ def table_row(row):
 
 HEADINGS = ("kernel", "target", "compiles", "`convert_layout` ops", "model cost",
             "conversions priced: sum (n)", "shared loads", "shared stores", "shuffles", "barriers",
-            "registers", "model registers", "spill bytes", "shared bytes", "Triton layout passes ms",
+            "registers", "live at once", "model registers", "spill bytes", "shared bytes", "Triton layout passes ms",
             "planner solve ms", "planner / Triton time")
 
 
@@ -689,14 +748,20 @@ def document(rows, root, cfg):
         "PTX here it sits between the shared stores and loads of a layout conversion) |",
         "| registers | NVIDIA: ptxas -v's \"Used N registers\" per thread; AMD: the code object's `.vgpr_count`, "
         "`.agpr_count`, `.sgpr_count` (as vN aN sN) |",
-        "| model registers | the planner's register model, 32-bit registers per lane at the peak (docs/graphs.md, "
-        "Registers): the input's own layouts (`compare.baseline_registers`; where they exceed the budget, the peak "
-        "they hold with spilling allowed) / the plan's (`registers.peak`); on NVIDIA it counts the tensors' values "
-        "and what model/held.go's rules say the compiled code holds besides them (global addresses, per-row offsets "
-        "and bases of the loads and stores in loops, loop counters and run-time bounds, the masks a lane holds "
-        "beyond the 7 predicate registers, the stack pointer and thread index), not the other index tensors "
-        "(shared-memory addresses) or the registers ptxas's allocation leaves unused "
-        "(oracle/sassregs.py sets its count beside the most live at once); on AMD the values only |",
+        "| live at once | NVIDIA: the most general registers live at one instruction of ptxas's SASS "
+        "(oracle/sassregs.py: the same PTX assembled by the wheel's ptxas-blackwell and read with nvdisasm "
+        "--print-life-ranges), which ptxas's count is at least: the difference is registers its allocation "
+        "leaves unused; — on AMD, or where nvdisasm refuses the cubin (it reads no kernel of 255 registers) |",
+        "| model registers | the planner's register model, 32-bit registers per lane (docs/graphs.md, Registers): "
+        "the input's own layouts (`compare.baseline_estimate`) / the plan's (`registers.estimate`), the peak as ptxas "
+        "holds registers where they are plentiful (every row's address formed ahead, an mma's operands loaded "
+        "whole, the shared-memory addresses of loops and a reduction's partial results kept), and in parentheses "
+        "where lower the floor the budget is checked at (`compare.baseline_registers`, `registers.peak`; where the "
+        "input's layouts exceed the budget, the peak they hold with spilling allowed); on NVIDIA both count the "
+        "tensors' values and what model/held.go's rules say the compiled code holds besides them (global "
+        "addresses, per-row offsets and bases of the loads and stores in loops, loop counters and run-time bounds, "
+        "the masks a lane holds beyond the 7 predicate registers, the stack pointer and thread index), not the "
+        "index tensors of conversions or what ptxas's schedule adds beyond these; on AMD the values only |",
         "| spill bytes | NVIDIA: ptxas -v's spill stores plus spill loads, in bytes; AMD: "
         "`.private_segment_fixed_size`, the scratch bytes per lane |",
         "| shared bytes | the shared memory (LDS) the compiled kernel allocates, Triton's `metadata.shared` |",
@@ -724,7 +789,7 @@ def document(rows, root, cfg):
         "|" + "---|" * len(HEADINGS),
     ]
     out += [table_row(r) for r in rows]
-    out += ["", tally(rows)]
+    out += ["", tally(rows) + " " + register_agreement(rows)]
     out += ["", "## Row by row", "",
             "Where the planner's compiled kernel is better or worse than Triton's own, by the compiled "
             "counts above (shared loads and stores, shuffles, CTA and warp barriers, registers, spill bytes; fewer is "

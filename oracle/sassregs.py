@@ -66,15 +66,19 @@ def width(op):
 
 def kind(op, instr):
     """What a live register holds, by the instruction that last wrote it:
-    loaded (from global or shared memory), value (arithmetic on data),
-    predicate (a mask saved with P2R), or index (addresses, offsets,
-    constants and the thread's index)."""
+    loaded (from global or shared memory), value (arithmetic on data, and
+    a constant written into a register: an accumulator's zero, a masked
+    load's other), predicate (a mask saved with P2R), or index (integer
+    arithmetic: addresses, offsets, counters and the thread's index)."""
     base = op.split(".")[0]
     if base in ("LDG", "LDS", "LDSM", "LD", "LDGSTS"):
         return "loaded"
     if base == "P2R":
         return "predicate"
-    if base in ("HMMA", "IMMA", "FFMA", "FADD", "FMUL", "MUFU", "HADD2", "HFMA2", "HMUL2", "F2FP", "FMNMX", "FSEL", "SHFL", "F2F", "I2F", "F2I", "PRMT", "HMNMX2", "FSWZADD", "MOVM") and not (base == "HFMA2" and ".MMA" in op and "RZ, RZ" in instr):
+    if base in ("HMMA", "IMMA", "FFMA", "FADD", "FMUL", "MUFU", "HADD2", "HFMA2", "HMUL2", "F2FP", "FMNMX", "FSEL", "SHFL", "F2F", "I2F", "F2I", "PRMT", "HMNMX2", "FSWZADD", "MOVM"):
+        return "value"
+    operands = instr.split(",")[1:]
+    if base in ("CS2R", "MOV", "MOV32I", "IMAD") and ("SRZ" in instr or base != "IMAD" and not any(re.search(r"\bR\d+|c\[", o) for o in operands)):
         return "value"
     return "index"
 

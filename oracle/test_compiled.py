@@ -111,3 +111,36 @@ class TestRanking(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestRegisterAgreement(unittest.TestCase):
+    def row(self, baseline, plan, triton_regs, planner_regs, live=None):
+        t, p = side(0, registers=triton_regs), side(0, registers=planner_regs)
+        if live:
+            t["live"], p["live"] = live
+        return {"compare": {"baseline_registers": baseline}, "plan_registers": plan,
+                "compiled": {"triton": t, "planner": p}}
+
+    def test_model_cell(self):
+        row = {"compare": {"baseline_registers": 29, "baseline_estimate": 35}, "plan_registers": 28, "plan_estimate": 28}
+        self.assertEqual(compiled.model_registers(row), "35 (29) / 28")
+        self.assertEqual(compiled.model_registers({"compare": {"baseline_registers": 40}, "plan_registers": 41}),
+                         "40 / 41")
+
+    def test_within(self):
+        self.assertTrue(compiled.within(85, 100))
+        self.assertFalse(compiled.within(84, 100))
+        self.assertTrue(compiled.within(115, 100))
+        self.assertFalse(compiled.within(10, 0))
+
+    def test_sentence(self):
+        rows = [self.row(34, 28, 40, 44, live=(37, 42)), self.row(90, 90, 100, 120)]
+        # 34 of 40 and 90 of 100 are within 15%, 28 of 44 and 90 of 120 are
+        # not; of the most live, 34 of 37 is and 28 of 42 is not.
+        self.assertEqual(compiled.register_agreement(rows),
+                         "On NVIDIA the model's register estimate is within 15% of ptxas's count in 2 of the 4 "
+                         "compiled sides, and within 15% of the most registers live at once in 1 of 2.")
+
+    def test_live_cell(self):
+        self.assertEqual(compiled.live_cell({"live": 37}), "37")
+        self.assertEqual(compiled.live_cell({}), "—")

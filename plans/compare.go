@@ -25,6 +25,9 @@ type Comparison struct {
 	// allowed. nil for greedy, or where the input's layouts have no plan
 	// even then.
 	BaselineRegisters *int `json:"baseline_registers,omitempty"`
+	// BaselineEstimate is, as BaselineRegisters, the input's own layouts'
+	// register estimate (RegisterPlan.Estimate).
+	BaselineEstimate *int `json:"baseline_estimate,omitempty"`
 }
 
 // BaselineInput names the input's own layouts as a baseline.

@@ -16,6 +16,13 @@ type RegisterPlan struct {
 	Peak int         `json:"peak"`
 	At   string      `json:"at"`
 	Live []LiveValue `json:"live"`
+	// Estimate is the peak as ptxas holds registers where they are
+	// plentiful (model.LiveAmple: every row's address formed ahead, an
+	// mma's operands loaded whole, the shared-memory addresses of loops
+	// and a reduction's partial results kept): what a kernel with room to
+	// spare is likely compiled to, at least Peak. The budget is checked
+	// at Peak.
+	Estimate int `json:"estimate"`
 	// Budget is the registers per lane the target gives a block of the
 	// graph's subgroups (model.Target.RegisterBudget); 0 where the target
 	// states none.
@@ -58,7 +65,8 @@ func registerPlan(g *model.Graph, t *model.Target, a *model.Assignment) Register
 	live := model.LiveOn(g, t)
 	words := live.Words(g, t, a) // once for the peak and the spill
 	peak := live.Peak(g, words)
-	rp := RegisterPlan{Peak: peak.Registers, At: peak.Point.String(), Live: []LiveValue{},
+	estimate := model.AssignmentEstimate(g, t, a)
+	rp := RegisterPlan{Peak: peak.Registers, At: peak.Point.String(), Live: []LiveValue{}, Estimate: estimate.Registers,
 		Budget: t.RegisterBudget(g.Subgroups), Spill: g.SpillRegisters,
 		AddressRegisters: t.AddressRegisters, IndexRegisters: t.IndexRegisters,
 		PredicateRegisters: t.PredicateRegisters, ThreadRegisters: t.ThreadRegisters}
@@ -99,6 +107,9 @@ func (r RegisterPlan) Text() string {
 	}
 	if len(live) > 0 {
 		fmt.Fprintf(&b, " (%s)", strings.Join(live, ", "))
+	}
+	if r.Estimate > r.Peak {
+		fmt.Fprintf(&b, "; %d where registers are plentiful", r.Estimate)
 	}
 	return b.String()
 }

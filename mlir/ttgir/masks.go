@@ -146,29 +146,79 @@ func finest(a, b int) int {
 }
 
 // splatDivisibility is the divisibility Triton knows of a splat's scalar
-// when it is a function argument marked tt.divisibility = D; 0 when v is
-// no such splat.
+// (scalarDivisibility); 0 when v is no splat.
 func (b *ttBuilder) splatDivisibility(v *ir.Value) int {
 	if v.Def == nil || ir.TTName(v.Def.Name) != "tt.splat" || len(v.Def.Operands) != 1 {
 		return 0
 	}
-	s := v.Def.Operands[0].Value
-	if s.Def != nil || s.Block == nil || s.Block.Region == nil || s.Block.Region.Parent == nil {
-		return 0
+	return scalarDivisibility(v.Def.Operands[0].Value, 0)
+}
+
+// maxDivisibility caps a divisibility, as Triton's AxisInfo caps it at
+// the highest power of two an int32 holds.
+const maxDivisibility = 1 << 30
+
+// scalarDivisibility is the largest power of two an i32 scalar is known to
+// be a multiple of, as Triton's AxisInfo finds it: a function argument
+// marked tt.divisibility = D, D; a constant, the largest power of two
+// dividing it; a product, the product of its operands'; a sum or a
+// difference, the smaller of its operands'; a loop's induction variable,
+// the smaller of its lower bound's and its step's; anything else 1.
+func scalarDivisibility(v *ir.Value, depth int) int {
+	if depth > 64 {
+		return 1
 	}
-	fn := s.Block.Region.Parent
-	if s.Index >= len(fn.ArgAttrs) {
-		return 0
-	}
-	for _, a := range fn.ArgAttrs[s.Index] {
-		if a.Name != "tt.divisibility" {
-			continue
+	if op := v.Def; op != nil {
+		arg := func(i int) int {
+			if i >= len(op.Operands) {
+				return 1
+			}
+			return scalarDivisibility(op.Operands[i].Value, depth+1)
 		}
-		if ia, ok := a.Value.(*ir.IntAttr); ok {
-			if n, err := strconv.Atoi(ia.Text); err == nil && n > 0 {
-				return n
+		switch ir.TTName(op.Name) {
+		case "arith.constant":
+			a, ok := op.Attr("value")
+			if !ok {
+				return 1
+			}
+			ia, ok := a.Value.(*ir.IntAttr)
+			if !ok {
+				return 1
+			}
+			n, err := strconv.ParseInt(ia.Text, 10, 64)
+			if err != nil {
+				return 1
+			}
+			if n == 0 {
+				return maxDivisibility
+			}
+			return min(int(n&-n), maxDivisibility)
+		case "arith.muli":
+			return min(arg(0)*arg(1), maxDivisibility)
+		case "arith.addi", "arith.subi":
+			return min(arg(0), arg(1))
+		}
+		return 1
+	}
+	blk := v.Block
+	if blk == nil || blk.Region == nil || blk.Region.Parent == nil {
+		return 1
+	}
+	parent := blk.Region.Parent
+	switch {
+	case ir.TTName(parent.Name) == "scf.for" && v.Index == 0 && len(parent.Operands) >= 3:
+		return min(scalarDivisibility(parent.Operands[0].Value, depth+1), scalarDivisibility(parent.Operands[2].Value, depth+1))
+	case v.Index < len(parent.ArgAttrs):
+		for _, a := range parent.ArgAttrs[v.Index] {
+			if a.Name != "tt.divisibility" {
+				continue
+			}
+			if ia, ok := a.Value.(*ir.IntAttr); ok {
+				if n, err := strconv.Atoi(ia.Text); err == nil && n > 0 {
+					return min(n, maxDivisibility)
+				}
 			}
 		}
 	}
-	return 0
+	return 1
 }
