@@ -42,6 +42,7 @@ func TestCheckBrokenRecords(t *testing.T) {
 		"target_bank_bytes.toml":             model.CodeNotPowerOfTwo,
 		"target_banks.toml":                  model.CodeNotPowerOfTwo,
 		"target_record_lanes.toml":           model.CodeRecordSubgroup,
+		"target_register_counts.toml":        model.CodeBadValue,
 		"target_subgroup_zero.toml":          model.CodeBadValue,
 		"target_tensor_memory.toml":          model.CodeMissingKey,
 		"tensor_memory_layout.toml":          model.CodeUnknownKey,
