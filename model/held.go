@@ -42,9 +42,11 @@ import "fmt"
 //     every trip and, in a swizzled buffer, an XOR of the row with the
 //     column rather than an immediate added to one base, so Triton's PTX
 //     computes each before the loop and ptxas keeps them (the SASS of
-//     matmul_bias_relu_sm80 in Triton's layouts: LDSM.16.M88.4 R8, [R74]
-//     and [R75], LDSM.16.MT88.4 [R71] and [R72], their addresses made by
-//     LOP3 ... 0x3c, an XOR, before the loop and live through it).
+//     matmul_bias_relu_sm80 in Triton's layouts, whose loop reads a
+//     swizzled buffer, there its conversion's scratch, with
+//     LDSM.16.M88.4 R8, [R74] and [R75] and LDSM.16.MT88.4 [R71] and
+//     [R72], their addresses made by LOP3 ... 0x3c, an XOR, before the
+//     loop and live through it).
 //   - A loop keeps its counter through its body, and its bound when the
 //     trip count is known only at run time (add.s32 %r672, %r672, 64;
 //     setp.lt.s32 %p14, %r672, %r33; @%p14 bra).
