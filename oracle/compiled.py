@@ -750,8 +750,8 @@ def document(rows, root, cfg):
         "`.agpr_count`, `.sgpr_count` (as vN aN sN) |",
         "| live at once | NVIDIA: the most general registers live at one instruction of ptxas's SASS "
         "(oracle/sassregs.py: the same PTX assembled by the wheel's ptxas-blackwell and read with nvdisasm "
-        "--print-life-ranges), which ptxas's count is at least: the difference is registers its allocation "
-        "leaves unused; — on AMD, or where nvdisasm refuses the cubin (it reads no kernel of 255 registers) |",
+        "--print-life-ranges). ptxas's count is never below it; the difference is registers its allocation "
+        "leaves unused. — on AMD, or where nvdisasm refuses the cubin (it reads no kernel of 255 registers) |",
         "| model registers | the planner's register model, 32-bit registers per lane (docs/graphs.md, Registers): "
         "the input's own layouts (`compare.baseline_estimate`) / the plan's (`registers.estimate`), the peak as ptxas "
         "holds registers where they are plentiful (every row's address formed ahead, an mma's operands loaded "
