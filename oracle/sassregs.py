@@ -1,7 +1,7 @@
 """The registers ptxas's code holds: for each PTX file, the count ptxas -v
-reports and the most general registers live at once in its SASS, with the
-instruction where they peak and what the live registers were last written
-by there.
+reports, the general registers its SASS names (R0 to the highest), and
+the most general registers live at once, with the instruction where they
+peak and what the live registers were last written by there.
 
     "$PLANNER_ORACLE_PYTHON" oracle/sassregs.py FILE.ptx...
 
@@ -13,9 +13,10 @@ kernels of docs/compiled.md agree but for a few, layernorm_sm80's
 planner side 54 here and 60 there), and the cubin's life ranges
 are read with nvdisasm --print-life-ranges (-lrm narrow: a column a
 register, CUDA Binary Utilities, "nvdisasm", "Register Life Range
-Information"). ptxas's count is the highest register it names plus one,
-so it is at least the most live at once; the difference is what the
-allocation leaves unused. The model of model/held.go is compared with
+Information"). ptxas's count is two more than the registers it names in
+every kernel of docs/compiled.md nvdisasm reads (the target's
+reserved_registers), and the registers named are at least the most live
+at once; the difference is what the allocation leaves unused. The model of model/held.go is compared with
 both (docs/graphs.md, Registers).
 """
 
@@ -51,6 +52,18 @@ def life_rows(text):
         if m:
             rows.append((m.group(1), m.group(2).strip(), int(m.group(3) or 0), m.group(4)))
     return rows
+
+
+# The header row that numbers the general registers' columns:
+# // |   # 0123456789... | # 0123456 | ... (the GPR section first).
+HEADER = re.compile(r"//\s*\|\s*#\s(\d+)\s*\|")
+
+
+def named(text):
+    """The general registers the SASS names, R0 to the highest: the
+    columns of nvdisasm's GPR section (0 where it has none)."""
+    m = HEADER.search(text)
+    return len(m.group(1)) if m else 0
 
 
 def width(op):
@@ -107,7 +120,8 @@ def target_of(ptx):
 
 
 def analyse(path):
-    """(ptxas's register count, most live, peak instruction, kinds) of one PTX file."""
+    """(ptxas's register count, registers named, most live, peak
+    instruction, kinds) of one PTX file."""
     ptxas, nvdisasm = tools()
     with open(path) as f:
         arch = target_of(f.read())
@@ -117,9 +131,9 @@ def analyse(path):
         used = re.findall(r"Used (\d+) registers", out.stdout + out.stderr)
         dis = subprocess.run([nvdisasm, "-c", "-lrm", "narrow", cubin], capture_output=True, text=True)
         if dis.returncode != 0:
-            return int(used[-1]) if used else 0, None, None, {"nvdisasm": dis.stderr.strip().splitlines()[-1:]}
+            return int(used[-1]) if used else 0, None, None, None, {"nvdisasm": dis.stderr.strip().splitlines()[-1:]}
     live, row, kinds = peak(life_rows(dis.stdout))
-    return int(used[-1]) if used else 0, live, row, kinds
+    return int(used[-1]) if used else 0, named(dis.stdout), live, row, kinds
 
 
 def main(argv):
@@ -128,9 +142,9 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     for f in files:
-        used, live, row, kinds = analyse(f)
+        used, names, live, row, kinds = analyse(f)
         where = f"{row[0]} {row[1][:40]}" if row else "-"
-        print(f"{os.path.basename(f)}\tptxas {used}\tlive {live}\t{kinds}\tat {where}")
+        print(f"{os.path.basename(f)}\tptxas {used}\tnamed {names}\tlive {live}\t{kinds}\tat {where}")
     return 0
 
 
