@@ -39,7 +39,7 @@ func TestTextPlanReadsAtAGlance(t *testing.T) {
 		"  #mma = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>\n",
 		"%q 64x64 f16, 32 per lane: #ttg.dot_op<{opIdx = 0, parent = #mma, kWidth = 8}>",
 		"needed because 43 requires the mma_m16n8k16_f32_f16 fragment of operand a",
-		"registers: 115 per lane at the peak, at mma 43,",
+		"registers: 117 per lane at the peak, at mma 43,",
 		"tt.store@148 store line 148 cost 260",
 		"(tt.store@148: the tt.store at line 148, named for its line since it has no result)",
 	} {

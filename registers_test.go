@@ -70,25 +70,27 @@ func TestNoPlanExceedsItsRegisterBudget(t *testing.T) {
 // registers; the row statistics m and l, 16 rows per warp of which each
 // lane holds 2 (rows g and g+8 of the mma accumulator), 2 each. Besides
 // the values, the loop's counter, a 32-bit register (model/held.go; its
-// 32 trips are a constant, so no bound is held), and the stack pointer and
-// thread index sm_80's kernels keep throughout (2): 247.
+// 32 trips are a constant, so no bound is held), the stack pointer and
+// thread index sm_80's kernels keep throughout (2), and the 2 registers
+// ptxas counts and never names (reserved_registers): 249.
 func TestFlashAttentionRegisterPeak(t *testing.T) {
 	plan := solveFile(t, "testdata/graphs/flash_attention_2warps.toml")
-	want := map[string]int{"k": 128, "s0": 64, "acc": 32, "q": 16, "m": 2, "l": 2, "counter of loop kv": 1, "stack pointer and thread index": 2}
+	want := map[string]int{"k": 128, "s0": 64, "acc": 32, "q": 16, "m": 2, "l": 2, "counter of loop kv": 1, "stack pointer and thread index": 2,
+		"registers ptxas reserves": 2}
 	got := map[string]int{}
 	for _, lv := range plan.Registers.Live {
 		got[lv.Value+lv.Held] = lv.Registers
 	}
-	if fmt.Sprint(got) != fmt.Sprint(want) || plan.Registers.Peak != 247 || plan.Registers.At != "at mma s" {
-		t.Errorf("peak %d %s, live %v; want 247 at mma s, live %v", plan.Registers.Peak, plan.Registers.At, got, want)
+	if fmt.Sprint(got) != fmt.Sprint(want) || plan.Registers.Peak != 249 || plan.Registers.At != "at mma s" {
+		t.Errorf("peak %d %s, live %v; want 249 at mma s, live %v", plan.Registers.Peak, plan.Registers.At, got, want)
 	}
 }
 
 // The verifier refuses a plan over its budget where the graph does not
 // allow spilling: the plan of a graph that spills, replayed against the
 // same graph without registers = "spill". Its peak is x's 256 registers,
-// the 64-bit address (2) of the store being issued and the stack pointer
-// and thread index (2) (model/held.go).
+// the 64-bit address (2) of the store being issued, the stack pointer and
+// thread index (2) and the registers ptxas reserves (2) (model/held.go).
 func TestVerifyRefusesRegisterOverflow(t *testing.T) {
 	data, err := os.ReadFile("testdata/unsat/registers_over_budget.toml")
 	if err != nil {
@@ -99,8 +101,8 @@ func TestVerifyRefusesRegisterOverflow(t *testing.T) {
 	if err != nil || res.Plan == nil {
 		t.Fatalf("no plan with registers = \"spill\": %v %s", err, res.Why)
 	}
-	if r := res.Plan.Registers; r.Peak != 260 || r.Over != 5 || !r.Spill {
-		t.Errorf("peak %d, %d over, spill %v; want 260, 5 over the budget of 255", r.Peak, r.Over, r.Spill)
+	if r := res.Plan.Registers; r.Peak != 262 || r.Over != 7 || !r.Spill {
+		t.Errorf("peak %d, %d over, spill %v; want 262, 7 over the budget of 255", r.Peak, r.Over, r.Spill)
 	}
 	g := *res.Graph
 	g.SpillRegisters = false
@@ -466,20 +468,22 @@ order = [1, 0]
 // loop's counter (1) and, its trips known only at run time, its bound
 // (1); the load's 64-bit base (2) and one 32-bit offset per row of the
 // lane (4 rows: 4), both live through the loop; the stack pointer and
-// thread index every sm_80 kernel keeps (2). 74 in all on sm_80; a
+// thread index every sm_80 kernel keeps (2); the registers ptxas counts
+// and never names (2). 76 in all on sm_80; a
 // target that declares no widths (gfx942) counts the values alone.
 func TestRegistersHeldBesidesValues(t *testing.T) {
 	const address, index = 2, 1 // PTX ISA, "Registers"
 	const thread = 2            // R1 and the thread's index, sm_80.toml's thread_registers
+	const reserved = 2          // sm_80.toml's reserved_registers
 	const rows = 4              // size_per_thread[0] 4, threads_per_warp[0] 8 cover the 32 rows once
 	for _, c := range []struct {
 		target string
 		peak   int
 		held   map[string]int
 	}{
-		{"sm_80", 32 + 32 + index + index + address + rows*index + thread, map[string]int{
+		{"sm_80", 32 + 32 + index + index + address + rows*index + thread + reserved, map[string]int{
 			"counter of loop l": index, "bound of loop l": index, "base of load x": address, "row offsets of load x": rows * index,
-			"stack pointer and thread index": thread}},
+			"stack pointer and thread index": thread, "registers ptxas reserves": reserved}},
 		{"gfx942", 16 + 16, map[string]int{}}, // 64 lanes: 16 elements each
 	} {
 		text := strings.Replace(heldGraph, "TARGET", c.target, 1)
@@ -535,29 +539,33 @@ func TestTargetRegisterWidths(t *testing.T) {
 //     columns.
 //   - matmul_bias_relu_sm80's loop masks A by rows (M, divisible by 16)
 //     and by K - k*32 (both multiples of 16): constancy 16 along both.
+//     That mask is computed in the loop body, so it is formed every trip
+//     (EachTrip); the others are computed before any loop.
 func TestMasksOfTritonAccesses(t *testing.T) {
 	for _, c := range []struct {
 		file, access string
 		constancy    []int
+		eachTrip     bool
 		held         string // the masks' entry at the peak, "" where none is counted
 		registers    int
 	}{
-		{"testdata/triton/softmax_sm80.ttgir", "x_21", []int{1, 1}, "masks of load x_21 to store tt.store@69", 16 - 7},
-		{"testdata/triton/transpose_sm80.ttgir", "x_41", []int{16, 16}, "", 0},
-		{"testdata/triton/flash_attention_sm80.ttgir", "q_21", []int{16, 0}, "", 0},
+		{"testdata/triton/softmax_sm80.ttgir", "x_21", []int{1, 1}, false, "masks of load x_21 to store tt.store@69", 16 - 7},
+		{"testdata/triton/transpose_sm80.ttgir", "x_41", []int{16, 16}, false, "", 0},
+		{"testdata/triton/flash_attention_sm80.ttgir", "q_21", []int{16, 0}, false, "", 0},
 		// Inside the loop A's columns are compared with K - k*32, K marked
 		// divisible by 16 and k*32 a multiple of 32: a multiple of 16.
-		{"testdata/triton/matmul_bias_relu_sm80.ttgir", "a_59", []int{16, 16}, "", 0},
+		{"testdata/triton/matmul_bias_relu_sm80.ttgir", "a_59", []int{16, 16}, true, "", 0},
 	} {
 		res := solveTTGIRFile(t, c.file)
 		var got []int
+		eachTrip := false
 		res.Graph.Walk(func(op *model.Op) {
 			if op.Name == c.access && op.Mask != nil {
-				got = op.Mask.Constancy
+				got, eachTrip = op.Mask.Constancy, op.Mask.EachTrip
 			}
 		})
-		if fmt.Sprint(got) != fmt.Sprint(c.constancy) {
-			t.Errorf("%s: %s's mask constancy %v, want %v", c.file, c.access, got, c.constancy)
+		if fmt.Sprint(got) != fmt.Sprint(c.constancy) || eachTrip != c.eachTrip {
+			t.Errorf("%s: %s's mask constancy %v, each trip %v; want %v, %v", c.file, c.access, got, eachTrip, c.constancy, c.eachTrip)
 		}
 		held := 0
 		for _, lv := range res.Plan.Registers.Live {
@@ -586,12 +594,27 @@ func TestMasksOfTritonAccesses(t *testing.T) {
 //     f32 over 128 lanes, 32), one K step of A and of B streamed (4
 //     each), A's row offsets (4) and B's (2), their bases (2 each), the
 //     loop's counter and run-time bound (1 each) and the stack pointer
-//     and thread index (2): 54, where the zero, a tile of 32, was
-//     counted.
+//     and thread index (2) and the registers ptxas reserves (2): 56,
+//     where the zero, a tile of 32, was counted.
 //   - flash_attention_sm90's Q is read from shared memory in the loop as
 //     the wgmma's A, 64x64 f16 over 128 lanes: 32 f16, 16 registers, 4
 //     accesses of 16 bytes, 4 shared addresses through the loop, in the
 //     estimate.
+//   - matmul_bias_relu_sm80's mask of A is formed every trip (K - k*32):
+//     in the plan's layout (a #ttg.dot_op of kWidth 8 on warps [2, 2])
+//     lane 0 holds rows 0, 8, 32 and 40 and columns 0 to 7, so with a
+//     constancy of 16 along both it compares 2 row coordinates and 1
+//     column coordinate, 3 registers through the loop, in the estimate.
+//   - transpose_sm80's store is masked by its own comparisons, made
+//     after the load: in #blocked (sizePerThread [1, 8], threadsPerWarp
+//     [4, 8], warps [4, 1]) a lane stores 4 rows 16 apart and 8
+//     contiguous columns, with a constancy of 16 along both 4 row
+//     coordinates and 1 column coordinate, 5 registers from the load to
+//     the store. The estimate peaks at the store: the tile (64x64 f16
+//     over 128 lanes, 16 registers), the address of the row being stored
+//     (2) and of its other 3 rows (6), those 5 coordinates, the stack
+//     pointer and thread index (2) and the registers ptxas reserves (2):
+//     33.
 func TestHeldRulesOnTritonKernels(t *testing.T) {
 	for _, c := range []struct {
 		file      string
@@ -602,8 +625,10 @@ func TestHeldRulesOnTritonKernels(t *testing.T) {
 		absent    string
 	}{
 		{"testdata/triton/softmax_sm80.ttgir", true, "partial results of reduce max x_23", 8, 0, ""},
-		{"testdata/triton/matmul_bias_relu_sm80.ttgir", false, "row offsets of load a_59", 4, 54, "cst@2"},
+		{"testdata/triton/matmul_bias_relu_sm80.ttgir", false, "row offsets of load a_59", 4, 56, "cst@2"},
 		{"testdata/triton/flash_attention_sm90.ttgir", true, "shared addresses of load_shared qk@a", 4, 0, ""},
+		{"testdata/triton/matmul_bias_relu_sm80.ttgir", true, "mask coordinates of load a_59", 3, 0, ""},
+		{"testdata/triton/transpose_sm80.ttgir", true, "mask coordinates of store tt.store@72 from load x_41", 5, 33, ""},
 	} {
 		res := solveTTGIRFile(t, c.file)
 		r := res.Plan.Registers
@@ -650,4 +675,108 @@ func solveTTGIRFile(t *testing.T, path string) *planner.Result {
 		t.Fatalf("%s: no plan: %v", path, err)
 	}
 	return res
+}
+
+// A conversion in the estimate (model.AssignmentEstimate), counted by
+// hand on a loop that loads x (64x64 f32 over 128 lanes, 32 registers a
+// lane) one element a lane at a time (sizePerThread [1, 1], each warp a
+// row of 32 lanes) and adds it into an accumulator spread the other way
+// (sizePerThread [4, 1], warps side by side along the columns): the add
+// reads x in the accumulator's layout, so x goes through shared memory
+// every trip, 32 stores of one element and 8 loads of 4 a lane.
+//   - The copy in the accumulator's layout holds 32 registers at the add,
+//     beside x's own 32, which the store after the add reads again.
+//   - Its shared-memory addresses are kept through the loop: the 8
+//     loads' 8, and of the 32 stores' addresses only SwizzlePhases (8),
+//     the others an immediate away: 16.
+//   - Where x has no other reader the copy takes over x's registers as
+//     the conversion frees them and adds none.
+func TestConversionsInTheEstimate(t *testing.T) {
+	for _, c := range []struct {
+		name          string
+		graph         string
+		copy, address int // 0: not at the peak
+	}{
+		{"x read again", convertGraph, 32, 16},
+		{"x read once", strings.Replace(convertGraph, "  [[op.body]]\n  kind = \"store\"\n  operands = [\"x\"]\n", "", 1), 0, 16},
+	} {
+		res, err := testPlanner(t).SolveText(context.Background(), "convert.toml", []byte(c.graph), planner.Options{})
+		if err != nil || res.Plan == nil {
+			t.Fatalf("%s: no plan: %v", c.name, err)
+		}
+		est := model.AssignmentEstimate(res.Graph, res.Target, res.Search.Assignment)
+		got := map[string]int{}
+		for _, lv := range est.Live {
+			if lv.Holding != nil {
+				got[lv.Holding.String()] = lv.Registers
+			}
+		}
+		if got["%x converted for add acc2"] != c.copy || got["shared addresses converting %x for add acc2"] != c.address {
+			t.Errorf("%s: at the estimate's peak (%s) %v; want the copy %d, the addresses %d", c.name, est.Point, got, c.copy, c.address)
+		}
+	}
+}
+
+const convertGraph = `target = "sm_80"
+subgroups = 4
+[[op]]
+kind = "constant"
+result = "z"
+shape = [64, 64]
+dtype = "f32"
+[[op]]
+kind = "loop"
+name = "l"
+trips = 4
+iter_args = ["acc"]
+inits = ["z"]
+yields = ["acc2"]
+results = ["out"]
+  [[op.body]]
+  kind = "load"
+  result = "x"
+  shape = [64, 64]
+  dtype = "f32"
+  [[op.body]]
+  kind = "add"
+  operands = ["acc", "x"]
+  result = "acc2"
+  [[op.body]]
+  kind = "store"
+  operands = ["x"]
+[[op]]
+kind = "store"
+operands = ["out"]
+[pins.x]
+notation = "blocked"
+size_per_thread = [1, 1]
+threads_per_warp = [1, 32]
+warps_per_cta = [4, 1]
+order = [1, 0]
+[pins.acc]
+notation = "blocked"
+size_per_thread = [4, 1]
+threads_per_warp = [16, 2]
+warps_per_cta = [1, 4]
+order = [0, 1]
+`
+
+// A square read only by a sum is added into the sum as it is made
+// (model.ReducedAsMade), in the floor and the estimate: the layer
+// normalisation example's variance, a mulf of the centred row read by a
+// reduce alone, holds no more than one vector, so both peak after the
+// bias is loaded at 56: the centred row (16x256 f32 over 128 lanes, 32),
+// W and B (256 f32 a row, 8 a lane each), rstd (16 rows over 4 warps, 4
+// a lane), the stack pointer and thread index (2) and the registers
+// ptxas reserves (2). Held whole the square would add 32 after it is made.
+func TestSquareReducedAsMade(t *testing.T) {
+	res := solveTTGIRFile(t, "examples/ttgir/layernorm_sm80.ttgir")
+	r := res.Plan.Registers
+	if r.Peak != 56 || r.Estimate != 56 || r.At != "after load b" {
+		t.Errorf("peak %d %s, estimate %d; want 56 after load b, both", r.Peak, r.At, r.Estimate)
+	}
+	i := slices.IndexFunc(res.Graph.Values, func(v *model.Value) bool { return v.Name == "17" })
+	if i < 0 || !model.ReducedAsMade(res.Graph.Values[i]) {
+		t.Errorf("%%17, the square, is not reduced as it is made (found: %v)", i >= 0)
+	}
 }

@@ -270,6 +270,7 @@ func (lib *Library) resolveExtends(all *Library) model.ErrorList {
 			{"registers", &t.Registers, &own.Registers}, {"register_file", &t.RegisterFile, &own.RegisterFile},
 			{"address_registers", &t.AddressRegisters, &own.AddressRegisters}, {"index_registers", &t.IndexRegisters, &own.IndexRegisters},
 			{"predicate_registers", &t.PredicateRegisters, &own.PredicateRegisters}, {"thread_registers", &t.ThreadRegisters, &own.ThreadRegisters},
+			{"reserved_registers", &t.ReservedRegisters, &own.ReservedRegisters},
 			{"scaled_dot", &t.ScaledDot, &own.ScaledDot}, {"scaled_dot_why", &t.ScaledDotWhy, &own.ScaledDotWhy},
 		} {
 			if !given[f.key] {
@@ -382,7 +383,7 @@ func (lib *Library) parseFile(file string, data []byte) error {
 }
 
 var targetKeys = []string{"name", "extends", "vendor", "source", "subgroup_size", "max_subgroups", "shared_memory", "banks", "bank_bytes",
-	"tensor_memory_lanes", "tensor_memory_columns", "registers", "register_file", "address_registers", "index_registers", "predicate_registers", "thread_registers", "scaled_dot", "scaled_dot_why", "records", "cost"}
+	"tensor_memory_lanes", "tensor_memory_columns", "registers", "register_file", "address_registers", "index_registers", "predicate_registers", "thread_registers", "reserved_registers", "scaled_dot", "scaled_dot_why", "records", "cost"}
 var weightKeys = []string{"alu", "move", "shuffle", "sfu", "shared_wavefront", "barrier", "global_sector", "l1_sector", "issue"}
 
 func parseTarget(root *tomlio.Table) *model.Target {
@@ -519,6 +520,7 @@ func parseRegisters(root *tomlio.Table, t *model.Target) {
 	t.IndexRegisters, _ = root.Int("index_registers", false)
 	t.PredicateRegisters, _ = root.Int("predicate_registers", false)
 	t.ThreadRegisters, _ = root.Int("thread_registers", false)
+	t.ReservedRegisters, _ = root.Int("reserved_registers", false)
 	t.RegistersPos = root.Pos("registers")
 	if !root.Has("registers") {
 		t.RegistersPos = root.Pos("register_file")
@@ -531,7 +533,8 @@ func parseRegisters(root *tomlio.Table, t *model.Target) {
 		{"address_registers", t.AddressRegisters, maxAddressRegisters, "32-bit registers per global address"},
 		{"index_registers", t.IndexRegisters, maxAddressRegisters, "32-bit registers per index"},
 		{"predicate_registers", t.PredicateRegisters, maxPredicateRegisters, "predicate registers per lane"},
-		{"thread_registers", t.ThreadRegisters, maxThreadRegisters, "32-bit registers every kernel keeps"}} {
+		{"thread_registers", t.ThreadRegisters, maxThreadRegisters, "32-bit registers every kernel keeps"},
+		{"reserved_registers", t.ReservedRegisters, maxThreadRegisters, "32-bit registers counted and never named"}} {
 		switch {
 		case !root.Has(k.key) || root.Failed(k.key):
 		case k.v < 1:

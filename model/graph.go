@@ -99,9 +99,12 @@ func (b *Buffer) Bytes() int {
 // a comparison of an index range with a run-time bound differs from one
 // element to the next (1), with a bound known to be a multiple of 16 only
 // between blocks of 16, and a row's mask broadcast along the columns not
-// at all (0).
+// at all (0). EachTrip is set where the mask is computed inside the loop
+// body of its access, so that its predicates are formed again every trip
+// from the lane's coordinates (a GEMM's K bound, k < K - k0).
 type AccessMask struct {
 	Constancy []int
+	EachTrip  bool
 }
 
 // Op is one operation. Which fields matter depends on Kind.

@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // What a compiled kernel holds in registers besides its tensors' values,
 // each rule read off the code Triton 3.9 compiles the kernels of
@@ -76,27 +79,67 @@ import "fmt"
 //     instruction of every kernel loads (MOV R1, c[0x0][0x28]) and which
 //     is live to the end, and the thread's index (S2R Rn, SR_TID.X), from
 //     which every address and mask is derived.
+//   - Every kernel is also charged the registers its target says the
+//     compiler counts and never names: ptxas -v's "Used N registers" is
+//     two more than the general registers its SASS uses (the columns of
+//     nvdisasm --print-life-ranges, R0 to the highest register named) in
+//     every one of the 27 cubins of docs/compiled.md nvdisasm reads, from
+//     36 (transpose_sm80: R0 to R33) to 198 (flash_attention_fwd_sm90
+//     in Triton's layouts: R0 to R195); oracle/sassregs.py prints both.
+//     A kernel ptxas says uses 255 names R0 to R252 at most.
+//   - Estimate only (AssignmentEstimate, given the layouts): a
+//     conversion makes a copy of its value in registers of its own, live
+//     from the conversion to the copy's last use (HoldConverted at a use
+//     the plan converts; a ttg.convert_layout read with the input's
+//     layouts is a relabel whose result has its own range, Converted).
+//     Where the value has no other reader the copy takes over its
+//     registers, which the round trip frees as it stores them. In
+//     flash_attention_sm80's loop in Triton's layouts, Q, loaded in
+//     #blocked before the loop, and its #ttg.dot_op copy %q_53, made
+//     every trip, are both live at the mma.
+//   - Estimate only: a conversion through shared memory inside a loop
+//     keeps its addresses through the outermost loop, as the shared
+//     accesses of loops do, one 32-bit register a store and a load of a
+//     lane but at most SwizzlePhases a side: the accesses of one swizzle
+//     pattern are one register plus immediates.
+//   - Estimate only: a mask is formed from the lane's coordinates along
+//     the dimensions it varies along, one register per distinct block of
+//     its constancy among the lane's elements (ISETP compares one
+//     register with the bound; LaneCoordinates). A mask formed every trip
+//     of a loop (AccessMask.EachTrip) keeps them through the loop: the
+//     SASS of matmul_bias_relu_sm90 keeps R5 and R6 (A's two rows), R56
+//     (its column), R3 and R64 (B's two rows) and R4 (its column) through
+//     its loop and compares them every trip (ISETP.LT.AND P1, PT, R5,
+//     UR14). A mask first read after the kernel's first access keeps
+//     them from that access to its own: transpose_sm80's store keeps the
+//     program's tile offsets and the lane's row and column (R2, R28, R29,
+//     R3, R5) from its loads to the store's ISETPs.
 //
-// Not counted: index tensors and offsets derived from the thread's index
-// beyond these (the shared-memory addresses of a conversion or of an
-// mma's operands), and the registers ptxas's allocation leaves unused
-// (its count is the highest register it names, at least the most live at
-// once: docs/compiled.md's "live at the peak" column).
+// Not counted: other index tensors and offsets derived from the thread's
+// index (the shared-memory addresses of a conversion outside loops,
+// which ptxas folds into immediates as in transpose_sm80's STS.128
+// [R30+0x80]), and the registers ptxas's allocation leaves unused (the
+// registers below the highest it names that nothing holds at the point
+// where the most are live: docs/compiled.md's "live at once" column).
 
 // HoldingKind is what a Holding holds.
 type HoldingKind int
 
 const (
-	HoldAddress         HoldingKind = iota // an access's 64-bit address of the row it issues, at the access
-	HoldBase                               // an access's 64-bit base, through its loop
-	HoldRowOffsets                         // an access's 32-bit offset per row, through its loop
-	HoldCounter                            // a loop's counter, through its body
-	HoldBound                              // a loop's run-time bound, through its body
-	HoldMask                               // a mask's predicates beyond the predicate registers, from its first access to its last
-	HoldThread                             // the registers every kernel keeps, through the whole kernel
-	HoldReduceTree                         // a reduction's partial results beside its operand, where it runs
-	HoldSharedAddresses                    // a shared-memory access's 32-bit addresses, through its loop
-	HoldRowAddresses                       // the 64-bit addresses of an access's other rows, at the access
+	HoldAddress            HoldingKind = iota // an access's 64-bit address of the row it issues, at the access
+	HoldBase                                  // an access's 64-bit base, through its loop
+	HoldRowOffsets                            // an access's 32-bit offset per row, through its loop
+	HoldCounter                               // a loop's counter, through its body
+	HoldBound                                 // a loop's run-time bound, through its body
+	HoldMask                                  // a mask's predicates beyond the predicate registers, from its first access to its last
+	HoldThread                                // the registers every kernel keeps, through the whole kernel
+	HoldReduceTree                            // a reduction's partial results beside its operand, where it runs
+	HoldSharedAddresses                       // a shared-memory access's 32-bit addresses, through its loop
+	HoldRowAddresses                          // the 64-bit addresses of an access's other rows, at the access
+	HoldReserved                              // the registers the compiler counts and never names, through the whole kernel
+	HoldConverted                             // the copy a conversion at a use makes of its value, at the use
+	HoldConvertedAddresses                    // a round trip's shared-memory addresses, through its loop
+	HoldMaskCoordinates                       // the lane's coordinates a mask is formed from, until it is formed
 )
 
 // Holding is one thing the compiled code holds in registers besides a
@@ -109,12 +152,20 @@ type Holding struct {
 	Op    *Op
 	Last  *Op
 	Value *Value
+	// Index is, for a conversion's copy (HoldConverted), the operand of
+	// Op it is made for; Reuses is set where that operand is its value's
+	// only reader in the value's own block, whose registers the copy may
+	// then take over as the conversion frees them.
+	Index  int
+	Reuses bool
 }
 
 // holdingWhat names what a holding of each kind holds of its op.
 var holdingWhat = map[HoldingKind]string{
 	HoldAddress: "address", HoldBase: "base", HoldRowOffsets: "row offsets", HoldReduceTree: "partial results",
 	HoldSharedAddresses: "shared addresses", HoldRowAddresses: "other rows' addresses", HoldMask: "masks",
+	HoldConverted: "converted operand", HoldConvertedAddresses: "conversion's shared addresses",
+	HoldMaskCoordinates: "mask coordinates",
 }
 
 // String names a held thing for people.
@@ -126,6 +177,19 @@ func (h Holding) String() string {
 		return "bound of loop " + h.Op.Name
 	case HoldThread:
 		return "stack pointer and thread index"
+	case HoldReserved:
+		return "registers ptxas reserves"
+	}
+	switch h.Kind {
+	case HoldConverted:
+		return fmt.Sprintf("%%%s converted for %s %s", h.Value.Name, h.Op.KindName(), h.Op.Name)
+	case HoldConvertedAddresses:
+		return fmt.Sprintf("shared addresses converting %%%s for %s %s", h.Value.Name, h.Op.KindName(), h.Op.Name)
+	case HoldMaskCoordinates:
+		if h.Last != nil {
+			return fmt.Sprintf("mask coordinates of %s %s from %s %s", h.Last.KindName(), h.Last.Name, h.Op.KindName(), h.Op.Name)
+		}
+		return fmt.Sprintf("mask coordinates of %s %s", h.Op.KindName(), h.Op.Name)
 	}
 	s := fmt.Sprintf("%s of %s %s", holdingWhat[h.Kind], h.Op.KindName(), h.Op.Name)
 	if h.Kind == HoldMask && h.Last != nil && h.Last != h.Op {
@@ -149,14 +213,94 @@ func (h Holding) Words(t *Target, l *Layout) int {
 		return max(0, LaneMasks(l, h.Op.Mask.Constancy)-t.PredicateRegisters)
 	case HoldThread:
 		return t.ThreadRegisters
+	case HoldReserved:
+		return t.ReservedRegisters
 	case HoldReduceTree:
 		return RegisterWords(l, h.Value.DType.Bits) / 2
 	case HoldSharedAddresses:
 		return t.IndexRegisters * ((RegisterWords(l, h.Value.DType.Bits) + StreamVectorWords - 1) / StreamVectorWords)
 	case HoldRowAddresses:
 		return t.AddressRegisters * (LaneRows(l, h.Op.Contiguous) - 1)
+	case HoldMaskCoordinates:
+		m := h.Op.Mask
+		if h.Last != nil {
+			m = h.Last.Mask
+		}
+		if m == nil {
+			return 0
+		}
+		return t.IndexRegisters * LaneCoordinates(l, m.Constancy)
 	}
 	return t.IndexRegisters
+}
+
+// copyWords is the registers per lane a conversion's copy (HoldConverted)
+// adds where its value takes layout from and the use reads it in to:
+// all of the copy's, or where the copy may take over the value's
+// registers (Reuses) only what it needs beyond them; none where the two
+// layouts are one.
+func (h Holding) copyWords(from, to *Layout) int {
+	if from == nil || to == nil || from.Equal(to) {
+		return 0
+	}
+	w := RegisterWords(to, h.Value.DType.Bits)
+	if h.Reuses {
+		w -= RegisterWords(from, h.Value.DType.Bits)
+	}
+	return max(0, w)
+}
+
+// conversionLayouts is the layouts the conversion of holding h
+// (HoldConverted, HoldConvertedAddresses) converts between under a: a
+// relabel's operand's and result's where the op converts (Converted),
+// else the value's and the one its use reads it in.
+func (h Holding) conversionLayouts(a *Assignment) (from, to *Layout) {
+	if Converted(h.Op, a) {
+		return a.Layouts[h.Op.Operands[0]], a.Layouts[h.Op.Result]
+	}
+	return a.Layouts[h.Value], a.Required[Use{Op: h.Op, Index: h.Index}]
+}
+
+// roundTripAddresses is the 32-bit registers per lane a conversion from
+// one layout to another inside a loop keeps for its shared-memory
+// addresses (HoldConvertedAddresses), where it goes through shared
+// memory (UseCost; none where it moves data in registers or with
+// shuffles): one a store and one a load of a lane, as the shared
+// accesses of loops keep theirs, but at most SwizzlePhases a side, since
+// accesses whose swizzle XORs the same pattern differ by a constant that
+// ptxas folds into the instruction (STS.128 [R30+0x80]).
+func (h Holding) roundTripAddresses(t *Target, from, to *Layout) int {
+	if from == nil || to == nil || from.Equal(to) {
+		return 0
+	}
+	_, c, err := UseCost(h.Value, from, to, t)
+	if err != nil || c == nil || c.Kind != ConvShared {
+		return 0
+	}
+	return t.IndexRegisters * (min(c.Stores, SwizzlePhases) + min(c.Loads, SwizzlePhases))
+}
+
+// SwizzlePhases is the most distinct XOR patterns a swizzled shared-memory
+// buffer gives the 16-byte vectors of one lane's accesses: the widest
+// swizzle permutes the 16-byte chunks within a 128-byte span by XOR with
+// three bits of the row, so it repeats every eight rows (CUDA Driver API,
+// CUtensorMapSwizzle: CU_TENSOR_MAP_SWIZZLE_128B; CuTe's Swizzle<3,4,3>,
+// three bits over 16-byte units). Accesses with one pattern are one base
+// register plus immediates.
+const SwizzlePhases = 8
+
+// Converted reports whether relabel op converts its operand into another
+// layout under a: a relabel that keeps the shape and permutes and adds no
+// dimension (a shape cast: TTGIR's ttg.convert_layout read with the
+// input's layouts) whose result takes a layout other than its operand's. Its result is then a copy in
+// registers of its own, not its operand's registers renamed.
+func Converted(op *Op, a *Assignment) bool {
+	if op.Info().Flow != FlowRelabel || op.Result == nil || len(op.Operands) != 1 || len(op.Perm) > 0 || len(op.Dims) > 0 ||
+		!slices.Equal(op.Result.Shape, op.Operands[0].Shape) {
+		return false
+	}
+	r, o := a.Layouts[op.Result], a.Layouts[op.Operands[0]]
+	return r != nil && o != nil && !r.Equal(o)
 }
 
 // LaneRows is the number of rows among one lane's elements in layout l:
@@ -188,6 +332,28 @@ func LaneMasks(l *Layout, constancy []int) int {
 	return laneDistinct(l, constancy)
 }
 
+// LaneCoordinates is the lane's coordinates a mask of the given
+// constancy is formed from in layout l: along each dimension the mask
+// varies along, the distinct blocks of its constancy among the lane's
+// elements, each compared with the bound in a register of its own (ISETP
+// takes one register and the bound). 0 for a nil, opaque or shared
+// layout, or a mask constant along every dimension.
+func LaneCoordinates(l *Layout, constancy []int) int {
+	if l == nil || len(constancy) != l.Rank() || l.Opaque() != "" || l.InShared() {
+		return 0
+	}
+	n := 0
+	for d, c := range constancy {
+		if c == 0 {
+			continue
+		}
+		blocks := make([]int, len(constancy))
+		blocks[d] = c
+		n += laneDistinct(l, blocks)
+	}
+	return n
+}
+
 // laneDistinct counts the distinct blocks, of blocks[d] elements along
 // each dimension d (0: the whole dimension), that the elements lane 0 of
 // subgroup 0 holds in l fall in (1 for an opaque or shared layout).
@@ -216,16 +382,28 @@ func laneDistinct(l *Layout, blocks []int) int {
 // registers are plentiful (Ample): every row's address at an access, the
 // shared-memory addresses of the accesses in loops, a reduction's
 // partial results.
-func holdingsOf(g *Graph, t *Target, ample bool) []Holding {
-	if t == nil || (t.AddressRegisters == 0 && t.IndexRegisters == 0 && t.PredicateRegisters == 0 && t.ThreadRegisters == 0) {
+func holdingsOf(g *Graph, t *Target, ample bool, a *Assignment) []Holding {
+	copies := ample && a != nil // a conversion's copy is a value: counted on every target
+	declares := t != nil && (t.AddressRegisters > 0 || t.IndexRegisters > 0 || t.PredicateRegisters > 0 || t.ThreadRegisters > 0 || t.ReservedRegisters > 0)
+	if !declares && !copies {
 		return nil
 	}
 	var out []Holding
-	if t.ThreadRegisters > 0 && g.OpCount() > 0 {
+	if declares && t.ThreadRegisters > 0 && g.OpCount() > 0 {
 		out = append(out, Holding{Kind: HoldThread})
 	}
+	if declares && t.ReservedRegisters > 0 && g.OpCount() > 0 {
+		out = append(out, Holding{Kind: HoldReserved})
+	}
 	masks := map[*AccessMask]int{} // a mask's holding in out
+	var firstAccess *Op            // the kernel's first global access
 	g.Walk(func(op *Op) {
+		if copies {
+			out = append(out, convertedCopies(op, a, declares && t.IndexRegisters > 0)...)
+		}
+		if !declares {
+			return
+		}
 		if l := op.Body; l != nil {
 			out = append(out, Holding{Kind: HoldCounter, Op: op})
 			if l.Dynamic {
@@ -268,8 +446,64 @@ func holdingsOf(g *Graph, t *Target, ample bool) []Holding {
 			} else {
 				masks[m] = len(out)
 				out = append(out, Holding{Kind: HoldMask, Op: op, Last: op, Value: v})
+				if ample {
+					out = append(out, maskCoordinates(op, firstAccess, v)...)
+				}
 			}
+		}
+		if firstAccess == nil {
+			firstAccess = op
 		}
 	})
 	return out
+}
+
+// convertedCopies lists the copies conversions make of op's operands
+// under a (HoldConverted): an operand whose use reads it in a layout
+// other than its own, unless it is an mma's A or B that a load streams
+// in, which is counted in the layout the mma reads it in already
+// (assignmentWords); and, where addresses is set (the target declares
+// its index registers), the shared-memory addresses of those inside a
+// loop (HoldConvertedAddresses).
+func convertedCopies(op *Op, a *Assignment, addresses bool) []Holding {
+	var out []Holding
+	if Converted(op, a) { // its result is the copy (live)
+		if op.In != nil && addresses {
+			out = append(out, Holding{Kind: HoldConvertedAddresses, Op: op, Value: op.Operands[0]})
+		}
+		return out
+	}
+	for i, v := range op.Operands {
+		to := a.Required[Use{Op: op, Index: i}]
+		if to == nil || a.Layouts[v] == nil || to.Equal(a.Layouts[v]) {
+			continue
+		}
+		if u, ok := StreamedUse(v); ok && u.Op.Info().Flow == FlowRecord {
+			continue
+		}
+		reuses := len(v.Uses) == 1 && v.Def != nil && v.Def.In == op.In
+		out = append(out, Holding{Kind: HoldConverted, Op: op, Value: v, Index: i, Reuses: reuses})
+		if op.In != nil && addresses {
+			out = append(out, Holding{Kind: HoldConvertedAddresses, Op: op, Value: v, Index: i})
+		}
+	}
+	return out
+}
+
+// maskCoordinates lists what the lane's coordinates of op's mask hold
+// (HoldMaskCoordinates), op being the first access that reads the mask
+// and first the kernel's first global access (nil if op is): a mask
+// formed every trip of op's loop (AccessMask.EachTrip) keeps them
+// through the outermost loop; a mask first read after the kernel's first
+// access keeps them from there to op, since ptxas derives every
+// coordinate from the thread and program indices where it forms the
+// first addresses and keeps them until they are compared.
+func maskCoordinates(op, first *Op, v *Value) []Holding {
+	switch {
+	case op.Mask.EachTrip && op.In != nil:
+		return []Holding{{Kind: HoldMaskCoordinates, Op: op, Value: v}}
+	case first != nil && first != op:
+		return []Holding{{Kind: HoldMaskCoordinates, Op: first, Last: op, Value: v}}
+	}
+	return nil
 }

@@ -66,10 +66,14 @@ type Target struct {
 	// masks of its accesses (NVIDIA: 7, P0 to P6); the masks a lane holds
 	// beyond them take a 32-bit register each. ThreadRegisters is the
 	// 32-bit registers every kernel holds from its start to its end (on
-	// NVIDIA the stack pointer and the thread's index). 0 where the target
-	// declares none, and then none is counted (model/held.go).
+	// NVIDIA the stack pointer and the thread's index). ReservedRegisters
+	// is the registers the compiler counts against a kernel's registers
+	// but never names (NVIDIA: ptxas -v's count is two more than the
+	// general registers its SASS uses). 0 where the target declares none,
+	// and then none is counted (model/held.go).
 	PredicateRegisters int
 	ThreadRegisters    int
+	ReservedRegisters  int
 	// ScratchRows are the row-pointer load_shared and store_shared
 	// records (ldmatrix, stmatrix) the target offers, which a
 	// conversion's round trip through shared memory may use; the

@@ -99,12 +99,14 @@ func (p Point) String() string {
 // the loop's exit. A constant is written where each use reads it, and
 // read by an element-wise op it is an immediate operand and holds none
 // (ReadsImmediate).
-func Live(g *Graph) *Liveness { return live(g, false) }
+func Live(g *Graph) *Liveness { return live(g, false, nil) }
 
 // live is Live, with no value streamed into its consumer where ample is
 // set (Ample: a kernel with registers to spare loads a trip's operands
-// whole).
-func live(g *Graph, ample bool) *Liveness {
+// whole), and a relabel for which moves reports true (a conversion
+// between two layouts: the result is a copy in registers of its own)
+// given a range of its own instead of its operand's registers.
+func live(g *Graph, ample bool, moves func(*Op) bool) *Liveness {
 	ops := g.OpCount()
 	lv := &Liveness{Points: make([]Point, 0, 2*ops), Holder: make([]int, 0, len(g.Values)), Ranges: make([][][2]int, 0, len(g.Values))}
 	at := make(map[*Op]int, ops)                    // an op's reading point; the point after it is at+1
@@ -140,7 +142,7 @@ func live(g *Graph, ample bool) *Liveness {
 		index[v] = i
 		lv.Holder = append(lv.Holder, i)
 		_, streamed := StreamedUse(v)
-		streamed = streamed && !ample
+		streamed = streamed && (!ample || ReducedAsMade(v))
 		lv.Streamed = append(lv.Streamed, streamed)
 		if streamed { // loaded where its consumer reads it, a part at a time
 			p := at[v.Uses[0].Op]
@@ -211,6 +213,9 @@ func live(g *Graph, ample bool) *Liveness {
 		if op.Result == nil || op.Info().Flow != FlowRelabel || len(op.Operands) != 1 {
 			return // a join's result holds both its operands: registers of its own
 		}
+		if moves != nil && moves(op) {
+			return
+		}
 		r, ok := index[op.Result]
 		h, ok2 := index[op.Operands[0]]
 		if !ok || !ok2 {
@@ -227,7 +232,7 @@ func live(g *Graph, ample bool) *Liveness {
 // around it, a loop's counter and run-time bound through its body, a
 // mask's predicates beyond the predicate registers from its first access
 // to its last, and the registers every kernel keeps throughout.
-func LiveOn(g *Graph, t *Target) *Liveness { return liveOn(g, t, false) }
+func LiveOn(g *Graph, t *Target) *Liveness { return liveOn(g, t, false, nil) }
 
 // LiveAmple is LiveOn as ptxas holds registers where they are plentiful
 // (model/held.go): no value streamed into its consumer, and besides the
@@ -235,12 +240,18 @@ func LiveOn(g *Graph, t *Target) *Liveness { return liveOn(g, t, false) }
 // addresses of the accesses in loops and a reduction's partial results.
 // It estimates the registers a kernel with room to spare is compiled to;
 // LiveOn is the floor a budget is checked at.
-func LiveAmple(g *Graph, t *Target) *Liveness { return liveOn(g, t, true) }
+func LiveAmple(g *Graph, t *Target) *Liveness { return liveOn(g, t, true, nil) }
 
-func liveOn(g *Graph, t *Target, ample bool) *Liveness {
-	lv := live(g, ample)
+// liveOn is LiveOn, or LiveAmple where ample is set; given the layouts of
+// a, LiveAmple counts the copies conversions make (Converted).
+func liveOn(g *Graph, t *Target, ample bool, a *Assignment) *Liveness {
+	var moves func(*Op) bool
+	if ample && a != nil {
+		moves = func(op *Op) bool { return Converted(op, a) }
+	}
+	lv := live(g, ample, moves)
 	lv.Ample = ample
-	lv.Holdings = holdingsOf(g, t, ample)
+	lv.Holdings = holdingsOf(g, t, ample, a)
 	if len(lv.Holdings) == 0 {
 		return lv
 	}
@@ -265,9 +276,9 @@ func liveOn(g *Graph, t *Target, ample bool) *Liveness {
 	for _, h := range lv.Holdings {
 		var r [2]int
 		switch h.Kind {
-		case HoldAddress, HoldReduceTree, HoldRowAddresses:
+		case HoldAddress, HoldReduceTree, HoldRowAddresses, HoldConverted:
 			r = [2]int{at[h.Op], at[h.Op]}
-		case HoldBase, HoldRowOffsets, HoldSharedAddresses:
+		case HoldBase, HoldRowOffsets, HoldSharedAddresses, HoldConvertedAddresses:
 			r = body(outermost(h.Op))
 		case HoldMask:
 			// From the first access to the last, through the outermost
@@ -279,8 +290,14 @@ func liveOn(g *Graph, t *Target, ample bool) *Liveness {
 					r = [2]int{min(r[0], b[0]), max(r[1], b[1])}
 				}
 			}
-		case HoldThread:
+		case HoldThread, HoldReserved:
 			r = [2]int{0, len(lv.Points) - 1}
+		case HoldMaskCoordinates:
+			if h.Last == nil {
+				r = body(outermost(h.Op))
+			} else {
+				r = [2]int{at[h.Op], at[h.Last]}
+			}
 		default:
 			r = body(h.Op)
 		}
@@ -348,6 +365,9 @@ func FoldedAdd(op *Op) (acc *Value, mma *Op, ok bool) {
 // a scheduler may load each step's fragments just before the mma that
 // reads them), a store's value one vector after another.
 func StreamedUse(v *Value) (Use, bool) {
+	if ReducedAsMade(v) {
+		return v.Uses[0], true
+	}
 	if v.Def == nil || len(v.Uses) != 1 {
 		return Use{}, false
 	}
@@ -363,6 +383,27 @@ func StreamedUse(v *Value) (Use, bool) {
 		return u, true
 	}
 	return Use{}, false
+}
+
+// ReducedAsMade reports whether v is an element-wise op's result whose
+// one use is a reduction's operand in the same loop body: the reduction
+// combines each element as it is made, so v is never held whole (the
+// SASS of examples/ttgir/layernorm_sm80 in the planner's layouts: the
+// squares of the variance, a mulf read only by a sum, are FMUL R4, R27,
+// R27 then FFMA R4, R46, R46, R4, each square fused into a partial sum
+// as it is made; 41 registers of values at its peak, the 32 of the
+// centred row and few besides). It is streamed into the reduction
+// (StreamedUse), one vector at a time.
+func ReducedAsMade(v *Value) bool {
+	if v.Def == nil || len(v.Uses) != 1 {
+		return false
+	}
+	u := v.Uses[0]
+	if u.Yield || u.Index != 0 || u.Op.In != v.Def.In || !u.Op.Info().Combines {
+		return false
+	}
+	_, ok := ElementwiseFuncOf(v.Def.Fn)
+	return ok && v.Def.Info().Flow == FlowSame
 }
 
 // StreamVectorWords is the registers per lane a store streams at a time:
@@ -507,6 +548,10 @@ func assignmentWords(g *Graph, a *Assignment, ample bool) []int {
 				k = ch.Record.KStep()
 			}
 		}
+		if ample && !ReducedAsMade(v) {
+			words[i] = RegisterWords(l, v.DType.Bits) // loaded whole
+			continue
+		}
 		words[i] = HeldWords(v, RegisterWords(l, v.DType.Bits), k)
 	}
 	return words
@@ -522,6 +567,15 @@ func (lv *Liveness) Words(g *Graph, t *Target, a *Assignment) []int {
 		if h.Value != nil {
 			l = a.Layouts[h.Value]
 		}
+		switch h.Kind {
+		case HoldConverted:
+			words = append(words, h.copyWords(h.conversionLayouts(a)))
+			continue
+		case HoldConvertedAddresses:
+			from, to := h.conversionLayouts(a)
+			words = append(words, h.roundTripAddresses(t, from, to))
+			continue
+		}
 		words = append(words, h.Words(t, l))
 	}
 	return words
@@ -536,10 +590,12 @@ func AssignmentPeak(g *Graph, t *Target, a *Assignment) RegisterPeak {
 }
 
 // AssignmentEstimate is the register peak of the layouts of a on t as
-// ptxas holds registers where they are plentiful (LiveAmple): what a
-// kernel with room to spare is likely compiled to, at least
-// AssignmentPeak.
+// ptxas holds registers where they are plentiful (LiveAmple, with the
+// copies and shared-memory addresses of a's conversions): what a kernel
+// with room to spare is likely compiled to. It is at least AssignmentPeak
+// but where a conversion's copy holds fewer registers than the value it
+// converts, whose registers the floor keeps to the copy's last use.
 func AssignmentEstimate(g *Graph, t *Target, a *Assignment) RegisterPeak {
-	lv := LiveAmple(g, t)
+	lv := liveOn(g, t, true, a)
 	return lv.Peak(g, lv.Words(g, t, a))
 }

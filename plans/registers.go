@@ -17,11 +17,12 @@ type RegisterPlan struct {
 	At   string      `json:"at"`
 	Live []LiveValue `json:"live"`
 	// Estimate is the peak as ptxas holds registers where they are
-	// plentiful (model.LiveAmple: every row's address formed ahead, an
-	// mma's operands loaded whole, the shared-memory addresses of loops
-	// and a reduction's partial results kept): what a kernel with room to
-	// spare is likely compiled to, at least Peak. The budget is checked
-	// at Peak.
+	// plentiful (model.AssignmentEstimate: every row's address formed
+	// ahead, an mma's operands loaded whole, the shared-memory addresses
+	// of loops and a reduction's partial results kept, the copies and
+	// addresses of conversions, the coordinates masks are formed from):
+	// what a kernel with room to spare is likely compiled to, and never
+	// less than Peak. The budget is checked at Peak.
 	Estimate int `json:"estimate"`
 	// Budget is the registers per lane the target gives a block of the
 	// graph's subgroups (model.Target.RegisterBudget); 0 where the target
@@ -33,11 +34,13 @@ type RegisterPlan struct {
 	// none.
 	AddressRegisters int `json:"address_registers,omitempty"`
 	IndexRegisters   int `json:"index_registers,omitempty"`
-	// PredicateRegisters and ThreadRegisters are the target's predicate
-	// registers and the registers every kernel keeps
+	// PredicateRegisters, ThreadRegisters and ReservedRegisters are the
+	// target's predicate registers, the registers every kernel keeps and
+	// those its compiler counts and never names
 	// (model.Target.PredicateRegisters); 0 where it declares none.
 	PredicateRegisters int `json:"predicate_registers,omitempty"`
 	ThreadRegisters    int `json:"thread_registers,omitempty"`
+	ReservedRegisters  int `json:"reserved_registers,omitempty"`
 	// Spill is set when the graph allows spilling (registers = "spill");
 	// Over is how many registers per lane the peak exceeds the budget by.
 	Spill bool `json:"spill,omitempty"`
@@ -66,10 +69,13 @@ func registerPlan(g *model.Graph, t *model.Target, a *model.Assignment) Register
 	words := live.Words(g, t, a) // once for the peak and the spill
 	peak := live.Peak(g, words)
 	estimate := model.AssignmentEstimate(g, t, a)
+	if estimate.Registers < peak.Registers {
+		estimate = peak // a conversion's copy smaller than the value it converts
+	}
 	rp := RegisterPlan{Peak: peak.Registers, At: peak.Point.String(), Live: []LiveValue{}, Estimate: estimate.Registers,
 		Budget: t.RegisterBudget(g.Subgroups), Spill: g.SpillRegisters,
 		AddressRegisters: t.AddressRegisters, IndexRegisters: t.IndexRegisters,
-		PredicateRegisters: t.PredicateRegisters, ThreadRegisters: t.ThreadRegisters}
+		PredicateRegisters: t.PredicateRegisters, ThreadRegisters: t.ThreadRegisters, ReservedRegisters: t.ReservedRegisters}
 	for _, lv := range peak.Live {
 		rp.Live = append(rp.Live, liveValue(lv))
 	}
@@ -138,7 +144,8 @@ func (lv LiveValue) String() string {
 func verifyRegisters(g *model.Graph, a *model.Assignment, p *Plan) error {
 	// The widths are the plan's claims, as its budget is.
 	t := &model.Target{AddressRegisters: p.Registers.AddressRegisters, IndexRegisters: p.Registers.IndexRegisters,
-		PredicateRegisters: p.Registers.PredicateRegisters, ThreadRegisters: p.Registers.ThreadRegisters}
+		PredicateRegisters: p.Registers.PredicateRegisters, ThreadRegisters: p.Registers.ThreadRegisters,
+		ReservedRegisters: p.Registers.ReservedRegisters}
 	peak := model.AssignmentPeak(g, t, a)
 	budget := p.Registers.Budget
 	if budget == 0 || peak.Registers <= budget || g.SpillRegisters {

@@ -24,9 +24,20 @@ func (b *ttBuilder) accessMask(op *ir.Op, i int) *model.AccessMask {
 	if m, ok := b.masks[v]; ok {
 		return m
 	}
-	m := &model.AccessMask{Constancy: b.constancy(v, 0)}
+	m := &model.AccessMask{Constancy: b.constancy(v, 0), EachTrip: v.Def != nil && v.Def.Parent == op.Parent && inLoop(op)}
 	b.masks[v] = m
 	return m
+}
+
+// inLoop reports whether op is in the body of an scf.for, at any depth.
+func inLoop(op *ir.Op) bool {
+	for op != nil && op.Parent != nil && op.Parent.Region != nil {
+		op = op.Parent.Region.Parent
+		if op != nil && ir.TTName(op.Name) == "scf.for" {
+			return true
+		}
+	}
+	return false
 }
 
 // constancy is, for each dimension of an integer, boolean or pointer
