@@ -269,11 +269,11 @@ func (h Holding) conversionLayouts(a *Assignment) (from, to *Layout) {
 // accesses of loops keep theirs, but at most SwizzlePhases a side, since
 // accesses whose swizzle XORs the same pattern differ by a constant that
 // ptxas folds into the instruction (STS.128 [R30+0x80]).
-func (h Holding) roundTripAddresses(t *Target, from, to *Layout) int {
+func (h Holding) roundTripAddresses(t *Target, from, to *Layout, m *Memo) int {
 	if from == nil || to == nil || from.Equal(to) {
 		return 0
 	}
-	_, c, err := UseCost(h.Value, from, to, t)
+	_, c, err := m.UseCost(h.Value, from, to, t)
 	if err != nil || c == nil || c.Kind != ConvShared {
 		return 0
 	}

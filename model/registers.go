@@ -562,6 +562,7 @@ func assignmentWords(g *Graph, a *Assignment, ample bool) []int {
 // thing's, sized by the layout its value takes.
 func (lv *Liveness) Words(g *Graph, t *Target, a *Assignment) []int {
 	words := assignmentWords(g, a, lv.Ample)
+	var memo *Memo // a round trip analysed once per pair of layouts
 	for _, h := range lv.Holdings {
 		var l *Layout
 		if h.Value != nil {
@@ -573,7 +574,10 @@ func (lv *Liveness) Words(g *Graph, t *Target, a *Assignment) []int {
 			continue
 		case HoldConvertedAddresses:
 			from, to := h.conversionLayouts(a)
-			words = append(words, h.roundTripAddresses(t, from, to))
+			if memo == nil {
+				memo = NewMemo()
+			}
+			words = append(words, h.roundTripAddresses(t, from, to, memo))
 			continue
 		}
 		words = append(words, h.Words(t, l))
