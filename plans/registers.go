@@ -24,6 +24,11 @@ type RegisterPlan struct {
 	// what a kernel with room to spare is likely compiled to, and never
 	// less than Peak. The budget is checked at Peak.
 	Estimate int `json:"estimate"`
+	// EstimateAt and EstimateLive are where the estimate peaks and what
+	// is live there, as At and Live say the floor's; absent where the
+	// estimate is the floor's peak.
+	EstimateAt   string      `json:"estimate_at,omitempty"`
+	EstimateLive []LiveValue `json:"estimate_live,omitempty"`
 	// Budget is the registers per lane the target gives a block of the
 	// graph's subgroups (model.Target.RegisterBudget); 0 where the target
 	// states none.
@@ -79,6 +84,12 @@ func registerPlan(g *model.Graph, t *model.Target, a *model.Assignment) Register
 	for _, lv := range peak.Live {
 		rp.Live = append(rp.Live, liveValue(lv))
 	}
+	if estimate.Registers > peak.Registers {
+		rp.EstimateAt = estimate.Point.String()
+		for _, lv := range estimate.Live {
+			rp.EstimateLive = append(rp.EstimateLive, liveValue(lv))
+		}
+	}
 	if rp.Budget > 0 && rp.Peak > rp.Budget {
 		rp.Over = rp.Peak - rp.Budget
 	}
@@ -115,7 +126,7 @@ func (r RegisterPlan) Text() string {
 		fmt.Fprintf(&b, " (%s)", strings.Join(live, ", "))
 	}
 	if r.Estimate > r.Peak {
-		fmt.Fprintf(&b, "; %d where registers are plentiful", r.Estimate)
+		fmt.Fprintf(&b, "; %d where registers are plentiful, %s", r.Estimate, r.EstimateAt)
 	}
 	return b.String()
 }
