@@ -113,7 +113,9 @@ import (
 //     UR14). A mask first read after the kernel's first access keeps
 //     them from that access to its own: transpose_sm80's store keeps the
 //     program's tile offsets and the lane's row and column (R2, R28, R29,
-//     R3, R5) from its loads to the store's ISETPs.
+//     R3) from its loads to the store's ISETPs, where it forms its four
+//     rows from them (LOP3.LUT R12, R2, 0x10, R29); the rule counts 5,
+//     its 4 rows and 1 column.
 //
 // Not counted: other index tensors and offsets derived from the thread's
 // index (the shared-memory addresses of a conversion outside loops,
