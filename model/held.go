@@ -83,9 +83,11 @@ import (
 //     compiler counts and never names: ptxas -v's "Used N registers" is
 //     two more than the general registers its SASS uses (the columns of
 //     nvdisasm --print-life-ranges, R0 to the highest register named) in
-//     every one of the 27 cubins of docs/compiled.md nvdisasm reads, from
-//     36 (transpose_sm80: R0 to R33) to 198 (flash_attention_fwd_sm90
-//     in Triton's layouts: R0 to R195); oracle/sassregs.py prints both.
+//     every one of the 27 cubins of docs/compiled.md nvdisasm reads (the
+//     PTX assembled by the wheel's ptxas-blackwell, 13.4; nvdisasm reads
+//     no cubin of ptxas 12.9, Triton's on sm_80), from 36
+//     (transpose_sm80: R0 to R33) to 198 (flash_attention_fwd_sm90 in
+//     Triton's layouts: R0 to R195); oracle/sassregs.py prints both.
 //     A kernel ptxas says uses 255 names R0 to R252 at most.
 //   - Estimate only (AssignmentEstimate, given the layouts): a
 //     conversion makes a copy of its value in registers of its own, live
