@@ -103,7 +103,7 @@ func Live(g *Graph) *Liveness { return live(g, false, nil) }
 
 // live is Live, with no value streamed into its consumer where ample is
 // set (Ample: a kernel with registers to spare loads a trip's operands
-// whole), and a relabel for which moves reports true (a conversion
+// whole) but a result summed as it is made (ReducedAsMade), and a relabel for which moves reports true (a conversion
 // between two layouts: the result is a copy in registers of its own)
 // given a range of its own instead of its operand's registers.
 func live(g *Graph, ample bool, moves func(*Op) bool) *Liveness {
@@ -235,7 +235,8 @@ func live(g *Graph, ample bool, moves func(*Op) bool) *Liveness {
 func LiveOn(g *Graph, t *Target) *Liveness { return liveOn(g, t, false, nil) }
 
 // LiveAmple is LiveOn as ptxas holds registers where they are plentiful
-// (model/held.go): no value streamed into its consumer, and besides the
+// (model/held.go): no value streamed into its consumer but a result
+// summed as it is made (ReducedAsMade), and besides the
 // holdings of LiveOn every row's address at an access, the shared-memory
 // addresses of the accesses in loops and a reduction's partial results.
 // It estimates the registers a kernel with room to spare is compiled to;
