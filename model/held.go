@@ -168,7 +168,6 @@ type Holding struct {
 var holdingWhat = map[HoldingKind]string{
 	HoldAddress: "address", HoldBase: "base", HoldRowOffsets: "row offsets", HoldReduceTree: "partial results",
 	HoldSharedAddresses: "shared addresses", HoldRowAddresses: "other rows' addresses", HoldMask: "masks",
-	HoldConverted: "converted operand", HoldConvertedAddresses: "conversion's shared addresses",
 	HoldMaskCoordinates: "mask coordinates",
 }
 
@@ -183,8 +182,6 @@ func (h Holding) String() string {
 		return "stack pointer and thread index"
 	case HoldReserved:
 		return "registers ptxas reserves"
-	}
-	switch h.Kind {
 	case HoldConverted:
 		return fmt.Sprintf("%%%s converted for %s %s", h.Value.Name, h.Op.KindName(), h.Op.Name)
 	case HoldConvertedAddresses:
@@ -193,7 +190,6 @@ func (h Holding) String() string {
 		if h.Last != nil {
 			return fmt.Sprintf("mask coordinates of %s %s from %s %s", h.Last.KindName(), h.Last.Name, h.Op.KindName(), h.Op.Name)
 		}
-		return fmt.Sprintf("mask coordinates of %s %s", h.Op.KindName(), h.Op.Name)
 	}
 	s := fmt.Sprintf("%s of %s %s", holdingWhat[h.Kind], h.Op.KindName(), h.Op.Name)
 	if h.Kind == HoldMask && h.Last != nil && h.Last != h.Op {
