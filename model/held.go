@@ -59,12 +59,16 @@ import (
 //     next along the contiguous dimension makes Triton access each
 //     element alone, since its vectors are no wider than the mask is
 //     constant: AxisInfo's getMaskAlignment, lib/Analysis/AxisInfo.cpp),
-//     from the first
-//     access that reads the mask to the last. SASS has seven predicate
-//     registers a thread may write, P0 to P6 (PT reads as true); the
-//     masks beyond them are kept in 32-bit registers, saved with P2R and
-//     tested again with ISETP.NE (softmax_sm80, Triton's layouts: 16
-//     masks a lane, 10 saved in registers where the sum is reduced).
+//     from the first access that reads the mask to the last. SASS has
+//     seven predicate registers a thread may write, P0 to P6 (PT reads
+//     as true), and ptxas keeps some of the masks in them; the others are
+//     kept in 32-bit registers, saved with P2R and tested again with
+//     ISETP.NE. A target says how many it keeps (PredicateRegisters):
+//     NVIDIA's 5 is the median over the eight kernels of
+//     docs/compiled.md with 16 masks a lane (layernorm and softmax on
+//     sm_80 and sm_90, both sides), whose SASS holds, at its peak, 11 of
+//     them in 32-bit registers in five, 10 in two (softmax_sm80 in
+//     Triton's layouts, where the sum is reduced) and 19 in one.
 //   - Estimate only (LiveAmple): a reduction within a lane whose operand
 //     is read again after it (softmax's max and sum, whose inputs the
 //     subtraction and the division read) combines the lane's elements as

@@ -62,9 +62,10 @@ type Target struct {
 	// 0 where the target declares none, and then none is counted.
 	AddressRegisters int
 	IndexRegisters   int
-	// PredicateRegisters is the predicate registers a lane has for the
-	// masks of its accesses (NVIDIA: 7, P0 to P6); the masks a lane holds
-	// beyond them take a 32-bit register each. ThreadRegisters is the
+	// PredicateRegisters is the masks of its accesses a lane keeps in
+	// predicate registers (NVIDIA: 5 of P0 to P6, measured on ptxas's
+	// SASS, model/held.go); the masks a lane holds beyond them take a
+	// 32-bit register each. ThreadRegisters is the
 	// 32-bit registers every kernel holds from its start to its end (on
 	// NVIDIA the stack pointer and the thread's index). ReservedRegisters
 	// is the registers the compiler counts against a kernel's registers

@@ -62,6 +62,10 @@ type Liveness struct {
 	// Ample is set for a liveness of LiveAmple: no value is streamed, and
 	// an mma's operands are held whole.
 	Ample bool
+	// issued is, where Ample, the point each hoisted global load
+	// (Hoisted) is issued at: its addresses are read there, and its
+	// result is live from the point after.
+	issued map[*Op]int
 }
 
 // Point is one program point: where an op reads its operands, after it
@@ -103,19 +107,32 @@ func Live(g *Graph) *Liveness { return live(g, false, nil) }
 
 // live is Live, with no value streamed into its consumer where ample is
 // set (Ample: a kernel with registers to spare loads a trip's operands
-// whole) but a result summed as it is made (ReducedAsMade), and a relabel for which moves reports true (a conversion
-// between two layouts: the result is a copy in registers of its own)
-// given a range of its own instead of its operand's registers.
+// whole) but a result summed as it is made (ReducedAsMade), a global
+// load outside loops live from where ptxas issues it (Hoisted), and a
+// relabel for which moves reports true (a conversion between two
+// layouts: the result is a copy in registers of its own) given a range
+// of its own instead of its operand's registers.
 func live(g *Graph, ample bool, moves func(*Op) bool) *Liveness {
 	ops := g.OpCount()
 	lv := &Liveness{Points: make([]Point, 0, 2*ops), Holder: make([]int, 0, len(g.Values)), Ranges: make([][][2]int, 0, len(g.Values))}
 	at := make(map[*Op]int, ops)                    // an op's reading point; the point after it is at+1
 	first, last := map[*Loop]int{}, map[*Loop]int{} // after a loop's op, and after its body's last op
 	exit := map[*Loop]int{}
+	lv.issued = map[*Op]int{}
 	var walk func(ops []*Op)
 	walk = func(ops []*Op) {
+		since := -1 // the reading point of the block's first op, or of the first after its last loop or global store
 		for _, op := range ops {
 			at[op] = len(lv.Points)
+			if since < 0 {
+				since = at[op]
+			}
+			if ample && Hoisted(op) {
+				lv.issued[op] = since
+			}
+			if op.Body != nil || (op.Info().Memory == MemoryGlobal && op.Info().Writes) {
+				since = -1
+			}
 			lv.Points = append(lv.Points, Point{Op: op}, Point{Op: op, After: true})
 			if l := op.Body; l != nil {
 				first[l] = at[op] + 1
@@ -172,6 +189,9 @@ func live(g *Graph, ample bool, moves func(*Op) bool) *Liveness {
 			start = exit[v.Def.Body]
 		case v.Def != nil:
 			start = at[v.Def] + 1
+			if p, ok := lv.issued[v.Def]; ok {
+				start = p + 1 // from after its issue, where its addresses are read
+			}
 		}
 		end := start
 		for _, u := range v.Uses {
@@ -236,7 +256,8 @@ func LiveOn(g *Graph, t *Target) *Liveness { return liveOn(g, t, false, nil) }
 
 // LiveAmple is LiveOn as ptxas holds registers where they are plentiful
 // (model/held.go): no value streamed into its consumer but a result
-// summed as it is made (ReducedAsMade), and besides the
+// summed as it is made (ReducedAsMade), the loads outside loops issued
+// early (Hoisted) with their addresses and masks, and besides the
 // holdings of LiveOn every row's address at an access, the shared-memory
 // addresses of the accesses in loops and a reduction's partial results.
 // It estimates the registers a kernel with room to spare is compiled to;
@@ -277,7 +298,12 @@ func liveOn(g *Graph, t *Target, ample bool, a *Assignment) *Liveness {
 	for _, h := range lv.Holdings {
 		var r [2]int
 		switch h.Kind {
-		case HoldAddress, HoldReduceTree, HoldRowAddresses, HoldConverted:
+		case HoldAddress, HoldRowAddresses:
+			r = [2]int{at[h.Op], at[h.Op]}
+			if p, ok := lv.issued[h.Op]; ok {
+				r = [2]int{p, p}
+			}
+		case HoldReduceTree, HoldConverted:
 			r = [2]int{at[h.Op], at[h.Op]}
 		case HoldBase, HoldRowOffsets, HoldSharedAddresses, HoldConvertedAddresses:
 			r = body(outermost(h.Op))
@@ -285,6 +311,9 @@ func liveOn(g *Graph, t *Target, ample bool, a *Assignment) *Liveness {
 			// From the first access to the last, through the outermost
 			// loop around either, whose every trip reads the mask.
 			r = [2]int{at[h.Op], at[h.Last]}
+			if p, ok := lv.issued[h.Op]; ok {
+				r[0] = p // formed where the first access is issued
+			}
 			for _, op := range []*Op{h.Op, h.Last} {
 				if op.In != nil {
 					b := body(outermost(op))
@@ -298,6 +327,11 @@ func liveOn(g *Graph, t *Target, ample bool, a *Assignment) *Liveness {
 				r = body(outermost(h.Op))
 			} else {
 				r = [2]int{at[h.Op], at[h.Last]}
+				if p, ok := lv.issued[h.Last]; ok && p < at[h.Last] {
+					// Formed where the access is issued, at the kernel's
+					// first access or before it.
+					r = [2]int{min(r[0], p), max(r[0], p)}
+				}
 			}
 		default:
 			r = body(h.Op)
@@ -307,6 +341,27 @@ func liveOn(g *Graph, t *Target, ample bool, a *Assignment) *Liveness {
 		lv.Streamed = append(lv.Streamed, false)
 	}
 	return lv
+}
+
+// Hoisted reports whether op is a global load that ptxas issues, where
+// registers are plentiful, as early as its block allows: a load outside
+// every loop that reads no value of the graph (its addresses come from
+// the program's and the thread's indices and the kernel's arguments).
+// It is issued ahead of the arithmetic before it, to hide its latency,
+// with the first op of its block or the first after the last loop or
+// global store before it, and its registers are live from there. The
+// SASS of testdata/triton/layernorm_sm80 loads w and b, which the TTGIR
+// reads after both reductions, as the kernel's first instructions (@!P0
+// LDG.E R10, [R2.64] at 0x0120, before the loads of x) and holds them
+// through the reductions; matmul_bias_relu_sm80's bias, loaded after its
+// K loop, is loaded there (@!P0 LDG.E.64 R12 at 0x0bb0, after the loop's
+// branch at 0x09a0). Inside a loop ptxas weighs a load against the
+// registers of the mma around it (flash_attention_sm80 issues V's loads
+// among the HMMAs of Q·Kᵀ, not at the top of the body), which a liveness
+// count cannot follow, so a load in a loop stays where its graph has it.
+func Hoisted(op *Op) bool {
+	info := op.Info()
+	return op.In == nil && info.Memory == MemoryGlobal && !info.Writes && op.Result != nil && len(op.Operands) == 0
 }
 
 // ReadsImmediate reports whether use u of a constant reads it as an

@@ -767,7 +767,7 @@ def document(rows, root, cfg):
         "input's layouts exceed the budget, the peak they hold with spilling allowed); on NVIDIA both count the "
         "tensors' values and what model/held.go's rules say the compiled code holds besides them (global "
         "addresses, per-row offsets and bases of the loads and stores in loops, loop counters and run-time bounds, "
-        "the masks a lane holds beyond the 7 predicate registers, the stack pointer and thread index, the 2 "
+        "the masks a lane holds beyond the 5 it keeps in predicate registers, the stack pointer and thread index, the 2 "
         "registers ptxas counts and never names), not the addresses of conversions outside loops or what ptxas's "
         "schedule adds beyond these; on AMD the values only |",
         "| spill bytes | NVIDIA: ptxas -v's spill stores plus spill loads, in bytes; AMD: "
