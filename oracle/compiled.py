@@ -760,7 +760,7 @@ def document(rows, root, cfg):
         "refuses the cubin (it reads no kernel of 255 registers) |",
         "| model registers | the planner's register model, 32-bit registers per lane (docs/graphs.md, Registers): "
         "the input's own layouts (`compare.baseline_estimate`) / the plan's (`registers.estimate`), the peak as ptxas "
-        "holds registers where they are plentiful (every row's address formed ahead, an mma's operands loaded "
+        "holds registers where they are plentiful (every row's address formed ahead, the loads outside loops issued early, an mma's operands loaded "
         "whole, the shared-memory addresses of loops and a reduction's partial results kept, conversions' copies "
         "and in-loop addresses, the coordinates masks are formed from), and in parentheses "
         "where lower the floor the budget is checked at (`compare.baseline_registers`, `registers.peak`; where the "
