@@ -152,13 +152,15 @@ func TestFMADot(t *testing.T) {
 
 // An mma whose graph states its variant (k_width, transposed, as Triton's
 // IR carries kWidth and isTransposed) runs so even where another costs
-// less (1138 against 1110 unstated), and the statement is a relaxable
+// less (1202 against 1110 unstated: as stated, A reaches the mfma through
+// shared memory, its conversion moving two register digits into lanes,
+// more than gfx942's compiler shuffles), and the statement is a relaxable
 // fact: no record running it as stated is an unsat answer naming it
 // (testdata/unsat/mma_stated_kwidth_too_wide.toml).
 func TestStatedVariant(t *testing.T) {
 	plan := solveFile(t, "testdata/graphs/mfma_stated_variant.toml")
 	d := opPlan(t, plan, "d")
-	if !d.Transposed || d.KWidth != 0 || d.Intrinsic != "mfma_f32_32x32x8_f16" || plan.Cost != 1138 {
-		t.Errorf("mma d: %s transposed %v kWidth %d, cost %d; want mfma_f32_32x32x8_f16 transposed at its own kWidth 4, 1138", d.Intrinsic, d.Transposed, d.KWidth, plan.Cost)
+	if !d.Transposed || d.KWidth != 0 || d.Intrinsic != "mfma_f32_32x32x8_f16" || plan.Cost != 1202 {
+		t.Errorf("mma d: %s transposed %v kWidth %d, cost %d; want mfma_f32_32x32x8_f16 transposed at its own kWidth 4, 1202", d.Intrinsic, d.Transposed, d.KWidth, plan.Cost)
 	}
 }

@@ -271,6 +271,7 @@ func (lib *Library) resolveExtends(all *Library) model.ErrorList {
 			{"address_registers", &t.AddressRegisters, &own.AddressRegisters}, {"index_registers", &t.IndexRegisters, &own.IndexRegisters},
 			{"predicate_registers", &t.PredicateRegisters, &own.PredicateRegisters}, {"thread_registers", &t.ThreadRegisters, &own.ThreadRegisters},
 			{"reserved_registers", &t.ReservedRegisters, &own.ReservedRegisters},
+			{"shuffle_transpositions", &t.ShuffleTranspositions, &own.ShuffleTranspositions},
 			{"scaled_dot", &t.ScaledDot, &own.ScaledDot}, {"scaled_dot_why", &t.ScaledDotWhy, &own.ScaledDotWhy},
 		} {
 			if !given[f.key] {
@@ -383,7 +384,7 @@ func (lib *Library) parseFile(file string, data []byte) error {
 }
 
 var targetKeys = []string{"name", "extends", "vendor", "source", "subgroup_size", "max_subgroups", "shared_memory", "banks", "bank_bytes",
-	"tensor_memory_lanes", "tensor_memory_columns", "registers", "register_file", "address_registers", "index_registers", "predicate_registers", "thread_registers", "reserved_registers", "scaled_dot", "scaled_dot_why", "records", "cost"}
+	"tensor_memory_lanes", "tensor_memory_columns", "registers", "register_file", "address_registers", "index_registers", "predicate_registers", "thread_registers", "reserved_registers", "shuffle_transpositions", "scaled_dot", "scaled_dot_why", "records", "cost"}
 var weightKeys = []string{"alu", "move", "shuffle", "sfu", "shared_wavefront", "barrier", "global_sector", "l1_sector", "issue"}
 
 func parseTarget(root *tomlio.Table) *model.Target {
@@ -403,6 +404,7 @@ func parseTarget(root *tomlio.Table) *model.Target {
 	t.BankBytes, _ = root.Int("bank_bytes", req)
 	// Optional: tensor memory (NVIDIA sm_100), lanes and 32-bit columns.
 	t.TensorMemoryLanes, _ = root.Int("tensor_memory_lanes", false)
+	t.ShuffleTranspositions, _ = root.Int("shuffle_transpositions", false)
 	t.TensorMemoryColumns, _ = root.Int("tensor_memory_columns", false)
 	if root.Has("tensor_memory_lanes") != root.Has("tensor_memory_columns") {
 		given, missing := "tensor_memory_lanes", "tensor_memory_columns"
@@ -494,6 +496,9 @@ var targetBounds = []struct {
 	// NVIDIA sm_100: 128 lanes of 512 32-bit columns.
 	{"tensor_memory_lanes", func(t *model.Target) int { return t.TensorMemoryLanes }, 1024, true, "tensor memory lanes"},
 	{"tensor_memory_columns", func(t *model.Target) int { return t.TensorMemoryColumns }, 1 << 16, true, "tensor memory columns"},
+	// A lane's registers and a subgroup's lanes are at most 2^10 each, so
+	// no conversion within a subgroup exchanges more than 10 digits.
+	{"shuffle_transpositions", func(t *model.Target) int { return t.ShuffleTranspositions }, 10, false, "register digits moved into lanes"},
 }
 
 // Bounds on a target's registers: no GPU gives a lane more than 1024

@@ -81,6 +81,8 @@ func TestTargetRegistersChecked(t *testing.T) {
 		{"register_file = 65536", "register_file = 0", "register_file must be positive"},
 		{"register_file = 65536", "register_file = 4096", "cannot hold one subgroup"},
 		{"registers = 255", `registers = "many"`, "registers"},
+		{"shuffle_transpositions = 1", "shuffle_transpositions = 0", "shuffle_transpositions must be positive"},
+		{"shuffle_transpositions = 1", "shuffle_transpositions = 11", "more than any GPU has (at most 10"},
 	} {
 		src := golden.ReplaceOnce(t, string(base), c.from, c.to)
 		src = golden.ReplaceOnce(t, src, `name = "sm_80"`, `name = "regs_test"`)

@@ -75,6 +75,12 @@ type Conversion struct {
 	StoreBytes              int // distinct elements written, in bytes
 	LoadBytes               int // elements read by all lanes, in bytes
 	CrossesBlocks           bool
+	// Transpositions is, for a conversion within a subgroup (ConvShuffle
+	// as analysed), the register digits of the source that the
+	// destination holds in lane digits (laneTranspositions); 0 where the
+	// two layouts' digits differ (analysed element by element), and then
+	// the target's limit is not applied (LowerShuffles).
+	Transpositions int
 	// StoreRecord and LoadRecord name the row-pointer records (stmatrix,
 	// ldmatrix) a side of the round trip uses in place of plain vector
 	// accesses, "" for plain ones (tryScratchRows).
@@ -405,6 +411,7 @@ digits:
 		c.Kind = ConvShuffle
 		c.Moves = linearMoves(src, dst, elemBits, Lane)
 		c.Rounds = linearRounds(src, dst, elemBits)
+		c.Transpositions = laneTranspositions(src, dst)
 	default:
 		c.Kind = ConvShared
 		c.CrossesBlocks = level == Block
@@ -678,3 +685,44 @@ func distinctPerLane(l *Layout) int {
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+// laneTranspositions counts the register digits of src that dst holds
+// in lane digits: dim(S + D) - dim(D), S and D the spans of the two
+// layouts' register images (a broadcast register digit, whose image is
+// zero, adds nothing). Within a subgroup, where the lane and register
+// digits together hold the same elements on both sides, it is the
+// number of register-lane transpositions of Triton's decomposition of
+// the conversion (getWarpLayoutConvertDecomposition's
+// mixedTranspositions, lib/Analysis/Utility.cpp, triton 3.9).
+func laneTranspositions(src, dst *Layout) int {
+	sReg, _ := src.hwBits(Register)
+	dReg, _ := dst.hwBits(Register)
+	var d, sd basis
+	d.addAll(dReg)
+	sd.addAll(dReg)
+	sd.addAll(sReg)
+	return sd.dim() - d.dim()
+}
+
+// LowerShuffles makes c, from src to dst, what t's compiler lowers it to:
+// a conversion within a subgroup that moves more register digits into
+// lanes than t.ShuffleTranspositions becomes a round trip through shared
+// memory. Triton lowers a conversion between lanes of one warp with warp
+// shuffles only where its decomposition needs fewer than two
+// register-lane transpositions, and through shared memory otherwise
+// (cvtNeedsWarpShuffle and cvtNeedsSharedMemory, lib/Analysis/Utility.cpp);
+// the flash attention plan of docs/compiled.md that read Q in a
+// #ttg.dot_op of kWidth 8 and converted it to kWidth 2 (two
+// transpositions) compiled to st.shared.v4 and ldmatrix, not shfl.sync.
+func LowerShuffles(c *Conversion, src, dst *Layout, t *Target) {
+	if c.Kind != ConvShuffle || t == nil || t.ShuffleTranspositions == 0 || c.Transpositions <= t.ShuffleTranspositions {
+		return
+	}
+	n, most, name := c.Transpositions, t.ShuffleTranspositions, t.Name
+	c.Kind, c.Moves, c.Rounds = ConvShared, 0, 0
+	sharedCounts(c, src, dst, c.ElemBits)
+	c.why = digitWhy{}
+	c.reason = func() string {
+		return fmt.Sprintf("it moves %d register digits into lanes, and %s's compiler moves at most %d with shuffles", n, name, most)
+	}
+}

@@ -49,6 +49,11 @@ func analyzeByElements(src, dst *Layout, elemBits int) *Conversion {
 		c.Kind = ConvShuffle
 		c.Moves = elementMoves(src, dst, elemBits, Lane)
 		c.Rounds = elementRounds(src, dst, elemBits, holders)
+		if comparableDigits(src, dst) {
+			// Counted on the digits, which layouts of other digits do not
+			// share: theirs stays 0, no limit (LowerShuffles).
+			c.Transpositions = laneTranspositions(src, dst)
+		}
 	default:
 		c.Kind = ConvShared
 		c.CrossesBlocks = level == Block

@@ -200,6 +200,7 @@ func (m *Memo) UseCost(v *Value, from, to *Layout, t *Target) (int64, *Conversio
 	}
 	c := new(Conversion)
 	*c = *shared
+	LowerShuffles(c, from, to, t)
 	CountScratch(c, from, to, t, m.NewAccessCache())
 	return ConversionCost(c, t, from.Size(Lane)) * ValueTrips(v), c, nil
 }

@@ -75,6 +75,12 @@ type Target struct {
 	PredicateRegisters int
 	ThreadRegisters    int
 	ReservedRegisters  int
+	// ShuffleTranspositions is the most register digits of its source a
+	// conversion within a subgroup may move into lane digits and still be
+	// lowered with shuffles by the compiler the target's plans are written
+	// for; one that moves more goes through shared memory
+	// (LowerShuffles). 0: no limit.
+	ShuffleTranspositions int
 	// ScratchRows are the row-pointer load_shared and store_shared
 	// records (ldmatrix, stmatrix) the target offers, which a
 	// conversion's round trip through shared memory may use; the

@@ -281,6 +281,12 @@ func verifyMechanisms(g *model.Graph, a *model.Assignment, p *Plan, pts *pointCa
 				err = at(e, where, atValue(v))
 				return
 			}
+			if ok && c.Kind == "shared" && kind == "shuffle" {
+				// A movement within a subgroup that the target's compiler
+				// lowers through shared memory (model.LowerShuffles): the
+				// round trip carries it, as it carries any within a block.
+				kind = "shared"
+			}
 			switch {
 			case !ok && kind != "none":
 				err = &VerifyError{Value: v.Name, What: fmt.Sprintf("%s needs it in another layout (%s), and the plan makes no conversion", op.Name, kind)}

@@ -269,6 +269,7 @@ func (p *Problem) analyse(pair convPair, cache *model.AccessCache) (*model.Conve
 	if err != nil {
 		return nil, err
 	}
+	model.LowerShuffles(c, pair.from, pair.to, p.Target)
 	model.CountScratch(c, pair.from, pair.to, p.Target, cache)
 	return c, nil
 }

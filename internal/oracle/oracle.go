@@ -29,13 +29,16 @@ const EnvPython = "PLANNER_ORACLE_PYTHON"
 // "hip:gfx942"), and whether Triton compiles it after verifying it;
 // Accelerate compiles it after Triton's AccelerateMatmul and the rest of
 // make_ttgir (oracle/judge.py --accelerate), for a TTGIR as it stands
-// before Triton chooses its dots' instructions.
+// before Triton chooses its dots' instructions. Keep names a folder that
+// the compiled assembly is kept in (oracle/judge.py --keep: the job's
+// file name with .ptx or .amdgcn added; "" keeps none).
 type Job struct {
 	Name       string
 	Text       []byte
 	Target     string
 	Compile    bool
 	Accelerate bool
+	Keep       string
 }
 
 // A Verdict is the judge's answer on one job: OK, or the stage that
@@ -111,6 +114,7 @@ func judge(t testing.TB, kind string, jobs []Job) []Verdict {
 		Target     string `json:"target,omitempty"`
 		Compile    bool   `json:"compile"`
 		Accelerate bool   `json:"accelerate,omitempty"`
+		Keep       string `json:"keep,omitempty"`
 	}
 	var list []wire
 	for i, j := range jobs {
@@ -119,7 +123,7 @@ func judge(t testing.TB, kind string, jobs []Job) []Verdict {
 		if err := os.WriteFile(path, j.Text, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		list = append(list, wire{File: path, Target: j.Target, Compile: j.Compile, Accelerate: j.Accelerate})
+		list = append(list, wire{File: path, Target: j.Target, Compile: j.Compile, Accelerate: j.Accelerate, Keep: j.Keep})
 	}
 	in, err := json.Marshal(list)
 	if err != nil {
