@@ -21,11 +21,15 @@ func DescribeConversion(c *model.Conversion) string {
 		fmt.Fprintf(&b, "  rounds: %d (a lane reads %d 32-bit words from other lanes, one shuffle each)\n", c.Rounds, c.Rounds)
 		fmt.Fprintf(&b, "  moves: %d of %d destination words per lane are assembled after the exchange\n", c.Moves, c.Words)
 	case model.ConvShared:
-		across := "subgroups"
-		if c.CrossesBlocks {
-			across = "blocks (distributed shared memory)"
+		across := "data crosses subgroups"
+		switch {
+		case c.CrossesBlocks:
+			across = "data crosses blocks (distributed shared memory)"
+		case c.Transpositions > 0:
+			// LowerShuffles: the why line below says why.
+			across = "the data stays in each subgroup; the target's compiler does not shuffle it"
 		}
-		fmt.Fprintf(&b, "conversion: round trip through shared memory (data crosses %s)\n", across)
+		fmt.Fprintf(&b, "conversion: round trip through shared memory (%s)\n", across)
 		fmt.Fprintf(&b, "  scratch: %d bytes, row major with dim%d fastest\n", c.ScratchBytes, c.ScratchOrder[0])
 		if c.StoreRecord != "" {
 			fmt.Fprintf(&b, "  store: %d bytes by %s, %d per lane\n", c.StoreBytes, c.StoreRecord, c.Stores)

@@ -99,7 +99,7 @@ func newLayoutConvertCmd() *cobra.Command {
 }
 
 func newLayoutDiffCmd() *cobra.Command {
-	var dtype, format string
+	var dtype, format, target string
 	cmd := &cobra.Command{
 		Use:   "diff A B",
 		Short: "the cheapest conversion from layout A to layout B, in words and numbers",
@@ -126,6 +126,24 @@ func newLayoutDiffCmd() *cobra.Command {
 				}
 				return err
 			}
+			if target != "" {
+				pl, err := newPlanner(cmd, nil)
+				if err != nil {
+					return err
+				}
+				t, ok := pl.Records.Target(target)
+				if !ok {
+					return badFlag("target", target, pl.Records.TargetNames()...)
+				}
+				if n := a.Layout.Size(model.Lane); n != t.SubgroupSize {
+					return fmt.Errorf("--target %s: its subgroups have %d lanes, the layouts' %d", target, t.SubgroupSize, n)
+				}
+				// As the target's compiler lowers it: a shuffle it does
+				// through shared memory, and the round trip's accesses
+				// counted on its banks.
+				model.LowerShuffles(c, a.Layout, b.Layout, t)
+				model.CountScratch(c, a.Layout, b.Layout, t, nil)
+			}
 			out := cmd.OutOrStdout()
 			switch format {
 			case "text":
@@ -138,6 +156,7 @@ func newLayoutDiffCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&dtype, "dtype", "", "element type (default: the files' dtype, else f32)")
 	cmd.Flags().StringVar(&format, "format", "text", "text or json")
+	cmd.Flags().StringVar(&target, "target", "", "price it as this target's compiler lowers it (shuffle_transpositions); default: the layouts alone")
 	return cmd
 }
 
