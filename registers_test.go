@@ -536,22 +536,39 @@ kind = "store"
 operands = ["e"]
 `
 
-// heldGraph loads a 32x32 f32 tile on every trip of a loop whose trip
-// count is known only at run time and adds it into a carried sum, both
-// in a layout whose lane holds rows r, r+1, r+2, r+3 (size_per_thread
-// [4, 4] over threads_per_warp [8, 4]: 4 rows, 8 columns of each).
-const heldGraph = `target = "TARGET"
-subgroups = 1
+// sumLoop is a loop that loads x on every trip and adds it into a
+// carried sum acc, from the zero z; the loop's result out is stored
+// after it. x and acc are pinned to blocked layouts (the blocked keys of
+// each pin: size_per_thread, threads_per_warp, warps_per_CTA, order).
+type sumLoop struct {
+	target       string
+	subgroups    int
+	shape        string // both tiles', "[32, 32]"
+	trips        string // the loop's trip keys
+	storeX       bool   // the body stores x after the add
+	xPin, accPin [4]string
+}
+
+// text is the graph file of l.
+func (l sumLoop) text() string {
+	pin := func(name string, p [4]string) string {
+		return fmt.Sprintf("[pins.%s]\nnotation = \"blocked\"\nsize_per_thread = %s\nthreads_per_warp = %s\nwarps_per_cta = %s\norder = %s\n", name, p[0], p[1], p[2], p[3])
+	}
+	store := ""
+	if l.storeX {
+		store = "  [[op.body]]\n  kind = \"store\"\n  operands = [\"x\"]\n"
+	}
+	return fmt.Sprintf(`target = %q
+subgroups = %d
 [[op]]
 kind = "constant"
 result = "z"
-shape = [32, 32]
+shape = %s
 dtype = "f32"
 [[op]]
 kind = "loop"
 name = "l"
-trips = "dyn"
-assume_trips = 4
+%s
 iter_args = ["acc"]
 inits = ["z"]
 yields = ["acc2"]
@@ -559,28 +576,30 @@ results = ["out"]
   [[op.body]]
   kind = "load"
   result = "x"
-  shape = [32, 32]
+  shape = %s
   dtype = "f32"
   [[op.body]]
   kind = "add"
   operands = ["acc", "x"]
   result = "acc2"
-[[op]]
+%s[[op]]
 kind = "store"
 operands = ["out"]
-[pins.x]
-notation = "blocked"
-size_per_thread = [4, 4]
-threads_per_warp = [8, 4]
-warps_per_cta = [1, 1]
-order = [1, 0]
-[pins.acc]
-notation = "blocked"
-size_per_thread = [4, 4]
-threads_per_warp = [8, 4]
-warps_per_cta = [1, 1]
-order = [1, 0]
-`
+`, l.target, l.subgroups, l.shape, l.trips, l.shape, store) + pin("x", l.xPin) + pin("acc", l.accPin)
+}
+
+// heldGraph loads a 32x32 f32 tile on every trip of a loop whose trip
+// count is known only at run time and adds it into a carried sum, both
+// in a layout whose lane holds rows r, r+1, r+2, r+3 (size_per_thread
+// [4, 4] over threads_per_warp [8, 4]: 4 rows, 8 columns of each; on a
+// 64-lane target [2, 4] over [16, 4]).
+func heldGraph(target string) string {
+	pin := [4]string{"[4, 4]", "[8, 4]", "[1, 1]", "[1, 0]"}
+	if target == "gfx942" {
+		pin[0], pin[1] = "[2, 4]", "[16, 4]"
+	}
+	return sumLoop{target: target, subgroups: 1, shape: "[32, 32]", trips: "trips = \"dyn\"\nassume_trips = 4", xPin: pin, accPin: pin}.text()
+}
 
 // What the compiled code holds besides the values, counted by hand on
 // heldGraph from the rules of model/held.go and the PTX ISA's register
@@ -609,11 +628,7 @@ func TestRegistersHeldBesidesValues(t *testing.T) {
 			"stack pointer and thread index": thread, "registers ptxas reserves": reserved}},
 		{"gfx942", 16 + 16, map[string]int{}}, // 64 lanes: 16 elements each
 	} {
-		text := strings.Replace(heldGraph, "TARGET", c.target, 1)
-		if c.target == "gfx942" {
-			text = strings.ReplaceAll(text, "threads_per_warp = [8, 4]", "threads_per_warp = [16, 4]")
-			text = strings.ReplaceAll(text, "size_per_thread = [4, 4]", "size_per_thread = [2, 4]")
-		}
+		text := heldGraph(c.target)
 		res, err := testPlanner(t).SolveText(context.Background(), c.target+".toml", []byte(text), planner.Options{})
 		if err != nil || res.Plan == nil {
 			t.Fatalf("%s: no plan: %v %s", c.target, err, res.Why)
@@ -834,8 +849,8 @@ func TestConversionsInTheEstimate(t *testing.T) {
 		graph         string
 		copy, address int // 0: not at the peak
 	}{
-		{"x read again", convertGraph, 32, 16},
-		{"x read once", strings.Replace(convertGraph, "  [[op.body]]\n  kind = \"store\"\n  operands = [\"x\"]\n", "", 1), 0, 16},
+		{"x read again", convertGraph(true), 32, 16},
+		{"x read once", convertGraph(false), 0, 16},
 	} {
 		res, err := testPlanner(t).SolveText(context.Background(), "convert.toml", []byte(c.graph), planner.Options{})
 		if err != nil || res.Plan == nil {
@@ -854,49 +869,14 @@ func TestConversionsInTheEstimate(t *testing.T) {
 	}
 }
 
-const convertGraph = `target = "sm_80"
-subgroups = 4
-[[op]]
-kind = "constant"
-result = "z"
-shape = [64, 64]
-dtype = "f32"
-[[op]]
-kind = "loop"
-name = "l"
-trips = 4
-iter_args = ["acc"]
-inits = ["z"]
-yields = ["acc2"]
-results = ["out"]
-  [[op.body]]
-  kind = "load"
-  result = "x"
-  shape = [64, 64]
-  dtype = "f32"
-  [[op.body]]
-  kind = "add"
-  operands = ["acc", "x"]
-  result = "acc2"
-  [[op.body]]
-  kind = "store"
-  operands = ["x"]
-[[op]]
-kind = "store"
-operands = ["out"]
-[pins.x]
-notation = "blocked"
-size_per_thread = [1, 1]
-threads_per_warp = [1, 32]
-warps_per_cta = [4, 1]
-order = [1, 0]
-[pins.acc]
-notation = "blocked"
-size_per_thread = [4, 1]
-threads_per_warp = [16, 2]
-warps_per_cta = [1, 4]
-order = [0, 1]
-`
+// convertGraph is TestConversionsInTheEstimate's loop: x, 64x64 f32 on
+// 4 warps, one element a lane (each warp a row of 32 lanes), added into
+// acc spread 4 rows a lane with the warps side by side along the
+// columns; storeX stores x again after the add.
+func convertGraph(storeX bool) string {
+	return sumLoop{target: "sm_80", subgroups: 4, shape: "[64, 64]", trips: "trips = 4", storeX: storeX,
+		xPin: [4]string{"[1, 1]", "[1, 32]", "[4, 1]", "[1, 0]"}, accPin: [4]string{"[4, 1]", "[16, 2]", "[1, 4]", "[0, 1]"}}.text()
+}
 
 // A square read only by a sum is added into the sum as it is made
 // (model.ReducedAsMade), in the floor and the estimate: the layer
