@@ -241,6 +241,14 @@ func (b *ttBuilder) markFree(fn *ir.Op) {
 				for _, r := range op.Results {
 					set(r, true)
 				}
+			case name == "ttg.convert_layout" && b.Opt.InputLayouts && len(op.Results) == 1 && !isPtrTensor(op.Results[0].Type) && !hasAddressUse(op.Results[0]):
+				// The input's own layouts as Triton compiles them: a
+				// conversion of a constant's data goes through its
+				// scratch like any other (the SASS of
+				// examples/ttgir/chained_dots_sm80 stores the zero
+				// accumulator, STS.128 [R161], RZ, and loads it back
+				// in the mma's layout before the first HMMA).
+				set(op.Results[0], false)
 			case freeThrough[name] || strings.HasPrefix(name, "arith.") || strings.HasPrefix(name, "math."):
 				f := tensorsFree(op)
 				for _, r := range op.Results {
@@ -253,6 +261,13 @@ func (b *ttBuilder) markFree(fn *ir.Op) {
 			}
 		}
 	}
+}
+
+// hasAddressUse reports whether v is read as addresses or with them
+// (addressUse).
+func hasAddressUse(v *ir.Value) bool {
+	_, ok := addressUse(v)
+	return ok
 }
 
 func isTensor(t ir.Type) bool {
@@ -1065,6 +1080,9 @@ func (b *ttBuilder) ttConvert(op *ir.Op) {
 	if !b.Opt.InputLayouts {
 		b.Folded[res] = src
 		return
+	}
+	if b.freeTensors[op.Operands[0].Value] && src.Def != nil && src.Def.Info().AtUse {
+		src.Pin = b.ttPin(op.Operands[0].Value.Type, op.Operands[0].Pos) // the constant as the input lays it out
 	}
 	v := b.Add(&model.Op{Kind: model.OpShapeCast, Pos: op.Pos, Operands: []*model.Value{src}}, &model.OpArgs{Shape: slices.Clone(src.Shape)}, res, res.Name, res.Pos)
 	if v != nil {
