@@ -198,17 +198,24 @@ func TestHoistedLoads(t *testing.T) {
 			if !ok {
 				continue
 			}
-			var got []string
-			for k, p := range c.lv.Points {
-				if c.lv.LiveAt(i, k) {
-					got = append(got, p.String())
-				}
-			}
+			got := livePoints(c.lv, i)
 			if strings.Join(got, ", ") != strings.Join(w, ", ") {
 				t.Errorf("ample %v: %%%s is live %v, want %v", c.lv.Ample, v.Name, got, w)
 			}
 		}
 	}
+}
+
+// livePoints names the program points where value i of lv's graph is
+// live, in order.
+func livePoints(lv *model.Liveness, i int) []string {
+	var out []string
+	for k, p := range lv.Points {
+		if lv.LiveAt(i, k) {
+			out = append(out, p.String())
+		}
+	}
+	return out
 }
 
 // hoistGraph has loads before and after a store and a loop, and one in
@@ -818,11 +825,18 @@ func TestHeldRulesOnTritonKernels(t *testing.T) {
 // options.
 func solveTTGIRFile(t *testing.T, path string) *planner.Result {
 	t.Helper()
+	return solveTTGIR(t, path, planner.Options{})
+}
+
+// solveTTGIR solves a TTGIR file with opt; a file with no plan fails the
+// test.
+func solveTTGIR(t *testing.T, path string, opt planner.Options) *planner.Result {
+	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := testPlanner(t).SolveText(context.Background(), path, data, planner.Options{})
+	res, err := testPlanner(t).SolveText(context.Background(), path, data, opt)
 	if err != nil || res.Plan == nil {
 		t.Fatalf("%s: no plan: %v", path, err)
 	}

@@ -107,7 +107,24 @@ import (
 //     keeps its addresses through the outermost loop, as the shared
 //     accesses of loops do, one 32-bit register a store and a load of a
 //     lane but at most SwizzlePhases a side: the accesses of one swizzle
-//     pattern are one register plus immediates.
+//     pattern are one register plus immediates. Outside loops it holds
+//     them through the round trip, its loads included, which write the
+//     copy: testdata/triton/layernorm_sm80 in Triton's layouts converts
+//     w with STS.64 [R50] and LDS.64 from [R21], [R52+0x100],
+//     [R48+0x200] and [R35+0x300], four bases XORed with 0x20, 0x40 and
+//     0x60 (LOP3.LUT ... 0x3c), five registers live at its peak
+//     (0x0dd0).
+//   - Estimate only: an element-wise result read by one element-wise op
+//     is made where that op reads its operands, an element at a time
+//     (ComputedAtReader); it holds no registers, and its operands stay
+//     live to there.
+//   - Estimate only: a conversion's copy of more than StreamedCopyWords
+//     that an mma in a loop reads as A or B, the last thing the mma
+//     waits for, is held one K step at a time (StreamedCopy); a load the
+//     mma reads in another layout is held in its own until then.
+//   - Estimate only: a constant a conversion reads is stored into the
+//     round trip's scratch from one register (a zero from RZ: STS.128
+//     [R161], RZ in examples/ttgir/chained_dots_sm80) and holds none.
 //   - Estimate only: a mask is formed from the lane's coordinates along
 //     the dimensions it varies along, one register per distinct block of
 //     its constancy among the lane's elements (ISETP compares one
@@ -124,9 +141,9 @@ import (
 //     its 4 rows and 1 column.
 //
 // Not counted: other index tensors and offsets derived from the thread's
-// index (the shared-memory addresses of a conversion outside loops,
-// which ptxas folds into immediates as in transpose_sm80's STS.128
-// [R30+0x80]), and the registers ptxas's allocation leaves unused (the
+// index (a store's row offsets shared with an earlier load, which
+// layernorm_sm80's SASS keeps from the loads of x to the store of y: R13
+// and R23), and the registers ptxas's allocation leaves unused (the
 // registers below the highest it names that nothing holds at the point
 // where the most are live: docs/compiled.md's "live at once" column).
 
@@ -266,8 +283,7 @@ func (h Holding) conversionLayouts(a *Assignment) (from, to *Layout) {
 }
 
 // roundTripAddresses is the 32-bit registers per lane a conversion from
-// one layout to another inside a loop keeps for its shared-memory
-// addresses (HoldConvertedAddresses), where it goes through shared
+// one layout to another keeps for its shared-memory addresses (HoldConvertedAddresses), where it goes through shared
 // memory (UseCost; none where it moves data in registers or with
 // shuffles): one a store and one a load of a lane, as the shared
 // accesses of loops keep theirs, but at most SwizzlePhases a side, since
@@ -464,15 +480,13 @@ func holdingsOf(g *Graph, t *Target, ample bool, a *Assignment) []Holding {
 
 // convertedCopies lists the copies conversions make of op's operands
 // under a (HoldConverted): an operand whose use reads it in a layout
-// other than its own, unless it is an mma's A or B that a load streams
-// in, which is counted in the layout the mma reads it in already
-// (assignmentWords); and, where addresses is set (the target declares
-// its index registers), the shared-memory addresses of those inside a
-// loop (HoldConvertedAddresses).
+// other than its own; and, where addresses is set (the target declares
+// its index registers), the shared-memory addresses of each
+// (HoldConvertedAddresses).
 func convertedCopies(op *Op, a *Assignment, addresses bool) []Holding {
 	var out []Holding
 	if Converted(op, a) { // its result is the copy (live)
-		if op.In != nil && addresses {
+		if addresses {
 			out = append(out, Holding{Kind: HoldConvertedAddresses, Op: op, Value: op.Operands[0]})
 		}
 		return out
@@ -482,12 +496,9 @@ func convertedCopies(op *Op, a *Assignment, addresses bool) []Holding {
 		if to == nil || a.Layouts[v] == nil || to.Equal(a.Layouts[v]) {
 			continue
 		}
-		if u, ok := StreamedUse(v); ok && u.Op.Info().Flow == FlowRecord {
-			continue
-		}
 		reuses := len(v.Uses) == 1 && v.Def != nil && v.Def.In == op.In
 		out = append(out, Holding{Kind: HoldConverted, Op: op, Value: v, Index: i, Reuses: reuses})
-		if op.In != nil && addresses {
+		if addresses {
 			out = append(out, Holding{Kind: HoldConvertedAddresses, Op: op, Value: v, Index: i})
 		}
 	}

@@ -66,6 +66,10 @@ type Liveness struct {
 	// (Hoisted) is issued at: its addresses are read there, and its
 	// result is live from the point after.
 	issued map[*Op]int
+	// computed is, where Ample, the point each element-wise op computed
+	// at its reader (ComputedAtReader) reads its operands at: the
+	// reading point of the first op of its chain that is not.
+	computed map[*Op]int
 }
 
 // Point is one program point: where an op reads its operands, after it
@@ -108,7 +112,10 @@ func Live(g *Graph) *Liveness { return live(g, false, nil) }
 // live is Live, with no value streamed into its consumer where ample is
 // set (Ample: a kernel with registers to spare loads a trip's operands
 // whole) but a result summed as it is made (ReducedAsMade), a global
-// load outside loops live from where ptxas issues it (Hoisted), and a
+// load outside loops live from where ptxas issues it (Hoisted), an
+// element-wise result read by one element-wise op computed there
+// (ComputedAtReader: it holds no registers, and its operands are live
+// to that point), and a
 // relabel for which moves reports true (a conversion between two
 // layouts: the result is a copy in registers of its own) given a range
 // of its own instead of its operand's registers.
@@ -154,6 +161,27 @@ func live(g *Graph, ample bool, moves func(*Op) bool) *Liveness {
 		}
 		return end
 	}
+	lv.computed = map[*Op]int{}
+	if ample {
+		var ops []*Op
+		g.Walk(func(op *Op) { ops = append(ops, op) })
+		for _, op := range slices.Backward(ops) { // a reader after the ops it reads
+			if ComputedAtReader(op) {
+				r := op.Result.Uses[0].Op
+				p, ok := lv.computed[r]
+				if !ok {
+					p = at[r]
+				}
+				lv.computed[op] = p
+			}
+		}
+	}
+	readAt := func(op *Op) int {
+		if p, ok := lv.computed[op]; ok {
+			return p
+		}
+		return at[op]
+	}
 	index := make(map[*Value]int, len(g.Values))
 	for i, v := range g.Values {
 		index[v] = i
@@ -166,13 +194,22 @@ func live(g *Graph, ample bool, moves func(*Op) bool) *Liveness {
 			lv.Ranges = append(lv.Ranges, [][2]int{{p, p}})
 			continue
 		}
+		if _, ok := lv.computed[v.Def]; ok && v.Def != nil {
+			lv.Ranges = append(lv.Ranges, nil) // made an element at a time where its reader reads it
+			continue
+		}
 		if v.Def != nil && v.Def.Info().AtUse {
 			var rs [][2]int
 			for _, u := range v.Uses {
-				if ReadsImmediate(u) {
+				if ReadsImmediate(u) || moves != nil && moves(u.Op) {
+					// An element-wise op's immediate; or converted, a
+					// splat stored from one register into the round
+					// trip's scratch (the zero accumulator of
+					// examples/ttgir/chained_dots_sm80 in Triton's
+					// layouts: STS.128 [R161], RZ).
 					continue
 				}
-				p := at[u.Op]
+				p := readAt(u.Op)
 				if u.Yield {
 					p = last[u.Op.Body]
 				}
@@ -195,7 +232,7 @@ func live(g *Graph, ample bool, moves func(*Op) bool) *Liveness {
 		}
 		end := start
 		for _, u := range v.Uses {
-			p, in := at[u.Op], u.Op.In
+			p, in := readAt(u.Op), u.Op.In
 			if u.Yield {
 				p, in = last[u.Op.Body], u.Op.Body
 			}
@@ -257,7 +294,8 @@ func LiveOn(g *Graph, t *Target) *Liveness { return liveOn(g, t, false, nil) }
 // LiveAmple is LiveOn as ptxas holds registers where they are plentiful
 // (model/held.go): no value streamed into its consumer but a result
 // summed as it is made (ReducedAsMade), the loads outside loops issued
-// early (Hoisted) with their addresses and masks, and besides the
+// early (Hoisted) with their addresses and masks, an element-wise result
+// read by one element-wise op made there (ComputedAtReader), and besides the
 // holdings of LiveOn every row's address at an access, the shared-memory
 // addresses of the accesses in loops and a reduction's partial results.
 // It estimates the registers a kernel with room to spare is compiled to;
@@ -303,9 +341,24 @@ func liveOn(g *Graph, t *Target, ample bool, a *Assignment) *Liveness {
 			if p, ok := lv.issued[h.Op]; ok {
 				r = [2]int{p, p}
 			}
-		case HoldReduceTree, HoldConverted:
+		case HoldReduceTree:
 			r = [2]int{at[h.Op], at[h.Op]}
-		case HoldBase, HoldRowOffsets, HoldSharedAddresses, HoldConvertedAddresses:
+		case HoldConverted:
+			// Made where the op reads its operand, kept to where the op
+			// is computed (ComputedAtReader).
+			r = [2]int{at[h.Op], at[h.Op]}
+			if p, ok := lv.computed[h.Op]; ok {
+				r[1] = p
+			}
+		case HoldConvertedAddresses:
+			if h.Op.In == nil {
+				// Through the round trip: its loads write the copy, which
+				// is live from the point after the conversion.
+				r = [2]int{at[h.Op], at[h.Op] + 1}
+			} else {
+				r = body(outermost(h.Op))
+			}
+		case HoldBase, HoldRowOffsets, HoldSharedAddresses:
 			r = body(outermost(h.Op))
 		case HoldMask:
 			// From the first access to the last, through the outermost
@@ -362,6 +415,41 @@ func liveOn(g *Graph, t *Target, ample bool, a *Assignment) *Liveness {
 func Hoisted(op *Op) bool {
 	info := op.Info()
 	return op.In == nil && info.Memory == MemoryGlobal && !info.Writes && op.Result != nil && len(op.Operands) == 0
+}
+
+// ComputedAtReader reports whether op is an element-wise op whose result
+// has one reader, an element-wise op in the same block, so that where
+// registers are plentiful the compiled code makes it an element at a time
+// where that reader (or, along a chain of such ops, the last of them)
+// reads its operands: the result never holds registers of its own, and
+// op's operands stay live to there. Triton lowers an element-wise op to
+// one instruction per element, and ptxas schedules each element's chain
+// together: the SASS of testdata/triton/layernorm_sm80 in Triton's
+// layouts multiplies the centred row by rstd (%y_43, read only by the
+// multiplication by w) after the conversions of w and b, FMUL R49, R49,
+// R34 at 0x0e40 after LDS.64 R8, [R35+0x300] at 0x0dd0, then FFMA R49,
+// R49, R4, R10, the multiplication by w and the addition of b fused, so
+// rstd (R34) is live through the conversions and the product never is
+// whole. An add folded into an mma (FoldedAdd) is the mma's, and a
+// value read by a yield is carried, so neither is made at its reader.
+func ComputedAtReader(op *Op) bool {
+	v := op.Result
+	if v == nil || len(v.Uses) != 1 || !elementwise(op) {
+		return false
+	}
+	u := v.Uses[0]
+	if u.Yield || u.Op.In != op.In || !elementwise(u.Op) {
+		return false
+	}
+	_, _, folded := FoldedAdd(op)
+	return !folded
+}
+
+// elementwise reports whether op is an element-wise op of one result
+// (ElementwiseFuncOf, FlowSame).
+func elementwise(op *Op) bool {
+	_, ok := ElementwiseFuncOf(op.Fn)
+	return ok && op.Info().Flow == FlowSame && op.Result != nil
 }
 
 // ReadsImmediate reports whether use u of a constant reads it as an
@@ -468,6 +556,119 @@ func ReducedAsMade(v *Value) bool {
 // global_store_dwordx4).
 const StreamVectorWords = 4
 
+// StreamedCopyWords is the most registers a lane a conversion's copy of
+// an mma's A or B may hold and still be loaded whole where registers are
+// plentiful; a larger copy made inside a loop is loaded one K step at a
+// time (StreamedCopy). It is read off two kernels of docs/compiled.md,
+// both Triton's layouts on sm_80: flash_attention_sm80 converts K
+// (%k_54, 64 registers a lane in #ttg.dot_op) in four rounds, STS.128
+// [R149] and four LDSM.16.M88.4 each, and the HMMAs of each round's K
+// step follow its loads (0x0990 to 0x0c00), while matmul_bias_relu_sm80
+// loads both rounds of its B (%b_68, 16 registers) with LDSM.16.MT88.4
+// before the HMMAs that read them (0x0830 to 0x08d0).
+const StreamedCopyWords = 32
+
+// StreamedCopy reports whether the copy a conversion makes of an mma's A
+// or B, read by use u and holding words registers a lane, is loaded one K
+// step at a time where registers are plentiful, and returns the mma
+// record's K step: a copy of more than StreamedCopyWords made in a loop.
+// ptxas cannot move the round trip's shared loads across its barriers,
+// but it moves the mma instructions up to them, so each step's
+// instructions run once its loads are in. Outside loops it loads the
+// copy whole (the SASS of examples/ttgir/chained_dots_sm80 in the
+// planner's layouts issues all sixteen LDSM.16.MT88.4 of %b, 64 registers
+// a lane, before the first HMMA). The caller checks that nothing the mma
+// waits for is made after the conversion (lastBeforeMma,
+// laterOperandConverted).
+func StreamedCopy(u Use, words int, a *Assignment) (int, bool) {
+	op := u.Op
+	ch := a.Ops[op]
+	if op.In == nil || u.Yield || op.Info().Flow != FlowRecord || u.Index > 1 || ch == nil || ch.Record == nil || words <= StreamedCopyWords {
+		return 0, false
+	}
+	return ch.Record.KStep(), true
+}
+
+// lastBeforeMma reports whether v, the copy a relabel that converts
+// (Converted) makes, is read by one mma as A or B in the same block with
+// no other conversion or shared-memory access between the two, and no
+// other operand of the mma made there: the mma then waits for v's loads
+// alone. Where another round trip lies between, as Triton's converted
+// accumulator does in examples/ttgir/chained_dots_sm80 (%23 after %21
+// and %22), the mma waits for its loads, and A and B are loaded whole
+// before it (every LDSM before the first HMMA). A constant made for its
+// use (AtUse) waits for nothing.
+func lastBeforeMma(g *Graph, v *Value, a *Assignment, pos map[*Op]int) (Use, bool) {
+	if v.Def == nil || len(v.Uses) != 1 {
+		return Use{}, false
+	}
+	u := v.Uses[0]
+	if u.Yield || u.Op.In != v.Def.In || u.Op.Info().Flow != FlowRecord || u.Index > 1 || !Converted(v.Def, a) {
+		return Use{}, false
+	}
+	ops := g.Ops
+	if v.Def.In != nil {
+		ops = v.Def.In.Ops
+	}
+	if len(pos) == 0 {
+		blockPositions(g.Ops, pos)
+	}
+	i, j := pos[v.Def], pos[u.Op]
+	if j < i {
+		return Use{}, false
+	}
+	for _, op := range ops[i+1 : j] {
+		if Converted(op, a) || op.Info().Memory == MemoryShared {
+			return Use{}, false
+		}
+		for _, w := range u.Op.Operands {
+			if w != v && w.Def == op && !op.Info().AtUse {
+				return Use{}, false
+			}
+		}
+	}
+	return u, true
+}
+
+// blockPositions sets pos[op] to op's index in its block, for every op
+// of ops and of the loop bodies within.
+func blockPositions(ops []*Op, pos map[*Op]int) {
+	for k, op := range ops {
+		pos[op] = k
+		if op.Body != nil {
+			blockPositions(op.Body.Ops, pos)
+		}
+	}
+}
+
+// laterOperandConverted reports whether the plan converts an operand of
+// mma op after operand i, up to its C: the plan's TTGIR makes each
+// conversion just before the op that reads it, in operand order, so the
+// mma then waits for that one's loads too.
+func laterOperandConverted(op *Op, i int, a *Assignment) bool {
+	for j := i + 1; j < len(op.Operands) && j < 3; j++ {
+		w := op.Operands[j]
+		if r := a.Required[Use{Op: op, Index: j}]; r != nil && a.Layouts[w] != nil && !r.Equal(a.Layouts[w]) {
+			return true
+		}
+	}
+	return false
+}
+
+// HeldStep is the registers per lane of words that an mma's operand v,
+// read by use u, holds one K step of kStep at a time (kStep 0 or at
+// least the tile's K: all of them), at least one.
+func HeldStep(v *Value, u Use, words, kStep int) int {
+	k := v.Shape[len(v.Shape)-1] // A is M×K
+	if u.Index == 1 {
+		k = v.Shape[len(v.Shape)-2] // B is K×N
+	}
+	if kStep <= 0 || kStep >= k || words == 0 {
+		return words
+	}
+	return max(1, (words*kStep+k-1)/k)
+}
+
 // HeldWords is the registers per lane value v holds at its consumer's
 // reading point when it holds words whole: all of them unless v is
 // streamed (StreamedUse); a store's value one vector of them
@@ -481,14 +682,7 @@ func HeldWords(v *Value, words, kStep int) int {
 	if u.Op.Info().Flow != FlowRecord {
 		return min(words, StreamVectorWords)
 	}
-	k := v.Shape[len(v.Shape)-1] // A is M×K
-	if u.Index == 1 {
-		k = v.Shape[len(v.Shape)-2] // B is K×N
-	}
-	if kStep <= 0 || kStep >= k {
-		return words
-	}
-	return max(1, (words*kStep+k-1)/k)
+	return HeldStep(v, u, words, kStep)
 }
 
 // RegisterPeak is the most 32-bit registers per lane that a graph's
@@ -591,17 +785,35 @@ func (lv *Liveness) LiveAt(i, p int) bool {
 func AssignmentWords(g *Graph, a *Assignment) []int { return assignmentWords(g, a, false) }
 
 // assignmentWords is AssignmentWords, with a value streamed into an mma
-// held whole where ample is set (LiveAmple).
+// held whole where ample is set (LiveAmple), in its own layout where the
+// mma reads it in another, and a conversion's copy that an mma reads
+// last one K step at a time (lastBeforeMma, StreamedCopy).
 func assignmentWords(g *Graph, a *Assignment, ample bool) []int {
 	words := make([]int, len(g.Values))
+	pos := map[*Op]int{} // each op's index in its block, made when first needed
 	for i, v := range g.Values {
 		l, k := a.Layouts[v], 0
 		if u, ok := StreamedUse(v); ok && u.Op.Info().Flow == FlowRecord {
-			if r := a.Required[u]; r != nil {
+			// Where registers are plentiful a load the mma reads in
+			// another layout is held in its own until the conversion,
+			// whose copy is a holding of its own (HoldConverted): the
+			// SASS of examples/ttgir/chained_dots_sm80 in the planner's
+			// layouts holds %c in #blocked, four LDG.E.128 of 16
+			// registers, from its load to its conversion before the
+			// second mma.
+			if r := a.Required[u]; r != nil && (!ample || l == nil || r.Equal(l)) {
 				l = r
 			}
 			if ch := a.Ops[u.Op]; ch != nil && ch.Record != nil && !ample {
 				k = ch.Record.KStep()
+			}
+		}
+		if ample {
+			if u, ok := lastBeforeMma(g, v, a, pos); ok {
+				if ks, ok := StreamedCopy(u, RegisterWords(l, v.DType.Bits), a); ok {
+					words[i] = HeldStep(v, u, RegisterWords(l, v.DType.Bits), ks)
+					continue
+				}
 			}
 		}
 		if ample && !ReducedAsMade(v) {
@@ -626,7 +838,13 @@ func (lv *Liveness) Words(g *Graph, t *Target, a *Assignment) []int {
 		}
 		switch h.Kind {
 		case HoldConverted:
-			words = append(words, h.copyWords(h.conversionLayouts(a)))
+			from, to := h.conversionLayouts(a)
+			w := h.copyWords(from, to)
+			u := Use{Op: h.Op, Index: h.Index}
+			if ks, ok := StreamedCopy(u, RegisterWords(to, h.Value.DType.Bits), a); ok && w > 0 && !laterOperandConverted(h.Op, h.Index, a) {
+				w = HeldStep(h.Value, u, RegisterWords(to, h.Value.DType.Bits), ks) // one K step of the copy, beside the value
+			}
+			words = append(words, w)
 			continue
 		case HoldConvertedAddresses:
 			from, to := h.conversionLayouts(a)
