@@ -125,6 +125,9 @@ import (
 //   - Estimate only: a constant a conversion reads is stored into the
 //     round trip's scratch from one register (a zero from RZ: STS.128
 //     [R161], RZ in examples/ttgir/chained_dots_sm80) and holds none.
+//   - The estimate is at most the target's register budget: ptxas gives
+//     a lane no more and reports no more (plans.RegisterPlan.Demand
+//     keeps what the layouts would hold).
 //   - Estimate only: a mask is formed from the lane's coordinates along
 //     the dimensions it varies along, one register per distinct block of
 //     its constancy among the lane's elements (ISETP compares one

@@ -22,8 +22,18 @@ type RegisterPlan struct {
 	// of loops and a reduction's partial results kept, the copies and
 	// addresses of conversions, the coordinates masks are formed from):
 	// what a kernel with room to spare is likely compiled to, and never
-	// less than Peak. The budget is checked at Peak.
+	// less than Peak. The budget is checked at Peak. Where the layouts
+	// would hold more than the budget there (Demand), the estimate is the
+	// budget: a compiler gives a lane no more (ptxas -v reports at most
+	// the registers .maxnreg or the block's .maxntid allow, 255 a thread
+	// on sm_80 and sm_90: CUDA C++ Programming Guide, "Compute
+	// Capabilities", maximum number of 32-bit registers per thread), and
+	// fits the rest by holding less at once or by spilling.
 	Estimate int `json:"estimate"`
+	// Demand is what the layouts would hold where registers are
+	// plentiful, set only where it is more than the budget (Estimate is
+	// then the budget).
+	Demand int `json:"estimate_demand,omitempty"`
 	// EstimateAt and EstimateLive are where the estimate peaks and what
 	// is live there, as At and Live say the floor's; absent where the
 	// estimate is the floor's peak.
@@ -77,12 +87,16 @@ func registerPlan(g *model.Graph, t *model.Target, a *model.Assignment) Register
 	if estimate.Registers < peak.Registers {
 		estimate = peak // a conversion's copy smaller than the value it converts
 	}
+	budget := t.RegisterBudget(g.Subgroups)
 	rp := RegisterPlan{Peak: peak.Registers, At: peak.Point.String(), Live: []LiveValue{}, Estimate: estimate.Registers,
-		Budget: t.RegisterBudget(g.Subgroups), Spill: g.SpillRegisters,
+		Budget: budget, Spill: g.SpillRegisters,
 		AddressRegisters: t.AddressRegisters, IndexRegisters: t.IndexRegisters,
 		PredicateRegisters: t.PredicateRegisters, ThreadRegisters: t.ThreadRegisters, ReservedRegisters: t.ReservedRegisters}
 	for _, lv := range peak.Live {
 		rp.Live = append(rp.Live, liveValue(lv))
+	}
+	if cap := max(budget, peak.Registers); budget > 0 && estimate.Registers > cap {
+		rp.Demand, rp.Estimate = estimate.Registers, cap
 	}
 	if estimate.Registers > peak.Registers {
 		rp.EstimateAt = estimate.Point.String()
@@ -125,7 +139,11 @@ func (r RegisterPlan) Text() string {
 	if len(live) > 0 {
 		fmt.Fprintf(&b, " (%s)", strings.Join(live, ", "))
 	}
-	if r.Estimate > r.Peak {
+	switch {
+	case r.Demand > 0:
+		fmt.Fprintf(&b, "; %d where registers are plentiful, the budget: the layouts would hold %d %s, which the compiler fits by holding less at once or spilling",
+			r.Estimate, r.Demand, r.EstimateAt)
+	case r.Estimate > r.Peak:
 		fmt.Fprintf(&b, "; %d where registers are plentiful, %s", r.Estimate, r.EstimateAt)
 	}
 	return b.String()
