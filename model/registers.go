@@ -464,8 +464,7 @@ func ReadsImmediate(u Use) bool {
 	if u.Yield {
 		return false
 	}
-	_, ok := ElementwiseFuncOf(u.Op.Fn)
-	return ok && u.Op.Info().Flow == FlowSame
+	return elementwise(u.Op)
 }
 
 // FoldedAdd reports whether op is an add that a compiler folds into an
@@ -546,8 +545,7 @@ func ReducedAsMade(v *Value) bool {
 	if u.Yield || u.Index != 0 || u.Op.In != v.Def.In || !u.Op.Info().Combines {
 		return false
 	}
-	_, ok := ElementwiseFuncOf(v.Def.Fn)
-	return ok && v.Def.Info().Flow == FlowSame
+	return elementwise(v.Def)
 }
 
 // StreamVectorWords is the registers per lane a store streams at a time:
@@ -810,8 +808,9 @@ func assignmentWords(g *Graph, a *Assignment, ample bool) []int {
 		}
 		if ample {
 			if u, ok := lastBeforeMma(g, v, a, pos); ok {
-				if ks, ok := StreamedCopy(u, RegisterWords(l, v.DType.Bits), a); ok {
-					words[i] = HeldStep(v, u, RegisterWords(l, v.DType.Bits), ks)
+				whole := RegisterWords(l, v.DType.Bits)
+				if ks, ok := StreamedCopy(u, whole, a); ok {
+					words[i] = HeldStep(v, u, whole, ks)
 					continue
 				}
 			}
@@ -840,9 +839,9 @@ func (lv *Liveness) Words(g *Graph, t *Target, a *Assignment) []int {
 		case HoldConverted:
 			from, to := h.conversionLayouts(a)
 			w := h.copyWords(from, to)
-			u := Use{Op: h.Op, Index: h.Index}
-			if ks, ok := StreamedCopy(u, RegisterWords(to, h.Value.DType.Bits), a); ok && w > 0 && !laterOperandConverted(h.Op, h.Index, a) {
-				w = HeldStep(h.Value, u, RegisterWords(to, h.Value.DType.Bits), ks) // one K step of the copy, beside the value
+			u, whole := Use{Op: h.Op, Index: h.Index}, RegisterWords(to, h.Value.DType.Bits)
+			if ks, ok := StreamedCopy(u, whole, a); ok && w > 0 && !laterOperandConverted(h.Op, h.Index, a) {
+				w = HeldStep(h.Value, u, whole, ks) // one K step of the copy, beside the value
 			}
 			words = append(words, w)
 			continue
